@@ -1,0 +1,437 @@
+//! The game state machine over abstract time.
+//!
+//! [`Game::update`] advances exactly to the time it is given, firing every deadline on the way
+//! in a fixed order, then applies the input. Because every timed rule is a deadline computed
+//! from the state (never an accumulator of elapsed time), the result does not depend on how the
+//! caller chunks time: see `tests/chunking.rs`.
+
+mod actions;
+mod lock;
+mod setup;
+
+use std::collections::VecDeque;
+
+use crate::board::{BUFFER_HEIGHT, Board};
+use crate::event::{EndReason, Event, EventKind, Stats};
+use crate::garbage::GarbageQueue;
+use crate::input::{Button, Input};
+use crate::mode::{Gravity, Mode};
+use crate::piece::{Piece, Placed};
+use crate::replay::Replay;
+use crate::rng::{Bag, SplitMix};
+use crate::ruleset::{Handling, Ruleset, RulesetId, Time};
+
+/// Where new pieces appear: the top-left of their box at column 3 of the top visible row.
+pub const SPAWN_X: i8 = 3;
+pub const SPAWN_Y: i8 = BUFFER_HEIGHT as i8;
+/// The most pieces a front end may show in the preview.
+pub const MAX_PREVIEW: usize = 6;
+
+/// Everything that fixes a game besides its seed and inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GameConfig {
+    pub ruleset: RulesetId,
+    pub mode: Mode,
+    pub handling: Handling,
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::sprint()
+    }
+}
+
+/// The phases of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Created; the board is set up and the first piece spawns at time 0.
+    Ready,
+    /// A piece is in play.
+    Falling,
+    /// Rows are being cleared; the next piece spawns at `until`.
+    Clearing {
+        until: Time,
+        rows: u64,
+    },
+    Over {
+        reason: EndReason,
+        won: bool,
+    },
+}
+
+/// The piece in play and its locking state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Active {
+    pub placed: Placed,
+    /// The lowest row (largest `y`) the piece has reached.
+    pub lowest: i8,
+    /// When the piece locks if it stays on the ground; `None` while it can fall.
+    pub lock_at: Option<Time>,
+    /// Lock resets used since the piece last reached a new lowest row.
+    pub resets: u8,
+    /// Set when the last successful action was a rotation: `(kick index, was last kick)`.
+    pub rotated: Option<(u8, bool)>,
+}
+
+/// An auto-shift in progress: the direction and when it next moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Shift {
+    dx: i8,
+    next: Time,
+    /// DAS has elapsed (with ARR 0 the piece then slides to the wall after every change).
+    charged: bool,
+}
+
+/// One game of one player.
+#[derive(Clone, Debug)]
+pub struct Game {
+    config: GameConfig,
+    rules: &'static Ruleset,
+    seed: u32,
+    now: Time,
+    phase: Phase,
+    board: Board,
+    active: Option<Active>,
+    bag: Bag,
+    queue: VecDeque<Piece>,
+    hold: Option<Piece>,
+    hold_used: bool,
+    buttons: [bool; Button::ALL.len()],
+    shift: Option<Shift>,
+    last_fall: Time,
+    sliding: bool,
+    /// Combo index of the running chain, -1 when there is none.
+    combo: i32,
+    /// The last line clear qualified for back-to-back.
+    b2b: bool,
+    b2b_chain: u32,
+    stats: Stats,
+    garbage: GarbageQueue,
+    rng: SplitMix,
+    cheese_left: u32,
+    events: Vec<Event>,
+    inputs: Vec<(Time, Input)>,
+}
+
+impl Game {
+    /// A new game. Nothing happens until the first [`Game::update`], which sets up the board and
+    /// spawns the first piece at time 0.
+    pub fn new(config: GameConfig, seed: u32) -> Game {
+        let rules = Ruleset::get(config.ruleset);
+        let level = config.mode.start_level;
+        Game {
+            rules,
+            seed,
+            now: 0,
+            phase: Phase::Ready,
+            board: Board::new(),
+            active: None,
+            bag: Bag::new(seed),
+            queue: VecDeque::with_capacity(16),
+            hold: None,
+            hold_used: false,
+            buttons: [false; Button::ALL.len()],
+            shift: None,
+            last_fall: 0,
+            sliding: false,
+            combo: -1,
+            b2b: false,
+            b2b_chain: 0,
+            stats: Stats {
+                level,
+                ..Stats::default()
+            },
+            garbage: GarbageQueue::default(),
+            rng: SplitMix::new(seed, 1),
+            cheese_left: 0,
+            events: Vec::with_capacity(32),
+            inputs: Vec::new(),
+            config: GameConfig {
+                handling: config.handling.clamped(),
+                ..config
+            },
+        }
+    }
+
+    /// Advances the game to `now` (earlier times count as the current time), then applies
+    /// `input` at `now`. Returns the events of this call, in order.
+    pub fn update(&mut self, now: Time, input: Option<Input>) -> &[Event] {
+        self.events.clear();
+        let now = now.max(self.now);
+        self.advance_to(now);
+        if let Some(input) = input {
+            self.inputs.push((self.now, input));
+            self.apply(input);
+            // An input can leave a deadline at or before `now` (e.g. releasing soft drop when a
+            // gravity step is already due): settle it here so the state after every update is
+            // the same however time was chunked.
+            self.advance_to(now);
+        }
+        if !self.is_over() {
+            self.stats.time = self.now;
+        }
+        &self.events
+    }
+
+    /// When the next thing can happen on its own (a gravity step, a lock, an auto-shift
+    /// repeat, the end of a line clear, garbage becoming ready, a time limit). `None` when the
+    /// game is over or only an input can change anything.
+    pub fn next_deadline(&self) -> Option<Time> {
+        let over = matches!(self.phase, Phase::Over { .. });
+        if over {
+            return None;
+        }
+        let mut next = self.config.mode.time_limit();
+        let mut consider = |t: Option<Time>| {
+            if let Some(t) = t {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
+        };
+        consider(self.garbage.next_ready());
+        match self.phase {
+            Phase::Ready => consider(Some(0)),
+            Phase::Clearing { until, .. } => consider(Some(until)),
+            Phase::Falling => {
+                if let Some(a) = &self.active {
+                    consider(a.lock_at);
+                    if a.lock_at.is_none() {
+                        consider(self.fall_interval().map(|i| self.last_fall + Time::from(i)));
+                    }
+                }
+                if let Some(s) = self.shift
+                    && !(s.charged && self.config.handling.arr == 0)
+                {
+                    consider(Some(s.next));
+                }
+            }
+            Phase::Over { .. } => {}
+        }
+        next.map(|t| t.max(self.now))
+    }
+
+    fn advance_to(&mut self, target: Time) {
+        while let Some(t) = self.next_deadline() {
+            if t > target {
+                break;
+            }
+            self.now = t;
+            self.fire();
+        }
+        self.now = self.now.max(target);
+    }
+
+    /// Fires the first deadline that is due at `self.now`, in a fixed order.
+    fn fire(&mut self) {
+        let now = self.now;
+        if self.config.mode.time_limit().is_some_and(|t| t <= now) {
+            let win = self
+                .config
+                .mode
+                .limits
+                .iter()
+                .any(|l| l.stat == crate::mode::Stat::Time && l.win);
+            self.end(EndReason::Limit(crate::mode::Stat::Time), win);
+            return;
+        }
+        if self.garbage.next_ready().is_some_and(|t| t <= now) {
+            let lines = self.garbage.mark_ready(now);
+            self.emit(EventKind::GarbageReady {
+                lines: lines.min(255) as u8,
+            });
+            return;
+        }
+        match self.phase {
+            Phase::Ready => self.start(),
+            Phase::Clearing { until, rows } if until <= now => self.finish_clear(rows),
+            Phase::Falling => self.fire_falling(now),
+            _ => {}
+        }
+    }
+
+    fn fire_falling(&mut self, now: Time) {
+        if let Some(s) = self.shift
+            && s.next <= now
+            && !(s.charged && self.config.handling.arr == 0)
+        {
+            self.auto_shift(s);
+            return;
+        }
+        let Some(a) = self.active else { return };
+        if let Some(lock_at) = a.lock_at {
+            if lock_at <= now {
+                self.lock_piece();
+            }
+            return;
+        }
+        if self
+            .fall_interval()
+            .is_some_and(|i| self.last_fall + Time::from(i) <= now)
+        {
+            self.step_down();
+        }
+    }
+
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        self.events.push(Event {
+            time: self.now,
+            kind,
+        });
+    }
+
+    pub(crate) fn end(&mut self, reason: EndReason, won: bool) {
+        self.phase = Phase::Over { reason, won };
+        self.active = None;
+        self.shift = None;
+        self.stats.time = self.now;
+        self.emit(EventKind::GameOver { reason, won });
+    }
+
+    /// Whether the soft-drop button is held.
+    fn soft_dropping(&self) -> bool {
+        self.buttons[Button::SoftDrop as usize]
+    }
+
+    /// The current ms per row; `None` when pieces drop to the floor at once.
+    fn fall_interval(&self) -> Option<u32> {
+        let gravity = match self.config.mode.gravity {
+            Gravity::Instant => return None,
+            Gravity::Levels => self.rules.drop_interval(self.stats.level),
+        };
+        if !self.soft_dropping() {
+            return Some(gravity);
+        }
+        match self.config.handling.sdf {
+            0 => None,
+            sdf => Some((gravity / sdf).clamp(1, self.rules.soft_drop_max_interval)),
+        }
+    }
+
+    // ---- Queries for front ends and servers ----
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn seed(&self) -> u32 {
+        self.seed
+    }
+
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    pub fn mode(&self) -> &Mode {
+        &self.config.mode
+    }
+
+    pub fn ruleset(&self) -> &'static Ruleset {
+        self.rules
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.phase, Phase::Over { .. })
+    }
+
+    /// `(reason, won)` once the game is over.
+    pub fn outcome(&self) -> Option<(EndReason, bool)> {
+        match self.phase {
+            Phase::Over { reason, won } => Some((reason, won)),
+            _ => None,
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn active(&self) -> Option<&Active> {
+        self.active.as_ref()
+    }
+
+    /// Where the active piece would land.
+    pub fn ghost(&self) -> Option<Placed> {
+        self.active
+            .map(|a| a.placed.shifted(0, self.drop_distance(&a.placed)))
+    }
+
+    pub fn hold_piece(&self) -> Option<Piece> {
+        self.hold
+    }
+
+    /// Whether hold can be used for the current piece.
+    pub fn can_hold(&self) -> bool {
+        !self.hold_used
+    }
+
+    /// The next pieces, soonest first (at least [`MAX_PREVIEW`] once the game has started).
+    pub fn preview(&self) -> impl Iterator<Item = Piece> + '_ {
+        self.queue.iter().copied()
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    pub fn level(&self) -> u32 {
+        self.stats.level
+    }
+
+    /// The running combo index, or `None` without a chain.
+    pub fn combo(&self) -> Option<u32> {
+        u32::try_from(self.combo).ok()
+    }
+
+    /// Whether the next qualifying clear gets the back-to-back bonus.
+    pub fn back_to_back(&self) -> bool {
+        self.b2b
+    }
+
+    /// The rows being cleared while [`Phase::Clearing`] (bit `y` for row `y`).
+    pub fn clearing_rows(&self) -> u64 {
+        match self.phase {
+            Phase::Clearing { rows, .. } => rows,
+            _ => 0,
+        }
+    }
+
+    pub fn garbage(&self) -> &GarbageQueue {
+        &self.garbage
+    }
+
+    /// Whether a button is held, as far as the game knows.
+    pub fn is_held(&self, button: Button) -> bool {
+        self.buttons[button as usize]
+    }
+
+    /// The inputs so far, as a replay of this game up to now.
+    pub fn replay(&self) -> Replay {
+        Replay {
+            ruleset: self.config.ruleset,
+            version: self.rules.version,
+            mode: self.config.mode.clone(),
+            seed: self.seed,
+            handling: self.config.handling,
+            inputs: self.inputs.clone(),
+            end: self.now,
+        }
+    }
+
+    /// The inputs applied so far, with their times.
+    pub fn inputs(&self) -> &[(Time, Input)] {
+        &self.inputs
+    }
+
+    /// Rows the piece can fall from `placed` before it rests.
+    pub(crate) fn drop_distance(&self, placed: &Placed) -> i8 {
+        let mut d = 0;
+        while self.board.fits(&placed.shifted(0, d + 1)) {
+            d += 1;
+        }
+        d
+    }
+}

@@ -1,0 +1,207 @@
+//! Locking a piece: T-spin detection, line clears, scoring, attack and garbage, limits.
+
+use super::{Active, Game, Phase};
+use crate::board::{BUFFER_HEIGHT, HEIGHT};
+use crate::event::{Clear, EndReason, EventKind};
+use crate::mode::Stat;
+use crate::piece::{Piece, Rotation};
+use crate::ruleset::Time;
+use crate::scoring::{self, Spin};
+
+impl Game {
+    pub(super) fn lock_piece(&mut self) {
+        let Some(active) = self.active.take() else {
+            return;
+        };
+        let placed = active.placed;
+        let spin = self.detect_spin(&active);
+        self.board.lock(&placed);
+        self.hold_used = false;
+        self.stats.pieces += 1;
+        self.emit(EventKind::Lock { at: placed, spin });
+
+        let rows = self.board.full_rows();
+        let lines = rows.count_ones();
+        if lines > 0 || spin != Spin::None {
+            self.score_clear(rows, lines, spin);
+        }
+        if lines == 0 {
+            self.combo = -1;
+        }
+        if self.is_over() {
+            return;
+        }
+        if lines > 0 {
+            let garbage_rows = (0..HEIGHT)
+                .filter(|&y| rows & (1 << y) != 0 && self.board.row_has_garbage(y))
+                .count() as u32;
+            self.stats.lines += lines;
+            self.stats.garbage_cleared += garbage_rows;
+            self.update_level();
+            self.phase = Phase::Clearing {
+                until: self.now + Time::from(self.rules.line_clear_delay),
+                rows,
+            };
+            self.check_limits();
+            return;
+        }
+        if self.config.mode.end_on_no_clear {
+            self.end(EndReason::ComboBroken, false);
+            return;
+        }
+        if placed.cells().iter().all(|&(_, y)| y < BUFFER_HEIGHT as i8) {
+            self.end(EndReason::LockOut, false);
+            return;
+        }
+        self.rise_garbage();
+        if self.is_over() {
+            return;
+        }
+        self.check_limits();
+        if !self.is_over() {
+            self.spawn_next();
+        }
+    }
+
+    /// The rules seed's 3-corner rule for a T whose last action was a rotation; a rotation that
+    /// used the last kick of its table always makes a full T-spin.
+    fn detect_spin(&self, active: &Active) -> Spin {
+        let placed = active.placed;
+        let Some((_, last_kick)) = active.rotated else {
+            return Spin::None;
+        };
+        if placed.piece != Piece::T {
+            return Spin::None;
+        }
+        let (cx, cy) = (placed.x + 1, placed.y + 1);
+        let solid = |dx: i8, dy: i8| self.board.is_solid(cx + dx, cy + dy);
+        let (nw, ne, sw, se) = (solid(-1, -1), solid(1, -1), solid(-1, 1), solid(1, 1));
+        let corners = [nw, ne, sw, se].iter().filter(|&&c| c).count();
+        if corners < 3 {
+            return Spin::None;
+        }
+        let front = match placed.rotation {
+            Rotation::North => nw && ne,
+            Rotation::East => ne && se,
+            Rotation::South => sw && se,
+            Rotation::West => nw && sw,
+        };
+        if front || last_kick {
+            Spin::Full
+        } else {
+            Spin::Mini
+        }
+    }
+
+    fn score_clear(&mut self, rows: u64, lines: u32, spin: Spin) {
+        let perfect =
+            lines > 0 && (0..HEIGHT).all(|y| rows & (1 << y) != 0 || self.board.row_mask(y) == 0);
+        let qualifies = scoring::qualifies_for_b2b(lines, spin);
+        let b2b = lines > 0 && qualifies && self.b2b;
+        if lines > 0 {
+            self.combo += 1;
+        }
+        let combo = self.combo.max(0) as u32;
+        let points = scoring::score(lines, spin, self.stats.level, b2b, combo);
+        let attack = scoring::attack(lines, spin, b2b, combo, perfect);
+        self.stats.score += u64::from(points.total());
+        if lines > 0 {
+            if b2b {
+                self.b2b_chain += 1;
+                self.stats.max_b2b = self.stats.max_b2b.max(self.b2b_chain);
+            } else {
+                self.b2b_chain = 0;
+            }
+            self.b2b = qualifies;
+            self.stats.max_combo = self.stats.max_combo.max(combo);
+            match lines {
+                1 => self.stats.singles += 1,
+                2 => self.stats.doubles += 1,
+                3 => self.stats.triples += 1,
+                _ => self.stats.tetrises += 1,
+            }
+        }
+        if spin != Spin::None {
+            self.stats.tspins += 1;
+        }
+        if perfect {
+            self.stats.perfect_clears += 1;
+        }
+        self.stats.attack += attack;
+        self.emit(EventKind::LineClear(Clear {
+            rows,
+            lines: lines as u8,
+            spin,
+            combo: combo.min(u32::from(u16::MAX)) as u16,
+            b2b,
+            perfect,
+            score: points.total(),
+            attack: attack.min(255) as u8,
+        }));
+        if attack > 0 {
+            let (cancelled, sent) = self.garbage.cancel(attack);
+            if cancelled > 0 {
+                self.emit(EventKind::GarbageCancelled {
+                    lines: cancelled.min(255) as u8,
+                });
+            }
+            if sent > 0 {
+                self.stats.sent += sent;
+                self.emit(EventKind::AttackSent {
+                    lines: sent.min(255) as u8,
+                });
+            }
+        }
+    }
+
+    fn update_level(&mut self) {
+        if !self.config.mode.level_increase {
+            return;
+        }
+        let level = self.config.mode.start_level + self.stats.lines / self.rules.lines_per_level;
+        if level > self.stats.level {
+            self.stats.level = level;
+            self.emit(EventKind::LevelUp { level });
+        }
+    }
+
+    fn rise_garbage(&mut self) {
+        let mut chunks = [(0u8, 0u8); 16];
+        let mut n = 0;
+        self.garbage
+            .take_ready(self.rules.garbage_cap, |lines, hole| {
+                if n < chunks.len() {
+                    chunks[n] = (lines, hole);
+                    n += 1;
+                }
+            });
+        for &(lines, hole) in &chunks[..n] {
+            let overflow = self
+                .board
+                .push_garbage(usize::from(lines), usize::from(hole));
+            self.emit(EventKind::GarbageRisen { lines, hole });
+            if overflow {
+                self.end(EndReason::TopOut, false);
+                return;
+            }
+        }
+    }
+
+    /// Ends the game when a limit other than time is reached.
+    fn check_limits(&mut self) {
+        let hit = self.config.mode.limits.iter().find(|l| {
+            let value = match l.stat {
+                Stat::Time => return false,
+                Stat::Lines => u64::from(self.stats.lines),
+                Stat::Pieces => u64::from(self.stats.pieces),
+                Stat::Score => self.stats.score,
+                Stat::Level => u64::from(self.stats.level),
+                Stat::GarbageCleared => u64::from(self.stats.garbage_cleared),
+            };
+            value >= l.value
+        });
+        if let Some(limit) = hit.copied() {
+            self.end(EndReason::Limit(limit.stat), limit.win);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Start boards, spawning, and the end of a line clear.
+
+use super::{Active, Game, MAX_PREVIEW, Phase, SPAWN_X, SPAWN_Y};
+use crate::board::{Cell, HEIGHT, WIDTH};
+use crate::event::{EndReason, EventKind};
+use crate::input::Button;
+use crate::mode::StartBoard;
+use crate::piece::{Piece, Placed, Rotation, Turn};
+
+impl Game {
+    /// Sets up the start board and spawns the first piece (time 0).
+    pub(super) fn start(&mut self) {
+        match self.config.mode.start_board {
+            StartBoard::Empty => {}
+            StartBoard::Cheese { total, .. } => {
+                self.cheese_left = total;
+                self.refill_cheese();
+            }
+            StartBoard::Well { width, residual } => {
+                self.build_walls(width);
+                let left = well_left(width);
+                // Residual cells fill the well's bottom rows from the left: with 3 of them,
+                // two on the floor and one above the leftmost.
+                let spots = [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (3, 0)];
+                for &(dx, dy) in spots.iter().take(usize::from(residual)) {
+                    if dx < width {
+                        self.board
+                            .set(usize::from(left + dx), HEIGHT - 1 - dy, Cell::Garbage);
+                    }
+                }
+            }
+        }
+        self.refill_queue();
+        self.spawn_next();
+    }
+
+    /// Deals new cheese rows so that up to `visible` of them are on the board.
+    fn refill_cheese(&mut self) {
+        let StartBoard::Cheese { visible, .. } = self.config.mode.start_board else {
+            return;
+        };
+        let on_board = (0..HEIGHT)
+            .filter(|&y| self.board.row_has_garbage(y))
+            .count() as u32;
+        let add = visible.saturating_sub(on_board).min(self.cheese_left);
+        if add == 0 {
+            return;
+        }
+        self.cheese_left -= add;
+        let holes: Vec<u32> = (0..add).map(|_| self.rng.below(WIDTH as u32)).collect();
+        let full = (1u16 << WIDTH) - 1;
+        if self
+            .board
+            .push_rows(add as usize, |i| full & !(1 << holes[i]))
+        {
+            self.end(EndReason::TopOut, false);
+        }
+    }
+
+    /// Fills every row outside the centred well with wall cells.
+    fn build_walls(&mut self, width: u8) {
+        let left = usize::from(well_left(width));
+        let right = left + usize::from(width);
+        for y in 0..HEIGHT {
+            for x in (0..left).chain(right..WIDTH) {
+                self.board.set(x, y, Cell::Garbage);
+            }
+        }
+    }
+
+    /// Removes the cleared rows, refills what the mode refills, and spawns the next piece.
+    pub(super) fn finish_clear(&mut self, rows: u64) {
+        self.board.clear_rows(rows);
+        match self.config.mode.start_board {
+            StartBoard::Cheese { .. } => self.refill_cheese(),
+            StartBoard::Well { width, .. } => self.build_walls(width),
+            StartBoard::Empty => {}
+        }
+        if !self.is_over() {
+            self.spawn_next();
+        }
+    }
+
+    pub(super) fn refill_queue(&mut self) {
+        while self.queue.len() <= MAX_PREVIEW {
+            let piece = self.bag.next_piece();
+            self.queue.push_back(piece);
+        }
+    }
+
+    pub(super) fn take_next(&mut self) -> Piece {
+        let piece = self
+            .queue
+            .pop_front()
+            .unwrap_or_else(|| self.bag.next_piece());
+        self.refill_queue();
+        piece
+    }
+
+    pub(super) fn spawn_next(&mut self) {
+        let piece = self.take_next();
+        self.spawn(piece, true);
+    }
+
+    /// Spawns `piece`. With `initial`, a held hold button holds it at once (initial hold) and a
+    /// held rotation button spawns it rotated when that fits (initial rotation).
+    pub(super) fn spawn(&mut self, mut piece: Piece, initial: bool) {
+        if initial && self.buttons[Button::Hold as usize] && !self.hold_used {
+            self.hold_used = true;
+            let out = self.hold.replace(piece);
+            self.emit(EventKind::Hold { held: piece, out });
+            piece = match out {
+                Some(p) => p,
+                None => self.take_next(),
+            };
+        }
+        let mut placed = Placed {
+            piece,
+            rotation: Rotation::North,
+            x: SPAWN_X,
+            y: SPAWN_Y,
+        };
+        if initial && let Some(turn) = self.held_turn() {
+            let turned = Placed {
+                rotation: placed.rotation.turned(turn.quarter_turns()),
+                ..placed
+            };
+            if self.board.fits(&turned) {
+                placed = turned;
+            }
+        }
+        if !self.board.fits(&placed) {
+            self.end(EndReason::BlockOut, false);
+            return;
+        }
+        self.phase = Phase::Falling;
+        self.active = Some(Active {
+            placed,
+            lowest: placed.y,
+            lock_at: None,
+            resets: 0,
+            rotated: None,
+        });
+        self.last_fall = self.now;
+        self.emit(EventKind::Spawn {
+            piece,
+            rotation: placed.rotation,
+        });
+        self.after_move(false);
+    }
+
+    /// The rotation a held button asks for at spawn, if any.
+    fn held_turn(&self) -> Option<Turn> {
+        if self.buttons[Button::Rotate180 as usize] {
+            Some(Turn::Half)
+        } else if self.buttons[Button::RotateCw as usize] {
+            Some(Turn::Cw)
+        } else if self.buttons[Button::RotateCcw as usize] {
+            Some(Turn::Ccw)
+        } else {
+            None
+        }
+    }
+}
+
+/// The leftmost column of a centred well.
+fn well_left(width: u8) -> u8 {
+    (WIDTH as u8).saturating_sub(width.min(WIDTH as u8)) / 2
+}

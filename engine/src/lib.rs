@@ -1,0 +1,44 @@
+//! # minotty-engine
+//!
+//! A pure, deterministic rules engine for falling-tetromino games.
+//!
+//! Architecture Invariant: the engine does no IO, reads no clock, starts no thread and uses
+//! no global randomness. Time is passed in by the caller as integral milliseconds of game time,
+//! and randomness comes from generators seeded per game. The same seed and the same
+//! timestamped inputs give the same game, bit for bit, however the caller chunks its updates.
+//!
+//! ```
+//! use minotty_engine::{Button, Game, GameConfig, Input, Mode};
+//!
+//! let mut game = Game::new(GameConfig { mode: Mode::sprint(), ..GameConfig::default() }, 42);
+//! game.update(0, None); // the first piece spawns
+//! game.update(500, Some(Input::Press(Button::HardDrop)));
+//! assert_eq!(game.stats().pieces, 1);
+//! // A server sleeps until the next thing can happen on its own.
+//! assert!(game.next_deadline().is_some());
+//! ```
+
+pub mod board;
+pub mod bot;
+pub mod event;
+pub mod game;
+pub mod garbage;
+pub mod input;
+pub mod kicks;
+pub mod mode;
+pub mod piece;
+pub mod replay;
+pub mod rng;
+pub mod ruleset;
+pub mod scoring;
+
+pub use board::{Board, Cell};
+pub use event::{Clear, EndReason, Event, EventKind, Stats};
+pub use game::{Active, Game, GameConfig, Phase};
+pub use input::{Button, Input};
+pub use kicks::RotationSystem;
+pub use mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
+pub use piece::{Piece, Placed, Rotation, Turn};
+pub use replay::{Replay, ReplayError, Verified};
+pub use ruleset::{Handling, Ruleset, RulesetId, Time};
+pub use scoring::Spin;

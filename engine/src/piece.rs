@@ -1,0 +1,181 @@
+//! Tetromino kinds, orientations and shapes.
+//!
+//! Coordinates are the board's own: `x` grows to the right, `y` grows *downwards*, and a piece's
+//! position is the top-left corner of its bounding box (as in the rules seed, which spawns every
+//! piece with its box at `(3, 0)` of the visible field).
+
+/// The seven tetrominoes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Piece {
+    I,
+    O,
+    T,
+    S,
+    Z,
+    J,
+    L,
+}
+
+impl Piece {
+    /// All pieces, in the order a fresh 7-bag holds them before shuffling.
+    pub const ALL: [Piece; 7] = [
+        Piece::I,
+        Piece::O,
+        Piece::T,
+        Piece::S,
+        Piece::Z,
+        Piece::J,
+        Piece::L,
+    ];
+
+    /// The piece's letter.
+    pub fn letter(self) -> char {
+        match self {
+            Piece::I => 'I',
+            Piece::O => 'O',
+            Piece::T => 'T',
+            Piece::S => 'S',
+            Piece::Z => 'Z',
+            Piece::J => 'J',
+            Piece::L => 'L',
+        }
+    }
+
+    /// Parses a piece letter (case-insensitive).
+    pub fn from_letter(c: char) -> Option<Piece> {
+        Piece::ALL
+            .into_iter()
+            .find(|p| p.letter() == c.to_ascii_uppercase())
+    }
+
+    /// The four cells of this piece in `rotation`, relative to the bounding box's top-left corner.
+    pub fn cells(self, rotation: Rotation) -> [(i8, i8); 4] {
+        SHAPES[self as usize][rotation as usize]
+    }
+}
+
+/// The four orientations. `North` is the spawn orientation; `East` is one clockwise turn from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Rotation {
+    North,
+    East,
+    South,
+    West,
+}
+
+impl Rotation {
+    pub const ALL: [Rotation; 4] = [
+        Rotation::North,
+        Rotation::East,
+        Rotation::South,
+        Rotation::West,
+    ];
+
+    /// The orientation after `turns` clockwise quarter turns (negative: counter-clockwise).
+    pub fn turned(self, turns: i8) -> Rotation {
+        Rotation::ALL[(self as i8 + turns).rem_euclid(4) as usize]
+    }
+}
+
+/// One rotation input: clockwise, counter-clockwise, or a half turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Turn {
+    Cw,
+    Ccw,
+    Half,
+}
+
+impl Turn {
+    /// Quarter turns clockwise.
+    pub fn quarter_turns(self) -> i8 {
+        match self {
+            Turn::Cw => 1,
+            Turn::Ccw => -1,
+            Turn::Half => 2,
+        }
+    }
+}
+
+/// Shapes of the rules seed, indexed by `[Piece as usize][Rotation as usize]`.
+const SHAPES: [[[(i8, i8); 4]; 4]; 7] = [
+    // I
+    [
+        [(0, 1), (1, 1), (2, 1), (3, 1)],
+        [(2, 0), (2, 1), (2, 2), (2, 3)],
+        [(0, 2), (1, 2), (2, 2), (3, 2)],
+        [(1, 0), (1, 1), (1, 2), (1, 3)],
+    ],
+    // O
+    [
+        [(1, 0), (2, 0), (1, 1), (2, 1)],
+        [(1, 0), (2, 0), (1, 1), (2, 1)],
+        [(1, 0), (2, 0), (1, 1), (2, 1)],
+        [(1, 0), (2, 0), (1, 1), (2, 1)],
+    ],
+    // T
+    [
+        [(1, 0), (0, 1), (1, 1), (2, 1)],
+        [(1, 0), (1, 1), (2, 1), (1, 2)],
+        [(0, 1), (1, 1), (2, 1), (1, 2)],
+        [(1, 0), (0, 1), (1, 1), (1, 2)],
+    ],
+    // S
+    [
+        [(1, 0), (2, 0), (0, 1), (1, 1)],
+        [(1, 0), (1, 1), (2, 1), (2, 2)],
+        [(1, 1), (2, 1), (0, 2), (1, 2)],
+        [(0, 0), (0, 1), (1, 1), (1, 2)],
+    ],
+    // Z
+    [
+        [(0, 0), (1, 0), (1, 1), (2, 1)],
+        [(2, 0), (1, 1), (2, 1), (1, 2)],
+        [(0, 1), (1, 1), (1, 2), (2, 2)],
+        [(1, 0), (0, 1), (1, 1), (0, 2)],
+    ],
+    // J
+    [
+        [(0, 0), (0, 1), (1, 1), (2, 1)],
+        [(1, 0), (2, 0), (1, 1), (1, 2)],
+        [(0, 1), (1, 1), (2, 1), (2, 2)],
+        [(1, 0), (1, 1), (0, 2), (1, 2)],
+    ],
+    // L
+    [
+        [(2, 0), (0, 1), (1, 1), (2, 1)],
+        [(1, 0), (1, 1), (1, 2), (2, 2)],
+        [(0, 1), (1, 1), (2, 1), (0, 2)],
+        [(0, 0), (1, 0), (1, 1), (1, 2)],
+    ],
+];
+
+/// A piece placed on the board: kind, orientation and the top-left corner of its bounding box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Placed {
+    pub piece: Piece,
+    pub rotation: Rotation,
+    pub x: i8,
+    pub y: i8,
+}
+
+impl Placed {
+    /// The board cells this placement covers.
+    pub fn cells(&self) -> [(i8, i8); 4] {
+        self.piece
+            .cells(self.rotation)
+            .map(|(dx, dy)| (self.x + dx, self.y + dy))
+    }
+
+    /// The same placement moved by `(dx, dy)`.
+    pub fn shifted(&self, dx: i8, dy: i8) -> Placed {
+        Placed {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..*self
+        }
+    }
+}

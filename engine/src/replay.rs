@@ -1,0 +1,334 @@
+//! Replays: everything that determines a game (ruleset and version, mode, seed, handling) plus
+//! its timestamped inputs. Re-simulating a replay reproduces every event of the original game.
+//!
+//! Besides serde (feature `serde`), a replay has a compact versioned binary form:
+//! `b"MTRP"`, a format byte, then the fields as LEB128 varints, with input times stored as
+//! deltas. A 40-lines game of about 100 pieces takes well under 2 KB.
+
+use crate::event::{EndReason, Event, Stats};
+use crate::game::{Game, GameConfig};
+use crate::input::{Button, Input};
+use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
+use crate::ruleset::{Handling, Ruleset, RulesetId, Time};
+
+const MAGIC: &[u8; 4] = b"MTRP";
+const FORMAT: u8 = 1;
+
+/// A recorded game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Replay {
+    pub ruleset: RulesetId,
+    pub version: u16,
+    pub mode: Mode,
+    pub seed: u32,
+    pub handling: Handling,
+    pub inputs: Vec<(Time, Input)>,
+    /// The game time the recording stopped at.
+    pub end: Time,
+}
+
+/// Why a replay could not be read or re-simulated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    /// The bytes are not a replay, or are cut short, or hold an invalid value.
+    Malformed(&'static str),
+    /// The replay was recorded under another version of its ruleset.
+    RulesetVersion { recorded: u16, current: u16 },
+    /// Input times go backwards.
+    UnorderedInputs,
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Malformed(what) => write!(f, "malformed replay: {what}"),
+            ReplayError::RulesetVersion { recorded, current } => write!(
+                f,
+                "replay recorded under ruleset version {recorded}, this engine has {current}"
+            ),
+            ReplayError::UnorderedInputs => write!(f, "replay inputs are not in time order"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// The result of re-simulating a replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    pub stats: Stats,
+    pub outcome: Option<(EndReason, bool)>,
+}
+
+impl Replay {
+    /// Re-simulates the replay with this engine and returns the final game.
+    pub fn play(&self) -> Result<Game, ReplayError> {
+        self.play_with(|_| {})
+    }
+
+    /// Re-simulates, handing every event to `on_event`.
+    pub fn play_with(&self, mut on_event: impl FnMut(&Event)) -> Result<Game, ReplayError> {
+        let current = Ruleset::get(self.ruleset).version;
+        if self.version != current {
+            return Err(ReplayError::RulesetVersion {
+                recorded: self.version,
+                current,
+            });
+        }
+        if self.inputs.windows(2).any(|w| w[0].0 > w[1].0) {
+            return Err(ReplayError::UnorderedInputs);
+        }
+        let config = GameConfig {
+            ruleset: self.ruleset,
+            mode: self.mode.clone(),
+            handling: self.handling,
+        };
+        let mut game = Game::new(config, self.seed);
+        for &(time, input) in &self.inputs {
+            game.update(time, Some(input))
+                .iter()
+                .for_each(&mut on_event);
+        }
+        game.update(self.end, None).iter().for_each(&mut on_event);
+        Ok(game)
+    }
+
+    /// Re-simulates the replay and returns its final stats and outcome.
+    pub fn verify(&self) -> Result<Verified, ReplayError> {
+        let game = self.play()?;
+        Ok(Verified {
+            stats: *game.stats(),
+            outcome: game.outcome(),
+        })
+    }
+
+    /// The compact binary form.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut w = Vec::with_capacity(32 + self.inputs.len() * 3);
+        w.extend_from_slice(MAGIC);
+        w.push(FORMAT);
+        w.push(match self.ruleset {
+            RulesetId::Standard => 0,
+        });
+        put(&mut w, u64::from(self.version));
+        put(&mut w, u64::from(self.seed));
+        put(&mut w, u64::from(self.handling.das));
+        put(&mut w, u64::from(self.handling.arr));
+        put(&mut w, u64::from(self.handling.sdf));
+        write_mode(&mut w, &self.mode);
+        put(&mut w, self.end);
+        put(&mut w, self.inputs.len() as u64);
+        let mut last = 0;
+        for &(time, input) in &self.inputs {
+            put(&mut w, time.saturating_sub(last));
+            last = time;
+            match input {
+                Input::Press(b) => w.push(b as u8),
+                Input::Release(b) => w.push(16 + b as u8),
+                Input::ReleaseAll => w.push(32),
+                Input::Garbage(n) => {
+                    w.push(48);
+                    w.push(n);
+                }
+                Input::Forfeit => w.push(64),
+            }
+        }
+        w
+    }
+
+    /// Reads the binary form.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Replay, ReplayError> {
+        let mut r = Reader { bytes, pos: 0 };
+        if r.take(4)? != MAGIC {
+            return Err(ReplayError::Malformed("not a minotty replay"));
+        }
+        if r.byte()? != FORMAT {
+            return Err(ReplayError::Malformed("unknown replay format"));
+        }
+        let ruleset = match r.byte()? {
+            0 => RulesetId::Standard,
+            _ => return Err(ReplayError::Malformed("unknown ruleset")),
+        };
+        let version = r.small("ruleset version")?;
+        let seed = r.small("seed")?;
+        let handling = Handling {
+            das: r.small("das")?,
+            arr: r.small("arr")?,
+            sdf: r.small("sdf")?,
+        };
+        let mode = read_mode(&mut r)?;
+        let end = r.var()?;
+        let count = r.var()?;
+        if count > bytes.len() as u64 {
+            return Err(ReplayError::Malformed("input count"));
+        }
+        let mut inputs = Vec::with_capacity(count as usize);
+        let mut time: Time = 0;
+        for _ in 0..count {
+            time = time
+                .checked_add(r.var()?)
+                .ok_or(ReplayError::Malformed("time"))?;
+            let code = r.byte()?;
+            let input = match code {
+                0..=8 => Input::Press(Button::ALL[code as usize]),
+                16..=24 => Input::Release(Button::ALL[code as usize - 16]),
+                32 => Input::ReleaseAll,
+                48 => Input::Garbage(r.byte()?),
+                64 => Input::Forfeit,
+                _ => return Err(ReplayError::Malformed("input")),
+            };
+            inputs.push((time, input));
+        }
+        if r.pos != bytes.len() {
+            return Err(ReplayError::Malformed("trailing bytes"));
+        }
+        Ok(Replay {
+            ruleset,
+            version,
+            mode,
+            seed,
+            handling,
+            inputs,
+            end,
+        })
+    }
+}
+
+fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
+    w.push(mode.kind as u8);
+    put(w, u64::from(mode.start_level));
+    w.push(u8::from(mode.level_increase));
+    w.push(match mode.gravity {
+        Gravity::Levels => 0,
+        Gravity::Instant => 1,
+    });
+    put(w, mode.limits.len() as u64);
+    for l in &mode.limits {
+        w.push(l.stat as u8);
+        put(w, l.value);
+        w.push(u8::from(l.win));
+    }
+    match mode.start_board {
+        StartBoard::Empty => w.push(0),
+        StartBoard::Cheese { total, visible } => {
+            w.push(1);
+            put(w, u64::from(total));
+            put(w, u64::from(visible));
+        }
+        StartBoard::Well { width, residual } => {
+            w.push(2);
+            w.push(width);
+            w.push(residual);
+        }
+    }
+    w.push(u8::from(mode.end_on_no_clear));
+}
+
+fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
+    let kind = *ModeKind::ALL
+        .get(usize::from(r.byte()?))
+        .ok_or(ReplayError::Malformed("mode"))?;
+    let start_level = r.small("start level")?;
+    let level_increase = r.flag()?;
+    let gravity = match r.byte()? {
+        0 => Gravity::Levels,
+        1 => Gravity::Instant,
+        _ => return Err(ReplayError::Malformed("gravity")),
+    };
+    let n = r.var()?;
+    if n > 16 {
+        return Err(ReplayError::Malformed("limits"));
+    }
+    let mut limits = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let stat = match r.byte()? {
+            0 => Stat::Time,
+            1 => Stat::Lines,
+            2 => Stat::Pieces,
+            3 => Stat::Score,
+            4 => Stat::Level,
+            5 => Stat::GarbageCleared,
+            _ => return Err(ReplayError::Malformed("limit")),
+        };
+        let value = r.var()?;
+        let win = r.flag()?;
+        limits.push(Limit { stat, value, win });
+    }
+    let start_board = match r.byte()? {
+        0 => StartBoard::Empty,
+        1 => StartBoard::Cheese {
+            total: r.small("cheese")?,
+            visible: r.small("cheese")?,
+        },
+        2 => StartBoard::Well {
+            width: r.byte()?,
+            residual: r.byte()?,
+        },
+        _ => return Err(ReplayError::Malformed("start board")),
+    };
+    let end_on_no_clear = r.flag()?;
+    Ok(Mode {
+        kind,
+        start_level,
+        level_increase,
+        gravity,
+        limits,
+        start_board,
+        end_on_no_clear,
+    })
+}
+
+fn put(w: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        w.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    w.push(v as u8);
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], ReplayError> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or(ReplayError::Malformed("cut short"))?;
+        let s = &self.bytes[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+
+    fn byte(&mut self) -> Result<u8, ReplayError> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn flag(&mut self) -> Result<bool, ReplayError> {
+        match self.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(ReplayError::Malformed("flag")),
+        }
+    }
+
+    fn var(&mut self) -> Result<u64, ReplayError> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(ReplayError::Malformed("varint"))
+    }
+
+    fn small<T: TryFrom<u64>>(&mut self, what: &'static str) -> Result<T, ReplayError> {
+        T::try_from(self.var()?).map_err(|_| ReplayError::Malformed(what))
+    }
+}

@@ -1,0 +1,100 @@
+//! Seeded randomness owned by each game: the rules seed's LCG for the 7-bag, and a separate
+//! SplitMix64 stream (derived from the same seed) for garbage holes and start boards, so that
+//! garbage never changes the pieces a seed deals.
+
+use crate::piece::Piece;
+
+/// The rules seed's linear congruential generator: `state = (1664525 * state + 1013904223) mod
+/// 2^32`, and the new state is the drawn value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Lcg {
+    state: u32,
+}
+
+impl Lcg {
+    pub fn new(seed: u32) -> Lcg {
+        Lcg { state: seed }
+    }
+
+    /// Advances and returns the new state.
+    pub fn next_u32(&mut self) -> u32 {
+        self.state = self
+            .state
+            .wrapping_mul(1_664_525)
+            .wrapping_add(1_013_904_223);
+        self.state
+    }
+}
+
+/// The 7-bag generator: each bag starts as `[I, O, T, S, Z, J, L]` and is shuffled by
+/// Fisher-Yates from the last index down with `j = next() % (i + 1)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Bag {
+    lcg: Lcg,
+    bag: [Piece; 7],
+    next: usize,
+}
+
+impl Bag {
+    pub fn new(seed: u32) -> Bag {
+        Bag {
+            lcg: Lcg::new(seed),
+            bag: Piece::ALL,
+            next: 7,
+        }
+    }
+
+    /// The next piece, shuffling a new bag when the current one is used up.
+    pub fn next_piece(&mut self) -> Piece {
+        if self.next == 7 {
+            self.bag = Piece::ALL;
+            for i in (1..7).rev() {
+                let j = (self.lcg.next_u32() % (i as u32 + 1)) as usize;
+                self.bag.swap(i, j);
+            }
+            self.next = 0;
+        }
+        let piece = self.bag[self.next];
+        self.next += 1;
+        piece
+    }
+}
+
+impl Iterator for Bag {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        Some(self.next_piece())
+    }
+}
+
+/// SplitMix64: a tiny, well-mixed generator for everything that is not the piece sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SplitMix {
+    state: u64,
+}
+
+impl SplitMix {
+    /// A stream derived from a game seed; `stream` separates independent uses.
+    pub fn new(seed: u32, stream: u64) -> SplitMix {
+        SplitMix {
+            state: (u64::from(seed) << 8) ^ stream.wrapping_mul(0xA076_1D64_78BD_642F),
+        }
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform value in `0..n` (`n > 0`), by Lemire's multiply-shift (bias below 2^-32 here).
+    pub fn below(&mut self, n: u32) -> u32 {
+        ((self.next_u64() >> 32) * u64::from(n.max(1)) >> 32) as u32
+    }
+}
