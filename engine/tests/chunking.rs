@@ -1,0 +1,126 @@
+//! Determinism: any chunking of the same inputs gives the same events and the same final state
+//! as one update per millisecond.
+
+use minotty_engine::{Button, Event, Game, GameConfig, Handling, Input, Mode, Time};
+use proptest::prelude::*;
+
+fn input_strategy() -> impl Strategy<Value = Input> {
+    let button = proptest::sample::select(Button::ALL.to_vec());
+    prop_oneof![
+        6 => button.clone().prop_map(Input::Press),
+        6 => button.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+        1 => (1u8..7).prop_map(Input::Garbage),
+    ]
+}
+
+fn mode_strategy() -> impl Strategy<Value = Mode> {
+    prop_oneof![
+        Just(Mode::sprint()),
+        Just(Mode::master()),
+        Just(Mode::cheese(5)),
+        Just(Mode::combo()),
+        Just(Mode::ultra()),
+        (0u32..20).prop_map(|l| Mode::custom(l, true, None)),
+    ]
+}
+
+fn handling_strategy() -> impl Strategy<Value = Handling> {
+    (0u32..250, 0u32..80, 0u32..30).prop_map(|(das, arr, sdf)| Handling { das, arr, sdf })
+}
+
+/// Everything observable about a game, for comparison.
+fn snapshot(game: &Game) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        game.board(),
+        game.active(),
+        game.phase(),
+        game.stats(),
+        game.hold_piece(),
+        game.can_hold(),
+        game.preview().collect::<Vec<_>>(),
+        game.garbage().entries().collect::<Vec<_>>(),
+        game.next_deadline(),
+        game.combo(),
+        game.back_to_back(),
+    )
+}
+
+/// Turns (delay, input) pairs into absolute times.
+fn timeline(script: &[(u16, Input)]) -> Vec<(Time, Input)> {
+    let mut t = 0;
+    script
+        .iter()
+        .map(|&(d, i)| {
+            t += Time::from(d);
+            (t, i)
+        })
+        .collect()
+}
+
+fn run_per_ms(config: &GameConfig, seed: u32, inputs: &[(Time, Input)], end: Time) -> (Vec<Event>, String) {
+    let mut game = Game::new(config.clone(), seed);
+    let mut events = Vec::new();
+    let mut next = 0;
+    for t in 0..=end {
+        events.extend_from_slice(game.update(t, None));
+        while next < inputs.len() && inputs[next].0 == t {
+            events.extend_from_slice(game.update(t, Some(inputs[next].1)));
+            next += 1;
+        }
+    }
+    (events, snapshot(&game))
+}
+
+fn run_chunked(
+    config: &GameConfig,
+    seed: u32,
+    inputs: &[(Time, Input)],
+    end: Time,
+    cuts: &[Time],
+) -> (Vec<Event>, String) {
+    let mut game = Game::new(config.clone(), seed);
+    let mut events = Vec::new();
+    let mut cuts: Vec<Time> = cuts.iter().map(|c| c % (end + 1)).collect();
+    cuts.sort_unstable();
+    let (mut i, mut c) = (0, 0);
+    // Merge the input times and the arbitrary cut points; inputs at a time come after a cut there.
+    while i < inputs.len() || c < cuts.len() {
+        if c < cuts.len() && (i == inputs.len() || cuts[c] <= inputs[i].0) {
+            events.extend_from_slice(game.update(cuts[c], None));
+            c += 1;
+        } else {
+            events.extend_from_slice(game.update(inputs[i].0, Some(inputs[i].1)));
+            i += 1;
+        }
+    }
+    events.extend_from_slice(game.update(end, None));
+    (events, snapshot(&game))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_chunking_matches_one_update_per_millisecond(
+        seed in any::<u32>(),
+        mode in mode_strategy(),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..300, input_strategy()), 1..150),
+        cuts in proptest::collection::vec(any::<u64>(), 0..40),
+        tail in 0u64..3000,
+    ) {
+        let config = GameConfig { mode, handling, ..GameConfig::default() };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = run_per_ms(&config, seed, &inputs, end);
+        let chunked = run_chunked(&config, seed, &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &chunked.0);
+        prop_assert_eq!(&reference.1, &chunked.1);
+        // And the one-call-per-input extreme: no time steps between inputs at all.
+        let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}

@@ -1,0 +1,85 @@
+//! Random input sequences never panic and always leave a consistent game.
+
+use minotty_engine::board::{BUFFER_HEIGHT, HEIGHT};
+use minotty_engine::{Button, EventKind, Game, GameConfig, Handling, Input, Mode, Phase, Time};
+use proptest::prelude::*;
+
+fn any_input() -> impl Strategy<Value = Input> {
+    let button = proptest::sample::select(Button::ALL.to_vec());
+    prop_oneof![
+        8 => button.clone().prop_map(Input::Press),
+        8 => button.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+        1 => any::<u8>().prop_map(Input::Garbage),
+        1 => Just(Input::Forfeit),
+    ]
+}
+
+fn check_consistent(game: &Game, locks: u32, lines: u32) -> Result<(), TestCaseError> {
+    let stats = game.stats();
+    prop_assert_eq!(stats.pieces, locks);
+    prop_assert_eq!(stats.lines, lines);
+    match game.phase() {
+        Phase::Falling => {
+            let active = game.active().expect("a falling phase has a piece");
+            prop_assert!(game.board().fits(&active.placed));
+            prop_assert!(active.placed.y <= active.lowest);
+            let ghost = game.ghost().expect("ghost");
+            prop_assert!(game.board().fits(&ghost));
+            prop_assert!(!game.board().fits(&ghost.shifted(0, 1)));
+            prop_assert!(game.board().full_rows() == 0);
+            prop_assert!(game.preview().count() >= 6);
+        }
+        Phase::Clearing { rows, .. } => {
+            prop_assert!(game.active().is_none());
+            prop_assert_eq!(game.board().full_rows(), rows);
+        }
+        Phase::Over { .. } => {
+            prop_assert!(game.active().is_none());
+            prop_assert_eq!(game.next_deadline(), None);
+        }
+        Phase::Ready => prop_assert!(false, "a game that was updated has started"),
+    }
+    if let Some(d) = game.next_deadline() {
+        prop_assert!(d > game.now(), "deadline {} not after now {}", d, game.now());
+    }
+    prop_assert!(game.board().stack_height() <= HEIGHT);
+    let _ = BUFFER_HEIGHT;
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_inputs_never_panic_and_stay_consistent(
+        seed in any::<u32>(),
+        kind in proptest::sample::select(minotty_engine::ModeKind::ALL.to_vec()),
+        handling in (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(das, arr, sdf)| Handling { das: das % 2000, arr: arr % 2000, sdf: sdf % 200 }),
+        script in proptest::collection::vec((0u32..2000, any_input()), 0..300),
+        start_level in 0u32..40,
+    ) {
+        let mut mode: Mode = kind.mode();
+        mode.start_level = mode.start_level.max(start_level % 30);
+        let mut game = Game::new(GameConfig { mode, handling, ..GameConfig::default() }, seed);
+        let (mut locks, mut lines, mut score, mut t) = (0u32, 0u32, 0u64, 0 as Time);
+        let mut over_events = 0;
+        for (delay, input) in script {
+            t += Time::from(delay);
+            for e in game.update(t, Some(input)) {
+                match e.kind {
+                    EventKind::Lock { .. } => locks += 1,
+                    EventKind::LineClear(c) => lines += u32::from(c.lines),
+                    EventKind::GameOver { .. } => over_events += 1,
+                    _ => {}
+                }
+                prop_assert!(e.time <= t);
+            }
+            prop_assert!(game.stats().score >= score, "score never goes down");
+            score = game.stats().score;
+            check_consistent(&game, locks, lines)?;
+        }
+        prop_assert!(over_events <= 1);
+        prop_assert_eq!(over_events == 1, game.is_over());
+    }
+}
