@@ -3,6 +3,10 @@
 //! whose board scores best. It plays real games for tests, benchmarks and replays, and makes a
 //! serviceable practice opponent. It is deterministic: same game, same choice.
 
+mod combo;
+
+pub use combo::combo_plan;
+
 use crate::board::{Board, HEIGHT, WIDTH};
 use crate::event::EventKind;
 use crate::game::Game;
@@ -59,7 +63,7 @@ pub fn evaluate(board: &Board, lines: u32, w: &Weights) -> i64 {
 }
 
 /// The taps that rotate a freshly spawned piece `quarter_turns` clockwise and shift it `dx`.
-fn taps(quarter_turns: u8, dx: i8) -> Vec<Button> {
+pub(crate) fn taps(quarter_turns: u8, dx: i8) -> Vec<Button> {
     let mut buttons = match quarter_turns % 4 {
         0 => vec![],
         1 => vec![Button::RotateCw],
@@ -83,30 +87,42 @@ pub fn execute(game: &mut Game, plan: &[Button], mut time: Time) -> Time {
     time
 }
 
+/// What a plan did on a forked game.
+pub(crate) struct Tried {
+    pub locked: Option<crate::piece::Placed>,
+    pub lines: u32,
+}
+
+/// Runs `buttons` (one tap per millisecond) on a fork of `game`.
+pub(crate) fn simulate(game: &Game, buttons: &[Button]) -> (Game, Tried) {
+    let mut sim = game.fork();
+    let mut tried = Tried {
+        locked: None,
+        lines: 0,
+    };
+    for (time, &b) in (game.now()..).zip(buttons) {
+        for input in [Input::Press(b), Input::Release(b)] {
+            for e in sim.update(time, Some(input)) {
+                match e.kind {
+                    EventKind::Lock { at, .. } => tried.locked = Some(at),
+                    EventKind::LineClear(c) => tried.lines += u32::from(c.lines),
+                    _ => {}
+                }
+            }
+        }
+    }
+    (sim, tried)
+}
+
 /// The best plan for the game's current piece, or `None` when no piece is in play.
 pub fn best_plan(game: &Game, weights: &Weights) -> Option<Plan> {
     game.active()?;
-    let start = game.now();
     let mut best: Option<Plan> = None;
     for turns in 0..4u8 {
         for dx in -5i8..=5 {
             let buttons = taps(turns, dx);
-            let mut sim = game.clone();
-            let mut time = start;
-            let mut locked = None;
-            let mut lines = 0;
-            for &b in &buttons {
-                for input in [Input::Press(b), Input::Release(b)] {
-                    for e in sim.update(time, Some(input)) {
-                        match e.kind {
-                            EventKind::Lock { at, .. } => locked = Some(at),
-                            EventKind::LineClear(c) => lines += u32::from(c.lines),
-                            _ => {}
-                        }
-                    }
-                }
-                time += 1;
-            }
+            let (sim, tried) = simulate(game, &buttons);
+            let (locked, lines) = (tried.locked, tried.lines);
             let Some(at) = locked else { continue };
             // Skip plans whose shift was blocked: they duplicate a shorter plan.
             let expected_x = 3 + dx;
@@ -126,10 +142,24 @@ pub fn best_plan(game: &Game, weights: &Weights) -> Option<Plan> {
     best
 }
 
-/// Plays `game` with the bot until it ends or `max_pieces` pieces were placed, one piece every
-/// `piece_ms` milliseconds. Returns the game time at the end.
+/// Plays `game` with the placement bot until it ends or `max_pieces` pieces were placed, one
+/// piece every `piece_ms` milliseconds. Returns the game time at the end.
 pub fn autoplay(game: &mut Game, max_pieces: u32, piece_ms: Time) -> Time {
     let weights = Weights::default();
+    play_with(game, max_pieces, piece_ms, |g| best_plan(g, &weights))
+}
+
+/// Plays combo mode with the combo bot looking `depth` pieces ahead.
+pub fn autoplay_combo(game: &mut Game, max_pieces: u32, piece_ms: Time, depth: u8) -> Time {
+    play_with(game, max_pieces, piece_ms, |g| combo_plan(g, depth))
+}
+
+fn play_with(
+    game: &mut Game,
+    max_pieces: u32,
+    piece_ms: Time,
+    mut plan: impl FnMut(&Game) -> Option<Plan>,
+) -> Time {
     let mut time = game.now();
     game.update(time, None);
     while !game.is_over() && game.stats().pieces < max_pieces {
@@ -144,7 +174,7 @@ pub fn autoplay(game: &mut Game, max_pieces: u32, piece_ms: Time) -> Time {
                 None => break,
             }
         }
-        let Some(plan) = best_plan(game, &weights) else {
+        let Some(plan) = plan(game) else {
             break;
         };
         time = execute(game, &plan.buttons, time);

@@ -421,6 +421,37 @@ impl Game {
         }
     }
 
+    /// A copy of the game for look-ahead (bots, previews) without its recorded inputs, so that
+    /// forking is cheap however long the game has run. Its own replay starts empty.
+    pub fn fork(&self) -> Game {
+        Game {
+            config: self.config.clone(),
+            rules: self.rules,
+            seed: self.seed,
+            now: self.now,
+            phase: self.phase,
+            board: self.board.clone(),
+            active: self.active,
+            bag: self.bag.clone(),
+            queue: self.queue.clone(),
+            hold: self.hold,
+            hold_used: self.hold_used,
+            buttons: self.buttons,
+            shift: self.shift,
+            last_fall: self.last_fall,
+            sliding: self.sliding,
+            combo: self.combo,
+            b2b: self.b2b,
+            b2b_chain: self.b2b_chain,
+            stats: self.stats,
+            garbage: self.garbage.clone(),
+            rng: self.rng,
+            cheese_left: self.cheese_left,
+            events: Vec::with_capacity(16),
+            inputs: Vec::new(),
+        }
+    }
+
     /// The inputs applied so far, with their times.
     pub fn inputs(&self) -> &[(Time, Input)] {
         &self.inputs

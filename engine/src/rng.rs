@@ -95,6 +95,6 @@ impl SplitMix {
 
     /// A uniform value in `0..n` (`n > 0`), by Lemire's multiply-shift (bias below 2^-32 here).
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(n.max(1)) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n.max(1))) >> 32) as u32
     }
 }
