@@ -21,10 +21,9 @@ fn script(pieces: usize) -> Vec<Input> {
         } else {
             Button::Right
         };
-        let rotate = [Button::RotateCw, Button::RotateCcw, Button::Rotate180][rng.below(3) as usize];
-        for b in std::iter::repeat_n(dir, taps as usize)
-            .chain([rotate, Button::HardDrop])
-        {
+        let rotate =
+            [Button::RotateCw, Button::RotateCcw, Button::Rotate180][rng.below(3) as usize];
+        for b in std::iter::repeat_n(dir, taps as usize).chain([rotate, Button::HardDrop]) {
             out.push(Input::Press(b));
             out.push(Input::Release(b));
         }

@@ -59,7 +59,12 @@ fn timeline(script: &[(u16, Input)]) -> Vec<(Time, Input)> {
         .collect()
 }
 
-fn run_per_ms(config: &GameConfig, seed: u32, inputs: &[(Time, Input)], end: Time) -> (Vec<Event>, String) {
+fn run_per_ms(
+    config: &GameConfig,
+    seed: u32,
+    inputs: &[(Time, Input)],
+    end: Time,
+) -> (Vec<Event>, String) {
     let mut game = Game::new(config.clone(), seed);
     let mut events = Vec::new();
     let mut next = 0;

@@ -41,7 +41,12 @@ fn check_consistent(game: &Game, locks: u32, lines: u32) -> Result<(), TestCaseE
         Phase::Ready => prop_assert!(false, "a game that was updated has started"),
     }
     if let Some(d) = game.next_deadline() {
-        prop_assert!(d > game.now(), "deadline {} not after now {}", d, game.now());
+        prop_assert!(
+            d > game.now(),
+            "deadline {} not after now {}",
+            d,
+            game.now()
+        );
     }
     prop_assert!(game.board().stack_height() <= HEIGHT);
     let _ = BUFFER_HEIGHT;

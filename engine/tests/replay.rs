@@ -20,9 +20,7 @@ fn played(mode: Mode, seed: u32, pieces: u32) -> Game {
 
 fn events_of(replay: &Replay) -> (Game, Vec<Event>) {
     let mut events = Vec::new();
-    let game = replay
-        .play_with(|e| events.push(*e))
-        .expect("replay plays");
+    let game = replay.play_with(|e| events.push(*e)).expect("replay plays");
     (game, events)
 }
 
@@ -66,7 +64,11 @@ fn binary_form_round_trips_and_is_compact() {
         let bytes = replay.to_bytes();
         assert_eq!(Replay::from_bytes(&bytes), Ok(replay.clone()));
         // About 2 bytes per tap (press or release) plus a small header.
-        assert!(bytes.len() < 64 + 3 * replay.inputs.len(), "{} bytes", bytes.len());
+        assert!(
+            bytes.len() < 64 + 3 * replay.inputs.len(),
+            "{} bytes",
+            bytes.len()
+        );
     }
 }
 
