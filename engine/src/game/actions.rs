@@ -203,7 +203,13 @@ impl Game {
         let Some(a) = self.active.as_mut() else {
             return;
         };
-        a.placed = a.placed.shifted(0, 1);
+        let down = a.placed.shifted(0, 1);
+        if !self.board.fits(&down) {
+            // Resting already: let the lock-delay bookkeeping start the timer.
+            self.after_move(false);
+            return;
+        }
+        a.placed = down;
         a.rotated = None;
         self.last_fall = self.now;
         self.emit(EventKind::Fall { rows: 1 });

@@ -8,6 +8,21 @@ use crate::mode::StartBoard;
 use crate::piece::{Piece, Placed, Rotation, Turn};
 
 impl Game {
+    /// Replaces the board: for tests, puzzles and custom starts.
+    ///
+    /// Called before the first [`Game::update`], the first piece spawns on this board (a mode
+    /// with its own start board builds it on top). Called later, the active piece keeps its
+    /// place (it should fit the new board) and its lock timer follows the new board, as if it
+    /// had just moved there by gravity. Scores, chains, the queue and the hold are untouched.
+    /// A board set this way is not part of the game's inputs, so [`Game::replay`] does not
+    /// reproduce it.
+    pub fn set_board(&mut self, board: crate::board::Board) {
+        self.board = board;
+        if self.active.is_some() {
+            self.after_move(false);
+        }
+    }
+
     /// Sets up the start board and spawns the first piece (time 0).
     pub(super) fn start(&mut self) {
         match self.config.mode.start_board {
@@ -31,7 +46,9 @@ impl Game {
             }
         }
         self.refill_queue();
-        self.spawn_next();
+        if !self.is_over() {
+            self.spawn_next();
+        }
     }
 
     /// Deals new cheese rows so that up to `visible` of them are on the board.
