@@ -39,6 +39,6 @@ pub use input::{Button, Input};
 pub use kicks::RotationSystem;
 pub use mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 pub use piece::{Piece, Placed, Rotation, Turn};
-pub use replay::{Replay, ReplayError, Verified};
+pub use replay::{Playback, Replay, ReplayError, Verified};
 pub use ruleset::{Handling, Ruleset, RulesetId, Time};
 pub use scoring::Spin;

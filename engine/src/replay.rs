@@ -70,6 +70,18 @@ impl Replay {
 
     /// Re-simulates, handing every event to `on_event`.
     pub fn play_with(&self, mut on_event: impl FnMut(&Event)) -> Result<Game, ReplayError> {
+        let mut game = Game::new(self.checked_config()?, self.seed);
+        for &(time, input) in &self.inputs {
+            game.update(time, Some(input))
+                .iter()
+                .for_each(&mut on_event);
+        }
+        game.update(self.end, None).iter().for_each(&mut on_event);
+        Ok(game)
+    }
+
+    /// The game configuration, once the replay is known to be playable by this engine.
+    fn checked_config(&self) -> Result<GameConfig, ReplayError> {
         let current = Ruleset::get(self.ruleset).version;
         if self.version != current {
             return Err(ReplayError::RulesetVersion {
@@ -80,19 +92,11 @@ impl Replay {
         if self.inputs.windows(2).any(|w| w[0].0 > w[1].0) {
             return Err(ReplayError::UnorderedInputs);
         }
-        let config = GameConfig {
+        Ok(GameConfig {
             ruleset: self.ruleset,
             mode: self.mode.clone(),
             handling: self.handling,
-        };
-        let mut game = Game::new(config, self.seed);
-        for &(time, input) in &self.inputs {
-            game.update(time, Some(input))
-                .iter()
-                .for_each(&mut on_event);
-        }
-        game.update(self.end, None).iter().for_each(&mut on_event);
-        Ok(game)
+        })
     }
 
     /// Re-simulates the replay and returns its final stats and outcome.
@@ -193,6 +197,54 @@ impl Replay {
             inputs,
             end,
         })
+    }
+}
+
+/// Plays a replay back over time, for watching it: [`Playback::advance_to`] feeds the recorded
+/// inputs up to a time, so a viewer can run at 1x, faster, or step.
+#[derive(Clone, Debug)]
+pub struct Playback {
+    replay: Replay,
+    game: Game,
+    next: usize,
+}
+
+impl Playback {
+    pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
+        let game = Game::new(replay.checked_config()?, replay.seed);
+        Ok(Playback {
+            replay,
+            game,
+            next: 0,
+        })
+    }
+
+    /// Plays up to game time `t` (capped at the replay's end) and returns the events.
+    pub fn advance_to(&mut self, t: Time) -> Vec<Event> {
+        let t = t.min(self.replay.end);
+        let mut events = Vec::new();
+        while let Some(&(time, input)) = self.replay.inputs.get(self.next) {
+            if time > t {
+                break;
+            }
+            events.extend_from_slice(self.game.update(time, Some(input)));
+            self.next += 1;
+        }
+        events.extend_from_slice(self.game.update(t, None));
+        events
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn replay(&self) -> &Replay {
+        &self.replay
+    }
+
+    /// Whether playback reached the end of the recording.
+    pub fn finished(&self) -> bool {
+        self.game.now() >= self.replay.end
     }
 }
 

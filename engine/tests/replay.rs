@@ -3,7 +3,8 @@
 
 use minotty_engine::bot::autoplay;
 use minotty_engine::{
-    Button, EndReason, Event, Game, GameConfig, Handling, Input, Mode, Replay, ReplayError, Stat,
+    Button, EndReason, Event, Game, GameConfig, Handling, Input, Mode, Playback, Replay,
+    ReplayError, Stat,
 };
 
 fn played(mode: Mode, seed: u32, pieces: u32) -> Game {
@@ -133,6 +134,26 @@ fn replays_from_another_ruleset_version_or_out_of_order_are_refused() {
     if replay.inputs[0].0 > replay.inputs[3].0 {
         assert_eq!(replay.verify(), Err(ReplayError::UnorderedInputs));
     }
+}
+
+#[test]
+fn playback_in_steps_ends_where_the_game_ended() {
+    let game = played(Mode::sprint(), 9, 30);
+    let replay = game.replay();
+    let mut playback = Playback::new(replay.clone()).expect("valid");
+    let mut t = 0;
+    let mut locks = 0;
+    while !playback.finished() {
+        t += 250; // 4x speed at 60 frames per second is about this step
+        locks += playback
+            .advance_to(t)
+            .iter()
+            .filter(|e| matches!(e.kind, minotty_engine::EventKind::Lock { .. }))
+            .count();
+    }
+    assert_eq!(playback.game().board(), game.board());
+    assert_eq!(playback.game().stats(), game.stats());
+    assert_eq!(locks as u32, game.stats().pieces);
 }
 
 #[test]
