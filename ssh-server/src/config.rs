@@ -1,0 +1,172 @@
+//! Command line and environment configuration (clap), turned into the library's settings.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use minotty_engine::ModeKind;
+
+/// minotty: a falling-block puzzle game served over SSH.
+///
+/// Without a subcommand, `minotty` runs `serve` with the flags given.
+#[derive(Debug, Parser)]
+#[command(name = "minotty", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the game over SSH (the default).
+    Serve(ServeArgs),
+    /// Play in this terminal, offline (no server, no database).
+    Play(PlayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Start this mode directly: 40l, marathon, ultra, master, cheese, combo, custom.
+    #[arg(long, value_parser = parse_mode)]
+    pub mode: Option<ModeKind>,
+}
+
+fn parse_mode(s: &str) -> Result<ModeKind, String> {
+    ModeKind::parse(s).ok_or_else(|| {
+        let ids: Vec<&str> = ModeKind::ALL.iter().map(|m| m.id()).collect();
+        format!("unknown mode {s:?}; one of: {}", ids.join(", "))
+    })
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on.
+    #[arg(long, env = "MINOTTY_LISTEN", default_value = "127.0.0.1:2222")]
+    pub listen: SocketAddr,
+
+    /// Database URL (SQLite); created and migrated on start.
+    #[arg(long, env = "MINOTTY_DB", default_value = "sqlite://minotty.db")]
+    pub db: String,
+
+    /// Host key file (OpenSSH ed25519 private key); generated with mode 0600 if missing.
+    #[arg(long, env = "MINOTTY_HOST_KEY", default_value = "minotty_host_ed25519")]
+    pub host_key: PathBuf,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Clone, Debug, Args)]
+pub struct LimitArgs {
+    /// Most connections at once; more are turned away with a message.
+    #[arg(long, env = "MINOTTY_MAX_CONNECTIONS", default_value_t = 4096)]
+    pub max_connections: usize,
+
+    /// Most connections at once from one IP address.
+    #[arg(long, env = "MINOTTY_MAX_PER_IP", default_value_t = 16)]
+    pub max_per_ip: usize,
+
+    /// Seconds a client has to finish the handshake and log in.
+    #[arg(long, env = "MINOTTY_AUTH_TIMEOUT", default_value_t = 30)]
+    pub auth_timeout_secs: u64,
+
+    /// Seconds without input before an idle player (not in a game) is disconnected.
+    #[arg(long, env = "MINOTTY_IDLE_TIMEOUT", default_value_t = 600)]
+    pub idle_timeout_secs: u64,
+
+    /// Most frames per second sent to one player.
+    #[arg(long, env = "MINOTTY_MAX_FPS", default_value_t = 60,
+          value_parser = clap::value_parser!(u32).range(1..=240))]
+    pub max_fps: u32,
+}
+
+/// Limits that keep one client, or many, from exhausting the server.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_connections: usize,
+    pub max_per_ip: usize,
+    pub auth_timeout: Duration,
+    pub idle_timeout: Duration,
+    /// The shortest time between two frames sent to one player.
+    pub min_frame_interval: Duration,
+    /// How long shutdown waits for sessions to restore their terminals before closing them.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 4096,
+            max_per_ip: 16,
+            auth_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(600),
+            min_frame_interval: Duration::from_micros(1_000_000 / 60),
+            shutdown_grace: Duration::from_secs(3),
+        }
+    }
+}
+
+impl From<&LimitArgs> for Limits {
+    fn from(args: &LimitArgs) -> Limits {
+        Limits {
+            max_connections: args.max_connections.max(1),
+            max_per_ip: args.max_per_ip.max(1),
+            auth_timeout: Duration::from_secs(args.auth_timeout_secs.max(1)),
+            idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
+            min_frame_interval: Duration::from_micros(1_000_000 / u64::from(args.max_fps.max(1))),
+            ..Limits::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_subcommand_means_serve_with_defaults() {
+        let cli = Cli::parse_from(["minotty"]);
+        assert!(cli.command.is_none());
+        assert_eq!(cli.serve.listen.to_string(), "127.0.0.1:2222");
+        assert_eq!(cli.serve.db, "sqlite://minotty.db");
+        assert_eq!(cli.serve.host_key, PathBuf::from("minotty_host_ed25519"));
+        let limits = Limits::from(&cli.serve.limits);
+        assert_eq!(limits.max_per_ip, 16);
+        assert_eq!(limits.min_frame_interval, Duration::from_micros(16_666));
+    }
+
+    #[test]
+    fn subcommands_parse() {
+        let cli = Cli::parse_from(["minotty", "play", "--mode", "40l"]);
+        assert!(matches!(
+            cli.command,
+            Some(Command::Play(PlayArgs {
+                mode: Some(ModeKind::Sprint)
+            }))
+        ));
+        let cli = Cli::parse_from([
+            "minotty",
+            "serve",
+            "--listen",
+            "0.0.0.0:22",
+            "--max-per-ip",
+            "3",
+        ]);
+        let Some(Command::Serve(args)) = cli.command else {
+            panic!("serve expected");
+        };
+        assert_eq!(args.listen.port(), 22);
+        assert_eq!(args.limits.max_per_ip, 3);
+        assert!(Cli::try_parse_from(["minotty", "play", "--mode", "nope"]).is_err());
+    }
+}

@@ -1,0 +1,328 @@
+//! The russh `Handler`: authentication, then a thin adapter that turns channel callbacks into
+//! messages for the session's own task (or starts an exec command). It owns no game state.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use russh::keys::HashAlg;
+use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
+use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::exec;
+use crate::names::PlayerName;
+use crate::server::Shared;
+use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionParams};
+
+/// One SSH connection's handler.
+#[derive(Debug)]
+pub struct ConnectionHandler {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    player: PlayerName,
+    key_fingerprint: Option<String>,
+    authenticated: Option<oneshot::Sender<()>>,
+    /// The one session channel this connection may have at a time.
+    channel: Option<ChannelState>,
+}
+
+#[derive(Debug)]
+struct ChannelState {
+    id: ChannelId,
+    /// Columns and rows from the PTY request, when there was one.
+    pty: Option<(u32, u32)>,
+    /// A shell or exec request was accepted: no more requests of either kind.
+    started: bool,
+    session: Option<mpsc::Sender<SessionEvent>>,
+}
+
+impl ConnectionHandler {
+    pub(crate) fn new(
+        shared: Arc<Shared>,
+        peer: SocketAddr,
+        authenticated: oneshot::Sender<()>,
+    ) -> ConnectionHandler {
+        ConnectionHandler {
+            shared,
+            peer,
+            player: PlayerName::parse_or_guest(""),
+            key_fingerprint: None,
+            authenticated: Some(authenticated),
+            channel: None,
+        }
+    }
+
+    fn channel_mut(&mut self, id: ChannelId) -> Option<&mut ChannelState> {
+        self.channel.as_mut().filter(|c| c.id == id)
+    }
+
+    /// Forwards an event to the session task; a session that has ended is forgotten.
+    async fn forward(&mut self, id: ChannelId, event: SessionEvent) {
+        let Some(state) = self.channel_mut(id) else {
+            return;
+        };
+        if let Some(tx) = &state.session
+            && tx.send(event).await.is_err()
+        {
+            state.session = None;
+        }
+    }
+
+    fn start_game(&mut self, id: ChannelId, cols: u32, rows: u32, session: &mut Session) {
+        let (tx, rx) = mpsc::channel(EVENT_QUEUE);
+        if let Some(state) = self.channel_mut(id) {
+            state.session = Some(tx);
+        }
+        let handle = session.handle();
+        let params = SessionParams {
+            handle: handle.clone(),
+            channel: id,
+            player: self.player.clone(),
+            size: (cols, rows),
+            limits: self.shared.limits.clone(),
+            shutdown: self.shared.shutdown.clone(),
+        };
+        tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
+        let task = self.shared.tracker.spawn(session::run(params, rx));
+        // A panic in the session task must still give the player their terminal back.
+        self.shared.tracker.spawn(async move {
+            if let Err(e) = task.await
+                && e.is_panic()
+            {
+                tracing::error!("session task panicked; restoring the client's terminal");
+                session::restore_after_failure(handle, id).await;
+            }
+        });
+    }
+
+    fn start_reply(&mut self, id: ChannelId, outcome: exec::Outcome, session: &mut Session) {
+        let pty = self.channel_mut(id).is_some_and(|c| c.pty.is_some());
+        let handle = session.handle();
+        self.shared.tracker.spawn(async move {
+            exec::send(&handle, id, outcome, pty).await;
+        });
+    }
+}
+
+fn login_methods() -> MethodSet {
+    MethodSet::from(&[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..])
+}
+
+impl russh::server::Handler for ConnectionHandler {
+    type Error = russh::Error;
+
+    /// OpenSSH probes with "none" first: answering with the real methods makes clients offer
+    /// their keys (the player's identity); clients without keys use keyboard-interactive.
+    async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
+        Ok(Auth::Reject {
+            proceed_with_methods: Some(login_methods()),
+            partial_success: false,
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        self.player = PlayerName::parse_or_guest(user);
+        self.key_fingerprint = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
+        Ok(Auth::Accept)
+    }
+
+    /// Guests: accepted at once, no questions asked.
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        user: &str,
+        _submethods: &str,
+        _response: Option<Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        self.player = PlayerName::parse_or_guest(user);
+        Ok(Auth::Accept)
+    }
+
+    async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
+        if let Some(tx) = self.authenticated.take() {
+            let _ = tx.send(());
+        }
+        tracing::info!(
+            peer = %self.peer,
+            player = %self.player,
+            key = self.key_fingerprint.as_deref().unwrap_or("none"),
+            "logged in"
+        );
+        Ok(())
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Everything arrives through the callbacks below; the Channel object is not read.
+        let id = channel.id();
+        drop(channel);
+        if self.channel.is_some() {
+            reply
+                .reject(ChannelOpenFailure::AdministrativelyProhibited)
+                .await;
+            return Ok(());
+        }
+        self.channel = Some(ChannelState {
+            id,
+            pty: None,
+            started: false,
+            session: None,
+        });
+        reply.accept().await;
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        _term: &str,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        match self.channel_mut(channel) {
+            Some(state) if !state.started => {
+                state.pty = Some((col_width, row_height));
+                session.channel_success(channel)
+            }
+            _ => session.channel_failure(channel),
+        }
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let pty = match self.channel_mut(channel) {
+            Some(state) if !state.started => {
+                state.started = true;
+                state.pty
+            }
+            _ => return session.channel_failure(channel),
+        };
+        session.channel_success(channel)?;
+        match pty {
+            Some((cols, rows)) => self.start_game(channel, cols, rows, session),
+            None => self.start_reply(channel, exec::no_pty(), session),
+        }
+        Ok(())
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        match self.channel_mut(channel) {
+            Some(state) if !state.started => state.started = true,
+            _ => return session.channel_failure(channel),
+        }
+        session.channel_success(channel)?;
+        tracing::info!(peer = %self.peer, player = %self.player, "exec command");
+        let outcome = exec::dispatch(data);
+        self.start_reply(channel, outcome, session);
+        Ok(())
+    }
+
+    async fn window_change_request(
+        &mut self,
+        channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some(state) = self.channel_mut(channel)
+            && state.pty.is_some()
+        {
+            state.pty = Some((col_width, row_height));
+        }
+        let event = SessionEvent::Resize {
+            cols: col_width,
+            rows: row_height,
+        };
+        self.forward(channel, event).await;
+        Ok(())
+    }
+
+    async fn data(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.forward(channel, SessionEvent::Input(data.to_vec()))
+            .await;
+        Ok(())
+    }
+
+    async fn channel_eof(
+        &mut self,
+        channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.forward(channel, SessionEvent::Eof).await;
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        channel: ChannelId,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.forward(channel, SessionEvent::Closed).await;
+        if self.channel.as_ref().is_some_and(|c| c.id == channel) {
+            self.channel = None;
+        }
+        Ok(())
+    }
+
+    // Nothing but the game and its commands ever runs: X11, subsystems (sftp) and environment
+    // variables are refused. Agent forwarding, TCP/IP and stream-local forwarding are refused
+    // by russh's defaults (they answer false / reject the channel), which tests check.
+
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _x11_auth_protocol: &str,
+        _x11_auth_cookie: &str,
+        _x11_screen_number: u32,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        _variable_name: &str,
+        _variable_value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)
+    }
+}

@@ -1,0 +1,285 @@
+//! Client bytes to key events, with termina's streaming parser.
+//!
+//! Escape sequences may be split across packets, so bytes are fed with "more may follow"; a
+//! lone ESC becomes the Escape key when no more bytes arrive within [`ESC_TIMEOUT`]. Garbage
+//! cannot grow the parser's buffer: after [`MAX_PENDING`] bytes without an event the parser
+//! starts over, and a panic inside the parser only loses the rest of that packet.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Duration;
+
+use minotty_ui::{Key, KeyEvent, KeyKind, Mods};
+use termina::Event;
+use termina::escape::csi::{Csi, Device, Keyboard};
+use termina::event::{KeyCode, KeyEventKind, ModifierKeyCode, Modifiers};
+
+/// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
+pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
+
+/// Bytes without a completed event after which the parser's buffer is discarded. The longest
+/// sequence a terminal sends us (a device-attributes report) is far shorter.
+pub const MAX_PENDING: usize = 256;
+
+/// What the session learns from the client's input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    Key(KeyEvent),
+    /// The terminal answered the kitty keyboard flags query.
+    KittyFlags,
+    /// The terminal answered the primary device attributes query.
+    DeviceAttributes,
+}
+
+/// A streaming decoder of one client's input.
+#[derive(Debug, Default)]
+pub struct InputDecoder {
+    parser: termina::Parser,
+    /// Bytes fed since the last completed event.
+    since_event: usize,
+}
+
+impl InputDecoder {
+    pub fn new() -> InputDecoder {
+        InputDecoder::default()
+    }
+
+    /// Feeds one packet of client bytes; completed inputs are appended to `out`.
+    pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            for &byte in bytes {
+                self.parser.parse(&[byte], true);
+                let mut any = false;
+                while let Some(event) = self.parser.pop() {
+                    any = true;
+                    if let Some(input) = to_input(event) {
+                        out.push(input);
+                    }
+                }
+                if any {
+                    self.since_event = 0;
+                } else {
+                    self.since_event += 1;
+                    if self.since_event > MAX_PENDING {
+                        self.parser = termina::Parser::default();
+                        self.since_event = 0;
+                    }
+                }
+            }
+        }));
+        if result.is_err() {
+            tracing::warn!("input parser panicked; input discarded");
+            self.reset();
+        }
+    }
+
+    /// Whether bytes are waiting for the rest of a sequence (call [`InputDecoder::flush`] after
+    /// [`ESC_TIMEOUT`] without input).
+    pub fn has_pending(&self) -> bool {
+        self.since_event > 0
+    }
+
+    /// Treats what is buffered as complete: a lone ESC becomes the Escape key.
+    pub fn flush(&mut self, out: &mut Vec<Input>) {
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            self.parser.parse(&[], false);
+            while let Some(event) = self.parser.pop() {
+                if let Some(input) = to_input(event) {
+                    out.push(input);
+                }
+            }
+        }));
+        if result.is_err() {
+            tracing::warn!("input parser panicked; input discarded");
+        }
+        self.reset();
+    }
+
+    fn reset(&mut self) {
+        self.parser = termina::Parser::default();
+        self.since_event = 0;
+    }
+}
+
+fn to_input(event: Event) -> Option<Input> {
+    match event {
+        Event::Key(key) => to_key_event(key).map(Input::Key),
+        Event::Csi(Csi::Keyboard(Keyboard::ReportFlags(_))) => Some(Input::KittyFlags),
+        Event::Csi(Csi::Device(Device::DeviceAttributes(()))) => Some(Input::DeviceAttributes),
+        // Pastes arrive only when bracketed paste is on, which we never ask for; mouse and focus
+        // reports likewise. Anything else is ignored.
+        _ => None,
+    }
+}
+
+/// Maps a termina key event to the UI's key event; keys the game has no use for map to `None`.
+pub fn to_key_event(event: termina::event::KeyEvent) -> Option<KeyEvent> {
+    let key = match event.code {
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Backspace => Key::Backspace,
+        KeyCode::Tab => Key::Tab,
+        KeyCode::BackTab => Key::BackTab,
+        KeyCode::Escape => Key::Esc,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
+        KeyCode::Insert => Key::Insert,
+        KeyCode::Delete => Key::Delete,
+        KeyCode::Function(n) => Key::F(n),
+        KeyCode::Modifier(m) => match m {
+            ModifierKeyCode::LeftShift | ModifierKeyCode::RightShift => Key::Shift,
+            ModifierKeyCode::LeftControl | ModifierKeyCode::RightControl => Key::Ctrl,
+            ModifierKeyCode::LeftAlt | ModifierKeyCode::RightAlt => Key::Alt,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let kind = match event.kind {
+        KeyEventKind::Press => KeyKind::Press,
+        KeyEventKind::Repeat => KeyKind::Repeat,
+        KeyEventKind::Release => KeyKind::Release,
+    };
+    let mods = Mods {
+        shift: event.modifiers.contains(Modifiers::SHIFT),
+        ctrl: event.modifiers.contains(Modifiers::CONTROL),
+        alt: event.modifiers.contains(Modifiers::ALT),
+    };
+    Some(KeyEvent { key, mods, kind })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(packets: &[&[u8]]) -> (Vec<Input>, bool) {
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        for p in packets {
+            decoder.feed(p, &mut out);
+        }
+        let pending = decoder.has_pending();
+        (out, pending)
+    }
+
+    fn press(key: Key) -> Input {
+        Input::Key(KeyEvent::press(key))
+    }
+
+    #[test]
+    fn plain_keys_and_arrows() {
+        let (out, pending) = decode(&[b"a\x1b[D\x1b[A\r"]);
+        assert_eq!(
+            out,
+            vec![
+                press(Key::Char('a')),
+                press(Key::Left),
+                press(Key::Up),
+                press(Key::Enter)
+            ]
+        );
+        assert!(!pending);
+    }
+
+    #[test]
+    fn sequence_split_across_packets() {
+        let (out, _) = decode(&[b"\x1b", b"[", b"B"]);
+        assert_eq!(out, vec![press(Key::Down)]);
+    }
+
+    #[test]
+    fn lone_escape_needs_a_flush() {
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        decoder.feed(b"\x1b", &mut out);
+        assert!(out.is_empty());
+        assert!(decoder.has_pending());
+        decoder.flush(&mut out);
+        assert_eq!(out, vec![press(Key::Esc)]);
+        assert!(!decoder.has_pending());
+    }
+
+    #[test]
+    fn kitty_press_repeat_release() {
+        // 'a' press, repeat, release; left arrow release with shift.
+        let (out, _) = decode(&[b"\x1b[97u\x1b[97;1:2u\x1b[97;1:3u\x1b[1;2:3D"]);
+        let kinds: Vec<_> = out
+            .iter()
+            .map(|i| match i {
+                Input::Key(k) => (k.key, k.kind, k.mods.shift),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (Key::Char('a'), KeyKind::Press, false),
+                (Key::Char('a'), KeyKind::Repeat, false),
+                (Key::Char('a'), KeyKind::Release, false),
+                (Key::Left, KeyKind::Release, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn negotiation_replies() {
+        let (out, _) = decode(&[b"\x1b[?0u\x1b[?62;22c"]);
+        assert_eq!(out, vec![Input::KittyFlags, Input::DeviceAttributes]);
+        let (out, _) = decode(&[b"\x1b[?1;2c"]);
+        assert_eq!(out, vec![Input::DeviceAttributes]);
+    }
+
+    #[test]
+    fn ctrl_c_is_a_key_with_ctrl() {
+        let (out, _) = decode(&[b"\x03"]);
+        let Some(Input::Key(k)) = out.first() else {
+            panic!("{out:?}")
+        };
+        assert_eq!(k.key, Key::Char('c'));
+        assert!(k.mods.ctrl);
+    }
+
+    #[test]
+    fn garbage_never_grows_the_buffer_and_input_recovers() {
+        let mut junk = b"\x1b]".to_vec();
+        junk.extend(std::iter::repeat_n(b'x', 100_000));
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        let start = std::time::Instant::now();
+        decoder.feed(&junk, &mut out);
+        decoder.feed(b"\x1b[?", &mut out);
+        decoder.feed(&[0xff, 0xfe, 0x00, b'\x1b', b'[', b'9', b'9'], &mut out);
+        decoder.flush(&mut out);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        out.clear();
+        decoder.feed(b"q", &mut out);
+        assert_eq!(out, vec![press(Key::Char('q'))]);
+    }
+
+    #[test]
+    fn random_bytes_never_panic() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        for _ in 0..2000 {
+            let mut packet = Vec::new();
+            for _ in 0..64 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let b = (state >> 24) as u8;
+                packet.push(match b % 4 {
+                    0 => b'\x1b',
+                    1 => b"[;?0123456789u~ABCDc<>O"[(b as usize / 4) % 23],
+                    _ => b,
+                });
+            }
+            decoder.feed(&packet, &mut out);
+        }
+        decoder.flush(&mut out);
+    }
+}

@@ -1,0 +1,29 @@
+//! # minotty-server
+//!
+//! The SSH game server (binary `minotty`): russh sessions on tokio, one task per player that
+//! owns the terminal and the UI, and a sqlx store. The binary parses flags and sets up logging;
+//! everything else is here so tests can start a server on `127.0.0.1:0` with [`server::run`].
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+pub mod config;
+pub mod db;
+pub mod exec;
+pub mod handler;
+pub mod host_key;
+pub mod input;
+pub mod limits;
+pub mod names;
+mod outbox;
+pub mod play;
+pub mod server;
+pub mod session;
+pub mod terminal;
+mod ui_compat;
+
+pub use config::Limits;
+pub use db::Db;
+pub use host_key::HostKey;
+pub use server::{ServerConfig, run};
+
+/// The SSH version string the server sends.
+pub const SERVER_ID: &str = concat!("SSH-2.0-minotty_", env!("CARGO_PKG_VERSION"));

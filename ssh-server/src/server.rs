@@ -1,0 +1,218 @@
+//! The server: accepts TCP connections itself so limits apply before any cryptography, runs
+//! each accepted connection with `russh::server::run_stream`, and shuts down gracefully.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use russh::server::{Config, run_stream};
+use russh::{Disconnect, MethodKind, MethodSet, SshId};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Semaphore, oneshot};
+use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tracing::Instrument;
+
+use crate::config::Limits;
+use crate::db::Db;
+use crate::handler::ConnectionHandler;
+use crate::host_key::HostKey;
+use crate::limits::{ConnectionLimiter, ConnectionPermit};
+
+/// What the server runs with.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    pub host_key: HostKey,
+    pub limits: Limits,
+    /// The database; `None` runs without one (commands that need it say so).
+    pub db: Option<Db>,
+}
+
+/// State shared by all connections: settings and the shutdown signal, never a player's state.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub limits: Limits,
+    pub shutdown: CancellationToken,
+    pub tracker: TaskTracker,
+}
+
+/// At most this many refused connections are kept open at once to deliver their message.
+const MAX_REFUSALS_IN_FLIGHT: usize = 256;
+
+/// Serves SSH on `listener` until `shutdown` completes, then lets every session restore its
+/// player's terminal and waits (bounded) for the connections to close.
+pub async fn run(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let ssh_config = Arc::new(ssh_config(&config));
+    let limiter = ConnectionLimiter::new(config.limits.max_connections, config.limits.max_per_ip);
+    let shared = Arc::new(Shared {
+        limits: config.limits.clone(),
+        shutdown: CancellationToken::new(),
+        tracker: TaskTracker::new(),
+    });
+    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS_IN_FLIGHT));
+    let next_id = AtomicU64::new(1);
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "listening");
+    }
+
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tracing::warn!(error = %e, "accept failed");
+                    sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        match limiter.try_acquire(peer.ip()) {
+            Ok(permit) => {
+                let id = next_id.fetch_add(1, Ordering::Relaxed);
+                let span = tracing::info_span!("conn", id, %peer);
+                let task = serve_connection(
+                    Arc::clone(&shared),
+                    Arc::clone(&ssh_config),
+                    stream,
+                    peer,
+                    permit,
+                );
+                shared.tracker.spawn(task.instrument(span));
+            }
+            Err(refusal) => {
+                let message = refusal.message(limiter.limit_for(refusal));
+                tracing::info!(%peer, ?refusal, "connection refused");
+                if let Ok(slot) = Arc::clone(&refusals).try_acquire_owned() {
+                    shared.tracker.spawn(async move {
+                        crate::limits::refuse(stream, &message).await;
+                        drop(slot);
+                    });
+                }
+            }
+        }
+    }
+
+    drop(listener);
+    tracing::info!(connections = limiter.total(), "shutting down");
+    shared.shutdown.cancel();
+    shared.tracker.close();
+    let patience = config.limits.shutdown_grace + Duration::from_secs(3);
+    if timeout(patience, shared.tracker.wait()).await.is_err() {
+        tracing::warn!("some connections did not close in time");
+    }
+    if let Some(db) = &config.db {
+        db.close().await;
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn ssh_config(config: &ServerConfig) -> Config {
+    Config {
+        server_id: SshId::Standard(crate::SERVER_ID.into()),
+        methods: MethodSet::from(&[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..]),
+        // Only the initial "none" probe is ever rejected: answer it at once.
+        auth_rejection_time: Duration::from_millis(300),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        max_auth_attempts: 6,
+        keys: vec![config.host_key.private_key().clone()],
+        // Liveness comes from keepalives; idleness is the session's business.
+        inactivity_timeout: None,
+        keepalive_interval: Some(Duration::from_secs(30)),
+        keepalive_max: 4,
+        nodelay: true,
+        ..Config::default()
+    }
+}
+
+/// One connection from handshake to hang-up.
+async fn serve_connection(
+    shared: Arc<Shared>,
+    ssh_config: Arc<Config>,
+    stream: TcpStream,
+    peer: SocketAddr,
+    permit: ConnectionPermit,
+) {
+    // `run_stream` does not apply `Config::nodelay` itself: without this every keystroke and
+    // frame waits for Nagle.
+    if let Err(e) = stream.set_nodelay(true) {
+        tracing::debug!(error = %e, "set_nodelay failed");
+    }
+    let auth_deadline = Instant::now() + shared.limits.auth_timeout;
+    let (auth_tx, auth_rx) = oneshot::channel();
+    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx);
+    let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await
+    {
+        Ok(Ok(session)) => session,
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, "handshake failed");
+            return;
+        }
+        Err(_) => {
+            tracing::debug!("no SSH version before the login timeout");
+            return;
+        }
+    };
+    let handle = session.handle();
+
+    let logged_in = tokio::select! {
+        result = &mut session => {
+            log_end(result);
+            return;
+        }
+        result = auth_rx => result.is_ok(),
+        () = sleep_until(auth_deadline) => false,
+        () = shared.shutdown.cancelled() => false,
+    };
+    if !logged_in {
+        let reason = if shared.shutdown.is_cancelled() {
+            "minotty: the server is restarting"
+        } else {
+            "minotty: login took too long"
+        };
+        tracing::debug!(reason, "disconnecting before login");
+        let _ = handle
+            .disconnect(Disconnect::ByApplication, reason.into(), String::new())
+            .await;
+        let _ = timeout(Duration::from_secs(2), &mut session).await;
+        return;
+    }
+
+    tokio::select! {
+        result = &mut session => log_end(result),
+        () = shared.shutdown.cancelled() => {
+            // The session task restores the player's terminal; then the client hangs up.
+            match timeout(shared.limits.shutdown_grace, &mut session).await {
+                Ok(result) => log_end(result),
+                Err(_) => {
+                    let _ = handle
+                        .disconnect(
+                            Disconnect::ByApplication,
+                            "minotty: the server is restarting".into(),
+                            String::new(),
+                        )
+                        .await;
+                    let _ = timeout(Duration::from_secs(1), &mut session).await;
+                }
+            }
+        }
+    }
+    drop(permit);
+}
+
+fn log_end(result: Result<(), russh::Error>) {
+    match result {
+        Ok(()) => tracing::debug!("connection closed"),
+        Err(e) => tracing::debug!(error = %e, "connection ended with an error"),
+    }
+}

@@ -1,0 +1,270 @@
+//! One player's game session: a task that owns the terminal, the input decoder and the UI
+//! `App`. It sleeps until input, a resize, the App's next wakeup, the next allowed frame or
+//! shutdown; the russh handler only forwards events to it.
+
+use std::time::Duration;
+
+use minotty_ui::{App, AppContext};
+use russh::ChannelId;
+use russh::server::Handle;
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until, timeout};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Limits;
+use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
+use crate::names::PlayerName;
+use crate::outbox::Outbox;
+use crate::terminal::{self, RemoteTerminal};
+use crate::ui_compat;
+
+/// What the handler forwards to the session task.
+#[derive(Debug)]
+pub enum SessionEvent {
+    Input(Vec<u8>),
+    Resize {
+        cols: u32,
+        rows: u32,
+    },
+    /// The client will send no more input.
+    Eof,
+    /// The client closed the channel.
+    Closed,
+}
+
+/// Events queued between the handler and the session before the handler waits.
+pub const EVENT_QUEUE: usize = 64;
+
+/// How long the terminal gets to answer the keyboard protocol queries.
+const NEGOTIATION_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long the goodbye (terminal restore, exit status, close) may take.
+const GOODBYE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Everything a session starts from.
+#[derive(Debug)]
+pub struct SessionParams {
+    pub handle: Handle,
+    pub channel: ChannelId,
+    pub player: PlayerName,
+    /// Columns and rows from the PTY request (clamped here).
+    pub size: (u32, u32),
+    pub limits: Limits,
+    pub shutdown: CancellationToken,
+}
+
+/// Why a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Quit,
+    Idle,
+    Shutdown,
+    ClientEof,
+    ClientGone,
+}
+
+/// The kitty keyboard protocol handshake: the flags reply must come before the DA1 reply.
+#[derive(Clone, Copy, Debug)]
+enum Negotiation {
+    Waiting { flags_seen: bool, deadline: Instant },
+    Done,
+}
+
+/// Runs the session until the player quits, the client leaves or the server shuts down.
+pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>) {
+    let SessionParams {
+        handle,
+        channel,
+        player,
+        size,
+        limits,
+        shutdown,
+    } = params;
+    let start = Instant::now();
+    let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
+
+    let mut app = App::new(AppContext {
+        player_name: player.to_string(),
+        ..AppContext::default()
+    });
+    let (cols, rows) = terminal::clamp_size(size.0, size.1);
+    let mut term = RemoteTerminal::new(cols, rows);
+    let mut decoder = InputDecoder::new();
+    let mut outbox = Outbox::new(handle, channel);
+    outbox.push_prefix(terminal::ENTER);
+    let mut negotiation = Negotiation::Waiting {
+        flags_seen: false,
+        deadline: start + NEGOTIATION_TIMEOUT,
+    };
+    let mut kitty_pushed = false;
+    let mut needs_draw = true;
+    let mut last_frame: Option<Instant> = None;
+    let mut last_input = start;
+    let mut esc_deadline: Option<Instant> = None;
+    let mut inputs: Vec<Input> = Vec::new();
+
+    let end = loop {
+        let now = Instant::now();
+        app.tick(ms(now));
+        if app.should_quit() {
+            break End::Quit;
+        }
+        if let Negotiation::Waiting { deadline, .. } = negotiation
+            && now >= deadline
+        {
+            negotiation = Negotiation::Done;
+            ui_compat::set_release_events(&mut app, false);
+        }
+        let idle_deadline = last_input + limits.idle_timeout;
+        if now >= idle_deadline && !ui_compat::in_game(&app) {
+            break End::Idle;
+        }
+
+        needs_draw |= app.take_dirty();
+        let frame_due = last_frame.map_or(now, |t| t + limits.min_frame_interval);
+        if !outbox.busy() {
+            if needs_draw && now >= frame_due {
+                term.draw(|frame| app.render(frame));
+                needs_draw = false;
+                last_frame = Some(now);
+                outbox.send(terminal::frame_bytes(&[], &term.take_output()));
+            } else if outbox.has_prefix() {
+                outbox.send(Vec::new());
+            }
+        }
+
+        let mut wake = idle_deadline.max(now + Duration::from_secs(1));
+        if let Some(at) = app.next_wakeup() {
+            wake = wake.min(start + Duration::from_millis(at));
+        }
+        if needs_draw && !outbox.busy() {
+            wake = wake.min(frame_due);
+        }
+        if let Some(at) = esc_deadline {
+            wake = wake.min(at);
+        }
+        if let Negotiation::Waiting { deadline, .. } = negotiation {
+            wake = wake.min(deadline);
+        }
+        // A wakeup in the past must not spin the loop.
+        let wake = wake.max(now + Duration::from_millis(1));
+
+        tokio::select! {
+            biased;
+            () = shutdown.cancelled() => break End::Shutdown,
+            sent = outbox.wait() => {
+                if sent.is_err() {
+                    break End::ClientGone;
+                }
+            }
+            event = events.recv() => match event {
+                Some(SessionEvent::Input(bytes)) => {
+                    let now = Instant::now();
+                    last_input = now;
+                    decoder.feed(&bytes, &mut inputs);
+                    esc_deadline = decoder.has_pending().then(|| now + ESC_TIMEOUT);
+                }
+                Some(SessionEvent::Resize { cols, rows }) => {
+                    let (cols, rows) = terminal::clamp_size(cols, rows);
+                    if (cols, rows) != term.size() {
+                        term.resize(cols, rows);
+                    }
+                    needs_draw = true;
+                    app.mark_dirty();
+                }
+                Some(SessionEvent::Eof) => break End::ClientEof,
+                Some(SessionEvent::Closed) | None => break End::ClientGone,
+            },
+            () = sleep_until(wake) => {
+                if esc_deadline.is_some_and(|at| Instant::now() >= at) {
+                    esc_deadline = None;
+                    decoder.flush(&mut inputs);
+                }
+            }
+        }
+
+        let now_ms = ms(Instant::now());
+        for input in inputs.drain(..) {
+            match input {
+                Input::Key(key) => app.handle_key(key, now_ms),
+                Input::KittyFlags => {
+                    if let Negotiation::Waiting { deadline, .. } = negotiation {
+                        negotiation = Negotiation::Waiting {
+                            flags_seen: true,
+                            deadline,
+                        };
+                    }
+                }
+                Input::DeviceAttributes => {
+                    if let Negotiation::Waiting { flags_seen, .. } = negotiation {
+                        negotiation = Negotiation::Done;
+                        if flags_seen {
+                            outbox.push_prefix(terminal::KITTY_PUSH);
+                            kitty_pushed = true;
+                        }
+                        ui_compat::set_release_events(&mut app, flags_seen);
+                        tracing::debug!(kitty = flags_seen, "keyboard protocol negotiated");
+                    }
+                }
+            }
+        }
+    };
+
+    // The handler must never wait on a session that no longer reads.
+    events.close();
+    drop(events);
+    tracing::info!(
+        player = %player,
+        reason = ?end,
+        seconds = start.elapsed().as_secs(),
+        bytes_sent = outbox.bytes_sent(),
+        "session ended"
+    );
+    if end != End::ClientGone {
+        let _ = timeout(
+            GOODBYE_TIMEOUT,
+            goodbye(&mut outbox, end, kitty_pushed, &limits),
+        )
+        .await;
+    }
+}
+
+/// Restores the client's terminal, says why the session ended when it was not the player's
+/// choice, and ends the channel with an exit status.
+async fn goodbye(outbox: &mut Outbox, end: End, kitty_pushed: bool, limits: &Limits) {
+    if outbox.drain().await.is_err() {
+        return;
+    }
+    let mut bytes = outbox.take_prefix();
+    bytes.extend_from_slice(&terminal::leave_sequence(kitty_pushed));
+    let note = match end {
+        End::Idle => Some(format!(
+            "minotty: disconnected after {} minutes without input\r\n",
+            limits.idle_timeout.as_secs().div_ceil(60)
+        )),
+        End::Shutdown => Some("minotty: the server is restarting, see you in a minute\r\n".into()),
+        End::Quit | End::ClientEof | End::ClientGone => None,
+    };
+    if let Some(note) = note {
+        bytes.extend_from_slice(note.as_bytes());
+    }
+    let handle = outbox.handle().clone();
+    let channel = outbox.channel();
+    let _ = handle.data(channel, bytes).await;
+    let _ = handle.exit_status_request(channel, 0).await;
+    let _ = handle.eof(channel).await;
+    let _ = handle.close(channel).await;
+}
+
+/// Restores the terminal after the session task failed (a bug): the player is told and the
+/// channel closed, so their terminal is usable again.
+pub async fn restore_after_failure(handle: Handle, channel: ChannelId) {
+    let mut bytes = terminal::leave_sequence(true);
+    bytes.extend_from_slice(b"minotty: something went wrong on the server, sorry\r\n");
+    let fut = async {
+        let _ = handle.data(channel, bytes).await;
+        let _ = handle.exit_status_request(channel, 1).await;
+        let _ = handle.eof(channel).await;
+        let _ = handle.close(channel).await;
+    };
+    let _ = timeout(GOODBYE_TIMEOUT, fut).await;
+}

@@ -1,0 +1,388 @@
+//! The player's terminal as the server sees it: ratatui draws into an in-memory ANSI backend
+//! sized from the PTY request and window changes; what a draw produces is one byte string.
+
+use ratatui::backend::{Backend, ClearType, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::layout::{Position, Rect, Size};
+use ratatui::style::{Color, Modifier};
+use ratatui::{Frame, Terminal, TerminalOptions, Viewport};
+use unicode_width::UnicodeWidthStr;
+
+/// Larger windows are drawn at this size (absurd sizes cost memory and bandwidth).
+pub const MAX_COLS: u16 = 500;
+pub const MAX_ROWS: u16 = 200;
+/// The size assumed when a client reports 0 (unknown).
+pub const DEFAULT_SIZE: (u16, u16) = (80, 24);
+
+/// Enter the alternate screen, hide the cursor, turn off autowrap, clear, then ask for the kitty
+/// keyboard flags followed by the primary device attributes (every terminal answers the latter).
+pub const ENTER: &[u8] = b"\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[0m\x1b[H\x1b[2J\x1b[?u\x1b[c";
+/// Push kitty keyboard flags 1 + 2 + 8: disambiguate, report event types, all keys as escapes.
+pub const KITTY_PUSH: &[u8] = b"\x1b[>11u";
+const KITTY_POP: &[u8] = b"\x1b[<u";
+const LEAVE: &[u8] = b"\x1b[?2026l\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
+const SYNC_BEGIN: &[u8] = b"\x1b[?2026h";
+const SYNC_END: &[u8] = b"\x1b[?2026l";
+
+/// The bytes that give the client its terminal back: keyboard mode popped (when pushed),
+/// attributes reset, autowrap on, cursor shown, alternate screen left.
+pub fn leave_sequence(kitty_pushed: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(32);
+    if kitty_pushed {
+        out.extend_from_slice(KITTY_POP);
+    }
+    out.extend_from_slice(LEAVE);
+    out
+}
+
+/// Wraps a frame in synchronized output so the terminal shows it whole, after `prefix`
+/// (control sequences that must not be part of the frame).
+pub fn frame_bytes(prefix: &[u8], frame: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(prefix.len() + frame.len() + 16);
+    out.extend_from_slice(prefix);
+    if !frame.is_empty() {
+        out.extend_from_slice(SYNC_BEGIN);
+        out.extend_from_slice(frame);
+        out.extend_from_slice(SYNC_END);
+    }
+    out
+}
+
+/// Turns a reported window size into the size drawn: 0 means unknown, huge is clamped.
+pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
+    let clamp = |v: u32, max: u16, default: u16| {
+        if v == 0 {
+            default
+        } else {
+            u16::try_from(v).unwrap_or(max).min(max)
+        }
+    };
+    (
+        clamp(cols, MAX_COLS, DEFAULT_SIZE.0),
+        clamp(rows, MAX_ROWS, DEFAULT_SIZE.1),
+    )
+}
+
+/// A ratatui terminal whose output is collected in memory.
+#[derive(Debug)]
+pub struct RemoteTerminal {
+    terminal: Terminal<AnsiBackend>,
+}
+
+impl RemoteTerminal {
+    pub fn new(cols: u16, rows: u16) -> RemoteTerminal {
+        let area = Rect::new(0, 0, cols, rows);
+        let backend = AnsiBackend::new(area.as_size());
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(area),
+        };
+        let terminal = match Terminal::with_options(backend, options) {
+            Ok(t) => t,
+            Err(never) => match never {},
+        };
+        RemoteTerminal { terminal }
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        let size = self.terminal.backend().size;
+        (size.width, size.height)
+    }
+
+    /// Resizes the drawing area; the next draw repaints everything.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        let area = Rect::new(0, 0, cols, rows);
+        self.terminal.backend_mut().size = area.as_size();
+        self.terminal.backend_mut().forget_state();
+        if let Err(never) = self.terminal.resize(area) {
+            match never {}
+        }
+    }
+
+    /// Draws a frame (ratatui sends only the cells that changed).
+    pub fn draw(&mut self, render: impl FnOnce(&mut Frame<'_>)) {
+        if let Err(never) = self.terminal.draw(render) {
+            match never {}
+        }
+    }
+
+    /// The bytes produced since the last call.
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.terminal.backend_mut().out)
+    }
+}
+
+/// A ratatui backend that writes ANSI escape sequences into a buffer and knows its size from
+/// the SSH client (never from the server's own terminal).
+#[derive(Debug)]
+struct AnsiBackend {
+    out: Vec<u8>,
+    size: Size,
+    /// Where the client's cursor is, when known.
+    cursor: Option<Position>,
+    /// The SGR state the client has, when known.
+    style: Option<(Color, Color, Modifier)>,
+    last_cursor: Position,
+}
+
+impl AnsiBackend {
+    fn new(size: Size) -> AnsiBackend {
+        AnsiBackend {
+            out: Vec::with_capacity(16 * 1024),
+            size,
+            cursor: None,
+            style: None,
+            last_cursor: Position::ORIGIN,
+        }
+    }
+
+    fn forget_state(&mut self) {
+        self.cursor = None;
+        self.style = None;
+    }
+
+    fn move_to(&mut self, x: u16, y: u16) {
+        use std::io::Write;
+        let _ = write!(self.out, "\x1b[{};{}H", u32::from(y) + 1, u32::from(x) + 1);
+        self.cursor = Some(Position { x, y });
+        self.last_cursor = Position { x, y };
+    }
+
+    fn set_style(&mut self, fg: Color, bg: Color, modifier: Modifier) {
+        self.out.extend_from_slice(b"\x1b[0");
+        for (flag, code) in [
+            (Modifier::BOLD, "1"),
+            (Modifier::DIM, "2"),
+            (Modifier::ITALIC, "3"),
+            (Modifier::UNDERLINED, "4"),
+            (Modifier::SLOW_BLINK, "5"),
+            (Modifier::RAPID_BLINK, "6"),
+            (Modifier::REVERSED, "7"),
+            (Modifier::HIDDEN, "8"),
+            (Modifier::CROSSED_OUT, "9"),
+        ] {
+            if modifier.contains(flag) {
+                self.out.push(b';');
+                self.out.extend_from_slice(code.as_bytes());
+            }
+        }
+        push_color(&mut self.out, fg, false);
+        push_color(&mut self.out, bg, true);
+        self.out.push(b'm');
+        self.style = Some((fg, bg, modifier));
+    }
+}
+
+/// Appends `;<sgr>` for a foreground or background colour (nothing for the default).
+fn push_color(out: &mut Vec<u8>, color: Color, background: bool) {
+    use std::io::Write;
+    let base: u8 = if background { 40 } else { 30 };
+    let bright: u8 = if background { 100 } else { 90 };
+    let _ = match color {
+        Color::Reset => Ok(()),
+        Color::Black => write!(out, ";{}", base),
+        Color::Red => write!(out, ";{}", base + 1),
+        Color::Green => write!(out, ";{}", base + 2),
+        Color::Yellow => write!(out, ";{}", base + 3),
+        Color::Blue => write!(out, ";{}", base + 4),
+        Color::Magenta => write!(out, ";{}", base + 5),
+        Color::Cyan => write!(out, ";{}", base + 6),
+        Color::Gray => write!(out, ";{}", base + 7),
+        Color::DarkGray => write!(out, ";{}", bright),
+        Color::LightRed => write!(out, ";{}", bright + 1),
+        Color::LightGreen => write!(out, ";{}", bright + 2),
+        Color::LightYellow => write!(out, ";{}", bright + 3),
+        Color::LightBlue => write!(out, ";{}", bright + 4),
+        Color::LightMagenta => write!(out, ";{}", bright + 5),
+        Color::LightCyan => write!(out, ";{}", bright + 6),
+        Color::White => write!(out, ";{}", bright + 7),
+        Color::Indexed(i) => write!(out, ";{};5;{}", base + 8, i),
+        Color::Rgb(r, g, b) => write!(out, ";{};2;{};{};{}", base + 8, r, g, b),
+    };
+}
+
+impl Backend for AnsiBackend {
+    type Error = std::convert::Infallible;
+
+    fn draw<'a, I>(&mut self, content: I) -> Result<(), Self::Error>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        for (x, y, cell) in content {
+            if x >= self.size.width || y >= self.size.height {
+                continue;
+            }
+            if self.cursor != Some(Position { x, y }) {
+                self.move_to(x, y);
+            }
+            if self.style != Some((cell.fg, cell.bg, cell.modifier)) {
+                self.set_style(cell.fg, cell.bg, cell.modifier);
+            }
+            let symbol = cell.symbol();
+            self.out.extend_from_slice(symbol.as_bytes());
+            let width = u16::try_from(symbol.width()).unwrap_or(1);
+            let next = x.saturating_add(width);
+            // Past the last column the terminal's cursor position is ambiguous (pending wrap).
+            self.cursor = (width > 0 && next < self.size.width).then_some(Position { x: next, y });
+        }
+        Ok(())
+    }
+
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        self.out.extend_from_slice(b"\x1b[?25l");
+        Ok(())
+    }
+
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        self.out.extend_from_slice(b"\x1b[?25h");
+        Ok(())
+    }
+
+    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
+        Ok(self.cursor.unwrap_or(self.last_cursor))
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
+        let p = position.into();
+        self.move_to(p.x, p.y);
+        Ok(())
+    }
+
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.clear_region(ClearType::All)
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        // Cleared cells take the current background: reset it first.
+        self.out.extend_from_slice(b"\x1b[0m");
+        self.style = Some((Color::Reset, Color::Reset, Modifier::empty()));
+        self.out.extend_from_slice(match clear_type {
+            ClearType::All => b"\x1b[2J",
+            ClearType::AfterCursor => b"\x1b[J",
+            ClearType::BeforeCursor => b"\x1b[1J",
+            ClearType::CurrentLine => b"\x1b[2K",
+            ClearType::UntilNewLine => b"\x1b[K",
+        });
+        Ok(())
+    }
+
+    fn size(&self) -> Result<Size, Self::Error> {
+        Ok(self.size)
+    }
+
+    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
+        Ok(WindowSize {
+            columns_rows: self.size,
+            pixels: Size::default(),
+        })
+    }
+
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::Stylize;
+    use ratatui::widgets::Paragraph;
+
+    fn screen(term: &RemoteTerminal, bytes: &[u8]) -> vt100_like::Screen {
+        let (cols, rows) = term.size();
+        vt100_like::Screen::new(cols, rows, bytes)
+    }
+
+    // A tiny interpreter for the sequences this backend emits, enough to check positions.
+    mod vt100_like {
+        pub struct Screen {
+            pub cells: Vec<Vec<char>>,
+        }
+        impl Screen {
+            pub fn new(cols: u16, rows: u16, bytes: &[u8]) -> Screen {
+                let mut cells = vec![vec![' '; cols as usize]; rows as usize];
+                let text = String::from_utf8_lossy(bytes);
+                let mut chars = text.chars().peekable();
+                let (mut x, mut y) = (0usize, 0usize);
+                while let Some(c) = chars.next() {
+                    if c == '\x1b' {
+                        let mut seq = String::new();
+                        for d in chars.by_ref() {
+                            seq.push(d);
+                            if d.is_ascii_alphabetic() && seq.len() > 1 {
+                                break;
+                            }
+                        }
+                        if let Some(pos) = seq.strip_prefix('[').and_then(|s| s.strip_suffix('H')) {
+                            let mut it = pos.split(';').map(|n| n.parse::<usize>().unwrap_or(1));
+                            y = it.next().unwrap_or(1) - 1;
+                            x = it.next().unwrap_or(1) - 1;
+                        }
+                    } else {
+                        cells[y][x] = c;
+                        x += 1;
+                    }
+                }
+                Screen { cells }
+            }
+            pub fn line(&self, y: usize) -> String {
+                self.cells[y].iter().collect()
+            }
+        }
+    }
+
+    #[test]
+    fn draws_and_then_sends_only_changes() {
+        let mut term = RemoteTerminal::new(20, 3);
+        term.draw(|f| f.render_widget(Paragraph::new("hello █ world"), f.area()));
+        let first = term.take_output();
+        assert_eq!(screen(&term, &first).line(0), "hello █ world       ");
+
+        term.draw(|f| f.render_widget(Paragraph::new("hello █ World"), f.area()));
+        let second = term.take_output();
+        assert!(second.len() < 40, "{:?}", String::from_utf8_lossy(&second));
+        assert!(String::from_utf8_lossy(&second).contains('W'));
+    }
+
+    #[test]
+    fn colours_and_modifiers_become_sgr() {
+        let mut term = RemoteTerminal::new(10, 1);
+        term.draw(|f| f.render_widget(Paragraph::new("x".red().on_blue().bold()), f.area()));
+        let out = String::from_utf8(term.take_output()).unwrap();
+        assert!(out.contains("\x1b[0;1;31;44mx"), "{out:?}");
+    }
+
+    #[test]
+    fn resize_repaints_everything_at_the_new_size() {
+        let mut term = RemoteTerminal::new(10, 2);
+        term.draw(|f| f.render_widget(Paragraph::new("abc"), f.area()));
+        term.take_output();
+        term.resize(30, 5);
+        assert_eq!(term.size(), (30, 5));
+        term.draw(|f| f.render_widget(Paragraph::new("abc"), f.area()));
+        let out = term.take_output();
+        assert!(String::from_utf8_lossy(&out).contains("abc"));
+        term.resize(5, 2);
+        term.draw(|f| f.render_widget(Paragraph::new("abcdefgh"), f.area()));
+        let out = term.take_output();
+        assert_eq!(screen(&term, &out).line(0), "abcde");
+    }
+
+    #[test]
+    fn sizes_are_clamped() {
+        assert_eq!(clamp_size(0, 0), DEFAULT_SIZE);
+        assert_eq!(clamp_size(100, 40), (100, 40));
+        assert_eq!(clamp_size(100_000, u32::MAX), (MAX_COLS, MAX_ROWS));
+        let mut term = RemoteTerminal::new(1, 1);
+        term.draw(|f| f.render_widget(Paragraph::new("wide text"), f.area()));
+    }
+
+    #[test]
+    fn leaving_restores_the_terminal() {
+        let leave = leave_sequence(true);
+        assert!(leave.starts_with(b"\x1b[<u"));
+        assert!(leave.ends_with(b"\x1b[?25h\x1b[?1049l"));
+        assert!(!leave_sequence(false).starts_with(b"\x1b[<u"));
+        assert_eq!(frame_bytes(b"p", b""), b"p");
+        assert_eq!(frame_bytes(b"", b"f"), b"\x1b[?2026hf\x1b[?2026l");
+    }
+}
