@@ -3,79 +3,89 @@
 //! The screens and widgets of minotty, drawn with ratatui into any backend. Input arrives as
 //! abstract [`keys::KeyEvent`]s with the caller's monotonic time in milliseconds; the UI never
 //! reads a clock and never does IO, so the same code runs over SSH and in a local terminal.
+//!
+//! A front end drives an [`App`] like this:
+//!
+//! ```
+//! use minotty_ui::{App, AppContext, Key, KeyEvent};
+//! use ratatui::{Terminal, backend::TestBackend};
+//!
+//! let mut app = App::new(AppContext { player_name: "ada".into(), ..AppContext::default() });
+//! app.set_release_events(false); // e.g. no kitty keyboard protocol
+//! let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+//! let mut now = 0;
+//! app.handle_key(KeyEvent::press(Key::Enter), now); // Play
+//! app.handle_key(KeyEvent::press(Key::Enter), now); // 40 Lines
+//! while let Some(wake) = app.next_wakeup() {
+//!     if wake > 5_000 { break }
+//!     now = now.max(wake);
+//!     app.tick(now);
+//!     if app.take_dirty() {
+//!         terminal.draw(|f| app.render(f)).unwrap();
+//!     }
+//! }
+//! assert!(!app.should_quit());
+//! ```
+//!
+//! Architecture Invariant: nothing in this crate reads a clock, does IO or spawns a thread.
+//! Architecture Invariant: drawing never panics, whatever the terminal size, and allocates
+//! nothing of its own (text is formatted on the stack).
 
+mod app;
+mod draw;
+pub mod keymap;
 pub mod keys;
+pub mod release;
+mod screens;
+mod session;
+pub mod settings;
+mod text;
+pub mod theme;
+mod widgets;
 
-use ratatui::Frame;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod testutil;
 
+use minotty_engine::{EndReason, ModeKind, Replay, Stats};
+
+pub use app::App;
+pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
+pub use settings::{ColorMode, Graphics, Settings};
+pub use text::sanitize;
+
+/// The smallest terminal (columns, rows) the UI draws in.
+const MIN_SIZE: (u16, u16) = (60, 24);
 
 /// Who is playing and with which settings; given by the front end.
 #[derive(Clone, Debug, Default)]
 pub struct AppContext {
-    /// The displayed player name (already validated and stripped of control characters).
+    /// The displayed player name (control characters are stripped again by the App).
     pub player_name: String,
+    /// The player's settings (defaults for guests).
+    pub settings: Settings,
+    /// Start a game of this mode at once instead of showing the main menu.
+    pub start_mode: Option<ModeKind>,
+    /// Entropy for game seeds (the UI reads no clock and no random source of its own).
+    pub seed: u64,
 }
 
-/// The whole UI state of one player.
-#[derive(Debug)]
-pub struct App {
-    ctx: AppContext,
-    quit: bool,
-    dirty: bool,
+/// A game that ended, as the App hands it to the front end once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub kind: ModeKind,
+    /// Ruleset, mode, seed, handling and inputs: re-simulating it gives the same game.
+    pub replay: Replay,
+    pub stats: Stats,
+    pub reason: EndReason,
+    pub won: bool,
 }
 
 impl App {
-    pub fn new(ctx: AppContext) -> App {
-        App {
-            ctx,
-            quit: false,
-            dirty: true,
-        }
-    }
-
-    /// Handles one key event at `now_ms` (the front end's monotonic clock).
-    pub fn handle_key(&mut self, event: KeyEvent, now_ms: u64) {
-        let _ = now_ms;
-        if event.kind != KeyKind::Release && event.key == Key::Char('q') {
-            self.quit = true;
-        }
-        self.dirty = true;
-    }
-
-    /// Advances games and animations to `now_ms`.
-    pub fn tick(&mut self, now_ms: u64) {
-        let _ = now_ms;
-    }
-
-    /// When [`App::tick`] must next be called, even without input.
-    pub fn next_wakeup(&self) -> Option<u64> {
-        None
-    }
-
-    /// Whether something changed since the last [`App::render`]; clears the flag.
-    pub fn take_dirty(&mut self) -> bool {
-        std::mem::take(&mut self.dirty)
-    }
-
-    /// Marks the screen as needing a redraw (e.g. after a resize).
-    pub fn mark_dirty(&mut self) {
-        self.dirty = true;
-    }
-
-    /// Whether the player asked to leave.
-    pub fn should_quit(&self) -> bool {
-        self.quit
-    }
-
     /// The smallest terminal (columns, rows) the game screen needs.
     pub fn min_size() -> (u16, u16) {
-        (60, 24)
-    }
-
-    /// Draws the current screen.
-    pub fn render(&self, frame: &mut Frame<'_>) {
-        let text = format!("minotty: hello, {}", self.ctx.player_name);
-        frame.render_widget(ratatui::widgets::Paragraph::new(text), frame.area());
+        MIN_SIZE
     }
 }

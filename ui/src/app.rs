@@ -1,0 +1,450 @@
+//! The App: which screen shows, where keys go, and the front-end contract (see `lib.rs`).
+
+use minotty_engine::{Game, ModeKind};
+use ratatui::Frame;
+use ratatui::widgets::Widget;
+
+use crate::keys::KeyEvent;
+use crate::screens::game::{self, GameAction, GameView};
+use crate::screens::help::{self, HelpAction, HelpView};
+use crate::screens::menu::{self, MenuAction, MenuView};
+use crate::screens::mode_select::{ModeAction, ModeSelect, ModeSelectView};
+use crate::screens::pause::{self, PauseAction};
+use crate::screens::quit::{self, QuitAction};
+use crate::screens::results::{self, ResultsAction, ResultsView};
+use crate::screens::settings::{SettingsAction, SettingsScreen, SettingsView};
+use crate::screens::too_small::TooSmallView;
+use crate::session::{GameSession, GameSetup};
+use crate::settings::Settings;
+use crate::text::sanitize;
+use crate::theme::Theme;
+use crate::{AppContext, FinishedGame};
+
+/// The full-screen views.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Screen {
+    Menu,
+    ModeSelect,
+    Game,
+    Results,
+    Help,
+    Settings,
+}
+
+/// The whole UI state of one player.
+#[derive(Debug)]
+pub struct App {
+    player: String,
+    settings: Settings,
+    settings_changed: bool,
+    screen: Screen,
+    help_back: Screen,
+    settings_back: Screen,
+    /// The quit confirmation, when open: whether "Quit" is selected.
+    quit_dialog: Option<bool>,
+    menu_cursor: usize,
+    modes: ModeSelect,
+    pause_cursor: usize,
+    results_cursor: usize,
+    settings_ui: SettingsScreen,
+    session: Option<GameSession>,
+    finished: Option<FinishedGame>,
+    recorded: bool,
+    releases: bool,
+    pending: Option<GameSetup>,
+    seed: u64,
+    games: u64,
+    now: u64,
+    quit: bool,
+    dirty: bool,
+}
+
+impl App {
+    pub fn new(ctx: AppContext) -> App {
+        let pending = ctx.start_mode.map(|kind| GameSetup {
+            mode: kind.mode(),
+            seed: None,
+        });
+        App {
+            player: sanitize(&ctx.player_name),
+            settings: ctx.settings.clamped(),
+            settings_changed: false,
+            screen: Screen::Menu,
+            help_back: Screen::Menu,
+            settings_back: Screen::Menu,
+            quit_dialog: None,
+            menu_cursor: 0,
+            modes: ModeSelect::default(),
+            pause_cursor: 0,
+            results_cursor: 0,
+            settings_ui: SettingsScreen::default(),
+            session: None,
+            finished: None,
+            recorded: false,
+            releases: true,
+            pending,
+            seed: ctx.seed,
+            games: 0,
+            now: 0,
+            quit: false,
+            dirty: true,
+        }
+    }
+
+    /// A new App with the player's stored settings.
+    pub fn with_settings(ctx: AppContext, settings: Settings) -> App {
+        App::new(AppContext { settings, ..ctx })
+    }
+
+    pub fn handle_key(&mut self, ev: KeyEvent, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+        let now = self.now;
+        if self.pending.is_some() {
+            self.tick(now);
+        }
+        let changed = if let Some(yes) = &mut self.quit_dialog {
+            match quit::handle(yes, ev) {
+                QuitAction::Quit => self.quit = true,
+                QuitAction::Stay => self.quit_dialog = None,
+                QuitAction::Moved => {}
+                QuitAction::None => return,
+            }
+            true
+        } else {
+            match self.screen {
+                Screen::Menu => self.key_menu(ev),
+                Screen::ModeSelect => self.key_modes(ev, now),
+                Screen::Game => self.key_game(ev, now),
+                Screen::Results => self.key_results(ev, now),
+                Screen::Help => self.key_help(ev),
+                Screen::Settings => self.key_settings(ev),
+            }
+        };
+        self.record_finished();
+        self.dirty |= changed;
+    }
+
+    pub fn tick(&mut self, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+        let now = self.now;
+        if let Some(setup) = self.pending.take() {
+            self.start(setup, now);
+        }
+        if self.screen != Screen::Game {
+            return;
+        }
+        let Some(s) = &mut self.session else { return };
+        self.dirty |= s.tick(now, &self.settings.keys);
+        if s.results_due() && self.quit_dialog.is_none() {
+            self.show_results();
+        }
+        self.record_finished();
+    }
+
+    pub fn next_wakeup(&self) -> Option<u64> {
+        if self.pending.is_some() {
+            return Some(self.now);
+        }
+        match (&self.session, self.screen) {
+            (Some(s), Screen::Game) => s.next_wakeup(),
+            _ => None,
+        }
+    }
+
+    pub fn take_dirty(&mut self) -> bool {
+        std::mem::take(&mut self.dirty)
+    }
+
+    pub fn mark_dirty(&mut self) {
+        self.dirty = true;
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    pub fn render(&self, frame: &mut Frame<'_>) {
+        let area = frame.area();
+        let buf = frame.buffer_mut();
+        let theme = Theme::new(&self.settings);
+        let (min_w, min_h) = crate::MIN_SIZE;
+        if area.width < min_w || area.height < min_h {
+            TooSmallView {
+                need: crate::MIN_SIZE,
+                theme,
+            }
+            .render(area, buf);
+            return;
+        }
+        match (self.screen, &self.session) {
+            (Screen::Menu, _) | (Screen::Game | Screen::Results, None) => MenuView {
+                cursor: self.menu_cursor,
+                player: &self.player,
+                theme,
+            }
+            .render(area, buf),
+            (Screen::ModeSelect, _) => ModeSelectView {
+                state: &self.modes,
+                theme,
+            }
+            .render(area, buf),
+            (Screen::Game, Some(session)) => GameView {
+                session,
+                settings: &self.settings,
+                player: &self.player,
+                pause_cursor: self.pause_cursor,
+            }
+            .render(area, buf),
+            (Screen::Results, Some(session)) => ResultsView {
+                game: session.game(),
+                cursor: self.results_cursor,
+                theme,
+            }
+            .render(area, buf),
+            (Screen::Help, _) => HelpView {
+                keys: &self.settings.keys,
+                releases: self.releases,
+                theme,
+            }
+            .render(area, buf),
+            (Screen::Settings, _) => SettingsView {
+                state: &self.settings_ui,
+                settings: &self.settings,
+                theme,
+            }
+            .render(area, buf),
+        }
+        if let Some(yes) = self.quit_dialog {
+            quit::draw(buf, area, yes, theme);
+        }
+    }
+
+    /// Tells the App whether the terminal reports key releases. Without them, releases are
+    /// made up from key repeats and timeouts (see [`crate::release`]).
+    pub fn set_release_events(&mut self, supported: bool) {
+        self.releases = supported;
+        if let Some(s) = &mut self.session {
+            s.set_synthesize(!supported);
+        }
+    }
+
+    /// Whether the terminal reports key releases, as last told.
+    pub fn release_events(&self) -> bool {
+        self.releases
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Replaces the settings (e.g. once the player's stored ones are loaded).
+    pub fn set_settings(&mut self, settings: Settings) {
+        self.settings = settings.clamped();
+        if let Some(s) = &mut self.session {
+            s.apply_settings(&self.settings);
+        }
+        self.dirty = true;
+    }
+
+    /// Whether the player changed a setting since the last call (to store them).
+    pub fn take_settings_changed(&mut self) -> bool {
+        std::mem::take(&mut self.settings_changed)
+    }
+
+    /// The game that just ended, once (for leaderboards: its replay re-simulates it).
+    pub fn take_finished_game(&mut self) -> Option<FinishedGame> {
+        self.finished.take()
+    }
+
+    /// The solo game in progress or last played.
+    pub fn game(&self) -> Option<&Game> {
+        self.session.as_ref().map(GameSession::game)
+    }
+
+    /// Milliseconds between frames at the player's frame rate (front ends draw no faster).
+    pub fn frame_interval_ms(&self) -> u64 {
+        self.settings.frame_interval_ms()
+    }
+
+    /// Starts a game of `kind` at once (e.g. `minotty play --mode 40l`).
+    pub fn play(&mut self, kind: ModeKind, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+        let setup = GameSetup {
+            mode: kind.mode(),
+            seed: None,
+        };
+        self.start(setup, self.now);
+    }
+
+    fn start(&mut self, setup: GameSetup, now: u64) {
+        self.games += 1;
+        let seed = mix(self.seed ^ now.rotate_left(23) ^ self.games.wrapping_mul(0x9E37));
+        self.session = Some(GameSession::new(
+            setup,
+            seed as u32,
+            &self.settings,
+            !self.releases,
+            now,
+        ));
+        self.screen = Screen::Game;
+        self.pause_cursor = 0;
+        self.results_cursor = 0;
+        self.recorded = false;
+        self.dirty = true;
+    }
+
+    fn show_results(&mut self) {
+        self.screen = Screen::Results;
+        self.results_cursor = 0;
+        self.dirty = true;
+    }
+
+    fn record_finished(&mut self) {
+        let Some(s) = &self.session else { return };
+        let game = s.game();
+        if self.recorded {
+            return;
+        }
+        if let Some((reason, won)) = game.outcome() {
+            self.recorded = true;
+            self.finished = Some(FinishedGame {
+                kind: game.mode().kind,
+                replay: game.replay(),
+                stats: *game.stats(),
+                reason,
+                won,
+            });
+        }
+    }
+
+    fn ask_quit(&mut self, yes: bool) -> bool {
+        self.quit_dialog = Some(yes);
+        true
+    }
+
+    fn key_menu(&mut self, ev: KeyEvent) -> bool {
+        match menu::handle(&mut self.menu_cursor, ev) {
+            MenuAction::None => return false,
+            MenuAction::Moved => {}
+            MenuAction::Play => self.screen = Screen::ModeSelect,
+            MenuAction::Settings => self.open_settings(Screen::Menu),
+            MenuAction::Help => self.open_help(Screen::Menu),
+            MenuAction::AskQuit => return self.ask_quit(true),
+        }
+        true
+    }
+
+    fn key_modes(&mut self, ev: KeyEvent, now: u64) -> bool {
+        match self.modes.handle(ev) {
+            ModeAction::None => return false,
+            ModeAction::Changed => {}
+            ModeAction::Start(setup) => self.start(setup, now),
+            ModeAction::Back => self.screen = Screen::Menu,
+            ModeAction::AskQuit => return self.ask_quit(true),
+        }
+        true
+    }
+
+    fn key_game(&mut self, ev: KeyEvent, now: u64) -> bool {
+        let keys = &self.settings.keys;
+        let Some(s) = &mut self.session else {
+            self.screen = Screen::Menu;
+            return true;
+        };
+        if s.is_paused() {
+            match pause::handle(&mut self.pause_cursor, ev) {
+                PauseAction::None => return false,
+                PauseAction::Moved => {}
+                PauseAction::Resume => s.resume(now),
+                PauseAction::Restart => {
+                    let setup = s.setup.clone();
+                    self.start(setup, now);
+                }
+                PauseAction::Settings => self.open_settings(Screen::Game),
+                PauseAction::Help => self.open_help(Screen::Game),
+                PauseAction::Forfeit => s.forfeit(now, keys),
+                PauseAction::MainMenu => {
+                    self.session = None;
+                    self.screen = Screen::Menu;
+                }
+                PauseAction::AskQuit => return self.ask_quit(false),
+            }
+            return true;
+        }
+        match game::handle(s, ev, now, &self.settings) {
+            GameAction::None => return false,
+            GameAction::Changed => {}
+            GameAction::Pause => {
+                s.pause(now, keys);
+                self.pause_cursor = 0;
+            }
+            GameAction::Forfeit => s.forfeit(now, keys),
+            GameAction::AskQuit => {
+                s.pause(now, keys);
+                self.pause_cursor = 0;
+                return self.ask_quit(false);
+            }
+            GameAction::Results => self.show_results(),
+        }
+        true
+    }
+
+    fn key_results(&mut self, ev: KeyEvent, now: u64) -> bool {
+        match results::handle(&mut self.results_cursor, ev) {
+            ResultsAction::None => return false,
+            ResultsAction::Moved => {}
+            ResultsAction::Retry => match &self.session {
+                Some(s) => self.start(s.setup.clone(), now),
+                None => self.screen = Screen::ModeSelect,
+            },
+            ResultsAction::Modes => self.screen = Screen::ModeSelect,
+            ResultsAction::MainMenu => self.screen = Screen::Menu,
+            ResultsAction::AskQuit => return self.ask_quit(true),
+        }
+        true
+    }
+
+    fn key_help(&mut self, ev: KeyEvent) -> bool {
+        match help::handle(ev) {
+            HelpAction::None => return false,
+            HelpAction::Back => self.screen = self.help_back,
+            HelpAction::AskQuit => return self.ask_quit(self.help_back != Screen::Game),
+        }
+        true
+    }
+
+    fn key_settings(&mut self, ev: KeyEvent) -> bool {
+        match self.settings_ui.handle(ev, &mut self.settings) {
+            SettingsAction::None => return false,
+            SettingsAction::Moved => {}
+            SettingsAction::Changed => {
+                self.settings_changed = true;
+                if let Some(s) = &mut self.session {
+                    s.apply_settings(&self.settings);
+                }
+            }
+            SettingsAction::Back => self.screen = self.settings_back,
+            SettingsAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
+        }
+        true
+    }
+
+    fn open_settings(&mut self, back: Screen) {
+        self.settings_back = back;
+        self.settings_ui = SettingsScreen::default();
+        self.screen = Screen::Settings;
+    }
+
+    fn open_help(&mut self, back: Screen) {
+        self.help_back = back;
+        self.screen = Screen::Help;
+    }
+}
+
+/// SplitMix64's finaliser: spreads a seed's bits.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,218 @@
+//! The game screen: hold, stats and action text on the left, the board, the next queue on the
+//! right; the countdown, "GO!", the final board and the pause menu drawn over the board.
+
+use minotty_engine::EndReason;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::{is_ctrl, pause};
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::session::{Effects, GameSession};
+use crate::settings::Settings;
+use crate::theme::Theme;
+use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
+use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
+use crate::widgets::stats::{ACTION_ROWS, ActionView, STATS_ROWS, StatsView};
+
+const LEFT_W: u16 = 18;
+/// The whole game screen's size.
+pub const WIDTH: u16 = LEFT_W + 1 + BOARD_W + 1 + BOX_W;
+pub const HEIGHT: u16 = BOARD_H + 2;
+
+/// What a key did on the game screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameAction {
+    None,
+    Changed,
+    Pause,
+    Forfeit,
+    AskQuit,
+    Results,
+}
+
+/// Handles a key while the game runs (or counts down, or shows its final board).
+pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) -> GameAction {
+    if is_ctrl(ev, 'c') {
+        return GameAction::AskQuit;
+    }
+    let press = ev.kind == KeyKind::Press;
+    if s.is_over() {
+        let skip = press && matches!(ev.key, Key::Enter | Key::Esc);
+        return if skip {
+            GameAction::Results
+        } else if s.tick(now, &settings.keys) {
+            GameAction::Changed
+        } else {
+            GameAction::None
+        };
+    }
+    if is_ctrl(ev, 'd') {
+        return GameAction::Forfeit;
+    }
+    let bound = settings.keys.lookup(ev.key).is_some();
+    if press && (ev.key == Key::Esc || (ev.key == Key::Char('p') && !bound)) {
+        return GameAction::Pause;
+    }
+    // A press with Ctrl or Alt is never a game button; a release always counts.
+    if ev.kind != KeyKind::Release && (ev.mods.ctrl || ev.mods.alt) {
+        return GameAction::None;
+    }
+    if s.key(ev.key, ev.kind, &settings.keys, now) {
+        GameAction::Changed
+    } else {
+        GameAction::None
+    }
+}
+
+/// The short outcome of a finished game.
+pub fn outcome_text(reason: EndReason, won: bool) -> &'static str {
+    match reason {
+        _ if won => "FINISHED!",
+        EndReason::Forfeit => "FORFEIT",
+        EndReason::ComboBroken => "COMBO BROKEN",
+        EndReason::Limit(_) => "LIMIT REACHED",
+        EndReason::BlockOut | EndReason::LockOut | EndReason::TopOut => "GAME OVER",
+    }
+}
+
+/// Draws the game screen.
+#[derive(Debug)]
+pub struct GameView<'a> {
+    pub session: &'a GameSession,
+    pub settings: &'a Settings,
+    pub player: &'a str,
+    /// The pause menu's cursor, when paused.
+    pub pause_cursor: usize,
+}
+
+impl Widget for &GameView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = Theme::new(self.settings);
+        let s = self.session;
+        let game = s.game();
+        let t = s.game_time();
+        let hidden = s.is_paused();
+        let r = draw::centered(area, WIDTH, HEIGHT);
+        let (x0, y0) = (r.x, r.y);
+
+        let x = draw::put(buf, r, x0, y0, "MINOTTY", theme.accent());
+        let sep = if theme.graphics == crate::settings::Graphics::Unicode {
+            " · "
+        } else {
+            " - "
+        };
+        let x = draw::put(buf, r, x, y0, sep, theme.dim());
+        draw::put(buf, r, x, y0, game.mode().kind.title(), theme.title());
+        draw::put_right(
+            buf,
+            Rect::new(x0, y0, WIDTH, 1),
+            y0,
+            self.player,
+            theme.dim(),
+        );
+
+        let hold = HoldView {
+            piece: game.hold_piece(),
+            used: !game.can_hold(),
+            theme,
+            hidden,
+        };
+        let hold_at = Rect::new(x0 + LEFT_W - BOX_W, y0 + 1, BOX_W, HoldView::HEIGHT);
+        hold.render(hold_at.intersection(r), buf);
+
+        let stats = StatsView { game, t, theme };
+        stats.render(
+            Rect::new(x0, y0 + 6, LEFT_W, STATS_ROWS).intersection(r),
+            buf,
+        );
+        let action = ActionView {
+            fx: s.effects(),
+            t,
+            theme,
+        };
+        let action_at = Rect::new(x0, y0 + 7 + STATS_ROWS, LEFT_W, ACTION_ROWS);
+        action.render(action_at.intersection(r), buf);
+
+        let board_at = Rect::new(x0 + LEFT_W + 1, y0 + 1, BOARD_W, BOARD_H).intersection(r);
+        let board = BoardView {
+            game,
+            fx: s.effects(),
+            t,
+            theme,
+            ghost: self.settings.ghost,
+            hidden,
+        };
+        board.render(board_at, buf);
+
+        let count = usize::from(self.settings.preview);
+        let next = NextView {
+            game,
+            count,
+            theme,
+            hidden,
+        };
+        let next_at = Rect::new(x0 + WIDTH - BOX_W, y0 + 1, BOX_W, NextView::height(count));
+        next.render(next_at.intersection(r), buf);
+
+        let footer = "Esc pause   Ctrl+C quit";
+        draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
+
+        self.overlay(cells_area(board_at), buf, theme, t);
+    }
+}
+
+impl GameView<'_> {
+    fn overlay(&self, cells: Rect, buf: &mut Buffer, theme: Theme, t: u64) {
+        let s = self.session;
+        if s.is_paused() {
+            pause::draw(buf, cells, self.pause_cursor, theme);
+        } else if let Some(n) = s.countdown() {
+            big_digit(buf, cells, n, theme);
+        } else if let Some((reason, won)) = s.game().outcome() {
+            let inner = draw::dialog(buf, cells, 18, 5, theme, "");
+            let style = if won { theme.good() } else { theme.bad() };
+            draw::put_centered(buf, inner, inner.y, outcome_text(reason, won), style);
+            draw::put_centered(buf, inner, inner.y + 2, "Enter: results", theme.dim());
+        } else if Effects::go(t) {
+            let inner = draw::dialog(buf, cells, 8, 3, theme, "");
+            draw::put_centered(buf, inner, inner.y, "GO!", theme.accent());
+        }
+    }
+}
+
+/// 3 x 5 bitmaps of the countdown digits 1, 2 and 3.
+const DIGITS: [[&str; 5]; 3] = [
+    [".#.", "##.", ".#.", ".#.", "###"],
+    ["###", "..#", "###", "#..", "###"],
+    ["###", "..#", ".##", "..#", "###"],
+];
+
+/// Draws a big countdown digit in the middle of the board.
+fn big_digit(buf: &mut Buffer, cells: Rect, n: u64, theme: Theme) {
+    let Some(rows) = usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .and_then(|i| DIGITS.get(i))
+    else {
+        return;
+    };
+    let at = draw::centered(cells, 10, 7);
+    draw::clear(buf, at);
+    for (dy, row) in rows.iter().enumerate() {
+        for (dx, c) in row.chars().enumerate() {
+            if c == '#' {
+                let x = at.x + 2 + dx as u16 * 2;
+                draw::put(
+                    buf,
+                    at,
+                    x,
+                    at.y + 1 + dy as u16,
+                    theme.block(),
+                    theme.accent(),
+                );
+            }
+        }
+    }
+}

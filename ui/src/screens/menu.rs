@@ -1,0 +1,81 @@
+//! The main menu.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::{Nav, is_ctrl, nav, wrap};
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::text::sfmt;
+use crate::theme::Theme;
+
+pub const ITEMS: [&str; 4] = ["Play", "Settings", "Help", "Quit"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuAction {
+    None,
+    Moved,
+    Play,
+    Settings,
+    Help,
+    AskQuit,
+}
+
+/// Handles a key on the main menu. A lone Esc does nothing here: only `q`, the Quit item or
+/// Ctrl+C ask to quit, and even they only ask.
+pub fn handle(cursor: &mut usize, ev: KeyEvent) -> MenuAction {
+    if is_ctrl(ev, 'c') {
+        return MenuAction::AskQuit;
+    }
+    if ev.kind == KeyKind::Press && matches!(ev.key, Key::Char('q' | 'Q')) && !ev.mods.ctrl {
+        return MenuAction::AskQuit;
+    }
+    match nav(ev) {
+        Some(Nav::Up) => *cursor = wrap(*cursor, ITEMS.len(), false),
+        Some(Nav::Down) => *cursor = wrap(*cursor, ITEMS.len(), true),
+        Some(Nav::Select | Nav::Right) => {
+            return match *cursor {
+                0 => MenuAction::Play,
+                1 => MenuAction::Settings,
+                2 => MenuAction::Help,
+                _ => MenuAction::AskQuit,
+            };
+        }
+        _ => return MenuAction::None,
+    }
+    MenuAction::Moved
+}
+
+/// Draws the main menu.
+#[derive(Debug)]
+pub struct MenuView<'a> {
+    pub cursor: usize,
+    pub player: &'a str,
+    pub theme: Theme,
+}
+
+impl Widget for &MenuView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let r = draw::centered(area, 44, 18);
+        let inner = draw::frame(buf, r, theme, "", theme.dim());
+        draw::put_centered(buf, inner, inner.y + 1, theme.minos(), theme.accent());
+        draw::put_centered(buf, inner, inner.y + 3, "M I N O T T Y", theme.title());
+        let tagline = "falling blocks over SSH";
+        draw::put_centered(buf, inner, inner.y + 4, tagline, theme.dim());
+        draw::menu(buf, inner, inner.y + 7, ITEMS, self.cursor, theme);
+        if !self.player.is_empty() {
+            let hello = sfmt!(128; "Hello, {}!", self.player);
+            draw::put_centered(buf, inner, inner.y + 12, hello.as_str(), theme.text());
+        }
+        let hint = "Up/Down choose   Enter select   q quit";
+        draw::put_centered(
+            buf,
+            inner,
+            inner.bottom().saturating_sub(1),
+            hint,
+            theme.dim(),
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! The results of a finished game: outcome, time, score, lines, pieces, PPS and more.
+
+use minotty_engine::{EndReason, Game};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::game::outcome_text;
+use super::{Nav, is_ctrl, nav, wrap};
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::text::{StackStr, clock, pps, sfmt};
+use crate::theme::Theme;
+
+pub const ITEMS: [&str; 3] = ["Retry", "Choose mode", "Main menu"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultsAction {
+    None,
+    Moved,
+    Retry,
+    Modes,
+    MainMenu,
+    AskQuit,
+}
+
+pub fn handle(cursor: &mut usize, ev: KeyEvent) -> ResultsAction {
+    if is_ctrl(ev, 'c') {
+        return ResultsAction::AskQuit;
+    }
+    if ev.kind == KeyKind::Press && matches!(ev.key, Key::Char('r' | 'R')) {
+        return ResultsAction::Retry;
+    }
+    match nav(ev) {
+        Some(Nav::Up) => *cursor = wrap(*cursor, ITEMS.len(), false),
+        Some(Nav::Down) => *cursor = wrap(*cursor, ITEMS.len(), true),
+        // Space is a hard drop for many players: only Enter confirms here.
+        Some(Nav::Select) if ev.key == Key::Enter => {
+            return match *cursor {
+                0 => ResultsAction::Retry,
+                1 => ResultsAction::Modes,
+                _ => ResultsAction::MainMenu,
+            };
+        }
+        Some(Nav::Back) if ev.key == Key::Esc => return ResultsAction::MainMenu,
+        _ => return ResultsAction::None,
+    }
+    ResultsAction::Moved
+}
+
+/// A longer outcome for the results screen.
+fn outcome_line(reason: EndReason, won: bool) -> &'static str {
+    match reason {
+        EndReason::BlockOut => "Game over: no room for the next piece",
+        EndReason::LockOut => "Game over: locked above the field",
+        EndReason::TopOut => "Game over: pushed over the top",
+        EndReason::ComboBroken => "The combo broke",
+        EndReason::Forfeit => "You gave up",
+        EndReason::Limit(_) if won => "Goal reached!",
+        EndReason::Limit(_) => "Limit reached",
+    }
+}
+
+/// Draws the results of `game`.
+#[derive(Debug)]
+pub struct ResultsView<'a> {
+    pub game: &'a Game,
+    pub cursor: usize,
+    pub theme: Theme,
+}
+
+impl Widget for &ResultsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let game = self.game;
+        let s = game.stats();
+        let title = sfmt!(48; "RESULTS: {}", game.mode().kind.title());
+        let r = draw::centered(area, 44, 22);
+        let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
+        let (reason, won) = game.outcome().unwrap_or((EndReason::Forfeit, false));
+        let style = if won { theme.good() } else { theme.bad() };
+        draw::put_centered(buf, inner, inner.y + 1, outcome_text(reason, won), style);
+        let line = outcome_line(reason, won);
+        draw::put_centered(buf, inner, inner.y + 2, line, theme.dim());
+        let rows: [(&str, StackStr<24>); 10] = [
+            ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
+            ("Score", sfmt!(24; "{}", s.score)),
+            ("Lines", sfmt!(24; "{}", s.lines)),
+            ("Pieces", sfmt!(24; "{}", s.pieces)),
+            (
+                "Pieces per second",
+                sfmt!(24; "{}", pps(s.pieces, s.time).as_str()),
+            ),
+            ("Level", sfmt!(24; "{}", s.level)),
+            ("Tetrises", sfmt!(24; "{}", s.tetrises)),
+            ("T-spins", sfmt!(24; "{}", s.tspins)),
+            (
+                "Best combo / B2B",
+                sfmt!(24; "{} / {}", s.max_combo, s.max_b2b),
+            ),
+            ("Perfect clears", sfmt!(24; "{}", s.perfect_clears)),
+        ];
+        let table = Rect::new(inner.x + 4, inner.y + 4, inner.width.saturating_sub(8), 10);
+        let table = table.intersection(inner);
+        for (i, (label, value)) in rows.iter().enumerate() {
+            let y = table.y + i as u16;
+            draw::put_row(
+                buf,
+                table,
+                y,
+                label,
+                value.as_str(),
+                [theme.dim(), theme.text()],
+            );
+        }
+        draw::menu(buf, inner, inner.y + 15, ITEMS, self.cursor, theme);
+        let hint = "Enter select   r retry   Esc menu";
+        draw::put_centered(
+            buf,
+            inner,
+            inner.bottom().saturating_sub(1),
+            hint,
+            theme.dim(),
+        );
+    }
+}

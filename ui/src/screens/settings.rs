@@ -1,0 +1,263 @@
+//! Settings: handling, preview, ghost, graphics, colours, frame rate, and the controls
+//! (remapping). Every change applies at once (handling from the next game).
+
+use minotty_engine::Button;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::{Nav, is_ctrl, nav, wrap};
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::settings::{
+    ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_SDF, RELEASE_TIMEOUT_RANGE, Settings,
+    cycle, step,
+};
+use crate::text::{StackStr, sfmt};
+use crate::theme::Theme;
+
+const ROWS: [&str; 12] = [
+    "Controls",
+    "DAS (auto-shift delay)",
+    "ARR (auto-repeat rate)",
+    "Soft drop speed",
+    "Next pieces shown",
+    "Ghost piece",
+    "Graphics",
+    "Colours",
+    "Frame rate",
+    "Release timeout",
+    "Reset to defaults",
+    "Back",
+];
+/// The remap list: the buttons, then these.
+const REMAP_EXTRA: [&str; 3] = ["Up arrow", "Reset controls", "Back"];
+const REMAP_ROWS: usize = Button::ALL.len() + REMAP_EXTRA.len();
+
+/// The state of the settings screen.
+#[derive(Clone, Debug, Default)]
+pub struct SettingsScreen {
+    pub cursor: usize,
+    /// The controls list, when open: its cursor and whether a key is being captured.
+    pub remap: Option<(usize, bool)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsAction {
+    None,
+    Moved,
+    Changed,
+    Back,
+    AskQuit,
+}
+
+impl SettingsScreen {
+    pub fn handle(&mut self, ev: KeyEvent, s: &mut Settings) -> SettingsAction {
+        if is_ctrl(ev, 'c') {
+            return SettingsAction::AskQuit;
+        }
+        if let Some((cursor, capturing)) = self.remap {
+            return self.handle_remap(cursor, capturing, ev, s);
+        }
+        let dir = match nav(ev) {
+            Some(Nav::Up) => {
+                self.cursor = wrap(self.cursor, ROWS.len(), false);
+                return SettingsAction::Moved;
+            }
+            Some(Nav::Down) => {
+                self.cursor = wrap(self.cursor, ROWS.len(), true);
+                return SettingsAction::Moved;
+            }
+            Some(Nav::Back) => return SettingsAction::Back,
+            Some(Nav::Left) => -1,
+            Some(Nav::Right | Nav::Select) => 1,
+            None => return SettingsAction::None,
+        };
+        let select = nav(ev) == Some(Nav::Select);
+        let h = &mut s.handling;
+        match self.cursor {
+            0 if select => {
+                self.remap = Some((0, false));
+                return SettingsAction::Moved;
+            }
+            1 => h.das = step(h.das, dir * 10, 0, MAX_DAS),
+            2 => h.arr = step(h.arr, dir * 5, 0, MAX_ARR),
+            3 => h.sdf = step(h.sdf, dir, 0, MAX_SDF),
+            4 => s.preview = step(u32::from(s.preview), dir, 0, 6) as u8,
+            5 => s.ghost = !s.ghost,
+            6 => s.graphics = cycle(&Graphics::ALL, s.graphics, dir),
+            7 => s.colors = cycle(&ColorMode::ALL, s.colors, dir),
+            8 => s.frame_rate = cycle(&FRAME_RATES, s.frame_rate, dir),
+            9 => {
+                let (lo, hi) = RELEASE_TIMEOUT_RANGE;
+                let v = step(
+                    u32::from(s.release_timeout_ms),
+                    dir * 10,
+                    lo.into(),
+                    hi.into(),
+                );
+                s.release_timeout_ms = v as u16;
+            }
+            10 if select => *s = Settings::default(),
+            11 if select => return SettingsAction::Back,
+            _ => return SettingsAction::None,
+        }
+        SettingsAction::Changed
+    }
+
+    fn handle_remap(
+        &mut self,
+        cursor: usize,
+        capturing: bool,
+        ev: KeyEvent,
+        s: &mut Settings,
+    ) -> SettingsAction {
+        if capturing {
+            if ev.kind != KeyKind::Press || ev.mods.ctrl || ev.mods.alt {
+                return SettingsAction::None;
+            }
+            self.remap = Some((cursor, false));
+            if ev.key == Key::Esc {
+                return SettingsAction::Moved;
+            }
+            if let Some(&b) = Button::ALL.get(cursor) {
+                s.keys.bind(b, ev.key);
+            }
+            return SettingsAction::Changed;
+        }
+        let button = Button::ALL.get(cursor).copied();
+        if ev.kind != KeyKind::Release
+            && matches!(ev.key, Key::Backspace | Key::Delete)
+            && let Some(b) = button
+        {
+            s.keys.clear(b);
+            return SettingsAction::Changed;
+        }
+        match nav(ev) {
+            Some(Nav::Up) => self.remap = Some((wrap(cursor, REMAP_ROWS, false), false)),
+            Some(Nav::Down) => self.remap = Some((wrap(cursor, REMAP_ROWS, true), false)),
+            Some(Nav::Back) => self.remap = None,
+            Some(Nav::Select) if button.is_some() => self.remap = Some((cursor, true)),
+            Some(Nav::Select | Nav::Left | Nav::Right) if button.is_none() => {
+                match cursor.saturating_sub(Button::ALL.len()) {
+                    0 => s.keys.set_up_rotates(!s.keys.up_rotates()),
+                    1 if nav(ev) == Some(Nav::Select) => s.keys = Default::default(),
+                    2 if nav(ev) == Some(Nav::Select) => self.remap = None,
+                    _ => return SettingsAction::None,
+                }
+                return SettingsAction::Changed;
+            }
+            _ => return SettingsAction::None,
+        }
+        SettingsAction::Moved
+    }
+}
+
+/// The value shown for settings row `i`.
+fn value(s: &Settings, i: usize) -> StackStr<24> {
+    let h = &s.handling;
+    match i {
+        1 => sfmt!(24; "{} ms", h.das),
+        2 => sfmt!(24; "{} ms", h.arr),
+        3 if h.sdf == 0 => sfmt!(24; "instant"),
+        3 => sfmt!(24; "{}x", h.sdf),
+        4 => sfmt!(24; "{}", s.preview),
+        5 => sfmt!(24; "{}", if s.ghost { "on" } else { "off" }),
+        6 => sfmt!(24; "{}", s.graphics.label()),
+        7 => sfmt!(24; "{}", s.colors.label()),
+        8 => sfmt!(24; "{} fps", s.frame_rate),
+        9 => sfmt!(24; "{} ms", s.release_timeout_ms),
+        _ => StackStr::new(),
+    }
+}
+
+/// Draws the settings screen (or its controls list).
+#[derive(Debug)]
+pub struct SettingsView<'a> {
+    pub state: &'a SettingsScreen,
+    pub settings: &'a Settings,
+    pub theme: Theme,
+}
+
+impl Widget for &SettingsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let r = draw::centered(area, 56, 20);
+        let title = if self.state.remap.is_some() {
+            "CONTROLS"
+        } else {
+            "SETTINGS"
+        };
+        let inner = draw::frame(buf, r, theme, title, theme.dim());
+        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 16);
+        let list = list.intersection(inner);
+        let hint = match self.state.remap {
+            Some((cursor, capturing)) => {
+                self.remap(buf, list, cursor, capturing);
+                if capturing {
+                    "press the new key   Esc cancel"
+                } else {
+                    "Enter add a key   Backspace clear   Esc back"
+                }
+            }
+            None => {
+                for (i, label) in ROWS.iter().enumerate() {
+                    let v = value(self.settings, i);
+                    self.row(buf, list, i, label, v.as_str(), i == self.state.cursor);
+                }
+                "Left/Right change   Enter select   Esc back"
+            }
+        };
+        let note = "DAS, ARR and soft drop apply from the next game.";
+        draw::put_centered(
+            buf,
+            inner,
+            inner.bottom().saturating_sub(3),
+            note,
+            theme.dim(),
+        );
+        draw::put_centered(
+            buf,
+            inner,
+            inner.bottom().saturating_sub(1),
+            hint,
+            theme.dim(),
+        );
+    }
+}
+
+impl SettingsView<'_> {
+    fn row(&self, buf: &mut Buffer, list: Rect, i: usize, label: &str, v: &str, on: bool) {
+        let theme = self.theme;
+        let y = list.y.saturating_add(i as u16);
+        let style = if on { theme.selected() } else { theme.text() };
+        draw::put(buf, list, list.x, y, label, style);
+        let shown = if on && !v.is_empty() {
+            sfmt!(48; "< {} >", v)
+        } else {
+            sfmt!(48; "{}", v)
+        };
+        draw::put_right(buf, list, y, shown.as_str(), style);
+    }
+
+    fn remap(&self, buf: &mut Buffer, list: Rect, cursor: usize, capturing: bool) {
+        let keys = &self.settings.keys;
+        for (i, b) in Button::ALL.iter().enumerate() {
+            let v = if capturing && i == cursor {
+                sfmt!(40; "press a key...")
+            } else {
+                keys.describe(*b)
+            };
+            self.row(buf, list, i, b.name(), v.as_str(), i == cursor);
+        }
+        for (j, label) in REMAP_EXTRA.iter().enumerate() {
+            let i = Button::ALL.len() + j;
+            let v = match j {
+                0 if keys.up_rotates() => "rotates",
+                0 => "hard drop",
+                _ => "",
+            };
+            self.row(buf, list, i, label, v, i == cursor);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Short-lived visual effects of a game, timed in game time: the action text of a clear, the
+//! line-clear flash, the lock flash, the level-up note and the "GO!" after the countdown.
+
+use minotty_engine::{Clear, Event, EventKind, Placed, Spin, Time};
+
+/// How long the action text of a clear stays.
+pub const ACTION_MS: Time = 2000;
+/// How long a locked piece flashes (the rules seed's landing flash).
+pub const LOCK_FLASH_MS: Time = 120;
+/// Half-period of the flashing of rows being cleared.
+pub const CLEAR_FLASH_MS: Time = 60;
+/// How long "LEVEL n" shows after a level-up.
+pub const LEVEL_UP_MS: Time = 1500;
+/// How long "GO!" shows after the countdown.
+pub const GO_MS: Time = 600;
+
+/// The effects currently known, each with the game time it started.
+#[derive(Clone, Debug, Default)]
+pub struct Effects {
+    action: Option<(Clear, Time)>,
+    clear_start: Time,
+    lock: Option<(Placed, Time)>,
+    level_up: Option<(u32, Time)>,
+}
+
+/// What of the effects is visible at one time; compared to decide whether to redraw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct FxStamp {
+    action: bool,
+    lock: bool,
+    level_up: bool,
+    go: bool,
+    flash_frame: Option<Time>,
+}
+
+impl Effects {
+    /// Notes what the engine reported.
+    pub fn absorb(&mut self, events: &[Event]) {
+        for e in events {
+            match e.kind {
+                EventKind::LineClear(c) => {
+                    self.clear_start = e.time;
+                    self.action = Some((c, e.time));
+                }
+                EventKind::Lock { at, .. } => self.lock = Some((at, e.time)),
+                EventKind::LevelUp { level } => self.level_up = Some((level, e.time)),
+                _ => {}
+            }
+        }
+    }
+
+    /// The last clear, while its action text shows.
+    pub fn action(&self, t: Time) -> Option<&Clear> {
+        self.action
+            .as_ref()
+            .filter(|(_, at)| t < at + ACTION_MS)
+            .map(|(c, _)| c)
+    }
+
+    /// The piece that just locked, while it flashes.
+    pub fn lock_flash(&self, t: Time) -> Option<Placed> {
+        self.lock
+            .filter(|&(_, at)| t < at + LOCK_FLASH_MS)
+            .map(|(p, _)| p)
+    }
+
+    /// The new level, while its note shows.
+    pub fn level_up(&self, t: Time) -> Option<u32> {
+        self.level_up
+            .filter(|&(_, at)| t < at + LEVEL_UP_MS)
+            .map(|(l, _)| l)
+    }
+
+    /// Whether rows being cleared are lit at `t` (they alternate lit and dark).
+    pub fn clear_lit(&self, t: Time) -> bool {
+        (t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS).is_multiple_of(2)
+    }
+
+    pub fn go(t: Time) -> bool {
+        t < GO_MS
+    }
+
+    pub fn stamp(&self, t: Time, clearing: bool) -> FxStamp {
+        FxStamp {
+            action: self.action(t).is_some(),
+            lock: self.lock_flash(t).is_some(),
+            level_up: self.level_up(t).is_some(),
+            go: Effects::go(t),
+            flash_frame: clearing.then(|| t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS),
+        }
+    }
+
+    /// The next game time after `t` at which something of the effects changes.
+    pub fn next_change(&self, t: Time, clearing: bool) -> Option<Time> {
+        let ends = [
+            self.action.map(|(_, at)| at + ACTION_MS),
+            self.lock.map(|(_, at)| at + LOCK_FLASH_MS),
+            self.level_up.map(|(_, at)| at + LEVEL_UP_MS),
+            Some(GO_MS),
+            clearing.then(|| {
+                let since = t.saturating_sub(self.clear_start);
+                self.clear_start + (since / CLEAR_FLASH_MS + 1) * CLEAR_FLASH_MS
+            }),
+        ];
+        ends.into_iter().flatten().filter(|&e| e > t).min()
+    }
+}
+
+/// The name of a clear, as shown to the player ("T-SPIN DOUBLE", "TETRIS").
+pub fn clear_name(c: &Clear) -> &'static str {
+    match (c.spin, c.lines) {
+        (Spin::Full, 0) => "T-SPIN",
+        (Spin::Full, 1) => "T-SPIN SINGLE",
+        (Spin::Full, 2) => "T-SPIN DOUBLE",
+        (Spin::Full, _) => "T-SPIN TRIPLE",
+        (Spin::Mini, 0) => "T-SPIN MINI",
+        (Spin::Mini, 1) => "T-SPIN MINI SINGLE",
+        (Spin::Mini, _) => "T-SPIN MINI DOUBLE",
+        (Spin::None, 1) => "SINGLE",
+        (Spin::None, 2) => "DOUBLE",
+        (Spin::None, 3) => "TRIPLE",
+        (Spin::None, 4) => "TETRIS",
+        (Spin::None, _) => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clear(lines: u8, spin: Spin) -> Clear {
+        Clear {
+            rows: 0,
+            lines,
+            spin,
+            combo: 0,
+            b2b: false,
+            perfect: false,
+            score: 0,
+            attack: 0,
+        }
+    }
+
+    #[test]
+    fn names() {
+        assert_eq!(clear_name(&clear(2, Spin::Full)), "T-SPIN DOUBLE");
+        assert_eq!(clear_name(&clear(4, Spin::None)), "TETRIS");
+        assert_eq!(clear_name(&clear(1, Spin::Mini)), "T-SPIN MINI SINGLE");
+    }
+
+    #[test]
+    fn timings() {
+        let mut fx = Effects::default();
+        fx.absorb(&[Event {
+            time: 1000,
+            kind: EventKind::LineClear(clear(4, Spin::None)),
+        }]);
+        assert!(fx.action(2999).is_some());
+        assert!(fx.action(3000).is_none());
+        assert!(fx.clear_lit(1000) && !fx.clear_lit(1060) && fx.clear_lit(1120));
+        assert_eq!(fx.next_change(1000, true), Some(1060));
+        assert_eq!(fx.next_change(1000, false), Some(3000));
+        assert_eq!(fx.next_change(0, false), Some(GO_MS));
+        assert_ne!(fx.stamp(1000, true), fx.stamp(1060, true));
+        assert_eq!(fx.stamp(1000, true), fx.stamp(1059, true));
+    }
+}

@@ -1,0 +1,389 @@
+//! One solo game as the UI runs it: the engine, the mapping from the front end's clock to game
+//! time (a countdown first, paused spans left out), held keys, and the visual effects.
+//!
+//! Game time is the front end's milliseconds since the countdown ended, minus the time spent
+//! paused: `game = now - origin`, where `origin` moves forward by each pause's length.
+
+mod effects;
+
+pub use effects::{Effects, clear_name};
+
+use minotty_engine::{Button, EventKind, Game, GameConfig, Input, Mode, Phase, Time};
+
+use crate::keymap::{Keymap, normalize};
+use crate::keys::{Key, KeyKind};
+use crate::release::{ReleaseSynth, initial_timeout};
+use crate::settings::Settings;
+
+/// One step of the 3-2-1 countdown.
+pub const COUNT_STEP_MS: u64 = 1000;
+pub const COUNTDOWN_MS: u64 = 3 * COUNT_STEP_MS;
+/// How long the final board shows before the results.
+pub const OVER_MS: u64 = 1500;
+/// The game clock is shown in tenths of a second.
+const CLOCK_STEP_MS: u64 = 100;
+
+/// What a game is made from, kept to restart it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    pub mode: Mode,
+    /// A fixed seed (custom games); otherwise each game gets a fresh one.
+    pub seed: Option<u32>,
+}
+
+/// Where the session is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    Countdown { until: u64 },
+    Running,
+    Paused { since: u64, in_countdown: bool },
+    Over { at: u64 },
+}
+
+/// What is visible of the session's time-driven state; a change means a redraw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    state: RunState,
+    count: u64,
+    clock: u64,
+    fx: effects::FxStamp,
+}
+
+#[derive(Debug)]
+pub struct GameSession {
+    pub setup: GameSetup,
+    game: Game,
+    state: RunState,
+    origin: u64,
+    now: u64,
+    /// Binding slots held, per button (bit `slot`).
+    held: [u8; Button::ALL.len()],
+    synth: ReleaseSynth,
+    fx: Effects,
+}
+
+impl GameSession {
+    /// A new game whose countdown starts at `now`.
+    pub fn new(
+        setup: GameSetup,
+        seed: u32,
+        settings: &Settings,
+        synthesize: bool,
+        now: u64,
+    ) -> GameSession {
+        let config = GameConfig {
+            mode: setup.mode.clone(),
+            handling: settings.handling,
+            ..GameConfig::default()
+        };
+        let mut game = Game::new(config, setup.seed.unwrap_or(seed));
+        // The first piece and the queue show during the countdown.
+        game.update(0, None);
+        let mut synth = ReleaseSynth::new(synthesize, 0);
+        synth.set_timeout(timeout(settings, &game));
+        GameSession {
+            setup,
+            game,
+            state: RunState::Countdown {
+                until: now + COUNTDOWN_MS,
+            },
+            origin: now + COUNTDOWN_MS,
+            now,
+            held: [0; Button::ALL.len()],
+            synth,
+            fx: Effects::default(),
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn state(&self) -> RunState {
+        self.state
+    }
+
+    pub fn effects(&self) -> &Effects {
+        &self.fx
+    }
+
+    /// The last front-end time the session saw.
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    pub fn is_paused(&self) -> bool {
+        matches!(self.state, RunState::Paused { .. })
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.state, RunState::Over { .. })
+    }
+
+    /// The game time at front-end time `at`.
+    pub fn game_time_at(&self, at: u64) -> Time {
+        match self.state {
+            RunState::Countdown { .. }
+            | RunState::Paused {
+                in_countdown: true, ..
+            } => 0,
+            RunState::Running => at.saturating_sub(self.origin),
+            RunState::Paused { since, .. } => since.saturating_sub(self.origin),
+            RunState::Over { .. } => self.game.now(),
+        }
+    }
+
+    /// The game time now.
+    pub fn game_time(&self) -> Time {
+        self.game_time_at(self.now)
+    }
+
+    /// The countdown digit showing (3, 2, 1), if counting down.
+    pub fn countdown(&self) -> Option<u64> {
+        match self.state {
+            RunState::Countdown { until } => Some(
+                until
+                    .saturating_sub(self.now)
+                    .div_ceil(COUNT_STEP_MS)
+                    .max(1),
+            ),
+            _ => None,
+        }
+    }
+
+    /// Whether the final board has shown long enough to move on to the results.
+    pub fn results_due(&self) -> bool {
+        matches!(self.state, RunState::Over { at } if self.now >= at + OVER_MS)
+    }
+
+    /// Lets the session use changed settings (those that can change mid-game).
+    pub fn apply_settings(&mut self, settings: &Settings) {
+        self.synth.set_timeout(timeout(settings, &self.game));
+    }
+
+    pub fn set_synthesize(&mut self, on: bool) {
+        self.synth.set_synthesize(on);
+    }
+
+    /// Advances to `now`: synthetic releases, the end of the countdown, the engine. Returns
+    /// whether anything visible changed.
+    pub fn tick(&mut self, now: u64, keys: &Keymap) -> bool {
+        let before = self.stamp();
+        let now = now.max(self.now);
+        self.now = now;
+        let mut changed = false;
+        loop {
+            let release = self.synth.next_deadline().filter(|&d| d <= now);
+            let start = match self.state {
+                RunState::Countdown { until } if until <= now => Some(until),
+                _ => None,
+            };
+            match (start, release) {
+                (Some(s), r) if r.is_none_or(|r| s <= r) => changed |= self.start(s),
+                (_, Some(_)) => {
+                    if let Some((key, at)) = self.synth.pop_due(now) {
+                        changed |= self.key_up(key, at, keys);
+                    }
+                }
+                _ => break,
+            }
+        }
+        if self.state == RunState::Running {
+            let t = self.game_time_at(now);
+            changed |= self.feed(t, None);
+        }
+        changed || self.stamp() != before
+    }
+
+    /// A key event of a key that the keymap binds. Returns whether anything visible changed.
+    pub fn key(&mut self, key: Key, kind: KeyKind, keys: &Keymap, now: u64) -> bool {
+        let mut changed = self.tick(now, keys);
+        if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
+            return changed;
+        }
+        let key = normalize(key);
+        let Some((button, slot)) = keys.lookup(key) else {
+            return changed;
+        };
+        let now = self.now;
+        changed |= match self.synth.on_event(key, kind, now) {
+            crate::release::Forward::Press => self.button(button, slot, true, now),
+            crate::release::Forward::Repress => {
+                let a = self.button(button, slot, false, now);
+                self.button(button, slot, true, now) || a
+            }
+            crate::release::Forward::Release => self.button(button, slot, false, now),
+            crate::release::Forward::Nothing => false,
+        };
+        changed
+    }
+
+    /// Freezes the game clock.
+    pub fn pause(&mut self, now: u64, keys: &Keymap) {
+        self.tick(now, keys);
+        let in_countdown = match self.state {
+            RunState::Running => false,
+            RunState::Countdown { .. } => true,
+            _ => return,
+        };
+        self.state = RunState::Paused {
+            since: self.now,
+            in_countdown,
+        };
+        self.synth.clear();
+    }
+
+    /// Starts the clock again. Every key counts as released: keys held while paused must be
+    /// pressed again (the engine gets [`Input::ReleaseAll`]).
+    pub fn resume(&mut self, now: u64) {
+        let now = now.max(self.now);
+        let RunState::Paused {
+            since,
+            in_countdown,
+        } = self.state
+        else {
+            return;
+        };
+        self.now = now;
+        self.held = [0; Button::ALL.len()];
+        self.synth.clear();
+        if in_countdown {
+            self.state = RunState::Countdown {
+                until: now + COUNTDOWN_MS,
+            };
+            self.origin = now + COUNTDOWN_MS;
+            return;
+        }
+        self.origin += now - since;
+        self.state = RunState::Running;
+        let t = self.game_time_at(now);
+        self.feed(t, Some(Input::ReleaseAll));
+    }
+
+    /// Gives up the game.
+    pub fn forfeit(&mut self, now: u64, keys: &Keymap) {
+        self.tick(now, keys);
+        if self.is_over() {
+            return;
+        }
+        let t = self.game_time();
+        self.feed(t, Some(Input::Forfeit));
+        // Forfeiting from a pause or the countdown: the final board shows from now on.
+        self.state = RunState::Over { at: self.now };
+    }
+
+    /// When the session next needs a tick.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        let release = self.synth.next_deadline();
+        let own = match self.state {
+            RunState::Countdown { until } => {
+                let left = until.saturating_sub(self.now);
+                Some(until - (left.saturating_sub(1) / COUNT_STEP_MS) * COUNT_STEP_MS)
+            }
+            RunState::Running => {
+                let t = self.game_time();
+                let clearing = matches!(self.game.phase(), Phase::Clearing { .. });
+                let next_tick = (t / CLOCK_STEP_MS + 1) * CLOCK_STEP_MS;
+                [
+                    self.game.next_deadline(),
+                    Some(next_tick),
+                    self.fx.next_change(t, clearing),
+                ]
+                .into_iter()
+                .flatten()
+                .min()
+                .map(|g| self.origin + g)
+            }
+            RunState::Paused { .. } => return None,
+            RunState::Over { at } => (self.now < at + OVER_MS).then_some(at + OVER_MS),
+        };
+        [own, release].into_iter().flatten().min()
+    }
+
+    fn stamp(&self) -> Stamp {
+        let t = self.game_time();
+        let clearing = matches!(self.game.phase(), Phase::Clearing { .. });
+        Stamp {
+            state: self.state,
+            count: self.countdown().unwrap_or(0),
+            clock: t / CLOCK_STEP_MS,
+            fx: self.fx.stamp(t, clearing),
+        }
+    }
+
+    /// The countdown ended at `at`: the game clock starts. Movement keys held through the
+    /// countdown count as pressed at game time 0; other held keys must be pressed again.
+    fn start(&mut self, at: u64) -> bool {
+        self.state = RunState::Running;
+        self.origin = at;
+        for b in Button::ALL {
+            if self.held[b as usize] == 0 {
+                continue;
+            }
+            if matches!(b, Button::Left | Button::Right | Button::SoftDrop) {
+                self.feed(0, Some(Input::Press(b)));
+            } else {
+                self.held[b as usize] = 0;
+            }
+        }
+        true
+    }
+
+    fn key_up(&mut self, key: Key, at: u64, keys: &Keymap) -> bool {
+        match keys.lookup(key) {
+            Some((button, slot)) => self.button(button, slot, false, at),
+            None => false,
+        }
+    }
+
+    /// One binding slot of `button` goes down or up at front-end time `at`; the engine hears of
+    /// it when the first slot goes down or the last goes up.
+    fn button(&mut self, button: Button, slot: usize, down: bool, at: u64) -> bool {
+        let bit = 1u8 << slot.min(7);
+        let mask = &mut self.held[button as usize];
+        let was = *mask;
+        if down {
+            *mask |= bit;
+        } else {
+            *mask &= !bit;
+        }
+        let input = match (was, *mask) {
+            (0, m) if m != 0 => Input::Press(button),
+            (w, 0) if w != 0 => Input::Release(button),
+            _ => return false,
+        };
+        if self.state != RunState::Running {
+            return false;
+        }
+        let t = self.game_time_at(at);
+        self.feed(t, Some(input))
+    }
+
+    /// Updates the engine at game time `t`; returns whether it reported anything.
+    fn feed(&mut self, t: Time, input: Option<Input>) -> bool {
+        let events = self.game.update(t, input);
+        self.fx.absorb(events);
+        let over = events.iter().find_map(|e| match e.kind {
+            EventKind::GameOver { .. } => Some(e.time),
+            _ => None,
+        });
+        let changed = !events.is_empty();
+        if let Some(time) = over {
+            self.state = RunState::Over {
+                at: self.origin + time,
+            };
+        }
+        changed
+    }
+}
+
+/// The release timeout for this game's DAS.
+fn timeout(settings: &Settings, game: &Game) -> u64 {
+    initial_timeout(
+        u64::from(settings.release_timeout_ms),
+        u64::from(game.config().handling.das),
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,166 @@
+//! A player's settings: controls, handling, and how the game looks. Plain data (no serde yet),
+//! so the accounts work can load and store them however it likes.
+
+use minotty_engine::Handling;
+use minotty_engine::game::MAX_PREVIEW;
+
+use crate::keymap::Keymap;
+
+/// How cells and frames are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Graphics {
+    /// Full blocks and box-drawing characters.
+    #[default]
+    Unicode,
+    /// Only printable ASCII, for consoles without good fonts.
+    Ascii,
+}
+
+impl Graphics {
+    pub const ALL: [Graphics; 2] = [Graphics::Unicode, Graphics::Ascii];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Graphics::Unicode => "Unicode",
+            Graphics::Ascii => "ASCII",
+        }
+    }
+}
+
+/// Which colour palette the terminal is assumed to have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ColorMode {
+    /// The xterm 256-colour palette: what almost every terminal reached over SSH supports.
+    #[default]
+    Ansi256,
+    /// 24-bit colour.
+    TrueColor,
+    /// The 16 basic colours (the terminal's own theme decides their look).
+    Ansi16,
+}
+
+impl ColorMode {
+    pub const ALL: [ColorMode; 3] = [ColorMode::Ansi256, ColorMode::TrueColor, ColorMode::Ansi16];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ColorMode::Ansi256 => "256 colours",
+            ColorMode::TrueColor => "truecolour",
+            ColorMode::Ansi16 => "16 colours",
+        }
+    }
+}
+
+/// The frame rates offered, in frames per second.
+pub const FRAME_RATES: [u16; 6] = [15, 24, 30, 45, 60, 120];
+
+/// Bounds of the handling settings shown in the settings screen.
+pub const MAX_DAS: u32 = 500;
+pub const MAX_ARR: u32 = 200;
+pub const MAX_SDF: u32 = 40;
+/// Bounds of the key-release timeout for terminals that do not report releases.
+pub const RELEASE_TIMEOUT_RANGE: (u16, u16) = (50, 500);
+
+/// Everything a player can set.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    pub keys: Keymap,
+    /// DAS, ARR and soft-drop factor; they run in the engine, so they apply from the next game.
+    pub handling: Handling,
+    /// Next pieces shown, `0..=6`.
+    pub preview: u8,
+    pub ghost: bool,
+    pub graphics: Graphics,
+    pub colors: ColorMode,
+    /// The most frames per second a front end should send.
+    pub frame_rate: u16,
+    /// For terminals that report no key releases: how long after a key's last press (without
+    /// repeats seen yet) it counts as released.
+    pub release_timeout_ms: u16,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            keys: Keymap::default(),
+            handling: Handling::default(),
+            preview: 5,
+            ghost: true,
+            graphics: Graphics::Unicode,
+            colors: ColorMode::Ansi256,
+            frame_rate: 60,
+            release_timeout_ms: 150,
+        }
+    }
+}
+
+impl Settings {
+    /// The same settings brought into the ranges the UI offers (e.g. after loading old data).
+    pub fn clamped(mut self) -> Settings {
+        self.handling = Handling {
+            das: self.handling.das.min(MAX_DAS),
+            arr: self.handling.arr.min(MAX_ARR),
+            sdf: self.handling.sdf.min(MAX_SDF),
+        };
+        self.preview = self.preview.min(MAX_PREVIEW as u8);
+        self.frame_rate = self.frame_rate.clamp(FRAME_RATES[0], FRAME_RATES[5]);
+        self.release_timeout_ms = self
+            .release_timeout_ms
+            .clamp(RELEASE_TIMEOUT_RANGE.0, RELEASE_TIMEOUT_RANGE.1);
+        self
+    }
+
+    /// Milliseconds between frames at the player's frame rate.
+    pub fn frame_interval_ms(&self) -> u64 {
+        1000 / u64::from(self.frame_rate.max(1))
+    }
+}
+
+/// Steps a value through `options` by `dir` (-1 or +1), wrapping around.
+pub fn cycle<T: Copy + PartialEq>(options: &[T], current: T, dir: i32) -> T {
+    let n = options.len() as i32;
+    if n == 0 {
+        return current;
+    }
+    let i = options.iter().position(|&o| o == current).unwrap_or(0) as i32;
+    options[(i + dir).rem_euclid(n) as usize]
+}
+
+/// Adds `delta` to `value`, keeping it within `lo..=hi`.
+pub fn step(value: u32, delta: i32, lo: u32, hi: u32) -> u32 {
+    let v = i64::from(value) + i64::from(delta);
+    v.clamp(i64::from(lo), i64::from(hi)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clamping_and_cycling() {
+        let s = Settings {
+            preview: 40,
+            frame_rate: 0,
+            handling: Handling {
+                das: 9999,
+                arr: 9999,
+                sdf: 9999,
+            },
+            release_timeout_ms: 1,
+            ..Settings::default()
+        }
+        .clamped();
+        assert_eq!(s.preview, 6);
+        assert_eq!(s.frame_rate, 15);
+        assert_eq!(s.handling.das, MAX_DAS);
+        assert_eq!(s.release_timeout_ms, 50);
+        assert_eq!(
+            cycle(&ColorMode::ALL, ColorMode::Ansi16, 1),
+            ColorMode::Ansi256
+        );
+        assert_eq!(cycle(&FRAME_RATES, 15, -1), 120);
+        assert_eq!(step(5, -10, 0, 100), 0);
+        assert_eq!(step(95, 10, 0, 100), 100);
+        assert_eq!(Settings::default().frame_interval_ms(), 16);
+    }
+}

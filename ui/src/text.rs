@@ -1,0 +1,159 @@
+//! Text helpers: [`sanitize`] for player-provided strings, and [`StackStr`], a fixed-capacity
+//! string formatted on the stack so that drawing a frame allocates nothing of its own.
+
+use std::fmt::{self, Write};
+
+/// The longest player name the UI draws, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// Strips everything from a player-provided string that could move the cursor or change the
+/// terminal's state when drawn: C0 and C1 control characters (escape, newline, tab, DEL, ...),
+/// Unicode bidirectional overrides and isolates, and zero-width joiners used for spoofing. The
+/// result is also trimmed and cut to [`MAX_NAME_CHARS`] characters.
+pub fn sanitize(s: &str) -> String {
+    let clean: String = s
+        .chars()
+        .filter(|&c| !is_unsafe(c))
+        .take(MAX_NAME_CHARS)
+        .collect();
+    clean.trim().to_string()
+}
+
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{200B}'..='\u{200F}'   // zero-width space/joiners, LRM, RLM
+            | '\u{2028}'..='\u{202E}' // line/paragraph separators, bidi embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
+            | '\u{FEFF}'              // zero-width no-break space
+            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotations
+        )
+}
+
+/// A string of at most `N` bytes that lives on the stack. Writing past the capacity truncates
+/// at a character boundary instead of failing, which is what a fixed-width display wants.
+#[derive(Clone, Copy)]
+pub struct StackStr<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> StackStr<N> {
+    pub const fn new() -> Self {
+        StackStr {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    /// Formats `args` into a new string.
+    pub fn format(args: fmt::Arguments<'_>) -> Self {
+        let mut s = Self::new();
+        // Writing into a StackStr never fails: overflow truncates.
+        let _ = s.write_fmt(args);
+        s
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only whole UTF-8 characters are ever copied in, see `write_str`.
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl<const N: usize> Default for StackStr<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> Write for StackStr<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        for c in s.chars() {
+            let w = c.len_utf8();
+            if self.len + w > N {
+                break;
+            }
+            c.encode_utf8(&mut self.buf[self.len..self.len + w]);
+            self.len += w;
+        }
+        Ok(())
+    }
+}
+
+impl<const N: usize> fmt::Debug for StackStr<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// Formats into a [`StackStr`] of the given capacity: `sfmt!(16; "{}", x)`.
+macro_rules! sfmt {
+    ($n:literal; $($arg:tt)*) => {
+        $crate::text::StackStr::<$n>::format(format_args!($($arg)*))
+    };
+}
+pub(crate) use sfmt;
+
+/// A game-clock reading as `m:ss.t` (or `h:mm:ss` from one hour on).
+pub fn clock(ms: u64) -> StackStr<16> {
+    let tenths = ms / 100;
+    let secs = ms / 1000;
+    if secs >= 3600 {
+        sfmt!(16; "{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+    } else {
+        sfmt!(16; "{}:{:02}.{}", secs / 60, secs % 60, tenths % 10)
+    }
+}
+
+/// Pieces per second with two decimals, from integral counts (no floating point drift).
+pub fn pps(pieces: u32, ms: u64) -> StackStr<16> {
+    if ms == 0 {
+        return sfmt!(16; "0.00");
+    }
+    let hundredths = u64::from(pieces) * 100_000 / ms;
+    sfmt!(16; "{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitize_strips_controls_and_bidi() {
+        assert_eq!(sanitize("ab\x1b[2Jcd"), "ab[2Jcd");
+        assert_eq!(sanitize("x\ny\tz\u{7f}\u{9b}"), "xyz");
+        assert_eq!(sanitize("evil\u{202E}gnp.exe"), "evilgnp.exe");
+        assert_eq!(sanitize("  zero\u{200B}width  "), "zerowidth");
+        assert_eq!(sanitize("名前"), "名前");
+        assert_eq!(sanitize(&"a".repeat(100)).len(), MAX_NAME_CHARS);
+    }
+
+    #[test]
+    fn stack_str_truncates_on_char_boundary() {
+        let s = sfmt!(5; "ab{}", "éé");
+        assert_eq!(s.as_str(), "abé");
+        assert_eq!(sfmt!(8; "{}", 12345).as_str(), "12345");
+    }
+
+    #[test]
+    fn clock_and_pps() {
+        assert_eq!(clock(0).as_str(), "0:00.0");
+        assert_eq!(clock(83_456).as_str(), "1:23.4");
+        assert_eq!(clock(3_723_000).as_str(), "1:02:03");
+        assert_eq!(pps(0, 0).as_str(), "0.00");
+        assert_eq!(pps(10, 4000).as_str(), "2.50");
+        assert_eq!(pps(1, 3000).as_str(), "0.33");
+    }
+}

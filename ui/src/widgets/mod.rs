@@ -1,0 +1,5 @@
+//! Widgets of the game screen, each a view over borrowed state (`impl Widget for &View`).
+
+pub mod board;
+pub mod piece_box;
+pub mod stats;

@@ -1,0 +1,118 @@
+//! The statistics beside the board, fitted to the mode (a goal shows as "12/40"; a time limit
+//! as time left), and the action text of the last clear.
+
+use minotty_engine::{Game, Limit, Stat, Time};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::draw;
+use crate::session::{Effects, clear_name};
+use crate::text::{StackStr, clock, pps, sfmt};
+use crate::theme::Theme;
+
+/// Rows the statistics take at most.
+pub const STATS_ROWS: u16 = 7;
+/// Rows the action text takes at most.
+pub const ACTION_ROWS: u16 = 5;
+
+/// Draws the statistics of a game at game time `t`.
+#[derive(Debug)]
+pub struct StatsView<'a> {
+    pub game: &'a Game,
+    pub t: Time,
+    pub theme: Theme,
+}
+
+type Value = StackStr<24>;
+
+/// `value`, or `value/goal` when the mode's goal watches `stat`.
+fn with_goal(value: u64, stat: Stat, goal: Option<Limit>) -> Value {
+    match goal {
+        Some(g) if g.stat == stat => sfmt!(24; "{}/{}", value, g.value),
+        _ => sfmt!(24; "{}", value),
+    }
+}
+
+impl StatsView<'_> {
+    /// The rows to show: label and value.
+    pub fn rows(&self) -> [Option<(&'static str, Value)>; STATS_ROWS as usize] {
+        let game = self.game;
+        let s = game.stats();
+        let goal = game.mode().goal();
+        let time = match game.mode().time_limit() {
+            Some(limit) => (
+                "LEFT",
+                sfmt!(24; "{}", clock(limit.saturating_sub(self.t)).as_str()),
+            ),
+            None => ("TIME", sfmt!(24; "{}", clock(self.t).as_str())),
+        };
+        let special = if goal.is_some_and(|g| g.stat == Stat::GarbageCleared) {
+            Some((
+                "DUG",
+                with_goal(u64::from(s.garbage_cleared), Stat::GarbageCleared, goal),
+            ))
+        } else if game.mode().end_on_no_clear {
+            let combo = game.combo().unwrap_or(0);
+            Some(("COMBO", sfmt!(24; "{} (best {})", combo, s.max_combo)))
+        } else {
+            None
+        };
+        [
+            Some(("LEVEL", with_goal(u64::from(s.level), Stat::Level, goal))),
+            Some(("LINES", with_goal(u64::from(s.lines), Stat::Lines, goal))),
+            Some(("SCORE", with_goal(s.score, Stat::Score, goal))),
+            Some(time),
+            Some(("PIECES", with_goal(u64::from(s.pieces), Stat::Pieces, goal))),
+            Some(("PPS", sfmt!(24; "{}", pps(s.pieces, self.t).as_str()))),
+            special,
+        ]
+    }
+}
+
+impl Widget for &StatsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let styles = [self.theme.dim(), self.theme.text()];
+        for (i, row) in self.rows().iter().flatten().enumerate() {
+            let y = area.y.saturating_add(i as u16);
+            draw::put_row(buf, area, y, row.0, row.1.as_str(), styles);
+        }
+    }
+}
+
+/// Draws the action text of the last clear ("T-SPIN DOUBLE", "B2B", "3 COMBO", ...) and
+/// level-ups while they show.
+#[derive(Debug)]
+pub struct ActionView<'a> {
+    pub fx: &'a Effects,
+    pub t: Time,
+    pub theme: Theme,
+}
+
+impl Widget for &ActionView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let mut y = area.y;
+        let mut line = |s: &str, style| {
+            if !s.is_empty() {
+                draw::put(buf, area, area.x, y, s, style);
+                y = y.saturating_add(1);
+            }
+        };
+        if let Some(c) = self.fx.action(self.t) {
+            line(clear_name(c), theme.accent());
+            if c.b2b {
+                line("B2B", theme.accent());
+            }
+            if c.combo > 0 {
+                line(sfmt!(16; "{} COMBO", c.combo).as_str(), theme.accent());
+            }
+            if c.perfect {
+                line("PERFECT CLEAR", theme.good());
+            }
+        }
+        if let Some(level) = self.fx.level_up(self.t) {
+            line(sfmt!(16; "LEVEL {}", level).as_str(), theme.good());
+        }
+    }
+}
