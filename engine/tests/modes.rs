@@ -1,0 +1,324 @@
+//! Each mode's start, win and loss.
+
+mod common;
+
+use common::*;
+use minotty_engine::board::{HEIGHT, WIDTH};
+use minotty_engine::{
+    Board, Button, Cell, EndReason, EventKind, Game, Mode, Piece, Rotation, Stat,
+};
+
+fn game_over(sim: &Sim) -> Option<(EndReason, bool)> {
+    sim.game.outcome()
+}
+
+fn won(stat: Stat) -> Option<(EndReason, bool)> {
+    Some((EndReason::Limit(stat), true))
+}
+
+/// Clears `n` single lines, asserting the game is still on before the last one.
+fn singles(sim: &mut Sim, n: u32) {
+    for i in 0..n {
+        assert!(game_over(sim).is_none(), "over after {i} singles");
+        assert_eq!(clear(&sim.single()).lines, 1);
+    }
+}
+
+#[test]
+fn forty_lines_is_won_at_forty() {
+    let mut sim = Sim::new(Mode::sprint(), 5);
+    sim.at(0);
+    singles(&mut sim, 39);
+    assert_eq!(sim.game.stats().lines, 39);
+    assert!(game_over(&sim).is_none());
+    let ev = sim.single();
+    assert!(has(&ev, |k| *k
+        == EventKind::GameOver {
+            reason: EndReason::Limit(Stat::Lines),
+            won: true
+        }));
+    assert_eq!(game_over(&sim), won(Stat::Lines));
+    assert_eq!(sim.game.stats().lines, 40);
+    assert_eq!(sim.game.next_deadline(), None);
+}
+
+#[test]
+fn marathon_is_won_at_150_lines() {
+    let mut sim = Sim::new(Mode::marathon(), 5);
+    sim.at(0);
+    singles(&mut sim, 149);
+    assert!(game_over(&sim).is_none());
+    assert_eq!(sim.game.level(), 14);
+    sim.single();
+    assert_eq!(game_over(&sim), won(Stat::Lines));
+    assert_eq!(sim.game.stats().lines, 150);
+    assert_eq!(sim.game.level(), 15);
+}
+
+#[test]
+fn marathon_is_lost_by_topping_out() {
+    let mut sim = Sim::new(Mode::marathon(), 5);
+    sim.at(0);
+    for _ in 0..30 {
+        if game_over(&sim).is_some() {
+            break;
+        }
+        sim.tap(Button::HardDrop);
+    }
+    assert_eq!(game_over(&sim), Some((EndReason::BlockOut, false)));
+}
+
+#[test]
+fn ultra_ends_at_three_minutes_won_with_the_score_kept() {
+    let mut sim = Sim::new(Mode::ultra(), 5);
+    sim.at(0);
+    let mut t = 0;
+    while t < 179_000 {
+        t += 1000;
+        sim.at(t);
+        sim.single();
+    }
+    sim.at(179_999);
+    assert!(game_over(&sim).is_none());
+    let score = sim.game.stats().score;
+    assert!(score > 0);
+    let ev = sim.at(180_000);
+    assert!(has(&ev, |k| *k
+        == EventKind::GameOver {
+            reason: EndReason::Limit(Stat::Time),
+            won: true
+        }));
+    assert_eq!(game_over(&sim), won(Stat::Time));
+    assert_eq!(sim.game.stats().score, score);
+    assert_eq!(sim.game.stats().time, 180_000);
+    // Later updates change nothing.
+    sim.at(200_000);
+    sim.tap(Button::HardDrop);
+    assert_eq!(sim.game.stats().score, score);
+    assert_eq!(sim.game.stats().time, 180_000);
+}
+
+#[test]
+fn ultra_ends_on_time_even_during_a_line_clear() {
+    let mut sim = Sim::new(Mode::ultra(), 5);
+    for t in (0..180_000).step_by(10_000) {
+        sim.at(t);
+        sim.junk();
+    }
+    sim.at(179_900);
+    sim.single();
+    assert!(sim.game.clearing_rows() != 0);
+    let ev = sim.at(180_100);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(game_over(&sim), won(Stat::Time));
+    assert_eq!(sim.game.stats().time, 180_000);
+}
+
+#[test]
+fn master_is_20g_a_spawned_piece_is_already_on_the_floor() {
+    let mut sim = Sim::new(Mode::master(), 0);
+    let ev = sim.at(0);
+    assert!(has(&ev, |k| *k == EventKind::Fall { rows: 18 }));
+    let p = sim.placed();
+    assert_eq!((p.piece, p.x, p.y), (Piece::Z, 3, 38));
+    // Only the lock is left to wait for.
+    assert_eq!(sim.game.next_deadline(), Some(450));
+    sim.at(450);
+    assert_eq!(sim.game.stats().pieces, 1);
+    assert_eq!(sim.placed().piece, Piece::L);
+    assert_eq!(sim.placed().y, 36, "the L lands on the Z");
+    // Moving off an edge drops at once too.
+    sim.shift(Button::Right, 4);
+    let p = sim.placed();
+    assert_eq!((p.x, p.y), (7, 38));
+    // Pieces falling at 20G score nothing.
+    assert_eq!(sim.game.stats().score, 0);
+    assert!(
+        Mode::master()
+            .limits
+            .iter()
+            .any(|l| l.stat == Stat::Lines && l.value == 100 && l.win)
+    );
+}
+
+/// Column of the single hole of board row `y`, if it has exactly one.
+fn hole(board: &Board, y: usize) -> Option<usize> {
+    let holes: Vec<usize> = (0..WIDTH)
+        .filter(|&x| board.cell(x, y) == Cell::Empty)
+        .collect();
+    let garbage = (0..WIDTH).all(|x| matches!(board.cell(x, y), Cell::Empty | Cell::Garbage));
+    (holes.len() == 1 && garbage).then(|| holes[0])
+}
+
+fn started(mode: Mode, seed: u32) -> Game {
+    let mut game = Game::new(config(mode), seed);
+    game.update(0, None);
+    game
+}
+
+#[test]
+fn cheese_starts_with_ten_garbage_rows_with_one_hole_each() {
+    for seed in 0..20 {
+        let game = started(Mode::cheese(20), seed);
+        let b = game.board();
+        for y in HEIGHT - 10..HEIGHT {
+            assert!(hole(b, y).is_some(), "seed {seed} row {y}: {b:?}");
+        }
+        for y in 0..HEIGHT - 10 {
+            assert!(row_empty(b, y));
+        }
+    }
+    // Holes differ from seed to seed (and from row to row).
+    let holes = |seed| {
+        let game = started(Mode::cheese(20), seed);
+        (30..40).map(|y| hole(game.board(), y)).collect::<Vec<_>>()
+    };
+    assert_ne!(holes(1), holes(2));
+    assert_eq!(holes(1), holes(1));
+}
+
+#[test]
+fn cheese_is_won_after_digging_n_garbage_lines() {
+    // Two rows whose holes line up, and an I first: one vertical I digs both.
+    let seed = (0..)
+        .find(|&s| {
+            let g = started(Mode::cheese(2), s);
+            g.active().unwrap().placed.piece == Piece::I
+                && hole(g.board(), 38) == hole(g.board(), 39)
+        })
+        .unwrap();
+    let mut sim = Sim::new(Mode::cheese(2), seed);
+    sim.at(0);
+    let b = sim.game.board().clone();
+    assert_eq!(b.garbage_rows_at_bottom(), 2);
+    assert!(row_empty(&b, 37));
+    let h = hole(&b, 39).unwrap() as i8;
+    let ev = sim.drop_at(Rotation::East, h - 2);
+    assert_eq!(clear(&ev).lines, 2);
+    assert_eq!(sim.game.stats().garbage_cleared, 2);
+    assert_eq!(game_over(&sim), won(Stat::GarbageCleared));
+}
+
+#[test]
+fn cheese_refills_to_ten_rows_and_counts_garbage_lines() {
+    // An I first, and the top garbage row's hole not above the next one's: a vertical I in it
+    // completes just that row.
+    let seed = (0..)
+        .find(|&s| {
+            let g = started(Mode::cheese(20), s);
+            g.active().unwrap().placed.piece == Piece::I
+                && hole(g.board(), 30) != hole(g.board(), 31)
+        })
+        .unwrap();
+    let mut sim = Sim::new(Mode::cheese(20), seed);
+    sim.at(0);
+    let before: Vec<usize> = (30..40)
+        .map(|y| hole(sim.game.board(), y).unwrap())
+        .collect();
+    let h = before[0] as i8;
+    let ev = sim.drop_at(Rotation::East, h - 2);
+    assert_eq!(clear(&ev).lines, 1);
+    assert_eq!(sim.game.stats().garbage_cleared, 1);
+    assert!(game_over(&sim).is_none());
+    sim.wait_for_piece();
+    let b = sim.game.board();
+    let after: Vec<usize> = (30..40)
+        .map(|y| hole(b, y).expect("a cheese row"))
+        .collect();
+    // The nine old rows moved up one to make room for a new one at the bottom.
+    assert_eq!(after[..9], before[1..]);
+    // The rest of the I sits on top, in the old hole's column.
+    for y in 27..30 {
+        assert_eq!(b.cell(h as usize, y), Cell::Block(Piece::I));
+    }
+    assert!(row_empty(b, 26));
+}
+
+#[test]
+fn combo_mode_is_a_four_wide_well_with_three_residual_cells() {
+    let game = started(Mode::combo(), 0);
+    let mut want = vec!["###....###".to_string(); HEIGHT - 2];
+    want.push("####...###".into());
+    want.push("#####..###".into());
+    assert_eq!(game.board().to_ascii(), want);
+}
+
+#[test]
+fn combo_mode_goes_on_while_locks_clear() {
+    // A Z fits the residual cells: (4,38) (5,38) (5,39) (6,39) completes row 39.
+    let mut sim = Sim::new(Mode::combo(), seed_for("Z"));
+    sim.at(0);
+    let ev = sim.drop_at(Rotation::North, 4);
+    let c = clear(&ev);
+    assert_eq!((c.lines, c.combo), (1, 0));
+    assert!(game_over(&sim).is_none());
+    sim.wait_for_piece();
+    // The walls are rebuilt above: the well is still four wide all the way up.
+    let ascii = sim.game.board().to_ascii();
+    assert_eq!(ascii.len(), HEIGHT);
+    assert_eq!(ascii[0], "###....###");
+    assert_eq!(ascii[HEIGHT - 1], "####ZZ.###");
+}
+
+#[test]
+fn combo_mode_ends_on_a_lock_that_clears_nothing() {
+    // A vertical I down column 6 completes no row.
+    let mut sim = Sim::new(Mode::combo(), seed_for("I"));
+    sim.at(0);
+    let ev = sim.drop_at(Rotation::East, 4);
+    assert!(clears(&ev).is_empty());
+    assert!(has(&ev, |k| *k
+        == EventKind::GameOver {
+            reason: EndReason::ComboBroken,
+            won: false
+        }));
+    assert_eq!(game_over(&sim), Some((EndReason::ComboBroken, false)));
+}
+
+#[test]
+fn custom_start_level_and_no_level_increase() {
+    let mut sim = Sim::new(Mode::custom(5, false, None), 5);
+    sim.at(0);
+    assert_eq!(sim.game.level(), 5);
+    assert_eq!(sim.game.next_deadline(), Some(320), "level 5 gravity");
+    singles(&mut sim, 12);
+    assert_eq!(sim.game.level(), 5);
+    assert!(
+        !sim.log
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::LevelUp { .. }))
+    );
+    // Scored at level 5: the first single is 40 * 6.
+    let first = clears(&sim.log)[0];
+    assert_eq!(first.score, 240);
+
+    let mut sim = Sim::new(Mode::custom(5, true, None), 5);
+    sim.at(0);
+    singles(&mut sim, 10);
+    assert_eq!(sim.game.level(), 6);
+    assert!(game_over(&sim).is_none());
+}
+
+#[test]
+fn custom_pieces_limit() {
+    let mut sim = Sim::new(Mode::custom(0, true, Some((Stat::Pieces, 3))), 5);
+    sim.at(0);
+    sim.junk();
+    sim.junk();
+    assert!(game_over(&sim).is_none());
+    sim.single();
+    assert_eq!(game_over(&sim), won(Stat::Pieces));
+    assert_eq!(sim.game.stats().pieces, 3);
+}
+
+#[test]
+fn custom_score_limit() {
+    let mut sim = Sim::new(Mode::custom(0, true, Some((Stat::Score, 200))), 5);
+    sim.at(0);
+    sim.single(); // 34 + 40
+    assert!(game_over(&sim).is_none());
+    sim.single(); // 34 + 40 + 50
+    assert!(game_over(&sim).is_none());
+    sim.single();
+    assert_eq!(game_over(&sim), won(Stat::Score));
+}
