@@ -256,6 +256,12 @@ impl App {
         self.finished.take()
     }
 
+    /// Whether a game is in progress on screen: counting down, running or paused (menus, help
+    /// and settings opened from the pause menu, and the results, do not count).
+    pub fn in_game(&self) -> bool {
+        self.screen == Screen::Game && self.session.as_ref().is_some_and(|s| !s.is_over())
+    }
+
     /// The solo game in progress or last played.
     pub fn game(&self) -> Option<&Game> {
         self.session.as_ref().map(GameSession::game)

@@ -7,7 +7,8 @@
 //! moves once), and once the terminal's repeat cadence has been observed, twice that cadence
 //! clamped to 80..300 ms, so that movement stops soon after the repeats stop without breaking
 //! slower repeat rates. A press of a held key is a repeat when it fits the cadence, and a fresh
-//! tap (release, then press again) when it does not.
+//! tap (release, then press again) when it does not or when it came in the same millisecond
+//! (one batch of input holding several taps).
 //!
 //! Architecture Invariant: this module is pure: time comes in as the caller's milliseconds.
 
@@ -145,8 +146,11 @@ impl ReleaseSynth {
                 let Some(h) = self.held[i] else {
                     return Forward::Nothing;
                 };
+                // Presses in the same millisecond arrived in one batch (several taps sent
+                // together, or delayed by the network): OS key repeat never does that, so
+                // each one is a tap of its own.
                 let interval = now.saturating_sub(h.last);
-                if h.repeating || interval < repeat_timeout(self.cadence) {
+                if interval > 0 && (h.repeating || interval < repeat_timeout(self.cadence)) {
                     self.repeat(i, now);
                     Forward::Nothing
                 } else {
@@ -340,6 +344,20 @@ mod tests {
                 (120, P, Nothing, Some(200)),
             ],
             &[200],
+        );
+    }
+
+    #[test]
+    fn taps_in_one_batch_stay_separate_taps() {
+        let mut s = ReleaseSynth::new(true, 149);
+        run(
+            &mut s,
+            &[
+                (0, P, Press, Some(149)),
+                (0, P, Repress, Some(149)),
+                (0, P, Repress, Some(149)),
+            ],
+            &[149],
         );
     }
 

@@ -1,1 +1,116 @@
-//! Session tests: clock, countdown, pause, key releases.
+//! Session tests: the clock mapping, the countdown, pauses, wakeups and key handling.
+
+use minotty_engine::{Button, ModeKind};
+
+use super::*;
+use crate::keys::{Key, KeyKind};
+
+fn session(synthesize: bool) -> (GameSession, Keymap) {
+    let settings = Settings::default();
+    let setup = GameSetup {
+        mode: ModeKind::Sprint.mode(),
+        seed: Some(99),
+    };
+    (GameSession::new(setup, 0, &settings, synthesize, 10_000), settings.keys)
+}
+
+#[test]
+fn the_countdown_counts_and_wakes_on_each_step() {
+    let (mut s, keys) = session(false);
+    assert_eq!(s.countdown(), Some(3));
+    assert_eq!(s.next_wakeup(), Some(11_000));
+    s.tick(10_999, &keys);
+    assert_eq!(s.countdown(), Some(3));
+    s.tick(11_000, &keys);
+    assert_eq!(s.countdown(), Some(2));
+    assert_eq!(s.next_wakeup(), Some(12_000));
+    s.tick(12_999, &keys);
+    assert_eq!((s.countdown(), s.next_wakeup()), (Some(1), Some(13_000)));
+    assert_eq!(s.game_time(), 0);
+    s.tick(13_250, &keys);
+    assert_eq!(s.countdown(), None);
+    assert_eq!(s.game_time(), 250);
+    assert_eq!(s.game().now(), 250);
+}
+
+#[test]
+fn game_time_leaves_out_pauses() {
+    let (mut s, keys) = session(false);
+    s.tick(14_000, &keys);
+    s.pause(14_000, &keys);
+    assert_eq!(s.next_wakeup(), None);
+    s.tick(20_000, &keys);
+    assert_eq!(s.game_time(), 1000);
+    s.resume(20_000);
+    s.tick(20_500, &keys);
+    assert_eq!(s.game_time(), 1500);
+    s.pause(21_000, &keys);
+    s.resume(30_000);
+    s.tick(30_100, &keys);
+    assert_eq!((s.game_time(), s.game().now()), (2100, 2100));
+}
+
+#[test]
+fn pausing_in_the_countdown_restarts_it() {
+    let (mut s, keys) = session(false);
+    s.pause(11_500, &keys);
+    s.resume(50_000);
+    assert_eq!(s.countdown(), Some(3));
+    s.tick(53_000, &keys);
+    assert_eq!((s.state(), s.game_time()), (RunState::Running, 0));
+}
+
+#[test]
+fn wakeups_follow_the_engine_and_the_clock() {
+    let (mut s, keys) = session(false);
+    s.tick(13_000, &keys);
+    // The clock's next tenth comes before the first gravity step (1 s at level 0).
+    assert_eq!(s.next_wakeup(), Some(13_100));
+    s.tick(13_990, &keys);
+    assert_eq!(s.next_wakeup(), Some(14_000));
+    let y = s.game().active().map(|a| a.placed.y);
+    s.tick(14_000, &keys);
+    assert_eq!(s.game().active().map(|a| a.placed.y), y.map(|y| y + 1));
+}
+
+#[test]
+fn movement_held_through_the_countdown_counts_from_time_zero() {
+    let (mut s, keys) = session(false);
+    let x0 = s.game().active().map(|a| a.placed.x).unwrap_or(0);
+    s.key(Key::Left, KeyKind::Press, &keys, 12_000);
+    s.key(Key::Char('x'), KeyKind::Press, &keys, 12_000);
+    assert_eq!(s.game().active().map(|a| a.placed.x), Some(x0), "no move yet");
+    s.tick(13_000, &keys);
+    assert!(s.game().is_held(Button::Left));
+    assert!(!s.game().is_held(Button::RotateCw), "rotation must be pressed again");
+    s.tick(13_149, &keys);
+    assert_eq!(s.game().active().map(|a| a.placed.x), Some(x0 - 1));
+    s.tick(13_150, &keys);
+    assert_eq!(s.game().active().map(|a| a.placed.x), Some(x0 - 2), "DAS from time 0");
+}
+
+#[test]
+fn two_keys_of_one_button_release_it_together() {
+    let (mut s, keys) = session(false);
+    s.tick(13_000, &keys);
+    s.key(Key::Char('z'), KeyKind::Press, &keys, 13_010);
+    s.key(Key::Char('a'), KeyKind::Press, &keys, 13_020);
+    s.key(Key::Char('z'), KeyKind::Release, &keys, 13_030);
+    assert!(s.game().is_held(Button::RotateCcw));
+    s.key(Key::Char('a'), KeyKind::Release, &keys, 13_040);
+    assert!(!s.game().is_held(Button::RotateCcw));
+}
+
+#[test]
+fn a_forfeit_ends_the_game_and_the_results_follow() {
+    let (mut s, keys) = session(true);
+    s.tick(13_000, &keys);
+    s.forfeit(13_500, &keys);
+    assert!(s.is_over());
+    assert_eq!(s.next_wakeup(), Some(13_500 + OVER_MS));
+    s.tick(13_500 + OVER_MS - 1, &keys);
+    assert!(!s.results_due());
+    s.tick(13_500 + OVER_MS, &keys);
+    assert!(s.results_due());
+    assert_eq!(s.next_wakeup(), None);
+}
