@@ -378,3 +378,27 @@ fn a_clear_that_levels_up_is_scored_at_the_level_before_it() {
     let c = clear(&sim.single());
     assert_eq!(c.score, 80 + 50, "level 1 now, combo 1");
 }
+
+#[test]
+fn a_zero_line_t_spin_ends_a_combo_and_does_not_report_it() {
+    let mut sim = game("??T", 0);
+    clear(&sim.single());
+    assert_eq!(clear(&sim.single()).combo, 1);
+    assert_eq!(sim.wait_for_piece(), Piece::T);
+    sim.game.set_board(board(&[
+        "####..#...", //
+        "###...###.",
+        "####.####.",
+    ]));
+    sim.tap(Button::RotateCcw);
+    sim.shift(Button::Right, 1);
+    sim.tap(Button::SonicDrop);
+    sim.tap(Button::RotateCcw);
+    let c = clear(&sim.tap(Button::HardDrop));
+    assert_eq!((c.lines, c.spin, c.score), (0, Spin::Full, 400));
+    // The lock cleared nothing: it is no part of the chain (the seed reports combo -1 here).
+    assert_eq!(c.combo, 0, "{c:?}");
+    assert_eq!(sim.game.combo(), None);
+    assert_eq!(sim.game.stats().max_combo, 1);
+    assert_eq!(clear(&sim.single()).combo, 0);
+}

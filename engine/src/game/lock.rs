@@ -101,7 +101,12 @@ impl Game {
         if lines > 0 {
             self.combo += 1;
         }
-        let combo = self.combo.max(0) as u32;
+        // A lock that clears nothing (a zero-line T-spin) is no part of a chain.
+        let combo = if lines > 0 {
+            self.combo.max(0) as u32
+        } else {
+            0
+        };
         let points = scoring::score(lines, spin, self.stats.level, b2b, combo);
         let attack = scoring::attack(lines, spin, b2b, combo, perfect);
         self.stats.score += u64::from(points.total());

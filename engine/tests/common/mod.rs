@@ -9,9 +9,12 @@ use minotty_engine::{
     Rotation, RulesetId,
 };
 
+/// A piece's four rotations, four cells each.
+pub type Shapes = [[(i8, i8); 4]; 4];
+
 /// The seed's shape table (rules seed, "Tetrominoes"), transcribed independently of the engine:
 /// `SHAPES[piece][rotation]` in the order I, O, T, S, Z, J, L and North, East, South, West.
-pub const SEED_SHAPES: [(char, [[(i8, i8); 4]; 4]); 7] = [
+pub const SEED_SHAPES: [(char, Shapes); 7] = [
     (
         'I',
         [
