@@ -282,6 +282,32 @@ fn arr_zero_slides_to_the_wall_at_das() {
 }
 
 #[test]
+fn a_charged_shift_carries_over_to_the_next_piece() {
+    // ARR 0: held right through a hard drop, the next piece slides to the wall as it spawns.
+    let mut sim = Sim::with_config(with_handling(150, 0, 10), 0);
+    sim.at(0);
+    sim.press(Button::Right);
+    sim.at(150);
+    assert_eq!(sim.placed().x, 7);
+    sim.tap(Button::HardDrop);
+    let p = sim.placed();
+    assert_eq!((p.piece, p.x), (Piece::L, 7));
+    // ARR 50: the next piece moves on the next repeat, not after a new DAS.
+    let mut sim = Sim::new(Mode::sprint(), 0);
+    sim.at(0);
+    sim.press(Button::Right);
+    sim.at(250);
+    assert_eq!(sim.placed().x, 7);
+    sim.at(260);
+    sim.tap(Button::HardDrop);
+    assert_eq!(sim.placed().x, 3);
+    sim.at(299);
+    assert_eq!(sim.placed().x, 3);
+    sim.at(300);
+    assert_eq!(sim.placed().x, 4);
+}
+
+#[test]
 fn opposite_direction_takes_over_and_falls_back() {
     let mut sim = Sim::new(Mode::sprint(), 0);
     sim.at(0);
