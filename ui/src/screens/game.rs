@@ -171,7 +171,7 @@ impl GameView<'_> {
         } else if let Some(n) = s.countdown() {
             big_digit(buf, cells, n, theme);
         } else if let Some((reason, won)) = s.game().outcome() {
-            let inner = draw::dialog(buf, cells, 18, 5, theme, "");
+            let inner = draw::dialog(buf, cells, 16, 5, theme, "");
             let style = if won { theme.good() } else { theme.bad() };
             draw::put_centered(buf, inner, inner.y, outcome_text(reason, won), style);
             draw::put_centered(buf, inner, inner.y + 2, "Enter: results", theme.dim());
@@ -198,12 +198,12 @@ fn big_digit(buf: &mut Buffer, cells: Rect, n: u64, theme: Theme) {
     else {
         return;
     };
-    let at = draw::centered(cells, 10, 7);
+    let at = draw::centered(cells, 12, 7);
     draw::clear(buf, at);
     for (dy, row) in rows.iter().enumerate() {
         for (dx, c) in row.chars().enumerate() {
             if c == '#' {
-                let x = at.x + 2 + dx as u16 * 2;
+                let x = at.x + 3 + dx as u16 * 2;
                 draw::put(
                     buf,
                     at,

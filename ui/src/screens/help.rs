@@ -75,9 +75,8 @@ impl Widget for &HelpView<'_> {
         let note = if self.releases {
             "Controls can be changed in Settings."
         } else {
-            "Your terminal does not report key releases: a key counts as \
-             released shortly after its last repeat. Kitty, WezTerm, foot or \
-             Ghostty give smoother controls."
+            "This terminal reports no key releases, so holding a key follows its \
+             key repeat. Kitty, WezTerm, foot or Ghostty play smoother."
         };
         draw::wrapped(buf, table, y, note, theme.dim());
     }

@@ -62,9 +62,9 @@ pub fn handle(cursor: &mut usize, ev: KeyEvent) -> PauseAction {
 
 /// Draws the pause menu in `area` (the board's cells).
 pub fn draw(buf: &mut Buffer, area: Rect, cursor: usize, theme: Theme) {
-    let inner = draw::dialog(buf, area, 18, ITEMS.len() as u16 + 6, theme, "PAUSED");
-    draw::put_centered(buf, inner, inner.y, "PAUSED", theme.accent());
-    draw::menu(buf, inner, inner.y + 2, ITEMS, cursor, theme);
-    let hint = inner.y + 3 + ITEMS.len() as u16;
+    // 16 columns: the dialog starts and ends on cell boundaries of the 20-column board.
+    let inner = draw::dialog(buf, area, 16, ITEMS.len() as u16 + 4, theme, "PAUSED");
+    draw::menu(buf, inner, inner.y, ITEMS, cursor, theme);
+    let hint = inner.y + 1 + ITEMS.len() as u16;
     draw::put_centered(buf, inner, hint, "Esc resumes", theme.dim());
 }

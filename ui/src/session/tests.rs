@@ -11,7 +11,10 @@ fn session(synthesize: bool) -> (GameSession, Keymap) {
         mode: ModeKind::Sprint.mode(),
         seed: Some(99),
     };
-    (GameSession::new(setup, 0, &settings, synthesize, 10_000), settings.keys)
+    (
+        GameSession::new(setup, 0, &settings, synthesize, 10_000),
+        settings.keys,
+    )
 }
 
 #[test]
@@ -79,14 +82,25 @@ fn movement_held_through_the_countdown_counts_from_time_zero() {
     let x0 = s.game().active().map(|a| a.placed.x).unwrap_or(0);
     s.key(Key::Left, KeyKind::Press, &keys, 12_000);
     s.key(Key::Char('x'), KeyKind::Press, &keys, 12_000);
-    assert_eq!(s.game().active().map(|a| a.placed.x), Some(x0), "no move yet");
+    assert_eq!(
+        s.game().active().map(|a| a.placed.x),
+        Some(x0),
+        "no move yet"
+    );
     s.tick(13_000, &keys);
     assert!(s.game().is_held(Button::Left));
-    assert!(!s.game().is_held(Button::RotateCw), "rotation must be pressed again");
+    assert!(
+        !s.game().is_held(Button::RotateCw),
+        "rotation must be pressed again"
+    );
     s.tick(13_149, &keys);
     assert_eq!(s.game().active().map(|a| a.placed.x), Some(x0 - 1));
     s.tick(13_150, &keys);
-    assert_eq!(s.game().active().map(|a| a.placed.x), Some(x0 - 2), "DAS from time 0");
+    assert_eq!(
+        s.game().active().map(|a| a.placed.x),
+        Some(x0 - 2),
+        "DAS from time 0"
+    );
 }
 
 #[test]

@@ -1,18 +1,20 @@
 //! The App: which screen shows, where keys go, and the front-end contract (see `lib.rs`).
+//! The key routing of each screen is in `route.rs`.
+
+mod route;
 
 use minotty_engine::{Game, ModeKind};
 use ratatui::Frame;
 use ratatui::widgets::Widget;
 
-use crate::keys::KeyEvent;
-use crate::screens::game::{self, GameAction, GameView};
-use crate::screens::help::{self, HelpAction, HelpView};
-use crate::screens::menu::{self, MenuAction, MenuView};
-use crate::screens::mode_select::{ModeAction, ModeSelect, ModeSelectView};
-use crate::screens::pause::{self, PauseAction};
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::screens::game::GameView;
+use crate::screens::help::HelpView;
+use crate::screens::menu::MenuView;
+use crate::screens::mode_select::{ModeSelect, ModeSelectView};
 use crate::screens::quit::{self, QuitAction};
-use crate::screens::results::{self, ResultsAction, ResultsView};
-use crate::screens::settings::{SettingsAction, SettingsScreen, SettingsView};
+use crate::screens::results::ResultsView;
+use crate::screens::settings::{SettingsScreen, SettingsView};
 use crate::screens::too_small::TooSmallView;
 use crate::session::{GameSession, GameSetup};
 use crate::settings::Settings;
@@ -55,9 +57,13 @@ pub struct App {
     seed: u64,
     games: u64,
     now: u64,
+    last_esc: Option<u64>,
     quit: bool,
     dirty: bool,
 }
+
+/// Presses of Esc closer together than this are key repeats (terminals without releases).
+const ESC_REPEAT_MS: u64 = 150;
 
 impl App {
     pub fn new(ctx: AppContext) -> App {
@@ -86,6 +92,7 @@ impl App {
             seed: ctx.seed,
             games: 0,
             now: 0,
+            last_esc: None,
             quit: false,
             dirty: true,
         }
@@ -96,9 +103,17 @@ impl App {
         App::new(AppContext { settings, ..ctx })
     }
 
-    pub fn handle_key(&mut self, ev: KeyEvent, now_ms: u64) {
+    pub fn handle_key(&mut self, mut ev: KeyEvent, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
+        if ev.key == Key::Esc && ev.kind == KeyKind::Press {
+            // Without release events a held Esc arrives as a stream of presses: only the
+            // first of them may pause or resume.
+            if !self.releases && self.last_esc.is_some_and(|t| now - t < ESC_REPEAT_MS) {
+                ev.kind = KeyKind::Repeat;
+            }
+            self.last_esc = Some(now);
+        }
         if self.pending.is_some() {
             self.tick(now);
         }
@@ -321,129 +336,6 @@ impl App {
                 won,
             });
         }
-    }
-
-    fn ask_quit(&mut self, yes: bool) -> bool {
-        self.quit_dialog = Some(yes);
-        true
-    }
-
-    fn key_menu(&mut self, ev: KeyEvent) -> bool {
-        match menu::handle(&mut self.menu_cursor, ev) {
-            MenuAction::None => return false,
-            MenuAction::Moved => {}
-            MenuAction::Play => self.screen = Screen::ModeSelect,
-            MenuAction::Settings => self.open_settings(Screen::Menu),
-            MenuAction::Help => self.open_help(Screen::Menu),
-            MenuAction::AskQuit => return self.ask_quit(true),
-        }
-        true
-    }
-
-    fn key_modes(&mut self, ev: KeyEvent, now: u64) -> bool {
-        match self.modes.handle(ev) {
-            ModeAction::None => return false,
-            ModeAction::Changed => {}
-            ModeAction::Start(setup) => self.start(setup, now),
-            ModeAction::Back => self.screen = Screen::Menu,
-            ModeAction::AskQuit => return self.ask_quit(true),
-        }
-        true
-    }
-
-    fn key_game(&mut self, ev: KeyEvent, now: u64) -> bool {
-        let keys = &self.settings.keys;
-        let Some(s) = &mut self.session else {
-            self.screen = Screen::Menu;
-            return true;
-        };
-        if s.is_paused() {
-            match pause::handle(&mut self.pause_cursor, ev) {
-                PauseAction::None => return false,
-                PauseAction::Moved => {}
-                PauseAction::Resume => s.resume(now),
-                PauseAction::Restart => {
-                    let setup = s.setup.clone();
-                    self.start(setup, now);
-                }
-                PauseAction::Settings => self.open_settings(Screen::Game),
-                PauseAction::Help => self.open_help(Screen::Game),
-                PauseAction::Forfeit => s.forfeit(now, keys),
-                PauseAction::MainMenu => {
-                    self.session = None;
-                    self.screen = Screen::Menu;
-                }
-                PauseAction::AskQuit => return self.ask_quit(false),
-            }
-            return true;
-        }
-        match game::handle(s, ev, now, &self.settings) {
-            GameAction::None => return false,
-            GameAction::Changed => {}
-            GameAction::Pause => {
-                s.pause(now, keys);
-                self.pause_cursor = 0;
-            }
-            GameAction::Forfeit => s.forfeit(now, keys),
-            GameAction::AskQuit => {
-                s.pause(now, keys);
-                self.pause_cursor = 0;
-                return self.ask_quit(false);
-            }
-            GameAction::Results => self.show_results(),
-        }
-        true
-    }
-
-    fn key_results(&mut self, ev: KeyEvent, now: u64) -> bool {
-        match results::handle(&mut self.results_cursor, ev) {
-            ResultsAction::None => return false,
-            ResultsAction::Moved => {}
-            ResultsAction::Retry => match &self.session {
-                Some(s) => self.start(s.setup.clone(), now),
-                None => self.screen = Screen::ModeSelect,
-            },
-            ResultsAction::Modes => self.screen = Screen::ModeSelect,
-            ResultsAction::MainMenu => self.screen = Screen::Menu,
-            ResultsAction::AskQuit => return self.ask_quit(true),
-        }
-        true
-    }
-
-    fn key_help(&mut self, ev: KeyEvent) -> bool {
-        match help::handle(ev) {
-            HelpAction::None => return false,
-            HelpAction::Back => self.screen = self.help_back,
-            HelpAction::AskQuit => return self.ask_quit(self.help_back != Screen::Game),
-        }
-        true
-    }
-
-    fn key_settings(&mut self, ev: KeyEvent) -> bool {
-        match self.settings_ui.handle(ev, &mut self.settings) {
-            SettingsAction::None => return false,
-            SettingsAction::Moved => {}
-            SettingsAction::Changed => {
-                self.settings_changed = true;
-                if let Some(s) = &mut self.session {
-                    s.apply_settings(&self.settings);
-                }
-            }
-            SettingsAction::Back => self.screen = self.settings_back,
-            SettingsAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
-        }
-        true
-    }
-
-    fn open_settings(&mut self, back: Screen) {
-        self.settings_back = back;
-        self.settings_ui = SettingsScreen::default();
-        self.screen = Screen::Settings;
-    }
-
-    fn open_help(&mut self, back: Screen) {
-        self.help_back = back;
-        self.screen = Screen::Help;
     }
 }
 

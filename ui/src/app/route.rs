@@ -1,0 +1,136 @@
+//! Key routing: each screen's handler turns a key into an action; the App carries it out.
+
+use super::{App, Screen};
+use crate::keys::KeyEvent;
+use crate::screens::game::{self, GameAction};
+use crate::screens::help::{self, HelpAction};
+use crate::screens::menu::{self, MenuAction};
+use crate::screens::mode_select::ModeAction;
+use crate::screens::pause::{self, PauseAction};
+use crate::screens::results::{self, ResultsAction};
+use crate::screens::settings::{SettingsAction, SettingsScreen};
+
+impl App {
+    pub(super) fn ask_quit(&mut self, yes: bool) -> bool {
+        self.quit_dialog = Some(yes);
+        true
+    }
+
+    pub(super) fn key_menu(&mut self, ev: KeyEvent) -> bool {
+        match menu::handle(&mut self.menu_cursor, ev) {
+            MenuAction::None => return false,
+            MenuAction::Moved => {}
+            MenuAction::Play => self.screen = Screen::ModeSelect,
+            MenuAction::Settings => self.open_settings(Screen::Menu),
+            MenuAction::Help => self.open_help(Screen::Menu),
+            MenuAction::AskQuit => return self.ask_quit(true),
+        }
+        true
+    }
+
+    pub(super) fn key_modes(&mut self, ev: KeyEvent, now: u64) -> bool {
+        match self.modes.handle(ev) {
+            ModeAction::None => return false,
+            ModeAction::Changed => {}
+            ModeAction::Start(setup) => self.start(setup, now),
+            ModeAction::Back => self.screen = Screen::Menu,
+            ModeAction::AskQuit => return self.ask_quit(true),
+        }
+        true
+    }
+
+    pub(super) fn key_game(&mut self, ev: KeyEvent, now: u64) -> bool {
+        let keys = &self.settings.keys;
+        let Some(s) = &mut self.session else {
+            self.screen = Screen::Menu;
+            return true;
+        };
+        if s.is_paused() {
+            match pause::handle(&mut self.pause_cursor, ev) {
+                PauseAction::None => return false,
+                PauseAction::Moved => {}
+                PauseAction::Resume => s.resume(now),
+                PauseAction::Restart => {
+                    let setup = s.setup.clone();
+                    self.start(setup, now);
+                }
+                PauseAction::Settings => self.open_settings(Screen::Game),
+                PauseAction::Help => self.open_help(Screen::Game),
+                PauseAction::Forfeit => s.forfeit(now, keys),
+                PauseAction::MainMenu => {
+                    self.session = None;
+                    self.screen = Screen::Menu;
+                }
+                PauseAction::AskQuit => return self.ask_quit(false),
+            }
+            return true;
+        }
+        match game::handle(s, ev, now, &self.settings) {
+            GameAction::None => return false,
+            GameAction::Changed => {}
+            GameAction::Pause => {
+                s.pause(now, keys);
+                self.pause_cursor = 0;
+            }
+            GameAction::Forfeit => s.forfeit(now, keys),
+            GameAction::AskQuit => {
+                s.pause(now, keys);
+                self.pause_cursor = 0;
+                return self.ask_quit(false);
+            }
+            GameAction::Results => self.show_results(),
+        }
+        true
+    }
+
+    pub(super) fn key_results(&mut self, ev: KeyEvent, now: u64) -> bool {
+        match results::handle(&mut self.results_cursor, ev) {
+            ResultsAction::None => return false,
+            ResultsAction::Moved => {}
+            ResultsAction::Retry => match &self.session {
+                Some(s) => self.start(s.setup.clone(), now),
+                None => self.screen = Screen::ModeSelect,
+            },
+            ResultsAction::Modes => self.screen = Screen::ModeSelect,
+            ResultsAction::MainMenu => self.screen = Screen::Menu,
+            ResultsAction::AskQuit => return self.ask_quit(true),
+        }
+        true
+    }
+
+    pub(super) fn key_help(&mut self, ev: KeyEvent) -> bool {
+        match help::handle(ev) {
+            HelpAction::None => return false,
+            HelpAction::Back => self.screen = self.help_back,
+            HelpAction::AskQuit => return self.ask_quit(self.help_back != Screen::Game),
+        }
+        true
+    }
+
+    pub(super) fn key_settings(&mut self, ev: KeyEvent) -> bool {
+        match self.settings_ui.handle(ev, &mut self.settings) {
+            SettingsAction::None => return false,
+            SettingsAction::Moved => {}
+            SettingsAction::Changed => {
+                self.settings_changed = true;
+                if let Some(s) = &mut self.session {
+                    s.apply_settings(&self.settings);
+                }
+            }
+            SettingsAction::Back => self.screen = self.settings_back,
+            SettingsAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
+        }
+        true
+    }
+
+    pub(super) fn open_settings(&mut self, back: Screen) {
+        self.settings_back = back;
+        self.settings_ui = SettingsScreen::default();
+        self.screen = Screen::Settings;
+    }
+
+    pub(super) fn open_help(&mut self, back: Screen) {
+        self.help_back = back;
+        self.screen = Screen::Help;
+    }
+}

@@ -1,0 +1,108 @@
+//! App-level tests: screens drawn into a TestBackend and read line by line, driven only through
+//! the public contract (keys, ticks, renders). Helpers here; tests in `screens.rs` and
+//! `play.rs`.
+
+mod play;
+mod screens;
+
+use minotty_engine::ModeKind;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use crate::session::COUNTDOWN_MS;
+use crate::testutil::lines;
+use crate::{App, AppContext, Key, KeyEvent, KeyKind, Mods};
+
+pub(super) fn app() -> App {
+    App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        ..AppContext::default()
+    })
+}
+
+pub(super) fn draw(app: &App, w: u16, h: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+    terminal.draw(|f| app.render(f)).expect("draw");
+    terminal.backend().buffer().clone()
+}
+
+pub(super) fn screen(app: &App) -> String {
+    lines(&draw(app, 80, 24)).join("\n")
+}
+
+pub(super) fn press(app: &mut App, key: Key, now: u64) {
+    app.handle_key(KeyEvent::press(key), now);
+}
+
+pub(super) fn release(app: &mut App, key: Key, now: u64) {
+    app.handle_key(
+        KeyEvent {
+            kind: KeyKind::Release,
+            ..KeyEvent::press(key)
+        },
+        now,
+    );
+}
+
+pub(super) fn tap(app: &mut App, key: Key, now: u64) {
+    press(app, key, now);
+    release(app, key, now);
+}
+
+pub(super) fn ctrl(c: char) -> KeyEvent {
+    KeyEvent {
+        key: Key::Char(c),
+        mods: Mods {
+            ctrl: true,
+            ..Mods::default()
+        },
+        kind: KeyKind::Press,
+    }
+}
+
+/// An App in a running game of `kind`, just after the countdown (front-end time returned).
+pub(super) fn playing(kind: ModeKind) -> (App, u64) {
+    let mut a = app();
+    a.play(kind, 0);
+    a.tick(COUNTDOWN_MS);
+    (a, COUNTDOWN_MS)
+}
+
+/// The board's rows as drawn (inside the frame), top to bottom, from an 80 x 24 frame.
+pub(super) fn board_rows(app: &App) -> Vec<String> {
+    let buf = draw(app, 80, 24);
+    let rows = lines(&buf);
+    let edge = "┌────────────────────┐";
+    let Some(top) = rows.iter().position(|r| r.contains(edge)) else {
+        return Vec::new();
+    };
+    let byte = rows[top].find(edge).unwrap_or(0);
+    let x = rows[top][..byte].chars().count() + 1;
+    rows[top + 1..top + 21]
+        .iter()
+        .map(|r| r.chars().skip(x).take(20).collect())
+        .collect()
+}
+
+/// Follows the App's wakeups up to `until`, ticking at each; returns them.
+pub(super) fn wakeups(app: &mut App, until: u64) -> Vec<u64> {
+    let mut seen = Vec::new();
+    while let Some(w) = app.next_wakeup().filter(|&w| w <= until) {
+        app.tick(w);
+        seen.push(w);
+        assert!(
+            seen.len() < 10_000,
+            "wakeups do not advance: {:?}",
+            &seen[..10]
+        );
+    }
+    seen
+}
+
+pub(super) fn piece_x(app: &App) -> i8 {
+    app.game()
+        .and_then(|g| g.active())
+        .map_or(-99, |a| a.placed.x)
+}

@@ -1,0 +1,226 @@
+//! Each screen as drawn.
+
+use minotty_engine::{Button, EndReason, ModeKind};
+
+use super::*;
+use crate::testutil::lines;
+use crate::{App, AppContext, Key};
+
+#[test]
+fn main_menu() {
+    let s = screen(&app());
+    for item in [
+        "M I N O T T Y",
+        "Play",
+        "Settings",
+        "Help",
+        "Quit",
+        "Hello, ada!",
+    ] {
+        assert!(s.contains(item), "{item} missing:\n{s}");
+    }
+}
+
+#[test]
+fn mode_select_lists_every_mode() {
+    let mut a = app();
+    press(&mut a, Key::Enter, 0);
+    let s = screen(&a);
+    for kind in ModeKind::ALL {
+        assert!(s.contains(kind.title()), "{kind:?} missing:\n{s}");
+    }
+    assert!(s.contains("Clear 40 lines as fast"), "{s}");
+    // Each mode's description shows when it is selected.
+    for kind in ModeKind::ALL.iter().skip(1) {
+        press(&mut a, Key::Down, 0);
+        let first_words: String = kind.description().chars().take(12).collect();
+        assert!(screen(&a).contains(&first_words), "{kind:?}");
+    }
+}
+
+#[test]
+fn custom_options_make_the_game() {
+    let mut a = app();
+    press(&mut a, Key::Enter, 0);
+    for _ in 0..6 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0); // into the options
+    press(&mut a, Key::Right, 0); // start level 1
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Right, 0); // limit: time
+    press(&mut a, Key::Right, 0); // limit: lines
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Left, 0); // 30 lines
+    press(&mut a, Key::Down, 0);
+    for c in "1234".chars() {
+        press(&mut a, Key::Char(c), 0);
+    }
+    let s = screen(&a);
+    assert!(
+        s.contains("lines") && s.contains(" 30 ") && s.contains("1234"),
+        "{s}"
+    );
+    press(&mut a, Key::Enter, 0);
+    let game = a.game().expect("custom game");
+    assert_eq!(game.seed(), 1234);
+    assert_eq!(game.level(), 1);
+    assert!(screen(&a).contains("0/30"), "{}", screen(&a));
+}
+
+#[test]
+fn game_screen_shows_board_hold_next_and_stats() {
+    let (a, _) = playing(ModeKind::Sprint);
+    let s = screen(&a);
+    for part in [
+        "HOLD", "NEXT", "LEVEL", "LINES", "0/40", "SCORE", "TIME", "PIECES", "PPS",
+    ] {
+        assert!(s.contains(part), "{part} missing:\n{s}");
+    }
+    assert_eq!(board_rows(&a).len(), 20);
+    // The active piece and its ghost.
+    assert!(board_rows(&a).iter().any(|r| r.contains("██")));
+    assert!(board_rows(&a)[19].contains("░░"), "{s}");
+    // Ultra counts down its time.
+    let (u, _) = playing(ModeKind::Ultra);
+    assert!(screen(&u).contains("LEFT") && screen(&u).contains("3:00.0"));
+}
+
+#[test]
+fn pause_screen_freezes_the_clock_and_hides_the_board() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    a.tick(now + 500);
+    press(&mut a, Key::Esc, now + 500);
+    let s = screen(&a);
+    for part in [
+        "PAUSED",
+        "Resume",
+        "Restart",
+        "Settings",
+        "Forfeit",
+        "Main menu",
+    ] {
+        assert!(s.contains(part), "{part} missing:\n{s}");
+    }
+    assert!(!board_rows(&a).iter().any(|r| r.contains("██")), "{s}");
+    assert_eq!(a.next_wakeup(), None);
+    a.tick(now + 60_000);
+    assert!(screen(&a).contains("0:00.5"));
+    press(&mut a, Key::Esc, now + 60_000);
+    a.tick(now + 60_300);
+    assert_eq!(a.game().map(|g| g.now()), Some(800));
+}
+
+#[test]
+fn results_after_a_forfeited_game() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    tap(&mut a, Key::Up, now + 100);
+    press(&mut a, Key::Esc, now + 200);
+    for _ in 0..4 {
+        press(&mut a, Key::Down, now + 200);
+    }
+    press(&mut a, Key::Enter, now + 200);
+    assert!(screen(&a).contains("FORFEIT"), "{}", screen(&a));
+    let finished = a.take_finished_game().expect("finished game");
+    assert_eq!(finished.reason, EndReason::Forfeit);
+    assert_eq!(finished.stats.pieces, 1);
+    assert!(a.take_finished_game().is_none());
+    let wake = a.next_wakeup().expect("results wakeup");
+    a.tick(wake);
+    let s = screen(&a);
+    for part in [
+        "RESULTS: 40 Lines",
+        "FORFEIT",
+        "Time",
+        "Score",
+        "Lines",
+        "Pieces",
+        "Retry",
+    ] {
+        assert!(s.contains(part), "{part} missing:\n{s}");
+    }
+    assert!(s.contains("Pieces per second"), "{s}");
+    press(&mut a, Key::Enter, wake + 10);
+    assert!(
+        a.game().is_some_and(|g| g.stats().pieces == 0),
+        "retry starts a new game"
+    );
+}
+
+#[test]
+fn too_small_terminal_message_updates_live() {
+    let a = app();
+    let s = lines(&draw(&a, 50, 20)).join("\n");
+    assert!(s.contains("Please enlarge to 60 x 24"), "{s}");
+    assert!(s.contains("(now 50 x 20)"), "{s}");
+    let s = lines(&draw(&a, 59, 30)).join("\n");
+    assert!(s.contains("(now 59 x 30)"), "{s}");
+    let s = lines(&draw(&a, 60, 24)).join("\n");
+    assert!(!s.contains("enlarge"), "{s}");
+}
+
+#[test]
+fn settings_apply_immediately() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    assert!(board_rows(&a)[19].contains("░░"));
+    press(&mut a, Key::Esc, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Enter, now); // Settings
+    assert!(screen(&a).contains("SETTINGS"));
+    for _ in 0..5 {
+        press(&mut a, Key::Down, now);
+    }
+    press(&mut a, Key::Right, now); // ghost off
+    assert!(screen(&a).contains("< off >"), "{}", screen(&a));
+    assert!(!a.settings().ghost && a.take_settings_changed());
+    press(&mut a, Key::Esc, now); // back to the pause menu
+    assert!(screen(&a).contains("PAUSED"));
+    press(&mut a, Key::Esc, now + 10); // resume
+    let rows = board_rows(&a);
+    assert!(
+        !rows.iter().any(|r| r.contains("░░")),
+        "{}",
+        rows.join("\n")
+    );
+    assert!(rows.iter().any(|r| r.contains("██")));
+}
+
+#[test]
+fn settings_change_graphics_and_controls() {
+    let mut a = app();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0); // Settings
+    for _ in 0..6 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Right, 0); // ASCII
+    assert!(screen(&a).contains("< ASCII >"));
+    assert!(screen(&a).is_ascii(), "{}", screen(&a));
+    // Remap: the first row is "Move left"; add K to it.
+    for _ in 0..6 {
+        press(&mut a, Key::Up, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    assert!(screen(&a).contains("CONTROLS"));
+    press(&mut a, Key::Enter, 0);
+    assert!(screen(&a).contains("press a key..."));
+    press(&mut a, Key::Char('k'), 0);
+    assert!(screen(&a).contains("Left, K"), "{}", screen(&a));
+    assert_eq!(
+        a.settings().keys.lookup(Key::Char('k')),
+        Some((Button::Left, 1))
+    );
+}
+
+#[test]
+fn player_names_are_sanitized() {
+    let a = App::new(AppContext {
+        player_name: "\u{1b}[2Jeve\u{7}\n".into(),
+        ..AppContext::default()
+    });
+    let s = screen(&a);
+    assert!(s.contains("Hello, [2Jeve!"), "{s}");
+    assert!(!s.contains('\u{1b}'));
+}
