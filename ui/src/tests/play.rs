@@ -1,7 +1,9 @@
 //! Playing: input, timing, animations, robustness.
 
+use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT};
 use minotty_engine::bot::{Weights, best_plan};
 use minotty_engine::{Button, ModeKind, Phase};
+use ratatui::style::Color;
 
 use super::*;
 use crate::session::COUNTDOWN_MS;
@@ -31,6 +33,14 @@ fn a_hard_drop_lands_on_the_bottom_row() {
     let after = board_rows(&a);
     assert!(after[19].contains("██"), "{}", after.join("\n"));
     assert_eq!(a.game().map(|g| g.stats().pieces), Some(1));
+    // The piece that locked flashes white for 120 ms.
+    let bottom = 1 << (BUFFER_HEIGHT + VISIBLE_HEIGHT - 1);
+    let white = Color::Indexed(231);
+    assert!(row_colours(&a, bottom).contains(&white));
+    a.tick(now + 10 + 119);
+    assert!(row_colours(&a, bottom).contains(&white));
+    a.tick(now + 10 + 120);
+    assert!(!row_colours(&a, bottom).contains(&white));
 }
 
 #[test]
@@ -183,17 +193,17 @@ fn a_line_clear_flashes_and_names_the_clear() {
             now += 5;
             tap(&mut a, key, now);
         }
-        if let Some(Phase::Clearing { .. }) = a.game().map(|g| g.phase()) {
-            let buf = draw(&a, 80, 24);
-            let s = lines(&buf).join("\n");
+        if let Some(Phase::Clearing { rows, .. }) = a.game().map(|g| g.phase()) {
+            let s = lines(&draw(&a, 80, 24)).join("\n");
             assert!(s.contains("SINGLE") || s.contains("DOUBLE"), "{s}");
-            // A lit row: a full row of white blocks.
-            let rows = board_rows(&a);
-            assert!(
-                rows.iter().any(|r| r == &"██".repeat(10)),
-                "{}",
-                rows.join("\n")
-            );
+            // The cleared rows flash: lit (white) now, dark (their own colours) 60 ms later.
+            let lit = row_colours(&a, rows);
+            assert!(!lit.is_empty() && lit.iter().all(|&c| c == Color::Indexed(231)));
+            a.tick(now + 60);
+            let dark = row_colours(&a, rows);
+            assert!(!dark.is_empty() && dark.iter().all(|&c| c != Color::Indexed(231)));
+            a.tick(now + 120);
+            assert_eq!(row_colours(&a, rows), lit);
             saw_flash = true;
             break;
         }
@@ -201,6 +211,27 @@ fn a_line_clear_flashes_and_names_the_clear() {
         a.tick(now);
     }
     assert!(saw_flash, "the bot cleared no line in combo mode");
+}
+
+/// The colours of the cells drawn for the board rows in `rows` (bit `y` for board row `y`).
+fn row_colours(app: &App, rows: u64) -> Vec<Color> {
+    let buf = draw(app, 80, 24);
+    let text = lines(&buf);
+    let edge = "┌────────────────────┐";
+    let Some(top) = text.iter().position(|r| r.contains(edge)) else {
+        return Vec::new();
+    };
+    let byte = text[top].find(edge).unwrap_or(0);
+    let x0 = text[top][..byte].chars().count() as u16 + 1;
+    let mut colours = Vec::new();
+    for vy in 0..VISIBLE_HEIGHT {
+        if rows & (1 << (BUFFER_HEIGHT + vy)) == 0 {
+            continue;
+        }
+        let y = top as u16 + 1 + vy as u16;
+        colours.extend((0..20).filter_map(|dx| buf.cell((x0 + dx, y)).and_then(|c| c.fg.into())));
+    }
+    colours
 }
 
 #[test]

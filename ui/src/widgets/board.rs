@@ -52,6 +52,9 @@ impl Widget for &BoardView<'_> {
             let y = BUFFER_HEIGHT + vy;
             let row_clearing = clearing & (1u64 << y) != 0;
             for x in 0..WIDTH {
+                // Rows being cleared alternate between lit and their own colours; the lock
+                // flash does not show on them.
+                let lock = if row_clearing { None } else { lock };
                 let (glyph, style) = self.cell(x, y, row_clearing && lit, active, ghost, lock);
                 let sx = inner.x.saturating_add(2 * x as u16);
                 let sy = inner.y.saturating_add(vy as u16);

@@ -116,3 +116,56 @@ impl Widget for &ActionView<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use minotty_engine::{Clear, Event, EventKind, Spin};
+    use ratatui::buffer::Buffer;
+
+    use super::*;
+    use crate::settings::Settings;
+    use crate::testutil::lines;
+
+    fn action_text(clear: Clear, t: Time) -> Vec<String> {
+        let mut fx = Effects::default();
+        fx.absorb(&[Event {
+            time: 1000,
+            kind: EventKind::LineClear(clear),
+        }]);
+        let theme = Theme::new(&Settings::default());
+        let mut buf = Buffer::empty(Rect::new(0, 0, 18, ACTION_ROWS));
+        (&ActionView { fx: &fx, t, theme }).render(buf.area, &mut buf);
+        lines(&buf)
+            .iter()
+            .map(|l| l.trim_end().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn action_text_names_the_clear() {
+        let clear = Clear {
+            rows: 0,
+            lines: 4,
+            spin: Spin::None,
+            combo: 3,
+            b2b: true,
+            perfect: true,
+            score: 0,
+            attack: 0,
+        };
+        assert_eq!(
+            action_text(clear, 1000),
+            ["TETRIS", "B2B", "3 COMBO", "PERFECT CLEAR", ""]
+        );
+        let tsd = Clear {
+            lines: 2,
+            spin: Spin::Full,
+            combo: 0,
+            b2b: false,
+            perfect: false,
+            ..clear
+        };
+        assert_eq!(action_text(tsd, 2999)[0], "T-SPIN DOUBLE");
+        assert_eq!(action_text(tsd, 3000)[0], "", "gone after two seconds");
+    }
+}
