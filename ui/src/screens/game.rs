@@ -203,15 +203,9 @@ fn big_digit(buf: &mut Buffer, cells: Rect, n: u64, theme: Theme) {
     for (dy, row) in rows.iter().enumerate() {
         for (dx, c) in row.chars().enumerate() {
             if c == '#' {
-                let x = at.x + 3 + dx as u16 * 2;
-                draw::put(
-                    buf,
-                    at,
-                    x,
-                    at.y + 1 + dy as u16,
-                    theme.block(),
-                    theme.accent(),
-                );
+                let x = at.x.saturating_add(3 + dx as u16 * 2);
+                let y = at.y.saturating_add(1 + dy as u16);
+                draw::put(buf, at, x, y, theme.block(), theme.accent());
             }
         }
     }
