@@ -161,6 +161,10 @@ impl App {
             return Some(self.now);
         }
         match (&self.session, self.screen) {
+            // The results are due but a dialog held them back: move on at once.
+            (Some(s), Screen::Game) if s.results_due() => {
+                self.quit_dialog.is_none().then_some(self.now)
+            }
             (Some(s), Screen::Game) => s.next_wakeup(),
             _ => None,
         }
@@ -237,6 +241,7 @@ impl App {
     /// Tells the App whether the terminal reports key releases. Without them, releases are
     /// made up from key repeats and timeouts (see [`crate::release`]).
     pub fn set_release_events(&mut self, supported: bool) {
+        self.dirty |= self.releases != supported;
         self.releases = supported;
         if let Some(s) = &mut self.session {
             s.set_synthesize(!supported);
