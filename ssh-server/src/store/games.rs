@@ -1,0 +1,269 @@
+//! Finished games: stored with their stats and replay, and entered into the leaderboards of
+//! their mode when their verdict is [`Verdict::Ranked`].
+
+use std::borrow::Borrow;
+
+use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Row, Sqlite, Transaction};
+
+use super::{Period, PlayerId, Store, StoreError, UnixMs, Verdict, from_db, to_db};
+
+/// A stored game's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub i64);
+
+/// A game as the session hands it over when it ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedGame {
+    pub player: PlayerId,
+    pub replay: Replay,
+    pub stats: Stats,
+    /// `Game::outcome()`: `None` when the recording stopped before the game ended.
+    pub outcome: Option<(EndReason, bool)>,
+    pub started_at: UnixMs,
+    pub ended_at: UnixMs,
+}
+
+/// What storing a game did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    pub id: GameId,
+    pub verdict: Verdict,
+    /// The periods (of [`Period::ALL`]) in which the game is the player's new best.
+    pub improved: Vec<Period>,
+    /// The player's all-time rank in the mode after this game, when it is a new all-time best.
+    /// Filled in by [`super::GameWriter`]; `None` from [`Store::insert_games`].
+    pub rank: Option<u64>,
+}
+
+/// A stored game, read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: GameId,
+    pub player: PlayerId,
+    pub mode: ModeKind,
+    pub ruleset_version: u16,
+    pub seed: u32,
+    pub started_at: UnixMs,
+    pub ended_at: UnixMs,
+    /// `won`, `block_out`, `lock_out`, `top_out`, `limit`, `combo_broken`, `forfeit` or
+    /// `unfinished`.
+    pub outcome: String,
+    /// `ranked`, `unranked` or `rejected`, and why when not ranked.
+    pub verdict: String,
+    pub verdict_note: Option<String>,
+    pub stats: Stats,
+}
+
+fn outcome_text(outcome: Option<(EndReason, bool)>) -> &'static str {
+    match outcome {
+        None => "unfinished",
+        Some((_, true)) => "won",
+        Some((EndReason::BlockOut, _)) => "block_out",
+        Some((EndReason::LockOut, _)) => "lock_out",
+        Some((EndReason::TopOut, _)) => "top_out",
+        Some((EndReason::Limit(_), _)) => "limit",
+        Some((EndReason::ComboBroken, _)) => "combo_broken",
+        Some((EndReason::Forfeit, _)) => "forfeit",
+    }
+}
+
+/// The columns of a game read back, as a literal so that every statement stays one constant
+/// string (`concat!`), never SQL assembled at run time.
+macro_rules! game_columns {
+    () => {
+        "id, player_id, mode, ruleset_version, seed, started_at, ended_at, outcome, verdict, \
+         verdict_note, time_ms, level, lines, pieces, score, garbage_cleared, max_combo, \
+         max_b2b, singles, doubles, triples, tetrises, tspins, perfect_clears, attack, sent, \
+         garbage_received"
+    };
+}
+
+fn ruleset_text(id: RulesetId) -> &'static str {
+    match id {
+        RulesetId::Standard => "standard",
+    }
+}
+
+impl Store {
+    /// Stores `games` with their verdicts in one transaction, and updates the leaderboards for
+    /// the ranked ones. The session path is [`super::GameWriter`], which judges each game
+    /// first; calling this directly trusts the verdicts given (tests, benchmarks, imports).
+    pub async fn insert_games<G: Borrow<FinishedGame>>(
+        &self,
+        games: &[(G, Verdict)],
+    ) -> Result<Vec<StoredGame>, StoreError> {
+        let mut tx = self.write_tx().await?;
+        let mut stored = Vec::with_capacity(games.len());
+        for (game, verdict) in games {
+            stored.push(insert_one(&mut tx, game.borrow(), verdict).await?);
+        }
+        tx.commit().await?;
+        Ok(stored)
+    }
+
+    /// A stored game.
+    pub async fn game(&self, id: GameId) -> Result<Option<GameRecord>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE id = $1"
+        ))
+        .bind(id.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(record).transpose()
+    }
+
+    /// `player`'s latest games, newest first.
+    pub async fn recent_games(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE player_id = $1 ORDER BY ended_at DESC, id DESC LIMIT $2"
+        ))
+        .bind(player.0)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(record).collect()
+    }
+
+    /// A stored game's replay.
+    pub async fn replay(&self, id: GameId) -> Result<Option<Replay>, StoreError> {
+        let bytes: Option<Vec<u8>> =
+            sqlx::query_scalar("SELECT replay FROM game_replays WHERE game_id = $1")
+                .bind(id.0)
+                .fetch_optional(&self.pool)
+                .await?;
+        bytes
+            .map(|b| Replay::from_bytes(&b))
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(format!("replay of game {}: {e}", id.0)))
+    }
+}
+
+async fn insert_one(
+    tx: &mut Transaction<'static, Sqlite>,
+    game: &FinishedGame,
+    verdict: &Verdict,
+) -> Result<StoredGame, StoreError> {
+    let s = &game.stats;
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO games (player_id, mode, ruleset, ruleset_version, seed, started_at, \
+         ended_at, outcome, verdict, verdict_note, time_ms, level, lines, pieces, score, \
+         garbage_cleared, max_combo, max_b2b, singles, doubles, triples, tetrises, tspins, \
+         perfect_clears, attack, sent, garbage_received) VALUES ($1, $2, $3, $4, $5, $6, $7, \
+         $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, \
+         $25, $26, $27) RETURNING id",
+    )
+    .bind(game.player.0)
+    .bind(game.replay.mode.kind.id())
+    .bind(ruleset_text(game.replay.ruleset))
+    .bind(i64::from(game.replay.version))
+    .bind(i64::from(game.replay.seed))
+    .bind(game.started_at)
+    .bind(game.ended_at)
+    .bind(outcome_text(game.outcome))
+    .bind(verdict.as_db())
+    .bind(verdict.note())
+    .bind(to_db(s.time))
+    .bind(i64::from(s.level))
+    .bind(i64::from(s.lines))
+    .bind(i64::from(s.pieces))
+    .bind(to_db(s.score))
+    .bind(i64::from(s.garbage_cleared))
+    .bind(i64::from(s.max_combo))
+    .bind(i64::from(s.max_b2b))
+    .bind(i64::from(s.singles))
+    .bind(i64::from(s.doubles))
+    .bind(i64::from(s.triples))
+    .bind(i64::from(s.tetrises))
+    .bind(i64::from(s.tspins))
+    .bind(i64::from(s.perfect_clears))
+    .bind(i64::from(s.attack))
+    .bind(i64::from(s.sent))
+    .bind(i64::from(s.garbage_received))
+    .fetch_one(&mut **tx)
+    .await?;
+    sqlx::query("INSERT INTO game_replays (game_id, replay) VALUES ($1, $2)")
+        .bind(id)
+        .bind(game.replay.to_bytes())
+        .execute(&mut **tx)
+        .await?;
+    let mut improved = Vec::new();
+    if let Verdict::Ranked { key } = verdict {
+        for period in Period::ALL {
+            let done = sqlx::query(
+                "INSERT INTO leaderboard_best \
+                 (mode, period, period_start, player_id, rank_key, achieved_at, game_id) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                 ON CONFLICT (mode, period, period_start, player_id) DO UPDATE \
+                 SET rank_key = excluded.rank_key, achieved_at = excluded.achieved_at, \
+                 game_id = excluded.game_id \
+                 WHERE excluded.rank_key < leaderboard_best.rank_key",
+            )
+            .bind(game.replay.mode.kind.id())
+            .bind(period.as_db())
+            .bind(period.start(game.ended_at))
+            .bind(game.player.0)
+            .bind(*key)
+            .bind(game.ended_at)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+            if done.rows_affected() > 0 {
+                improved.push(period);
+            }
+        }
+    }
+    Ok(StoredGame {
+        id: GameId(id),
+        verdict: verdict.clone(),
+        improved,
+        rank: None,
+    })
+}
+
+fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
+    let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get::<i64, _>(name)?) };
+    let mode: String = row.try_get("mode")?;
+    let stats = Stats {
+        time: from_db(int("time_ms")?, "time_ms")?,
+        level: from_db(int("level")?, "level")?,
+        lines: from_db(int("lines")?, "lines")?,
+        pieces: from_db(int("pieces")?, "pieces")?,
+        score: from_db(int("score")?, "score")?,
+        garbage_cleared: from_db(int("garbage_cleared")?, "garbage_cleared")?,
+        max_combo: from_db(int("max_combo")?, "max_combo")?,
+        max_b2b: from_db(int("max_b2b")?, "max_b2b")?,
+        singles: from_db(int("singles")?, "singles")?,
+        doubles: from_db(int("doubles")?, "doubles")?,
+        triples: from_db(int("triples")?, "triples")?,
+        tetrises: from_db(int("tetrises")?, "tetrises")?,
+        tspins: from_db(int("tspins")?, "tspins")?,
+        perfect_clears: from_db(int("perfect_clears")?, "perfect_clears")?,
+        attack: from_db(int("attack")?, "attack")?,
+        sent: from_db(int("sent")?, "sent")?,
+        garbage_received: from_db(int("garbage_received")?, "garbage_received")?,
+    };
+    Ok(GameRecord {
+        id: GameId(int("id")?),
+        player: PlayerId(int("player_id")?),
+        mode: ModeKind::parse(&mode)
+            .ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))?,
+        ruleset_version: from_db(int("ruleset_version")?, "ruleset_version")?,
+        seed: from_db(int("seed")?, "seed")?,
+        started_at: int("started_at")?,
+        ended_at: int("ended_at")?,
+        outcome: row.try_get("outcome")?,
+        verdict: row.try_get("verdict")?,
+        verdict_note: row.try_get("verdict_note")?,
+        stats,
+    })
+}

@@ -1,0 +1,153 @@
+//! SSH public keys: the identity of a connection. A key belongs to at most one account; an
+//! account has one or more keys, listed and removed by its player (never the key in use).
+
+use std::fmt;
+
+use sqlx::{Sqlite, Transaction};
+
+use super::{PlayerId, Store, StoreError, UnixMs};
+
+/// A key's SHA-256 fingerprint as OpenSSH prints it: `SHA256:` and 43 characters of unpadded
+/// base64 (russh: `key.fingerprint(HashAlg::Sha256).to_string()`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KeyFingerprint(String);
+
+impl KeyFingerprint {
+    pub fn parse(raw: &str) -> Option<KeyFingerprint> {
+        let b64 = raw.strip_prefix("SHA256:")?;
+        let ok = b64.len() == 43
+            && b64
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
+        ok.then(|| KeyFingerprint(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for KeyFingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A key a client authenticated with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewKey {
+    pub fingerprint: KeyFingerprint,
+    /// The algorithm name (`ssh-ed25519`, `rsa-sha2-512`, ...), shown when keys are listed.
+    /// Cut to 64 characters when stored.
+    pub algorithm: String,
+}
+
+/// A key of an account, as listed to its player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyInfo {
+    pub fingerprint: KeyFingerprint,
+    pub algorithm: String,
+    pub added_at: UnixMs,
+    pub last_used_at: UnixMs,
+}
+
+/// Why a key was not removed.
+#[derive(Debug, thiserror::Error)]
+pub enum KeyError {
+    #[error("that key is the one this connection uses")]
+    InUse,
+    #[error("no such key on this account")]
+    NotFound,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Store {
+    /// The keys of `player`, oldest first.
+    pub async fn keys(&self, player: PlayerId) -> Result<Vec<KeyInfo>, StoreError> {
+        let rows: Vec<(String, String, i64, i64)> = sqlx::query_as(
+            "SELECT fingerprint, algorithm, added_at, last_used_at FROM player_keys \
+             WHERE player_id = $1 ORDER BY added_at, fingerprint",
+        )
+        .bind(player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.into_iter()
+            .map(|(fp, algorithm, added_at, last_used_at)| {
+                let fingerprint = KeyFingerprint::parse(&fp)
+                    .ok_or_else(|| StoreError::Corrupt(format!("stored fingerprint {fp:?}")))?;
+                Ok(KeyInfo {
+                    fingerprint,
+                    algorithm,
+                    added_at,
+                    last_used_at,
+                })
+            })
+            .collect()
+    }
+
+    /// Removes `key` from `player`'s account. The key the connection uses (`in_use`) cannot be
+    /// removed, so an account always keeps the key its player is logged in with.
+    pub async fn remove_key(
+        &self,
+        player: PlayerId,
+        key: &KeyFingerprint,
+        in_use: &KeyFingerprint,
+    ) -> Result<(), KeyError> {
+        if key == in_use {
+            return Err(KeyError::InUse);
+        }
+        let done = sqlx::query("DELETE FROM player_keys WHERE fingerprint = $1 AND player_id = $2")
+            .bind(key.as_str())
+            .bind(player.0)
+            .execute(&self.pool)
+            .await
+            .map_err(StoreError::from)?;
+        if done.rows_affected() == 0 {
+            return Err(KeyError::NotFound);
+        }
+        Ok(())
+    }
+}
+
+/// Adds `key` to `player` inside `tx`. `Ok(false)` when the key already belongs to an account.
+pub(super) async fn insert_key(
+    tx: &mut Transaction<'static, Sqlite>,
+    player: PlayerId,
+    key: &NewKey,
+    now: UnixMs,
+) -> Result<bool, StoreError> {
+    let algorithm: String = key.algorithm.chars().take(64).collect();
+    let done = sqlx::query(
+        "INSERT INTO player_keys (fingerprint, player_id, algorithm, added_at, last_used_at) \
+         VALUES ($1, $2, $3, $4, $4) ON CONFLICT (fingerprint) DO NOTHING",
+    )
+    .bind(key.fingerprint.as_str())
+    .bind(player.0)
+    .bind(algorithm)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_are_validated() {
+        let good = "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s";
+        assert_eq!(KeyFingerprint::parse(good).unwrap().as_str(), good);
+        for bad in [
+            "",
+            "uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
+            "MD5:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
+            "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2",
+            "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s=",
+            "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2'",
+        ] {
+            assert_eq!(KeyFingerprint::parse(bad), None, "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Leaderboard queries: one entry per player (their best game), per mode and period, in the
+//! mode's order ([`super::rank_key`]).
+//!
+//! Ranks are competition ranks: entries with equal keys share a rank ("1, 2, 2, 4") and are
+//! listed by who got there first. Both queries read the `leaderboard_rank` index of
+//! `leaderboard_best` (see `migrations/0004_leaderboards.sql`).
+
+use minotty_engine::ModeKind;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{GameId, Period, PlayerId, PlayerName, Store, StoreError, UnixMs, from_db};
+
+/// The most entries one query returns.
+pub const MAX_PAGE: u32 = 100;
+
+/// Which entries of a board to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// Entries to skip (0 for the top).
+    pub offset: u32,
+    /// Entries to return, at most [`MAX_PAGE`].
+    pub limit: u32,
+}
+
+impl Page {
+    pub fn top(limit: u32) -> Page {
+        Page { offset: 0, limit }
+    }
+}
+
+/// One player's line on a board: their best game's rank and the stats that modes rank on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub rank: u64,
+    pub player: PlayerId,
+    pub name: PlayerName,
+    pub game: GameId,
+    pub achieved_at: UnixMs,
+    pub rank_key: i64,
+    pub time_ms: u64,
+    pub score: u64,
+    pub lines: u32,
+    pub pieces: u32,
+    pub max_combo: u32,
+}
+
+/// The columns that [`entry`] reads, a literal so that statements stay constant strings.
+macro_rules! entry_columns {
+    () => {
+        "b.player_id, p.name, b.game_id, b.achieved_at, b.rank_key, g.time_ms, g.score, \
+         g.lines, g.pieces, g.max_combo"
+    };
+}
+
+impl Store {
+    /// A page of the board of `mode` for the `period` that `now` falls in.
+    pub async fn leaderboard(
+        &self,
+        mode: ModeKind,
+        period: Period,
+        now: UnixMs,
+        page: Page,
+    ) -> Result<Vec<Entry>, StoreError> {
+        let start = period.start(now);
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            entry_columns!(),
+            " FROM leaderboard_best b \
+             JOIN players p ON p.id = b.player_id \
+             JOIN games g ON g.id = b.game_id \
+             WHERE b.mode = $1 AND b.period = $2 AND b.period_start = $3 \
+             ORDER BY b.rank_key, b.achieved_at, b.player_id \
+             LIMIT $4 OFFSET $5"
+        ))
+        .bind(mode.id())
+        .bind(period.as_db())
+        .bind(start)
+        .bind(i64::from(page.limit.min(MAX_PAGE)))
+        .bind(i64::from(page.offset))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut entries: Vec<Entry> = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let mut e = entry(row, 0)?;
+            e.rank = match entries.last() {
+                // Ties share the rank of the first entry with that key.
+                Some(prev) if prev.rank_key == e.rank_key => prev.rank,
+                // Every entry listed before this one ranks strictly better.
+                Some(_) => u64::from(page.offset) + i as u64 + 1,
+                // The first entry of a later page may tie with entries of earlier pages.
+                None if page.offset > 0 => {
+                    self.better_than(mode.id(), period.as_db(), start, e.rank_key)
+                        .await?
+                        + 1
+                }
+                None => 1,
+            };
+            entries.push(e);
+        }
+        Ok(entries)
+    }
+
+    /// `player`'s entry on the board of `mode` for the `period` that `now` falls in, with its
+    /// rank, wherever it is; `None` when they have no ranked game there.
+    pub async fn rank_of(
+        &self,
+        mode: ModeKind,
+        period: Period,
+        now: UnixMs,
+        player: PlayerId,
+    ) -> Result<Option<Entry>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            entry_columns!(),
+            ", (SELECT COUNT(*) FROM leaderboard_best o \
+                WHERE o.mode = b.mode AND o.period = b.period \
+                AND o.period_start = b.period_start AND o.rank_key < b.rank_key) AS better \
+             FROM leaderboard_best b \
+             JOIN players p ON p.id = b.player_id \
+             JOIN games g ON g.id = b.game_id \
+             WHERE b.mode = $1 AND b.period = $2 AND b.period_start = $3 AND b.player_id = $4"
+        ))
+        .bind(mode.id())
+        .bind(period.as_db())
+        .bind(period.start(now))
+        .bind(player.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let better: i64 = row.try_get("better")?;
+        Ok(Some(entry(&row, from_db::<u64>(better, "rank")? + 1)?))
+    }
+
+    /// How many entries of a board rank strictly better than `key`.
+    async fn better_than(
+        &self,
+        mode: &str,
+        period: &str,
+        start: UnixMs,
+        key: i64,
+    ) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM leaderboard_best \
+             WHERE mode = $1 AND period = $2 AND period_start = $3 AND rank_key < $4",
+        )
+        .bind(mode)
+        .bind(period)
+        .bind(start)
+        .bind(key)
+        .fetch_one(&self.pool)
+        .await?;
+        from_db(n, "count")
+    }
+}
+
+fn entry(row: &SqliteRow, rank: u64) -> Result<Entry, StoreError> {
+    let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get::<i64, _>(name)?) };
+    Ok(Entry {
+        rank,
+        player: PlayerId(int("player_id")?),
+        name: PlayerName::from_db(row.try_get("name")?)?,
+        game: GameId(int("game_id")?),
+        achieved_at: int("achieved_at")?,
+        rank_key: int("rank_key")?,
+        time_ms: from_db(int("time_ms")?, "time_ms")?,
+        score: from_db(int("score")?, "score")?,
+        lines: from_db(int("lines")?, "lines")?,
+        pieces: from_db(int("pieces")?, "pieces")?,
+        max_combo: from_db(int("max_combo")?, "max_combo")?,
+    })
+}

@@ -1,0 +1,213 @@
+//! The store: accounts, keys, settings, games and leaderboards in SQLite through sqlx.
+//!
+//! Architecture Invariant: every SQL statement of these tables lives in this module, and
+//! nothing outside it touches the pool. Queries are runtime-checked (`sqlx::query` with binds,
+//! never string concatenation), so the crate builds without a `DATABASE_URL`; every query is
+//! covered by a `#[sqlx::test]` in `ssh-server/tests/store_tests/`. The SQL is what PostgreSQL
+//! also accepts, except where a comment beside it says why not.
+//!
+//! Writes of finished games go through [`GameWriter`], a background task, so a session never
+//! waits for the database; account and settings writes are small and awaited by the session
+//! that asked for them.
+//!
+//! Times are integer milliseconds since the Unix epoch ([`UnixMs`]), always passed in by the
+//! caller, so tests choose the clock.
+
+mod accounts;
+mod games;
+mod keys;
+mod leaderboard;
+mod names;
+mod passwords;
+mod period;
+mod ranking;
+mod rate_limit;
+mod settings;
+mod verify;
+mod writer;
+
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+pub use accounts::{Account, LinkError, RegisterError};
+pub use games::{FinishedGame, GameId, GameRecord, StoredGame};
+pub use keys::{KeyError, KeyFingerprint, KeyInfo, NewKey};
+pub use leaderboard::{Entry, MAX_PAGE, Page};
+pub use names::{NameError, PlayerName};
+pub use passwords::{Password, PasswordError, PasswordHash};
+pub use period::Period;
+pub use ranking::{Unranked, rank_key, ranked_modes};
+pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
+pub use settings::{MAX_SETTINGS_BYTES, SettingsError};
+pub use verify::{Rejected, Verdict, verify_replay};
+pub use writer::{GameWriter, WriteError, WriteResult, WriterConfig};
+
+/// Milliseconds since the Unix epoch, UTC.
+pub type UnixMs = i64;
+
+/// The migrations in `migrations/`, embedded at build time.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// How long a statement waits for another connection's write lock before it fails as busy.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A registered player's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub i64);
+
+/// An error of the database itself (connection, IO, SQL, migration) or a row that does not
+/// decode: nothing a player did wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migrating the database: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+    #[error("a blocking task failed: {0}")]
+    Task(String),
+}
+
+impl StoreError {
+    /// Whether trying again later may succeed (the database was busy or locked, a connection or
+    /// IO failed), as opposed to an error that will recur (a constraint, bad data).
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Database(e) => is_transient(e),
+            StoreError::Task(_) => true,
+            StoreError::Migrate(_) | StoreError::Corrupt(_) => false,
+        }
+    }
+}
+
+fn is_transient(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => {
+            // SQLite's primary result codes: SQLITE_BUSY (5), SQLITE_LOCKED (6), SQLITE_IOERR
+            // (10), SQLITE_FULL (13); extended codes keep the primary code in the low byte.
+            let code = db.code().and_then(|c| c.parse::<i64>().ok()).unwrap_or(0);
+            matches!(code & 0xff, 5 | 6 | 10 | 13)
+        }
+        sqlx::Error::Io(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        _ => false,
+    }
+}
+
+/// SQLite settings of a connection (`PRAGMA` is SQLite's own syntax: this is diagnostics of
+/// the SQLite store, with no PostgreSQL counterpart needed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pragmas {
+    pub journal_mode: String,
+    pub foreign_keys: bool,
+    pub busy_timeout_ms: i64,
+}
+
+/// A handle to the database and the in-memory login rate limits (cheap to clone).
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: SqlitePool,
+    limiter: Arc<Mutex<RateLimiter>>,
+}
+
+impl Store {
+    /// Opens the SQLite database at `url` (`sqlite://minotty.db`), creating the file if it is
+    /// missing, with WAL, foreign keys and a busy timeout, and applies the migrations.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::connect(SqliteConnectOptions::from_str(url)?).await
+    }
+
+    /// Like [`Store::open`] with options already parsed (tests use a throwaway file).
+    pub async fn connect(options: SqliteConnectOptions) -> Result<Store, StoreError> {
+        let options = options
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut can lose
+            // the last commits but never corrupts the database.
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await?;
+        Store::from_pool(pool).await
+    }
+
+    /// Wraps a pool whose connections are already set up, applying the migrations.
+    pub async fn from_pool(pool: SqlitePool) -> Result<Store, StoreError> {
+        MIGRATOR.run(&pool).await?;
+        Ok(Store {
+            pool,
+            limiter: Arc::new(Mutex::new(RateLimiter::new(LimitConfig::default()))),
+        })
+    }
+
+    /// Replaces the login rate limits (tests use small ones).
+    pub fn with_limits(mut self, config: LimitConfig) -> Store {
+        self.limiter = Arc::new(Mutex::new(RateLimiter::new(config)));
+        self
+    }
+
+    /// The connection settings in force, read back from SQLite (for status output and tests).
+    pub async fn pragmas(&self) -> Result<Pragmas, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let journal_mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&mut *conn)
+            .await?;
+        let foreign_keys: i64 = sqlx::query_scalar("PRAGMA foreign_keys")
+            .fetch_one(&mut *conn)
+            .await?;
+        let busy_timeout_ms: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
+            .fetch_one(&mut *conn)
+            .await?;
+        Ok(Pragmas {
+            journal_mode,
+            foreign_keys: foreign_keys == 1,
+            busy_timeout_ms,
+        })
+    }
+
+    /// Waits for the pool's connections to close (at shutdown).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Starts a write transaction that takes the write lock at once.
+    ///
+    /// `BEGIN IMMEDIATE` is SQLite-only (PostgreSQL: plain `BEGIN`). It is here because a
+    /// deferred transaction that reads and then writes fails at once with SQLITE_BUSY, past the
+    /// busy timeout, when another connection wrote in between; taking the lock first makes
+    /// concurrent writers wait their turn instead.
+    async fn write_tx(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    /// Runs `f` on the rate limiter. A poisoned lock (a panic elsewhere while holding it) is
+    /// recovered: the limiter's state is a cache of counters, always consistent.
+    fn limits<T>(&self, f: impl FnOnce(&mut RateLimiter) -> T) -> T {
+        let mut guard = self
+            .limiter
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut guard)
+    }
+}
+
+/// Converts a stored integer to the engine's unsigned type, refusing a negative or too large
+/// value instead of wrapping.
+fn from_db<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T, StoreError> {
+    T::try_from(v).map_err(|_| StoreError::Corrupt(format!("{what} out of range: {v}")))
+}
+
+/// Converts an engine value to a stored integer, saturating at `i64::MAX`.
+fn to_db<T: TryInto<i64>>(v: T) -> i64 {
+    v.try_into().unwrap_or(i64::MAX)
+}

@@ -1,0 +1,200 @@
+//! Each mode's ranking, folded into one integer key where lower is better, and which games may
+//! enter a leaderboard at all.
+//!
+//! | mode | ranked by | counts when |
+//! |---|---|---|
+//! | 40 lines | time | the 40 lines were cleared |
+//! | marathon, ultra | score | the game ended (top out, goal or time) |
+//! | master | lines, then time | the game ended |
+//! | cheese | pieces | all the garbage was dug |
+//! | combo | longest combo | the game ended |
+//!
+//! Every leaderboard game uses the `standard` ruleset and its mode's preset exactly (a custom
+//! mode that calls itself 40 lines does not rank), and a forfeited game never ranks.
+
+use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
+
+/// The modes with a leaderboard.
+pub fn ranked_modes() -> [ModeKind; 6] {
+    [
+        ModeKind::Sprint,
+        ModeKind::Marathon,
+        ModeKind::Ultra,
+        ModeKind::Master,
+        ModeKind::Cheese,
+        ModeKind::Combo,
+    ]
+}
+
+/// Master keys lines above time: a time takes the low 40 bits (34 years of milliseconds) and
+/// lines the 22 above them (4 million lines), so the key never overflows.
+const TIME_BITS: u32 = 40;
+const LINE_BITS: u32 = 22;
+
+/// The leaderboard key of a game of `kind` with `stats` (lower is better), or `None` for a mode
+/// without a leaderboard.
+pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
+    let time = i64::try_from(stats.time).unwrap_or(i64::MAX);
+    let score = i64::try_from(stats.score).unwrap_or(i64::MAX);
+    Some(match kind {
+        ModeKind::Sprint => time,
+        ModeKind::Marathon | ModeKind::Ultra => -score,
+        ModeKind::Master => {
+            let time = time.min((1 << TIME_BITS) - 1);
+            let lines = stats.lines.min((1 << LINE_BITS) - 1);
+            -(i64::from(lines) << TIME_BITS) + time
+        }
+        ModeKind::Cheese => i64::from(stats.pieces),
+        ModeKind::Combo => -i64::from(stats.max_combo),
+        ModeKind::Custom => return None,
+    })
+}
+
+/// Why a game does not enter a leaderboard (it is still stored).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Unranked {
+    #[error("this mode has no leaderboard")]
+    NoLeaderboard,
+    #[error("the mode differs from the {0} preset")]
+    NotThePreset(&'static str),
+    #[error("not the standard ruleset")]
+    Ruleset,
+    #[error("the game did not end")]
+    Unfinished,
+    #[error("the game was forfeited")]
+    Forfeit,
+    #[error("the goal was not reached")]
+    GoalMissed,
+}
+
+/// Whether a game with this replay and (re-simulated) outcome may rank; the key when it may.
+pub fn eligible(
+    replay: &Replay,
+    stats: &Stats,
+    outcome: Option<(EndReason, bool)>,
+) -> Result<i64, Unranked> {
+    let kind = replay.mode.kind;
+    let key = rank_key(kind, stats).ok_or(Unranked::NoLeaderboard)?;
+    if replay.ruleset != RulesetId::Standard {
+        return Err(Unranked::Ruleset);
+    }
+    if replay.mode != kind.mode() {
+        return Err(Unranked::NotThePreset(kind.id()));
+    }
+    let (reason, won) = outcome.ok_or(Unranked::Unfinished)?;
+    if reason == EndReason::Forfeit {
+        return Err(Unranked::Forfeit);
+    }
+    let needs_goal = matches!(kind, ModeKind::Sprint | ModeKind::Cheese);
+    if needs_goal && !won {
+        return Err(Unranked::GoalMissed);
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minotty_engine::Mode;
+
+    fn stats(time: u64, score: u64, lines: u32, pieces: u32, max_combo: u32) -> Stats {
+        Stats {
+            time,
+            score,
+            lines,
+            pieces,
+            max_combo,
+            ..Stats::default()
+        }
+    }
+
+    #[test]
+    fn keys_order_games_the_way_each_mode_ranks_them() {
+        // (mode, better, worse)
+        let cases = [
+            (
+                ModeKind::Sprint,
+                stats(30_000, 0, 40, 100, 0),
+                stats(31_000, 9, 40, 90, 9),
+            ),
+            (
+                ModeKind::Marathon,
+                stats(9, 5_000, 1, 1, 0),
+                stats(1, 4_999, 9, 1, 0),
+            ),
+            (
+                ModeKind::Ultra,
+                stats(9, 80_000, 1, 1, 0),
+                stats(1, 70_000, 9, 1, 0),
+            ),
+            (
+                ModeKind::Master,
+                stats(900_000, 0, 100, 1, 0),
+                stats(1_000, 0, 99, 1, 0),
+            ),
+            (
+                ModeKind::Master,
+                stats(100_000, 0, 100, 1, 0),
+                stats(100_001, 0, 100, 1, 0),
+            ),
+            (
+                ModeKind::Cheese,
+                stats(90_000, 0, 1, 50, 0),
+                stats(1_000, 0, 1, 51, 0),
+            ),
+            (
+                ModeKind::Combo,
+                stats(1, 0, 1, 1, 12),
+                stats(9, 9, 9, 9, 11),
+            ),
+        ];
+        for (kind, better, worse) in cases {
+            let (b, w) = (rank_key(kind, &better), rank_key(kind, &worse));
+            assert!(b.unwrap() < w.unwrap(), "{kind:?}: {b:?} vs {w:?}");
+        }
+        assert_eq!(rank_key(ModeKind::Custom, &Stats::default()), None);
+        // Equal stats that the mode ranks on give equal keys whatever else differs.
+        let a = rank_key(ModeKind::Combo, &stats(1, 100, 5, 5, 7));
+        assert_eq!(a, rank_key(ModeKind::Combo, &stats(9, 900, 9, 9, 7)));
+        // Extreme values saturate instead of wrapping.
+        assert!(rank_key(ModeKind::Marathon, &stats(0, u64::MAX, 0, 0, 0)).unwrap() < 0);
+        assert!(rank_key(ModeKind::Master, &stats(u64::MAX, 0, u32::MAX, 0, 0)).unwrap() < 0);
+    }
+
+    fn replay(mode: Mode) -> Replay {
+        minotty_engine::Game::new(
+            minotty_engine::GameConfig {
+                mode,
+                ..Default::default()
+            },
+            1,
+        )
+        .replay()
+    }
+
+    #[test]
+    fn only_finished_preset_games_rank() {
+        let s = Stats::default();
+        let sprint = replay(Mode::sprint());
+        let goal = Some((EndReason::Limit(minotty_engine::Stat::Lines), true));
+        assert!(eligible(&sprint, &s, goal).is_ok());
+        let topped = Some((EndReason::BlockOut, false));
+        assert_eq!(eligible(&sprint, &s, topped), Err(Unranked::GoalMissed));
+        assert_eq!(eligible(&sprint, &s, None), Err(Unranked::Unfinished));
+        let forfeit = Some((EndReason::Forfeit, false));
+        assert_eq!(eligible(&sprint, &s, forfeit), Err(Unranked::Forfeit));
+        assert!(eligible(&replay(Mode::marathon()), &s, topped).is_ok());
+        assert_eq!(
+            eligible(&replay(Mode::cheese(5)), &s, goal),
+            Err(Unranked::NotThePreset("cheese"))
+        );
+        let mut fake = Mode::custom(0, true, Some((minotty_engine::Stat::Lines, 1)));
+        fake.kind = ModeKind::Sprint;
+        assert_eq!(
+            eligible(&replay(fake), &s, goal),
+            Err(Unranked::NotThePreset("40l"))
+        );
+        let custom = replay(Mode::custom(0, true, None));
+        assert_eq!(eligible(&custom, &s, topped), Err(Unranked::NoLeaderboard));
+    }
+}

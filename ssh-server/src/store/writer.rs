@@ -1,0 +1,279 @@
+//! The game writer: finished games are stored by background tasks, off the sessions' paths.
+//!
+//! A session calls [`GameWriter::submit`], which never blocks and never fails loudly: it queues
+//! the game and hands back a oneshot receiver that later gets the stored id, the verdict and,
+//! for a new all-time best, the player's rank. Behind it two tasks form a pipeline:
+//!
+//! 1. the judge takes whatever is queued (up to a batch) and judges it on the blocking pool
+//!    ([`FinishedGame::judge`] re-simulates replays that could rank);
+//! 2. the writer stores each judged batch in one transaction, retrying a transient failure (a
+//!    busy database, an IO error) with exponential backoff. A batch that fails for good is
+//!    written game by game, so one bad game does not take the others with it.
+//!
+//! Nothing is lost silently: a rejected replay is stored and logged; a game that cannot be
+//! stored after every retry is logged at error level with its replay in hex (enough to store
+//! it again by hand) and its receiver gets the error. Nothing here panics.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use super::{FinishedGame, Period, Store, StoreError, StoredGame, Verdict};
+
+/// How the writer batches and retries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriterConfig {
+    /// The most games judged together and written in one transaction.
+    pub max_batch: usize,
+    /// Tries per write before giving up on it.
+    pub max_attempts: u32,
+    pub first_backoff: Duration,
+    pub max_backoff: Duration,
+}
+
+impl Default for WriterConfig {
+    /// Up to 64 games a transaction; 10 tries over about 25 s.
+    fn default() -> Self {
+        WriterConfig {
+            max_batch: 64,
+            max_attempts: 10,
+            first_backoff: Duration::from_millis(50),
+            max_backoff: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Why a game was not stored.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteError {
+    #[error("the game was not stored after {attempts} attempts: {error}")]
+    Failed { attempts: u32, error: String },
+    #[error("the game writer has stopped")]
+    Closed,
+}
+
+/// What a submitter gets back.
+pub type WriteResult = Result<StoredGame, WriteError>;
+
+struct Job {
+    game: Arc<FinishedGame>,
+    reply: oneshot::Sender<WriteResult>,
+}
+
+/// The sending side of the writer (cheap to clone, one per session is fine).
+#[derive(Clone, Debug)]
+pub struct GameWriter {
+    jobs: mpsc::UnboundedSender<Job>,
+    queued: Arc<AtomicUsize>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("player", &self.game.player)
+            .finish()
+    }
+}
+
+impl GameWriter {
+    /// Starts the writer's tasks on the current runtime. They run until every `GameWriter`
+    /// clone is dropped and the queue is written; the handle finishes then (await it at
+    /// shutdown so no game is left behind).
+    pub fn spawn(store: Store, config: WriterConfig) -> (GameWriter, JoinHandle<()>) {
+        let (jobs, rx) = mpsc::unbounded_channel();
+        // A few judged batches may wait for the database; beyond that the judge waits, and
+        // games gather in the queue to be judged and written as bigger batches.
+        let (judged, judged_rx) = mpsc::channel(4);
+        let queued = Arc::new(AtomicUsize::new(0));
+        tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
+        let handle = tokio::spawn(write_loop(store, judged_rx, config));
+        (GameWriter { jobs, queued }, handle)
+    }
+
+    /// Queues `game` to be judged and stored; never blocks. The receiver gets the outcome (it
+    /// may be dropped: the game is stored all the same).
+    pub fn submit(&self, game: FinishedGame) -> oneshot::Receiver<WriteResult> {
+        let (reply, rx) = oneshot::channel();
+        self.queued.fetch_add(1, Ordering::Relaxed);
+        let job = Job {
+            game: Arc::new(game),
+            reply,
+        };
+        if let Err(mpsc::error::SendError(job)) = self.jobs.send(job) {
+            self.queued.fetch_sub(1, Ordering::Relaxed);
+            log_lost(&job.game, "the game writer has stopped");
+            let _ = job.reply.send(Err(WriteError::Closed));
+        }
+        rx
+    }
+
+    /// Games submitted and not yet judged.
+    pub fn queued(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
+    }
+}
+
+async fn judge_loop(
+    mut rx: mpsc::UnboundedReceiver<Job>,
+    judged: mpsc::Sender<Vec<(Job, Verdict)>>,
+    config: WriterConfig,
+    queued: Arc<AtomicUsize>,
+) {
+    let mut batch = Vec::with_capacity(config.max_batch);
+    while rx.recv_many(&mut batch, config.max_batch.max(1)).await > 0 {
+        queued.fetch_sub(batch.len(), Ordering::Relaxed);
+        let jobs = std::mem::take(&mut batch);
+        let games: Vec<Arc<FinishedGame>> = jobs.iter().map(|j| j.game.clone()).collect();
+        let verdicts = match tokio::task::spawn_blocking(move || {
+            games.iter().map(|g| g.judge()).collect::<Vec<_>>()
+        })
+        .await
+        {
+            Ok(v) => v,
+            // Judging catches the engine's panics, so this is the runtime shutting down:
+            // judge here rather than drop the games.
+            Err(e) => {
+                tracing::warn!(error = %e, "judging on the blocking pool failed; judging inline");
+                jobs.iter().map(|j| j.game.judge()).collect()
+            }
+        };
+        for (job, verdict) in jobs.iter().zip(&verdicts) {
+            if let Verdict::Rejected(why) = verdict {
+                tracing::warn!(
+                    player = job.game.player.0,
+                    mode = job.game.replay.mode.kind.id(),
+                    seed = job.game.replay.seed,
+                    reason = %why,
+                    "replay rejected: the game is stored but not ranked"
+                );
+            }
+        }
+        let pairs: Vec<(Job, Verdict)> = jobs.into_iter().zip(verdicts).collect();
+        if let Err(mpsc::error::SendError(pairs)) = judged.send(pairs).await {
+            for (job, _) in pairs {
+                log_lost(&job.game, "the game writer has stopped");
+                let _ = job.reply.send(Err(WriteError::Closed));
+            }
+        }
+    }
+}
+
+async fn write_loop(
+    store: Store,
+    mut judged: mpsc::Receiver<Vec<(Job, Verdict)>>,
+    config: WriterConfig,
+) {
+    while let Some(batch) = judged.recv().await {
+        let (replies, items): (Vec<_>, Vec<_>) = batch
+            .into_iter()
+            .map(|(job, verdict)| (job.reply, (job.game, verdict)))
+            .unzip();
+        match insert_with_retry(&store, &items, &config).await {
+            Ok(stored) => {
+                for ((reply, (game, _)), stored) in replies.into_iter().zip(&items).zip(stored) {
+                    answer(&store, game.clone(), stored, reply);
+                }
+            }
+            Err((e, _)) if items.len() > 1 && !e.is_transient() => {
+                tracing::warn!(error = %e, games = items.len(), "a batch failed; writing its games one by one");
+                for (reply, item) in replies.into_iter().zip(items) {
+                    match insert_with_retry(&store, std::slice::from_ref(&item), &config).await {
+                        Ok(mut stored) => match stored.pop() {
+                            Some(s) => answer(&store, item.0, s, reply),
+                            None => fail(&item.0, reply, 1, "nothing was stored"),
+                        },
+                        Err((e, attempts)) => fail(&item.0, reply, attempts, &e.to_string()),
+                    }
+                }
+            }
+            Err((e, attempts)) => {
+                for (reply, (game, _)) in replies.into_iter().zip(&items) {
+                    fail(game, reply, attempts, &e.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// Stores `items` in one transaction, retrying transient failures with backoff. On failure,
+/// the last error and the number of attempts made.
+async fn insert_with_retry(
+    store: &Store,
+    items: &[(Arc<FinishedGame>, Verdict)],
+    config: &WriterConfig,
+) -> Result<Vec<StoredGame>, (StoreError, u32)> {
+    let mut delay = config.first_backoff;
+    let mut attempt = 1;
+    loop {
+        match store.insert_games(items).await {
+            Ok(stored) => return Ok(stored),
+            Err(e) if e.is_transient() && attempt < config.max_attempts => {
+                tracing::warn!(attempt, error = %e, games = items.len(), "storing games failed; retrying");
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(config.max_backoff);
+                attempt += 1;
+            }
+            Err(e) => return Err((e, attempt)),
+        }
+    }
+}
+
+/// Replies with the stored game, after looking up the player's rank for a new all-time best
+/// (on its own task: a read that does not hold up the writer).
+fn answer(
+    store: &Store,
+    game: Arc<FinishedGame>,
+    mut stored: StoredGame,
+    reply: oneshot::Sender<WriteResult>,
+) {
+    if !stored.improved.contains(&Period::AllTime) {
+        let _ = reply.send(Ok(stored));
+        return;
+    }
+    let store = store.clone();
+    tokio::spawn(async move {
+        let mode = game.replay.mode.kind;
+        match store
+            .rank_of(mode, Period::AllTime, game.ended_at, game.player)
+            .await
+        {
+            Ok(entry) => stored.rank = entry.map(|e| e.rank),
+            Err(e) => {
+                tracing::warn!(error = %e, game = stored.id.0, "looking up a new best's rank")
+            }
+        }
+        let _ = reply.send(Ok(stored));
+    });
+}
+
+fn fail(game: &FinishedGame, reply: oneshot::Sender<WriteResult>, attempts: u32, error: &str) {
+    log_lost(game, error);
+    let _ = reply.send(Err(WriteError::Failed {
+        attempts,
+        error: error.to_owned(),
+    }));
+}
+
+/// Logs everything needed to store the game again by hand.
+fn log_lost(game: &FinishedGame, error: &str) {
+    let replay: String = game
+        .replay
+        .to_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    tracing::error!(
+        player = game.player.0,
+        mode = game.replay.mode.kind.id(),
+        started_at = game.started_at,
+        ended_at = game.ended_at,
+        stats = ?game.stats,
+        outcome = ?game.outcome,
+        %replay,
+        error,
+        "a finished game could not be stored"
+    );
+}

@@ -1,0 +1,9 @@
+//! The store against real throwaway SQLite databases (`#[sqlx::test]` gives each test its own
+//! file, migrated by the store's own migrator). Every query of `minotty_server::store` runs in
+//! at least one of these tests.
+
+mod accounts;
+mod games;
+mod leaderboard;
+mod support;
+mod writer;
