@@ -22,9 +22,12 @@ pub struct ConnectionHandler {
     player: PlayerName,
     key_fingerprint: Option<String>,
     authenticated: Option<oneshot::Sender<()>>,
-    /// The one session channel this connection may have at a time.
-    channel: Option<ChannelState>,
+    /// Open session channels (a few; at most one runs a game).
+    channels: Vec<ChannelState>,
 }
+
+/// Session channels one connection may have open at once.
+const MAX_CHANNELS: usize = 4;
 
 #[derive(Debug)]
 struct ChannelState {
@@ -48,12 +51,19 @@ impl ConnectionHandler {
             player: PlayerName::parse_or_guest(""),
             key_fingerprint: None,
             authenticated: Some(authenticated),
-            channel: None,
+            channels: Vec::new(),
         }
     }
 
     fn channel_mut(&mut self, id: ChannelId) -> Option<&mut ChannelState> {
-        self.channel.as_mut().filter(|c| c.id == id)
+        self.channels.iter_mut().find(|c| c.id == id)
+    }
+
+    /// Whether a game is running on this connection (its session task still reads events).
+    fn game_running(&self) -> bool {
+        self.channels
+            .iter()
+            .any(|c| c.session.as_ref().is_some_and(|tx| !tx.is_closed()))
     }
 
     /// Forwards an event to the session task; a session that has ended is forgotten.
@@ -163,13 +173,13 @@ impl russh::server::Handler for ConnectionHandler {
         // Everything arrives through the callbacks below; the Channel object is not read.
         let id = channel.id();
         drop(channel);
-        if self.channel.is_some() {
+        if self.channels.len() >= MAX_CHANNELS {
             reply
                 .reject(ChannelOpenFailure::AdministrativelyProhibited)
                 .await;
             return Ok(());
         }
-        self.channel = Some(ChannelState {
+        self.channels.push(ChannelState {
             id,
             pty: None,
             started: false,
@@ -205,8 +215,10 @@ impl russh::server::Handler for ConnectionHandler {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        let game_running = self.game_running();
         let pty = match self.channel_mut(channel) {
-            Some(state) if !state.started => {
+            // One game per connection: a second one would dodge the per-address limit.
+            Some(state) if !(state.started || state.pty.is_some() && game_running) => {
                 state.started = true;
                 state.pty
             }
@@ -285,9 +297,7 @@ impl russh::server::Handler for ConnectionHandler {
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
         self.forward(channel, SessionEvent::Closed).await;
-        if self.channel.as_ref().is_some_and(|c| c.id == channel) {
-            self.channel = None;
-        }
+        self.channels.retain(|c| c.id != channel);
         Ok(())
     }
 

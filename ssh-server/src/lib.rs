@@ -18,7 +18,6 @@ pub mod play;
 pub mod server;
 pub mod session;
 pub mod terminal;
-mod ui_compat;
 
 pub use config::Limits;
 pub use db::Db;

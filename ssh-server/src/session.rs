@@ -16,7 +16,6 @@ use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
 use crate::names::PlayerName;
 use crate::outbox::Outbox;
 use crate::terminal::{self, RemoteTerminal};
-use crate::ui_compat;
 
 /// What the handler forwards to the session task.
 #[derive(Debug)]
@@ -84,6 +83,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 
     let mut app = App::new(AppContext {
         player_name: player.to_string(),
+        seed: rand::random(),
         ..AppContext::default()
     });
     let (cols, rows) = terminal::clamp_size(size.0, size.1);
@@ -112,15 +112,18 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             && now >= deadline
         {
             negotiation = Negotiation::Done;
-            ui_compat::set_release_events(&mut app, false);
+            app.set_release_events(false);
         }
         let idle_deadline = last_input + limits.idle_timeout;
-        if now >= idle_deadline && !ui_compat::in_game(&app) {
+        if now >= idle_deadline && !app.in_game() {
             break End::Idle;
         }
 
         needs_draw |= app.take_dirty();
-        let frame_due = last_frame.map_or(now, |t| t + limits.min_frame_interval);
+        // The player's frame-rate setting, never faster than the server allows.
+        let interval =
+            Duration::from_millis(app.frame_interval_ms()).max(limits.min_frame_interval);
+        let frame_due = last_frame.map_or(now, |t| t + interval);
         if !outbox.busy() {
             if needs_draw && now >= frame_due {
                 term.draw(|frame| app.render(frame));
@@ -201,7 +204,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                             outbox.push_prefix(terminal::KITTY_PUSH);
                             kitty_pushed = true;
                         }
-                        ui_compat::set_release_events(&mut app, flags_seen);
+                        app.set_release_events(flags_seen);
                         tracing::debug!(kitty = flags_seen, "keyboard protocol negotiated");
                     }
                 }

@@ -1,1 +1,437 @@
-//! End-to-end test helpers.
+//! End-to-end test helpers: a minotty server on `127.0.0.1:0` with its own temporary database
+//! and host key, and a russh client that plays through a PTY whose output is read with the
+//! `vt100` terminal emulator, the way a player's terminal would show it.
+
+use std::net::SocketAddr;
+use std::num::NonZeroU16;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use minotty_server::{Db, HostKey, Limits, ServerConfig};
+use russh::client::{self, Handle, Msg};
+use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
+use russh::{Channel, ChannelMsg, Disconnect};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub mod board;
+pub mod keys;
+
+/// How long helpers wait for something to appear by default.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// A server running inside the test process.
+#[derive(Debug)]
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<anyhow::Result<()>>>,
+    _dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    /// Starts a server with default limits.
+    pub async fn start() -> anyhow::Result<TestServer> {
+        TestServer::start_with(Limits::default()).await
+    }
+
+    /// Starts a server with `limits`, a fresh host key file and a fresh SQLite database.
+    pub async fn start_with(limits: Limits) -> anyhow::Result<TestServer> {
+        let dir = tempfile::tempdir().context("creating a temporary directory")?;
+        let (host_key, _) = HostKey::load_or_generate(&dir.path().join("host_key"))?;
+        let db = Db::open(&format!(
+            "sqlite://{}",
+            dir.path().join("minotty.db").display()
+        ))
+        .await?;
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let (stop, stopped) = oneshot::channel::<()>();
+        let config = ServerConfig {
+            host_key,
+            limits,
+            db: Some(db),
+        };
+        let task = tokio::spawn(minotty_server::run(listener, config, async {
+            let _ = stopped.await;
+        }));
+        Ok(TestServer {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+            _dir: dir,
+        })
+    }
+
+    /// Whether the server task is still running.
+    pub fn is_running(&self) -> bool {
+        self.task.as_ref().is_some_and(|t| !t.is_finished())
+    }
+
+    /// Asks the server to shut down and waits for it (at most `within`).
+    pub async fn stop(&mut self, within: Duration) -> anyhow::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            tokio::time::timeout(within, task)
+                .await
+                .context("server did not stop in time")???;
+        }
+        Ok(())
+    }
+}
+
+/// The test client's russh handler: trusts any host key (the server's is fresh each test).
+#[derive(Debug, Default)]
+pub struct ClientHandler;
+
+impl client::Handler for ClientHandler {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        _key: &russh::keys::PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+}
+
+/// How a test client logs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Login {
+    /// A fresh random ed25519 key.
+    Key,
+    /// keyboard-interactive, as a client without keys does.
+    Guest,
+}
+
+/// An authenticated SSH connection.
+pub struct Connection {
+    pub handle: Handle<ClientHandler>,
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection").finish_non_exhaustive()
+    }
+}
+
+pub fn client_config() -> Arc<client::Config> {
+    Arc::new(client::Config {
+        nodelay: true,
+        inactivity_timeout: None,
+        ..client::Config::default()
+    })
+}
+
+impl Connection {
+    /// Connects to `addr` and logs in as `user`.
+    pub async fn open(addr: SocketAddr, user: &str, login: Login) -> anyhow::Result<Connection> {
+        Connection::open_with(client_config(), addr, user, login).await
+    }
+
+    pub async fn open_with(
+        config: Arc<client::Config>,
+        addr: SocketAddr,
+        user: &str,
+        login: Login,
+    ) -> anyhow::Result<Connection> {
+        let mut handle = client::connect(config, addr, ClientHandler)
+            .await
+            .context("connecting")?;
+        let ok = match login {
+            Login::Key => {
+                let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)?;
+                let key = PrivateKeyWithHashAlg::new(Arc::new(key), None);
+                handle.authenticate_publickey(user, key).await?.success()
+            }
+            Login::Guest => matches!(
+                handle
+                    .authenticate_keyboard_interactive_start(user, None)
+                    .await?,
+                client::KeyboardInteractiveAuthResponse::Success
+            ),
+        };
+        if !ok {
+            bail!("login as {user:?} refused");
+        }
+        Ok(Connection { handle })
+    }
+
+    /// Opens a session with a PTY of `cols` x `rows` and starts the shell (the game).
+    pub async fn play(&self, cols: u16, rows: u16) -> anyhow::Result<PtySession> {
+        let channel = self.handle.channel_open_session().await?;
+        channel
+            .request_pty(false, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
+            .await?;
+        channel.request_shell(false).await?;
+        Ok(PtySession::new(channel, cols, rows))
+    }
+
+    /// Runs an exec request (with or without a PTY) to its end.
+    pub async fn exec(&self, command: &str, pty: bool) -> anyhow::Result<Output> {
+        let channel = self.handle.channel_open_session().await?;
+        if pty {
+            channel
+                .request_pty(false, "xterm", 80, 24, 0, 0, &[])
+                .await?;
+        }
+        channel.exec(true, command).await?;
+        collect(channel).await
+    }
+
+    /// Starts a shell without a PTY and collects what it says.
+    pub async fn shell_without_pty(&self) -> anyhow::Result<Output> {
+        let channel = self.handle.channel_open_session().await?;
+        channel.request_shell(true).await?;
+        collect(channel).await
+    }
+
+    pub async fn close(self) {
+        let _ = self
+            .handle
+            .disconnect(Disconnect::ByApplication, "bye", "")
+            .await;
+    }
+}
+
+/// What a command printed and its exit status.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub status: Option<u32>,
+    /// Whether the server refused the request (channel failure).
+    pub refused: bool,
+}
+
+async fn collect(mut channel: Channel<Msg>) -> anyhow::Result<Output> {
+    let mut out = Output::default();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let msg = tokio::time::timeout_at(deadline, channel.wait())
+            .await
+            .context("command did not end in time")?;
+        match msg {
+            Some(ChannelMsg::Data { data }) => out.stdout.push_str(&String::from_utf8_lossy(&data)),
+            Some(ChannelMsg::ExtendedData { data, .. }) => {
+                out.stderr.push_str(&String::from_utf8_lossy(&data));
+            }
+            Some(ChannelMsg::ExitStatus { exit_status }) => out.status = Some(exit_status),
+            Some(ChannelMsg::Failure) => out.refused = true,
+            Some(ChannelMsg::Close) | None => return Ok(out),
+            Some(_) => {}
+        }
+    }
+}
+
+/// A game session seen through a terminal emulator.
+pub struct PtySession {
+    channel: Channel<Msg>,
+    parser: vt100::Parser,
+    /// Feed received bytes to the emulator (the load tool turns this off once in a game).
+    pub emulate: bool,
+    /// Keep a copy of every byte received in [`PtySession::raw`].
+    pub record: bool,
+    pub raw: Vec<u8>,
+    pub exit_status: Option<u32>,
+    pub closed: bool,
+    pub bytes_received: u64,
+    pub packets_received: u64,
+    /// When the last data packet arrived.
+    pub last_packet: Option<Instant>,
+}
+
+impl std::fmt::Debug for PtySession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PtySession")
+            .field("closed", &self.closed)
+            .field("exit_status", &self.exit_status)
+            .field("bytes_received", &self.bytes_received)
+            .finish_non_exhaustive()
+    }
+}
+
+fn nz(v: u16) -> NonZeroU16 {
+    NonZeroU16::new(v.max(1)).unwrap_or(NonZeroU16::MIN)
+}
+
+impl PtySession {
+    fn new(channel: Channel<Msg>, cols: u16, rows: u16) -> PtySession {
+        PtySession {
+            channel,
+            parser: vt100::Parser::new(nz(rows), nz(cols), 0),
+            emulate: true,
+            record: false,
+            raw: Vec::new(),
+            exit_status: None,
+            closed: false,
+            bytes_received: 0,
+            packets_received: 0,
+            last_packet: None,
+        }
+    }
+
+    pub fn screen(&self) -> &vt100::Screen {
+        self.parser.screen()
+    }
+
+    /// The screen's text, one line per row.
+    pub fn contents(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Sends bytes as if typed.
+    pub async fn send(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.channel
+            .data_bytes(bytes.to_vec())
+            .await
+            .context("sending input")
+    }
+
+    /// Changes the window size (the client's terminal and the server's view of it). The
+    /// emulator follows only sizes the server draws (at most 500 x 200, not 0).
+    pub async fn resize(&mut self, cols: u16, rows: u16) -> anyhow::Result<()> {
+        if cols > 0 && rows > 0 {
+            self.parser
+                .screen_mut()
+                .set_size(nz(rows.min(200)), nz(cols.min(500)));
+        }
+        self.channel
+            .window_change(cols.into(), rows.into(), 0, 0)
+            .await
+            .context("sending a window change")
+    }
+
+    /// Handles one message from the server, waiting at most until `deadline`. Returns whether a
+    /// message arrived.
+    pub async fn pump_until(&mut self, deadline: tokio::time::Instant) -> bool {
+        if self.closed {
+            return false;
+        }
+        match tokio::time::timeout_at(deadline, self.channel.wait()).await {
+            Err(_) => false,
+            Ok(msg) => {
+                self.handle(msg);
+                true
+            }
+        }
+    }
+
+    fn handle(&mut self, msg: Option<ChannelMsg>) {
+        match msg {
+            Some(ChannelMsg::Data { data }) => {
+                self.bytes_received += data.len() as u64;
+                self.packets_received += 1;
+                self.last_packet = Some(Instant::now());
+                if self.emulate {
+                    self.parser.process(&data);
+                }
+                if self.record {
+                    self.raw.extend_from_slice(&data);
+                }
+            }
+            Some(ChannelMsg::ExitStatus { exit_status }) => self.exit_status = Some(exit_status),
+            Some(ChannelMsg::Close) | None => self.closed = true,
+            Some(_) => {}
+        }
+    }
+
+    /// Handles whatever arrives for `duration`.
+    pub async fn pump_for(&mut self, duration: Duration) {
+        let deadline = tokio::time::Instant::now() + duration;
+        while tokio::time::Instant::now() < deadline && self.pump_until(deadline).await {}
+    }
+
+    /// Waits until `check` holds for the screen; on timeout the error shows the screen.
+    pub async fn wait_until(
+        &mut self,
+        what: &str,
+        within: Duration,
+        check: impl Fn(&vt100::Screen) -> bool,
+    ) -> anyhow::Result<()> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            if check(self.parser.screen()) {
+                return Ok(());
+            }
+            if self.closed {
+                bail!(
+                    "session closed while waiting for {what}; screen:\n{}",
+                    self.contents()
+                );
+            }
+            if !self.pump_until(deadline).await && tokio::time::Instant::now() >= deadline {
+                bail!("timed out waiting for {what}; screen:\n{}", self.contents());
+            }
+        }
+    }
+
+    /// Waits until the screen shows `text`.
+    pub async fn wait_for_text(&mut self, text: &str, within: Duration) -> anyhow::Result<()> {
+        let text = text.to_owned();
+        self.wait_until(&format!("{text:?}"), within, move |s| {
+            s.contents().contains(&text)
+        })
+        .await
+    }
+
+    /// Waits for the server to close the channel; returns the exit status.
+    pub async fn wait_closed(&mut self, within: Duration) -> anyhow::Result<Option<u32>> {
+        let deadline = tokio::time::Instant::now() + within;
+        while !self.closed {
+            if !self.pump_until(deadline).await && tokio::time::Instant::now() >= deadline {
+                bail!("session did not close; screen:\n{}", self.contents());
+            }
+        }
+        Ok(self.exit_status)
+    }
+
+    /// Sends `bytes` and waits for the next data packet; returns the time in between.
+    pub async fn send_and_time(
+        &mut self,
+        bytes: &[u8],
+        within: Duration,
+    ) -> anyhow::Result<Option<Duration>> {
+        let before = self.packets_received;
+        let start = Instant::now();
+        self.send(bytes).await?;
+        let deadline = tokio::time::Instant::now() + within;
+        while self.packets_received == before {
+            if !self.pump_until(deadline).await {
+                return Ok(None);
+            }
+        }
+        Ok(Some(start.elapsed()))
+    }
+
+    /// From the main menu into a 40 Lines game, reading the screen like a player: Enter on
+    /// "Play", then Enter on "40 Lines" (the first mode), until the board is drawn.
+    pub async fn start_40_lines(&mut self) -> anyhow::Result<()> {
+        self.wait_for_text("Play", WAIT).await?;
+        self.send(keys::ENTER).await?;
+        self.wait_for_text("40 Lines", WAIT).await?;
+        self.send(keys::ENTER).await?;
+        self.wait_until("the board with a piece", WAIT, |s| {
+            board::find(s).is_some_and(|b| b.has_piece)
+        })
+        .await
+    }
+
+    /// Quits like a player: `q`, then confirms if the game asks.
+    pub async fn quit(&mut self) -> anyhow::Result<Option<u32>> {
+        self.send(b"q").await?;
+        self.wait_until("the quit dialog or the end", WAIT, |s| {
+            s.contents().contains("Quit minotty?")
+        })
+        .await
+        .ok();
+        if !self.closed {
+            self.send(b"y").await?;
+        }
+        self.wait_closed(WAIT).await
+    }
+}

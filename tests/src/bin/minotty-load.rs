@@ -1,1 +1,287 @@
-fn main() {}
+//! minotty-load: N concurrent players against a running minotty server on this machine.
+//!
+//! Each player connects with its own key, asks for a PTY, walks the menus into a 40 Lines game
+//! by reading the screen, then plays on a schedule (a tap every `--tap-ms`, a hard drop every
+//! `--drop-every` taps, Retry when a game ends). After everyone is in, the measurement window
+//! runs for `--seconds`; then everyone quits. Reported: server CPU (from /proc/PID/stat when
+//! `--server-pid` is given), RSS per session, bytes/s per player and the input-to-frame latency
+//! (time from sending a key to the next data packet). Bounded: at most 5000 players and 600 s,
+//! loopback addresses only.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail, ensure};
+use clap::Parser;
+use minotty_tests::{Connection, Login, PtySession, keys};
+use tokio::sync::{Barrier, Mutex, Semaphore};
+
+#[derive(Debug, Parser)]
+#[command(name = "minotty-load", about = "Load test for a local minotty server")]
+struct Args {
+    /// Server address (loopback only).
+    #[arg(long, default_value = "127.0.0.1:2222")]
+    addr: SocketAddr,
+    /// Concurrent players (at most 5000).
+    #[arg(long, default_value_t = 100)]
+    sessions: usize,
+    /// Length of the measurement window in seconds (at most 600).
+    #[arg(long, default_value_t = 30)]
+    seconds: u64,
+    /// The server's process id, for CPU and memory figures.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Milliseconds between a player's key taps.
+    #[arg(long, default_value_t = 200)]
+    tap_ms: u64,
+    /// A hard drop every this many taps.
+    #[arg(long, default_value_t = 10)]
+    drop_every: u32,
+    /// Players connecting at the same time while ramping up.
+    #[arg(long, default_value_t = 16)]
+    connect_parallel: usize,
+    #[arg(long, default_value_t = 100)]
+    cols: u16,
+    #[arg(long, default_value_t = 40)]
+    rows: u16,
+}
+
+/// Figures one player collects during the measurement window.
+#[derive(Debug, Default)]
+struct PlayerStats {
+    latencies_us: Vec<u64>,
+    missed: u64,
+    bytes: u64,
+}
+
+#[derive(Debug, Default)]
+struct Totals {
+    latencies_us: Vec<u64>,
+    missed: u64,
+    bytes: u64,
+    players: u64,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    ensure!(args.addr.ip().is_loopback(), "loopback addresses only");
+    ensure!((1..=5000).contains(&args.sessions), "1 to 5000 sessions");
+    ensure!((1..=600).contains(&args.seconds), "1 to 600 seconds");
+    let args = Arc::new(args);
+
+    let rss_before = args.server_pid.and_then(rss_kib);
+    let failed = Arc::new(AtomicU64::new(0));
+    let ready = Arc::new(Barrier::new(args.sessions + 1));
+    let done = Arc::new(Barrier::new(args.sessions + 1));
+    let totals = Arc::new(Mutex::new(Totals::default()));
+    let gate = Arc::new(Semaphore::new(args.connect_parallel.max(1)));
+    let ramp_start = Instant::now();
+
+    let mut tasks = Vec::with_capacity(args.sessions);
+    for i in 0..args.sessions {
+        let (args, failed, ready, done, totals, gate) = (
+            Arc::clone(&args),
+            Arc::clone(&failed),
+            Arc::clone(&ready),
+            Arc::clone(&done),
+            Arc::clone(&totals),
+            Arc::clone(&gate),
+        );
+        tasks.push(tokio::spawn(async move {
+            let joined = {
+                let _slot = gate.acquire().await;
+                join(&args, i).await
+            };
+            let joined = match joined {
+                Ok(j) => Some(j),
+                Err(e) => {
+                    if failed.fetch_add(1, Ordering::Relaxed) < 5 {
+                        eprintln!("player {i}: {e:#}");
+                    }
+                    None
+                }
+            };
+            ready.wait().await;
+            if let Some((conn, mut session)) = joined {
+                let stats = play(&args, &mut session, Duration::from_secs(args.seconds)).await;
+                let mut t = totals.lock().await;
+                t.latencies_us.extend(stats.latencies_us);
+                t.missed += stats.missed;
+                t.bytes += stats.bytes;
+                t.players += 1;
+                drop(t);
+                done.wait().await;
+                let _ = session.send(b"q").await;
+                session.pump_for(Duration::from_millis(300)).await;
+                let _ = session.send(b"y").await;
+                let _ = session.wait_closed(Duration::from_secs(5)).await;
+                conn.close().await;
+            } else {
+                done.wait().await;
+            }
+        }));
+    }
+
+    ready.wait().await;
+    let ramp = ramp_start.elapsed();
+    let rss_ready = args.server_pid.and_then(rss_kib);
+    let cpu_start = args.server_pid.and_then(cpu_ticks);
+    let self_start = cpu_ticks_of("/proc/self/stat");
+    let window = Instant::now();
+    eprintln!(
+        "{} players in game after {:.1} s ({} failed); measuring for {} s",
+        args.sessions as u64 - failed.load(Ordering::Relaxed),
+        ramp.as_secs_f64(),
+        failed.load(Ordering::Relaxed),
+        args.seconds
+    );
+    done.wait().await;
+    let elapsed = window.elapsed().as_secs_f64();
+    let cpu_end = args.server_pid.and_then(cpu_ticks);
+    let self_end = cpu_ticks_of("/proc/self/stat");
+    for task in tasks {
+        let _ = task.await;
+    }
+
+    let mut t = totals.lock().await;
+    t.latencies_us.sort_unstable();
+    let tck = clock_ticks_per_second();
+    let cpu = |a: Option<u64>, b: Option<u64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{:.0}%", (b - a) as f64 / tck / elapsed * 100.0),
+        _ => "n/a".to_owned(),
+    };
+    let players = t.players.max(1) as f64;
+    println!("players in game:        {} of {}", t.players, args.sessions);
+    println!("ramp-up (connect+menu): {:.1} s", ramp.as_secs_f64());
+    println!("window:                 {elapsed:.1} s");
+    println!(
+        "server CPU:             {} (100% = one core)",
+        cpu(cpu_start, cpu_end)
+    );
+    println!("load tool CPU:          {}", cpu(self_start, self_end));
+    match (rss_before, rss_ready) {
+        (Some(a), Some(b)) => println!(
+            "server RSS:             {} MiB idle, {} MiB with players, {:.0} KiB per session",
+            a / 1024,
+            b / 1024,
+            b.saturating_sub(a) as f64 / players
+        ),
+        _ => println!("server RSS:             n/a"),
+    }
+    println!(
+        "bytes/s per player:     {:.0}",
+        t.bytes as f64 / players / elapsed
+    );
+    println!(
+        "input-to-frame latency: p50 {} ms, p99 {} ms, max {} ms ({} samples, {} keys without a frame within 1 s)",
+        ms(percentile(&t.latencies_us, 0.50)),
+        ms(percentile(&t.latencies_us, 0.99)),
+        ms(t.latencies_us.last().copied()),
+        t.latencies_us.len(),
+        t.missed
+    );
+    if t.players == 0 {
+        bail!("no player got into a game");
+    }
+    Ok(())
+}
+
+/// Connects and walks into a 40 Lines game.
+async fn join(args: &Args, i: usize) -> anyhow::Result<(Connection, PtySession)> {
+    let conn = Connection::open(args.addr, &format!("load{i}"), Login::Key)
+        .await
+        .context("login")?;
+    let mut session = conn.play(args.cols, args.rows).await.context("shell")?;
+    session.start_40_lines().await.context("into a game")?;
+    Ok((conn, session))
+}
+
+/// Plays until `window` has passed: taps left and right in turn, hard drops, retries.
+async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats {
+    let mut stats = PlayerStats::default();
+    let start = Instant::now();
+    let bytes_before = s.bytes_received;
+    let tap = Duration::from_millis(args.tap_ms.max(10));
+    // Spread the players' schedules.
+    let offset = Duration::from_millis(rand::random_range(0..tap.as_millis() as u64));
+    let mut next = tokio::time::Instant::now() + offset;
+    let mut n: u32 = 0;
+    let mut last_check = Instant::now();
+    while start.elapsed() < window && !s.closed {
+        if s.pump_until(next).await {
+            continue;
+        }
+        n += 1;
+        let key: &[u8] = if n.is_multiple_of(args.drop_every.max(1)) {
+            keys::HARD_DROP
+        } else if n.is_multiple_of(2) {
+            keys::LEFT
+        } else {
+            keys::RIGHT
+        };
+        match s.send_and_time(key, Duration::from_secs(1)).await {
+            Ok(Some(d)) => stats.latencies_us.push(d.as_micros() as u64),
+            Ok(None) => stats.missed += 1,
+            Err(_) => break,
+        }
+        if last_check.elapsed() > Duration::from_secs(1) {
+            last_check = Instant::now();
+            if s.contents().contains("Retry") {
+                let _ = s.send(b"r").await;
+            }
+        }
+        next += tap;
+        let now = tokio::time::Instant::now();
+        if next < now {
+            next = now;
+        }
+    }
+    stats.bytes = s.bytes_received - bytes_before;
+    stats
+}
+
+fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let idx = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted.get(idx).copied()
+}
+
+fn ms(us: Option<u64>) -> String {
+    us.map_or("n/a".to_owned(), |us| format!("{:.1}", us as f64 / 1000.0))
+}
+
+fn cpu_ticks(pid: u32) -> Option<u64> {
+    cpu_ticks_of(&format!("/proc/{pid}/stat"))
+}
+
+/// utime + stime of a process, in clock ticks.
+fn cpu_ticks_of(path: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(path).ok()?;
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn clock_ticks_per_second() -> f64 {
+    std::process::Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100.0)
+}

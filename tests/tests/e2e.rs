@@ -1,0 +1,352 @@
+//! End-to-end: real SSH connections to a server on 127.0.0.1:0, screens read with vt100.
+
+use std::time::Duration;
+
+use minotty_server::Limits;
+use minotty_tests::{Connection, Login, TestServer, WAIT, board, keys};
+
+type Result = anyhow::Result<()>;
+
+/// Where `text` starts on the screen (row, column).
+fn position(screen: &vt100::Screen, text: &str) -> Option<(usize, usize)> {
+    let (_, cols) = screen.size();
+    screen
+        .rows(0, cols.get())
+        .enumerate()
+        .find_map(|(y, line)| {
+            line.find(text)
+                .map(|byte| (y, line[..byte].chars().count()))
+        })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn menu_shows_with_the_players_name() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    s.wait_for_text("ada", WAIT).await?;
+    assert!(
+        s.screen().alternate_screen(),
+        "the game runs on the alternate screen"
+    );
+    assert!(
+        s.screen().hide_cursor(),
+        "the cursor is hidden while playing"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_without_keys_get_in_and_bad_names_become_guest() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "\x07\x1b\x08", Login::Guest).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("guest", WAIT).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forty_lines_starts_and_a_hard_drop_lands_at_the_bottom() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.start_40_lines().await?;
+    let before = board::find(s.screen()).ok_or_else(|| anyhow::anyhow!("no board"))?;
+    assert_eq!(before.lines.len(), 20, "20 visible rows:\n{}", s.contents());
+    assert!(!before.bottom_has_block(), "empty board:\n{}", s.contents());
+
+    s.send(keys::HARD_DROP).await?;
+    s.wait_until("a block on the bottom row", WAIT, |screen| {
+        board::find(screen).is_some_and(|b| b.bottom_has_block())
+    })
+    .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resize_redraws_at_the_new_size() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(80, 30).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    let small = position(s.screen(), "Play");
+
+    s.resize(160, 50).await?;
+    s.wait_until("the menu re-centred in 160 x 50", WAIT, |screen| {
+        position(screen, "Play").is_some_and(|p| Some(p) != small && p.1 > 40)
+    })
+    .await?;
+
+    // Back to the first size: everything drawn beyond it is gone, the menu moves back.
+    s.resize(80, 30).await?;
+    s.wait_until("the menu back at 80 x 30", WAIT, |screen| {
+        position(screen, "Play") == small
+    })
+    .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_too_small_shows_the_enlarge_message() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    s.resize(40, 12).await?;
+    s.wait_for_text("enlarge", WAIT).await?;
+    s.resize(100, 40).await?;
+    s.wait_until("the menu again", WAIT, |screen| {
+        let text = screen.contents();
+        text.contains("Play") && !text.contains("enlarge")
+    })
+    .await?;
+
+    // Starting too small, and absurd or zero sizes, do no harm either.
+    let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
+    let mut t = conn2.play(30, 10).await?;
+    t.wait_for_text("enlarge", WAIT).await?;
+    t.resize(0, 0).await?;
+    t.resize(60_000, 60_000).await?;
+    t.resize(100, 40).await?;
+    t.wait_for_text("Play", WAIT).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quitting_ends_the_session_and_restores_the_terminal() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    assert!(s.screen().alternate_screen());
+    let status = s.quit().await?;
+    assert_eq!(status, Some(0));
+    assert!(!s.screen().alternate_screen(), "alternate screen left");
+    assert!(!s.screen().hide_cursor(), "cursor visible again");
+    assert!(server.is_running());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_help_prints_and_exits_zero() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let out = conn.exec("help", false).await?;
+    assert_eq!(out.status, Some(0), "{out:?}");
+    assert!(out.stdout.contains("help"), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+
+    let out = conn.exec("help", true).await?;
+    assert_eq!(out.status, Some(0), "{out:?}");
+    assert!(out.stdout.contains("\r\n"), "CR LF with a PTY: {out:?}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_exec_commands_fail_with_one_line_on_stderr() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    for command in ["bash", "rm -rf /", "", "\x1b]0;title\x07"] {
+        let out = conn.exec(command, false).await?;
+        assert_eq!(out.status, Some(1), "{command:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+        assert!(!out.stderr.contains('\x1b'), "{out:?}");
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shell_without_pty_gets_an_explanation() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let out = conn.shell_without_pty().await?;
+    assert_eq!(out.status, Some(1), "{out:?}");
+    assert!(out.stderr.contains("needs a terminal"), "{out:?}");
+    assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarding_agent_and_subsystems_are_refused() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    assert!(
+        conn.handle
+            .channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5000)
+            .await
+            .is_err(),
+        "local forwarding"
+    );
+    assert!(
+        conn.handle.tcpip_forward("127.0.0.1", 0).await.is_err(),
+        "remote forwarding"
+    );
+    let mut channel = conn.handle.channel_open_session().await?;
+    channel.request_subsystem(true, "sftp").await?;
+    channel.agent_forward(true).await?;
+    let mut failures = 0;
+    while failures < 2 {
+        match tokio::time::timeout(WAIT, channel.wait()).await? {
+            Some(russh::ChannelMsg::Failure) => failures += 1,
+            Some(russh::ChannelMsg::Success) => anyhow::bail!("a request was accepted"),
+            Some(_) => {}
+            None => anyhow::bail!("channel closed"),
+        }
+    }
+    // The connection still works.
+    assert_eq!(conn.exec("help", false).await?.status, Some(0));
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_per_address_limit_turns_clients_away_with_a_message() -> Result {
+    let limits = Limits {
+        max_per_ip: 2,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let first = Connection::open(server.addr, "a", Login::Key).await?;
+    let _second = Connection::open(server.addr, "b", Login::Key).await?;
+
+    // A raw TCP client reads the reason before any SSH.
+    let mut raw = tokio::net::TcpStream::connect(server.addr).await?;
+    let mut text = Vec::new();
+    tokio::io::AsyncWriteExt::write_all(&mut raw, b"SSH-2.0-test\r\n").await?;
+    tokio::time::timeout(
+        WAIT,
+        tokio::io::AsyncReadExt::read_to_end(&mut raw, &mut text),
+    )
+    .await??;
+    let text = String::from_utf8_lossy(&text);
+    assert!(
+        text.starts_with("minotty: too many connections from your address (limit 2)"),
+        "{text:?}"
+    );
+    assert!(
+        Connection::open(server.addr, "c", Login::Key)
+            .await
+            .is_err()
+    );
+
+    // A slot frees when a client leaves.
+    first.close().await;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match Connection::open(server.addr, "d", Login::Key).await {
+            Ok(_) => break,
+            Err(e) if tokio::time::Instant::now() > deadline => return Err(e),
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_clients_are_dropped_after_the_login_timeout() -> Result {
+    let limits = Limits {
+        auth_timeout: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let mut raw = tokio::net::TcpStream::connect(server.addr).await?;
+    let started = std::time::Instant::now();
+    let mut sink = Vec::new();
+    tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read_to_end(&mut raw, &mut sink),
+    )
+    .await??;
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    assert!(String::from_utf8_lossy(&sink).starts_with("SSH-2.0-minotty"));
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_players_are_disconnected_with_a_message() -> Result {
+    let limits = Limits {
+        idle_timeout: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    assert_eq!(s.wait_closed(WAIT).await?, Some(0));
+    assert!(!s.screen().alternate_screen());
+    assert!(s.contents().contains("without input"), "{}", s.contents());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_restores_every_players_terminal() -> Result {
+    let mut server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
+    let mut t = conn2.play(100, 40).await?;
+    t.start_40_lines().await?;
+
+    let (stopped, a, b) = tokio::join!(server.stop(WAIT), s.wait_closed(WAIT), t.wait_closed(WAIT));
+    stopped?;
+    for (session, status) in [(&s, a?), (&t, b?)] {
+        assert_eq!(status, Some(0));
+        assert!(!session.screen().alternate_screen());
+        assert!(!session.screen().hide_cursor());
+        assert!(
+            session.contents().contains("restarting"),
+            "{}",
+            session.contents()
+        );
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kitty_keyboard_protocol_is_negotiated() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+
+    // A terminal that answers the flags query before the device attributes: push, then pop.
+    let mut s = conn.play(100, 40).await?;
+    s.record = true;
+    s.wait_for_text("Play", WAIT).await?;
+    let raw = String::from_utf8_lossy(&s.raw).into_owned();
+    assert!(raw.contains("\x1b[?u\x1b[c"), "queries sent");
+    assert!(
+        raw.contains("\x1b[?2026h") && raw.contains("\x1b[?2026l"),
+        "synchronized output"
+    );
+    s.send(b"\x1b[?0u\x1b[?62;22c").await?;
+    s.pump_for(Duration::from_millis(300)).await;
+    assert!(String::from_utf8_lossy(&s.raw).contains("\x1b[>11u"));
+    s.raw.clear();
+    // With the protocol on, keys arrive as CSI u: 'q' press, then 'y'.
+    s.send(b"\x1b[113u").await?;
+    s.pump_for(Duration::from_millis(200)).await;
+    if !s.closed {
+        s.send(b"\x1b[121u").await?;
+    }
+    assert_eq!(s.wait_closed(WAIT).await?, Some(0));
+    assert!(
+        String::from_utf8_lossy(&s.raw).contains("\x1b[<u"),
+        "popped on exit"
+    );
+
+    // A terminal without the protocol answers only the device attributes: no push, no pop.
+    let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
+    let mut t = conn2.play(100, 40).await?;
+    t.record = true;
+    t.wait_for_text("Play", WAIT).await?;
+    t.send(b"\x1b[?1;2c").await?;
+    t.pump_for(Duration::from_millis(300)).await;
+    assert_eq!(t.quit().await?, Some(0));
+    let raw = String::from_utf8_lossy(&t.raw);
+    assert!(
+        !raw.contains("\x1b[>11u") && !raw.contains("\x1b[<u"),
+        "{raw:?}"
+    );
+    Ok(())
+}
