@@ -17,6 +17,7 @@ mod outbox;
 pub mod play;
 pub mod server;
 pub mod session;
+pub mod store;
 pub mod terminal;
 
 pub use config::Limits;
