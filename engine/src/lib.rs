@@ -27,10 +27,12 @@ pub mod input;
 pub mod kicks;
 pub mod mode;
 pub mod piece;
+pub mod rating;
 pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod scoring;
+pub mod versus;
 
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
