@@ -136,11 +136,10 @@ impl Store {
 
     /// A stored game's replay.
     pub async fn replay(&self, id: GameId) -> Result<Option<Replay>, StoreError> {
-        let bytes: Option<Vec<u8>> =
-            sqlx::query_scalar("SELECT replay FROM game_replays WHERE game_id = $1")
-                .bind(id.0)
-                .fetch_optional(&self.pool)
-                .await?;
+        let bytes: Option<Vec<u8>> = sqlx::query_scalar("SELECT replay FROM games WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&self.pool)
+            .await?;
         bytes
             .map(|b| Replay::from_bytes(&b))
             .transpose()
@@ -158,9 +157,9 @@ async fn insert_one(
         "INSERT INTO games (player_id, mode, ruleset, ruleset_version, seed, started_at, \
          ended_at, outcome, verdict, verdict_note, time_ms, level, lines, pieces, score, \
          garbage_cleared, max_combo, max_b2b, singles, doubles, triples, tetrises, tspins, \
-         perfect_clears, attack, sent, garbage_received) VALUES ($1, $2, $3, $4, $5, $6, $7, \
-         $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, \
-         $25, $26, $27) RETURNING id",
+         perfect_clears, attack, sent, garbage_received, replay) VALUES ($1, $2, $3, $4, $5, \
+         $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
+         $24, $25, $26, $27, $28) RETURNING id",
     )
     .bind(game.player.0)
     .bind(game.replay.mode.kind.id())
@@ -189,38 +188,44 @@ async fn insert_one(
     .bind(i64::from(s.attack))
     .bind(i64::from(s.sent))
     .bind(i64::from(s.garbage_received))
+    .bind(game.replay.to_bytes())
     .fetch_one(&mut **tx)
     .await?;
-    sqlx::query("INSERT INTO game_replays (game_id, replay) VALUES ($1, $2)")
-        .bind(id)
-        .bind(game.replay.to_bytes())
-        .execute(&mut **tx)
-        .await?;
     let mut improved = Vec::new();
     if let Verdict::Ranked { key } = verdict {
-        for period in Period::ALL {
-            let done = sqlx::query(
-                "INSERT INTO leaderboard_best \
-                 (mode, period, period_start, player_id, rank_key, achieved_at, game_id) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) \
-                 ON CONFLICT (mode, period, period_start, player_id) DO UPDATE \
-                 SET rank_key = excluded.rank_key, achieved_at = excluded.achieved_at, \
-                 game_id = excluded.game_id \
-                 WHERE excluded.rank_key < leaderboard_best.rank_key",
-            )
-            .bind(game.replay.mode.kind.id())
-            .bind(period.as_db())
-            .bind(period.start(game.ended_at))
-            .bind(game.player.0)
-            .bind(*key)
-            .bind(game.ended_at)
-            .bind(id)
-            .execute(&mut **tx)
-            .await?;
-            if done.rows_affected() > 0 {
-                improved.push(period);
-            }
-        }
+        // One statement for the three periods; RETURNING names the rows that were inserted or
+        // replaced (an upsert whose WHERE fails returns nothing), i.e. the periods improved.
+        let [all, month, day] = Period::ALL;
+        let t = game.ended_at;
+        let periods: Vec<String> = sqlx::query_scalar(
+            "INSERT INTO leaderboard_best \
+             (mode, period, period_start, player_id, rank_key, achieved_at, game_id) \
+             VALUES ($1, $2, $3, $8, $9, $10, $11), ($1, $4, $5, $8, $9, $10, $11), \
+             ($1, $6, $7, $8, $9, $10, $11) \
+             ON CONFLICT (mode, period, period_start, player_id) DO UPDATE \
+             SET rank_key = excluded.rank_key, achieved_at = excluded.achieved_at, \
+             game_id = excluded.game_id \
+             WHERE excluded.rank_key < leaderboard_best.rank_key \
+             RETURNING period",
+        )
+        .bind(game.replay.mode.kind.id())
+        .bind(all.as_db())
+        .bind(all.start(t))
+        .bind(month.as_db())
+        .bind(month.start(t))
+        .bind(day.as_db())
+        .bind(day.start(t))
+        .bind(game.player.0)
+        .bind(*key)
+        .bind(t)
+        .bind(id)
+        .fetch_all(&mut **tx)
+        .await?;
+        improved.extend(
+            Period::ALL
+                .into_iter()
+                .filter(|p| periods.iter().any(|r| r == p.as_db())),
+        );
     }
     Ok(StoredGame {
         id: GameId(id),

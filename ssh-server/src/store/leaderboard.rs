@@ -134,6 +134,26 @@ impl Store {
         Ok(Some(entry(&row, from_db::<u64>(better, "rank")? + 1)?))
     }
 
+    /// How many players are on the board of `mode` for the `period` that `now` falls in ("rank
+    /// 1,234 of 50,000"). It counts the board's index entries: about a millisecond per 50,000.
+    pub async fn board_size(
+        &self,
+        mode: ModeKind,
+        period: Period,
+        now: UnixMs,
+    ) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM leaderboard_best \
+             WHERE mode = $1 AND period = $2 AND period_start = $3",
+        )
+        .bind(mode.id())
+        .bind(period.as_db())
+        .bind(period.start(now))
+        .fetch_one(&self.pool)
+        .await?;
+        from_db(n, "count")
+    }
+
     /// How many entries of a board rank strictly better than `key`.
     async fn better_than(
         &self,

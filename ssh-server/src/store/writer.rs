@@ -126,20 +126,7 @@ async fn judge_loop(
     while rx.recv_many(&mut batch, config.max_batch.max(1)).await > 0 {
         queued.fetch_sub(batch.len(), Ordering::Relaxed);
         let jobs = std::mem::take(&mut batch);
-        let games: Vec<Arc<FinishedGame>> = jobs.iter().map(|j| j.game.clone()).collect();
-        let verdicts = match tokio::task::spawn_blocking(move || {
-            games.iter().map(|g| g.judge()).collect::<Vec<_>>()
-        })
-        .await
-        {
-            Ok(v) => v,
-            // Judging catches the engine's panics, so this is the runtime shutting down:
-            // judge here rather than drop the games.
-            Err(e) => {
-                tracing::warn!(error = %e, "judging on the blocking pool failed; judging inline");
-                jobs.iter().map(|j| j.game.judge()).collect()
-            }
-        };
+        let verdicts = judge_all(jobs.iter().map(|j| j.game.clone()).collect()).await;
         for (job, verdict) in jobs.iter().zip(&verdicts) {
             if let Verdict::Rejected(why) = verdict {
                 tracing::warn!(
@@ -159,6 +146,35 @@ async fn judge_loop(
             }
         }
     }
+}
+
+/// Judges `games` on the blocking pool, split over the machine's cores.
+async fn judge_all(games: Vec<Arc<FinishedGame>>) -> Vec<Verdict> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
+    let size = games.len().div_ceil(workers).max(1);
+    let chunks: Vec<_> = games
+        .chunks(size)
+        .map(|chunk| {
+            let mine = chunk.to_vec();
+            let task = tokio::task::spawn_blocking(move || {
+                mine.iter().map(|g| g.judge()).collect::<Vec<_>>()
+            });
+            (chunk, task)
+        })
+        .collect();
+    let mut verdicts = Vec::with_capacity(games.len());
+    for (chunk, task) in chunks {
+        match task.await {
+            Ok(v) => verdicts.extend(v),
+            // Judging catches the engine's panics, so this is the runtime shutting down:
+            // judge here rather than drop the games.
+            Err(e) => {
+                tracing::warn!(error = %e, "judging on the blocking pool failed; judging inline");
+                verdicts.extend(chunk.iter().map(|g| g.judge()));
+            }
+        }
+    }
+    verdicts
 }
 
 async fn write_loop(

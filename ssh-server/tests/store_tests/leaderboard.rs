@@ -340,6 +340,20 @@ async fn own_rank_is_found_outside_the_top_page(pool: SqlitePool) {
             .expect("query"),
         None
     );
+    assert_eq!(
+        store
+            .board_size(mode, Period::AllTime, NOW)
+            .await
+            .expect("query"),
+        30
+    );
+    assert_eq!(
+        store
+            .board_size(mode, Period::Today, NOW + DAY)
+            .await
+            .expect("query"),
+        0
+    );
     // Pages are capped.
     let all = store
         .leaderboard(mode, Period::AllTime, NOW, Page::top(1_000))
