@@ -9,3 +9,5 @@ pub const LEFT: &[u8] = b"\x1b[D";
 pub const SPACE: &[u8] = b" ";
 /// Hard drop in the default key map.
 pub const HARD_DROP: &[u8] = SPACE;
+/// Asks to quit, in menus and in games.
+pub const CTRL_C: &[u8] = b"\x03";

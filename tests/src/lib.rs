@@ -243,6 +243,12 @@ pub struct PtySession {
     pub packets_received: u64,
     /// When the last data packet arrived.
     pub last_packet: Option<Instant>,
+    /// Bytes to look for in data packets (see [`PtySession::send_and_wait_for`]).
+    watch: Option<Vec<u8>>,
+    watch_hit: bool,
+    /// Set when a data packet contains [`PtySession::flag_needle`] (cheaper than emulating).
+    pub flag_needle: Option<Vec<u8>>,
+    pub flag_seen: bool,
 }
 
 impl std::fmt::Debug for PtySession {
@@ -272,6 +278,10 @@ impl PtySession {
             bytes_received: 0,
             packets_received: 0,
             last_packet: None,
+            watch: None,
+            watch_hit: false,
+            flag_needle: None,
+            flag_seen: false,
         }
     }
 
@@ -333,6 +343,16 @@ impl PtySession {
                 if self.record {
                     self.raw.extend_from_slice(&data);
                 }
+                if let Some(needle) = &self.watch
+                    && data.windows(needle.len()).any(|w| w == needle.as_slice())
+                {
+                    self.watch_hit = true;
+                }
+                if let Some(needle) = &self.flag_needle
+                    && data.windows(needle.len()).any(|w| w == needle.as_slice())
+                {
+                    self.flag_seen = true;
+                }
             }
             Some(ChannelMsg::ExitStatus { exit_status }) => self.exit_status = Some(exit_status),
             Some(ChannelMsg::Close) | None => self.closed = true,
@@ -390,6 +410,37 @@ impl PtySession {
         Ok(self.exit_status)
     }
 
+    /// Handles the messages that have already arrived, without waiting.
+    pub async fn drain(&mut self) {
+        while self.pump_until(tokio::time::Instant::now()).await {}
+    }
+
+    /// Sends `bytes` and waits for a data packet that contains `needle` (e.g. the ghost piece
+    /// glyph, which only a horizontal move or a new piece redraws); returns the time in between,
+    /// or `None` when nothing like it arrived in time. Messages already queued are handled first
+    /// so that an old packet is never taken for the answer.
+    pub async fn send_and_wait_for(
+        &mut self,
+        bytes: &[u8],
+        needle: &[u8],
+        within: Duration,
+    ) -> anyhow::Result<Option<Duration>> {
+        self.drain().await;
+        self.watch = Some(needle.to_vec());
+        self.watch_hit = false;
+        let start = Instant::now();
+        let sent = self.send(bytes).await;
+        let deadline = tokio::time::Instant::now() + within;
+        while sent.is_ok() && !self.watch_hit {
+            if !self.pump_until(deadline).await {
+                break;
+            }
+        }
+        self.watch = None;
+        sent?;
+        Ok(self.watch_hit.then(|| start.elapsed()))
+    }
+
     /// Sends `bytes` and waits for the next data packet; returns the time in between.
     pub async fn send_and_time(
         &mut self,
@@ -421,9 +472,9 @@ impl PtySession {
         .await
     }
 
-    /// Quits like a player: `q`, then confirms if the game asks.
+    /// Quits like a player: Ctrl+C (anywhere, also in a game), then confirms if asked.
     pub async fn quit(&mut self) -> anyhow::Result<Option<u32>> {
-        self.send(b"q").await?;
+        self.send(keys::CTRL_C).await?;
         self.wait_until("the quit dialog or the end", WAIT, |s| {
             s.contents().contains("Quit minotty?")
         })

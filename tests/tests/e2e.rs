@@ -61,6 +61,10 @@ async fn forty_lines_starts_and_a_hard_drop_lands_at_the_bottom() -> Result {
         board::find(screen).is_some_and(|b| b.bottom_has_block())
     })
     .await?;
+
+    // Quitting from inside a game asks first, then restores the terminal.
+    assert_eq!(s.quit().await?, Some(0));
+    assert!(!s.screen().alternate_screen());
     Ok(())
 }
 

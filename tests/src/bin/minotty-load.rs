@@ -48,12 +48,16 @@ struct Args {
     rows: u16,
 }
 
+/// The ghost piece's glyph ("░", U+2591) as UTF-8.
+const GHOST: &[u8] = "░".as_bytes();
+
 /// Figures one player collects during the measurement window.
 #[derive(Debug, Default)]
 struct PlayerStats {
     latencies_us: Vec<u64>,
     missed: u64,
     bytes: u64,
+    packets: u64,
 }
 
 #[derive(Debug, Default)]
@@ -61,6 +65,7 @@ struct Totals {
     latencies_us: Vec<u64>,
     missed: u64,
     bytes: u64,
+    packets: u64,
     players: u64,
 }
 
@@ -111,13 +116,11 @@ async fn main() -> anyhow::Result<()> {
                 t.latencies_us.extend(stats.latencies_us);
                 t.missed += stats.missed;
                 t.bytes += stats.bytes;
+                t.packets += stats.packets;
                 t.players += 1;
                 drop(t);
                 done.wait().await;
-                let _ = session.send(b"q").await;
-                session.pump_for(Duration::from_millis(300)).await;
-                let _ = session.send(b"y").await;
-                let _ = session.wait_closed(Duration::from_secs(5)).await;
+                let _ = session.quit().await;
                 conn.close().await;
             } else {
                 done.wait().await;
@@ -130,6 +133,7 @@ async fn main() -> anyhow::Result<()> {
     let rss_ready = args.server_pid.and_then(rss_kib);
     let cpu_start = args.server_pid.and_then(cpu_ticks);
     let self_start = cpu_ticks_of("/proc/self/stat");
+    let machine_start = machine_ticks();
     let window = Instant::now();
     eprintln!(
         "{} players in game after {:.1} s ({} failed); measuring for {} s",
@@ -142,6 +146,7 @@ async fn main() -> anyhow::Result<()> {
     let elapsed = window.elapsed().as_secs_f64();
     let cpu_end = args.server_pid.and_then(cpu_ticks);
     let self_end = cpu_ticks_of("/proc/self/stat");
+    let machine_end = machine_ticks();
     for task in tasks {
         let _ = task.await;
     }
@@ -162,6 +167,15 @@ async fn main() -> anyhow::Result<()> {
         cpu(cpu_start, cpu_end)
     );
     println!("load tool CPU:          {}", cpu(self_start, self_end));
+    if let (Some((busy0, all0)), Some((busy1, all1))) = (machine_start, machine_end) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        println!(
+            "whole machine busy:     {:.0}% of {:.0}% (all processes, {} cores)",
+            (busy1 - busy0) as f64 / (all1 - all0).max(1) as f64 * cores * 100.0,
+            cores * 100.0,
+            cores
+        );
+    }
     match (rss_before, rss_ready) {
         (Some(a), Some(b)) => println!(
             "server RSS:             {} MiB idle, {} MiB with players, {:.0} KiB per session",
@@ -176,7 +190,11 @@ async fn main() -> anyhow::Result<()> {
         t.bytes as f64 / players / elapsed
     );
     println!(
-        "input-to-frame latency: p50 {} ms, p99 {} ms, max {} ms ({} samples, {} keys without a frame within 1 s)",
+        "frames/s per player:    {:.1}",
+        t.packets as f64 / players / elapsed
+    );
+    println!(
+        "input-to-frame latency: p50 {} ms, p99 {} ms, max {} ms ({} moves; {} without a visible move within 1 s)",
         ms(percentile(&t.latencies_us, 0.50)),
         ms(percentile(&t.latencies_us, 0.99)),
         ms(t.latencies_us.last().copied()),
@@ -204,34 +222,45 @@ async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats 
     let mut stats = PlayerStats::default();
     let start = Instant::now();
     let bytes_before = s.bytes_received;
+    let packets_before = s.packets_received;
     let tap = Duration::from_millis(args.tap_ms.max(10));
     // Spread the players' schedules.
     let offset = Duration::from_millis(rand::random_range(0..tap.as_millis() as u64));
     let mut next = tokio::time::Instant::now() + offset;
     let mut n: u32 = 0;
-    let mut last_check = Instant::now();
+    // Past the menus the screen is not emulated (it costs the load tool CPU the server needs);
+    // the results screen is recognised by its "Retry".
+    s.emulate = false;
+    s.flag_needle = Some(b"Retry".to_vec());
     while start.elapsed() < window && !s.closed {
         if s.pump_until(next).await {
             continue;
         }
         n += 1;
-        let key: &[u8] = if n.is_multiple_of(args.drop_every.max(1)) {
-            keys::HARD_DROP
-        } else if n.is_multiple_of(2) {
-            keys::LEFT
-        } else {
-            keys::RIGHT
-        };
-        match s.send_and_time(key, Duration::from_secs(1)).await {
-            Ok(Some(d)) => stats.latencies_us.push(d.as_micros() as u64),
-            Ok(None) => stats.missed += 1,
-            Err(_) => break,
-        }
-        if last_check.elapsed() > Duration::from_secs(1) {
-            last_check = Instant::now();
-            if s.contents().contains("Retry") {
-                let _ = s.send(b"r").await;
+        if n.is_multiple_of(args.drop_every.max(1)) {
+            if s.send(keys::HARD_DROP).await.is_err() {
+                break;
             }
+        } else {
+            // A horizontal move redraws the ghost piece: its glyph marks the answering frame.
+            let key = if n.is_multiple_of(2) {
+                keys::LEFT
+            } else {
+                keys::RIGHT
+            };
+            match s
+                .send_and_wait_for(key, GHOST, Duration::from_secs(1))
+                .await
+            {
+                Ok(Some(d)) => stats.latencies_us.push(d.as_micros() as u64),
+                Ok(None) => stats.missed += 1,
+                Err(_) => break,
+            }
+        }
+        if s.flag_seen {
+            // The game ended and the results offer "Retry".
+            s.flag_seen = false;
+            let _ = s.send(b"r").await;
         }
         next += tap;
         let now = tokio::time::Instant::now();
@@ -240,6 +269,7 @@ async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats 
         }
     }
     stats.bytes = s.bytes_received - bytes_before;
+    stats.packets = s.packets_received - packets_before;
     stats
 }
 
@@ -268,6 +298,19 @@ fn cpu_ticks_of(path: &str) -> Option<u64> {
     let utime: u64 = fields.get(11)?.parse().ok()?;
     let stime: u64 = fields.get(12)?.parse().ok()?;
     Some(utime + stime)
+}
+
+/// (busy, total) jiffies of all CPUs from /proc/stat.
+fn machine_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = stat.lines().next()?.strip_prefix("cpu ")?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    let total: u64 = v.iter().take(8).sum();
+    let idle = v.get(3)? + v.get(4)?;
+    Some((total - idle, total))
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
