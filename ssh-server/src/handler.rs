@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
@@ -24,6 +25,8 @@ pub struct ConnectionHandler {
     authenticated: Option<oneshot::Sender<()>>,
     /// Open session channels (a few; at most one runs a game).
     channels: Vec<ChannelState>,
+    /// How many channels run a game or a command, for the connection's "nothing to do" check.
+    active: Arc<AtomicUsize>,
 }
 
 /// Session channels one connection may have open at once.
@@ -44,6 +47,7 @@ impl ConnectionHandler {
         shared: Arc<Shared>,
         peer: SocketAddr,
         authenticated: oneshot::Sender<()>,
+        active: Arc<AtomicUsize>,
     ) -> ConnectionHandler {
         ConnectionHandler {
             shared,
@@ -52,7 +56,13 @@ impl ConnectionHandler {
             key_fingerprint: None,
             authenticated: Some(authenticated),
             channels: Vec::new(),
+            active,
         }
+    }
+
+    fn update_active(&self) {
+        let n = self.channels.iter().filter(|c| c.started).count();
+        self.active.store(n, Ordering::Relaxed);
     }
 
     fn channel_mut(&mut self, id: ChannelId) -> Option<&mut ChannelState> {
@@ -224,6 +234,7 @@ impl russh::server::Handler for ConnectionHandler {
             }
             _ => return session.channel_failure(channel),
         };
+        self.update_active();
         session.channel_success(channel)?;
         match pty {
             Some((cols, rows)) => self.start_game(channel, cols, rows, session),
@@ -242,6 +253,7 @@ impl russh::server::Handler for ConnectionHandler {
             Some(state) if !state.started => state.started = true,
             _ => return session.channel_failure(channel),
         }
+        self.update_active();
         session.channel_success(channel)?;
         tracing::info!(peer = %self.peer, player = %self.player, "exec command");
         let outcome = exec::dispatch(data);
@@ -298,6 +310,7 @@ impl russh::server::Handler for ConnectionHandler {
     ) -> Result<(), Self::Error> {
         self.forward(channel, SessionEvent::Closed).await;
         self.channels.retain(|c| c.id != channel);
+        self.update_active();
         Ok(())
     }
 

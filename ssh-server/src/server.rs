@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use russh::server::{Config, run_stream};
@@ -150,7 +150,8 @@ async fn serve_connection(
     }
     let auth_deadline = Instant::now() + shared.limits.auth_timeout;
     let (auth_tx, auth_rx) = oneshot::channel();
-    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx);
+    let active = Arc::new(AtomicUsize::new(0));
+    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&active));
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await
     {
         Ok(Ok(session)) => session,
@@ -188,26 +189,64 @@ async fn serve_connection(
         return;
     }
 
-    tokio::select! {
-        result = &mut session => log_end(result),
-        () = shared.shutdown.cancelled() => {
-            // The session task restores the player's terminal; then the client hangs up.
-            match timeout(shared.limits.shutdown_grace, &mut session).await {
-                Ok(result) => log_end(result),
-                Err(_) => {
+    // A logged-in connection with no game or command running (e.g. `ssh -N`) would only hold
+    // a slot: after the login timeout without one it is closed.
+    let check_every = (shared.limits.auth_timeout / 4).max(Duration::from_millis(250));
+    let mut idle_since = Some(Instant::now());
+    loop {
+        tokio::select! {
+            result = &mut session => {
+                log_end(result);
+                break;
+            }
+            () = shared.shutdown.cancelled() => {
+                shutdown_connection(&shared, &handle, &mut session).await;
+                break;
+            }
+            () = sleep(check_every) => {
+                if active.load(Ordering::Relaxed) > 0 {
+                    idle_since = None;
+                    continue;
+                }
+                let since = *idle_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= shared.limits.auth_timeout {
+                    tracing::debug!("closing a connection with nothing running");
                     let _ = handle
                         .disconnect(
                             Disconnect::ByApplication,
-                            "minotty: the server is restarting".into(),
+                            "minotty: nothing to play on this connection".into(),
                             String::new(),
                         )
                         .await;
-                    let _ = timeout(Duration::from_secs(1), &mut session).await;
+                    let _ = timeout(Duration::from_secs(2), &mut session).await;
+                    break;
                 }
             }
         }
     }
     drop(permit);
+}
+
+/// At shutdown: the session task restores the player's terminal and closes the channel, the
+/// client hangs up; a client that does not is disconnected after the grace period.
+async fn shutdown_connection(
+    shared: &Shared,
+    handle: &russh::server::Handle,
+    session: &mut russh::server::RunningSession<ConnectionHandler>,
+) {
+    match timeout(shared.limits.shutdown_grace, &mut *session).await {
+        Ok(result) => log_end(result),
+        Err(_) => {
+            let _ = handle
+                .disconnect(
+                    Disconnect::ByApplication,
+                    "minotty: the server is restarting".into(),
+                    String::new(),
+                )
+                .await;
+            let _ = timeout(Duration::from_secs(1), &mut *session).await;
+        }
+    }
 }
 
 fn log_end(result: Result<(), russh::Error>) {

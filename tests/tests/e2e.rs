@@ -264,6 +264,17 @@ async fn silent_clients_are_dropped_after_the_login_timeout() -> Result {
     .await??;
     assert!(started.elapsed() >= Duration::from_millis(900));
     assert!(String::from_utf8_lossy(&sink).starts_with("SSH-2.0-minotty"));
+
+    // Logged in but running nothing (like `ssh -N`): closed after the same time.
+    let conn = Connection::open(server.addr, "squatter", Login::Key).await?;
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !conn.handle.is_closed() {
+        anyhow::ensure!(
+            std::time::Instant::now() < deadline,
+            "idle connection kept open"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     Ok(())
 }
 
