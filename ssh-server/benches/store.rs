@@ -56,6 +56,10 @@ fn main() {
     runtime.block_on(run());
 }
 
+/// The bot's pace: a piece every 350 ms on top of its taps, about a good human's speed (and so
+/// replays of the size people's games have: three minutes of ultra is about 500 pieces).
+const PIECE_MS: u64 = 350;
+
 /// Real finished games of one mode played by the bot, as templates.
 fn bot_games(kind: ModeKind, seeds: std::ops::Range<u32>) -> Vec<FinishedGame> {
     seeds
@@ -68,9 +72,9 @@ fn bot_games(kind: ModeKind, seeds: std::ops::Range<u32>) -> Vec<FinishedGame> {
                 seed,
             );
             if kind == ModeKind::Combo {
-                autoplay_combo(&mut game, 2_000, 50, 2);
+                autoplay_combo(&mut game, 2_000, PIECE_MS, 2);
             } else {
-                autoplay(&mut game, 2_000, 100);
+                autoplay(&mut game, 2_000, PIECE_MS);
             }
             FinishedGame {
                 player: minotty_server::store::PlayerId(0),
@@ -142,15 +146,21 @@ async fn run() {
         .into_iter()
         .map(|k| (k, bot_games(k, 1..9)))
         .collect();
-    let replay_bytes: usize = templates
-        .iter()
-        .flat_map(|(_, g)| g.iter().map(|g| g.replay.to_bytes().len()))
-        .sum();
-    println!(
-        "bot games: 48 in {:.1} s, replays {} bytes on average",
-        t.elapsed().as_secs_f64(),
-        replay_bytes / 48
-    );
+    println!("bot games: 48 in {:.1} s", t.elapsed().as_secs_f64());
+    println!("| mode | replay bytes (mean) | judge, re-simulation included (mean) |");
+    println!("|---|---|---|");
+    for (kind, games) in &templates {
+        let bytes: usize = games.iter().map(|g| g.replay.to_bytes().len()).sum();
+        let t = Instant::now();
+        for g in games {
+            assert!(matches!(
+                g.judge(),
+                Verdict::Ranked { .. } | Verdict::Unranked(_)
+            ));
+        }
+        let each = t.elapsed().as_secs_f64() * 1e6 / games.len() as f64;
+        println!("| {} | {} | {each:.0} µs |", kind.id(), bytes / games.len());
+    }
 
     // The fill: games spread over the last year, every player and mode alike.
     let t = Instant::now();

@@ -99,7 +99,7 @@ impl Store {
         )
         .bind(key.as_str())
         .bind(now)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.writer)
         .await?;
         match id {
             Some(id) => self.account(PlayerId(id)).await,
@@ -112,7 +112,7 @@ impl Store {
         let row: Option<AccountRow> =
             sqlx::query_as("SELECT id, name, password_hash, created_at FROM players WHERE id = $1")
                 .bind(id.0)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.reader)
                 .await?;
         row.map(account).transpose()
     }
@@ -123,7 +123,7 @@ impl Store {
             "SELECT id, name, password_hash, created_at FROM players WHERE name_folded = $1",
         )
         .bind(name.folded())
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reader)
         .await?;
         row.map(account).transpose()
     }
@@ -138,7 +138,7 @@ impl Store {
         let done = sqlx::query("UPDATE players SET password_hash = $1 WHERE id = $2")
             .bind(hash.as_phc())
             .bind(player.0)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::Corrupt(format!("no player {}", player.0)));
@@ -161,13 +161,13 @@ impl Store {
         now: UnixMs,
     ) -> Result<Account, LinkError> {
         let folded = name.folded();
-        self.limits(|l| l.check(&folded, ip, now))
+        self.limits(|l| l.begin_attempt(&folded, ip, now))
             .map_err(LinkError::RateLimited)?;
         let row: Option<AccountRow> = sqlx::query_as(
             "SELECT id, name, password_hash, created_at FROM players WHERE name_folded = $1",
         )
         .bind(&folded)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reader)
         .await
         .map_err(StoreError::from)?;
         let stored = row
@@ -183,11 +183,10 @@ impl Store {
             (None, None) => false,
         };
         let (true, Some(row)) = (matches, row) else {
-            self.limits(|l| l.record_failure(&folded, ip, now));
             tracing::info!(name = %name, %ip, "wrong password when linking a key");
             return Err(LinkError::WrongCredentials);
         };
-        self.limits(|l| l.record_success(&folded));
+        self.limits(|l| l.record_success(&folded, ip));
         let account = account(row)?;
         let mut tx = self.write_tx().await?;
         if !insert_key(&mut tx, account.id, key, now).await? {

@@ -7,6 +7,7 @@ use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, Transaction};
 
+use super::ranking::bucket_floor;
 use super::{Period, PlayerId, Store, StoreError, UnixMs, Verdict, from_db, to_db};
 
 /// A stored game's id.
@@ -111,7 +112,7 @@ impl Store {
             " FROM games WHERE id = $1"
         ))
         .bind(id.0)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reader)
         .await?;
         row.as_ref().map(record).transpose()
     }
@@ -129,7 +130,7 @@ impl Store {
         ))
         .bind(player.0)
         .bind(i64::from(limit))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reader)
         .await?;
         rows.iter().map(record).collect()
     }
@@ -138,7 +139,7 @@ impl Store {
     pub async fn replay(&self, id: GameId) -> Result<Option<Replay>, StoreError> {
         let bytes: Option<Vec<u8>> = sqlx::query_scalar("SELECT replay FROM games WHERE id = $1")
             .bind(id.0)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.reader)
             .await?;
         bytes
             .map(|b| Replay::from_bytes(&b))
@@ -199,12 +200,12 @@ async fn insert_one(
         let t = game.ended_at;
         let periods: Vec<String> = sqlx::query_scalar(
             "INSERT INTO leaderboard_best \
-             (mode, period, period_start, player_id, rank_key, achieved_at, game_id) \
-             VALUES ($1, $2, $3, $8, $9, $10, $11), ($1, $4, $5, $8, $9, $10, $11), \
-             ($1, $6, $7, $8, $9, $10, $11) \
+             (mode, period, period_start, player_id, rank_key, bucket, achieved_at, game_id) \
+             VALUES ($1, $2, $3, $8, $9, $12, $10, $11), ($1, $4, $5, $8, $9, $12, $10, $11), \
+             ($1, $6, $7, $8, $9, $12, $10, $11) \
              ON CONFLICT (mode, period, period_start, player_id) DO UPDATE \
-             SET rank_key = excluded.rank_key, achieved_at = excluded.achieved_at, \
-             game_id = excluded.game_id \
+             SET rank_key = excluded.rank_key, bucket = excluded.bucket, \
+             achieved_at = excluded.achieved_at, game_id = excluded.game_id \
              WHERE excluded.rank_key < leaderboard_best.rank_key \
              RETURNING period",
         )
@@ -219,6 +220,7 @@ async fn insert_one(
         .bind(*key)
         .bind(t)
         .bind(id)
+        .bind(bucket_floor(game.replay.mode.kind, *key))
         .fetch_all(&mut **tx)
         .await?;
         improved.extend(

@@ -70,7 +70,7 @@ impl Store {
              WHERE player_id = $1 ORDER BY added_at, fingerprint",
         )
         .bind(player.0)
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reader)
         .await?;
         rows.into_iter()
             .map(|(fp, algorithm, added_at, last_used_at)| {
@@ -100,7 +100,7 @@ impl Store {
         let done = sqlx::query("DELETE FROM player_keys WHERE fingerprint = $1 AND player_id = $2")
             .bind(key.as_str())
             .bind(player.0)
-            .execute(&self.pool)
+            .execute(&self.writer)
             .await
             .map_err(StoreError::from)?;
         if done.rows_affected() == 0 {

@@ -2,13 +2,15 @@
 //! mode's order ([`super::rank_key`]).
 //!
 //! Ranks are competition ranks: entries with equal keys share a rank ("1, 2, 2, 4") and are
-//! listed by who got there first. Both queries read the `leaderboard_rank` index of
-//! `leaderboard_best` (see `migrations/0004_leaderboards.sql`).
+//! listed by who got there first. Pages read the `leaderboard_rank` index of
+//! `leaderboard_best`; ranks add up the bucket counts of `leaderboard_counts` (see
+//! `migrations/0004_leaderboards.sql`).
 
 use minotty_engine::ModeKind;
 use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
+use super::ranking::bucket_floor;
 use super::{GameId, Period, PlayerId, PlayerName, Store, StoreError, UnixMs, from_db};
 
 /// The most entries one query returns.
@@ -78,7 +80,7 @@ impl Store {
         .bind(start)
         .bind(i64::from(page.limit.min(MAX_PAGE)))
         .bind(i64::from(page.offset))
-        .fetch_all(&self.pool)
+        .fetch_all(&self.reader)
         .await?;
         let mut entries: Vec<Entry> = Vec::with_capacity(rows.len());
         for (i, row) in rows.iter().enumerate() {
@@ -90,9 +92,7 @@ impl Store {
                 Some(_) => u64::from(page.offset) + i as u64 + 1,
                 // The first entry of a later page may tie with entries of earlier pages.
                 None if page.offset > 0 => {
-                    self.better_than(mode.id(), period.as_db(), start, e.rank_key)
-                        .await?
-                        + 1
+                    self.better_than(mode, period, start, e.rank_key).await? + 1
                 }
                 None => 1,
             };
@@ -113,9 +113,13 @@ impl Store {
         let row = sqlx::query(concat!(
             "SELECT ",
             entry_columns!(),
-            ", (SELECT COUNT(*) FROM leaderboard_best o \
+            ", (SELECT CAST(COALESCE(SUM(c.entries), 0) AS BIGINT) FROM leaderboard_counts c \
+                WHERE c.mode = b.mode AND c.period = b.period \
+                AND c.period_start = b.period_start AND c.bucket < b.bucket) \
+              + (SELECT COUNT(*) FROM leaderboard_best o \
                 WHERE o.mode = b.mode AND o.period = b.period \
-                AND o.period_start = b.period_start AND o.rank_key < b.rank_key) AS better \
+                AND o.period_start = b.period_start \
+                AND o.rank_key >= b.bucket AND o.rank_key < b.rank_key) AS better \
              FROM leaderboard_best b \
              JOIN players p ON p.id = b.player_id \
              JOIN games g ON g.id = b.game_id \
@@ -125,7 +129,7 @@ impl Store {
         .bind(period.as_db())
         .bind(period.start(now))
         .bind(player.0)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&self.reader)
         .await?;
         let Some(row) = row else {
             return Ok(None);
@@ -135,7 +139,7 @@ impl Store {
     }
 
     /// How many players are on the board of `mode` for the `period` that `now` falls in ("rank
-    /// 1,234 of 50,000"). It counts the board's index entries: about a millisecond per 50,000.
+    /// 1,234 of 50,000"): the sum of the board's bucket counts.
     pub async fn board_size(
         &self,
         mode: ModeKind,
@@ -143,34 +147,39 @@ impl Store {
         now: UnixMs,
     ) -> Result<u64, StoreError> {
         let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM leaderboard_best \
+            "SELECT CAST(COALESCE(SUM(entries), 0) AS BIGINT) FROM leaderboard_counts \
              WHERE mode = $1 AND period = $2 AND period_start = $3",
         )
         .bind(mode.id())
         .bind(period.as_db())
         .bind(period.start(now))
-        .fetch_one(&self.pool)
+        .fetch_one(&self.reader)
         .await?;
         from_db(n, "count")
     }
 
-    /// How many entries of a board rank strictly better than `key`.
+    /// How many entries of a board rank strictly better than `key`: the entries of the better
+    /// buckets, then those of `key`'s bucket below it.
     async fn better_than(
         &self,
-        mode: &str,
-        period: &str,
+        mode: ModeKind,
+        period: Period,
         start: UnixMs,
         key: i64,
     ) -> Result<u64, StoreError> {
         let n: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM leaderboard_best \
-             WHERE mode = $1 AND period = $2 AND period_start = $3 AND rank_key < $4",
+            "SELECT (SELECT CAST(COALESCE(SUM(entries), 0) AS BIGINT) FROM leaderboard_counts \
+                WHERE mode = $1 AND period = $2 AND period_start = $3 AND bucket < $5) \
+              + (SELECT COUNT(*) FROM leaderboard_best \
+                WHERE mode = $1 AND period = $2 AND period_start = $3 \
+                AND rank_key >= $5 AND rank_key < $4)",
         )
-        .bind(mode)
-        .bind(period)
+        .bind(mode.id())
+        .bind(period.as_db())
         .bind(start)
         .bind(key)
-        .fetch_one(&self.pool)
+        .bind(bucket_floor(mode, key))
+        .fetch_one(&self.reader)
         .await?;
         from_db(n, "count")
     }

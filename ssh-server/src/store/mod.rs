@@ -55,8 +55,11 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
 /// How long a statement waits for another connection's write lock before it fails as busy.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Connections for reads (the writer has one of its own).
+pub const READERS: u32 = 8;
+
 /// How much of the database file is memory-mapped (SQLite `mmap_size`).
-pub const MMAP_BYTES: u64 = 1 << 30;
+pub const MMAP_BYTES: u64 = 1 << 31;
 
 /// A registered player's id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -114,9 +117,15 @@ pub struct Pragmas {
 }
 
 /// A handle to the database and the in-memory login rate limits (cheap to clone).
+///
+/// Reads and writes use separate pools: SQLite takes one writer at a time anyway, so every
+/// write goes through one connection and waits its turn in the process instead of in SQLite's
+/// busy loop, and the readers (WAL lets them run beside the writer) can never hold up a write
+/// by taking every connection.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pool: SqlitePool,
+    reader: SqlitePool,
+    writer: SqlitePool,
     limiter: Arc<Mutex<RateLimiter>>,
 }
 
@@ -138,25 +147,37 @@ impl Store {
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT)
             // SQLite-only tuning (PostgreSQL sizes its own buffers). Reads go through a memory
-            // map of the file shared by every connection instead of a read() per page, and
-            // each connection keeps 16 MiB of pages, enough for the upper levels of the
-            // leaderboard indexes and the pages a batch of inserts touches.
+            // map of the file shared by every connection (SQLite caps it at 2 GiB) instead of
+            // a read() per page, and each connection keeps a cache of pages.
             .pragma("mmap_size", MMAP_BYTES.to_string())
             .pragma("cache_size", "-16384");
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
+        // The writer's inserts land on random pages of the leaderboard and history indexes:
+        // it keeps 128 MiB of them; readers walk few pages and keep 16 MiB each.
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone().pragma("cache_size", "-131072"))
+            .await?;
+        MIGRATOR.run(&writer).await?;
+        let reader = SqlitePoolOptions::new()
+            .max_connections(READERS)
             .connect_with(options)
             .await?;
-        Store::from_pool(pool).await
+        Ok(Store::with_pools(reader, writer))
     }
 
-    /// Wraps a pool whose connections are already set up, applying the migrations.
+    /// Wraps one pool whose connections are already set up, for reads and writes alike, and
+    /// applies the migrations (tests use the pool `#[sqlx::test]` gives them).
     pub async fn from_pool(pool: SqlitePool) -> Result<Store, StoreError> {
         MIGRATOR.run(&pool).await?;
-        Ok(Store {
-            pool,
+        Ok(Store::with_pools(pool.clone(), pool))
+    }
+
+    fn with_pools(reader: SqlitePool, writer: SqlitePool) -> Store {
+        Store {
+            reader,
+            writer,
             limiter: Arc::new(Mutex::new(RateLimiter::new(LimitConfig::default()))),
-        })
+        }
     }
 
     /// Replaces the login rate limits (tests use small ones).
@@ -167,7 +188,7 @@ impl Store {
 
     /// The connection settings in force, read back from SQLite (for status output and tests).
     pub async fn pragmas(&self) -> Result<Pragmas, StoreError> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.writer.acquire().await?;
         let journal_mode: String = sqlx::query_scalar("PRAGMA journal_mode")
             .fetch_one(&mut *conn)
             .await?;
@@ -186,7 +207,8 @@ impl Store {
 
     /// Waits for the pool's connections to close (at shutdown).
     pub async fn close(&self) {
-        self.pool.close().await;
+        self.reader.close().await;
+        self.writer.close().await;
     }
 
     /// Starts a write transaction that takes the write lock at once.
@@ -196,7 +218,7 @@ impl Store {
     /// busy timeout, when another connection wrote in between; taking the lock first makes
     /// concurrent writers wait their turn instead.
     async fn write_tx(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
     }
 
     /// Runs `f` on the rate limiter. A poisoned lock (a panic elsewhere while holding it) is

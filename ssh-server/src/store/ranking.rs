@@ -50,6 +50,24 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
     })
 }
 
+/// The first key of `key`'s bucket in `leaderboard_counts` (see `migrations/0004`). Buckets
+/// are ranges of 2^shift keys, sized so that a board of 50,000 players with the stats people
+/// reach has at most a few thousand buckets and few entries in each: 256 ms of a 40-lines time,
+/// 2048 points of marathon and 1024 of ultra, 16 s of a master time (within its line count),
+/// and one bucket per value for cheese pieces and combos. A bucket that is too coarse only
+/// makes a rank look-up count more entries; any shift gives exact ranks.
+pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
+    let shift = match kind {
+        ModeKind::Sprint => 8,
+        ModeKind::Marathon => 11,
+        ModeKind::Ultra => 10,
+        ModeKind::Master => 14,
+        ModeKind::Cheese | ModeKind::Combo | ModeKind::Custom => 0,
+    };
+    // An arithmetic shift floors negative keys too, so buckets never straddle zero.
+    (key >> shift) << shift
+}
+
 /// Why a game does not enter a leaderboard (it is still stored).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Unranked {
@@ -153,6 +171,25 @@ mod tests {
             assert!(b.unwrap() < w.unwrap(), "{kind:?}: {b:?} vs {w:?}");
         }
         assert_eq!(rank_key(ModeKind::Custom, &Stats::default()), None);
+        // Buckets are ranges of keys in order: a better key never has a later bucket.
+        for kind in ranked_modes() {
+            for (a, b) in [
+                (-5_000, -4_999),
+                (-1, 0),
+                (0, 1),
+                (255, 256),
+                (1 << 40, (1 << 40) + 1),
+            ] {
+                assert!(
+                    bucket_floor(kind, a) <= bucket_floor(kind, b),
+                    "{kind:?} {a} {b}"
+                );
+                assert!(bucket_floor(kind, a) <= a, "{kind:?} {a}");
+            }
+        }
+        assert_eq!(bucket_floor(ModeKind::Sprint, 30_100), 30_208 - 256);
+        assert_eq!(bucket_floor(ModeKind::Marathon, -1), -2048);
+        assert_eq!(bucket_floor(ModeKind::Combo, -7), -7);
         // Equal stats that the mode ranks on give equal keys whatever else differs.
         let a = rank_key(ModeKind::Combo, &stats(1, 100, 5, 5, 7));
         assert_eq!(a, rank_key(ModeKind::Combo, &stats(9, 900, 9, 9, 7)));

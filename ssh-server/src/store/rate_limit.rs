@@ -44,7 +44,6 @@ pub struct RetryAfter {
 /// Once this many keys are held, drained ones are dropped before another is added.
 const PRUNE_AT: usize = 10_000;
 
-#[derive(Debug)]
 pub struct RateLimiter {
     config: LimitConfig,
     /// Keyed by the folded account name, so that unknown names are limited like real ones.
@@ -79,6 +78,19 @@ impl RateLimiter {
         }
     }
 
+    /// Checks the limits and, when the try is allowed, counts it as a failure until
+    /// [`RateLimiter::record_success`] says otherwise.
+    pub fn begin_attempt(
+        &mut self,
+        account: &str,
+        ip: IpAddr,
+        now: UnixMs,
+    ) -> Result<(), RetryAfter> {
+        self.check(account, ip, now)?;
+        self.record_failure(account, ip, now);
+        Ok(())
+    }
+
     /// Counts a wrong password (or an unknown name) against both keys.
     pub fn record_failure(&mut self, account: &str, ip: IpAddr, now: UnixMs) {
         let c = self.config;
@@ -95,9 +107,13 @@ impl RateLimiter {
         *tat = (*tat).max(now).saturating_add(c.ip_interval_ms);
     }
 
-    /// Forgets the account's failures after a right password.
-    pub fn record_success(&mut self, account: &str) {
+    /// After a right password: forgets the account's failures and gives the address back the
+    /// try that [`RateLimiter::begin_attempt`] counted.
+    pub fn record_success(&mut self, account: &str, ip: IpAddr) {
         self.accounts.remove(account);
+        if let Some(tat) = self.ips.get_mut(&net(ip)) {
+            *tat = tat.saturating_sub(self.config.ip_interval_ms);
+        }
     }
 
     /// How many keys are held (for tests and metrics).
@@ -107,6 +123,17 @@ impl RateLimiter {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Sizes only: the keys are account names and addresses, not for logs.
+impl std::fmt::Debug for RateLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RateLimiter")
+            .field("config", &self.config)
+            .field("accounts", &self.accounts.len())
+            .field("addresses", &self.ips.len())
+            .finish()
     }
 }
 
@@ -170,10 +197,10 @@ mod tests {
         assert_eq!(l.check("alice", a, 1_500), Err(RetryAfter { ms: 500 }));
         assert_eq!(l.check("alice", a, 2_000), Ok(()));
         // Other accounts are not affected by alice's failures.
-        assert_eq!(l.check("bob", a, 0), Ok(()));
-        l.record_failure("alice", a, 2_000);
-        assert!(l.check("alice", a, 2_000).is_err());
-        l.record_success("alice");
+        assert_eq!(l.check("bob", a, 2_000), Ok(()));
+        assert_eq!(l.begin_attempt("alice", a, 2_000), Ok(()));
+        assert!(l.begin_attempt("alice", a, 2_000).is_err());
+        l.record_success("alice", a);
         assert_eq!(l.check("alice", a, 2_000), Ok(()));
     }
 
@@ -182,14 +209,17 @@ mod tests {
         let mut l = RateLimiter::new(CONFIG);
         for i in 0..5 {
             let host = ip(&format!("2001:db8:1:2::{i}"));
-            assert_eq!(l.check(&format!("user{i}"), host, 0), Ok(()));
-            l.record_failure(&format!("user{i}"), host, 0);
+            assert_eq!(l.begin_attempt(&format!("user{i}"), host, 0), Ok(()));
         }
         let same_net = ip("2001:db8:1:2:ffff::1");
-        assert!(l.check("fresh", same_net, 0).is_err());
+        assert_eq!(
+            l.begin_attempt("fresh", same_net, 0),
+            Err(RetryAfter { ms: 100 })
+        );
         assert_eq!(l.check("fresh", ip("2001:db8:1:3::1"), 0), Ok(()));
-        // A success does not clear the address.
-        l.record_success("user0");
+        // A success gives back its own try, not the address's earlier failures.
+        l.record_success("user4", same_net);
+        assert_eq!(l.begin_attempt("fresh", same_net, 0), Ok(()));
         assert!(l.check("fresh", same_net, 0).is_err());
         assert_eq!(l.check("fresh", same_net, 99), Err(RetryAfter { ms: 1 }));
         assert_eq!(l.check("fresh", same_net, 100), Ok(()));

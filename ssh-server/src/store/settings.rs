@@ -23,7 +23,7 @@ impl Store {
         Ok(
             sqlx::query_scalar("SELECT settings FROM player_settings WHERE player_id = $1")
                 .bind(player.0)
-                .fetch_optional(&self.pool)
+                .fetch_optional(&self.reader)
                 .await?,
         )
     }
@@ -48,7 +48,7 @@ impl Store {
         .bind(player.0)
         .bind(json)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&self.writer)
         .await
         .map_err(StoreError::from)?;
         Ok(())

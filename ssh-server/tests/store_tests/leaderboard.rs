@@ -361,3 +361,60 @@ async fn own_rank_is_found_outside_the_top_page(pool: SqlitePool) {
         .expect("query");
     assert_eq!(all.len(), 30);
 }
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn ranks_agree_with_the_full_board_after_many_improvements(pool: SqlitePool) {
+    let store = store(pool).await;
+    let p = players(&store, 40).await;
+    // A small LCG: repeatable stats that cross bucket boundaries often, improve and regress.
+    let mut seed = 12_345u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    for kind in [
+        ModeKind::Sprint,
+        ModeKind::Marathon,
+        ModeKind::Master,
+        ModeKind::Combo,
+    ] {
+        let mut games = Vec::new();
+        for _ in 0..300 {
+            let a = &p[next(40) as usize];
+            let s = stats(
+                20_000 + next(5_000),
+                next(20_000),
+                next(4) as u32 + 97,
+                1,
+                next(30) as u32,
+            );
+            games.push(ranked(a, kind, s, NOW - next(3) as i64 * DAY));
+        }
+        store.insert_games(&games).await.expect("inserts");
+        for period in Period::ALL {
+            let mut board = Vec::new();
+            for offset in (0..).step_by(100) {
+                let page = Page { offset, limit: 100 };
+                let page = store
+                    .leaderboard(kind, period, NOW, page)
+                    .await
+                    .expect("query");
+                if page.is_empty() {
+                    break;
+                }
+                board.extend(page);
+            }
+            let size = store.board_size(kind, period, NOW).await.expect("query");
+            assert_eq!(size, board.len() as u64, "{kind:?} {period:?}");
+            for e in &board {
+                let better = board.iter().filter(|o| o.rank_key < e.rank_key).count() as u64;
+                assert_eq!(e.rank, better + 1, "{kind:?} {period:?} {e:?}");
+                let own = store
+                    .rank_of(kind, period, NOW, e.player)
+                    .await
+                    .expect("query");
+                assert_eq!(own.as_ref(), Some(e), "{kind:?} {period:?}");
+            }
+        }
+    }
+}
