@@ -248,6 +248,50 @@ async fn the_per_address_limit_turns_clients_away_with_a_message() -> Result {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_server_says_so() -> Result {
+    let limits = Limits {
+        max_connections: 1,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let _only = Connection::open(server.addr, "a", Login::Key).await?;
+    let mut raw = tokio::net::TcpStream::connect(server.addr).await?;
+    let mut text = Vec::new();
+    tokio::time::timeout(
+        WAIT,
+        tokio::io::AsyncReadExt::read_to_end(&mut raw, &mut text),
+    )
+    .await??;
+    let text = String::from_utf8_lossy(&text);
+    assert!(text.starts_with("minotty: the server is full"), "{text:?}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_escape_is_the_escape_key() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Play", WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("Clear 40 lines", WAIT).await?;
+    // An arrow key split across two packets is one key (Down: the next mode's description),
+    // not ESC (which would leave the mode list) followed by '[' and 'B'.
+    s.send(b"\x1b").await?;
+    s.send(b"[B").await?;
+    s.wait_for_text("Clear 150 lines", WAIT).await?;
+    assert!(s.contents().contains("40 Lines"), "{}", s.contents());
+    // ESC alone: back to the main menu.
+    s.send(keys::ESC).await?;
+    s.wait_until("the main menu again", WAIT, |screen| {
+        let text = screen.contents();
+        text.contains("Settings") && !text.contains("40 Lines")
+    })
+    .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn silent_clients_are_dropped_after_the_login_timeout() -> Result {
     let limits = Limits {
         auth_timeout: Duration::from_secs(1),
