@@ -150,6 +150,13 @@ impl Store {
             // map of the file shared by every connection (SQLite caps it at 2 GiB) instead of
             // a read() per page, and each connection keeps a cache of pages.
             .pragma("mmap_size", MMAP_BYTES.to_string())
+            // Statement journals (an upsert that fires triggers keeps one to undo itself) in
+            // memory instead of a temporary file written for every game.
+            .pragma("temp_store", "memory")
+            // Checkpoint every ~40 MiB of WAL rather than 4 MiB: index pages that many
+            // transactions touch are copied into the database once per checkpoint, not once
+            // per transaction.
+            .pragma("wal_autocheckpoint", "10000")
             .pragma("cache_size", "-16384");
         // The writer's inserts land on random pages of the leaderboard and history indexes:
         // it keeps 128 MiB of them; readers walk few pages and keep 16 MiB each.

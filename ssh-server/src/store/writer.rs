@@ -148,9 +148,11 @@ async fn judge_loop(
     }
 }
 
-/// Judges `games` on the blocking pool, split over the machine's cores.
+/// Judges `games` on the blocking pool, split over all cores but one (left to the sessions
+/// and the database writer; one core judges several thousand games a second).
 async fn judge_all(games: Vec<Arc<FinishedGame>>) -> Vec<Verdict> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = cores.saturating_sub(1).clamp(1, 4);
     let size = games.len().div_ceil(workers).max(1);
     let chunks: Vec<_> = games
         .chunks(size)
@@ -182,9 +184,12 @@ async fn write_loop(
     mut judged: mpsc::Receiver<Vec<(Job, Verdict)>>,
     config: WriterConfig,
 ) {
-    while let Some(batch) = judged.recv().await {
-        let (replies, items): (Vec<_>, Vec<_>) = batch
-            .into_iter()
+    let mut batches = Vec::new();
+    // Judged batches that queued up while the last transaction ran go into one transaction.
+    while judged.recv_many(&mut batches, 8).await > 0 {
+        let (replies, items): (Vec<_>, Vec<_>) = batches
+            .drain(..)
+            .flatten()
             .map(|(job, verdict)| (job.reply, (job.game, verdict)))
             .unzip();
         match insert_with_retry(&store, &items, &config).await {
