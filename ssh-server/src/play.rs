@@ -53,7 +53,8 @@ impl TerminalGuard {
         terminal::enable_raw_mode().context("minotty play needs an interactive terminal")?;
         let mut guard = TerminalGuard { kitty: false };
         let mut out = io::stdout();
-        execute!(out, EnterAlternateScreen, cursor::Hide).context("entering the alternate screen")?;
+        execute!(out, EnterAlternateScreen, cursor::Hide)
+            .context("entering the alternate screen")?;
         if terminal::supports_keyboard_enhancement().unwrap_or(false) {
             // 1 + 2 + 8: unambiguous escapes, press/repeat/release, every key as an escape code.
             let flags = KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES
@@ -79,7 +80,12 @@ fn restore(kitty: bool) {
     if kitty {
         let _ = execute!(out, PopKeyboardEnhancementFlags);
     }
-    let _ = execute!(out, EndSynchronizedUpdate, LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        out,
+        EndSynchronizedUpdate,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
     let _ = terminal::disable_raw_mode();
     let _ = out.flush();
 }
@@ -221,7 +227,11 @@ mod tests {
 
     #[test]
     fn keys_convert() {
-        let ev = convert(ct(KeyCode::Char('c'), KeyModifiers::CONTROL, KeyEventKind::Press));
+        let ev = convert(ct(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL,
+            KeyEventKind::Press,
+        ));
         assert_eq!(
             ev,
             Some(KeyEvent {
@@ -238,7 +248,13 @@ mod tests {
             KeyModifiers::SHIFT,
             KeyEventKind::Release,
         );
-        assert_eq!(convert(shift).map(|e| (e.key, e.kind)), Some((Key::Shift, KeyKind::Release)));
-        assert_eq!(convert(ct(KeyCode::Null, KeyModifiers::NONE, KeyEventKind::Press)), None);
+        assert_eq!(
+            convert(shift).map(|e| (e.key, e.kind)),
+            Some((Key::Shift, KeyKind::Release))
+        );
+        assert_eq!(
+            convert(ct(KeyCode::Null, KeyModifiers::NONE, KeyEventKind::Press)),
+            None
+        );
     }
 }
