@@ -69,11 +69,13 @@ pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
 /// diff against what the client shows is our own: it compares cells and computes a unicode
 /// width only for cells that changed, where ratatui's computes one for every cell of every
 /// frame (that was a quarter of the server's CPU under load). Frames never place a cursor.
+///
+/// Memory: two screen-sized buffers, like ratatui's own double buffering. The terminal's
+/// current buffer receives each frame; `shown` is what the client shows. The terminal's other
+/// buffer is never used and is kept empty (see [`RemoteTerminal::drop_spare_buffer`]).
 #[derive(Debug)]
 pub struct RemoteTerminal {
     terminal: Terminal<AnsiBackend>,
-    /// The frame being drawn.
-    next: Buffer,
     /// What the client's screen shows.
     shown: Buffer,
 }
@@ -89,11 +91,12 @@ impl RemoteTerminal {
             Ok(t) => t,
             Err(never) => match never {},
         };
-        RemoteTerminal {
+        let mut term = RemoteTerminal {
             terminal,
-            next: Buffer::empty(area),
             shown: Buffer::empty(area),
-        }
+        };
+        term.drop_spare_buffer();
+        term
     }
 
     pub fn size(&self) -> (u16, u16) {
@@ -110,23 +113,32 @@ impl RemoteTerminal {
         if let Err(never) = self.terminal.resize(area) {
             match never {}
         }
-        self.next = Buffer::empty(area);
         self.shown = Buffer::empty(area);
+        self.drop_spare_buffer();
+    }
+
+    /// Empties the terminal's second buffer, which only ratatui's own diff would use:
+    /// `swap_buffers` makes it current, it is replaced by an empty one, and swapping back makes
+    /// the full-size buffer current again.
+    fn drop_spare_buffer(&mut self) {
+        self.terminal.swap_buffers();
+        *self.terminal.current_buffer_mut() = Buffer::default();
+        self.terminal.swap_buffers();
     }
 
     /// Draws a frame: only the cells that changed since the last one are written.
     pub fn draw(&mut self, render: impl FnOnce(&mut Frame<'_>)) {
-        // The terminal's current buffer is where `get_frame` draws: lend it ours.
-        std::mem::swap(self.terminal.current_buffer_mut(), &mut self.next);
         self.terminal.current_buffer_mut().reset();
         render(&mut self.terminal.get_frame());
-        std::mem::swap(self.terminal.current_buffer_mut(), &mut self.next);
-
-        let changed = changed_cells(&self.shown, &self.next);
+        // The new frame becomes `shown`; the old one is compared with it, then waits in the
+        // terminal to be reset for the next frame.
+        std::mem::swap(self.terminal.current_buffer_mut(), &mut self.shown);
+        let old = std::mem::take(self.terminal.current_buffer_mut());
+        let changed = changed_cells(&old, &self.shown);
         if let Err(never) = self.terminal.backend_mut().draw(changed.into_iter()) {
             match never {}
         }
-        std::mem::swap(&mut self.shown, &mut self.next);
+        *self.terminal.current_buffer_mut() = old;
     }
 
     /// The bytes produced since the last call.
