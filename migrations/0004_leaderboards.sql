@@ -36,6 +36,13 @@ CREATE TABLE leaderboard_best (
     -- (cost on every insert) to delete games cheaply; the store writes both in one transaction,
     -- and deleting a player cascades here through player_id.
     game_id      BIGINT NOT NULL,
+    -- That game's stats that boards show, copied so that reading a board never touches
+    -- `games`, whose rows (replays included) fill most of the database file.
+    time_ms      BIGINT NOT NULL,
+    score        BIGINT NOT NULL,
+    lines        BIGINT NOT NULL,
+    pieces       BIGINT NOT NULL,
+    max_combo    BIGINT NOT NULL,
     PRIMARY KEY (mode, period, period_start, player_id)
 );
 CREATE INDEX leaderboard_rank

@@ -3,7 +3,8 @@
 //! inserts through the `GameWriter` while 100 simulated players read the boards.
 //!
 //! Run: `cargo bench -p minotty-server --bench store` (env: `STORE_BENCH_GAMES`,
-//! `STORE_BENCH_PLAYERS`, `STORE_BENCH_WRITES` scale it down for a quick look).
+//! `STORE_BENCH_PLAYERS`, `STORE_BENCH_WRITES` scale it down for a quick look;
+//! `STORE_BENCH_DB=path` keeps the filled database to measure again without refilling).
 //!
 //! The bulk fill goes through `Store::insert_games` with stats drawn at random per mode and
 //! real replays of the bot (not re-simulated: the fill is about volume). The timed writes go
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 use minotty_engine::bot::{autoplay, autoplay_combo};
 use minotty_engine::{Game, GameConfig, ModeKind, Stats};
 use minotty_server::store::{
-    Account, FinishedGame, GameWriter, KeyFingerprint, NewKey, Page, Period, PlayerName, Store,
+    FinishedGame, GameWriter, KeyFingerprint, NewKey, Page, Period, PlayerId, PlayerName, Store,
     Verdict, WriterConfig, rank_key, ranked_modes,
 };
 
@@ -77,7 +78,7 @@ fn bot_games(kind: ModeKind, seeds: std::ops::Range<u32>) -> Vec<FinishedGame> {
                 autoplay(&mut game, 2_000, PIECE_MS);
             }
             FinishedGame {
-                player: minotty_server::store::PlayerId(0),
+                player: PlayerId(0),
                 replay: game.replay(),
                 stats: *game.stats(),
                 outcome: game.outcome(),
@@ -115,32 +116,31 @@ async fn run() {
     let games_total = env("STORE_BENCH_GAMES", 1_000_000);
     let players_total = env("STORE_BENCH_PLAYERS", 50_000);
     let writes = env("STORE_BENCH_WRITES", 20_000);
+    // STORE_BENCH_DB=path keeps the database (filled on the first run, reused after).
     let dir = tempfile::tempdir().expect("tempdir");
-    let url = format!("sqlite://{}", dir.path().join("bench.db").display());
-    let store = Store::open(&url).await.expect("opens");
-    let mut rng = Rng(42);
-
-    let t = Instant::now();
-    let mut players: Vec<Account> = Vec::with_capacity(players_total);
-    for i in 0..players_total {
-        let name = PlayerName::parse(&format!("player{i}")).expect("name");
-        let fingerprint = format!("SHA256:{:0>43}", i);
-        let key = NewKey {
-            fingerprint: KeyFingerprint::parse(&fingerprint).expect("fingerprint"),
-            algorithm: "ssh-ed25519".into(),
-        };
-        players.push(
-            store
-                .register(&name, &key, NOW - 400 * DAY)
-                .await
-                .expect("registers"),
-        );
+    let path = std::env::var("STORE_BENCH_DB")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| dir.path().join("bench.db"));
+    let fresh = !path.exists();
+    let store = Store::open(&format!("sqlite://{}", path.display()))
+        .await
+        .expect("opens");
+    let players: Vec<PlayerId> = (1..=players_total as i64).map(PlayerId).collect();
+    let templates = templates();
+    if fresh {
+        fill(&store, players_total, games_total, &templates).await;
+    } else {
+        println!("reusing {}", path.display());
     }
-    println!(
-        "registered {players_total} players in {:.1} s",
-        t.elapsed().as_secs_f64()
-    );
+    idle_queries(&store, &players).await;
+    under_load(&store, &players, &templates, writes).await;
+    store.close().await;
+    let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+    println!("\ndatabase file: {:.2} GB", size as f64 / 1e9);
+}
 
+/// Bot games of every ranked mode, with their replay sizes and judging cost.
+fn templates() -> Vec<(ModeKind, Vec<FinishedGame>)> {
     let t = Instant::now();
     let templates: Vec<(ModeKind, Vec<FinishedGame>)> = ranked_modes()
         .into_iter()
@@ -153,27 +153,54 @@ async fn run() {
         let bytes: usize = games.iter().map(|g| g.replay.to_bytes().len()).sum();
         let t = Instant::now();
         for g in games {
+            let verdict = g.judge();
             assert!(matches!(
-                g.judge(),
+                verdict,
                 Verdict::Ranked { .. } | Verdict::Unranked(_)
             ));
         }
         let each = t.elapsed().as_secs_f64() * 1e6 / games.len() as f64;
         println!("| {} | {} | {each:.0} µs |", kind.id(), bytes / games.len());
     }
+    templates
+}
 
-    // The fill: games spread over the last year, every player and mode alike.
+/// Registers the players, then stores the games: spread over the last year, every player and
+/// mode alike, random stats in each mode's range, replays of the bot.
+async fn fill(
+    store: &Store,
+    players_total: usize,
+    games_total: usize,
+    templates: &[(ModeKind, Vec<FinishedGame>)],
+) {
+    let mut rng = Rng(42);
+    let t = Instant::now();
+    for i in 0..players_total {
+        let name = PlayerName::parse(&format!("player{i}")).expect("name");
+        let fingerprint = format!("SHA256:{:0>43}", i);
+        let key = NewKey {
+            fingerprint: KeyFingerprint::parse(&fingerprint).expect("fingerprint"),
+            algorithm: "ssh-ed25519".into(),
+        };
+        let account = store.register(&name, &key, NOW - 400 * DAY).await;
+        assert_eq!(account.expect("registers").id, PlayerId(i as i64 + 1));
+    }
+    println!(
+        "registered {players_total} players in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+
     let t = Instant::now();
     let mut batch = Vec::with_capacity(1_000);
     for i in 0..games_total {
         let (kind, pool) = &templates[i % templates.len()];
         let template = &pool[rng.below(pool.len() as u64) as usize];
-        let player = &players[rng.below(players.len() as u64) as usize];
+        let player = PlayerId(1 + rng.below(players_total as u64) as i64);
         let stats = random_stats(*kind, &mut rng);
         let ended_at = NOW - rng.below(365 * DAY as u64) as i64;
         let key = rank_key(*kind, &stats).expect("ranked mode");
         let game = FinishedGame {
-            player: player.id,
+            player,
             replay: template.replay.clone(),
             stats,
             outcome: template.outcome,
@@ -191,8 +218,12 @@ async fn run() {
         "filled {games_total} games in {secs:.1} s ({:.0} games/s in 1,000-game transactions)",
         games_total as f64 / secs
     );
+}
 
-    println!("\nidle database, 200 queries each (µs):");
+/// Top pages and random players' ranks on every board, nothing else running.
+async fn idle_queries(store: &Store, players: &[PlayerId]) {
+    let mut rng = Rng(1);
+    println!("\nidle database, 500 queries each (µs):");
     println!(
         "| mode | period | board size | top 20 p50 | top 20 p99 | own rank p50 | own rank p99 |"
     );
@@ -202,12 +233,12 @@ async fn run() {
             let size = store.board_size(kind, period, NOW).await.expect("query");
             let mut top = Vec::new();
             let mut own = Vec::new();
-            for _ in 0..200 {
+            for _ in 0..500 {
                 let t = Instant::now();
                 let page = store.leaderboard(kind, period, NOW, Page::top(20)).await;
                 top.push(t.elapsed());
                 assert!(!page.expect("query").is_empty());
-                let p = players[rng.below(players.len() as u64) as usize].id;
+                let p = players[rng.below(players.len() as u64) as usize];
                 let t = Instant::now();
                 store.rank_of(kind, period, NOW, p).await.expect("query");
                 own.push(t.elapsed());
@@ -221,28 +252,23 @@ async fn run() {
             );
         }
     }
-
-    under_load(&store, &players, &templates, writes).await;
-    store.close().await;
-    let size = std::fs::metadata(dir.path().join("bench.db")).map_or(0, |m| m.len());
-    println!("\ndatabase file: {:.2} GB", size as f64 / 1e9);
 }
 
 /// Writes real games through the writer (judged and re-simulated) while 100 simulated players
-/// each read a top page and their own rank every `STORE_BENCH_READ_MS` (500 ms).
+/// each read a top page and their own rank every `STORE_BENCH_READ_MS` (1,000 ms).
 async fn under_load(
     store: &Store,
-    players: &[Account],
+    players: &[PlayerId],
     templates: &[(ModeKind, Vec<FinishedGame>)],
     writes: usize,
 ) {
-    let read_ms = env("STORE_BENCH_READ_MS", 500) as u64;
+    let read_ms = env("STORE_BENCH_READ_MS", 1000) as u64;
     let stop = Arc::new(AtomicBool::new(false));
     let mut readers = Vec::new();
     for r in 0..100u64 {
         let store = store.clone();
         let stop = stop.clone();
-        let me = players[(r as usize * 499) % players.len()].id;
+        let me = players[(r as usize * 499) % players.len()];
         readers.push(tokio::spawn(async move {
             let mut rng = Rng(r);
             let mut top = Vec::new();
@@ -273,7 +299,7 @@ async fn under_load(
     for i in 0..writes {
         let (_, pool) = &templates[i % templates.len()];
         let mut game = pool[rng.below(pool.len() as u64) as usize].clone();
-        game.player = players[rng.below(players.len() as u64) as usize].id;
+        game.player = players[rng.below(players.len() as u64) as usize];
         game.ended_at = NOW;
         game.started_at = NOW - 60_000;
         replies.push(writer.submit(game));

@@ -199,13 +199,16 @@ async fn insert_one(
         let [all, month, day] = Period::ALL;
         let t = game.ended_at;
         let periods: Vec<String> = sqlx::query_scalar(
-            "INSERT INTO leaderboard_best \
-             (mode, period, period_start, player_id, rank_key, bucket, achieved_at, game_id) \
-             VALUES ($1, $2, $3, $8, $9, $12, $10, $11), ($1, $4, $5, $8, $9, $12, $10, $11), \
-             ($1, $6, $7, $8, $9, $12, $10, $11) \
+            "INSERT INTO leaderboard_best (mode, period, period_start, player_id, rank_key, \
+             bucket, achieved_at, game_id, time_ms, score, lines, pieces, max_combo) VALUES \
+             ($1, $2, $3, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17), \
+             ($1, $4, $5, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17), \
+             ($1, $6, $7, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17) \
              ON CONFLICT (mode, period, period_start, player_id) DO UPDATE \
              SET rank_key = excluded.rank_key, bucket = excluded.bucket, \
-             achieved_at = excluded.achieved_at, game_id = excluded.game_id \
+             achieved_at = excluded.achieved_at, game_id = excluded.game_id, \
+             time_ms = excluded.time_ms, score = excluded.score, lines = excluded.lines, \
+             pieces = excluded.pieces, max_combo = excluded.max_combo \
              WHERE excluded.rank_key < leaderboard_best.rank_key \
              RETURNING period",
         )
@@ -221,6 +224,11 @@ async fn insert_one(
         .bind(t)
         .bind(id)
         .bind(bucket_floor(game.replay.mode.kind, *key))
+        .bind(to_db(s.time))
+        .bind(to_db(s.score))
+        .bind(i64::from(s.lines))
+        .bind(i64::from(s.pieces))
+        .bind(i64::from(s.max_combo))
         .fetch_all(&mut **tx)
         .await?;
         improved.extend(

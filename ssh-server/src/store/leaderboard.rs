@@ -50,8 +50,8 @@ pub struct Entry {
 /// The columns that [`entry`] reads, a literal so that statements stay constant strings.
 macro_rules! entry_columns {
     () => {
-        "b.player_id, p.name, b.game_id, b.achieved_at, b.rank_key, g.time_ms, g.score, \
-         g.lines, g.pieces, g.max_combo"
+        "b.player_id, p.name, b.game_id, b.achieved_at, b.rank_key, b.time_ms, b.score, \
+         b.lines, b.pieces, b.max_combo"
     };
 }
 
@@ -70,7 +70,6 @@ impl Store {
             entry_columns!(),
             " FROM leaderboard_best b \
              JOIN players p ON p.id = b.player_id \
-             JOIN games g ON g.id = b.game_id \
              WHERE b.mode = $1 AND b.period = $2 AND b.period_start = $3 \
              ORDER BY b.rank_key, b.achieved_at, b.player_id \
              LIMIT $4 OFFSET $5"
@@ -122,7 +121,6 @@ impl Store {
                 AND o.rank_key >= b.bucket AND o.rank_key < b.rank_key) AS better \
              FROM leaderboard_best b \
              JOIN players p ON p.id = b.player_id \
-             JOIN games g ON g.id = b.game_id \
              WHERE b.mode = $1 AND b.period = $2 AND b.period_start = $3 AND b.player_id = $4"
         ))
         .bind(mode.id())
