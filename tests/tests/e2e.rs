@@ -248,6 +248,32 @@ async fn the_per_address_limit_turns_clients_away_with_a_message() -> Result {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vanished_client_frees_its_slot() -> Result {
+    let limits = Limits {
+        max_per_ip: 1,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let conn = Connection::open(server.addr, "gone", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.start_40_lines().await?;
+    // No quit, no disconnect message: the client just goes away mid-game.
+    drop(s);
+    drop(conn);
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let next = loop {
+        match Connection::open(server.addr, "next", Login::Key).await {
+            Ok(conn) => break conn,
+            Err(e) if tokio::time::Instant::now() > deadline => return Err(e),
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    };
+    let mut t = next.play(100, 40).await?;
+    t.wait_for_text("Play", WAIT).await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_server_says_so() -> Result {
     let limits = Limits {
         max_connections: 1,
