@@ -133,7 +133,10 @@ async fn run() {
         println!("reusing {}", path.display());
     }
     idle_queries(&store, &players).await;
-    under_load(&store, &players, &templates, writes).await;
+    // As fast as the writer goes: its capacity.
+    under_load(&store, &players, &templates, writes, None).await;
+    // A steady 500 games/s (a hundred times what 100 players finish): the reads' latency.
+    under_load(&store, &players, &templates, 5_000, Some(500)).await;
     store.close().await;
     let size = std::fs::metadata(&path).map_or(0, |m| m.len());
     println!("\ndatabase file: {:.2} GB", size as f64 / 1e9);
@@ -261,6 +264,7 @@ async fn under_load(
     players: &[PlayerId],
     templates: &[(ModeKind, Vec<FinishedGame>)],
     writes: usize,
+    rate: Option<u32>,
 ) {
     let read_ms = env("STORE_BENCH_READ_MS", 1000) as u64;
     let stop = Arc::new(AtomicBool::new(false));
@@ -296,7 +300,14 @@ async fn under_load(
     let mut rng = Rng(7);
     let t = Instant::now();
     let mut replies = Vec::with_capacity(writes);
+    let mut tick = tokio::time::interval(Duration::from_millis(10));
     for i in 0..writes {
+        // At a steady rate, a hundredth of a second's games every 10 ms.
+        if let Some(rate) = rate
+            && i % (rate as usize / 100).max(1) == 0
+        {
+            tick.tick().await;
+        }
         let (_, pool) = &templates[i % templates.len()];
         let mut game = pool[rng.below(pool.len() as u64) as usize].clone();
         game.player = players[rng.below(players.len() as u64) as usize];
@@ -320,9 +331,10 @@ async fn under_load(
     }
     drop(writer);
     done.await.expect("writer ends");
+    let pace = rate.map_or("as fast as they go".to_owned(), |r| format!("{r} a second"));
     println!(
-        "\nwriter: {writes} real games ({ranked} ranked after re-simulation) stored in {secs:.2} s \
-         = {:.0} games/s, while 100 players read",
+        "\nwriter, games submitted {pace}: {writes} real games ({ranked} ranked after \
+         re-simulation) stored in {secs:.2} s = {:.0} games/s, while 100 players read",
         writes as f64 / secs
     );
     let reads = top.len();
