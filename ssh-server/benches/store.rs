@@ -135,8 +135,10 @@ async fn run() {
     idle_queries(&store, &players).await;
     // As fast as the writer goes: its capacity.
     under_load(&store, &players, &templates, writes, None).await;
-    // A steady 500 games/s (a hundred times what 100 players finish): the reads' latency.
-    under_load(&store, &players, &templates, 5_000, Some(500)).await;
+    // A steady rate (default 500 games/s, a hundred times what 100 players finish): the
+    // reads' latency while the writer works.
+    let rate = env("STORE_BENCH_RATE", 500);
+    under_load(&store, &players, &templates, rate * 10, Some(rate as u32)).await;
     store.close().await;
     let size = std::fs::metadata(&path).map_or(0, |m| m.len());
     println!("\ndatabase file: {:.2} GB", size as f64 / 1e9);
