@@ -134,7 +134,8 @@ impl RemoteTerminal {
         // terminal to be reset for the next frame.
         std::mem::swap(self.terminal.current_buffer_mut(), &mut self.shown);
         let old = std::mem::take(self.terminal.current_buffer_mut());
-        let changed = changed_cells(&old, &self.shown);
+        let mut changed = changed_cells(&old, &self.shown);
+        group_by_style(&mut changed);
         if let Err(never) = self.terminal.backend_mut().draw(changed.into_iter()) {
             match never {}
         }
@@ -180,6 +181,23 @@ fn changed_cells<'a>(shown: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cel
     out
 }
 
+/// Orders changed cells by style (styles in order of first appearance, positions in order
+/// within a style). Every cell is written at an explicit position, so the order is free, and
+/// a style switch (about 13 bytes) costs more than the cell it colours: a moving piece and its
+/// ghost alternate piece and grid colours cell by cell, which this turns into one switch each.
+fn group_by_style(cells: &mut [(u16, u16, &Cell)]) {
+    let mut styles: Vec<(Color, Color, Modifier)> = Vec::new();
+    for (_, _, c) in cells.iter() {
+        let style = (c.fg, c.bg, c.modifier);
+        if !styles.contains(&style) {
+            styles.push(style);
+        }
+    }
+    if styles.len() > 1 {
+        cells.sort_by_key(|(_, _, c)| styles.iter().position(|s| *s == (c.fg, c.bg, c.modifier)));
+    }
+}
+
 /// A ratatui backend that writes ANSI escape sequences into a buffer and knows its size from
 /// the SSH client (never from the server's own terminal).
 #[derive(Debug)]
@@ -217,6 +235,22 @@ impl AnsiBackend {
     }
 
     fn set_style(&mut self, fg: Color, bg: Color, modifier: Modifier) {
+        // Only the foreground differs from a plain style the client already has: change just
+        // that (most switches in a game frame are between a piece colour and the grid's).
+        if modifier.is_empty() && matches!(self.style, Some((_, b, m)) if b == bg && m.is_empty()) {
+            self.out.extend_from_slice(b"\x1b[");
+            if fg == Color::Reset {
+                self.out.extend_from_slice(b"39");
+            } else {
+                let start = self.out.len();
+                push_color(&mut self.out, fg, false);
+                // push_color writes ";<sgr>": drop the separator.
+                self.out.remove(start);
+            }
+            self.out.push(b'm');
+            self.style = Some((fg, bg, modifier));
+            return;
+        }
         self.out.extend_from_slice(b"\x1b[0");
         for (flag, code) in [
             (Modifier::BOLD, "1"),
@@ -280,8 +314,17 @@ impl Backend for AnsiBackend {
             if x >= self.size.width || y >= self.size.height {
                 continue;
             }
-            if self.cursor != Some(Position { x, y }) {
-                self.move_to(x, y);
+            match self.cursor {
+                Some(at) if at == (Position { x, y }) => {}
+                // Further along the same row: "cursor forward" is about half the bytes of an
+                // absolute move, and most changes in a frame are a few cells apart on a row.
+                Some(at) if at.y == y && at.x < x => {
+                    use std::io::Write;
+                    let _ = write!(self.out, "\x1b[{}C", x - at.x);
+                    self.cursor = Some(Position { x, y });
+                    self.last_cursor = Position { x, y };
+                }
+                _ => self.move_to(x, y),
             }
             if self.style != Some((cell.fg, cell.bg, cell.modifier)) {
                 self.set_style(cell.fg, cell.bg, cell.modifier);
@@ -385,6 +428,10 @@ mod tests {
                             let mut it = pos.split(';').map(|n| n.parse::<usize>().unwrap_or(1));
                             y = it.next().unwrap_or(1) - 1;
                             x = it.next().unwrap_or(1) - 1;
+                        } else if let Some(n) =
+                            seq.strip_prefix('[').and_then(|s| s.strip_suffix('C'))
+                        {
+                            x += n.parse::<usize>().unwrap_or(1);
                         }
                     } else {
                         cells[y][x] = c;
@@ -410,6 +457,44 @@ mod tests {
         let second = term.take_output();
         assert!(second.len() < 40, "{:?}", String::from_utf8_lossy(&second));
         assert!(String::from_utf8_lossy(&second).contains('W'));
+        assert_eq!(
+            screen(&term, &[first, second].concat()).line(0),
+            "hello █ World       "
+        );
+    }
+
+    #[test]
+    fn changes_are_written_grouped_by_style() {
+        let mut term = RemoteTerminal::new(12, 1);
+        term.draw(|f| {
+            let line =
+                ratatui::text::Line::from(vec!["a".red(), "b".blue(), "c".red(), "d".blue()]);
+            f.render_widget(Paragraph::new(line), f.area())
+        });
+        let out = String::from_utf8(term.take_output()).unwrap();
+        // The first switch resets everything; the second changes only the foreground.
+        assert_eq!(out.matches("\x1b[0;31m").count(), 1, "{out:?}");
+        assert_eq!(out.matches("\x1b[34m").count(), 1, "{out:?}");
+        assert!(!out.contains("\x1b[0;34m"), "{out:?}");
+        assert_eq!(screen(&term, out.as_bytes()).line(0), "abcd        ");
+    }
+
+    #[test]
+    fn further_along_a_row_the_cursor_moves_forward_not_absolutely() {
+        let mut term = RemoteTerminal::new(20, 2);
+        term.draw(|f| f.render_widget(Paragraph::new("a    b\nc"), f.area()));
+        let out = String::from_utf8(term.take_output()).unwrap();
+        // "a", 4 unchanged blanks skipped forward, "b", then row 2 by an absolute move.
+        assert!(out.contains("a\x1b[4Cb"), "{out:?}");
+        assert!(out.contains("\x1b[2;1H"), "{out:?}");
+        assert_eq!(
+            screen(&term, out.as_bytes()).line(0),
+            "a    b              "
+        );
+        assert_eq!(
+            screen(&term, out.as_bytes()).line(1),
+            "c                   "
+        );
     }
 
     #[test]
