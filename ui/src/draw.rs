@@ -30,6 +30,11 @@ pub fn put_centered(buf: &mut Buffer, area: Rect, y: u16, s: &str, style: Style)
 }
 
 /// Writes `s` so that it ends at the right edge of `area`, on row `y`.
+/// A key hint on the last line of a dialog's inner area, dimmed.
+pub fn hint(buf: &mut Buffer, inner: Rect, s: &str, theme: Theme) {
+    put_centered(buf, inner, inner.bottom().saturating_sub(1), s, theme.dim());
+}
+
 pub fn put_right(buf: &mut Buffer, area: Rect, y: u16, s: &str, style: Style) {
     let x = area.right().saturating_sub(width(s)).max(area.x);
     put(buf, area, x, y, s, style);

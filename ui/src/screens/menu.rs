@@ -70,12 +70,6 @@ impl Widget for &MenuView<'_> {
             draw::put_centered(buf, inner, inner.y + 12, hello.as_str(), theme.text());
         }
         let hint = "Up/Down choose   Enter select   q quit";
-        draw::put_centered(
-            buf,
-            inner,
-            inner.bottom().saturating_sub(1),
-            hint,
-            theme.dim(),
-        );
+        draw::hint(buf, inner, hint, theme);
     }
 }

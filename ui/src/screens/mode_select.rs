@@ -244,13 +244,7 @@ impl Widget for &ModeSelectView<'_> {
             Some(4) => "type digits   Backspace erase   Enter start",
             Some(_) => "Left/Right change   Enter start   Esc back",
         };
-        draw::put_centered(
-            buf,
-            inner,
-            inner.bottom().saturating_sub(1),
-            hint,
-            theme.dim(),
-        );
+        draw::hint(buf, inner, hint, theme);
     }
 }
 

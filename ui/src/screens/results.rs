@@ -115,12 +115,6 @@ impl Widget for &ResultsView<'_> {
         }
         draw::menu(buf, inner, inner.y + 15, ITEMS, self.cursor, theme);
         let hint = "Enter select   r retry   Esc menu";
-        draw::put_centered(
-            buf,
-            inner,
-            inner.bottom().saturating_sub(1),
-            hint,
-            theme.dim(),
-        );
+        draw::hint(buf, inner, hint, theme);
     }
 }

@@ -216,13 +216,7 @@ impl Widget for &SettingsView<'_> {
             note,
             theme.dim(),
         );
-        draw::put_centered(
-            buf,
-            inner,
-            inner.bottom().saturating_sub(1),
-            hint,
-            theme.dim(),
-        );
+        draw::hint(buf, inner, hint, theme);
     }
 }
 
