@@ -13,6 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::exec;
 use crate::names::PlayerName;
 use crate::server::Shared;
+use crate::services::{Services, Who};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionParams};
 
 /// One SSH connection's handler.
@@ -101,6 +102,14 @@ impl ConnectionHandler {
             size: (cols, rows),
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
+            services: Services::new(
+                &self.shared.services,
+                Who {
+                    ssh_user: self.player.to_string(),
+                    fingerprint: self.key_fingerprint.clone(),
+                    peer: self.peer.ip(),
+                },
+            ),
         };
         tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
         let task = self.shared.tracker.spawn(session::run(params, rx));

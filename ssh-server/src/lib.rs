@@ -16,6 +16,7 @@ pub mod names;
 mod outbox;
 pub mod play;
 pub mod server;
+pub mod services;
 pub mod session;
 pub mod store;
 pub mod terminal;

@@ -35,6 +35,7 @@ pub struct ServerConfig {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub limits: Limits,
+    pub services: crate::services::SharedServices,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
 }
@@ -53,6 +54,7 @@ pub async fn run(
     let limiter = ConnectionLimiter::new(config.limits.max_connections, config.limits.max_per_ip);
     let shared = Arc::new(Shared {
         limits: config.limits.clone(),
+        services: crate::services::SharedServices::default(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
     });

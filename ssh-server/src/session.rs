@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use minotty_ui::online::Response;
 use minotty_ui::{App, AppContext};
 use russh::ChannelId;
 use russh::server::Handle;
@@ -15,6 +16,7 @@ use crate::config::Limits;
 use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
 use crate::names::PlayerName;
 use crate::outbox::Outbox;
+use crate::services::Services;
 use crate::terminal::{self, RemoteTerminal};
 
 /// What the handler forwards to the session task.
@@ -49,6 +51,8 @@ pub struct SessionParams {
     pub size: (u32, u32),
     pub limits: Limits,
     pub shutdown: CancellationToken,
+    /// The session's accounts and versus services and the channel their answers come on.
+    pub services: (Services, mpsc::Receiver<Response>),
 }
 
 /// Why a session ended.
@@ -77,6 +81,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         size,
         limits,
         shutdown,
+        services: (mut services, mut responses),
     } = params;
     let start = Instant::now();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
@@ -154,6 +159,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         tokio::select! {
             biased;
             () = shutdown.cancelled() => break End::Shutdown,
+            Some(response) = responses.recv() => {
+                app.deliver(response, ms(Instant::now()));
+            }
             sent = outbox.wait() => {
                 if sent.is_err() {
                     break End::ClientGone;
@@ -208,6 +216,11 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                         tracing::debug!(kitty = flags_seen, "keyboard protocol negotiated");
                     }
                 }
+            }
+        }
+        if app.has_requests() {
+            for request in app.take_requests() {
+                services.handle(request);
             }
         }
     };

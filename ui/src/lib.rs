@@ -35,6 +35,7 @@ mod app;
 mod draw;
 pub mod keymap;
 pub mod keys;
+pub mod online;
 pub mod release;
 mod screens;
 mod session;
@@ -70,6 +71,8 @@ pub struct AppContext {
     pub start_mode: Option<ModeKind>,
     /// Entropy for game seeds (the UI reads no clock and no random source of its own).
     pub seed: u64,
+    /// Who the player is to the server (offline for `minotty play`).
+    pub identity: online::Identity,
 }
 
 /// A game that ended, as the App hands it to the front end once.

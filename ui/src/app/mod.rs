@@ -1,13 +1,16 @@
 //! The App: which screen shows, where keys go, and the front-end contract (see `lib.rs`).
 //! The key routing of each screen is in `route.rs`.
 
+mod account;
 mod route;
+mod versus;
 
 use minotty_engine::{Game, ModeKind};
 use ratatui::Frame;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::online::{Identity, Request, Response};
 use crate::screens::game::GameView;
 use crate::screens::help::HelpView;
 use crate::screens::menu::MenuView;
@@ -60,6 +63,11 @@ pub struct App {
     last_esc: Option<u64>,
     quit: bool,
     dirty: bool,
+    identity: Identity,
+    /// Requests for the front end, oldest first (see [`crate::online`]).
+    requests: Vec<Request>,
+    account: account::AccountState,
+    versus: versus::VersusState,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -95,6 +103,10 @@ impl App {
             last_esc: None,
             quit: false,
             dirty: true,
+            identity: ctx.identity,
+            requests: Vec::new(),
+            account: account::AccountState::default(),
+            versus: versus::VersusState::default(),
         }
     }
 
@@ -269,6 +281,35 @@ impl App {
     /// Whether the player changed a setting since the last call (to store them).
     pub fn take_settings_changed(&mut self) -> bool {
         std::mem::take(&mut self.settings_changed)
+    }
+
+    /// The requests queued since the last call, oldest first: the front end carries them out
+    /// and answers with [`App::deliver`] (see [`crate::online`]).
+    pub fn take_requests(&mut self) -> Vec<Request> {
+        std::mem::take(&mut self.requests)
+    }
+
+    /// Whether requests are waiting (cheap; lets a front end skip `take_requests`).
+    pub fn has_requests(&self) -> bool {
+        !self.requests.is_empty()
+    }
+
+    /// Hands the App the answer to a request, or news from the server (garbage, a room).
+    pub fn deliver(&mut self, response: Response, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+        let now = self.now;
+        if self.account_response(&response, now) || self.versus_response(response, now) {
+            self.dirty = true;
+        }
+    }
+
+    /// Who the player is to the server.
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    fn request(&mut self, request: Request) {
+        self.requests.push(request);
     }
 
     /// The game that just ended, once (for leaderboards: its replay re-simulates it).

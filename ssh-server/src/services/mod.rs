@@ -1,0 +1,85 @@
+//! The services a session's App talks to (see `minotty_ui::online`): accounts, leaderboards,
+//! profile and replays (`account.rs`, over the store) and versus rooms and matchmaking
+//! (`versus.rs`). The session task drains the App's requests into [`Services::handle`] and
+//! feeds every [`Response`] that arrives on the receiver back with `App::deliver`.
+//!
+//! Nothing here blocks the session: database work and room messages run in their own tasks
+//! and answer through the response channel.
+
+pub mod account;
+pub mod versus;
+
+use std::net::IpAddr;
+
+use minotty_ui::online::{Request, Response};
+use tokio::sync::mpsc;
+
+/// Responses queued for one session before senders wait.
+pub const RESPONSE_QUEUE: usize = 256;
+
+/// What is shared by all sessions: the store, the game writer, the rooms.
+#[derive(Debug, Default)]
+pub struct SharedServices {
+    pub account: account::SharedAccounts,
+    pub versus: versus::SharedVersus,
+}
+
+/// Who a session is, as the handler found out at login.
+#[derive(Clone, Debug)]
+pub struct Who {
+    /// The SSH user name, sanitised for display.
+    pub ssh_user: String,
+    /// `SHA256:...` of the key the client logged in with; `None` for guests.
+    pub fingerprint: Option<String>,
+    pub peer: IpAddr,
+}
+
+/// One session's services.
+#[derive(Debug)]
+pub struct Services {
+    tx: mpsc::Sender<Response>,
+    pub account: account::AccountClient,
+    pub versus: versus::VersusClient,
+}
+
+impl Services {
+    pub fn new(shared: &SharedServices, who: Who) -> (Services, mpsc::Receiver<Response>) {
+        let (tx, rx) = mpsc::channel(RESPONSE_QUEUE);
+        let services = Services {
+            account: account::AccountClient::new(&shared.account, who.clone(), tx.clone()),
+            versus: versus::VersusClient::new(&shared.versus, who, tx.clone()),
+            tx,
+        };
+        (services, rx)
+    }
+
+    /// Carries out one request of the App; the answer comes later on the receiver.
+    pub fn handle(&mut self, request: Request) {
+        match request {
+            Request::Register { .. }
+            | Request::LinkKey { .. }
+            | Request::SetPassword { .. }
+            | Request::SaveSettings(_)
+            | Request::ListKeys
+            | Request::RemoveKey { .. }
+            | Request::Leaderboard { .. }
+            | Request::Profile
+            | Request::Replay { .. } => self.account.handle(request),
+            Request::QuickMatch
+            | Request::CancelQuickMatch
+            | Request::CreateRoom(_)
+            | Request::JoinRoom { .. }
+            | Request::LeaveRoom
+            | Request::SetReady(_)
+            | Request::StartMatch
+            | Request::Rematch
+            | Request::SetTargeting(_)
+            | Request::Report(_) => self.versus.handle(request),
+        }
+    }
+
+    /// A sender for responses that do not answer a request (e.g. a room's news).
+    pub fn responder(&self) -> mpsc::Sender<Response> {
+        self.tx.clone()
+    }
+}

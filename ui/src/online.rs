@@ -1,0 +1,410 @@
+//! What the App asks of a server and what it is told back: accounts, leaderboards, replays and
+//! versus. The App does no IO: it queues [`Request`]s, which the front end drains with
+//! [`crate::App::take_requests`] and carries out, and the front end hands the answers back with
+//! [`crate::App::deliver`]. A front end without a server (`minotty play`) answers every request
+//! with [`Response::Offline`].
+//!
+//! Everything here is plain data. Strings a player typed (names, codes) arrive as typed; the
+//! server validates them and the UI strips control characters before drawing anything.
+
+use minotty_engine::versus::{MatchKind, Targeting};
+use minotty_engine::{Mode, ModeKind, Replay};
+
+use crate::settings::Settings;
+
+/// Who the player is, as the front end knows at connection time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Identity {
+    /// No server at all (`minotty play`): online features say they are offline.
+    #[default]
+    Offline,
+    /// Connected without a key: plays everything but the leaderboards, nothing is stored.
+    Guest,
+    /// A key the server has not seen: the welcome screen asks for a player name (or links the
+    /// key to an existing account with its password). `suggested` is the SSH user name.
+    NewKey { suggested: String },
+    /// A registered player.
+    Registered { name: String, has_password: bool },
+}
+
+/// A leaderboard: one per solo mode, and the ranked 1v1 rating board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardId {
+    Solo(ModeKind),
+    Versus,
+}
+
+/// Which games a leaderboard counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoardPeriod {
+    #[default]
+    AllTime,
+    Month,
+    Today,
+}
+
+/// Rows per leaderboard page the UI asks for.
+pub const PAGE_ROWS: u32 = 15;
+
+/// What the App asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    // ---- accounts -------------------------------------------------------------------------
+    /// Register the key in use under this name.
+    Register {
+        name: String,
+    },
+    /// Add the key in use to an existing account.
+    LinkKey {
+        name: String,
+        password: String,
+    },
+    /// Set (or change) the account's password.
+    SetPassword {
+        password: String,
+    },
+    /// Store the settings (sent when the player leaves the settings screen after a change).
+    SaveSettings(Box<Settings>),
+    /// The keys of the account.
+    ListKeys,
+    /// Remove one of the account's keys (never the one in use: the server refuses).
+    RemoveKey {
+        fingerprint: String,
+    },
+
+    // ---- leaderboards, profile, replays ---------------------------------------------------
+    Leaderboard {
+        board: BoardId,
+        period: BoardPeriod,
+        /// Rows to skip (a multiple of [`PAGE_ROWS`]).
+        offset: u32,
+    },
+    /// The player's bests per mode and recent games.
+    Profile,
+    /// The replay of a stored game, to watch.
+    Replay {
+        game: i64,
+    },
+
+    // ---- versus ---------------------------------------------------------------------------
+    /// Join the ranked 1v1 queue.
+    QuickMatch,
+    /// Leave the queue.
+    CancelQuickMatch,
+    CreateRoom(RoomOptions),
+    /// Join a room by its code (as typed; the server normalises case and checks it).
+    JoinRoom {
+        code: String,
+        spectate: bool,
+    },
+    LeaveRoom,
+    SetReady(bool),
+    /// The host starts the match.
+    StartMatch,
+    /// Another match in the same room with the same players.
+    Rematch,
+    SetTargeting(Targeting),
+    /// What happened in the player's own game since the last report (versus only).
+    Report(Vec<Report>),
+}
+
+/// A room's settings, chosen by its host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomOptions {
+    pub kind: MatchKind,
+    /// 2 to 8.
+    pub max_players: u8,
+    pub limit: RoomLimit,
+}
+
+/// An optional limit on a battle (a race is always 40 lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RoomLimit {
+    #[default]
+    None,
+    /// The first to clear this many lines wins.
+    Lines(u32),
+    /// After this many seconds the player who sent the most attack wins.
+    Seconds(u32),
+}
+
+/// One thing that happened in the player's own versus game, reported to the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// Lines of attack left after cancelling against the player's own incoming garbage.
+    Attack { lines: u8 },
+    /// The board changed (after a lock, a clear or rising garbage).
+    Board(BoardSnapshot),
+    /// The player's running numbers.
+    Progress(Progress),
+    /// The player's game ended: topped out, forfeited, or (race) reached the goal.
+    Finished { won: bool, progress: Progress },
+}
+
+/// An opponent's running numbers (also used in results).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub lines: u32,
+    pub pieces: u32,
+    pub attack_sent: u32,
+    pub garbage_received: u32,
+    /// Game time in ms.
+    pub time_ms: u64,
+    /// Lines of garbage waiting to rise.
+    pub pending_garbage: u32,
+}
+
+/// The 20 visible rows of a board, top first; each cell 0 (empty), 1-7 (I, O, T, S, Z, J, L
+/// in the engine's `Piece` order) or 8 (garbage). The falling piece is included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSnapshot {
+    pub rows: Vec<[u8; 10]>,
+}
+
+/// What the App is told.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Response {
+    /// There is no server (`minotty play`).
+    Offline,
+    /// A request failed for a reason the player can read (e.g. "the database is busy").
+    Error {
+        message: String,
+    },
+
+    // ---- accounts -------------------------------------------------------------------------
+    /// The key in use now belongs to `name` (after `Register` or `LinkKey`), with the stored
+    /// settings of that account when there are any.
+    SignedIn {
+        name: String,
+        has_password: bool,
+        settings: Option<Box<Settings>>,
+    },
+    /// `Register` failed (name taken, invalid): shown on the welcome screen.
+    RegisterFailed {
+        message: String,
+    },
+    /// `LinkKey` failed (wrong password, unknown name, too many attempts).
+    LinkFailed {
+        message: String,
+    },
+    PasswordSet,
+    PasswordFailed {
+        message: String,
+    },
+    Keys(Vec<KeyView>),
+    KeyRemoved {
+        fingerprint: String,
+    },
+    KeyFailed {
+        message: String,
+    },
+
+    // ---- leaderboards, profile, replays ---------------------------------------------------
+    Leaderboard(LeaderboardPage),
+    Profile(Profile),
+    Replay {
+        game: i64,
+        player: String,
+        replay: Box<Replay>,
+    },
+    /// The finished game was stored (solo). What the results screen says about it.
+    GameRecorded(GameRecorded),
+
+    // ---- versus ---------------------------------------------------------------------------
+    /// In the quick-match queue, looking for opponents within `range` of `rating`.
+    Queued {
+        rating: i32,
+        range: i32,
+    },
+    /// The room as it is now (sent on every change while in a room's lobby or results).
+    Room(RoomView),
+    /// Joining or creating a room failed ("no room K7PQ", "the room is full").
+    RoomFailed {
+        message: String,
+    },
+    /// The player left the room or the room closed.
+    RoomClosed {
+        message: String,
+    },
+    /// A match starts: the App starts its own engine with this mode and seed after a
+    /// countdown of `countdown_ms`. `you` is the player's seat (`None`: spectating).
+    MatchStart(MatchStart),
+    /// Garbage sent to the player: queue it in the engine.
+    Garbage {
+        lines: u8,
+        from: usize,
+    },
+    /// Opponents' boards and numbers (seat order; the player's own seat is skipped).
+    Opponents(Vec<OpponentView>),
+    /// The match is decided.
+    MatchOver(MatchResult),
+    /// Something to tell the player once, e.g. the result of a match they dropped out of.
+    Notice {
+        message: String,
+    },
+}
+
+/// One key of the account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyView {
+    /// `SHA256:...`
+    pub fingerprint: String,
+    /// Unix ms.
+    pub added_at: i64,
+    pub last_used_at: Option<i64>,
+    /// The key of this connection (cannot be removed).
+    pub in_use: bool,
+}
+
+/// A page of a leaderboard, formatted by the server (the same text as the `leaderboard` command).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderboardPage {
+    pub board: BoardId,
+    pub period: BoardPeriod,
+    pub offset: u32,
+    /// Entries on the whole board.
+    pub total: u64,
+    /// Column titles after rank and name, e.g. `["Time", "PPS"]`.
+    pub columns: Vec<String>,
+    pub rows: Vec<BoardRow>,
+    /// The player's own entry, also when it is not on this page.
+    pub own: Option<BoardRow>,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardRow {
+    pub rank: u64,
+    pub name: String,
+    /// One value per column of the page.
+    pub values: Vec<String>,
+    /// Unix ms when it was achieved.
+    pub achieved_at: i64,
+    /// The game to watch (solo boards).
+    pub game: Option<i64>,
+}
+
+/// The personal screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub name: String,
+    /// For each ranked mode: the best (formatted) and its all-time rank, if played.
+    pub bests: Vec<ProfileBest>,
+    pub recent: Vec<RecentGame>,
+    /// Ranked 1v1 rating, deviation and games played, when the player has played one.
+    pub rating: Option<(f64, f64, u32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileBest {
+    pub mode: ModeKind,
+    pub best: Option<String>,
+    pub rank: Option<u64>,
+    pub game: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecentGame {
+    pub game: i64,
+    pub mode: ModeKind,
+    pub ended_at: i64,
+    /// e.g. "1:02.345" or "123,456 pts"
+    pub result: String,
+    /// e.g. "finished", "topped out"
+    pub outcome: String,
+}
+
+/// What storing a solo game earned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecorded {
+    pub game: i64,
+    /// A new all-time personal best in the mode.
+    pub personal_best: bool,
+    /// Its all-time global rank, when it is the player's best.
+    pub rank: Option<u64>,
+    /// Why it is not on the leaderboard, when it is not (e.g. "custom games are not ranked").
+    pub note: Option<String>,
+}
+
+/// A room, as its members and spectators see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomView {
+    pub code: String,
+    pub options: RoomOptions,
+    pub seats: Vec<SeatView>,
+    pub spectators: u32,
+    /// The player's seat; `None` when spectating.
+    pub you: Option<usize>,
+    pub host: bool,
+    pub state: RoomState,
+    /// Ranked quick-match room (no lobby: it starts by itself).
+    pub ranked: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomState {
+    Lobby,
+    Playing,
+    Results,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    pub name: String,
+    pub ready: bool,
+    pub host: bool,
+    pub connected: bool,
+    pub rating: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchStart {
+    pub kind: MatchKind,
+    pub mode: Mode,
+    pub seed: u32,
+    pub players: Vec<String>,
+    pub you: Option<usize>,
+    pub countdown_ms: u64,
+    pub ranked: bool,
+}
+
+/// One opponent's (or, for spectators, every player's) live state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpponentView {
+    pub seat: usize,
+    pub name: String,
+    pub board: BoardSnapshot,
+    pub progress: Progress,
+    pub alive: bool,
+    pub place: Option<u8>,
+    pub kos: u32,
+    /// Whom this player is attacking.
+    pub target: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchResult {
+    pub kind: MatchKind,
+    /// In placement order (first = winner).
+    pub rows: Vec<ResultRow>,
+    /// The player's seat (`None`: spectator).
+    pub you: Option<usize>,
+    pub ranked: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultRow {
+    pub seat: usize,
+    pub name: String,
+    pub place: u8,
+    pub kos: u32,
+    pub attack_per_minute: f64,
+    pub pieces_per_second: f64,
+    pub lines: u32,
+    pub attack_sent: u32,
+    pub garbage_received: u32,
+    /// Left or disconnected before the end.
+    pub forfeited: bool,
+    /// Ranked: (before, after) rating.
+    pub rating: Option<(f64, f64)>,
+}
