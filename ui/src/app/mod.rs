@@ -34,6 +34,10 @@ enum Screen {
     Results,
     Help,
     Settings,
+    /// Welcome / sign-in, leaderboards, profile, replays, keys: see `account.rs`.
+    Account,
+    /// Quick match, rooms, matches and their results: see `versus.rs`.
+    Versus,
 }
 
 /// The whole UI state of one player.
@@ -79,7 +83,7 @@ impl App {
             mode: kind.mode(),
             seed: None,
         });
-        App {
+        let mut app = App {
             player: sanitize(&ctx.player_name),
             settings: ctx.settings.clamped(),
             settings_changed: false,
@@ -107,7 +111,9 @@ impl App {
             requests: Vec::new(),
             account: account::AccountState::default(),
             versus: versus::VersusState::default(),
-        }
+        };
+        app.account_start();
+        app
     }
 
     /// A new App with the player's stored settings.
@@ -145,6 +151,8 @@ impl App {
                 Screen::Results => self.key_results(ev, now),
                 Screen::Help => self.key_help(ev),
                 Screen::Settings => self.key_settings(ev),
+                Screen::Account => self.key_account(ev, now),
+                Screen::Versus => self.key_versus(ev, now),
             }
         };
         self.record_finished();
@@ -156,6 +164,11 @@ impl App {
         let now = self.now;
         if let Some(setup) = self.pending.take() {
             self.start(setup, now);
+        }
+        match self.screen {
+            Screen::Account => self.dirty |= self.tick_account(now),
+            Screen::Versus => self.dirty |= self.tick_versus(now),
+            _ => {}
         }
         if self.screen != Screen::Game {
             return;
@@ -178,6 +191,8 @@ impl App {
                 self.quit_dialog.is_none().then_some(self.now)
             }
             (Some(s), Screen::Game) => s.next_wakeup(),
+            (_, Screen::Account) => self.account_wakeup(),
+            (_, Screen::Versus) => self.versus_wakeup(),
             _ => None,
         }
     }
@@ -244,6 +259,8 @@ impl App {
                 theme,
             }
             .render(area, buf),
+            (Screen::Account, _) => self.render_account(area, buf, theme),
+            (Screen::Versus, _) => self.render_versus(area, buf, theme),
         }
         if let Some(yes) = self.quit_dialog {
             quit::draw(buf, area, yes, theme);
@@ -320,7 +337,8 @@ impl App {
     /// Whether a game is in progress on screen: counting down, running or paused (menus, help
     /// and settings opened from the pause menu, and the results, do not count).
     pub fn in_game(&self) -> bool {
-        self.screen == Screen::Game && self.session.as_ref().is_some_and(|s| !s.is_over())
+        (self.screen == Screen::Game && self.session.as_ref().is_some_and(|s| !s.is_over()))
+            || (self.screen == Screen::Versus && self.versus_in_match())
     }
 
     /// The solo game in progress or last played.

@@ -21,6 +21,9 @@ impl App {
             MenuAction::None => return false,
             MenuAction::Moved => {}
             MenuAction::Play => self.screen = Screen::ModeSelect,
+            MenuAction::Versus => self.open_versus(),
+            MenuAction::Leaderboards => self.open_leaderboards(),
+            MenuAction::Profile => self.open_profile(),
             MenuAction::Settings => self.open_settings(Screen::Menu),
             MenuAction::Help => self.open_help(Screen::Menu),
             MenuAction::AskQuit => return self.ask_quit(true),

@@ -10,13 +10,24 @@ use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::text::sfmt;
 use crate::theme::Theme;
 
-pub const ITEMS: [&str; 4] = ["Play", "Settings", "Help", "Quit"];
+pub const ITEMS: [&str; 7] = [
+    "Play",
+    "Versus",
+    "Leaderboards",
+    "Profile",
+    "Settings",
+    "Help",
+    "Quit",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MenuAction {
     None,
     Moved,
     Play,
+    Versus,
+    Leaderboards,
+    Profile,
     Settings,
     Help,
     AskQuit,
@@ -37,8 +48,11 @@ pub fn handle(cursor: &mut usize, ev: KeyEvent) -> MenuAction {
         Some(Nav::Select | Nav::Right) => {
             return match *cursor {
                 0 => MenuAction::Play,
-                1 => MenuAction::Settings,
-                2 => MenuAction::Help,
+                1 => MenuAction::Versus,
+                2 => MenuAction::Leaderboards,
+                3 => MenuAction::Profile,
+                4 => MenuAction::Settings,
+                5 => MenuAction::Help,
                 _ => MenuAction::AskQuit,
             };
         }
@@ -58,7 +72,7 @@ pub struct MenuView<'a> {
 impl Widget for &MenuView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 44, 18);
+        let r = draw::centered(area, 44, 21);
         let inner = draw::frame(buf, r, theme, "", theme.dim());
         draw::put_centered(buf, inner, inner.y + 1, theme.minos(), theme.accent());
         draw::put_centered(buf, inner, inner.y + 3, "M I N O T T Y", theme.title());
@@ -67,7 +81,7 @@ impl Widget for &MenuView<'_> {
         draw::menu(buf, inner, inner.y + 7, ITEMS, self.cursor, theme);
         if !self.player.is_empty() {
             let hello = sfmt!(128; "Hello, {}!", self.player);
-            draw::put_centered(buf, inner, inner.y + 12, hello.as_str(), theme.text());
+            draw::put_centered(buf, inner, inner.y + 15, hello.as_str(), theme.text());
         }
         let hint = "Up/Down choose   Enter select   q quit";
         draw::hint(buf, inner, hint, theme);
