@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::exec;
 use crate::names::PlayerName;
 use crate::server::Shared;
-use crate::services::{Services, Who};
+use crate::services::{Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionParams};
 
 /// One SSH connection's handler.
@@ -104,10 +104,11 @@ impl ConnectionHandler {
             shutdown: self.shared.shutdown.clone(),
             services: Services::new(
                 &self.shared.services,
-                Who {
+                Login {
                     ssh_user: self.player.to_string(),
                     fingerprint: self.key_fingerprint.clone(),
                     peer: self.peer.ip(),
+                    account: None,
                 },
             ),
         };

@@ -12,7 +12,9 @@ pub mod versus;
 use std::net::IpAddr;
 
 use minotty_ui::online::{Request, Response};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
+
+use crate::store::PlayerId;
 
 /// Responses queued for one session before senders wait.
 pub const RESPONSE_QUEUE: usize = 256;
@@ -32,6 +34,26 @@ pub struct Who {
     /// `SHA256:...` of the key the client logged in with; `None` for guests.
     pub fingerprint: Option<String>,
     pub peer: IpAddr,
+    /// The registered account of this session, kept current by the account client (a new
+    /// key registers or links during the session); `None` for guests and unregistered keys.
+    pub account: watch::Receiver<Option<AccountRef>>,
+}
+
+/// A registered player, as the services know them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRef {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+/// What the handler knows at login, before the session starts.
+#[derive(Clone, Debug)]
+pub struct Login {
+    pub ssh_user: String,
+    pub fingerprint: Option<String>,
+    pub peer: IpAddr,
+    /// The account the key belongs to, looked up at login.
+    pub account: Option<AccountRef>,
 }
 
 /// One session's services.
@@ -43,10 +65,22 @@ pub struct Services {
 }
 
 impl Services {
-    pub fn new(shared: &SharedServices, who: Who) -> (Services, mpsc::Receiver<Response>) {
+    pub fn new(shared: &SharedServices, login: Login) -> (Services, mpsc::Receiver<Response>) {
         let (tx, rx) = mpsc::channel(RESPONSE_QUEUE);
+        let (account_tx, account_rx) = watch::channel(login.account);
+        let who = Who {
+            ssh_user: login.ssh_user,
+            fingerprint: login.fingerprint,
+            peer: login.peer,
+            account: account_rx,
+        };
         let services = Services {
-            account: account::AccountClient::new(&shared.account, who.clone(), tx.clone()),
+            account: account::AccountClient::new(
+                &shared.account,
+                who.clone(),
+                account_tx,
+                tx.clone(),
+            ),
             versus: versus::VersusClient::new(&shared.versus, who, tx.clone()),
             tx,
         };
