@@ -139,6 +139,9 @@ pub enum Report {
     Progress(Progress),
     /// The player's game ended: topped out, forfeited, or (race) reached the goal.
     Finished { won: bool, progress: Progress },
+    /// The player's whole game, for the match record: sent once when the game ends (after
+    /// `Finished`, or on `MatchOver` when the player was still playing).
+    Replay(Box<Replay>),
 }
 
 /// An opponent's running numbers (also used in results).
