@@ -135,6 +135,10 @@ impl App {
         if self.pending.is_some() {
             self.tick(now);
         }
+        if self.quit_dialog.is_none() && self.key_versus_notice(ev) {
+            self.dirty = true;
+            return;
+        }
         let changed = if let Some(yes) = &mut self.quit_dialog {
             match quit::handle(yes, ev) {
                 QuitAction::Quit => self.quit = true,
@@ -262,6 +266,7 @@ impl App {
             (Screen::Account, _) => self.render_account(area, buf, theme),
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
         }
+        self.render_versus_notice(area, buf, theme);
         if let Some(yes) = self.quit_dialog {
             quit::draw(buf, area, yes, theme);
         }

@@ -1,46 +1,827 @@
 //! Versus: quick match, rooms and matches, the App's side (see [`crate::online`]).
+//!
+//! The player's own game runs here, in a [`GameSession`] of the versus flavour (its clock never
+//! stops); what happens in it goes to the room as [`Report`]s, and the room's garbage comes back
+//! as [`Response::Garbage`]. The views are in `screens/versus_*.rs`.
 
+use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
+use minotty_engine::versus::{MatchKind, Targeting};
+use minotty_engine::{Cell, EventKind, Game};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 
 use super::{App, Screen};
-use crate::online::Response;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::online::{
+    BoardSnapshot, Identity, MatchResult, Progress, Report, Request, Response, RoomState, RoomView,
+};
+use crate::screens::versus_match::{Match, MatchView};
+use crate::screens::versus_menu::{self, CreateForm, JoinView, MenuView};
+use crate::screens::versus_results::{self, ResultsView};
+use crate::screens::versus_room::{LobbyView, QueueView};
+use crate::screens::{Nav, is_ctrl, nav, wrap};
+use crate::session::GameSession;
+use crate::text::sanitize;
 use crate::theme::Theme;
+
+/// The longest room code the join field takes.
+pub const CODE_MAX: usize = 8;
+/// Board snapshots that only show the falling piece moving go out at most this often.
+const BOARD_EVERY_MS: u64 = 100;
+
+/// Which versus screen shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum View {
+    #[default]
+    Menu,
+    Create,
+    /// Typing a room code; `spectate` to watch instead of play.
+    Join {
+        spectate: bool,
+    },
+    Queue,
+    Room,
+    Match,
+    Results,
+}
+
+/// The quick-match queue, as the player sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Queue {
+    /// Front-end time the player joined the queue.
+    pub since: u64,
+    /// `(rating, range)` once the server confirmed.
+    pub rating: Option<(i32, i32)>,
+}
 
 /// The state of the versus screens and of a match in progress.
 #[derive(Debug, Default)]
-pub(super) struct VersusState {}
+pub(super) struct VersusState {
+    view: View,
+    menu_cursor: usize,
+    create: CreateForm,
+    code: String,
+    queue: Option<Queue>,
+    room: Option<RoomView>,
+    game: Option<Match>,
+    result: Option<MatchResult>,
+    results_cursor: usize,
+    /// Rematch asked for: waiting for the room.
+    rematch: bool,
+    targeting: Targeting,
+    /// A line of status or error under the current screen.
+    message: Option<String>,
+    /// A dismissable message box, drawn over any screen.
+    notice: Option<String>,
+    /// A `Room`, `Queued` or `RoomFailed` answer is expected (after a request from the menu).
+    awaiting: bool,
+    /// The code of the room the player left last (its late updates are ignored).
+    left: Option<String>,
+    /// The queue's wait clock as last drawn (whole seconds).
+    queue_secs: u64,
+}
 
 impl App {
     pub(super) fn open_versus(&mut self) {
-        self.screen = Screen::Menu;
+        let v = &mut self.versus;
+        v.view = View::Menu;
+        v.menu_cursor = 0;
+        v.message = None;
+        self.screen = Screen::Versus;
     }
 
-    pub(super) fn key_versus(&mut self, _ev: crate::keys::KeyEvent, _now: u64) -> bool {
-        false
+    fn versus_send(&mut self, request: Request) {
+        match &request {
+            Request::QuickMatch | Request::CreateRoom(_) | Request::JoinRoom { .. } => {
+                self.versus.left = None;
+            }
+            Request::LeaveRoom => {
+                self.versus.left = self.versus.room.as_ref().map(|r| r.code.clone());
+            }
+            _ => {}
+        }
+        self.request(request);
+    }
+
+    pub(super) fn key_versus(&mut self, ev: KeyEvent, now: u64) -> bool {
+        if self.versus.view == View::Match {
+            return self.key_versus_match(ev, now);
+        }
+        if is_ctrl(ev, 'c') {
+            return self.ask_quit(true);
+        }
+        if ev.kind == KeyKind::Release {
+            return false;
+        }
+        match self.versus.view {
+            View::Menu => self.key_versus_menu(ev, now),
+            View::Create => self.key_versus_create(ev),
+            View::Join { spectate } => self.key_versus_join(ev, spectate),
+            View::Queue => {
+                if nav(ev) == Some(Nav::Back) {
+                    self.versus_send(Request::CancelQuickMatch);
+                    self.versus.queue = None;
+                    self.versus.awaiting = false;
+                    self.versus.view = View::Menu;
+                    return true;
+                }
+                false
+            }
+            View::Room => self.key_versus_room(ev),
+            View::Results => self.key_versus_results(ev),
+            View::Match => false,
+        }
+    }
+
+    fn key_versus_menu(&mut self, ev: KeyEvent, now: u64) -> bool {
+        let v = &mut self.versus;
+        match nav(ev) {
+            Some(Nav::Up) => v.menu_cursor = wrap(v.menu_cursor, versus_menu::ITEMS.len(), false),
+            Some(Nav::Down) => v.menu_cursor = wrap(v.menu_cursor, versus_menu::ITEMS.len(), true),
+            Some(Nav::Back) => self.screen = Screen::Menu,
+            Some(Nav::Select | Nav::Right) => {
+                let item = v.menu_cursor;
+                if item == versus_menu::ITEMS.len() - 1 {
+                    self.screen = Screen::Menu;
+                    return true;
+                }
+                if self.identity == Identity::Offline {
+                    v.message = Some(versus_menu::OFFLINE.to_string());
+                    return true;
+                }
+                v.message = None;
+                match item {
+                    0 => {
+                        v.queue = Some(Queue {
+                            since: now,
+                            rating: None,
+                        });
+                        v.queue_secs = 0;
+                        v.awaiting = true;
+                        v.view = View::Queue;
+                        self.versus_send(Request::QuickMatch);
+                    }
+                    1 => v.view = View::Create,
+                    _ => {
+                        v.code.clear();
+                        v.view = View::Join {
+                            spectate: item == 3,
+                        };
+                    }
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn key_versus_create(&mut self, ev: KeyEvent) -> bool {
+        let v = &mut self.versus;
+        match v.create.handle(ev) {
+            versus_menu::FormAction::None => false,
+            versus_menu::FormAction::Changed => true,
+            versus_menu::FormAction::Back => {
+                v.view = View::Menu;
+                true
+            }
+            versus_menu::FormAction::Create(options) => {
+                v.awaiting = true;
+                v.message = Some("Creating the room...".to_string());
+                self.versus_send(Request::CreateRoom(options));
+                true
+            }
+        }
+    }
+
+    fn key_versus_join(&mut self, ev: KeyEvent, spectate: bool) -> bool {
+        let v = &mut self.versus;
+        if ev.mods.ctrl || ev.mods.alt {
+            return false;
+        }
+        match ev.key {
+            Key::Esc => {
+                v.view = View::Menu;
+                v.message = None;
+            }
+            Key::Backspace => {
+                v.code.pop();
+            }
+            Key::Enter => {
+                if v.code.is_empty() {
+                    v.message = Some("Type the room's code first.".to_string());
+                    return true;
+                }
+                v.awaiting = true;
+                v.message = Some(format!("Joining {}...", v.code));
+                let code = v.code.clone();
+                self.versus_send(Request::JoinRoom { code, spectate });
+            }
+            Key::Char(c) if c.is_ascii_alphanumeric() => {
+                if v.code.len() < CODE_MAX {
+                    v.code.push(c.to_ascii_uppercase());
+                }
+            }
+            // Spaces and everything else are ignored: codes are read aloud as "K7 PQ".
+            Key::Char(_) => return false,
+            _ => return false,
+        }
+        true
+    }
+
+    fn key_versus_room(&mut self, ev: KeyEvent) -> bool {
+        let Some(room) = &self.versus.room else {
+            self.versus.view = View::Menu;
+            return true;
+        };
+        let you = room.you.and_then(|i| room.seats.get(i));
+        let key = match ev.key {
+            Key::Char(c) if !ev.mods.ctrl && !ev.mods.alt => Some(c.to_ascii_lowercase()),
+            Key::Enter => Some('\n'),
+            Key::Esc => Some('\x1b'),
+            _ => None,
+        };
+        match key {
+            Some('\x1b') => {
+                self.versus_send(Request::LeaveRoom);
+                self.versus_left(None);
+            }
+            Some('r') => {
+                let Some(seat) = you else { return false };
+                let ready = !seat.ready;
+                self.versus_send(Request::SetReady(ready));
+            }
+            Some('\n' | 's') => {
+                if you.is_none() {
+                    return false;
+                }
+                if !room.host {
+                    self.versus.message = Some("Only the host can start the match.".to_string());
+                    return true;
+                }
+                if room.seats.len() < 2 {
+                    self.versus.message = Some("Waiting for another player to join.".to_string());
+                    return true;
+                }
+                let waiting: Vec<&str> = room
+                    .seats
+                    .iter()
+                    .filter(|s| !s.ready && !s.host)
+                    .map(|s| s.name.as_str())
+                    .collect();
+                if !waiting.is_empty() {
+                    self.versus.message = Some(format!("Not ready: {}", waiting.join(", ")));
+                    return true;
+                }
+                self.versus.message = None;
+                self.versus_send(Request::StartMatch);
+            }
+            Some('t') => {
+                let can = you.is_some()
+                    && room.options.kind == MatchKind::Battle
+                    && room.options.max_players > 2;
+                if !can {
+                    return false;
+                }
+                let all = Targeting::ALL;
+                let i = all
+                    .iter()
+                    .position(|&t| t == self.versus.targeting)
+                    .unwrap_or(0);
+                let next = all[(i + 1) % all.len()];
+                self.versus.targeting = next;
+                self.versus_send(Request::SetTargeting(next));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn key_versus_results(&mut self, ev: KeyEvent) -> bool {
+        let v = &mut self.versus;
+        match versus_results::handle(&mut v.results_cursor, ev) {
+            versus_results::ResultsAction::None => false,
+            versus_results::ResultsAction::Moved => true,
+            versus_results::ResultsAction::Rematch => {
+                v.rematch = true;
+                v.message = Some("Waiting for the others...".to_string());
+                self.versus_send(Request::Rematch);
+                true
+            }
+            versus_results::ResultsAction::Room => {
+                v.message = None;
+                v.view = if v.room.is_some() {
+                    View::Room
+                } else {
+                    View::Menu
+                };
+                true
+            }
+            versus_results::ResultsAction::Leave => {
+                self.versus_send(Request::LeaveRoom);
+                self.versus_left(None);
+                true
+            }
+        }
+    }
+
+    fn key_versus_match(&mut self, ev: KeyEvent, now: u64) -> bool {
+        if is_ctrl(ev, 'c') {
+            // The quit dialog does not stop the game: the opponents keep playing.
+            return self.ask_quit(false);
+        }
+        let keys = &self.settings.keys;
+        let Some(m) = &mut self.versus.game else {
+            self.versus.view = View::Menu;
+            return true;
+        };
+        let press = ev.kind == KeyKind::Press;
+        let Some(s) = &mut m.session else {
+            // Spectating: Esc leaves.
+            if press && ev.key == Key::Esc {
+                self.versus_send(Request::LeaveRoom);
+                self.versus_left(None);
+                return true;
+            }
+            return false;
+        };
+        let plain = !ev.mods.ctrl && !ev.mods.alt;
+        if m.forfeit_prompt && press && plain {
+            match ev.key {
+                Key::Char('y' | 'Y') | Key::Enter => {
+                    m.forfeit_prompt = false;
+                    s.forfeit(now, keys);
+                    self.versus_flush(now);
+                    return true;
+                }
+                Key::Char('n' | 'N') | Key::Esc => {
+                    m.forfeit_prompt = false;
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        if s.is_over() {
+            return s.tick(now, keys);
+        }
+        if press && ev.key == Key::Esc {
+            m.forfeit_prompt = true;
+            return true;
+        }
+        if is_ctrl(ev, 'd') {
+            m.forfeit_prompt = true;
+            return true;
+        }
+        if ev.kind != KeyKind::Release && !plain {
+            return false;
+        }
+        let changed = s.key(ev.key, ev.kind, keys, now);
+        self.versus_flush(now);
+        changed
     }
 
     /// Advances the match in progress; `true` when the screen changed.
-    pub(super) fn tick_versus(&mut self, _now: u64) -> bool {
-        false
+    pub(super) fn tick_versus(&mut self, now: u64) -> bool {
+        match self.versus.view {
+            View::Match => {
+                let keys = &self.settings.keys;
+                let changed = match self.versus.game.as_mut().and_then(|m| m.session.as_mut()) {
+                    Some(s) => s.tick(now, keys),
+                    None => false,
+                };
+                self.versus_flush(now);
+                changed
+            }
+            View::Queue => {
+                let Some(q) = self.versus.queue else {
+                    return false;
+                };
+                let secs = now.saturating_sub(q.since) / 1000;
+                let changed = secs != self.versus.queue_secs;
+                self.versus.queue_secs = secs;
+                changed
+            }
+            _ => false,
+        }
     }
 
     pub(super) fn versus_wakeup(&self) -> Option<u64> {
-        None
+        match self.versus.view {
+            View::Match => {
+                let m = self.versus.game.as_ref()?;
+                let s = m.session.as_ref()?;
+                let board = m
+                    .board_due
+                    .then(|| m.last_board.map_or(self.now, |t| t + BOARD_EVERY_MS));
+                [s.next_wakeup(), board].into_iter().flatten().min()
+            }
+            View::Queue => {
+                let q = self.versus.queue?;
+                let waited = self.now.saturating_sub(q.since);
+                Some(q.since + (waited / 1000 + 1) * 1000)
+            }
+            _ => None,
+        }
     }
 
     /// Whether a versus match is being played (counts as in game for the idle timeout).
     pub(super) fn versus_in_match(&self) -> bool {
+        self.versus.view == View::Match
+            && self
+                .versus
+                .game
+                .as_ref()
+                .and_then(|m| m.session.as_ref())
+                .is_some_and(|s| !s.is_over())
+    }
+
+    pub(super) fn render_versus(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
+        let v = &self.versus;
+        let message = v.message.as_deref().unwrap_or("");
+        match v.view {
+            View::Menu => MenuView {
+                cursor: v.menu_cursor,
+                message,
+                theme,
+            }
+            .render(area, buf),
+            View::Create => v.create.view(message, theme).render(area, buf),
+            View::Join { spectate } => JoinView {
+                code: &v.code,
+                spectate,
+                message,
+                theme,
+            }
+            .render(area, buf),
+            View::Queue => QueueView {
+                waited_ms: v.queue.map_or(0, |q| self.now.saturating_sub(q.since)),
+                rating: v.queue.and_then(|q| q.rating),
+                message,
+                theme,
+            }
+            .render(area, buf),
+            View::Room => match &v.room {
+                Some(room) => LobbyView {
+                    room,
+                    targeting: v.targeting,
+                    message,
+                    theme,
+                }
+                .render(area, buf),
+                None => MenuView {
+                    cursor: v.menu_cursor,
+                    message,
+                    theme,
+                }
+                .render(area, buf),
+            },
+            View::Match => {
+                if let Some(m) = &v.game {
+                    MatchView {
+                        game: m,
+                        settings: &self.settings,
+                        player: &self.player,
+                    }
+                    .render(area, buf);
+                }
+            }
+            View::Results => {
+                if let Some(result) = &v.result {
+                    ResultsView {
+                        result,
+                        cursor: v.results_cursor,
+                        message,
+                        theme,
+                    }
+                    .render(area, buf);
+                }
+            }
+        }
+    }
+
+    /// Draws the notice box, if one is open, over whatever screen shows.
+    pub(super) fn render_versus_notice(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
+        if let Some(text) = &self.versus.notice {
+            versus_menu::notice(buf, area, text, theme);
+        }
+    }
+
+    /// A key while a notice is open: Enter (or Esc outside a match) closes it. Returns whether
+    /// the key was used.
+    pub(super) fn key_versus_notice(&mut self, ev: KeyEvent) -> bool {
+        if self.versus.notice.is_none() || ev.kind != KeyKind::Press {
+            return false;
+        }
+        let in_match = self.screen == Screen::Versus && self.versus.view == View::Match;
+        if ev.key == Key::Enter || (ev.key == Key::Esc && !in_match) {
+            self.versus.notice = None;
+            return true;
+        }
         false
     }
 
-    pub(super) fn render_versus(&self, _area: Rect, _buf: &mut Buffer, _theme: Theme) {}
-
     /// Handles a versus response; `true` when the screen changed.
-    pub(super) fn versus_response(&mut self, response: Response, _now: u64) -> bool {
+    pub(super) fn versus_response(&mut self, response: Response, now: u64) -> bool {
+        let here = self.screen == Screen::Versus;
+        let v = &mut self.versus;
         match response {
-            Response::Offline => false,
-            _ => false,
+            Response::Offline => {
+                if !here {
+                    return false;
+                }
+                v.awaiting = false;
+                v.queue = None;
+                if matches!(v.view, View::Queue | View::Create | View::Join { .. }) {
+                    v.view = View::Menu;
+                }
+                v.message = Some(versus_menu::OFFLINE.to_string());
+            }
+            Response::Error { message } => {
+                if !here {
+                    return false;
+                }
+                v.awaiting = false;
+                if v.view == View::Queue {
+                    v.queue = None;
+                    v.view = View::Menu;
+                }
+                v.message = Some(sanitize_line(&message));
+            }
+            Response::Queued { rating, range } => {
+                let since = v.queue.map_or(now, |q| q.since);
+                v.queue = Some(Queue {
+                    since,
+                    rating: Some((rating, range)),
+                });
+                if here && v.view != View::Match {
+                    v.view = View::Queue;
+                }
+            }
+            Response::Room(mut room) => {
+                clean_room(&mut room);
+                if v.left.as_deref() == Some(room.code.as_str()) {
+                    // A late update of the room the player just left.
+                    return false;
+                }
+                let follow = match v.view {
+                    View::Results => v.rematch && room.state == RoomState::Lobby,
+                    View::Match => false,
+                    _ => true,
+                };
+                if v.room.as_ref().is_none_or(|r| r.code != room.code) {
+                    v.targeting = Targeting::default();
+                }
+                v.room = Some(room);
+                if follow {
+                    self.screen = Screen::Versus;
+                    if v.view != View::Room {
+                        v.message = None;
+                    }
+                    v.view = View::Room;
+                    v.queue = None;
+                    v.awaiting = false;
+                    v.rematch = false;
+                }
+            }
+            Response::RoomFailed { message } => {
+                v.awaiting = false;
+                v.rematch = false;
+                if v.view == View::Queue {
+                    v.queue = None;
+                    v.view = View::Menu;
+                }
+                v.message = Some(sanitize_line(&message));
+            }
+            Response::RoomClosed { message } => {
+                self.versus_left(Some(sanitize_line(&message)));
+            }
+            Response::MatchStart(mut start) => {
+                for p in &mut start.players {
+                    *p = sanitize(p);
+                }
+                let session = start.you.map(|_| {
+                    GameSession::new_versus(
+                        start.mode.clone(),
+                        start.seed,
+                        &self.settings,
+                        !self.releases,
+                        now,
+                        start.countdown_ms,
+                    )
+                });
+                let v = &mut self.versus;
+                v.game = Some(Match {
+                    start,
+                    session,
+                    opponents: Vec::new(),
+                    forfeit_prompt: false,
+                    last_board: None,
+                    board_due: true,
+                    finished_sent: false,
+                });
+                v.view = View::Match;
+                v.queue = None;
+                v.awaiting = false;
+                v.rematch = false;
+                v.message = None;
+                self.screen = Screen::Versus;
+                self.versus_flush(now);
+            }
+            Response::Garbage { lines, .. } => {
+                let keys = &self.settings.keys;
+                let Some(s) = v.game.as_mut().and_then(|m| m.session.as_mut()) else {
+                    return false;
+                };
+                s.garbage(lines, now, keys);
+                self.versus_flush(now);
+            }
+            Response::Opponents(mut list) => {
+                let Some(m) = &mut v.game else { return false };
+                for o in &mut list {
+                    o.name = sanitize(&o.name);
+                }
+                m.opponents = list;
+            }
+            Response::MatchOver(mut result) => {
+                for r in &mut result.rows {
+                    r.name = sanitize(&r.name);
+                }
+                // A game still running when the match is decided: its record goes now.
+                let replay = v
+                    .game
+                    .as_ref()
+                    .and_then(|m| m.session.as_ref().filter(|_| !m.finished_sent))
+                    .map(|s| s.game().replay());
+                if let Some(replay) = replay {
+                    self.versus_send(Request::Report(vec![Report::Replay(Box::new(replay))]));
+                }
+                let v = &mut self.versus;
+                // The match is decided: a game still running stops here (its end was reported
+                // by the room, not by the player).
+                v.game = None;
+                v.result = Some(result);
+                v.results_cursor = 0;
+                v.rematch = false;
+                v.message = None;
+                if v.view == View::Match || here {
+                    v.view = View::Results;
+                }
+            }
+            Response::Notice { message } => {
+                v.notice = Some(sanitize_line(&message));
+            }
+            _ => return false,
         }
+        true
+    }
+
+    /// The player left the room, or it closed: back to the versus menu.
+    fn versus_left(&mut self, message: Option<String>) {
+        let v = &mut self.versus;
+        v.room = None;
+        v.game = None;
+        v.queue = None;
+        v.rematch = false;
+        v.awaiting = false;
+        v.targeting = Targeting::default();
+        v.message = message;
+        if !matches!(v.view, View::Join { .. } | View::Create) || v.message.is_some() {
+            v.view = View::Menu;
+        }
+    }
+
+    /// Sends the room what happened in the player's game since the last report.
+    fn versus_flush(&mut self, now: u64) {
+        let Some(m) = &mut self.versus.game else {
+            return;
+        };
+        let Some(s) = &mut m.session else { return };
+        let (events, moved) = s.take_versus_events();
+        let mut reports = Vec::new();
+        let mut board = false;
+        let mut progress = false;
+        let mut finished = None;
+        for e in &events {
+            match e.kind {
+                EventKind::AttackSent { lines } if lines > 0 => {
+                    reports.push(Report::Attack { lines });
+                    progress = true;
+                }
+                EventKind::Lock { .. }
+                | EventKind::LineClear(_)
+                | EventKind::GarbageRisen { .. } => {
+                    board = true;
+                    progress = true;
+                }
+                EventKind::GarbageQueued { .. } | EventKind::GarbageCancelled { .. } => {
+                    progress = true;
+                }
+                EventKind::GameOver { won, .. } => finished = Some(won),
+                _ => {}
+            }
+        }
+        m.board_due |= moved;
+        let running = !matches!(s.state(), crate::session::RunState::Countdown { .. });
+        let throttled = m.last_board.is_some_and(|t| now < t + BOARD_EVERY_MS);
+        if board
+            || (m.board_due && running && !throttled)
+            || (m.board_due && m.last_board.is_none())
+        {
+            reports.push(Report::Board(snapshot(s.game())));
+            m.last_board = Some(now);
+            m.board_due = false;
+        }
+        let numbers = progress_of(s.game());
+        if progress {
+            reports.push(Report::Progress(numbers));
+        }
+        if let Some(won) = finished.filter(|_| !m.finished_sent) {
+            m.finished_sent = true;
+            m.forfeit_prompt = false;
+            reports.push(Report::Finished {
+                won,
+                progress: numbers,
+            });
+            reports.push(Report::Replay(Box::new(s.game().replay())));
+        }
+        if !reports.is_empty() {
+            self.versus_send(Request::Report(reports));
+        }
+    }
+
+    /// The player's versus game, if one is running or just ended.
+    #[cfg(test)]
+    pub(crate) fn versus_game(&self) -> Option<&Game> {
+        self.versus
+            .game
+            .as_ref()
+            .and_then(|m| m.session.as_ref())
+            .map(GameSession::game)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn versus_game_mut(&mut self) -> Option<&mut Game> {
+        self.versus
+            .game
+            .as_mut()
+            .and_then(|m| m.session.as_mut())
+            .map(GameSession::game_mut)
+    }
+}
+
+/// The 20 visible rows of a game's board with its falling piece.
+pub(crate) fn snapshot(game: &Game) -> BoardSnapshot {
+    let board = game.board();
+    let mut rows = vec![[0u8; WIDTH]; VISIBLE_HEIGHT];
+    for (vy, row) in rows.iter_mut().enumerate() {
+        for (x, cell) in row.iter_mut().enumerate() {
+            *cell = match board.cell(x, BUFFER_HEIGHT + vy) {
+                Cell::Empty => 0,
+                Cell::Block(p) => p as u8 + 1,
+                Cell::Garbage => 8,
+            };
+        }
+    }
+    if let Some(a) = game.active() {
+        for (x, y) in a.placed.cells() {
+            let vy = isize::from(y) - BUFFER_HEIGHT as isize;
+            if (0..VISIBLE_HEIGHT as isize).contains(&vy) && (0..WIDTH as i8).contains(&x) {
+                rows[vy as usize][x as usize] = a.placed.piece as u8 + 1;
+            }
+        }
+    }
+    BoardSnapshot { rows }
+}
+
+/// The player's running numbers.
+pub(crate) fn progress_of(game: &Game) -> Progress {
+    let stats = game.stats();
+    let (ready, waiting) = game.garbage().pending();
+    Progress {
+        lines: stats.lines,
+        pieces: stats.pieces,
+        attack_sent: stats.sent,
+        garbage_received: stats.garbage_received,
+        time_ms: game.now(),
+        pending_garbage: ready + waiting,
+    }
+}
+
+/// A server message made safe to draw: the control characters `sanitize` strips go, but it
+/// may be longer than a name.
+fn sanitize_line(s: &str) -> String {
+    let mut tmp = [0u8; 4];
+    let clean: String = s
+        .chars()
+        .filter(|&c| c == ' ' || !sanitize(c.encode_utf8(&mut tmp)).is_empty())
+        .take(300)
+        .collect();
+    clean.trim().to_string()
+}
+
+fn clean_room(room: &mut RoomView) {
+    room.code = sanitize(&room.code);
+    for s in &mut room.seats {
+        s.name = sanitize(&s.name);
     }
 }

@@ -10,6 +10,10 @@ pub mod quit;
 pub mod results;
 pub mod settings;
 pub mod too_small;
+pub mod versus_match;
+pub mod versus_menu;
+pub mod versus_results;
+pub mod versus_room;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
 

@@ -8,7 +8,7 @@ mod effects;
 
 pub use effects::{Effects, clear_name};
 
-use minotty_engine::{Button, EventKind, Game, GameConfig, Input, Mode, Phase, Time};
+use minotty_engine::{Button, Event, EventKind, Game, GameConfig, Input, Mode, Phase, Time};
 
 use crate::keymap::{Keymap, normalize};
 use crate::keys::{Key, KeyKind};
@@ -63,6 +63,20 @@ pub struct GameSession {
     held: [u8; Button::ALL.len()],
     synth: ReleaseSynth,
     fx: Effects,
+    /// Set for a versus game: its clock never stops, and what happened is collected for the
+    /// room (see [`GameSession::take_versus_events`]).
+    versus: Option<VersusLog>,
+}
+
+/// What a versus game collects between two reports to the room.
+#[derive(Debug, Default)]
+struct VersusLog {
+    /// Events the room may need: attacks, locks, clears, garbage, the end.
+    events: Vec<Event>,
+    /// The falling piece moved, spawned or went to hold (the board snapshot changed).
+    moved: bool,
+    /// Garbage that arrived during the countdown, queued when the game starts.
+    early_garbage: Vec<u8>,
 }
 
 impl GameSession {
@@ -95,7 +109,74 @@ impl GameSession {
             held: [0; Button::ALL.len()],
             synth,
             fx: Effects::default(),
+            versus: None,
         }
+    }
+
+    /// A versus game: the mode and seed come from the room, the countdown lasts
+    /// `countdown_ms`, and the clock is never frozen ([`GameSession::pause`] does nothing).
+    pub fn new_versus(
+        mode: Mode,
+        seed: u32,
+        settings: &Settings,
+        synthesize: bool,
+        now: u64,
+        countdown_ms: u64,
+    ) -> GameSession {
+        let setup = GameSetup {
+            mode,
+            seed: Some(seed),
+        };
+        let mut s = GameSession::new(setup, seed, settings, synthesize, now);
+        s.state = RunState::Countdown {
+            until: now + countdown_ms,
+        };
+        s.origin = now + countdown_ms;
+        s.versus = Some(VersusLog::default());
+        s
+    }
+
+    /// Whether this is a versus game.
+    pub fn is_versus(&self) -> bool {
+        self.versus.is_some()
+    }
+
+    /// Garbage sent by an opponent arrives at front-end time `now`: it joins the engine's queue
+    /// at the current game time (during the countdown: when the game starts). Returns whether
+    /// anything visible changed.
+    pub fn garbage(&mut self, lines: u8, now: u64, keys: &Keymap) -> bool {
+        let changed = self.tick(now, keys);
+        match self.state {
+            RunState::Running => {
+                let t = self.game_time();
+                self.feed(t, Some(Input::Garbage(lines))) || changed
+            }
+            RunState::Countdown { .. } => {
+                if let Some(log) = &mut self.versus {
+                    log.early_garbage.push(lines);
+                }
+                changed
+            }
+            _ => changed,
+        }
+    }
+
+    /// The events collected since the last call (versus games only), and whether the falling
+    /// piece moved meanwhile.
+    pub fn take_versus_events(&mut self) -> (Vec<Event>, bool) {
+        match &mut self.versus {
+            Some(log) => (
+                std::mem::take(&mut log.events),
+                std::mem::take(&mut log.moved),
+            ),
+            None => (Vec::new(), false),
+        }
+    }
+
+    /// The engine itself, for tests that set up a board.
+    #[cfg(test)]
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
     }
 
     pub fn game(&self) -> &Game {
@@ -221,9 +302,12 @@ impl GameSession {
         changed
     }
 
-    /// Freezes the game clock.
+    /// Freezes the game clock (never in versus: the opponents keep playing).
     pub fn pause(&mut self, now: u64, keys: &Keymap) {
         self.tick(now, keys);
+        if self.is_versus() {
+            return;
+        }
         let in_countdown = match self.state {
             RunState::Running => false,
             RunState::Countdown { .. } => true,
@@ -329,6 +413,14 @@ impl GameSession {
                 self.held[b as usize] = 0;
             }
         }
+        let early = self
+            .versus
+            .as_mut()
+            .map(|log| std::mem::take(&mut log.early_garbage))
+            .unwrap_or_default();
+        for lines in early {
+            self.feed(0, Some(Input::Garbage(lines)));
+        }
         true
     }
 
@@ -366,6 +458,19 @@ impl GameSession {
     fn feed(&mut self, t: Time, input: Option<Input>) -> bool {
         let events = self.game.update(t, input);
         self.fx.absorb(events);
+        if let Some(log) = &mut self.versus {
+            for e in events {
+                match e.kind {
+                    EventKind::Spawn { .. }
+                    | EventKind::Move { .. }
+                    | EventKind::Fall { .. }
+                    | EventKind::Rotate { .. }
+                    | EventKind::Hold { .. } => log.moved = true,
+                    EventKind::LevelUp { .. } | EventKind::GarbageReady { .. } => {}
+                    _ => log.events.push(*e),
+                }
+            }
+        }
         let over = events.iter().find_map(|e| match e.kind {
             EventKind::GameOver { .. } => Some(e.time),
             _ => None,

@@ -4,6 +4,7 @@
 
 mod play;
 mod screens;
+mod versus;
 
 use minotty_engine::ModeKind;
 use ratatui::Terminal;

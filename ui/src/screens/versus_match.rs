@@ -1,0 +1,397 @@
+//! A versus match on screen: the player's board at full size with the incoming-garbage meter,
+//! hold and next, their numbers; the opponents' boards at full size when they fit, else as
+//! half-block minis, else as braille micros. Spectators see every player's board.
+
+use minotty_engine::EndReason;
+use minotty_engine::versus::MatchKind;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::draw;
+use crate::online::MatchStart;
+use crate::online::OpponentView;
+use crate::session::{Effects, GameSession, clear_name};
+use crate::settings::Settings;
+use crate::text::{StackStr, clock, pps, sfmt};
+use crate::theme::Theme;
+use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
+use crate::widgets::garbage_meter;
+use crate::widgets::mini_board::{self, FULL_H, FULL_W, MICRO_H, MICRO_W, MINI_H, MINI_W};
+use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
+
+/// The player's block: meter, board, a gap, hold/next and numbers.
+const OWN_W: u16 = 1 + BOARD_W + 1 + BOX_W;
+/// Rows of the boards (the header above and the key hint below make 24).
+const ROWS_H: u16 = BOARD_H;
+
+/// A match being played or watched.
+#[derive(Debug)]
+pub struct Match {
+    pub start: MatchStart,
+    /// The player's own game (`None` when spectating).
+    pub session: Option<GameSession>,
+    /// Everyone else's boards and numbers (spectators: every player).
+    pub opponents: Vec<OpponentView>,
+    /// The "forfeit?" prompt is open (the game keeps running).
+    pub forfeit_prompt: bool,
+    /// Front-end time of the last board snapshot sent.
+    pub last_board: Option<u64>,
+    /// The falling piece moved since the last snapshot.
+    pub board_due: bool,
+    pub finished_sent: bool,
+}
+
+/// How the opponents' boards are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// 22 x 22 framed, with a garbage meter.
+    Full,
+    /// 10 x 10 half blocks under a name row.
+    Mini,
+    /// 5 x 5 braille under a name row.
+    Micro,
+}
+
+impl Tier {
+    /// The cell one board takes in the grid, gaps included.
+    fn cell(self) -> (u16, u16) {
+        match self {
+            Tier::Full => (1 + FULL_W + 1, FULL_H),
+            Tier::Mini => (MINI_W + 1, MINI_H + 1),
+            Tier::Micro => (MICRO_W + 3, MICRO_H + 1),
+        }
+    }
+}
+
+/// The largest tier that fits `n` boards in `w` x `h`, with its columns and rows.
+pub fn layout(n: usize, w: u16, h: u16) -> (Tier, u16, u16) {
+    let fit = |tier: Tier| {
+        let (cw, ch) = tier.cell();
+        let cols = (w + 1) / cw;
+        let rows = h / ch;
+        (tier, cols, rows)
+    };
+    for tier in [Tier::Full, Tier::Mini] {
+        let (t, cols, rows) = fit(tier);
+        if usize::from(cols) * usize::from(rows) >= n {
+            let cols = cols.min(n as u16).max(1);
+            return (t, cols, rows);
+        }
+    }
+    let (t, cols, rows) = fit(Tier::Micro);
+    (t, cols.min(n as u16).max(1), rows)
+}
+
+/// Draws a match.
+#[derive(Debug)]
+pub struct MatchView<'a> {
+    pub game: &'a Match,
+    pub settings: &'a Settings,
+    pub player: &'a str,
+}
+
+impl Widget for &MatchView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = Theme::new(self.settings);
+        let m = self.game;
+        let h = area.height.min(ROWS_H + 2 + 16);
+        let top = area.y + (area.height - h) / 2;
+        let rows_h = h - 2;
+        let kind = match m.start.kind {
+            MatchKind::Battle => "Battle",
+            MatchKind::Race => "Race",
+        };
+        let x = draw::put(buf, area, area.x + 1, top, "VERSUS", theme.accent());
+        let x = draw::put(buf, area, x, top, " · ", theme.dim());
+        let x = draw::put(buf, area, x, top, kind, theme.title());
+        if m.start.ranked {
+            draw::put(buf, area, x, top, " · ranked", theme.dim());
+        }
+        let boards_y = top + 1;
+        let others: Vec<&OpponentView> = m.opponents.iter().collect();
+        let footer_y = top + h - 1;
+        match &m.session {
+            Some(s) => {
+                let (tier, cols, rows) = layout(
+                    others.len().max(1),
+                    area.width.saturating_sub(OWN_W + 1),
+                    rows_h,
+                );
+                let (cw, _) = tier.cell();
+                let opp_w = if others.is_empty() { 0 } else { cols * cw };
+                let total = OWN_W + 1 + opp_w;
+                let x0 = area.x + area.width.saturating_sub(total) / 2;
+                let own = Rect::new(x0, boards_y, OWN_W, ROWS_H).intersection(area);
+                self.own(buf, own, s, theme);
+                let opp_area = Rect::new(
+                    x0 + OWN_W + 1,
+                    boards_y,
+                    area.right().saturating_sub(x0 + OWN_W + 1),
+                    rows_h,
+                );
+                draw_others(
+                    buf,
+                    opp_area,
+                    &others,
+                    (tier, cols, rows),
+                    m.start.kind,
+                    theme,
+                );
+                let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
+                draw::put_right(buf, right, top, self.player, theme.dim());
+                let hint = if s.is_over() {
+                    "Watching the others"
+                } else if m.forfeit_prompt {
+                    "y forfeit   n keep playing"
+                } else {
+                    "Esc forfeit   Ctrl+C quit"
+                };
+                draw::put_centered(buf, area, footer_y, hint, theme.dim());
+            }
+            None => {
+                let (tier, cols, rows) = layout(others.len().max(1), area.width, rows_h);
+                let (cw, _) = tier.cell();
+                let total = cols * cw;
+                let x0 = area.x + area.width.saturating_sub(total) / 2;
+                let opp_area = Rect::new(x0, boards_y, area.right().saturating_sub(x0), rows_h);
+                if others.is_empty() {
+                    draw::put_centered(
+                        buf,
+                        area,
+                        boards_y + 10,
+                        "Waiting for the boards...",
+                        theme.dim(),
+                    );
+                }
+                draw_others(
+                    buf,
+                    opp_area,
+                    &others,
+                    (tier, cols, rows),
+                    m.start.kind,
+                    theme,
+                );
+                let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
+                draw::put_right(buf, right, top, "spectating", theme.dim());
+                draw::put_centered(buf, area, footer_y, "Watching   Esc leave", theme.dim());
+            }
+        }
+    }
+}
+
+impl MatchView<'_> {
+    /// The player's own block in `r` (OWN_W x ROWS_H).
+    fn own(&self, buf: &mut Buffer, r: Rect, s: &GameSession, theme: Theme) {
+        let game = s.game();
+        let t = s.game_time();
+        let board_at = Rect::new(r.x + 1, r.y, BOARD_W, BOARD_H).intersection(r);
+        BoardView {
+            game,
+            fx: s.effects(),
+            t,
+            theme,
+            ghost: self.settings.ghost,
+            hidden: false,
+        }
+        .render(board_at, buf);
+        let cells = cells_area(board_at);
+        let (ready, waiting) = game.garbage().pending();
+        let meter = Rect::new(r.x, cells.y, 1, cells.height).intersection(r);
+        garbage_meter::draw(buf, meter, ready, waiting, theme);
+
+        let side_x = r.x + 1 + BOARD_W + 1;
+        let hold_at = Rect::new(side_x, r.y, BOX_W, HoldView::HEIGHT).intersection(r);
+        HoldView {
+            piece: game.hold_piece(),
+            used: !game.can_hold(),
+            theme,
+            hidden: false,
+        }
+        .render(hold_at, buf);
+        let count = usize::from(self.settings.preview).min(3);
+        let next_at = Rect::new(
+            side_x,
+            r.y + HoldView::HEIGHT,
+            BOX_W,
+            NextView::height(count),
+        )
+        .intersection(r);
+        NextView {
+            game,
+            count,
+            theme,
+            hidden: false,
+        }
+        .render(next_at, buf);
+
+        let stats = game.stats();
+        let minutes_ms = game.now().max(1);
+        let apm = u64::from(stats.sent) * 60_000 * 10 / minutes_ms;
+        let lines = match self.game.start.kind {
+            MatchKind::Race => sfmt!(24; "{}/40", stats.lines),
+            MatchKind::Battle => sfmt!(24; "{}", stats.lines),
+        };
+        let rows: [(&str, StackStr<24>); 6] = [
+            ("TIME", sfmt!(24; "{}", clock(game.now()).as_str())),
+            ("LINES", lines),
+            ("SENT", sfmt!(24; "{}", stats.sent)),
+            ("RECV", sfmt!(24; "{}", stats.garbage_received)),
+            ("APM", sfmt!(24; "{}.{}", apm / 10, apm % 10)),
+            (
+                "PPS",
+                sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
+            ),
+        ];
+        let nums_y = next_at.bottom() + 1;
+        let nums = Rect::new(side_x, nums_y, BOX_W, r.bottom().saturating_sub(nums_y));
+        for (i, (label, value)) in rows.iter().enumerate() {
+            let y = nums.y + i as u16;
+            draw::put_row(
+                buf,
+                nums,
+                y,
+                label,
+                value.as_str(),
+                [theme.dim(), theme.text()],
+            );
+        }
+        self.overlay(buf, cells, s, theme);
+    }
+
+    fn overlay(&self, buf: &mut Buffer, cells: Rect, s: &GameSession, theme: Theme) {
+        let m = self.game;
+        let t = s.game_time();
+        if let Some((reason, won)) = s.game().outcome() {
+            let alive = m.opponents.iter().filter(|o| o.alive).count();
+            let inner = draw::dialog(buf, cells, 18, 6, theme, "");
+            let (head, style) = match (won, reason) {
+                (true, _) => ("FINISHED!", theme.good()),
+                (false, EndReason::Forfeit) => ("FORFEITED", theme.bad()),
+                _ => ("KO", theme.bad()),
+            };
+            draw::put_centered(buf, inner, inner.y, head, style);
+            draw::put_centered(buf, inner, inner.y + 1, "watching", theme.text());
+            let left = sfmt!(24; "{} still playing", alive);
+            draw::put_centered(buf, inner, inner.y + 3, left.as_str(), theme.dim());
+        } else if m.forfeit_prompt {
+            let inner = draw::dialog(buf, cells, 18, 6, theme, "FORFEIT?");
+            draw::put_centered(buf, inner, inner.y, "Give up the", theme.text());
+            draw::put_centered(buf, inner, inner.y + 1, "match?", theme.text());
+            draw::put_centered(buf, inner, inner.y + 3, "y yes   n no", theme.accent());
+        } else if let Some(n) = s.countdown() {
+            let inner = draw::dialog(buf, cells, 8, 3, theme, "");
+            let digit = sfmt!(8; "{}", n);
+            draw::put_centered(buf, inner, inner.y, digit.as_str(), theme.accent());
+        } else if Effects::go(t) {
+            let inner = draw::dialog(buf, cells, 8, 3, theme, "");
+            draw::put_centered(buf, inner, inner.y, "GO!", theme.accent());
+        }
+        if let Some(c) = s.effects().action(t).filter(|_| !s.is_over()) {
+            let name = clear_name(c);
+            let text = if c.attack > 0 {
+                sfmt!(40; "{} +{}", name, c.attack)
+            } else {
+                sfmt!(40; "{}", name)
+            };
+            draw::put_centered(buf, cells, cells.y, text.as_str(), theme.accent());
+        }
+    }
+}
+
+/// The short status of another player: place once out, else the numbers that matter.
+fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
+    match (o.alive, o.place) {
+        (false, Some(p)) => sfmt!(32; "KO #{}", p),
+        (false, None) => sfmt!(32; "KO"),
+        (true, Some(1)) => sfmt!(32; "WINNER"),
+        (true, Some(p)) => sfmt!(32; "#{}", p),
+        (true, None) => match kind {
+            MatchKind::Race => sfmt!(32; "{}/40", o.progress.lines),
+            MatchKind::Battle => sfmt!(32; "sent {}", o.progress.attack_sent),
+        },
+    }
+}
+
+/// Draws the other players' boards in a grid.
+fn draw_others(
+    buf: &mut Buffer,
+    area: Rect,
+    others: &[&OpponentView],
+    (tier, cols, rows): (Tier, u16, u16),
+    kind: MatchKind,
+    theme: Theme,
+) {
+    let (cw, ch) = tier.cell();
+    let capacity = usize::from(cols) * usize::from(rows);
+    for (i, o) in others.iter().take(capacity).enumerate() {
+        let col = i as u16 % cols.max(1);
+        let row = i as u16 / cols.max(1);
+        let at = Rect::new(area.x + col * cw, area.y + row * ch, cw, ch).intersection(area);
+        let st = status(o, kind);
+        let name_style = if o.alive { theme.text() } else { theme.bad() };
+        match tier {
+            Tier::Full => {
+                let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
+                garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
+                let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
+                let kos = if o.kos > 0 {
+                    sfmt!(32; "{} · KOs {}", st.as_str(), o.kos)
+                } else {
+                    st
+                };
+                let frame = if o.alive { theme.dim() } else { theme.bad() };
+                mini_board::full(buf, b, &o.board, theme, &o.name, kos.as_str(), frame);
+                if !o.alive {
+                    let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
+                    draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
+                }
+            }
+            Tier::Mini | Tier::Micro => {
+                let name = Rect::new(at.x, at.y, cw.saturating_sub(1), 1).intersection(area);
+                draw::put(buf, name, name.x, name.y, &o.name, name_style);
+                let b = Rect::new(at.x, at.y + 1, cw.saturating_sub(1), ch - 1).intersection(area);
+                if tier == Tier::Mini {
+                    mini_board::mini(buf, b, &o.board, theme);
+                } else {
+                    mini_board::micro(buf, b, &o.board, theme);
+                }
+                let w = if tier == Tier::Mini {
+                    MINI_W
+                } else {
+                    MICRO_W + 2
+                };
+                let line = Rect::new(b.x, b.y, w, 1).intersection(area);
+                let style = if o.alive { theme.accent() } else { theme.bad() };
+                draw::put_right(buf, line, line.y, st.as_str(), style);
+            }
+        }
+    }
+    if others.len() > capacity {
+        let more = sfmt!(16; "+{} more", others.len() - capacity);
+        draw::put_right(
+            buf,
+            area,
+            area.bottom().saturating_sub(1),
+            more.as_str(),
+            theme.dim(),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiers_shrink_with_room() {
+        // 60 x 24: one opponent beside the player's block at full size.
+        assert_eq!(layout(1, 60 - OWN_W - 1, 22).0, Tier::Full);
+        assert_eq!(layout(5, 60 - OWN_W - 1, 22).0, Tier::Micro);
+        assert_eq!(layout(3, 60 - OWN_W - 1, 22).0, Tier::Mini);
+        let (t, cols, rows) = layout(7, 60 - OWN_W - 1, 22);
+        assert!(usize::from(cols * rows) >= 7, "{t:?} {cols} {rows}");
+        assert_eq!(layout(5, 120 - OWN_W - 1, 38).0, Tier::Mini);
+        assert_eq!(layout(2, 60, 22).0, Tier::Full);
+    }
+}

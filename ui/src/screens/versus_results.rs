@@ -1,0 +1,130 @@
+//! The results of a versus match: placements with each player's numbers, the ranked rating
+//! change, and what next (rematch, back to the room, leave).
+
+use minotty_engine::versus::MatchKind;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::{Nav, nav, wrap};
+use crate::draw;
+use crate::keys::KeyEvent;
+use crate::online::MatchResult;
+use crate::text::{StackStr, sfmt};
+use crate::theme::Theme;
+
+pub const ITEMS: [&str; 3] = ["Rematch", "Back to room", "Leave"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultsAction {
+    None,
+    Moved,
+    Rematch,
+    Room,
+    Leave,
+}
+
+/// Handles a key: Up/Down choose, Enter selects, `r` rematch, Esc back to the room.
+pub fn handle(cursor: &mut usize, ev: KeyEvent) -> ResultsAction {
+    if ev.kind == crate::keys::KeyKind::Press
+        && !ev.mods.ctrl
+        && matches!(ev.key, crate::keys::Key::Char('r' | 'R'))
+    {
+        return ResultsAction::Rematch;
+    }
+    match nav(ev) {
+        Some(Nav::Up | Nav::Left) => *cursor = wrap(*cursor, ITEMS.len(), false),
+        Some(Nav::Down | Nav::Right) => *cursor = wrap(*cursor, ITEMS.len(), true),
+        Some(Nav::Back) => return ResultsAction::Room,
+        Some(Nav::Select) => {
+            return match *cursor {
+                0 => ResultsAction::Rematch,
+                1 => ResultsAction::Room,
+                _ => ResultsAction::Leave,
+            };
+        }
+        None => return ResultsAction::None,
+    }
+    ResultsAction::Moved
+}
+
+/// A rating change, rounded as shown: `(before, after, signed change)`.
+pub fn rating_change(before: f64, after: f64) -> (i64, i64, StackStr<16>) {
+    let (b, a) = (before.round() as i64, after.round() as i64);
+    (b, a, sfmt!(16; "{:+}", a - b))
+}
+
+#[derive(Debug)]
+pub struct ResultsView<'a> {
+    pub result: &'a MatchResult,
+    pub cursor: usize,
+    pub message: &'a str,
+    pub theme: Theme,
+}
+
+impl Widget for &ResultsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let res = self.result;
+        let w = area.width.clamp(60, 76);
+        let r = draw::centered(area, w, 24);
+        let inner = draw::frame(buf, r, theme, "MATCH RESULTS", theme.dim());
+        let you = res
+            .you
+            .and_then(|seat| res.rows.iter().find(|row| row.seat == seat));
+        let (head, style) = match you {
+            Some(row) if row.place == 1 => ("You win!", theme.good()),
+            Some(row) => {
+                let _ = row;
+                ("Defeat", theme.bad())
+            }
+            None => ("Match over", theme.title()),
+        };
+        let head = match (you, res.kind) {
+            (Some(row), MatchKind::Race) if row.place != 1 => {
+                sfmt!(32; "Place {} of {}", row.place, res.rows.len())
+            }
+            _ => sfmt!(32; "{}", head),
+        };
+        draw::put_centered(buf, inner, inner.y, head.as_str(), style);
+
+        let table = Rect::new(inner.x + 1, inner.y + 2, inner.width.saturating_sub(2), 10);
+        let header = "  # Player       KOs   APM  PPS Lines Sent Recv";
+        draw::put(buf, table, table.x, table.y, header, theme.dim());
+        for (i, row) in res.rows.iter().enumerate().take(8) {
+            let y = table.y + 1 + i as u16;
+            let mine = res.you == Some(row.seat);
+            let style = if mine { theme.title() } else { theme.text() };
+            let place = sfmt!(8; "{:>3}", row.place);
+            draw::put(buf, table, table.x, y, place.as_str(), style);
+            let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
+            draw::put(buf, name, name.x, y, &row.name, style);
+            let nums = sfmt!(64; "{:>3} {:>5.1} {:>4.2} {:>5} {:>4} {:>4}",
+                row.kos, row.attack_per_minute, row.pieces_per_second, row.lines,
+                row.attack_sent, row.garbage_received);
+            let nx = table.x + 17;
+            let x = draw::put(buf, table, nx, y, nums.as_str(), style);
+            if row.forfeited {
+                draw::put(buf, table, x + 1, y, "left", theme.bad());
+            } else if let Some((b, a)) = row.rating {
+                let (_, _, change) = rating_change(b, a);
+                draw::put(buf, table, x + 1, y, change.as_str(), theme.dim());
+            }
+        }
+        let mut y = table.y + 2 + res.rows.len().min(8) as u16;
+        if let Some((before, after)) = you.and_then(|row| row.rating) {
+            let (b, a, change) = rating_change(before, after);
+            let line = sfmt!(64; "Rating {} → {}  ({})", b, a, change.as_str());
+            let style = if a >= b { theme.good() } else { theme.bad() };
+            draw::put_centered(buf, inner, y, line.as_str(), style);
+            y += 1;
+        }
+        let menu_y = y.max(inner.y + 14) + 1;
+        draw::menu(buf, inner, menu_y, ITEMS, self.cursor, theme);
+        if !self.message.is_empty() {
+            let area = Rect::new(inner.x + 1, menu_y + 4, inner.width.saturating_sub(2), 1);
+            draw::put_centered(buf, area, area.y, self.message, theme.accent());
+        }
+        draw::hint(buf, inner, "Enter select   r rematch   Esc room", theme);
+    }
+}

@@ -1,0 +1,182 @@
+//! The quick-match queue and a room's lobby.
+
+use minotty_engine::versus::{MatchKind, Targeting};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::draw;
+use crate::online::{RoomLimit, RoomState, RoomView};
+use crate::text::sfmt;
+use crate::theme::Theme;
+
+/// The queue: a wait clock and the rating range searched.
+#[derive(Debug)]
+pub struct QueueView<'a> {
+    pub waited_ms: u64,
+    pub rating: Option<(i32, i32)>,
+    pub message: &'a str,
+    pub theme: Theme,
+}
+
+impl Widget for &QueueView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let r = draw::centered(area, 48, 14);
+        let inner = draw::frame(buf, r, theme, "QUICK MATCH", theme.dim());
+        draw::put_centered(buf, inner, inner.y + 1, "Ranked 1v1 battle", theme.dim());
+        draw::put_centered(
+            buf,
+            inner,
+            inner.y + 3,
+            "Looking for an opponent",
+            theme.title(),
+        );
+        let secs = self.waited_ms / 1000;
+        let clock = sfmt!(16; "{}:{:02}", secs / 60, secs % 60);
+        draw::put_centered(buf, inner, inner.y + 5, clock.as_str(), theme.accent());
+        let range = match self.rating {
+            Some((rating, range)) => {
+                sfmt!(64; "Your rating {}, opponents {} - {}", rating, rating - range, rating + range)
+            }
+            None => sfmt!(64; "Joining the queue..."),
+        };
+        draw::put_centered(buf, inner, inner.y + 7, range.as_str(), theme.text());
+        if !self.message.is_empty() {
+            let area = Rect::new(inner.x + 1, inner.y + 9, inner.width.saturating_sub(2), 2);
+            draw::wrapped(buf, area, area.y, self.message, theme.accent());
+        }
+        draw::hint(buf, inner, "Esc cancel", theme);
+    }
+}
+
+/// The room's lobby: its code, options, seats and spectators.
+#[derive(Debug)]
+pub struct LobbyView<'a> {
+    pub room: &'a RoomView,
+    pub targeting: Targeting,
+    pub message: &'a str,
+    pub theme: Theme,
+}
+
+impl Widget for &LobbyView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let room = self.room;
+        let w = area.width.clamp(60, 72);
+        let r = draw::centered(area, w, area.height.min(24));
+        let title = sfmt!(32; "ROOM {}", room.code);
+        let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
+
+        // The code, large: each character spaced out in a box, and how friends join.
+        let mut spaced = sfmt!(40; "");
+        for c in room.code.chars().take(8) {
+            spaced = sfmt!(40; "{}{} ", spaced.as_str(), c);
+        }
+        let code_box = draw::centered(Rect::new(inner.x, inner.y, inner.width, 3), 30, 3);
+        let code_in = draw::frame(buf, code_box, theme, "", theme.accent());
+        let line = sfmt!(48; "Room  {}", spaced.as_str().trim_end());
+        draw::put_centered(buf, code_in, code_in.y, line.as_str(), theme.accent());
+        let join = sfmt!(64; "Friends join with:  join {}", room.code);
+        draw::put_centered(buf, inner, inner.y + 3, join.as_str(), theme.text());
+
+        let kind = match room.options.kind {
+            MatchKind::Battle => "Battle",
+            MatchKind::Race => "Race to 40 lines",
+        };
+        let limit = match (room.options.kind, room.options.limit) {
+            (MatchKind::Race, _) | (_, RoomLimit::None) => sfmt!(24; ""),
+            (_, RoomLimit::Lines(n)) => sfmt!(24; " · first to {} lines", n),
+            (_, RoomLimit::Seconds(s)) => sfmt!(24; " · {}:{:02} limit", s / 60, s % 60),
+        };
+        let ranked = if room.ranked { "Ranked · " } else { "" };
+        let about = sfmt!(96; "{}{}{} · {}/{} players", ranked, kind, limit.as_str(), room.seats.len(), room.options.max_players);
+        draw::put_centered(buf, inner, inner.y + 5, about.as_str(), theme.title());
+
+        let list = Rect::new(inner.x + 2, inner.y + 7, inner.width.saturating_sub(4), 8);
+        for (i, seat) in room.seats.iter().enumerate().take(8) {
+            let y = list.y + i as u16;
+            let you = room.you == Some(i);
+            let mark = if seat.host { "★" } else { " " };
+            let mark = if theme.graphics == crate::settings::Graphics::Ascii && seat.host {
+                "*"
+            } else {
+                mark
+            };
+            let x = draw::put(
+                buf,
+                list,
+                list.x,
+                y,
+                if you { ">" } else { " " },
+                theme.accent(),
+            );
+            let x = draw::put(buf, list, x, y, mark, theme.accent());
+            let name_style = if you { theme.title() } else { theme.text() };
+            draw::put(buf, list, x + 1, y, &seat.name, name_style);
+            let host = if seat.host { "host" } else { "" };
+            draw::put(buf, list, list.x + 28, y, host, theme.dim());
+            let (ready, style) = if seat.ready {
+                ("READY", theme.good())
+            } else {
+                ("not ready", theme.dim())
+            };
+            draw::put(buf, list, list.x + 34, y, ready, style);
+            let right = match (seat.connected, seat.rating) {
+                (false, _) => sfmt!(16; "offline"),
+                (true, Some(r)) => sfmt!(16; "{}", r),
+                (true, None) => sfmt!(16; ""),
+            };
+            let style = if seat.connected {
+                theme.dim()
+            } else {
+                theme.bad()
+            };
+            draw::put_right(buf, list, y, right.as_str(), style);
+        }
+        let mut y = list.y + room.seats.len().min(8) as u16 + 1;
+        if room.spectators > 0 {
+            let watching = sfmt!(32; "{} watching", room.spectators);
+            draw::put(
+                buf,
+                inner,
+                list.x,
+                y.min(inner.y + 16),
+                watching.as_str(),
+                theme.dim(),
+            );
+        }
+        y = inner.y + 17;
+        let state = match room.state {
+            RoomState::Lobby if room.ranked => "The match starts by itself.",
+            RoomState::Lobby => "",
+            RoomState::Playing => "A match is being played.",
+            RoomState::Results => "The last match is over.",
+        };
+        draw::put_centered(buf, inner, y, state, theme.dim());
+        if room.options.kind == MatchKind::Battle && room.options.max_players > 2 {
+            let t = sfmt!(48; "Targeting: {}", self.targeting.name());
+            draw::put_centered(buf, inner, y + 1, t.as_str(), theme.text());
+        }
+        if !self.message.is_empty() {
+            let area = Rect::new(inner.x + 1, y + 2, inner.width.saturating_sub(2), 2);
+            draw::wrapped(buf, area, area.y, self.message, theme.accent());
+        }
+        let hint = match (room.you.is_some(), room.host) {
+            (false, _) => "Watching   Esc leave",
+            (true, true)
+                if room.options.kind == MatchKind::Battle && room.options.max_players > 2 =>
+            {
+                "r ready   Enter start   t targeting   Esc leave"
+            }
+            (true, true) => "r ready   Enter start   Esc leave",
+            (true, false)
+                if room.options.kind == MatchKind::Battle && room.options.max_players > 2 =>
+            {
+                "r ready   t targeting   Esc leave"
+            }
+            (true, false) => "r ready   Esc leave",
+        };
+        draw::hint(buf, inner, hint, theme);
+    }
+}

@@ -1,0 +1,621 @@
+//! Versus: the menu, rooms, a match with garbage and reports, results; driven through the
+//! public contract (keys, ticks, `deliver`, `take_requests`, renders).
+
+use minotty_engine::board::{Board, HEIGHT};
+use minotty_engine::versus::MatchKind;
+use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
+
+use super::*;
+use crate::online::{
+    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, Request,
+    Response, ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+};
+
+fn online() -> App {
+    App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        identity: Identity::Guest,
+        ..AppContext::default()
+    })
+}
+
+fn text(app: &App, w: u16, h: u16) -> String {
+    lines(&draw(app, w, h)).join("\n")
+}
+
+/// From the main menu to the versus menu.
+fn versus_menu(a: &mut App) {
+    press(a, Key::Down, 0);
+    press(a, Key::Enter, 0);
+    assert!(screen(a).contains("VERSUS"), "{}", screen(a));
+}
+
+fn seat(name: &str, ready: bool, host: bool) -> SeatView {
+    SeatView {
+        name: name.into(),
+        ready,
+        host,
+        connected: true,
+        rating: Some(1500),
+    }
+}
+
+fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
+    RoomView {
+        code: "K7PQ".into(),
+        options: RoomOptions {
+            kind: MatchKind::Battle,
+            max_players: 4,
+            limit: RoomLimit::None,
+        },
+        seats,
+        spectators: 1,
+        you,
+        host,
+        state: RoomState::Lobby,
+        ranked: false,
+    }
+}
+
+fn start(mode: Mode, seed: u32, players: &[&str], you: Option<usize>) -> Response {
+    Response::MatchStart(MatchStart {
+        kind: MatchKind::Battle,
+        mode,
+        seed,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        you,
+        countdown_ms: 3000,
+        ranked: false,
+    })
+}
+
+fn battle_mode() -> Mode {
+    Mode::custom(1, false, None)
+}
+
+/// An App in a running 1v1 match (game time 0 at front-end time 3000).
+fn in_match(seed: u32) -> App {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(start(battle_mode(), seed, &["ada", "bob"], Some(0)), 0);
+    a.tick(3000);
+    a.take_requests();
+    a
+}
+
+fn reports(a: &mut App) -> Vec<Report> {
+    a.take_requests()
+        .into_iter()
+        .flat_map(|r| match r {
+            Request::Report(list) => list,
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+fn opponent(seat: usize, name: &str, alive: bool) -> OpponentView {
+    let mut rows = vec![[0u8; 10]; 20];
+    for row in rows.iter_mut().skip(16) {
+        *row = [8, 8, 8, 8, 0, 8, 8, 8, 8, 8];
+    }
+    OpponentView {
+        seat,
+        name: name.into(),
+        board: BoardSnapshot { rows },
+        progress: Progress {
+            lines: 7,
+            attack_sent: 5,
+            pending_garbage: 3,
+            ..Progress::default()
+        },
+        alive,
+        place: if alive { None } else { Some(3) },
+        kos: 0,
+        target: Some(0),
+    }
+}
+
+#[test]
+fn offline_versus_says_it_needs_the_server() {
+    let mut a = app();
+    versus_menu(&mut a);
+    press(&mut a, Key::Enter, 0);
+    assert!(screen(&a).contains("needs the server"), "{}", screen(&a));
+    assert!(a.take_requests().is_empty());
+    press(&mut a, Key::Esc, 0);
+    assert!(screen(&a).contains("M I N O T T Y"));
+}
+
+#[test]
+fn create_room_sends_the_chosen_options() {
+    let mut a = online();
+    versus_menu(&mut a);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    assert!(screen(&a).contains("CREATE ROOM"), "{}", screen(&a));
+    press(&mut a, Key::Down, 0); // players
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Down, 0); // limit
+    press(&mut a, Key::Right, 0);
+    assert!(screen(&a).contains("< 40 lines >"), "{}", screen(&a));
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::CreateRoom(RoomOptions {
+            kind: MatchKind::Battle,
+            max_players: 4,
+            limit: RoomLimit::Lines(40),
+        })]
+    );
+    // The answer opens the lobby.
+    a.deliver(
+        Response::Room(room(vec![seat("ada", false, true)], Some(0), true)),
+        0,
+    );
+    assert!(screen(&a).contains("ROOM K7PQ"));
+}
+
+#[test]
+fn a_join_code_is_sent_upper_case_without_spaces() {
+    let mut a = online();
+    versus_menu(&mut a);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    for c in "k7 pq".chars() {
+        press(&mut a, Key::Char(c), 0);
+    }
+    assert!(screen(&a).contains("K7PQ_"), "{}", screen(&a));
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::JoinRoom {
+            code: "K7PQ".into(),
+            spectate: false
+        }]
+    );
+    a.deliver(
+        Response::RoomFailed {
+            message: "no room K7PQ".into(),
+        },
+        0,
+    );
+    assert!(screen(&a).contains("no room K7PQ"));
+}
+
+#[test]
+fn watch_room_joins_as_spectator() {
+    let mut a = online();
+    versus_menu(&mut a);
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    for c in "ab2c".chars() {
+        press(&mut a, Key::Char(c), 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::JoinRoom {
+            code: "AB2C".into(),
+            spectate: true
+        }]
+    );
+}
+
+#[test]
+fn quick_match_queue_counts_up_and_cancels() {
+    let mut a = online();
+    versus_menu(&mut a);
+    press(&mut a, Key::Enter, 1000);
+    assert_eq!(a.take_requests(), [Request::QuickMatch]);
+    a.deliver(
+        Response::Queued {
+            rating: 1500,
+            range: 100,
+        },
+        1200,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("Looking for an opponent") && s.contains("0:00"),
+        "{s}"
+    );
+    assert!(s.contains("1400 - 1600"), "{s}");
+    assert_eq!(a.next_wakeup(), Some(2000));
+    a.tick(66_000);
+    assert!(a.take_dirty());
+    assert!(screen(&a).contains("1:05"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 66_100);
+    assert_eq!(a.take_requests(), [Request::CancelQuickMatch]);
+    assert!(screen(&a).contains("Quick match"));
+}
+
+#[test]
+fn the_lobby_shows_seats_and_r_toggles_ready() {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(
+        Response::Room(room(vec![seat("ada", false, true)], Some(0), true)),
+        0,
+    );
+    a.deliver(
+        Response::Room(room(
+            vec![seat("ada", false, true), seat("bob", true, false)],
+            Some(0),
+            true,
+        )),
+        0,
+    );
+    let s = screen(&a);
+    for want in [
+        "ROOM K7PQ",
+        "join K7PQ",
+        "ada",
+        "bob",
+        "host",
+        "READY",
+        "not ready",
+        "1 watching",
+        "1500",
+    ] {
+        assert!(s.contains(want), "{want}\n{s}");
+    }
+    // The code is drawn large, spaced out.
+    assert!(s.contains("K 7 P Q"), "{s}");
+    press(&mut a, Key::Char('r'), 0);
+    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    press(&mut a, Key::Char('t'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::SetTargeting(
+            minotty_engine::versus::Targeting::Random
+        )]
+    );
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(a.take_requests(), [Request::StartMatch]);
+    // A guest who is not the host is told so; a host is told who is not ready.
+    a.deliver(
+        Response::Room(room(
+            vec![seat("ada", true, true), seat("bob", false, false)],
+            Some(0),
+            true,
+        )),
+        0,
+    );
+    press(&mut a, Key::Char('s'), 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("Not ready: bob"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 0);
+    assert_eq!(a.take_requests(), [Request::LeaveRoom]);
+    assert!(screen(&a).contains("Quick match"));
+}
+
+#[test]
+fn a_match_counts_down_then_plays_and_reports() {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 1000);
+    assert!(a.in_game());
+    let board_report = reports(&mut a)
+        .iter()
+        .any(|r| matches!(r, Report::Board(b) if b.rows.len() == 20));
+    assert!(board_report, "the first board goes out at once");
+    let s = text(&a, 60, 24);
+    assert!(s.contains(" 3 "), "{s}");
+    a.tick(2500);
+    assert!(text(&a, 60, 24).contains(" 2 "));
+    assert_eq!(a.versus_game().map(Game::now), Some(0));
+    a.tick(4000 + 700);
+    assert_eq!(a.versus_game().map(Game::now), Some(700));
+    tap(&mut a, Key::Up, 4800);
+    assert_eq!(a.versus_game().map(|g| g.stats().pieces), Some(1));
+    let r = reports(&mut a);
+    assert!(r.iter().any(|r| matches!(r, Report::Board(_))), "{r:?}");
+    assert!(
+        r.iter()
+            .any(|r| matches!(r, Report::Progress(p) if p.pieces == 1)),
+        "{r:?}"
+    );
+    // Piece movement alone is reported at most every 100 ms.
+    tap(&mut a, Key::Left, 4810);
+    tap(&mut a, Key::Right, 4820);
+    let r = reports(&mut a);
+    assert!(!r.iter().any(|r| matches!(r, Report::Board(_))), "{r:?}");
+    assert!(a.next_wakeup().is_some_and(|w| w <= 4900));
+    a.tick(4900);
+    assert!(
+        reports(&mut a)
+            .iter()
+            .any(|r| matches!(r, Report::Board(_)))
+    );
+}
+
+#[test]
+fn garbage_rises_after_the_delay() {
+    let mut a = in_match(9);
+    a.deliver(Response::Garbage { lines: 4, from: 1 }, 3100);
+    let g = a.versus_game().map(|g| g.garbage().pending());
+    assert_eq!(g, Some((0, 4)));
+    let r = reports(&mut a);
+    assert!(
+        r.iter()
+            .any(|r| matches!(r, Report::Progress(p) if p.pending_garbage == 4)),
+        "{r:?}"
+    );
+    // The meter beside the board shows four lines waiting.
+    let buf = draw(&a, 60, 24);
+    let meter = (0..24)
+        .filter(|&y| {
+            (0..60).any(|x| {
+                buf[(x, y)].symbol() == "█" && buf[(x, y)].fg == ratatui::style::Color::Indexed(214)
+            })
+        })
+        .count();
+    assert!(meter >= 4, "{}", lines(&buf).join("\n"));
+    // The ruleset's delay (500 ms) passes; the next lock that clears nothing lets it rise.
+    a.tick(3100 + 600);
+    tap(&mut a, Key::Up, 3700);
+    let game = a.versus_game().expect("game");
+    assert_eq!(game.board().garbage_rows_at_bottom(), 4);
+    assert_eq!(game.stats().garbage_received, 4);
+    let board = reports(&mut a).into_iter().rev().find_map(|r| match r {
+        Report::Board(b) => Some(b),
+        _ => None,
+    });
+    let board = board.expect("a board report");
+    assert!(
+        board.rows[16..]
+            .iter()
+            .all(|row| row.iter().filter(|&&c| c == 8).count() == 9)
+    );
+}
+
+#[test]
+fn garbage_during_the_countdown_waits_for_the_start() {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
+    a.deliver(Response::Garbage { lines: 2, from: 1 }, 1000);
+    a.tick(3000);
+    let g = a.versus_game().map(|g| g.garbage().pending());
+    assert_eq!(g, Some((0, 2)));
+}
+
+/// A seed whose first piece is an I.
+fn i_first_seed() -> u32 {
+    (0..1000)
+        .find(|&seed| {
+            let config = GameConfig {
+                mode: battle_mode(),
+                ..GameConfig::default()
+            };
+            let mut g = Game::new(config, seed);
+            g.update(0, None);
+            g.active().is_some_and(|p| p.placed.piece == Piece::I)
+        })
+        .expect("a seed")
+}
+
+#[test]
+fn a_tetris_reports_its_attack() {
+    let mut a = in_match(i_first_seed());
+    let mut board = Board::new();
+    // A cell above the four rows: not a perfect clear.
+    board.set(0, HEIGHT - 5, Cell::Garbage);
+    for y in HEIGHT - 4..HEIGHT {
+        for x in (0..10).filter(|&x| x != 5) {
+            board.set(x, y, Cell::Garbage);
+        }
+    }
+    a.versus_game_mut().expect("game").set_board(board);
+    tap(&mut a, Key::Char('x'), 3050); // rotate clockwise: the I stands in column 5
+    tap(&mut a, Key::Up, 3060);
+    let game = a.versus_game().expect("game");
+    assert_eq!(game.stats().tetrises, 1);
+    let r = reports(&mut a);
+    assert!(r.contains(&Report::Attack { lines: 4 }), "{r:?}");
+    assert!(text(&a, 60, 24).contains("TETRIS +4"));
+}
+
+#[test]
+fn esc_in_a_match_asks_and_never_stops_the_clock() {
+    let mut a = in_match(3);
+    press(&mut a, Key::Esc, 3100);
+    assert!(text(&a, 60, 24).contains("FORFEIT?"));
+    a.tick(5100);
+    assert_eq!(a.versus_game().map(Game::now), Some(2100));
+    assert!(a.in_game());
+    press(&mut a, Key::Char('n'), 5200);
+    assert!(!text(&a, 60, 24).contains("FORFEIT?"));
+    press(&mut a, Key::Esc, 5300);
+    press(&mut a, Key::Char('y'), 5400);
+    assert!(!a.in_game());
+    let r = reports(&mut a);
+    assert!(
+        r.iter()
+            .any(|r| matches!(r, Report::Finished { won: false, .. })),
+        "{r:?}"
+    );
+    assert!(r.iter().any(|r| matches!(r, Report::Replay(_))), "{r:?}");
+    assert!(text(&a, 60, 24).contains("FORFEITED"));
+    // Finished goes out once.
+    a.tick(9000);
+    assert!(
+        !reports(&mut a)
+            .iter()
+            .any(|r| matches!(r, Report::Finished { .. }))
+    );
+}
+
+#[test]
+fn one_opponent_and_five_draw_at_60x24_and_120x40() {
+    for n in [1usize, 5, 7] {
+        let mut a = in_match(4);
+        let names = ["bob", "eve", "kim", "lou", "max", "ned", "oz"];
+        let list = (0..n).map(|i| opponent(i + 1, names[i], i != 2)).collect();
+        a.deliver(Response::Opponents(list), 3100);
+        for (w, h) in [(60, 24), (120, 40), (200, 60)] {
+            let s = text(&a, w, h);
+            for name in &names[..n] {
+                assert!(s.contains(name), "{n} opponents at {w}x{h}: {name}\n{s}");
+            }
+            assert!(s.contains("ada"), "{s}");
+            if n > 2 {
+                assert!(s.contains("KO"), "{s}");
+            }
+        }
+        if n == 1 {
+            // At full size: the opponent's frame and its garbage rows.
+            let s = text(&a, 60, 24);
+            assert_eq!(s.matches("┌────────────────────┐").count(), 1, "{s}");
+            assert!(s.contains("─ bob ─"), "{s}");
+            assert!(s.contains("████████ ·████████"), "{s}");
+        }
+    }
+}
+
+#[test]
+fn a_spectator_sees_both_boards() {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(start(battle_mode(), 5, &["bob", "eve"], None), 0);
+    assert!(!a.in_game());
+    a.deliver(
+        Response::Opponents(vec![opponent(0, "bob", true), opponent(1, "eve", true)]),
+        100,
+    );
+    let s = text(&a, 60, 24);
+    assert!(s.matches('┌').count() >= 2, "{s}");
+    assert!(
+        s.contains("bob") && s.contains("eve") && s.contains("spectating"),
+        "{s}"
+    );
+    assert_eq!(s.matches("████████ ·████████").count(), 8, "{s}");
+    press(&mut a, Key::Esc, 200);
+    assert_eq!(a.take_requests(), [Request::LeaveRoom]);
+}
+
+fn result_row(seat: usize, name: &str, place: u8, rating: (f64, f64)) -> ResultRow {
+    ResultRow {
+        seat,
+        name: name.into(),
+        place,
+        kos: 1,
+        attack_per_minute: 42.5,
+        pieces_per_second: 1.23,
+        lines: 31,
+        attack_sent: 17,
+        garbage_received: 9,
+        forfeited: place == 2,
+        rating: Some(rating),
+    }
+}
+
+#[test]
+fn results_show_numbers_rating_change_and_rematch() {
+    let mut a = in_match(2);
+    a.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Battle,
+            rows: vec![
+                result_row(0, "ada", 1, (1500.2, 1512.4)),
+                result_row(1, "bob", 2, (1490.0, 1478.0)),
+            ],
+            you: Some(0),
+            ranked: true,
+        }),
+        9000,
+    );
+    assert!(!a.in_game());
+    let r = reports(&mut a);
+    assert!(r.iter().any(|r| matches!(r, Report::Replay(_))), "{r:?}");
+    for (w, h) in [(60, 24), (120, 40)] {
+        let s = text(&a, w, h);
+        for want in [
+            "You win!",
+            "APM",
+            "PPS",
+            "42.5",
+            "1.23",
+            "+12",
+            "Rating 1500 → 1512",
+            "left",
+            "bob",
+        ] {
+            assert!(s.contains(want), "{want}\n{s}");
+        }
+    }
+    press(&mut a, Key::Enter, 9100);
+    assert_eq!(a.take_requests(), [Request::Rematch]);
+    assert!(screen(&a).contains("Waiting for the others"));
+    a.deliver(start(battle_mode(), 8, &["ada", "bob"], Some(0)), 9500);
+    assert!(a.in_game());
+}
+
+#[test]
+fn control_characters_in_names_are_not_drawn() {
+    let mut a = in_match(6);
+    a.deliver(
+        Response::Opponents(vec![opponent(1, "b\u{1b}[31mo\u{7}b\u{202e}", true)]),
+        3100,
+    );
+    let s = text(&a, 60, 24);
+    assert!(s.contains("b[31mob"), "{s}");
+    assert!(!s.chars().any(|c| c.is_control() && c != '\n'), "{s:?}");
+    a.deliver(
+        Response::Room(room(vec![seat("e\u{1b}ve\r", true, true)], None, false)),
+        3200,
+    );
+    a.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Race,
+            rows: vec![result_row(1, "m\u{1b}[2Jax", 1, (1.0, 1.0))],
+            you: None,
+            ranked: false,
+        }),
+        3300,
+    );
+    let s = text(&a, 60, 24);
+    assert!(s.contains("m[2Jax") && !s.contains('\u{1b}'), "{s}");
+}
+
+#[test]
+fn a_notice_shows_on_any_screen_until_enter() {
+    let mut a = online();
+    a.deliver(
+        Response::Notice {
+            message: "Your match ended: bob won.".into(),
+        },
+        0,
+    );
+    assert!(screen(&a).contains("bob won"), "{}", screen(&a));
+    press(&mut a, Key::Enter, 0);
+    assert!(!screen(&a).contains("bob won"));
+    // The Enter closed the notice only: still on the main menu.
+    assert!(screen(&a).contains("M I N O T T Y"));
+}
+
+#[test]
+fn room_closed_goes_back_to_the_menu_with_its_reason() {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(
+        Response::Room(room(vec![seat("ada", false, true)], Some(0), true)),
+        0,
+    );
+    a.deliver(
+        Response::RoomClosed {
+            message: "The room closed.".into(),
+        },
+        0,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("The room closed.") && s.contains("Quick match"),
+        "{s}"
+    );
+}
