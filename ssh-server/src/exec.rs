@@ -1,8 +1,17 @@
-//! Exec requests are commands, never a shell: `help` for now (`leaderboard` comes with the
-//! accounts). Output goes to the client, then the exit status, EOF and close.
+//! Exec requests are commands, never a shell: `help` and `leaderboard`. Output goes to the
+//! client, then the exit status, EOF and close. Output is plain text (no colours, with or
+//! without a PTY).
 
+use minotty_engine::ModeKind;
+use minotty_ui::online::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
+
+use crate::boards;
+use crate::store::{Period, Store, ranked_modes, unix_now};
+
+/// Rows the `leaderboard` command prints.
+pub const COMMAND_ROWS: u32 = 20;
 
 /// What a command prints and how it ends.
 #[derive(Debug, PartialEq, Eq)]
@@ -12,16 +21,37 @@ pub struct Outcome {
     pub status: u32,
 }
 
-/// Runs the command line `command` (the exec request's bytes).
-pub fn dispatch(command: &[u8]) -> Outcome {
+impl Outcome {
+    fn ok(stdout: String) -> Outcome {
+        Outcome {
+            stdout,
+            stderr: String::new(),
+            status: 0,
+        }
+    }
+
+    fn fail(message: String) -> Outcome {
+        Outcome {
+            stdout: String::new(),
+            stderr: format!("minotty: {message}\n"),
+            status: 1,
+        }
+    }
+}
+
+/// Runs the command line `command` (the exec request's bytes); `store` answers `leaderboard`.
+pub async fn dispatch(command: &[u8], store: Option<&Store>) -> Outcome {
     let line = String::from_utf8_lossy(command);
     let mut words = line.split_whitespace();
     match words.next() {
-        Some("help" | "--help" | "-h") => Outcome {
-            stdout: HELP.to_owned(),
-            stderr: String::new(),
-            status: 0,
-        },
+        Some("help" | "--help" | "-h") => Outcome::ok(HELP.to_owned()),
+        Some("leaderboard" | "leaderboards" | "lb") => {
+            let args: Vec<&str> = words.collect();
+            match parse_leaderboard(&args) {
+                Ok((board, period)) => leaderboard(store, board, period).await,
+                Err(message) => Outcome::fail(message),
+            }
+        }
         Some(other) => Outcome {
             stdout: String::new(),
             stderr: format!(
@@ -41,9 +71,94 @@ pub fn dispatch(command: &[u8]) -> Outcome {
 const HELP: &str = "\
 minotty: a falling-block puzzle game over SSH
 
-  ssh -p PORT HOST          play (needs a terminal)
-  ssh -p PORT HOST help     this list of commands
+  ssh -p PORT HOST                      play (needs a terminal)
+  ssh -p PORT HOST help                 this list of commands
+  ssh -p PORT HOST leaderboard [MODE] [--period all|month|today]
+                                        the top of a leaderboard (MODE: 40l, marathon,
+                                        ultra, master, cheese, combo, versus; default 40l)
 ";
+
+/// The names of the boards, for error messages.
+fn board_names() -> String {
+    let mut names: Vec<&str> = ranked_modes().iter().map(|m| m.id()).collect();
+    names.push("versus");
+    names.join(", ")
+}
+
+/// `[MODE] [--period P | --period=P]` in any order.
+fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period), String> {
+    let mut board = None;
+    let mut period = None;
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        let value = if arg == "--period" || arg == "-p" {
+            Some(
+                *rest
+                    .next()
+                    .ok_or("--period needs a value: all, month or today")?,
+            )
+        } else {
+            arg.strip_prefix("--period=")
+        };
+        if let Some(value) = value {
+            let p = Period::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown period \"{}\"; periods: all, month, today",
+                    printable(value)
+                )
+            })?;
+            period = Some(p);
+            continue;
+        }
+        if board.is_some() {
+            return Err(format!(
+                "unexpected \"{}\"; usage: leaderboard [MODE] [--period all|month|today]",
+                printable(arg)
+            ));
+        }
+        let found = if arg.eq_ignore_ascii_case("versus") || arg.eq_ignore_ascii_case("1v1") {
+            Some(BoardId::Versus)
+        } else {
+            ModeKind::parse(arg)
+                .filter(|m| ranked_modes().contains(m))
+                .map(BoardId::Solo)
+        };
+        board = Some(found.ok_or_else(|| {
+            format!(
+                "unknown mode \"{}\"; modes: {}",
+                printable(arg),
+                board_names()
+            )
+        })?);
+    }
+    Ok((
+        board.unwrap_or(BoardId::Solo(ModeKind::Sprint)),
+        period.unwrap_or(Period::AllTime),
+    ))
+}
+
+async fn leaderboard(store: Option<&Store>, board: BoardId, period: Period) -> Outcome {
+    let Some(store) = store else {
+        return Outcome::fail("this server has no database".into());
+    };
+    let page = boards::page(
+        store,
+        board,
+        boards::board_period(period),
+        0,
+        COMMAND_ROWS,
+        None,
+        unix_now(),
+    )
+    .await;
+    match page {
+        Ok(page) => Outcome::ok(boards::table(&page)),
+        Err(e) => {
+            tracing::warn!(error = %e, "leaderboard command");
+            Outcome::fail("the leaderboard could not be read; try again".into())
+        }
+    }
+}
 
 /// At most 64 printable characters of an untrusted word, for echoing back.
 fn printable(word: &str) -> String {
@@ -82,23 +197,64 @@ pub fn no_pty() -> Outcome {
 mod tests {
     use super::*;
 
+    fn run(command: &[u8]) -> Outcome {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        rt.block_on(dispatch(command, None))
+    }
+
     #[test]
     fn commands() {
-        let help = dispatch(b"help");
+        let help = run(b"help");
         assert_eq!(help.status, 0);
         assert!(help.stdout.contains("help"));
         assert!(help.stderr.is_empty());
-        assert_eq!(dispatch(b"  help  extra").status, 0);
+        assert_eq!(run(b"  help  extra").status, 0);
 
-        let unknown = dispatch(b"rm -rf /");
+        let unknown = run(b"rm -rf /");
         assert_eq!(unknown.status, 1);
         assert!(unknown.stdout.is_empty());
         assert!(unknown.stderr.contains("unknown command \"rm\""));
         assert_eq!(unknown.stderr.lines().count(), 1);
 
-        let evil = dispatch(b"\x1b]0;pwned\x07");
+        let evil = run(b"\x1b]0;pwned\x07");
         assert!(!evil.stderr.contains('\x1b'));
-        assert_eq!(dispatch(b"").status, 1);
-        assert_eq!(dispatch(&[0xff, 0xfe]).status, 1);
+        assert_eq!(run(b"").status, 1);
+        assert_eq!(run(&[0xff, 0xfe]).status, 1);
+    }
+
+    #[test]
+    fn leaderboard_arguments() {
+        let sprint = BoardId::Solo(ModeKind::Sprint);
+        assert_eq!(parse_leaderboard(&[]), Ok((sprint, Period::AllTime)));
+        assert_eq!(
+            parse_leaderboard(&["marathon", "--period", "today"]),
+            Ok((BoardId::Solo(ModeKind::Marathon), Period::Today))
+        );
+        assert_eq!(
+            parse_leaderboard(&["--period=month", "versus"]),
+            Ok((BoardId::Versus, Period::Month))
+        );
+        let bad = parse_leaderboard(&["tetris"]).unwrap_err();
+        assert_eq!(
+            bad,
+            "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, versus"
+        );
+        assert!(parse_leaderboard(&["custom"]).is_err());
+        assert!(
+            parse_leaderboard(&["--period", "week"])
+                .unwrap_err()
+                .contains("all, month, today")
+        );
+        assert!(parse_leaderboard(&["--period"]).is_err());
+        assert!(parse_leaderboard(&["40l", "ultra"]).is_err());
+        let out = run(b"leaderboard bogus");
+        assert_eq!(out.status, 1);
+        assert_eq!(out.stderr.lines().count(), 1);
+        assert!(out.stdout.is_empty());
+        let no_db = run(b"leaderboard");
+        assert_eq!(no_db.status, 1);
+        assert!(no_db.stderr.contains("no database"));
     }
 }

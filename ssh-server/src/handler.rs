@@ -11,18 +11,21 @@ use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::exec;
-use crate::names::PlayerName;
+use crate::names::DisplayName;
 use crate::server::Shared;
-use crate::services::{Login, Services};
+use crate::services::{AccountRef, Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionParams};
+use crate::store::KeyFingerprint;
 
 /// One SSH connection's handler.
 #[derive(Debug)]
 pub struct ConnectionHandler {
     shared: Arc<Shared>,
     peer: SocketAddr,
-    player: PlayerName,
+    player: DisplayName,
     key_fingerprint: Option<String>,
+    /// The account of the key, looked up when the key was accepted.
+    account: Option<AccountRef>,
     authenticated: Option<oneshot::Sender<()>>,
     /// Open session channels (a few; at most one runs a game).
     channels: Vec<ChannelState>,
@@ -53,11 +56,29 @@ impl ConnectionHandler {
         ConnectionHandler {
             shared,
             peer,
-            player: PlayerName::parse_or_guest(""),
+            player: DisplayName::parse_or_guest(""),
             key_fingerprint: None,
+            account: None,
             authenticated: Some(authenticated),
             channels: Vec::new(),
             active,
+        }
+    }
+
+    /// The account a key belongs to. A database that cannot answer is logged and the key is
+    /// treated as unknown for this connection (the player can still play).
+    async fn lookup_account(&self, fingerprint: &str) -> Option<AccountRef> {
+        let store = self.shared.services.account.store()?;
+        let key = KeyFingerprint::parse(fingerprint)?;
+        match store.account_by_key(&key, crate::store::unix_now()).await {
+            Ok(account) => account.map(|a| AccountRef {
+                id: a.id,
+                name: a.name.to_string(),
+            }),
+            Err(e) => {
+                tracing::warn!(error = %e, "looking up the account of a key");
+                None
+            }
         }
     }
 
@@ -108,7 +129,7 @@ impl ConnectionHandler {
                     ssh_user: self.player.to_string(),
                     fingerprint: self.key_fingerprint.clone(),
                     peer: self.peer.ip(),
-                    account: None,
+                    account: self.account.clone(),
                 },
             ),
         };
@@ -122,6 +143,19 @@ impl ConnectionHandler {
                 tracing::error!("session task panicked; restoring the client's terminal");
                 session::restore_after_failure(handle, id).await;
             }
+        });
+    }
+
+    /// Runs the exec command `command` on its own task (it may read the database) and sends
+    /// its output.
+    fn start_command(&mut self, id: ChannelId, command: &[u8], session: &mut Session) {
+        let pty = self.channel_mut(id).is_some_and(|c| c.pty.is_some());
+        let handle = session.handle();
+        let store = self.shared.services.account.store().cloned();
+        let command = command.to_vec();
+        self.shared.tracker.spawn(async move {
+            let outcome = exec::dispatch(&command, store.as_ref()).await;
+            exec::send(&handle, id, outcome, pty).await;
         });
     }
 
@@ -155,8 +189,10 @@ impl russh::server::Handler for ConnectionHandler {
         user: &str,
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
-        self.player = PlayerName::parse_or_guest(user);
-        self.key_fingerprint = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
+        self.player = DisplayName::parse_or_guest(user);
+        let fingerprint = key.public_key.fingerprint(HashAlg::Sha256).to_string();
+        self.account = self.lookup_account(&fingerprint).await;
+        self.key_fingerprint = Some(fingerprint);
         Ok(Auth::Accept)
     }
 
@@ -167,7 +203,7 @@ impl russh::server::Handler for ConnectionHandler {
         _submethods: &str,
         _response: Option<Response<'a>>,
     ) -> Result<Auth, Self::Error> {
-        self.player = PlayerName::parse_or_guest(user);
+        self.player = DisplayName::parse_or_guest(user);
         Ok(Auth::Accept)
     }
 
@@ -179,6 +215,7 @@ impl russh::server::Handler for ConnectionHandler {
             peer = %self.peer,
             player = %self.player,
             key = self.key_fingerprint.as_deref().unwrap_or("none"),
+            account = self.account.as_ref().map_or("none", |a| a.name.as_str()),
             "logged in"
         );
         Ok(())
@@ -266,8 +303,7 @@ impl russh::server::Handler for ConnectionHandler {
         self.update_active();
         session.channel_success(channel)?;
         tracing::info!(peer = %self.peer, player = %self.player, "exec command");
-        let outcome = exec::dispatch(data);
-        self.start_reply(channel, outcome, session);
+        self.start_command(channel, data, session);
         Ok(())
     }
 

@@ -5,8 +5,8 @@
 //! everything else is here so tests can start a server on `127.0.0.1:0` with [`server::run`].
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod boards;
 pub mod config;
-pub mod db;
 pub mod exec;
 pub mod handler;
 pub mod host_key;
@@ -19,12 +19,13 @@ pub mod server;
 pub mod services;
 pub mod session;
 pub mod store;
+pub mod stored_settings;
 pub mod terminal;
 
 pub use config::Limits;
-pub use db::Db;
 pub use host_key::HostKey;
 pub use server::{ServerConfig, run};
+pub use store::Store;
 
 /// The SSH version string the server sends.
 pub const SERVER_ID: &str = concat!("SSH-2.0-minotty_", env!("CARGO_PKG_VERSION"));

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use anyhow::Context;
 use clap::Parser;
 use minotty_server::config::{Cli, Command, ServeArgs};
-use minotty_server::{Db, HostKey, Limits, ServerConfig};
+use minotty_server::{HostKey, Limits, ServerConfig, Store};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
@@ -39,7 +39,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "host key"
         );
         println!("minotty host key fingerprint: {}", host_key.fingerprint());
-        let db = Db::open(&args.db).await?;
+        let store = Store::open(&args.db)
+            .await
+            .with_context(|| format!("opening the database {}", args.db))?;
         tracing::info!(url = %args.db, "database ready");
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
@@ -47,7 +49,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let config = ServerConfig {
             host_key,
             limits: Limits::from(&args.limits),
-            db: Some(db),
+            store: Some(store),
         };
         minotty_server::run(listener, config, shutdown_signal()).await
     })

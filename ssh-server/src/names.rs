@@ -1,4 +1,6 @@
-//! Player names taken from the SSH user name, validated at the edge.
+//! Display names taken from the SSH user name: whatever a client sent, made safe to draw.
+//! Account names are [`crate::store::PlayerName`], a strict type; a `DisplayName` is only ever
+//! shown (e.g. the name of a guest, or the name offered on the welcome screen).
 
 use std::fmt;
 
@@ -10,25 +12,25 @@ pub const GUEST_NAME: &str = "guest";
 
 /// A displayed player name: 1 to 16 printable characters, no control characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PlayerName(String);
+pub struct DisplayName(String);
 
-impl PlayerName {
+impl DisplayName {
     /// Strips control and non-printable characters and surrounding whitespace from `raw`; the
     /// result is a name when 1 to 16 characters remain.
-    pub fn parse(raw: &str) -> Option<PlayerName> {
+    pub fn parse(raw: &str) -> Option<DisplayName> {
         let cleaned: String = raw.chars().filter(|c| is_printable(*c)).collect();
         let trimmed = cleaned.trim();
         let len = trimmed.chars().count();
         if (1..=MAX_NAME_CHARS).contains(&len) {
-            Some(PlayerName(trimmed.to_owned()))
+            Some(DisplayName(trimmed.to_owned()))
         } else {
             None
         }
     }
 
-    /// Like [`PlayerName::parse`], falling back to "guest".
-    pub fn parse_or_guest(raw: &str) -> PlayerName {
-        PlayerName::parse(raw).unwrap_or_else(|| PlayerName(GUEST_NAME.to_owned()))
+    /// Like [`DisplayName::parse`], falling back to "guest".
+    pub fn parse_or_guest(raw: &str) -> DisplayName {
+        DisplayName::parse(raw).unwrap_or_else(|| DisplayName(GUEST_NAME.to_owned()))
     }
 
     pub fn as_str(&self) -> &str {
@@ -36,7 +38,7 @@ impl PlayerName {
     }
 }
 
-impl fmt::Display for PlayerName {
+impl fmt::Display for DisplayName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
@@ -83,11 +85,11 @@ mod tests {
         ];
         for (raw, want) in cases {
             assert_eq!(
-                PlayerName::parse(raw).as_ref().map(PlayerName::as_str),
+                DisplayName::parse(raw).as_ref().map(DisplayName::as_str),
                 *want,
                 "{raw:?}"
             );
         }
-        assert_eq!(PlayerName::parse_or_guest("\n").as_str(), "guest");
+        assert_eq!(DisplayName::parse_or_guest("\n").as_str(), "guest");
     }
 }

@@ -17,18 +17,20 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use crate::config::Limits;
-use crate::db::Db;
 use crate::handler::ConnectionHandler;
 use crate::host_key::HostKey;
 use crate::limits::{ConnectionLimiter, ConnectionPermit};
+use crate::services::account::SharedAccounts;
+use crate::store::{GameWriter, Store, WriterConfig};
 
 /// What the server runs with.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
     pub host_key: HostKey,
     pub limits: Limits,
-    /// The database; `None` runs without one (commands that need it say so).
-    pub db: Option<Db>,
+    /// The store; `None` runs without a database: everyone plays as a guest and the commands
+    /// and screens that need it say so.
+    pub store: Option<Store>,
 }
 
 /// State shared by all connections: settings and the shutdown signal, never a player's state.
@@ -39,6 +41,9 @@ pub(crate) struct Shared {
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
 }
+
+/// How long shutdown waits for the game writer to store the games still queued.
+const WRITER_PATIENCE: Duration = Duration::from_secs(30);
 
 /// At most this many refused connections are kept open at once to deliver their message.
 const MAX_REFUSALS_IN_FLIGHT: usize = 256;
@@ -52,9 +57,27 @@ pub async fn run(
 ) -> anyhow::Result<()> {
     let ssh_config = Arc::new(ssh_config(&config));
     let limiter = ConnectionLimiter::new(config.limits.max_connections, config.limits.max_per_ip);
+    // Finished games are written by the writer's tasks; they end when every session (and this
+    // function) has dropped its sender, after writing what is queued.
+    let (writer, writer_task) = match &config.store {
+        Some(store) => {
+            if let Err(e) = store
+                .record_start(env!("CARGO_PKG_VERSION"), crate::store::unix_now())
+                .await
+            {
+                tracing::warn!(error = %e, "recording the server start");
+            }
+            let (writer, task) = GameWriter::spawn(store.clone(), WriterConfig::default());
+            (Some(writer), Some(task))
+        }
+        None => (None, None),
+    };
     let shared = Arc::new(Shared {
         limits: config.limits.clone(),
-        services: crate::services::SharedServices::default(),
+        services: crate::services::SharedServices {
+            account: SharedAccounts::new(config.store.clone(), writer),
+            ..Default::default()
+        },
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
     });
@@ -112,8 +135,16 @@ pub async fn run(
     if timeout(patience, shared.tracker.wait()).await.is_err() {
         tracing::warn!("some connections did not close in time");
     }
-    if let Some(db) = &config.db {
-        db.close().await;
+    // Every session has ended (or was given up on): the last senders go with `shared`, and
+    // the writer stores what is still queued before it stops.
+    drop(shared);
+    if let Some(task) = writer_task
+        && timeout(WRITER_PATIENCE, task).await.is_err()
+    {
+        tracing::error!("the game writer did not finish in time; queued games may be lost");
+    }
+    if let Some(store) = &config.store {
+        store.close().await;
     }
     tracing::info!("stopped");
     Ok(())

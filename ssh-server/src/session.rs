@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::Response;
+use minotty_ui::online::{Identity, Response};
 use minotty_ui::{App, AppContext};
 use russh::ChannelId;
 use russh::server::Handle;
@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::config::Limits;
 use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
-use crate::names::PlayerName;
+use crate::names::DisplayName;
 use crate::outbox::Outbox;
 use crate::services::Services;
 use crate::terminal::{self, RemoteTerminal};
@@ -46,7 +46,7 @@ const GOODBYE_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct SessionParams {
     pub handle: Handle,
     pub channel: ChannelId,
-    pub player: PlayerName,
+    pub player: DisplayName,
     /// Columns and rows from the PTY request (clamped here).
     pub size: (u32, u32),
     pub limits: Limits,
@@ -86,11 +86,22 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     let start = Instant::now();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
 
-    let mut app = App::new(AppContext {
-        player_name: player.to_string(),
+    // The one database wait of a session, before its loop (bounded inside `start`).
+    let (identity, stored) = services.account.start().await;
+    let player_name = match &identity {
+        Identity::Registered { name, .. } => name.clone(),
+        _ => player.to_string(),
+    };
+    let ctx = AppContext {
+        player_name,
         seed: rand::random(),
+        identity,
         ..AppContext::default()
-    });
+    };
+    let mut app = match stored {
+        Some(settings) => App::with_settings(ctx, settings),
+        None => App::new(ctx),
+    };
     let (cols, rows) = terminal::clamp_size(size.0, size.1);
     let mut term = RemoteTerminal::new(cols, rows);
     let mut decoder = InputDecoder::new();
@@ -217,6 +228,11 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                     }
                 }
             }
+        }
+        // A finished solo game goes to the game writer without waiting; what storing it
+        // earned comes back as a response.
+        if let Some(game) = app.take_finished_game() {
+            services.account.submit_game(game, crate::store::unix_now());
         }
         if app.has_requests() {
             for request in app.take_requests() {

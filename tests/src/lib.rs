@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_server::{Db, HostKey, Limits, ServerConfig};
+use minotty_server::{HostKey, Limits, ServerConfig, Store};
 use russh::client::{self, Handle, Msg};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
 use russh::{Channel, ChannelMsg, Disconnect};
@@ -28,9 +28,10 @@ pub const WAIT: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub struct TestServer {
     pub addr: SocketAddr,
+    limits: Limits,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<anyhow::Result<()>>>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl TestServer {
@@ -42,29 +43,59 @@ impl TestServer {
     /// Starts a server with `limits`, a fresh host key file and a fresh SQLite database.
     pub async fn start_with(limits: Limits) -> anyhow::Result<TestServer> {
         let dir = tempfile::tempdir().context("creating a temporary directory")?;
-        let (host_key, _) = HostKey::load_or_generate(&dir.path().join("host_key"))?;
-        let db = Db::open(&format!(
-            "sqlite://{}",
-            dir.path().join("minotty.db").display()
-        ))
-        .await?;
+        let (addr, stop, task) = TestServer::launch(dir.path(), limits.clone()).await?;
+        Ok(TestServer {
+            addr,
+            limits,
+            stop: Some(stop),
+            task: Some(task),
+            dir,
+        })
+    }
+
+    /// Starts a server on the host key and database in `dir` (created when missing).
+    async fn launch(
+        dir: &std::path::Path,
+        limits: Limits,
+    ) -> anyhow::Result<(
+        SocketAddr,
+        oneshot::Sender<()>,
+        JoinHandle<anyhow::Result<()>>,
+    )> {
+        let (host_key, _) = HostKey::load_or_generate(&dir.join("host_key"))?;
+        let store = Store::open(&format!("sqlite://{}", dir.join("minotty.db").display())).await?;
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let (stop, stopped) = oneshot::channel::<()>();
         let config = ServerConfig {
             host_key,
             limits,
-            db: Some(db),
+            store: Some(store),
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;
         }));
-        Ok(TestServer {
-            addr,
-            stop: Some(stop),
-            task: Some(task),
-            _dir: dir,
-        })
+        Ok((addr, stop, task))
+    }
+
+    /// Stops the server and starts a new one on the same host key and database (the address
+    /// changes: the new server listens on a new port).
+    pub async fn restart(&mut self) -> anyhow::Result<()> {
+        self.stop(Duration::from_secs(30)).await?;
+        let (addr, stop, task) = TestServer::launch(self.dir.path(), self.limits.clone()).await?;
+        self.addr = addr;
+        self.stop = Some(stop);
+        self.task = Some(task);
+        Ok(())
+    }
+
+    /// The server's database, opened beside it (e.g. to check what was stored).
+    pub async fn store(&self) -> anyhow::Result<Store> {
+        Ok(Store::open(&format!(
+            "sqlite://{}",
+            self.dir.path().join("minotty.db").display()
+        ))
+        .await?)
     }
 
     /// Whether the server task is still running.
@@ -102,12 +133,19 @@ impl client::Handler for ClientHandler {
 }
 
 /// How a test client logs in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum Login {
     /// A fresh random ed25519 key.
     Key,
+    /// This key (the same player on several connections).
+    With(Arc<PrivateKey>),
     /// keyboard-interactive, as a client without keys does.
     Guest,
+}
+
+/// A new random ed25519 key, for [`Login::With`].
+pub fn new_key() -> Arc<PrivateKey> {
+    Arc::new(PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).expect("a random key"))
 }
 
 /// An authenticated SSH connection.
@@ -145,9 +183,12 @@ impl Connection {
             .await
             .context("connecting")?;
         let ok = match login {
-            Login::Key => {
-                let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)?;
-                let key = PrivateKeyWithHashAlg::new(Arc::new(key), None);
+            Login::Key | Login::With(_) => {
+                let key = match login {
+                    Login::With(key) => key,
+                    _ => Arc::new(PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)?),
+                };
+                let key = PrivateKeyWithHashAlg::new(key, None);
                 handle.authenticate_publickey(user, key).await?.success()
             }
             Login::Guest => matches!(

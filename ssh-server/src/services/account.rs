@@ -1,35 +1,531 @@
 //! Accounts, settings, leaderboards, profile and replays for one session, over the store.
+//!
+//! Requests are carried out in order by one worker task per session (started at the first
+//! request), never on the session's own task: the session only queues them and later gets the
+//! answers on its response channel. Finished games go to the [`GameWriter`]; the answer
+//! (`GameRecorded`) comes back the same way.
 
-use minotty_ui::online::{Request, Response};
+use std::sync::Arc;
+use std::time::Duration;
+
+use minotty_engine::ModeKind;
+use minotty_ui::Settings;
+use minotty_ui::online::{
+    GameRecorded, Identity, KeyView, Profile, ProfileBest, RecentGame, Request, Response,
+};
 use tokio::sync::{mpsc, watch};
 
 use super::{AccountRef, Who};
+use crate::boards::{self, Figures};
+use crate::store::{
+    FinishedGame, GameId, GameRecord, GameWriter, KeyError, KeyFingerprint, LinkError, NewKey,
+    Password, Period, PlayerId, PlayerName, RegisterError, Store, StoreError, StoredGame, Verdict,
+    WriteResult, ranked_modes, unix_now,
+};
+use crate::stored_settings;
+
+/// Requests one session may have waiting for its worker; more are refused with a message.
+const QUEUE: usize = 32;
+
+/// Recent games shown on the profile.
+const RECENT_GAMES: u32 = 10;
+
+/// How long a session start waits for the player's account details and settings.
+const START_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Shared by every session: the store and the game writer (none without a database).
-#[derive(Debug, Default)]
-pub struct SharedAccounts {}
+#[derive(Clone, Debug, Default)]
+pub struct SharedAccounts {
+    store: Option<Store>,
+    writer: Option<GameWriter>,
+}
+
+impl SharedAccounts {
+    pub fn new(store: Option<Store>, writer: Option<GameWriter>) -> SharedAccounts {
+        SharedAccounts { store, writer }
+    }
+
+    /// The store, when the server has a database.
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+}
 
 /// One session's side.
 #[derive(Debug)]
 pub struct AccountClient {
     who: Who,
+    shared: SharedAccounts,
     /// Set when the key registers or links to an account during the session.
-    account: watch::Sender<Option<AccountRef>>,
+    account: Arc<watch::Sender<Option<AccountRef>>>,
     tx: mpsc::Sender<Response>,
+    /// The worker's queue, once started.
+    worker: Option<mpsc::Sender<Request>>,
 }
 
 impl AccountClient {
     pub fn new(
-        _shared: &SharedAccounts,
+        shared: &SharedAccounts,
         who: Who,
         account: watch::Sender<Option<AccountRef>>,
         tx: mpsc::Sender<Response>,
     ) -> AccountClient {
-        AccountClient { who, account, tx }
+        AccountClient {
+            who,
+            shared: shared.clone(),
+            account: Arc::new(account),
+            tx,
+            worker: None,
+        }
     }
 
-    pub fn handle(&mut self, _request: Request) {
-        let _ = (&self.who, &self.account);
-        let _ = self.tx.try_send(Response::Offline);
+    /// Queues `request` for the worker; never waits.
+    pub fn handle(&mut self, request: Request) {
+        let Some(store) = self.shared.store.clone() else {
+            reply_now(&self.tx, error("this server has no database"));
+            return;
+        };
+        let worker = self.worker.get_or_insert_with(|| {
+            let (tx, rx) = mpsc::channel(QUEUE);
+            let worker = Worker {
+                store,
+                who: self.who.clone(),
+                account: self.account.clone(),
+            };
+            tokio::spawn(worker.run(rx, self.tx.clone()));
+            tx
+        });
+        if worker.try_send(request).is_err() {
+            reply_now(&self.tx, error("too many requests at once; try again"));
+        }
+    }
+
+    /// The registered account of this session, if any.
+    pub fn current(&self) -> Option<AccountRef> {
+        self.who.account.borrow().clone()
+    }
+
+    /// Who the player is and their stored settings, for the start of a session. Waits for the
+    /// database (bounded): call it once, before the session's loop.
+    pub async fn start(&self) -> (Identity, Option<Settings>) {
+        let fingerprint = self.who.fingerprint.as_ref();
+        let (Some(store), Some(_)) = (&self.shared.store, fingerprint) else {
+            return (Identity::Guest, None);
+        };
+        let Some(account) = self.current() else {
+            return (
+                Identity::NewKey {
+                    suggested: self.who.ssh_user.clone(),
+                },
+                None,
+            );
+        };
+        let load = async {
+            let details = store.account(account.id).await?;
+            let settings = store.settings(account.id).await?;
+            Ok::<_, StoreError>((details, settings))
+        };
+        let (has_password, settings) = match tokio::time::timeout(START_TIMEOUT, load).await {
+            Ok(Ok((details, settings))) => (
+                details.is_some_and(|a| a.has_password),
+                settings.as_deref().and_then(stored_settings::from_json),
+            ),
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, player = account.id.0, "loading the player's settings");
+                (false, None)
+            }
+            Err(_) => {
+                tracing::warn!(
+                    player = account.id.0,
+                    "loading the player's settings timed out"
+                );
+                (false, None)
+            }
+        };
+        let identity = Identity::Registered {
+            name: account.name,
+            has_password,
+        };
+        (identity, settings)
+    }
+
+    /// Hands a finished solo game of the session's registered player to the game writer,
+    /// without waiting; `GameRecorded` (or an error) arrives on the response channel later.
+    /// Games of guests and unregistered keys are not stored.
+    pub fn submit_game(&self, game: minotty_ui::FinishedGame, ended_at: i64) {
+        let (Some(writer), Some(account)) = (&self.shared.writer, self.current()) else {
+            return;
+        };
+        let duration = i64::try_from(game.stats.time).unwrap_or(i64::MAX);
+        let finished = FinishedGame {
+            player: account.id,
+            replay: game.replay,
+            stats: game.stats,
+            outcome: Some((game.reason, game.won)),
+            started_at: ended_at.saturating_sub(duration),
+            ended_at,
+        };
+        let reply = writer.submit(finished);
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let response = match reply.await {
+                Ok(result) => recorded(result),
+                Err(_) => error("the game writer stopped before storing your game"),
+            };
+            let _ = tx.send(response).await;
+        });
+    }
+}
+
+/// What the results screen is told about a stored game.
+fn recorded(result: WriteResult) -> Response {
+    match result {
+        Ok(StoredGame {
+            id,
+            verdict,
+            improved,
+            rank,
+        }) => {
+            let note = match verdict {
+                Verdict::Ranked { .. } => None,
+                Verdict::Unranked(why) => Some(format!("not ranked: {why}")),
+                Verdict::Rejected(_) => Some("not ranked: the replay did not check out".into()),
+            };
+            Response::GameRecorded(GameRecorded {
+                game: id.0,
+                personal_best: improved.contains(&Period::AllTime),
+                rank,
+                note,
+            })
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "a finished game was not stored");
+            error("your game could not be stored")
+        }
+    }
+}
+
+fn error(message: &str) -> Response {
+    Response::Error {
+        message: message.to_owned(),
+    }
+}
+
+/// Sends an answer without waiting: a session whose queue is full or gone misses it.
+fn reply_now(tx: &mpsc::Sender<Response>, response: Response) {
+    if tx.try_send(response).is_err() {
+        tracing::debug!("a response was dropped: the session's queue is full or gone");
+    }
+}
+
+/// The per-session task that carries out requests in order.
+struct Worker {
+    store: Store,
+    who: Who,
+    account: Arc<watch::Sender<Option<AccountRef>>>,
+}
+
+impl Worker {
+    async fn run(self, mut rx: mpsc::Receiver<Request>, tx: mpsc::Sender<Response>) {
+        while let Some(request) = rx.recv().await {
+            let response = match self.answer(request).await {
+                Ok(Some(response)) => response,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, "an account request failed");
+                    let message = if e.is_transient() {
+                        "the database is busy; try again"
+                    } else {
+                        "something went wrong on the server"
+                    };
+                    error(message)
+                }
+            };
+            if tx.send(response).await.is_err() {
+                return;
+            }
+        }
+    }
+
+    fn current(&self) -> Option<AccountRef> {
+        self.who.account.borrow().clone()
+    }
+
+    /// The key of this connection; `None` for guests.
+    fn key(&self) -> Option<NewKey> {
+        let fingerprint = KeyFingerprint::parse(self.who.fingerprint.as_deref()?)?;
+        Some(NewKey {
+            fingerprint,
+            // The handler passes on the fingerprint only; the algorithm is not shown anywhere.
+            algorithm: String::new(),
+        })
+    }
+
+    /// The answer to one request; `None` when there is nothing to say (settings saved).
+    async fn answer(&self, request: Request) -> Result<Option<Response>, StoreError> {
+        let now = unix_now();
+        let needs_account = || {
+            if self.who.fingerprint.is_none() {
+                error("guests have no account: connect with an SSH key to get one")
+            } else {
+                error("register a player name first")
+            }
+        };
+        Ok(Some(match request {
+            Request::Register { name } => {
+                let Some(key) = self.key() else {
+                    return Ok(Some(needs_account()));
+                };
+                if self.current().is_some() {
+                    return Ok(Some(Response::RegisterFailed {
+                        message: "this key already belongs to an account".into(),
+                    }));
+                }
+                let name = match PlayerName::parse(&name) {
+                    Ok(name) => name,
+                    Err(e) => {
+                        return Ok(Some(Response::RegisterFailed {
+                            message: e.to_string(),
+                        }));
+                    }
+                };
+                match self.store.register(&name, &key, now).await {
+                    Ok(account) => {
+                        tracing::info!(player = account.id.0, name = %account.name, "registered");
+                        self.sign_in(account.id, &account.name);
+                        Response::SignedIn {
+                            name: account.name.to_string(),
+                            has_password: false,
+                            settings: None,
+                        }
+                    }
+                    Err(e @ (RegisterError::NameTaken | RegisterError::KeyTaken)) => {
+                        Response::RegisterFailed {
+                            message: e.to_string(),
+                        }
+                    }
+                    Err(RegisterError::Store(e)) => return Err(e),
+                }
+            }
+            Request::LinkKey { name, password } => {
+                let Some(key) = self.key() else {
+                    return Ok(Some(needs_account()));
+                };
+                if self.current().is_some() {
+                    return Ok(Some(Response::LinkFailed {
+                        message: "this key already belongs to an account".into(),
+                    }));
+                }
+                let Ok(name) = PlayerName::parse(&name) else {
+                    return Ok(Some(Response::LinkFailed {
+                        message: LinkError::WrongCredentials.to_string(),
+                    }));
+                };
+                match self
+                    .store
+                    .link_key(&name, &password, &key, self.who.peer, now)
+                    .await
+                {
+                    Ok(account) => {
+                        self.sign_in(account.id, &account.name);
+                        let settings = self.store.settings(account.id).await?;
+                        Response::SignedIn {
+                            name: account.name.to_string(),
+                            has_password: account.has_password,
+                            settings: settings
+                                .as_deref()
+                                .and_then(stored_settings::from_json)
+                                .map(Box::new),
+                        }
+                    }
+                    Err(LinkError::Store(e)) => return Err(e),
+                    Err(e) => Response::LinkFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::SetPassword { password } => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                match Password::parse(&password) {
+                    Ok(password) => {
+                        self.store.set_password(account.id, &password).await?;
+                        tracing::info!(player = account.id.0, "password set");
+                        Response::PasswordSet
+                    }
+                    Err(e) => Response::PasswordFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::SaveSettings(settings) => {
+                let Some(account) = self.current() else {
+                    // Guests and new keys keep their settings for the session only.
+                    return Ok(None);
+                };
+                let json = stored_settings::to_json(&settings);
+                match self.store.save_settings(account.id, &json, now).await {
+                    Ok(()) => return Ok(None),
+                    Err(crate::store::SettingsError::Store(e)) => return Err(e),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "settings not saved");
+                        error("your settings could not be saved")
+                    }
+                }
+            }
+            Request::ListKeys => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                Response::Keys(self.keys(account.id).await?)
+            }
+            Request::RemoveKey { fingerprint } => {
+                let (Some(account), Some(in_use)) = (self.current(), self.key()) else {
+                    return Ok(Some(needs_account()));
+                };
+                let Some(key) = KeyFingerprint::parse(&fingerprint) else {
+                    return Ok(Some(Response::KeyFailed {
+                        message: KeyError::NotFound.to_string(),
+                    }));
+                };
+                match self
+                    .store
+                    .remove_key(account.id, &key, &in_use.fingerprint)
+                    .await
+                {
+                    Ok(()) => {
+                        tracing::info!(player = account.id.0, key = %key, "key removed");
+                        Response::KeyRemoved { fingerprint }
+                    }
+                    Err(KeyError::Store(e)) => return Err(e),
+                    Err(e) => Response::KeyFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::Leaderboard {
+                board,
+                period,
+                offset,
+            } => {
+                let viewer = self.current().map(|a| a.id);
+                Response::Leaderboard(
+                    boards::ui_page(&self.store, board, period, offset, viewer, now).await?,
+                )
+            }
+            Request::Profile => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                Response::Profile(self.profile(account, now).await?)
+            }
+            Request::Replay { game } => {
+                let id = GameId(game);
+                let (Some(record), Some(replay)) =
+                    (self.store.game(id).await?, self.store.replay(id).await?)
+                else {
+                    return Ok(Some(error("no such game")));
+                };
+                let player = self
+                    .store
+                    .account(record.player)
+                    .await?
+                    .map_or_else(|| "?".to_owned(), |a| a.name.to_string());
+                Response::Replay {
+                    game,
+                    player,
+                    replay: Box::new(replay),
+                }
+            }
+            other => {
+                tracing::debug!(?other, "not an account request");
+                return Ok(None);
+            }
+        }))
+    }
+
+    /// Tells the versus side (and later requests) who this session is now.
+    fn sign_in(&self, id: PlayerId, name: &PlayerName) {
+        self.account.send_replace(Some(AccountRef {
+            id,
+            name: name.to_string(),
+        }));
+    }
+
+    async fn keys(&self, player: PlayerId) -> Result<Vec<KeyView>, StoreError> {
+        let in_use = self.who.fingerprint.as_deref();
+        Ok(self
+            .store
+            .keys(player)
+            .await?
+            .into_iter()
+            .map(|k| KeyView {
+                in_use: Some(k.fingerprint.as_str()) == in_use,
+                fingerprint: k.fingerprint.to_string(),
+                added_at: k.added_at,
+                last_used_at: Some(k.last_used_at),
+            })
+            .collect())
+    }
+
+    async fn profile(&self, account: AccountRef, now: i64) -> Result<Profile, StoreError> {
+        let mut bests = Vec::new();
+        for mode in ranked_modes() {
+            let entry = self
+                .store
+                .rank_of(mode, Period::AllTime, now, account.id)
+                .await?;
+            bests.push(ProfileBest {
+                mode,
+                best: entry
+                    .as_ref()
+                    .map(|e| boards::result(mode, Figures::from(e))),
+                rank: entry.as_ref().map(|e| e.rank),
+                game: entry.as_ref().map(|e| e.game.0),
+            });
+        }
+        let recent = self
+            .store
+            .recent_games(account.id, RECENT_GAMES)
+            .await?
+            .iter()
+            .map(recent_game)
+            .collect();
+        let rating = self
+            .store
+            .rating_rank_of(account.id, Period::AllTime, now)
+            .await?
+            .map(|r| (r.rating, r.deviation, r.games));
+        Ok(Profile {
+            name: account.name,
+            bests,
+            recent,
+            rating,
+        })
+    }
+}
+
+fn recent_game(g: &GameRecord) -> RecentGame {
+    let outcome = match g.outcome.as_str() {
+        "won" => "finished",
+        "limit" => "finished",
+        "top_out" | "block_out" | "lock_out" => "topped out",
+        "combo_broken" => "combo broken",
+        "forfeit" => "gave up",
+        _ => "unfinished",
+    };
+    let result = match g.mode {
+        ModeKind::Marathon | ModeKind::Ultra => {
+            format!("{} pts", boards::result(g.mode, Figures::from(&g.stats)))
+        }
+        mode => boards::result(mode, Figures::from(&g.stats)),
+    };
+    RecentGame {
+        game: g.id.0,
+        mode: g.mode,
+        ended_at: g.ended_at,
+        result,
+        outcome: outcome.to_owned(),
     }
 }

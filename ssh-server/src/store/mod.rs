@@ -17,6 +17,7 @@ mod accounts;
 mod games;
 mod keys;
 mod leaderboard;
+mod meta;
 mod names;
 mod passwords;
 mod period;
@@ -40,7 +41,7 @@ pub use keys::{KeyError, KeyFingerprint, KeyInfo, NewKey};
 pub use leaderboard::{Entry, MAX_PAGE, Page};
 pub use names::{NameError, PlayerName};
 pub use passwords::{Password, PasswordError, PasswordHash};
-pub use period::Period;
+pub use period::{Period, civil_date};
 pub use ranking::{Unranked, rank_key, ranked_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::RatingEntry;
@@ -50,6 +51,13 @@ pub use writer::{GameWriter, WriteError, WriteResult, WriterConfig};
 
 /// Milliseconds since the Unix epoch, UTC.
 pub type UnixMs = i64;
+
+/// The system clock as [`UnixMs`] (the store itself never reads it: callers pass times in).
+pub fn unix_now() -> UnixMs {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
 
 /// The migrations in `migrations/`, embedded at build time.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");

@@ -1,6 +1,6 @@
 //! Account names: validated once at the edge, trusted after.
 //!
-//! This is the strict name of an account, unlike [`crate::names::PlayerName`], which cleans up
+//! This is the strict name of an account, unlike [`crate::names::DisplayName`], which cleans up
 //! whatever SSH user name a client sent for display.
 
 use std::fmt;

@@ -57,6 +57,11 @@ impl Period {
     }
 }
 
+/// The date (UTC) that `t` falls in: year, month 1-12, day 1-31.
+pub fn civil_date(t: UnixMs) -> (i64, u32, u32) {
+    civil_from_days(t.div_euclid(DAY_MS))
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };

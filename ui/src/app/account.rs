@@ -1,50 +1,387 @@
 //! Accounts, leaderboards, the profile and replays: the App's side of the conversation with
-//! the server (see [`crate::online`]).
+//! the server (see [`crate::online`]). One sub-screen shows at a time on `Screen::Account`;
+//! a replay remembers the screen it was opened from and returns to it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
 
 use super::{App, Screen};
-use crate::online::Response;
+use crate::online::{GameRecorded, Identity, Request, Response};
+use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
+use crate::screens::account_form::{Load, clean};
+use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
+use crate::screens::account_profile::{ProfileAction, ProfileScreen, ProfileView};
+use crate::screens::account_replay::{ReplayAction, ReplayScreen, ReplayView};
+use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
+use crate::screens::results::OnlineNote;
+use crate::text::sanitize;
 use crate::theme::Theme;
+
+/// The account sub-screens.
+#[derive(Debug)]
+enum Sub {
+    Welcome(Welcome),
+    Board(BoardScreen),
+    Profile(ProfileScreen),
+    Replay(Box<ReplayScreen>),
+    Keys(KeysScreen),
+}
 
 /// The state of the account screens.
 #[derive(Debug, Default)]
-pub(super) struct AccountState {}
+pub(super) struct AccountState {
+    sub: Option<Sub>,
+    /// The screen a replay was opened from.
+    under: Option<Sub>,
+    /// The game whose replay was asked for.
+    waiting_replay: Option<i64>,
+    /// What the server said about storing a game, with the App's game number it belongs to.
+    recorded: Option<(u64, GameRecorded)>,
+    /// The settings changed since the settings screen was opened.
+    settings_touched: bool,
+}
+
+const NOT_REGISTERED: &str = "Passwords and keys belong to registered players. Connect with an \
+     SSH key and choose a player name on the welcome screen to get an account.";
+const OFFLINE: &str = "This needs the minotty server: connect over SSH to use it.";
 
 impl App {
-    /// Called once by `App::new`: e.g. a new key starts on the welcome screen.
-    pub(super) fn account_start(&mut self) {}
+    /// Called once by `App::new`: a new key starts on the welcome screen.
+    pub(super) fn account_start(&mut self) {
+        if let Identity::NewKey { suggested } = &self.identity {
+            self.account.sub = Some(Sub::Welcome(Welcome::new(suggested)));
+            self.screen = Screen::Account;
+        }
+    }
 
     pub(super) fn open_leaderboards(&mut self) {
-        self.screen = Screen::Menu;
+        let mut board = BoardScreen::default();
+        if self.identity == Identity::Offline {
+            board.load = Load::Offline;
+        } else {
+            self.fetch_board(&board);
+        }
+        self.account.sub = Some(Sub::Board(board));
+        self.screen = Screen::Account;
     }
 
     pub(super) fn open_profile(&mut self) {
+        let mut profile = ProfileScreen::default();
+        match self.identity {
+            Identity::Offline => profile.load = Load::Offline,
+            Identity::Guest | Identity::NewKey { .. } => profile.guest = true,
+            Identity::Registered { .. } => self.request(Request::Profile),
+        }
+        self.account.sub = Some(Sub::Profile(profile));
+        self.screen = Screen::Account;
+    }
+
+    /// Opens the password and keys screen (from the settings).
+    pub(super) fn open_keys(&mut self) {
+        let mut keys = KeysScreen::default();
+        match &self.identity {
+            Identity::Offline => keys.refused = Some(OFFLINE),
+            Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(NOT_REGISTERED),
+            Identity::Registered { has_password, .. } => {
+                keys.has_password = *has_password;
+                self.request(Request::ListKeys);
+            }
+        }
+        self.account.sub = Some(Sub::Keys(keys));
+        self.screen = Screen::Account;
+    }
+
+    /// A setting changed on the settings screen.
+    pub(super) fn settings_touched(&mut self) {
+        self.account.settings_touched = true;
+    }
+
+    /// The settings screen was left: a registered player's changed settings are stored.
+    pub(super) fn settings_left(&mut self) {
+        if std::mem::take(&mut self.account.settings_touched)
+            && matches!(self.identity, Identity::Registered { .. })
+        {
+            self.request(Request::SaveSettings(Box::new(self.settings.clone())));
+        }
+    }
+
+    /// What the results screen says about storing the game shown.
+    pub(super) fn results_note(&self) -> OnlineNote<'_> {
+        match (&self.identity, &self.account.recorded) {
+            (Identity::Guest, _) => OnlineNote::Guest,
+            (Identity::Registered { .. }, Some((n, rec))) if *n == self.games => {
+                OnlineNote::Recorded(rec)
+            }
+            _ => OnlineNote::None,
+        }
+    }
+
+    fn fetch_board(&mut self, board: &BoardScreen) {
+        self.request(Request::Leaderboard {
+            board: board.board(),
+            period: board.period,
+            offset: board.offset,
+        });
+    }
+
+    fn ask_replay(&mut self, game: i64) {
+        self.account.waiting_replay = Some(game);
+        self.request(Request::Replay { game });
+    }
+
+    fn account_to_menu(&mut self) {
+        self.account.sub = None;
+        self.account.under = None;
+        self.account.waiting_replay = None;
         self.screen = Screen::Menu;
     }
 
-    pub(super) fn key_account(&mut self, _ev: crate::keys::KeyEvent, _now: u64) -> bool {
-        false
+    pub(super) fn key_account(&mut self, ev: crate::keys::KeyEvent, now: u64) -> bool {
+        let Some(sub) = &mut self.account.sub else {
+            self.account_to_menu();
+            return true;
+        };
+        match sub {
+            Sub::Welcome(w) => match w.handle(ev) {
+                WelcomeAction::None => return false,
+                WelcomeAction::Changed => {}
+                WelcomeAction::Register(name) => self.request(Request::Register { name }),
+                WelcomeAction::Link { name, password } => {
+                    self.request(Request::LinkKey { name, password });
+                }
+                WelcomeAction::Guest => {
+                    self.identity = Identity::Guest;
+                    self.account_to_menu();
+                }
+                WelcomeAction::AskQuit => return self.ask_quit(true),
+            },
+            Sub::Board(b) => match b.handle(ev) {
+                BoardAction::None => return false,
+                BoardAction::Moved => {}
+                BoardAction::Fetch => {
+                    let b = b.clone();
+                    self.fetch_board(&b);
+                }
+                BoardAction::Replay(game) => self.ask_replay(game),
+                BoardAction::Back => self.account_to_menu(),
+                BoardAction::AskQuit => return self.ask_quit(true),
+            },
+            Sub::Profile(p) => match p.handle(ev) {
+                ProfileAction::None => return false,
+                ProfileAction::Moved => {}
+                ProfileAction::Replay(game) => self.ask_replay(game),
+                ProfileAction::Back => self.account_to_menu(),
+                ProfileAction::AskQuit => return self.ask_quit(true),
+            },
+            Sub::Replay(r) => match r.handle(ev, now) {
+                ReplayAction::None => return false,
+                ReplayAction::Changed => {}
+                ReplayAction::Back => match self.account.under.take() {
+                    Some(under) => self.account.sub = Some(under),
+                    None => self.account_to_menu(),
+                },
+                ReplayAction::AskQuit => return self.ask_quit(true),
+            },
+            Sub::Keys(k) => match k.handle(ev) {
+                KeysAction::None => return false,
+                KeysAction::Changed => {}
+                KeysAction::SetPassword(password) => {
+                    self.request(Request::SetPassword { password });
+                }
+                KeysAction::RemoveKey(fingerprint) => {
+                    self.request(Request::RemoveKey { fingerprint });
+                }
+                KeysAction::Back => {
+                    self.account.sub = None;
+                    self.screen = Screen::Settings;
+                }
+                KeysAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
+            },
+        }
+        true
     }
 
-    /// Advances e.g. a replay being watched; `true` when the screen changed.
-    pub(super) fn tick_account(&mut self, _now: u64) -> bool {
-        false
+    /// Advances a replay being watched; `true` when the screen changed.
+    pub(super) fn tick_account(&mut self, now: u64) -> bool {
+        match &mut self.account.sub {
+            Some(Sub::Replay(r)) => r.tick(now),
+            _ => false,
+        }
     }
 
     pub(super) fn account_wakeup(&self) -> Option<u64> {
-        None
+        match &self.account.sub {
+            Some(Sub::Replay(r)) => r.wakeup(),
+            _ => None,
+        }
     }
 
-    pub(super) fn render_account(&self, _area: Rect, _buf: &mut Buffer, _theme: Theme) {}
+    pub(super) fn render_account(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
+        match &self.account.sub {
+            Some(Sub::Welcome(state)) => WelcomeView { state, theme }.render(area, buf),
+            Some(Sub::Board(state)) => BoardView { state, theme }.render(area, buf),
+            Some(Sub::Profile(state)) => ProfileView { state, theme }.render(area, buf),
+            Some(Sub::Replay(state)) => ReplayView {
+                state,
+                settings: &self.settings,
+            }
+            .render(area, buf),
+            Some(Sub::Keys(state)) => KeysView {
+                state,
+                name: &self.player,
+                theme,
+            }
+            .render(area, buf),
+            None => {}
+        }
+    }
 
     /// Handles an account, leaderboard, profile or replay response; `true` when it was one
-    /// (whether or not it changed anything on screen).
-    pub(super) fn account_response(&mut self, response: &Response, _now: u64) -> bool {
+    /// (whether or not it changed anything on screen). `Offline` and `Error` are taken only
+    /// when an account screen is waiting for an answer.
+    pub(super) fn account_response(&mut self, response: &Response, now: u64) -> bool {
+        let here = self.screen == Screen::Account;
+        let sub = if here {
+            self.account.sub.as_mut()
+        } else {
+            None
+        };
         match response {
-            Response::Offline | Response::Error { .. } => false,
-            _ => false,
+            Response::Offline | Response::Error { .. } => {
+                let message = match response {
+                    Response::Error { message } => Some(clean(message)),
+                    _ => None,
+                };
+                let fail = |load: &mut Load| {
+                    *load = match &message {
+                        Some(m) => Load::Failed(m.clone()),
+                        None => Load::Offline,
+                    }
+                };
+                let text = message.clone().unwrap_or_else(|| OFFLINE.to_string());
+                match sub {
+                    Some(Sub::Board(b)) if self.account.waiting_replay.is_some() => {
+                        b.note = Some(text);
+                    }
+                    Some(Sub::Profile(p)) if self.account.waiting_replay.is_some() => {
+                        p.note = Some(text);
+                    }
+                    Some(Sub::Board(b)) if b.load == Load::Loading => fail(&mut b.load),
+                    Some(Sub::Profile(p)) if p.load == Load::Loading => fail(&mut p.load),
+                    Some(Sub::Keys(k)) if k.load == Load::Loading => fail(&mut k.load),
+                    Some(Sub::Keys(k)) => k.message = Some((text, false)),
+                    Some(Sub::Welcome(w)) if w.waiting => w.failed(text),
+                    _ => return false,
+                }
+                self.account.waiting_replay = None;
+            }
+            Response::SignedIn {
+                name,
+                has_password,
+                settings,
+            } => {
+                let welcome = matches!(sub, Some(Sub::Welcome(_)));
+                let name = sanitize(name);
+                self.player = name.clone();
+                self.identity = Identity::Registered {
+                    name,
+                    has_password: *has_password,
+                };
+                if let Some(s) = settings {
+                    self.set_settings((**s).clone());
+                }
+                if welcome {
+                    self.account_to_menu();
+                }
+            }
+            Response::RegisterFailed { message } | Response::LinkFailed { message } => {
+                if let Some(Sub::Welcome(w)) = sub {
+                    w.failed(clean(message));
+                }
+            }
+            Response::PasswordSet => {
+                if let Identity::Registered { has_password, .. } = &mut self.identity {
+                    *has_password = true;
+                }
+                if let Some(Sub::Keys(k)) = sub {
+                    k.has_password = true;
+                    k.message = Some(("Password set.".into(), true));
+                }
+            }
+            Response::PasswordFailed { message } | Response::KeyFailed { message } => {
+                if let Some(Sub::Keys(k)) = sub {
+                    k.message = Some((clean(message), false));
+                }
+            }
+            Response::Keys(keys) => {
+                if let Some(Sub::Keys(k)) = sub {
+                    let keys = keys
+                        .iter()
+                        .map(|k| crate::online::KeyView {
+                            fingerprint: clean(&k.fingerprint),
+                            ..k.clone()
+                        })
+                        .collect();
+                    k.arrived(keys);
+                }
+            }
+            Response::KeyRemoved { fingerprint } => {
+                if let Some(Sub::Keys(k)) = sub {
+                    k.removed(&clean(fingerprint));
+                }
+            }
+            Response::Leaderboard(page) => {
+                if let Some(Sub::Board(b)) = sub {
+                    b.arrived(page);
+                }
+            }
+            Response::Profile(p) => {
+                if let Some(Sub::Profile(screen)) = sub
+                    && !screen.guest
+                {
+                    screen.arrived(p);
+                }
+            }
+            Response::Replay {
+                game,
+                player,
+                replay,
+            } => {
+                if self.account.waiting_replay != Some(*game) {
+                    return true;
+                }
+                self.account.waiting_replay = None;
+                if !matches!(sub, Some(Sub::Board(_) | Sub::Profile(_))) {
+                    return true;
+                }
+                match ReplayScreen::new((**replay).clone(), sanitize(player), *game, now) {
+                    Ok(r) => {
+                        self.account.under = self.account.sub.take();
+                        self.account.sub = Some(Sub::Replay(Box::new(r)));
+                    }
+                    Err(e) => {
+                        let text = format!("This replay cannot be played: {e}.");
+                        match sub {
+                            Some(Sub::Board(b)) => b.note = Some(text),
+                            Some(Sub::Profile(p)) => p.note = Some(text),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            Response::GameRecorded(rec) => {
+                let shown = self.session.as_ref().is_some_and(|s| s.game().is_over());
+                if shown {
+                    let rec = GameRecorded {
+                        note: rec.note.as_deref().map(clean),
+                        ..rec.clone()
+                    };
+                    self.account.recorded = Some((self.games, rec));
+                }
+            }
+            _ => return false,
         }
+        true
     }
 }

@@ -249,6 +249,7 @@ impl App {
                 game: session.game(),
                 cursor: self.results_cursor,
                 theme,
+                online: self.results_note(),
             }
             .render(area, buf),
             (Screen::Help, _) => HelpView {

@@ -116,11 +116,16 @@ impl App {
             SettingsAction::Moved => {}
             SettingsAction::Changed => {
                 self.settings_changed = true;
+                self.settings_touched();
                 if let Some(s) = &mut self.session {
                     s.apply_settings(&self.settings);
                 }
             }
-            SettingsAction::Back => self.screen = self.settings_back,
+            SettingsAction::Back => {
+                self.settings_left();
+                self.screen = self.settings_back;
+            }
+            SettingsAction::Account => self.open_keys(),
             SettingsAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
         }
         true

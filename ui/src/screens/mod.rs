@@ -1,6 +1,12 @@
 //! The screens: each module holds a screen's state, its key handling (state in, action out)
 //! and a view that draws it (`impl Widget for &View`).
 
+pub mod account_board;
+pub mod account_form;
+pub mod account_keys;
+pub mod account_profile;
+pub mod account_replay;
+pub mod account_welcome;
 pub mod game;
 pub mod help;
 pub mod menu;

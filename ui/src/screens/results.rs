@@ -9,6 +9,7 @@ use super::game::outcome_text;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::online::GameRecorded;
 use crate::text::{StackStr, clock, pps, sfmt};
 use crate::theme::Theme;
 
@@ -61,12 +62,24 @@ fn outcome_line(reason: EndReason, won: bool) -> &'static str {
     }
 }
 
+/// What the results say about storing the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnlineNote<'a> {
+    /// Nothing (offline, or not known yet).
+    None,
+    /// Guest games are not stored.
+    Guest,
+    /// The server stored it.
+    Recorded(&'a GameRecorded),
+}
+
 /// Draws the results of `game`.
 #[derive(Debug)]
 pub struct ResultsView<'a> {
     pub game: &'a Game,
     pub cursor: usize,
     pub theme: Theme,
+    pub online: OnlineNote<'a>,
 }
 
 impl Widget for &ResultsView<'_> {
@@ -113,8 +126,38 @@ impl Widget for &ResultsView<'_> {
                 [theme.dim(), theme.text()],
             );
         }
+        self.online_note(buf, inner);
         draw::menu(buf, inner, inner.y + 15, ITEMS, self.cursor, theme);
         let hint = "Enter select   r retry   Esc menu";
         draw::hint(buf, inner, hint, theme);
+    }
+}
+
+impl ResultsView<'_> {
+    /// "NEW PERSONAL BEST" under the outcome, the global rank (or why there is none) under the
+    /// table; for guests, that nothing is stored.
+    fn online_note(&self, buf: &mut Buffer, inner: Rect) {
+        let theme = self.theme;
+        let y = inner.y + 14;
+        match self.online {
+            OnlineNote::None => {}
+            OnlineNote::Guest => {
+                let line = "Guest games are not stored";
+                draw::put_centered(buf, inner, y, line, theme.dim());
+            }
+            OnlineNote::Recorded(rec) => {
+                if rec.personal_best {
+                    let pb = "NEW PERSONAL BEST";
+                    draw::put_centered(buf, inner, inner.y + 3, pb, theme.accent());
+                }
+                if let Some(rank) = rec.rank {
+                    let line = sfmt!(48; "Global rank #{}", rank);
+                    draw::put_centered(buf, inner, y, line.as_str(), theme.good());
+                } else if let Some(note) = &rec.note {
+                    // Cleaned of control characters when it arrived (`app/account.rs`).
+                    draw::put_centered(buf, inner, y, note, theme.dim());
+                }
+            }
+        }
     }
 }

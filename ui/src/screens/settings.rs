@@ -16,7 +16,7 @@ use crate::settings::{
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 12] = [
+const ROWS: [&str; 13] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -27,6 +27,7 @@ const ROWS: [&str; 12] = [
     "Colours",
     "Frame rate",
     "Release timeout",
+    "Account (password, keys)",
     "Reset to defaults",
     "Back",
 ];
@@ -48,6 +49,8 @@ pub enum SettingsAction {
     Moved,
     Changed,
     Back,
+    /// Open the account's password and keys screen.
+    Account,
     AskQuit,
 }
 
@@ -98,8 +101,9 @@ impl SettingsScreen {
                 );
                 s.release_timeout_ms = v as u16;
             }
-            10 if select => *s = Settings::default(),
-            11 if select => return SettingsAction::Back,
+            10 if select => return SettingsAction::Account,
+            11 if select => *s = Settings::default(),
+            12 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -182,14 +186,14 @@ pub struct SettingsView<'a> {
 impl Widget for &SettingsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 56, 20);
+        let r = draw::centered(area, 56, 21);
         let title = if self.state.remap.is_some() {
             "CONTROLS"
         } else {
             "SETTINGS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 16);
+        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 17);
         let list = list.intersection(inner);
         let hint = match self.state.remap {
             Some((cursor, capturing)) => {

@@ -2,6 +2,7 @@
 //! the public contract (keys, ticks, renders). Helpers here; tests in `screens.rs` and
 //! `play.rs`.
 
+mod account;
 mod play;
 mod screens;
 mod versus;

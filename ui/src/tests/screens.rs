@@ -190,7 +190,9 @@ fn settings_apply_immediately() {
 #[test]
 fn settings_change_graphics_and_controls() {
     let mut a = app();
-    press(&mut a, Key::Down, 0);
+    for _ in 0..4 {
+        press(&mut a, Key::Down, 0);
+    }
     press(&mut a, Key::Enter, 0); // Settings
     for _ in 0..6 {
         press(&mut a, Key::Down, 0);

@@ -1,0 +1,392 @@
+//! Leaderboards as players read them: pages of the store's boards turned into the
+//! [`LeaderboardPage`] the UI draws, and the plain text table of the `leaderboard` command.
+//!
+//! Every value shown for a board, a personal best or a recent game is formatted here, once, so
+//! the game screens and the command say the same thing: 40 lines `1:02.345`, marathon
+//! `123,456`, master `150 lines 4:01.2`, cheese `37 pieces`, combo `12 combo`, versus
+//! `1,523 ±87`.
+
+use std::fmt::Write;
+
+use minotty_engine::{ModeKind, Stats};
+use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
+
+use crate::store::{Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs};
+
+/// The store's period of a UI period.
+pub fn period(p: BoardPeriod) -> Period {
+    match p {
+        BoardPeriod::AllTime => Period::AllTime,
+        BoardPeriod::Month => Period::Month,
+        BoardPeriod::Today => Period::Today,
+    }
+}
+
+/// The UI period of a store period.
+pub fn board_period(p: Period) -> BoardPeriod {
+    match p {
+        Period::AllTime => BoardPeriod::AllTime,
+        Period::Month => BoardPeriod::Month,
+        Period::Today => BoardPeriod::Today,
+    }
+}
+
+/// `m:ss.mmm`, e.g. `1:02.345` (hours fold into minutes).
+pub fn time(ms: u64) -> String {
+    format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
+}
+
+/// `m:ss.t`, e.g. `4:01.2` (tenths, truncated).
+pub fn time_tenths(ms: u64) -> String {
+    format!("{}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms % 1000 / 100)
+}
+
+/// Digits grouped by three with commas: `123,456`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Pieces per second, two decimals.
+fn pps(pieces: u32, ms: u64) -> String {
+    if ms == 0 {
+        return "-".into();
+    }
+    format!("{:.2}", f64::from(pieces) * 1000.0 / ms as f64)
+}
+
+/// A rating and its deviation, rounded: `1,523 ±87`.
+pub fn rating(rating: f64, deviation: f64) -> String {
+    let r = rating.round().max(0.0) as u64;
+    let d = deviation.round().max(0.0) as u64;
+    format!("{} ±{}", thousands(r), d)
+}
+
+/// The numbers of a game that boards rank and show (from a board entry or a game's stats).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figures {
+    pub time_ms: u64,
+    pub score: u64,
+    pub lines: u32,
+    pub pieces: u32,
+    pub max_combo: u32,
+}
+
+impl From<&Entry> for Figures {
+    fn from(e: &Entry) -> Figures {
+        Figures {
+            time_ms: e.time_ms,
+            score: e.score,
+            lines: e.lines,
+            pieces: e.pieces,
+            max_combo: e.max_combo,
+        }
+    }
+}
+
+impl From<&Stats> for Figures {
+    fn from(s: &Stats) -> Figures {
+        Figures {
+            time_ms: s.time,
+            score: s.score,
+            lines: s.lines,
+            pieces: s.pieces,
+            max_combo: s.max_combo,
+        }
+    }
+}
+
+/// What a game of `mode` is ranked on, as one short text (the first column of its board).
+pub fn result(mode: ModeKind, f: Figures) -> String {
+    match mode {
+        ModeKind::Sprint => time(f.time_ms),
+        ModeKind::Marathon | ModeKind::Ultra => thousands(f.score),
+        ModeKind::Master => format!("{} lines {}", f.lines, time_tenths(f.time_ms)),
+        ModeKind::Cheese => format!("{} pieces", f.pieces),
+        ModeKind::Combo => format!("{} combo", f.max_combo),
+        ModeKind::Custom => format!("{} lines {}", f.lines, time(f.time_ms)),
+    }
+}
+
+/// The column titles of a board after rank and name.
+pub fn columns(board: BoardId) -> Vec<String> {
+    let titles: &[&str] = match board {
+        BoardId::Solo(ModeKind::Sprint) => &["Time", "PPS"],
+        BoardId::Solo(ModeKind::Marathon | ModeKind::Ultra) => &["Score", "Lines"],
+        BoardId::Solo(ModeKind::Master) => &["Result", "PPS"],
+        BoardId::Solo(ModeKind::Cheese) => &["Pieces", "Time"],
+        BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
+        BoardId::Solo(ModeKind::Custom) => &["Result"],
+        BoardId::Versus => &["Rating", "Games", "Won"],
+    };
+    titles.iter().map(|t| (*t).to_owned()).collect()
+}
+
+/// The values of a solo board's row, one per [`columns`].
+pub fn solo_values(mode: ModeKind, f: Figures) -> Vec<String> {
+    let first = result(mode, f);
+    match mode {
+        ModeKind::Sprint | ModeKind::Master => vec![first, pps(f.pieces, f.time_ms)],
+        ModeKind::Marathon | ModeKind::Ultra => vec![first, f.lines.to_string()],
+        ModeKind::Cheese => vec![first, time(f.time_ms)],
+        ModeKind::Combo => vec![first, f.pieces.to_string()],
+        ModeKind::Custom => vec![first],
+    }
+}
+
+fn solo_row(mode: ModeKind, e: &Entry) -> BoardRow {
+    BoardRow {
+        rank: e.rank,
+        name: e.name.to_string(),
+        values: solo_values(mode, Figures::from(e)),
+        achieved_at: e.achieved_at,
+        game: Some(e.game.0),
+    }
+}
+
+fn rating_row(e: &RatingEntry) -> BoardRow {
+    BoardRow {
+        rank: e.rank,
+        name: e.name.to_string(),
+        values: vec![
+            rating(e.rating, e.deviation),
+            e.games.to_string(),
+            e.wins.to_string(),
+        ],
+        achieved_at: e.last_match_at,
+        game: None,
+    }
+}
+
+/// A page of `rows` rows of `board` from `offset`, with `viewer`'s own row when they are on it.
+pub async fn page(
+    store: &Store,
+    board: BoardId,
+    period: BoardPeriod,
+    offset: u32,
+    rows: u32,
+    viewer: Option<PlayerId>,
+    now: UnixMs,
+) -> Result<LeaderboardPage, StoreError> {
+    let p = self::period(period);
+    let limit = Page {
+        offset,
+        limit: rows.min(crate::store::MAX_PAGE),
+    };
+    let (total, rows, own) = match board {
+        BoardId::Solo(mode) => {
+            let entries = store.leaderboard(mode, p, now, limit).await?;
+            let total = store.board_size(mode, p, now).await?;
+            let own = match viewer {
+                Some(id) => store.rank_of(mode, p, now, id).await?,
+                None => None,
+            };
+            (
+                total,
+                entries.iter().map(|e| solo_row(mode, e)).collect(),
+                own.map(|e| solo_row(mode, &e)),
+            )
+        }
+        BoardId::Versus => {
+            let entries = store.rating_board(p, now, limit).await?;
+            let total = store.rating_board_size(p, now).await?;
+            let own = match viewer {
+                Some(id) => store.rating_rank_of(id, p, now).await?,
+                None => None,
+            };
+            (
+                total,
+                entries.iter().map(rating_row).collect(),
+                own.as_ref().map(rating_row),
+            )
+        }
+    };
+    Ok(LeaderboardPage {
+        board,
+        period,
+        offset,
+        total,
+        columns: columns(board),
+        rows,
+        own,
+    })
+}
+
+/// A page of the size the UI shows.
+pub async fn ui_page(
+    store: &Store,
+    board: BoardId,
+    period: BoardPeriod,
+    offset: u32,
+    viewer: Option<PlayerId>,
+    now: UnixMs,
+) -> Result<LeaderboardPage, StoreError> {
+    page(store, board, period, offset, PAGE_ROWS, viewer, now).await
+}
+
+/// The title of a board: `40 Lines` or `Versus (ranked 1v1)`.
+pub fn title(board: BoardId) -> &'static str {
+    match board {
+        BoardId::Solo(mode) => mode.title(),
+        BoardId::Versus => "Versus (ranked 1v1)",
+    }
+}
+
+/// The date (UTC) of a Unix ms time, `YYYY-MM-DD`.
+pub fn date(t: UnixMs) -> String {
+    let (y, m, d) = crate::store::civil_date(t);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// `page` as a plain text table (no colours, no control characters), as the `leaderboard`
+/// command prints it: a title line, a header, a line per entry, and a summary line.
+pub fn table(page: &LeaderboardPage) -> String {
+    let period = match page.period {
+        BoardPeriod::AllTime => "all time",
+        BoardPeriod::Month => "this month",
+        BoardPeriod::Today => "today",
+    };
+    let mut out = String::new();
+    let _ = writeln!(out, "{} - {}", title(page.board), period);
+    if page.rows.is_empty() {
+        out.push_str("No entries yet.\n");
+        return out;
+    }
+    let mut header: Vec<String> = vec!["#".into(), "Player".into()];
+    header.extend(page.columns.iter().cloned());
+    header.push("Date".into());
+    let lines: Vec<Vec<String>> = page
+        .rows
+        .iter()
+        .map(|r| {
+            let mut cells = vec![r.rank.to_string(), minotty_ui::sanitize(&r.name)];
+            cells.extend(r.values.iter().cloned());
+            cells.push(date(r.achieved_at));
+            cells
+        })
+        .collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for cells in &lines {
+        for (w, c) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    for cells in std::iter::once(&header).chain(&lines) {
+        let mut line = String::new();
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            let pad = w - cell.chars().count();
+            // Rank and the numbers right-aligned, the name and the date left-aligned.
+            if i == 1 || i + 1 == cells.len() {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad));
+            } else {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    let shown = page.rows.len() as u64;
+    let _ = writeln!(
+        out,
+        "{} of {} {}",
+        shown,
+        page.total,
+        if page.total == 1 { "entry" } else { "entries" }
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_formatted() {
+        assert_eq!(time(62_345), "1:02.345");
+        assert_eq!(time(3_600_000 + 5), "60:00.005");
+        assert_eq!(time_tenths(241_290), "4:01.2");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(123_456), "123,456");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(rating(1523.4, 86.6), "1,523 ±87");
+        let f = Figures {
+            time_ms: 241_290,
+            score: 123_456,
+            lines: 150,
+            pieces: 37,
+            max_combo: 12,
+        };
+        assert_eq!(result(ModeKind::Sprint, f), "4:01.290");
+        assert_eq!(result(ModeKind::Marathon, f), "123,456");
+        assert_eq!(result(ModeKind::Master, f), "150 lines 4:01.2");
+        assert_eq!(result(ModeKind::Cheese, f), "37 pieces");
+        assert_eq!(result(ModeKind::Combo, f), "12 combo");
+        for board in [
+            BoardId::Solo(ModeKind::Sprint),
+            BoardId::Solo(ModeKind::Marathon),
+            BoardId::Solo(ModeKind::Ultra),
+            BoardId::Solo(ModeKind::Master),
+            BoardId::Solo(ModeKind::Cheese),
+            BoardId::Solo(ModeKind::Combo),
+            BoardId::Solo(ModeKind::Custom),
+        ] {
+            let BoardId::Solo(mode) = board else {
+                unreachable!()
+            };
+            assert_eq!(columns(board).len(), solo_values(mode, f).len(), "{mode:?}");
+        }
+        assert_eq!(date(1_709_212_455_678), "2024-02-29");
+    }
+
+    #[test]
+    fn tables_align_and_strip_names() {
+        let page = LeaderboardPage {
+            board: BoardId::Solo(ModeKind::Sprint),
+            period: BoardPeriod::AllTime,
+            offset: 0,
+            total: 2,
+            columns: columns(BoardId::Solo(ModeKind::Sprint)),
+            rows: vec![
+                BoardRow {
+                    rank: 1,
+                    name: "ada".into(),
+                    values: vec!["0:58.001".into(), "1.72".into()],
+                    achieved_at: 1_709_212_455_678,
+                    game: Some(1),
+                },
+                BoardRow {
+                    rank: 2,
+                    name: "bob\x1b[31m".into(),
+                    values: vec!["1:02.345".into(), "1.60".into()],
+                    achieved_at: 1_709_212_455_678,
+                    game: Some(2),
+                },
+            ],
+            own: None,
+        };
+        let text = table(&page);
+        assert_eq!(
+            text,
+            "40 Lines - all time\n\
+             #  Player       Time   PPS  Date\n\
+             1  ada      0:58.001  1.72  2024-02-29\n\
+             2  bob[31m  1:02.345  1.60  2024-02-29\n\
+             2 of 2 entries\n"
+        );
+        assert!(!text.contains('\x1b'));
+    }
+}

@@ -1,0 +1,243 @@
+//! A player's settings as the JSON text the store keeps (the UI's `Settings` is plain data
+//! without serde, so its stored form is written out here, field by field, with stable names).
+//!
+//! ```json
+//! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "]},
+//!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
+//!  "graphics":"unicode","colors":"256","frame_rate":60,"release_timeout_ms":150}
+//! ```
+//!
+//! Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
+//! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
+//! older or newer server still load.
+
+use minotty_engine::{Button, Handling};
+use minotty_ui::{ColorMode, Graphics, Key, Keymap, Settings};
+use serde_json::{Map, Value, json};
+
+/// The version of this form.
+const VERSION: u64 = 1;
+
+fn button_id(b: Button) -> &'static str {
+    match b {
+        Button::Left => "left",
+        Button::Right => "right",
+        Button::RotateCw => "rotate_cw",
+        Button::RotateCcw => "rotate_ccw",
+        Button::Rotate180 => "rotate_180",
+        Button::SoftDrop => "soft_drop",
+        Button::HardDrop => "hard_drop",
+        Button::SonicDrop => "sonic_drop",
+        Button::Hold => "hold",
+    }
+}
+
+fn key_id(key: Key) -> String {
+    let named = match key {
+        Key::Char(c) => return format!("char:{c}"),
+        Key::F(n) => return format!("f{n}"),
+        Key::Up => "up",
+        Key::Down => "down",
+        Key::Left => "left",
+        Key::Right => "right",
+        Key::Enter => "enter",
+        Key::Esc => "esc",
+        Key::Backspace => "backspace",
+        Key::Tab => "tab",
+        Key::BackTab => "backtab",
+        Key::Delete => "delete",
+        Key::Insert => "insert",
+        Key::Home => "home",
+        Key::End => "end",
+        Key::PageUp => "pageup",
+        Key::PageDown => "pagedown",
+        Key::Shift => "shift",
+        Key::Ctrl => "ctrl",
+        Key::Alt => "alt",
+    };
+    named.to_owned()
+}
+
+fn parse_key(s: &str) -> Option<Key> {
+    if let Some(rest) = s.strip_prefix("char:") {
+        let mut chars = rest.chars();
+        let c = chars.next()?;
+        return (chars.next().is_none() && !c.is_control()).then_some(Key::Char(c));
+    }
+    Some(match s {
+        "up" => Key::Up,
+        "down" => Key::Down,
+        "left" => Key::Left,
+        "right" => Key::Right,
+        "enter" => Key::Enter,
+        "esc" => Key::Esc,
+        "backspace" => Key::Backspace,
+        "tab" => Key::Tab,
+        "backtab" => Key::BackTab,
+        "delete" => Key::Delete,
+        "insert" => Key::Insert,
+        "home" => Key::Home,
+        "end" => Key::End,
+        "pageup" => Key::PageUp,
+        "pagedown" => Key::PageDown,
+        "shift" => Key::Shift,
+        "ctrl" => Key::Ctrl,
+        "alt" => Key::Alt,
+        _ => {
+            let n: u8 = s.strip_prefix('f')?.parse().ok()?;
+            return (1..=24).contains(&n).then_some(Key::F(n));
+        }
+    })
+}
+
+fn graphics_id(g: Graphics) -> &'static str {
+    match g {
+        Graphics::Unicode => "unicode",
+        Graphics::Ascii => "ascii",
+    }
+}
+
+fn colors_id(c: ColorMode) -> &'static str {
+    match c {
+        ColorMode::Ansi256 => "256",
+        ColorMode::TrueColor => "truecolor",
+        ColorMode::Ansi16 => "16",
+    }
+}
+
+/// The stored form of `settings`.
+pub fn to_json(settings: &Settings) -> String {
+    let mut keys = Map::new();
+    for b in Button::ALL {
+        let bound: Vec<Value> = settings
+            .keys
+            .keys(b)
+            .map(|k| Value::String(key_id(k)))
+            .collect();
+        keys.insert(button_id(b).to_owned(), Value::Array(bound));
+    }
+    json!({
+        "version": VERSION,
+        "keys": keys,
+        "handling": {
+            "das": settings.handling.das,
+            "arr": settings.handling.arr,
+            "sdf": settings.handling.sdf,
+        },
+        "preview": settings.preview,
+        "ghost": settings.ghost,
+        "graphics": graphics_id(settings.graphics),
+        "colors": colors_id(settings.colors),
+        "frame_rate": settings.frame_rate,
+        "release_timeout_ms": settings.release_timeout_ms,
+    })
+    .to_string()
+}
+
+/// Settings read back from their stored form; `None` when the text is not a JSON object.
+pub fn from_json(text: &str) -> Option<Settings> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    let obj = value.as_object()?;
+    let mut s = Settings::default();
+    let uint = |v: Option<&Value>| v.and_then(Value::as_u64);
+    if let Some(keys) = obj.get("keys").and_then(Value::as_object) {
+        let mut map = Keymap::empty();
+        for b in Button::ALL {
+            let bound = keys.get(button_id(b)).and_then(Value::as_array);
+            for key in bound.into_iter().flatten().filter_map(Value::as_str) {
+                if let Some(key) = parse_key(key) {
+                    map.bind(b, key);
+                }
+            }
+        }
+        s.keys = map;
+    }
+    if let Some(h) = obj.get("handling").and_then(Value::as_object) {
+        let d = Handling::default();
+        let get = |name: &str, default: u32| {
+            uint(h.get(name)).map_or(default, |v| u32::try_from(v).unwrap_or(u32::MAX))
+        };
+        s.handling = Handling {
+            das: get("das", d.das),
+            arr: get("arr", d.arr),
+            sdf: get("sdf", d.sdf),
+        };
+    }
+    if let Some(v) = uint(obj.get("preview")) {
+        s.preview = u8::try_from(v).unwrap_or(u8::MAX);
+    }
+    if let Some(v) = obj.get("ghost").and_then(Value::as_bool) {
+        s.ghost = v;
+    }
+    if let Some(g) = obj.get("graphics").and_then(Value::as_str) {
+        s.graphics = Graphics::ALL
+            .into_iter()
+            .find(|x| graphics_id(*x) == g)
+            .unwrap_or(s.graphics);
+    }
+    if let Some(c) = obj.get("colors").and_then(Value::as_str) {
+        s.colors = ColorMode::ALL
+            .into_iter()
+            .find(|x| colors_id(*x) == c)
+            .unwrap_or(s.colors);
+    }
+    if let Some(v) = uint(obj.get("frame_rate")) {
+        s.frame_rate = u16::try_from(v).unwrap_or(u16::MAX);
+    }
+    if let Some(v) = uint(obj.get("release_timeout_ms")) {
+        s.release_timeout_ms = u16::try_from(v).unwrap_or(u16::MAX);
+    }
+    Some(s.clamped())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip() {
+        let mut s = Settings::default();
+        assert_eq!(from_json(&to_json(&s)), Some(s.clone()));
+        s.keys.bind(Button::Rotate180, Key::Char('q'));
+        s.keys.bind(Button::SonicDrop, Key::F(5));
+        s.keys.set_up_rotates(true);
+        s.keys.bind(Button::Hold, Key::Char(' '));
+        s.handling = Handling {
+            das: 100,
+            arr: 0,
+            sdf: 0,
+        };
+        s.preview = 3;
+        s.ghost = false;
+        s.graphics = Graphics::Ascii;
+        s.colors = ColorMode::Ansi16;
+        s.frame_rate = 30;
+        s.release_timeout_ms = 200;
+        let s = s.clamped();
+        let text = to_json(&s);
+        assert!(text.contains("\"rotate_180\":[\"char:q\"]"), "{text}");
+        assert_eq!(from_json(&text), Some(s));
+    }
+
+    #[test]
+    fn reading_is_forgiving() {
+        assert_eq!(from_json("not json"), None);
+        assert_eq!(from_json("[1]"), None);
+        assert_eq!(from_json("{}"), Some(Settings::default()));
+        let s = from_json(
+            r#"{"preview":99,"ghost":"yes","graphics":"ascii","colors":"bogus",
+               "keys":{"left":["char:j","nonsense","char:ab"],"future_button":["up"]},
+               "extra":1}"#,
+        )
+        .unwrap();
+        assert_eq!(s.preview, 6, "clamped to the most the UI shows");
+        assert!(s.ghost);
+        assert_eq!(s.graphics, Graphics::Ascii);
+        assert_eq!(s.colors, ColorMode::default());
+        assert_eq!(
+            s.keys.keys(Button::Left).collect::<Vec<_>>(),
+            [Key::Char('j')]
+        );
+        assert_eq!(s.keys.keys(Button::Right).count(), 0);
+    }
+}

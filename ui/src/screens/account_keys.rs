@@ -1,0 +1,261 @@
+//! The account's password and SSH keys, opened from the settings: set or change the password
+//! (typed twice, masked), list the keys, remove one (never the key in use).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::account_form::{Load, PASSWORD_MAX, PASSWORD_MIN, date, edit, field, load_message};
+use super::is_ctrl;
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::online::KeyView;
+use crate::text::sfmt;
+use crate::theme::Theme;
+
+/// The state of the keys and password screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeysScreen {
+    /// Why the screen cannot be used (not registered, offline), if so.
+    pub refused: Option<&'static str>,
+    pub has_password: bool,
+    /// The new password and its repetition.
+    pub password: [String; 2],
+    /// 0 and 1: the password fields; from 2: the keys.
+    pub focus: usize,
+    /// The keys (fingerprints cleaned).
+    pub keys: Vec<KeyView>,
+    pub load: Load,
+    /// The key waiting for a second Enter to be removed.
+    pub confirm: Option<usize>,
+    /// The last message, and whether it is good news.
+    pub message: Option<(String, bool)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeysAction {
+    None,
+    Changed,
+    SetPassword(String),
+    RemoveKey(String),
+    Back,
+    AskQuit,
+}
+
+impl KeysScreen {
+    fn say(&mut self, message: &str, good: bool) {
+        self.message = Some((message.to_string(), good));
+    }
+
+    pub fn handle(&mut self, ev: KeyEvent) -> KeysAction {
+        if is_ctrl(ev, 'c') {
+            return KeysAction::AskQuit;
+        }
+        if ev.kind == KeyKind::Release {
+            return KeysAction::None;
+        }
+        if self.refused.is_some() || matches!(self.load, Load::Offline) {
+            return match ev.key {
+                Key::Esc | Key::Enter | Key::Backspace => KeysAction::Back,
+                _ => KeysAction::None,
+            };
+        }
+        let rows = 2 + self.keys.len();
+        match ev.key {
+            Key::Esc if self.confirm.is_some() => {
+                self.confirm = None;
+                self.message = None;
+            }
+            Key::Esc => return KeysAction::Back,
+            Key::Up | Key::BackTab => {
+                self.focus = (self.focus + rows - 1) % rows;
+                self.confirm = None;
+            }
+            Key::Down | Key::Tab => {
+                self.focus = (self.focus + 1) % rows;
+                self.confirm = None;
+            }
+            Key::Enter if self.focus == 0 => self.focus = 1,
+            Key::Enter if self.focus == 1 => return self.submit_password(),
+            Key::Enter | Key::Delete | Key::Char('x' | 'X') if self.focus >= 2 => {
+                return self.remove(self.focus - 2);
+            }
+            _ if self.focus < 2 => {
+                if !edit(&mut self.password[self.focus], ev, PASSWORD_MAX) {
+                    return KeysAction::None;
+                }
+                self.message = None;
+            }
+            _ => return KeysAction::None,
+        }
+        KeysAction::Changed
+    }
+
+    fn submit_password(&mut self) -> KeysAction {
+        let [a, b] = &self.password;
+        if a.chars().count() < PASSWORD_MIN {
+            let m = sfmt!(64; "The password needs at least {} characters.", PASSWORD_MIN);
+            self.say(m.as_str(), false);
+            self.focus = 0;
+        } else if a != b {
+            self.say("The two passwords differ: type them again.", false);
+            self.password = Default::default();
+            self.focus = 0;
+        } else {
+            let password = a.clone();
+            self.password = Default::default();
+            self.focus = 0;
+            self.say("Setting the password...", true);
+            return KeysAction::SetPassword(password);
+        }
+        KeysAction::Changed
+    }
+
+    fn remove(&mut self, i: usize) -> KeysAction {
+        let Some(key) = self.keys.get(i) else {
+            return KeysAction::None;
+        };
+        if key.in_use {
+            self.confirm = None;
+            self.say(
+                "This is the key you are connected with: it cannot be removed.",
+                false,
+            );
+            return KeysAction::Changed;
+        }
+        if self.confirm == Some(i) {
+            self.confirm = None;
+            let fingerprint = key.fingerprint.clone();
+            self.say("Removing the key...", true);
+            return KeysAction::RemoveKey(fingerprint);
+        }
+        self.confirm = Some(i);
+        self.say(
+            "Press Enter again to remove this key (Esc: keep it).",
+            false,
+        );
+        KeysAction::Changed
+    }
+
+    /// The server's list of keys arrived.
+    pub fn arrived(&mut self, keys: Vec<KeyView>) {
+        self.keys = keys;
+        self.load = Load::Ready;
+        self.confirm = None;
+        self.focus = self.focus.min(1 + self.keys.len());
+    }
+
+    /// A key was removed.
+    pub fn removed(&mut self, fingerprint: &str) {
+        self.keys.retain(|k| k.fingerprint != fingerprint);
+        self.focus = self.focus.min(1 + self.keys.len());
+        self.confirm = None;
+        self.say("Key removed.", true);
+    }
+}
+
+/// Draws the keys and password screen.
+#[derive(Debug)]
+pub struct KeysView<'a> {
+    pub state: &'a KeysScreen,
+    pub name: &'a str,
+    pub theme: Theme,
+}
+
+impl Widget for &KeysView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let s = self.state;
+        let r = draw::centered(area, 64, 22);
+        let inner = draw::frame(buf, r, theme, "ACCOUNT", theme.dim());
+        let body = Rect::new(
+            inner.x + 2,
+            inner.y,
+            inner.width.saturating_sub(4),
+            inner.height,
+        );
+        if let Some(why) = s.refused {
+            draw::wrapped(buf, body, inner.y + 2, why, theme.text());
+            draw::hint(buf, inner, "Esc back", theme);
+            return;
+        }
+        let title = sfmt!(64; "Player {}", self.name);
+        draw::put(buf, body, body.x, inner.y, title.as_str(), theme.title());
+        let y = inner.y + 2;
+        let state = if s.has_password {
+            "PASSWORD (set: type a new one to change it)"
+        } else {
+            "PASSWORD (not set)"
+        };
+        draw::put(buf, body, body.x, y, state, theme.dim());
+        let labels = ["New password", "Repeat it"];
+        for (i, label) in labels.iter().enumerate() {
+            let y = y + 1 + i as u16;
+            field(
+                buf,
+                body,
+                y,
+                15,
+                label,
+                &s.password[i],
+                true,
+                s.focus == i,
+                theme,
+            );
+        }
+        let min = sfmt!(64; "At least {} characters. With a password, a new key can join this account.", PASSWORD_MIN);
+        let note = Rect::new(body.x, y + 3, body.width, 2).intersection(body);
+        draw::wrapped(buf, note, note.y, min.as_str(), theme.dim());
+        let y = y + 6;
+        draw::put(buf, body, body.x, y, "SSH KEYS", theme.dim());
+        let list = Rect::new(body.x, y + 1, body.width, 7).intersection(body);
+        match load_message(&s.load) {
+            Some(m) => {
+                let style = match s.load {
+                    Load::Failed(_) => theme.bad(),
+                    _ => theme.dim(),
+                };
+                draw::wrapped(buf, list, list.y, m, style);
+            }
+            None => {
+                let first =
+                    (s.focus.saturating_sub(2) + 1).saturating_sub(usize::from(list.height));
+                for (i, k) in s.keys.iter().enumerate().skip(first) {
+                    let y = list.y + (i - first) as u16;
+                    if y >= list.bottom() {
+                        break;
+                    }
+                    let style = if s.focus == i + 2 {
+                        theme.selected()
+                    } else {
+                        theme.text()
+                    };
+                    let line = Rect::new(list.x, y, list.width, 1);
+                    for x in line.left()..line.right() {
+                        draw::put(buf, line, x, y, " ", style);
+                    }
+                    let fp = &k.fingerprint;
+                    let end = fp.char_indices().nth(23).map_or(fp.len(), |(i, _)| i);
+                    let fp = sfmt!(48; "{}...", &fp[..end]);
+                    let x = draw::put(buf, line, line.x, y, fp.as_str(), style);
+                    let added = sfmt!(32; "  added {}", date(k.added_at).as_str());
+                    draw::put(buf, line, x, y, added.as_str(), style);
+                    if k.in_use {
+                        draw::put_right(buf, line, y, "this key", style);
+                    }
+                }
+            }
+        }
+        if let Some((m, good)) = &s.message {
+            let style = if *good { theme.good() } else { theme.bad() };
+            let y = inner.bottom().saturating_sub(2);
+            draw::put_centered(buf, inner, y, m, style);
+        }
+        draw::hint(
+            buf,
+            inner,
+            "Up/Down choose   Enter set / remove   Esc back",
+            theme,
+        );
+    }
+}

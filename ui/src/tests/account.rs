@@ -1,0 +1,881 @@
+//! The account screens as a player meets them: welcome and sign-in, leaderboards, profile,
+//! replays, the results' personal best, saved settings, and keys and password. Requests are
+//! read with `take_requests`; answers are handed in with `deliver`, as a front end does.
+
+use minotty_engine::bot::autoplay;
+use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay};
+
+use super::*;
+use crate::online::{
+    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, KeyView, LeaderboardPage, PAGE_ROWS,
+    Profile, ProfileBest, RecentGame, Request, Response,
+};
+use crate::session::COUNTDOWN_MS;
+use crate::settings::Settings;
+use crate::{App, AppContext, Key};
+
+fn with(identity: Identity) -> App {
+    App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        identity,
+        ..AppContext::default()
+    })
+}
+
+fn registered() -> App {
+    with(Identity::Registered {
+        name: "ada".into(),
+        has_password: false,
+    })
+}
+
+fn new_key(suggested: &str) -> App {
+    with(Identity::NewKey {
+        suggested: suggested.into(),
+    })
+}
+
+fn typed(a: &mut App, s: &str) {
+    for c in s.chars() {
+        press(a, Key::Char(c), 0);
+    }
+}
+
+fn backspaces(a: &mut App, n: usize) {
+    for _ in 0..n {
+        press(a, Key::Backspace, 0);
+    }
+}
+
+/// From the main menu, down `n` items and Enter.
+fn menu_item(a: &mut App, n: usize) {
+    for _ in 0..n {
+        press(a, Key::Down, 0);
+    }
+    press(a, Key::Enter, 0);
+}
+
+fn row(rank: u64, name: &str, game: Option<i64>) -> BoardRow {
+    BoardRow {
+        rank,
+        name: name.into(),
+        values: vec![format!("0:{:02}.000", 30 + rank % 60), "2.50".into()],
+        achieved_at: 1_763_769_600_000,
+        game,
+    }
+}
+
+fn page(board: BoardId, period: BoardPeriod, offset: u32, total: u64) -> LeaderboardPage {
+    let n = (total.saturating_sub(u64::from(offset))).min(u64::from(PAGE_ROWS));
+    LeaderboardPage {
+        board,
+        period,
+        offset,
+        total,
+        columns: vec!["Time".into(), "PPS".into()],
+        rows: (0..n)
+            .map(|i| {
+                let rank = u64::from(offset) + i + 1;
+                row(rank, &format!("player{rank}"), Some(1000 + rank as i64))
+            })
+            .collect(),
+        own: None,
+    }
+}
+
+const SPRINT: BoardId = BoardId::Solo(ModeKind::Sprint);
+
+fn leaderboard_request(board: BoardId, period: BoardPeriod, offset: u32) -> Request {
+    Request::Leaderboard {
+        board,
+        period,
+        offset,
+    }
+}
+
+/// A 40-lines game played by the engine's bot, as a stored replay.
+fn bot_replay() -> (Replay, Game) {
+    let mut game = Game::new(
+        GameConfig {
+            mode: Mode::sprint(),
+            ..GameConfig::default()
+        },
+        11,
+    );
+    autoplay(&mut game, 1000, 150);
+    (game.replay(), game)
+}
+
+// ---- welcome ------------------------------------------------------------------------------
+
+#[test]
+fn welcome_prefills_the_ssh_user_name_and_validates_as_you_type() {
+    let mut a = new_key("j.doe!");
+    let s = screen(&a);
+    assert!(s.contains("WELCOME TO MINOTTY"), "{s}");
+    assert!(s.contains("jdoe_"), "prefilled and focused:\n{s}");
+    assert!(s.contains("Looks good"), "{s}");
+    backspaces(&mut a, 4);
+    assert!(screen(&a).contains("Type a name"), "{}", screen(&a));
+    typed(&mut a, "ab");
+    assert!(screen(&a).contains("At least 3 characters"));
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty(), "an invalid name is not sent");
+    typed(&mut a, "c d");
+    assert!(
+        screen(&a).contains("Only letters, digits"),
+        "{}",
+        screen(&a)
+    );
+    press(&mut a, Key::Backspace, 0);
+    press(&mut a, Key::Backspace, 0);
+    typed(&mut a, "_x");
+    assert!(screen(&a).contains("abc_x_"));
+    assert!(screen(&a).contains("Looks good"));
+    // Names are cut to 16 characters, typed or suggested.
+    typed(&mut a, &"z".repeat(20));
+    assert!(screen(&a).contains(&format!("abc_x{}", "z".repeat(11))));
+    assert!(!screen(&a).contains(&"z".repeat(12)));
+    let b = new_key("...");
+    assert!(screen(&b).contains("Type a name"), "{}", screen(&b));
+    let c = new_key(&"q".repeat(30));
+    assert!(screen(&c).contains(&"q".repeat(16)) && !screen(&c).contains(&"q".repeat(17)));
+}
+
+#[test]
+fn registering_sends_the_name_and_signing_in_opens_the_menu_with_it() {
+    let mut a = new_key("jdoe");
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Register {
+            name: "jdoe".into()
+        }]
+    );
+    assert!(screen(&a).contains("Registering..."), "{}", screen(&a));
+    let stored = Settings {
+        ghost: false,
+        ..Settings::default()
+    };
+    a.deliver(
+        Response::SignedIn {
+            name: "jdoe".into(),
+            has_password: false,
+            settings: Some(Box::new(stored)),
+        },
+        0,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("M I N O T T Y") && s.contains("Hello, jdoe!"),
+        "{s}"
+    );
+    assert!(!a.settings().ghost, "stored settings applied");
+    assert_eq!(
+        a.identity(),
+        &Identity::Registered {
+            name: "jdoe".into(),
+            has_password: false
+        }
+    );
+}
+
+#[test]
+fn a_refused_name_shows_why_and_can_be_edited() {
+    let mut a = new_key("ada");
+    press(&mut a, Key::Enter, 0);
+    a.take_requests();
+    a.deliver(
+        Response::RegisterFailed {
+            message: "The name ada is \u{1b}[31mtaken".into(),
+        },
+        0,
+    );
+    let s = screen(&a);
+    assert!(s.contains("The name ada is [31mtaken"), "{s}");
+    assert!(!s.contains('\u{1b}'));
+    typed(&mut a, "2");
+    assert!(screen(&a).contains("ada2_") && !screen(&a).contains("taken"));
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Register {
+            name: "ada2".into()
+        }]
+    );
+}
+
+#[test]
+fn linking_a_key_sends_name_and_password_and_never_draws_the_password() {
+    let mut a = new_key("laptop");
+    press(&mut a, Key::Tab, 0);
+    assert!(screen(&a).contains("I ALREADY HAVE AN ACCOUNT"));
+    typed(&mut a, "ada");
+    press(&mut a, Key::Enter, 0); // to the password
+    typed(&mut a, "hunter22");
+    let s = screen(&a);
+    assert!(!s.contains("hunter22") && s.contains("********"), "{s}");
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::LinkKey {
+            name: "ada".into(),
+            password: "hunter22".into()
+        }]
+    );
+    a.deliver(
+        Response::LinkFailed {
+            message: "Wrong name or password".into(),
+        },
+        0,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("Wrong name or password") && !s.contains("hunter"),
+        "{s}"
+    );
+    typed(&mut a, "hunter23");
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::LinkKey {
+            name: "ada".into(),
+            password: "hunter23".into()
+        }]
+    );
+    a.deliver(
+        Response::SignedIn {
+            name: "ada".into(),
+            has_password: true,
+            settings: None,
+        },
+        0,
+    );
+    assert!(screen(&a).contains("Hello, ada!"));
+}
+
+#[test]
+fn escape_plays_as_a_guest_and_ctrl_c_asks_to_quit() {
+    let mut a = new_key("ada");
+    a.handle_key(ctrl('c'), 0);
+    assert!(screen(&a).contains("Quit"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 0); // stay
+    assert!(screen(&a).contains("WELCOME"));
+    press(&mut a, Key::Esc, 1000);
+    assert!(screen(&a).contains("M I N O T T Y"));
+    assert_eq!(a.identity(), &Identity::Guest);
+    assert!(a.take_requests().is_empty());
+}
+
+// ---- leaderboards -------------------------------------------------------------------------
+
+#[test]
+fn leaderboard_asks_for_pages_on_tabs_periods_and_paging() {
+    let mut a = registered();
+    menu_item(&mut a, 2);
+    assert_eq!(
+        a.take_requests(),
+        [leaderboard_request(SPRINT, BoardPeriod::AllTime, 0)]
+    );
+    assert!(screen(&a).contains("Loading..."));
+    a.deliver(
+        Response::Leaderboard(page(SPRINT, BoardPeriod::AllTime, 0, 40)),
+        0,
+    );
+    let s = screen(&a);
+    for part in [
+        "LEADERBOARDS",
+        "40 Lines",
+        "Versus",
+        "All time",
+        "Time",
+        "PPS",
+    ] {
+        assert!(s.contains(part), "{part}:\n{s}");
+    }
+    assert!(s.contains("player1 ") && s.contains("player15"), "{s}");
+    assert!(s.contains("1-15 of 40"), "{s}");
+
+    press(&mut a, Key::PageDown, 0);
+    assert_eq!(
+        a.take_requests(),
+        [leaderboard_request(SPRINT, BoardPeriod::AllTime, 15)]
+    );
+    a.deliver(
+        Response::Leaderboard(page(SPRINT, BoardPeriod::AllTime, 15, 40)),
+        0,
+    );
+    assert!(screen(&a).contains("player30") && screen(&a).contains("16-30 of 40"));
+    press(&mut a, Key::Char(']'), 0);
+    a.deliver(
+        Response::Leaderboard(page(SPRINT, BoardPeriod::AllTime, 30, 40)),
+        0,
+    );
+    press(&mut a, Key::Char(']'), 0); // no page after the last
+    assert_eq!(
+        a.take_requests(),
+        [leaderboard_request(SPRINT, BoardPeriod::AllTime, 30)]
+    );
+    press(&mut a, Key::Char('['), 0);
+    assert_eq!(
+        a.take_requests(),
+        [leaderboard_request(SPRINT, BoardPeriod::AllTime, 15)]
+    );
+    press(&mut a, Key::Right, 0);
+    let marathon = BoardId::Solo(ModeKind::Marathon);
+    assert_eq!(
+        a.take_requests(),
+        [leaderboard_request(marathon, BoardPeriod::AllTime, 0)]
+    );
+    press(&mut a, Key::Tab, 0);
+    press(&mut a, Key::Char('p'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [
+            leaderboard_request(marathon, BoardPeriod::Month, 0),
+            leaderboard_request(marathon, BoardPeriod::Today, 0)
+        ]
+    );
+    // A stale page (the month) is ignored; the one asked for last is shown.
+    a.deliver(
+        Response::Leaderboard(page(marathon, BoardPeriod::Month, 0, 3)),
+        0,
+    );
+    assert!(screen(&a).contains("Loading..."));
+    a.deliver(
+        Response::Leaderboard(page(marathon, BoardPeriod::Today, 0, 0)),
+        0,
+    );
+    assert!(
+        screen(&a).contains("No games yet - be the first!"),
+        "{}",
+        screen(&a)
+    );
+    press(&mut a, Key::Left, 0);
+    press(&mut a, Key::Left, 0);
+    assert_eq!(
+        a.take_requests().last(),
+        Some(&leaderboard_request(BoardId::Versus, BoardPeriod::Today, 0))
+    );
+    press(&mut a, Key::Esc, 0);
+    assert!(screen(&a).contains("M I N O T T Y"));
+}
+
+#[test]
+fn own_row_is_highlighted_on_the_page_and_shown_below_it_otherwise() {
+    let mut a = registered();
+    menu_item(&mut a, 2);
+    a.take_requests();
+    let mut p = page(SPRINT, BoardPeriod::AllTime, 0, 300);
+    p.own = Some(row(123, "ada", Some(77)));
+    a.deliver(Response::Leaderboard(p.clone()), 0);
+    let s = screen(&a);
+    assert!(s.contains("You: #123  ada  0:33.000  2.50"), "{s}");
+    // On the page: highlighted, and no "You:" line.
+    p.rows[4] = row(5, "ada", Some(77));
+    p.own = Some(row(5, "ada", Some(77)));
+    press(&mut a, Key::Char('r'), 0);
+    a.deliver(Response::Leaderboard(p), 0);
+    let buf = draw(&a, 80, 24);
+    let lines = crate::testutil::lines(&buf);
+    assert!(!lines.join("\n").contains("You:"));
+    let y = lines
+        .iter()
+        .position(|l| l.contains(" ada "))
+        .expect("own row");
+    let x = lines[y].find(" ada ").expect("name") as u16 + 1;
+    let theme = crate::theme::Theme::new(&Settings::default());
+    let cell = buf.cell((x, y as u16)).expect("cell");
+    assert_eq!(cell.fg, theme.accent().fg.unwrap_or_default(), "{lines:?}");
+}
+
+#[test]
+fn enter_on_a_row_asks_for_its_replay() {
+    let mut a = registered();
+    menu_item(&mut a, 2);
+    a.take_requests();
+    a.deliver(
+        Response::Leaderboard(page(SPRINT, BoardPeriod::AllTime, 0, 5)),
+        0,
+    );
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(a.take_requests(), [Request::Replay { game: 1003 }]);
+    assert!(screen(&a).contains("Loading the replay..."));
+    a.deliver(
+        Response::Error {
+            message: "no such game".into(),
+        },
+        0,
+    );
+    assert!(screen(&a).contains("no such game"), "{}", screen(&a));
+}
+
+#[test]
+fn leaderboards_offline_say_they_need_the_server() {
+    let mut a = app();
+    menu_item(&mut a, 2);
+    assert!(a.take_requests().is_empty());
+    assert!(
+        screen(&a).contains("needs the minotty server"),
+        "{}",
+        screen(&a)
+    );
+    press(&mut a, Key::Esc, 0);
+    assert!(screen(&a).contains("M I N O T T Y"));
+    // A server error while loading is shown.
+    let mut b = registered();
+    menu_item(&mut b, 2);
+    b.deliver(
+        Response::Error {
+            message: "the database is busy".into(),
+        },
+        0,
+    );
+    assert!(screen(&b).contains("the database is busy"));
+}
+
+#[test]
+fn control_characters_in_names_and_values_are_not_drawn() {
+    let mut a = registered();
+    menu_item(&mut a, 2);
+    let mut p = page(SPRINT, BoardPeriod::AllTime, 0, 2);
+    p.rows[0].name = "ev\u{1b}[2J\u{7}il\u{202e}".into();
+    p.rows[1].values[0] = "1:00\u{1b}[H\n".into();
+    p.columns[0] = "Ti\u{1b}me".into();
+    a.deliver(Response::Leaderboard(p), 0);
+    let s = screen(&a);
+    assert!(
+        s.contains("ev[2Jil") && s.contains("1:00[H") && s.contains("Time"),
+        "{s}"
+    );
+    assert!(!s.chars().any(|c| c.is_control() && c != '\n'), "{s:?}");
+}
+
+// ---- replays ------------------------------------------------------------------------------
+
+/// Opens a leaderboard, asks for game 1001's replay and delivers `replay`; returns the App
+/// watching it from front-end time `t0`.
+fn watching(replay: &Replay, t0: u64) -> App {
+    let mut a = registered();
+    menu_item(&mut a, 2);
+    a.deliver(
+        Response::Leaderboard(page(SPRINT, BoardPeriod::AllTime, 0, 3)),
+        0,
+    );
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests().last(),
+        Some(&Request::Replay { game: 1001 })
+    );
+    a.deliver(
+        Response::Replay {
+            game: 1001,
+            player: "bo\u{1b}b".into(),
+            replay: Box::new(replay.clone()),
+        },
+        t0,
+    );
+    a
+}
+
+#[test]
+fn a_replay_plays_to_its_end_in_real_time_and_four_times_faster_at_4x() {
+    let (replay, game) = bot_replay();
+    assert!(game.is_over() && replay.end > 5_000, "end {}", replay.end);
+    let t0 = 1_000;
+
+    let mut a = watching(&replay, t0);
+    let s = screen(&a);
+    assert!(s.contains("REPLAY · bob · 40 Lines · 1x"), "{s}");
+    assert!(!s.contains('\u{1b}'));
+    let seen = wakeups(&mut a, t0 + 10 * replay.end);
+    let end_1x = *seen.last().expect("wakeups");
+    assert_eq!(end_1x, t0 + replay.end);
+    let s = screen(&a);
+    assert!(
+        s.contains("REPLAY FINISHED") && s.contains("FINISHED!"),
+        "{s}"
+    );
+    assert!(s.contains("40/40"), "the final stats:\n{s}");
+    assert_eq!(a.next_wakeup(), None);
+
+    let mut b = watching(&replay, t0);
+    press(&mut b, Key::Char('+'), t0);
+    press(&mut b, Key::Right, t0);
+    assert!(screen(&b).contains("4x"));
+    let seen = wakeups(&mut b, t0 + 10 * replay.end);
+    let end_4x = *seen.last().expect("wakeups");
+    assert!(end_4x - t0 <= replay.end.div_ceil(4) + 1, "{end_4x}");
+    assert!(end_4x - t0 >= replay.end / 4, "{end_4x}");
+    assert_eq!(
+        screen(&a),
+        screen(&b).replace("· 4x", "· 1x"),
+        "the same final frame"
+    );
+
+    // Enter watches it again from the start; Esc goes back to the leaderboard.
+    press(&mut b, Key::Enter, end_4x + 10);
+    assert!(!screen(&b).contains("REPLAY FINISHED"));
+    assert!(b.next_wakeup().is_some());
+    press(&mut b, Key::Esc, end_4x + 20);
+    assert!(screen(&b).contains("LEADERBOARDS") && screen(&b).contains("player1"));
+}
+
+#[test]
+fn a_paused_replay_stands_still() {
+    let (replay, _) = bot_replay();
+    let mut a = watching(&replay, 0);
+    wakeups(&mut a, 3_000);
+    press(&mut a, Key::Char(' '), 3_000);
+    let before = screen(&a);
+    assert!(before.contains("PAUSED"), "{before}");
+    assert_eq!(a.next_wakeup(), None);
+    a.tick(10_000);
+    assert_eq!(screen(&a), before);
+    press(&mut a, Key::Char(' '), 10_000);
+    wakeups(&mut a, 10_000 + replay.end - 3_000 - 1);
+    assert!(!screen(&a).contains("REPLAY FINISHED"));
+    wakeups(&mut a, 10_000 + replay.end);
+    assert!(screen(&a).contains("REPLAY FINISHED"));
+}
+
+// ---- profile ------------------------------------------------------------------------------
+
+#[test]
+fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
+    let mut a = registered();
+    menu_item(&mut a, 3);
+    assert_eq!(a.take_requests(), [Request::Profile]);
+    let profile = Profile {
+        name: "ada".into(),
+        bests: ModeKind::ALL[..6]
+            .iter()
+            .map(|&mode| ProfileBest {
+                mode,
+                best: (mode == ModeKind::Sprint).then(|| "0:58.123".into()),
+                rank: (mode == ModeKind::Sprint).then_some(12),
+                game: (mode == ModeKind::Sprint).then_some(9),
+            })
+            .collect(),
+        recent: vec![
+            RecentGame {
+                game: 41,
+                mode: ModeKind::Marathon,
+                ended_at: 1_763_769_600_000,
+                result: "12,345 pts".into(),
+                outcome: "topped out".into(),
+            },
+            RecentGame {
+                game: 40,
+                mode: ModeKind::Sprint,
+                ended_at: 1_763_769_600_000,
+                result: "0:58.123".into(),
+                outcome: "finished".into(),
+            },
+        ],
+        rating: Some((1612.4, 80.2, 14)),
+    };
+    a.deliver(Response::Profile(profile), 0);
+    let s = screen(&a);
+    for part in [
+        "PROFILE",
+        "0:58.123",
+        "#12",
+        "12,345 pts",
+        "topped out",
+        "2025-11-22",
+        "1612",
+    ] {
+        assert!(s.contains(part), "{part}:\n{s}");
+    }
+    for _ in 0..6 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(a.take_requests(), [Request::Replay { game: 41 }]);
+    let (replay, _) = bot_replay();
+    a.deliver(
+        Response::Replay {
+            game: 41,
+            player: "ada".into(),
+            replay: Box::new(replay),
+        },
+        0,
+    );
+    assert!(screen(&a).contains("REPLAY · ada"));
+    press(&mut a, Key::Esc, 0);
+    assert!(screen(&a).contains("PROFILE"));
+}
+
+#[test]
+fn guests_and_offline_players_are_told_why_there_is_no_profile() {
+    let mut g = with(Identity::Guest);
+    menu_item(&mut g, 3);
+    assert!(g.take_requests().is_empty());
+    assert!(screen(&g).contains("playing as a guest"), "{}", screen(&g));
+    let mut o = app();
+    menu_item(&mut o, 3);
+    assert!(screen(&o).contains("needs the minotty server"));
+}
+
+// ---- results ------------------------------------------------------------------------------
+
+fn results_of(mut a: App) -> App {
+    a.play(ModeKind::Sprint, 0);
+    a.tick(COUNTDOWN_MS);
+    a.handle_key(ctrl('d'), COUNTDOWN_MS + 10);
+    press(&mut a, Key::Enter, COUNTDOWN_MS + 20);
+    assert!(screen(&a).contains("RESULTS"), "{}", screen(&a));
+    a
+}
+
+#[test]
+fn results_show_a_new_personal_best_and_the_global_rank() {
+    let mut a = results_of(registered());
+    assert!(!screen(&a).contains("PERSONAL BEST"));
+    a.deliver(
+        Response::GameRecorded(GameRecorded {
+            game: 5,
+            personal_best: true,
+            rank: Some(3),
+            note: None,
+        }),
+        0,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("NEW PERSONAL BEST") && s.contains("Global rank #3"),
+        "{s}"
+    );
+    // The next game's results do not repeat it.
+    press(&mut a, Key::Char('r'), 10_000);
+    a.handle_key(ctrl('d'), 20_000);
+    press(&mut a, Key::Enter, 20_010);
+    assert!(!screen(&a).contains("PERSONAL BEST"));
+    a.deliver(
+        Response::GameRecorded(GameRecorded {
+            game: 6,
+            personal_best: false,
+            rank: None,
+            note: Some("forfeited games are not \u{1b}ranked".into()),
+        }),
+        0,
+    );
+    assert!(screen(&a).contains("forfeited games are not ranked"));
+
+    let g = results_of(with(Identity::Guest));
+    assert!(screen(&g).contains("Guest games are not stored"));
+    let o = results_of(app());
+    assert!(!screen(&o).contains("stored") && !screen(&o).contains("rank #"));
+}
+
+// ---- settings, keys and password ----------------------------------------------------------
+
+#[test]
+fn leaving_settings_after_a_change_saves_them_for_registered_players() {
+    let mut a = registered();
+    menu_item(&mut a, 4);
+    press(&mut a, Key::Esc, 0);
+    assert!(a.take_requests().is_empty(), "nothing changed");
+    press(&mut a, Key::Enter, 0);
+    for _ in 0..5 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Right, 0); // ghost off
+    assert!(
+        a.take_requests().is_empty(),
+        "saved when leaving, not on every change"
+    );
+    press(&mut a, Key::Esc, 0);
+    let expected = Settings {
+        ghost: false,
+        ..Settings::default()
+    };
+    assert_eq!(
+        a.take_requests(),
+        [Request::SaveSettings(Box::new(expected))]
+    );
+    let mut g = with(Identity::Guest);
+    menu_item(&mut g, 4);
+    press(&mut g, Key::Right, 0);
+    press(&mut g, Key::Esc, 0);
+    assert!(g.take_requests().is_empty());
+}
+
+fn key(fp: &str, in_use: bool) -> KeyView {
+    KeyView {
+        fingerprint: fp.into(),
+        added_at: 1_763_769_600_000,
+        last_used_at: None,
+        in_use,
+    }
+}
+
+/// Registered, on the keys screen opened from the settings, with two keys listed.
+fn keys_screen() -> App {
+    let mut a = registered();
+    menu_item(&mut a, 4);
+    for _ in 0..3 {
+        press(&mut a, Key::Up, 0);
+    }
+    assert!(screen(&a).contains("Account (password, keys)"));
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(a.take_requests(), [Request::ListKeys]);
+    a.deliver(
+        Response::Keys(vec![
+            key("SHA256:thisone0000000000000000000000000000000000", true),
+            key(
+                "SHA256:other\u{1b}1111111111111111111111111111111111",
+                false,
+            ),
+        ]),
+        0,
+    );
+    a
+}
+
+#[test]
+fn the_key_in_use_cannot_be_removed_and_another_one_can() {
+    let mut a = keys_screen();
+    let s = screen(&a);
+    assert!(
+        s.contains("SHA256:thisone") && s.contains("this key"),
+        "{s}"
+    );
+    assert!(
+        s.contains("SHA256:other1111") && !s.contains('\u{1b}'),
+        "{s}"
+    );
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("cannot be removed"), "{}", screen(&a));
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty(), "asks to confirm first");
+    assert!(screen(&a).contains("Press Enter again"));
+    press(&mut a, Key::Enter, 0);
+    let fp = "SHA256:other1111111111111111111111111111111111".to_string();
+    assert_eq!(
+        a.take_requests(),
+        [Request::RemoveKey {
+            fingerprint: fp.clone()
+        }]
+    );
+    a.deliver(Response::KeyRemoved { fingerprint: fp }, 0);
+    let s = screen(&a);
+    assert!(
+        s.contains("Key removed.") && !s.contains("SHA256:other"),
+        "{s}"
+    );
+    press(&mut a, Key::Esc, 0);
+    assert!(screen(&a).contains("SETTINGS"));
+}
+
+#[test]
+fn setting_a_password_checks_length_and_repetition_and_never_draws_it() {
+    let mut a = keys_screen();
+    typed(&mut a, "short");
+    press(&mut a, Key::Enter, 0);
+    typed(&mut a, "short");
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(
+        screen(&a).contains("at least 8 characters"),
+        "{}",
+        screen(&a)
+    );
+    backspaces(&mut a, 5);
+    typed(&mut a, "correct horse");
+    press(&mut a, Key::Enter, 0);
+    typed(&mut a, "correct house");
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("differ"));
+    typed(&mut a, "correct horse");
+    assert!(!screen(&a).contains("horse") && screen(&a).contains("*************"));
+    press(&mut a, Key::Enter, 0);
+    typed(&mut a, "correct horse");
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::SetPassword {
+            password: "correct horse".into()
+        }]
+    );
+    a.deliver(Response::PasswordSet, 0);
+    assert!(screen(&a).contains("Password set."));
+    assert_eq!(
+        a.identity(),
+        &Identity::Registered {
+            name: "ada".into(),
+            has_password: true
+        }
+    );
+    a.deliver(
+        Response::PasswordFailed {
+            message: "too many attempts".into(),
+        },
+        0,
+    );
+    assert!(screen(&a).contains("too many attempts"));
+}
+
+#[test]
+fn guests_are_told_why_there_are_no_keys() {
+    let mut g = with(Identity::Guest);
+    menu_item(&mut g, 4);
+    for _ in 0..3 {
+        press(&mut g, Key::Up, 0);
+    }
+    press(&mut g, Key::Enter, 0);
+    assert!(g.take_requests().is_empty());
+    assert!(
+        screen(&g).contains("belong to registered players"),
+        "{}",
+        screen(&g)
+    );
+    press(&mut g, Key::Esc, 0);
+    assert!(screen(&g).contains("SETTINGS"));
+}
+
+// ---- every screen at every size -----------------------------------------------------------
+
+#[test]
+fn account_screens_draw_at_the_smallest_size_and_larger() {
+    let (replay, _) = bot_replay();
+    let mut screens: Vec<App> = vec![new_key("ada")];
+    let mut link = new_key("ada");
+    press(&mut link, Key::Tab, 0);
+    screens.push(link);
+    let mut board = registered();
+    menu_item(&mut board, 2);
+    let mut p = page(SPRINT, BoardPeriod::AllTime, 0, 1000);
+    p.own = Some(row(999, "ada", None));
+    board.deliver(Response::Leaderboard(p), 0);
+    screens.push(board);
+    let mut profile = registered();
+    menu_item(&mut profile, 3);
+    screens.push(profile);
+    let mut watch = watching(&replay, 0);
+    wakeups(&mut watch, 5_000);
+    screens.push(watch);
+    screens.push(keys_screen());
+    for a in &screens {
+        for (w, h) in [(60, 24), (61, 25), (80, 24), (200, 60), (30, 10), (1, 1)] {
+            let buf = draw(a, w, h);
+            let text = crate::testutil::lines(&buf).join("\n");
+            if w >= 60 && h >= 24 {
+                assert!(!text.contains("enlarge"), "{w}x{h}:\n{text}");
+            }
+        }
+    }
+    // At 60 x 24 the leaderboard still shows its tabs, 15 rows and the own line.
+    let s = crate::testutil::lines(&draw(&screens[2], 60, 24)).join("\n");
+    assert!(s.contains("40 Lines") && s.contains("Versus"), "{s}");
+    assert!(s.contains("player15") && s.contains("You: #999"), "{s}");
+}
