@@ -203,7 +203,8 @@ impl Widget for &KeysView<'_> {
                 theme,
             );
         }
-        let min = sfmt!(64; "At least {} characters. With a password, a new key can join this account.", PASSWORD_MIN);
+        let min =
+            sfmt!(64; "At least {} characters. It lets a new key join this account.", PASSWORD_MIN);
         let note = Rect::new(body.x, y + 3, body.width, 2).intersection(body);
         draw::wrapped(buf, note, note.y, min.as_str(), theme.dim());
         let y = y + 6;
