@@ -109,7 +109,7 @@ impl Widget for &MatchView<'_> {
             draw::put(buf, area, x, top, " · ranked", theme.dim());
         }
         let boards_y = top + 1;
-        let others: Vec<&OpponentView> = m.opponents.iter().collect();
+        let others = m.opponents.as_slice();
         let footer_y = top + h - 1;
         match &m.session {
             Some(s) => {
@@ -133,7 +133,7 @@ impl Widget for &MatchView<'_> {
                 draw_others(
                     buf,
                     opp_area,
-                    &others,
+                    others,
                     (tier, cols, rows),
                     m.start.kind,
                     theme,
@@ -167,7 +167,7 @@ impl Widget for &MatchView<'_> {
                 draw_others(
                     buf,
                     opp_area,
-                    &others,
+                    others,
                     (tier, cols, rows),
                     m.start.kind,
                     theme,
@@ -317,7 +317,7 @@ fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
 fn draw_others(
     buf: &mut Buffer,
     area: Rect,
-    others: &[&OpponentView],
+    others: &[OpponentView],
     (tier, cols, rows): (Tier, u16, u16),
     kind: MatchKind,
     theme: Theme,
@@ -335,13 +335,13 @@ fn draw_others(
                 let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
                 garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
                 let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
-                let kos = if o.kos > 0 {
-                    sfmt!(32; "{} · KOs {}", st.as_str(), o.kos)
+                let footer = if o.kos > 0 {
+                    sfmt!(40; " {} · KOs {} ", st.as_str(), o.kos)
                 } else {
-                    st
+                    sfmt!(40; " {} ", st.as_str())
                 };
                 let frame = if o.alive { theme.dim() } else { theme.bad() };
-                mini_board::full(buf, b, &o.board, theme, &o.name, kos.as_str(), frame);
+                mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
                 if !o.alive {
                     let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
                     draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());

@@ -131,3 +131,66 @@ fn a_forfeit_ends_the_game_and_the_results_follow() {
     assert!(s.results_due());
     assert_eq!(s.next_wakeup(), None);
 }
+
+fn versus(countdown_ms: u64) -> (GameSession, Keymap) {
+    let settings = Settings::default();
+    let mode = minotty_engine::Mode::custom(1, false, None);
+    (
+        GameSession::new_versus(mode, 5, &settings, false, 10_000, countdown_ms),
+        settings.keys,
+    )
+}
+
+#[test]
+fn a_versus_clock_never_pauses() {
+    let (mut s, keys) = versus(2000);
+    assert!(s.is_versus());
+    assert_eq!(s.countdown(), Some(2));
+    s.tick(12_000, &keys);
+    assert_eq!(s.state(), RunState::Running);
+    s.pause(12_500, &keys);
+    assert!(!s.is_paused());
+    s.tick(14_000, &keys);
+    assert_eq!(s.game_time(), 2000);
+    // A solo session still pauses.
+    let (mut solo, keys) = session(false);
+    solo.tick(14_000, &keys);
+    solo.pause(14_000, &keys);
+    assert!(solo.is_paused() && !solo.is_versus());
+}
+
+#[test]
+fn versus_garbage_and_events_are_collected() {
+    let (mut s, keys) = versus(1000);
+    // Early garbage waits for the start, then queues at game time 0.
+    s.garbage(3, 10_500, &keys);
+    assert_eq!(s.game().garbage().pending(), (0, 0));
+    s.tick(11_000, &keys);
+    assert_eq!(s.game().garbage().pending(), (0, 3));
+    // (The first piece spawned when the session was made, before anything was collected.)
+    let (events, _) = s.take_versus_events();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::GarbageQueued { lines: 3, .. }))
+    );
+    assert_eq!(s.take_versus_events(), (Vec::new(), false));
+    s.garbage(2, 11_100, &keys);
+    assert_eq!(s.game().garbage().pending(), (0, 5));
+    s.key(Key::Up, KeyKind::Press, &keys, 11_700);
+    let (events, _) = s.take_versus_events();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Lock { .. }))
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::GarbageRisen { .. }))
+    );
+    // Solo sessions collect nothing.
+    let (mut solo, keys) = session(false);
+    solo.tick(14_000, &keys);
+    assert_eq!(solo.take_versus_events(), (Vec::new(), false));
+}
