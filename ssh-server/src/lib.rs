@@ -21,6 +21,7 @@ pub mod session;
 pub mod store;
 pub mod stored_settings;
 pub mod terminal;
+pub mod versus;
 
 pub use config::Limits;
 pub use host_key::HostKey;

@@ -1,9 +1,15 @@
 //! Ranked 1v1 ratings (Glicko-2) per account and the versus leaderboard.
 //!
-//! PLACEHOLDER signatures agreed between the accounts and versus work: the versus work fills
-//! the bodies in (migration, queries, tests).
+//! A rating changes only with a stored ranked match ([`Store::record_match`] writes the match
+//! and both ratings in one transaction). The board of a period lists the players who played a
+//! ranked match in it, by their current rating; ties share a rank and are listed by player id.
 
-use super::{Page, Period, PlayerId, PlayerName, Store, StoreError, UnixMs};
+use minotty_engine::rating::Rating;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::leaderboard::MAX_PAGE;
+use super::{Page, Period, PlayerId, PlayerName, Store, StoreError, UnixMs, from_db};
 
 /// One line of the versus leaderboard: a player's current rating.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,34 +25,123 @@ pub struct RatingEntry {
     pub last_match_at: UnixMs,
 }
 
+/// A player's stored rating and record.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoredRating {
+    pub rating: Rating,
+    pub games: u32,
+    pub wins: u32,
+    pub last_match_at: UnixMs,
+}
+
 impl Store {
     /// A page of the versus board: players by rating, counting those who played a ranked
     /// match in the `period` that `now` falls in.
     pub async fn rating_board(
         &self,
-        _period: Period,
-        _now: UnixMs,
-        _page: Page,
+        period: Period,
+        now: UnixMs,
+        page: Page,
     ) -> Result<Vec<RatingEntry>, StoreError> {
-        Ok(Vec::new())
+        let start = period.start(now);
+        let rows = sqlx::query(
+            "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, r.wins, \
+             r.last_match_at, \
+             (SELECT COUNT(*) FROM ratings b WHERE b.last_match_at >= $1 AND b.rating > r.rating) \
+             AS better \
+             FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.last_match_at >= $1 \
+             ORDER BY r.rating DESC, r.player_id \
+             LIMIT $2 OFFSET $3",
+        )
+        .bind(start)
+        .bind(i64::from(page.limit.min(MAX_PAGE)))
+        .bind(i64::from(page.offset))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let better: i64 = row.try_get("better")?;
+                entry(row, from_db::<u64>(better, "rank")? + 1)
+            })
+            .collect()
     }
 
     /// The player's own line on the versus board, if they are on it.
     pub async fn rating_rank_of(
         &self,
-        _player: PlayerId,
-        _period: Period,
-        _now: UnixMs,
+        player: PlayerId,
+        period: Period,
+        now: UnixMs,
     ) -> Result<Option<RatingEntry>, StoreError> {
-        Ok(None)
+        let start = period.start(now);
+        let row = sqlx::query(
+            "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, r.wins, \
+             r.last_match_at, \
+             (SELECT COUNT(*) FROM ratings b WHERE b.last_match_at >= $1 AND b.rating > r.rating) \
+             AS better \
+             FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.player_id = $2 AND r.last_match_at >= $1",
+        )
+        .bind(start)
+        .bind(player.0)
+        .fetch_optional(&self.reader)
+        .await?;
+        match row {
+            Some(row) => {
+                let better: i64 = row.try_get("better")?;
+                Ok(Some(entry(&row, from_db::<u64>(better, "rank")? + 1)?))
+            }
+            None => Ok(None),
+        }
     }
 
     /// How many players the versus board of `period` has.
-    pub async fn rating_board_size(
-        &self,
-        _period: Period,
-        _now: UnixMs,
-    ) -> Result<u64, StoreError> {
-        Ok(0)
+    pub async fn rating_board_size(&self, period: Period, now: UnixMs) -> Result<u64, StoreError> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM ratings WHERE last_match_at >= $1")
+            .bind(period.start(now))
+            .fetch_one(&self.reader)
+            .await?;
+        from_db(n, "board size")
     }
+
+    /// The player's rating and record, `None` before their first ranked match.
+    pub async fn rating_of(&self, player: PlayerId) -> Result<Option<StoredRating>, StoreError> {
+        let row = sqlx::query(
+            "SELECT rating, deviation, volatility, games, wins, last_match_at \
+             FROM ratings WHERE player_id = $1",
+        )
+        .bind(player.0)
+        .fetch_optional(&self.reader)
+        .await?;
+        row.map(|row| stored(&row)).transpose()
+    }
+}
+
+fn stored(row: &SqliteRow) -> Result<StoredRating, StoreError> {
+    Ok(StoredRating {
+        rating: Rating {
+            rating: row.try_get("rating")?,
+            deviation: row.try_get("deviation")?,
+            volatility: row.try_get("volatility")?,
+        },
+        games: from_db(row.try_get("games")?, "games")?,
+        wins: from_db(row.try_get("wins")?, "wins")?,
+        last_match_at: row.try_get("last_match_at")?,
+    })
+}
+
+fn entry(row: &SqliteRow, rank: u64) -> Result<RatingEntry, StoreError> {
+    let s = stored(row)?;
+    Ok(RatingEntry {
+        rank,
+        player: PlayerId(row.try_get("player_id")?),
+        name: PlayerName::from_db(row.try_get("name")?)?,
+        rating: s.rating.rating,
+        deviation: s.rating.deviation,
+        volatility: s.rating.volatility,
+        games: s.games,
+        wins: s.wins,
+        last_match_at: s.last_match_at,
+    })
 }

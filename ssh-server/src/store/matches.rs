@@ -1,0 +1,184 @@
+//! Versus matches: every match with its players, placements and replays, and (ranked) the
+//! rating changes, written in one transaction.
+
+use minotty_engine::rating::Rating;
+use minotty_engine::versus::MatchKind;
+use sqlx::Row;
+
+use super::{PlayerId, Store, StoreError, UnixMs, from_db, to_db};
+
+/// A stored match's id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MatchId(pub i64);
+
+/// A finished match, as the room hands it to the store.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewMatch {
+    pub kind: MatchKind,
+    /// A ranked quick match: every player with `rating_after` gets it stored.
+    pub ranked: bool,
+    pub room: String,
+    pub seed: u32,
+    pub started_at: UnixMs,
+    pub ended_at: UnixMs,
+    pub players: Vec<MatchPlayer>,
+}
+
+/// One seat of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchPlayer {
+    pub seat: u32,
+    /// `None` for guests.
+    pub player: Option<PlayerId>,
+    pub name: String,
+    /// 1 = winner.
+    pub place: u32,
+    pub kos: u32,
+    pub forfeited: bool,
+    pub lines: u32,
+    pub pieces: u32,
+    pub attack_sent: u32,
+    pub garbage_received: u32,
+    pub time_ms: u64,
+    /// Ranked: the rating before and after.
+    pub rating: Option<(Rating, Rating)>,
+    /// `Replay::to_bytes()`, when the player's App sent it.
+    pub replay: Option<Vec<u8>>,
+}
+
+fn kind_db(kind: MatchKind) -> &'static str {
+    match kind {
+        MatchKind::Battle => "battle",
+        MatchKind::Race => "race",
+    }
+}
+
+impl Store {
+    /// Stores a finished match and its players; for a ranked match also each player's new
+    /// rating (games, wins and the time of the last match with it).
+    pub async fn record_match(&self, m: &NewMatch) -> Result<MatchId, StoreError> {
+        let mut tx = self.write_tx().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO matches (kind, ranked, room, seed, started_at, ended_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(kind_db(m.kind))
+        .bind(i64::from(m.ranked))
+        .bind(&m.room)
+        .bind(i64::from(m.seed))
+        .bind(m.started_at)
+        .bind(m.ended_at)
+        .fetch_one(&mut *tx)
+        .await?;
+        for p in &m.players {
+            sqlx::query(
+                "INSERT INTO match_players (match_id, seat, player_id, name, place, kos, \
+                 forfeited, lines, pieces, attack_sent, garbage_received, time_ms, \
+                 rating_before, rating_after, replay) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+            )
+            .bind(id)
+            .bind(i64::from(p.seat))
+            .bind(p.player.map(|p| p.0))
+            .bind(&p.name)
+            .bind(i64::from(p.place))
+            .bind(i64::from(p.kos))
+            .bind(i64::from(p.forfeited))
+            .bind(i64::from(p.lines))
+            .bind(i64::from(p.pieces))
+            .bind(i64::from(p.attack_sent))
+            .bind(i64::from(p.garbage_received))
+            .bind(to_db(p.time_ms))
+            .bind(p.rating.map(|(b, _)| b.rating))
+            .bind(p.rating.map(|(_, a)| a.rating))
+            .bind(p.replay.as_deref())
+            .execute(&mut *tx)
+            .await?;
+            if m.ranked
+                && let (Some(player), Some((_, after))) = (p.player, p.rating)
+            {
+                sqlx::query(
+                    "INSERT INTO ratings (player_id, rating, deviation, volatility, games, wins, \
+                     last_match_at) VALUES ($1, $2, $3, $4, 1, $5, $6) \
+                     ON CONFLICT (player_id) DO UPDATE SET rating = excluded.rating, \
+                     deviation = excluded.deviation, volatility = excluded.volatility, \
+                     games = ratings.games + 1, wins = ratings.wins + excluded.wins, \
+                     last_match_at = excluded.last_match_at",
+                )
+                .bind(player.0)
+                .bind(after.rating)
+                .bind(after.deviation)
+                .bind(after.volatility)
+                .bind(i64::from(p.place == 1))
+                .bind(m.ended_at)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(MatchId(id))
+    }
+
+    /// The seats of a stored match, in seat order (replays included).
+    pub async fn match_players(&self, id: MatchId) -> Result<Vec<MatchPlayer>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seat, player_id, name, place, kos, forfeited, lines, pieces, attack_sent, \
+             garbage_received, time_ms, rating_before, rating_after, replay \
+             FROM match_players WHERE match_id = $1 ORDER BY seat",
+        )
+        .bind(id.0)
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
+                let before: Option<f64> = row.try_get("rating_before")?;
+                let after: Option<f64> = row.try_get("rating_after")?;
+                let rating = before.zip(after).map(|(b, a)| {
+                    (
+                        Rating {
+                            rating: b,
+                            ..Rating::default()
+                        },
+                        Rating {
+                            rating: a,
+                            ..Rating::default()
+                        },
+                    )
+                });
+                Ok(MatchPlayer {
+                    seat: from_db(int("seat")?, "seat")?,
+                    player: row.try_get::<Option<i64>, _>("player_id")?.map(PlayerId),
+                    name: row.try_get("name")?,
+                    place: from_db(int("place")?, "place")?,
+                    kos: from_db(int("kos")?, "kos")?,
+                    forfeited: int("forfeited")? != 0,
+                    lines: from_db(int("lines")?, "lines")?,
+                    pieces: from_db(int("pieces")?, "pieces")?,
+                    attack_sent: from_db(int("attack_sent")?, "attack")?,
+                    garbage_received: from_db(int("garbage_received")?, "garbage")?,
+                    time_ms: from_db(int("time_ms")?, "time")?,
+                    rating,
+                    replay: row.try_get("replay")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The ids of the player's most recent matches, newest first.
+    pub async fn recent_matches(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<MatchId>, StoreError> {
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT match_id FROM match_players WHERE player_id = $1 \
+             ORDER BY match_id DESC LIMIT $2",
+        )
+        .bind(player.0)
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        Ok(ids.into_iter().map(MatchId).collect())
+    }
+}

@@ -1,0 +1,574 @@
+//! Rooms and the queue driven through `VersusClient`s with plain channels (no SSH).
+
+use std::time::Duration;
+
+use minotty_engine::versus::MatchKind;
+use minotty_ui::online::{
+    BoardSnapshot, Progress, Report, Request, Response, RoomLimit, RoomOptions, RoomState,
+};
+use tokio::sync::{mpsc, watch};
+
+use crate::services::versus::{SharedVersus, VersusClient};
+use crate::services::{AccountRef, Who};
+use crate::store::PlayerId;
+
+struct Client {
+    client: Option<VersusClient>,
+    rx: mpsc::Receiver<Response>,
+}
+
+impl Client {
+    fn new(shared: &SharedVersus, name: &str, account: Option<i64>) -> Client {
+        let (tx, rx) = mpsc::channel(256);
+        let (_keep, account) = watch::channel(account.map(|id| AccountRef {
+            id: PlayerId(id),
+            name: name.to_owned(),
+        }));
+        let who = Who {
+            ssh_user: name.to_owned(),
+            fingerprint: None,
+            peer: "127.0.0.1".parse().unwrap(),
+            account,
+        };
+        Client {
+            client: Some(VersusClient::new(shared, who, tx)),
+            rx,
+        }
+    }
+
+    fn send(&mut self, request: Request) {
+        self.client.as_mut().unwrap().handle(request);
+    }
+
+    fn report(&mut self, reports: Vec<Report>) {
+        self.send(Request::Report(reports));
+    }
+
+    /// The next response for which `f` gives something, skipping others.
+    async fn wait<T>(&mut self, mut f: impl FnMut(Response) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let r = tokio::time::timeout_at(deadline, self.rx.recv())
+                .await
+                .expect("response in time")
+                .expect("channel open");
+            if let Some(t) = f(r) {
+                return t;
+            }
+        }
+    }
+
+    /// Everything already queued.
+    fn drain(&mut self) -> Vec<Response> {
+        let mut all = Vec::new();
+        while let Ok(r) = self.rx.try_recv() {
+            all.push(r);
+        }
+        all
+    }
+
+    async fn room(&mut self) -> minotty_ui::online::RoomView {
+        self.wait(|r| match r {
+            Response::Room(v) => Some(v),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn failed(&mut self) -> String {
+        self.wait(|r| match r {
+            Response::RoomFailed { message } => Some(message),
+            _ => None,
+        })
+        .await
+    }
+}
+
+fn battle(players: u8) -> RoomOptions {
+    RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: players,
+        limit: RoomLimit::None,
+    }
+}
+
+fn board(filled_rows: usize) -> BoardSnapshot {
+    let mut rows = vec![[0u8; 10]; 20];
+    for row in rows.iter_mut().rev().take(filled_rows) {
+        *row = [8, 8, 8, 8, 8, 8, 8, 8, 8, 0];
+    }
+    BoardSnapshot { rows }
+}
+
+/// A creates a room, the others join it by code (typed in lower case).
+async fn room_of(
+    shared: &SharedVersus,
+    options: RoomOptions,
+    names: &[&str],
+) -> (Vec<Client>, String) {
+    let mut clients: Vec<Client> = names.iter().map(|n| Client::new(shared, n, None)).collect();
+    clients[0].send(Request::CreateRoom(options));
+    let code = clients[0].room().await.code;
+    for c in clients.iter_mut().skip(1) {
+        c.send(Request::JoinRoom {
+            code: code.to_lowercase(),
+            spectate: false,
+        });
+        c.room().await;
+    }
+    (clients, code)
+}
+
+/// Starts the match and waits for every player's `MatchStart`.
+async fn start(clients: &mut [Client]) -> u32 {
+    clients[0].send(Request::StartMatch);
+    let mut seeds = Vec::new();
+    for (i, c) in clients.iter_mut().enumerate() {
+        let start = c
+            .wait(|r| match r {
+                Response::MatchStart(s) => Some(s),
+                _ => None,
+            })
+            .await;
+        assert_eq!(start.you, Some(i));
+        assert_eq!(start.countdown_ms, 3000);
+        seeds.push(start.seed);
+    }
+    assert!(
+        seeds.windows(2).all(|w| w[0] == w[1]),
+        "one seed: {seeds:?}"
+    );
+    seeds[0]
+}
+
+async fn result(c: &mut Client) -> minotty_ui::online::MatchResult {
+    c.wait(|r| match r {
+        Response::MatchOver(m) => Some(m),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn rooms_are_created_and_joined_by_code() {
+    let shared = SharedVersus::default();
+    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    assert_eq!(code.len(), 4);
+    let view = c[0].room().await;
+    assert_eq!(view.seats.len(), 2);
+    assert_eq!(view.you, Some(0));
+    assert!(view.host);
+    assert_eq!(view.seats[1].name, "bob");
+    assert_eq!(view.state, RoomState::Lobby);
+
+    // Full, unknown, malformed.
+    let mut cid = Client::new(&shared, "cid", None);
+    cid.send(Request::JoinRoom {
+        code: code.clone(),
+        spectate: false,
+    });
+    assert!(cid.failed().await.contains("full"));
+    let other = if code == "ZZZZ" { "YYYY" } else { "ZZZZ" };
+    cid.send(Request::JoinRoom {
+        code: other.into(),
+        spectate: false,
+    });
+    assert!(cid.failed().await.starts_with("There is no room"));
+    cid.send(Request::JoinRoom {
+        code: "K0\x1b[2J".into(),
+        spectate: false,
+    });
+    let msg = cid.failed().await;
+    assert!(
+        msg.contains("not a room code") && !msg.contains('\x1b'),
+        "{msg}"
+    );
+
+    // Only the host starts; ready is shown to everyone.
+    c[1].send(Request::SetReady(true));
+    let view = c[0].room().await;
+    assert!(view.seats[1].ready);
+    c[1].send(Request::StartMatch);
+    let notice = c[1]
+        .wait(|r| match r {
+            Response::Notice { message } => Some(message),
+            _ => None,
+        })
+        .await;
+    assert!(notice.contains("host"));
+
+    // The host leaves: bob hosts; bob leaves: the room closes.
+    c[0].send(Request::LeaveRoom);
+    let view = c[1].room().await;
+    assert!(view.host);
+    assert_eq!(view.seats.len(), 1);
+    c[1].send(Request::LeaveRoom);
+    c[1].wait(|r| matches!(r, Response::RoomClosed { .. }).then_some(()))
+        .await;
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    assert_eq!(shared.hub().room_count(), 0);
+}
+
+#[tokio::test]
+async fn attacks_become_garbage_for_the_opponent_and_boards_are_relayed() {
+    let shared = SharedVersus::default();
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[0].report(vec![Report::Attack { lines: 4 }, Report::Board(board(3))]);
+    let (lines, from) = c[1]
+        .wait(|r| match r {
+            Response::Garbage { lines, from } => Some((lines, from)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((lines, from), (4, 0));
+    let opponents = c[1]
+        .wait(|r| match r {
+            Response::Opponents(o) => Some(o),
+            _ => None,
+        })
+        .await;
+    assert_eq!(opponents.len(), 1);
+    assert_eq!(opponents[0].name, "ann");
+    assert_eq!(opponents[0].board, board(3));
+    assert_eq!(opponents[0].target, Some(1));
+
+    // Boards are coalesced: a burst of 100 reports gives at most two sends, a steady stream
+    // at most one per 50 ms.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    c[1].drain();
+    for i in 0..100 {
+        c[0].report(vec![Report::Board(board(i % 5))]);
+    }
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    let opponents = |c: &mut Client| {
+        c.drain()
+            .into_iter()
+            .filter(|r| matches!(r, Response::Opponents(_)))
+            .count()
+    };
+    let sends = opponents(&mut c[1]);
+    assert!((1..=2).contains(&sends), "{sends} sends");
+    let began = tokio::time::Instant::now();
+    for i in 0..100 {
+        c[0].report(vec![Report::Board(board(i % 5))]);
+        tokio::time::sleep(Duration::from_millis(3)).await;
+    }
+    let ms = began.elapsed().as_millis() as usize;
+    let sends = opponents(&mut c[1]);
+    assert!(sends >= 2 && sends <= ms / 50 + 2, "{sends} sends in {ms} ms");
+}
+
+#[tokio::test]
+async fn a_disconnect_ends_a_1v1_and_the_other_player_wins() {
+    let shared = SharedVersus::default();
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[1].report(vec![Report::Progress(Progress {
+        lines: 3,
+        pieces: 20,
+        time_ms: 10_000,
+        ..Progress::default()
+    })]);
+    drop(c[0].client.take());
+    let result = result(&mut c[1]).await;
+    assert_eq!(result.you, Some(1));
+    assert_eq!(result.rows[0].name, "bob");
+    assert_eq!(result.rows[0].place, 1);
+    assert!((result.rows[0].pieces_per_second - 2.0).abs() < 1e-9);
+    assert_eq!(result.rows[1].name, "ann");
+    assert!(result.rows[1].forfeited);
+    assert!(!result.ranked);
+    let view = c[1].room().await;
+    assert_eq!(view.state, RoomState::Results);
+    assert_eq!(
+        view.seats.len(),
+        1,
+        "the seat of who left is freed after the match"
+    );
+}
+
+#[tokio::test]
+async fn a_race_ends_when_one_player_clears_40_lines() {
+    let shared = SharedVersus::default();
+    let options = RoomOptions {
+        kind: MatchKind::Race,
+        max_players: 4,
+        limit: RoomLimit::Seconds(5),
+    };
+    let (mut c, _) = room_of(&shared, options, &["ann", "bob", "cid"]).await;
+    start(&mut c).await;
+    // Attacks in a race go nowhere.
+    c[0].report(vec![Report::Attack { lines: 4 }]);
+    let progress = |lines| Progress {
+        lines,
+        pieces: lines * 3,
+        time_ms: 30_000,
+        ..Progress::default()
+    };
+    c[2].report(vec![Report::Progress(progress(12))]);
+    // Not a win below 40 lines: cid's claim knocks cid out instead.
+    c[1].report(vec![Report::Finished {
+        won: true,
+        progress: progress(39),
+    }]);
+    c[0].report(vec![Report::Finished {
+        won: true,
+        progress: progress(40),
+    }]);
+    let result = result(&mut c[2]).await;
+    let names: Vec<(&str, u8)> = result
+        .rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.place))
+        .collect();
+    assert_eq!(names, [("ann", 1), ("cid", 2), ("bob", 3)]);
+    assert!(
+        c[1].drain()
+            .iter()
+            .all(|r| !matches!(r, Response::Garbage { .. }))
+    );
+}
+
+#[tokio::test]
+async fn a_battle_time_limit_goes_to_the_most_attack() {
+    let shared = SharedVersus::default();
+    let options = RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 3,
+        limit: RoomLimit::Seconds(10),
+    };
+    let (mut c, _) = room_of(&shared, options, &["ann", "bob", "cid"]).await;
+    start(&mut c).await;
+    c[1].report(vec![
+        Report::Attack { lines: 2 },
+        Report::Attack { lines: 1 },
+    ]);
+    c[2].report(vec![Report::Attack { lines: 1 }]);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert!(
+        c[0].drain()
+            .iter()
+            .all(|r| !matches!(r, Response::MatchOver(_)))
+    );
+    let result = result(&mut c[0]).await;
+    let names: Vec<&str> = result.rows.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["bob", "cid", "ann"]);
+}
+
+#[tokio::test]
+async fn spectators_see_every_board_and_the_result() {
+    let shared = SharedVersus::default();
+    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    let mut eve = Client::new(&shared, "eve", None);
+    eve.send(Request::JoinRoom {
+        code: code.clone(),
+        spectate: false,
+    });
+    assert!(eve.failed().await.contains("spectator"));
+    eve.send(Request::JoinRoom {
+        code,
+        spectate: true,
+    });
+    let start = eve
+        .wait(|r| match r {
+            Response::MatchStart(s) => Some(s),
+            _ => None,
+        })
+        .await;
+    assert_eq!(start.you, None);
+    assert_eq!(start.players, ["ann", "bob"]);
+    c[0].report(vec![Report::Board(board(2))]);
+    c[1].report(vec![Report::Board(board(5))]);
+    let seen = eve
+        .wait(|r| match r {
+            Response::Opponents(o) if o.len() == 2 && o[1].board == board(5) => Some(o),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seen[0].board, board(2));
+    c[0].report(vec![Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    }]);
+    let result = result(&mut eve).await;
+    assert_eq!(result.you, None);
+    assert_eq!(result.rows[0].name, "bob");
+    assert_eq!(result.rows[0].kos, 0);
+}
+
+#[tokio::test]
+async fn four_players_with_kos_and_rematch() {
+    let shared = SharedVersus::default();
+    let (mut c, _) = room_of(&shared, battle(4), &["ann", "bob", "cid", "dan"]).await;
+    start(&mut c).await;
+    // ann attacks: even targeting spreads over bob, cid, dan.
+    for _ in 0..3 {
+        c[0].report(vec![Report::Attack { lines: 2 }]);
+    }
+    for c in c.iter_mut().skip(1) {
+        c.wait(|r| matches!(r, Response::Garbage { lines: 2, from: 0 }).then_some(()))
+            .await;
+    }
+    let out = Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    };
+    c[1].report(vec![out.clone()]);
+    c[2].report(vec![out.clone()]);
+    c[3].report(vec![out]);
+    let result = result(&mut c[0]).await;
+    let names: Vec<(&str, u8)> = result
+        .rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.place))
+        .collect();
+    assert_eq!(names, [("ann", 1), ("dan", 2), ("cid", 3), ("bob", 4)]);
+    assert_eq!(result.rows[0].kos, 3);
+    // Everyone asks for a rematch: it starts.
+    for c in c.iter_mut() {
+        c.send(Request::Rematch);
+    }
+    start_seen(&mut c).await;
+}
+
+async fn start_seen(clients: &mut [Client]) {
+    for c in clients.iter_mut() {
+        c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
+            .await;
+    }
+}
+
+#[tokio::test]
+async fn quick_match_pairs_registered_players_and_rates_the_result() {
+    let shared = SharedVersus::default();
+    let mut guest = Client::new(&shared, "guest", None);
+    guest.send(Request::QuickMatch);
+    assert!(guest.failed().await.contains("registered"));
+
+    let mut ann = Client::new(&shared, "ann", Some(1));
+    let mut bob = Client::new(&shared, "bob", Some(2));
+    ann.send(Request::QuickMatch);
+    let (rating, range) = ann
+        .wait(|r| match r {
+            Response::Queued { rating, range } => Some((rating, range)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((rating, range), (1500, 100));
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let widened = ann
+        .drain()
+        .into_iter()
+        .filter_map(|r| match r {
+            Response::Queued { range, .. } => Some(range),
+            _ => None,
+        })
+        .max();
+    assert!(widened > Some(100), "{widened:?}");
+
+    bob.send(Request::QuickMatch);
+    for c in [&mut ann, &mut bob] {
+        let start = c
+            .wait(|r| match r {
+                Response::MatchStart(s) => Some(s),
+                _ => None,
+            })
+            .await;
+        assert!(start.ranked);
+        assert_eq!(start.kind, MatchKind::Battle);
+    }
+    bob.report(vec![Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    }]);
+    let result = result(&mut ann).await;
+    assert!(result.ranked);
+    let (before, after) = result.rows[0].rating.unwrap();
+    assert_eq!(result.rows[0].name, "ann");
+    assert!(
+        (before - 1500.0).abs() < 1e-9 && after > 1600.0,
+        "{before} -> {after}"
+    );
+    let (before, after) = result.rows[1].rating.unwrap();
+    assert!(
+        (before - 1500.0).abs() < 1e-9 && after < 1400.0,
+        "{before} -> {after}"
+    );
+    // The new rating is what the queue uses next.
+    assert!(shared.hub().rating_of(PlayerId(1)).await.rating > 1600.0);
+}
+
+#[tokio::test]
+async fn a_cancelled_player_is_not_paired() {
+    let shared = SharedVersus::default();
+    let mut ann = Client::new(&shared, "ann", Some(1));
+    let mut bob = Client::new(&shared, "bob", Some(2));
+    ann.send(Request::QuickMatch);
+    ann.wait(|r| matches!(r, Response::Queued { .. }).then_some(()))
+        .await;
+    ann.send(Request::CancelQuickMatch);
+    bob.send(Request::QuickMatch);
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(
+        ann.drain()
+            .iter()
+            .all(|r| !matches!(r, Response::MatchStart(_)))
+    );
+    assert!(
+        bob.drain()
+            .iter()
+            .all(|r| !matches!(r, Response::MatchStart(_)))
+    );
+}
+
+#[tokio::test]
+async fn a_player_who_drops_out_is_told_the_result_when_back() {
+    let shared = SharedVersus::default();
+    let mut ann = Client::new(&shared, "ann", Some(1));
+    let mut bob = Client::new(&shared, "bob", Some(2));
+    let mut cid = Client::new(&shared, "cid", None);
+    ann.send(Request::CreateRoom(battle(3)));
+    let code = ann.room().await.code;
+    for c in [&mut bob, &mut cid] {
+        c.send(Request::JoinRoom {
+            code: code.clone(),
+            spectate: false,
+        });
+        c.room().await;
+    }
+    ann.send(Request::StartMatch);
+    ann.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
+        .await;
+    drop(bob.client.take());
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    let mut back = Client::new(&shared, "bob", Some(2));
+    let notice = back
+        .wait(|r| match r {
+            Response::Notice { message } => Some(message),
+            _ => None,
+        })
+        .await;
+    assert!(notice.contains("still running"), "{notice}");
+    cid.report(vec![Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    }]);
+    result(&mut ann).await;
+    let mut again = Client::new(&shared, "bob", Some(2));
+    let notice = again
+        .wait(|r| match r {
+            Response::Notice { message } => Some(message),
+            _ => None,
+        })
+        .await;
+    assert!(
+        notice.contains("ann won") && notice.contains("placed 3 of 3"),
+        "{notice}"
+    );
+    // Told once.
+    let mut third = Client::new(&shared, "bob", Some(2));
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    assert!(third.drain().is_empty());
+}
