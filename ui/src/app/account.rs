@@ -117,6 +117,19 @@ impl App {
         }
     }
 
+    /// Whether the game just played shows (or is about to) and the server has not yet said
+    /// whether it stored it.
+    fn results_waiting(&self) -> bool {
+        matches!(self.screen, Screen::Results | Screen::Game)
+            && matches!(self.identity, Identity::Registered { .. })
+            && self.session.as_ref().is_some_and(|s| s.game().is_over())
+            && self
+                .account
+                .recorded
+                .as_ref()
+                .is_none_or(|(n, _)| *n != self.games)
+    }
+
     fn fetch_board(&mut self, board: &BoardScreen) {
         self.request(Request::Leaderboard {
             board: board.board(),
@@ -260,6 +273,22 @@ impl App {
                     }
                 };
                 let text = message.clone().unwrap_or_else(|| OFFLINE.to_string());
+                if !here {
+                    // E.g. "your game could not be stored", while its results show.
+                    return match message {
+                        Some(m) if self.results_waiting() => {
+                            let rec = GameRecorded {
+                                game: 0,
+                                personal_best: false,
+                                rank: None,
+                                note: Some(m),
+                            };
+                            self.account.recorded = Some((self.games, rec));
+                            true
+                        }
+                        _ => false,
+                    };
+                }
                 match sub {
                     Some(Sub::Board(b)) if self.account.waiting_replay.is_some() => {
                         b.note = Some(text);
@@ -371,8 +400,7 @@ impl App {
                 }
             }
             Response::GameRecorded(rec) => {
-                let shown = self.session.as_ref().is_some_and(|s| s.game().is_over());
-                if shown {
+                if self.session.as_ref().is_some_and(|s| s.game().is_over()) {
                     let rec = GameRecorded {
                         note: rec.note.as_deref().map(clean),
                         ..rec.clone()

@@ -435,6 +435,11 @@ fn leaderboards_offline_say_they_need_the_server() {
         0,
     );
     assert!(screen(&b).contains("the database is busy"));
+    // A front end without a server answers Offline.
+    let mut c = registered();
+    menu_item(&mut c, 2);
+    c.deliver(Response::Offline, 0);
+    assert!(screen(&c).contains("needs the minotty server"));
 }
 
 #[test]
@@ -665,6 +670,16 @@ fn results_show_a_new_personal_best_and_the_global_rank() {
         0,
     );
     assert!(screen(&a).contains("forfeited games are not ranked"));
+
+    // A game the server could not store says so.
+    let mut b = results_of(registered());
+    b.deliver(
+        Response::Error {
+            message: "your game could not be stored".into(),
+        },
+        0,
+    );
+    assert!(screen(&b).contains("your game could not be stored"));
 
     let g = results_of(with(Identity::Guest));
     assert!(screen(&g).contains("Guest games are not stored"));
