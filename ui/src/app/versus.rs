@@ -76,6 +76,8 @@ pub(super) struct VersusState {
     notice: Option<String>,
     /// A `Room`, `Queued` or `RoomFailed` answer is expected (after a request from the menu).
     awaiting: bool,
+    /// The host was told who is not ready: the next Enter starts anyway.
+    confirm_start: bool,
     /// The code of the room the player left last (its late updates are ignored).
     left: Option<String>,
     /// The queue's wait clock as last drawn (whole seconds).
@@ -241,6 +243,9 @@ impl App {
             Key::Esc => Some('\x1b'),
             _ => None,
         };
+        if key != Some('\n') && key != Some('s') {
+            self.versus.confirm_start = false;
+        }
         match key {
             Some('\x1b') => {
                 self.versus_send(Request::LeaveRoom);
@@ -269,10 +274,15 @@ impl App {
                     .filter(|s| !s.ready && !s.host)
                     .map(|s| s.name.as_str())
                     .collect();
-                if !waiting.is_empty() {
-                    self.versus.message = Some(format!("Not ready: {}", waiting.join(", ")));
+                if !waiting.is_empty() && !self.versus.confirm_start {
+                    self.versus.message = Some(format!(
+                        "Not ready: {}. Press Enter again to start anyway.",
+                        waiting.join(", ")
+                    ));
+                    self.versus.confirm_start = true;
                     return true;
                 }
+                self.versus.confirm_start = false;
                 self.versus.message = None;
                 self.versus_send(Request::StartMatch);
             }

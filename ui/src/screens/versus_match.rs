@@ -11,6 +11,7 @@ use ratatui::widgets::Widget;
 use crate::draw;
 use crate::online::MatchStart;
 use crate::online::OpponentView;
+use crate::screens::versus_menu::dot;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
 use crate::text::{StackStr, clock, pps, sfmt};
@@ -103,10 +104,12 @@ impl Widget for &MatchView<'_> {
             MatchKind::Race => "Race",
         };
         let x = draw::put(buf, area, area.x + 1, top, "VERSUS", theme.accent());
-        let x = draw::put(buf, area, x, top, " · ", theme.dim());
+        let sep = sfmt!(8; " {} ", dot(theme));
+        let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
         let x = draw::put(buf, area, x, top, kind, theme.title());
         if m.start.ranked {
-            draw::put(buf, area, x, top, " · ranked", theme.dim());
+            let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
+            draw::put(buf, area, x, top, "ranked", theme.dim());
         }
         let boards_y = top + 1;
         let others = m.opponents.as_slice();
@@ -140,8 +143,10 @@ impl Widget for &MatchView<'_> {
                 );
                 let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
                 draw::put_right(buf, right, top, self.player, theme.dim());
-                let hint = if s.is_over() {
-                    "Watching the others"
+                let hint = if s.game().outcome().is_some_and(|(_, won)| won) {
+                    "Finished: waiting for the others"
+                } else if s.is_over() {
+                    "KO: watching the others"
                 } else if m.forfeit_prompt {
                     "y forfeit   n keep playing"
                 } else {
@@ -336,7 +341,7 @@ fn draw_others(
                 garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
                 let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
                 let footer = if o.kos > 0 {
-                    sfmt!(40; " {} · KOs {} ", st.as_str(), o.kos)
+                    sfmt!(40; " {} {} KOs {} ", st.as_str(), dot(theme), o.kos)
                 } else {
                     sfmt!(40; " {} ", st.as_str())
                 };

@@ -23,6 +23,24 @@ pub const ITEMS: [&str; 5] = [
 /// What the menu says without a server.
 pub const OFFLINE: &str = "Versus needs the server: connect with ssh to play against others.";
 
+/// The separator dot of the theme ("·", or "-" in ASCII).
+pub fn dot(theme: Theme) -> &'static str {
+    if theme.graphics == crate::settings::Graphics::Unicode {
+        "·"
+    } else {
+        "-"
+    }
+}
+
+/// The arrow of the theme ("→", or "->" in ASCII).
+pub fn arrow(theme: Theme) -> &'static str {
+    if theme.graphics == crate::settings::Graphics::Unicode {
+        "→"
+    } else {
+        "->"
+    }
+}
+
 /// Draws a framed box with a title, a menu-like body and a status line; returns the inside.
 fn panel(buf: &mut Buffer, area: Rect, w: u16, h: u16, title: &str, theme: Theme) -> Rect {
     let r = draw::centered(area, w, h);

@@ -10,6 +10,7 @@ use super::{Nav, nav, wrap};
 use crate::draw;
 use crate::keys::KeyEvent;
 use crate::online::MatchResult;
+use crate::screens::versus_menu::arrow;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
@@ -114,7 +115,7 @@ impl Widget for &ResultsView<'_> {
         let mut y = table.y + 2 + res.rows.len().min(8) as u16;
         if let Some((before, after)) = you.and_then(|row| row.rating) {
             let (b, a, change) = rating_change(before, after);
-            let line = sfmt!(64; "Rating {} → {}  ({})", b, a, change.as_str());
+            let line = sfmt!(64; "Rating {} {} {}  ({})", b, arrow(theme), a, change.as_str());
             let style = if a >= b { theme.good() } else { theme.bad() };
             draw::put_centered(buf, inner, y, line.as_str(), style);
             y += 1;

@@ -289,6 +289,12 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     press(&mut a, Key::Char('s'), 0);
     assert!(a.take_requests().is_empty());
     assert!(screen(&a).contains("Not ready: bob"), "{}", screen(&a));
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::StartMatch],
+        "a second Enter starts anyway"
+    );
     press(&mut a, Key::Esc, 0);
     assert_eq!(a.take_requests(), [Request::LeaveRoom]);
     assert!(screen(&a).contains("Quick match"));
@@ -618,4 +624,85 @@ fn room_closed_goes_back_to_the_menu_with_its_reason() {
         s.contains("The room closed.") && s.contains("Quick match"),
         "{s}"
     );
+}
+
+#[test]
+fn ascii_graphics_draw_only_ascii_and_no_size_panics() {
+    let settings = crate::Settings {
+        graphics: crate::Graphics::Ascii,
+        ..crate::Settings::default()
+    };
+    let mut a = App::with_settings(
+        AppContext {
+            player_name: "ada".into(),
+            identity: Identity::Guest,
+            ..AppContext::default()
+        },
+        settings,
+    );
+    let sizes = [
+        (60, 24),
+        (61, 25),
+        (80, 24),
+        (100, 30),
+        (120, 40),
+        (250, 70),
+    ];
+    let mut shots = Vec::new();
+    versus_menu(&mut a);
+    shots.push(text(&a, 60, 24));
+    a.deliver(
+        Response::Room(room(
+            vec![seat("ada", true, true), seat("bob", false, false)],
+            Some(0),
+            true,
+        )),
+        0,
+    );
+    shots.push(text(&a, 60, 24));
+    a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
+    a.tick(3000);
+    a.deliver(Response::Garbage { lines: 30, from: 1 }, 3000);
+    for n in 0..8 {
+        let names = ["bob", "eve", "kim", "lou", "max", "ned", "oz", "pia"];
+        let list = (0..n)
+            .map(|i| opponent(i + 1, names[i], i % 2 == 0))
+            .collect();
+        a.deliver(Response::Opponents(list), 3100);
+        for (w, h) in sizes {
+            let s = text(&a, w, h);
+            if (w, h) == (60, 24) {
+                shots.push(s);
+            }
+        }
+    }
+    press(&mut a, Key::Esc, 3200);
+    shots.push(text(&a, 60, 24));
+    a.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Battle,
+            rows: vec![
+                result_row(1, "bob", 1, (1500.0, 1490.0)),
+                result_row(0, "ada", 2, (1500.0, 1510.0)),
+            ],
+            you: Some(0),
+            ranked: true,
+        }),
+        4000,
+    );
+    shots.push(text(&a, 60, 24));
+    for s in shots {
+        assert!(s.is_ascii(), "{s}");
+    }
+    // Spectating up to eight players at every size.
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(start(battle_mode(), 5, &["bob", "eve"], None), 0);
+    for n in 0..9 {
+        let list = (0..n).map(|i| opponent(i, "pl", true)).collect();
+        a.deliver(Response::Opponents(list), 100);
+        for (w, h) in sizes {
+            text(&a, w, h);
+        }
+    }
 }
