@@ -95,6 +95,8 @@ pub struct Limits {
     pub min_frame_interval: Duration,
     /// How long shutdown waits for sessions to restore their terminals before closing them.
     pub shutdown_grace: Duration,
+    /// Deal every versus match this seed (tests); random when `None`.
+    pub versus_seed: Option<u32>,
 }
 
 impl Default for Limits {
@@ -106,6 +108,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(600),
             min_frame_interval: Duration::from_micros(1_000_000 / 60),
             shutdown_grace: Duration::from_secs(3),
+            versus_seed: None,
         }
     }
 }

@@ -110,13 +110,21 @@ impl ConnectionHandler {
         }
     }
 
-    fn start_game(&mut self, id: ChannelId, cols: u32, rows: u32, session: &mut Session) {
+    /// Starts the game; `initial` is a request made for the player at once (`join CODE`).
+    fn start_game(
+        &mut self,
+        id: ChannelId,
+        cols: u32,
+        rows: u32,
+        session: &mut Session,
+        initial: Option<minotty_ui::online::Request>,
+    ) {
         let (tx, rx) = mpsc::channel(EVENT_QUEUE);
         if let Some(state) = self.channel_mut(id) {
             state.session = Some(tx);
         }
         let handle = session.handle();
-        let params = SessionParams {
+        let mut params = SessionParams {
             handle: handle.clone(),
             channel: id,
             player: self.player.clone(),
@@ -133,6 +141,9 @@ impl ConnectionHandler {
                 },
             ),
         };
+        if let Some(request) = initial {
+            params.services.0.handle(request);
+        }
         tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
         let task = self.shared.tracker.spawn(session::run(params, rx));
         // A panic in the session task must still give the player their terminal back.
@@ -284,7 +295,7 @@ impl russh::server::Handler for ConnectionHandler {
         self.update_active();
         session.channel_success(channel)?;
         match pty {
-            Some((cols, rows)) => self.start_game(channel, cols, rows, session),
+            Some((cols, rows)) => self.start_game(channel, cols, rows, session, None),
             None => self.start_reply(channel, exec::no_pty(), session),
         }
         Ok(())
@@ -296,14 +307,41 @@ impl russh::server::Handler for ConnectionHandler {
         data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
+        let join = versus_command(data);
+        let game_running = self.game_running();
         match self.channel_mut(channel) {
-            Some(state) if !state.started => state.started = true,
+            // `join` with a PTY is a game: one per connection, as for shells.
+            Some(state)
+                if !(state.started || join.is_some() && state.pty.is_some() && game_running) =>
+            {
+                state.started = true
+            }
             _ => return session.channel_failure(channel),
         }
         self.update_active();
         session.channel_success(channel)?;
         tracing::info!(peer = %self.peer, player = %self.player, "exec command");
-        self.start_command(channel, data, session);
+        let refuse = |stderr: String| exec::Outcome {
+            stdout: String::new(),
+            stderr,
+            status: 1,
+        };
+        match join {
+            Some(Ok(request)) => match self.channel_mut(channel).and_then(|c| c.pty) {
+                Some((cols, rows)) => self.start_game(channel, cols, rows, session, Some(request)),
+                None => self.start_reply(
+                    channel,
+                    refuse(
+                        "minotty: joining a room needs a terminal: add -t \
+                         (ssh -t -p PORT HOST join CODE)\n"
+                            .into(),
+                    ),
+                    session,
+                ),
+            },
+            Some(Err(message)) => self.start_reply(channel, refuse(message), session),
+            None => self.start_command(channel, data, session),
+        }
         Ok(())
     }
 
@@ -394,4 +432,26 @@ impl russh::server::Handler for ConnectionHandler {
     ) -> Result<(), Self::Error> {
         session.channel_failure(channel)
     }
+}
+
+/// `join CODE` (play in the room) or `watch CODE` (spectate): the request the game starts with,
+/// or why the command is wrong; `None` for other commands.
+fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::Request, String>> {
+    let line = String::from_utf8_lossy(data);
+    let mut words = line.split_whitespace();
+    let spectate = match words.next()? {
+        "join" => false,
+        "watch" | "spectate" => true,
+        _ => return None,
+    };
+    Some(match (words.next(), words.next()) {
+        (Some(code), None) => Ok(minotty_ui::online::Request::JoinRoom {
+            code: code.to_owned(),
+            spectate,
+        }),
+        _ => Err(
+            "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ\"\n"
+                .into(),
+        ),
+    })
 }

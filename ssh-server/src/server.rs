@@ -76,7 +76,10 @@ pub async fn run(
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
             account: SharedAccounts::new(config.store.clone(), writer),
-            ..Default::default()
+            versus: crate::services::versus::SharedVersus::new(
+                config.store.clone(),
+                config.limits.versus_seed,
+            ),
         },
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),

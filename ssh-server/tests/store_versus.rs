@@ -1,0 +1,220 @@
+//! Versus in the store: matches with their players and replays, ranked ratings and the rating
+//! board (periods, ranks, ties, paging).
+
+use minotty_engine::rating::Rating;
+use minotty_engine::versus::MatchKind;
+use minotty_engine::{Game, GameConfig, Mode, Replay};
+use minotty_server::store::{
+    Account, KeyFingerprint, MatchPlayer, NewKey, NewMatch, Page, Period, PlayerId, PlayerName,
+    Store, UnixMs,
+};
+use sqlx::SqlitePool;
+
+/// 2024-02-29T13:14:15.678Z.
+const NOW: UnixMs = 1_709_212_455_678;
+const DAY: UnixMs = 86_400_000;
+
+async fn store(pool: SqlitePool) -> Store {
+    Store::from_pool(pool).await.expect("store")
+}
+
+async fn player(store: &Store, name: &str, n: u32) -> Account {
+    let fingerprint = format!("SHA256:{:0>43}", format!("vkey{n}"));
+    let key = NewKey {
+        fingerprint: KeyFingerprint::parse(&fingerprint).expect("fingerprint"),
+        algorithm: "ssh-ed25519".into(),
+    };
+    store
+        .register(&PlayerName::parse(name).expect("name"), &key, NOW)
+        .await
+        .expect("registers")
+}
+
+fn seat(seat: u32, player: Option<PlayerId>, name: &str, place: u32) -> MatchPlayer {
+    MatchPlayer {
+        seat,
+        player,
+        name: name.into(),
+        place,
+        kos: u32::from(place == 1),
+        forfeited: false,
+        lines: 10 + seat,
+        pieces: 50,
+        attack_sent: 12,
+        garbage_received: 4,
+        time_ms: 60_000,
+        rating: None,
+        replay: None,
+    }
+}
+
+fn rating(r: f64) -> Rating {
+    Rating {
+        rating: r,
+        ..Rating::default()
+    }
+}
+
+/// A ranked 1v1 at `at` that `winner` won, with the ratings after.
+fn ranked(at: UnixMs, winner: (PlayerId, f64), loser: (PlayerId, f64)) -> NewMatch {
+    let mut w = seat(0, Some(winner.0), "w", 1);
+    w.rating = Some((Rating::default(), rating(winner.1)));
+    let mut l = seat(1, Some(loser.0), "l", 2);
+    l.rating = Some((Rating::default(), rating(loser.1)));
+    NewMatch {
+        kind: MatchKind::Battle,
+        ranked: true,
+        room: "K7PQ".into(),
+        seed: 7,
+        started_at: at - 60_000,
+        ended_at: at,
+        players: vec![w, l],
+    }
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_match_is_stored_with_players_and_replays(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = player(&store, "ann", 1).await;
+    let game = Game::new(
+        GameConfig {
+            mode: Mode::sprint(),
+            ..GameConfig::default()
+        },
+        42,
+    );
+    let replay = game.replay();
+    let mut a = seat(0, Some(ann.id), "ann", 1);
+    a.replay = Some(replay.to_bytes());
+    let mut guest = seat(1, None, "guest", 2);
+    guest.forfeited = true;
+    let m = NewMatch {
+        kind: MatchKind::Race,
+        ranked: false,
+        room: "ABCD".into(),
+        seed: 42,
+        started_at: NOW - 1000,
+        ended_at: NOW,
+        players: vec![a.clone(), guest.clone()],
+    };
+    let id = store.record_match(&m).await.expect("stored");
+    let stored = store.match_players(id).await.expect("read");
+    assert_eq!(stored, vec![a, guest]);
+    let back = Replay::from_bytes(stored[0].replay.as_deref().expect("replay")).expect("decodes");
+    assert_eq!(back, replay);
+    assert_eq!(
+        store.recent_matches(ann.id, 10).await.expect("recent"),
+        [id]
+    );
+    // A private room changes no rating.
+    assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn ranked_matches_update_ratings_and_the_board(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = player(&store, "ann", 1).await.id;
+    let bob = player(&store, "bob", 2).await.id;
+    let cid = player(&store, "cid", 3).await.id;
+    store
+        .record_match(&ranked(NOW - 40 * DAY, (ann, 1662.0), (bob, 1338.0)))
+        .await
+        .expect("stored");
+    store
+        .record_match(&ranked(NOW, (bob, 1400.0), (cid, 1300.0)))
+        .await
+        .expect("stored");
+
+    let a = store.rating_of(ann).await.expect("read").expect("rated");
+    assert_eq!((a.rating.rating, a.games, a.wins), (1662.0, 1, 1));
+    let b = store.rating_of(bob).await.expect("read").expect("rated");
+    assert_eq!(
+        (b.rating.rating, b.games, b.wins, b.last_match_at),
+        (1400.0, 2, 1, NOW)
+    );
+
+    let board = |e: Vec<minotty_server::store::RatingEntry>| {
+        e.iter()
+            .map(|e| (e.rank, e.name.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let all = store
+        .rating_board(Period::AllTime, NOW, Page::top(10))
+        .await
+        .expect("board");
+    assert_eq!(
+        board(all),
+        [(1, "ann".into()), (2, "bob".into()), (3, "cid".into())]
+    );
+    // This month: ann's only match was 40 days ago.
+    let month = store
+        .rating_board(Period::Month, NOW, Page::top(10))
+        .await
+        .expect("board");
+    assert_eq!(board(month), [(1, "bob".into()), (2, "cid".into())]);
+    assert_eq!(
+        store
+            .rating_board_size(Period::AllTime, NOW)
+            .await
+            .expect("size"),
+        3
+    );
+    assert_eq!(
+        store
+            .rating_board_size(Period::Today, NOW)
+            .await
+            .expect("size"),
+        2
+    );
+    let page = store
+        .rating_board(
+            Period::AllTime,
+            NOW,
+            Page {
+                offset: 1,
+                limit: 1,
+            },
+        )
+        .await
+        .expect("page");
+    assert_eq!(board(page), [(2, "bob".into())]);
+
+    let own = store
+        .rating_rank_of(cid, Period::AllTime, NOW)
+        .await
+        .expect("rank")
+        .expect("on the board");
+    assert_eq!((own.rank, own.games, own.wins), (3, 1, 0));
+    assert_eq!(
+        store
+            .rating_rank_of(ann, Period::Today, NOW)
+            .await
+            .expect("rank"),
+        None
+    );
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn equal_ratings_share_a_rank(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = player(&store, "ann", 1).await.id;
+    let bob = player(&store, "bob", 2).await.id;
+    let cid = player(&store, "cid", 3).await.id;
+    let dan = player(&store, "dan", 4).await.id;
+    store
+        .record_match(&ranked(NOW, (ann, 1600.0), (bob, 1400.0)))
+        .await
+        .expect("stored");
+    store
+        .record_match(&ranked(NOW, (cid, 1600.0), (dan, 1400.0)))
+        .await
+        .expect("stored");
+    let ranks: Vec<(u64, PlayerId)> = store
+        .rating_board(Period::Today, NOW, Page::top(10))
+        .await
+        .expect("board")
+        .iter()
+        .map(|e| (e.rank, e.player))
+        .collect();
+    assert_eq!(ranks, [(1, ann), (1, cid), (3, bob), (3, dan)]);
+}
