@@ -14,7 +14,8 @@ use ratatui::widgets::Widget;
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::{
-    BoardSnapshot, Identity, MatchResult, Progress, Report, Request, Response, RoomState, RoomView,
+    BoardSnapshot, Identity, MatchResult, Progress, Report, Request, Response, RoomLimit,
+    RoomState, RoomView,
 };
 use crate::screens::versus_match::{Match, MatchView};
 use crate::screens::versus_menu::{self, CreateForm, JoinView, MenuView};
@@ -620,8 +621,10 @@ impl App {
                     )
                 });
                 let v = &mut self.versus;
+                let limit = v.room.as_ref().map_or(RoomLimit::None, |r| r.options.limit);
                 v.game = Some(Match {
                     start,
+                    limit,
                     session,
                     opponents: Vec::new(),
                     forfeit_prompt: false,

@@ -9,8 +9,8 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::online::MatchStart;
 use crate::online::OpponentView;
+use crate::online::{MatchStart, RoomLimit};
 use crate::screens::versus_menu::dot;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
@@ -30,6 +30,8 @@ const ROWS_H: u16 = BOARD_H;
 #[derive(Debug)]
 pub struct Match {
     pub start: MatchStart,
+    /// The room's limit, when known (a time limit shows as time left).
+    pub limit: RoomLimit,
     /// The player's own game (`None` when spectating).
     pub session: Option<GameSession>,
     /// Everyone else's boards and numbers (spectators: every player).
@@ -233,12 +235,21 @@ impl MatchView<'_> {
         let stats = game.stats();
         let minutes_ms = game.now().max(1);
         let apm = u64::from(stats.sent) * 60_000 * 10 / minutes_ms;
-        let lines = match self.game.start.kind {
-            MatchKind::Race => sfmt!(24; "{}/40", stats.lines),
-            MatchKind::Battle => sfmt!(24; "{}", stats.lines),
+        let (lines, time) = match (self.game.start.kind, self.game.limit) {
+            (MatchKind::Race, _) => (sfmt!(24; "{}/40", stats.lines), ("TIME", game.now())),
+            (MatchKind::Battle, RoomLimit::Lines(n)) => {
+                (sfmt!(24; "{}/{}", stats.lines, n), ("TIME", game.now()))
+            }
+            (MatchKind::Battle, RoomLimit::Seconds(secs)) => (
+                sfmt!(24; "{}", stats.lines),
+                ("LEFT", (u64::from(secs) * 1000).saturating_sub(game.now())),
+            ),
+            (MatchKind::Battle, RoomLimit::None) => {
+                (sfmt!(24; "{}", stats.lines), ("TIME", game.now()))
+            }
         };
         let rows: [(&str, StackStr<24>); 6] = [
-            ("TIME", sfmt!(24; "{}", clock(game.now()).as_str())),
+            (time.0, sfmt!(24; "{}", clock(time.1).as_str())),
             ("LINES", lines),
             ("SENT", sfmt!(24; "{}", stats.sent)),
             ("RECV", sfmt!(24; "{}", stats.garbage_received)),

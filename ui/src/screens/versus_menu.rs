@@ -251,7 +251,7 @@ impl Widget for &CreateView<'_> {
         draw::hint(
             buf,
             inner,
-            "Up/Down row   Left/Right change   Enter create",
+            "Left/Right change   Enter create   Esc back",
             theme,
         );
     }

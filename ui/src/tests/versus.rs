@@ -706,3 +706,25 @@ fn ascii_graphics_draw_only_ascii_and_no_size_panics() {
         }
     }
 }
+
+#[test]
+fn a_time_limit_shows_the_time_left_and_a_line_goal_its_progress() {
+    for (limit, want) in [
+        (RoomLimit::Seconds(120), "LEFT  1:59.0"),
+        (RoomLimit::Lines(20), "LINES   0/20"),
+    ] {
+        let mut a = online();
+        versus_menu(&mut a);
+        let mut r = room(
+            vec![seat("ada", true, true), seat("bob", true, false)],
+            Some(0),
+            true,
+        );
+        r.options.limit = limit;
+        a.deliver(Response::Room(r), 0);
+        a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
+        a.tick(4000);
+        let s = text(&a, 60, 24);
+        assert!(s.contains(want), "{want}\n{s}");
+    }
+}
