@@ -15,11 +15,15 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub mod autoplay;
 pub mod board;
 pub mod keys;
 mod pty;
 
-pub use pty::PtySession;
+pub use pty::{PtySession, WELCOME};
+
+/// A client's private key, shared by the connections that use it.
+pub type Key = Arc<PrivateKey>;
 
 /// How long helpers wait for something to appear by default.
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -138,13 +142,13 @@ pub enum Login {
     /// A fresh random ed25519 key.
     Key,
     /// This key (the same player on several connections).
-    With(Arc<PrivateKey>),
+    With(Key),
     /// keyboard-interactive, as a client without keys does.
     Guest,
 }
 
 /// A new random ed25519 key, for [`Login::With`].
-pub fn new_key() -> Arc<PrivateKey> {
+pub fn new_key() -> Key {
     Arc::new(PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).expect("a random key"))
 }
 

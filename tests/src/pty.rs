@@ -10,6 +10,9 @@ use russh::{Channel, ChannelMsg};
 
 use crate::{WAIT, board, keys};
 
+/// The title of the welcome screen a new key sees.
+pub const WELCOME: &str = "WELCOME TO MINOTTY";
+
 /// A game session seen through a terminal emulator.
 pub struct PtySession {
     channel: Channel<Msg>,
@@ -241,10 +244,25 @@ impl PtySession {
         Ok(Some(start.elapsed()))
     }
 
+    /// Waits for the main menu; a new key's welcome screen on the way is left with Esc (play
+    /// as a guest this time).
+    pub async fn skip_welcome(&mut self) -> anyhow::Result<()> {
+        self.wait_until("the welcome screen or the menu", WAIT, |s| {
+            let text = s.contents();
+            text.contains(WELCOME) || text.contains("Leaderboards")
+        })
+        .await?;
+        if self.contents().contains(WELCOME) {
+            self.send(keys::ESC).await?;
+        }
+        self.wait_for_text("Leaderboards", WAIT).await
+    }
+
     /// From the main menu into a 40 Lines game, reading the screen like a player: Enter on
-    /// "Play", then Enter on "40 Lines" (the first mode), until the board is drawn.
+    /// "Play", then Enter on "40 Lines" (the first mode), until the board is drawn. A new key's
+    /// welcome screen is skipped first.
     pub async fn start_40_lines(&mut self) -> anyhow::Result<()> {
-        self.wait_for_text("Play", WAIT).await?;
+        self.skip_welcome().await?;
         self.send(keys::ENTER).await?;
         self.wait_for_text("40 Lines", WAIT).await?;
         self.send(keys::ENTER).await?;

@@ -24,7 +24,7 @@ async fn menu_shows_with_the_players_name() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(100, 40).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     s.wait_for_text("ada", WAIT).await?;
     assert!(
         s.screen().alternate_screen(),
@@ -73,7 +73,7 @@ async fn a_resize_redraws_at_the_new_size() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(80, 30).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     let small = position(s.screen(), "Play");
 
     s.resize(160, 50).await?;
@@ -96,7 +96,7 @@ async fn a_window_too_small_shows_the_enlarge_message() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(100, 40).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     s.resize(40, 12).await?;
     s.wait_for_text("enlarge", WAIT).await?;
     s.resize(100, 40).await?;
@@ -113,7 +113,7 @@ async fn a_window_too_small_shows_the_enlarge_message() -> Result {
     t.resize(0, 0).await?;
     t.resize(60_000, 60_000).await?;
     t.resize(100, 40).await?;
-    t.wait_for_text("Play", WAIT).await?;
+    t.skip_welcome().await?;
     Ok(())
 }
 
@@ -122,7 +122,7 @@ async fn quitting_ends_the_session_and_restores_the_terminal() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(100, 40).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     assert!(s.screen().alternate_screen());
     let status = s.quit().await?;
     assert_eq!(status, Some(0));
@@ -269,7 +269,7 @@ async fn a_vanished_client_frees_its_slot() -> Result {
         }
     };
     let mut t = next.play(100, 40).await?;
-    t.wait_for_text("Play", WAIT).await?;
+    t.skip_welcome().await?;
     Ok(())
 }
 
@@ -298,7 +298,7 @@ async fn a_lone_escape_is_the_escape_key() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(100, 40).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     s.send(keys::ENTER).await?;
     s.wait_for_text("Clear 40 lines", WAIT).await?;
     // An arrow key split across two packets is one key (Down: the next mode's description),
@@ -357,7 +357,7 @@ async fn idle_players_are_disconnected_with_a_message() -> Result {
     let server = TestServer::start_with(limits).await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(100, 40).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     assert_eq!(s.wait_closed(WAIT).await?, Some(0));
     assert!(!s.screen().alternate_screen());
     assert!(s.contents().contains("without input"), "{}", s.contents());
@@ -369,7 +369,7 @@ async fn shutdown_restores_every_players_terminal() -> Result {
     let mut server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Key).await?;
     let mut s = conn.play(100, 40).await?;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
     let mut t = conn2.play(100, 40).await?;
     t.start_40_lines().await?;
@@ -397,7 +397,7 @@ async fn the_kitty_keyboard_protocol_is_negotiated() -> Result {
     // A terminal that answers the flags query before the device attributes: push, then pop.
     let mut s = conn.play(100, 40).await?;
     s.record = true;
-    s.wait_for_text("Play", WAIT).await?;
+    s.skip_welcome().await?;
     let raw = String::from_utf8_lossy(&s.raw).into_owned();
     assert!(raw.contains("\x1b[?u\x1b[c"), "queries sent");
     assert!(
@@ -424,7 +424,7 @@ async fn the_kitty_keyboard_protocol_is_negotiated() -> Result {
     let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
     let mut t = conn2.play(100, 40).await?;
     t.record = true;
-    t.wait_for_text("Play", WAIT).await?;
+    t.skip_welcome().await?;
     t.send(b"\x1b[?1;2c").await?;
     t.pump_for(Duration::from_millis(300)).await;
     assert_eq!(t.quit().await?, Some(0));

@@ -1,0 +1,210 @@
+//! Accounts end to end: real SSH connections, screens read with vt100. A new key registers
+//! and plays a real 40 lines game that reaches the leaderboard (in the game and with the
+//! `leaderboard` command); the same key is recognised later, also after a server restart; a
+//! second key is linked with the account's password.
+
+use std::time::Duration;
+
+use minotty_server::store::{Password, PlayerName};
+use minotty_tests::autoplay::{self, K_ENTER, KITTY_REPLY, kitty_tap};
+use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, board, keys, new_key};
+
+type Result = anyhow::Result<()>;
+
+/// A 40 lines game takes about 100 pieces; a few hundred leave room for a bad start.
+const MAX_PIECES: u32 = 400;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_key_registers_plays_40_lines_and_reaches_the_leaderboard() -> Result {
+    let mut server = TestServer::start().await?;
+    let key = new_key();
+    let conn = Connection::open(server.addr, "ada", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    // A terminal with the kitty keyboard protocol: every tap is a press and a release.
+    s.send(KITTY_REPLY).await?;
+
+    // The welcome screen offers the SSH user name; Enter registers it.
+    s.wait_for_text(WELCOME, WAIT).await?;
+    s.wait_for_text("ada", WAIT).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("Hello, ada!", WAIT).await?;
+
+    // Play, 40 Lines, and a real game to the goal.
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("40 Lines", WAIT).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_until("the board with a piece", WAIT, |sc| {
+        board::find(sc).is_some_and(|b| b.has_piece)
+    })
+    .await?;
+    let pieces =
+        autoplay::play_until(&mut s, MAX_PIECES, |text| text.contains("Goal reached!")).await?;
+    assert!(pieces >= 40 * 10 / 4, "40 lines take at least 100 pieces");
+    // The results say what storing the game earned.
+    s.wait_for_text("NEW PERSONAL BEST", WAIT).await?;
+    s.wait_for_text("Global rank #1", WAIT).await?;
+
+    // The in-game leaderboard (Main menu, then Leaderboards) lists it.
+    s.send(&kitty_tap(autoplay::K_ESC)).await?;
+    s.wait_for_text("Leaderboards", WAIT).await?;
+    for _ in 0..2 {
+        s.send(&kitty_tap(autoplay::K_DOWN)).await?;
+    }
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("LEADERBOARDS", WAIT).await?;
+    s.wait_for_text("ada", WAIT).await?;
+
+    // So does the command, as plain text, and an unknown mode is a one-line error.
+    let out = conn.exec("leaderboard 40l", false).await?;
+    eprintln!("leaderboard 40l:\n{}", out.stdout);
+    assert_eq!(out.status, Some(0), "{out:?}");
+    assert!(
+        out.stdout.starts_with("40 Lines - all time\n"),
+        "{}",
+        out.stdout
+    );
+    let row = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("ada"))
+        .expect("ada's row");
+    assert!(row.trim_start().starts_with("1  ada"), "{row}");
+    assert!(!out.stdout.contains('\x1b'), "no colours without a PTY");
+    let today = conn.exec("leaderboard 40l --period today", false).await?;
+    assert!(today.stdout.contains("ada"), "{}", today.stdout);
+    let bad = conn.exec("leaderboard tetris", false).await?;
+    assert_eq!(bad.status, Some(1));
+    assert!(bad.stdout.is_empty());
+    assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .contains("40l, marathon, ultra, master, cheese, combo, versus")
+    );
+    let _ = s.quit().await;
+    conn.close().await;
+
+    // Everything survives a restart: the key is still ada's, the entry still on the board.
+    server.restart().await?;
+    let conn = Connection::open(server.addr, "someone", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, ada!", WAIT).await?;
+    assert!(!s.contents().contains(WELCOME));
+    let out = conn.exec("leaderboard", false).await?;
+    assert!(out.stdout.contains("ada"), "{}", out.stdout);
+    let store = server.store().await?;
+    let account = store
+        .account_by_name(&PlayerName::parse("ada")?)
+        .await?
+        .expect("ada is stored");
+    let games = store.recent_games(account.id, 10).await?;
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].verdict, "ranked");
+    assert_eq!(games[0].stats.lines, 40);
+    let _ = s.quit().await;
+    server.stop(Duration::from_secs(30)).await?;
+    Ok(())
+}
+
+/// Registers a player named `name` with `key` through the welcome screen (the SSH user name
+/// is offered, so Enter is enough).
+async fn register(server: &TestServer, name: &str, key: minotty_tests::Key) -> Result {
+    let conn = Connection::open(server.addr, name, Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(WELCOME, WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text(&format!("Hello, {name}!"), WAIT).await?;
+    let _ = s.quit().await;
+    conn.close().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_connection_with_the_same_key_is_recognised() -> Result {
+    let server = TestServer::start().await?;
+    let key = new_key();
+    register(&server, "bea", key.clone()).await?;
+
+    // Another user name, the same key: no welcome, the account's name.
+    let conn = Connection::open(server.addr, "not-bea", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, bea!", WAIT).await?;
+    assert!(!s.contents().contains(WELCOME));
+    let _ = s.quit().await;
+
+    // A name is unique without regard to case: another key cannot take "BEA".
+    let other = Connection::open(server.addr, "BEA", Login::Key).await?;
+    let mut t = other.play(100, 40).await?;
+    t.wait_for_text(WELCOME, WAIT).await?;
+    t.send(keys::ENTER).await?;
+    t.wait_for_text("taken", WAIT).await?;
+    let _ = t.quit().await;
+    Ok(())
+}
+
+/// Links `key` to "cat" on the welcome screen: Tab to the link form, name, Enter, password,
+/// Enter.
+async fn link(
+    server: &TestServer,
+    key: &minotty_tests::Key,
+    password: &str,
+) -> anyhow::Result<(Connection, minotty_tests::PtySession)> {
+    let conn = Connection::open(server.addr, "laptop", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(WELCOME, WAIT).await?;
+    s.send(b"\t").await?;
+    s.wait_for_text("I ALREADY HAVE AN ACCOUNT", WAIT).await?;
+    s.send(b"cat").await?;
+    s.send(keys::ENTER).await?;
+    s.send(password.as_bytes()).await?;
+    s.send(keys::ENTER).await?;
+    Ok((conn, s))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_linked_by_password_logs_in_as_the_same_player() -> Result {
+    let server = TestServer::start().await?;
+    register(&server, "cat", new_key()).await?;
+    let store = server.store().await?;
+    let cat = store
+        .account_by_name(&PlayerName::parse("cat")?)
+        .await?
+        .expect("cat is stored");
+    store
+        .set_password(cat.id, &Password::parse("correct horse")?)
+        .await?;
+
+    // A new key, linked with a wrong password, then the right one.
+    let laptop = new_key();
+    let (_c1, mut wrong) = link(&server, &laptop, "battery staple").await?;
+    wrong.wait_for_text("wrong name or password", WAIT).await?;
+    let _ = wrong.quit().await;
+
+    let (_c2, mut right) = link(&server, &laptop, "correct horse").await?;
+    right.wait_for_text("Hello, cat!", WAIT).await?;
+    let _ = right.quit().await;
+
+    // From now on the laptop's key is cat's.
+    let conn = Connection::open(server.addr, "laptop", Login::With(laptop)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, cat!", WAIT).await?;
+    assert!(!s.contents().contains(WELCOME));
+    assert_eq!(store.keys(cat.id).await?.len(), 2);
+    let _ = s.quit().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_are_not_asked_to_register_and_can_read_the_leaderboard() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "guest", Login::Guest).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Leaderboards", WAIT).await?;
+    assert!(!s.contents().contains(WELCOME));
+    let _ = s.quit().await;
+    let out = conn
+        .exec("leaderboard marathon --period month", false)
+        .await?;
+    assert_eq!(out.status, Some(0), "{out:?}");
+    assert_eq!(out.stdout, "Marathon - this month\nNo entries yet.\n");
+    Ok(())
+}
