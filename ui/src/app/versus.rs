@@ -595,6 +595,12 @@ impl App {
                 }
             }
             Response::RoomFailed { message } => {
+                if !here {
+                    // E.g. `ssh HOST join CODE` with a wrong code: the player is on the main
+                    // menu, not in the versus screens.
+                    v.notice = Some(sanitize_line(&message));
+                    return true;
+                }
                 v.awaiting = false;
                 v.rematch = false;
                 if v.view == View::Queue {

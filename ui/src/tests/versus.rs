@@ -728,3 +728,36 @@ fn a_time_limit_shows_the_time_left_and_a_line_goal_its_progress() {
         assert!(s.contains(want), "{want}\n{s}");
     }
 }
+
+#[test]
+fn join_from_the_command_line_opens_the_lobby_or_says_why_not() {
+    // `ssh HOST join K7PQ`: the server joins for the player, who is on the main menu.
+    let mut a = online();
+    a.deliver(
+        Response::RoomFailed {
+            message: "There is no room K7PQ.".into(),
+        },
+        0,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("There is no room K7PQ.") && s.contains("NOTICE"),
+        "{s}"
+    );
+    press(&mut a, Key::Enter, 0);
+    a.deliver(
+        Response::Room(room(
+            vec![seat("bob", false, true), seat("ada", false, false)],
+            Some(1),
+            false,
+        )),
+        0,
+    );
+    let s = screen(&a);
+    assert!(s.contains("ROOM K7PQ") && s.contains("r ready"), "{s}");
+    press(&mut a, Key::Char('r'), 0);
+    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("Only the host"));
+}
