@@ -28,6 +28,8 @@ use crate::theme::Theme;
 
 /// The longest room code the join field takes.
 pub const CODE_MAX: usize = 8;
+/// Keys on the results screen count only this long after it opened.
+const RESULTS_GRACE_MS: u64 = 700;
 /// Board snapshots that only show the falling piece moving go out at most this often.
 const BOARD_EVERY_MS: u64 = 100;
 
@@ -71,6 +73,8 @@ pub(super) struct VersusState {
     /// Rematch asked for: waiting for the room.
     rematch: bool,
     targeting: Targeting,
+    /// When the results arrived (front-end time).
+    results_at: u64,
     /// A line of status or error under the current screen.
     message: Option<String>,
     /// A dismissable message box, drawn over any screen.
@@ -132,7 +136,7 @@ impl App {
                 false
             }
             View::Room => self.key_versus_room(ev),
-            View::Results => self.key_versus_results(ev),
+            View::Results => self.key_versus_results(ev, now),
             View::Match => false,
         }
     }
@@ -308,8 +312,12 @@ impl App {
         true
     }
 
-    fn key_versus_results(&mut self, ev: KeyEvent) -> bool {
+    fn key_versus_results(&mut self, ev: KeyEvent, now: u64) -> bool {
         let v = &mut self.versus;
+        if now < v.results_at + RESULTS_GRACE_MS {
+            // Keys still being hammered from the game do not choose anything here.
+            return false;
+        }
         match versus_results::handle(&mut v.results_cursor, ev) {
             versus_results::ResultsAction::None => false,
             versus_results::ResultsAction::Moved => true,
@@ -680,6 +688,7 @@ impl App {
                 v.game = None;
                 v.result = Some(result);
                 v.results_cursor = 0;
+                v.results_at = now;
                 v.rematch = false;
                 v.message = None;
                 if v.view == View::Match || here {

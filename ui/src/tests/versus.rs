@@ -555,7 +555,11 @@ fn results_show_numbers_rating_change_and_rematch() {
             assert!(s.contains(want), "{want}\n{s}");
         }
     }
+    // Keys hammered as the match ends choose nothing.
+    press(&mut a, Key::Down, 9100);
     press(&mut a, Key::Enter, 9100);
+    assert!(a.take_requests().is_empty());
+    press(&mut a, Key::Enter, 9700);
     assert_eq!(a.take_requests(), [Request::Rematch]);
     assert!(screen(&a).contains("Waiting for the others"));
     a.deliver(start(battle_mode(), 8, &["ada", "bob"], Some(0)), 9500);
