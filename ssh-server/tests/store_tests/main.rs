@@ -5,5 +5,6 @@
 mod accounts;
 mod games;
 mod leaderboard;
+mod meta;
 mod support;
 mod writer;

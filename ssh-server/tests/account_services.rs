@@ -1,0 +1,259 @@
+//! The account services of a session against a real throwaway database, without SSH: requests
+//! in, responses out, as the session task sees them.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::Duration;
+
+use minotty_engine::bot::autoplay;
+use minotty_engine::{Game, GameConfig, ModeKind};
+use minotty_server::services::account::SharedAccounts;
+use minotty_server::services::{AccountRef, Login, Services, SharedServices};
+use minotty_server::store::{GameWriter, Store, WriterConfig};
+use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
+use minotty_ui::{FinishedGame, Settings};
+use sqlx::SqlitePool;
+use tokio::sync::mpsc;
+
+const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
+const KEY2: &str = "SHA256:0000000000000000000000000000000000000000002";
+
+fn shared(store: &Store) -> SharedServices {
+    let (writer, _task) = GameWriter::spawn(store.clone(), WriterConfig::default());
+    SharedServices {
+        account: SharedAccounts::new(Some(store.clone()), Some(writer)),
+        ..SharedServices::default()
+    }
+}
+
+fn login(fingerprint: Option<&str>, account: Option<AccountRef>) -> Login {
+    Login {
+        ssh_user: "ada".into(),
+        fingerprint: fingerprint.map(str::to_owned),
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        account,
+    }
+}
+
+async fn next(rx: &mut mpsc::Receiver<Response>) -> Response {
+    tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("an answer in time")
+        .expect("the channel is open")
+}
+
+async fn ask(s: &mut Services, rx: &mut mpsc::Receiver<Response>, request: Request) -> Response {
+    s.handle(request);
+    next(rx).await
+}
+
+/// A real 40 lines game, played to the goal by the engine's bot.
+fn forty_lines() -> FinishedGame {
+    let mut game = Game::new(
+        GameConfig {
+            mode: ModeKind::Sprint.mode(),
+            ..GameConfig::default()
+        },
+        7,
+    );
+    autoplay(&mut game, 400, 200);
+    let (reason, won) = game.outcome().expect("the game ended");
+    assert!(won, "the bot clears 40 lines");
+    FinishedGame {
+        kind: ModeKind::Sprint,
+        replay: game.replay(),
+        stats: *game.stats(),
+        reason,
+        won,
+    }
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn guests_read_boards_but_have_no_account(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(None, None));
+    assert_eq!(s.account.start().await, (Identity::Guest, None));
+    let Response::Error { message } =
+        ask(&mut s, &mut rx, Request::Register { name: "ada".into() }).await
+    else {
+        panic!("an error");
+    };
+    assert!(message.contains("guests"), "{message}");
+    assert!(matches!(
+        ask(&mut s, &mut rx, Request::Profile).await,
+        Response::Error { .. }
+    ));
+    let board = Request::Leaderboard {
+        board: BoardId::Solo(ModeKind::Sprint),
+        period: BoardPeriod::AllTime,
+        offset: 0,
+    };
+    let Response::Leaderboard(page) = ask(&mut s, &mut rx, board).await else {
+        panic!("a page");
+    };
+    assert_eq!((page.total, page.rows.len(), page.own), (0, 0, None));
+    assert_eq!(page.columns, ["Time", "PPS"]);
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
+    assert_eq!(
+        s.account.start().await,
+        (
+            Identity::NewKey {
+                suggested: "ada".into()
+            },
+            None
+        )
+    );
+
+    // Registration: an invalid name, then a good one.
+    let short = Request::Register { name: "ab".into() };
+    assert!(matches!(
+        ask(&mut s, &mut rx, short).await,
+        Response::RegisterFailed { .. }
+    ));
+    let register = Request::Register { name: "Ada".into() };
+    assert_eq!(
+        ask(&mut s, &mut rx, register).await,
+        Response::SignedIn {
+            name: "Ada".into(),
+            has_password: false,
+            settings: None
+        }
+    );
+    let me = s.account.current().expect("signed in");
+    assert_eq!(me.name, "Ada");
+
+    // Settings (no answer when saved), keys, password.
+    let mut settings = Settings::default();
+    settings.ghost = false;
+    settings.preview = 2;
+    s.handle(Request::SaveSettings(Box::new(settings.clone())));
+    let Response::Keys(keys) = ask(&mut s, &mut rx, Request::ListKeys).await else {
+        panic!("keys");
+    };
+    assert_eq!(keys.len(), 1);
+    assert!(keys[0].in_use);
+    assert_eq!(keys[0].fingerprint, KEY1);
+    let remove = Request::RemoveKey {
+        fingerprint: KEY1.into(),
+    };
+    assert!(matches!(
+        ask(&mut s, &mut rx, remove).await,
+        Response::KeyFailed { .. }
+    ));
+    let weak = Request::SetPassword {
+        password: "short".into(),
+    };
+    assert!(matches!(
+        ask(&mut s, &mut rx, weak).await,
+        Response::PasswordFailed { .. }
+    ));
+    let good = Request::SetPassword {
+        password: "correct horse".into(),
+    };
+    assert_eq!(ask(&mut s, &mut rx, good).await, Response::PasswordSet);
+
+    // A finished game goes to the writer and comes back as GameRecorded.
+    s.account.submit_game(forty_lines(), 1_709_212_455_678);
+    let Response::GameRecorded(recorded) = next(&mut rx).await else {
+        panic!("recorded");
+    };
+    assert!(recorded.personal_best);
+    assert_eq!(recorded.rank, Some(1));
+    assert_eq!(recorded.note, None);
+
+    // The board, the profile and the replay show it.
+    let board = Request::Leaderboard {
+        board: BoardId::Solo(ModeKind::Sprint),
+        period: BoardPeriod::AllTime,
+        offset: 0,
+    };
+    let Response::Leaderboard(page) = ask(&mut s, &mut rx, board).await else {
+        panic!("a page");
+    };
+    assert_eq!(page.total, 1);
+    assert_eq!(page.rows[0].name, "Ada");
+    assert_eq!(page.rows[0].game, Some(recorded.game));
+    assert_eq!(page.own.as_ref().map(|r| r.rank), Some(1));
+    let Response::Profile(profile) = ask(&mut s, &mut rx, Request::Profile).await else {
+        panic!("a profile");
+    };
+    assert_eq!(profile.name, "Ada");
+    assert_eq!(profile.bests.len(), 6);
+    let sprint = &profile.bests[0];
+    assert_eq!(sprint.mode, ModeKind::Sprint);
+    assert_eq!(sprint.rank, Some(1));
+    assert_eq!(
+        sprint.best.as_deref(),
+        Some(page.rows[0].values[0].as_str())
+    );
+    assert!(profile.bests[1..].iter().all(|b| b.best.is_none()));
+    assert_eq!(profile.recent.len(), 1);
+    assert_eq!(profile.recent[0].outcome, "finished");
+    let replay = Request::Replay {
+        game: recorded.game,
+    };
+    let Response::Replay { player, replay, .. } = ask(&mut s, &mut rx, replay).await else {
+        panic!("a replay");
+    };
+    assert_eq!(player, "Ada");
+    assert_eq!(replay.mode.kind, ModeKind::Sprint);
+    assert!(matches!(
+        ask(&mut s, &mut rx, Request::Replay { game: 999 }).await,
+        Response::Error { .. }
+    ));
+
+    // The next session of the key starts registered, with the saved settings.
+    let (next_session, _rx) = Services::new(&shared, login(Some(KEY1), Some(me.clone())));
+    let (identity, stored) = next_session.account.start().await;
+    assert_eq!(
+        identity,
+        Identity::Registered {
+            name: "Ada".into(),
+            has_password: true
+        }
+    );
+    assert_eq!(stored, Some(settings.clone().clamped()));
+
+    // Another key links with the password (a wrong one first).
+    let (mut other, mut orx) = Services::new(&shared, login(Some(KEY2), None));
+    let wrong = Request::LinkKey {
+        name: "ada".into(),
+        password: "battery staple".into(),
+    };
+    let Response::LinkFailed { message } = ask(&mut other, &mut orx, wrong).await else {
+        panic!("refused");
+    };
+    assert_eq!(message, "wrong name or password");
+    let right = Request::LinkKey {
+        name: "ada".into(),
+        password: "correct horse".into(),
+    };
+    let Response::SignedIn {
+        name,
+        has_password,
+        settings: linked,
+    } = ask(&mut other, &mut orx, right).await
+    else {
+        panic!("signed in");
+    };
+    assert_eq!((name.as_str(), has_password), ("Ada", true));
+    assert_eq!(linked.map(|b| *b), Some(settings.clamped()));
+    assert_eq!(other.account.current(), Some(me));
+
+    // The first key's session removes the second key.
+    let remove = Request::RemoveKey {
+        fingerprint: KEY2.into(),
+    };
+    assert_eq!(
+        ask(&mut s, &mut rx, remove).await,
+        Response::KeyRemoved {
+            fingerprint: KEY2.into()
+        }
+    );
+}
