@@ -404,8 +404,16 @@ impl App {
         match self.versus.view {
             View::Match => {
                 let keys = &self.settings.keys;
-                let changed = match self.versus.game.as_mut().and_then(|m| m.session.as_mut()) {
-                    Some(s) => s.tick(now, keys),
+                let changed = match self.versus.game.as_mut() {
+                    Some(Match {
+                        session: Some(s), ..
+                    }) => s.tick(now, keys),
+                    // Spectating: the countdown is the only thing that moves by itself, and
+                    // ticks come only at its wakeups.
+                    Some(m) => {
+                        m.countdown(now).is_some()
+                            || m.countdown_wakeup(now.saturating_sub(1)).is_some()
+                    }
                     None => false,
                 };
                 self.versus_flush(now);
@@ -428,7 +436,9 @@ impl App {
         match self.versus.view {
             View::Match => {
                 let m = self.versus.game.as_ref()?;
-                let s = m.session.as_ref()?;
+                let Some(s) = m.session.as_ref() else {
+                    return m.countdown_wakeup(self.now);
+                };
                 let board = m
                     .board_due
                     .then(|| m.last_board.map_or(self.now, |t| t + BOARD_EVERY_MS));
@@ -500,6 +510,7 @@ impl App {
                         game: m,
                         settings: &self.settings,
                         player: &self.player,
+                        now: self.now,
                     }
                     .render(area, buf);
                 }
@@ -638,6 +649,7 @@ impl App {
                 let limit = v.room.as_ref().map_or(RoomLimit::None, |r| r.options.limit);
                 v.game = Some(Match {
                     start,
+                    started_at: now,
                     limit,
                     session,
                     opponents: Vec::new(),
@@ -712,6 +724,7 @@ impl App {
         v.rematch = false;
         v.awaiting = false;
         v.targeting = Targeting::default();
+        v.menu_cursor = 0;
         v.message = message;
         if !matches!(v.view, View::Join { .. } | View::Create) || v.message.is_some() {
             v.view = View::Menu;

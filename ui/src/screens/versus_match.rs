@@ -30,6 +30,8 @@ const ROWS_H: u16 = BOARD_H;
 #[derive(Debug)]
 pub struct Match {
     pub start: MatchStart,
+    /// Front-end time the match start arrived (the countdown runs from here).
+    pub started_at: u64,
     /// The room's limit, when known (a time limit shows as time left).
     pub limit: RoomLimit,
     /// The player's own game (`None` when spectating).
@@ -43,6 +45,20 @@ pub struct Match {
     /// The falling piece moved since the last snapshot.
     pub board_due: bool,
     pub finished_sent: bool,
+}
+
+impl Match {
+    /// The countdown digit a spectator sees (players see their own game's).
+    pub fn countdown(&self, now: u64) -> Option<u64> {
+        let end = self.started_at + self.start.countdown_ms;
+        (now < end).then(|| (end - now).div_ceil(1000).max(1))
+    }
+
+    /// When a spectator's countdown next changes.
+    pub fn countdown_wakeup(&self, now: u64) -> Option<u64> {
+        let end = self.started_at + self.start.countdown_ms;
+        (now < end).then(|| end - (end - now - 1) / 1000 * 1000)
+    }
 }
 
 /// How the opponents' boards are drawn.
@@ -92,6 +108,8 @@ pub struct MatchView<'a> {
     pub game: &'a Match,
     pub settings: &'a Settings,
     pub player: &'a str,
+    /// Front-end time now.
+    pub now: u64,
 }
 
 impl Widget for &MatchView<'_> {
@@ -145,6 +163,16 @@ impl Widget for &MatchView<'_> {
                 );
                 let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
                 draw::put_right(buf, right, top, self.player, theme.dim());
+                if m.start.kind == MatchKind::Battle && others.len() > 1 {
+                    let at_you = others
+                        .iter()
+                        .filter(|o| o.alive && o.target.is_some() && o.target == m.start.you)
+                        .count();
+                    if at_you > 0 {
+                        let text = sfmt!(32; "{} attacking you", at_you);
+                        draw::put_centered(buf, area, top, text.as_str(), theme.bad());
+                    }
+                }
                 let hint = if s.game().outcome().is_some_and(|(_, won)| won) {
                     "Finished: waiting for the others"
                 } else if s.is_over() {
@@ -179,6 +207,11 @@ impl Widget for &MatchView<'_> {
                     m.start.kind,
                     theme,
                 );
+                if let Some(n) = m.countdown(self.now) {
+                    let inner = draw::dialog(buf, area, 8, 3, theme, "");
+                    let digit = sfmt!(8; "{}", n);
+                    draw::put_centered(buf, inner, inner.y, digit.as_str(), theme.accent());
+                }
                 let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
                 draw::put_right(buf, right, top, "spectating", theme.dim());
                 draw::put_centered(buf, area, footer_y, "Watching   Esc leave", theme.dim());

@@ -473,6 +473,9 @@ fn one_opponent_and_five_draw_at_60x24_and_120x40() {
             if n > 2 {
                 assert!(s.contains("KO"), "{s}");
             }
+            if n == 5 {
+                assert!(s.contains("4 attacking you"), "{s}");
+            }
         }
         if n == 1 {
             // At full size: the opponent's frame and its garbage rows.
@@ -495,6 +498,18 @@ fn a_spectator_sees_both_boards() {
         100,
     );
     let s = text(&a, 60, 24);
+    assert!(
+        s.contains("│  3   │"),
+        "the countdown shows to spectators too\n{s}"
+    );
+    assert_eq!(a.next_wakeup(), Some(1000));
+    a.tick(1000);
+    assert!(a.take_dirty());
+    assert!(text(&a, 60, 24).contains("│  2   │"));
+    a.tick(3000);
+    assert_eq!(a.next_wakeup(), None);
+    let s = text(&a, 60, 24);
+    assert!(!s.contains("│  1   │"), "{s}");
     assert!(s.matches('┌').count() >= 2, "{s}");
     assert!(
         s.contains("bob") && s.contains("eve") && s.contains("spectating"),
