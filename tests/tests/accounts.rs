@@ -208,3 +208,79 @@ async fn guests_are_not_asked_to_register_and_can_read_the_leaderboard() -> Resu
     assert_eq!(out.stdout, "Marathon - this month\nNo entries yet.\n");
     Ok(())
 }
+
+/// The text of the screen line that contains `label`.
+fn line_with(s: &minotty_tests::PtySession, label: &str) -> String {
+    s.contents()
+        .lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Main menu, then Settings (the fifth item), then down to "Ghost piece".
+async fn to_ghost_setting(s: &mut minotty_tests::PtySession) -> Result {
+    s.wait_for_text("Leaderboards", WAIT).await?;
+    s.send(&keys::DOWN.repeat(4)).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("Ghost piece", WAIT).await?;
+    s.send(&keys::DOWN.repeat(5)).await?;
+    s.pump_for(Duration::from_millis(200)).await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_follow_the_player_to_the_next_connection() -> Result {
+    let server = TestServer::start().await?;
+    let key = new_key();
+    register(&server, "eve", key.clone()).await?;
+
+    let conn = Connection::open(server.addr, "eve", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, eve!", WAIT).await?;
+    to_ghost_setting(&mut s).await?;
+    assert!(
+        line_with(&s, "Ghost piece").contains("on"),
+        "{}",
+        s.contents()
+    );
+    s.send(keys::ENTER).await?;
+    s.wait_until("the ghost off", WAIT, |sc| {
+        sc.contents()
+            .lines()
+            .any(|l| l.contains("Ghost piece") && l.contains("off"))
+    })
+    .await?;
+    // Leaving the settings stores them.
+    s.send(keys::ESC).await?;
+    s.wait_for_text("Hello, eve!", WAIT).await?;
+    let store = server.store().await?;
+    let eve = store
+        .account_by_name(&PlayerName::parse("eve")?)
+        .await?
+        .expect("eve is stored");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let saved = loop {
+        if let Some(json) = store.settings(eve.id).await? {
+            break json;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "settings not saved");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(saved.contains("\"ghost\":false"), "{saved}");
+    let _ = s.quit().await;
+    conn.close().await;
+
+    // The next connection starts with them.
+    let conn = Connection::open(server.addr, "eve", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, eve!", WAIT).await?;
+    to_ghost_setting(&mut s).await?;
+    assert!(
+        line_with(&s, "Ghost piece").contains("off"),
+        "{}",
+        s.contents()
+    );
+    let _ = s.quit().await;
+    Ok(())
+}
