@@ -206,6 +206,13 @@ async fn guests_are_not_asked_to_register_and_can_read_the_leaderboard() -> Resu
         .await?;
     assert_eq!(out.status, Some(0), "{out:?}");
     assert_eq!(out.stdout, "Marathon - this month\nNo entries yet.\n");
+    let versus = conn.exec("leaderboard versus", true).await?;
+    assert_eq!(versus.status, Some(0), "{versus:?}");
+    assert!(
+        versus.stdout.starts_with("Versus (ranked 1v1) - all time\r\n"),
+        "with a PTY, lines end in CR LF: {:?}",
+        versus.stdout
+    );
     Ok(())
 }
 
