@@ -129,9 +129,11 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
     assert_eq!(me.name, "Ada");
 
     // Settings (no answer when saved), keys, password.
-    let mut settings = Settings::default();
-    settings.ghost = false;
-    settings.preview = 2;
+    let settings = Settings {
+        ghost: false,
+        preview: 2,
+        ..Settings::default()
+    };
     s.handle(Request::SaveSettings(Box::new(settings.clone())));
     let Response::Keys(keys) = ask(&mut s, &mut rx, Request::ListKeys).await else {
         panic!("keys");

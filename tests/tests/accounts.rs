@@ -209,7 +209,9 @@ async fn guests_are_not_asked_to_register_and_can_read_the_leaderboard() -> Resu
     let versus = conn.exec("leaderboard versus", true).await?;
     assert_eq!(versus.status, Some(0), "{versus:?}");
     assert!(
-        versus.stdout.starts_with("Versus (ranked 1v1) - all time\r\n"),
+        versus
+            .stdout
+            .starts_with("Versus (ranked 1v1) - all time\r\n"),
         "with a PTY, lines end in CR LF: {:?}",
         versus.stdout
     );
