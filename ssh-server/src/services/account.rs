@@ -156,6 +156,7 @@ impl AccountClient {
         let (Some(writer), Some(account)) = (&self.shared.writer, self.current()) else {
             return;
         };
+        // Game time leaves out the countdown and pauses: the start is approximate.
         let duration = i64::try_from(game.stats.time).unwrap_or(i64::MAX);
         let finished = FinishedGame {
             player: account.id,
@@ -328,14 +329,19 @@ impl Worker {
                 {
                     Ok(account) => {
                         self.sign_in(account.id, &account.name);
-                        let settings = self.store.settings(account.id).await?;
+                        // The key is linked whatever happens next: settings that cannot be
+                        // read now are the defaults for this session.
+                        let settings = match self.store.settings(account.id).await {
+                            Ok(json) => json.as_deref().and_then(stored_settings::from_json),
+                            Err(e) => {
+                                tracing::warn!(error = %e, "reading the settings of a linked key");
+                                None
+                            }
+                        };
                         Response::SignedIn {
                             name: account.name.to_string(),
                             has_password: account.has_password,
-                            settings: settings
-                                .as_deref()
-                                .and_then(stored_settings::from_json)
-                                .map(Box::new),
+                            settings: settings.map(Box::new),
                         }
                     }
                     Err(LinkError::Store(e)) => return Err(e),
