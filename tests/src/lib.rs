@@ -19,6 +19,7 @@ pub mod autoplay;
 pub mod board;
 pub mod keys;
 mod pty;
+pub mod versus;
 
 pub use pty::{PtySession, WELCOME};
 

@@ -32,7 +32,7 @@ use crate::services::AccountRef;
 use crate::store::{NewMatch, PlayerId, Store};
 
 pub use queue::QueueMsg;
-pub use room::RoomMsg;
+pub use room::{RoomMsg, match_mode};
 
 /// How long a match counts down before it starts.
 pub const COUNTDOWN: Duration = Duration::from_millis(3000);

@@ -1,0 +1,240 @@
+//! Versus over SSH with real russh clients: rooms by code (menu and `ssh -t HOST join CODE`),
+//! garbage from a tetris rising on the opponent's board after the delay, a disconnect in a
+//! ranked 1v1, a race to 40 lines, spectators.
+
+use std::time::Duration;
+
+use minotty_engine::{Button, Mode};
+use minotty_server::Limits;
+use minotty_server::store::{Page, Period};
+use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
+use minotty_tests::versus::{
+    bot_plan, create_room, exec_join, exec_output, fields, guest, join_room, play, registered,
+    tetris_plan, versus_item, wait_for_play,
+};
+use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT};
+
+async fn server(seed: u32) -> TestServer {
+    TestServer::start_with(Limits {
+        versus_seed: Some(seed),
+        ..Limits::default()
+    })
+    .await
+    .expect("server starts")
+}
+
+/// A seed whose first pieces allow a clean tetris, and the placements that make it.
+fn tetris_seed() -> (u32, Vec<Vec<Button>>) {
+    // What a battle room without a limit deals (`minotty_server::versus::match_mode`).
+    let mode = Mode::custom(0, true, None);
+    (1..500)
+        .find_map(|seed| tetris_plan(mode.clone(), seed).map(|p| (seed, p)))
+        .expect("a seed with a tetris")
+}
+
+async fn drop_piece(s: &mut PtySession) {
+    s.send(&kitty_tap(KittyKey::Char(' '))).await.expect("send");
+}
+
+/// `n` guests in one battle room (the first creates it, the second joins with `ssh -t HOST
+/// join CODE`, the others from the menu), a spectator, and a tetris by the host: the garbage
+/// goes to the second player (even targeting) and rises there on their next lock after the
+/// garbage delay; everyone else stays clean.
+async fn tetris_sends_four_garbage_rows(n: usize) {
+    let (seed, plan) = tetris_seed();
+    let server = server(seed).await;
+    let names = ["ann", "bob", "cid", "dan"];
+    let (_c0, mut host) = guest(server.addr, names[0]).await.expect("ann");
+    let code = create_room(&mut host, false, n as u8).await.expect("room");
+    let mut conns = Vec::new();
+    let mut players = Vec::new();
+    for (i, name) in names.iter().enumerate().take(n).skip(1) {
+        if i == 1 {
+            let conn = Connection::open(server.addr, name, Login::Guest)
+                .await
+                .expect("connects");
+            let s = exec_join(&conn, &code).await.expect("join by exec");
+            conns.push(conn);
+            players.push(s);
+        } else {
+            let (conn, mut s) = guest(server.addr, name).await.expect("guest");
+            join_room(&mut s, &code, false).await.expect("joins");
+            conns.push(conn);
+            players.push(s);
+        }
+    }
+    let (_cw, mut watcher) = guest(server.addr, "eve").await.expect("eve");
+    join_room(&mut watcher, &code, true).await.expect("watches");
+    for name in &names[1..n] {
+        host.wait_for_text(name, WAIT).await.expect("seated");
+    }
+    for p in &mut players {
+        p.send(&kitty_tap(KittyKey::Char('r')))
+            .await
+            .expect("ready");
+    }
+    host.wait_until("everyone ready", WAIT, |s| {
+        s.contents().matches("READY").count() >= n - 1
+    })
+    .await
+    .expect("ready shown");
+    host.send(&kitty_tap(K_ENTER)).await.expect("start");
+
+    wait_for_play(&mut host).await.expect("host plays");
+    for p in &mut players {
+        wait_for_play(p).await.expect("players play");
+    }
+    watcher
+        .wait_until("both boards", WAIT, |s| fields(s).len() >= 2)
+        .await
+        .expect("the spectator sees the boards");
+
+    play(&mut host, &plan).await.expect("the tetris");
+    host.wait_until("the tetris sent", WAIT, |s| {
+        let text = s.contents();
+        text.find("SENT ")
+            .and_then(|at| text[at + 5..].split_whitespace().next())
+            == Some("4")
+    })
+    .await
+    .expect("a tetris");
+    // Nothing has risen yet: garbage waits for the delay and the receiver's next lock.
+    for p in &mut players {
+        p.pump_for(Duration::from_millis(50)).await;
+        assert_eq!(fields(p.screen())[0].garbage_rows(), 0, "{}", p.contents());
+    }
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    for p in &mut players {
+        drop_piece(p).await;
+    }
+    players[0]
+        .wait_until("4 garbage rows", WAIT, |s| {
+            fields(s).first().is_some_and(|f| f.garbage_rows() == 4)
+        })
+        .await
+        .expect("garbage rose on bob's board");
+    for p in players.iter_mut().skip(1) {
+        p.pump_for(Duration::from_millis(300)).await;
+        assert_eq!(fields(p.screen())[0].garbage_rows(), 0, "{}", p.contents());
+    }
+    // The host and the spectator see it on bob's board too.
+    host.wait_until("bob's garbage", WAIT, |s| {
+        fields(s).iter().skip(1).any(|f| f.garbage_rows() == 4)
+    })
+    .await
+    .expect("the host sees bob's garbage");
+    watcher
+        .wait_until("bob's garbage", WAIT, |s| {
+            fields(s).iter().any(|f| f.garbage_rows() == 4)
+        })
+        .await
+        .expect("the spectator sees bob's garbage");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_a_tetris_sends_four_garbage_rows() {
+    tetris_sends_four_garbage_rows(2).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_a_tetris_sends_four_garbage_rows_to_one() {
+    tetris_sends_four_garbage_rows(4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_disconnect_ends_a_ranked_1v1_with_ratings() {
+    let mut server = server(7).await;
+    let (_ca, mut ann) = registered(server.addr, "ann").await.expect("ann");
+    let (cb, mut bob) = registered(server.addr, "bob").await.expect("bob");
+    versus_item(&mut ann, 0).await.expect("queue");
+    ann.wait_for_text("1500", WAIT)
+        .await
+        .expect("queued with a rating");
+    versus_item(&mut bob, 0).await.expect("queue");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    cb.close().await;
+    ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
+    ann.wait_for_text("1662", WAIT)
+        .await
+        .expect("the new rating");
+    let text = ann.contents();
+    assert!(text.contains("1500") && text.contains("+162"), "{text}");
+
+    // Stored: both ratings and the match.
+    let store = server.store().await.expect("store");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let board = loop {
+        let board = store
+            .rating_board(Period::AllTime, i64::MAX / 2, Page::top(10))
+            .await
+            .expect("board");
+        if board.len() == 2 || tokio::time::Instant::now() > deadline {
+            break board;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let rows: Vec<(String, i64)> = board
+        .iter()
+        .map(|e| (e.name.to_string(), e.rating.round() as i64))
+        .collect();
+    assert_eq!(rows, [("ann".to_string(), 1662), ("bob".to_string(), 1338)]);
+    let matches = store
+        .recent_matches(board[0].player, 5)
+        .await
+        .expect("matches");
+    let seats = store.match_players(matches[0]).await.expect("seats");
+    assert!(seats[1].forfeited && seats[0].place == 1);
+    assert!(seats[0].replay.is_some(), "ann's replay is stored");
+    server.stop(Duration::from_secs(10)).await.expect("stops");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_ends_when_one_player_reaches_40_lines() {
+    let seed = 11;
+    let plan = bot_plan(Mode::sprint(), seed, 200).expect("the bot finishes 40 lines");
+    let server = server(seed).await;
+    let (_ca, mut ann) = guest(server.addr, "ann").await.expect("ann");
+    let (_cb, mut bob) = guest(server.addr, "bob").await.expect("bob");
+    let code = create_room(&mut ann, true, 2).await.expect("room");
+    join_room(&mut bob, &code, false).await.expect("joins");
+    ann.wait_for_text("bob", WAIT).await.expect("seated");
+    bob.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    ann.wait_for_text("READY", WAIT).await.expect("ready");
+    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    let last = plan.len() - 1;
+    play(&mut ann, &plan[..last])
+        .await
+        .expect("39 lines and some");
+    assert!(!ann.contents().contains("MATCH RESULTS"));
+    ann.send(&minotty_tests::versus::taps(&plan[last]))
+        .await
+        .expect("last piece");
+    ann.wait_for_text("You win!", WAIT)
+        .await
+        .expect("ann wins the race");
+    bob.wait_for_text("MATCH RESULTS", WAIT)
+        .await
+        .expect("bob's results");
+    assert!(
+        bob.contents().contains("Place 2 of 2"),
+        "{}",
+        bob.contents()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn join_needs_a_terminal_and_a_room() {
+    let server = server(1).await;
+    let conn = Connection::open(server.addr, "ann", Login::Guest)
+        .await
+        .expect("connects");
+    let out = exec_output(&conn, "join K7PQ").await.expect("runs");
+    assert!(out.contains("needs a terminal"), "{out}");
+    let out = exec_output(&conn, "join").await.expect("runs");
+    assert!(out.contains("usage: join CODE"), "{out}");
+}
