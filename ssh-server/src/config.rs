@@ -82,6 +82,10 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_MAX_FPS", default_value_t = 60,
           value_parser = clap::value_parser!(u32).range(1..=240))]
     pub max_fps: u32,
+
+    /// Deal every versus match this seed (load tests and trials; random when not given).
+    #[arg(long, env = "MINOTTY_VERSUS_SEED", hide = true)]
+    pub versus_seed: Option<u32>,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.
@@ -121,6 +125,7 @@ impl From<&LimitArgs> for Limits {
             auth_timeout: Duration::from_secs(args.auth_timeout_secs.max(1)),
             idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
             min_frame_interval: Duration::from_micros(1_000_000 / u64::from(args.max_fps.max(1))),
+            versus_seed: args.versus_seed,
             ..Limits::default()
         }
     }

@@ -146,6 +146,8 @@ pub fn bot_plan(mode: Mode, seed: u32, max: usize) -> Option<Vec<Vec<Button>>> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
     pub x: usize,
+    /// The screen row of the field's top row.
+    pub top: usize,
     pub rows: Vec<Vec<bool>>,
     /// Per row: every cell was a cell (not covered by text such as "SINGLE" or "3").
     pub clean: Vec<bool>,
@@ -212,9 +214,15 @@ pub fn fields(screen: &vt100::Screen) -> Vec<Field> {
     let mut found = Vec::new();
     for x in 0..usize::from(cols).saturating_sub(21) {
         let mut run: Vec<(Vec<bool>, bool)> = Vec::new();
-        for line in &lines {
+        let mut top = 0;
+        for (y, line) in lines.iter().enumerate() {
             match segment(line, x) {
-                Some(r) => run.push(r),
+                Some(r) => {
+                    if run.is_empty() {
+                        top = y;
+                    }
+                    run.push(r);
+                }
                 None if run.len() >= 20 => break,
                 None => run.clear(),
             }
@@ -222,16 +230,45 @@ pub fn fields(screen: &vt100::Screen) -> Vec<Field> {
         if run.len() >= 20 && run.iter().filter(|r| r.1).count() >= 14 {
             run.truncate(20);
             let (rows, clean) = run.into_iter().unzip();
-            found.push(Field { x, rows, clean });
+            found.push(Field {
+                x,
+                top,
+                rows,
+                clean,
+            });
         }
     }
     found
 }
 
+/// Rows of the player's incoming-garbage meter (the column left of their own playfield)
+/// that are lit.
+pub fn meter(screen: &vt100::Screen) -> usize {
+    let Some(f) = fields(screen).into_iter().next() else {
+        return 0;
+    };
+    let Some(col) = f.x.checked_sub(1).and_then(|c| u16::try_from(c).ok()) else {
+        return 0;
+    };
+    (f.top..f.top + 20)
+        .filter(|&y| {
+            u16::try_from(y)
+                .ok()
+                .and_then(|y| screen.cell(y, col))
+                .is_some_and(|c| !c.contents().trim().is_empty())
+        })
+        .count()
+}
+
 /// A player connected with a PTY (kitty keyboard protocol on: every tap is a press and a
-/// release), at the main menu.
+/// release), at the main menu (or a new key's welcome screen).
 pub async fn player(conn: &Connection) -> anyhow::Result<PtySession> {
-    let mut s = conn.play(COLS, ROWS).await?;
+    player_sized(conn, COLS, ROWS).await
+}
+
+/// [`player`] with a terminal of `cols` x `rows`.
+pub async fn player_sized(conn: &Connection, cols: u16, rows: u16) -> anyhow::Result<PtySession> {
+    let mut s = conn.play(cols, rows).await?;
     s.send(KITTY_REPLY).await?;
     s.wait_until("the main menu", WAIT, |s| {
         let t = s.contents();
@@ -239,6 +276,13 @@ pub async fn player(conn: &Connection) -> anyhow::Result<PtySession> {
     })
     .await?;
     Ok(s)
+}
+
+/// On a new key's welcome screen: registers the suggested name (the SSH user name).
+pub async fn register(s: &mut PtySession) -> anyhow::Result<()> {
+    s.wait_for_text(crate::pty::WELCOME, WAIT).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("Leaderboards", WAIT).await
 }
 
 /// Connects a guest (keyboard-interactive) and opens the game.
@@ -258,10 +302,7 @@ pub async fn registered(
 ) -> anyhow::Result<(Connection, PtySession)> {
     let conn = Connection::open(addr, name, Login::Key).await?;
     let mut s = player(&conn).await?;
-    s.wait_for_text(crate::pty::WELCOME, WAIT).await?;
-    // The suggested name is the SSH user name: confirm it.
-    s.send(&kitty_tap(K_ENTER)).await?;
-    s.wait_for_text("Leaderboards", WAIT).await?;
+    register(&mut s).await?;
     Ok((conn, s))
 }
 

@@ -9,8 +9,8 @@ use minotty_server::Limits;
 use minotty_server::store::{Page, Period};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{
-    bot_plan, create_room, exec_join, exec_output, fields, guest, join_room, play, registered,
-    tetris_plan, versus_item, wait_for_play,
+    bot_plan, create_room, exec_join, exec_output, fields, guest, join_room, meter, play,
+    registered, tetris_plan, versus_item, wait_for_play,
 };
 use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT};
 
@@ -98,10 +98,18 @@ async fn tetris_sends_four_garbage_rows(n: usize) {
     })
     .await
     .expect("a tetris");
-    // Nothing has risen yet: garbage waits for the delay and the receiver's next lock.
+    // The target's meter shows 4 lines waiting; nothing has risen yet: garbage waits for the
+    // delay and the receiver's next lock.
+    players[0]
+        .wait_until("the garbage meter", WAIT, |s| meter(s) == 4)
+        .await
+        .expect("bob's meter shows 4");
     for p in &mut players {
         p.pump_for(Duration::from_millis(50)).await;
         assert_eq!(fields(p.screen())[0].garbage_rows(), 0, "{}", p.contents());
+    }
+    for p in players.iter().skip(1) {
+        assert_eq!(meter(p.screen()), 0, "{}", p.contents());
     }
     tokio::time::sleep(Duration::from_millis(700)).await;
     for p in &mut players {

@@ -7,6 +7,14 @@
 //! `--server-pid` is given), RSS per session, bytes/s per player and the input-to-frame latency
 //! (time from sending a key to the next data packet). Bounded: at most 5000 players and 600 s,
 //! loopback addresses only.
+//!
+//! `--versus rooms` pairs the players in 1v1 battle rooms instead (the first of each pair
+//! creates a room as a guest, the second joins it by code, the first starts), and `--versus
+//! quick` sends registered players through the ranked quick-match queue. Both then play the
+//! same schedule; a decided match is followed by a rematch. With `--versus-seed` (the seed the
+//! server deals, `minotty --versus-seed`) each room's host first plays a tetris planned for
+//! that seed and the tool reports the clear-to-garbage-meter latency: from sending the hard
+//! drop that clears the tetris to the first frame on the opponent's screen with the meter lit.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,8 +23,19 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail, ensure};
 use clap::Parser;
-use minotty_tests::{Connection, Login, PtySession, keys};
-use tokio::sync::{Barrier, Mutex, Semaphore};
+use minotty_engine::{Button, Mode};
+use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
+use minotty_tests::{Connection, Login, PtySession, keys, versus};
+use tokio::sync::{Barrier, Mutex, Semaphore, oneshot};
+
+/// How players meet in versus mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum VersusMode {
+    /// Pairs in private rooms (guests).
+    Rooms,
+    /// Registered players through the ranked queue.
+    Quick,
+}
 
 #[derive(Debug, Parser)]
 #[command(name = "minotty-load", about = "Load test for a local minotty server")]
@@ -46,6 +65,13 @@ struct Args {
     cols: u16,
     #[arg(long, default_value_t = 40)]
     rows: u16,
+    /// Versus: players in pairs (an even number of sessions).
+    #[arg(long, value_enum)]
+    versus: Option<VersusMode>,
+    /// The seed the server deals every versus match (its hidden `--versus-seed`): rooms then
+    /// measure the clear-to-garbage-meter latency.
+    #[arg(long)]
+    versus_seed: Option<u32>,
 }
 
 /// The ghost piece's glyph ("░", U+2591) as UTF-8.
@@ -55,6 +81,7 @@ const GHOST: &[u8] = "░".as_bytes();
 #[derive(Debug, Default)]
 struct PlayerStats {
     latencies_us: Vec<u64>,
+    garbage_us: Vec<u64>,
     missed: u64,
     bytes: u64,
     packets: u64,
@@ -63,6 +90,7 @@ struct PlayerStats {
 #[derive(Debug, Default)]
 struct Totals {
     latencies_us: Vec<u64>,
+    garbage_us: Vec<u64>,
     missed: u64,
     bytes: u64,
     packets: u64,
@@ -75,6 +103,13 @@ async fn main() -> anyhow::Result<()> {
     ensure!(args.addr.ip().is_loopback(), "loopback addresses only");
     ensure!((1..=5000).contains(&args.sessions), "1 to 5000 sessions");
     ensure!((1..=600).contains(&args.seconds), "1 to 600 seconds");
+    if args.versus.is_some() {
+        ensure!(
+            args.sessions % 2 == 0,
+            "versus needs an even number of sessions"
+        );
+        return versus_main(Arc::new(args)).await;
+    }
     let args = Arc::new(args);
 
     let rss_before = args.server_pid.and_then(rss_kib);
@@ -219,6 +254,47 @@ async fn join(args: &Args, i: usize) -> anyhow::Result<(Connection, PtySession)>
 
 /// Plays until `window` has passed: taps left and right in turn, hard drops, retries.
 async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats {
+    play_schedule(args, s, window, b"Retry", Keys::legacy()).await
+}
+
+/// The bytes of the schedule's keys: legacy sequences, or kitty press and release pairs for a
+/// session that negotiated the kitty keyboard protocol (versus players).
+struct Keys {
+    left: Vec<u8>,
+    right: Vec<u8>,
+    drop: Vec<u8>,
+    again: Vec<u8>,
+}
+
+impl Keys {
+    fn legacy() -> Keys {
+        Keys {
+            left: keys::LEFT.to_vec(),
+            right: keys::RIGHT.to_vec(),
+            drop: keys::HARD_DROP.to_vec(),
+            again: b"r".to_vec(),
+        }
+    }
+
+    fn kitty() -> Keys {
+        Keys {
+            left: kitty_tap(KittyKey::Arrow('D')),
+            right: kitty_tap(KittyKey::Arrow('C')),
+            drop: kitty_tap(KittyKey::Char(' ')),
+            again: kitty_tap(KittyKey::Char('r')),
+        }
+    }
+}
+
+/// The schedule of [`play`]; `needle` marks the results screen, where `r` plays again (Retry,
+/// or a versus rematch).
+async fn play_schedule(
+    args: &Args,
+    s: &mut PtySession,
+    window: Duration,
+    needle: &[u8],
+    keys: Keys,
+) -> PlayerStats {
     let mut stats = PlayerStats::default();
     let start = Instant::now();
     let bytes_before = s.bytes_received;
@@ -231,22 +307,22 @@ async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats 
     // Past the menus the screen is not emulated (it costs the load tool CPU the server needs);
     // the results screen is recognised by its "Retry".
     s.emulate = false;
-    s.flag_needle = Some(b"Retry".to_vec());
+    s.flag_needle = Some(needle.to_vec());
     while start.elapsed() < window && !s.closed {
         if s.pump_until(next).await {
             continue;
         }
         n += 1;
         if n.is_multiple_of(args.drop_every.max(1)) {
-            if s.send(keys::HARD_DROP).await.is_err() {
+            if s.send(&keys.drop).await.is_err() {
                 break;
             }
         } else {
             // A horizontal move redraws the ghost piece: its glyph marks the answering frame.
             let key = if n.is_multiple_of(2) {
-                keys::LEFT
+                &keys.left
             } else {
-                keys::RIGHT
+                &keys.right
             };
             match s
                 .send_and_wait_for(key, GHOST, Duration::from_secs(1))
@@ -258,9 +334,9 @@ async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats 
             }
         }
         if s.flag_seen {
-            // The game ended and the results offer "Retry".
+            // The game ended and the results offer "Retry" (or a rematch).
             s.flag_seen = false;
-            let _ = s.send(b"r").await;
+            let _ = s.send(&keys.again).await;
         }
         next += tap;
         let now = tokio::time::Instant::now();
@@ -327,4 +403,247 @@ fn clock_ticks_per_second() -> f64 {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(100.0)
+}
+
+/// A player's part in a versus pair.
+enum Role {
+    /// Plays the planned tetris first, then says when its last hard drop went out.
+    Attacker(Vec<Vec<Button>>, oneshot::Sender<Instant>),
+    /// Watches its garbage meter until the attacker's tetris shows up there.
+    Target(oneshot::Receiver<Instant>),
+    Plain,
+}
+
+/// Versus mode: pairs join rooms (or the queue), then every player plays the schedule.
+async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
+    let plan = match (args.versus, args.versus_seed) {
+        (Some(VersusMode::Rooms), Some(seed)) => Some(
+            versus::tetris_plan(Mode::custom(0, true, None), seed).with_context(|| {
+                let good = (1..500)
+                    .find(|&s| versus::tetris_plan(Mode::custom(0, true, None), s).is_some());
+                format!("seed {seed} allows no quick tetris; try {good:?}")
+            })?,
+        ),
+        _ => None,
+    };
+    let failed = Arc::new(AtomicU64::new(0));
+    let ready = Arc::new(Barrier::new(args.sessions + 1));
+    let done = Arc::new(Barrier::new(args.sessions + 1));
+    let totals = Arc::new(Mutex::new(Totals::default()));
+    let gate = Arc::new(Semaphore::new(args.connect_parallel.max(1)));
+    let rss_before = args.server_pid.and_then(rss_kib);
+    let ramp_start = Instant::now();
+    let mut tasks = Vec::new();
+    for pair in 0..args.sessions / 2 {
+        let (args, failed, ready, done, totals, gate, plan) = (
+            Arc::clone(&args),
+            Arc::clone(&failed),
+            Arc::clone(&ready),
+            Arc::clone(&done),
+            Arc::clone(&totals),
+            Arc::clone(&gate),
+            plan.clone(),
+        );
+        tasks.push(tokio::spawn(async move {
+            let joined = {
+                let _slot = gate.acquire().await;
+                join_pair(&args, pair).await
+            };
+            let players = match joined {
+                Ok(p) => p,
+                Err(e) => {
+                    if failed.fetch_add(2, Ordering::Relaxed) < 10 {
+                        eprintln!("pair {pair}: {e:#}");
+                    }
+                    ready.wait().await;
+                    ready.wait().await;
+                    done.wait().await;
+                    done.wait().await;
+                    return;
+                }
+            };
+            let (tx, rx) = oneshot::channel();
+            let roles = match plan {
+                Some(plan) => [Role::Attacker(plan, tx), Role::Target(rx)],
+                None => [Role::Plain, Role::Plain],
+            };
+            let mut both = Vec::new();
+            for ((conn, mut s), role) in players.into_iter().zip(roles) {
+                let (args, ready, done, totals) = (
+                    Arc::clone(&args),
+                    Arc::clone(&ready),
+                    Arc::clone(&done),
+                    Arc::clone(&totals),
+                );
+                both.push(tokio::spawn(async move {
+                    ready.wait().await;
+                    let window = Duration::from_secs(args.seconds);
+                    let stats = play_versus(&args, &mut s, window, role).await;
+                    let mut t = totals.lock().await;
+                    t.latencies_us.extend(stats.latencies_us);
+                    t.garbage_us.extend(stats.garbage_us);
+                    t.missed += stats.missed;
+                    t.bytes += stats.bytes;
+                    t.packets += stats.packets;
+                    t.players += 1;
+                    drop(t);
+                    done.wait().await;
+                    let _ = s.quit().await;
+                    conn.close().await;
+                }));
+            }
+            for t in both {
+                let _ = t.await;
+            }
+        }));
+    }
+    ready.wait().await;
+    let ramp = ramp_start.elapsed();
+    let rss_ready = args.server_pid.and_then(rss_kib);
+    let cpu_start = args.server_pid.and_then(cpu_ticks);
+    let window = Instant::now();
+    eprintln!(
+        "{} players in matches after {:.1} s ({} failed); measuring for {} s",
+        args.sessions as u64 - failed.load(Ordering::Relaxed),
+        ramp.as_secs_f64(),
+        failed.load(Ordering::Relaxed),
+        args.seconds
+    );
+    done.wait().await;
+    let elapsed = window.elapsed().as_secs_f64();
+    let cpu_end = args.server_pid.and_then(cpu_ticks);
+    for task in tasks {
+        let _ = task.await;
+    }
+    let mut t = totals.lock().await;
+    t.latencies_us.sort_unstable();
+    t.garbage_us.sort_unstable();
+    let players = t.players.max(1) as f64;
+    println!("players in matches:     {} of {}", t.players, args.sessions);
+    println!("1v1 matches:            {}", t.players / 2);
+    println!("ramp-up (connect+room): {:.1} s", ramp.as_secs_f64());
+    println!("window:                 {elapsed:.1} s");
+    match (cpu_start, cpu_end) {
+        (Some(a), Some(b)) => println!(
+            "server CPU:             {:.0}% (100% = one core)",
+            (b - a) as f64 / clock_ticks_per_second() / elapsed * 100.0
+        ),
+        _ => println!("server CPU:             n/a"),
+    }
+    if let (Some(a), Some(b)) = (rss_before, rss_ready) {
+        println!(
+            "server RSS:             {} MiB idle, {} MiB with players",
+            a / 1024,
+            b / 1024
+        );
+    }
+    println!(
+        "bytes/s per player:     {:.0}",
+        t.bytes as f64 / players / elapsed
+    );
+    println!(
+        "input-to-frame latency: p50 {} ms, p99 {} ms, max {} ms ({} moves; {} without a visible move within 1 s)",
+        ms(percentile(&t.latencies_us, 0.50)),
+        ms(percentile(&t.latencies_us, 0.99)),
+        ms(t.latencies_us.last().copied()),
+        t.latencies_us.len(),
+        t.missed
+    );
+    println!(
+        "clear-to-meter latency: p50 {} ms, p99 {} ms, max {} ms ({} tetrises)",
+        ms(percentile(&t.garbage_us, 0.50)),
+        ms(percentile(&t.garbage_us, 0.99)),
+        ms(t.garbage_us.last().copied()),
+        t.garbage_us.len()
+    );
+    if t.players == 0 {
+        bail!("no player got into a match");
+    }
+    Ok(())
+}
+
+/// Connects a pair and gets both into a running match.
+async fn join_pair(args: &Args, pair: usize) -> anyhow::Result<Vec<(Connection, PtySession)>> {
+    let open = |i: usize, login: Login| async move {
+        let conn = Connection::open(args.addr, &format!("vs{pair}x{i}"), login)
+            .await
+            .context("login")?;
+        let s = versus::player_sized(&conn, args.cols, args.rows)
+            .await
+            .context("shell")?;
+        anyhow::Ok((conn, s))
+    };
+    let mut players = Vec::new();
+    match args.versus {
+        Some(VersusMode::Quick) => {
+            for i in 0..2 {
+                let (conn, mut s) = open(i, Login::Key).await?;
+                versus::register(&mut s).await.context("registering")?;
+                versus::versus_item(&mut s, 0).await.context("queue")?;
+                players.push((conn, s));
+            }
+        }
+        _ => {
+            let (c0, mut host) = open(0, Login::Guest).await?;
+            let code = versus::create_room(&mut host, false, 2)
+                .await
+                .context("creating a room")?;
+            let (c1, mut guest) = open(1, Login::Guest).await?;
+            versus::join_room(&mut guest, &code, false)
+                .await
+                .context("joining")?;
+            host.wait_for_text(&format!("vs{pair}x1"), Duration::from_secs(10))
+                .await?;
+            // Enter twice: the first names who is not ready, the second starts anyway.
+            host.send(&kitty_tap(K_ENTER)).await?;
+            host.send(&kitty_tap(K_ENTER)).await?;
+            players.push((c0, host));
+            players.push((c1, guest));
+        }
+    }
+    for (_, s) in &mut players {
+        versus::wait_for_play(s).await.context("match start")?;
+    }
+    Ok(players)
+}
+
+/// One versus player's window: the role's tetris or meter watch, then the solo schedule
+/// (taps, hard drops), with a rematch whenever a match is decided.
+async fn play_versus(args: &Args, s: &mut PtySession, window: Duration, role: Role) -> PlayerStats {
+    let mut stats = PlayerStats::default();
+    let start = Instant::now();
+    match role {
+        Role::Attacker(plan, tx) => {
+            let last = plan.len().saturating_sub(1);
+            if versus::play(s, &plan[..last]).await.is_ok() {
+                let sent = Instant::now();
+                let _ = s.send(&versus::taps(&plan[last])).await;
+                let _ = tx.send(sent);
+            }
+        }
+        Role::Target(mut rx) => {
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+            let mut sent: Option<Instant> = None;
+            while tokio::time::Instant::now() < deadline {
+                s.pump_for(Duration::from_millis(2)).await;
+                if sent.is_none() {
+                    sent = rx.try_recv().ok();
+                }
+                if let Some(at) = sent
+                    && versus::meter(s.screen()) > 0
+                {
+                    stats.garbage_us.push(at.elapsed().as_micros() as u64);
+                    break;
+                }
+            }
+        }
+        Role::Plain => {}
+    }
+    let rest = window.saturating_sub(start.elapsed());
+    let solo = play_schedule(args, s, rest, b"MATCH RESULTS", Keys::kitty()).await;
+    stats.latencies_us = solo.latencies_us;
+    stats.missed = solo.missed;
+    stats.bytes = solo.bytes;
+    stats.packets = solo.packets;
+    stats
 }
