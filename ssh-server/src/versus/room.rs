@@ -771,6 +771,22 @@ impl Room {
         live.record_due = Some(now + REPLAY_GRACE);
         tracing::info!(room = %code, %winner, "match over");
         self.state = RoomState::Results;
+        // A rematch in a ranked room starts from the new ratings.
+        let rated: Vec<(MemberId, Rating)> = self
+            .live
+            .as_ref()
+            .map(|l| {
+                l.players
+                    .iter()
+                    .filter_map(|p| p.rating.map(|(_, a)| (p.member.id, a)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (id, after) in rated {
+            if let Some(i) = self.seat_of(id) {
+                self.seats[i].rating = Some(after);
+            }
+        }
         self.flush_opponents(now);
         // Players who left during the match leave their seats now.
         self.seats.retain(|s| s.connected);

@@ -256,7 +256,10 @@ async fn attacks_become_garbage_for_the_opponent_and_boards_are_relayed() {
     }
     let ms = began.elapsed().as_millis() as usize;
     let sends = opponents(&mut c[1]);
-    assert!(sends >= 2 && sends <= ms / 50 + 2, "{sends} sends in {ms} ms");
+    assert!(
+        sends >= 2 && sends <= ms / 50 + 2,
+        "{sends} sends in {ms} ms"
+    );
 }
 
 #[tokio::test]
@@ -496,8 +499,35 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
         (before - 1500.0).abs() < 1e-9 && after < 1400.0,
         "{before} -> {after}"
     );
-    // The new rating is what the queue uses next.
-    assert!(shared.hub().rating_of(PlayerId(1)).await.rating > 1600.0);
+    // The new rating is what the queue uses next, and what a rematch starts from.
+    let first = after_of(&result, "ann");
+    assert!((shared.hub().rating_of(PlayerId(1)).await.rating - first).abs() < 1e-9);
+    ann.send(Request::Rematch);
+    bob.send(Request::Rematch);
+    for c in [&mut ann, &mut bob] {
+        c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
+            .await;
+    }
+    bob.report(vec![Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    }]);
+    let again = self::result(&mut ann).await;
+    let (before, after) = again.rows[0].rating.unwrap();
+    assert!(
+        (before - first).abs() < 1e-9 && after > first,
+        "{before} -> {after}"
+    );
+}
+
+fn after_of(result: &minotty_ui::online::MatchResult, name: &str) -> f64 {
+    result
+        .rows
+        .iter()
+        .find(|r| r.name == name)
+        .and_then(|r| r.rating)
+        .map(|(_, a)| a)
+        .unwrap()
 }
 
 #[tokio::test]
