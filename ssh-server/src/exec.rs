@@ -76,6 +76,10 @@ minotty: a falling-block puzzle game over SSH
   ssh -p PORT HOST leaderboard [MODE] [--period all|month|today]
                                         the top of a leaderboard (MODE: 40l, marathon,
                                         ultra, master, cheese, combo, versus; default 40l)
+  ssh -p PORT HOST leaderboard versus   the ratings of ranked versus matches
+  ssh -t -p PORT HOST join CODE         play in the versus room CODE
+  ssh -t -p PORT HOST watch CODE        watch the room CODE as a spectator
+                                        (join and watch need a terminal: -t)
 ";
 
 /// The names of the boards, for error messages.
@@ -209,6 +213,14 @@ mod tests {
         let help = run(b"help");
         assert_eq!(help.status, 0);
         assert!(help.stdout.contains("help"));
+        for usage in [
+            "leaderboard [MODE] [--period all|month|today]",
+            "leaderboard versus",
+            "ssh -t -p PORT HOST join CODE",
+            "ssh -t -p PORT HOST watch CODE",
+        ] {
+            assert!(help.stdout.contains(usage), "help lacks {usage:?}");
+        }
         assert!(help.stderr.is_empty());
         assert_eq!(run(b"  help  extra").status, 0);
 
