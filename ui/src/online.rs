@@ -137,8 +137,12 @@ pub enum Report {
     Board(BoardSnapshot),
     /// The player's running numbers.
     Progress(Progress),
-    /// The player's game ended: topped out, forfeited, or (race) reached the goal.
+    /// The player's game ended: topped out, or (race) reached the goal. (Sessions before
+    /// `Forfeited` existed also sent this for a forfeit.)
     Finished { won: bool, progress: Progress },
+    /// The player gave up from the in-game prompt: a loss shown as "left", not a top-out.
+    /// Sent instead of `Finished`, followed by the `Replay`.
+    Forfeited { progress: Progress },
     /// The player's whole game, for the match record: sent once when the game ends (after
     /// `Finished`, or on `MatchOver` when the player was still playing).
     Replay(Box<Replay>),

@@ -629,6 +629,14 @@ impl Room {
                         live.router.knock_out(p);
                     }
                 }
+                Report::Forfeited { progress } => {
+                    // Given up from the prompt: the same as leaving the match, but the player
+                    // stays in the room for the results.
+                    live.players[p].progress = progress;
+                    live.players[p].forfeited = true;
+                    live.dirty = true;
+                    live.router.knock_out(p);
+                }
                 Report::Replay(_) => {}
             }
             if live.router.is_over() {

@@ -602,3 +602,57 @@ async fn a_player_who_drops_out_is_told_the_result_when_back() {
     tokio::time::sleep(Duration::from_millis(10)).await;
     assert!(third.drain().is_empty());
 }
+
+#[tokio::test]
+async fn a_top_out_after_the_opponents_garbage_is_their_ko() {
+    let shared = SharedVersus::default();
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[0].report(vec![Report::Attack { lines: 4 }]);
+    c[1].wait(|r| matches!(r, Response::Garbage { lines: 4, from: 0 }).then_some(()))
+        .await;
+    // bob's own attack (after cancelling) in the same report as the top-out.
+    c[1].report(vec![
+        Report::Attack { lines: 1 },
+        Report::Board(board(20)),
+        Report::Finished {
+            won: false,
+            progress: Progress::default(),
+        },
+    ]);
+    for c in c.iter_mut() {
+        let result = result(c).await;
+        assert_eq!(result.rows[0].name, "ann");
+        assert_eq!(result.rows[0].kos, 1, "{:?}", result.rows);
+        assert_eq!(result.rows[1].kos, 0);
+        assert!(!result.rows[1].forfeited, "a top-out is not a forfeit");
+    }
+}
+
+#[tokio::test]
+async fn a_forfeit_from_the_prompt_is_shown_as_left_not_as_a_top_out() {
+    let shared = SharedVersus::default();
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[0].report(vec![Report::Attack { lines: 2 }]);
+    c[1].wait(|r| matches!(r, Response::Garbage { lines: 2, from: 0 }).then_some(()))
+        .await;
+    c[1].report(vec![Report::Forfeited {
+        progress: Progress {
+            lines: 2,
+            ..Progress::default()
+        },
+    }]);
+    for c in c.iter_mut() {
+        let result = result(c).await;
+        assert_eq!(result.rows[0].name, "ann");
+        assert_eq!(result.rows[0].place, 1);
+        assert_eq!(result.rows[1].name, "bob");
+        assert!(result.rows[1].forfeited, "{:?}", result.rows);
+        assert_eq!(result.rows[1].lines, 2);
+    }
+    // bob is still in the room (unlike leaving): a rematch is possible.
+    let view = c[1].room().await;
+    assert_eq!(view.seats.len(), 2);
+    assert_eq!(view.state, RoomState::Results);
+}

@@ -6,7 +6,7 @@
 
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
 use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_engine::{Cell, EventKind, Game};
+use minotty_engine::{Cell, EndReason, EventKind, Game};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -757,7 +757,9 @@ impl App {
                 EventKind::GarbageQueued { .. } | EventKind::GarbageCancelled { .. } => {
                     progress = true;
                 }
-                EventKind::GameOver { won, .. } => finished = Some(won),
+                EventKind::GameOver { won, reason } => {
+                    finished = Some((won, reason == EndReason::Forfeit));
+                }
                 _ => {}
             }
         }
@@ -776,12 +778,16 @@ impl App {
         if progress {
             reports.push(Report::Progress(numbers));
         }
-        if let Some(won) = finished.filter(|_| !m.finished_sent) {
+        if let Some((won, forfeit)) = finished.filter(|_| !m.finished_sent) {
             m.finished_sent = true;
             m.forfeit_prompt = false;
-            reports.push(Report::Finished {
-                won,
-                progress: numbers,
+            reports.push(if forfeit {
+                Report::Forfeited { progress: numbers }
+            } else {
+                Report::Finished {
+                    won,
+                    progress: numbers,
+                }
             });
             reports.push(Report::Replay(Box::new(s.game().replay())));
         }

@@ -442,8 +442,11 @@ fn esc_in_a_match_asks_and_never_stops_the_clock() {
     assert!(!a.in_game());
     let r = reports(&mut a);
     assert!(
-        r.iter()
-            .any(|r| matches!(r, Report::Finished { won: false, .. })),
+        r.iter().any(|r| matches!(r, Report::Forfeited { .. })),
+        "a forfeit is reported as such: {r:?}"
+    );
+    assert!(
+        !r.iter().any(|r| matches!(r, Report::Finished { .. })),
         "{r:?}"
     );
     assert!(r.iter().any(|r| matches!(r, Report::Replay(_))), "{r:?}");
@@ -453,7 +456,7 @@ fn esc_in_a_match_asks_and_never_stops_the_clock() {
     assert!(
         !reports(&mut a)
             .iter()
-            .any(|r| matches!(r, Report::Finished { .. }))
+            .any(|r| matches!(r, Report::Finished { .. } | Report::Forfeited { .. }))
     );
 }
 
