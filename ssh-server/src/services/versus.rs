@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 
 use super::Who;
 use crate::store::Store;
-use crate::versus::{Hub, Link, Member, MemberId, QueueMsg, RoomMsg, code};
+use crate::versus::{Hub, Link, Member, MemberId, QueueMsg, RoomMsg, SessionTx, code};
 
 /// Shared by every session: the room registry and the matchmaking queue.
 #[derive(Debug, Default)]
@@ -38,7 +38,7 @@ pub struct VersusClient {
     hub: Arc<Hub>,
     id: MemberId,
     who: Who,
-    tx: mpsc::Sender<Response>,
+    tx: SessionTx,
     link: Link,
     queued: bool,
 }
@@ -48,10 +48,11 @@ impl VersusClient {
         let hub = Arc::clone(&shared.hub);
         // A registered player back after dropping out of a match hears how it went.
         let account = who.account.borrow().clone();
+        let tx = SessionTx::new(tx);
         if let Some(account) = account
             && let Some(message) = hub.notice_for(account.id)
         {
-            let _ = tx.try_send(Response::Notice { message });
+            tx.send(Response::Notice { message });
         }
         VersusClient {
             id: hub.next_member(),
@@ -80,7 +81,7 @@ impl VersusClient {
     }
 
     fn reply(&self, response: Response) {
-        let _ = self.tx.try_send(response);
+        self.tx.send(response);
     }
 
     /// Sends `msg` to the session's room; `false` when it is in none.

@@ -8,8 +8,8 @@
 //! (coalesced), decides the match and stores it.
 //!
 //! Sessions talk to a room over an unbounded channel (a leave sent from `Drop` must never be
-//! lost); a room answers each session with `try_send` on the session's response channel, so a
-//! stuck session can never stall a room.
+//! lost); a room answers each session through a [`SessionTx`], which never waits (a stuck
+//! session can never stall a room) and never drops garbage or a match's start and end.
 
 pub mod code;
 mod queue;
@@ -58,6 +58,95 @@ pub struct RoomLink {
     pub tx: mpsc::UnboundedSender<RoomMsg>,
 }
 
+/// A session's response channel as versus uses it: never waits, and never drops anything but
+/// `Opponents` (coalesced news, a fresher one follows).
+///
+/// While the session's bounded queue has room, responses go straight into it. When it is full,
+/// every response but `Opponents` waits in a backlog that a forwarding task feeds into the
+/// queue, in order, as the session reads it; until the backlog is empty later responses join
+/// it (so the order per session is kept) and `Opponents` are dropped. The backlog goes when
+/// the session ends.
+#[derive(Clone, Debug)]
+pub struct SessionTx {
+    tx: mpsc::Sender<Response>,
+    backlog: Arc<Mutex<Backlog>>,
+}
+
+#[derive(Debug, Default)]
+struct Backlog {
+    queued: std::collections::VecDeque<Response>,
+    /// A forwarding task is running (it clears this when the backlog is empty).
+    forwarding: bool,
+}
+
+impl SessionTx {
+    pub fn new(tx: mpsc::Sender<Response>) -> SessionTx {
+        SessionTx {
+            tx,
+            backlog: Arc::new(Mutex::new(Backlog::default())),
+        }
+    }
+
+    /// The session has ended (its receiver is gone).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// How many responses wait in the backlog.
+    pub fn backlog_len(&self) -> usize {
+        lock(&self.backlog).queued.len()
+    }
+
+    /// Queues `response` without waiting. `false` when it was dropped: the session is gone,
+    /// or it is an `Opponents` and the session's queue is full.
+    pub fn send(&self, response: Response) -> bool {
+        let droppable = matches!(response, Response::Opponents(_));
+        let mut backlog = lock(&self.backlog);
+        if backlog.forwarding {
+            if droppable {
+                return false;
+            }
+            backlog.queued.push_back(response);
+            return true;
+        }
+        match self.tx.try_send(response) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(mpsc::error::TrySendError::Full(_)) if droppable => false,
+            Err(mpsc::error::TrySendError::Full(response)) => {
+                tracing::debug!("a session's response queue is full: responses wait in order");
+                backlog.queued.push_back(response);
+                backlog.forwarding = true;
+                tokio::spawn(forward(self.tx.clone(), Arc::clone(&self.backlog)));
+                true
+            }
+        }
+    }
+}
+
+/// Feeds the backlog into the session's queue, waiting for room, until it is empty.
+async fn forward(tx: mpsc::Sender<Response>, backlog: Arc<Mutex<Backlog>>) {
+    loop {
+        let next = {
+            let mut b = lock(&backlog);
+            match b.queued.pop_front() {
+                Some(r) => r,
+                None => {
+                    b.forwarding = false;
+                    return;
+                }
+            }
+        };
+        if tx.send(next).await.is_err() {
+            // The session ended: nobody to tell.
+            let mut b = lock(&backlog);
+            b.queued.clear();
+            b.forwarding = false;
+            return;
+        }
+    }
+}
+
 /// A session, as rooms and the queue know it.
 #[derive(Clone, Debug)]
 pub struct Member {
@@ -65,22 +154,15 @@ pub struct Member {
     /// The displayed name (account name, or the sanitised SSH user name of a guest).
     pub name: String,
     pub account: Option<AccountRef>,
-    pub tx: mpsc::Sender<Response>,
+    pub tx: SessionTx,
     pub link: Link,
 }
 
 impl Member {
-    /// Queues `response` for the session without waiting; `false` when it was dropped (the
-    /// session is gone or has not read its queue for a long time).
+    /// Queues `response` for the session without waiting (see [`SessionTx::send`]); `false`
+    /// when it was dropped.
     pub fn send(&self, response: Response) -> bool {
-        match self.tx.try_send(response) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                tracing::warn!(member = self.id.0, "a session's response queue is full");
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-        }
+        self.tx.send(response)
     }
 
     /// The room the session is in.

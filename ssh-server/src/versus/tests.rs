@@ -656,3 +656,73 @@ async fn a_forfeit_from_the_prompt_is_shown_as_left_not_as_a_top_out() {
     assert_eq!(view.seats.len(), 2);
     assert_eq!(view.state, RoomState::Results);
 }
+
+#[tokio::test]
+async fn garbage_and_the_match_end_reach_a_session_whose_queue_is_full() {
+    let shared = SharedVersus::default();
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[1].drain();
+    // bob reads nothing while ann sends far more than his queue (256) holds, each attack
+    // with a board (coalesced Opponents may be dropped; garbage never).
+    const ATTACKS: usize = 600;
+    for i in 0..ATTACKS {
+        c[0].report(vec![
+            Report::Attack {
+                lines: (i % 4 + 1) as u8,
+            },
+            Report::Board(board(i % 5)),
+        ]);
+        if i % 100 == 0 {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
+    c[1].report(vec![Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    }]);
+    // Every garbage, in order, then the result.
+    let mut got = Vec::new();
+    let result = loop {
+        match c[1].wait(Some).await {
+            Response::Garbage { lines, from } => {
+                assert_eq!(from, 0);
+                got.push(lines);
+            }
+            Response::MatchOver(m) => break m,
+            _ => {}
+        }
+    };
+    let sent: Vec<u8> = (0..ATTACKS).map(|i| (i % 4 + 1) as u8).collect();
+    assert_eq!(got.len(), ATTACKS, "garbage dropped");
+    assert_eq!(got, sent);
+    assert_eq!(result.rows[0].name, "ann");
+}
+
+#[tokio::test]
+async fn a_session_tx_drops_only_opponents_when_full_and_keeps_the_order() {
+    let (tx, mut rx) = mpsc::channel(2);
+    let out = super::SessionTx::new(tx);
+    let garbage = |lines| Response::Garbage { lines, from: 0 };
+    assert!(out.send(garbage(1)));
+    assert!(out.send(Response::Opponents(Vec::new())));
+    // Full: garbage waits, opponents go.
+    assert!(out.send(garbage(2)));
+    assert!(!out.send(Response::Opponents(Vec::new())));
+    assert!(out.send(garbage(3)));
+    assert_eq!(out.backlog_len(), 2);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        seen.push(rx.recv().await.expect("open"));
+    }
+    assert!(matches!(seen[0], Response::Garbage { lines: 1, .. }));
+    assert!(matches!(seen[1], Response::Opponents(_)));
+    assert!(matches!(seen[2], Response::Garbage { lines: 2, .. }));
+    assert!(matches!(seen[3], Response::Garbage { lines: 3, .. }));
+    // Drained: straight into the queue again.
+    tokio::task::yield_now().await;
+    assert_eq!(out.backlog_len(), 0);
+    assert!(out.send(Response::Opponents(Vec::new())));
+    drop(rx);
+    assert!(!out.send(garbage(4)));
+}
