@@ -42,7 +42,8 @@ pub(crate) struct Shared {
     pub tracker: TaskTracker,
 }
 
-/// How long shutdown waits for the game writer to store the games still queued.
+/// How long shutdown waits for the game writer (and, separately, the match recorder) to store
+/// the games and matches still queued.
 const WRITER_PATIENCE: Duration = Duration::from_secs(30);
 
 /// At most this many refused connections are kept open at once to deliver their message.
@@ -132,14 +133,23 @@ pub async fn run(
 
     drop(listener);
     tracing::info!(connections = limiter.total(), "shutting down");
+    // Before the sessions end (and leave their rooms): a match still running is abandoned,
+    // not lost by whoever's session happens to end first.
+    shared.services.versus.hub().begin_shutdown();
     shared.shutdown.cancel();
     shared.tracker.close();
     let patience = config.limits.shutdown_grace + Duration::from_secs(3);
     if timeout(patience, shared.tracker.wait()).await.is_err() {
         tracing::warn!("some connections did not close in time");
     }
-    // Every session has ended (or was given up on): the last senders go with `shared`, and
-    // the writer stores what is still queued before it stops.
+    // Every session has ended (or was given up on): the rooms hand over their decided matches
+    // and the match recorder writes what is queued (bounded; what it cannot write is logged).
+    let unwritten = shared.services.versus.hub().shutdown(WRITER_PATIENCE).await;
+    if unwritten > 0 {
+        tracing::error!(unwritten, "versus matches were not stored before shutdown");
+    }
+    // The last senders go with `shared`, and the writer stores what is still queued before it
+    // stops.
     drop(shared);
     if let Some(task) = writer_task
         && timeout(WRITER_PATIENCE, task).await.is_err()

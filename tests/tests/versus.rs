@@ -246,3 +246,37 @@ async fn join_needs_a_terminal_and_a_room() {
     let out = exec_output(&conn, "join").await.expect("runs");
     assert!(out.contains("usage: join CODE"), "{out}");
 }
+
+/// A ranked match still running when the server stops: both players get their terminal back
+/// with the restart note, the server stops in time, and the match is abandoned (neither
+/// player wins by the other's session happening to end first: no match, no ratings stored).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_in_progress_at_shutdown_is_abandoned_and_terminals_restored() {
+    let mut server = server(7).await;
+    let (_ca, mut ann) = registered(server.addr, "ann").await.expect("ann");
+    let (_cb, mut bob) = registered(server.addr, "bob").await.expect("bob");
+    versus_item(&mut ann, 0).await.expect("queue");
+    ann.wait_for_text("1500", WAIT)
+        .await
+        .expect("queued with a rating");
+    versus_item(&mut bob, 0).await.expect("queue");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    let (stopped, a, b) = tokio::join!(
+        server.stop(Duration::from_secs(20)),
+        ann.wait_closed(WAIT),
+        bob.wait_closed(WAIT)
+    );
+    stopped.expect("the server stops");
+    for (closed, p) in [(a, &ann), (b, &bob)] {
+        assert_eq!(closed.expect("closed"), Some(0));
+        assert!(p.contents().contains("restarting"), "{}", p.contents());
+        assert!(!p.screen().alternate_screen(), "the terminal is restored");
+    }
+    let store = server.store().await.expect("store");
+    let board = store
+        .rating_board(Period::AllTime, i64::MAX / 2, Page::top(10))
+        .await
+        .expect("board");
+    assert!(board.is_empty(), "no ratings changed: {board:?}");
+}

@@ -19,7 +19,7 @@ mod room;
 mod tests;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -27,6 +27,7 @@ use minotty_engine::rating::Rating;
 use minotty_ui::online::{Response, RoomOptions};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tokio_util::task::TaskTracker;
 
 use crate::services::AccountRef;
 use crate::store::{NewMatch, PlayerId, Store};
@@ -204,12 +205,24 @@ struct Dropped {
     at: Instant,
 }
 
+/// The match recorder, started on the first match; `closed` once shutdown took it.
+#[derive(Debug, Default)]
+struct RecorderSlot {
+    recorder: Option<record::Recorder>,
+    closed: bool,
+}
+
 /// What every session shares: rooms, the queue, the store, ratings of recent matches.
 #[derive(Debug, Default)]
 pub struct Hub {
     rooms: Mutex<HashMap<String, mpsc::UnboundedSender<RoomMsg>>>,
     queue: OnceLock<mpsc::UnboundedSender<QueueMsg>>,
-    recorder: OnceLock<Option<mpsc::UnboundedSender<NewMatch>>>,
+    recorder: Mutex<RecorderSlot>,
+    /// Every room's task (shutdown waits for them to hand over their matches).
+    room_tasks: TaskTracker,
+    /// The server is shutting down: a match still running is abandoned, not decided by who
+    /// disconnects first.
+    shutting_down: AtomicBool,
     store: Option<Store>,
     /// Every match gets this seed (tests); random otherwise.
     seed: Option<u32>,
@@ -282,13 +295,70 @@ impl Hub {
 
     /// Hands a finished match to the background writer (nothing without a store).
     fn record(&self, m: NewMatch) {
-        let tx = self
-            .recorder
-            .get_or_init(|| self.store.clone().map(record::spawn));
-        if let Some(tx) = tx
-            && tx.send(m).is_err()
+        let Some(store) = &self.store else {
+            return;
+        };
+        let mut slot = lock(&self.recorder);
+        if slot.closed {
+            drop(slot);
+            record::lost(&m, "it ended after the match recorder was shut down");
+            return;
+        }
+        slot.recorder
+            .get_or_insert_with(|| record::Recorder::spawn(store.clone()))
+            .record(m);
+    }
+
+    /// Runs a room's task, tracked for shutdown.
+    fn spawn_room(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.room_tasks.spawn(task);
+    }
+
+    /// Whether the server is shutting down (see [`Hub::begin_shutdown`]).
+    pub fn is_shutting_down(&self) -> bool {
+        self.shutting_down.load(Ordering::Relaxed)
+    }
+
+    /// Called before the sessions are told to end: a match still running is then abandoned
+    /// (logged, not stored, no rating changes) instead of being lost by whoever's session
+    /// ends first.
+    pub fn begin_shutdown(&self) {
+        self.shutting_down.store(true, Ordering::Relaxed);
+    }
+
+    /// At server shutdown, after the sessions ended: every room stores its decided match
+    /// (without the replays still missing) and closes, then the recorder writes what is
+    /// queued. Waits at most `patience` in all; every match not written by then is logged as
+    /// an error. Returns how many were not written.
+    pub async fn shutdown(&self, patience: Duration) -> usize {
+        self.begin_shutdown();
+        let deadline = Instant::now() + patience;
+        let rooms: Vec<mpsc::UnboundedSender<RoomMsg>> =
+            lock(&self.rooms).values().cloned().collect();
+        for tx in rooms {
+            let _ = tx.send(RoomMsg::Shutdown);
+        }
+        self.room_tasks.close();
+        if tokio::time::timeout_at(deadline, self.room_tasks.wait())
+            .await
+            .is_err()
         {
-            tracing::warn!("the match recorder has stopped; a match was not stored");
+            tracing::error!(
+                rooms = self.room_count(),
+                "some rooms did not close in time: their matches may not be stored"
+            );
+        }
+        let recorder = {
+            let mut slot = lock(&self.recorder);
+            slot.closed = true;
+            slot.recorder.take()
+        };
+        match recorder {
+            Some(r) => {
+                r.finish(deadline.saturating_duration_since(Instant::now()))
+                    .await
+            }
+            None => 0,
         }
     }
 

@@ -49,6 +49,9 @@ pub enum RoomMsg {
         id: MemberId,
         reports: Vec<Report>,
     },
+    /// The server is shutting down (after its sessions ended): the room stores a decided
+    /// match, abandons one still running, and closes.
+    Shutdown,
 }
 
 /// Starts a room with `players` seated (the first is the host of a private room); a ranked
@@ -96,7 +99,8 @@ pub(super) fn spawn(
         room.broadcast_view();
     }
     tracing::info!(room = %room.code, ranked, "room opened");
-    tokio::spawn(room.run(rx));
+    let hub = Arc::clone(&room.hub);
+    hub.spawn_room(room.run(rx));
     Some(link)
 }
 
@@ -216,38 +220,79 @@ struct Room {
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::UnboundedReceiver<RoomMsg>) {
-        loop {
+        let why = loop {
             let wake = self.next_wake();
             tokio::select! {
                 msg = rx.recv() => match msg {
+                    Some(RoomMsg::Shutdown) => {
+                        self.abandon();
+                        break "the server is restarting";
+                    }
                     Some(msg) => self.handle(msg, Instant::now()),
-                    None => break,
+                    None => break "every player left",
                 },
                 () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => {
                     self.on_timer(Instant::now());
                 }
             }
             if self.seats.iter().all(|s| !s.connected) {
-                break;
+                break if self.hub.is_shutting_down() {
+                    "the server is restarting"
+                } else {
+                    "every player left"
+                };
             }
-        }
-        self.close();
+        };
+        self.close(why);
     }
 
-    /// The room has no player left: spectators are told, the match (if any) is stored.
-    fn close(&mut self) {
+    /// The room closes (`why`: no player left, or shutdown): everyone still in it is told, a
+    /// decided match is stored (with the replays that arrived).
+    fn close(&mut self, why: &str) {
         self.hub.unregister(&self.code);
+        let message = format!("Room {} closed: {why}.", self.code);
+        for s in self.seats.iter().filter(|s| s.connected) {
+            s.member.clear_room(&self.code);
+            s.member.send(Response::RoomClosed {
+                message: message.clone(),
+            });
+        }
         for s in &self.spectators {
             s.clear_room(&self.code);
             s.send(Response::RoomClosed {
-                message: format!("Room {} closed: every player left.", self.code),
+                message: message.clone(),
             });
         }
         self.spectators.clear();
         if self.live.as_ref().is_some_and(|l| l.over) {
             self.store_match();
         }
-        tracing::info!(room = %self.code, "room closed");
+        tracing::info!(room = %self.code, why, "room closed");
+    }
+
+    /// At shutdown a match still running is not decided by whoever's session ends first: it
+    /// is dropped (logged, not stored, no ratings change).
+    fn abandon(&mut self) {
+        let Some(live) = self.live.take_if(|l| !l.over) else {
+            return;
+        };
+        let players: Vec<&str> = live
+            .players
+            .iter()
+            .map(|p| p.member.name.as_str())
+            .collect();
+        tracing::warn!(
+            room = %self.code,
+            ranked = self.ranked,
+            ?players,
+            "the server is shutting down: a match in progress is abandoned (not stored)"
+        );
+        self.state = RoomState::Lobby;
+        self.seats.retain(|s| s.connected);
+        for s in &mut self.seats {
+            s.ready = false;
+        }
+        self.fix_host();
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -326,6 +371,7 @@ impl Room {
                 }
             }
             RoomMsg::Report { id, reports } => self.reports(id, reports, now),
+            RoomMsg::Shutdown => self.abandon(),
         }
     }
 
@@ -403,6 +449,12 @@ impl Room {
         };
         let member = self.seats[i].member.clone();
         member.clear_room(&self.code);
+        if disconnected && self.hub.is_shutting_down() {
+            self.abandon();
+        }
+        let Some(i) = self.seat_of(id) else {
+            return;
+        };
         let in_match = self
             .live
             .as_ref()

@@ -726,3 +726,139 @@ async fn a_session_tx_drops_only_opponents_when_full_and_keeps_the_order() {
     drop(rx);
     assert!(!out.send(garbage(4)));
 }
+
+async fn temp_store() -> (tempfile::TempDir, crate::store::Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
+    let store = crate::store::Store::open(&url).await.unwrap();
+    (dir, store)
+}
+
+/// How many of the matches 1..=n are in the store.
+async fn stored_matches(store: &crate::store::Store, n: i64) -> usize {
+    let mut stored = 0;
+    for id in 1..=n {
+        if !store
+            .match_players(crate::store::MatchId(id))
+            .await
+            .unwrap()
+            .is_empty()
+        {
+            stored += 1;
+        }
+    }
+    stored
+}
+
+async fn closed(c: &mut Client) -> String {
+    c.wait(|r| match r {
+        Response::RoomClosed { message } => Some(message),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_decided_match_waiting_for_replays_is_stored_at_shutdown() {
+    let (_dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[1].report(vec![Report::Finished {
+        won: false,
+        progress: Progress::default(),
+    }]);
+    result(&mut c[0]).await;
+    // ann's replay never comes: the room would wait 5 s for it. Shutdown does not.
+    let began = tokio::time::Instant::now();
+    let unwritten = shared.hub().shutdown(Duration::from_secs(20)).await;
+    assert_eq!(unwritten, 0);
+    assert!(began.elapsed() < super::REPLAY_GRACE);
+    let players = store.match_players(crate::store::MatchId(1)).await.unwrap();
+    assert_eq!(players.len(), 2);
+    assert_eq!(players[0].name, "ann");
+    assert_eq!(players[0].place, 1);
+    // The players still connected are told; the room is gone.
+    for c in c.iter_mut() {
+        assert!(closed(c).await.contains("restarting"));
+    }
+    assert_eq!(shared.hub().room_count(), 0);
+}
+
+#[tokio::test]
+async fn a_match_in_progress_at_shutdown_is_abandoned_not_decided() {
+    let (_dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    c[0].report(vec![Report::Attack { lines: 2 }]);
+    c[1].wait(|r| matches!(r, Response::Garbage { .. }).then_some(()))
+        .await;
+    // The server begins shutting down; ann's session happens to end first.
+    shared.hub().begin_shutdown();
+    drop(c[0].client.take());
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let unwritten = shared.hub().shutdown(Duration::from_secs(20)).await;
+    assert_eq!(unwritten, 0);
+    let seen = c[1].drain();
+    assert!(
+        !seen.iter().any(|r| matches!(r, Response::MatchOver(_))),
+        "bob did not win by ann's session ending at shutdown: {seen:?}"
+    );
+    assert!(
+        seen.iter().any(
+            |r| matches!(r, Response::RoomClosed { message } if message.contains("restarting"))
+        )
+    );
+    assert_eq!(stored_matches(&store, 1).await, 0);
+}
+
+#[tokio::test]
+async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
+    let (_dir, store) = temp_store().await;
+    let m = |i: u32| crate::store::NewMatch {
+        kind: MatchKind::Battle,
+        ranked: false,
+        room: "K7PQ".into(),
+        seed: i,
+        started_at: 1_000,
+        ended_at: 2_000,
+        players: (0..2)
+            .map(|seat| crate::store::MatchPlayer {
+                seat,
+                player: None,
+                name: format!("p{seat}"),
+                place: seat + 1,
+                kos: 0,
+                forfeited: false,
+                lines: 0,
+                pieces: 0,
+                attack_sent: 0,
+                garbage_received: 0,
+                time_ms: 0,
+                rating: None,
+                replay: None,
+            })
+            .collect(),
+    };
+    // Given time, everything queued is written before `finish` returns.
+    let recorder = super::record::Recorder::spawn(store.clone());
+    for i in 0..20 {
+        recorder.record(m(i));
+    }
+    assert!(recorder.pending() > 0);
+    assert_eq!(recorder.finish(Duration::from_secs(20)).await, 0);
+    assert_eq!(stored_matches(&store, 20).await, 20);
+    // Given none, what was not written is counted (and logged), never silently lost.
+    let recorder = super::record::Recorder::spawn(store.clone());
+    for i in 0..20 {
+        recorder.record(m(i));
+    }
+    let unwritten = recorder.finish(Duration::ZERO).await;
+    assert!(unwritten > 0);
+    let stored = stored_matches(&store, 40).await - 20;
+    assert!(
+        stored + unwritten >= 20,
+        "{stored} stored, {unwritten} reported"
+    );
+}
