@@ -38,6 +38,9 @@ pub const EVENT_QUEUE: usize = 64;
 
 /// How long the terminal gets to answer the keyboard protocol queries.
 const NEGOTIATION_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a session's end waits to store settings the player left unsaved.
+const SETTINGS_SAVE_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// How long the goodbye (terminal restore, exit status, close) may take.
 const GOODBYE_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -244,6 +247,14 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     // The handler must never wait on a session that no longer reads.
     events.close();
     drop(events);
+    // Settings changed but not stored by leaving the settings screen (the player quit, or the
+    // connection dropped): stored now, briefly waited for.
+    if let Some(settings) = app.take_unsaved_settings() {
+        services
+            .account
+            .save_settings_now(&settings, SETTINGS_SAVE_TIMEOUT)
+            .await;
+    }
     tracing::info!(
         player = %player,
         reason = ?end,

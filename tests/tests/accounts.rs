@@ -293,3 +293,74 @@ async fn settings_follow_the_player_to_the_next_connection() -> Result {
     let _ = s.quit().await;
     Ok(())
 }
+
+/// Waits until the stored settings of `name` contain `needle`.
+async fn stored_settings_contain(server: &TestServer, name: &str, needle: &str) -> Result {
+    let store = server.store().await?;
+    let player = store
+        .account_by_name(&PlayerName::parse(name)?)
+        .await?
+        .expect("the player is stored");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let saved = store.settings(player.id).await?.unwrap_or_default();
+        if saved.contains(needle) {
+            return Ok(());
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "settings without {needle}: {saved}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Flips "Ghost piece" on the settings screen and waits until it shows `now`.
+async fn flip_ghost(s: &mut minotty_tests::PtySession, now: &'static str) -> Result {
+    to_ghost_setting(s).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_until("the ghost flipped", WAIT, move |sc| {
+        sc.contents()
+            .lines()
+            .any(|l| l.contains("Ghost piece") && l.contains(now))
+    })
+    .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_left_unsaved_are_stored_when_the_player_quits_or_drops() -> Result {
+    let server = TestServer::start().await?;
+    let key = new_key();
+    register(&server, "ivy", key.clone()).await?;
+
+    // The connection drops while the settings screen is open with a change.
+    let conn = Connection::open(server.addr, "ivy", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, ivy!", WAIT).await?;
+    flip_ghost(&mut s, "off").await?;
+    conn.close().await;
+    stored_settings_contain(&server, "ivy", "\"ghost\":false").await?;
+
+    // Ctrl+C, Quit, from the settings screen with a change.
+    let conn = Connection::open(server.addr, "ivy", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, ivy!", WAIT).await?;
+    flip_ghost(&mut s, "on").await?;
+    s.quit().await?;
+    stored_settings_contain(&server, "ivy", "\"ghost\":true").await?;
+    conn.close().await;
+
+    // And the next connection starts with them.
+    let conn = Connection::open(server.addr, "ivy", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text("Hello, ivy!", WAIT).await?;
+    to_ghost_setting(&mut s).await?;
+    assert!(
+        line_with(&s, "Ghost piece").contains("on"),
+        "{}",
+        s.contents()
+    );
+    let _ = s.quit().await;
+    Ok(())
+}

@@ -100,6 +100,38 @@ impl AccountClient {
         }
     }
 
+    /// Stores `settings` for the session's registered player at once, waiting at most
+    /// `within`: at the end of a session whose player changed settings without leaving the
+    /// settings screen. `false` (and logged) when they could not be stored; guests and keys
+    /// without an account have nothing to store.
+    pub async fn save_settings_now(&self, settings: &Settings, within: Duration) -> bool {
+        let (Some(store), Some(account)) = (&self.shared.store, self.current()) else {
+            return false;
+        };
+        let json = stored_settings::to_json(settings);
+        match tokio::time::timeout(within, store.save_settings(account.id, &json, unix_now())).await
+        {
+            Ok(Ok(())) => {
+                tracing::debug!(
+                    player = account.id.0,
+                    "settings stored at the session's end"
+                );
+                true
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, player = account.id.0, "settings not stored at the session's end");
+                false
+            }
+            Err(_) => {
+                tracing::warn!(
+                    player = account.id.0,
+                    "storing settings at the session's end took too long"
+                );
+                false
+            }
+        }
+    }
+
     /// The registered account of this session, if any.
     pub fn current(&self) -> Option<AccountRef> {
         self.who.account.borrow().clone()

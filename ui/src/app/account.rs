@@ -106,6 +106,16 @@ impl App {
         }
     }
 
+    /// Settings a registered player changed but has not stored yet (they quit, or the
+    /// connection dropped, before leaving the settings screen): taken once, for the front end
+    /// to store as the session ends. `None` when nothing is unsaved, and for guests and keys
+    /// without an account (their settings last the session).
+    pub fn take_unsaved_settings(&mut self) -> Option<crate::settings::Settings> {
+        let touched = std::mem::take(&mut self.account.settings_touched);
+        (touched && matches!(self.identity, Identity::Registered { .. }))
+            .then(|| self.settings.clone())
+    }
+
     /// What the results screen says about storing the game shown.
     pub(super) fn results_note(&self) -> OnlineNote<'_> {
         match (&self.identity, &self.account.recorded) {
