@@ -24,6 +24,8 @@ pub struct ConnectionHandler {
     peer: SocketAddr,
     player: DisplayName,
     key_fingerprint: Option<String>,
+    /// The algorithm of that key, stored with it when it registers or links.
+    key_algorithm: Option<String>,
     /// The account of the key, looked up when the key was accepted.
     account: Option<AccountRef>,
     authenticated: Option<oneshot::Sender<()>>,
@@ -58,6 +60,7 @@ impl ConnectionHandler {
             peer,
             player: DisplayName::parse_or_guest(""),
             key_fingerprint: None,
+            key_algorithm: None,
             account: None,
             authenticated: Some(authenticated),
             channels: Vec::new(),
@@ -136,6 +139,7 @@ impl ConnectionHandler {
                 Login {
                     ssh_user: self.player.to_string(),
                     fingerprint: self.key_fingerprint.clone(),
+                    key_algorithm: self.key_algorithm.clone(),
                     peer: self.peer.ip(),
                     account: self.account.clone(),
                 },
@@ -204,6 +208,7 @@ impl russh::server::Handler for ConnectionHandler {
         let fingerprint = key.public_key.fingerprint(HashAlg::Sha256).to_string();
         self.account = self.lookup_account(&fingerprint).await;
         self.key_fingerprint = Some(fingerprint);
+        self.key_algorithm = Some(key.public_key.algorithm().to_string());
         Ok(Auth::Accept)
     }
 

@@ -29,6 +29,7 @@ fn login(fingerprint: Option<&str>, account: Option<AccountRef>) -> Login {
     Login {
         ssh_user: "ada".into(),
         fingerprint: fingerprint.map(str::to_owned),
+        key_algorithm: fingerprint.map(|_| "ssh-ed25519".to_owned()),
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         account,
     }
@@ -141,6 +142,10 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
     assert_eq!(keys.len(), 1);
     assert!(keys[0].in_use);
     assert_eq!(keys[0].fingerprint, KEY1);
+    assert_eq!(
+        keys[0].algorithm, "ssh-ed25519",
+        "the key's algorithm is stored"
+    );
     let remove = Request::RemoveKey {
         fingerprint: KEY1.into(),
     };

@@ -340,6 +340,15 @@ async fn settings_left_unsaved_are_stored_when_the_player_quits_or_drops() -> Re
     s.wait_for_text("Hello, ivy!", WAIT).await?;
     flip_ghost(&mut s, "off").await?;
     conn.close().await;
+    // The key registered with its algorithm.
+    let store = server.store().await?;
+    let ivy = store
+        .account_by_name(&PlayerName::parse("ivy")?)
+        .await?
+        .expect("ivy is stored");
+    let keys = store.keys(ivy.id).await?;
+    assert_eq!(keys.len(), 1);
+    assert_eq!(keys[0].algorithm, "ssh-ed25519");
     stored_settings_contain(&server, "ivy", "\"ghost\":false").await?;
 
     // Ctrl+C, Quit, from the settings screen with a change.

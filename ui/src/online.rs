@@ -256,6 +256,8 @@ pub enum Response {
 pub struct KeyView {
     /// `SHA256:...`
     pub fingerprint: String,
+    /// `ssh-ed25519`, `ssh-rsa`, ...; empty when not known (keys stored before it was kept).
+    pub algorithm: String,
     /// Unix ms.
     pub added_at: i64,
     pub last_used_at: Option<i64>,

@@ -289,8 +289,7 @@ impl Worker {
         let fingerprint = KeyFingerprint::parse(self.who.fingerprint.as_deref()?)?;
         Some(NewKey {
             fingerprint,
-            // The handler passes on the fingerprint only; the algorithm is not shown anywhere.
-            algorithm: String::new(),
+            algorithm: self.who.key_algorithm.clone().unwrap_or_default(),
         })
     }
 
@@ -501,6 +500,7 @@ impl Worker {
             .map(|k| KeyView {
                 in_use: Some(k.fingerprint.as_str()) == in_use,
                 fingerprint: k.fingerprint.to_string(),
+                algorithm: k.algorithm,
                 added_at: k.added_at,
                 last_used_at: Some(k.last_used_at),
             })

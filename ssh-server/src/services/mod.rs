@@ -33,6 +33,8 @@ pub struct Who {
     pub ssh_user: String,
     /// `SHA256:...` of the key the client logged in with; `None` for guests.
     pub fingerprint: Option<String>,
+    /// The algorithm of that key (`ssh-ed25519`, ...), stored with it when it registers or links.
+    pub key_algorithm: Option<String>,
     pub peer: IpAddr,
     /// The registered account of this session, kept current by the account client (a new
     /// key registers or links during the session); `None` for guests and unregistered keys.
@@ -51,6 +53,8 @@ pub struct AccountRef {
 pub struct Login {
     pub ssh_user: String,
     pub fingerprint: Option<String>,
+    /// The key's algorithm name, as the client offered it.
+    pub key_algorithm: Option<String>,
     pub peer: IpAddr,
     /// The account the key belongs to, looked up at login.
     pub account: Option<AccountRef>,
@@ -71,6 +75,7 @@ impl Services {
         let who = Who {
             ssh_user: login.ssh_user,
             fingerprint: login.fingerprint,
+            key_algorithm: login.key_algorithm,
             peer: login.peer,
             account: account_rx,
         };

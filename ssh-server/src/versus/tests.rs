@@ -27,6 +27,7 @@ impl Client {
         let who = Who {
             ssh_user: name.to_owned(),
             fingerprint: None,
+            key_algorithm: None,
             peer: "127.0.0.1".parse().unwrap(),
             account,
         };

@@ -359,6 +359,7 @@ impl App {
                         .iter()
                         .map(|k| crate::online::KeyView {
                             fingerprint: clean(&k.fingerprint),
+                            algorithm: clean(&k.algorithm).chars().take(24).collect(),
                             ..k.clone()
                         })
                         .collect();

@@ -236,10 +236,20 @@ impl Widget for &KeysView<'_> {
                         draw::put(buf, line, x, y, " ", style);
                     }
                     let fp = &k.fingerprint;
-                    let end = fp.char_indices().nth(23).map_or(fp.len(), |(i, _)| i);
+                    let end = fp.char_indices().nth(18).map_or(fp.len(), |(i, _)| i);
                     let fp = sfmt!(48; "{}...", &fp[..end]);
-                    let x = draw::put(buf, line, line.x, y, fp.as_str(), style);
+                    let mut x = draw::put(buf, line, line.x, y, fp.as_str(), style);
                     let added = sfmt!(32; "  added {}", date(k.added_at).as_str());
+                    // The key's algorithm, when it fits beside the date and "this key".
+                    let alg = short_algorithm(&k.algorithm);
+                    let need = 2
+                        + alg.chars().count()
+                        + added.as_str().len()
+                        + if k.in_use { 9 } else { 0 };
+                    if !alg.is_empty() && usize::from(x) + need <= usize::from(line.right()) {
+                        let alg = sfmt!(16; "  {}", alg);
+                        x = draw::put(buf, line, x, y, alg.as_str(), style);
+                    }
                     draw::put(buf, line, x, y, added.as_str(), style);
                     if k.in_use {
                         draw::put_right(buf, line, y, "this key", style);
@@ -259,4 +269,21 @@ impl Widget for &KeysView<'_> {
             theme,
         );
     }
+}
+
+/// A key algorithm's name as the keys list shows it: `ssh-ed25519` is `ed25519`, every ECDSA
+/// curve `ecdsa`; at most 10 characters.
+fn short_algorithm(name: &str) -> &str {
+    let name = name.strip_prefix("ssh-").unwrap_or(name);
+    let name = if name.starts_with("ecdsa") {
+        "ecdsa"
+    } else if name.starts_with("sk-ssh-ed25519") {
+        "sk-ed25519"
+    } else if name.starts_with("sk-ecdsa") {
+        "sk-ecdsa"
+    } else {
+        name
+    };
+    let end = name.char_indices().nth(10).map_or(name.len(), |(i, _)| i);
+    &name[..end]
 }

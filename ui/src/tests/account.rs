@@ -723,6 +723,7 @@ fn leaving_settings_after_a_change_saves_them_for_registered_players() {
 fn key(fp: &str, in_use: bool) -> KeyView {
     KeyView {
         fingerprint: fp.into(),
+        algorithm: "ssh-ed25519".into(),
         added_at: 1_763_769_600_000,
         last_used_at: None,
         in_use,
@@ -763,6 +764,11 @@ fn the_key_in_use_cannot_be_removed_and_another_one_can() {
     assert!(
         s.contains("SHA256:other1111") && !s.contains('\u{1b}'),
         "{s}"
+    );
+    assert_eq!(
+        s.matches("  ed25519  added").count(),
+        2,
+        "each key's algorithm: {s}"
     );
     press(&mut a, Key::Down, 0);
     press(&mut a, Key::Down, 0);
