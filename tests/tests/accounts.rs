@@ -99,7 +99,12 @@ async fn a_new_key_registers_plays_40_lines_and_reaches_the_leaderboard() -> Res
     let games = store.recent_games(account.id, 10).await?;
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].verdict, "ranked");
-    assert_eq!(games[0].stats.lines, 40);
+    // The game ends on the clear that reaches 40: a double from 39 makes it 41.
+    assert!(
+        (40..=43).contains(&games[0].stats.lines),
+        "{:?}",
+        games[0].stats
+    );
     let _ = s.quit().await;
     server.stop(Duration::from_secs(30)).await?;
     Ok(())
