@@ -280,3 +280,54 @@ async fn a_match_in_progress_at_shutdown_is_abandoned_and_terminals_restored() {
         .expect("board");
     assert!(board.is_empty(), "no ratings changed: {board:?}");
 }
+
+/// The KOs column of `name`'s row on a results screen.
+fn kos_of(text: &str, name: &str) -> Option<u32> {
+    let table = &text[text.find("KOs")?..];
+    let line = table.lines().find(|l| l.contains(&format!(" {name} ")))?;
+    let after = &line[line.find(name)? + name.len()..];
+    after.split_whitespace().next()?.parse().ok()
+}
+
+/// A 1v1 where the loser tops out (hard drops only) after the winner's tetris rose on their
+/// board: the winner is credited the KO on both results screens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_top_out_after_garbage_is_the_attackers_ko() {
+    let (seed, plan) = tetris_seed();
+    let server = server(seed).await;
+    let (_ca, mut ann) = guest(server.addr, "ann").await.expect("ann");
+    let (_cb, mut bob) = guest(server.addr, "bob").await.expect("bob");
+    let code = create_room(&mut ann, false, 2).await.expect("room");
+    join_room(&mut bob, &code, false).await.expect("joins");
+    ann.wait_for_text("bob", WAIT).await.expect("seated");
+    bob.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    ann.wait_for_text("READY", WAIT).await.expect("ready");
+    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    play(&mut ann, &plan).await.expect("the tetris");
+    bob.wait_until("the garbage meter", WAIT, |s| meter(s) == 4)
+        .await
+        .expect("bob's meter shows 4");
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // bob hard-drops until he tops out.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !bob.contents().contains("MATCH RESULTS") {
+        assert!(tokio::time::Instant::now() < deadline, "{}", bob.contents());
+        drop_piece(&mut bob).await;
+        bob.pump_for(Duration::from_millis(40)).await;
+    }
+    for s in [&mut ann, &mut bob] {
+        s.wait_until("the results table", WAIT, |sc| {
+            kos_of(&sc.contents(), "bob").is_some()
+        })
+        .await
+        .expect("results");
+        let text = s.contents();
+        assert_eq!(kos_of(&text, "ann"), Some(1), "{text}");
+        assert_eq!(kos_of(&text, "bob"), Some(0), "{text}");
+        assert!(!text.contains("left"), "a top-out is not a forfeit: {text}");
+    }
+}
