@@ -116,9 +116,22 @@ impl Widget for &MatchView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = Theme::new(self.settings);
         let m = self.game;
-        let h = area.height.min(ROWS_H + 2 + 16);
+        // As tall as the boards need (up to two rows of mini-boards), centred vertically.
+        let avail = area.height.saturating_sub(2).min(ROWS_H + 16);
+        let n = self.game.opponents.len().max(1);
+        let others_w = match &m.session {
+            Some(_) => area.width.saturating_sub(OWN_W + 1),
+            None => area.width,
+        };
+        let (tier, cols, _) = layout(n, others_w, avail);
+        let grid_h = u16::try_from(n)
+            .unwrap_or(u16::MAX)
+            .div_ceil(cols.max(1))
+            .saturating_mul(tier.cell().1);
+        let own_h = if m.session.is_some() { ROWS_H } else { 0 };
+        let h = (grid_h.max(own_h).min(avail) + 2).min(area.height);
         let top = area.y + (area.height - h) / 2;
-        let rows_h = h - 2;
+        let rows_h = h.saturating_sub(2);
         let kind = match m.start.kind {
             MatchKind::Battle => "Battle",
             MatchKind::Race => "Race",
