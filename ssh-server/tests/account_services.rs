@@ -264,3 +264,46 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
         }
     );
 }
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn wrong_passwords_are_rate_limited_per_account(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(&store);
+    let (mut owner, mut rx) = Services::new(&shared, login(Some(KEY1), None));
+    let register = Request::Register { name: "Ada".into() };
+    assert!(matches!(
+        ask(&mut owner, &mut rx, register).await,
+        Response::SignedIn { .. }
+    ));
+    let set = Request::SetPassword {
+        password: "correct horse".into(),
+    };
+    assert_eq!(ask(&mut owner, &mut rx, set).await, Response::PasswordSet);
+
+    // A new key guesses: the first five wrong passwords are told apart from nothing, then
+    // every try is refused for a while, the right password too.
+    let (mut guesser, mut grx) = Services::new(&shared, login(Some(KEY2), None));
+    let attempt = |password: &str| Request::LinkKey {
+        name: "ada".into(),
+        password: password.into(),
+    };
+    for i in 0..5 {
+        let Response::LinkFailed { message } =
+            ask(&mut guesser, &mut grx, attempt(&format!("guess {i}"))).await
+        else {
+            panic!("refused");
+        };
+        assert_eq!(message, "wrong name or password", "attempt {i}");
+    }
+    for password in ["guess 5", "correct horse"] {
+        let Response::LinkFailed { message } = ask(&mut guesser, &mut grx, attempt(password)).await
+        else {
+            panic!("refused");
+        };
+        assert!(
+            message.starts_with("too many wrong passwords; try again in"),
+            "{password}: {message}"
+        );
+    }
+    assert_eq!(guesser.account.current(), None);
+}
