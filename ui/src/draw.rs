@@ -23,6 +23,27 @@ pub fn put(buf: &mut Buffer, clip: Rect, x: u16, y: u16, s: &str, style: Style) 
     buf.set_stringn(x, y, s, max, style).0
 }
 
+/// Like [`put`] for text whose every character is one cell wide (the board glyphs: "██",
+/// " ·", "[]", "▀"...): one character per cell, without the grapheme segmentation that
+/// `set_stringn` does. Boards draw hundreds of these per frame.
+pub fn put_narrow(buf: &mut Buffer, clip: Rect, x: u16, y: u16, s: &str, style: Style) -> u16 {
+    let clip = clip.intersection(buf.area);
+    if y < clip.top() || y >= clip.bottom() || x < clip.left() || x >= clip.right() {
+        return x;
+    }
+    let mut x = x;
+    for ch in s.chars() {
+        if x >= clip.right() {
+            break;
+        }
+        if let Some(cell) = buf.cell_mut((x, y)) {
+            cell.set_char(ch).set_style(style);
+        }
+        x += 1;
+    }
+    x
+}
+
 /// Writes `s` centred horizontally in `area` on row `y`.
 pub fn put_centered(buf: &mut Buffer, area: Rect, y: u16, s: &str, style: Style) {
     let x = area.x + area.width.saturating_sub(width(s)) / 2;
@@ -186,6 +207,30 @@ mod tests {
         dialog(&mut buf, Rect::new(5, 5, 10, 3), 40, 40, theme, "d");
         clear(&mut buf, everywhere);
         assert_eq!(centered(Rect::new(0, 0, 0, 0), 5, 5), Rect::new(0, 0, 0, 0));
+    }
+
+    #[test]
+    fn put_narrow_draws_what_put_draws() {
+        let glyphs = [
+            "██", "[]", "░░", "::", " ·", " .", "▀", "#", "'", ".", " ", "⣿",
+        ];
+        let style = Style::new().fg(ratatui::style::Color::Red);
+        for glyph in glyphs {
+            for (clip, x, y) in [
+                (Rect::new(0, 0, 6, 2), 0, 0),
+                (Rect::new(0, 0, 6, 2), 5, 1),
+                (Rect::new(2, 0, 3, 2), 1, 0),
+                (Rect::new(2, 0, 3, 2), 4, 1),
+                (Rect::new(0, 0, 6, 2), 3, 2),
+            ] {
+                let mut a = Buffer::empty(Rect::new(0, 0, 6, 2));
+                let mut b = a.clone();
+                let end_a = put(&mut a, clip, x, y, glyph, style);
+                let end_b = put_narrow(&mut b, clip, x, y, glyph, style);
+                assert_eq!(a, b, "{glyph:?} at {x},{y} in {clip:?}");
+                assert_eq!(end_a, end_b, "{glyph:?} at {x},{y} in {clip:?}");
+            }
+        }
     }
 
     #[test]

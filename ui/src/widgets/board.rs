@@ -58,7 +58,7 @@ impl Widget for &BoardView<'_> {
                 let (glyph, style) = self.cell(x, y, row_clearing && lit, active, ghost, lock);
                 let sx = inner.x.saturating_add(2 * x as u16);
                 let sy = inner.y.saturating_add(vy as u16);
-                draw::put(buf, inner, sx, sy, glyph, style);
+                draw::put_narrow(buf, inner, sx, sy, glyph, style);
             }
         }
     }

@@ -30,7 +30,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, ready: u32, waiting: u32, theme: Theme
         } else {
             glyph
         };
-        draw::put(buf, area, area.x, y, g, style);
+        draw::put_narrow(buf, area, area.x, y, g, style);
     }
 }
 

@@ -70,7 +70,7 @@ pub fn full(
             };
             let sx = inner.x.saturating_add(2 * x as u16);
             let sy = inner.y.saturating_add(y as u16);
-            draw::put(buf, inner, sx, sy, glyph, style);
+            draw::put_narrow(buf, inner, sx, sy, glyph, style);
         }
     }
     if !footer.is_empty() && rect.height == FULL_H {
@@ -109,7 +109,7 @@ pub fn mini(buf: &mut Buffer, area: Rect, board: &BoardSnapshot, theme: Theme) {
             };
             let sx = area.x.saturating_add(x as u16);
             let sy = area.y.saturating_add(row as u16);
-            draw::put(buf, area, sx, sy, glyph, style);
+            draw::put_narrow(buf, area, sx, sy, glyph, style);
         }
     }
 }
@@ -146,7 +146,7 @@ pub fn micro(buf: &mut Buffer, area: Rect, board: &BoardSnapshot, theme: Theme) 
             let style = Style::new().fg(color.unwrap_or(empty));
             let sx = area.x.saturating_add(cx as u16);
             let sy = area.y.saturating_add(cy as u16);
-            draw::put(buf, area, sx, sy, glyph, style);
+            draw::put_narrow(buf, area, sx, sy, glyph, style);
         }
     }
 }

@@ -25,7 +25,7 @@ pub fn draw_piece(buf: &mut Buffer, at: Rect, piece: Piece, glyph: &str, style: 
     for (cx, cy) in cells {
         let sx = left.saturating_add(((cx - min_x) as u16) * 2);
         let sy = y.saturating_add((cy - min_y) as u16);
-        draw::put(buf, at, sx, sy, glyph, style);
+        draw::put_narrow(buf, at, sx, sy, glyph, style);
     }
 }
 
