@@ -63,6 +63,11 @@ impl Theme {
         if self.unicode() { "░░" } else { "::" }
     }
 
+    /// The separator dot between words of a title ("·", or "-" in ASCII).
+    pub fn dot(self) -> &'static str {
+        if self.unicode() { "·" } else { "-" }
+    }
+
     /// One empty board cell.
     pub fn empty(self) -> &'static str {
         if self.unicode() { " ·" } else { " ." }

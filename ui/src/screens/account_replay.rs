@@ -6,23 +6,20 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::game::{HEIGHT, WIDTH, outcome_text};
+use super::game::{HEIGHT, LEFT_ROWS_END, Playfield, WIDTH, outcome_text};
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::Effects;
-use crate::settings::{Graphics, Settings};
+use crate::settings::Settings;
 use crate::text::{clock, sfmt};
 use crate::theme::Theme;
-use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
-use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
-use crate::widgets::stats::{ACTION_ROWS, ActionView, STATS_ROWS, StatsView};
+use crate::widgets::board::cells_area;
 
 /// The playback speeds.
 pub const SPEEDS: [u64; 4] = [1, 2, 4, 8];
 /// The clock is redrawn at least this often, in game time.
 const CLOCK_STEP: Time = 1000;
-const LEFT_W: u16 = WIDTH - BOARD_W - BOX_W - 2;
 
 /// A replay being watched.
 #[derive(Clone, Debug)]
@@ -187,11 +184,8 @@ impl Widget for &ReplayView<'_> {
         let t = s.pos;
         let r = draw::centered(area, WIDTH, HEIGHT);
         let (x0, y0) = (r.x, r.y);
-        let sep = if theme.graphics == Graphics::Unicode {
-            " · "
-        } else {
-            " - "
-        };
+        let sep = sfmt!(8; " {} ", theme.dot());
+        let sep = sep.as_str();
         let x = draw::put(buf, r, x0, y0, "REPLAY", theme.accent());
         let x = draw::put(buf, r, x, y0, sep, theme.dim());
         let x = draw::put(buf, r, x, y0, &s.player, theme.title());
@@ -201,52 +195,21 @@ impl Widget for &ReplayView<'_> {
         let speed = sfmt!(8; "{}x", s.speed());
         draw::put(buf, r, x, y0, speed.as_str(), theme.accent());
 
-        let hold = HoldView {
-            piece: game.hold_piece(),
-            used: !game.can_hold(),
-            theme,
-            hidden: false,
-        };
-        let hold_at = Rect::new(x0 + LEFT_W - BOX_W, y0 + 1, BOX_W, HoldView::HEIGHT);
-        hold.render(hold_at.intersection(r), buf);
-        let stats = StatsView { game, t, theme };
-        stats.render(
-            Rect::new(x0, y0 + 6, LEFT_W, STATS_ROWS).intersection(r),
-            buf,
-        );
-        let action = ActionView {
+        let board_at = Playfield {
+            game,
             fx: &s.fx,
             t,
+            settings: self.settings,
             theme,
-        };
-        let action_at = Rect::new(x0, y0 + 7 + STATS_ROWS, LEFT_W, ACTION_ROWS);
-        action.render(action_at.intersection(r), buf);
+            hidden: false,
+        }
+        .draw(buf, r);
         let progress = sfmt!(40; "{} / {}", clock(t).as_str(), clock(s.end()).as_str());
-        let y = y0 + 8 + STATS_ROWS + ACTION_ROWS;
+        let y = y0 + 1 + LEFT_ROWS_END;
         draw::put(buf, r, x0, y, progress.as_str(), theme.dim());
         if s.paused {
             draw::put(buf, r, x0, y + 1, "PAUSED", theme.accent());
         }
-
-        let board_at = Rect::new(x0 + LEFT_W + 1, y0 + 1, BOARD_W, BOARD_H).intersection(r);
-        let board = BoardView {
-            game,
-            fx: &s.fx,
-            t,
-            theme,
-            ghost: self.settings.ghost,
-            hidden: false,
-        };
-        board.render(board_at, buf);
-        let count = usize::from(self.settings.preview);
-        let next = NextView {
-            game,
-            count,
-            theme,
-            hidden: false,
-        };
-        let next_at = Rect::new(x0 + WIDTH - BOX_W, y0 + 1, BOX_W, NextView::height(count));
-        next.render(next_at.intersection(r), buf);
 
         let footer = "Space pause   +/- speed   r restart   Esc back";
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());

@@ -1,7 +1,7 @@
 //! The game screen: hold, stats and action text on the left, the board, the next queue on the
 //! right; the countdown, "GO!", the final board and the pause menu drawn over the board.
 
-use minotty_engine::EndReason;
+use minotty_engine::{EndReason, Game};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -11,6 +11,7 @@ use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::{Effects, GameSession};
 use crate::settings::Settings;
+use crate::text::sfmt;
 use crate::theme::Theme;
 use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
@@ -98,12 +99,8 @@ impl Widget for &GameView<'_> {
         let (x0, y0) = (r.x, r.y);
 
         let x = draw::put(buf, r, x0, y0, "MINOTTY", theme.accent());
-        let sep = if theme.graphics == crate::settings::Graphics::Unicode {
-            " · "
-        } else {
-            " - "
-        };
-        let x = draw::put(buf, r, x, y0, sep, theme.dim());
+        let sep = sfmt!(8; " {} ", theme.dot());
+        let x = draw::put(buf, r, x, y0, sep.as_str(), theme.dim());
         draw::put(buf, r, x, y0, game.mode().kind.title(), theme.title());
         draw::put_right(
             buf,
@@ -113,6 +110,53 @@ impl Widget for &GameView<'_> {
             theme.dim(),
         );
 
+        let board_at = Playfield {
+            game,
+            fx: s.effects(),
+            t,
+            settings: self.settings,
+            theme,
+            hidden,
+        }
+        .draw(buf, r);
+
+        let footer = "Esc pause   Ctrl+C quit";
+        draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
+
+        self.overlay(cells_area(board_at), buf, theme, t);
+    }
+}
+
+/// What the game screen and the replay viewer share: hold, stats and action text on the left,
+/// the board, the next queue on the right, in a `WIDTH` x `HEIGHT` area below its title row.
+#[derive(Debug)]
+pub struct Playfield<'a> {
+    pub game: &'a Game,
+    pub fx: &'a Effects,
+    /// Game time.
+    pub t: u64,
+    pub settings: &'a Settings,
+    pub theme: Theme,
+    /// Paused: the pieces are hidden.
+    pub hidden: bool,
+}
+
+/// Rows the left column (hold box, stats, action text) takes below the title row; the rows
+/// after it are free (the replay viewer writes its clock there).
+pub const LEFT_ROWS_END: u16 = 7 + STATS_ROWS + ACTION_ROWS;
+
+impl Playfield<'_> {
+    /// Draws into `r` (the screen's centred area, title row first); returns the board's area.
+    pub fn draw(&self, buf: &mut Buffer, r: Rect) -> Rect {
+        let Playfield {
+            game,
+            fx,
+            t,
+            settings,
+            theme,
+            hidden,
+        } = *self;
+        let (x0, y0) = (r.x, r.y);
         let hold = HoldView {
             piece: game.hold_piece(),
             used: !game.can_hold(),
@@ -127,26 +171,22 @@ impl Widget for &GameView<'_> {
             Rect::new(x0, y0 + 6, LEFT_W, STATS_ROWS).intersection(r),
             buf,
         );
-        let action = ActionView {
-            fx: s.effects(),
-            t,
-            theme,
-        };
+        let action = ActionView { fx, t, theme };
         let action_at = Rect::new(x0, y0 + 7 + STATS_ROWS, LEFT_W, ACTION_ROWS);
         action.render(action_at.intersection(r), buf);
 
         let board_at = Rect::new(x0 + LEFT_W + 1, y0 + 1, BOARD_W, BOARD_H).intersection(r);
         let board = BoardView {
             game,
-            fx: s.effects(),
+            fx,
             t,
             theme,
-            ghost: self.settings.ghost,
+            ghost: settings.ghost,
             hidden,
         };
         board.render(board_at, buf);
 
-        let count = usize::from(self.settings.preview);
+        let count = usize::from(settings.preview);
         let next = NextView {
             game,
             count,
@@ -155,11 +195,7 @@ impl Widget for &GameView<'_> {
         };
         let next_at = Rect::new(x0 + WIDTH - BOX_W, y0 + 1, BOX_W, NextView::height(count));
         next.render(next_at.intersection(r), buf);
-
-        let footer = "Esc pause   Ctrl+C quit";
-        draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
-
-        self.overlay(cells_area(board_at), buf, theme, t);
+        board_at
     }
 }
 

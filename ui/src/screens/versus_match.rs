@@ -11,7 +11,6 @@ use ratatui::widgets::Widget;
 use crate::draw;
 use crate::online::OpponentView;
 use crate::online::{MatchStart, RoomLimit};
-use crate::screens::versus_menu::dot;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
 use crate::text::{StackStr, clock, pps, sfmt};
@@ -137,7 +136,7 @@ impl Widget for &MatchView<'_> {
             MatchKind::Race => "Race",
         };
         let x = draw::put(buf, area, area.x + 1, top, "VERSUS", theme.accent());
-        let sep = sfmt!(8; " {} ", dot(theme));
+        let sep = sfmt!(8; " {} ", theme.dot());
         let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
         let x = draw::put(buf, area, x, top, kind, theme.title());
         if m.start.ranked {
@@ -398,7 +397,7 @@ fn draw_others(
                 garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
                 let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
                 let footer = if o.kos > 0 {
-                    sfmt!(40; " {} {} KOs {} ", st.as_str(), dot(theme), o.kos)
+                    sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
                 } else {
                     sfmt!(40; " {} ", st.as_str())
                 };

@@ -23,15 +23,6 @@ pub const ITEMS: [&str; 5] = [
 /// What the menu says without a server.
 pub const OFFLINE: &str = "Versus needs the server: connect with ssh to play against others.";
 
-/// The separator dot of the theme ("·", or "-" in ASCII).
-pub fn dot(theme: Theme) -> &'static str {
-    if theme.graphics == crate::settings::Graphics::Unicode {
-        "·"
-    } else {
-        "-"
-    }
-}
-
 /// The arrow of the theme ("→", or "->" in ASCII).
 pub fn arrow(theme: Theme) -> &'static str {
     if theme.graphics == crate::settings::Graphics::Unicode {

@@ -7,7 +7,6 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::online::{RoomLimit, RoomState, RoomView};
-use crate::screens::versus_menu::dot;
 use crate::text::sfmt;
 use crate::theme::Theme;
 
@@ -87,13 +86,13 @@ impl Widget for &LobbyView<'_> {
         };
         let limit = match (room.options.kind, room.options.limit) {
             (MatchKind::Race, _) | (_, RoomLimit::None) => sfmt!(24; ""),
-            (_, RoomLimit::Lines(n)) => sfmt!(24; " {} first to {} lines", dot(theme), n),
+            (_, RoomLimit::Lines(n)) => sfmt!(24; " {} first to {} lines", theme.dot(), n),
             (_, RoomLimit::Seconds(s)) => {
-                sfmt!(24; " {} {}:{:02} limit", dot(theme), s / 60, s % 60)
+                sfmt!(24; " {} {}:{:02} limit", theme.dot(), s / 60, s % 60)
             }
         };
         let ranked = if room.ranked { "Ranked " } else { "" };
-        let about = sfmt!(96; "{}{}{} {} {}/{} players", ranked, kind, limit.as_str(), dot(theme), room.seats.len(), room.options.max_players);
+        let about = sfmt!(96; "{}{}{} {} {}/{} players", ranked, kind, limit.as_str(), theme.dot(), room.seats.len(), room.options.max_players);
         draw::put_centered(buf, inner, inner.y + 5, about.as_str(), theme.title());
 
         let list = Rect::new(inner.x + 2, inner.y + 7, inner.width.saturating_sub(4), 8);
