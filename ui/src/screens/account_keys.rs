@@ -2,7 +2,7 @@
 //! (typed twice, masked), list the keys, remove one (never the key in use).
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Margin, Rect};
 use ratatui::widgets::Widget;
 
 use super::account_form::{Load, PASSWORD_MAX, PASSWORD_MIN, date, edit, field, load_message};
@@ -168,12 +168,7 @@ impl Widget for &KeysView<'_> {
         let s = self.state;
         let r = draw::centered(area, 64, 22);
         let inner = draw::frame(buf, r, theme, "ACCOUNT", theme.dim());
-        let body = Rect::new(
-            inner.x + 2,
-            inner.y,
-            inner.width.saturating_sub(4),
-            inner.height,
-        );
+        let body = inner.inner(Margin::new(2, 0));
         if let Some(why) = s.refused {
             draw::wrapped(buf, body, inner.y + 2, why, theme.text());
             draw::hint(buf, inner, "Esc back", theme);

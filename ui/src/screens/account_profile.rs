@@ -2,7 +2,7 @@
 //! one), and the versus rating.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Margin, Rect};
 use ratatui::widgets::Widget;
 
 use super::account_form::{Load, clean, date, load_message};
@@ -113,12 +113,7 @@ impl Widget for &ProfileView<'_> {
         let s = self.state;
         let r = draw::centered(area, 64, 24);
         let inner = draw::frame(buf, r, theme, "PROFILE", theme.dim());
-        let body = Rect::new(
-            inner.x + 2,
-            inner.y,
-            inner.width.saturating_sub(4),
-            inner.height,
-        );
+        let body = inner.inner(Margin::new(2, 0));
         let hint = "Up/Down choose   Enter watch   Esc back";
         let message = if s.guest {
             Some(

@@ -2,7 +2,7 @@
 //! to an existing account with its name and password, or play as a guest this time.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Margin, Rect};
 use ratatui::widgets::Widget;
 
 use super::account_form::{NAME_MAX, PASSWORD_MAX, edit, field, name_problem, suggested_name};
@@ -130,12 +130,7 @@ impl Widget for &WelcomeView<'_> {
             "WELCOME TO MINOTTY"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let body = Rect::new(
-            inner.x + 2,
-            inner.y,
-            inner.width.saturating_sub(4),
-            inner.height,
-        );
+        let body = inner.inner(Margin::new(2, 0));
         draw::put_centered(buf, inner, inner.y + 1, theme.minos(), theme.accent());
         let intro = if s.link {
             "Give the name and password of your account to add this SSH key to it."
