@@ -117,7 +117,7 @@ impl Widget for &MatchView<'_> {
         let m = self.game;
         // As tall as the boards need (up to two rows of mini-boards), centred vertically.
         let avail = area.height.saturating_sub(2).min(ROWS_H + 16);
-        let n = self.game.opponents.len().max(1);
+        let n = m.opponents.len().max(1);
         let others_w = match &m.session {
             Some(_) => area.width.saturating_sub(OWN_W + 1),
             None => area.width,
@@ -131,6 +131,9 @@ impl Widget for &MatchView<'_> {
         let h = (grid_h.max(own_h).min(avail) + 2).min(area.height);
         let top = area.y + (area.height - h) / 2;
         let rows_h = h.saturating_sub(2);
+        // The grid of the others' boards in the rows they got (the same tier and columns).
+        let (tier, cols, rows) = layout(n, others_w, rows_h);
+        let (cw, _) = tier.cell();
         let kind = match m.start.kind {
             MatchKind::Battle => "Battle",
             MatchKind::Race => "Race",
@@ -148,12 +151,6 @@ impl Widget for &MatchView<'_> {
         let footer_y = top + h - 1;
         match &m.session {
             Some(s) => {
-                let (tier, cols, rows) = layout(
-                    others.len().max(1),
-                    area.width.saturating_sub(OWN_W + 1),
-                    rows_h,
-                );
-                let (cw, _) = tier.cell();
                 let opp_w = if others.is_empty() { 0 } else { cols * cw };
                 let total = OWN_W + 1 + opp_w;
                 let x0 = area.x + area.width.saturating_sub(total) / 2;
@@ -197,8 +194,6 @@ impl Widget for &MatchView<'_> {
                 draw::put_centered(buf, area, footer_y, hint, theme.dim());
             }
             None => {
-                let (tier, cols, rows) = layout(others.len().max(1), area.width, rows_h);
-                let (cw, _) = tier.cell();
                 let total = cols * cw;
                 let x0 = area.x + area.width.saturating_sub(total) / 2;
                 let opp_area = Rect::new(x0, boards_y, area.right().saturating_sub(x0), rows_h);
