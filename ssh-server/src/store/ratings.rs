@@ -34,6 +34,19 @@ pub struct StoredRating {
     pub last_match_at: UnixMs,
 }
 
+/// The rated players who played a ranked match since `$1`, with the columns [`entry`] reads
+/// (rank = 1 + how many of them are rated higher), a literal so statements stay constant.
+macro_rules! board_select {
+    () => {
+        "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, r.wins, \
+         r.last_match_at, \
+         (SELECT COUNT(*) FROM ratings b WHERE b.last_match_at >= $1 AND b.rating > r.rating) \
+         AS better \
+         FROM ratings r JOIN players p ON p.id = r.player_id \
+         WHERE r.last_match_at >= $1"
+    };
+}
+
 impl Store {
     /// A page of the versus board: players by rating, counting those who played a ranked
     /// match in the `period` that `now` falls in.
@@ -44,27 +57,16 @@ impl Store {
         page: Page,
     ) -> Result<Vec<RatingEntry>, StoreError> {
         let start = period.start(now);
-        let rows = sqlx::query(
-            "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, r.wins, \
-             r.last_match_at, \
-             (SELECT COUNT(*) FROM ratings b WHERE b.last_match_at >= $1 AND b.rating > r.rating) \
-             AS better \
-             FROM ratings r JOIN players p ON p.id = r.player_id \
-             WHERE r.last_match_at >= $1 \
-             ORDER BY r.rating DESC, r.player_id \
-             LIMIT $2 OFFSET $3",
-        )
+        let rows = sqlx::query(concat!(
+            board_select!(),
+            " ORDER BY r.rating DESC, r.player_id LIMIT $2 OFFSET $3"
+        ))
         .bind(start)
         .bind(i64::from(page.limit.min(MAX_PAGE)))
         .bind(i64::from(page.offset))
         .fetch_all(&self.reader)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let better: i64 = row.try_get("better")?;
-                entry(row, from_db::<u64>(better, "rank")? + 1)
-            })
-            .collect()
+        rows.iter().map(entry).collect()
     }
 
     /// The player's own line on the versus board, if they are on it.
@@ -75,25 +77,12 @@ impl Store {
         now: UnixMs,
     ) -> Result<Option<RatingEntry>, StoreError> {
         let start = period.start(now);
-        let row = sqlx::query(
-            "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, r.wins, \
-             r.last_match_at, \
-             (SELECT COUNT(*) FROM ratings b WHERE b.last_match_at >= $1 AND b.rating > r.rating) \
-             AS better \
-             FROM ratings r JOIN players p ON p.id = r.player_id \
-             WHERE r.player_id = $2 AND r.last_match_at >= $1",
-        )
-        .bind(start)
-        .bind(player.0)
-        .fetch_optional(&self.reader)
-        .await?;
-        match row {
-            Some(row) => {
-                let better: i64 = row.try_get("better")?;
-                Ok(Some(entry(&row, from_db::<u64>(better, "rank")? + 1)?))
-            }
-            None => Ok(None),
-        }
+        let row = sqlx::query(concat!(board_select!(), " AND r.player_id = $2"))
+            .bind(start)
+            .bind(player.0)
+            .fetch_optional(&self.reader)
+            .await?;
+        row.as_ref().map(entry).transpose()
     }
 
     /// How many players the versus board of `period` has.
@@ -131,10 +120,11 @@ fn stored(row: &SqliteRow) -> Result<StoredRating, StoreError> {
     })
 }
 
-fn entry(row: &SqliteRow, rank: u64) -> Result<RatingEntry, StoreError> {
+fn entry(row: &SqliteRow) -> Result<RatingEntry, StoreError> {
     let s = stored(row)?;
+    let better: i64 = row.try_get("better")?;
     Ok(RatingEntry {
-        rank,
+        rank: from_db::<u64>(better, "rank")? + 1,
         player: PlayerId(row.try_get("player_id")?),
         name: PlayerName::from_db(row.try_get("name")?)?,
         rating: s.rating.rating,
