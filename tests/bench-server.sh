@@ -14,7 +14,9 @@ BIN=${BIN:-target/release}
 DIR=$(mktemp -d /tmp/minotty-load.XXXXXX)
 PORT=${PORT:-2300}
 "$BIN/minotty" serve --listen "127.0.0.1:$PORT" --db "sqlite://$DIR/load.db" \
-  --host-key "$DIR/host_key" --max-per-ip 5000 --max-connections 5000 ${SERVER_ARGS:-} >"$DIR/server.log" 2>&1 &
+  --host-key "$DIR/host_key" --max-per-ip 5000 --max-per-subnet 5000 --max-per-site 5000 \
+  --max-connections 5000 --max-startups 500:30:1000 --connect-burst 5000 --connects-per-minute 60000 \
+  ${SERVER_ARGS:-} >"$DIR/server.log" 2>&1 &
 SERVER=$!
 trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$DIR"' EXIT
 sleep 1

@@ -7,6 +7,8 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use minotty_engine::ModeKind;
 
+use crate::limits::{ConnectionLimits, Startups};
+
 /// minotty: a falling-block puzzle game served over SSH.
 ///
 /// Without a subcommand, `minotty` runs `serve` with the flags given.
@@ -66,9 +68,31 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_MAX_CONNECTIONS", default_value_t = 4096)]
     pub max_connections: usize,
 
-    /// Most connections at once from one IP address.
+    /// Most connections at once from one IPv4 address or IPv6 /64.
     #[arg(long, env = "MINOTTY_MAX_PER_IP", default_value_t = 16)]
     pub max_per_ip: usize,
+
+    /// Most connections at once from one IPv4 /24 or IPv6 /56.
+    #[arg(long, env = "MINOTTY_MAX_PER_SUBNET", default_value_t = 64)]
+    pub max_per_subnet: usize,
+
+    /// Most connections at once from one IPv6 /48.
+    #[arg(long, env = "MINOTTY_MAX_PER_SITE", default_value_t = 256)]
+    pub max_per_site: usize,
+
+    /// Connections still logging in, as OpenSSH's MaxStartups START:RATE:FULL: from START on,
+    /// a new one is refused with a chance rising from RATE % to 100 % at FULL.
+    #[arg(long, env = "MINOTTY_MAX_STARTUPS", default_value = "20:30:100",
+          value_parser = Startups::parse)]
+    pub max_startups: Startups,
+
+    /// New connections one address (IPv6: /64) may open in a burst...
+    #[arg(long, env = "MINOTTY_CONNECT_BURST", default_value_t = 20)]
+    pub connect_burst: u32,
+
+    /// ...and then per minute.
+    #[arg(long, env = "MINOTTY_CONNECTS_PER_MINUTE", default_value_t = 30)]
+    pub connects_per_minute: u32,
 
     /// Seconds a client has to finish the handshake and log in.
     #[arg(long, env = "MINOTTY_AUTH_TIMEOUT", default_value_t = 30)]
@@ -92,7 +116,15 @@ pub struct LimitArgs {
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub max_connections: usize,
+    /// Per IPv4 address and IPv6 /64.
     pub max_per_ip: usize,
+    /// Per IPv4 /24 and IPv6 /56.
+    pub max_per_subnet: usize,
+    /// Per IPv6 /48.
+    pub max_per_site: usize,
+    pub max_startups: Startups,
+    pub connect_burst: u32,
+    pub connects_per_minute: u32,
     pub auth_timeout: Duration,
     pub idle_timeout: Duration,
     /// The shortest time between two frames sent to one player.
@@ -103,11 +135,32 @@ pub struct Limits {
     pub versus_seed: Option<u32>,
 }
 
+impl Limits {
+    /// What the connection limiter enforces.
+    pub fn connection_limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            max_total: self.max_connections,
+            max_per_address: self.max_per_ip,
+            max_per_subnet: self.max_per_subnet,
+            max_per_site: self.max_per_site,
+            startups: self.max_startups,
+            connects_burst: self.connect_burst,
+            connects_per_minute: self.connects_per_minute,
+        }
+    }
+}
+
 impl Default for Limits {
     fn default() -> Limits {
+        let c = ConnectionLimits::default();
         Limits {
-            max_connections: 4096,
-            max_per_ip: 16,
+            max_connections: c.max_total,
+            max_per_ip: c.max_per_address,
+            max_per_subnet: c.max_per_subnet,
+            max_per_site: c.max_per_site,
+            max_startups: c.startups,
+            connect_burst: c.connects_burst,
+            connects_per_minute: c.connects_per_minute,
             auth_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(600),
             min_frame_interval: Duration::from_micros(1_000_000 / 60),
@@ -122,6 +175,11 @@ impl From<&LimitArgs> for Limits {
         Limits {
             max_connections: args.max_connections.max(1),
             max_per_ip: args.max_per_ip.max(1),
+            max_per_subnet: args.max_per_subnet.max(1),
+            max_per_site: args.max_per_site.max(1),
+            max_startups: args.max_startups,
+            connect_burst: args.connect_burst.max(1),
+            connects_per_minute: args.connects_per_minute,
             auth_timeout: Duration::from_secs(args.auth_timeout_secs.max(1)),
             idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
             min_frame_interval: Duration::from_micros(1_000_000 / u64::from(args.max_fps.max(1))),

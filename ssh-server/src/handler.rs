@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::exec;
 use crate::names::DisplayName;
@@ -31,8 +31,45 @@ pub struct ConnectionHandler {
     authenticated: Option<oneshot::Sender<()>>,
     /// Open session channels (a few; at most one runs a game).
     channels: Vec<ChannelState>,
-    /// How many channels run a game or a command, for the connection's "nothing to do" check.
-    active: Arc<AtomicUsize>,
+    /// Games and commands running, for the connection's "nothing to do" check.
+    activity: Arc<Activity>,
+}
+
+/// What runs on one connection: the connection is closed when nothing has run for a while,
+/// also when a client never answers the close of a channel whose game has ended.
+#[derive(Debug, Default)]
+pub struct Activity {
+    running: AtomicUsize,
+    started: AtomicUsize,
+}
+
+impl Activity {
+    /// Games and commands running now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::Relaxed)
+    }
+
+    /// Games and commands started on the connection so far.
+    pub fn started(&self) -> usize {
+        self.started.load(Ordering::Relaxed)
+    }
+
+    /// Counts a game or command as running until the guard drops (with its task, also when
+    /// the task panics).
+    fn enter(self: &Arc<Self>) -> RunningGuard {
+        self.started.fetch_add(1, Ordering::Relaxed);
+        self.running.fetch_add(1, Ordering::Relaxed);
+        RunningGuard(Arc::clone(self))
+    }
+}
+
+#[derive(Debug)]
+struct RunningGuard(Arc<Activity>);
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// Session channels one connection may have open at once.
@@ -46,6 +83,8 @@ struct ChannelState {
     /// A shell or exec request was accepted: no more requests of either kind.
     started: bool,
     session: Option<mpsc::Sender<SessionEvent>>,
+    /// The latest window size, read by the session when it draws (never a queue of sizes).
+    window: Option<watch::Sender<(u32, u32)>>,
 }
 
 impl ConnectionHandler {
@@ -53,7 +92,7 @@ impl ConnectionHandler {
         shared: Arc<Shared>,
         peer: SocketAddr,
         authenticated: oneshot::Sender<()>,
-        active: Arc<AtomicUsize>,
+        activity: Arc<Activity>,
     ) -> ConnectionHandler {
         ConnectionHandler {
             shared,
@@ -64,7 +103,7 @@ impl ConnectionHandler {
             account: None,
             authenticated: Some(authenticated),
             channels: Vec::new(),
-            active,
+            activity,
         }
     }
 
@@ -83,11 +122,6 @@ impl ConnectionHandler {
                 None
             }
         }
-    }
-
-    fn update_active(&self) {
-        let n = self.channels.iter().filter(|c| c.started).count();
-        self.active.store(n, Ordering::Relaxed);
     }
 
     fn channel_mut(&mut self, id: ChannelId) -> Option<&mut ChannelState> {
@@ -123,15 +157,17 @@ impl ConnectionHandler {
         initial: Option<minotty_ui::online::Request>,
     ) {
         let (tx, rx) = mpsc::channel(EVENT_QUEUE);
+        let (window, size) = watch::channel((cols, rows));
         if let Some(state) = self.channel_mut(id) {
             state.session = Some(tx);
+            state.window = Some(window);
         }
         let handle = session.handle();
         let mut params = SessionParams {
             handle: handle.clone(),
             channel: id,
             player: self.player.clone(),
-            size: (cols, rows),
+            size,
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
             services: Services::new(
@@ -149,7 +185,11 @@ impl ConnectionHandler {
             params.services.0.handle(request);
         }
         tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
-        let task = self.shared.tracker.spawn(session::run(params, rx));
+        let running = self.activity.enter();
+        let task = self.shared.tracker.spawn(async move {
+            session::run(params, rx).await;
+            drop(running);
+        });
         // A panic in the session task must still give the player their terminal back.
         self.shared.tracker.spawn(async move {
             if let Err(e) = task.await
@@ -168,17 +208,21 @@ impl ConnectionHandler {
         let handle = session.handle();
         let store = self.shared.services.account.store().cloned();
         let command = command.to_vec();
+        let running = self.activity.enter();
         self.shared.tracker.spawn(async move {
             let outcome = exec::dispatch(&command, store.as_ref()).await;
             exec::send(&handle, id, outcome, pty).await;
+            drop(running);
         });
     }
 
     fn start_reply(&mut self, id: ChannelId, outcome: exec::Outcome, session: &mut Session) {
         let pty = self.channel_mut(id).is_some_and(|c| c.pty.is_some());
         let handle = session.handle();
+        let running = self.activity.enter();
         self.shared.tracker.spawn(async move {
             exec::send(&handle, id, outcome, pty).await;
+            drop(running);
         });
     }
 }
@@ -257,6 +301,7 @@ impl russh::server::Handler for ConnectionHandler {
             pty: None,
             started: false,
             session: None,
+            window: None,
         });
         reply.accept().await;
         Ok(())
@@ -297,7 +342,6 @@ impl russh::server::Handler for ConnectionHandler {
             }
             _ => return session.channel_failure(channel),
         };
-        self.update_active();
         session.channel_success(channel)?;
         match pty {
             Some((cols, rows)) => self.start_game(channel, cols, rows, session, None),
@@ -323,7 +367,6 @@ impl russh::server::Handler for ConnectionHandler {
             }
             _ => return session.channel_failure(channel),
         }
-        self.update_active();
         session.channel_success(channel)?;
         tracing::info!(peer = %self.peer, player = %self.player, "exec command");
         let refuse = |stderr: String| exec::Outcome {
@@ -359,16 +402,22 @@ impl russh::server::Handler for ConnectionHandler {
         _pix_height: u32,
         _session: &mut Session,
     ) -> Result<(), Self::Error> {
-        if let Some(state) = self.channel_mut(channel)
-            && state.pty.is_some()
-        {
+        let Some(state) = self.channel_mut(channel) else {
+            return Ok(());
+        };
+        if state.pty.is_some() {
             state.pty = Some((col_width, row_height));
         }
-        let event = SessionEvent::Resize {
-            cols: col_width,
-            rows: row_height,
-        };
-        self.forward(channel, event).await;
+        // Only the latest size is kept (no allocation, no queue): the session applies it before
+        // its next frame, at most every `session::RESIZE_INTERVAL`, however many arrive.
+        let size = (col_width, row_height);
+        if let Some(window) = &state.window {
+            window.send_if_modified(|current| {
+                let changed = *current != size;
+                *current = size;
+                changed
+            });
+        }
         Ok(())
     }
 
@@ -399,7 +448,6 @@ impl russh::server::Handler for ConnectionHandler {
     ) -> Result<(), Self::Error> {
         self.forward(channel, SessionEvent::Closed).await;
         self.channels.retain(|c| c.id != channel);
-        self.update_active();
         Ok(())
     }
 

@@ -3,7 +3,10 @@
 //! Escape sequences may be split across packets, so bytes are fed with "more may follow"; a
 //! lone ESC becomes the Escape key when no more bytes arrive within [`ESC_TIMEOUT`]. Garbage
 //! cannot grow the parser's buffer: after [`MAX_PENDING`] bytes without an event the parser
-//! starts over, and a panic inside the parser only loses the rest of that packet.
+//! starts over (termina re-reads its buffer for every byte fed, so this also bounds the work per
+//! byte), and a panic inside the parser only loses the rest of that packet. Bytes that end up
+//! in no input (garbage, sequences the game has no use for) are counted, so the session can
+//! hold them to a budget ([`InputDecoder::take_wasted`]).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
@@ -17,8 +20,9 @@ use termina::event::{KeyCode, KeyEventKind, ModifierKeyCode, Modifiers};
 pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 
 /// Bytes without a completed event after which the parser's buffer is discarded. The longest
-/// sequence a terminal sends us (a device-attributes report) is far shorter.
-pub const MAX_PENDING: usize = 256;
+/// sequences a terminal sends us (a device-attributes report such as `ESC [ ? 62 ; 22 ; 52 c`,
+/// a kitty key event with modifiers and event type) are under 32 bytes.
+pub const MAX_PENDING: usize = 64;
 
 /// What the session learns from the client's input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +40,8 @@ pub struct InputDecoder {
     parser: termina::Parser,
     /// Bytes fed since the last completed event.
     since_event: usize,
+    /// Bytes that ended in no input since the last [`InputDecoder::take_wasted`].
+    wasted: usize,
 }
 
 impl InputDecoder {
@@ -49,18 +55,24 @@ impl InputDecoder {
             for &byte in bytes {
                 self.parser.parse(&[byte], true);
                 let mut any = false;
+                let mut useful = false;
                 while let Some(event) = self.parser.pop() {
                     any = true;
                     if let Some(input) = to_input(event) {
                         out.push(input);
+                        useful = true;
                     }
                 }
                 if any {
+                    if !useful {
+                        self.wasted += self.since_event + 1;
+                    }
                     self.since_event = 0;
                 } else {
                     self.since_event += 1;
                     if self.since_event > MAX_PENDING {
                         self.parser = termina::Parser::default();
+                        self.wasted += self.since_event;
                         self.since_event = 0;
                     }
                 }
@@ -80,6 +92,7 @@ impl InputDecoder {
 
     /// Treats what is buffered as complete: a lone ESC becomes the Escape key.
     pub fn flush(&mut self, out: &mut Vec<Input>) {
+        let before = out.len();
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.parser.parse(&[], false);
             while let Some(event) = self.parser.pop() {
@@ -91,12 +104,22 @@ impl InputDecoder {
         if result.is_err() {
             tracing::warn!("input parser panicked; input discarded");
         }
+        if out.len() > before {
+            self.since_event = 0;
+        }
         self.reset();
     }
 
-    fn reset(&mut self) {
+    /// Drops whatever is buffered (e.g. after bytes were discarded mid-sequence).
+    pub fn reset(&mut self) {
         self.parser = termina::Parser::default();
+        self.wasted += self.since_event;
         self.since_event = 0;
+    }
+
+    /// Bytes that ended in no input since the last call.
+    pub fn take_wasted(&mut self) -> usize {
+        std::mem::take(&mut self.wasted)
     }
 }
 
@@ -258,6 +281,36 @@ mod tests {
         out.clear();
         decoder.feed(b"q", &mut out);
         assert_eq!(out, vec![press(Key::Char('q'))]);
+    }
+
+    #[test]
+    fn bytes_that_make_no_input_are_counted_as_wasted() {
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        // Two useful keys: nothing wasted.
+        decoder.feed(b"a\x1b[A", &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(decoder.take_wasted(), 0);
+        // A focus report (3 bytes) parses to an event the game ignores.
+        decoder.feed(b"\x1b[I", &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(decoder.take_wasted(), 3);
+        // An unterminated OSC is dropped once it passes MAX_PENDING bytes, all of them wasted;
+        // so is a partial sequence dropped on reset.
+        let mut junk = b"\x1b]".to_vec();
+        junk.extend(std::iter::repeat_n(b'x', MAX_PENDING - 1));
+        decoder.feed(&junk, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(decoder.take_wasted(), MAX_PENDING + 1);
+        decoder.feed(b"\x1b[1;", &mut out);
+        decoder.reset();
+        assert_eq!(decoder.take_wasted(), 4);
+        assert_eq!(decoder.take_wasted(), 0);
+        // A lone ESC that becomes the Escape key is not wasted.
+        decoder.feed(b"\x1b", &mut out);
+        decoder.flush(&mut out);
+        assert_eq!(out.last(), Some(&press(Key::Esc)));
+        assert_eq!(decoder.take_wasted(), 0);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod boards;
+pub mod budget;
 pub mod config;
 pub mod exec;
 pub mod handler;
@@ -15,6 +16,7 @@ pub mod limits;
 pub mod names;
 mod outbox;
 pub mod play;
+pub mod refusal;
 pub mod server;
 pub mod services;
 pub mod session;

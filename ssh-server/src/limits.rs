@@ -1,19 +1,24 @@
-//! Connection limits applied before the SSH handshake: a global cap and a per-address cap.
-//! A refused client gets a clear one-line reason without any cryptography spent on it.
+//! Connection limits applied before the SSH handshake, so that refusing costs no cryptography:
+//! a global cap; caps per address at several prefix lengths (IPv4 address and /24; IPv6 /64,
+//! /56 and /48, since one IPv6 subscriber holds a whole prefix); a cap on connections that have
+//! not logged in yet, with random early drop between its start and full marks (as OpenSSH's
+//! `MaxStartups`); and a rate of new connections per source (IPv4 address, IPv6 /64).
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::Instant;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use crate::budget::TokenBucket;
 
 /// Why a connection was turned away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
     ServerFull,
     TooManyFromAddress,
+    TooManyFromNetwork,
+    TooManyLoggingIn,
+    TooFast,
 }
 
 impl Refusal {
@@ -26,49 +31,243 @@ impl Refusal {
             Refusal::TooManyFromAddress => format!(
                 "minotty: too many connections from your address (limit {limit}), close one and try again"
             ),
+            Refusal::TooManyFromNetwork => format!(
+                "minotty: too many connections from your network (limit {limit}), please try again later"
+            ),
+            Refusal::TooManyLoggingIn => {
+                "minotty: too many players are logging in right now, please try again in a few seconds"
+                    .to_owned()
+            }
+            Refusal::TooFast => format!(
+                "minotty: too many new connections from your address (at most {limit} a minute), wait a moment"
+            ),
         }
     }
 }
 
-/// Counts open connections, in total and per client address (IPv6 clients per /64).
+/// The limits, as configured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    pub max_total: usize,
+    /// Per IPv4 address and per IPv6 /64.
+    pub max_per_address: usize,
+    /// Per IPv4 /24 and per IPv6 /56.
+    pub max_per_subnet: usize,
+    /// Per IPv6 /48.
+    pub max_per_site: usize,
+    /// Connections not logged in yet: from `start` on, a new one is refused with a probability
+    /// rising linearly from `rate` % to 100 % at `full`.
+    pub startups: Startups,
+    /// New connections per source: a burst, then this many a minute.
+    pub connects_burst: u32,
+    pub connects_per_minute: u32,
+}
+
+/// OpenSSH's `MaxStartups start:rate:full`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Startups {
+    pub start: usize,
+    pub rate: u32,
+    pub full: usize,
+}
+
+impl Startups {
+    /// Parses `start:rate:full` (or a single number: a hard cap).
+    pub fn parse(s: &str) -> Result<Startups, String> {
+        let bad = || format!("{s:?} is not START:RATE:FULL (e.g. 20:30:100) or a number");
+        let parts: Vec<&str> = s.split(':').collect();
+        let num = |p: &str| p.trim().parse::<usize>().map_err(|_| bad());
+        let startups = match parts.as_slice() {
+            [full] => Startups {
+                start: num(full)?,
+                rate: 100,
+                full: num(full)?,
+            },
+            [start, rate, full] => Startups {
+                start: num(start)?,
+                rate: u32::try_from(num(rate)?).map_err(|_| bad())?,
+                full: num(full)?,
+            },
+            _ => return Err(bad()),
+        };
+        if startups.start == 0 || startups.start > startups.full || startups.rate > 100 {
+            return Err(format!("{s:?}: need 0 < START <= FULL and RATE <= 100"));
+        }
+        Ok(startups)
+    }
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            max_total: 4096,
+            max_per_address: 16,
+            max_per_subnet: 64,
+            max_per_site: 256,
+            startups: Startups {
+                start: 20,
+                rate: 30,
+                full: 100,
+            },
+            connects_burst: 20,
+            connects_per_minute: 30,
+        }
+    }
+}
+
+/// Sources whose connection rate is remembered; past this, sources with a full bucket are
+/// forgotten first.
+const MAX_RATE_SOURCES: usize = 65_536;
+
+/// Counts open connections in total, per prefix and not yet logged in, and new connections per
+/// source.
 #[derive(Debug)]
 pub struct ConnectionLimiter {
-    max_total: usize,
-    max_per_address: usize,
+    limits: ConnectionLimits,
+    born: Instant,
     counts: Mutex<Counts>,
 }
 
 #[derive(Debug, Default)]
 struct Counts {
     total: usize,
-    per_address: HashMap<IpAddr, usize>,
+    logging_in: usize,
+    per_prefix: HashMap<Prefix, usize>,
+    rates: HashMap<Prefix, TokenBucket>,
+}
+
+/// An address cut to a prefix length (the length is part of the key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Prefix {
+    addr: IpAddr,
+    len: u8,
+}
+
+impl Prefix {
+    fn of(ip: IpAddr, len: u8) -> Prefix {
+        let addr = match ip {
+            IpAddr::V4(v4) => {
+                let mask = u32::MAX.checked_shl(32 - u32::from(len)).unwrap_or(0);
+                IpAddr::V4(Ipv4Addr::from(u32::from(v4) & mask))
+            }
+            IpAddr::V6(v6) => {
+                let mask = u128::MAX.checked_shl(128 - u32::from(len)).unwrap_or(0);
+                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
+            }
+        };
+        Prefix { addr, len }
+    }
+}
+
+/// The prefixes an address counts against, with their caps and what exceeding each means.
+fn prefixes(ip: IpAddr, limits: &ConnectionLimits) -> Vec<(Prefix, usize, Refusal)> {
+    match ip.to_canonical() {
+        ip @ IpAddr::V4(_) => vec![
+            (
+                Prefix::of(ip, 32),
+                limits.max_per_address,
+                Refusal::TooManyFromAddress,
+            ),
+            (
+                Prefix::of(ip, 24),
+                limits.max_per_subnet,
+                Refusal::TooManyFromNetwork,
+            ),
+        ],
+        ip @ IpAddr::V6(_) => vec![
+            (
+                Prefix::of(ip, 64),
+                limits.max_per_address,
+                Refusal::TooManyFromAddress,
+            ),
+            (
+                Prefix::of(ip, 56),
+                limits.max_per_subnet,
+                Refusal::TooManyFromNetwork,
+            ),
+            (
+                Prefix::of(ip, 48),
+                limits.max_per_site,
+                Refusal::TooManyFromNetwork,
+            ),
+        ],
+    }
 }
 
 impl ConnectionLimiter {
-    pub fn new(max_total: usize, max_per_address: usize) -> Arc<ConnectionLimiter> {
+    pub fn new(limits: ConnectionLimits) -> Arc<ConnectionLimiter> {
         Arc::new(ConnectionLimiter {
-            max_total,
-            max_per_address,
+            limits,
+            born: Instant::now(),
             counts: Mutex::new(Counts::default()),
         })
     }
 
     /// Takes a slot for a connection from `ip`; the slot is freed when the permit drops.
     pub fn try_acquire(self: &Arc<Self>, ip: IpAddr) -> Result<ConnectionPermit, Refusal> {
-        let key = address_key(ip);
+        let now_ms = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.try_acquire_at(ip, now_ms, rand::random_range(0..100))
+    }
+
+    /// [`ConnectionLimiter::try_acquire`] at `now_ms` (since the limiter was made) with the
+    /// random early drop's roll `roll` (0..100) given: deterministic, for tests.
+    pub fn try_acquire_at(
+        self: &Arc<Self>,
+        ip: IpAddr,
+        now_ms: u64,
+        roll: u32,
+    ) -> Result<ConnectionPermit, Refusal> {
+        let limits = &self.limits;
+        let keys = prefixes(ip, limits);
         let mut counts = self.counts.lock().unwrap_or_else(PoisonError::into_inner);
-        if counts.total >= self.max_total {
+        if counts.total >= limits.max_total {
             return Err(Refusal::ServerFull);
         }
-        let per = counts.per_address.entry(key).or_insert(0);
-        if *per >= self.max_per_address {
-            return Err(Refusal::TooManyFromAddress);
+        for (prefix, cap, refusal) in &keys {
+            if counts.per_prefix.get(prefix).copied().unwrap_or(0) >= *cap {
+                return Err(*refusal);
+            }
         }
-        *per += 1;
+        let s = limits.startups;
+        if counts.logging_in >= s.full {
+            return Err(Refusal::TooManyLoggingIn);
+        }
+        if counts.logging_in >= s.start {
+            // From `rate` % at `start` up to 100 % at `full`.
+            let span = (s.full - s.start).max(1) as u64;
+            let over = (counts.logging_in - s.start) as u64;
+            let p = u64::from(s.rate) + (100 - u64::from(s.rate)) * over / span;
+            if u64::from(roll) < p {
+                return Err(Refusal::TooManyLoggingIn);
+            }
+        }
+        // The rate counts attempts that got this far (a refused flood does not refill itself).
+        let source = keys[0].0;
+        if counts.rates.len() >= MAX_RATE_SOURCES && !counts.rates.contains_key(&source) {
+            let (burst, per_minute) = (limits.connects_burst, limits.connects_per_minute);
+            counts.rates.retain(|_, bucket| {
+                let mut probe = bucket.clone();
+                probe.available(now_ms) < u64::from(burst) || per_minute == 0
+            });
+            if counts.rates.len() >= MAX_RATE_SOURCES {
+                return Err(Refusal::ServerFull);
+            }
+        }
+        let bucket = counts.rates.entry(source).or_insert_with(|| {
+            TokenBucket::per_minute(limits.connects_burst, limits.connects_per_minute, now_ms)
+        });
+        if !bucket.try_take(now_ms) {
+            return Err(Refusal::TooFast);
+        }
+        for (prefix, _, _) in &keys {
+            *counts.per_prefix.entry(*prefix).or_insert(0) += 1;
+        }
         counts.total += 1;
+        counts.logging_in += 1;
         Ok(ConnectionPermit {
             limiter: Arc::clone(self),
-            key,
+            prefixes: keys.into_iter().map(|(p, _, _)| p).collect(),
+            logging_in: true,
         })
     }
 
@@ -80,10 +279,23 @@ impl ConnectionLimiter {
             .total
     }
 
+    /// Open connections that have not logged in.
+    pub fn logging_in(&self) -> usize {
+        self.counts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .logging_in
+    }
+
+    /// The number a refusal's message quotes.
     pub fn limit_for(&self, refusal: Refusal) -> usize {
+        let l = &self.limits;
         match refusal {
-            Refusal::ServerFull => self.max_total,
-            Refusal::TooManyFromAddress => self.max_per_address,
+            Refusal::ServerFull => l.max_total,
+            Refusal::TooManyFromAddress => l.max_per_address,
+            Refusal::TooManyFromNetwork => l.max_per_subnet,
+            Refusal::TooManyLoggingIn => l.startups.full,
+            Refusal::TooFast => l.connects_per_minute as usize,
         }
     }
 }
@@ -92,7 +304,22 @@ impl ConnectionLimiter {
 #[derive(Debug)]
 pub struct ConnectionPermit {
     limiter: Arc<ConnectionLimiter>,
-    key: IpAddr,
+    prefixes: Vec<Prefix>,
+    logging_in: bool,
+}
+
+impl ConnectionPermit {
+    /// The connection has logged in: it no longer counts against the startups cap.
+    pub fn logged_in(&mut self) {
+        if std::mem::take(&mut self.logging_in) {
+            let mut counts = self
+                .limiter
+                .counts
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            counts.logging_in = counts.logging_in.saturating_sub(1);
+        }
+    }
 }
 
 impl Drop for ConnectionPermit {
@@ -103,138 +330,20 @@ impl Drop for ConnectionPermit {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         counts.total = counts.total.saturating_sub(1);
-        if let Some(per) = counts.per_address.get_mut(&self.key) {
-            *per = per.saturating_sub(1);
-            if *per == 0 {
-                counts.per_address.remove(&self.key);
+        if self.logging_in {
+            counts.logging_in = counts.logging_in.saturating_sub(1);
+        }
+        for prefix in &self.prefixes {
+            if let Some(per) = counts.per_prefix.get_mut(prefix) {
+                *per = per.saturating_sub(1);
+                if *per == 0 {
+                    counts.per_prefix.remove(prefix);
+                }
             }
         }
     }
-}
-
-/// IPv4 addresses count alone; IPv6 addresses count per /64 (one subscriber's prefix).
-fn address_key(ip: IpAddr) -> IpAddr {
-    match ip.to_canonical() {
-        IpAddr::V4(v4) => IpAddr::V4(v4),
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
-    }
-}
-
-/// SSH_DISCONNECT_TOO_MANY_CONNECTIONS (RFC 4250 §4.2.2).
-const TOO_MANY_CONNECTIONS: u32 = 12;
-
-/// What a refused client receives: the message as a line before the SSH version (for `nc`),
-/// then the version and an unencrypted SSH_MSG_DISCONNECT carrying the message, which OpenSSH
-/// prints as "Received disconnect from ...: <message>".
-pub fn refusal_bytes(message: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(2 * message.len() + 64);
-    out.extend_from_slice(message.as_bytes());
-    out.extend_from_slice(b"\r\n");
-    out.extend_from_slice(crate::SERVER_ID.as_bytes());
-    out.extend_from_slice(b"\r\n");
-
-    let mut payload = vec![1u8]; // SSH_MSG_DISCONNECT
-    payload.extend_from_slice(&TOO_MANY_CONNECTIONS.to_be_bytes());
-    let text = message
-        .as_bytes()
-        .get(..message.len().min(1024))
-        .unwrap_or_default();
-    payload.extend_from_slice(&u32::try_from(text.len()).unwrap_or(0).to_be_bytes());
-    payload.extend_from_slice(text);
-    payload.extend_from_slice(&0u32.to_be_bytes()); // language tag
-    // packet_length(4) + padding_length(1) + payload + padding is a multiple of 8, padding >= 4.
-    let mut padding = 8 - (5 + payload.len()) % 8;
-    if padding < 4 {
-        padding += 8;
-    }
-    let packet_length = 1 + payload.len() + padding;
-    out.extend_from_slice(&u32::try_from(packet_length).unwrap_or(0).to_be_bytes());
-    out.push(u8::try_from(padding).unwrap_or(8));
-    out.extend_from_slice(&payload);
-    out.extend(std::iter::repeat_n(0u8, padding));
-    out
-}
-
-/// Sends the refusal and closes gracefully: the client's own banner is read and discarded so
-/// that closing does not reset the connection before the client has read the message.
-pub async fn refuse(mut stream: TcpStream, message: &str) {
-    let bytes = refusal_bytes(message);
-    let exchange = async {
-        stream.write_all(&bytes).await?;
-        stream.shutdown().await?;
-        let mut sink = [0u8; 1024];
-        let mut total = 0usize;
-        while total < 64 * 1024 {
-            let n = stream.read(&mut sink).await?;
-            if n == 0 {
-                break;
-            }
-            total += n;
-        }
-        Ok::<(), std::io::Error>(())
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(2), exchange).await;
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_total_and_per_address() {
-        let limiter = ConnectionLimiter::new(3, 2);
-        let a: IpAddr = "10.0.0.1".parse().unwrap();
-        let b: IpAddr = "10.0.0.2".parse().unwrap();
-        let p1 = limiter.try_acquire(a).unwrap();
-        let _p2 = limiter.try_acquire(a).unwrap();
-        assert_eq!(
-            limiter.try_acquire(a).unwrap_err(),
-            Refusal::TooManyFromAddress
-        );
-        let _p3 = limiter.try_acquire(b).unwrap();
-        assert_eq!(limiter.try_acquire(b).unwrap_err(), Refusal::ServerFull);
-        drop(p1);
-        assert_eq!(limiter.total(), 2);
-        let _p4 = limiter.try_acquire(a).unwrap();
-        assert_eq!(limiter.total(), 3);
-    }
-
-    #[test]
-    fn ipv6_counts_per_64_and_mapped_v4_as_v4() {
-        let limiter = ConnectionLimiter::new(10, 1);
-        let _p = limiter.try_acquire("2001:db8::1".parse().unwrap()).unwrap();
-        assert!(limiter.try_acquire("2001:db8::2".parse().unwrap()).is_err());
-        assert!(
-            limiter
-                .try_acquire("2001:db8:0:1::2".parse().unwrap())
-                .is_ok()
-        );
-        let _q = limiter.try_acquire("192.0.2.7".parse().unwrap()).unwrap();
-        assert!(
-            limiter
-                .try_acquire("::ffff:192.0.2.7".parse().unwrap())
-                .is_err()
-        );
-    }
-
-    #[test]
-    fn disconnect_packet_is_well_formed() {
-        let bytes = refusal_bytes("too many");
-        let text = String::from_utf8_lossy(&bytes);
-        assert!(text.starts_with("too many\r\nSSH-2.0-"));
-        let start = bytes.windows(2).rposition(|w| w == b"\r\n").unwrap() + 2;
-        let packet = &bytes[start..];
-        let len = u32::from_be_bytes(packet[..4].try_into().unwrap()) as usize;
-        assert_eq!(packet.len(), 4 + len);
-        assert_eq!(packet.len() % 8, 0);
-        let padding = packet[4] as usize;
-        assert!(padding >= 4);
-        assert_eq!(packet[5], 1);
-        assert_eq!(&packet[6..10], &12u32.to_be_bytes());
-        assert_eq!(&packet[10..14], &8u32.to_be_bytes());
-        assert_eq!(&packet[14..22], b"too many");
-    }
-}
+#[path = "limits_tests.rs"]
+mod tests;

@@ -1,14 +1,15 @@
 //! The server: accepts TCP connections itself so limits apply before any cryptography, runs
 //! each accepted connection with `russh::server::run_stream`, and shuts down gracefully.
 
+use std::borrow::Cow;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use russh::server::{Config, run_stream};
-use russh::{Disconnect, MethodKind, MethodSet, SshId};
+use russh::{Disconnect, MethodKind, MethodSet, Preferred, SshId, kex};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, oneshot};
 use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
@@ -17,7 +18,7 @@ use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
 use crate::config::Limits;
-use crate::handler::ConnectionHandler;
+use crate::handler::{Activity, ConnectionHandler};
 use crate::host_key::HostKey;
 use crate::limits::{ConnectionLimiter, ConnectionPermit};
 use crate::services::account::SharedAccounts;
@@ -49,6 +50,22 @@ const WRITER_PATIENCE: Duration = Duration::from_secs(30);
 /// At most this many refused connections are kept open at once to deliver their message.
 const MAX_REFUSALS_IN_FLIGHT: usize = 256;
 
+/// How long a connection whose games and commands have all ended is kept for the client to
+/// close it (a client that never answers the channel close would otherwise hold its slot).
+pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
+
+/// Key exchanges offered: elliptic-curve only, so that no client can make the server compute
+/// a large finite-field Diffie-Hellman per connection. The extension names are not key
+/// exchanges but must stay (ext-info and OpenSSH's strict key exchange, which closes the
+/// Terrapin prefix-truncation attack).
+const KEX: &[kex::Name] = &[
+    kex::MLKEM768X25519_SHA256,
+    kex::CURVE25519,
+    kex::CURVE25519_PRE_RFC_8731,
+    kex::EXTENSION_SUPPORT_AS_SERVER,
+    kex::EXTENSION_OPENSSH_STRICT_KEX_AS_SERVER,
+];
+
 /// Serves SSH on `listener` until `shutdown` completes, then lets every session restore its
 /// player's terminal and waits (bounded) for the connections to close.
 pub async fn run(
@@ -57,7 +74,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
     let ssh_config = Arc::new(ssh_config(&config));
-    let limiter = ConnectionLimiter::new(config.limits.max_connections, config.limits.max_per_ip);
+    let limiter = ConnectionLimiter::new(config.limits.connection_limits());
     // Finished games are written by the writer's tasks; they end when every session (and this
     // function) has dropped its sender, after writing what is queued.
     let (writer, writer_task) = match &config.store {
@@ -123,7 +140,7 @@ pub async fn run(
                 tracing::info!(%peer, ?refusal, "connection refused");
                 if let Ok(slot) = Arc::clone(&refusals).try_acquire_owned() {
                     shared.tracker.spawn(async move {
-                        crate::limits::refuse(stream, &message).await;
+                        crate::refusal::refuse(stream, &message).await;
                         drop(slot);
                     });
                 }
@@ -177,6 +194,10 @@ fn ssh_config(config: &ServerConfig) -> Config {
         keepalive_interval: Some(Duration::from_secs(30)),
         keepalive_max: 4,
         nodelay: true,
+        preferred: Preferred {
+            kex: Cow::Borrowed(KEX),
+            ..Preferred::default()
+        },
         ..Config::default()
     }
 }
@@ -187,7 +208,7 @@ async fn serve_connection(
     ssh_config: Arc<Config>,
     stream: TcpStream,
     peer: SocketAddr,
-    permit: ConnectionPermit,
+    mut permit: ConnectionPermit,
 ) {
     // `run_stream` does not apply `Config::nodelay` itself: without this every keystroke and
     // frame waits for Nagle.
@@ -196,8 +217,8 @@ async fn serve_connection(
     }
     let auth_deadline = Instant::now() + shared.limits.auth_timeout;
     let (auth_tx, auth_rx) = oneshot::channel();
-    let active = Arc::new(AtomicUsize::new(0));
-    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&active));
+    let activity = Arc::new(Activity::default());
+    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&activity));
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await
     {
         Ok(Ok(session)) => session,
@@ -234,10 +255,13 @@ async fn serve_connection(
         let _ = timeout(Duration::from_secs(2), &mut session).await;
         return;
     }
+    permit.logged_in();
 
-    // A logged-in connection with no game or command running (e.g. `ssh -N`) would only hold
-    // a slot: after the login timeout without one it is closed.
-    let check_every = (shared.limits.auth_timeout / 4).max(Duration::from_millis(250));
+    // A logged-in connection with nothing running only holds a slot: one that never started a
+    // game or command (e.g. `ssh -N`) is closed after the login timeout, one whose games and
+    // commands have ended after CLOSE_GRACE (the client should have closed it by then; one that
+    // ignores the channel close must not keep its slot).
+    let check_every = Duration::from_millis(250);
     let mut idle_since = Some(Instant::now());
     loop {
         tokio::select! {
@@ -250,12 +274,17 @@ async fn serve_connection(
                 break;
             }
             () = sleep(check_every) => {
-                if active.load(Ordering::Relaxed) > 0 {
+                if activity.running() > 0 {
                     idle_since = None;
                     continue;
                 }
                 let since = *idle_since.get_or_insert_with(Instant::now);
-                if since.elapsed() >= shared.limits.auth_timeout {
+                let patience = if activity.started() > 0 {
+                    CLOSE_GRACE.min(shared.limits.auth_timeout)
+                } else {
+                    shared.limits.auth_timeout
+                };
+                if since.elapsed() >= patience {
                     tracing::debug!("closing a connection with nothing running");
                     let _ = handle
                         .disconnect(

@@ -1,6 +1,11 @@
 //! One player's game session: a task that owns the terminal, the input decoder and the UI
 //! `App`. It sleeps until input, a resize, the App's next wakeup, the next allowed frame or
 //! shutdown; the russh handler only forwards events to it.
+//!
+//! What the client sends is held to budgets before it reaches the App ([`InputGate`]): bytes
+//! parsed per second, bytes that parse to nothing, key events per second. Window changes are
+//! merged: only the latest size is kept, and it is applied when the next frame is drawn, at
+//! most every [`RESIZE_INTERVAL`].
 
 use std::time::Duration;
 
@@ -8,10 +13,11 @@ use minotty_ui::online::{Identity, Response};
 use minotty_ui::{App, AppContext};
 use russh::ChannelId;
 use russh::server::Handle;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_util::sync::CancellationToken;
 
+use crate::budget::InputGate;
 use crate::config::Limits;
 use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
 use crate::names::DisplayName;
@@ -23,10 +29,6 @@ use crate::terminal::{self, RemoteTerminal};
 #[derive(Debug)]
 pub enum SessionEvent {
     Input(Vec<u8>),
-    Resize {
-        cols: u32,
-        rows: u32,
-    },
     /// The client will send no more input.
     Eof,
     /// The client closed the channel.
@@ -44,14 +46,22 @@ const SETTINGS_SAVE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long the goodbye (terminal restore, exit status, close) may take.
 const GOODBYE_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The shortest time between two window sizes applied (each reallocates the frame buffers).
+pub const RESIZE_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Responses handed to the App in one turn of the loop, so that a flood of them never holds
+/// up the player's own input or frames.
+const RESPONSE_BATCH: usize = 64;
+
 /// Everything a session starts from.
 #[derive(Debug)]
 pub struct SessionParams {
     pub handle: Handle,
     pub channel: ChannelId,
     pub player: DisplayName,
-    /// Columns and rows from the PTY request (clamped here).
-    pub size: (u32, u32),
+    /// Columns and rows of the client's window: from the PTY request, then the latest window
+    /// change (clamped here). Only the latest size is ever kept.
+    pub size: watch::Receiver<(u32, u32)>,
     pub limits: Limits,
     pub shutdown: CancellationToken,
     /// The session's accounts and versus services and the channel their answers come on.
@@ -81,7 +91,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         handle,
         channel,
         player,
-        size,
+        size: mut window,
         limits,
         shutdown,
         services: (mut services, mut responses),
@@ -105,9 +115,17 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         Some(settings) => App::with_settings(ctx, settings),
         None => App::new(ctx),
     };
-    let (cols, rows) = terminal::clamp_size(size.0, size.1);
+    let (cols, rows) = {
+        let (c, r) = *window.borrow_and_update();
+        terminal::clamp_size(c, r)
+    };
     let mut term = RemoteTerminal::new(cols, rows);
     let mut decoder = InputDecoder::new();
+    let mut gate = InputGate::new(0);
+    // A window change arrived and is not applied yet; when the last one was applied.
+    let mut resize_pending = false;
+    let mut window_open = true;
+    let mut last_resize: Option<Instant> = None;
     let mut outbox = Outbox::new(handle, channel);
     outbox.push_prefix(terminal::ENTER);
     let mut negotiation = Negotiation::Waiting {
@@ -134,8 +152,28 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             app.set_release_events(false);
         }
         let idle_deadline = last_input + limits.idle_timeout;
-        if now >= idle_deadline && !app.in_game() {
+        // A paused game idles out like a menu: it holds a slot and does nothing.
+        if now >= idle_deadline && (!app.in_game() || app.game_paused()) {
             break End::Idle;
+        }
+
+        // Only the latest window size counts; it is applied before a frame, at most every
+        // RESIZE_INTERVAL however many window changes arrive.
+        let mut resize_due = None;
+        if resize_pending {
+            let due = last_resize.map_or(now, |t| t + RESIZE_INTERVAL);
+            if now >= due {
+                let (c, r) = *window.borrow_and_update();
+                let (cols, rows) = terminal::clamp_size(c, r);
+                if (cols, rows) != term.size() {
+                    term.resize(cols, rows);
+                    app.mark_dirty();
+                }
+                resize_pending = false;
+                last_resize = Some(now);
+            } else {
+                resize_due = Some(due);
+            }
         }
 
         needs_draw |= app.take_dirty();
@@ -161,7 +199,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if needs_draw && !outbox.busy() {
             wake = wake.min(frame_due);
         }
-        if let Some(at) = esc_deadline {
+        if let Some(at) = esc_deadline.into_iter().chain(resize_due).min() {
             wake = wake.min(at);
         }
         if let Negotiation::Waiting { deadline, .. } = negotiation {
@@ -170,12 +208,11 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         // A wakeup in the past must not spin the loop.
         let wake = wake.max(now + Duration::from_millis(1));
 
+        // The player's own frames and input come before what others send (a flood of
+        // responses is handed over in bounded batches and never starves them).
         tokio::select! {
             biased;
             () = shutdown.cancelled() => break End::Shutdown,
-            Some(response) = responses.recv() => {
-                app.deliver(response, ms(Instant::now()));
-            }
             sent = outbox.wait() => {
                 if sent.is_err() {
                     break End::ClientGone;
@@ -185,20 +222,34 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 Some(SessionEvent::Input(bytes)) => {
                     let now = Instant::now();
                     last_input = now;
-                    decoder.feed(&bytes, &mut inputs);
-                    esc_deadline = decoder.has_pending().then(|| now + ESC_TIMEOUT);
-                }
-                Some(SessionEvent::Resize { cols, rows }) => {
-                    let (cols, rows) = terminal::clamp_size(cols, rows);
-                    if (cols, rows) != term.size() {
-                        term.resize(cols, rows);
+                    let at = ms(now);
+                    let admitted = gate.admit_bytes(bytes.len(), at);
+                    decoder.feed(bytes.get(..admitted).unwrap_or_default(), &mut inputs);
+                    if admitted < bytes.len() {
+                        // The rest is discarded: never resume parsing in mid-sequence.
+                        decoder.reset();
                     }
-                    needs_draw = true;
-                    app.mark_dirty();
+                    esc_deadline = decoder.has_pending().then(|| now + ESC_TIMEOUT);
                 }
                 Some(SessionEvent::Eof) => break End::ClientEof,
                 Some(SessionEvent::Closed) | None => break End::ClientGone,
             },
+            Some(response) = responses.recv() => {
+                let at = ms(Instant::now());
+                app.deliver(response, at);
+                for _ in 1..RESPONSE_BATCH {
+                    match responses.try_recv() {
+                        Ok(response) => app.deliver(response, at),
+                        Err(_) => break,
+                    }
+                }
+            }
+            changed = window.changed(), if window_open && !resize_pending => {
+                match changed {
+                    Ok(()) => resize_pending = true,
+                    Err(_) => window_open = false,
+                }
+            }
             () = sleep_until(wake) => {
                 if esc_deadline.is_some_and(|at| Instant::now() >= at) {
                     esc_deadline = None;
@@ -208,9 +259,14 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
 
         let now_ms = ms(Instant::now());
+        gate.spend_wasted(decoder.take_wasted(), now_ms);
         for input in inputs.drain(..) {
             match input {
-                Input::Key(key) => app.handle_key(key, now_ms),
+                Input::Key(key) => {
+                    if gate.admit_key(&key, now_ms) {
+                        app.handle_key(key, now_ms);
+                    }
+                }
                 Input::KittyFlags => {
                     if let Negotiation::Waiting { deadline, .. } = negotiation {
                         negotiation = Negotiation::Waiting {
@@ -232,17 +288,12 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 }
             }
         }
-        // A finished solo game goes to the game writer without waiting; what storing it
-        // earned comes back as a response.
-        if let Some(game) = app.take_finished_game() {
-            services.account.submit_game(game, crate::store::unix_now());
-        }
-        if app.has_requests() {
-            for request in app.take_requests() {
-                services.handle(request);
-            }
-        }
+        hand_over(&mut app, &mut services);
     };
+    // A game that ended in the last turn (the loop broke before handing it over: shutdown,
+    // EOF, a close) is still stored, and the room still hears the end of a versus game.
+    app.tick(ms(Instant::now()));
+    hand_over(&mut app, &mut services);
 
     // The handler must never wait on a session that no longer reads.
     events.close();
@@ -255,11 +306,14 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             .save_settings_now(&settings, SETTINGS_SAVE_TIMEOUT)
             .await;
     }
+    let (dropped_bytes, dropped_keys) = gate.dropped();
     tracing::info!(
         player = %player,
         reason = ?end,
         seconds = start.elapsed().as_secs(),
         bytes_sent = outbox.bytes_sent(),
+        dropped_bytes,
+        dropped_keys,
         "session ended"
     );
     if end != End::ClientGone {
@@ -268,6 +322,19 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             goodbye(&mut outbox, end, kitty_pushed, &limits),
         )
         .await;
+    }
+}
+
+/// Hands what the App produced to the services: a finished solo game goes to the game writer
+/// without waiting (what storing it earned comes back as a response), requests are carried out.
+fn hand_over(app: &mut App, services: &mut Services) {
+    if let Some(game) = app.take_finished_game() {
+        services.account.submit_game(game, crate::store::unix_now());
+    }
+    if app.has_requests() {
+        for request in app.take_requests() {
+            services.handle(request);
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 
 pub mod autoplay;
 pub mod board;
+pub mod isolated;
 pub mod keys;
 mod pty;
 pub mod versus;
@@ -59,7 +60,7 @@ impl TestServer {
     }
 
     /// Starts a server on the host key and database in `dir` (created when missing).
-    async fn launch(
+    pub(crate) async fn launch(
         dir: &std::path::Path,
         limits: Limits,
     ) -> anyhow::Result<(

@@ -70,6 +70,12 @@ impl PtySession {
         }
     }
 
+    /// The channel, for a test that drives it by hand from here on (e.g. split into halves to
+    /// send and read at once).
+    pub fn into_channel(self) -> Channel<Msg> {
+        self.channel
+    }
+
     pub fn screen(&self) -> &vt100::Screen {
         self.parser.screen()
     }

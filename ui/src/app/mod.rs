@@ -347,6 +347,12 @@ impl App {
             || (self.screen == Screen::Versus && self.versus_in_match())
     }
 
+    /// Whether the game on screen is a paused solo game (its clock stopped, waiting on the
+    /// player: a front end idles it out like a menu).
+    pub fn game_paused(&self) -> bool {
+        self.screen == Screen::Game && self.session.as_ref().is_some_and(GameSession::is_paused)
+    }
+
     /// The solo game in progress or last played.
     pub fn game(&self) -> Option<&Game> {
         self.session.as_ref().map(GameSession::game)

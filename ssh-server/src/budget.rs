@@ -1,0 +1,310 @@
+//! Budgets that bound what one client can make the server do: a token bucket over the caller's
+//! milliseconds, and the session's input gate built from it (bytes parsed per second, key
+//! events per second, key releases only for keys the App saw pressed).
+//!
+//! Architecture Invariant: time comes in as the caller's milliseconds; nothing here reads a
+//! clock, so the budgets are tested exactly.
+
+use minotty_ui::{Key, KeyEvent, KeyKind};
+
+/// A token bucket: `burst` tokens at most, refilled at a steady rate.
+#[derive(Clone, Debug)]
+pub struct TokenBucket {
+    burst: u64,
+    /// Refill in tokens a minute.
+    per_minute: u64,
+    /// Tokens in 1/60,000ths, so that a rate a minute adds a whole number each millisecond.
+    units: u64,
+    last_ms: u64,
+}
+
+/// Units of one token.
+const UNIT: u64 = 60_000;
+
+impl TokenBucket {
+    /// A full bucket at time `now_ms`, refilled `per_sec` tokens a second.
+    pub fn new(burst: u64, per_sec: u64, now_ms: u64) -> TokenBucket {
+        TokenBucket {
+            burst,
+            per_minute: per_sec.saturating_mul(60),
+            units: burst.saturating_mul(UNIT),
+            last_ms: now_ms,
+        }
+    }
+
+    /// A full bucket at time `now_ms`, refilled `per_minute` tokens a minute.
+    pub fn per_minute(burst: u32, per_minute: u32, now_ms: u64) -> TokenBucket {
+        TokenBucket {
+            burst: u64::from(burst),
+            per_minute: u64::from(per_minute),
+            units: u64::from(burst) * UNIT,
+            last_ms: now_ms,
+        }
+    }
+
+    fn refill(&mut self, now_ms: u64) {
+        let elapsed = now_ms.saturating_sub(self.last_ms);
+        self.last_ms = self.last_ms.max(now_ms);
+        let added = elapsed.saturating_mul(self.per_minute);
+        self.units = self
+            .units
+            .saturating_add(added)
+            .min(self.burst.saturating_mul(UNIT));
+    }
+
+    /// Takes one token if there is one.
+    pub fn try_take(&mut self, now_ms: u64) -> bool {
+        self.try_take_n(1, now_ms) == 1
+    }
+
+    /// Takes up to `n` tokens and returns how many it took.
+    pub fn try_take_n(&mut self, n: u64, now_ms: u64) -> u64 {
+        self.refill(now_ms);
+        let taken = n.min(self.units / UNIT);
+        self.units -= taken * UNIT;
+        taken
+    }
+
+    /// Whole tokens available at `now_ms`.
+    pub fn available(&mut self, now_ms: u64) -> u64 {
+        self.refill(now_ms);
+        self.units / UNIT
+    }
+
+    /// Milliseconds from `now_ms` until one token is available (0 when one is, or never comes).
+    pub fn wait_ms(&mut self, now_ms: u64) -> u64 {
+        self.refill(now_ms);
+        if self.units >= UNIT || self.per_minute == 0 {
+            return 0;
+        }
+        (UNIT - self.units).div_ceil(self.per_minute)
+    }
+}
+
+/// Client bytes parsed in a burst, and per second sustained. A person typing, even with the
+/// kitty keyboard protocol (about 10 bytes per press or release), sends a few hundred bytes a
+/// second; past the budget, bytes are discarded without being parsed.
+pub const INPUT_BYTES_BURST: u64 = 16 * 1024;
+pub const INPUT_BYTES_PER_SEC: u64 = 8 * 1024;
+/// Bytes that parse to nothing (garbage, sequences the game ignores) in a burst, and per second
+/// sustained. While this budget is spent, all input is discarded unparsed.
+pub const WASTED_BYTES_BURST: u64 = 1024;
+pub const WASTED_BYTES_PER_SEC: u64 = 256;
+/// Key events (presses and repeats) handed to the App in a burst, and per second sustained: no
+/// person presses more than about ten keys a second.
+pub const KEY_EVENTS_BURST: u64 = 300;
+pub const KEY_EVENTS_PER_SEC: u64 = 100;
+/// Keys the gate remembers as held (so that their releases pass). Terminals without release
+/// events never release, so the oldest is forgotten when a new key comes past this many.
+const MAX_HELD: usize = 16;
+
+/// What one session lets through from its client to its App.
+#[derive(Debug)]
+pub struct InputGate {
+    bytes: TokenBucket,
+    wasted: TokenBucket,
+    keys: TokenBucket,
+    held: Vec<Key>,
+    /// The last key event passed and when, to collapse exact duplicates in one millisecond.
+    last: Option<(KeyEvent, u64)>,
+    dropped_bytes: u64,
+    dropped_keys: u64,
+}
+
+impl InputGate {
+    pub fn new(now_ms: u64) -> InputGate {
+        InputGate {
+            bytes: TokenBucket::new(INPUT_BYTES_BURST, INPUT_BYTES_PER_SEC, now_ms),
+            wasted: TokenBucket::new(WASTED_BYTES_BURST, WASTED_BYTES_PER_SEC, now_ms),
+            keys: TokenBucket::new(KEY_EVENTS_BURST, KEY_EVENTS_PER_SEC, now_ms),
+            held: Vec::new(),
+            last: None,
+            dropped_bytes: 0,
+            dropped_keys: 0,
+        }
+    }
+
+    /// How many of `len` received bytes may be parsed now; the rest are discarded. Nothing is
+    /// parsed while the budget for bytes that parse to nothing is spent.
+    pub fn admit_bytes(&mut self, len: usize, now_ms: u64) -> usize {
+        let len = u64::try_from(len).unwrap_or(u64::MAX);
+        let taken = if self.wasted.available(now_ms) == 0 {
+            0
+        } else {
+            self.bytes.try_take_n(len, now_ms)
+        };
+        self.dropped_bytes = self.dropped_bytes.saturating_add(len - taken);
+        usize::try_from(taken).unwrap_or(0)
+    }
+
+    /// Counts `n` parsed bytes that ended in no input against their budget.
+    pub fn spend_wasted(&mut self, n: usize, now_ms: u64) {
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        self.wasted.try_take_n(n, now_ms);
+    }
+
+    /// Whether the App gets this key event. A release passes only for a key the App saw
+    /// pressed (so dropping presses never leaves a key stuck, and releases cost no budget);
+    /// an exact repeat of the previous event in the same millisecond is collapsed; presses and
+    /// repeats spend the key budget.
+    pub fn admit_key(&mut self, event: &KeyEvent, now_ms: u64) -> bool {
+        if self.last == Some((*event, now_ms)) {
+            self.dropped_keys += 1;
+            return false;
+        }
+        let pass = match event.kind {
+            KeyKind::Release => match self.held.iter().position(|k| *k == event.key) {
+                Some(i) => {
+                    self.held.swap_remove(i);
+                    true
+                }
+                None => false,
+            },
+            KeyKind::Press | KeyKind::Repeat => {
+                let took = self.keys.try_take(now_ms);
+                if took && !self.held.contains(&event.key) {
+                    if self.held.len() >= MAX_HELD {
+                        self.held.remove(0);
+                    }
+                    self.held.push(event.key);
+                }
+                took
+            }
+        };
+        if pass {
+            self.last = Some((*event, now_ms));
+        } else {
+            self.dropped_keys += 1;
+        }
+        pass
+    }
+
+    /// Bytes and key events dropped so far.
+    pub fn dropped(&self) -> (u64, u64) {
+        (self.dropped_bytes, self.dropped_keys)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minotty_ui::Mods;
+
+    fn key(c: char, kind: KeyKind) -> KeyEvent {
+        KeyEvent {
+            key: Key::Char(c),
+            mods: Mods::default(),
+            kind,
+        }
+    }
+
+    #[test]
+    fn bucket_bursts_then_refills_at_its_rate() {
+        let mut b = TokenBucket::new(3, 2, 0);
+        assert_eq!(b.try_take_n(10, 0), 3);
+        assert!(!b.try_take(0));
+        assert_eq!(b.wait_ms(0), 500);
+        assert!(!b.try_take(499));
+        assert!(b.try_take(500));
+        // A long quiet time refills only up to the burst.
+        assert_eq!(b.available(1_000_000), 3);
+        // Time going backwards adds nothing.
+        assert_eq!(b.try_take_n(3, 10), 3);
+        assert_eq!(b.available(5), 0);
+    }
+
+    #[test]
+    fn bucket_refills_per_minute() {
+        let mut b = TokenBucket::per_minute(2, 30, 0);
+        assert_eq!(b.try_take_n(5, 0), 2);
+        assert_eq!(b.wait_ms(0), 2000);
+        assert!(!b.try_take(1999));
+        assert!(b.try_take(2000));
+    }
+
+    /// A flood of one key: the first burst passes, then about 100 a second, however many
+    /// arrive; (the test that fails without a budget: every event passed).
+    #[test]
+    fn key_flood_is_held_to_the_budget() {
+        let mut gate = InputGate::new(0);
+        let mut passed = 0u64;
+        // 1,000,000 presses of 'x' spread over 10 seconds.
+        for i in 0..1_000_000u64 {
+            let t = i / 100_000 * 1000 + i % 1000;
+            if gate.admit_key(&key('x', KeyKind::Press), t) {
+                passed += 1;
+            }
+        }
+        assert!(passed <= KEY_EVENTS_BURST + 10 * KEY_EVENTS_PER_SEC + 1);
+        assert!(passed >= KEY_EVENTS_BURST);
+        assert_eq!(gate.dropped().1, 1_000_000 - passed);
+    }
+
+    #[test]
+    fn duplicates_in_one_millisecond_collapse() {
+        let mut gate = InputGate::new(0);
+        assert!(gate.admit_key(&key('x', KeyKind::Press), 5));
+        assert!(!gate.admit_key(&key('x', KeyKind::Press), 5));
+        assert!(gate.admit_key(&key('x', KeyKind::Press), 6));
+        assert!(gate.admit_key(&key('y', KeyKind::Press), 6));
+    }
+
+    #[test]
+    fn releases_pass_only_for_pressed_keys_and_cost_nothing() {
+        let mut gate = InputGate::new(0);
+        // A release of a key never pressed is dropped.
+        assert!(!gate.admit_key(&key('a', KeyKind::Release), 0));
+        assert!(gate.admit_key(&key('a', KeyKind::Press), 1));
+        // Spend the rest of the budget.
+        let mut t = 2;
+        while gate.admit_key(&key('b', KeyKind::Repeat), t) {
+            t += 1;
+            if t > 10_000 {
+                break;
+            }
+        }
+        assert!(!gate.admit_key(&key('c', KeyKind::Press), t));
+        // The budget is empty, yet the held key's release passes: nothing stays stuck.
+        assert!(gate.admit_key(&key('a', KeyKind::Release), t));
+        assert!(!gate.admit_key(&key('a', KeyKind::Release), t + 1));
+    }
+
+    /// Terminals without release events press many keys and release none: every press
+    /// passes, the oldest held key is forgotten (its late release is dropped), the newest kept.
+    #[test]
+    fn held_keys_are_bounded_and_the_oldest_forgotten() {
+        let mut gate = InputGate::new(0);
+        let chars: Vec<char> = ('a'..='z').collect();
+        let passed = chars
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| gate.admit_key(&key(**c, KeyKind::Press), *i as u64))
+            .count();
+        assert_eq!(passed, chars.len());
+        assert_eq!(gate.held.len(), MAX_HELD);
+        assert!(!gate.admit_key(&key('a', KeyKind::Release), 100));
+        assert!(gate.admit_key(&key('z', KeyKind::Release), 101));
+    }
+
+    #[test]
+    fn bytes_beyond_the_budget_are_discarded() {
+        let mut gate = InputGate::new(0);
+        let burst = usize::try_from(INPUT_BYTES_BURST).unwrap_or(0);
+        assert_eq!(gate.admit_bytes(burst + 100, 0), burst);
+        assert_eq!(gate.admit_bytes(10, 0), 0);
+        assert_eq!(gate.admit_bytes(100_000, 1000), 8 * 1024);
+        assert_eq!(gate.dropped().0, 100 + 10 + 100_000 - 8 * 1024);
+    }
+
+    #[test]
+    fn garbage_mutes_input_until_its_budget_refills() {
+        let mut gate = InputGate::new(0);
+        assert_eq!(gate.admit_bytes(100, 0), 100);
+        let burst = usize::try_from(WASTED_BYTES_BURST).unwrap_or(0);
+        gate.spend_wasted(burst, 0);
+        assert_eq!(gate.admit_bytes(100, 0), 0);
+        assert_eq!(gate.admit_bytes(100, 3), 0);
+        // 256 a second: one token after 4 ms.
+        assert_eq!(gate.admit_bytes(100, 4), 100);
+    }
+}

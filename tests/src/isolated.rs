@@ -1,0 +1,122 @@
+//! A server on a runtime of its own, in threads of its own, so that a test can measure what the
+//! server alone spends (CPU time of its threads) while clients in the same process attack it.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use minotty_server::Limits;
+use tokio::sync::oneshot;
+
+use crate::TestServer;
+
+/// The name of every thread of the isolated server's runtime (at most 15 bytes: Linux cuts
+/// thread names there).
+pub const SERVER_THREAD: &str = "minotty-iso-srv";
+
+/// A server whose runtime runs only its own tasks.
+#[derive(Debug)]
+pub struct IsolatedServer {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
+    _dir: tempfile::TempDir,
+}
+
+impl IsolatedServer {
+    /// Starts a server with `limits` on a two-thread runtime of its own.
+    pub async fn start(limits: Limits) -> anyhow::Result<IsolatedServer> {
+        let dir = tempfile::tempdir().context("creating a temporary directory")?;
+        let path = dir.path().to_owned();
+        let (ready_tx, ready_rx) = oneshot::channel::<anyhow::Result<SocketAddr>>();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name(SERVER_THREAD.into())
+            .spawn(move || -> anyhow::Result<()> {
+                let rt = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .thread_name(SERVER_THREAD)
+                    .enable_all()
+                    .build()?;
+                rt.block_on(async move {
+                    let (addr, stop_server, task) = match TestServer::launch(&path, limits).await {
+                        Ok(started) => started,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(anyhow!("{e:#}")));
+                            return Ok(());
+                        }
+                    };
+                    let _ = ready_tx.send(Ok(addr));
+                    let _ = stopped.await;
+                    let _ = stop_server.send(());
+                    tokio::time::timeout(Duration::from_secs(30), task)
+                        .await
+                        .context("server did not stop in time")???;
+                    Ok(())
+                })
+            })?;
+        let addr = ready_rx.await.context("server thread ended")??;
+        Ok(IsolatedServer {
+            addr,
+            stop: Some(stop),
+            thread: Some(thread),
+            _dir: dir,
+        })
+    }
+
+    /// CPU time (user + system) the server's threads have used so far.
+    pub fn cpu(&self) -> anyhow::Result<Duration> {
+        thread_cpu(SERVER_THREAD)
+    }
+
+    /// Stops the server and waits for its thread.
+    pub fn stop(mut self) -> anyhow::Result<()> {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        match self.thread.take() {
+            Some(thread) => thread
+                .join()
+                .map_err(|_| anyhow!("server thread panicked"))?,
+            None => Ok(()),
+        }
+    }
+}
+
+/// CPU time of this process's threads named `name`, from `/proc/self/task/*/stat`.
+pub fn thread_cpu(name: &str) -> anyhow::Result<Duration> {
+    let ticks_per_sec = 100u64; // USER_HZ on Linux
+    let mut ticks = 0u64;
+    for task in std::fs::read_dir("/proc/self/task")? {
+        let Ok(stat) = std::fs::read_to_string(task?.path().join("stat")) else {
+            continue; // the thread ended meanwhile
+        };
+        // pid (comm) state ppid ... utime stime: fields 14 and 15, counted after the ')'.
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        if stat.get(open + 1..close) != Some(name) {
+            continue;
+        }
+        let fields: Vec<&str> = stat.get(close + 2..).unwrap_or("").split(' ').collect();
+        let field = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        ticks += field(11) + field(12);
+    }
+    Ok(Duration::from_millis(ticks * 1000 / ticks_per_sec))
+}
+
+/// This process's resident memory.
+pub fn rss_bytes() -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string("/proc/self/status")?;
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .context("VmRSS in /proc/self/status")?;
+    Ok(kb * 1024)
+}
