@@ -74,6 +74,7 @@ pub fn outcome_text(reason: EndReason, won: bool) -> &'static str {
         EndReason::Forfeit => "FORFEIT",
         EndReason::ComboBroken => "COMBO BROKEN",
         EndReason::Limit(_) => "LIMIT REACHED",
+        EndReason::InputLimit => "TOO MANY KEYS",
         EndReason::BlockOut | EndReason::LockOut | EndReason::TopOut => "GAME OVER",
     }
 }

@@ -59,6 +59,8 @@ fn outcome_line(reason: EndReason, won: bool) -> &'static str {
         EndReason::Forfeit => "You gave up",
         EndReason::Limit(_) if won => "Goal reached!",
         EndReason::Limit(_) => "Limit reached",
+        // Keep in step with `minotty_engine::MAX_INPUTS` (a test checks it).
+        EndReason::InputLimit => "Ended at 100,000 inputs: not ranked",
     }
 }
 
