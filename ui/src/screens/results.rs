@@ -1,6 +1,6 @@
 //! The results of a finished game: outcome, time, score, lines, pieces, PPS and more.
 
-use minotty_engine::{EndReason, Game};
+use minotty_engine::{EndReason, Game, ModeKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -97,6 +97,12 @@ impl Widget for &ResultsView<'_> {
         draw::put_centered(buf, inner, inner.y + 1, outcome_text(reason, won), style);
         let line = outcome_line(reason, won);
         draw::put_centered(buf, inner, inner.y + 2, line, theme.dim());
+        // The server says the same once it has judged the game; offline and guest players
+        // learn it here too.
+        let mode = game.mode();
+        if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {
+            draw::put_centered(buf, inner, inner.y + 3, "Paused: not ranked", theme.bad());
+        }
         let rows: [(&str, StackStr<24>); 10] = [
             ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
             ("Score", sfmt!(24; "{}", s.score)),
