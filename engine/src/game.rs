@@ -432,7 +432,8 @@ impl Game {
     }
 
     /// A copy of the game for look-ahead (bots, previews) without its recorded inputs, so that
-    /// forking is cheap however long the game has run. Its own replay starts empty.
+    /// forking is cheap however long the game has run. Its own replay starts empty, and so
+    /// does its count towards [`MAX_INPUTS`].
     pub fn fork(&self) -> Game {
         Game {
             config: self.config.clone(),

@@ -200,3 +200,40 @@ const GOLDEN: &[u8] = &[
     77, 84, 82, 80, 1, 0, 1, 11, 150, 1, 50, 10, 0, 0, 1, 0, 1, 1, 40, 1, 0, 0, 144, 3, 2, 172, 2,
     6, 50, 22,
 ];
+
+#[test]
+fn in_versus_a_flood_is_a_loss_like_a_top_out() {
+    use minotty_engine::versus::{Match, MatchEvent, MatchKind, Targeting};
+    let config = GameConfig {
+        mode: Mode::custom(0, false, None),
+        ..GameConfig::default()
+    };
+    let mut m = Match::new(
+        MatchKind::Battle,
+        vec![config.clone(), config],
+        &[1, 2],
+        &[Targeting::Even; 2],
+        9,
+    );
+    let mut decided = Vec::new();
+    for (t, input) in flood(MAX_INPUTS + 10) {
+        for e in m.input(0, t, input) {
+            if !matches!(e, MatchEvent::Game { .. }) {
+                decided.push(*e);
+            }
+        }
+    }
+    assert_eq!(
+        decided,
+        [
+            MatchEvent::KnockOut {
+                player: 0,
+                by: None
+            },
+            MatchEvent::Over { winner: Some(1) }
+        ]
+    );
+    let flooded = m.game(0).expect("player 0");
+    assert_eq!(flooded.outcome(), Some((EndReason::InputLimit, false)));
+    assert_eq!(flooded.inputs().len(), MAX_INPUTS);
+}
