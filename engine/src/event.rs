@@ -28,6 +28,9 @@ pub enum EndReason {
     ComboBroken,
     /// The player gave up.
     Forfeit,
+    /// The game recorded [`crate::input::MAX_INPUTS`] inputs (a flood of keys, not a game): it
+    /// ends as a loss and never ranks.
+    InputLimit,
 }
 
 /// The details of a lock that cleared rows (or a zero-line T-spin).

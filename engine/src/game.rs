@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use crate::board::{BUFFER_HEIGHT, Board};
 use crate::event::{EndReason, Event, EventKind, Stats};
 use crate::garbage::GarbageQueue;
-use crate::input::{Button, Input};
+use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Mode};
 use crate::piece::{Piece, Placed};
 use crate::replay::Replay;
@@ -112,6 +112,8 @@ pub struct Game {
     cheese_left: u32,
     events: Vec<Event>,
     inputs: Vec<(Time, Input)>,
+    /// An [`Input::Pause`] was applied.
+    paused: bool,
 }
 
 impl Game {
@@ -147,6 +149,7 @@ impl Game {
             cheese_left: 0,
             events: Vec::with_capacity(32),
             inputs: Vec::new(),
+            paused: false,
             config: GameConfig {
                 handling: config.handling.clamped(),
                 ..config
@@ -156,13 +159,20 @@ impl Game {
 
     /// Advances the game to `now` (earlier times count as the current time), then applies
     /// `input` at `now`. Returns the events of this call, in order.
+    ///
+    /// The [`MAX_INPUTS`]th input ends the game ([`EndReason::InputLimit`]) right after it is
+    /// applied; inputs after it are neither applied nor recorded. The count is of inputs, not
+    /// of time, so the end is the same however time is chunked.
     pub fn update(&mut self, now: Time, input: Option<Input>) -> &[Event] {
         self.events.clear();
         let now = now.max(self.now);
         self.advance_to(now);
-        if let Some(input) = input {
+        if let Some(input) = input.filter(|_| self.inputs.len() < MAX_INPUTS) {
             self.inputs.push((self.now, input));
             self.apply(input);
+            if self.inputs.len() >= MAX_INPUTS && !self.is_over() {
+                self.end(EndReason::InputLimit, false);
+            }
             // An input can leave a deadline at or before `now` (e.g. releasing soft drop when a
             // gravity step is already due): settle it here so the state after every update is
             // the same however time was chunked.
@@ -422,7 +432,8 @@ impl Game {
     }
 
     /// A copy of the game for look-ahead (bots, previews) without its recorded inputs, so that
-    /// forking is cheap however long the game has run. Its own replay starts empty.
+    /// forking is cheap however long the game has run. Its own replay starts empty, and so
+    /// does its count towards [`MAX_INPUTS`].
     pub fn fork(&self) -> Game {
         Game {
             config: self.config.clone(),
@@ -449,7 +460,13 @@ impl Game {
             cheese_left: self.cheese_left,
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
+            paused: self.paused,
         }
+    }
+
+    /// Whether the player paused this game ([`Input::Pause`]) before it ended.
+    pub fn paused(&self) -> bool {
+        self.paused
     }
 
     /// The inputs applied so far, with their times.

@@ -56,4 +56,20 @@ pub enum Input {
     Garbage(u8),
     /// The player gives up.
     Forfeit,
+    /// The player paused here. Game time stands still during a pause, so the marker changes
+    /// nothing in the rules; it is recorded so that a judge can tell a paused game from one
+    /// played in one go (a paused timed game does not rank).
+    Pause,
 }
+
+/// The most inputs one game records. A game that reaches it ends with
+/// [`crate::EndReason::InputLimit`]; later inputs are ignored and never stored, and replays
+/// with more inputs are refused.
+///
+/// No human game comes near it: a fast player makes about 10 inputs a second counting presses
+/// and releases (a 40-lines game takes about 1,000 inputs, a 150-lines marathon about 4,000),
+/// so 100,000 inputs is close to three hours at that pace and over six at a more common 4 a
+/// second. It bounds what one game can cost: 1.6 MB of inputs in memory (16 bytes each), about
+/// 200 KB of binary replay (about two bytes each), and a re-simulation of a few tens of
+/// milliseconds for a judge.
+pub const MAX_INPUTS: usize = 100_000;

@@ -37,7 +37,7 @@ pub mod versus;
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
 pub use game::{Active, Game, GameConfig, Phase};
-pub use input::{Button, Input};
+pub use input::{Button, Input, MAX_INPUTS};
 pub use kicks::RotationSystem;
 pub use mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 pub use piece::{Piece, Placed, Rotation, Turn};

@@ -256,6 +256,13 @@ impl Mode {
             .min()
     }
 
+    /// Whether the clock is part of this mode's result: a time limit (ultra), or a result
+    /// measured in time (40 lines; master, whose lines tie on time). Pausing such a game gives
+    /// the player time to think that the clock does not count, so a paused one does not rank.
+    pub fn timed(&self) -> bool {
+        matches!(self.kind, ModeKind::Sprint | ModeKind::Master) || self.time_limit().is_some()
+    }
+
     /// The first goal of the mode, for display ("40 lines", "3:00").
     pub fn goal(&self) -> Option<Limit> {
         self.limits.iter().copied().find(|l| l.win)

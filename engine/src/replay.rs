@@ -5,15 +5,24 @@
 //! `b"MTRP"`, a format byte, then the fields as LEB128 varints, with input times stored as
 //! deltas: about two bytes per press or release, so a 40-lines game of about 100 pieces (1,000
 //! inputs) takes about 2 KB.
+//!
+//! No replay holds more than [`MAX_INPUTS`] inputs (the engine ends a game there): the binary
+//! reader, the serde form, [`Replay::play`] / [`Replay::verify`] and [`Playback::new`] all
+//! refuse one that claims more with [`ReplayError::TooManyInputs`], the reader before it
+//! allocates anything for them. Format 1 gained the pause marker (code 80) without a new
+//! format number: every replay written before reads as it did, and an older reader refuses a
+//! replay with a pause as malformed instead of misreading it.
 
 use crate::event::{EndReason, Event, Stats};
 use crate::game::{Game, GameConfig};
-use crate::input::{Button, Input};
+use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 use crate::ruleset::{Handling, Ruleset, RulesetId, Time};
 
 const MAGIC: &[u8; 4] = b"MTRP";
 const FORMAT: u8 = 1;
+/// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
+const PAUSE: u8 = 80;
 
 /// A recorded game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +33,8 @@ pub struct Replay {
     pub mode: Mode,
     pub seed: u32,
     pub handling: Handling,
+    /// At most [`MAX_INPUTS`] (the serde form refuses more while it reads them).
+    #[cfg_attr(feature = "serde", serde(deserialize_with = "bounded::inputs"))]
     pub inputs: Vec<(Time, Input)>,
     /// The game time the recording stopped at.
     pub end: Time,
@@ -38,6 +49,8 @@ pub enum ReplayError {
     RulesetVersion { recorded: u16, current: u16 },
     /// Input times go backwards.
     UnorderedInputs,
+    /// The replay has (or claims) more inputs than a game can record.
+    TooManyInputs { count: u64 },
 }
 
 impl std::fmt::Display for ReplayError {
@@ -49,6 +62,10 @@ impl std::fmt::Display for ReplayError {
                 "replay recorded under ruleset version {recorded}, this engine has {current}"
             ),
             ReplayError::UnorderedInputs => write!(f, "replay inputs are not in time order"),
+            ReplayError::TooManyInputs { count } => write!(
+                f,
+                "replay has {count} inputs, more than the limit of {MAX_INPUTS}"
+            ),
         }
     }
 }
@@ -87,6 +104,11 @@ impl Replay {
             return Err(ReplayError::RulesetVersion {
                 recorded: self.version,
                 current,
+            });
+        }
+        if self.inputs.len() > MAX_INPUTS {
+            return Err(ReplayError::TooManyInputs {
+                count: self.inputs.len() as u64,
             });
         }
         if self.inputs.windows(2).any(|w| w[0].0 > w[1].0) {
@@ -137,6 +159,7 @@ impl Replay {
                     w.push(n);
                 }
                 Input::Forfeit => w.push(64),
+                Input::Pause => w.push(PAUSE),
             }
         }
         w
@@ -165,6 +188,10 @@ impl Replay {
         let mode = read_mode(&mut r)?;
         let end = r.var()?;
         let count = r.var()?;
+        // Refused before anything is allocated for the inputs.
+        if count > MAX_INPUTS as u64 {
+            return Err(ReplayError::TooManyInputs { count });
+        }
         if count > bytes.len() as u64 {
             return Err(ReplayError::Malformed("input count"));
         }
@@ -181,6 +208,7 @@ impl Replay {
                 32 => Input::ReleaseAll,
                 48 => Input::Garbage(r.byte()?),
                 64 => Input::Forfeit,
+                PAUSE => Input::Pause,
                 _ => return Err(ReplayError::Malformed("input")),
             };
             inputs.push((time, input));
@@ -210,6 +238,7 @@ pub struct Playback {
 }
 
 impl Playback {
+    /// Refuses a replay this engine cannot play, or one with more than [`MAX_INPUTS`] inputs.
     pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
         let game = Game::new(replay.checked_config()?, replay.seed);
         Ok(Playback {
@@ -383,5 +412,47 @@ impl<'a> Reader<'a> {
 
     fn small<T: TryFrom<u64>>(&mut self, what: &'static str) -> Result<T, ReplayError> {
         T::try_from(self.var()?).map_err(|_| ReplayError::Malformed(what))
+    }
+}
+
+/// The serde form's bound on inputs: a sequence longer than [`MAX_INPUTS`] is refused as soon
+/// as the element after the limit arrives, and capacity is reserved only up to the limit
+/// whatever length the input claims.
+#[cfg(feature = "serde")]
+mod bounded {
+    use super::{Input, MAX_INPUTS, Time};
+    use serde::de::{Deserializer, Error, SeqAccess, Visitor};
+
+    struct Inputs;
+
+    impl<'de> Visitor<'de> for Inputs {
+        type Value = Vec<(Time, Input)>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "at most {MAX_INPUTS} timestamped inputs")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let hint = seq.size_hint().unwrap_or(0);
+            if hint > MAX_INPUTS {
+                return Err(A::Error::custom(format_args!(
+                    "replay has {hint} inputs, more than the limit of {MAX_INPUTS}"
+                )));
+            }
+            let mut inputs = Vec::with_capacity(hint.min(4096));
+            while let Some(item) = seq.next_element()? {
+                if inputs.len() == MAX_INPUTS {
+                    return Err(A::Error::custom(format_args!(
+                        "replay has more inputs than the limit of {MAX_INPUTS}"
+                    )));
+                }
+                inputs.push(item);
+            }
+            Ok(inputs)
+        }
+    }
+
+    pub(super) fn inputs<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(Time, Input)>, D::Error> {
+        d.deserialize_seq(Inputs)
     }
 }

@@ -11,6 +11,7 @@ fn input_strategy() -> impl Strategy<Value = Input> {
         6 => button.prop_map(Input::Release),
         1 => Just(Input::ReleaseAll),
         1 => (1u8..7).prop_map(Input::Garbage),
+        1 => Just(Input::Pause),
     ]
 }
 

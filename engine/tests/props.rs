@@ -12,6 +12,7 @@ fn any_input() -> impl Strategy<Value = Input> {
         1 => Just(Input::ReleaseAll),
         1 => any::<u8>().prop_map(Input::Garbage),
         1 => Just(Input::Forfeit),
+        1 => Just(Input::Pause),
     ]
 }
 

@@ -7,8 +7,10 @@
 //! moves once), and once the terminal's repeat cadence has been observed, twice that cadence
 //! clamped to 80..300 ms, so that movement stops soon after the repeats stop without breaking
 //! slower repeat rates. A press of a held key is a repeat when it fits the cadence, and a fresh
-//! tap (release, then press again) when it does not or when it came in the same millisecond
-//! (one batch of input holding several taps).
+//! tap (release, then press again) when it does not. Presses of a held key in the same
+//! millisecond collapse into the first: OS key repeat never sends two at once, and a batch of
+//! the same key pasted or flooded in one packet must not become a release and a press each
+//! (two engine inputs a byte, against the game's input budget).
 //!
 //! Architecture Invariant: this module is pure: time comes in as the caller's milliseconds.
 
@@ -146,11 +148,14 @@ impl ReleaseSynth {
                 let Some(h) = self.held[i] else {
                     return Forward::Nothing;
                 };
-                // Presses in the same millisecond arrived in one batch (several taps sent
-                // together, or delayed by the network): OS key repeat never does that, so
-                // each one is a tap of its own.
+                // Presses in the same millisecond arrived in one batch (a paste, a flood, or
+                // taps held up by the network): they collapse into the press already held,
+                // so that a flood costs the game no inputs.
                 let interval = now.saturating_sub(h.last);
-                if interval > 0 && (h.repeating || interval < repeat_timeout(self.cadence)) {
+                if interval == 0 {
+                    return Forward::Nothing;
+                }
+                if h.repeating || interval < repeat_timeout(self.cadence) {
                     self.repeat(i, now);
                     Forward::Nothing
                 } else {
@@ -348,17 +353,29 @@ mod tests {
     }
 
     #[test]
-    fn taps_in_one_batch_stay_separate_taps() {
+    fn presses_in_one_millisecond_collapse_into_one() {
+        // These were separate taps (a release and a press each) until a flood of one key in
+        // one packet turned out to double the engine inputs it caused: now the repeats in the
+        // same millisecond do nothing, and the key stays held with its first deadline.
         let mut s = ReleaseSynth::new(true, 149);
         run(
             &mut s,
             &[
                 (0, P, Press, Some(149)),
-                (0, P, Repress, Some(149)),
-                (0, P, Repress, Some(149)),
+                (0, P, Nothing, Some(149)),
+                (0, P, Nothing, Some(149)),
             ],
             &[149],
         );
+        // A thousand presses of one key in one millisecond: one press, no repeat cadence
+        // learnt from them, one release.
+        let mut s = ReleaseSynth::new(true, 149);
+        assert_eq!(s.on_event(L, P, 0), Press);
+        for _ in 0..1000 {
+            assert_eq!(s.on_event(L, P, 0), Nothing);
+        }
+        assert_eq!(s.cadence(), None);
+        assert_eq!(s.next_deadline(), Some(149));
     }
 
     #[test]

@@ -36,6 +36,7 @@ impl Game {
             }
             Input::Garbage(lines) => self.receive_garbage(lines),
             Input::Forfeit => self.end(EndReason::Forfeit, false),
+            Input::Pause => self.paused = true,
         }
     }
 

@@ -48,8 +48,8 @@ pub struct GameRecord {
     pub seed: u32,
     pub started_at: UnixMs,
     pub ended_at: UnixMs,
-    /// `won`, `block_out`, `lock_out`, `top_out`, `limit`, `combo_broken`, `forfeit` or
-    /// `unfinished`.
+    /// `won`, `block_out`, `lock_out`, `top_out`, `limit`, `combo_broken`, `forfeit`,
+    /// `input_limit` or `unfinished`.
     pub outcome: String,
     /// `ranked`, `unranked` or `rejected`, and why when not ranked.
     pub verdict: String,
@@ -67,6 +67,7 @@ fn outcome_text(outcome: Option<(EndReason, bool)>) -> &'static str {
         Some((EndReason::Limit(_), _)) => "limit",
         Some((EndReason::ComboBroken, _)) => "combo_broken",
         Some((EndReason::Forfeit, _)) => "forfeit",
+        Some((EndReason::InputLimit, _)) => "input_limit",
     }
 }
 

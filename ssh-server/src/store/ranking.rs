@@ -10,9 +10,11 @@
 //! | combo | longest combo | the game ended |
 //!
 //! Every leaderboard game uses the `standard` ruleset and its mode's preset exactly (a custom
-//! mode that calls itself 40 lines does not rank), and a forfeited game never ranks.
+//! mode that calls itself 40 lines does not rank), and a forfeited game never ranks. Neither
+//! does a game ended by the input limit (a flood of keys, not play), nor a paused game of a
+//! timed mode (`Mode::timed`: 40 lines, ultra, master), whose replay holds `Input::Pause`.
 
-use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
+use minotty_engine::{EndReason, Input, ModeKind, Replay, RulesetId, Stats};
 
 /// The modes with a leaderboard.
 pub fn ranked_modes() -> [ModeKind; 6] {
@@ -83,6 +85,10 @@ pub enum Unranked {
     Forfeit,
     #[error("the goal was not reached")]
     GoalMissed,
+    #[error("the game reached the input limit")]
+    InputLimit,
+    #[error("the game was paused")]
+    Paused,
 }
 
 /// Whether a game with this replay and (re-simulated) outcome may rank; the key when it may.
@@ -102,6 +108,12 @@ pub fn eligible(
     let (reason, won) = outcome.ok_or(Unranked::Unfinished)?;
     if reason == EndReason::Forfeit {
         return Err(Unranked::Forfeit);
+    }
+    if reason == EndReason::InputLimit {
+        return Err(Unranked::InputLimit);
+    }
+    if replay.mode.timed() && replay.inputs.iter().any(|&(_, i)| i == Input::Pause) {
+        return Err(Unranked::Paused);
     }
     let needs_goal = matches!(kind, ModeKind::Sprint | ModeKind::Cheese);
     if needs_goal && !won {
@@ -233,5 +245,34 @@ mod tests {
         );
         let custom = replay(Mode::custom(0, true, None));
         assert_eq!(eligible(&custom, &s, topped), Err(Unranked::NoLeaderboard));
+        let flooded = Some((EndReason::InputLimit, false));
+        assert_eq!(
+            eligible(&replay(Mode::marathon()), &s, flooded),
+            Err(Unranked::InputLimit)
+        );
+    }
+
+    #[test]
+    fn a_pause_unranks_timed_modes_only() {
+        let s = Stats::default();
+        let time_up = Some((EndReason::Limit(minotty_engine::Stat::Time), true));
+        let topped = Some((EndReason::BlockOut, false));
+        for (mode, outcome, unranked) in [
+            (Mode::ultra(), time_up, true),
+            (Mode::master(), topped, true),
+            (Mode::marathon(), topped, false),
+            (Mode::combo(), topped, false),
+        ] {
+            let mut r = replay(mode);
+            assert!(eligible(&r, &s, outcome).is_ok());
+            r.inputs.push((10, minotty_engine::Input::Pause));
+            let got = eligible(&r, &s, outcome);
+            assert_eq!(
+                got.err() == Some(Unranked::Paused),
+                unranked,
+                "{:?}",
+                r.mode.kind
+            );
+        }
     }
 }

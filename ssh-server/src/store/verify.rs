@@ -1,7 +1,7 @@
 //! Judging a finished game before it is stored: whether it may enter a leaderboard, and for a
 //! game that may, re-simulating its replay with the engine to check the stats it claims.
 
-use minotty_engine::{EndReason, Replay, ReplayError, Stats, Verified};
+use minotty_engine::{EndReason, MAX_INPUTS, Replay, ReplayError, Stats, Verified};
 
 use super::FinishedGame;
 use super::ranking::{Unranked, eligible, rank_key};
@@ -73,7 +73,13 @@ impl FinishedGame {
     /// custom mode, a forfeit, a missed goal, by their own account) are not re-simulated; the
     /// others are, which costs up to a few milliseconds of CPU: call it on a blocking thread.
     /// An engine panic while re-simulating rejects the game instead of unwinding further.
+    /// A replay over [`MAX_INPUTS`] is rejected before anything else, unplayed.
     pub fn judge(&self) -> Verdict {
+        if self.replay.inputs.len() > MAX_INPUTS {
+            return Verdict::Rejected(Rejected::Unplayable(ReplayError::TooManyInputs {
+                count: self.replay.inputs.len() as u64,
+            }));
+        }
         if rank_key(self.replay.mode.kind, &self.stats).is_none() {
             return Verdict::Unranked(Unranked::NoLeaderboard);
         }

@@ -53,6 +53,10 @@ pub enum WriteError {
     Failed { attempts: u32, error: String },
     #[error("the game writer has stopped")]
     Closed,
+    /// Refused at [`GameWriter::submit`], neither judged nor stored: the engine never records
+    /// more inputs than `MAX_INPUTS`, so such a game was not played by it.
+    #[error("the game has {0} inputs, more than a game can record")]
+    TooManyInputs(usize),
 }
 
 /// What a submitter gets back.
@@ -94,9 +98,20 @@ impl GameWriter {
     }
 
     /// Queues `game` to be judged and stored; never blocks. The receiver gets the outcome (it
-    /// may be dropped: the game is stored all the same).
+    /// may be dropped: the game is stored all the same). A game with more than `MAX_INPUTS`
+    /// inputs is refused here at once, so the judge and the database never see it.
     pub fn submit(&self, game: FinishedGame) -> oneshot::Receiver<WriteResult> {
         let (reply, rx) = oneshot::channel();
+        let inputs = game.replay.inputs.len();
+        if inputs > minotty_engine::MAX_INPUTS {
+            tracing::warn!(
+                player = game.player.0,
+                inputs,
+                "a game over the input limit was refused"
+            );
+            let _ = reply.send(Err(WriteError::TooManyInputs(inputs)));
+            return rx;
+        }
         self.queued.fetch_add(1, Ordering::Relaxed);
         let job = Job {
             game: Arc::new(game),

@@ -4,6 +4,7 @@
 
 mod accounts;
 mod games;
+mod integrity;
 mod leaderboard;
 mod meta;
 mod support;

@@ -68,14 +68,32 @@ impl App {
             }
             return true;
         }
+        // "Pausing ends ranking. Pause?" (timed modes): y pauses, n plays on, other keys play.
+        if s.pause_prompt()
+            && let Some(yes) = pause::prompt_answer(ev)
+        {
+            if yes {
+                s.pause(now, keys);
+                self.pause_cursor = 0;
+            } else {
+                s.cancel_pause();
+            }
+            return true;
+        }
         match game::handle(s, ev, now, &self.settings) {
             GameAction::None => return false,
             GameAction::Changed => {}
+            GameAction::Pause if s.pause_needs_confirm() => s.ask_pause(),
             GameAction::Pause => {
                 s.pause(now, keys);
                 self.pause_cursor = 0;
             }
             GameAction::Forfeit => s.forfeit(now, keys),
+            // A game that a pause would unrank runs on behind the quit question.
+            GameAction::AskQuit if s.pause_needs_confirm() => {
+                s.cancel_pause();
+                return self.ask_quit(false);
+            }
             GameAction::AskQuit => {
                 s.pause(now, keys);
                 self.pause_cursor = 0;

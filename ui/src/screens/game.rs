@@ -74,6 +74,7 @@ pub fn outcome_text(reason: EndReason, won: bool) -> &'static str {
         EndReason::Forfeit => "FORFEIT",
         EndReason::ComboBroken => "COMBO BROKEN",
         EndReason::Limit(_) => "LIMIT REACHED",
+        EndReason::InputLimit => "TOO MANY KEYS",
         EndReason::BlockOut | EndReason::LockOut | EndReason::TopOut => "GAME OVER",
     }
 }
@@ -203,7 +204,10 @@ impl GameView<'_> {
     fn overlay(&self, cells: Rect, buf: &mut Buffer, theme: Theme, t: u64) {
         let s = self.session;
         if s.is_paused() {
-            pause::draw(buf, cells, self.pause_cursor, theme);
+            let unranked = s.pause_unranks() && s.game().paused();
+            pause::draw(buf, cells, self.pause_cursor, unranked, theme);
+        } else if s.pause_prompt() {
+            pause::draw_prompt(buf, cells, theme);
         } else if let Some(n) = s.countdown() {
             big_digit(buf, cells, n, theme);
         } else if let Some((reason, won)) = s.game().outcome() {

@@ -60,11 +60,42 @@ pub fn handle(cursor: &mut usize, ev: KeyEvent) -> PauseAction {
     PauseAction::Moved
 }
 
-/// Draws the pause menu in `area` (the board's cells).
-pub fn draw(buf: &mut Buffer, area: Rect, cursor: usize, theme: Theme) {
+/// The answer to "Pause?" in a timed game: `Some(true)` pauses, `Some(false)` plays on, and
+/// `None` leaves the key to the game (which keeps running while the question shows).
+pub fn prompt_answer(ev: KeyEvent) -> Option<bool> {
+    if ev.kind != KeyKind::Press || ev.mods.ctrl || ev.mods.alt {
+        return None;
+    }
+    match ev.key {
+        Key::Char('y' | 'Y') | Key::Enter => Some(true),
+        Key::Char('n' | 'N') | Key::Esc => Some(false),
+        _ => None,
+    }
+}
+
+/// The lines of the pause confirmation, each at most 16 columns.
+pub const PROMPT: [&str; 3] = ["Pausing ends", "ranking for this", "game."];
+
+/// Draws the pause confirmation of a timed game in `area` (the board's cells).
+pub fn draw_prompt(buf: &mut Buffer, area: Rect, theme: Theme) {
+    let inner = draw::dialog(buf, area, 20, PROMPT.len() as u16 + 5, theme, "PAUSE?");
+    for (i, line) in PROMPT.iter().enumerate() {
+        draw::put_centered(buf, inner, inner.y + i as u16, line, theme.text());
+    }
+    let y = inner.y + PROMPT.len() as u16 + 1;
+    draw::put_centered(buf, inner, y, "y pause  n play", theme.accent());
+}
+
+/// Draws the pause menu in `area` (the board's cells); `unranked`: the pause took a timed
+/// game off the leaderboards, which the menu repeats.
+pub fn draw(buf: &mut Buffer, area: Rect, cursor: usize, unranked: bool, theme: Theme) {
     // 16 columns: the dialog starts and ends on cell boundaries of the 20-column board.
-    let inner = draw::dialog(buf, area, 16, ITEMS.len() as u16 + 4, theme, "PAUSED");
+    let rows = ITEMS.len() as u16 + 4 + u16::from(unranked);
+    let inner = draw::dialog(buf, area, 16, rows, theme, "PAUSED");
     draw::menu(buf, inner, inner.y, ITEMS, cursor, theme);
     let hint = inner.y + 1 + ITEMS.len() as u16;
     draw::put_centered(buf, inner, hint, "Esc resumes", theme.dim());
+    if unranked {
+        draw::put_centered(buf, inner, hint + 1, "Not ranked", theme.bad());
+    }
 }

@@ -1,6 +1,6 @@
 //! The results of a finished game: outcome, time, score, lines, pieces, PPS and more.
 
-use minotty_engine::{EndReason, Game};
+use minotty_engine::{EndReason, Game, ModeKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -59,6 +59,8 @@ fn outcome_line(reason: EndReason, won: bool) -> &'static str {
         EndReason::Forfeit => "You gave up",
         EndReason::Limit(_) if won => "Goal reached!",
         EndReason::Limit(_) => "Limit reached",
+        // Keep in step with `minotty_engine::MAX_INPUTS` (a test checks it).
+        EndReason::InputLimit => "Ended at 100,000 inputs: not ranked",
     }
 }
 
@@ -95,6 +97,12 @@ impl Widget for &ResultsView<'_> {
         draw::put_centered(buf, inner, inner.y + 1, outcome_text(reason, won), style);
         let line = outcome_line(reason, won);
         draw::put_centered(buf, inner, inner.y + 2, line, theme.dim());
+        // The server says the same once it has judged the game; offline and guest players
+        // learn it here too.
+        let mode = game.mode();
+        if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {
+            draw::put_centered(buf, inner, inner.y + 3, "Paused: not ranked", theme.bad());
+        }
         let rows: [(&str, StackStr<24>); 10] = [
             ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
             ("Score", sfmt!(24; "{}", s.score)),

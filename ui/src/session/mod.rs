@@ -8,7 +8,9 @@ mod effects;
 
 pub use effects::{Effects, clear_name};
 
-use minotty_engine::{Button, Event, EventKind, Game, GameConfig, Input, Mode, Phase, Time};
+use minotty_engine::{
+    Button, Event, EventKind, Game, GameConfig, Input, Mode, ModeKind, Phase, Time,
+};
 
 use crate::keymap::{Keymap, normalize};
 use crate::keys::{Key, KeyKind};
@@ -66,6 +68,8 @@ pub struct GameSession {
     /// Set for a versus game: its clock never stops, and what happened is collected for the
     /// room (see [`GameSession::take_versus_events`]).
     versus: Option<VersusLog>,
+    /// "Pausing ends ranking. Pause?" is open (timed modes; the game keeps running).
+    pause_prompt: bool,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -110,6 +114,7 @@ impl GameSession {
             synth,
             fx: Effects::default(),
             versus: None,
+            pause_prompt: false,
         }
     }
 
@@ -302,14 +307,53 @@ impl GameSession {
         changed
     }
 
-    /// Freezes the game clock (never in versus: the opponents keep playing).
+    /// Whether a pause keeps this game off the leaderboards: a solo game of a preset whose
+    /// clock counts ([`minotty_engine::Mode::timed`]: 40 lines, ultra, master). Custom games
+    /// never rank, so a pause costs them nothing.
+    pub fn pause_unranks(&self) -> bool {
+        let mode = self.game.mode();
+        !self.is_versus() && mode.kind != ModeKind::Custom && mode.timed()
+    }
+
+    /// Whether pausing now must be confirmed first: the game could still rank, and the clock
+    /// runs (a pause during the countdown freezes no game time and is not recorded).
+    pub fn pause_needs_confirm(&self) -> bool {
+        self.pause_unranks() && self.state == RunState::Running && !self.game.paused()
+    }
+
+    /// Whether the pause confirmation is open.
+    pub fn pause_prompt(&self) -> bool {
+        self.pause_prompt && self.state == RunState::Running
+    }
+
+    /// Opens the pause confirmation; the game keeps running until the player confirms.
+    pub fn ask_pause(&mut self) {
+        self.pause_prompt = self.pause_needs_confirm();
+    }
+
+    /// Closes the pause confirmation without pausing.
+    pub fn cancel_pause(&mut self) {
+        self.pause_prompt = false;
+    }
+
+    /// Freezes the game clock (never in versus: the opponents keep playing). A pause of the
+    /// running game is recorded in its replay ([`Input::Pause`]).
     pub fn pause(&mut self, now: u64, keys: &Keymap) {
         self.tick(now, keys);
+        self.pause_prompt = false;
         if self.is_versus() {
             return;
         }
         let in_countdown = match self.state {
-            RunState::Running => false,
+            RunState::Running => {
+                let t = self.game_time();
+                self.feed(t, Some(Input::Pause));
+                if self.is_over() {
+                    // The pause was the input that reached the limit: the game is over.
+                    return;
+                }
+                false
+            }
             RunState::Countdown { .. } => true,
             _ => return,
         };

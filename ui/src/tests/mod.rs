@@ -3,6 +3,7 @@
 //! `play.rs`.
 
 mod account;
+mod integrity;
 mod play;
 mod screens;
 mod versus;

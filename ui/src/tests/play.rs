@@ -50,6 +50,7 @@ fn pause_and_resume_release_held_keys() {
     press(&mut a, Key::Left, now + 10); // held, never released
     assert_eq!(piece_x(&a), x0 - 1);
     press(&mut a, Key::Esc, now + 50);
+    press(&mut a, Key::Char('y'), now + 50); // 40 lines asks before pausing
     press(&mut a, Key::Esc, now + 5_000);
     assert_eq!(a.game().map(|g| g.is_held(Button::Left)), Some(false));
     a.tick(now + 6_000);
@@ -103,7 +104,8 @@ fn synthetic_releases_let_a_repeating_key_auto_shift() {
 
 #[test]
 fn a_held_esc_without_releases_pauses_once() {
-    let (mut a, now) = playing(ModeKind::Sprint);
+    // Marathon pauses at once (40 lines asks first: `tests/integrity.rs`).
+    let (mut a, now) = playing(ModeKind::Marathon);
     a.set_release_events(false);
     press(&mut a, Key::Esc, now + 10);
     for i in 1..20 {

@@ -92,6 +92,8 @@ fn pause_screen_freezes_the_clock_and_hides_the_board() {
     let (mut a, now) = playing(ModeKind::Sprint);
     a.tick(now + 500);
     press(&mut a, Key::Esc, now + 500);
+    // 40 lines asks first: a pause keeps it off the leaderboards (`tests/integrity.rs`).
+    press(&mut a, Key::Char('y'), now + 500);
     let s = screen(&a);
     for part in [
         "PAUSED",
@@ -117,6 +119,7 @@ fn results_after_a_forfeited_game() {
     let (mut a, now) = playing(ModeKind::Sprint);
     tap(&mut a, Key::Up, now + 100);
     press(&mut a, Key::Esc, now + 200);
+    press(&mut a, Key::Char('y'), now + 200); // 40 lines asks before pausing
     for _ in 0..4 {
         press(&mut a, Key::Down, now + 200);
     }
@@ -165,6 +168,7 @@ fn settings_apply_immediately() {
     let (mut a, now) = playing(ModeKind::Sprint);
     assert!(board_rows(&a)[19].contains("░░"));
     press(&mut a, Key::Esc, now);
+    press(&mut a, Key::Char('y'), now); // 40 lines asks before pausing
     press(&mut a, Key::Down, now);
     press(&mut a, Key::Down, now);
     press(&mut a, Key::Enter, now); // Settings
