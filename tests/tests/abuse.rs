@@ -285,7 +285,10 @@ async fn a_paused_idle_player_is_disconnected() -> Result {
     let conn = Connection::open(server.addr, "ada", Login::Guest).await?;
     let mut s = conn.play(100, 40).await?;
     s.start_40_lines().await?;
+    // In 40 lines Esc first asks whether to give up ranking; yes pauses.
     s.send(keys::ESC).await?;
+    s.wait_for_text("PAUSE?", WAIT).await?;
+    s.send(b"y").await?;
     s.wait_for_text("PAUSED", WAIT).await?;
     assert_eq!(s.wait_closed(WAIT).await?, Some(0));
     assert!(s.contents().contains("without input"), "{}", s.contents());
