@@ -1,6 +1,8 @@
 //! Budgets that bound what one client can make the server do: a token bucket over the caller's
 //! milliseconds, and the session's input gate built from it (bytes parsed per second, key
-//! events per second, key releases only for keys the App saw pressed).
+//! events per second, key releases only for keys the App saw pressed). Identical presses in one
+//! millisecond are not collapsed here: "22" typed into a name or password field arrives in one
+//! packet; the game's own key path collapses them (`minotty_ui::release`).
 //!
 //! Architecture Invariant: time comes in as the caller's milliseconds; nothing here reads a
 //! clock, so the budgets are tested exactly.
@@ -105,8 +107,6 @@ pub struct InputGate {
     wasted: TokenBucket,
     keys: TokenBucket,
     held: Vec<Key>,
-    /// The last key event passed and when, to collapse exact duplicates in one millisecond.
-    last: Option<(KeyEvent, u64)>,
     dropped_bytes: u64,
     dropped_keys: u64,
 }
@@ -118,7 +118,6 @@ impl InputGate {
             wasted: TokenBucket::new(WASTED_BYTES_BURST, WASTED_BYTES_PER_SEC, now_ms),
             keys: TokenBucket::new(KEY_EVENTS_BURST, KEY_EVENTS_PER_SEC, now_ms),
             held: Vec::new(),
-            last: None,
             dropped_bytes: 0,
             dropped_keys: 0,
         }
@@ -145,13 +144,8 @@ impl InputGate {
 
     /// Whether the App gets this key event. A release passes only for a key the App saw
     /// pressed (so dropping presses never leaves a key stuck, and releases cost no budget);
-    /// an exact repeat of the previous event in the same millisecond is collapsed; presses and
-    /// repeats spend the key budget.
+    /// presses and repeats spend the key budget.
     pub fn admit_key(&mut self, event: &KeyEvent, now_ms: u64) -> bool {
-        if self.last == Some((*event, now_ms)) {
-            self.dropped_keys += 1;
-            return false;
-        }
         let pass = match event.kind {
             KeyKind::Release => match self.held.iter().position(|k| *k == event.key) {
                 Some(i) => {
@@ -171,9 +165,7 @@ impl InputGate {
                 took
             }
         };
-        if pass {
-            self.last = Some((*event, now_ms));
-        } else {
+        if !pass {
             self.dropped_keys += 1;
         }
         pass
@@ -240,13 +232,14 @@ mod tests {
         assert_eq!(gate.dropped().1, 1_000_000 - passed);
     }
 
+    /// Text typed into a field arrives in one packet: a doubled letter is two presses in one
+    /// millisecond, and both pass.
     #[test]
-    fn duplicates_in_one_millisecond_collapse() {
+    fn doubled_letters_in_one_packet_both_pass() {
         let mut gate = InputGate::new(0);
-        assert!(gate.admit_key(&key('x', KeyKind::Press), 5));
-        assert!(!gate.admit_key(&key('x', KeyKind::Press), 5));
-        assert!(gate.admit_key(&key('x', KeyKind::Press), 6));
-        assert!(gate.admit_key(&key('y', KeyKind::Press), 6));
+        for c in "hunter22".chars() {
+            assert!(gate.admit_key(&key(c, KeyKind::Press), 5), "{c}");
+        }
     }
 
     #[test]
