@@ -4,6 +4,11 @@
 //! request), never on the session's own task: the session only queues them and later gets the
 //! answers on its response channel. Finished games go to the [`GameWriter`]; the answer
 //! (`GameRecorded`) comes back the same way.
+//!
+//! Removing a key ends the live sessions that logged in with it: each session registers its
+//! key in [`LiveKeys`] and its loop selects on [`AccountClient::revoked`].
+
+mod live;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,13 +19,16 @@ use minotty_ui::online::{
     GameRecorded, Identity, KeyView, Profile, ProfileBest, RecentGame, Request, Response,
 };
 use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+pub use live::LiveKeys;
 
 use super::{AccountRef, Who};
 use crate::boards::{self, Figures};
 use crate::store::{
-    FinishedGame, GameId, GameRecord, GameWriter, KeyError, KeyFingerprint, LinkError, NewKey,
-    Password, Period, PlayerId, PlayerName, RegisterError, Store, StoreError, StoredGame, Verdict,
-    WriteResult, ranked_modes, unix_now,
+    Account, FinishedGame, GameId, GameRecord, GameWriter, KeyError, KeyFingerprint, LinkError,
+    NewKey, Password, PasswordChangeError, Period, PlayerId, PlayerName, RegisterError, Store,
+    StoreError, StoredGame, Verdict, WriteResult, ranked_modes, unix_now,
 };
 use crate::stored_settings;
 
@@ -33,21 +41,74 @@ const RECENT_GAMES: u32 = 10;
 /// How long a session start waits for the player's account details and settings.
 const START_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Shared by every session: the store and the game writer (none without a database).
+/// How long authentication waits for the account of a key (a read; it never waits for the
+/// database writer). Past it the player starts as a guest for now, and the session's
+/// [`AccountClient::start`] looks again.
+pub const LOOKUP_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Shared by every session: the store, the game writer (none without a database) and the
+/// live sessions of each key.
 #[derive(Clone, Debug, Default)]
 pub struct SharedAccounts {
     store: Option<Store>,
     writer: Option<GameWriter>,
+    live: Arc<LiveKeys>,
+}
+
+/// What looking up a key's account found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyLookup {
+    Registered(AccountRef),
+    /// No account has this key (or there is no database).
+    Unknown,
+    /// The database did not answer in time or failed (logged): unknown for now.
+    Unavailable,
 }
 
 impl SharedAccounts {
     pub fn new(store: Option<Store>, writer: Option<GameWriter>) -> SharedAccounts {
-        SharedAccounts { store, writer }
+        SharedAccounts {
+            store,
+            writer,
+            live: Arc::default(),
+        }
     }
 
     /// The store, when the server has a database.
     pub fn store(&self) -> Option<&Store> {
         self.store.as_ref()
+    }
+
+    /// The live sessions of each key.
+    pub fn live_keys(&self) -> &LiveKeys {
+        &self.live
+    }
+
+    /// The account of the key `fingerprint`, read within [`LOOKUP_TIMEOUT`] on a read
+    /// connection (never the writer): once per connection, when authentication succeeds.
+    pub async fn account_by_key(&self, fingerprint: &str) -> KeyLookup {
+        let (Some(store), Some(key)) = (&self.store, KeyFingerprint::parse(fingerprint)) else {
+            return KeyLookup::Unknown;
+        };
+        match tokio::time::timeout(LOOKUP_TIMEOUT, store.account_by_key(&key, unix_now())).await {
+            Ok(Ok(Some(account))) => KeyLookup::Registered(account_ref(&account)),
+            Ok(Ok(None)) => KeyLookup::Unknown,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "looking up the account of a key; a guest for now");
+                KeyLookup::Unavailable
+            }
+            Err(_) => {
+                tracing::warn!("looking up the account of a key timed out; a guest for now");
+                KeyLookup::Unavailable
+            }
+        }
+    }
+}
+
+fn account_ref(account: &Account) -> AccountRef {
+    AccountRef {
+        id: account.id,
+        name: account.name.to_string(),
     }
 }
 
@@ -55,7 +116,12 @@ impl SharedAccounts {
 #[derive(Debug)]
 pub struct AccountClient {
     who: Who,
+    /// The name offered to a new key on the welcome screen (the SSH user name, unmarked).
+    suggested: String,
     shared: SharedAccounts,
+    /// This session in [`LiveKeys`] (sessions with a key) and its revocation token.
+    live: Option<u64>,
+    revoked: CancellationToken,
     /// Set when the key registers or links to an account during the session.
     account: Arc<watch::Sender<Option<AccountRef>>>,
     tx: mpsc::Sender<Response>,
@@ -67,11 +133,22 @@ impl AccountClient {
     pub fn new(
         shared: &SharedAccounts,
         who: Who,
+        suggested: String,
         account: watch::Sender<Option<AccountRef>>,
         tx: mpsc::Sender<Response>,
     ) -> AccountClient {
+        let (live, revoked) = match &who.fingerprint {
+            Some(fp) => {
+                let (id, token) = shared.live.enter(fp);
+                (Some(id), token)
+            }
+            None => (None, CancellationToken::new()),
+        };
         AccountClient {
             who,
+            suggested,
+            live,
+            revoked,
             shared: shared.clone(),
             account: Arc::new(account),
             tx,
@@ -91,6 +168,7 @@ impl AccountClient {
                 store,
                 who: self.who.clone(),
                 account: self.account.clone(),
+                live: self.shared.live.clone(),
             };
             tokio::spawn(worker.run(rx, self.tx.clone()));
             tx
@@ -137,48 +215,78 @@ impl AccountClient {
         self.who.account.borrow().clone()
     }
 
+    /// Cancelled when the key this session logged in with is removed from its account (by
+    /// the player from another session): the session loop ends the session then. Never
+    /// cancelled for guests.
+    pub fn revoked(&self) -> CancellationToken {
+        self.revoked.clone()
+    }
+
     /// Who the player is and their stored settings, for the start of a session. Waits for the
     /// database (bounded): call it once, before the session's loop.
+    ///
+    /// The key's account is read again here (the same one read as before, now by key): so a
+    /// key removed since authentication is a new key, and a login whose look-up timed out
+    /// (a guest for now) gets its account after all.
     pub async fn start(&self) -> (Identity, Option<Settings>) {
-        let fingerprint = self.who.fingerprint.as_ref();
-        let (Some(store), Some(_)) = (&self.shared.store, fingerprint) else {
+        let fingerprint = self.who.fingerprint.as_deref();
+        let (Some(store), Some(key)) = (&self.shared.store, fingerprint) else {
             return (Identity::Guest, None);
         };
-        let Some(account) = self.current() else {
-            return (
-                Identity::NewKey {
-                    suggested: self.who.ssh_user.clone(),
-                },
-                None,
-            );
+        let Some(key) = KeyFingerprint::parse(key) else {
+            return (Identity::Guest, None);
         };
         let load = async {
-            let details = store.account(account.id).await?;
+            let Some(account) = store.account_by_key(&key, unix_now()).await? else {
+                return Ok::<_, StoreError>(None);
+            };
             let settings = store.settings(account.id).await?;
-            Ok::<_, StoreError>((details, settings))
+            Ok(Some((account, settings)))
         };
-        let (has_password, settings) = match tokio::time::timeout(START_TIMEOUT, load).await {
-            Ok(Ok((details, settings))) => (
-                details.is_some_and(|a| a.has_password),
-                settings.as_deref().and_then(stored_settings::from_json),
-            ),
+        let found = match tokio::time::timeout(START_TIMEOUT, load).await {
+            Ok(Ok(found)) => found,
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, player = account.id.0, "loading the player's settings");
-                (false, None)
+                tracing::warn!(error = %e, "loading the player's account and settings");
+                return self.start_unavailable();
             }
             Err(_) => {
-                tracing::warn!(
-                    player = account.id.0,
-                    "loading the player's settings timed out"
-                );
-                (false, None)
+                tracing::warn!("loading the player's account and settings timed out");
+                return self.start_unavailable();
             }
         };
-        let identity = Identity::Registered {
-            name: account.name,
-            has_password,
+        let Some((account, settings)) = found else {
+            if self.current().is_some() {
+                tracing::info!("the key was removed from its account before the session began");
+                self.account.send_replace(None);
+            }
+            let suggested = self.suggested.clone();
+            return (Identity::NewKey { suggested }, None);
         };
-        (identity, settings)
+        self.account.send_replace(Some(account_ref(&account)));
+        let identity = Identity::Registered {
+            name: account.name.to_string(),
+            has_password: account.has_password,
+        };
+        (
+            identity,
+            settings.as_deref().and_then(stored_settings::from_json),
+        )
+    }
+
+    /// The database did not answer at the start: the account found at authentication, if
+    /// any, without settings; otherwise a guest for this session (never a new key, which
+    /// would offer to register a key that may belong to an account).
+    fn start_unavailable(&self) -> (Identity, Option<Settings>) {
+        match self.current() {
+            Some(account) => (
+                Identity::Registered {
+                    name: account.name,
+                    has_password: false,
+                },
+                None,
+            ),
+            None => (Identity::Guest, None),
+        }
     }
 
     /// Hands a finished solo game of the session's registered player to the game writer,
@@ -207,6 +315,15 @@ impl AccountClient {
             };
             let _ = tx.send(response).await;
         });
+    }
+}
+
+impl Drop for AccountClient {
+    /// The session ended: it no longer listens for its key's removal.
+    fn drop(&mut self) {
+        if let (Some(id), Some(fp)) = (self.live, &self.who.fingerprint) {
+            self.shared.live.leave(fp, id);
+        }
     }
 }
 
@@ -256,6 +373,7 @@ struct Worker {
     store: Store,
     who: Who,
     account: Arc<watch::Sender<Option<AccountRef>>>,
+    live: Arc<LiveKeys>,
 }
 
 impl Worker {
@@ -266,7 +384,9 @@ impl Worker {
                 Ok(None) => continue,
                 Err(e) => {
                     tracing::warn!(error = %e, "an account request failed");
-                    let message = if e.is_transient() {
+                    let message = if matches!(e, StoreError::Busy) {
+                        "the server is busy; try again in a moment"
+                    } else if e.is_transient() {
                         "the database is busy; try again"
                     } else {
                         "something went wrong on the server"
@@ -321,7 +441,11 @@ impl Worker {
                         }));
                     }
                 };
-                match self.store.register(&name, &key, now).await {
+                match self
+                    .store
+                    .register_from(&name, &key, self.who.peer, now)
+                    .await
+                {
                     Ok(account) => {
                         tracing::info!(player = account.id.0, name = %account.name, "registered");
                         self.sign_in(account.id, &account.name);
@@ -331,11 +455,13 @@ impl Worker {
                             settings: None,
                         }
                     }
-                    Err(e @ (RegisterError::NameTaken | RegisterError::KeyTaken)) => {
-                        Response::RegisterFailed {
-                            message: e.to_string(),
-                        }
-                    }
+                    Err(
+                        e @ (RegisterError::NameTaken
+                        | RegisterError::KeyTaken
+                        | RegisterError::TooMany),
+                    ) => Response::RegisterFailed {
+                        message: e.to_string(),
+                    },
                     Err(RegisterError::Store(e)) => return Err(e),
                 }
             }
@@ -381,16 +507,29 @@ impl Worker {
                     },
                 }
             }
-            Request::SetPassword { password } => {
+            Request::SetPassword { password, current } => {
                 let Some(account) = self.current() else {
                     return Ok(Some(needs_account()));
                 };
-                match Password::parse(&password) {
-                    Ok(password) => {
-                        self.store.set_password(account.id, &password).await?;
+                let password = match Password::parse(&password) {
+                    Ok(password) => password,
+                    Err(e) => {
+                        return Ok(Some(Response::PasswordFailed {
+                            message: e.to_string(),
+                        }));
+                    }
+                };
+                let current = current.unwrap_or_default();
+                match self
+                    .store
+                    .change_password(account.id, &current, &password, self.who.peer, now)
+                    .await
+                {
+                    Ok(()) => {
                         tracing::info!(player = account.id.0, "password set");
                         Response::PasswordSet
                     }
+                    Err(PasswordChangeError::Store(e)) => return Err(e),
                     Err(e) => Response::PasswordFailed {
                         message: e.to_string(),
                     },
@@ -432,7 +571,8 @@ impl Worker {
                     .await
                 {
                     Ok(()) => {
-                        tracing::info!(player = account.id.0, key = %key, "key removed");
+                        let ended = self.live.revoke(key.as_str());
+                        tracing::info!(player = account.id.0, key = %key, ended, "key removed");
                         Response::KeyRemoved { fingerprint }
                     }
                     Err(KeyError::Store(e)) => return Err(e),
