@@ -108,9 +108,8 @@ impl Store {
     ) -> Result<Account, RegisterError> {
         let mut tx = self.write_tx().await?;
         let address = ip
-            .map(net)
-            .filter(|a| !a.is_loopback())
-            .map(|a| a.to_string());
+            .filter(|a| !a.to_canonical().is_loopback())
+            .map(|a| net(a).to_string());
         if let Some(address) = &address {
             let since = now.saturating_sub(DAY_MS);
             sqlx::query("DELETE FROM registrations WHERE registered_at <= $1")

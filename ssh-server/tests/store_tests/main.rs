@@ -5,6 +5,7 @@
 mod accounts;
 mod games;
 mod leaderboard;
+mod limits;
 mod meta;
 mod support;
 mod writer;
