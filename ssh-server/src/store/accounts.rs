@@ -232,7 +232,7 @@ impl Store {
             let folded = row.1.to_ascii_lowercase();
             self.limits(|l| l.begin_attempt(&folded, ip, now))
                 .map_err(PasswordChangeError::RateLimited)?;
-            match PasswordHash::verify_or_decoy(Some(stored), current).await {
+            match stored.verify(current).await {
                 Ok(true) => self.limits(|l| l.record_success(&folded, ip)),
                 Ok(false) => {
                     tracing::info!(player = player.0, %ip, "wrong current password");
