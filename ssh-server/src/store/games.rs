@@ -100,30 +100,12 @@ impl Store {
         for (game, verdict) in games {
             stored.push(insert_one(&mut tx, game.borrow(), verdict).await?);
         }
-        self.prune_after_insert(&mut tx, games.iter().map(|(g, _)| g.borrow().player))
-            .await?;
+        // Each player within the limit on stored games (`prune.rs`).
+        let added = games.iter().zip(&stored);
+        let added = added.map(|((g, _), s)| (g.borrow().player, s.id));
+        super::prune::after_insert(&mut tx, added, self.game_limit).await?;
         tx.commit().await?;
         Ok(stored)
-    }
-
-    /// Keeps each player of a batch just stored within the limit on stored games
-    /// (`prune.rs`).
-    async fn prune_after_insert(
-        &self,
-        tx: &mut Transaction<'static, Sqlite>,
-        players: impl Iterator<Item = PlayerId>,
-    ) -> Result<(), StoreError> {
-        let mut added: Vec<(PlayerId, usize)> = Vec::new();
-        for p in players {
-            match added.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, n)) => *n += 1,
-                None => added.push((p, 1)),
-            }
-        }
-        for (player, n) in added {
-            super::prune::prune_games(tx, player, n, self.keep_games).await?;
-        }
-        Ok(())
     }
 
     /// A stored game.

@@ -47,7 +47,7 @@ pub use passwords::{
     HASH_PERMITS, HASH_WAITERS, HashLimiter, Password, PasswordError, PasswordHash,
 };
 pub use period::{Period, civil_date};
-pub use prune::KEEP_GAMES;
+pub use prune::{KEEP_GAMES, PRUNE_EVERY};
 pub use ranking::{Unranked, rank_key, ranked_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
@@ -150,8 +150,8 @@ pub struct Store {
     key_uses: Arc<keys::KeyUses>,
     /// New accounts allowed per client address in 24 hours.
     registrations_per_day: u32,
-    /// Games kept per player besides their bests.
-    keep_games: u32,
+    /// Games kept per player besides their bests, and how often they are pruned.
+    game_limit: prune::GameLimit,
 }
 
 impl Store {
@@ -213,7 +213,7 @@ impl Store {
             limiter: Arc::new(Mutex::new(RateLimiter::new(LimitConfig::default()))),
             key_uses,
             registrations_per_day: REGISTRATIONS_PER_DAY,
-            keep_games: KEEP_GAMES,
+            game_limit: prune::GameLimit::default(),
         }
     }
 
@@ -225,9 +225,10 @@ impl Store {
     }
 
     /// Replaces the number of games kept per player besides their bests (default
-    /// [`KEEP_GAMES`]).
-    pub fn with_game_limit(mut self, keep: u32) -> Store {
-        self.keep_games = keep;
+    /// [`KEEP_GAMES`]) and how often, in games of a player, they are pruned (default
+    /// [`PRUNE_EVERY`]; 1 prunes at every game).
+    pub fn with_game_limit(mut self, keep: u32, every: u32) -> Store {
+        self.game_limit = prune::GameLimit { keep, every };
         self
     }
 

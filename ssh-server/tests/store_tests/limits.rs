@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use minotty_engine::ModeKind;
 use minotty_server::store::{
-    Account, FinishedGame, GameId, Period, RegisterError, Store, Unranked, Verdict,
+    Account, FinishedGame, GameId, PRUNE_EVERY, Period, RegisterError, Store, Unranked, Verdict,
 };
 use sqlx::{Connection, SqliteConnection, SqlitePool};
 
@@ -183,7 +183,7 @@ async fn stored_ids(store: &Store, who: &Account) -> BTreeSet<i64> {
 
 #[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
 async fn old_games_are_pruned_but_every_best_is_kept(pool: SqlitePool) {
-    let store = store(pool).await.with_game_limit(5);
+    let store = store(pool).await.with_game_limit(5, 1);
     let ada = player(&store, "ada", 1).await;
     let t0 = NOW - 10 * DAY;
     // The best (all time, its month, its day); twelve worse games the same day; the best of
@@ -246,4 +246,34 @@ async fn old_games_are_pruned_but_every_best_is_kept(pool: SqlitePool) {
     assert_eq!(stored_ids(&store, &bob).await, want);
     // Ada's games were not touched by Bob's.
     assert_eq!(stored_ids(&store, &ada).await.len(), 7);
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn pruning_now_and_then_keeps_the_excess_under_one_round(pool: SqlitePool) {
+    let store = store(pool).await.with_game_limit(5, PRUNE_EVERY);
+    let ada = player(&store, "ada", 1).await;
+    let t0 = NOW - 10 * DAY;
+    let mut most = 0;
+    for i in 0..100 {
+        let mut game = sprints(&ada, &[(t0 + i * 1000, 90_000)]).remove(0);
+        game.1 = Verdict::Unranked(Unranked::GoalMissed);
+        store
+            .insert_games(std::slice::from_ref(&game))
+            .await
+            .expect("stores");
+        most = most.max(stored_ids(&store, &ada).await.len());
+    }
+    let bound = 5 + PRUNE_EVERY as usize * 2;
+    assert!(most <= bound, "{most} games at most, bound {bound}");
+    assert!(most > 5, "pruned now and then, not at every game");
+    // A batch of many games is pruned at once.
+    let batch: Vec<_> = (0..40)
+        .map(|i| {
+            let mut game = sprints(&ada, &[(t0 + DAY + i * 1000, 90_000)]).remove(0);
+            game.1 = Verdict::Unranked(Unranked::GoalMissed);
+            game
+        })
+        .collect();
+    store.insert_games(&batch).await.expect("stores");
+    assert_eq!(stored_ids(&store, &ada).await.len(), 5);
 }
