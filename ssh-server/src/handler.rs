@@ -13,9 +13,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::exec;
 use crate::names::DisplayName;
 use crate::server::Shared;
+use crate::services::account::KeyLookup;
 use crate::services::{AccountRef, Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionParams};
-use crate::store::KeyFingerprint;
 
 /// One SSH connection's handler.
 #[derive(Debug)]
@@ -26,7 +26,7 @@ pub struct ConnectionHandler {
     key_fingerprint: Option<String>,
     /// The algorithm of that key, stored with it when it registers or links.
     key_algorithm: Option<String>,
-    /// The account of the key, looked up when the key was accepted.
+    /// The account of the key, looked up once, when authentication succeeded.
     account: Option<AccountRef>,
     authenticated: Option<oneshot::Sender<()>>,
     /// Open session channels (a few; at most one runs a game).
@@ -107,20 +107,20 @@ impl ConnectionHandler {
         }
     }
 
-    /// The account a key belongs to. A database that cannot answer is logged and the key is
-    /// treated as unknown for this connection (the player can still play).
+    /// The account a key belongs to: one read on a read connection, bounded in time, never
+    /// waiting for the database writer. A database that cannot answer in time is logged and
+    /// the key is unknown for now (the player can still play; the session's start looks
+    /// again).
     async fn lookup_account(&self, fingerprint: &str) -> Option<AccountRef> {
-        let store = self.shared.services.account.store()?;
-        let key = KeyFingerprint::parse(fingerprint)?;
-        match store.account_by_key(&key, crate::store::unix_now()).await {
-            Ok(account) => account.map(|a| AccountRef {
-                id: a.id,
-                name: a.name.to_string(),
-            }),
-            Err(e) => {
-                tracing::warn!(error = %e, "looking up the account of a key");
-                None
-            }
+        match self
+            .shared
+            .services
+            .account
+            .account_by_key(fingerprint)
+            .await
+        {
+            KeyLookup::Registered(account) => Some(account),
+            KeyLookup::Unknown | KeyLookup::Unavailable => None,
         }
     }
 
@@ -248,11 +248,12 @@ impl russh::server::Handler for ConnectionHandler {
         user: &str,
         key: VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
+        // Only noted here: the account is looked up once, for the key that authentication
+        // ends with (`auth_succeeded`), however many keys a client offers.
         self.player = DisplayName::parse_or_guest(user);
-        let fingerprint = key.public_key.fingerprint(HashAlg::Sha256).to_string();
-        self.account = self.lookup_account(&fingerprint).await;
-        self.key_fingerprint = Some(fingerprint);
+        self.key_fingerprint = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
         self.key_algorithm = Some(key.public_key.algorithm().to_string());
+        self.account = None;
         Ok(Auth::Accept)
     }
 
@@ -264,12 +265,21 @@ impl russh::server::Handler for ConnectionHandler {
         _response: Option<Response<'a>>,
     ) -> Result<Auth, Self::Error> {
         self.player = DisplayName::parse_or_guest(user);
+        // A guest: nothing of a key offered before counts.
+        self.key_fingerprint = None;
+        self.key_algorithm = None;
+        self.account = None;
         Ok(Auth::Accept)
     }
 
+    /// The identity is decided here, once: the user name and key of the method that
+    /// succeeded, and the key's account.
     async fn auth_succeeded(&mut self, _session: &mut Session) -> Result<(), Self::Error> {
         if let Some(tx) = self.authenticated.take() {
             let _ = tx.send(());
+        }
+        if let Some(fingerprint) = self.key_fingerprint.clone() {
+            self.account = self.lookup_account(&fingerprint).await;
         }
         tracing::info!(
             peer = %self.peer,

@@ -155,6 +155,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
     ));
     let weak = Request::SetPassword {
         password: "short".into(),
+        current: None,
     };
     assert!(matches!(
         ask(&mut s, &mut rx, weak).await,
@@ -162,6 +163,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
     ));
     let good = Request::SetPassword {
         password: "correct horse".into(),
+        current: None,
     };
     assert_eq!(ask(&mut s, &mut rx, good).await, Response::PasswordSet);
 
@@ -277,6 +279,7 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: SqlitePool) {
     ));
     let set = Request::SetPassword {
         password: "correct horse".into(),
+        current: None,
     };
     assert_eq!(ask(&mut owner, &mut rx, set).await, Response::PasswordSet);
 

@@ -59,9 +59,11 @@ pub enum Request {
         name: String,
         password: String,
     },
-    /// Set (or change) the account's password.
+    /// Set (or change) the account's password. `current` is the password set now, asked for
+    /// when the account has one (the server refuses a change without it).
     SetPassword {
         password: String,
+        current: Option<String>,
     },
     /// Store the settings (sent when the player leaves the settings screen after a change).
     SaveSettings(Box<Settings>),

@@ -14,6 +14,7 @@ use std::net::IpAddr;
 use minotty_ui::online::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
+use crate::names::DisplayName;
 use crate::store::PlayerId;
 
 /// Responses queued for one session before senders wait.
@@ -29,7 +30,9 @@ pub struct SharedServices {
 /// Who a session is, as the handler found out at login.
 #[derive(Clone, Debug)]
 pub struct Who {
-    /// The SSH user name, sanitised for display.
+    /// The name other players see while the session has no account: the SSH user name made
+    /// safe to draw and marked as a guest's (`~ada`, see [`Login::public_name`]), so that a
+    /// guest never shows with a registered player's name.
     pub ssh_user: String,
     /// `SHA256:...` of the key the client logged in with; `None` for guests.
     pub fingerprint: Option<String>,
@@ -51,6 +54,7 @@ pub struct AccountRef {
 /// What the handler knows at login, before the session starts.
 #[derive(Clone, Debug)]
 pub struct Login {
+    /// The SSH user name, sanitised for display (a [`DisplayName`]).
     pub ssh_user: String,
     pub fingerprint: Option<String>,
     /// The key's algorithm name, as the client offered it.
@@ -58,6 +62,14 @@ pub struct Login {
     pub peer: IpAddr,
     /// The account the key belongs to, looked up at login.
     pub account: Option<AccountRef>,
+}
+
+impl Login {
+    /// The name others see for this session while it has no account (guests, and keys not
+    /// registered yet): the SSH user name through the name allowlist, marked as a guest's.
+    pub fn public_name(&self) -> String {
+        DisplayName::parse_or_guest(&self.ssh_user).for_guest()
+    }
 }
 
 /// One session's services.
@@ -71,9 +83,9 @@ pub struct Services {
 impl Services {
     pub fn new(shared: &SharedServices, login: Login) -> (Services, mpsc::Receiver<Response>) {
         let (tx, rx) = mpsc::channel(RESPONSE_QUEUE);
-        let (account_tx, account_rx) = watch::channel(login.account);
+        let (account_tx, account_rx) = watch::channel(login.account.clone());
         let who = Who {
-            ssh_user: login.ssh_user,
+            ssh_user: login.public_name(),
             fingerprint: login.fingerprint,
             key_algorithm: login.key_algorithm,
             peer: login.peer,
@@ -83,6 +95,7 @@ impl Services {
             account: account::AccountClient::new(
                 &shared.account,
                 who.clone(),
+                login.ssh_user,
                 account_tx,
                 tx.clone(),
             ),

@@ -4,6 +4,7 @@
 use std::net::IpAddr;
 
 use super::keys::insert_key;
+use super::rate_limit::net;
 use super::{
     NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError, UnixMs,
 };
@@ -24,9 +25,17 @@ pub enum RegisterError {
     NameTaken,
     #[error("this key already belongs to an account")]
     KeyTaken,
+    #[error("too many new accounts from your address today; try again tomorrow")]
+    TooMany,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+/// New accounts allowed from one client address (an IPv6 client by its /64) in 24 hours.
+/// Connections from the server's own machine (tests, the load tool) are not counted.
+pub const REGISTRATIONS_PER_DAY: u32 = 5;
+
+const DAY_MS: UnixMs = 24 * 60 * 60 * 1000;
 
 /// Why a key was not linked. A wrong password, an unknown name and an account without a
 /// password are one error, so that trying names tells nothing about which exist.
@@ -38,6 +47,17 @@ pub enum LinkError {
     RateLimited(RetryAfter),
     #[error("this key already belongs to an account")]
     KeyTaken,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a password was not changed.
+#[derive(Debug, thiserror::Error)]
+pub enum PasswordChangeError {
+    #[error("the current password is wrong: nothing was changed")]
+    WrongCurrent,
+    #[error("too many wrong passwords; try again in {} s", .0.ms.saturating_add(999) / 1000)]
+    RateLimited(RetryAfter),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -55,14 +75,61 @@ fn account(row: AccountRow) -> Result<Account, StoreError> {
 }
 
 impl Store {
-    /// Creates an account named `name` that `key` logs in to.
+    /// Creates an account named `name` that `key` logs in to, without a limit per address
+    /// (tests, benchmarks, imports; players register through [`Store::register_from`]).
     pub async fn register(
         &self,
         name: &PlayerName,
         key: &NewKey,
         now: UnixMs,
     ) -> Result<Account, RegisterError> {
+        self.register_inner(name, key, None, now).await
+    }
+
+    /// Creates an account named `name` that `key` logs in to, for a client at `ip`: refused
+    /// with [`RegisterError::TooMany`] when that address (its /64 for IPv6) registered
+    /// [`REGISTRATIONS_PER_DAY`] accounts in the last 24 hours.
+    pub async fn register_from(
+        &self,
+        name: &PlayerName,
+        key: &NewKey,
+        ip: IpAddr,
+        now: UnixMs,
+    ) -> Result<Account, RegisterError> {
+        self.register_inner(name, key, Some(ip), now).await
+    }
+
+    async fn register_inner(
+        &self,
+        name: &PlayerName,
+        key: &NewKey,
+        ip: Option<IpAddr>,
+        now: UnixMs,
+    ) -> Result<Account, RegisterError> {
         let mut tx = self.write_tx().await?;
+        let address = ip
+            .filter(|a| !a.to_canonical().is_loopback())
+            .map(|a| net(a).to_string());
+        if let Some(address) = &address {
+            let since = now.saturating_sub(DAY_MS);
+            sqlx::query("DELETE FROM registrations WHERE registered_at <= $1")
+                .bind(since)
+                .execute(&mut *tx)
+                .await
+                .map_err(StoreError::from)?;
+            let recent: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM registrations WHERE address = $1 AND registered_at > $2",
+            )
+            .bind(address)
+            .bind(since)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(StoreError::from)?;
+            if recent >= i64::from(self.registrations_per_day) {
+                tracing::info!(%address, recent, "registration refused: too many from the address");
+                return Err(RegisterError::TooMany);
+            }
+        }
         let id: Option<i64> = sqlx::query_scalar(
             "INSERT INTO players (name, name_folded, created_at) VALUES ($1, $2, $3) \
              ON CONFLICT (name_folded) DO NOTHING RETURNING id",
@@ -79,6 +146,14 @@ impl Store {
         if !insert_key(&mut tx, PlayerId(id), key, now).await? {
             return Err(RegisterError::KeyTaken);
         }
+        if let Some(address) = &address {
+            sqlx::query("INSERT INTO registrations (address, registered_at) VALUES ($1, $2)")
+                .bind(address)
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(StoreError::from)?;
+        }
         tx.commit().await.map_err(StoreError::from)?;
         Ok(Account {
             id: PlayerId(id),
@@ -89,22 +164,27 @@ impl Store {
     }
 
     /// The account that `key` logs in to, if any, noting that the key was used at `now`.
+    ///
+    /// One read on the read pool: a login never waits for the writer. The use is noted in
+    /// memory and written with others by [`Store::flush_key_uses`] (every
+    /// [`super::KEY_USE_FLUSH`], and when the store closes).
     pub async fn account_by_key(
         &self,
         key: &super::KeyFingerprint,
         now: UnixMs,
     ) -> Result<Option<Account>, StoreError> {
-        let id: Option<i64> = sqlx::query_scalar(
-            "UPDATE player_keys SET last_used_at = $2 WHERE fingerprint = $1 RETURNING player_id",
+        let row: Option<AccountRow> = sqlx::query_as(
+            "SELECT p.id, p.name, p.password_hash, p.created_at FROM player_keys k \
+             JOIN players p ON p.id = k.player_id WHERE k.fingerprint = $1",
         )
         .bind(key.as_str())
-        .bind(now)
-        .fetch_optional(&self.writer)
+        .fetch_optional(&self.reader)
         .await?;
-        match id {
-            Some(id) => self.account(PlayerId(id)).await,
-            None => Ok(None),
-        }
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        self.key_uses.note(key, now);
+        account(row).map(Some)
     }
 
     /// The account with this id.
@@ -128,7 +208,48 @@ impl Store {
         row.map(account).transpose()
     }
 
-    /// Sets or replaces `player`'s password (hashed on the blocking pool).
+    /// Changes `player`'s password to `new` after checking `current` against the one set, if
+    /// any. Wrong current passwords are limited per account and per address like logins
+    /// ([`Store::link_key`]); without a password set, `current` is not looked at.
+    pub async fn change_password(
+        &self,
+        player: PlayerId,
+        current: &str,
+        new: &Password,
+        ip: IpAddr,
+        now: UnixMs,
+    ) -> Result<(), PasswordChangeError> {
+        let row: Option<AccountRow> =
+            sqlx::query_as("SELECT id, name, password_hash, created_at FROM players WHERE id = $1")
+                .bind(player.0)
+                .fetch_optional(&self.reader)
+                .await
+                .map_err(StoreError::from)?;
+        let Some(row) = row else {
+            return Err(StoreError::Corrupt(format!("no player {}", player.0)).into());
+        };
+        if let Some(stored) = row.2.clone().map(PasswordHash::from_db) {
+            let folded = row.1.to_ascii_lowercase();
+            self.limits(|l| l.begin_attempt(&folded, ip, now))
+                .map_err(PasswordChangeError::RateLimited)?;
+            match stored.verify(current).await {
+                Ok(true) => self.limits(|l| l.record_success(&folded, ip)),
+                Ok(false) => {
+                    tracing::info!(player = player.0, %ip, "wrong current password");
+                    return Err(PasswordChangeError::WrongCurrent);
+                }
+                Err(e) => {
+                    self.limits(|l| l.refund(&folded, ip));
+                    return Err(e.into());
+                }
+            }
+        }
+        self.set_password(player, new).await?;
+        Ok(())
+    }
+
+    /// Sets or replaces `player`'s password (hashed on the blocking pool), without asking for
+    /// the current one: for accounts without a password, tests and operators.
     pub async fn set_password(
         &self,
         player: PlayerId,
@@ -174,13 +295,13 @@ impl Store {
             .as_ref()
             .and_then(|r| r.2.clone())
             .map(PasswordHash::from_db);
-        let matches = match (&stored, PasswordHash::decoy()) {
-            (Some(hash), _) => hash.verify(password).await?,
-            (None, Some(decoy)) => {
-                decoy.verify(password).await?;
-                false
+        let matches = match PasswordHash::verify_or_decoy(stored, password).await {
+            Ok(matches) => matches,
+            Err(e) => {
+                // Not checked (the server is busy): the try does not count.
+                self.limits(|l| l.refund(&folded, ip));
+                return Err(e.into());
             }
-            (None, None) => false,
         };
         let (true, Some(row)) = (matches, row) else {
             tracing::info!(name = %name, %ip, "wrong password when linking a key");

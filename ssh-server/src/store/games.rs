@@ -101,6 +101,10 @@ impl Store {
         for (game, verdict) in games {
             stored.push(insert_one(&mut tx, game.borrow(), verdict).await?);
         }
+        // Each player within the limit on stored games (`prune.rs`).
+        let added = games.iter().zip(&stored);
+        let added = added.map(|((g, _), s)| (g.borrow().player, s.id));
+        super::prune::after_insert(&mut tx, added, self.game_limit).await?;
         tx.commit().await?;
         Ok(stored)
     }

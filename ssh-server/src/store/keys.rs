@@ -1,11 +1,21 @@
 //! SSH public keys: the identity of a connection. A key belongs to at most one account; an
 //! account has one or more keys, listed and removed by its player (never the key in use).
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, PoisonError, Weak};
+use std::time::Duration;
 
-use sqlx::{Sqlite, Transaction};
+use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use super::{PlayerId, Store, StoreError, UnixMs};
+
+/// How often the uses of keys noted at login are written.
+pub const KEY_USE_FLUSH: Duration = Duration::from_secs(10);
+
+/// Keys whose use waits to be written; past this, more uses are not noted until the next
+/// write (`last_used_at` is informational: a use missed is a later date missed).
+pub const MAX_PENDING_KEY_USES: usize = 10_000;
 
 /// A key's SHA-256 fingerprint as OpenSSH prints it: `SHA256:` and 43 characters of unpadded
 /// base64 (russh: `key.fingerprint(HashAlg::Sha256).to_string()`).
@@ -31,6 +41,101 @@ impl fmt::Display for KeyFingerprint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// The latest use of each key that logged in since the last write, kept in memory so that a
+/// login never waits for the database writer.
+#[derive(Debug, Default)]
+pub(super) struct KeyUses {
+    pending: Mutex<HashMap<KeyFingerprint, UnixMs>>,
+}
+
+impl KeyUses {
+    /// Notes that `key` was used at `now`.
+    pub(super) fn note(&self, key: &KeyFingerprint, now: UnixMs) {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(at) = pending.get_mut(key) {
+            *at = (*at).max(now);
+        } else if pending.len() < MAX_PENDING_KEY_USES {
+            pending.insert(key.clone(), now);
+        }
+    }
+
+    fn take(&self) -> HashMap<KeyFingerprint, UnixMs> {
+        std::mem::take(&mut *self.pending.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Puts back uses that could not be written (newer ones noted meanwhile win).
+    fn restore(&self, uses: HashMap<KeyFingerprint, UnixMs>) {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        for (key, at) in uses {
+            if let Some(newer) = pending.get_mut(&key) {
+                *newer = (*newer).max(at);
+            } else if pending.len() < MAX_PENDING_KEY_USES {
+                pending.insert(key, at);
+            }
+        }
+    }
+
+    /// Writes the noted uses in one transaction; on failure they are kept for the next try.
+    pub(super) async fn flush(&self, writer: &SqlitePool) -> Result<usize, StoreError> {
+        let uses = self.take();
+        if uses.is_empty() {
+            return Ok(0);
+        }
+        match write_uses(writer, &uses).await {
+            Ok(()) => Ok(uses.len()),
+            Err(e) => {
+                self.restore(uses);
+                Err(e)
+            }
+        }
+    }
+
+    /// Starts the task that flushes every [`KEY_USE_FLUSH`], when there is a runtime. It ends
+    /// once every store is dropped or the writer's pool is closed.
+    pub(super) fn spawn_flusher(uses: Weak<KeyUses>, writer: SqlitePool) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            let mut tick = tokio::time::interval(KEY_USE_FLUSH);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let Some(uses) = uses.upgrade() else {
+                    return;
+                };
+                if writer.is_closed() {
+                    return;
+                }
+                if let Err(e) = uses.flush(&writer).await {
+                    tracing::warn!(error = %e, "writing when keys were last used");
+                }
+            }
+        });
+    }
+}
+
+async fn write_uses(
+    writer: &SqlitePool,
+    uses: &HashMap<KeyFingerprint, UnixMs>,
+) -> Result<(), StoreError> {
+    // `BEGIN IMMEDIATE`: see `Store::write_tx` (PostgreSQL: `BEGIN`).
+    let mut tx = writer.begin_with("BEGIN IMMEDIATE").await?;
+    for (key, at) in uses {
+        sqlx::query(
+            "UPDATE player_keys SET last_used_at = $2 WHERE fingerprint = $1 \
+             AND last_used_at < $2",
+        )
+        .bind(key.as_str())
+        .bind(*at)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
 }
 
 /// A key a client authenticated with.
@@ -63,6 +168,13 @@ pub enum KeyError {
 }
 
 impl Store {
+    /// Writes the key uses noted by [`Store::account_by_key`] now, in one transaction, and
+    /// says how many keys were updated (a background task does this every [`KEY_USE_FLUSH`],
+    /// and [`Store::close`] once more).
+    pub async fn flush_key_uses(&self) -> Result<usize, StoreError> {
+        self.key_uses.flush(&self.writer).await
+    }
+
     /// The keys of `player`, oldest first.
     pub async fn keys(&self, player: PlayerId) -> Result<Vec<KeyInfo>, StoreError> {
         let rows: Vec<(String, String, i64, i64)> = sqlx::query_as(

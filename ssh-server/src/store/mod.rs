@@ -22,6 +22,7 @@ mod meta;
 mod names;
 mod passwords;
 mod period;
+mod prune;
 mod ranking;
 mod rate_limit;
 mod ratings;
@@ -36,14 +37,17 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
-pub use accounts::{Account, LinkError, RegisterError};
+pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
 pub use games::{FinishedGame, GameId, GameRecord, StoredGame};
-pub use keys::{KeyError, KeyFingerprint, KeyInfo, NewKey};
+pub use keys::{KEY_USE_FLUSH, KeyError, KeyFingerprint, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Entry, MAX_PAGE, Page};
 pub use matches::{MatchId, MatchPlayer, NewMatch};
 pub use names::{NameError, PlayerName};
-pub use passwords::{Password, PasswordError, PasswordHash};
+pub use passwords::{
+    HASH_PERMITS, HASH_WAITERS, HashLimiter, Password, PasswordError, PasswordHash,
+};
 pub use period::{Period, civil_date};
+pub use prune::{KEEP_GAMES, PRUNE_EVERY};
 pub use ranking::{Unranked, rank_key, ranked_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
@@ -89,6 +93,9 @@ pub enum StoreError {
     Corrupt(String),
     #[error("a blocking task failed: {0}")]
     Task(String),
+    /// Too much work of one kind at once (password hashing): try again in a moment.
+    #[error("the server is busy")]
+    Busy,
 }
 
 impl StoreError {
@@ -97,7 +104,7 @@ impl StoreError {
     pub fn is_transient(&self) -> bool {
         match self {
             StoreError::Database(e) => is_transient(e),
-            StoreError::Task(_) => true,
+            StoreError::Task(_) | StoreError::Busy => true,
             StoreError::Migrate(_) | StoreError::Corrupt(_) => false,
         }
     }
@@ -139,6 +146,12 @@ pub struct Store {
     reader: SqlitePool,
     writer: SqlitePool,
     limiter: Arc<Mutex<RateLimiter>>,
+    /// Uses of keys noted at login, written in batches.
+    key_uses: Arc<keys::KeyUses>,
+    /// New accounts allowed per client address in 24 hours.
+    registrations_per_day: u32,
+    /// Games kept per player besides their bests, and how often they are pruned.
+    game_limit: prune::GameLimit,
 }
 
 impl Store {
@@ -192,11 +205,31 @@ impl Store {
     }
 
     fn with_pools(reader: SqlitePool, writer: SqlitePool) -> Store {
+        let key_uses = Arc::new(keys::KeyUses::default());
+        keys::KeyUses::spawn_flusher(Arc::downgrade(&key_uses), writer.clone());
         Store {
             reader,
             writer,
             limiter: Arc::new(Mutex::new(RateLimiter::new(LimitConfig::default()))),
+            key_uses,
+            registrations_per_day: REGISTRATIONS_PER_DAY,
+            game_limit: prune::GameLimit::default(),
         }
+    }
+
+    /// Replaces the number of new accounts allowed per address in 24 hours (default
+    /// [`REGISTRATIONS_PER_DAY`]).
+    pub fn with_registration_limit(mut self, per_day: u32) -> Store {
+        self.registrations_per_day = per_day;
+        self
+    }
+
+    /// Replaces the number of games kept per player besides their bests (default
+    /// [`KEEP_GAMES`]) and how often, in games of a player, they are pruned (default
+    /// [`PRUNE_EVERY`]; 1 prunes at every game).
+    pub fn with_game_limit(mut self, keep: u32, every: u32) -> Store {
+        self.game_limit = prune::GameLimit { keep, every };
+        self
     }
 
     /// Replaces the login rate limits (tests use small ones).
@@ -224,8 +257,12 @@ impl Store {
         })
     }
 
-    /// Waits for the pool's connections to close (at shutdown).
+    /// Writes the key uses still in memory, then waits for the pool's connections to close
+    /// (at shutdown).
     pub async fn close(&self) {
+        if let Err(e) = self.flush_key_uses().await {
+            tracing::warn!(error = %e, "writing when keys were last used, at shutdown");
+        }
         self.reader.close().await;
         self.writer.close().await;
     }

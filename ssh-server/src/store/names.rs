@@ -25,15 +25,24 @@ pub enum NameError {
     TooShort,
     #[error("a name has at most {MAX_LEN} characters")]
     TooLong,
-    #[error("a name uses only letters, digits, '-' and '_' ({0:?} is not allowed)")]
+    #[error("a name uses only letters, digits, '-' and '_' ({} is not allowed)", shown(*.0))]
     BadCharacter(char),
     #[error("this name is reserved")]
     Reserved,
 }
 
 impl PlayerName {
-    /// Validates `raw` as typed (no trimming: what the player sees is what they get).
+    /// Validates `raw` as typed (no trimming: what the player sees is what they get). The
+    /// server's one name allowlist ([`crate::names::is_allowed_name_char`]) is checked first,
+    /// then this type's narrower ASCII rule. Never panics, whatever `raw` holds.
     pub fn parse(raw: &str) -> Result<PlayerName, NameError> {
+        if let Some((_, c)) = raw
+            .chars()
+            .enumerate()
+            .find(|(i, c)| !crate::names::is_allowed_name_char(*c, *i == 0, 0))
+        {
+            return Err(NameError::BadCharacter(c));
+        }
         if let Some(c) = raw
             .chars()
             .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
@@ -70,6 +79,16 @@ impl PlayerName {
     }
 }
 
+/// A refused character as the error message shows it: quoted when it can be drawn, as its
+/// code point when it cannot (a control or bidi character must not reach anyone's screen).
+fn shown(c: char) -> String {
+    if crate::names::is_allowed_name_char(c, false, 0) && c != ' ' {
+        format!("'{c}'")
+    } else {
+        format!("U+{:04X}", u32::from(c))
+    }
+}
+
 impl fmt::Display for PlayerName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -95,6 +114,9 @@ mod tests {
             ("ünï", Err(NameError::BadCharacter('ü'))),
             ("a\u{1b}[31m", Err(NameError::BadCharacter('\u{1b}'))),
             ("GuEsT", Err(NameError::Reserved)),
+            ("al\u{202E}ice", Err(NameError::BadCharacter('\u{202E}'))),
+            ("\u{301}alice", Err(NameError::BadCharacter('\u{301}'))),
+            ("ali\u{3164}ce", Err(NameError::BadCharacter('\u{3164}'))),
         ];
         for (raw, want) in cases {
             let got = PlayerName::parse(raw);
@@ -104,6 +126,19 @@ mod tests {
                 "{raw:?}"
             );
         }
+    }
+
+    #[test]
+    fn refused_characters_show_as_code_points_when_they_cannot_be_drawn() {
+        let shown = |raw: &str| PlayerName::parse(raw).unwrap_err().to_string();
+        assert!(
+            shown("al.ice").ends_with("('.' is not allowed)"),
+            "{}",
+            shown("al.ice")
+        );
+        assert!(shown("a\u{202E}bc").ends_with("(U+202E is not allowed)"));
+        assert!(shown("a\u{1b}bc").ends_with("(U+001B is not allowed)"));
+        assert!(shown("a bc").ends_with("(U+0020 is not allowed)"));
     }
 
     #[test]

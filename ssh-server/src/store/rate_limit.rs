@@ -116,6 +116,17 @@ impl RateLimiter {
         }
     }
 
+    /// Gives back a try that [`RateLimiter::begin_attempt`] counted but that was never checked
+    /// (the server was too busy to check the password).
+    pub fn refund(&mut self, account: &str, ip: IpAddr) {
+        if let Some(tat) = self.accounts.get_mut(account) {
+            *tat = tat.saturating_sub(self.config.account_interval_ms);
+        }
+        if let Some(tat) = self.ips.get_mut(&net(ip)) {
+            *tat = tat.saturating_sub(self.config.ip_interval_ms);
+        }
+    }
+
     /// How many keys are held (for tests and metrics).
     pub fn len(&self) -> usize {
         self.accounts.len() + self.ips.len()
@@ -154,7 +165,7 @@ fn prune<K: std::hash::Hash + Eq>(map: &mut HashMap<K, UnixMs>, now: UnixMs) {
 
 /// The key of an address: IPv4 as is, IPv6 by its /64 network, since one client usually holds
 /// a whole /64 and could otherwise take a fresh address for every try.
-fn net(ip: IpAddr) -> IpAddr {
+pub(super) fn net(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -202,6 +213,13 @@ mod tests {
         assert!(l.begin_attempt("alice", a, 2_000).is_err());
         l.record_success("alice", a);
         assert_eq!(l.check("alice", a, 2_000), Ok(()));
+        // A try given back (never checked) does not count either.
+        for _ in 0..3 {
+            l.begin_attempt("carol", a, 3_000).unwrap();
+        }
+        assert!(l.check("carol", a, 3_000).is_err());
+        l.refund("carol", a);
+        assert_eq!(l.check("carol", a, 3_000), Ok(()));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 use std::net::IpAddr;
 
 use minotty_server::store::{
-    KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, RegisterError, SettingsError,
-    Store,
+    KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, PasswordChangeError,
+    RegisterError, SettingsError, Store,
 };
 use sqlx::SqlitePool;
 
@@ -65,6 +65,10 @@ async fn registration_and_login_by_key(pool: SqlitePool) {
     );
     let keys = store.keys(alice.id).await.expect("keys");
     assert_eq!(keys.len(), 1);
+    // The use is noted in memory and written in a batch.
+    assert_eq!((keys[0].added_at, keys[0].last_used_at), (NOW, NOW));
+    assert_eq!(store.flush_key_uses().await.expect("flushes"), 1);
+    let keys = store.keys(alice.id).await.expect("keys");
     assert_eq!((keys[0].added_at, keys[0].last_used_at), (NOW, NOW + 5));
     assert_eq!(keys[0].algorithm, "ssh-ed25519");
 }
@@ -335,4 +339,71 @@ async fn settings_round_trip(pool: SqlitePool) {
         store.settings(alice.id).await.expect("query").as_deref(),
         Some(second)
     );
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn changing_a_password_needs_the_current_one_and_is_rate_limited(pool: SqlitePool) {
+    let store = store(pool).await.with_limits(LimitConfig {
+        account_burst: 2,
+        account_interval_ms: 60_000,
+        ip_burst: 20,
+        ip_interval_ms: 1_000,
+    });
+    let alice = player(&store, "alice", 1).await;
+    let home = ip("192.0.2.1");
+    let first = Password::parse("correct horse").expect("valid");
+    let second = Password::parse("battery staple").expect("valid");
+    let links = |password: &'static str, n: u32| {
+        let store = store.clone();
+        async move {
+            store
+                .link_key(
+                    &name("alice"),
+                    password,
+                    &key(n),
+                    ip("192.0.2.99"),
+                    NOW + 500_000,
+                )
+                .await
+        }
+    };
+    // No password yet: the first one is set without a current one.
+    store
+        .change_password(alice.id, "", &first, home, NOW)
+        .await
+        .expect("sets the first password");
+    // A wrong current password changes nothing.
+    let res = store
+        .change_password(alice.id, "wrong horse", &second, home, NOW)
+        .await;
+    assert!(
+        matches!(res, Err(PasswordChangeError::WrongCurrent)),
+        "{res:?}"
+    );
+    assert_eq!(
+        res.unwrap_err().to_string(),
+        "the current password is wrong: nothing was changed"
+    );
+    let res = store
+        .change_password(alice.id, "", &second, home, NOW)
+        .await;
+    assert!(matches!(res, Err(PasswordChangeError::WrongCurrent)));
+    // Past the account's burst, even the right password waits.
+    let res = store
+        .change_password(alice.id, "correct horse", &second, home, NOW)
+        .await;
+    assert!(
+        matches!(res, Err(PasswordChangeError::RateLimited(_))),
+        "{res:?}"
+    );
+    assert!(links("correct horse", 2).await.is_ok(), "still the first");
+    store
+        .change_password(alice.id, "correct horse", &second, home, NOW + 60_000)
+        .await
+        .expect("changes with the current password");
+    assert!(matches!(
+        links("correct horse", 3).await,
+        Err(LinkError::WrongCredentials)
+    ));
+    assert!(links("battery staple", 3).await.is_ok());
 }

@@ -6,6 +6,7 @@ mod accounts;
 mod games;
 mod integrity;
 mod leaderboard;
+mod limits;
 mod meta;
 mod support;
 mod writer;

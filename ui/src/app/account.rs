@@ -209,8 +209,8 @@ impl App {
             Sub::Keys(k) => match k.handle(ev) {
                 KeysAction::None => return false,
                 KeysAction::Changed => {}
-                KeysAction::SetPassword(password) => {
-                    self.request(Request::SetPassword { password });
+                KeysAction::SetPassword { password, current } => {
+                    self.request(Request::SetPassword { password, current });
                 }
                 KeysAction::RemoveKey(fingerprint) => {
                     self.request(Request::RemoveKey { fingerprint });

@@ -1,5 +1,6 @@
 //! The account's password and SSH keys, opened from the settings: set or change the password
-//! (typed twice, masked), list the keys, remove one (never the key in use).
+//! (typed twice, masked; a change first asks for the current one), list the keys, remove one
+//! (never the key in use).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Margin, Rect};
@@ -19,9 +20,12 @@ pub struct KeysScreen {
     /// Why the screen cannot be used (not registered, offline), if so.
     pub refused: Option<&'static str>,
     pub has_password: bool,
+    /// The current password, asked for when the account has one.
+    pub current: String,
     /// The new password and its repetition.
     pub password: [String; 2],
-    /// 0 and 1: the password fields; from 2: the keys.
+    /// The password fields first ([`KeysScreen::fields`] of them: the current password when
+    /// there is one, the new one, its repetition), then the keys.
     pub focus: usize,
     /// The keys (fingerprints cleaned).
     pub keys: Vec<KeyView>,
@@ -36,7 +40,10 @@ pub struct KeysScreen {
 pub enum KeysAction {
     None,
     Changed,
-    SetPassword(String),
+    SetPassword {
+        password: String,
+        current: Option<String>,
+    },
     RemoveKey(String),
     Back,
     AskQuit,
@@ -45,6 +52,26 @@ pub enum KeysAction {
 impl KeysScreen {
     fn say(&mut self, message: &str, good: bool) {
         self.message = Some((message.to_string(), good));
+    }
+
+    /// How many password fields there are: the current password too when one is set.
+    pub fn fields(&self) -> usize {
+        2 + usize::from(self.has_password)
+    }
+
+    /// The text of password field `i` (of [`KeysScreen::fields`]).
+    fn field_mut(&mut self, i: usize) -> &mut String {
+        match (self.has_password, i) {
+            (true, 0) => &mut self.current,
+            (true, i) => &mut self.password[(i - 1).min(1)],
+            (false, i) => &mut self.password[i.min(1)],
+        }
+    }
+
+    fn clear_fields(&mut self) {
+        self.current.clear();
+        self.password = Default::default();
+        self.focus = 0;
     }
 
     pub fn handle(&mut self, ev: KeyEvent) -> KeysAction {
@@ -60,7 +87,8 @@ impl KeysScreen {
                 _ => KeysAction::None,
             };
         }
-        let rows = 2 + self.keys.len();
+        let fields = self.fields();
+        let rows = fields + self.keys.len();
         match ev.key {
             Key::Esc if self.confirm.is_some() => {
                 self.confirm = None;
@@ -75,13 +103,13 @@ impl KeysScreen {
                 self.focus = (self.focus + 1) % rows;
                 self.confirm = None;
             }
-            Key::Enter if self.focus == 0 => self.focus = 1,
-            Key::Enter if self.focus == 1 => return self.submit_password(),
-            Key::Enter | Key::Delete | Key::Char('x' | 'X') if self.focus >= 2 => {
-                return self.remove(self.focus - 2);
+            Key::Enter if self.focus + 1 < fields => self.focus += 1,
+            Key::Enter if self.focus + 1 == fields => return self.submit_password(),
+            Key::Enter | Key::Delete | Key::Char('x' | 'X') if self.focus >= fields => {
+                return self.remove(self.focus - fields);
             }
-            _ if self.focus < 2 => {
-                if !edit(&mut self.password[self.focus], ev, PASSWORD_MAX) {
+            _ if self.focus < fields => {
+                if !edit(self.field_mut(self.focus), ev, PASSWORD_MAX) {
                     return KeysAction::None;
                 }
                 self.message = None;
@@ -92,21 +120,25 @@ impl KeysScreen {
     }
 
     fn submit_password(&mut self) -> KeysAction {
+        let new = usize::from(self.has_password);
         let [a, b] = &self.password;
-        if a.chars().count() < PASSWORD_MIN {
+        if self.has_password && self.current.is_empty() {
+            self.say("Type your current password first.", false);
+            self.focus = 0;
+        } else if a.chars().count() < PASSWORD_MIN {
             let m = sfmt!(64; "The password needs at least {} characters.", PASSWORD_MIN);
             self.say(m.as_str(), false);
-            self.focus = 0;
+            self.focus = new;
         } else if a != b {
             self.say("The two passwords differ: type them again.", false);
             self.password = Default::default();
-            self.focus = 0;
+            self.focus = new;
         } else {
             let password = a.clone();
-            self.password = Default::default();
-            self.focus = 0;
+            let current = self.has_password.then(|| self.current.clone());
+            self.clear_fields();
             self.say("Setting the password...", true);
-            return KeysAction::SetPassword(password);
+            return KeysAction::SetPassword { password, current };
         }
         KeysAction::Changed
     }
@@ -142,13 +174,13 @@ impl KeysScreen {
         self.keys = keys;
         self.load = Load::Ready;
         self.confirm = None;
-        self.focus = self.focus.min(1 + self.keys.len());
+        self.focus = self.focus.min(self.fields() - 1 + self.keys.len());
     }
 
     /// A key was removed.
     pub fn removed(&mut self, fingerprint: &str) {
         self.keys.retain(|k| k.fingerprint != fingerprint);
-        self.focus = self.focus.min(1 + self.keys.len());
+        self.focus = self.focus.min(self.fields() - 1 + self.keys.len());
         self.confirm = None;
         self.say("Key removed.", true);
     }
@@ -178,26 +210,29 @@ impl Widget for &KeysView<'_> {
         draw::put(buf, body, body.x, inner.y, title.as_str(), theme.title());
         let y = inner.y + 2;
         let state = if s.has_password {
-            "PASSWORD (set: type a new one to change it)"
+            "PASSWORD (set: give it, then a new one, to change it)"
         } else {
             "PASSWORD (not set)"
         };
         draw::put(buf, body, body.x, y, state, theme.dim());
-        let labels = ["New password", "Repeat it"];
-        for (i, label) in labels.iter().enumerate() {
+        let fields: &[(&str, &str)] = if s.has_password {
+            &[
+                ("Current", s.current.as_str()),
+                ("New password", s.password[0].as_str()),
+                ("Repeat it", s.password[1].as_str()),
+            ]
+        } else {
+            &[
+                ("New password", s.password[0].as_str()),
+                ("Repeat it", s.password[1].as_str()),
+            ]
+        };
+        for (i, (label, text)) in fields.iter().enumerate() {
             let y = y + 1 + i as u16;
-            field(
-                buf,
-                body,
-                y,
-                15,
-                label,
-                &s.password[i],
-                true,
-                s.focus == i,
-                theme,
-            );
+            field(buf, body, y, 15, label, text, true, s.focus == i, theme);
         }
+        // The current password's field pushes the rest down a row.
+        let y = y + u16::from(s.has_password);
         let min =
             sfmt!(64; "At least {} characters. It lets a new key join this account.", PASSWORD_MIN);
         let note = Rect::new(body.x, y + 3, body.width, 2).intersection(body);
@@ -214,14 +249,15 @@ impl Widget for &KeysView<'_> {
                 draw::wrapped(buf, list, list.y, m, style);
             }
             None => {
+                let fields = s.fields();
                 let first =
-                    (s.focus.saturating_sub(2) + 1).saturating_sub(usize::from(list.height));
+                    (s.focus.saturating_sub(fields) + 1).saturating_sub(usize::from(list.height));
                 for (i, k) in s.keys.iter().enumerate().skip(first) {
                     let y = list.y + (i - first) as u16;
                     if y >= list.bottom() {
                         break;
                     }
-                    let style = if s.focus == i + 2 {
+                    let style = if s.focus == i + fields {
                         theme.selected()
                     } else {
                         theme.text()

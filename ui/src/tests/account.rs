@@ -732,7 +732,18 @@ fn key(fp: &str, in_use: bool) -> KeyView {
 
 /// Registered, on the keys screen opened from the settings, with two keys listed.
 fn keys_screen() -> App {
-    let mut a = registered();
+    keys_screen_of(registered())
+}
+
+/// [`keys_screen`] for a player whose account has a password.
+fn keys_screen_with_password() -> App {
+    keys_screen_of(with(Identity::Registered {
+        name: "ada".into(),
+        has_password: true,
+    }))
+}
+
+fn keys_screen_of(mut a: App) -> App {
     menu_item(&mut a, 4);
     for _ in 0..3 {
         press(&mut a, Key::Up, 0);
@@ -825,7 +836,8 @@ fn setting_a_password_checks_length_and_repetition_and_never_draws_it() {
     assert_eq!(
         a.take_requests(),
         [Request::SetPassword {
-            password: "correct horse".into()
+            password: "correct horse".into(),
+            current: None,
         }]
     );
     a.deliver(Response::PasswordSet, 0);
@@ -844,6 +856,53 @@ fn setting_a_password_checks_length_and_repetition_and_never_draws_it() {
         0,
     );
     assert!(screen(&a).contains("too many attempts"));
+}
+
+#[test]
+fn changing_a_password_asks_for_the_current_one_first() {
+    let mut a = keys_screen_with_password();
+    let s = screen(&a);
+    assert!(s.contains("Current") && s.contains("New password"), "{s}");
+    // Without the current password nothing is sent.
+    press(&mut a, Key::Enter, 0);
+    typed(&mut a, "battery staple");
+    press(&mut a, Key::Enter, 0);
+    typed(&mut a, "battery staple");
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(
+        screen(&a).contains("current password first"),
+        "{}",
+        screen(&a)
+    );
+    typed(&mut a, "correct horse");
+    assert!(!screen(&a).contains("horse"), "masked");
+    // The new password is still there: Enter through it and its repetition.
+    for _ in 0..3 {
+        press(&mut a, Key::Enter, 0);
+    }
+    assert_eq!(
+        a.take_requests(),
+        [Request::SetPassword {
+            password: "battery staple".into(),
+            current: Some("correct horse".into()),
+        }]
+    );
+    a.deliver(
+        Response::PasswordFailed {
+            message: "the current password is wrong: nothing was changed".into(),
+        },
+        0,
+    );
+    let s = screen(&a);
+    assert!(s.contains("current password is wrong"), "{s}");
+    // The keys are still listed below the three fields, and reachable.
+    for _ in 0..4 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("Press Enter again"), "{}", screen(&a));
 }
 
 #[test]
@@ -886,6 +945,7 @@ fn account_screens_draw_at_the_smallest_size_and_larger() {
     wakeups(&mut watch, 5_000);
     screens.push(watch);
     screens.push(keys_screen());
+    screens.push(keys_screen_with_password());
     for a in &screens {
         for (w, h) in [(60, 24), (61, 25), (80, 24), (200, 60), (30, 10), (1, 1)] {
             let buf = draw(a, w, h);

@@ -1,0 +1,360 @@
+//! The per-session worker of the account services: carries out one request at a time, in
+//! order, and answers on the session's response channel.
+
+use std::sync::Arc;
+
+use minotty_engine::ModeKind;
+use minotty_ui::online::{KeyView, Profile, ProfileBest, RecentGame, Request, Response};
+use tokio::sync::{mpsc, watch};
+
+use super::{LiveKeys, error};
+use crate::boards::{self, Figures};
+use crate::services::{AccountRef, Who};
+use crate::store::{
+    GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password, PasswordChangeError,
+    Period, PlayerId, PlayerName, RegisterError, Store, StoreError, ranked_modes, unix_now,
+};
+use crate::stored_settings;
+
+/// Recent games shown on the profile.
+const RECENT_GAMES: u32 = 10;
+
+/// The per-session task that carries out requests in order.
+pub(super) struct Worker {
+    pub(super) store: Store,
+    pub(super) who: Who,
+    pub(super) account: Arc<watch::Sender<Option<AccountRef>>>,
+    pub(super) live: Arc<LiveKeys>,
+}
+
+impl Worker {
+    pub(super) async fn run(self, mut rx: mpsc::Receiver<Request>, tx: mpsc::Sender<Response>) {
+        while let Some(request) = rx.recv().await {
+            let response = match self.answer(request).await {
+                Ok(Some(response)) => response,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, "an account request failed");
+                    let message = if matches!(e, StoreError::Busy) {
+                        "the server is busy; try again in a moment"
+                    } else if e.is_transient() {
+                        "the database is busy; try again"
+                    } else {
+                        "something went wrong on the server"
+                    };
+                    error(message)
+                }
+            };
+            if tx.send(response).await.is_err() {
+                return;
+            }
+        }
+    }
+
+    fn current(&self) -> Option<AccountRef> {
+        self.who.account.borrow().clone()
+    }
+
+    /// The key of this connection; `None` for guests.
+    fn key(&self) -> Option<NewKey> {
+        let fingerprint = KeyFingerprint::parse(self.who.fingerprint.as_deref()?)?;
+        Some(NewKey {
+            fingerprint,
+            algorithm: self.who.key_algorithm.clone().unwrap_or_default(),
+        })
+    }
+
+    /// The answer to one request; `None` when there is nothing to say (settings saved).
+    async fn answer(&self, request: Request) -> Result<Option<Response>, StoreError> {
+        let now = unix_now();
+        let needs_account = || {
+            if self.who.fingerprint.is_none() {
+                error("guests have no account: connect with an SSH key to get one")
+            } else {
+                error("register a player name first")
+            }
+        };
+        Ok(Some(match request {
+            Request::Register { name } => {
+                let Some(key) = self.key() else {
+                    return Ok(Some(needs_account()));
+                };
+                if self.current().is_some() {
+                    return Ok(Some(Response::RegisterFailed {
+                        message: "this key already belongs to an account".into(),
+                    }));
+                }
+                let name = match PlayerName::parse(&name) {
+                    Ok(name) => name,
+                    Err(e) => {
+                        return Ok(Some(Response::RegisterFailed {
+                            message: e.to_string(),
+                        }));
+                    }
+                };
+                match self
+                    .store
+                    .register_from(&name, &key, self.who.peer, now)
+                    .await
+                {
+                    Ok(account) => {
+                        tracing::info!(player = account.id.0, name = %account.name, "registered");
+                        self.sign_in(account.id, &account.name);
+                        Response::SignedIn {
+                            name: account.name.to_string(),
+                            has_password: false,
+                            settings: None,
+                        }
+                    }
+                    Err(
+                        e @ (RegisterError::NameTaken
+                        | RegisterError::KeyTaken
+                        | RegisterError::TooMany),
+                    ) => Response::RegisterFailed {
+                        message: e.to_string(),
+                    },
+                    Err(RegisterError::Store(e)) => return Err(e),
+                }
+            }
+            Request::LinkKey { name, password } => {
+                let Some(key) = self.key() else {
+                    return Ok(Some(needs_account()));
+                };
+                if self.current().is_some() {
+                    return Ok(Some(Response::LinkFailed {
+                        message: "this key already belongs to an account".into(),
+                    }));
+                }
+                let Ok(name) = PlayerName::parse(&name) else {
+                    return Ok(Some(Response::LinkFailed {
+                        message: LinkError::WrongCredentials.to_string(),
+                    }));
+                };
+                match self
+                    .store
+                    .link_key(&name, &password, &key, self.who.peer, now)
+                    .await
+                {
+                    Ok(account) => {
+                        self.sign_in(account.id, &account.name);
+                        // The key is linked whatever happens next: settings that cannot be
+                        // read now are the defaults for this session.
+                        let settings = match self.store.settings(account.id).await {
+                            Ok(json) => json.as_deref().and_then(stored_settings::from_json),
+                            Err(e) => {
+                                tracing::warn!(error = %e, "reading the settings of a linked key");
+                                None
+                            }
+                        };
+                        Response::SignedIn {
+                            name: account.name.to_string(),
+                            has_password: account.has_password,
+                            settings: settings.map(Box::new),
+                        }
+                    }
+                    Err(LinkError::Store(e)) => return Err(e),
+                    Err(e) => Response::LinkFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::SetPassword { password, current } => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                let password = match Password::parse(&password) {
+                    Ok(password) => password,
+                    Err(e) => {
+                        return Ok(Some(Response::PasswordFailed {
+                            message: e.to_string(),
+                        }));
+                    }
+                };
+                let current = current.unwrap_or_default();
+                match self
+                    .store
+                    .change_password(account.id, &current, &password, self.who.peer, now)
+                    .await
+                {
+                    Ok(()) => {
+                        tracing::info!(player = account.id.0, "password set");
+                        Response::PasswordSet
+                    }
+                    Err(PasswordChangeError::Store(e)) => return Err(e),
+                    Err(e) => Response::PasswordFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::SaveSettings(settings) => {
+                let Some(account) = self.current() else {
+                    // Guests and new keys keep their settings for the session only.
+                    return Ok(None);
+                };
+                let json = stored_settings::to_json(&settings);
+                match self.store.save_settings(account.id, &json, now).await {
+                    Ok(()) => return Ok(None),
+                    Err(crate::store::SettingsError::Store(e)) => return Err(e),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "settings not saved");
+                        error("your settings could not be saved")
+                    }
+                }
+            }
+            Request::ListKeys => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                Response::Keys(self.keys(account.id).await?)
+            }
+            Request::RemoveKey { fingerprint } => {
+                let (Some(account), Some(in_use)) = (self.current(), self.key()) else {
+                    return Ok(Some(needs_account()));
+                };
+                let Some(key) = KeyFingerprint::parse(&fingerprint) else {
+                    return Ok(Some(Response::KeyFailed {
+                        message: KeyError::NotFound.to_string(),
+                    }));
+                };
+                match self
+                    .store
+                    .remove_key(account.id, &key, &in_use.fingerprint)
+                    .await
+                {
+                    Ok(()) => {
+                        let ended = self.live.revoke(key.as_str());
+                        tracing::info!(player = account.id.0, key = %key, ended, "key removed");
+                        Response::KeyRemoved { fingerprint }
+                    }
+                    Err(KeyError::Store(e)) => return Err(e),
+                    Err(e) => Response::KeyFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::Leaderboard {
+                board,
+                period,
+                offset,
+            } => {
+                let viewer = self.current().map(|a| a.id);
+                Response::Leaderboard(
+                    boards::ui_page(&self.store, board, period, offset, viewer, now).await?,
+                )
+            }
+            Request::Profile => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                Response::Profile(self.profile(account, now).await?)
+            }
+            Request::Replay { game } => {
+                let id = GameId(game);
+                let (Some(record), Some(replay)) =
+                    (self.store.game(id).await?, self.store.replay(id).await?)
+                else {
+                    return Ok(Some(error("no such game")));
+                };
+                let player = self
+                    .store
+                    .account(record.player)
+                    .await?
+                    .map_or_else(|| "?".to_owned(), |a| a.name.to_string());
+                Response::Replay {
+                    game,
+                    player,
+                    replay: Box::new(replay),
+                }
+            }
+            other => {
+                tracing::debug!(?other, "not an account request");
+                return Ok(None);
+            }
+        }))
+    }
+
+    /// Tells the versus side (and later requests) who this session is now.
+    fn sign_in(&self, id: PlayerId, name: &PlayerName) {
+        self.account.send_replace(Some(AccountRef {
+            id,
+            name: name.to_string(),
+        }));
+    }
+
+    async fn keys(&self, player: PlayerId) -> Result<Vec<KeyView>, StoreError> {
+        let in_use = self.who.fingerprint.as_deref();
+        Ok(self
+            .store
+            .keys(player)
+            .await?
+            .into_iter()
+            .map(|k| KeyView {
+                in_use: Some(k.fingerprint.as_str()) == in_use,
+                fingerprint: k.fingerprint.to_string(),
+                algorithm: k.algorithm,
+                added_at: k.added_at,
+                last_used_at: Some(k.last_used_at),
+            })
+            .collect())
+    }
+
+    async fn profile(&self, account: AccountRef, now: i64) -> Result<Profile, StoreError> {
+        let mut bests = Vec::new();
+        for mode in ranked_modes() {
+            let entry = self
+                .store
+                .rank_of(mode, Period::AllTime, now, account.id)
+                .await?;
+            bests.push(ProfileBest {
+                mode,
+                best: entry
+                    .as_ref()
+                    .map(|e| boards::result(mode, Figures::from(e))),
+                rank: entry.as_ref().map(|e| e.rank),
+                game: entry.as_ref().map(|e| e.game.0),
+            });
+        }
+        let recent = self
+            .store
+            .recent_games(account.id, RECENT_GAMES)
+            .await?
+            .iter()
+            .map(recent_game)
+            .collect();
+        let rating = self
+            .store
+            .rating_rank_of(account.id, Period::AllTime, now)
+            .await?
+            .map(|r| (r.rating, r.deviation, r.games));
+        Ok(Profile {
+            name: account.name,
+            bests,
+            recent,
+            rating,
+        })
+    }
+}
+
+fn recent_game(g: &GameRecord) -> RecentGame {
+    let outcome = match g.outcome.as_str() {
+        "won" => "finished",
+        "limit" => "finished",
+        "top_out" | "block_out" | "lock_out" => "topped out",
+        "combo_broken" => "combo broken",
+        "forfeit" => "gave up",
+        _ => "unfinished",
+    };
+    let result = match g.mode {
+        ModeKind::Marathon | ModeKind::Ultra => {
+            format!("{} pts", boards::result(g.mode, Figures::from(&g.stats)))
+        }
+        mode => boards::result(mode, Figures::from(&g.stats)),
+    };
+    RecentGame {
+        game: g.id.0,
+        mode: g.mode,
+        ended_at: g.ended_at,
+        result,
+        outcome: outcome.to_owned(),
+    }
+}

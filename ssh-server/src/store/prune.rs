@@ -1,0 +1,136 @@
+//! The limit on stored games per player: besides every game that is a best on a leaderboard,
+//! a player keeps their newest [`KEEP_GAMES`] games; older ones are deleted as new ones are
+//! stored, in the same transaction.
+//!
+//! Reaching the games past the newest `KEEP_GAMES` walks that many entries of the player's
+//! history index (about 0.1 ms), so a player is pruned only now and then: when a stored game's
+//! id is a multiple of [`PRUNE_EVERY`] (one game in 16 of each player, on average), or a batch
+//! brings 16 of their games. A prune looks at a window of the games just past the newest
+//! `KEEP_GAMES` (twice the games expected since the last prune, and more for a large batch)
+//! and, for ranked ones, probes the leaderboard by primary key: a game is a best only in the
+//! periods its end falls in (all time, its UTC month, its UTC day). Games that slipped past a
+//! window (or came before the limit) move into later windows as the ones in front are deleted.
+
+use sqlx::{Sqlite, Transaction};
+
+use super::{GameId, Period, PlayerId, StoreError, UnixMs};
+
+/// Games kept per player besides their bests.
+pub const KEEP_GAMES: u32 = 1_000;
+
+/// A player is pruned about once per this many of their games.
+pub const PRUNE_EVERY: u32 = 16;
+
+/// The limit on stored games of [`super::Store`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct GameLimit {
+    pub keep: u32,
+    pub every: u32,
+}
+
+impl Default for GameLimit {
+    fn default() -> Self {
+        GameLimit {
+            keep: KEEP_GAMES,
+            every: PRUNE_EVERY,
+        }
+    }
+}
+
+/// Prunes the players of a batch just stored (`added`: each game's player and id) whose turn
+/// it is.
+pub(super) async fn after_insert(
+    tx: &mut Transaction<'static, Sqlite>,
+    added: impl Iterator<Item = (PlayerId, GameId)>,
+    limit: GameLimit,
+) -> Result<(), StoreError> {
+    let every = limit.every.max(1);
+    // (player, games added, whether one of them has a turn-taking id)
+    let mut players: Vec<(PlayerId, usize, bool)> = Vec::new();
+    for (player, id) in added {
+        let turn = id.0 % i64::from(every) == 0;
+        match players.iter_mut().find(|(p, _, _)| *p == player) {
+            Some((_, n, t)) => {
+                *n += 1;
+                *t |= turn;
+            }
+            None => players.push((player, 1, turn)),
+        }
+    }
+    for (player, n, turn) in players {
+        if turn || n >= every as usize {
+            let window = n.saturating_add(2 * every as usize);
+            prune_games(tx, player, window, limit.keep).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Deletes `player`'s games past the newest `keep` that are no best, looking at `window` of
+/// them. Returns how many were deleted.
+async fn prune_games(
+    tx: &mut Transaction<'static, Sqlite>,
+    player: PlayerId,
+    window: usize,
+    keep: u32,
+) -> Result<u64, StoreError> {
+    let window = i64::try_from(window).unwrap_or(i64::MAX);
+    // LIMIT with OFFSET reads the same on PostgreSQL.
+    let old: Vec<(i64, String, i64, String)> = sqlx::query_as(
+        "SELECT id, mode, ended_at, verdict FROM games WHERE player_id = $1 \
+         ORDER BY ended_at DESC, id DESC LIMIT $2 OFFSET $3",
+    )
+    .bind(player.0)
+    .bind(window)
+    .bind(i64::from(keep))
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut deleted = 0;
+    for (id, mode, ended_at, verdict) in old {
+        if verdict == "ranked" && is_best(tx, player, id, &mode, ended_at).await? {
+            continue;
+        }
+        deleted += sqlx::query("DELETE FROM games WHERE id = $1")
+            .bind(id)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+    }
+    if deleted > 0 {
+        tracing::debug!(player = player.0, deleted, "old games pruned");
+    }
+    Ok(deleted)
+}
+
+/// Whether game `id` of `player` (of `mode`, ended at `ended_at`) is an entry of a board.
+async fn is_best(
+    tx: &mut Transaction<'static, Sqlite>,
+    player: PlayerId,
+    id: i64,
+    mode: &str,
+    ended_at: UnixMs,
+) -> Result<bool, StoreError> {
+    let [all, month, day] = Period::ALL;
+    // Three primary-key probes. (One WHERE with the three periods OR'ed together reads as the
+    // same, but SQLite then walks the whole mode's board in `leaderboard_rank`.)
+    let found: Option<i64> = sqlx::query_scalar(
+        "SELECT game_id FROM leaderboard_best WHERE mode = $1 AND period = $4 \
+         AND period_start = $5 AND player_id = $2 AND game_id = $3 \
+         UNION ALL SELECT game_id FROM leaderboard_best WHERE mode = $1 AND period = $6 \
+         AND period_start = $7 AND player_id = $2 AND game_id = $3 \
+         UNION ALL SELECT game_id FROM leaderboard_best WHERE mode = $1 AND period = $8 \
+         AND period_start = $9 AND player_id = $2 AND game_id = $3 LIMIT 1",
+    )
+    .bind(mode)
+    .bind(player.0)
+    .bind(id)
+    .bind(all.as_db())
+    .bind(all.start(ended_at))
+    .bind(month.as_db())
+    .bind(month.start(ended_at))
+    .bind(day.as_db())
+    .bind(day.start(ended_at))
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(found.is_some())
+}

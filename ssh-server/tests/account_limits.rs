@@ -1,0 +1,295 @@
+//! What the account services do against abuse, without SSH: removing a key ends its live
+//! sessions, a password change needs the current password, registrations per address are
+//! limited, a login whose look-up failed gets its account at the session's start, and guests
+//! are marked wherever other players see them.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use minotty_engine::versus::MatchKind;
+use minotty_server::services::account::{KeyLookup, SharedAccounts};
+use minotty_server::services::versus::SharedVersus;
+use minotty_server::services::{AccountRef, Login, Services, SharedServices};
+use minotty_server::store::{KeyFingerprint, NewKey, PlayerName, Store};
+use minotty_ui::online::{Identity, Request, Response, RoomLimit, RoomOptions, RoomView};
+use sqlx::SqlitePool;
+use tokio::sync::mpsc;
+
+const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
+const KEY2: &str = "SHA256:0000000000000000000000000000000000000000002";
+const KEY3: &str = "SHA256:0000000000000000000000000000000000000000003";
+
+fn shared(store: Option<&Store>) -> SharedServices {
+    SharedServices {
+        account: SharedAccounts::new(store.cloned(), None),
+        versus: SharedVersus::new(store.cloned(), Some(1)),
+    }
+}
+
+fn login(user: &str, key: Option<&str>, account: Option<AccountRef>, peer: &str) -> Login {
+    Login {
+        ssh_user: user.into(),
+        fingerprint: key.map(str::to_owned),
+        key_algorithm: key.map(|_| "ssh-ed25519".to_owned()),
+        peer: peer.parse::<IpAddr>().expect("address"),
+        account,
+    }
+}
+
+async fn next(rx: &mut mpsc::Receiver<Response>) -> Response {
+    tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("an answer in time")
+        .expect("the channel is open")
+}
+
+async fn ask(s: &mut Services, rx: &mut mpsc::Receiver<Response>, request: Request) -> Response {
+    s.handle(request);
+    next(rx).await
+}
+
+/// Registers `name` with `key` in the store, as an earlier session would have.
+async fn registered(store: &Store, name: &str, key: &str) -> AccountRef {
+    let key = NewKey {
+        fingerprint: KeyFingerprint::parse(key).expect("fingerprint"),
+        algorithm: "ssh-ed25519".into(),
+    };
+    let a = store
+        .register(&PlayerName::parse(name).expect("name"), &key, 0)
+        .await
+        .expect("registers");
+    AccountRef {
+        id: a.id,
+        name: a.name.to_string(),
+    }
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn removing_a_key_ends_the_sessions_that_logged_in_with_it(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(Some(&store));
+    let ada = registered(&store, "ada", KEY1).await;
+    let (mut home, mut rx) = Services::new(
+        &shared,
+        login("ada", Some(KEY1), Some(ada.clone()), "192.0.2.1"),
+    );
+    let set = Request::SetPassword {
+        password: "correct horse".into(),
+        current: None,
+    };
+    assert_eq!(ask(&mut home, &mut rx, set).await, Response::PasswordSet);
+    // A laptop links its key, and has two sessions open with it.
+    let (mut laptop, mut lrx) = Services::new(&shared, login("ada", Some(KEY2), None, "192.0.2.2"));
+    let link = Request::LinkKey {
+        name: "ada".into(),
+        password: "correct horse".into(),
+    };
+    assert!(matches!(
+        ask(&mut laptop, &mut lrx, link).await,
+        Response::SignedIn { .. }
+    ));
+    let (second, _srx) = Services::new(
+        &shared,
+        login("ada", Some(KEY2), Some(ada.clone()), "192.0.2.2"),
+    );
+    let (gone, _grx) = Services::new(
+        &shared,
+        login("ada", Some(KEY2), Some(ada.clone()), "192.0.2.2"),
+    );
+    let live = shared.account.live_keys();
+    assert_eq!(live.count(KEY2), 3);
+    drop(gone);
+    assert_eq!(live.count(KEY2), 2, "an ended session is forgotten");
+    let (laptop_revoked, second_revoked, home_revoked) = (
+        laptop.account.revoked(),
+        second.account.revoked(),
+        home.account.revoked(),
+    );
+    assert!(!laptop_revoked.is_cancelled());
+
+    let remove = Request::RemoveKey {
+        fingerprint: KEY2.into(),
+    };
+    assert_eq!(
+        ask(&mut home, &mut rx, remove).await,
+        Response::KeyRemoved {
+            fingerprint: KEY2.into()
+        }
+    );
+    // The sessions' loops wake up on the token.
+    tokio::time::timeout(Duration::from_secs(1), laptop_revoked.cancelled())
+        .await
+        .expect("the laptop's session is told");
+    assert!(second_revoked.is_cancelled());
+    assert!(!home_revoked.is_cancelled(), "the remover's key stays");
+    assert_eq!(live.count(KEY2), 0);
+
+    // A session that authenticated just before the removal starts as a new key.
+    let (late, _lrx) = Services::new(&shared, login("ada", Some(KEY2), Some(ada), "192.0.2.2"));
+    assert_eq!(
+        late.account.start().await.0,
+        Identity::NewKey {
+            suggested: "ada".into()
+        }
+    );
+    assert_eq!(late.account.current(), None);
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn changing_a_password_needs_the_current_one(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(Some(&store));
+    let ada = registered(&store, "ada", KEY1).await;
+    let (mut s, mut rx) = Services::new(&shared, login("ada", Some(KEY1), Some(ada), "192.0.2.1"));
+    let set = |password: &str, current: Option<&str>| Request::SetPassword {
+        password: password.into(),
+        current: current.map(str::to_owned),
+    };
+    assert_eq!(
+        ask(&mut s, &mut rx, set("correct horse", None)).await,
+        Response::PasswordSet
+    );
+    for current in [None, Some("wrong horse")] {
+        let Response::PasswordFailed { message } =
+            ask(&mut s, &mut rx, set("battery staple", current)).await
+        else {
+            panic!("refused");
+        };
+        assert_eq!(
+            message,
+            "the current password is wrong: nothing was changed"
+        );
+    }
+    assert_eq!(
+        ask(
+            &mut s,
+            &mut rx,
+            set("battery staple", Some("correct horse"))
+        )
+        .await,
+        Response::PasswordSet
+    );
+    // The new password is the one that links a key now.
+    let (mut other, mut orx) = Services::new(&shared, login("ada", Some(KEY2), None, "192.0.2.2"));
+    let link = |password: &str| Request::LinkKey {
+        name: "ada".into(),
+        password: password.into(),
+    };
+    assert!(matches!(
+        ask(&mut other, &mut orx, link("correct horse")).await,
+        Response::LinkFailed { .. }
+    ));
+    assert!(matches!(
+        ask(&mut other, &mut orx, link("battery staple")).await,
+        Response::SignedIn { .. }
+    ));
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn an_address_registers_a_few_accounts_a_day(pool: SqlitePool) {
+    let store = Store::from_pool(pool)
+        .await
+        .expect("store")
+        .with_registration_limit(2);
+    let shared = shared(Some(&store));
+    for (i, key) in [KEY1, KEY2, KEY3].into_iter().enumerate() {
+        let (mut s, mut rx) = Services::new(&shared, login("ada", Some(key), None, "198.51.100.7"));
+        let register = Request::Register {
+            name: format!("ada{i}"),
+        };
+        let answer = ask(&mut s, &mut rx, register).await;
+        if i < 2 {
+            assert!(matches!(answer, Response::SignedIn { .. }), "{answer:?}");
+        } else {
+            assert_eq!(
+                answer,
+                Response::RegisterFailed {
+                    message: "too many new accounts from your address today; try again tomorrow"
+                        .into()
+                }
+            );
+            assert_eq!(s.account.current(), None);
+        }
+    }
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_login_whose_look_up_failed_gets_its_account_at_the_start(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(Some(&store));
+    let ada = registered(&store, "ada", KEY1).await;
+    assert_eq!(
+        shared.account.account_by_key(KEY1).await,
+        KeyLookup::Registered(ada.clone())
+    );
+    assert_eq!(
+        shared.account.account_by_key(KEY2).await,
+        KeyLookup::Unknown
+    );
+    // Authentication could not read the account (it timed out): a guest for now...
+    let (s, _rx) = Services::new(&shared, login("ada", Some(KEY1), None, "192.0.2.1"));
+    assert_eq!(s.account.current(), None);
+    // ...and the session's start reads it.
+    assert_eq!(
+        s.account.start().await.0,
+        Identity::Registered {
+            name: "ada".into(),
+            has_password: false
+        }
+    );
+    assert_eq!(s.account.current(), Some(ada));
+    // A database that fails is "unavailable", not "unknown".
+    store.close().await;
+    assert_eq!(
+        shared.account.account_by_key(KEY1).await,
+        KeyLookup::Unavailable
+    );
+}
+
+fn battle() -> RoomOptions {
+    RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 4,
+        limit: RoomLimit::None,
+    }
+}
+
+async fn room(rx: &mut mpsc::Receiver<Response>) -> RoomView {
+    loop {
+        if let Response::Room(view) = next(rx).await {
+            return view;
+        }
+    }
+}
+
+#[tokio::test]
+async fn guests_are_marked_and_never_show_a_registered_players_name() {
+    let shared = shared(None);
+    let bob = AccountRef {
+        id: minotty_server::store::PlayerId(7),
+        name: "Bob".into(),
+    };
+    // A guest who calls themselves "Bob", a new key, and the real Bob.
+    let (mut fake, mut frx) = Services::new(&shared, login("Bob", None, None, "192.0.2.1"));
+    let (mut key, mut krx) =
+        Services::new(&shared, login("cy\u{202E}d", Some(KEY2), None, "192.0.2.2"));
+    let (mut real, mut rrx) =
+        Services::new(&shared, login("bob", Some(KEY1), Some(bob), "192.0.2.3"));
+    fake.handle(Request::CreateRoom(battle()));
+    let view = room(&mut frx).await;
+    for (s, rx) in [(&mut key, &mut krx), (&mut real, &mut rrx)] {
+        s.handle(Request::JoinRoom {
+            code: view.code.clone(),
+            spectate: false,
+        });
+        room(rx).await;
+    }
+    let mut names = Vec::new();
+    // The last view the room sent the first member has everyone.
+    while let Ok(Some(r)) = tokio::time::timeout(Duration::from_millis(300), frx.recv()).await {
+        if let Response::Room(v) = r {
+            names = v.seats.iter().map(|s| s.name.clone()).collect();
+        }
+    }
+    assert_eq!(names, ["~Bob", "~cyd", "Bob"]);
+}
