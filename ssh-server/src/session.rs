@@ -76,6 +76,8 @@ enum End {
     Shutdown,
     ClientEof,
     ClientGone,
+    /// The key the player logged in with was removed from its account.
+    KeyRemoved,
 }
 
 /// The kitty keyboard protocol handshake: the flags reply must come before the DA1 reply.
@@ -105,6 +107,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         Identity::Registered { name, .. } => name.clone(),
         _ => player.to_string(),
     };
+    // Removing the key (from another session of the account) ends this one.
+    let revoked = services.account.revoked();
     let ctx = AppContext {
         player_name,
         seed: rand::random(),
@@ -213,6 +217,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         tokio::select! {
             biased;
             () = shutdown.cancelled() => break End::Shutdown,
+            () = revoked.cancelled() => break End::KeyRemoved,
             sent = outbox.wait() => {
                 if sent.is_err() {
                     break End::ClientGone;
@@ -352,6 +357,7 @@ async fn goodbye(outbox: &mut Outbox, end: End, kitty_pushed: bool, limits: &Lim
             limits.idle_timeout.as_secs().div_ceil(60)
         )),
         End::Shutdown => Some("minotty: the server is restarting, see you in a minute\r\n".into()),
+        End::KeyRemoved => Some("minotty: this SSH key was removed from its account\r\n".into()),
         End::Quit | End::ClientEof | End::ClientGone => None,
     };
     if let Some(note) = note {

@@ -321,13 +321,14 @@ async fn a_top_out_after_garbage_is_the_attackers_ko() {
     }
     for s in [&mut ann, &mut bob] {
         s.wait_until("the results table", WAIT, |sc| {
-            kos_of(&sc.contents(), "bob").is_some()
+            kos_of(&sc.contents(), "~bob").is_some()
         })
         .await
         .expect("results");
+        // Guests are shown to others with their mark.
         let text = s.contents();
-        assert_eq!(kos_of(&text, "ann"), Some(1), "{text}");
-        assert_eq!(kos_of(&text, "bob"), Some(0), "{text}");
+        assert_eq!(kos_of(&text, "~ann"), Some(1), "{text}");
+        assert_eq!(kos_of(&text, "~bob"), Some(0), "{text}");
         assert!(!text.contains("left"), "a top-out is not a forfeit: {text}");
     }
 }

@@ -342,6 +342,7 @@ fn recent_game(g: &GameRecord) -> RecentGame {
         "top_out" | "block_out" | "lock_out" => "topped out",
         "combo_broken" => "combo broken",
         "forfeit" => "gave up",
+        "input_limit" => "too many inputs",
         _ => "unfinished",
     };
     let result = match g.mode {
