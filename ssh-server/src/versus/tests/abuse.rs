@@ -65,9 +65,10 @@ async fn a_hundred_thousand_ready_presses_reach_the_others_as_a_few_views() {
         }
     }
     let flooder = settle(&mut c[7]).await;
-    let notices = count(&flooder, |r| {
-        matches!(r, Response::Notice { message } if message.contains("Too many requests"))
-    });
+    let notices = count(
+        &flooder,
+        |r| matches!(r, Response::Notice { message } if message.contains("Too many requests")),
+    );
     assert_eq!(notices, 1, "one notice for the whole flood");
     let bound = REQUEST_BURST as usize + 5;
     for (i, cl) in c.iter_mut().enumerate().take(7) {
@@ -187,7 +188,10 @@ async fn wrong_room_codes_back_off_per_session_and_per_address() {
         spectate: false,
     });
     let msg = guesser.failed().await;
-    assert!(msg.contains("Too many wrong room codes: try again in"), "{msg}");
+    assert!(
+        msg.contains("Too many wrong room codes: try again in"),
+        "{msg}"
+    );
     // Another session from the same address waits too; other addresses do not.
     let mut again = Client::from(&shared, "mal2", None, "10.0.0.7");
     again.send(Request::JoinRoom {
@@ -213,7 +217,11 @@ async fn one_ranked_match_per_account() {
     ann.wait(|r| matches!(r, Response::Queued { .. }).then_some(()))
         .await;
     ann2.send(Request::QuickMatch);
-    assert!(ann2.failed().await.contains("already queued or in a ranked match"));
+    assert!(
+        ann2.failed()
+            .await
+            .contains("already queued or in a ranked match")
+    );
     bob.send(Request::QuickMatch);
     for c in [&mut ann, &mut bob] {
         c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
@@ -267,7 +275,11 @@ async fn a_panicking_queue_goes_on() {
     ann.send(Request::QuickMatch);
     ann.wait(|r| matches!(r, Response::Queued { .. }).then_some(()))
         .await;
-    shared.hub().queue().send(QueueMsg::Panic).expect("queue open");
+    shared
+        .hub()
+        .queue()
+        .send(QueueMsg::Panic)
+        .expect("queue open");
     tokio::time::sleep(Duration::from_millis(50)).await;
     let mut bob = Client::new(&shared, "bob", Some(2));
     bob.send(Request::QuickMatch);
