@@ -86,7 +86,7 @@ impl RoomLink {
                 true
             }
             Err(mpsc::error::TrySendError::Full(_)) => {
-                tracing::warn!(room = %self.code, "a room's inbox is full: a message is dropped");
+                tracing::debug!(room = %self.code, "a room's inbox is full: a message is dropped");
                 false
             }
         }

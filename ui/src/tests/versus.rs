@@ -268,6 +268,13 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     assert!(s.contains("K 7 P Q"), "{s}");
     press(&mut a, Key::Char('r'), 0);
     assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    // Hammered before the room answers: asked once; again only after a while.
+    for _ in 0..1000 {
+        press(&mut a, Key::Char('r'), 10);
+    }
+    assert!(a.take_requests().is_empty());
+    press(&mut a, Key::Char('r'), 1500);
+    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
     press(&mut a, Key::Char('t'), 0);
     assert_eq!(
         a.take_requests(),
