@@ -11,10 +11,12 @@ use minotty_engine::versus::{MatchKind, PlayerView, Router, Targeting};
 use minotty_engine::{Mode, Replay, Stat};
 use minotty_ui::online::{
     BoardSnapshot, MatchResult, MatchStart, OpponentView, Progress, Report, Response, ResultRow,
-    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+    RoomLimit, RoomOptions, RoomState, RoomView,
 };
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
+
+mod upkeep;
 
 use super::{
     COUNTDOWN, Hub, Member, MemberId, OPPONENTS_INTERVAL, REPLAY_GRACE, ROOM_INBOX, RankedClaim,
@@ -280,62 +282,6 @@ impl Room {
         self.close(why);
     }
 
-    /// A panic while handling a message: the room's state cannot be trusted, so it closes at
-    /// once (no match stored) and tells whoever it can. Nobody else notices.
-    fn crash(&mut self, panic: &(dyn std::any::Any + Send)) {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        tracing::error!(room = %self.code, panic = %what, "a room panicked: it is closed");
-        self.hub.unregister(&self.code, &self.link.tx);
-        let message = format!(
-            "Room {} closed: something went wrong on the server (a match in it is not counted).",
-            self.code
-        );
-        let members: Vec<Member> = self
-            .seats
-            .iter()
-            .filter(|s| s.connected)
-            .map(|s| s.member.clone())
-            .chain(self.spectators.iter().cloned())
-            .collect();
-        let _ = catch_unwind(AssertUnwindSafe(|| {
-            for m in &members {
-                m.clear_room(&self.code);
-                m.send(Response::RoomClosed {
-                    message: message.clone(),
-                });
-            }
-        }));
-    }
-
-    /// Members too far behind to get everything the room sends (their backlog overflowed)
-    /// leave: a forfeit in a match, told with one last message.
-    fn let_go_of_laggards(&mut self, now: Instant) {
-        let lagging: Vec<Member> = self
-            .seats
-            .iter()
-            .filter(|s| s.connected)
-            .map(|s| &s.member)
-            .chain(self.spectators.iter())
-            .filter(|m| m.tx.overflowed())
-            .cloned()
-            .collect();
-        for m in lagging {
-            tracing::warn!(room = %self.code, member = m.id.0, "a member cannot keep up: let go");
-            self.leave(m.id, true, now);
-            m.tx.send_last(Response::RoomClosed {
-                message: format!(
-                    "You left room {}: your connection could not keep up with it (in a match, \
-                     a loss).",
-                    self.code
-                ),
-            });
-        }
-    }
-
     /// The room closes (`why`: no player left, or shutdown): everyone still in it is told, a
     /// decided match is stored (with the replays that arrived).
     fn close(&mut self, why: &str) {
@@ -384,49 +330,6 @@ impl Room {
         }
         self.fix_host();
         self.release_claims();
-    }
-
-    /// The ranked match is over: its players may play ranked elsewhere.
-    fn release_claims(&mut self) {
-        for c in self.claims.drain(..) {
-            self.hub.release_ranked(c);
-        }
-    }
-
-    /// Before a ranked rematch: every player's account claims ranked play again. `false`
-    /// (everyone told why) when one of them is queued or plays ranked on another connection.
-    fn claim_ranked(&mut self) -> bool {
-        self.claims.retain(|c| self.hub.holds_ranked(*c));
-        if !self.claims.is_empty() {
-            return true;
-        }
-        let mut busy = None;
-        for s in &self.seats {
-            let Some(account) = &s.member.account else {
-                continue;
-            };
-            match self.hub.claim_ranked(account.id) {
-                Some(c) => self.claims.push(c),
-                None => {
-                    busy = Some(s.member.name.clone());
-                    break;
-                }
-            }
-        }
-        let Some(name) = busy else {
-            return true;
-        };
-        self.release_claims();
-        for s in &mut self.seats {
-            s.ready = false;
-            s.member.send(Response::Notice {
-                message: format!(
-                    "No rematch: {name} is already queued or in a ranked match on another \
-                     connection."
-                ),
-            });
-        }
-        false
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -1088,59 +991,6 @@ impl Room {
             live.dirty = false;
             live.next_flush = now + OPPONENTS_INTERVAL;
         }
-    }
-
-    fn view(&self, you: Option<usize>, id: MemberId) -> RoomView {
-        RoomView {
-            code: self.code.clone(),
-            options: self.options,
-            seats: self
-                .seats
-                .iter()
-                .map(|s| SeatView {
-                    name: s.member.name.clone(),
-                    ready: s.ready,
-                    host: self.host == Some(s.member.id),
-                    connected: s.connected,
-                    rating: s.rating.map(|r| r.rating.round() as i32),
-                })
-                .collect(),
-            spectators: self.spectators.len() as u32,
-            you,
-            host: self.host == Some(id),
-            state: self.state,
-            ranked: self.ranked,
-        }
-    }
-
-    /// Sends `member` the room as they see it, unless that is what they were sent last.
-    fn send_view(&mut self, member: &Member) {
-        let you = self.seat_of(member.id);
-        let view = self.view(you, member.id);
-        if self.sent_views.get(&member.id) == Some(&view) {
-            return;
-        }
-        self.sent_views.insert(member.id, view.clone());
-        member.send(Response::Room(view));
-    }
-
-    /// Sends every member the room as they see it, where it changed.
-    fn broadcast_view(&mut self) {
-        let members: Vec<Member> = self
-            .seats
-            .iter()
-            .filter(|s| s.connected)
-            .map(|s| s.member.clone())
-            .chain(self.spectators.iter().cloned())
-            .collect();
-        for m in &members {
-            self.send_view(m);
-        }
-    }
-
-    /// `id` is no longer in the room: a later return gets the whole view again.
-    fn forget_view(&mut self, id: MemberId) {
-        self.sent_views.remove(&id);
     }
 }
 

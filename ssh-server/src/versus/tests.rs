@@ -21,11 +21,16 @@ struct Client {
 
 impl Client {
     fn new(shared: &SharedVersus, name: &str, account: Option<i64>) -> Client {
-        Client::from(shared, name, account, "127.0.0.1")
+        Client::connected_from(shared, name, account, "127.0.0.1")
     }
 
     /// A client connected from `peer`.
-    fn from(shared: &SharedVersus, name: &str, account: Option<i64>, peer: &str) -> Client {
+    fn connected_from(
+        shared: &SharedVersus,
+        name: &str,
+        account: Option<i64>,
+        peer: &str,
+    ) -> Client {
         let (tx, rx) = mpsc::channel(256);
         let (_keep, account) = watch::channel(account.map(|id| AccountRef {
             id: PlayerId(id),

@@ -173,7 +173,7 @@ async fn wrong_room_codes_back_off_per_session_and_per_address() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(4), &["ann", "bob"]).await;
     drop(c.pop());
-    let mut guesser = Client::from(&shared, "mal", None, "10.0.0.7");
+    let mut guesser = Client::connected_from(&shared, "mal", None, "10.0.0.7");
     for i in 0..FREE_FAILURES {
         guesser.send(Request::JoinRoom {
             code: format!("ZZZZZ{}", i + 2),
@@ -193,13 +193,13 @@ async fn wrong_room_codes_back_off_per_session_and_per_address() {
         "{msg}"
     );
     // Another session from the same address waits too; other addresses do not.
-    let mut again = Client::from(&shared, "mal2", None, "10.0.0.7");
+    let mut again = Client::connected_from(&shared, "mal2", None, "10.0.0.7");
     again.send(Request::JoinRoom {
         code: code.clone(),
         spectate: false,
     });
     assert!(again.failed().await.contains("Too many wrong room codes"));
-    let mut friend = Client::from(&shared, "dan", None, "10.0.0.8");
+    let mut friend = Client::connected_from(&shared, "dan", None, "10.0.0.8");
     friend.send(Request::JoinRoom {
         code,
         spectate: false,
