@@ -1,7 +1,7 @@
 //! Versus in the store: matches with their players and replays, ranked ratings and the rating
 //! board (periods, ranks, ties, paging).
 
-use minotty_engine::rating::Rating;
+use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
 use minotty_server::store::{
@@ -120,10 +120,10 @@ async fn ranked_matches_update_ratings_and_the_board(pool: SqlitePool) {
         .record_match(&ranked(NOW - 40 * DAY, (ann, 1662.0), (bob, 1338.0)))
         .await
         .expect("stored");
-    store
-        .record_match(&ranked(NOW, (bob, 1400.0), (cid, 1300.0)))
-        .await
-        .expect("stored");
+    // bob starts the second match from his stored rating.
+    let mut second = ranked(NOW, (bob, 1400.0), (cid, 1300.0));
+    second.players[0].rating = Some((rating(1338.0), rating(1400.0)));
+    store.record_match(&second).await.expect("stored");
 
     let a = store.rating_of(ann).await.expect("read").expect("rated");
     assert_eq!((a.rating.rating, a.games, a.wins), (1662.0, 1, 1));
@@ -217,4 +217,70 @@ async fn equal_ratings_share_a_rank(pool: SqlitePool) {
         .map(|e| (e.rank, e.player))
         .collect();
     assert_eq!(ranks, [(1, ann), (1, cid), (3, bob), (3, dan)]);
+}
+
+/// `r` after one game against a default-rated opponent.
+fn after(r: Rating, won: bool) -> Rating {
+    r.update(
+        &[Outcome {
+            opponent: Rating::default(),
+            score: if won { 1.0 } else { 0.0 },
+        }],
+        DEFAULT_TAU,
+    )
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn concurrent_results_of_one_account_both_count(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = player(&store, "ann", 1).await.id;
+    let bob = player(&store, "bob", 2).await.id;
+    let cid = player(&store, "cid", 3).await.id;
+    let start = Rating::default();
+    // Two matches ann played from the same rating: she beat bob and lost to cid. Each room
+    // computed her rating after from that same start.
+    let one = |winner: PlayerId, loser: PlayerId, room: &str| {
+        let mut m = ranked(NOW, (winner, 0.0), (loser, 0.0));
+        m.players[0].rating = Some((start, after(start, true)));
+        m.players[1].rating = Some((start, after(start, false)));
+        m.room = room.into();
+        m
+    };
+    let won = one(ann, bob, "AAAAAA");
+    let lost = one(cid, ann, "BBBBBB");
+    let (a, b) = tokio::join!(store.record_match(&won), store.record_match(&lost));
+    a.expect("stored");
+    b.expect("stored");
+    let stored = store.rating_of(ann).await.expect("read").expect("rated");
+    assert_eq!((stored.games, stored.wins), (2, 1));
+    // Whichever was written second started from the first's result: neither is lost.
+    let win_then_loss = after(after(start, true), false);
+    let loss_then_win = after(after(start, false), true);
+    assert!(
+        stored.rating == win_then_loss || stored.rating == loss_then_win,
+        "{:?} is not both results ({:?} or {:?})",
+        stored.rating,
+        win_then_loss,
+        loss_then_win
+    );
+    // The stored match shows the rating it really started from.
+    let seats: Vec<MatchPlayer> = {
+        let mut all = Vec::new();
+        for id in [1, 2] {
+            all.extend(
+                store
+                    .match_players(minotty_server::store::MatchId(id))
+                    .await
+                    .expect("players"),
+            );
+        }
+        all
+    };
+    let befores: Vec<f64> = seats
+        .iter()
+        .filter(|p| p.player == Some(ann))
+        .filter_map(|p| p.rating.map(|(b, _)| b.rating))
+        .collect();
+    assert_eq!(befores.len(), 2);
+    assert!(befores.contains(&1500.0) && befores.iter().any(|&b| b != 1500.0));
 }

@@ -319,18 +319,53 @@ pub async fn versus_item(s: &mut PtySession, item: usize) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// The room code shown in a lobby ("... join K7PQ").
+/// Characters in a room code.
+pub const CODE_LEN: usize = 6;
+
+/// The room code shown in a lobby ("... join K7PQ3M").
 pub fn room_code(text: &str) -> Option<String> {
     text.match_indices("join ").find_map(|(at, _)| {
-        let rest: Vec<char> = text[at + 5..].chars().take(5).collect();
-        let code: String = rest.iter().take(4).collect();
-        let valid = code.len() == 4
+        let rest: Vec<char> = text[at + 5..].chars().take(CODE_LEN + 1).collect();
+        let code: String = rest.iter().take(CODE_LEN).collect();
+        let valid = code.len() == CODE_LEN
             && code
                 .chars()
                 .all(|c| c.is_ascii_uppercase() || ('2'..='9').contains(&c))
-            && rest.get(4).is_none_or(|c| !c.is_ascii_alphanumeric());
+            && rest
+                .get(CODE_LEN)
+                .is_none_or(|c| !c.is_ascii_alphanumeric());
         valid.then_some(code)
     })
+}
+
+/// Pumps every session for `duration` at once (each in its own task) and hands them back, in
+/// order.
+pub async fn pump_all(sessions: Vec<PtySession>, duration: Duration) -> Vec<PtySession> {
+    let tasks: Vec<_> = sessions
+        .into_iter()
+        .map(|mut s| {
+            tokio::spawn(async move {
+                s.pump_for(duration).await;
+                s
+            })
+        })
+        .collect();
+    let mut out = Vec::with_capacity(tasks.len());
+    for t in tasks {
+        out.push(t.await.expect("a pumping task"));
+    }
+    out
+}
+
+/// On the join screen: clears the field, types `code` and presses Enter.
+pub async fn type_code(s: &mut PtySession, code: &str) -> anyhow::Result<()> {
+    let mut keys = Vec::new();
+    for _ in 0..8 {
+        keys.extend(kitty_tap(crate::autoplay::K_BACKSPACE));
+    }
+    keys.extend(kitty_text(code));
+    keys.extend(kitty_tap(K_ENTER));
+    s.send(&keys).await
 }
 
 /// Creates a room (a battle, or a race) for `players` and waits for the lobby; returns the
@@ -372,6 +407,19 @@ pub async fn exec_join(conn: &Connection, code: &str) -> anyhow::Result<PtySessi
     let mut s = PtySession::new(channel, COLS, ROWS);
     s.send(KITTY_REPLY).await?;
     s.wait_for_text(&format!("ROOM {code}"), WAIT).await?;
+    Ok(s)
+}
+
+/// Runs `command` (e.g. `join CODE`) as an exec request with a PTY, like `ssh -t`, without
+/// waiting for anything on the screen.
+pub async fn exec_pty(conn: &Connection, command: &str) -> anyhow::Result<PtySession> {
+    let channel = conn.handle.channel_open_session().await?;
+    channel
+        .request_pty(false, "xterm-256color", COLS.into(), ROWS.into(), 0, 0, &[])
+        .await?;
+    channel.exec(false, command).await?;
+    let mut s = PtySession::new(channel, COLS, ROWS);
+    s.send(KITTY_REPLY).await?;
     Ok(s)
 }
 

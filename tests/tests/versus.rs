@@ -241,7 +241,7 @@ async fn join_needs_a_terminal_and_a_room() {
     let conn = Connection::open(server.addr, "ann", Login::Guest)
         .await
         .expect("connects");
-    let out = exec_output(&conn, "join K7PQ").await.expect("runs");
+    let out = exec_output(&conn, "join K7PQ3M").await.expect("runs");
     assert!(out.contains("needs a terminal"), "{out}");
     let out = exec_output(&conn, "join").await.expect("runs");
     assert!(out.contains("usage: join CODE"), "{out}");

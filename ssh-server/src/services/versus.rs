@@ -2,14 +2,20 @@
 //! the room the session is in, or to the queue; the room and the queue answer on the session's
 //! response channel. When the session ends (its `Services` are dropped) the client leaves its
 //! room and the queue, so a disconnect during a match is a forfeit.
+//!
+//! Lobby-type requests (everything but a match's reports) are rate limited per session with a
+//! token bucket; the excess is dropped with one notice. Wrong room codes back off per session
+//! and per source address. An account queues or plays ranked on one connection at a time.
 
 use std::sync::{Arc, Mutex};
 
 use minotty_ui::online::{Request, Response};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::Who;
 use crate::store::Store;
+use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{Hub, Link, Member, MemberId, QueueMsg, RoomMsg, SessionTx, code};
 
 /// Shared by every session: the room registry and the matchmaking queue.
@@ -41,6 +47,12 @@ pub struct VersusClient {
     tx: SessionTx,
     link: Link,
     queued: bool,
+    /// Lobby-type requests.
+    bucket: Bucket,
+    /// Requests were dropped by the bucket and the player was told (once until it refills).
+    limited: bool,
+    /// Wrong room codes of this session.
+    failures: Failures,
 }
 
 impl VersusClient {
@@ -61,6 +73,9 @@ impl VersusClient {
             tx,
             link: Arc::new(Mutex::new(None)),
             queued: false,
+            bucket: Bucket::requests(Instant::now()),
+            limited: false,
+            failures: Failures::new(Instant::now()),
         }
     }
 
@@ -88,9 +103,40 @@ impl VersusClient {
     fn to_room(&self, msg: RoomMsg) -> bool {
         let room = self.member().room();
         match room {
-            Some(room) => room.tx.send(msg).is_ok(),
+            Some(room) => room.send(msg),
             None => false,
         }
+    }
+
+    /// Takes a token for a lobby-type request; `false` (the player told once) when the
+    /// session sends them faster than [`crate::versus::limits::REQUESTS_PER_SEC`].
+    fn allowed(&mut self) -> bool {
+        if self.bucket.take(Instant::now()) {
+            self.limited = false;
+            return true;
+        }
+        if !self.limited {
+            self.limited = true;
+            tracing::debug!(member = self.id.0, "versus requests are rate limited");
+            self.reply(Response::Notice {
+                message: "Too many requests: slow down (some were ignored).".into(),
+            });
+        }
+        false
+    }
+
+    /// When this session may try another room code, if not now (its own wrong codes, or its
+    /// address's).
+    fn join_blocked_until(&self, now: Instant) -> Option<Instant> {
+        let mine = self.failures.blocked_until(now);
+        let address = self.hub.join_blocked_until(self.who.peer, now);
+        mine.max(address)
+    }
+
+    fn join_failed(&mut self, now: Instant, message: String) {
+        self.failures.fail(now);
+        self.hub.join_failed(self.who.peer, now);
+        self.reply(Response::RoomFailed { message });
     }
 
     fn leave_room(&self, disconnected: bool) {
@@ -109,20 +155,50 @@ impl VersusClient {
 
     pub fn handle(&mut self, request: Request) {
         let id = self.id;
+        // A match's reports flow at game speed; a way out of a room or the queue is never
+        // refused.
+        let lobby = match request {
+            Request::Report(_) => false,
+            Request::LeaveRoom => self.member().room().is_none(),
+            Request::CancelQuickMatch => !self.queued,
+            _ => true,
+        };
+        if lobby && !self.allowed() {
+            return;
+        }
+        if matches!(
+            request,
+            Request::QuickMatch | Request::CreateRoom(_) | Request::JoinRoom { .. }
+        ) {
+            // Somewhere new: a session let go for falling behind starts over.
+            self.tx.recover();
+        }
         match request {
             Request::QuickMatch => {
                 let member = self.member();
-                if member.account.is_none() {
+                let Some(account) = member.account.clone() else {
                     self.reply(Response::RoomFailed {
                         message: "Quick match is ranked, for registered players: connect with an \
                                   SSH key and choose a name. Private rooms are open to guests."
                             .into(),
                     });
                     return;
-                }
+                };
+                let Some(claim) = self.hub.claim_ranked(account.id) else {
+                    if self.queued && member.room().is_none() {
+                        // Already waiting in the queue.
+                        return;
+                    }
+                    self.reply(Response::RoomFailed {
+                        message: "You are already queued or in a ranked match (on this or \
+                                  another connection): one ranked match at a time."
+                            .into(),
+                    });
+                    return;
+                };
                 self.leave_room(false);
                 self.queued = true;
-                let _ = self.hub.queue().send(QueueMsg::Join { member });
+                let _ = self.hub.queue().send(QueueMsg::Join { member, claim });
             }
             Request::CancelQuickMatch => self.leave_queue(),
             Request::CreateRoom(options) => {
@@ -131,7 +207,7 @@ impl VersusClient {
                 let member = self.member();
                 if self
                     .hub
-                    .create_room(options, false, vec![(member, None)])
+                    .create_room(options, false, vec![(member, None)], Vec::new())
                     .is_none()
                 {
                     self.reply(Response::RoomFailed {
@@ -143,20 +219,27 @@ impl VersusClient {
                 code: typed,
                 spectate,
             } => {
+                let now = Instant::now();
+                if let Some(until) = self.join_blocked_until(now) {
+                    let secs = until.saturating_duration_since(now).as_secs_f64().ceil();
+                    self.reply(Response::RoomFailed {
+                        message: format!("Too many wrong room codes: try again in {secs} s."),
+                    });
+                    return;
+                }
                 let Some(code) = code::normalize(&typed) else {
                     let shown: String = minotty_ui::sanitize(&typed).chars().take(16).collect();
-                    self.reply(Response::RoomFailed {
-                        message: format!(
-                            "\"{shown}\" is not a room code: codes are 4 letters and digits, \
-                             like K7PQ."
-                        ),
-                    });
+                    let message = format!(
+                        "\"{shown}\" is not a room code: codes are {} letters and digits, \
+                         like {}.",
+                        code::LEN,
+                        code::EXAMPLE
+                    );
+                    self.join_failed(now, message);
                     return;
                 };
                 let Some(room) = self.hub.room(&code) else {
-                    self.reply(Response::RoomFailed {
-                        message: format!("There is no room {code}."),
-                    });
+                    self.join_failed(now, format!("There is no room {code}."));
                     return;
                 };
                 self.leave_queue();
@@ -165,9 +248,9 @@ impl VersusClient {
                     self.leave_room(false);
                 }
                 let member = self.member();
-                if room.tx.send(RoomMsg::Join { member, spectate }).is_err() {
+                if !room.send(RoomMsg::Join { member, spectate }) {
                     self.reply(Response::RoomFailed {
-                        message: format!("Room {code} has just closed."),
+                        message: format!("Room {code} is closed or busy: try again."),
                     });
                 }
             }

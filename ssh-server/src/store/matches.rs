@@ -1,7 +1,12 @@
 //! Versus matches: every match with its players, placements and replays, and (ranked) the
 //! rating changes, written in one transaction.
+//!
+//! A rating is read, updated and written in that one (`BEGIN IMMEDIATE`, so serialised)
+//! transaction: when the stored rating is no longer the one the room started from (another
+//! result of the account was stored meanwhile), the new rating is computed again from the
+//! stored one, so no result ever overwrites another.
 
-use minotty_engine::rating::Rating;
+use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use sqlx::Row;
 
@@ -58,6 +63,36 @@ impl Store {
     /// rating (games, wins and the time of the last match with it).
     pub async fn record_match(&self, m: &NewMatch) -> Result<MatchId, StoreError> {
         let mut tx = self.write_tx().await?;
+        // Each seat's rating change, from the ratings stored now.
+        let mut ratings: Vec<Option<(Rating, Rating)>> = Vec::with_capacity(m.players.len());
+        for p in &m.players {
+            let rating = match (m.ranked, p.player, p.rating) {
+                (true, Some(player), Some((before, after))) => {
+                    let stored: Option<(f64, f64, f64)> = sqlx::query_as(
+                        "SELECT rating, deviation, volatility FROM ratings WHERE player_id = $1",
+                    )
+                    .bind(player.0)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                    let current = stored.map_or_else(Rating::default, |(r, d, v)| Rating {
+                        rating: r,
+                        deviation: d,
+                        volatility: v,
+                    });
+                    if current == before {
+                        Some((before, after))
+                    } else {
+                        tracing::info!(
+                            player = player.0,
+                            "a rating changed since the match began: its update is recomputed"
+                        );
+                        Some((current, rerate(current, p, m)))
+                    }
+                }
+                _ => p.rating,
+            };
+            ratings.push(rating);
+        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO matches (kind, ranked, room, seed, started_at, ended_at) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
@@ -70,7 +105,7 @@ impl Store {
         .bind(m.ended_at)
         .fetch_one(&mut *tx)
         .await?;
-        for p in &m.players {
+        for (p, rating) in m.players.iter().zip(ratings) {
             sqlx::query(
                 "INSERT INTO match_players (match_id, seat, player_id, name, place, kos, \
                  forfeited, lines, pieces, attack_sent, garbage_received, time_ms, \
@@ -89,13 +124,13 @@ impl Store {
             .bind(i64::from(p.attack_sent))
             .bind(i64::from(p.garbage_received))
             .bind(to_db(p.time_ms))
-            .bind(p.rating.map(|(b, _)| b.rating))
-            .bind(p.rating.map(|(_, a)| a.rating))
+            .bind(rating.map(|(b, _)| b.rating))
+            .bind(rating.map(|(_, a)| a.rating))
             .bind(p.replay.as_deref())
             .execute(&mut *tx)
             .await?;
             if m.ranked
-                && let (Some(player), Some((_, after))) = (p.player, p.rating)
+                && let (Some(player), Some((_, after))) = (p.player, rating)
             {
                 sqlx::query(
                     "INSERT INTO ratings (player_id, rating, deviation, volatility, games, wins, \
@@ -181,4 +216,27 @@ impl Store {
         .await?;
         Ok(ids.into_iter().map(MatchId).collect())
     }
+}
+
+/// `p`'s new rating from `current`, against the other rated players' ratings before the match
+/// (a win against everyone placed after, a loss against everyone placed before).
+fn rerate(current: Rating, p: &MatchPlayer, m: &NewMatch) -> Rating {
+    let outcomes: Vec<Outcome> = m
+        .players
+        .iter()
+        .filter(|q| q.seat != p.seat)
+        .filter_map(|q| {
+            let (before, _) = q.rating?;
+            let score = match p.place.cmp(&q.place) {
+                std::cmp::Ordering::Less => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Greater => 0.0,
+            };
+            Some(Outcome {
+                opponent: before,
+                score,
+            })
+        })
+        .collect();
+    current.update(&outcomes, DEFAULT_TAU)
 }

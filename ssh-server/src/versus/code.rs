@@ -1,10 +1,15 @@
-//! Room codes: four characters that are easy to read aloud and to type.
+//! Room codes: six characters that are easy to read aloud and to type. With 31 characters
+//! there are 31^6 (about 8.9e8) codes: with wrong codes throttled (`limits.rs`), guessing
+//! one in use is hopeless.
 
 /// Upper-case letters and digits without the look-alikes 0/O, 1/I/L (31 characters).
 pub const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 /// Characters in a code.
-pub const LEN: usize = 4;
+pub const LEN: usize = 6;
+
+/// A code as the help texts show one.
+pub const EXAMPLE: &str = "K7PQ3M";
 
 /// A random code (not checked against the rooms in use).
 pub fn random() -> String {
@@ -37,10 +42,11 @@ mod tests {
 
     #[test]
     fn typed_codes_are_normalised() {
-        assert_eq!(normalize(" k7pq ").as_deref(), Some("K7PQ"));
-        assert_eq!(normalize("K7P"), None);
-        assert_eq!(normalize("K7PQR"), None);
-        assert_eq!(normalize("K0PQ"), None);
-        assert_eq!(normalize("ké7q"), None);
+        assert_eq!(normalize(" k7pq3m ").as_deref(), Some("K7PQ3M"));
+        assert_eq!(normalize(EXAMPLE).as_deref(), Some(EXAMPLE));
+        assert_eq!(normalize("K7PQ"), None);
+        assert_eq!(normalize("K7PQ3MX"), None);
+        assert_eq!(normalize("K0PQ3M"), None);
+        assert_eq!(normalize("ké7q3m"), None);
     }
 }

@@ -7,16 +7,23 @@
 //! target's session as `Response::Garbage`, relays boards to the other players and spectators
 //! (coalesced), decides the match and stores it.
 //!
-//! Sessions talk to a room over an unbounded channel (a leave sent from `Drop` must never be
-//! lost); a room answers each session through a [`SessionTx`], which never waits (a stuck
-//! session can never stall a room) and never drops garbage or a match's start and end.
+//! Sessions talk to a room over a bounded channel ([`ROOM_INBOX`]; lobby requests are rate
+//! limited per session, so one member cannot fill it, and a leave that finds it full waits in
+//! a task of its own, never lost); a room answers each session through a [`SessionTx`], which
+//! never waits (a stuck session can never stall a room), and whose backlog is bounded: a
+//! session that falls that far behind leaves its room (a forfeit in a match).
+//!
+//! Rooms and the queue are supervised: a panic while handling a message is caught and logged;
+//! the room then closes (its code unregistered, its members told), the queue goes on.
 
 pub mod code;
+pub mod limits;
 mod queue;
 mod record;
 mod room;
 #[cfg(test)]
 mod tests;
+mod tx;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,6 +41,7 @@ use crate::store::{NewMatch, PlayerId, Store};
 
 pub use queue::QueueMsg;
 pub use room::{RoomMsg, match_mode};
+pub use tx::{BACKLOG_MAX, SessionTx};
 
 /// How long a match counts down before it starts.
 pub const COUNTDOWN: Duration = Duration::from_millis(3000);
@@ -43,6 +51,9 @@ pub const OPPONENTS_INTERVAL: Duration = Duration::from_millis(50);
 pub const REPLAY_GRACE: Duration = Duration::from_secs(5);
 /// How long a player who dropped out of a match is told its result when they come back.
 pub const NOTICE_WINDOW: Duration = Duration::from_secs(30 * 60);
+
+/// Messages that wait for a room (shared by its members; lobby requests are rate limited).
+pub const ROOM_INBOX: usize = 1024;
 
 /// A session's identity within versus (unique per session, not per account).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,94 +67,28 @@ pub type Link = Arc<Mutex<Option<RoomLink>>>;
 #[derive(Clone, Debug)]
 pub struct RoomLink {
     pub code: String,
-    pub tx: mpsc::UnboundedSender<RoomMsg>,
+    pub tx: mpsc::Sender<RoomMsg>,
 }
 
-/// A session's response channel as versus uses it: never waits, and never drops anything but
-/// `Opponents` (coalesced news, a fresher one follows).
-///
-/// While the session's bounded queue has room, responses go straight into it. When it is full,
-/// every response but `Opponents` waits in a backlog that a forwarding task feeds into the
-/// queue, in order, as the session reads it; until the backlog is empty later responses join
-/// it (so the order per session is kept) and `Opponents` are dropped. The backlog goes when
-/// the session ends.
-#[derive(Clone, Debug)]
-pub struct SessionTx {
-    tx: mpsc::Sender<Response>,
-    backlog: Arc<Mutex<Backlog>>,
-}
-
-#[derive(Debug, Default)]
-struct Backlog {
-    queued: std::collections::VecDeque<Response>,
-    /// A forwarding task is running (it clears this when the backlog is empty).
-    forwarding: bool,
-}
-
-impl SessionTx {
-    pub fn new(tx: mpsc::Sender<Response>) -> SessionTx {
-        SessionTx {
-            tx,
-            backlog: Arc::new(Mutex::new(Backlog::default())),
-        }
-    }
-
-    /// The session has ended (its receiver is gone).
-    pub fn is_closed(&self) -> bool {
-        self.tx.is_closed()
-    }
-
-    /// How many responses wait in the backlog.
-    pub fn backlog_len(&self) -> usize {
-        lock(&self.backlog).queued.len()
-    }
-
-    /// Queues `response` without waiting. `false` when it was dropped: the session is gone,
-    /// or it is an `Opponents` and the session's queue is full.
-    pub fn send(&self, response: Response) -> bool {
-        let droppable = matches!(response, Response::Opponents(_));
-        let mut backlog = lock(&self.backlog);
-        if backlog.forwarding {
-            if droppable {
-                return false;
-            }
-            backlog.queued.push_back(response);
-            return true;
-        }
-        match self.tx.try_send(response) {
+impl RoomLink {
+    /// Sends `msg` without waiting; `false` when the room has closed, or when its inbox is
+    /// full and `msg` can be dropped (everything but a leave, which then waits in a task of
+    /// its own: a leave is never lost).
+    pub fn send(&self, msg: RoomMsg) -> bool {
+        match self.tx.try_send(msg) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Closed(_)) => false,
-            Err(mpsc::error::TrySendError::Full(_)) if droppable => false,
-            Err(mpsc::error::TrySendError::Full(response)) => {
-                tracing::debug!("a session's response queue is full: responses wait in order");
-                backlog.queued.push_back(response);
-                backlog.forwarding = true;
-                tokio::spawn(forward(self.tx.clone(), Arc::clone(&self.backlog)));
+            Err(mpsc::error::TrySendError::Full(msg @ RoomMsg::Leave { .. })) => {
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    let _ = tx.send(msg).await;
+                });
                 true
             }
-        }
-    }
-}
-
-/// Feeds the backlog into the session's queue, waiting for room, until it is empty.
-async fn forward(tx: mpsc::Sender<Response>, backlog: Arc<Mutex<Backlog>>) {
-    loop {
-        let next = {
-            let mut b = lock(&backlog);
-            match b.queued.pop_front() {
-                Some(r) => r,
-                None => {
-                    b.forwarding = false;
-                    return;
-                }
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::debug!(room = %self.code, "a room's inbox is full: a message is dropped");
+                false
             }
-        };
-        if tx.send(next).await.is_err() {
-            // The session ended: nobody to tell.
-            let mut b = lock(&backlog);
-            b.queued.clear();
-            b.forwarding = false;
-            return;
         }
     }
 }
@@ -215,7 +160,7 @@ struct RecorderSlot {
 /// What every session shares: rooms, the queue, the store, ratings of recent matches.
 #[derive(Debug, Default)]
 pub struct Hub {
-    rooms: Mutex<HashMap<String, mpsc::UnboundedSender<RoomMsg>>>,
+    rooms: Mutex<HashMap<String, mpsc::Sender<RoomMsg>>>,
     queue: OnceLock<mpsc::UnboundedSender<QueueMsg>>,
     recorder: Mutex<RecorderSlot>,
     /// Every room's task (shutdown waits for them to hand over their matches).
@@ -230,6 +175,19 @@ pub struct Hub {
     ratings: Mutex<HashMap<PlayerId, Rating>>,
     dropped: Mutex<HashMap<PlayerId, Dropped>>,
     next_member: AtomicU64,
+    /// Accounts in the queue or in a live ranked match: the claim's token (at most one each).
+    ranked: Mutex<HashMap<PlayerId, u64>>,
+    next_claim: AtomicU64,
+    /// Wrong room codes per source address.
+    join_failures: Mutex<limits::AddressFailures>,
+}
+
+/// An account's claim on ranked play (the queue, then its match), released with
+/// [`Hub::release_ranked`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RankedClaim {
+    pub player: PlayerId,
+    pub token: u64,
 }
 
 impl Hub {
@@ -258,19 +216,21 @@ impl Hub {
         lock(&self.rooms).len()
     }
 
-    /// Creates a room with `players` (the first hosts a private room) and starts its task.
-    /// `None` when no free code was found.
+    /// Creates a room with `players` (the first hosts a private room) and starts its task;
+    /// a ranked room holds the players' `claims` until its match ends. `None` when no free
+    /// code was found.
     pub fn create_room(
         self: &Arc<Self>,
         options: RoomOptions,
         ranked: bool,
         players: Vec<(Member, Option<Rating>)>,
+        claims: Vec<RankedClaim>,
     ) -> Option<RoomLink> {
-        room::spawn(Arc::clone(self), options, ranked, players)
+        room::spawn(Arc::clone(self), options, ranked, players, claims)
     }
 
     /// Reserves a fresh code for `tx`.
-    fn register(&self, tx: &mpsc::UnboundedSender<RoomMsg>) -> Option<String> {
+    fn register(&self, tx: &mpsc::Sender<RoomMsg>) -> Option<String> {
         let mut rooms = lock(&self.rooms);
         for _ in 0..64 {
             let code = code::random();
@@ -282,8 +242,48 @@ impl Hub {
         None
     }
 
-    fn unregister(&self, code: &str) {
-        lock(&self.rooms).remove(code);
+    /// Frees `code`, if it still belongs to the room behind `tx` (a code is reused only once
+    /// free, so a late call never removes a newer room).
+    fn unregister(&self, code: &str, tx: &mpsc::Sender<RoomMsg>) {
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(code).is_some_and(|t| t.same_channel(tx)) {
+            rooms.remove(code);
+        }
+    }
+
+    /// Claims ranked play for `player`: `None` while another session of the account is
+    /// queued or plays a ranked match.
+    pub fn claim_ranked(&self, player: PlayerId) -> Option<RankedClaim> {
+        let mut ranked = lock(&self.ranked);
+        if ranked.contains_key(&player) {
+            return None;
+        }
+        let token = self.next_claim.fetch_add(1, Ordering::Relaxed) + 1;
+        ranked.insert(player, token);
+        Some(RankedClaim { player, token })
+    }
+
+    /// Ends `claim` (queue left, match over); a newer claim of the account stays.
+    pub fn release_ranked(&self, claim: RankedClaim) {
+        let mut ranked = lock(&self.ranked);
+        if ranked.get(&claim.player) == Some(&claim.token) {
+            ranked.remove(&claim.player);
+        }
+    }
+
+    /// Whether `claim` still holds.
+    pub fn holds_ranked(&self, claim: RankedClaim) -> bool {
+        lock(&self.ranked).get(&claim.player) == Some(&claim.token)
+    }
+
+    /// When the address `ip` may try another room code, if not now.
+    pub fn join_blocked_until(&self, ip: std::net::IpAddr, now: Instant) -> Option<Instant> {
+        lock(&self.join_failures).blocked_until(ip, now)
+    }
+
+    /// Counts a wrong room code from `ip`.
+    pub fn join_failed(&self, ip: std::net::IpAddr, now: Instant) {
+        lock(&self.join_failures).fail(ip, now);
     }
 
     /// The matchmaking queue (started on first use).
@@ -333,10 +333,10 @@ impl Hub {
     pub async fn shutdown(&self, patience: Duration) -> usize {
         self.begin_shutdown();
         let deadline = Instant::now() + patience;
-        let rooms: Vec<mpsc::UnboundedSender<RoomMsg>> =
-            lock(&self.rooms).values().cloned().collect();
+        let rooms: Vec<mpsc::Sender<RoomMsg>> = lock(&self.rooms).values().cloned().collect();
         for tx in rooms {
-            let _ = tx.send(RoomMsg::Shutdown);
+            // A full inbox is read soon: the room's task is alive while registered.
+            let _ = tokio::time::timeout_at(deadline, tx.send(RoomMsg::Shutdown)).await;
         }
         self.room_tasks.close();
         if tokio::time::timeout_at(deadline, self.room_tasks.wait())

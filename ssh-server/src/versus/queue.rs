@@ -3,7 +3,8 @@
 //! every second of waiting (up to [`MAX_RANGE`]); two players are paired when their ratings
 //! are within the wider of their two ranges. Waiting players get `Queued` once a second.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use minotty_ui::online::{Response, RoomLimit, RoomOptions};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
-use super::{Hub, Member, MemberId};
+use super::{Hub, Member, MemberId, RankedClaim};
 
 /// The rating range right after queueing.
 pub const BASE_RANGE: i32 = 100;
@@ -25,8 +26,11 @@ pub const MAX_RANGE: i32 = 1000;
 /// What sessions tell the queue.
 #[derive(Debug)]
 pub enum QueueMsg {
+    /// `claim`: the account's claim on ranked play, held by the queue until the member is
+    /// paired (then by the match's room) or leaves.
     Join {
         member: Member,
+        claim: RankedClaim,
     },
     Cancel {
         id: MemberId,
@@ -36,6 +40,9 @@ pub enum QueueMsg {
         member: Member,
         rating: Rating,
     },
+    /// Tests: the queue panics while handling this.
+    #[cfg(test)]
+    Panic,
 }
 
 #[derive(Debug)]
@@ -43,6 +50,7 @@ struct Waiting {
     member: Member,
     rating: Rating,
     since: Instant,
+    claim: RankedClaim,
 }
 
 /// The range of a player who has waited since `since`.
@@ -59,63 +67,117 @@ pub(super) fn spawn(hub: Arc<Hub>) -> mpsc::UnboundedSender<QueueMsg> {
     tx
 }
 
+/// The queue's task, supervised: a panic while handling a message or a tick is caught and
+/// logged, and the queue goes on with the players it had (nobody notices).
 async fn run(
     hub: Arc<Hub>,
     me: mpsc::UnboundedSender<QueueMsg>,
     mut rx: mpsc::UnboundedReceiver<QueueMsg>,
 ) {
-    let mut pending: HashSet<MemberId> = HashSet::new();
-    let mut waiting: Vec<Waiting> = Vec::new();
+    let mut queue = Queue {
+        hub,
+        me,
+        pending: HashMap::new(),
+        waiting: Vec::new(),
+    };
     let mut tick = interval(Duration::from_secs(1));
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
     loop {
-        tokio::select! {
+        let step = tokio::select! {
             msg = rx.recv() => match msg {
-                Some(QueueMsg::Join { member }) => {
-                    let Some(account) = member.account.clone() else {
-                        continue;
-                    };
-                    pending.insert(member.id);
-                    let hub = Arc::clone(&hub);
-                    let me = me.clone();
-                    tokio::spawn(async move {
-                        let rating = hub.rating_of(account.id).await;
-                        let _ = me.send(QueueMsg::Rated { member, rating });
-                    });
-                }
-                Some(QueueMsg::Cancel { id }) => {
-                    pending.remove(&id);
-                    waiting.retain(|w| w.member.id != id);
-                }
-                Some(QueueMsg::Rated { member, rating }) => {
-                    if !pending.remove(&member.id) {
-                        continue;
-                    }
-                    // One place in the queue per account (the newest session keeps it).
-                    let account = member.account.as_ref().map(|a| a.id);
-                    waiting.retain(|w| w.member.account.as_ref().map(|a| a.id) != account);
-                    let now = Instant::now();
-                    member.send(Response::Queued {
-                        rating: rating.rating.round() as i32,
-                        range: range(now, now),
-                    });
-                    waiting.push(Waiting { member, rating, since: now });
-                    pair(&hub, &mut waiting, now);
-                }
+                Some(msg) => catch_unwind(AssertUnwindSafe(|| queue.handle(msg))),
                 None => break,
             },
-            _ = tick.tick() => {
-                let now = Instant::now();
-                waiting.retain(|w| !w.member.tx.is_closed());
-                pair(&hub, &mut waiting, now);
-                for w in &waiting {
-                    w.member.send(Response::Queued {
-                        rating: w.rating.rating.round() as i32,
-                        range: range(w.since, now),
-                    });
-                }
-            }
+            _ = tick.tick() => catch_unwind(AssertUnwindSafe(|| queue.tick(Instant::now()))),
+        };
+        if step.is_err() {
+            tracing::error!(
+                waiting = queue.waiting.len(),
+                "the matchmaking queue panicked: it goes on with the players it had"
+            );
         }
+    }
+}
+
+struct Queue {
+    hub: Arc<Hub>,
+    me: mpsc::UnboundedSender<QueueMsg>,
+    /// Joined, rating being read.
+    pending: HashMap<MemberId, RankedClaim>,
+    waiting: Vec<Waiting>,
+}
+
+impl Queue {
+    fn handle(&mut self, msg: QueueMsg) {
+        match msg {
+            QueueMsg::Join { member, claim } => {
+                let Some(account) = member.account.clone() else {
+                    self.hub.release_ranked(claim);
+                    return;
+                };
+                if let Some(old) = self.pending.insert(member.id, claim)
+                    && old != claim
+                {
+                    self.hub.release_ranked(old);
+                }
+                let hub = Arc::clone(&self.hub);
+                let me = self.me.clone();
+                tokio::spawn(async move {
+                    let rating = hub.rating_of(account.id).await;
+                    let _ = me.send(QueueMsg::Rated { member, rating });
+                });
+            }
+            QueueMsg::Cancel { id } => {
+                if let Some(claim) = self.pending.remove(&id) {
+                    self.hub.release_ranked(claim);
+                }
+                self.remove_waiting(|w| w.member.id == id);
+            }
+            QueueMsg::Rated { member, rating } => {
+                let Some(claim) = self.pending.remove(&member.id) else {
+                    return;
+                };
+                // One place in the queue per session.
+                self.remove_waiting(|w| w.member.id == member.id);
+                let now = Instant::now();
+                member.send(Response::Queued {
+                    rating: rating.rating.round() as i32,
+                    range: range(now, now),
+                });
+                self.waiting.push(Waiting {
+                    member,
+                    rating,
+                    since: now,
+                    claim,
+                });
+                pair(&self.hub, &mut self.waiting, now);
+            }
+            #[cfg(test)]
+            QueueMsg::Panic => panic!("a test asked the queue to panic"),
+        }
+    }
+
+    fn tick(&mut self, now: Instant) {
+        self.remove_waiting(|w| w.member.tx.is_closed());
+        pair(&self.hub, &mut self.waiting, now);
+        for w in &self.waiting {
+            w.member.send(Response::Queued {
+                rating: w.rating.rating.round() as i32,
+                range: range(w.since, now),
+            });
+        }
+    }
+
+    /// Takes the players `gone` out of the queue, releasing their claims.
+    fn remove_waiting(&mut self, gone: impl Fn(&Waiting) -> bool) {
+        let hub = &self.hub;
+        self.waiting.retain(|w| {
+            let keep = !gone(w);
+            if !keep {
+                hub.release_ranked(w.claim);
+            }
+            keep
+        });
     }
 }
 
@@ -142,9 +204,12 @@ fn pair(hub: &Arc<Hub>, waiting: &mut Vec<Waiting>, now: Instant) {
                     limit: RoomLimit::None,
                 };
                 let told = [a.member.clone(), b.member.clone()];
+                let claims = vec![a.claim, b.claim];
                 let players = vec![(a.member, Some(a.rating)), (b.member, Some(b.rating))];
-                if hub.create_room(options, true, players).is_none() {
+                if hub.create_room(options, true, players, claims).is_none() {
                     tracing::error!("no free room code for a ranked match");
+                    hub.release_ranked(a.claim);
+                    hub.release_ranked(b.claim);
                     for m in told {
                         m.send(Response::RoomFailed {
                             message: "The server has no free room: try again.".into(),

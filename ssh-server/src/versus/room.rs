@@ -2,6 +2,8 @@
 //! `Router`. It sleeps until a member's message, the next coalesced `Opponents`, a time limit
 //! or the deadline for replays.
 
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
@@ -9,13 +11,16 @@ use minotty_engine::versus::{MatchKind, PlayerView, Router, Targeting};
 use minotty_engine::{Mode, Replay, Stat};
 use minotty_ui::online::{
     BoardSnapshot, MatchResult, MatchStart, OpponentView, Progress, Report, Response, ResultRow,
-    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+    RoomLimit, RoomOptions, RoomState, RoomView,
 };
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
+mod upkeep;
+
 use super::{
-    COUNTDOWN, Hub, Member, MemberId, OPPONENTS_INTERVAL, REPLAY_GRACE, RoomLink, unix_now,
+    COUNTDOWN, Hub, Member, MemberId, OPPONENTS_INTERVAL, REPLAY_GRACE, ROOM_INBOX, RankedClaim,
+    RoomLink, unix_now,
 };
 use crate::store::{MatchPlayer, NewMatch};
 
@@ -52,17 +57,22 @@ pub enum RoomMsg {
     /// The server is shutting down (after its sessions ended): the room stores a decided
     /// match, abandons one still running, and closes.
     Shutdown,
+    /// Tests: the room's task panics while handling this.
+    #[cfg(test)]
+    Panic,
 }
 
 /// Starts a room with `players` seated (the first is the host of a private room); a ranked
-/// room starts its match at once.
+/// room starts its match at once, with the players' `claims` on ranked play (released when
+/// the match ends).
 pub(super) fn spawn(
     hub: Arc<Hub>,
     options: RoomOptions,
     ranked: bool,
     players: Vec<(Member, Option<Rating>)>,
+    claims: Vec<RankedClaim>,
 ) -> Option<RoomLink> {
-    let (tx, rx) = mpsc::unbounded_channel();
+    let (tx, rx) = mpsc::channel(ROOM_INBOX);
     let code = hub.register(&tx)?;
     let link = RoomLink {
         code: code.clone(),
@@ -79,6 +89,8 @@ pub(super) fn spawn(
         host: None,
         state: RoomState::Lobby,
         live: None,
+        sent_views: HashMap::new(),
+        claims,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -216,24 +228,48 @@ struct Room {
     host: Option<MemberId>,
     state: RoomState,
     live: Option<Live>,
+    /// The last room view sent to each member: a view goes out only when it changed.
+    sent_views: HashMap<MemberId, RoomView>,
+    /// The players' claims on ranked play during a ranked match.
+    claims: Vec<RankedClaim>,
+}
+
+impl Drop for Room {
+    /// However the task ends (even by a panic), the code is free again and the players may
+    /// play ranked elsewhere.
+    fn drop(&mut self) {
+        self.hub.unregister(&self.code, &self.link.tx);
+        for c in self.claims.drain(..) {
+            self.hub.release_ranked(c);
+        }
+    }
 }
 
 impl Room {
-    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<RoomMsg>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
         let why = loop {
             let wake = self.next_wake();
-            tokio::select! {
+            let step = tokio::select! {
                 msg = rx.recv() => match msg {
                     Some(RoomMsg::Shutdown) => {
                         self.abandon();
                         break "the server is restarting";
                     }
-                    Some(msg) => self.handle(msg, Instant::now()),
+                    Some(msg) => {
+                        catch_unwind(AssertUnwindSafe(|| self.handle(msg, Instant::now())))
+                    }
                     None => break "every player left",
                 },
                 () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => {
-                    self.on_timer(Instant::now());
+                    catch_unwind(AssertUnwindSafe(|| self.on_timer(Instant::now())))
                 }
+            };
+            let step = step.and_then(|()| {
+                catch_unwind(AssertUnwindSafe(|| self.let_go_of_laggards(Instant::now())))
+            });
+            if let Err(panic) = step {
+                self.crash(&panic);
+                return;
             }
             if self.seats.iter().all(|s| !s.connected) {
                 break if self.hub.is_shutting_down() {
@@ -249,7 +285,7 @@ impl Room {
     /// The room closes (`why`: no player left, or shutdown): everyone still in it is told, a
     /// decided match is stored (with the replays that arrived).
     fn close(&mut self, why: &str) {
-        self.hub.unregister(&self.code);
+        self.hub.unregister(&self.code, &self.link.tx);
         let message = format!("Room {} closed: {why}.", self.code);
         for s in self.seats.iter().filter(|s| s.connected) {
             s.member.clear_room(&self.code);
@@ -293,6 +329,7 @@ impl Room {
             s.ready = false;
         }
         self.fix_host();
+        self.release_claims();
     }
 
     fn next_wake(&self) -> Option<Instant> {
@@ -372,12 +409,16 @@ impl Room {
             }
             RoomMsg::Report { id, reports } => self.reports(id, reports, now),
             RoomMsg::Shutdown => self.abandon(),
+            #[cfg(test)]
+            RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
         }
     }
 
     fn join(&mut self, member: Member, spectate: bool, now: Instant) {
         if self.seat_of(member.id).is_some() || self.spectators.iter().any(|s| s.id == member.id) {
             member.set_room(self.link.clone());
+            // Asked again: sent even when unchanged.
+            self.sent_views.remove(&member.id);
             self.send_view(&member);
             return;
         }
@@ -435,6 +476,7 @@ impl Room {
     fn leave(&mut self, id: MemberId, disconnected: bool, now: Instant) {
         if let Some(i) = self.spectators.iter().position(|s| s.id == id) {
             let s = self.spectators.remove(i);
+            self.forget_view(id);
             s.clear_room(&self.code);
             if !disconnected {
                 s.send(Response::RoomClosed {
@@ -449,6 +491,7 @@ impl Room {
         };
         let member = self.seats[i].member.clone();
         member.clear_room(&self.code);
+        self.forget_view(id);
         if disconnected && self.hub.is_shutting_down() {
             self.abandon();
         }
@@ -552,6 +595,10 @@ impl Room {
     fn start_match(&mut self, now: Instant) {
         if self.live.as_ref().is_some_and(|l| l.over) {
             self.store_match();
+        }
+        if self.ranked && !self.claim_ranked() {
+            self.broadcast_view();
+            return;
         }
         let seed = self.hub.seed();
         let kind = self.options.kind;
@@ -831,6 +878,7 @@ impl Room {
         live.record_due = Some(now + REPLAY_GRACE);
         tracing::info!(room = %code, %winner, "match over");
         self.state = RoomState::Results;
+        self.release_claims();
         // A rematch in a ranked room starts from the new ratings.
         let rated: Vec<(MemberId, Rating)> = self
             .live
@@ -942,46 +990,6 @@ impl Room {
         if let Some(live) = self.live.as_mut() {
             live.dirty = false;
             live.next_flush = now + OPPONENTS_INTERVAL;
-        }
-    }
-
-    fn view(&self, you: Option<usize>, id: MemberId) -> RoomView {
-        RoomView {
-            code: self.code.clone(),
-            options: self.options,
-            seats: self
-                .seats
-                .iter()
-                .map(|s| SeatView {
-                    name: s.member.name.clone(),
-                    ready: s.ready,
-                    host: self.host == Some(s.member.id),
-                    connected: s.connected,
-                    rating: s.rating.map(|r| r.rating.round() as i32),
-                })
-                .collect(),
-            spectators: self.spectators.len() as u32,
-            you,
-            host: self.host == Some(id),
-            state: self.state,
-            ranked: self.ranked,
-        }
-    }
-
-    fn send_view(&self, member: &Member) {
-        let you = self.seat_of(member.id);
-        member.send(Response::Room(self.view(you, member.id)));
-    }
-
-    fn broadcast_view(&self) {
-        for (i, s) in self.seats.iter().enumerate() {
-            if s.connected {
-                s.member
-                    .send(Response::Room(self.view(Some(i), s.member.id)));
-            }
-        }
-        for s in &self.spectators {
-            s.send(Response::Room(self.view(None, s.id)));
         }
     }
 }

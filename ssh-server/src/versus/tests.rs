@@ -12,6 +12,8 @@ use crate::services::versus::{SharedVersus, VersusClient};
 use crate::services::{AccountRef, Who};
 use crate::store::PlayerId;
 
+mod abuse;
+
 struct Client {
     client: Option<VersusClient>,
     rx: mpsc::Receiver<Response>,
@@ -19,6 +21,16 @@ struct Client {
 
 impl Client {
     fn new(shared: &SharedVersus, name: &str, account: Option<i64>) -> Client {
+        Client::connected_from(shared, name, account, "127.0.0.1")
+    }
+
+    /// A client connected from `peer`.
+    fn connected_from(
+        shared: &SharedVersus,
+        name: &str,
+        account: Option<i64>,
+        peer: &str,
+    ) -> Client {
         let (tx, rx) = mpsc::channel(256);
         let (_keep, account) = watch::channel(account.map(|id| AccountRef {
             id: PlayerId(id),
@@ -28,7 +40,7 @@ impl Client {
             ssh_user: name.to_owned(),
             fingerprint: None,
             key_algorithm: None,
-            peer: "127.0.0.1".parse().unwrap(),
+            peer: peer.parse().unwrap(),
             account,
         };
         Client {
@@ -154,7 +166,7 @@ async fn result(c: &mut Client) -> minotty_ui::online::MatchResult {
 async fn rooms_are_created_and_joined_by_code() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
-    assert_eq!(code.len(), 4);
+    assert_eq!(code.len(), 6);
     let view = c[0].room().await;
     assert_eq!(view.seats.len(), 2);
     assert_eq!(view.you, Some(0));
@@ -169,7 +181,7 @@ async fn rooms_are_created_and_joined_by_code() {
         spectate: false,
     });
     assert!(cid.failed().await.contains("full"));
-    let other = if code == "ZZZZ" { "YYYY" } else { "ZZZZ" };
+    let other = if code == "ZZZZZZ" { "YYYYYY" } else { "ZZZZZZ" };
     cid.send(Request::JoinRoom {
         code: other.into(),
         spectate: false,

@@ -30,6 +30,8 @@ use crate::theme::Theme;
 pub const CODE_MAX: usize = 8;
 /// Keys on the results screen count only this long after it opened.
 const RESULTS_GRACE_MS: u64 = 700;
+/// A ready state asked for again without an answer from the room goes out after this long.
+const READY_RESEND_MS: u64 = 1000;
 /// Board snapshots that only show the falling piece moving go out at most this often.
 const BOARD_EVERY_MS: u64 = 100;
 
@@ -87,6 +89,8 @@ pub(super) struct VersusState {
     left: Option<String>,
     /// The queue's wait clock as last drawn (whole seconds).
     queue_secs: u64,
+    /// The ready state last asked for and when, until the room's next view.
+    ready_sent: Option<(bool, u64)>,
 }
 
 impl App {
@@ -135,7 +139,7 @@ impl App {
                 }
                 false
             }
-            View::Room => self.key_versus_room(ev),
+            View::Room => self.key_versus_room(ev, now),
             View::Results => self.key_versus_results(ev, now),
             View::Match => false,
         }
@@ -236,7 +240,7 @@ impl App {
         true
     }
 
-    fn key_versus_room(&mut self, ev: KeyEvent) -> bool {
+    fn key_versus_room(&mut self, ev: KeyEvent, now: u64) -> bool {
         let Some(room) = &self.versus.room else {
             self.versus.view = View::Menu;
             return true;
@@ -259,6 +263,16 @@ impl App {
             Some('r') => {
                 let Some(seat) = you else { return false };
                 let ready = !seat.ready;
+                // A held or hammered key asks once until the room answers (or a while passed:
+                // the request may have been dropped).
+                if self
+                    .versus
+                    .ready_sent
+                    .is_some_and(|(r, at)| r == ready && now < at + READY_RESEND_MS)
+                {
+                    return false;
+                }
+                self.versus.ready_sent = Some((ready, now));
                 self.versus_send(Request::SetReady(ready));
             }
             Some('\n' | 's') => {
@@ -589,6 +603,7 @@ impl App {
             }
             Response::Room(mut room) => {
                 clean_room(&mut room);
+                v.ready_sent = None;
                 if v.left.as_deref() == Some(room.code.as_str()) {
                     // A late update of the room the player just left.
                     return false;

@@ -43,7 +43,7 @@ fn seat(name: &str, ready: bool, host: bool) -> SeatView {
 
 fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
     RoomView {
-        code: "K7PQ".into(),
+        code: "K7PQ3M".into(),
         options: RoomOptions {
             kind: MatchKind::Battle,
             max_players: 4,
@@ -154,7 +154,7 @@ fn create_room_sends_the_chosen_options() {
         Response::Room(room(vec![seat("ada", false, true)], Some(0), true)),
         0,
     );
-    assert!(screen(&a).contains("ROOM K7PQ"));
+    assert!(screen(&a).contains("ROOM K7PQ3M"));
 }
 
 #[test]
@@ -164,25 +164,25 @@ fn a_join_code_is_sent_upper_case_without_spaces() {
     press(&mut a, Key::Down, 0);
     press(&mut a, Key::Down, 0);
     press(&mut a, Key::Enter, 0);
-    for c in "k7 pq".chars() {
+    for c in "k7 pq3m".chars() {
         press(&mut a, Key::Char(c), 0);
     }
-    assert!(screen(&a).contains("K7PQ_"), "{}", screen(&a));
+    assert!(screen(&a).contains("K7PQ3M_"), "{}", screen(&a));
     press(&mut a, Key::Enter, 0);
     assert_eq!(
         a.take_requests(),
         [Request::JoinRoom {
-            code: "K7PQ".into(),
+            code: "K7PQ3M".into(),
             spectate: false
         }]
     );
     a.deliver(
         Response::RoomFailed {
-            message: "no room K7PQ".into(),
+            message: "no room K7PQ3M".into(),
         },
         0,
     );
-    assert!(screen(&a).contains("no room K7PQ"));
+    assert!(screen(&a).contains("no room K7PQ3M"));
 }
 
 #[test]
@@ -252,8 +252,8 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     );
     let s = screen(&a);
     for want in [
-        "ROOM K7PQ",
-        "join K7PQ",
+        "ROOM K7PQ3M",
+        "join K7PQ3M",
         "ada",
         "bob",
         "host",
@@ -267,6 +267,13 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     // The code is drawn large, spaced out.
     assert!(s.contains("K 7 P Q"), "{s}");
     press(&mut a, Key::Char('r'), 0);
+    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    // Hammered before the room answers: asked once; again only after a while.
+    for _ in 0..1000 {
+        press(&mut a, Key::Char('r'), 10);
+    }
+    assert!(a.take_requests().is_empty());
+    press(&mut a, Key::Char('r'), 1500);
     assert_eq!(a.take_requests(), [Request::SetReady(true)]);
     press(&mut a, Key::Char('t'), 0);
     assert_eq!(
@@ -753,17 +760,17 @@ fn a_time_limit_shows_the_time_left_and_a_line_goal_its_progress() {
 
 #[test]
 fn join_from_the_command_line_opens_the_lobby_or_says_why_not() {
-    // `ssh HOST join K7PQ`: the server joins for the player, who is on the main menu.
+    // `ssh HOST join K7PQ3M`: the server joins for the player, who is on the main menu.
     let mut a = online();
     a.deliver(
         Response::RoomFailed {
-            message: "There is no room K7PQ.".into(),
+            message: "There is no room K7PQ3M.".into(),
         },
         0,
     );
     let s = screen(&a);
     assert!(
-        s.contains("There is no room K7PQ.") && s.contains("NOTICE"),
+        s.contains("There is no room K7PQ3M.") && s.contains("NOTICE"),
         "{s}"
     );
     press(&mut a, Key::Enter, 0);
@@ -776,7 +783,7 @@ fn join_from_the_command_line_opens_the_lobby_or_says_why_not() {
         0,
     );
     let s = screen(&a);
-    assert!(s.contains("ROOM K7PQ") && s.contains("r ready"), "{s}");
+    assert!(s.contains("ROOM K7PQ3M") && s.contains("r ready"), "{s}");
     press(&mut a, Key::Char('r'), 0);
     assert_eq!(a.take_requests(), [Request::SetReady(true)]);
     press(&mut a, Key::Enter, 0);
