@@ -513,7 +513,7 @@ fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::Request, Str
             spectate,
         }),
         _ => Err(
-            "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ\"\n"
+            "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ3M\"\n"
                 .into(),
         ),
     })
