@@ -23,7 +23,7 @@ async fn server() -> TestServer {
 fn bob_ready(s: &vt100::Screen) -> bool {
     s.contents()
         .lines()
-        .any(|l| l.contains(" bob ") && l.contains("READY"))
+        .any(|l| l.contains("~bob ") && l.contains("READY"))
 }
 
 /// Eight guests in a room; the last one sends 100,000 presses of `r` (ready, not ready, ...)
