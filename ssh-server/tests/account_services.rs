@@ -310,3 +310,35 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: SqlitePool) {
     }
     assert_eq!(guesser.account.current(), None);
 }
+
+/// A session that floods requests (each one database work) gets its burst answered, then one
+/// "slow down" and nothing more, instead of holding a read connection busy.
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: SqlitePool) {
+    use minotty_server::services::account::REQUESTS_BURST;
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(None, None));
+    for _ in 0..1000 {
+        s.handle(Request::Leaderboard {
+            board: BoardId::Solo(ModeKind::Sprint),
+            period: BoardPeriod::AllTime,
+            offset: 0,
+        });
+    }
+    let (mut pages, mut refusals) = (0, 0);
+    while let Ok(Some(response)) = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await
+    {
+        match response {
+            Response::Leaderboard(_) => pages += 1,
+            Response::Error { message } => {
+                assert!(message.contains("slow down"), "{message}");
+                refusals += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(refusals, 1);
+    assert!(pages as u64 <= REQUESTS_BURST + 1, "{pages} pages");
+    assert!(pages as u64 >= REQUESTS_BURST - 1, "{pages} pages");
+}

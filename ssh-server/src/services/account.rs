@@ -32,6 +32,11 @@ use crate::stored_settings;
 /// Requests one session may have waiting for its worker; more are refused with a message.
 const QUEUE: usize = 32;
 
+/// Requests one session may make in a burst, and per second after it: every request is
+/// database work (pages, profiles, replays), and a person pages a few times a second.
+pub const REQUESTS_BURST: u64 = 30;
+pub const REQUESTS_PER_SEC: u64 = 10;
+
 /// How long a session start waits for the player's account details and settings.
 const START_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -121,6 +126,11 @@ pub struct AccountClient {
     tx: mpsc::Sender<Response>,
     /// The worker's queue, once started.
     worker: Option<mpsc::Sender<Request>>,
+    /// The session's request budget ([`REQUESTS_BURST`], [`REQUESTS_PER_SEC`]), over the
+    /// milliseconds since `born`; `refusing` is set once the player was told to slow down.
+    budget: crate::budget::TokenBucket,
+    born: std::time::Instant,
+    refusing: bool,
 }
 
 impl AccountClient {
@@ -147,15 +157,27 @@ impl AccountClient {
             account: Arc::new(account),
             tx,
             worker: None,
+            budget: crate::budget::TokenBucket::new(REQUESTS_BURST, REQUESTS_PER_SEC, 0),
+            born: std::time::Instant::now(),
+            refusing: false,
         }
     }
 
-    /// Queues `request` for the worker; never waits.
+    /// Queues `request` for the worker; never waits. Past the session's request budget a
+    /// request is refused (the player is told once per run of refusals).
     pub fn handle(&mut self, request: Request) {
         let Some(store) = self.shared.store.clone() else {
             reply_now(&self.tx, error("this server has no database"));
             return;
         };
+        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if !self.budget.try_take(now) {
+            if !std::mem::replace(&mut self.refusing, true) {
+                reply_now(&self.tx, error("too many requests: slow down a little"));
+            }
+            return;
+        }
+        self.refusing = false;
         let worker = self.worker.get_or_insert_with(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
             let worker = Worker {
