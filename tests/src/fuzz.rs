@@ -103,6 +103,9 @@ impl std::fmt::Display for Failure {
 pub struct Outcome {
     pub target: Target,
     pub cases: u64,
+    /// Cases that failed.
+    pub failed: u64,
+    /// The first failures (at most the `keep` given to [`run`]).
     pub failures: Vec<Failure>,
     pub elapsed: Duration,
     pub figures: Figures,
@@ -115,8 +118,7 @@ impl Outcome {
 }
 
 /// Runs `count` cases of `target` starting at case `first`, calling `progress` about once a
-/// second with the cases done so far. At most `keep` failures are kept (all are counted in
-/// the returned failures' total only up to that).
+/// second with the cases done so far. All failures are counted; the first `keep` are kept.
 pub fn run(
     target: Target,
     seed: u64,
@@ -130,16 +132,18 @@ pub fn run(
     let mut last_report = start;
     let mut figures = Figures::default();
     let mut failures = Vec::new();
+    let mut failed = 0;
     for case in first..first.saturating_add(count) {
-        if let Err(what) = run_case(target, seed, case, &mut figures)
-            && failures.len() < keep
-        {
-            failures.push(Failure {
-                target,
-                seed,
-                case,
-                what,
-            });
+        if let Err(what) = run_case(target, seed, case, &mut figures) {
+            failed += 1;
+            if failures.len() < keep {
+                failures.push(Failure {
+                    target,
+                    seed,
+                    case,
+                    what,
+                });
+            }
         }
         if last_report.elapsed() >= Duration::from_secs(1) {
             last_report = Instant::now();
@@ -149,6 +153,7 @@ pub fn run(
     Outcome {
         target,
         cases: count,
+        failed,
         failures,
         elapsed: start.elapsed(),
         figures,

@@ -13,9 +13,9 @@ minotty_tests::install_heap_counter!();
 /// Cases per target and seed, sized for a few seconds in a debug build.
 fn cases(target: Target) -> u64 {
     match target {
-        Target::Decoder => 3_000,
-        Target::Engine => 400,
-        Target::Replay => 600,
+        Target::Decoder => 2_000,
+        Target::Engine => 1_000,
+        Target::Replay => 1_500,
         Target::Names => 20_000,
     }
 }

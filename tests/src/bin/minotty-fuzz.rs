@@ -37,6 +37,9 @@ struct Args {
     /// Run only this case (to reproduce a failure).
     #[arg(long)]
     case: Option<u64>,
+    /// Failures to print per target (all are counted).
+    #[arg(long, default_value_t = 20)]
+    show: usize,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -68,7 +71,7 @@ fn main() -> anyhow::Result<()> {
     let mut failures = 0;
     for target in targets {
         let name = target.name();
-        let outcome = fuzz::run(target, args.seed, 0, args.cases, 20, |done, elapsed| {
+        let outcome = fuzz::run(target, args.seed, 0, args.cases, args.show, |done, elapsed| {
             if elapsed.as_secs().is_multiple_of(10) {
                 eprintln!(
                     "{name}: {done} cases, {:.0}/s",
@@ -95,10 +98,10 @@ fn main() -> anyhow::Result<()> {
         println!(
             "fuzz: {} cases, {} failures ({name}, seed {})",
             outcome.cases,
-            outcome.failures.len(),
+            outcome.failed,
             args.seed
         );
-        failures += outcome.failures.len();
+        failures += outcome.failed;
     }
     if failures > 0 {
         bail!("{failures} failures");

@@ -80,6 +80,25 @@ fn input(rng: &mut Rng) -> Option<Input> {
     }
 }
 
+/// A flood of inputs that never ends a game (taps left and right, at most 2 ms apart): past the
+/// engine's input cap when it has one.
+fn flood(rng: &mut Rng) -> (Game, u64) {
+    let count = ENGINE_INPUT_CAP.map_or(20_000, |cap| cap as u64 + 1_000);
+    let mut game = Game::new(GameConfig::default(), rng.next() as u32);
+    let mut now: Time = 0;
+    for i in 0..count {
+        now += rng.below(3);
+        let button = if i % 4 < 2 { Button::Left } else { Button::Right };
+        let input = if i % 2 == 0 {
+            Input::Press(button)
+        } else {
+            Input::Release(button)
+        };
+        game.update(now, Some(input));
+    }
+    (game, count)
+}
+
 /// Plays a random game; returns it with the number of inputs given.
 pub(super) fn random_game(rng: &mut Rng, max_inputs: u64) -> (Game, u64) {
     let config = GameConfig {
@@ -108,7 +127,11 @@ pub(super) fn random_game(rng: &mut Rng, max_inputs: u64) -> (Game, u64) {
 }
 
 pub(super) fn case(rng: &mut Rng, figures: &mut Figures) -> Result<(), String> {
-    let (game, given) = random_game(rng, 400);
+    let (game, given) = if rng.one_in(1_000) {
+        flood(rng)
+    } else {
+        random_game(rng, 400)
+    };
     figures.units += given;
     let recorded = game.inputs().len();
     figures.max_items = figures.max_items.max(recorded as u64);

@@ -75,6 +75,8 @@ pub struct Report {
     pub expected_players: usize,
     pub integrity: Vec<String>,
     pub foreign_key_problems: usize,
+    /// Games stored that ended in the last second before a kill.
+    pub last_second: usize,
 }
 
 impl Report {
@@ -91,9 +93,14 @@ impl std::fmt::Display for Report {
         writeln!(f, "games acknowledged:     {}", self.acked)?;
         writeln!(
             f,
-            "games in the database:  {} ({} more than acknowledged: stored, answer lost in the kill)",
+            "games in the database:  {} ({} more than acknowledged: their answer never reached the player)",
             self.stored,
             self.stored as i64 - (self.acked - self.missing.len()) as i64
+        )?;
+        writeln!(
+            f,
+            "stored in the last second before a kill: {}",
+            self.last_second
         )?;
         writeln!(f, "acknowledged, missing:  {}", self.missing.len())?;
         for game in self.missing.iter().take(20) {
@@ -119,6 +126,7 @@ pub async fn check_database(
     path: &Path,
     acked: &[Acked],
     expected_players: usize,
+    kills_ms: &[i64],
 ) -> anyhow::Result<Report> {
     let options = SqliteConnectOptions::new().filename(path);
     let mut db = SqliteConnection::connect_with(&options)
@@ -134,6 +142,16 @@ pub async fn check_database(
     let players: i64 = sqlx::query_scalar("SELECT count(*) FROM players")
         .fetch_one(&mut db)
         .await?;
+    let mut last_second = 0;
+    for &kill in kills_ms {
+        let n: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM games WHERE ended_at BETWEEN ? AND ?")
+                .bind(kill - 1000)
+                .bind(kill)
+                .fetch_one(&mut db)
+                .await?;
+        last_second += n as usize;
+    }
     let rows: Vec<(String, i64, i64, i64, i64)> = sqlx::query_as(
         "SELECT p.name, g.pieces, g.lines, g.score, g.time_ms \
          FROM games g JOIN players p ON p.id = g.player_id",
@@ -168,6 +186,7 @@ pub async fn check_database(
         expected_players,
         integrity,
         foreign_key_problems,
+        last_second,
     })
 }
 

@@ -62,6 +62,7 @@ struct Round {
     acked: AtomicU64,
     /// Games whose results showed before the kill but whose acknowledgement had not arrived.
     unacked: AtomicU64,
+
     in_game: AtomicUsize,
     failed: AtomicUsize,
 }
@@ -84,6 +85,7 @@ async fn main() -> anyhow::Result<()> {
     let addr: SocketAddr = ([127, 0, 0, 1], args.port).into();
     let keys: Vec<Key> = (0..args.players).map(|_| new_key()).collect();
     let acked = Arc::new(Mutex::new(Vec::<Acked>::new()));
+    let mut kills = Vec::new();
 
     for round in 0..args.rounds {
         let mut server = start_server(&args, &dir, round).await?;
@@ -125,6 +127,7 @@ async fn main() -> anyhow::Result<()> {
         let before = figures.acked.load(Ordering::Relaxed);
         tokio::time::sleep(Duration::from_secs(args.kill_after)).await;
         let rate = (figures.acked.load(Ordering::Relaxed) - before) as f64 / args.kill_after as f64;
+        kills.push(unix_ms());
         server.kill().context("SIGKILL")?;
         let _ = server.wait();
         let killed = Instant::now();
@@ -132,8 +135,13 @@ async fn main() -> anyhow::Result<()> {
             let _ = tokio::time::timeout(Duration::from_secs(30), task).await;
         }
         println!(
+            "round {}: {} players failed",
+            round + 1,
+            figures.failed.load(Ordering::Relaxed)
+        );
+        println!(
             "round {}: SIGKILL after {} s of play at {rate:.0} acknowledged games/s; {} games \
-             acknowledged, {} finished without an acknowledgement before the kill \
+             acknowledged; {} results on screen still waiting for theirs at the kill \
              (players gone {:.1} s after it)",
             round + 1,
             args.kill_after,
@@ -165,7 +173,12 @@ async fn main() -> anyhow::Result<()> {
     // A clean stop before reading the file (SIGTERM: the server checkpoints and closes).
     stop_server(&mut server)?;
     let acked = acked.lock().await;
-    let report = check_database(&dir.join("minotty.db"), &acked, args.players).await?;
+    let list: String = acked
+        .iter()
+        .map(|g| format!("{},{},{},{},{}\n", g.player, g.pieces, g.lines, g.score, g.time))
+        .collect();
+    std::fs::write(dir.join("acknowledged.csv"), list)?;
+    let report = check_database(&dir.join("minotty.db"), &acked, args.players, &kills).await?;
     println!("{report}");
     let lost = lost_accounts.load(Ordering::Relaxed);
     println!("players not recognised after the restart: {lost}");
@@ -198,6 +211,12 @@ async fn start_server(args: &Args, dir: &Path, n: u32) -> anyhow::Result<Child> 
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     Ok(child)
+}
+
+fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 fn stop_server(server: &mut Child) -> anyhow::Result<()> {
@@ -238,6 +257,9 @@ async fn player(
         (conn, s)
     };
     figures.in_game.fetch_add(1, Ordering::Relaxed);
+    // Spread the players' games over time, so that games finish at every moment (in step,
+    // they would finish in bursts every few seconds and a kill might fall between them).
+    s.pump_for(Duration::from_millis(rand::random_range(0..5000))).await;
     let drop = kitty_tap(KittyKey::Char(' '));
     let retry = kitty_tap(KittyKey::Char('r'));
     while !s.closed {
