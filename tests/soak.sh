@@ -4,7 +4,8 @@
 # tool's schedule and retries when a game ends), and the server sampled every 10 s into a CSV:
 # RSS, threads and open file descriptors from /proc, CPU ticks. At the end, a summary over the
 # samples after the warm-up (everyone in a game, then WARMUP seconds more): RSS min/max and its
-# drift, threads and descriptors min/max, and the load tool's report (players dropped).
+# drift, threads, descriptors and tokio tasks (the server logs them every 10 s) min/max, and the
+# load tool's report (players dropped).
 # Usage (from the repository root, after
 #   cargo build --release -p minotty-server -p minotty-tests --bins):
 #   tests/soak.sh MINUTES PLAYERS        e.g. tests/soak.sh 30 1000
@@ -19,7 +20,8 @@ WARMUP=${WARMUP:-120}
 OUT=${OUT:-$(mktemp -d /tmp/minotty-soak.XXXXXX)}
 mkdir -p "$OUT"
 DB=$(mktemp -d /tmp/minotty-soak-db.XXXXXX)
-"$BIN/minotty" serve --listen "127.0.0.1:$PORT" --db "sqlite://$DB/soak.db" \
+RUST_LOG="info,russh=warn,sqlx=warn,minotty::runtime=debug" \
+  "$BIN/minotty" serve --listen "127.0.0.1:$PORT" --db "sqlite://$DB/soak.db" \
   --host-key "$DB/host_key" --max-per-ip 5000 --max-connections 5000 >"$OUT/server.log" 2>&1 &
 SERVER=$!
 LOAD=
@@ -36,9 +38,9 @@ sleep 1
 LOAD=$!
 
 # Samples: seconds since start, whether everyone is in a game yet, RSS in KiB, threads, open
-# descriptors, CPU ticks (user + system).
+# descriptors, CPU ticks (user + system), and the live tokio tasks the server last logged.
 CSV="$OUT/soak.csv"
-echo "seconds,in_game,rss_kib,threads,fds,cpu_ticks" >"$CSV"
+echo "seconds,in_game,rss_kib,threads,fds,cpu_ticks,tasks" >"$CSV"
 START=$(date +%s)
 while kill -0 "$LOAD" 2>/dev/null; do
   NOW=$(($(date +%s) - START))
@@ -48,7 +50,8 @@ while kill -0 "$LOAD" 2>/dev/null; do
   THREADS=$(awk '/^Threads:/ {print $2}' "/proc/$SERVER/status" 2>/dev/null || echo 0)
   FDS=$(ls "/proc/$SERVER/fd" 2>/dev/null | wc -l)
   CPU=$(awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$SERVER/stat" 2>/dev/null || echo 0)
-  echo "$NOW,$IN,$RSS,$THREADS,$FDS,$CPU" >>"$CSV"
+  TASKS=$(grep -o 'tasks=[0-9]*' "$OUT/server.log" 2>/dev/null | tail -1 | cut -d= -f2)
+  echo "$NOW,$IN,$RSS,$THREADS,$FDS,$CPU,${TASKS:-}" >>"$CSV"
   sleep 10
 done
 wait "$LOAD" && STATUS=0 || STATUS=$?
@@ -71,6 +74,10 @@ awk -F, -v warmup="$WARMUP" '
     if ($4 > tmax) tmax = $4
     if (fmin == "" || $5 < fmin) fmin = $5
     if ($5 > fmax) fmax = $5
+    if ($7 != "") {
+      if (kmin == "" || $7 < kmin) kmin = $7
+      if ($7 > kmax) kmax = $7
+    }
   }
   END {
     if (n == 0) { print "no samples after the warm-up"; exit 1 }
@@ -79,5 +86,6 @@ awk -F, -v warmup="$WARMUP" '
       rss0 / 1024, rss1 / 1024, rmin / 1024, rmax / 1024, (rmax - rmin) * 100 / rmin, (rss1 - rss0) * 100 / rss0
     printf "threads: min %d, max %d\n", tmin, tmax
     printf "open descriptors: min %d, max %d\n", fmin, fmax
+    if (kmin != "") printf "tokio tasks: min %d, max %d\n", kmin, kmax
   }' "$CSV"
 echo "server still running at the end: $ALIVE"

@@ -23,9 +23,9 @@ mod names;
 mod replay;
 
 pub use decoder::DECODER_RETAINED_LIMIT;
-pub use stats_alloc;
 pub use engine::ENGINE_INPUT_CAP;
 pub use names::unsafe_char as names_unsafe_char;
+pub use stats_alloc;
 
 /// What a case feeds random input into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

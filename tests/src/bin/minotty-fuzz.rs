@@ -23,7 +23,10 @@ enum Which {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "minotty-fuzz", about = "Randomized robustness harness for minotty")]
+#[command(
+    name = "minotty-fuzz",
+    about = "Randomized robustness harness for minotty"
+)]
 struct Args {
     /// What to feed random input into.
     #[arg(long, value_enum, default_value = "all")]
@@ -71,14 +74,21 @@ fn main() -> anyhow::Result<()> {
     let mut failures = 0;
     for target in targets {
         let name = target.name();
-        let outcome = fuzz::run(target, args.seed, 0, args.cases, args.show, |done, elapsed| {
-            if elapsed.as_secs().is_multiple_of(10) {
-                eprintln!(
-                    "{name}: {done} cases, {:.0}/s",
-                    done as f64 / elapsed.as_secs_f64()
-                );
-            }
-        });
+        let outcome = fuzz::run(
+            target,
+            args.seed,
+            0,
+            args.cases,
+            args.show,
+            |done, elapsed| {
+                if elapsed.as_secs().is_multiple_of(10) {
+                    eprintln!(
+                        "{name}: {done} cases, {:.0}/s",
+                        done as f64 / elapsed.as_secs_f64()
+                    );
+                }
+            },
+        );
         for failure in &outcome.failures {
             println!("FAILED {failure}");
         }
@@ -97,9 +107,7 @@ fn main() -> anyhow::Result<()> {
         );
         println!(
             "fuzz: {} cases, {} failures ({name}, seed {})",
-            outcome.cases,
-            outcome.failed,
-            args.seed
+            outcome.cases, outcome.failed, args.seed
         );
         failures += outcome.failed;
     }

@@ -200,7 +200,10 @@ async fn main() -> anyhow::Result<()> {
     };
     let players = t.players.max(1) as f64;
     println!("players in game:        {} of {}", t.players, args.sessions);
-    println!("players dropped:        {} (sessions closed by the server)", t.dropped);
+    println!(
+        "players dropped:        {} (sessions closed by the server)",
+        t.dropped
+    );
     println!("ramp-up (connect+menu): {:.1} s", ramp.as_secs_f64());
     println!("window:                 {elapsed:.1} s");
     println!(
@@ -528,7 +531,10 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     t.garbage_us.sort_unstable();
     let players = t.players.max(1) as f64;
     println!("players in matches:     {} of {}", t.players, args.sessions);
-    println!("players dropped:        {} (sessions closed by the server)", t.dropped);
+    println!(
+        "players dropped:        {} (sessions closed by the server)",
+        t.dropped
+    );
     println!("1v1 matches:            {}", t.players / 2);
     println!("ramp-up (connect+room): {:.1} s", ramp.as_secs_f64());
     println!("window:                 {elapsed:.1} s");

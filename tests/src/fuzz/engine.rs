@@ -88,7 +88,11 @@ fn flood(rng: &mut Rng) -> (Game, u64) {
     let mut now: Time = 0;
     for i in 0..count {
         now += rng.below(3);
-        let button = if i % 4 < 2 { Button::Left } else { Button::Right };
+        let button = if i % 4 < 2 {
+            Button::Left
+        } else {
+            Button::Right
+        };
         let input = if i % 2 == 0 {
             Input::Press(button)
         } else {

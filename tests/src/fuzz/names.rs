@@ -14,36 +14,36 @@ use super::{Figures, Rng};
 
 /// Code point ranges to draw from, with what they are.
 const CLASSES: &[(u32, u32)] = &[
-    (0x20, 0x7e),           // ASCII printable
-    (0x00, 0x1f),           // C0 controls
-    (0x7f, 0x9f),           // DEL and C1 controls
-    (0x200b, 0x200f),       // zero-width space/joiners, LRM, RLM
-    (0x202a, 0x202e),       // bidi embeddings and overrides
-    (0x2066, 0x2069),       // bidi isolates
-    (0x061c, 0x061c),       // Arabic letter mark (bidi)
-    (0x2028, 0x2029),       // line and paragraph separators
-    (0x2060, 0x2064),       // word joiner, invisible operators
-    (0xfeff, 0xfeff),       // byte-order mark
-    (0x00ad, 0x00ad),       // soft hyphen
-    (0x180e, 0x180e),       // Mongolian vowel separator
-    (0x115f, 0x1160),       // Hangul fillers
-    (0x3164, 0x3164),       // Hangul filler
-    (0xe0000, 0xe007f),     // tag characters
-    (0x0300, 0x036f),       // combining diacritical marks
-    (0x20d0, 0x20ff),       // combining marks for symbols
-    (0xfe00, 0xfe0f),       // variation selectors
-    (0xe0100, 0xe01ef),     // variation selectors supplement
-    (0xe000, 0xf8ff),       // private use
-    (0xfff9, 0xfffb),       // interlinear annotation
-    (0xfffc, 0xfffd),       // object and replacement characters
-    (0x1d173, 0x1d17a),     // musical formatting controls
-    (0x4e00, 0x9fff),       // CJK (double width)
-    (0x1f300, 0x1f6ff),     // emoji
-    (0x0400, 0x04ff),       // Cyrillic (look-alikes)
-    (0x00a0, 0x00a0),       // no-break space
-    (0x2000, 0x200a),       // typographic spaces
-    (0x3000, 0x3000),       // ideographic space
-    (0x0000, 0x10ffff),     // anything
+    (0x20, 0x7e),       // ASCII printable
+    (0x00, 0x1f),       // C0 controls
+    (0x7f, 0x9f),       // DEL and C1 controls
+    (0x200b, 0x200f),   // zero-width space/joiners, LRM, RLM
+    (0x202a, 0x202e),   // bidi embeddings and overrides
+    (0x2066, 0x2069),   // bidi isolates
+    (0x061c, 0x061c),   // Arabic letter mark (bidi)
+    (0x2028, 0x2029),   // line and paragraph separators
+    (0x2060, 0x2064),   // word joiner, invisible operators
+    (0xfeff, 0xfeff),   // byte-order mark
+    (0x00ad, 0x00ad),   // soft hyphen
+    (0x180e, 0x180e),   // Mongolian vowel separator
+    (0x115f, 0x1160),   // Hangul fillers
+    (0x3164, 0x3164),   // Hangul filler
+    (0xe0000, 0xe007f), // tag characters
+    (0x0300, 0x036f),   // combining diacritical marks
+    (0x20d0, 0x20ff),   // combining marks for symbols
+    (0xfe00, 0xfe0f),   // variation selectors
+    (0xe0100, 0xe01ef), // variation selectors supplement
+    (0xe000, 0xf8ff),   // private use
+    (0xfff9, 0xfffb),   // interlinear annotation
+    (0xfffc, 0xfffd),   // object and replacement characters
+    (0x1d173, 0x1d17a), // musical formatting controls
+    (0x4e00, 0x9fff),   // CJK (double width)
+    (0x1f300, 0x1f6ff), // emoji
+    (0x0400, 0x04ff),   // Cyrillic (look-alikes)
+    (0x00a0, 0x00a0),   // no-break space
+    (0x2000, 0x200a),   // typographic spaces
+    (0x3000, 0x3000),   // ideographic space
+    (0x0000, 0x10ffff), // anything
 ];
 
 /// Whether a displayed name must not hold `c`: controls, format characters (bidirectional
@@ -108,7 +108,9 @@ pub(super) fn case(rng: &mut Rng, figures: &mut Figures) -> Result<(), String> {
         let shown = name.as_str();
         let count = shown.chars().count();
         if !(1..=16).contains(&count) {
-            return Err(format!("display name {shown:?} of {raw:?} has {count} characters"));
+            return Err(format!(
+                "display name {shown:?} of {raw:?} has {count} characters"
+            ));
         }
         if let Some(c) = shown.chars().find(|c| unsafe_char(*c)) {
             return Err(format!(

@@ -31,7 +31,10 @@ mod check;
 use check::{Acked, check_database};
 
 #[derive(Debug, Parser)]
-#[command(name = "minotty-crash", about = "SIGKILL the server mid-game; check stored games")]
+#[command(
+    name = "minotty-crash",
+    about = "SIGKILL the server mid-game; check stored games"
+)]
 struct Args {
     /// The server binary.
     #[arg(long, default_value = "target/release/minotty")]
@@ -71,7 +74,10 @@ struct Round {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     ensure!((1..=1000).contains(&args.players), "1 to 1000 players");
-    ensure!((1..=300).contains(&args.kill_after), "1 to 300 s before the kill");
+    ensure!(
+        (1..=300).contains(&args.kill_after),
+        "1 to 300 s before the kill"
+    );
     ensure!((1..=10).contains(&args.rounds), "1 to 10 rounds");
     let dir = match &args.dir {
         Some(d) => d.clone(),
@@ -93,15 +99,12 @@ async fn main() -> anyhow::Result<()> {
         let gate = Arc::new(Semaphore::new(50));
         let mut tasks = Vec::new();
         for (i, key) in keys.iter().enumerate() {
-            let (key, figures, acked, gate) = (
-                key.clone(),
-                figures.clone(),
-                acked.clone(),
-                gate.clone(),
-            );
+            let (key, figures, acked, gate) =
+                (key.clone(), figures.clone(), acked.clone(), gate.clone());
             let drop_ms = args.drop_ms;
             tasks.push(tokio::spawn(async move {
-                let result = player(addr, i, key, round == 0, drop_ms, &figures, &acked, &gate).await;
+                let result =
+                    player(addr, i, key, round == 0, drop_ms, &figures, &acked, &gate).await;
                 if let Err(e) = result {
                     if figures.failed.fetch_add(1, Ordering::Relaxed) < 5 {
                         eprintln!("player {i}: {e:#}");
@@ -175,7 +178,12 @@ async fn main() -> anyhow::Result<()> {
     let acked = acked.lock().await;
     let list: String = acked
         .iter()
-        .map(|g| format!("{},{},{},{},{}\n", g.player, g.pieces, g.lines, g.score, g.time))
+        .map(|g| {
+            format!(
+                "{},{},{},{},{}\n",
+                g.player, g.pieces, g.lines, g.score, g.time
+            )
+        })
         .collect();
     std::fs::write(dir.join("acknowledged.csv"), list)?;
     let report = check_database(&dir.join("minotty.db"), &acked, args.players, &kills).await?;
@@ -195,7 +203,10 @@ async fn start_server(args: &Args, dir: &Path, n: u32) -> anyhow::Result<Child> 
     let child = Command::new(&args.bin)
         .arg("serve")
         .args(["--listen", &format!("127.0.0.1:{}", args.port)])
-        .args(["--db", &format!("sqlite://{}", dir.join("minotty.db").display())])
+        .args([
+            "--db",
+            &format!("sqlite://{}", dir.join("minotty.db").display()),
+        ])
         .args(["--host-key", &dir.join("host_key").display().to_string()])
         .args(["--max-per-ip", "5000", "--max-connections", "5000"])
         .stdout(Stdio::from(log.try_clone()?))
@@ -207,7 +218,10 @@ async fn start_server(args: &Args, dir: &Path, n: u32) -> anyhow::Result<Child> 
         .await
         .is_err()
     {
-        ensure!(Instant::now() < deadline, "the server did not start listening");
+        ensure!(
+            Instant::now() < deadline,
+            "the server did not start listening"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     Ok(child)
@@ -247,9 +261,13 @@ async fn player(
         if register {
             versus::register(&mut s).await.context("registering")?;
         } else {
-            ensure!(!s.contents().contains(WELCOME), "{name} is asked to register again");
+            ensure!(
+                !s.contents().contains(WELCOME),
+                "{name} is asked to register again"
+            );
         }
-        s.wait_for_text("Leaderboards", Duration::from_secs(10)).await?;
+        s.wait_for_text("Leaderboards", Duration::from_secs(10))
+            .await?;
         s.send(&kitty_tap(K_ENTER)).await?;
         s.wait_for_text("40 Lines", Duration::from_secs(10)).await?;
         s.send(&kitty_tap(K_ENTER)).await?;
@@ -259,7 +277,8 @@ async fn player(
     figures.in_game.fetch_add(1, Ordering::Relaxed);
     // Spread the players' games over time, so that games finish at every moment (in step,
     // they would finish in bursts every few seconds and a kill might fall between them).
-    s.pump_for(Duration::from_millis(rand::random_range(0..5000))).await;
+    s.pump_for(Duration::from_millis(rand::random_range(0..5000)))
+        .await;
     let drop = kitty_tap(KittyKey::Char(' '));
     let retry = kitty_tap(KittyKey::Char('r'));
     while !s.closed {
@@ -316,7 +335,10 @@ async fn known_after_restart(addr: SocketAddr, i: usize, key: Key) -> anyhow::Re
     let mut s = versus::player_sized(&conn, 100, 40).await?;
     let text = s.contents();
     ensure!(!text.contains(WELCOME), "asked to register again");
-    ensure!(text.contains(&format!("crash{i}")), "the menu does not name the player");
+    ensure!(
+        text.contains(&format!("crash{i}")),
+        "the menu does not name the player"
+    );
     let _ = s.quit().await;
     drop_connection(conn).await;
     Ok(())
