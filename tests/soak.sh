@@ -20,9 +20,14 @@ WARMUP=${WARMUP:-120}
 OUT=${OUT:-$(mktemp -d /tmp/minotty-soak.XXXXXX)}
 mkdir -p "$OUT"
 DB=$(mktemp -d /tmp/minotty-soak-db.XXXXXX)
+# The connection limits are raised through the environment (a server without one of these
+# limits ignores its variable): every player comes from 127.0.0.1.
+export MINOTTY_MAX_CONNECTIONS=5000 MINOTTY_MAX_PER_IP=5000 MINOTTY_MAX_PER_SUBNET=5000 \
+  MINOTTY_MAX_PER_SITE=5000 MINOTTY_MAX_STARTUPS=500:30:1000 MINOTTY_CONNECT_BURST=5000 \
+  MINOTTY_CONNECTS_PER_MINUTE=60000
 RUST_LOG="info,russh=warn,sqlx=warn,minotty::runtime=debug" \
   "$BIN/minotty" serve --listen "127.0.0.1:$PORT" --db "sqlite://$DB/soak.db" \
-  --host-key "$DB/host_key" --max-per-ip 5000 --max-connections 5000 >"$OUT/server.log" 2>&1 &
+  --host-key "$DB/host_key" ${SERVER_ARGS:-} >"$OUT/server.log" 2>&1 &
 SERVER=$!
 LOAD=
 cleanup() {

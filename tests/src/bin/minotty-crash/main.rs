@@ -208,7 +208,17 @@ async fn start_server(args: &Args, dir: &Path, n: u32) -> anyhow::Result<Child> 
             &format!("sqlite://{}", dir.join("minotty.db").display()),
         ])
         .args(["--host-key", &dir.join("host_key").display().to_string()])
-        .args(["--max-per-ip", "5000", "--max-connections", "5000"])
+        // Every player comes from 127.0.0.1: the connection limits are raised through the
+        // environment (a server without one of these limits ignores its variable).
+        .envs([
+            ("MINOTTY_MAX_CONNECTIONS", "5000"),
+            ("MINOTTY_MAX_PER_IP", "5000"),
+            ("MINOTTY_MAX_PER_SUBNET", "5000"),
+            ("MINOTTY_MAX_PER_SITE", "5000"),
+            ("MINOTTY_MAX_STARTUPS", "500:30:1000"),
+            ("MINOTTY_CONNECT_BURST", "5000"),
+            ("MINOTTY_CONNECTS_PER_MINUTE", "60000"),
+        ])
         .stdout(Stdio::from(log.try_clone()?))
         .stderr(Stdio::from(log))
         .spawn()
