@@ -256,11 +256,11 @@ pub struct Rng(u64);
 impl Rng {
     pub fn new(seed: u64, case: u64) -> Rng {
         let mut r = Rng(seed ^ case.wrapping_mul(0xD6E8_FEB8_6659_FD93));
-        r.next();
+        r.next_u64();
         r
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -270,7 +270,7 @@ impl Rng {
 
     /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 { 0 } else { self.next() % n }
+        if n == 0 { 0 } else { self.next_u64() % n }
     }
 
     /// A number in `lo..=hi`.
@@ -284,20 +284,25 @@ impl Rng {
     }
 
     pub fn byte(&mut self) -> u8 {
-        self.next() as u8
+        self.next_u64() as u8
     }
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }
 
+    /// [`Rng::pick`] for items that are copied out (such as slices).
+    pub fn pick_copy<T: Copy>(&mut self, items: &[T]) -> T {
+        *self.pick(items)
+    }
+
     /// A number whose size is spread over every magnitude up to `u64::MAX`.
     pub fn wide(&mut self) -> u64 {
         let bits = self.below(65);
         if bits == 64 {
-            self.next()
+            self.next_u64()
         } else {
-            self.next() & ((1u64 << bits) - 1)
+            self.next_u64() & ((1u64 << bits) - 1)
         }
     }
 }

@@ -34,7 +34,7 @@ fn fragment(rng: &mut Rng, out: &mut Vec<u8>) {
         9 => {
             // OSC, DCS, APC and PM strings, terminated or not.
             let starts: [&[u8]; 4] = [b"\x1b]", b"\x1bP", b"\x1b_", b"\x1b^"];
-            out.extend_from_slice(*rng.pick(&starts));
+            out.extend_from_slice(rng.pick_copy(&starts));
             for _ in 0..rng.below(40) {
                 out.push(rng.range(0x20, 0x7e) as u8);
             }
@@ -63,7 +63,7 @@ fn fragment(rng: &mut Rng, out: &mut Vec<u8>) {
                 &[0xfe, 0xfe],
                 &[0xed, 0xa0, 0x80],
             ];
-            out.extend_from_slice(*rng.pick(bad));
+            out.extend_from_slice(rng.pick_copy(bad));
         }
         12 => {
             // Replies to the server's own queries, and reports nobody asked for.
@@ -81,7 +81,7 @@ fn fragment(rng: &mut Rng, out: &mut Vec<u8>) {
                 b"\x1b[O",
                 b"\x1b[12;40R",
             ];
-            out.extend_from_slice(*rng.pick(replies));
+            out.extend_from_slice(rng.pick_copy(replies));
         }
         13 => out.push(rng.byte()),
         14 => {

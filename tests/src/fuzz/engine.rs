@@ -84,7 +84,7 @@ fn input(rng: &mut Rng) -> Option<Input> {
 /// engine's input cap when it has one.
 fn flood(rng: &mut Rng) -> (Game, u64) {
     let count = ENGINE_INPUT_CAP.map_or(20_000, |cap| cap as u64 + 1_000);
-    let mut game = Game::new(GameConfig::default(), rng.next() as u32);
+    let mut game = Game::new(GameConfig::default(), rng.next_u64() as u32);
     let mut now: Time = 0;
     for i in 0..count {
         now += rng.below(3);
@@ -110,7 +110,7 @@ pub(super) fn random_game(rng: &mut Rng, max_inputs: u64) -> (Game, u64) {
         handling: handling(rng),
         ..GameConfig::default()
     };
-    let mut game = Game::new(config, rng.next() as u32);
+    let mut game = Game::new(config, rng.next_u64() as u32);
     let count = if rng.one_in(50) {
         rng.below(max_inputs.saturating_mul(20))
     } else {

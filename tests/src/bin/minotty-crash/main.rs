@@ -105,10 +105,10 @@ async fn main() -> anyhow::Result<()> {
             tasks.push(tokio::spawn(async move {
                 let result =
                     player(addr, i, key, round == 0, drop_ms, &figures, &acked, &gate).await;
-                if let Err(e) = result {
-                    if figures.failed.fetch_add(1, Ordering::Relaxed) < 5 {
-                        eprintln!("player {i}: {e:#}");
-                    }
+                if let Err(e) = result
+                    && figures.failed.fetch_add(1, Ordering::Relaxed) < 5
+                {
+                    eprintln!("player {i}: {e:#}");
                 }
             }));
         }
@@ -163,10 +163,10 @@ async fn main() -> anyhow::Result<()> {
         let (key, lost, gate) = (key.clone(), lost_accounts.clone(), gate.clone());
         tasks.push(tokio::spawn(async move {
             let _slot = gate.acquire().await;
-            if let Err(e) = known_after_restart(addr, i, key).await {
-                if lost.fetch_add(1, Ordering::Relaxed) < 5 {
-                    eprintln!("player {i} after the restart: {e:#}");
-                }
+            if let Err(e) = known_after_restart(addr, i, key).await
+                && lost.fetch_add(1, Ordering::Relaxed) < 5
+            {
+                eprintln!("player {i} after the restart: {e:#}");
             }
         }));
     }
