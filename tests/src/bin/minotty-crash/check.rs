@@ -19,11 +19,12 @@ pub struct Acked {
 }
 
 /// Whether a results screen shows the server's `GameRecorded` answer: a rank, a new personal
-/// best, or why the stored game is not ranked.
+/// best, or the server's reason why the stored game is not ranked ("not ranked: ..."; the
+/// screen's own "Paused: not ranked" is drawn before any answer and does not count).
 pub fn acknowledged(screen: &str) -> bool {
     screen.contains("Global rank #")
         || screen.contains("NEW PERSONAL BEST")
-        || screen.contains("not ranked")
+        || screen.contains("not ranked: ")
 }
 
 /// Reads the results table ("Time", "Score", "Lines", "Pieces" rows) off the screen.
@@ -203,6 +204,7 @@ mod tests {
                       │      Pieces per second       2.34      │\n\
                       │         not ranked: goal not reached   │";
         assert!(acknowledged(screen));
+        assert!(!acknowledged("Paused: not ranked"));
         let game = parse_results("crash1", screen).unwrap();
         assert_eq!(
             game,
