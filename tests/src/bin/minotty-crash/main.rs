@@ -2,8 +2,9 @@
 //! has N registered players top out short games (40 Lines, hard drops from the spawn position:
 //! about ten pieces a game) as fast as the countdown allows, notes every game whose results
 //! screen says the server stored it ("Global rank", "NEW PERSONAL BEST" or "not ranked": the
-//! `GameRecorded` answer, sent once the game's transaction has committed), SIGKILLs the server
-//! while the games keep coming, restarts it on the same database and checks that
+//! `GameRecorded` answer, sent once the game's transaction has committed), stops the server
+//! (SIGSTOP, then SIGKILL once the players have read what it sent) while the games keep coming,
+//! restarts it on the same database and checks that
 //!
 //! - every acknowledged game is in the database (matched by player, pieces, lines, score and
 //!   time as the results screen showed them),
@@ -130,7 +131,14 @@ async fn main() -> anyhow::Result<()> {
         let before = figures.acked.load(Ordering::Relaxed);
         tokio::time::sleep(Duration::from_secs(args.kill_after)).await;
         let rate = (figures.acked.load(Ordering::Relaxed) - before) as f64 / args.kill_after as f64;
+        // Freeze the server first (SIGSTOP: it never runs again, so this is the moment of the
+        // crash), let the players read everything it had sent, then SIGKILL it. Without the
+        // pause a player's view lags the server under this load and the kill's reset drops
+        // frames in flight, so the last acknowledgements would never be seen (and an answer
+        // sent before its commit could go unnoticed).
         kills.push(unix_ms());
+        signal(&server, "-STOP")?;
+        tokio::time::sleep(Duration::from_secs(3)).await;
         server.kill().context("SIGKILL")?;
         let _ = server.wait();
         let killed = Instant::now();
@@ -244,9 +252,17 @@ fn unix_ms() -> i64 {
 }
 
 fn stop_server(server: &mut Child) -> anyhow::Result<()> {
-    let pid = server.id().to_string();
-    Command::new("kill").args(["-TERM", &pid]).status()?;
+    signal(server, "-TERM")?;
     server.wait()?;
+    Ok(())
+}
+
+/// Sends a signal (`-STOP`, `-TERM`) to the server with `kill`.
+fn signal(server: &Child, which: &str) -> anyhow::Result<()> {
+    let status = Command::new("kill")
+        .args([which, &server.id().to_string()])
+        .status()?;
+    ensure!(status.success(), "kill {which} failed");
     Ok(())
 }
 
