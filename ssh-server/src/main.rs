@@ -31,6 +31,17 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
+        // The runtime's live task count every 10 s, for soak runs (`tests/soak.sh` turns it on
+        // with `RUST_LOG=...,minotty::runtime=debug`).
+        tokio::spawn(async {
+            let metrics = tokio::runtime::Handle::current().metrics();
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(10));
+            loop {
+                tick.tick().await;
+                let tasks = metrics.num_alive_tasks();
+                tracing::debug!(target: "minotty::runtime", tasks, "runtime");
+            }
+        });
         let (host_key, generated) = HostKey::load_or_generate(&args.host_key)?;
         tracing::info!(
             path = %args.host_key.display(),

@@ -17,6 +17,7 @@ use tokio::task::JoinHandle;
 
 pub mod autoplay;
 pub mod board;
+pub mod fuzz;
 pub mod isolated;
 pub mod keys;
 mod pty;
