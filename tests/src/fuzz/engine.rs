@@ -11,9 +11,9 @@ use minotty_engine::{Button, Game, GameConfig, Handling, Input, Mode, Replay, St
 
 use super::{Figures, Rng};
 
-/// The most inputs the engine records for one game, when it has such a cap (`None`: no cap
-/// yet, and the check is skipped). Point this at the engine's constant when it exists.
-pub const ENGINE_INPUT_CAP: Option<usize> = None;
+/// The most inputs the engine records for one game (`minotty_engine::MAX_INPUTS`); `None`
+/// would skip the check.
+pub const ENGINE_INPUT_CAP: Option<usize> = Some(minotty_engine::MAX_INPUTS);
 
 /// A random mode: a preset, or custom with any start level, level increase and goal.
 pub(super) fn mode(rng: &mut Rng) -> Mode {
