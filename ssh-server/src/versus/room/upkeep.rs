@@ -9,6 +9,15 @@ use tokio::time::Instant;
 use super::{Member, MemberId, Room};
 
 impl Room {
+    /// Everyone the room talks to: connected players, then spectators.
+    fn listeners(&self) -> impl Iterator<Item = &Member> {
+        self.seats
+            .iter()
+            .filter(|s| s.connected)
+            .map(|s| &s.member)
+            .chain(self.spectators.iter())
+    }
+
     /// A panic while handling a message: the room's state cannot be trusted, so it closes at
     /// once (no match stored) and tells whoever it can. Nobody else notices.
     pub(super) fn crash(&mut self, panic: &(dyn std::any::Any + Send)) {
@@ -23,13 +32,7 @@ impl Room {
             "Room {} closed: something went wrong on the server (a match in it is not counted).",
             self.code
         );
-        let members: Vec<Member> = self
-            .seats
-            .iter()
-            .filter(|s| s.connected)
-            .map(|s| s.member.clone())
-            .chain(self.spectators.iter().cloned())
-            .collect();
+        let members: Vec<Member> = self.listeners().cloned().collect();
         let _ = catch_unwind(AssertUnwindSafe(|| {
             for m in &members {
                 m.clear_room(&self.code);
@@ -44,11 +47,7 @@ impl Room {
     /// leave: a forfeit in a match, told with one last message.
     pub(super) fn let_go_of_laggards(&mut self, now: Instant) {
         let lagging: Vec<Member> = self
-            .seats
-            .iter()
-            .filter(|s| s.connected)
-            .map(|s| &s.member)
-            .chain(self.spectators.iter())
+            .listeners()
             .filter(|m| m.tx.overflowed())
             .cloned()
             .collect();
@@ -144,13 +143,7 @@ impl Room {
 
     /// Sends every member the room as they see it, where it changed.
     pub(super) fn broadcast_view(&mut self) {
-        let members: Vec<Member> = self
-            .seats
-            .iter()
-            .filter(|s| s.connected)
-            .map(|s| s.member.clone())
-            .chain(self.spectators.iter().cloned())
-            .collect();
+        let members: Vec<Member> = self.listeners().cloned().collect();
         for m in &members {
             self.send_view(m);
         }
