@@ -244,11 +244,11 @@ impl ConnectionLimiter {
         // The rate counts attempts that got this far (a refused flood does not refill itself).
         let source = keys[0].0;
         if counts.rates.len() >= MAX_RATE_SOURCES && !counts.rates.contains_key(&source) {
-            let (burst, per_minute) = (limits.connects_burst, limits.connects_per_minute);
-            counts.rates.retain(|_, bucket| {
-                let mut probe = bucket.clone();
-                probe.available(now_ms) < u64::from(burst) || per_minute == 0
-            });
+            // A source whose bucket has refilled is no different from a new one: forget it.
+            let burst = u64::from(limits.connects_burst);
+            counts
+                .rates
+                .retain(|_, bucket| bucket.available(now_ms) < burst);
             if counts.rates.len() >= MAX_RATE_SOURCES {
                 return Err(Refusal::ServerFull);
             }
