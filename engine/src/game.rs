@@ -14,12 +14,13 @@ use std::collections::VecDeque;
 use crate::board::{BUFFER_HEIGHT, Board};
 use crate::event::{EndReason, Event, EventKind, Stats};
 use crate::garbage::GarbageQueue;
+use crate::generator::PieceSource;
 use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Mode};
 use crate::piece::{Piece, Placed};
 use crate::replay::Replay;
-use crate::rng::{Bag, SplitMix};
-use crate::ruleset::{Handling, Ruleset, RulesetId, Time};
+use crate::rng::SplitMix;
+use crate::ruleset::{Handling, Ruleset, RulesetId, SoftDrop, Time, Tuning};
 
 /// Where new pieces appear: the top-left of their box at column 3 of the top visible row.
 pub const SPAWN_X: i8 = 3;
@@ -34,6 +35,9 @@ pub struct GameConfig {
     pub ruleset: RulesetId,
     pub mode: Mode,
     pub handling: Handling,
+    /// A custom game's overrides of its ruleset (default: none).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tuning: Tuning,
 }
 
 impl Default for Mode {
@@ -72,6 +76,14 @@ pub struct Active {
     pub resets: u8,
     /// Set when the last successful action was a rotation: `(kick index, was last kick)`.
     pub rotated: Option<(u8, bool)>,
+    /// Timer lock down: whether the piece touches the ground, since when its current ground
+    /// time counts, when it last lifted off, and the ground time it has left.
+    pub on_ground: bool,
+    pub touchdown: Option<Time>,
+    pub liftoff: Option<Time>,
+    pub ground_left: u32,
+    /// Hard-dropped and waiting for the hard drop delay: it no longer moves.
+    pub dropped: bool,
 }
 
 /// An auto-shift in progress: the direction and when it next moves.
@@ -87,18 +99,21 @@ struct Shift {
 #[derive(Clone, Debug)]
 pub struct Game {
     config: GameConfig,
-    rules: &'static Ruleset,
+    /// The ruleset with the game's tuning applied.
+    rules: Ruleset,
     seed: u32,
     now: Time,
     phase: Phase,
     board: Board,
     active: Option<Active>,
-    bag: Bag,
+    bag: PieceSource,
     queue: VecDeque<Piece>,
     hold: Option<Piece>,
     hold_used: bool,
     buttons: [bool; Button::ALL.len()],
     shift: Option<Shift>,
+    /// The next soft-drop repeat of a ruleset whose soft drop moves in steps.
+    soft_next: Option<Time>,
     last_fall: Time,
     sliding: bool,
     /// Combo index of the running chain, -1 when there is none.
@@ -120,8 +135,8 @@ impl Game {
     /// A new game. Nothing happens until the first [`Game::update`], which sets up the board and
     /// spawns the first piece at time 0.
     pub fn new(config: GameConfig, seed: u32) -> Game {
-        let rules = Ruleset::get(config.ruleset);
-        let level = config.mode.start_level;
+        let rules = Ruleset::get(config.ruleset).tuned(&config.tuning);
+        let level = config.mode.start_level.max(rules.min_level);
         Game {
             rules,
             seed,
@@ -129,12 +144,13 @@ impl Game {
             phase: Phase::Ready,
             board: Board::new(),
             active: None,
-            bag: Bag::new(seed),
+            bag: PieceSource::new(rules.generator, seed),
             queue: VecDeque::with_capacity(16),
             hold: None,
             hold_used: false,
             buttons: [false; Button::ALL.len()],
             shift: None,
+            soft_next: None,
             last_fall: 0,
             sliding: false,
             combo: -1,
@@ -206,9 +222,13 @@ impl Game {
                 if let Some(a) = &self.active {
                     consider(a.lock_at);
                     if a.lock_at.is_none() {
-                        consider(self.fall_interval().map(|i| self.last_fall + Time::from(i)));
+                        consider(
+                            self.fall_interval()
+                                .map(|i| self.rules.on_step(self.last_fall + Time::from(i))),
+                        );
                     }
                 }
+                consider(self.soft_next);
                 if let Some(s) = self.shift
                     && !(s.charged && self.config.handling.arr == 0)
                 {
@@ -267,6 +287,12 @@ impl Game {
             self.auto_shift(s);
             return;
         }
+        if let Some(t) = self.soft_next
+            && t <= now
+        {
+            self.soft_repeat();
+            return;
+        }
         let Some(a) = self.active else { return };
         if let Some(lock_at) = a.lock_at {
             if lock_at <= now {
@@ -276,7 +302,7 @@ impl Game {
         }
         if self
             .fall_interval()
-            .is_some_and(|i| self.last_fall + Time::from(i) <= now)
+            .is_some_and(|i| self.rules.on_step(self.last_fall + Time::from(i)) <= now)
         {
             self.step_down();
         }
@@ -293,6 +319,7 @@ impl Game {
         self.phase = Phase::Over { reason, won };
         self.active = None;
         self.shift = None;
+        self.soft_next = None;
         self.stats.time = self.now;
         self.emit(EventKind::GameOver { reason, won });
     }
@@ -304,16 +331,25 @@ impl Game {
 
     /// The current ms per row; `None` when pieces drop to the floor at once.
     fn fall_interval(&self) -> Option<u32> {
-        let gravity = match self.config.mode.gravity {
-            Gravity::Instant => return None,
-            Gravity::Levels => self.rules.drop_interval(self.stats.level),
-        };
+        let gravity = self.gravity_interval()?;
         if !self.soft_dropping() {
             return Some(gravity);
         }
-        match self.config.handling.sdf {
-            0 => None,
-            sdf => Some((gravity / sdf).clamp(1, self.rules.soft_drop_max_interval)),
+        match (self.rules.soft_drop, self.config.handling.sdf) {
+            (SoftDrop::Steps { factor, .. }, _) => Some((gravity / factor.max(1)).max(1)),
+            (_, 0) => None,
+            (SoftDrop::Factor { max_interval }, sdf) => {
+                Some((gravity / sdf).clamp(1, max_interval))
+            }
+            (SoftDrop::TetrsFactor, sdf) => Some((gravity / sdf).max(1)),
+        }
+    }
+
+    /// Gravity alone (no soft drop): ms per row, `None` at 20G.
+    pub(crate) fn gravity_interval(&self) -> Option<u32> {
+        match self.config.mode.gravity {
+            Gravity::Instant => None,
+            Gravity::Levels => self.rules.drop_interval(self.stats.level),
         }
     }
 
@@ -335,8 +371,9 @@ impl Game {
         &self.config.mode
     }
 
-    pub fn ruleset(&self) -> &'static Ruleset {
-        self.rules
+    /// The rules this game plays by: its ruleset with its tuning applied.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.rules
     }
 
     pub fn phase(&self) -> Phase {
@@ -426,6 +463,7 @@ impl Game {
             mode: self.config.mode.clone(),
             seed: self.seed,
             handling: self.config.handling,
+            tuning: self.config.tuning,
             inputs: self.inputs.clone(),
             end: self.now,
         }
@@ -449,6 +487,7 @@ impl Game {
             hold_used: self.hold_used,
             buttons: self.buttons,
             shift: self.shift,
+            soft_next: self.soft_next,
             last_fall: self.last_fall,
             sliding: self.sliding,
             combo: self.combo,
@@ -481,5 +520,23 @@ impl Game {
             d += 1;
         }
         d
+    }
+
+    /// Whether a piece can be at `placed`: the board's cells, and for a ruleset without hidden
+    /// rows the top of the visible field as a wall.
+    #[inline]
+    pub(crate) fn fits(&self, placed: &Placed) -> bool {
+        self.board.fits(placed)
+            && (self.rules.hidden_rows
+                || placed
+                    .cells()
+                    .iter()
+                    .all(|&(_, y)| y >= BUFFER_HEIGHT as i8))
+    }
+
+    /// Whether the cell counts as filled for spin corners: the board's (walls and floor
+    /// included), and without hidden rows everything above the field.
+    pub(crate) fn corner_solid(&self, x: i8, y: i8) -> bool {
+        self.board.is_solid(x, y) || (!self.rules.hidden_rows && y < BUFFER_HEIGHT as i8)
     }
 }

@@ -16,10 +16,12 @@ pub type Kick = (i8, i8);
 pub enum RotationSystem {
     /// The Super Rotation System with the seed's kick tables, plus TETR.IO's SRS+ 180° kicks.
     #[default]
-    Srs,
+    Super,
     /// Plain rotation about the same centres with no kicks at all and no 180° turns: a rotation
     /// either fits where it is or does not happen.
     Classic,
+    /// The tetrs seed's Ocular rotation system (placeholder until the rotation branch lands).
+    Ocular,
 }
 
 impl RotationSystem {
@@ -27,7 +29,7 @@ impl RotationSystem {
     /// available at all.
     pub fn kicks(self, piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
         match self {
-            RotationSystem::Srs => srs_kicks(piece, from, turn),
+            RotationSystem::Super | RotationSystem::Ocular => srs_kicks(piece, from, turn),
             RotationSystem::Classic => match turn {
                 Turn::Half => &[],
                 _ => &[(0, 0)],

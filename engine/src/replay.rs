@@ -15,12 +15,17 @@
 
 use crate::event::{EndReason, Event, Stats};
 use crate::game::{Game, GameConfig};
+use crate::generator::Generator;
 use crate::input::{Button, Input, MAX_INPUTS};
+use crate::kicks::RotationSystem;
 use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
-use crate::ruleset::{Handling, Ruleset, RulesetId, Time};
+use crate::ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 
 const MAGIC: &[u8; 4] = b"MTRP";
+/// Format 1: no tuning. Format 2 (written only for a game with a tuning): format 1 with the
+/// tuning after the handling.
 const FORMAT: u8 = 1;
+const FORMAT_TUNED: u8 = 2;
 /// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
 const PAUSE: u8 = 80;
 
@@ -33,6 +38,9 @@ pub struct Replay {
     pub mode: Mode,
     pub seed: u32,
     pub handling: Handling,
+    /// A custom game's overrides of its ruleset.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub tuning: Tuning,
     /// At most [`MAX_INPUTS`] (the serde form refuses more while it reads them).
     #[cfg_attr(feature = "serde", serde(deserialize_with = "bounded::inputs"))]
     pub inputs: Vec<(Time, Input)>,
@@ -118,6 +126,7 @@ impl Replay {
             ruleset: self.ruleset,
             mode: self.mode.clone(),
             handling: self.handling,
+            tuning: self.tuning,
         })
     }
 
@@ -134,15 +143,17 @@ impl Replay {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Vec::with_capacity(32 + self.inputs.len() * 3);
         w.extend_from_slice(MAGIC);
-        w.push(FORMAT);
-        w.push(match self.ruleset {
-            RulesetId::Standard => 0,
-        });
+        let tuned = !self.tuning.is_default();
+        w.push(if tuned { FORMAT_TUNED } else { FORMAT });
+        w.push(self.ruleset.code());
         put(&mut w, u64::from(self.version));
         put(&mut w, u64::from(self.seed));
         put(&mut w, u64::from(self.handling.das));
         put(&mut w, u64::from(self.handling.arr));
         put(&mut w, u64::from(self.handling.sdf));
+        if tuned {
+            write_tuning(&mut w, &self.tuning);
+        }
         write_mode(&mut w, &self.mode);
         put(&mut w, self.end);
         put(&mut w, self.inputs.len() as u64);
@@ -171,19 +182,23 @@ impl Replay {
         if r.take(4)? != MAGIC {
             return Err(ReplayError::Malformed("not a minotty replay"));
         }
-        if r.byte()? != FORMAT {
+        let format = r.byte()?;
+        if format != FORMAT && format != FORMAT_TUNED {
             return Err(ReplayError::Malformed("unknown replay format"));
         }
-        let ruleset = match r.byte()? {
-            0 => RulesetId::Standard,
-            _ => return Err(ReplayError::Malformed("unknown ruleset")),
-        };
+        let ruleset =
+            RulesetId::from_code(r.byte()?).ok_or(ReplayError::Malformed("unknown ruleset"))?;
         let version = r.small("ruleset version")?;
         let seed = r.small("seed")?;
         let handling = Handling {
             das: r.small("das")?,
             arr: r.small("arr")?,
             sdf: r.small("sdf")?,
+        };
+        let tuning = if format == FORMAT_TUNED {
+            read_tuning(&mut r)?
+        } else {
+            Tuning::default()
         };
         let mode = read_mode(&mut r)?;
         let end = r.var()?;
@@ -222,6 +237,7 @@ impl Replay {
             mode,
             seed,
             handling,
+            tuning,
             inputs,
             end,
         })
@@ -358,6 +374,93 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
         limits,
         start_board,
         end_on_no_clear,
+    })
+}
+
+/// `None` as 0, a value as itself + 1.
+fn put_opt(w: &mut Vec<u8>, v: Option<u32>) {
+    put(w, v.map_or(0, |v| u64::from(v) + 1));
+}
+
+fn write_tuning(w: &mut Vec<u8>, t: &Tuning) {
+    w.push(match t.rotation {
+        None => 0,
+        Some(RotationSystem::Super) => 1,
+        Some(RotationSystem::Classic) => 2,
+        Some(RotationSystem::Ocular) => 3,
+    });
+    match t.generator {
+        None => w.push(0),
+        Some(Generator::Bag) => w.push(1),
+        Some(Generator::Stock {
+            multiplicity,
+            restock,
+        }) => {
+            w.push(2);
+            w.push(multiplicity);
+            w.push(restock);
+        }
+        Some(Generator::Recency { snap_centi }) => {
+            w.push(3);
+            put(w, u64::from(snap_centi));
+        }
+        Some(Generator::Uniform) => w.push(4),
+        Some(Generator::BalanceRelative) => w.push(5),
+    }
+    for v in [
+        t.lock_delay,
+        t.ground_cap,
+        t.line_clear_delay,
+        t.appearance_delay,
+        t.hard_drop_delay,
+    ] {
+        put_opt(w, v);
+    }
+    w.push(u8::from(t.no_soft_drop_lock));
+}
+
+fn read_tuning(r: &mut Reader<'_>) -> Result<Tuning, ReplayError> {
+    let rotation = match r.byte()? {
+        0 => None,
+        1 => Some(RotationSystem::Super),
+        2 => Some(RotationSystem::Classic),
+        3 => Some(RotationSystem::Ocular),
+        _ => return Err(ReplayError::Malformed("rotation system")),
+    };
+    let generator = match r.byte()? {
+        0 => None,
+        1 => Some(Generator::Bag),
+        2 => Some(Generator::Stock {
+            multiplicity: r.byte()?,
+            restock: r.byte()?,
+        }),
+        3 => Some(Generator::Recency {
+            snap_centi: r.small("snap")?,
+        }),
+        4 => Some(Generator::Uniform),
+        5 => Some(Generator::BalanceRelative),
+        _ => return Err(ReplayError::Malformed("generator")),
+    };
+    let mut opt = || -> Result<Option<u32>, ReplayError> {
+        match r.var()? {
+            0 => Ok(None),
+            v => u32::try_from(v - 1)
+                .map(Some)
+                .map_err(|_| ReplayError::Malformed("tuning")),
+        }
+    };
+    let (lock_delay, ground_cap, line_clear_delay, appearance_delay, hard_drop_delay) =
+        (opt()?, opt()?, opt()?, opt()?, opt()?);
+    let no_soft_drop_lock = r.flag()?;
+    Ok(Tuning {
+        rotation,
+        generator,
+        lock_delay,
+        ground_cap,
+        line_clear_delay,
+        appearance_delay,
+        hard_drop_delay,
+        no_soft_drop_lock,
     })
 }
 

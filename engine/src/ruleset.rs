@@ -1,19 +1,178 @@
-//! Named, versioned rulesets and per-player handling settings.
+//! Named, versioned rulesets as data, per-game tuning, and per-player handling settings.
+//!
+//! A ruleset fixes every timing and table of a game. Three are built in, each following one
+//! seed text (see the README's "Rulesets" section for the full list of differences):
+//!
+//! - [`RulesetId::Standard`]: guideline-style, the rules seed's tables with the deliberate
+//!   choices documented on [`Ruleset::STANDARD`]. Versus and the main leaderboards use it.
+//! - [`RulesetId::TuiTetris`]: the rules seed to the letter, including its 16 ms fixed step.
+//! - [`RulesetId::Tetrs`]: the tetrs seed's game: its scoring formula, level gravity up to 20G,
+//!   timer lock down with a ground-time cap, every spin rewarded, its default handling.
+//!
+//! A custom game may override some values of its ruleset with a [`Tuning`]; the replay records
+//! the ruleset, its version and the tuning, so it verifies under exactly the rules it was
+//! played by.
 
+use crate::generator::Generator;
 use crate::kicks::RotationSystem;
 
 /// Game time in milliseconds since the game started. The engine never reads a clock: the
 /// caller passes the time in.
 pub type Time = u64;
 
-/// The name of a ruleset. Versus and every leaderboard use [`RulesetId::Standard`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The name of a ruleset. Versus and the main leaderboards use [`RulesetId::Standard`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RulesetId {
-    /// The rules specification seed: SRS, 7-bag by its LCG, 450 ms lock delay with 15 resets,
-    /// its drop-interval table, classic + T-spin scoring.
+    /// Guideline-style, from the rules seed's tables (documented differences).
     #[default]
     Standard,
+    /// The rules seed, to the letter.
+    TuiTetris,
+    /// The tetrs seed's game.
+    Tetrs,
+}
+
+impl RulesetId {
+    pub const ALL: [RulesetId; 3] = [RulesetId::Standard, RulesetId::TuiTetris, RulesetId::Tetrs];
+
+    /// The identifier used in commands, storage and replays' text forms.
+    pub fn id(self) -> &'static str {
+        match self {
+            RulesetId::Standard => "standard",
+            RulesetId::TuiTetris => "tui-tetris",
+            RulesetId::Tetrs => "tetrs",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RulesetId> {
+        let s = s.trim().to_ascii_lowercase();
+        RulesetId::ALL
+            .into_iter()
+            .find(|r| r.id() == s || (s == "tuitetris" && *r == RulesetId::TuiTetris))
+    }
+
+    /// The byte that names the ruleset in binary replays.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u8) -> Option<RulesetId> {
+        RulesetId::ALL.get(usize::from(code)).copied()
+    }
+
+    /// A one-line description for menus.
+    pub fn description(self) -> &'static str {
+        match self {
+            RulesetId::Standard => "Guideline-style: SRS+, 7-bag, T-spins, combos, back-to-back.",
+            RulesetId::TuiTetris => "The rules seed to the letter: SRS, 16 ms steps, no 180.",
+            RulesetId::Tetrs => "tetrs: Ocular rotation, recency pieces, every spin scores.",
+        }
+    }
+}
+
+/// How fast pieces fall by level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GravityCurve {
+    /// ms per row by level; the last entry holds for every higher level.
+    Table([u32; 10]),
+    /// The tetrs seed's guideline curve `(0.8 - (level-1) * 0.007)^(level-1)` s per row, as
+    /// whole ms (the engine's time unit) for levels 1-18, and 20G (instant) from level 19 on.
+    /// Level 0 falls like level 1.
+    Tetrs,
+}
+
+/// The tetrs curve in whole ms per row for levels 1..=18 (index 0 is level 1): the seed's
+/// engine table rounded to the nearest ms, except that nothing falls faster than 1 ms per
+/// row before 20G.
+pub const TETRS_GRAVITY_MS: [u32; 18] = [
+    1000, 793, 618, 473, 355, 262, 190, 135, 94, 64, 43, 28, 18, 11, 7, 4, 3, 1,
+];
+
+/// How a piece on the ground locks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LockDown {
+    /// Extended placement: a lock delay that moves and rotations reset a limited number of
+    /// times.
+    Extended {
+        /// Resets per piece.
+        resets: u8,
+        /// The step that first grounds a piece uses a reset (the rules seed: "the gravity step
+        /// that moves a piece into its first grounded position may consume the first lock
+        /// reset"); `standard` starts the timer without using one.
+        landing_uses_reset: bool,
+        /// When the resets come back: `standard` on reaching a new lowest row only; the rules
+        /// seed whenever the piece is in the air ("while the active piece can still move down,
+        /// lock_ms and lock_reset_count stay at 0").
+        refill: ResetRefill,
+    },
+    /// The tetrs seed's "timer" extended placement lock down: every move or rotation on the
+    /// ground restarts a lock timer (500 ms up to level 19, falling to 150 ms at level 30), and
+    /// a piece may touch the ground for at most `ground_cap` ms in total (reset on a new lowest
+    /// row). A touch down within two drop intervals of the last lift-off continues the previous
+    /// ground time (the seed's ground-continuity fix).
+    Timer { ground_cap: u32 },
+}
+
+/// When spent lock resets come back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResetRefill {
+    /// Only on reaching a new lowest row; a piece with no resets left locks as soon as it
+    /// touches down again.
+    NewLowestRow,
+    /// Whenever the piece is in the air; the timer simply restarts on the next touch down.
+    Airborne,
+}
+
+/// What a soft drop does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SoftDrop {
+    /// Gravity `sdf` times faster (never slower than `max_interval` ms per row), one point for
+    /// every row it falls (`standard`).
+    Factor { max_interval: u32 },
+    /// The rules seed: a press moves one row (+1), repeats every `repeat` ms while held (DAS 0,
+    /// +1 each), and gravity runs `factor` times faster without points meanwhile.
+    Steps { repeat: u32, factor: u32 },
+    /// tetrs: gravity `sdf` times faster, no points; a press (or a fall) on the ground locks
+    /// at once unless the tuning turns on "no soft drop lock".
+    TetrsFactor,
+}
+
+/// Which locks count as spins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpinRule {
+    /// The rules seed's three-corner rule for a T whose last action was a rotation.
+    /// `last_kick_full`: a rotation that used the last kick of its table makes a full T-spin
+    /// even with one front corner (`standard`, not in the seed).
+    TCorners { last_kick_full: bool },
+    /// tetrs: any piece that cannot move up when it locks.
+    Immobile,
+}
+
+/// Which actions clear the "last action was a rotation" flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RotationFlag {
+    /// Cleared by any movement of the piece, gravity included; a hard drop over zero rows keeps
+    /// it (`standard`).
+    AnyMovement,
+    /// Cleared by the player's actions only: a shift, a soft drop, a hard drop (even over zero
+    /// rows); a gravity fall keeps it (the rules seed's implementation).
+    PlayerActions,
+}
+
+/// How a lock is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// The rules seed's tables: classic lines times `level + 1`, the T-spin table, 1.5x
+    /// back-to-back, `50 * combo`, +1 per soft-dropped row and +2 per hard-dropped row.
+    Guideline {
+        /// A lock that clears nothing ends a back-to-back chain (the rules seed) instead of
+        /// keeping it (`standard`).
+        no_clear_breaks_b2b: bool,
+    },
+    /// The tetrs seed's formula: `10 * (lines + combo - 1)^2 * max(1, b2b) * (spin ? 4 : 1) *
+    /// (perfect ? 100 : 1)`, no points for drops.
+    Tetrs,
 }
 
 /// Every timing and table that a ruleset fixes.
@@ -22,16 +181,40 @@ pub struct Ruleset {
     pub id: RulesetId,
     /// Bumped whenever a rule changes, so that old replays are not judged by new rules.
     pub version: u16,
+    /// The default rotation system (a tuning may choose another).
     pub rotation: RotationSystem,
-    /// Drop interval (ms per row) by level; the last entry holds for every higher level.
-    pub drop_intervals: [u32; 10],
+    /// The default piece generator (a tuning may choose another).
+    pub generator: Generator,
+    pub gravity: GravityCurve,
     /// Lines per level.
     pub lines_per_level: u32,
+    /// The lowest level a game plays at (tetrs counts levels from 1).
+    pub min_level: u32,
+    pub lock: LockDown,
+    /// The lock delay of extended lock down (timer lock down takes it from its level table).
     pub lock_delay: u32,
-    pub lock_resets: u8,
     pub line_clear_delay: u32,
-    /// The soft drop never falls slower than one row per this many ms (the seed's soft-drop ARR).
-    pub soft_drop_max_interval: u32,
+    /// Time between a lock (or the end of a line clear) and the next piece (ARE).
+    pub appearance_delay: u32,
+    /// Time between a hard drop and its lock.
+    pub hard_drop_delay: u32,
+    /// Every timer of the game fires on this grid of ms (1: exact; the rules seed's fixed step
+    /// is 16, so its 450 ms lock delay takes 464 ms and its 180 ms clear 192 ms).
+    pub step: u32,
+    pub soft_drop: SoftDrop,
+    pub spin: SpinRule,
+    pub rotation_flag: RotationFlag,
+    pub scoring: Scoring,
+    /// The O piece "rotates" (its rotation succeeds in place and counts as a move).
+    pub o_rotates: bool,
+    /// 20 rows above the visible field that pieces can kick into (and whose cells count as
+    /// empty for T-spin corners). Without them the field's top is a wall, as in the rules seed.
+    pub hidden_rows: bool,
+    /// 180° rotation and sonic drop exist.
+    pub turns_180: bool,
+    pub sonic_drop: bool,
+    /// Handling a new player starts with under this ruleset.
+    pub handling: Handling,
     /// Time between an attack reaching a player's queue and it being able to rise.
     pub garbage_delay: u32,
     /// The most garbage lines that rise on a single lock.
@@ -39,30 +222,201 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
-    /// The `standard` ruleset, from the rules specification seed.
+    /// The `standard` ruleset: the rules seed's tables and timings, with these deliberate
+    /// differences from its text (each kept because versus and every leaderboard since the
+    /// first version depend on it; `tui-tetris` has the seed's behaviour instead):
+    /// a non-clearing lock keeps back-to-back; a rotation using the last kick upgrades a mini
+    /// to a full T-spin; the landing step uses no lock reset and resets come back only on a
+    /// new lowest row (a piece without resets locks on touching down); the O piece "rotates";
+    /// 20 hidden rows above the field; soft drop scores every row; gravity clears the
+    /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop.
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
         version: 1,
-        rotation: RotationSystem::Srs,
-        drop_intervals: [1000, 800, 650, 500, 400, 320, 250, 200, 160, 120],
+        rotation: RotationSystem::Super,
+        generator: Generator::Bag,
+        gravity: GravityCurve::Table([1000, 800, 650, 500, 400, 320, 250, 200, 160, 120]),
         lines_per_level: 10,
+        min_level: 0,
+        lock: LockDown::Extended {
+            resets: 15,
+            landing_uses_reset: false,
+            refill: ResetRefill::NewLowestRow,
+        },
         lock_delay: 450,
-        lock_resets: 15,
         line_clear_delay: 180,
-        soft_drop_max_interval: 50,
+        appearance_delay: 0,
+        hard_drop_delay: 0,
+        step: 1,
+        soft_drop: SoftDrop::Factor { max_interval: 50 },
+        spin: SpinRule::TCorners {
+            last_kick_full: true,
+        },
+        rotation_flag: RotationFlag::AnyMovement,
+        scoring: Scoring::Guideline {
+            no_clear_breaks_b2b: false,
+        },
+        o_rotates: true,
+        hidden_rows: true,
+        turns_180: true,
+        sonic_drop: true,
+        handling: Handling {
+            das: 150,
+            arr: 50,
+            sdf: 10,
+        },
         garbage_delay: 500,
         garbage_cap: 8,
+    };
+
+    /// `tui-tetris`: the rules seed to the letter, timings on its 16 ms fixed step.
+    pub const TUI_TETRIS: Ruleset = Ruleset {
+        id: RulesetId::TuiTetris,
+        version: 1,
+        rotation: RotationSystem::Super,
+        lock: LockDown::Extended {
+            resets: 15,
+            landing_uses_reset: true,
+            refill: ResetRefill::Airborne,
+        },
+        step: 16,
+        soft_drop: SoftDrop::Steps {
+            repeat: 50,
+            factor: 10,
+        },
+        spin: SpinRule::TCorners {
+            last_kick_full: false,
+        },
+        rotation_flag: RotationFlag::PlayerActions,
+        scoring: Scoring::Guideline {
+            no_clear_breaks_b2b: true,
+        },
+        o_rotates: false,
+        hidden_rows: false,
+        turns_180: false,
+        sonic_drop: false,
+        ..Ruleset::STANDARD
+    };
+
+    /// `tetrs`: the tetrs seed's game.
+    pub const TETRS: Ruleset = Ruleset {
+        id: RulesetId::Tetrs,
+        version: 1,
+        rotation: RotationSystem::Ocular,
+        generator: Generator::Recency { snap_centi: 250 },
+        gravity: GravityCurve::Tetrs,
+        lines_per_level: 10,
+        min_level: 1,
+        lock: LockDown::Timer { ground_cap: 3000 },
+        lock_delay: 500,
+        line_clear_delay: 200,
+        appearance_delay: 50,
+        hard_drop_delay: 0,
+        step: 1,
+        soft_drop: SoftDrop::TetrsFactor,
+        spin: SpinRule::Immobile,
+        rotation_flag: RotationFlag::AnyMovement,
+        scoring: Scoring::Tetrs,
+        o_rotates: true,
+        hidden_rows: true,
+        turns_180: true,
+        sonic_drop: true,
+        handling: Handling {
+            das: 167,
+            arr: 33,
+            sdf: 15,
+        },
+        ..Ruleset::STANDARD
     };
 
     pub fn get(id: RulesetId) -> &'static Ruleset {
         match id {
             RulesetId::Standard => &Ruleset::STANDARD,
+            RulesetId::TuiTetris => &Ruleset::TUI_TETRIS,
+            RulesetId::Tetrs => &Ruleset::TETRS,
         }
     }
 
-    /// The drop interval at `level`.
-    pub fn drop_interval(&self, level: u32) -> u32 {
-        self.drop_intervals[(level as usize).min(self.drop_intervals.len() - 1)]
+    /// This ruleset with a game's tuning applied.
+    pub fn tuned(&self, tuning: &Tuning) -> Ruleset {
+        let mut r = *self;
+        if let Some(x) = tuning.rotation {
+            r.rotation = x;
+        }
+        if let Some(g) = tuning.generator {
+            r.generator = g.validated();
+        }
+        if let Some(ms) = tuning.lock_delay {
+            r.lock_delay = ms.clamp(1, MAX_DELAY);
+        }
+        if let (Some(cap), LockDown::Timer { ground_cap }) = (tuning.ground_cap, &mut r.lock) {
+            *ground_cap = cap.clamp(1, 60_000);
+        }
+        if let Some(ms) = tuning.line_clear_delay {
+            r.line_clear_delay = ms.min(MAX_DELAY);
+        }
+        if let Some(ms) = tuning.appearance_delay {
+            r.appearance_delay = ms.min(MAX_DELAY);
+        }
+        if let Some(ms) = tuning.hard_drop_delay {
+            r.hard_drop_delay = ms.min(MAX_DELAY);
+        }
+        r
+    }
+
+    /// The ms per row at `level`; `None` at 20G (pieces drop to the floor at once).
+    pub fn drop_interval(&self, level: u32) -> Option<u32> {
+        match self.gravity {
+            GravityCurve::Table(t) => Some(t[(level as usize).min(t.len() - 1)]),
+            GravityCurve::Tetrs => TETRS_GRAVITY_MS.get((level.max(1) - 1) as usize).copied(),
+        }
+    }
+
+    /// The lock delay at `level`: fixed for extended lock down; for tetrs' timer lock down the
+    /// base delay up to level 19, then falling evenly to 150 ms at level 30 (rounded to whole
+    /// ms), never below 150 ms. A tuned lock delay replaces the base.
+    pub fn lock_delay_at(&self, level: u32) -> u32 {
+        match self.lock {
+            LockDown::Extended { .. } => self.lock_delay,
+            LockDown::Timer { .. } => {
+                let over = level.saturating_sub(19).min(11);
+                let base = self.lock_delay;
+                let floor = 150u32.min(base);
+                base - ((base - floor) * over + 5) / 11
+            }
+        }
+    }
+
+    /// A time on this ruleset's step grid: the first step at or after `t`.
+    pub fn on_step(&self, t: Time) -> Time {
+        let step = Time::from(self.step.max(1));
+        t.div_ceil(step) * step
+    }
+}
+
+/// The longest delay a tuning may set (ms).
+pub const MAX_DELAY: u32 = 10_000;
+
+/// A custom game's overrides of its ruleset. `None` keeps the ruleset's value. Recorded in the
+/// replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Tuning {
+    pub rotation: Option<RotationSystem>,
+    pub generator: Option<Generator>,
+    pub lock_delay: Option<u32>,
+    /// The ground-time cap of timer lock down (ignored by extended lock down).
+    pub ground_cap: Option<u32>,
+    pub line_clear_delay: Option<u32>,
+    pub appearance_delay: Option<u32>,
+    pub hard_drop_delay: Option<u32>,
+    /// tetrs' "no soft drop lock": a soft drop on the ground does not lock the piece.
+    pub no_soft_drop_lock: bool,
+}
+
+impl Tuning {
+    pub fn is_default(&self) -> bool {
+        *self == Tuning::default()
     }
 }
 
@@ -82,11 +436,7 @@ pub struct Handling {
 impl Default for Handling {
     /// The rules seed's defaults: DAS 150 ms, ARR 50 ms, soft drop 10x.
     fn default() -> Self {
-        Handling {
-            das: 150,
-            arr: 50,
-            sdf: 10,
-        }
+        Ruleset::STANDARD.handling
     }
 }
 

@@ -100,3 +100,19 @@ pub fn attack(lines: u32, spin: Spin, b2b: bool, combo_index: u32, perfect: bool
     };
     base + u32::from(b2b) + combo_attack(combo_index) + if perfect { 10 } else { 0 }
 }
+
+/// The tetrs seed's score bonus: `10 * (lines + combo - 1)^2 * max(1, b2b) * (spin ? 4 : 1) *
+/// (perfect ? 100 : 1)`. `combo` counts consecutive clearing pieces including this one (1 for
+/// the first clear), `b2b` consecutive special clears including this one (0 when this one is
+/// not special). Zero without lines.
+pub fn tetrs_score(lines: u32, combo: u32, b2b: u32, spin: Spin, perfect: bool) -> u64 {
+    if lines == 0 {
+        return 0;
+    }
+    let base = u64::from(lines + combo.max(1) - 1);
+    10u64
+        .saturating_mul(base.saturating_mul(base))
+        .saturating_mul(u64::from(b2b.max(1)))
+        .saturating_mul(if spin == Spin::None { 1 } else { 4 })
+        .saturating_mul(if perfect { 100 } else { 1 })
+}

@@ -209,6 +209,7 @@ fn with_handling(das: u32, arr: u32, sdf: u32) -> GameConfig {
         mode: Mode::sprint(),
         handling: Handling { das, arr, sdf },
         ruleset: RulesetId::Standard,
+        tuning: Default::default(),
     }
 }
 

@@ -5,8 +5,19 @@ use super::{Game, Phase, Shift};
 use crate::event::{EndReason, EventKind};
 use crate::garbage::Incoming;
 use crate::input::{Button, Input};
-use crate::piece::Turn;
-use crate::ruleset::Time;
+use crate::piece::{Piece, Turn};
+use crate::ruleset::{LockDown, ResetRefill, RotationFlag, Scoring, SoftDrop, Time};
+
+/// What moved the active piece, for the lock-down bookkeeping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cause {
+    /// A shift, a rotation or a drop by the player.
+    Player,
+    /// A gravity step that moved the piece.
+    Gravity,
+    /// Nothing moved: a spawn, a new board, a gravity step onto the ground.
+    Settle,
+}
 
 impl Game {
     pub(super) fn apply(&mut self, input: Input) {
@@ -46,7 +57,7 @@ impl Game {
                 let dx = if button == Button::Left { -1 } else { 1 };
                 self.shift = Some(Shift {
                     dx,
-                    next: self.now + Time::from(self.config.handling.das),
+                    next: self.now + Time::from(self.shift_delay(self.config.handling.das)),
                     charged: false,
                 });
                 if self.phase == Phase::Falling {
@@ -61,17 +72,17 @@ impl Game {
                 self.try_rotate(Turn::Ccw);
             }
             Button::Rotate180 => {
-                self.try_rotate(Turn::Half);
-            }
-            Button::SoftDrop => {
-                if self.fall_interval().is_none() {
-                    self.drop_to_floor(true);
-                } else {
-                    self.soft_step();
+                if self.rules.turns_180 {
+                    self.try_rotate(Turn::Half);
                 }
             }
+            Button::SoftDrop => self.soft_press(),
             Button::HardDrop => self.hard_drop(),
-            Button::SonicDrop => self.drop_to_floor(true),
+            Button::SonicDrop => {
+                if self.rules.sonic_drop {
+                    self.drop_to_floor(self.scores_drops());
+                }
+            }
             Button::Hold => self.hold(),
         }
     }
@@ -83,15 +94,21 @@ impl Game {
                 if self.shift.is_some_and(|s| s.dx == dx) {
                     // Fall back to the other direction if it is still held.
                     let other = if dx < 0 { Button::Right } else { Button::Left };
+                    let das = self.shift_delay(self.config.handling.das);
                     self.shift = self.buttons[other as usize].then(|| Shift {
                         dx: -dx,
-                        next: self.now + Time::from(self.config.handling.das),
+                        next: self.now + Time::from(das),
                         charged: false,
                     });
                 }
             }
             Button::SoftDrop => {
-                // Gravity returns to its own pace from the last row the piece fell.
+                self.soft_next = None;
+                // Gravity returns to its own pace: from the last row the piece fell, or in
+                // tetrs from the release.
+                if self.rules.soft_drop == SoftDrop::TetrsFactor {
+                    self.last_fall = self.now;
+                }
             }
             _ => {}
         }
@@ -118,7 +135,7 @@ impl Game {
         let arr = self.config.handling.arr;
         self.shift = Some(Shift {
             charged: true,
-            next: self.now + Time::from(arr.max(1)),
+            next: self.now + Time::from(self.shift_delay(arr).max(1)),
             ..s
         });
         if arr == 0 {
@@ -138,6 +155,9 @@ impl Game {
         let Some(a) = self.active.as_mut() else {
             return false;
         };
+        if a.dropped {
+            return false;
+        }
         let moved = a.placed.shifted(dx, 0);
         if !self.board.fits(&moved) {
             return false;
@@ -145,15 +165,32 @@ impl Game {
         a.placed = moved;
         a.rotated = None;
         self.emit(EventKind::Move { dx, dy: 0 });
-        self.after_move(true);
+        self.after_move(Cause::Player);
         true
     }
 
+    /// DAS and ARR, which tetrs' timer lock down caps at one ms below the lock delay.
+    fn shift_delay(&self, ms: u32) -> u32 {
+        match self.rules.lock {
+            LockDown::Timer { .. } => {
+                ms.min(self.rules.lock_delay_at(self.stats.level).saturating_sub(1))
+            }
+            LockDown::Extended { .. } => ms,
+        }
+    }
+
+    /// Whether drops score points (the guideline tables do, tetrs does not).
+    fn scores_drops(&self) -> bool {
+        matches!(self.rules.scoring, Scoring::Guideline { .. })
+    }
+
     fn try_rotate(&mut self, turn: Turn) -> bool {
-        let Some(a) = self.active.as_mut() else {
+        let Some(from) = self.active.filter(|a| !a.dropped).map(|a| a.placed) else {
             return false;
         };
-        let from = a.placed;
+        if from.piece == Piece::O && !self.rules.o_rotates {
+            return false;
+        }
         let to = from.rotation.turned(turn.quarter_turns());
         let kicks = self.rules.rotation.kicks(from.piece, from.rotation, turn);
         for (i, &(kx, ky)) in kicks.iter().enumerate() {
@@ -163,7 +200,9 @@ impl Game {
                 y: from.y + ky,
                 ..from
             };
-            if self.board.fits(&candidate) {
+            if self.fits(&candidate)
+                && let Some(a) = self.active.as_mut()
+            {
                 a.placed = candidate;
                 a.rotated = Some((i as u8, i + 1 == kicks.len() && i > 0));
                 self.emit(EventKind::Rotate {
@@ -171,56 +210,116 @@ impl Game {
                     to,
                     kick: i as u8,
                 });
-                self.after_move(true);
+                self.after_move(Cause::Player);
                 return true;
             }
         }
         false
     }
 
-    /// One soft-drop row (a press, or a repeat while held).
+    /// A soft-drop press, by the ruleset's kind of soft drop.
+    fn soft_press(&mut self) {
+        match self.rules.soft_drop {
+            SoftDrop::Factor { .. } => {
+                if self.fall_interval().is_none() {
+                    self.drop_to_floor(true);
+                } else {
+                    self.soft_step();
+                }
+            }
+            SoftDrop::Steps { repeat, .. } => {
+                // A press is an action: it clears the rotation flag even when it cannot move.
+                if let Some(a) = self.active.as_mut() {
+                    a.rotated = None;
+                }
+                self.soft_next = Some(self.now + Time::from(repeat.max(1)));
+                self.soft_step();
+            }
+            SoftDrop::TetrsFactor => {
+                let Some(a) = self.active.filter(|a| !a.dropped) else {
+                    return;
+                };
+                if self.board.fits(&a.placed.shifted(0, 1)) {
+                    if self.fall_interval().is_none() {
+                        self.drop_to_floor(false);
+                    } else {
+                        self.fall_one(Cause::Player);
+                    }
+                } else if !self.config.tuning.no_soft_drop_lock {
+                    self.lock_piece();
+                }
+            }
+        }
+    }
+
+    /// A soft-drop repeat of a ruleset whose soft drop moves in steps.
+    pub(super) fn soft_repeat(&mut self) {
+        let SoftDrop::Steps { repeat, .. } = self.rules.soft_drop else {
+            self.soft_next = None;
+            return;
+        };
+        self.soft_next = Some(self.now + Time::from(repeat.max(1)));
+        if let Some(a) = self.active.as_mut() {
+            a.rotated = None;
+        }
+        self.soft_step();
+    }
+
+    /// One scored soft-drop row (a press, or a repeat while held).
     fn soft_step(&mut self) {
         let Some(a) = self.active.as_mut() else {
             return;
         };
         let down = a.placed.shifted(0, 1);
-        if !self.board.fits(&down) {
+        if a.dropped || !self.board.fits(&down) {
             return;
         }
         a.placed = down;
         a.rotated = None;
-        self.last_fall = self.now;
+        // The rules seed's soft-drop steps leave the gravity timer alone.
+        if !matches!(self.rules.soft_drop, SoftDrop::Steps { .. }) {
+            self.last_fall = self.now;
+        }
         self.stats.score += 1;
         self.emit(EventKind::Move { dx: 0, dy: 1 });
-        self.after_move(true);
+        self.after_move(Cause::Player);
     }
 
     /// A gravity step, or a soft-drop repeat while soft drop is held.
     pub(super) fn step_down(&mut self) {
-        if self.soft_dropping() {
+        if self.soft_dropping() && matches!(self.rules.soft_drop, SoftDrop::Factor { .. }) {
             self.soft_step();
             return;
         }
+        self.fall_one(Cause::Gravity);
+    }
+
+    /// One unscored row down (gravity, or tetrs' soft drop).
+    fn fall_one(&mut self, cause: Cause) {
         let Some(a) = self.active.as_mut() else {
             return;
         };
         let down = a.placed.shifted(0, 1);
         if !self.board.fits(&down) {
             // Resting already: let the lock-delay bookkeeping start the timer.
-            self.after_move(false);
+            self.after_move(Cause::Settle);
             return;
         }
         a.placed = down;
-        a.rotated = None;
+        if self.rules.rotation_flag == RotationFlag::AnyMovement || cause == Cause::Player {
+            a.rotated = None;
+        }
         self.last_fall = self.now;
         self.emit(EventKind::Fall { rows: 1 });
-        self.after_move(false);
+        self.after_move(cause);
     }
 
     /// Sonic drop (and soft drop at infinite speed): straight to the floor without locking,
     /// one point per row.
     fn drop_to_floor(&mut self, scored: bool) {
-        let Some(a) = self.active else { return };
+        let Some(a) = self.active.filter(|a| !a.dropped) else {
+            return;
+        };
         let rows = self.drop_distance(&a.placed);
         if rows == 0 {
             return;
@@ -234,24 +333,36 @@ impl Game {
             self.stats.score += rows as u64;
         }
         self.emit(EventKind::Move { dx: 0, dy: rows });
-        self.after_move(true);
+        self.after_move(Cause::Player);
     }
 
     fn hard_drop(&mut self) {
-        let Some(a) = self.active else { return };
+        let Some(a) = self.active.filter(|a| !a.dropped) else {
+            return;
+        };
         let rows = self.drop_distance(&a.placed);
-        if let Some(a) = self.active.as_mut()
-            && rows > 0
-        {
+        let delay = self.rules.hard_drop_delay;
+        let flag_stays = rows == 0 && self.rules.rotation_flag == RotationFlag::AnyMovement;
+        if let Some(a) = self.active.as_mut() {
             a.placed = a.placed.shifted(0, rows);
-            a.rotated = None;
+            if !flag_stays {
+                a.rotated = None;
+            }
+            if delay > 0 {
+                a.dropped = true;
+                a.lock_at = Some(self.now + Time::from(delay));
+            }
         }
-        self.stats.score += 2 * rows as u64;
+        if self.scores_drops() {
+            self.stats.score += 2 * rows as u64;
+        }
         self.emit(EventKind::HardDrop {
             from: a.placed,
             rows: rows as u8,
         });
-        self.lock_piece();
+        if delay == 0 {
+            self.lock_piece();
+        }
     }
 
     fn hold(&mut self) {
@@ -272,49 +383,43 @@ impl Game {
 
     /// Bookkeeping after any successful movement of the active piece: instant gravity, the
     /// lowest row reached, the lock timer and its resets, and an ARR-0 slide.
-    pub(super) fn after_move(&mut self, by_player: bool) {
+    pub(super) fn after_move(&mut self, cause: Cause) {
         let instant = self.fall_interval().is_none();
         let Some(mut a) = self.active else { return };
+        if a.dropped {
+            return;
+        }
+        let mut cause = cause;
         if instant {
             let rows = self.drop_distance(&a.placed);
             if rows > 0 {
                 a.placed = a.placed.shifted(0, rows);
-                a.rotated = None;
-                if self.soft_dropping() && self.config.mode.gravity != crate::mode::Gravity::Instant
+                if self.rules.rotation_flag == RotationFlag::AnyMovement {
+                    a.rotated = None;
+                }
+                if self.soft_dropping()
+                    && self.config.mode.gravity != crate::mode::Gravity::Instant
+                    && matches!(self.rules.soft_drop, SoftDrop::Factor { .. })
                 {
                     self.stats.score += rows as u64;
                 }
                 self.emit(EventKind::Fall { rows: rows as u8 });
+                if cause == Cause::Settle {
+                    cause = Cause::Gravity;
+                }
             }
-        }
-        let was_timing = a.lock_at.is_some();
-        let mut reset = false;
-        if by_player && was_timing && a.resets < self.rules.lock_resets {
-            a.resets += 1;
-            reset = true;
-        }
-        if a.placed.y > a.lowest {
-            a.lowest = a.placed.y;
-            a.resets = 0;
-            a.lock_at = None;
-            reset = true;
         }
         let grounded = !self.board.fits(&a.placed.shifted(0, 1));
-        let lock_now = if !grounded {
-            a.lock_at = None;
-            false
-        } else if a.lock_at.is_none() {
-            if a.resets >= self.rules.lock_resets {
-                true
-            } else {
-                a.lock_at = Some(self.now + Time::from(self.rules.lock_delay));
+        let lock_now = match self.rules.lock {
+            LockDown::Extended {
+                resets,
+                landing_uses_reset,
+                refill,
+            } => self.extended_lock(&mut a, cause, grounded, resets, landing_uses_reset, refill),
+            LockDown::Timer { ground_cap } => {
+                self.timer_lock(&mut a, cause, grounded, ground_cap);
                 false
             }
-        } else {
-            if reset {
-                a.lock_at = Some(self.now + Time::from(self.rules.lock_delay));
-            }
-            false
         };
         self.active = Some(a);
         if lock_now {
@@ -329,4 +434,120 @@ impl Game {
             self.slide(s.dx);
         }
     }
+
+    /// Extended placement lock down; returns whether the piece locks now.
+    fn extended_lock(
+        &self,
+        a: &mut super::Active,
+        cause: Cause,
+        grounded: bool,
+        limit: u8,
+        landing_uses_reset: bool,
+        refill: ResetRefill,
+    ) -> bool {
+        let delay = Time::from(self.rules.lock_delay);
+        let lock_at = self.rules.on_step(self.now + delay);
+        if refill == ResetRefill::Airborne {
+            // The rules seed: in the air nothing counts; every move or gravity step that ends
+            // on the ground restarts the timer while resets last (the landing one included).
+            if !grounded {
+                a.lock_at = None;
+                a.resets = 0;
+                return false;
+            }
+            let moved = cause != Cause::Settle;
+            if moved && (landing_uses_reset || a.lock_at.is_some()) && a.resets < limit {
+                a.resets += 1;
+                a.lock_at = Some(lock_at);
+            } else if a.lock_at.is_none() {
+                a.lock_at = Some(lock_at);
+            }
+            return false;
+        }
+        let was_timing = a.lock_at.is_some();
+        let mut reset = false;
+        let counts = cause == Cause::Player || (landing_uses_reset && cause == Cause::Gravity);
+        if counts && (was_timing || landing_uses_reset) && a.resets < limit {
+            a.resets += 1;
+            reset = true;
+        }
+        if a.placed.y > a.lowest {
+            a.lowest = a.placed.y;
+            a.resets = 0;
+            a.lock_at = None;
+            reset = true;
+        }
+        if !grounded {
+            a.lock_at = None;
+            false
+        } else if a.lock_at.is_none() {
+            if a.resets >= limit {
+                true
+            } else {
+                a.lock_at = Some(lock_at);
+                false
+            }
+        } else {
+            if reset {
+                a.lock_at = Some(lock_at);
+            }
+            false
+        }
+    }
+
+    /// The tetrs seed's timer lock down with its ground-time cap and ground-continuity fix.
+    fn timer_lock(&self, a: &mut super::Active, cause: Cause, grounded: bool, cap: u32) {
+        let now = self.now;
+        let bottom = a.placed.y + bottom_row(a.placed);
+        let new_low = bottom > a.lowest;
+        if new_low {
+            a.lowest = bottom;
+            a.ground_left = cap;
+            a.touchdown = None;
+            a.liftoff = None;
+        }
+        if !grounded {
+            if a.on_ground {
+                a.on_ground = false;
+                a.liftoff = Some(now);
+            }
+            a.lock_at = None;
+            return;
+        }
+        if !a.on_ground {
+            a.on_ground = true;
+            match (a.touchdown, a.liftoff) {
+                (Some(down), Some(up)) => {
+                    let close = self
+                        .gravity_interval()
+                        .is_none_or(|i| now.saturating_sub(up) <= 2 * Time::from(i));
+                    if !close {
+                        // Far: the earlier contact is spent; this one counts afresh.
+                        let spent = up.saturating_sub(down).min(Time::from(u32::MAX)) as u32;
+                        a.ground_left = a.ground_left.saturating_sub(spent);
+                        a.touchdown = Some(now);
+                    }
+                }
+                _ => a.touchdown = Some(now),
+            }
+            a.liftoff = None;
+        }
+        if a.lock_at.is_none() || cause == Cause::Player {
+            let on_ground = now.saturating_sub(a.touchdown.unwrap_or(now));
+            let left = Time::from(a.ground_left).saturating_sub(on_ground);
+            let delay = Time::from(self.rules.lock_delay_at(self.stats.level)).min(left);
+            a.lock_at = Some(now + delay);
+        }
+    }
+}
+
+/// The lowest cell row of a placed piece, relative to its box.
+pub(super) fn bottom_row(placed: crate::piece::Placed) -> i8 {
+    placed
+        .piece
+        .cells(placed.rotation)
+        .iter()
+        .map(|&(_, y)| y)
+        .max()
+        .unwrap_or(0)
 }

@@ -5,7 +5,7 @@ use crate::board::{BUFFER_HEIGHT, HEIGHT};
 use crate::event::{Clear, EndReason, EventKind};
 use crate::mode::Stat;
 use crate::piece::{Piece, Rotation};
-use crate::ruleset::Time;
+use crate::ruleset::{Scoring, SpinRule, Time};
 use crate::scoring::{self, Spin};
 
 impl Game {
@@ -27,6 +27,16 @@ impl Game {
         }
         if lines == 0 {
             self.combo = -1;
+            let breaks = match self.rules.scoring {
+                Scoring::Guideline {
+                    no_clear_breaks_b2b,
+                } => no_clear_breaks_b2b,
+                Scoring::Tetrs => false,
+            };
+            if breaks {
+                self.b2b = false;
+                self.b2b_chain = 0;
+            }
         }
         if self.is_over() {
             return;
@@ -38,8 +48,9 @@ impl Game {
             self.stats.lines += lines;
             self.stats.garbage_cleared += garbage_rows;
             self.update_level();
+            let delay = self.rules.line_clear_delay + self.rules.appearance_delay;
             self.phase = Phase::Clearing {
-                until: self.now + Time::from(self.rules.line_clear_delay),
+                until: self.rules.on_step(self.now + Time::from(delay)),
                 rows,
             };
             self.check_limits();
@@ -58,15 +69,37 @@ impl Game {
             return;
         }
         self.check_limits();
-        if !self.is_over() {
+        if self.is_over() {
+            return;
+        }
+        if self.rules.appearance_delay > 0 {
+            // The next piece appears after the appearance delay (ARE).
+            self.phase = Phase::Clearing {
+                until: self
+                    .rules
+                    .on_step(self.now + Time::from(self.rules.appearance_delay)),
+                rows: 0,
+            };
+        } else {
             self.spawn_next();
         }
     }
 
-    /// The rules seed's 3-corner rule for a T whose last action was a rotation; a rotation that
-    /// used the last kick of its table always makes a full T-spin.
+    /// The ruleset's spin rule: the rules seed's 3-corner rule for a T whose last action was a
+    /// rotation (in `standard` a rotation that used the last kick of its table always makes a
+    /// full T-spin), or tetrs' "any piece that cannot move up".
     fn detect_spin(&self, active: &Active) -> Spin {
         let placed = active.placed;
+        let last_kick_full = match self.rules.spin {
+            SpinRule::Immobile => {
+                return if self.fits(&placed.shifted(0, -1)) {
+                    Spin::None
+                } else {
+                    Spin::Full
+                };
+            }
+            SpinRule::TCorners { last_kick_full } => last_kick_full,
+        };
         let Some((_, last_kick)) = active.rotated else {
             return Spin::None;
         };
@@ -74,7 +107,7 @@ impl Game {
             return Spin::None;
         }
         let (cx, cy) = (placed.x + 1, placed.y + 1);
-        let solid = |dx: i8, dy: i8| self.board.is_solid(cx + dx, cy + dy);
+        let solid = |dx: i8, dy: i8| self.corner_solid(cx + dx, cy + dy);
         let (nw, ne, sw, se) = (solid(-1, -1), solid(1, -1), solid(-1, 1), solid(1, 1));
         let corners = [nw, ne, sw, se].iter().filter(|&&c| c).count();
         if corners < 3 {
@@ -86,7 +119,7 @@ impl Game {
             Rotation::South => sw && se,
             Rotation::West => nw && sw,
         };
-        if front || last_kick {
+        if front || (last_kick && last_kick_full) {
             Spin::Full
         } else {
             Spin::Mini
@@ -96,6 +129,10 @@ impl Game {
     fn score_clear(&mut self, rows: u64, lines: u32, spin: Spin) {
         let perfect =
             lines > 0 && (0..HEIGHT).all(|y| rows & (1 << y) != 0 || self.board.row_mask(y) == 0);
+        if self.rules.scoring == Scoring::Tetrs {
+            self.score_tetrs(rows, lines, spin, perfect);
+            return;
+        }
         let qualifies = scoring::qualifies_for_b2b(lines, spin);
         let b2b = lines > 0 && qualifies && self.b2b;
         if lines > 0 {
@@ -143,6 +180,58 @@ impl Game {
             score: points.total(),
             attack: attack.min(255) as u8,
         }));
+        self.send_attack(attack);
+    }
+
+    /// The tetrs seed's formula: `10 * (lines + combo - 1)^2 * max(1, b2b) * (spin ? 4 : 1) *
+    /// (perfect ? 100 : 1)`, where `combo` counts consecutive clearing pieces (1 for the first)
+    /// and `b2b` consecutive special clears (a spin, a perfect clear or four lines). Only
+    /// clears score; the attack follows the standard table.
+    fn score_tetrs(&mut self, rows: u64, lines: u32, spin: Spin, perfect: bool) {
+        if lines == 0 {
+            if spin != Spin::None {
+                self.stats.tspins += 1;
+            }
+            return;
+        }
+        self.combo += 1;
+        let combo = self.combo.max(0) as u32;
+        let special = lines >= 4 || spin != Spin::None || perfect;
+        self.b2b_chain = if special { self.b2b_chain + 1 } else { 0 };
+        self.b2b = special;
+        self.stats.max_b2b = self.stats.max_b2b.max(self.b2b_chain.saturating_sub(1));
+        self.stats.max_combo = self.stats.max_combo.max(combo);
+        let points = scoring::tetrs_score(lines, combo + 1, self.b2b_chain, spin, perfect);
+        self.stats.score += points;
+        match lines {
+            1 => self.stats.singles += 1,
+            2 => self.stats.doubles += 1,
+            3 => self.stats.triples += 1,
+            _ => self.stats.tetrises += 1,
+        }
+        if spin != Spin::None {
+            self.stats.tspins += 1;
+        }
+        if perfect {
+            self.stats.perfect_clears += 1;
+        }
+        let b2b = special && self.b2b_chain > 1;
+        let attack = scoring::attack(lines, spin, b2b, combo, perfect);
+        self.stats.attack += attack;
+        self.emit(EventKind::LineClear(Clear {
+            rows,
+            lines: lines as u8,
+            spin,
+            combo: combo.min(u32::from(u16::MAX)) as u16,
+            b2b,
+            perfect,
+            score: points.min(u64::from(u32::MAX)) as u32,
+            attack: attack.min(255) as u8,
+        }));
+        self.send_attack(attack);
+    }
+
+    fn send_attack(&mut self, attack: u32) {
         if attack > 0 {
             let (cancelled, sent) = self.garbage.cancel(attack);
             if cancelled > 0 {
@@ -163,7 +252,8 @@ impl Game {
         if !self.config.mode.level_increase {
             return;
         }
-        let level = self.config.mode.start_level + self.stats.lines / self.rules.lines_per_level;
+        let start = self.config.mode.start_level.max(self.rules.min_level);
+        let level = start + self.stats.lines / self.rules.lines_per_level;
         if level > self.stats.level {
             self.stats.level = level;
             self.emit(EventKind::LevelUp { level });

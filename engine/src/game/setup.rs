@@ -19,7 +19,7 @@ impl Game {
     pub fn set_board(&mut self, board: crate::board::Board) {
         self.board = board;
         if self.active.is_some() {
-            self.after_move(false);
+            self.after_move(super::actions::Cause::Settle);
         }
     }
 
@@ -137,38 +137,51 @@ impl Game {
             x: SPAWN_X,
             y: SPAWN_Y,
         };
-        if initial && let Some(turn) = self.held_turn() {
+        if initial
+            && let Some(turn) = self.held_turn()
+            && (piece != Piece::O || self.rules.o_rotates)
+        {
             let turned = Placed {
                 rotation: placed.rotation.turned(turn.quarter_turns()),
                 ..placed
             };
-            if self.board.fits(&turned) {
+            if self.fits(&turned) {
                 placed = turned;
             }
         }
-        if !self.board.fits(&placed) {
+        if !self.fits(&placed) {
             self.end(EndReason::BlockOut, false);
             return;
         }
         self.phase = Phase::Falling;
+        let timer = match self.rules.lock {
+            crate::ruleset::LockDown::Timer { ground_cap } => Some(ground_cap),
+            crate::ruleset::LockDown::Extended { .. } => None,
+        };
         self.active = Some(Active {
             placed,
-            lowest: placed.y,
+            // Timer lock down tracks the piece's lowest cell, extended its box.
+            lowest: placed.y + timer.map_or(0, |_| super::actions::bottom_row(placed)),
             lock_at: None,
             resets: 0,
             rotated: None,
+            on_ground: false,
+            touchdown: None,
+            liftoff: None,
+            ground_left: timer.unwrap_or(0),
+            dropped: false,
         });
         self.last_fall = self.now;
         self.emit(EventKind::Spawn {
             piece,
             rotation: placed.rotation,
         });
-        self.after_move(false);
+        self.after_move(super::actions::Cause::Settle);
     }
 
     /// The rotation a held button asks for at spawn, if any.
     fn held_turn(&self) -> Option<Turn> {
-        if self.buttons[Button::Rotate180 as usize] {
+        if self.buttons[Button::Rotate180 as usize] && self.rules.turns_180 {
             Some(Turn::Half)
         } else if self.buttons[Button::RotateCw as usize] {
             Some(Turn::Cw)

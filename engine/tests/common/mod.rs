@@ -139,6 +139,7 @@ pub fn config(mode: Mode) -> GameConfig {
         mode,
         handling: Handling::default(),
         ruleset: RulesetId::Standard,
+        tuning: Default::default(),
     }
 }
 

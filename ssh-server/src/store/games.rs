@@ -83,9 +83,7 @@ macro_rules! game_columns {
 }
 
 fn ruleset_text(id: RulesetId) -> &'static str {
-    match id {
-        RulesetId::Standard => "standard",
-    }
+    id.id()
 }
 
 impl Store {
