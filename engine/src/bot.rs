@@ -111,6 +111,20 @@ pub(crate) fn simulate(game: &Game, buttons: &[Button]) -> (Game, Tried) {
             }
         }
     }
+    // A hard drop delay locks a little later: run the fork's own deadlines up to the lock.
+    for _ in 0..4 {
+        if tried.locked.is_some() || sim.active().is_none_or(|a| !a.dropped) {
+            break;
+        }
+        let Some(t) = sim.next_deadline() else { break };
+        for e in sim.update(t, None) {
+            match e.kind {
+                EventKind::Lock { at, .. } => tried.locked = Some(at),
+                EventKind::LineClear(c) => tried.lines += u32::from(c.lines),
+                _ => {}
+            }
+        }
+    }
     (sim, tried)
 }
 

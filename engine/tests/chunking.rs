@@ -1,7 +1,9 @@
 //! Determinism: any chunking of the same inputs gives the same events and the same final state
 //! as one update per millisecond.
 
-use minotty_engine::{Button, Event, Game, GameConfig, Handling, Input, Mode, Time};
+use minotty_engine::{
+    Button, Event, Game, GameConfig, Handling, Input, Mode, RotationSystem, RulesetId, Time, Tuning,
+};
 use proptest::prelude::*;
 
 fn input_strategy() -> impl Strategy<Value = Input> {
@@ -23,6 +25,35 @@ fn mode_strategy() -> impl Strategy<Value = Mode> {
         Just(Mode::combo()),
         Just(Mode::ultra()),
         (0u32..20).prop_map(|l| Mode::custom(l, true, None)),
+    ]
+}
+
+fn ruleset_strategy() -> impl Strategy<Value = RulesetId> {
+    proptest::sample::select(RulesetId::ALL.to_vec())
+}
+
+/// Custom tunings, including delays that are not multiples of anything.
+fn tuning_strategy() -> impl Strategy<Value = Tuning> {
+    let rotation = proptest::option::of(proptest::sample::select(vec![
+        RotationSystem::Super,
+        RotationSystem::Classic,
+        RotationSystem::Ocular,
+    ]));
+    let delay = || proptest::option::of(0u32..700);
+    prop_oneof![
+        2 => Just(Tuning::default()),
+        1 => (rotation, delay(), delay(), delay(), delay(), delay(), any::<bool>()).prop_map(
+            |(rotation, lock_delay, ground_cap, line_clear_delay, appearance_delay, hard_drop_delay, no_soft_drop_lock)| Tuning {
+                rotation,
+                lock_delay,
+                ground_cap,
+                line_clear_delay,
+                appearance_delay,
+                hard_drop_delay,
+                no_soft_drop_lock,
+                ..Tuning::default()
+            }
+        ),
     ]
 }
 
@@ -106,18 +137,20 @@ fn run_chunked(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     #[test]
     fn any_chunking_matches_one_update_per_millisecond(
         seed in any::<u32>(),
         mode in mode_strategy(),
+        ruleset in ruleset_strategy(),
+        tuning in tuning_strategy(),
         handling in handling_strategy(),
         script in proptest::collection::vec((0u16..300, input_strategy()), 1..150),
         cuts in proptest::collection::vec(any::<u64>(), 0..40),
         tail in 0u64..3000,
     ) {
-        let config = GameConfig { mode, handling, ..GameConfig::default() };
+        let config = GameConfig { mode, handling, ruleset, tuning };
         let inputs = timeline(&script);
         let end = inputs.last().map_or(0, |l| l.0) + tail;
         let reference = run_per_ms(&config, seed, &inputs, end);
