@@ -493,10 +493,6 @@ fn tetrs_every_piece_that_cannot_move_up_spins() {
     assert_eq!(clear(&sim.tap(Button::HardDrop)).spin, Spin::None);
 }
 
-fn board_rows(sim: &Sim) -> Vec<String> {
-    ascii(sim.game.board())
-}
-
 #[test]
 fn tetrs_appearance_delay_follows_locks_and_clears() {
     let mut sim = Sim::with_config(tetrs_bag(Mode::sprint()), 1);
