@@ -43,7 +43,7 @@ impl Ruleset {
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
         version: 1,
-        rotation: RotationSystem::Srs,
+        rotation: RotationSystem::Super,
         drop_intervals: [1000, 800, 650, 500, 400, 320, 250, 200, 160, 120],
         lines_per_level: 10,
         lock_delay: 450,

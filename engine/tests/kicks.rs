@@ -76,34 +76,34 @@ fn engine_raw_tables_are_the_seed_tables() {
 }
 
 #[test]
-fn srs_returns_the_seed_jlstz_kicks_with_y_pointing_down() {
+fn super_returns_the_seed_jlstz_kicks_with_y_pointing_down() {
     for piece in JLSTZ {
         for ((from, to), kicks) in SEED_JLSTZ {
-            let got = RotationSystem::Srs.kicks(piece, Rotation::ALL[from], turn_of(from, to));
+            let got = RotationSystem::Super.kicks(piece, Rotation::ALL[from], turn_of(from, to));
             assert_eq!(got, y_down(&kicks), "{piece:?} {from}->{to}");
         }
     }
 }
 
 #[test]
-fn srs_returns_the_seed_i_kicks_with_y_pointing_down() {
+fn super_returns_the_seed_i_kicks_with_y_pointing_down() {
     for ((from, to), kicks) in SEED_I {
-        let got = RotationSystem::Srs.kicks(Piece::I, Rotation::ALL[from], turn_of(from, to));
+        let got = RotationSystem::Super.kicks(Piece::I, Rotation::ALL[from], turn_of(from, to));
         assert_eq!(got, y_down(&kicks), "I {from}->{to}");
     }
 }
 
 #[test]
-fn srs_half_turn_kicks_and_the_o_piece() {
+fn super_half_turn_kicks_and_the_o_piece() {
     for piece in [Piece::I, Piece::J, Piece::L, Piece::S, Piece::T, Piece::Z] {
         for (from, kicks) in HALF_SRS_PLUS.iter().enumerate() {
-            let got = RotationSystem::Srs.kicks(piece, Rotation::ALL[from], Turn::Half);
+            let got = RotationSystem::Super.kicks(piece, Rotation::ALL[from], Turn::Half);
             assert_eq!(got, y_down(kicks), "{piece:?} half turn from {from}");
         }
     }
     for from in Rotation::ALL {
         for turn in [Turn::Cw, Turn::Ccw, Turn::Half] {
-            assert_eq!(RotationSystem::Srs.kicks(Piece::O, from, turn), &[(0, 0)]);
+            assert_eq!(RotationSystem::Super.kicks(Piece::O, from, turn), &[(0, 0)]);
         }
     }
 }
@@ -112,10 +112,10 @@ fn srs_half_turn_kicks_and_the_o_piece() {
 fn spot_check_conversion_by_hand() {
     // N→E for T: the seed's (-1, 1) is one column left and one row *up*, i.e. board y - 1;
     // its (-1, -2) is two rows *down*.
-    let k = RotationSystem::Srs.kicks(Piece::T, Rotation::North, Turn::Cw);
+    let k = RotationSystem::Super.kicks(Piece::T, Rotation::North, Turn::Cw);
     assert_eq!(k[2], (-1, -1));
     assert_eq!(k[4], (-1, 2));
-    let k = RotationSystem::Srs.kicks(Piece::I, Rotation::East, Turn::Ccw);
+    let k = RotationSystem::Super.kicks(Piece::I, Rotation::East, Turn::Ccw);
     assert_eq!(k, &[(0, 0), (2, 0), (-1, 0), (2, -1), (-1, 2)]);
 }
 
