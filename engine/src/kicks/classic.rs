@@ -7,7 +7,7 @@
 //!   cells (right of centre, as on the NES, hence "right-handed"), and back.
 //! - O never moves.
 //! - A half turn keeps the bottom-left corner of the tight bounding box where it is (tetrs tries
-//!   no alternative), which for T, J and L flips the piece about its flat side.
+//!   no alternative): the piece turns over inside the rows and columns it already spans.
 //!
 //! Four quarter turns the same way, or two half turns, bring every piece back to where it began.
 
@@ -22,7 +22,7 @@ pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick]
 /// and for each the offset of a clockwise, a counter-clockwise and a half turn.
 #[rustfmt::skip]
 static TABLE: [[[Kick; 3]; 4]; 7] = [
-    //          North                         East                        South                       West
+    // Per piece: [cw, ccw, half] from North, East, South, West.
     /* I */ [[(0, -1), (1, -1), (0, -1)], [(0, 0), (0, 1), (1, 0)], [(1, 0), (0, 0), (0, 1)], [(-1, 1), (-1, 0), (-1, 0)]],
     /* O */ [[(0, 0), (0, 0), (0, 0)], [(0, 0), (0, 0), (0, 0)], [(0, 0), (0, 0), (0, 0)], [(0, 0), (0, 0), (0, 0)]],
     /* T */ [[(0, 0), (0, 0), (0, -1)], [(0, 0), (0, 0), (1, 0)], [(0, 0), (0, 0), (0, 1)], [(0, 0), (0, 0), (-1, 0)]],
