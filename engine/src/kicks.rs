@@ -1,116 +1,125 @@
 //! Rotation systems and their kick tables.
 //!
-//! The tables below are written exactly as in the rules seed, in SRS's usual convention where
-//! `+y` points **up**. The board's `y` grows downwards, so every offset is converted once, at
-//! compile time, by negating its `y` ([`to_board`]). The tests in `tests/kicks.rs` pin both the
-//! raw tables and well-known kick cases (for example the T-spin triple kick) on real boards.
+//! A rotation system answers one question: when the piece `piece`, facing `from`, is turned by
+//! `turn`, which offsets `(dx, dy)` should be tried, in order, for the new orientation? The game
+//! takes the first offset at which the rotated piece fits (`game/actions.rs`). Every list is
+//! plain data in the board's own frame: `x` grows to the right, `y` grows **downwards**, and an
+//! offset moves the top-left corner of the piece's 4×4 box (see [`crate::piece`]).
+//!
+//! Three systems are provided:
+//!
+//! - [`RotationSystem::Super`] (`kicks/srs.rs`): the rules seed's SRS tables, written there with
+//!   `+y` up and converted once by negating `y`, plus TETR.IO's SRS+ 180° kicks. The O piece never
+//!   moves.
+//! - [`RotationSystem::Classic`] (`kicks/classic.rs`): the tetrs seed's "Classic" system, the
+//!   right-handed variant of the kick-less rotation of NES Tetris. Every turn has exactly one
+//!   offset: the piece's own centre of rotation. I, S and Z have only two distinct looks (as on
+//!   the NES), so turning them either way from a given orientation lands on the same cells. A half
+//!   turn keeps the bottom-left corner of the piece's tight bounding box in place and happens only
+//!   if it fits there.
+//! - [`RotationSystem::Ocular`] (`kicks/ocular.rs`): the tetrs seed's own system, built by
+//!   *looking* at every piece and orientation and listing the most natural landing spots first
+//!   (principles in the tetrs README, section "Ocular Rotation System", kept in
+//!   `shared/seeds/000_d3890d36c76d8e54.txt`). It is mirror-symmetric: mirroring the board mirrors
+//!   every rotation, and orientations that look alike behave alike. Its lists are not SRS-like:
+//!   the first entry is not always `(0, 0)`, so a kick index of 0 does not mean "no kick".
+//!
+//! # Where the Classic and Ocular numbers come from
+//!
+//! The facts are the tetrs engine's (`piece_rotation.rs` and `Tetromino::minos` in its `lib.rs`).
+//! There, `y` points *up*, a piece's position is the bottom-left corner of its *tight* bounding
+//! box in the current orientation, and a kick moves that corner. tetrs also writes several lists
+//! once and derives others by mirroring (Z from S, J from L, T's right turns from its left turns,
+//! every right turn of O and I from the left one). Here every list is written out in full, for
+//! every piece, orientation and direction including 180°, already converted to our frame:
+//!
+//! For a tetrs kick `(kx, ky)` turning from orientation `o` to `o2`, let `minx(o)` and `maxy(o)`
+//! be the smallest `x` and largest `y` (board frame, `y` down) of our cells `Piece::cells(o)`.
+//! Then our offset is
+//!
+//! ```text
+//! (kx + minx(o) - minx(o2),  -ky + maxy(o) - maxy(o2))
+//! ```
+//!
+//! because tetrs's corner sits at our box corner plus `(minx, maxy)`, and its `y` axis is ours
+//! reversed. `tests/kicks.rs` re-states tetrs's shapes and kick lists in its own frame and checks,
+//! for every kick of both systems, that our offset covers exactly the cells tetrs's rule covers;
+//! `tests/kicks_ocular.rs` and `tests/kicks_classic.rs` pin every list and show them on boards.
 
 use crate::piece::{Piece, Rotation, Turn};
 
-/// A kick offset `(dx, dy)`.
+mod classic;
+mod ocular;
+mod srs;
+
+pub use srs::{seed_tables, to_board};
+
+/// A kick offset `(dx, dy)` in board coordinates (`+y` down).
 pub type Kick = (i8, i8);
 
 /// How pieces rotate and which alternative positions they try when the plain rotation is blocked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RotationSystem {
-    /// The Super Rotation System with the seed's kick tables, plus TETR.IO's SRS+ 180° kicks.
+    /// Super Rotation System: the rules seed's tables plus SRS+ 180° kicks.
     #[default]
     Super,
-    /// Plain rotation about the same centres with no kicks at all and no 180° turns: a rotation
-    /// either fits where it is or does not happen.
+    /// The right-handed variant of the classic, kick-less rotation system used in NES Tetris
+    /// (tetrs seed), with 180° turns when they fit.
     Classic,
-    /// The tetrs seed's Ocular rotation system (placeholder until the rotation branch lands).
+    /// The tetrs seed's own symmetric "Ocular" rotation system.
     Ocular,
 }
 
 impl RotationSystem {
-    /// The offsets to try, in order, in board coordinates (`+y` down). Empty when the turn is not
-    /// available at all.
+    /// Every rotation system.
+    pub const ALL: [RotationSystem; 3] = [
+        RotationSystem::Super,
+        RotationSystem::Classic,
+        RotationSystem::Ocular,
+    ];
+
+    /// The display name: "Super", "Classic" or "Ocular".
+    pub fn name(self) -> &'static str {
+        match self {
+            RotationSystem::Super => "Super",
+            RotationSystem::Classic => "Classic",
+            RotationSystem::Ocular => "Ocular",
+        }
+    }
+
+    /// The stable lower-case identifier: "super", "classic" or "ocular".
+    pub fn id(self) -> &'static str {
+        match self {
+            RotationSystem::Super => "super",
+            RotationSystem::Classic => "classic",
+            RotationSystem::Ocular => "ocular",
+        }
+    }
+
+    /// Parses an [`id`](Self::id) or a [`name`](Self::name), ignoring ASCII case.
+    pub fn parse(s: &str) -> Option<RotationSystem> {
+        RotationSystem::ALL
+            .into_iter()
+            .find(|r| r.id().eq_ignore_ascii_case(s))
+    }
+
+    /// The offsets to try, in order, in board coordinates (`+y` down). Never empty: every system
+    /// offers every turn, even if only at one position.
     pub fn kicks(self, piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
         match self {
-            RotationSystem::Super | RotationSystem::Ocular => srs_kicks(piece, from, turn),
-            RotationSystem::Classic => match turn {
-                Turn::Half => &[],
-                _ => &[(0, 0)],
-            },
+            RotationSystem::Super => srs::kicks(piece, from, turn),
+            RotationSystem::Classic => classic::kicks(piece, from, turn),
+            RotationSystem::Ocular => ocular::kicks(piece, from, turn),
         }
     }
 }
 
-/// The SRS (+ SRS+ 180°) kicks in board coordinates.
-pub fn srs_kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
-    let i = from as usize;
-    match (piece, turn) {
-        (Piece::O, _) => &NO_KICK,
-        (Piece::I, Turn::Cw) => &I_CW[i],
-        (Piece::I, Turn::Ccw) => &I_CCW[i],
-        (_, Turn::Cw) => &JLSTZ_CW[i],
-        (_, Turn::Ccw) => &JLSTZ_CCW[i],
-        (_, Turn::Half) => &HALF[i],
+/// The column of a turn in the `[Cw, Ccw, Half]` tables of the submodules.
+const fn turn_index(turn: Turn) -> usize {
+    match turn {
+        Turn::Cw => 0,
+        Turn::Ccw => 1,
+        Turn::Half => 2,
     }
 }
-
-const NO_KICK: [Kick; 1] = [(0, 0)];
-
-/// The rules seed's JLSTZ table, `+y` up, keyed by transition.
-pub mod seed_tables {
-    use super::Kick;
-
-    /// N→E, E→S, S→W, W→N.
-    pub const JLSTZ_CW: [[Kick; 5]; 4] = [
-        [(0, 0), (-1, 0), (-1, 1), (0, -2), (-1, -2)],
-        [(0, 0), (1, 0), (1, -1), (0, 2), (1, 2)],
-        [(0, 0), (1, 0), (1, 1), (0, -2), (1, -2)],
-        [(0, 0), (-1, 0), (-1, -1), (0, 2), (-1, 2)],
-    ];
-    /// N→W, E→N, S→E, W→S.
-    pub const JLSTZ_CCW: [[Kick; 5]; 4] = [
-        [(0, 0), (1, 0), (1, 1), (0, -2), (1, -2)],
-        [(0, 0), (1, 0), (1, -1), (0, 2), (1, 2)],
-        [(0, 0), (-1, 0), (-1, 1), (0, -2), (-1, -2)],
-        [(0, 0), (-1, 0), (-1, -1), (0, 2), (-1, 2)],
-    ];
-    /// N→E, E→S, S→W, W→N.
-    pub const I_CW: [[Kick; 5]; 4] = [
-        [(0, 0), (-2, 0), (1, 0), (-2, -1), (1, 2)],
-        [(0, 0), (-1, 0), (2, 0), (-1, 2), (2, -1)],
-        [(0, 0), (2, 0), (-1, 0), (2, 1), (-1, -2)],
-        [(0, 0), (1, 0), (-2, 0), (1, -2), (-2, 1)],
-    ];
-    /// N→W, E→N, S→E, W→S.
-    pub const I_CCW: [[Kick; 5]; 4] = [
-        [(0, 0), (-1, 0), (2, 0), (-1, 2), (2, -1)],
-        [(0, 0), (2, 0), (-1, 0), (2, 1), (-1, -2)],
-        [(0, 0), (1, 0), (-2, 0), (1, -2), (-2, 1)],
-        [(0, 0), (-2, 0), (1, 0), (-2, -1), (1, 2)],
-    ];
-    /// TETR.IO SRS+ 180° kicks: N→S, E→W, S→N, W→E. Used for every piece but O.
-    pub const HALF: [[Kick; 6]; 4] = [
-        [(0, 0), (0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)],
-        [(0, 0), (1, 0), (1, 2), (1, 1), (0, 2), (0, 1)],
-        [(0, 0), (0, -1), (-1, -1), (1, -1), (-1, 0), (1, 0)],
-        [(0, 0), (-1, 0), (-1, 2), (-1, 1), (0, 2), (0, 1)],
-    ];
-}
-
-/// Converts a table from SRS's `+y` up convention to the board's `+y` down.
-pub const fn to_board<const N: usize>(table: [[Kick; N]; 4]) -> [[Kick; N]; 4] {
-    let mut out = table;
-    let mut r = 0;
-    while r < 4 {
-        let mut k = 0;
-        while k < N {
-            out[r][k].1 = -table[r][k].1;
-            k += 1;
-        }
-        r += 1;
-    }
-    out
-}
-
-const JLSTZ_CW: [[Kick; 5]; 4] = to_board(seed_tables::JLSTZ_CW);
-const JLSTZ_CCW: [[Kick; 5]; 4] = to_board(seed_tables::JLSTZ_CCW);
-const I_CW: [[Kick; 5]; 4] = to_board(seed_tables::I_CW);
-const I_CCW: [[Kick; 5]; 4] = to_board(seed_tables::I_CCW);
-const HALF: [[Kick; 6]; 4] = to_board(seed_tables::HALF);
