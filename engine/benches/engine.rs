@@ -7,7 +7,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use minotty_engine::bot::autoplay;
 use minotty_engine::rng::SplitMix;
-use minotty_engine::{Button, Game, GameConfig, Input, Mode, Replay, Time};
+use minotty_engine::{Button, Game, GameConfig, Input, Mode, Replay, RulesetId, Time};
 use std::hint::black_box;
 
 /// The scripted inputs: `(press/release, button)` pairs for `pieces` pieces.
@@ -31,10 +31,11 @@ fn script(pieces: usize) -> Vec<Input> {
     out
 }
 
-/// Runs the script, restarting on top-out. Returns (updates, pieces).
-fn run(script: &[Input]) -> (u64, u64) {
+/// Runs the script under `ruleset`, restarting on top-out. Returns (updates, pieces).
+fn run(script: &[Input], ruleset: RulesetId) -> (u64, u64) {
     let config = GameConfig {
         mode: Mode::custom(0, true, None),
+        ruleset,
         ..GameConfig::default()
     };
     let mut seed = 1;
@@ -71,20 +72,28 @@ fn sprint_replay() -> Replay {
 
 fn benches(c: &mut Criterion) {
     let script = script(20_000);
-    let (updates, pieces) = run(&script);
-    eprintln!(
-        "throughput script: {updates} updates, {pieces} pieces ({:.2} updates per piece)",
-        updates as f64 / pieces as f64
-    );
     let mut group = c.benchmark_group("throughput");
-    group.throughput(Throughput::Elements(updates));
-    group.bench_function(BenchmarkId::new("updates", updates), |b| {
-        b.iter(|| run(black_box(&script)))
-    });
-    group.throughput(Throughput::Elements(pieces));
-    group.bench_function(BenchmarkId::new("pieces", pieces), |b| {
-        b.iter(|| run(black_box(&script)))
-    });
+    for ruleset in RulesetId::ALL {
+        let (updates, pieces) = run(&script, ruleset);
+        eprintln!(
+            "throughput script ({}): {updates} updates, {pieces} pieces ({:.2} updates per piece)",
+            ruleset.id(),
+            updates as f64 / pieces as f64
+        );
+        // `updates` and `pieces` keep their names for the standard ruleset.
+        let suffix = match ruleset {
+            RulesetId::Standard => String::new(),
+            other => format!("/{}", other.id()),
+        };
+        group.throughput(Throughput::Elements(updates));
+        group.bench_function(BenchmarkId::new(format!("updates{suffix}"), updates), |b| {
+            b.iter(|| run(black_box(&script), ruleset))
+        });
+        group.throughput(Throughput::Elements(pieces));
+        group.bench_function(BenchmarkId::new(format!("pieces{suffix}"), pieces), |b| {
+            b.iter(|| run(black_box(&script), ruleset))
+        });
+    }
     group.finish();
 
     let replay = sprint_replay();
