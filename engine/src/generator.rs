@@ -188,8 +188,7 @@ fn snap_text(centi: u16) -> String {
 fn parse_centi(s: &str) -> Option<u16> {
     let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
     let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
-    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 2
-    {
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 2 {
         return None;
     }
     let whole: u32 = if whole.is_empty() {
@@ -208,22 +207,26 @@ fn parse_centi(s: &str) -> Option<u16> {
 // ---------------------------------------------------------------------------------------------
 // Fixed-point arithmetic for recency weights.
 //
-// `recency_weight(a, c)` is `a^(c/100)` in units of 2^-40, computed as `2^(c * log2(a) / 100)`:
+// `recency_weight(a, c)` is `a^(c/100)` in units of 2^-40. With `c = 100 n + f` (`f < 100`) it
+// is `a^n * 2^(f * log2(a) / 100)`: the integer power `a^n` exactly (so integer snaps give exact
+// weights), times the fractional power computed in fixed point:
 //
 // * `LOG2_Q48[a]` is `log2(a)` in Q48 (48 fraction bits) for `a` in 1..=255, by the classic
-//   bit-by-bit method: `a = 2^n * y` with `y` in [1, 2) held in Q62; each of 48 steps squares `y`
+//   bit-by-bit method: `a = 2^j * y` with `y` in [1, 2) held in Q62; each of 48 steps squares `y`
 //   (truncating to Q62) and, if `y >= 2`, halves it and sets the next fraction bit.
 // * `EXP2_Q62[i]` is `2^(2^-(i+1))` in Q62 for i in 0..48: the first is `isqrt(2 * 2^124)` and
 //   each next one `isqrt(previous * 2^62)` (successive square roots of 2, truncated).
-// * The exponent `e = c * LOG2_Q48[a] / 100` (integer division, truncating) is split into its
+// * The exponent `e = f * LOG2_Q48[a] / 100` (integer division, truncating) is split into its
 //   integer part `k` and its 48 fraction bits; the mantissa `m` starts at 1.0 in Q62 and is
 //   multiplied (truncating to Q62) by `EXP2_Q62[i]` for every fraction bit `2^-(i+1)` that is
-//   set. The weight is `(m >> 22) << k`: the mantissa with 40 fraction bits, shifted by `k`.
+//   set. The fractional power is `(m >> 22) << k`: the mantissa with 40 fraction bits, shifted
+//   by `k`; the weight is that times `a^n`.
 //
 // Both tables are computed at compile time by `const fn`s with `u128` integer arithmetic only.
-// Every step truncates; the total relative error against the real `a^snap` is below 2^-38
-// (about 4e-12; tests check 1e-10 against f64). With `a <= 255` and snap <= 10, `k <= 79`, so a
-// weight is below 2^120 and the sum of seven below 2^123: no overflow.
+// Every step truncates; the relative error against the real `a^snap` is 0 for integer snaps
+// and below 2^-38 (about 4e-12) otherwise; tests check 1e-10 against f64. With `a <= 255` and
+// snap <= 10 a weight is at most `255^10 * 2^40 < 2^120` (and every intermediate product is
+// below the final weight's bound), so the sum of seven is below 2^123: no overflow.
 // ---------------------------------------------------------------------------------------------
 
 const ONE_Q62: u128 = 1 << 62;
@@ -269,7 +272,7 @@ const EXP2_Q62: [u128; 48] = {
 /// The recency weight of a piece `age` pieces old under snap `snap_centi / 100`: `age^snap` in
 /// units of 2^-40 (so `2^40` is weight 1), with `0^0 = 1` and `0^snap = 0` otherwise.
 /// `snap_centi` above 1000 is taken as 1000. Integer arithmetic only, as described in this
-/// module's source; relative error below 2^-38.
+/// module's source: exact for integer snaps, relative error below 2^-38 otherwise.
 pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
     let snap_centi = if snap_centi > MAX_SNAP_CENTI {
         MAX_SNAP_CENTI
@@ -282,8 +285,10 @@ pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
     if age == 0 {
         return 0;
     }
-    // snap_centi < 2^10 and LOG2_Q48 < 8 * 2^48 = 2^51: the product is below 2^61.
-    let e = snap_centi as u64 * LOG2_Q48[age as usize] / 100;
+    let whole = (snap_centi / 100) as u32;
+    let frac = (snap_centi % 100) as u64;
+    // frac < 2^7 and LOG2_Q48 < 8 * 2^48 = 2^51: the product is below 2^58; k <= 7.
+    let e = frac * LOG2_Q48[age as usize] / 100;
     let k = e >> 48;
     let mut m = ONE_Q62;
     let mut i = 0;
@@ -293,7 +298,9 @@ pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
         }
         i += 1;
     }
-    (m >> 22) << k
+    // a^n <= 255^10 < 2^80 and the fractional power < a < 2^8 in Q40: the product < 2^128,
+    // and in fact at most 255^10 * 2^40 < 2^120 (the power is monotonic in the snap).
+    (age as u128).pow(whole) * ((m >> 22) << k)
 }
 
 /// `round(2^60 * e^-d)` for d in 0..=42, worked out once with 60-digit decimal arithmetic and
