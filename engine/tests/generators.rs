@@ -792,3 +792,41 @@ fn validated_clamps_out_of_range_parameters() {
         assert_eq!(deal(raw, 3, 300), deal(want, 3, 300));
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// SplitMix::below_u128 (the weighted draws' sampler)
+// ------------------------------------------------------------------------------------------
+
+#[test]
+fn below_u128_is_in_range_uniform_and_frugal() {
+    let mut rng = SplitMix::new(9, PIECE_STREAM);
+    // n == 1 (and 0, taken as 1) draws nothing.
+    let before = rng;
+    assert_eq!(rng.below_u128(1), 0);
+    assert_eq!(rng.below_u128(0), 0);
+    assert_eq!(rng, before);
+    // A power of two never rejects: one draw up to 2^64, two above.
+    for (n, draws) in [(1u128 << 3, 1), (1 << 64, 1), (1 << 65, 2), (1 << 127, 2)] {
+        let mut a = rng;
+        let mut b = rng;
+        let r = a.below_u128(n);
+        assert!(r < n);
+        for _ in 0..draws {
+            b.next_u64();
+        }
+        assert_eq!(a, b, "n = 2^{}", n.trailing_zeros());
+    }
+    // Small and wide totals: in range, and the top and bottom of the range evenly hit.
+    for n in [7u128, 3 << 64 | 1, 7 << 120] {
+        let mut c = [0u64; 7];
+        for _ in 0..70_000 {
+            let r = rng.below_u128(n);
+            assert!(r < n);
+            // Seven equal slices of 0..n.
+            c[(r / n.div_ceil(7)) as usize] += 1;
+        }
+        let (chi, _) = chi_square(&c, &[1.0 / 7.0; 7]);
+        println!("below_u128({n:#x}): slices chi-square {chi:.2}");
+        assert!(chi < 22.46, "n {n:#x}: {chi}");
+    }
+}
