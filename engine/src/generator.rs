@@ -216,13 +216,15 @@ fn parse_centi(s: &str) -> Option<u16> {
 //   (truncating to Q62) and, if `y >= 2`, halves it and sets the next fraction bit.
 // * `EXP2_Q62[i]` is `2^(2^-(i+1))` in Q62 for i in 0..48: the first is `isqrt(2 * 2^124)` and
 //   each next one `isqrt(previous * 2^62)` (successive square roots of 2, truncated).
+// * `EXP2_BYTES_Q62[j][b]` is `2^(b / 256^(j+1))` in Q62 for j in 0..6 and b in 0..256: the
+//   product of `EXP2_Q62[i]` over the bits of `b` (truncating to Q62, most significant first).
 // * The exponent `e = f * LOG2_Q48[a] / 100` (integer division, truncating) is split into its
-//   integer part `k` and its 48 fraction bits; the mantissa `m` starts at 1.0 in Q62 and is
-//   multiplied (truncating to Q62) by `EXP2_Q62[i]` for every fraction bit `2^-(i+1)` that is
-//   set. The fractional power is `(m >> 22) << k`: the mantissa with 40 fraction bits, shifted
-//   by `k`; the weight is that times `a^n`.
+//   integer part `k` and its six fraction bytes; the mantissa `m` starts at 1.0 in Q62 and is
+//   multiplied (truncating to Q62) by `EXP2_BYTES_Q62[j][byte j]` for each nonzero byte, most
+//   significant first. The fractional power is `(m >> 22) << k`: the mantissa with 40 fraction
+//   bits, shifted by `k`; the weight is that times `a^n`.
 //
-// Both tables are computed at compile time by `const fn`s with `u128` integer arithmetic only.
+// All tables are computed at compile time by `const fn`s with `u128` integer arithmetic only.
 // Every step truncates; the relative error against the real `a^snap` is 0 for integer snaps
 // and below 2^-38 (about 4e-12) otherwise; tests check 1e-10 against f64. With `a <= 255` and
 // snap <= 10 a weight is at most `255^10 * 2^40 < 2^120` (and every intermediate product is
@@ -257,14 +259,40 @@ const LOG2_Q48: [u64; 256] = {
     table
 };
 
-const EXP2_Q62: [u128; 48] = {
-    let mut table = [0u128; 48];
+/// Each entry is in (1, 2) in Q62, so below 2^63: stored as `u64` so that a product of two is
+/// one widening 64 x 64 -> 128 bit multiplication.
+const EXP2_Q62: [u64; 48] = {
+    let mut table = [0u64; 48];
     let mut x = (2 * ONE_Q62 * ONE_Q62).isqrt();
     let mut i = 0;
     while i < 48 {
-        table[i] = x;
+        table[i] = x as u64;
         x = (x * ONE_Q62).isqrt();
         i += 1;
+    }
+    table
+};
+
+/// `EXP2_BYTES_Q62[j][b]` is `2^(b / 256^(j+1))` in Q62: the product (truncating to Q62, most
+/// significant first) of `EXP2_Q62[8j + 7 - t]` over the set bits `t` of `b`.
+const EXP2_BYTES_Q62: [[u64; 256]; 6] = {
+    let mut table = [[0u64; 256]; 6];
+    let mut j = 0;
+    while j < 6 {
+        let mut b = 0;
+        while b < 256 {
+            let mut m = ONE_Q62 as u64;
+            let mut t = 8;
+            while t > 0 {
+                t -= 1;
+                if b & (1 << t) != 0 {
+                    m = ((m as u128 * EXP2_Q62[8 * j + 7 - t] as u128) >> 62) as u64;
+                }
+            }
+            table[j][b] = m;
+            b += 1;
+        }
+        j += 1;
     }
     table
 };
@@ -290,17 +318,19 @@ pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
     // frac < 2^7 and LOG2_Q48 < 8 * 2^48 = 2^51: the product is below 2^58; k <= 7.
     let e = frac * LOG2_Q48[age as usize] / 100;
     let k = e >> 48;
-    let mut m = ONE_Q62;
-    let mut i = 0;
-    while i < 48 {
-        if e & (1 << (47 - i)) != 0 {
-            m = (m * EXP2_Q62[i]) >> 62;
+    // The six bytes of the fraction, most significant first; m stays in [1, 2) in Q62.
+    let mut m = ONE_Q62 as u64;
+    let mut j = 0;
+    while j < 6 {
+        let byte = ((e >> (40 - 8 * j)) & 0xFF) as usize;
+        if byte != 0 {
+            m = ((m as u128 * EXP2_BYTES_Q62[j][byte] as u128) >> 62) as u64;
         }
-        i += 1;
+        j += 1;
     }
     // a^n <= 255^10 < 2^80 and the fractional power < a < 2^8 in Q40: the product < 2^128,
     // and in fact at most 255^10 * 2^40 < 2^120 (the power is monotonic in the snap).
-    (age as u128).pow(whole) * ((m >> 22) << k)
+    (age as u128).pow(whole) * (((m >> 22) as u128) << k)
 }
 
 /// `round(2^60 * e^-d)` for d in 0..=42, worked out once with 60-digit decimal arithmetic and

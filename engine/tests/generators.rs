@@ -312,6 +312,14 @@ fn recency_weights_match_real_powers() {
     // Above snap 10 is snap 10; the largest weight leaves room for seven in a u128.
     assert_eq!(recency_weight(255, 5000), recency_weight(255, 1000));
     assert!(recency_weight(255, 1000) < 1 << 120);
+    // Pinned bit for bit (any change here changes replays); the exact values, from 50-digit
+    // decimal arithmetic, are 142542682205236.59, 1107159335940.94 and 1.2093060597397876e36.
+    assert_eq!(recency_weight(7, 250), 142_542_682_205_182);
+    assert_eq!(recency_weight(2, 1), 1_107_159_335_940);
+    assert_eq!(
+        recency_weight(255, 999),
+        1_209_306_059_739_299_218_708_332_119_250_000_000
+    );
     println!("recency weights: worst relative error against f64 powf {worst:.2e}");
 }
 
