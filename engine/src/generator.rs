@@ -1,45 +1,559 @@
-//! Piece generators (placeholder on main until the generators branch lands: only the bag).
+//! Piece generators as data: a [`Generator`] is the configuration a game (and its replay) stores,
+//! and a [`PieceSource`] is its running state, seeded per game.
+//!
+//! The generators and their facts (stock and restock, recency weights `age^snap` with a default
+//! snap of 2.5, balance weights `e^-(count - min count)`) follow the tetrs engine; the arithmetic
+//! is this crate's own and is integer only, so that every platform deals the same pieces bit for
+//! bit: no floating point is used while dealing, and the few real numbers involved (`a^snap`,
+//! `e^-d`) are replaced by integer tables whose construction is documented below.
+//!
+//! Randomness: [`Generator::Bag`] deals exactly [`rng::Bag`] from the seed's LCG (existing
+//! replays and leaderboards depend on it). Every other generator draws from
+//! `SplitMix::new(seed, PIECE_STREAM)` with [`PIECE_STREAM`] = 3: stream 1 is the game's garbage
+//! and start boards, stream 2 the versus router's, and the streams must never be shared.
 
 use crate::piece::Piece;
-use crate::rng::Bag;
+use crate::rng::{self, SplitMix};
 
-/// Which generator a game uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The [`SplitMix`] stream the non-bag generators draw from (1 is garbage's, 2 the versus
+/// router's).
+pub const PIECE_STREAM: u64 = 3;
+
+/// The default recency snap, in hundredths (snap 2.5, the tetrs seed's default).
+pub const DEFAULT_SNAP_CENTI: u16 = 250;
+
+/// The largest recency snap, in hundredths (snap 10).
+pub const MAX_SNAP_CENTI: u16 = 1000;
+
+/// The largest stock multiplicity.
+pub const MAX_MULTIPLICITY: u8 = 8;
+
+/// Recency ages saturate here (they are stored as `u8`): a piece unseen for 255 or more pieces
+/// weighs as if unseen for 255. Even with snap 0 (uniform dealing) the chance that one piece is
+/// missing from 255 consecutive pieces is `(6/7)^255 < 10^-17`, so the cap never changes a real
+/// game; it is what keeps the weights within `u128` (see [`recency_weight`]).
+pub const MAX_AGE: u8 = u8::MAX;
+
+/// Which generator a game uses. This is configuration (stored in replays); the running state is
+/// a [`PieceSource`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Generator {
+    /// The rules seed's 7-bag by its LCG, exactly [`rng::Bag`] (the default).
     #[default]
     Bag,
-    Stock {
-        multiplicity: u8,
-        restock: u8,
-    },
-    Recency {
-        snap_centi: u16,
-    },
+    /// Bag variants: `multiplicity` copies of each piece per stock (1..=8), drawn one at a time
+    /// with probability proportional to the copies left, and restocked (adding `multiplicity`
+    /// of each piece) as soon as `restock` pieces are left (`0 <= restock < 7 * multiplicity`).
+    Stock { multiplicity: u8, restock: u8 },
+    /// Recency-based: each piece is weighted by `age^snap`, where `age` is the number of pieces
+    /// dealt since it was last dealt (so the piece just dealt has age 0 and weight 0 unless snap
+    /// is 0) and all ages start at 1. `snap_centi` is snap × 100, 0..=1000; default 250.
+    Recency { snap_centi: u16 },
+    /// Uniformly random.
     Uniform,
+    /// Balance-relative: the weight of a piece is `e^-(its count - the smallest count)`, counts
+    /// being the pieces dealt so far.
     BalanceRelative,
 }
 
 impl Generator {
-    pub fn validated(self) -> Generator {
-        self
-    }
-}
+    /// The presets offered in menus, the default first.
+    pub const PRESETS: [Generator; 5] = [
+        Generator::Bag,
+        Generator::Recency {
+            snap_centi: DEFAULT_SNAP_CENTI,
+        },
+        Generator::Uniform,
+        Generator::Stock {
+            multiplicity: 2,
+            restock: 0,
+        },
+        Generator::BalanceRelative,
+    ];
 
-/// The running state of a generator.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PieceSource {
-    bag: Bag,
-}
-
-impl PieceSource {
-    pub fn new(_generator: Generator, seed: u32) -> PieceSource {
-        PieceSource {
-            bag: Bag::new(seed),
+    /// Recency with the default snap 2.5.
+    pub const fn recency() -> Generator {
+        Generator::Recency {
+            snap_centi: DEFAULT_SNAP_CENTI,
         }
     }
 
+    /// The same generator with out-of-range parameters clamped: multiplicity to 1..=8, restock
+    /// to below `7 * multiplicity`, snap to 0..=10.0. [`PieceSource::new`] always deals from the
+    /// validated generator.
+    pub fn validated(self) -> Generator {
+        match self {
+            Generator::Stock {
+                multiplicity,
+                restock,
+            } => {
+                let multiplicity = multiplicity.clamp(1, MAX_MULTIPLICITY);
+                Generator::Stock {
+                    multiplicity,
+                    restock: restock.min(7 * multiplicity - 1),
+                }
+            }
+            Generator::Recency { snap_centi } => Generator::Recency {
+                snap_centi: snap_centi.min(MAX_SNAP_CENTI),
+            },
+            other => other,
+        }
+    }
+
+    /// The identifier used in configuration and commands: `bag`, `stock:2:3` (multiplicity,
+    /// restock), `recency:2.5`, `uniform`, `balance`. [`Generator::parse`] reads it back.
+    pub fn id(&self) -> String {
+        match *self {
+            Generator::Bag => "bag".to_string(),
+            Generator::Stock {
+                multiplicity,
+                restock,
+            } => format!("stock:{multiplicity}:{restock}"),
+            Generator::Recency { snap_centi } => format!("recency:{}", snap_text(snap_centi)),
+            Generator::Uniform => "uniform".to_string(),
+            Generator::BalanceRelative => "balance".to_string(),
+        }
+    }
+
+    /// A name for menus: `7-bag`, `Stock 2× (restock at 3)`, `Recency 2.5`, `Uniform`,
+    /// `Balance-relative`.
+    pub fn name(&self) -> String {
+        match *self {
+            Generator::Bag => "7-bag".to_string(),
+            Generator::Stock {
+                multiplicity,
+                restock,
+            } => format!("Stock {multiplicity}× (restock at {restock})"),
+            Generator::Recency { snap_centi } => format!("Recency {}", snap_text(snap_centi)),
+            Generator::Uniform => "Uniform".to_string(),
+            Generator::BalanceRelative => "Balance-relative".to_string(),
+        }
+    }
+
+    /// One line for menus.
+    pub fn description(&self) -> &'static str {
+        match self {
+            Generator::Bag => "Every 7 pieces are the 7 tetrominoes in a random order.",
+            Generator::Stock { .. } => "Several copies of each piece, dealt from a restocked pile.",
+            Generator::Recency { .. } => "Pieces not seen for a while are more likely.",
+            Generator::Uniform => "Every piece equally likely, every time.",
+            Generator::BalanceRelative => "Pieces dealt less often so far are more likely.",
+        }
+    }
+
+    /// Parses an identifier (ASCII case-insensitive, surrounding spaces ignored): `bag` (or
+    /// `7bag`, `7-bag`), `stock:M` or `stock:M:R` (restock `R`, default 0), `recency` or
+    /// `recency:S` (snap `S` with at most two decimals, default 2.5), `uniform` (or `random`),
+    /// `balance` (or `balance-relative`). Out-of-range parameters are rejected (`None`), not
+    /// clamped: a typo in a configuration should be seen.
+    pub fn parse(s: &str) -> Option<Generator> {
+        let s = s.trim().to_ascii_lowercase();
+        let mut parts = s.split(':');
+        let head = parts.next()?;
+        let args: Vec<&str> = parts.collect();
+        let g = match (head, args.as_slice()) {
+            ("bag" | "7bag" | "7-bag", []) => Generator::Bag,
+            ("uniform" | "random", []) => Generator::Uniform,
+            ("balance" | "balance-relative", []) => Generator::BalanceRelative,
+            ("recency", []) => Generator::recency(),
+            ("recency", [snap]) => Generator::Recency {
+                snap_centi: parse_centi(snap)?,
+            },
+            ("stock", [m]) => Generator::Stock {
+                multiplicity: m.parse().ok()?,
+                restock: 0,
+            },
+            ("stock", [m, r]) => Generator::Stock {
+                multiplicity: m.parse().ok()?,
+                restock: r.parse().ok()?,
+            },
+            _ => return None,
+        };
+        (g.validated() == g).then_some(g)
+    }
+}
+
+/// `250` → `2.5`, `200` → `2`, `5` → `0.05`.
+fn snap_text(centi: u16) -> String {
+    let (whole, frac) = (centi / 100, centi % 100);
+    match frac {
+        0 => format!("{whole}"),
+        f if f % 10 == 0 => format!("{whole}.{}", f / 10),
+        f => format!("{whole}.{f:02}"),
+    }
+}
+
+/// A decimal with at most two fraction digits, as hundredths, without floating point.
+fn parse_centi(s: &str) -> Option<u16> {
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || frac.len() > 2 {
+        return None;
+    }
+    let whole: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let frac: u32 = match frac.len() {
+        0 => 0,
+        1 => frac.parse::<u32>().ok()? * 10,
+        _ => frac.parse().ok()?,
+    };
+    u16::try_from(whole.checked_mul(100)?.checked_add(frac)?).ok()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixed-point arithmetic for recency weights.
+//
+// `recency_weight(a, c)` is `a^(c/100)` in units of 2^-40. With `c = 100 n + f` (`f < 100`) it
+// is `a^n * 2^(f * log2(a) / 100)`: the integer power `a^n` exactly (so integer snaps give exact
+// weights), times the fractional power computed in fixed point:
+//
+// * `LOG2_Q48[a]` is `log2(a)` in Q48 (48 fraction bits) for `a` in 1..=255, by the classic
+//   bit-by-bit method: `a = 2^j * y` with `y` in [1, 2) held in Q62; each of 48 steps squares `y`
+//   (truncating to Q62) and, if `y >= 2`, halves it and sets the next fraction bit.
+// * `EXP2_Q62[i]` is `2^(2^-(i+1))` in Q62 for i in 0..48: the first is `isqrt(2 * 2^124)` and
+//   each next one `isqrt(previous * 2^62)` (successive square roots of 2, truncated).
+// * `EXP2_BYTES_Q62[j][b]` is `2^(b / 256^(j+1))` in Q62 for j in 0..6 and b in 0..256: the
+//   product of `EXP2_Q62[i]` over the bits of `b` (truncating to Q62, most significant first).
+// * The exponent `e = f * LOG2_Q48[a] / 100` (integer division, truncating) is split into its
+//   integer part `k` and its six fraction bytes; the mantissa `m` starts at 1.0 in Q62 and is
+//   multiplied (truncating to Q62) by `EXP2_BYTES_Q62[j][byte j]` for each nonzero byte, most
+//   significant first. The fractional power is `(m >> 22) << k`: the mantissa with 40 fraction
+//   bits, shifted by `k`; the weight is that times `a^n`.
+//
+// All tables are computed at compile time by `const fn`s with `u128` integer arithmetic only.
+// Every step truncates; the relative error against the real `a^snap` is 0 for integer snaps
+// and below 2^-38 (about 4e-12) otherwise; tests check 1e-10 against f64. With `a <= 255` and
+// snap <= 10 a weight is at most `255^10 * 2^40 < 2^120` (and every intermediate product is
+// below the final weight's bound), so the sum of seven is below 2^123: no overflow.
+// ---------------------------------------------------------------------------------------------
+
+const ONE_Q62: u128 = 1 << 62;
+
+const fn log2_q48(a: u32) -> u64 {
+    let n = 31 - a.leading_zeros();
+    let mut y: u128 = ((a as u128) << 62) >> n;
+    let mut result: u64 = (n as u64) << 48;
+    let mut bit: u64 = 1 << 47;
+    while bit > 0 {
+        y = (y * y) >> 62;
+        if y >= 2 * ONE_Q62 {
+            y >>= 1;
+            result |= bit;
+        }
+        bit >>= 1;
+    }
+    result
+}
+
+const LOG2_Q48: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut a = 1;
+    while a < 256 {
+        table[a] = log2_q48(a as u32);
+        a += 1;
+    }
+    table
+};
+
+/// Each entry is in (1, 2) in Q62, so below 2^63: stored as `u64` so that a product of two is
+/// one widening 64 x 64 -> 128 bit multiplication.
+const EXP2_Q62: [u64; 48] = {
+    let mut table = [0u64; 48];
+    let mut x = (2 * ONE_Q62 * ONE_Q62).isqrt();
+    let mut i = 0;
+    while i < 48 {
+        table[i] = x as u64;
+        x = (x * ONE_Q62).isqrt();
+        i += 1;
+    }
+    table
+};
+
+/// `EXP2_BYTES_Q62[j][b]` is `2^(b / 256^(j+1))` in Q62: the product (truncating to Q62, most
+/// significant first) of `EXP2_Q62[8j + 7 - t]` over the set bits `t` of `b`.
+const EXP2_BYTES_Q62: [[u64; 256]; 6] = {
+    let mut table = [[0u64; 256]; 6];
+    let mut j = 0;
+    while j < 6 {
+        let mut b = 0;
+        while b < 256 {
+            let mut m = ONE_Q62 as u64;
+            let mut t = 8;
+            while t > 0 {
+                t -= 1;
+                if b & (1 << t) != 0 {
+                    m = ((m as u128 * EXP2_Q62[8 * j + 7 - t] as u128) >> 62) as u64;
+                }
+            }
+            table[j][b] = m;
+            b += 1;
+        }
+        j += 1;
+    }
+    table
+};
+
+/// The recency weight of a piece `age` pieces old under snap `snap_centi / 100`: `age^snap` in
+/// units of 2^-40 (so `2^40` is weight 1), with `0^0 = 1` and `0^snap = 0` otherwise.
+/// `snap_centi` above 1000 is taken as 1000. Integer arithmetic only, as described in this
+/// module's source: exact for integer snaps, relative error below 2^-38 otherwise.
+pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
+    let snap_centi = if snap_centi > MAX_SNAP_CENTI {
+        MAX_SNAP_CENTI
+    } else {
+        snap_centi
+    };
+    if snap_centi == 0 {
+        return 1 << 40;
+    }
+    if age == 0 {
+        return 0;
+    }
+    let whole = (snap_centi / 100) as u32;
+    let frac = (snap_centi % 100) as u64;
+    // frac < 2^7 and LOG2_Q48 < 8 * 2^48 = 2^51: the product is below 2^58; k <= 7.
+    let e = frac * LOG2_Q48[age as usize] / 100;
+    let k = e >> 48;
+    // The six bytes of the fraction, most significant first; m stays in [1, 2) in Q62.
+    let mut m = ONE_Q62 as u64;
+    let mut j = 0;
+    while j < 6 {
+        let byte = ((e >> (40 - 8 * j)) & 0xFF) as usize;
+        if byte != 0 {
+            m = ((m as u128 * EXP2_BYTES_Q62[j][byte] as u128) >> 62) as u64;
+        }
+        j += 1;
+    }
+    // a^n <= 255^10 < 2^80 and the fractional power < a < 2^8 in Q40: the product < 2^128,
+    // and in fact at most 255^10 * 2^40 < 2^120 (the power is monotonic in the snap).
+    (age as u128).pow(whole) * (((m >> 22) as u128) << k)
+}
+
+/// `round(2^60 * e^-d)` for d in 0..=42, worked out once with 60-digit decimal arithmetic and
+/// pinned; `e^-42 * 2^60` rounds to 1, and every larger difference also weighs 1 (such a
+/// difference is never reached in practice: see the balance tests).
+const BALANCE_Q60: [u64; 43] = [
+    1_152_921_504_606_846_976,
+    424_136_118_829_305_330,
+    156_030_958_375_549_300,
+    57_400_581_772_641_654,
+    21_116_493_945_435_090,
+    7_768_323_992_146_806,
+    2_857_806_689_069_675,
+    1_051_328_327_750_962,
+    386_762_077_700_731,
+    142_281_817_010_851,
+    52_342_555_330_809,
+    19_255_750_004_583,
+    7_083_794_551_023,
+    2_605_982_380_804,
+    958_687_341_953,
+    352_681_363_616,
+    129_744_222_959,
+    47_730_232_237,
+    17_558_971_162,
+    6_459_584_499,
+    2_376_348_336,
+    874_209_698,
+    321_603_775,
+    118_311_417,
+    43_524_338,
+    16_011_709,
+    5_890_379,
+    2_166_949,
+    797_176,
+    293_265,
+    107_886,
+    39_689,
+    14_601,
+    5_371,
+    1_976,
+    727,
+    267,
+    98,
+    36,
+    13,
+    5,
+    2,
+    1,
+];
+
+/// The balance-relative weight of a piece dealt `d` more times than the least dealt piece:
+/// `e^-d` in units of 2^-60, rounded, from a pinned table; 1 unit for `d >= 42`.
+pub const fn balance_weight(d: u8) -> u64 {
+    let i = if (d as usize) < BALANCE_Q60.len() {
+        d as usize
+    } else {
+        BALANCE_Q60.len() - 1
+    };
+    BALANCE_Q60[i]
+}
+
+/// The running state of a [`Generator`] for one game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PieceSource {
+    state: State,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+enum State {
+    Bag(rng::Bag),
+    Stock {
+        rng: SplitMix,
+        multiplicity: u8,
+        restock: u8,
+        /// Copies left of each piece, in [`Piece::ALL`] order (each at most `restock +
+        /// multiplicity < 64`).
+        left: [u8; 7],
+    },
+    Recency {
+        rng: SplitMix,
+        snap_centi: u16,
+        /// Pieces dealt since each piece was last dealt, saturating at [`MAX_AGE`].
+        ages: [u8; 7],
+    },
+    Uniform {
+        rng: SplitMix,
+    },
+    Balance {
+        rng: SplitMix,
+        /// Pieces dealt of each piece minus the smallest such count (saturating at 255).
+        relative: [u8; 7],
+    },
+}
+
+impl PieceSource {
+    /// The source for `generator` (validated first, see [`Generator::validated`]) and a game's
+    /// seed.
+    pub fn new(generator: Generator, seed: u32) -> PieceSource {
+        let rng = SplitMix::new(seed, PIECE_STREAM);
+        let state = match generator.validated() {
+            Generator::Bag => State::Bag(rng::Bag::new(seed)),
+            Generator::Stock {
+                multiplicity,
+                restock,
+            } => State::Stock {
+                rng,
+                multiplicity,
+                restock,
+                left: [multiplicity; 7],
+            },
+            Generator::Recency { snap_centi } => State::Recency {
+                rng,
+                snap_centi,
+                ages: [1; 7],
+            },
+            Generator::Uniform => State::Uniform { rng },
+            Generator::BalanceRelative => State::Balance {
+                rng,
+                relative: [0; 7],
+            },
+        };
+        PieceSource { state }
+    }
+
+    /// The (validated) generator this source deals for.
+    pub fn generator(&self) -> Generator {
+        match self.state {
+            State::Bag(_) => Generator::Bag,
+            State::Stock {
+                multiplicity,
+                restock,
+                ..
+            } => Generator::Stock {
+                multiplicity,
+                restock,
+            },
+            State::Recency { snap_centi, .. } => Generator::Recency { snap_centi },
+            State::Uniform { .. } => Generator::Uniform,
+            State::Balance { .. } => Generator::BalanceRelative,
+        }
+    }
+
+    /// The next piece. No allocation and no floating point:
+    ///
+    /// * `Bag`: [`rng::Bag::next_piece`].
+    /// * `Stock`: `r = below(total copies left)` ([`SplitMix::below`]), and the piece whose
+    ///   cumulative copies in [`Piece::ALL`] order first exceed `r`; one copy is removed, and if
+    ///   exactly `restock` copies are then left, `multiplicity` copies of every piece are added.
+    /// * `Recency`: weights [`recency_weight`]`(age, snap_centi)`, `r =`
+    ///   [`SplitMix::below_u128`]`(sum)`, the piece whose cumulative weight first exceeds `r`;
+    ///   then every age grows by one (saturating at [`MAX_AGE`]) and the dealt piece's becomes 0.
+    /// * `Uniform`: `Piece::ALL[below(7)]`.
+    /// * `BalanceRelative`: weights [`balance_weight`]`(relative count)`, chosen as for recency;
+    ///   the dealt piece's relative count grows by one, and if every count is then positive,
+    ///   the smallest is subtracted from all.
     pub fn next_piece(&mut self) -> Piece {
-        self.bag.next_piece()
+        match &mut self.state {
+            State::Bag(bag) => bag.next_piece(),
+            State::Stock {
+                rng,
+                multiplicity,
+                restock,
+                left,
+            } => {
+                let total: u32 = left.iter().map(|&c| u32::from(c)).sum();
+                let i = pick(left.map(u128::from), u128::from(rng.below(total)));
+                left[i] -= 1;
+                if total - 1 == u32::from(*restock) {
+                    for c in left.iter_mut() {
+                        *c += *multiplicity;
+                    }
+                }
+                Piece::ALL[i]
+            }
+            State::Recency {
+                rng,
+                snap_centi,
+                ages,
+            } => {
+                let weights = ages.map(|a| recency_weight(a, *snap_centi));
+                let i = pick(weights, rng.below_u128(weights.iter().sum()));
+                for a in ages.iter_mut() {
+                    *a = a.saturating_add(1);
+                }
+                ages[i] = 0;
+                Piece::ALL[i]
+            }
+            State::Uniform { rng } => Piece::ALL[rng.below(7) as usize],
+            State::Balance { rng, relative } => {
+                let weights = relative.map(|d| u128::from(balance_weight(d)));
+                let i = pick(weights, rng.below_u128(weights.iter().sum()));
+                relative[i] = relative[i].saturating_add(1);
+                let min = relative.iter().copied().min().unwrap_or(0);
+                if min > 0 {
+                    for d in relative.iter_mut() {
+                        *d -= min;
+                    }
+                }
+                Piece::ALL[i]
+            }
+        }
+    }
+}
+
+/// The index whose cumulative weight first exceeds `r` (`r` below the sum of `weights`).
+fn pick(weights: [u128; 7], mut r: u128) -> usize {
+    for (i, &w) in weights.iter().enumerate() {
+        if r < w {
+            return i;
+        }
+        r -= w;
+    }
+    // Unreachable for r < sum; the last piece with weight keeps it total all the same.
+    weights.iter().rposition(|&w| w > 0).unwrap_or(6)
+}
+
+impl Iterator for PieceSource {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        Some(self.next_piece())
     }
 }

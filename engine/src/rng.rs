@@ -97,4 +97,28 @@ impl SplitMix {
     pub fn below(&mut self, n: u32) -> u32 {
         (((self.next_u64() >> 32) * u64::from(n.max(1))) >> 32) as u32
     }
+
+    /// A uniform value in `0..n` for totals too wide for [`SplitMix::below`] (`n = 0` is taken
+    /// as 1), exactly unbiased, by rejection: with `b` the bit length of `n - 1`, draw a `b`-bit
+    /// value (the top `b` bits of one draw when `b <= 64`; otherwise the top `b - 64` bits of a
+    /// first draw above all 64 bits of a second) and draw again while it is `>= n`. Each attempt
+    /// succeeds with probability above 1/2. `n == 1` returns 0 without drawing.
+    pub fn below_u128(&mut self, n: u128) -> u128 {
+        let n = n.max(1);
+        if n == 1 {
+            return 0;
+        }
+        let bits = 128 - (n - 1).leading_zeros();
+        loop {
+            let r = if bits <= 64 {
+                u128::from(self.next_u64() >> (64 - bits))
+            } else {
+                let hi = u128::from(self.next_u64() >> (128 - bits));
+                (hi << 64) | u128::from(self.next_u64())
+            };
+            if r < n {
+                return r;
+            }
+        }
+    }
 }
