@@ -76,14 +76,19 @@ pub struct Active {
     pub resets: u8,
     /// Set when the last successful action was a rotation: `(kick index, was last kick)`.
     pub rotated: Option<(u8, bool)>,
-    /// Timer lock down: whether the piece touches the ground, since when its current ground
-    /// time counts, when it last lifted off, and the ground time it has left.
+    /// Hard-dropped and waiting for the hard drop delay: it no longer moves.
+    pub dropped: bool,
+}
+
+/// Timer lock down's bookkeeping for the piece in play: whether it touches the ground, since
+/// when its current ground time counts, when it last lifted off, and the ground time it has
+/// left. Kept out of [`Active`] so that extended lock down does not copy it around.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub(crate) struct Ground {
     pub on_ground: bool,
     pub touchdown: Option<Time>,
     pub liftoff: Option<Time>,
-    pub ground_left: u32,
-    /// Hard-dropped and waiting for the hard drop delay: it no longer moves.
-    pub dropped: bool,
+    pub left: u32,
 }
 
 /// An auto-shift in progress: the direction and when it next moves.
@@ -114,6 +119,11 @@ pub struct Game {
     shift: Option<Shift>,
     /// The next soft-drop repeat of a ruleset whose soft drop moves in steps.
     soft_next: Option<Time>,
+    ground: Ground,
+    /// Derived once: the mode's time limit, and gravity at the current level (ms per row,
+    /// `None` at 20G), updated with the level. They are read on every update.
+    time_limit: Option<Time>,
+    gravity: Option<u32>,
     last_fall: Time,
     sliding: bool,
     /// Combo index of the running chain, -1 when there is none.
@@ -151,6 +161,9 @@ impl Game {
             buttons: [false; Button::ALL.len()],
             shift: None,
             soft_next: None,
+            ground: Ground::default(),
+            time_limit: config.mode.time_limit(),
+            gravity: gravity_at(&config.mode, &rules, level),
             last_fall: 0,
             sliding: false,
             combo: -1,
@@ -208,7 +221,7 @@ impl Game {
         if over {
             return None;
         }
-        let mut next = self.config.mode.time_limit();
+        let mut next = self.time_limit;
         let mut consider = |t: Option<Time>| {
             if let Some(t) = t {
                 next = Some(next.map_or(t, |n| n.min(t)));
@@ -254,7 +267,7 @@ impl Game {
     /// Fires the first deadline that is due at `self.now`, in a fixed order.
     fn fire(&mut self) {
         let now = self.now;
-        if self.config.mode.time_limit().is_some_and(|t| t <= now) {
+        if self.time_limit.is_some_and(|t| t <= now) {
             let win = self
                 .config
                 .mode
@@ -330,6 +343,7 @@ impl Game {
     }
 
     /// The current ms per row; `None` when pieces drop to the floor at once.
+    #[inline]
     fn fall_interval(&self) -> Option<u32> {
         let gravity = self.gravity_interval()?;
         if !self.soft_dropping() {
@@ -346,11 +360,15 @@ impl Game {
     }
 
     /// Gravity alone (no soft drop): ms per row, `None` at 20G.
+    #[inline]
     pub(crate) fn gravity_interval(&self) -> Option<u32> {
-        match self.config.mode.gravity {
-            Gravity::Instant => None,
-            Gravity::Levels => self.rules.drop_interval(self.stats.level),
-        }
+        self.gravity
+    }
+
+    /// Sets the level and the gravity that follows from it.
+    pub(crate) fn set_level(&mut self, level: u32) {
+        self.stats.level = level;
+        self.gravity = gravity_at(&self.config.mode, &self.rules, level);
     }
 
     // ---- Queries for front ends and servers ----
@@ -488,6 +506,9 @@ impl Game {
             buttons: self.buttons,
             shift: self.shift,
             soft_next: self.soft_next,
+            ground: self.ground,
+            time_limit: self.time_limit,
+            gravity: self.gravity,
             last_fall: self.last_fall,
             sliding: self.sliding,
             combo: self.combo,
@@ -524,7 +545,7 @@ impl Game {
 
     /// Whether a piece can be at `placed`: the board's cells, and for a ruleset without hidden
     /// rows the top of the visible field as a wall.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fits(&self, placed: &Placed) -> bool {
         self.board.fits(placed)
             && (self.rules.hidden_rows
@@ -538,5 +559,13 @@ impl Game {
     /// included), and without hidden rows everything above the field.
     pub(crate) fn corner_solid(&self, x: i8, y: i8) -> bool {
         self.board.is_solid(x, y) || (!self.rules.hidden_rows && y < BUFFER_HEIGHT as i8)
+    }
+}
+
+/// Gravity of `mode` under `rules` at `level`: ms per row, `None` at 20G.
+fn gravity_at(mode: &Mode, rules: &Ruleset, level: u32) -> Option<u32> {
+    match mode.gravity {
+        Gravity::Instant => None,
+        Gravity::Levels => rules.drop_interval(level),
     }
 }

@@ -365,6 +365,7 @@ impl Ruleset {
     }
 
     /// The ms per row at `level`; `None` at 20G (pieces drop to the floor at once).
+    #[inline]
     pub fn drop_interval(&self, level: u32) -> Option<u32> {
         match self.gravity {
             GravityCurve::Table(t) => Some(t[(level as usize).min(t.len() - 1)]),
@@ -388,8 +389,12 @@ impl Ruleset {
     }
 
     /// A time on this ruleset's step grid: the first step at or after `t`.
+    #[inline]
     pub fn on_step(&self, t: Time) -> Time {
-        let step = Time::from(self.step.max(1));
+        if self.step <= 1 {
+            return t;
+        }
+        let step = Time::from(self.step);
         t.div_ceil(step) * step
     }
 }

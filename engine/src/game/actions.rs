@@ -417,7 +417,9 @@ impl Game {
                 refill,
             } => self.extended_lock(&mut a, cause, grounded, resets, landing_uses_reset, refill),
             LockDown::Timer { ground_cap } => {
-                self.timer_lock(&mut a, cause, grounded, ground_cap);
+                let mut g = self.ground;
+                self.timer_lock(&mut a, &mut g, cause, grounded, ground_cap);
+                self.ground = g;
                 false
             }
         };
@@ -496,27 +498,34 @@ impl Game {
     }
 
     /// The tetrs seed's timer lock down with its ground-time cap and ground-continuity fix.
-    fn timer_lock(&self, a: &mut super::Active, cause: Cause, grounded: bool, cap: u32) {
+    fn timer_lock(
+        &self,
+        a: &mut super::Active,
+        g: &mut super::Ground,
+        cause: Cause,
+        grounded: bool,
+        cap: u32,
+    ) {
         let now = self.now;
         let bottom = a.placed.y + bottom_row(a.placed);
         let new_low = bottom > a.lowest;
         if new_low {
             a.lowest = bottom;
-            a.ground_left = cap;
-            a.touchdown = None;
-            a.liftoff = None;
+            g.left = cap;
+            g.touchdown = None;
+            g.liftoff = None;
         }
         if !grounded {
-            if a.on_ground {
-                a.on_ground = false;
-                a.liftoff = Some(now);
+            if g.on_ground {
+                g.on_ground = false;
+                g.liftoff = Some(now);
             }
             a.lock_at = None;
             return;
         }
-        if !a.on_ground {
-            a.on_ground = true;
-            match (a.touchdown, a.liftoff) {
+        if !g.on_ground {
+            g.on_ground = true;
+            match (g.touchdown, g.liftoff) {
                 (Some(down), Some(up)) => {
                     let close = self
                         .gravity_interval()
@@ -524,17 +533,17 @@ impl Game {
                     if !close {
                         // Far: the earlier contact is spent; this one counts afresh.
                         let spent = up.saturating_sub(down).min(Time::from(u32::MAX)) as u32;
-                        a.ground_left = a.ground_left.saturating_sub(spent);
-                        a.touchdown = Some(now);
+                        g.left = g.left.saturating_sub(spent);
+                        g.touchdown = Some(now);
                     }
                 }
-                _ => a.touchdown = Some(now),
+                _ => g.touchdown = Some(now),
             }
-            a.liftoff = None;
+            g.liftoff = None;
         }
         if a.lock_at.is_none() || cause == Cause::Player {
-            let on_ground = now.saturating_sub(a.touchdown.unwrap_or(now));
-            let left = Time::from(a.ground_left).saturating_sub(on_ground);
+            let on_ground = now.saturating_sub(g.touchdown.unwrap_or(now));
+            let left = Time::from(g.left).saturating_sub(on_ground);
             let delay = Time::from(self.rules.lock_delay_at(self.stats.level)).min(left);
             a.lock_at = Some(now + delay);
         }

@@ -255,7 +255,7 @@ impl Game {
         let start = self.config.mode.start_level.max(self.rules.min_level);
         let level = start + self.stats.lines / self.rules.lines_per_level;
         if level > self.stats.level {
-            self.stats.level = level;
+            self.set_level(level);
             self.emit(EventKind::LevelUp { level });
         }
     }

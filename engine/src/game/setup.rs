@@ -165,12 +165,12 @@ impl Game {
             lock_at: None,
             resets: 0,
             rotated: None,
-            on_ground: false,
-            touchdown: None,
-            liftoff: None,
-            ground_left: timer.unwrap_or(0),
             dropped: false,
         });
+        self.ground = super::Ground {
+            left: timer.unwrap_or(0),
+            ..super::Ground::default()
+        };
         self.last_fall = self.now;
         self.emit(EventKind::Spawn {
             piece,
