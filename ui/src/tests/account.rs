@@ -494,7 +494,7 @@ fn a_replay_plays_to_its_end_in_real_time_and_four_times_faster_at_4x() {
 
     let mut a = watching(&replay, t0);
     let s = screen(&a);
-    assert!(s.contains("REPLAY · bob · 40 Lines · 1x"), "{s}");
+    assert!(s.contains("REPLAY · bob · 40 Lines · standard · 1x"), "{s}");
     assert!(!s.contains('\u{1b}'));
     let seen = wakeups(&mut a, t0 + 10 * replay.end);
     let end_1x = *seen.last().expect("wakeups");

@@ -99,8 +99,8 @@ impl Widget for &ActionView<'_> {
                 y = y.saturating_add(1);
             }
         };
-        if let Some(c) = self.fx.action(self.t) {
-            line(clear_name(c), theme.accent());
+        if let Some((c, piece)) = self.fx.action(self.t) {
+            line(clear_name(c, piece).as_str(), theme.accent());
             if c.b2b {
                 line("B2B", theme.accent());
             }
