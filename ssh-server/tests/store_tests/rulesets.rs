@@ -206,3 +206,47 @@ async fn a_tuned_game_is_stored_and_never_ranked(pool: SqlitePool) {
         Some("this mode has no board under this ruleset")
     );
 }
+
+/// A database migrated up to 0007 with a leaderboard entry, then migrated by this version:
+/// the entry is on the `standard` board and its counts still add up.
+#[sqlx::test(migrations = false)]
+async fn boards_from_before_0008_become_standard(pool: SqlitePool) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
+    for entry in std::fs::read_dir(&migrations).expect("migrations") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.as_bytes().first().is_some_and(|&c| c == b'0') && name < "0008" {
+            std::fs::copy(&path, dir.path().join(name)).expect("copy");
+        }
+    }
+    let old = sqlx::migrate::Migrator::new(dir.path()).await.expect("old");
+    old.run(&pool).await.expect("old migrations");
+    sqlx::query(
+        "INSERT INTO players (id, name, name_folded, created_at) VALUES (1, 'ada', 'ada', 0)",
+    )
+    .execute(&pool)
+    .await
+    .expect("player");
+    sqlx::query(
+        "INSERT INTO leaderboard_best (mode, period, period_start, player_id, rank_key, bucket, \
+         achieved_at, game_id, time_ms, score, lines, pieces, max_combo) \
+         VALUES ('40l', 'all', 0, 1, 30000, 29952, 5, 9, 30000, 0, 40, 100, 0)",
+    )
+    .execute(&pool)
+    .await
+    .expect("entry");
+    let store = Store::from_pool(pool)
+        .await
+        .expect("migrates to the latest");
+    assert_eq!(top(&store, ModeKind::Sprint.into()).await, ["1:ada"]);
+    let tetrs = Board::new(ModeKind::Sprint, RulesetId::Tetrs);
+    assert!(top(&store, tetrs).await.is_empty());
+    let size = store
+        .board_size(ModeKind::Sprint, Period::AllTime, NOW)
+        .await;
+    assert_eq!(size.expect("size"), 1, "the bucket counts moved too");
+}
