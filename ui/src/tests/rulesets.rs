@@ -4,7 +4,10 @@
 use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
-use crate::online::{Identity, Request};
+use crate::online::{
+    BoardId, BoardPeriod, BoardRow, Identity, LeaderboardPage, Profile, ProfileBest, RecentGame,
+    Request, Response,
+};
 use crate::{App, AppContext, Key};
 
 fn registered() -> App {
@@ -252,5 +255,130 @@ fn the_results_name_the_ruleset() {
             .any(|r| r.contains("RESULTS: 40 Lines · tui-tetris")),
         "{}",
         s.join("\n")
+    );
+}
+
+fn board_page(board: BoardId, ruleset: RulesetId) -> LeaderboardPage {
+    LeaderboardPage {
+        board,
+        ruleset,
+        period: BoardPeriod::AllTime,
+        offset: 0,
+        total: 1,
+        columns: vec!["Time".into(), "PPS".into()],
+        rows: vec![BoardRow {
+            rank: 1,
+            name: "bob".into(),
+            values: vec!["0:31.000".into(), "3.10".into()],
+            achieved_at: 1_763_769_600_000,
+            game: Some(5),
+        }],
+        own: None,
+    }
+}
+
+#[test]
+fn the_leaderboards_switch_ruleset_with_u() {
+    let mut a = registered();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0); // Leaderboards
+    let sprint = BoardId::Solo(ModeKind::Sprint);
+    let ask = |ruleset| Request::Leaderboard {
+        board: sprint,
+        ruleset,
+        period: BoardPeriod::AllTime,
+        offset: 0,
+    };
+    assert_eq!(a.take_requests().last(), Some(&ask(RulesetId::Standard)));
+    press(&mut a, Key::Char('u'), 0);
+    assert_eq!(a.take_requests(), [ask(RulesetId::TuiTetris)]);
+    // A late page of the standard board is not shown as tui-tetris.
+    a.deliver(
+        Response::Leaderboard(board_page(sprint, RulesetId::Standard)),
+        0,
+    );
+    assert!(!screen(&a).contains("bob"));
+    a.deliver(
+        Response::Leaderboard(board_page(sprint, RulesetId::TuiTetris)),
+        0,
+    );
+    let s = rows(&a);
+    assert_eq!(
+        s[3].trim(),
+        "│                          Ruleset: < tui-tetris >                           │"
+    );
+    assert!(
+        s[5].contains("bob") && s[5].contains("0:31.000"),
+        "{}",
+        s[5]
+    );
+    assert_eq!(
+        s[22].trim(),
+        "│      Left/Right mode  Tab period  u ruleset  PgUp/PgDn page  Esc back      │"
+    );
+    // Master has only a standard board: u does nothing there.
+    for _ in 0..3 {
+        press(&mut a, Key::Right, 0);
+    }
+    let master = a.take_requests();
+    assert!(matches!(
+        master.last(),
+        Some(Request::Leaderboard {
+            ruleset: RulesetId::Standard,
+            ..
+        })
+    ));
+    press(&mut a, Key::Char('u'), 0);
+    assert!(a.take_requests().is_empty());
+    assert!(rows(&a)[3].contains("Ruleset: standard"));
+}
+
+#[test]
+fn the_profile_names_each_games_ruleset() {
+    let mut a = registered();
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0); // Profile
+    assert_eq!(a.take_requests().last(), Some(&Request::Profile));
+    let best = |mode, ruleset, best: Option<&str>| ProfileBest {
+        mode,
+        ruleset,
+        best: best.map(str::to_owned),
+        rank: best.map(|_| 3),
+        game: best.map(|_| 7),
+    };
+    let profile = Profile {
+        name: "ada".into(),
+        bests: vec![
+            best(ModeKind::Sprint, RulesetId::Standard, Some("0:58.123")),
+            best(ModeKind::Marathon, RulesetId::Standard, None),
+            best(ModeKind::Sprint, RulesetId::Tetrs, Some("0:49.000")),
+        ],
+        recent: vec![RecentGame {
+            game: 7,
+            mode: ModeKind::Sprint,
+            ruleset: RulesetId::Tetrs,
+            ended_at: 1_763_769_600_000,
+            result: "0:49.000".into(),
+            outcome: "finished".into(),
+        }],
+        rating: None,
+    };
+    a.deliver(Response::Profile(profile), 0);
+    let s = rows(&a);
+    let line = |i: usize| s[i].trim().to_owned();
+    assert_eq!(
+        line(4),
+        "│  40 Lines  standard    0:58.123                                        #3  │"
+    );
+    assert_eq!(
+        line(6),
+        "│  40 Lines  tetrs       0:49.000                                        #3  │"
+    );
+    assert_eq!(
+        line(9),
+        "│  40 Lines  tetrs       0:49.000          finished              2025-11-22  │"
     );
 }
