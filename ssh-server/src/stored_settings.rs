@@ -247,7 +247,11 @@ mod tests {
             [Key::Char('j')]
         );
         assert_eq!(s.keys.keys(Button::Right).count(), 0);
-        assert_eq!(s.ruleset, RulesetId::Standard, "no ruleset stored: standard");
+        assert_eq!(
+            s.ruleset,
+            RulesetId::Standard,
+            "no ruleset stored: standard"
+        );
         let tetrs = from_json(r#"{"ruleset":"tetrs"}"#).unwrap();
         assert_eq!(tetrs.ruleset, RulesetId::Tetrs);
         let unknown = from_json(r#"{"ruleset":"nes","preview":3}"#).unwrap();
