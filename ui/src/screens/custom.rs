@@ -323,8 +323,8 @@ impl CustomOptions {
                     });
                 }
             }
-            Opt::Das => self.das = delay(self.das, settings.handling.das, 0, MAX_DAS, 1),
-            Opt::Arr => self.arr = delay(self.arr, settings.handling.arr, 0, MAX_ARR, 1),
+            Opt::Das => self.das = delay(self.das, settings.handling.das, 0, MAX_DAS, 10),
+            Opt::Arr => self.arr = delay(self.arr, settings.handling.arr, 0, MAX_ARR, 5),
             Opt::Sdf => self.sdf = delay(self.sdf, settings.handling.sdf, 0, MAX_SDF, 1),
             Opt::LockDelay => {
                 let (lo, hi) = LOCK_DELAY_RANGE;

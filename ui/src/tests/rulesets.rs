@@ -230,7 +230,11 @@ fn custom_handling_and_preview_apply_to_that_game_only() {
     }
     press(&mut a, Key::Enter, 0);
     let game = a.game().expect("custom game");
-    assert_eq!(game.config().handling.das, 149);
+    assert_eq!(
+        game.config().handling.das,
+        140,
+        "DAS steps by 10 ms, as in the settings"
+    );
     assert!(game.config().tuning.is_default());
     assert_eq!(
         a.settings().handling.das,
