@@ -8,10 +8,12 @@
 
 use std::fmt::Write;
 
-use minotty_engine::{ModeKind, Stats};
+use minotty_engine::{ModeKind, RulesetId, Stats};
 use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
-use crate::store::{Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs};
+use crate::store::{
+    Board, Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs, has_board,
+};
 
 /// The store's period of a UI period.
 pub fn period(p: BoardPeriod) -> Period {
@@ -165,10 +167,22 @@ fn rating_row(e: &RatingEntry) -> BoardRow {
     }
 }
 
-/// A page of `rows` rows of `board` from `offset`, with `viewer`'s own row when they are on it.
+/// The ruleset whose board is shown when `ruleset` is asked for `board`: boards without one
+/// per ruleset (master, cheese, combo, versus) are `standard`.
+pub fn board_ruleset(board: BoardId, ruleset: RulesetId) -> RulesetId {
+    match board {
+        BoardId::Solo(mode) if has_board(mode, ruleset) => ruleset,
+        _ => RulesetId::Standard,
+    }
+}
+
+/// A page of `rows` rows of `board` (under `ruleset`, see [`board_ruleset`]) from `offset`,
+/// with `viewer`'s own row when they are on it.
+#[allow(clippy::too_many_arguments)]
 pub async fn page(
     store: &Store,
     board: BoardId,
+    ruleset: RulesetId,
     period: BoardPeriod,
     offset: u32,
     rows: u32,
@@ -180,12 +194,14 @@ pub async fn page(
         offset,
         limit: rows.min(crate::store::MAX_PAGE),
     };
+    let ruleset = board_ruleset(board, ruleset);
     let (total, rows, own) = match board {
         BoardId::Solo(mode) => {
-            let entries = store.leaderboard(mode, p, now, limit).await?;
-            let total = store.board_size(mode, p, now).await?;
+            let solo = Board::new(mode, ruleset);
+            let entries = store.leaderboard(solo, p, now, limit).await?;
+            let total = store.board_size(solo, p, now).await?;
             let own = match viewer {
-                Some(id) => store.rank_of(mode, p, now, id).await?,
+                Some(id) => store.rank_of(solo, p, now, id).await?,
                 None => None,
             };
             (
@@ -210,6 +226,7 @@ pub async fn page(
     };
     Ok(LeaderboardPage {
         board,
+        ruleset,
         period,
         offset,
         total,
@@ -223,12 +240,16 @@ pub async fn page(
 pub async fn ui_page(
     store: &Store,
     board: BoardId,
+    ruleset: RulesetId,
     period: BoardPeriod,
     offset: u32,
     viewer: Option<PlayerId>,
     now: UnixMs,
 ) -> Result<LeaderboardPage, StoreError> {
-    page(store, board, period, offset, PAGE_ROWS, viewer, now).await
+    page(
+        store, board, ruleset, period, offset, PAGE_ROWS, viewer, now,
+    )
+    .await
 }
 
 /// The title of a board: `40 Lines` or `Versus (ranked 1v1)`.
@@ -254,7 +275,15 @@ pub fn table(page: &LeaderboardPage) -> String {
         BoardPeriod::Today => "today",
     };
     let mut out = String::new();
-    let _ = writeln!(out, "{} - {}", title(page.board), period);
+    // Boards of another ruleset than `standard` name it: "40 Lines (tetrs) - all time".
+    match page.ruleset {
+        RulesetId::Standard => {
+            let _ = writeln!(out, "{} - {}", title(page.board), period);
+        }
+        r => {
+            let _ = writeln!(out, "{} ({}) - {}", title(page.board), r.id(), period);
+        }
+    }
     if page.rows.is_empty() {
         out.push_str("No entries yet.\n");
         return out;
@@ -356,6 +385,7 @@ mod tests {
     fn tables_align_and_strip_names() {
         let page = LeaderboardPage {
             board: BoardId::Solo(ModeKind::Sprint),
+            ruleset: RulesetId::Standard,
             period: BoardPeriod::AllTime,
             offset: 0,
             total: 2,
@@ -388,5 +418,19 @@ mod tests {
              2 of 2 entries\n"
         );
         assert!(!text.contains('\x1b'));
+        let tetrs = LeaderboardPage {
+            ruleset: RulesetId::Tetrs,
+            ..page
+        };
+        assert!(table(&tetrs).starts_with("40 Lines (tetrs) - all time\n"));
+        let versus = BoardId::Versus;
+        assert_eq!(board_ruleset(versus, RulesetId::Tetrs), RulesetId::Standard);
+        let master = BoardId::Solo(ModeKind::Master);
+        assert_eq!(board_ruleset(master, RulesetId::Tetrs), RulesetId::Standard);
+        let ultra = BoardId::Solo(ModeKind::Ultra);
+        assert_eq!(
+            board_ruleset(ultra, RulesetId::TuiTetris),
+            RulesetId::TuiTetris
+        );
     }
 }

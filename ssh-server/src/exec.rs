@@ -2,7 +2,7 @@
 //! client, then the exit status, EOF and close. Output is plain text (no colours, with or
 //! without a PTY).
 
-use minotty_engine::ModeKind;
+use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::online::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
@@ -48,7 +48,7 @@ pub async fn dispatch(command: &[u8], store: Option<&Store>) -> Outcome {
         Some("leaderboard" | "leaderboards" | "lb") => {
             let args: Vec<&str> = words.collect();
             match parse_leaderboard(&args) {
-                Ok((board, period)) => leaderboard(store, board, period).await,
+                Ok((board, period, ruleset)) => leaderboard(store, board, period, ruleset).await,
                 Err(message) => Outcome::fail(message),
             }
         }
@@ -76,6 +76,7 @@ minotty: a falling-block puzzle game over SSH
   ssh -p PORT HOST leaderboard [MODE] [--period all|month|today]
                                         the top of a leaderboard (MODE: 40l, marathon,
                                         ultra, master, cheese, combo, versus; default 40l)
+      [--ruleset standard|tui-tetris|tetrs]  40l, marathon and ultra per ruleset
   ssh -p PORT HOST leaderboard versus   the ratings of ranked versus matches
   ssh -t -p PORT HOST join CODE         play in the versus room CODE
   ssh -t -p PORT HOST watch CODE        watch the room CODE as a spectator
@@ -89,12 +90,31 @@ fn board_names() -> String {
     names.join(", ")
 }
 
-/// `[MODE] [--period P | --period=P]` in any order.
-fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period), String> {
+/// `[MODE] [--period P | --period=P] [--ruleset R | --ruleset=R]` in any order.
+fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period, RulesetId), String> {
     let mut board = None;
     let mut period = None;
+    let mut ruleset = RulesetId::Standard;
     let mut rest = args.iter();
     while let Some(&arg) = rest.next() {
+        let rules = if arg == "--ruleset" || arg == "-r" {
+            Some(
+                *rest
+                    .next()
+                    .ok_or("--ruleset needs a value: standard, tui-tetris or tetrs")?,
+            )
+        } else {
+            arg.strip_prefix("--ruleset=")
+        };
+        if let Some(value) = rules {
+            ruleset = RulesetId::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown ruleset \"{}\"; rulesets: standard, tui-tetris, tetrs",
+                    printable(value)
+                )
+            })?;
+            continue;
+        }
         let value = if arg == "--period" || arg == "-p" {
             Some(
                 *rest
@@ -138,16 +158,23 @@ fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period), String> {
     Ok((
         board.unwrap_or(BoardId::Solo(ModeKind::Sprint)),
         period.unwrap_or(Period::AllTime),
+        ruleset,
     ))
 }
 
-async fn leaderboard(store: Option<&Store>, board: BoardId, period: Period) -> Outcome {
+async fn leaderboard(
+    store: Option<&Store>,
+    board: BoardId,
+    period: Period,
+    ruleset: RulesetId,
+) -> Outcome {
     let Some(store) = store else {
         return Outcome::fail("this server has no database".into());
     };
     let page = boards::page(
         store,
         board,
+        ruleset,
         boards::board_period(period),
         0,
         COMMAND_ROWS,
@@ -239,15 +266,30 @@ mod tests {
     #[test]
     fn leaderboard_arguments() {
         let sprint = BoardId::Solo(ModeKind::Sprint);
-        assert_eq!(parse_leaderboard(&[]), Ok((sprint, Period::AllTime)));
+        let std = RulesetId::Standard;
+        assert_eq!(parse_leaderboard(&[]), Ok((sprint, Period::AllTime, std)));
         assert_eq!(
             parse_leaderboard(&["marathon", "--period", "today"]),
-            Ok((BoardId::Solo(ModeKind::Marathon), Period::Today))
+            Ok((BoardId::Solo(ModeKind::Marathon), Period::Today, std))
         );
         assert_eq!(
             parse_leaderboard(&["--period=month", "versus"]),
-            Ok((BoardId::Versus, Period::Month))
+            Ok((BoardId::Versus, Period::Month, std))
         );
+        assert_eq!(
+            parse_leaderboard(&["--ruleset", "tetrs", "ultra"]),
+            Ok((
+                BoardId::Solo(ModeKind::Ultra),
+                Period::AllTime,
+                RulesetId::Tetrs
+            ))
+        );
+        assert_eq!(
+            parse_leaderboard(&["--ruleset=tui-tetris"]),
+            Ok((sprint, Period::AllTime, RulesetId::TuiTetris))
+        );
+        assert!(parse_leaderboard(&["--ruleset", "nes"]).is_err());
+        assert!(parse_leaderboard(&["--ruleset"]).is_err());
         let bad = parse_leaderboard(&["tetris"]).unwrap_err();
         assert_eq!(
             bad,

@@ -4,14 +4,15 @@
 //! ```json
 //! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "]},
 //!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
-//!  "graphics":"unicode","colors":"256","frame_rate":60,"release_timeout_ms":150}
+//!  "graphics":"unicode","colors":"256","frame_rate":60,"release_timeout_ms":150,
+//!  "ruleset":"tetrs"}
 //! ```
 //!
 //! Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
 //! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
 //! older or newer server still load.
 
-use minotty_engine::{Button, Handling};
+use minotty_engine::{Button, Handling, RulesetId};
 use minotty_ui::{ColorMode, Graphics, Key, Keymap, Settings};
 use serde_json::{Map, Value, json};
 
@@ -130,6 +131,7 @@ pub fn to_json(settings: &Settings) -> String {
         "colors": colors_id(settings.colors),
         "frame_rate": settings.frame_rate,
         "release_timeout_ms": settings.release_timeout_ms,
+        "ruleset": settings.ruleset.id(),
     })
     .to_string()
 }
@@ -187,6 +189,10 @@ pub fn from_json(text: &str) -> Option<Settings> {
     if let Some(v) = uint(obj.get("release_timeout_ms")) {
         s.release_timeout_ms = u16::try_from(v).unwrap_or(u16::MAX);
     }
+    // Settings stored before rulesets existed have none: `standard`.
+    if let Some(r) = obj.get("ruleset").and_then(Value::as_str) {
+        s.ruleset = RulesetId::parse(r).unwrap_or(s.ruleset);
+    }
     Some(s.clamped())
 }
 
@@ -213,9 +219,11 @@ mod tests {
         s.colors = ColorMode::Ansi16;
         s.frame_rate = 30;
         s.release_timeout_ms = 200;
+        s.ruleset = RulesetId::TuiTetris;
         let s = s.clamped();
         let text = to_json(&s);
         assert!(text.contains("\"rotate_180\":[\"char:q\"]"), "{text}");
+        assert!(text.contains("\"ruleset\":\"tui-tetris\""), "{text}");
         assert_eq!(from_json(&text), Some(s));
     }
 
@@ -239,5 +247,14 @@ mod tests {
             [Key::Char('j')]
         );
         assert_eq!(s.keys.keys(Button::Right).count(), 0);
+        assert_eq!(
+            s.ruleset,
+            RulesetId::Standard,
+            "no ruleset stored: standard"
+        );
+        let tetrs = from_json(r#"{"ruleset":"tetrs"}"#).unwrap();
+        assert_eq!(tetrs.ruleset, RulesetId::Tetrs);
+        let unknown = from_json(r#"{"ruleset":"nes","preview":3}"#).unwrap();
+        assert_eq!((unknown.ruleset, unknown.preview), (RulesetId::Standard, 3));
     }
 }

@@ -85,6 +85,7 @@ async fn guests_read_boards_but_have_no_account(pool: SqlitePool) {
         Response::Error { .. }
     ));
     let board = Request::Leaderboard {
+        ruleset: minotty_engine::RulesetId::Standard,
         board: BoardId::Solo(ModeKind::Sprint),
         period: BoardPeriod::AllTime,
         offset: 0,
@@ -178,6 +179,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
 
     // The board, the profile and the replay show it.
     let board = Request::Leaderboard {
+        ruleset: minotty_engine::RulesetId::Standard,
         board: BoardId::Solo(ModeKind::Sprint),
         period: BoardPeriod::AllTime,
         offset: 0,
@@ -321,6 +323,7 @@ async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: SqlitePool) {
     let (mut s, mut rx) = Services::new(&shared, login(None, None));
     for _ in 0..1000 {
         s.handle(Request::Leaderboard {
+            ruleset: minotty_engine::RulesetId::Standard,
             board: BoardId::Solo(ModeKind::Sprint),
             period: BoardPeriod::AllTime,
             offset: 0,

@@ -37,6 +37,7 @@ pub mod keymap;
 pub mod keys;
 pub mod online;
 pub mod release;
+mod rules;
 mod screens;
 mod session;
 pub mod settings;

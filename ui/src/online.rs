@@ -8,7 +8,7 @@
 //! server validates them and the UI strips control characters before drawing anything.
 
 use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_engine::{Mode, ModeKind, Replay};
+use minotty_engine::{Mode, ModeKind, Replay, RulesetId};
 
 use crate::settings::Settings;
 
@@ -77,6 +77,9 @@ pub enum Request {
     // ---- leaderboards, profile, replays ---------------------------------------------------
     Leaderboard {
         board: BoardId,
+        /// The ruleset of a solo board (40 lines, marathon and ultra have one per ruleset;
+        /// every other board is `standard`, whatever is asked).
+        ruleset: RulesetId,
         period: BoardPeriod,
         /// Rows to skip (a multiple of [`PAGE_ROWS`]).
         offset: u32,
@@ -271,6 +274,8 @@ pub struct KeyView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaderboardPage {
     pub board: BoardId,
+    /// The ruleset of the board shown (`standard` for boards without others).
+    pub ruleset: RulesetId,
     pub period: BoardPeriod,
     pub offset: u32,
     /// Entries on the whole board.
@@ -299,7 +304,8 @@ pub struct BoardRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Profile {
     pub name: String,
-    /// For each ranked mode: the best (formatted) and its all-time rank, if played.
+    /// For each ranked mode: the best (formatted) and its all-time rank, if played; then the
+    /// bests under other rulesets, only where the player has one.
     pub bests: Vec<ProfileBest>,
     pub recent: Vec<RecentGame>,
     /// Ranked 1v1 rating, deviation and games played, when the player has played one.
@@ -309,6 +315,7 @@ pub struct Profile {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProfileBest {
     pub mode: ModeKind,
+    pub ruleset: RulesetId,
     pub best: Option<String>,
     pub rank: Option<u64>,
     pub game: Option<i64>,
@@ -318,6 +325,7 @@ pub struct ProfileBest {
 pub struct RecentGame {
     pub game: i64,
     pub mode: ModeKind,
+    pub ruleset: RulesetId,
     pub ended_at: i64,
     /// e.g. "1:02.345" or "123,456 pts"
     pub result: String,

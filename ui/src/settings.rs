@@ -1,8 +1,8 @@
 //! A player's settings: controls, handling, and how the game looks. Plain data (no serde yet),
 //! so the accounts work can load and store them however it likes.
 
-use minotty_engine::Handling;
 use minotty_engine::game::MAX_PREVIEW;
+use minotty_engine::{Handling, RulesetId};
 
 use crate::keymap::Keymap;
 
@@ -77,6 +77,9 @@ pub struct Settings {
     /// For terminals that report no key releases: how long after a key's last press (without
     /// repeats seen yet) it counts as released.
     pub release_timeout_ms: u16,
+    /// The ruleset last chosen for 40 lines, marathon, ultra and custom games (other modes
+    /// always play `standard`).
+    pub ruleset: RulesetId,
 }
 
 impl Default for Settings {
@@ -90,6 +93,7 @@ impl Default for Settings {
             colors: ColorMode::Ansi256,
             frame_rate: 60,
             release_timeout_ms: 150,
+            ruleset: RulesetId::Standard,
         }
     }
 }

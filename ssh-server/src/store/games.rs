@@ -44,6 +44,7 @@ pub struct GameRecord {
     pub id: GameId,
     pub player: PlayerId,
     pub mode: ModeKind,
+    pub ruleset: RulesetId,
     pub ruleset_version: u16,
     pub seed: u32,
     pub started_at: UnixMs,
@@ -75,7 +76,7 @@ fn outcome_text(outcome: Option<(EndReason, bool)>) -> &'static str {
 /// string (`concat!`), never SQL assembled at run time.
 macro_rules! game_columns {
     () => {
-        "id, player_id, mode, ruleset_version, seed, started_at, ended_at, outcome, verdict, \
+        "id, player_id, mode, ruleset, ruleset_version, seed, started_at, ended_at, outcome, verdict, \
          verdict_note, time_ms, level, lines, pieces, score, garbage_cleared, max_combo, \
          max_b2b, singles, doubles, triples, tetrises, tspins, perfect_clears, attack, sent, \
          garbage_received"
@@ -202,12 +203,13 @@ async fn insert_one(
         let [all, month, day] = Period::ALL;
         let t = game.ended_at;
         let periods: Vec<String> = sqlx::query_scalar(
-            "INSERT INTO leaderboard_best (mode, period, period_start, player_id, rank_key, \
-             bucket, achieved_at, game_id, time_ms, score, lines, pieces, max_combo) VALUES \
-             ($1, $2, $3, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17), \
-             ($1, $4, $5, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17), \
-             ($1, $6, $7, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17) \
-             ON CONFLICT (mode, period, period_start, player_id) DO UPDATE \
+            "INSERT INTO leaderboard_best (mode, ruleset, period, period_start, player_id, \
+             rank_key, bucket, achieved_at, game_id, time_ms, score, lines, pieces, max_combo) \
+             VALUES \
+             ($1, $18, $2, $3, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17), \
+             ($1, $18, $4, $5, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17), \
+             ($1, $18, $6, $7, $8, $9, $12, $10, $11, $13, $14, $15, $16, $17) \
+             ON CONFLICT (mode, ruleset, period, period_start, player_id) DO UPDATE \
              SET rank_key = excluded.rank_key, bucket = excluded.bucket, \
              achieved_at = excluded.achieved_at, game_id = excluded.game_id, \
              time_ms = excluded.time_ms, score = excluded.score, lines = excluded.lines, \
@@ -232,6 +234,7 @@ async fn insert_one(
         .bind(i64::from(s.lines))
         .bind(i64::from(s.pieces))
         .bind(i64::from(s.max_combo))
+        .bind(ruleset_text(game.replay.ruleset))
         .fetch_all(&mut **tx)
         .await?;
         improved.extend(
@@ -251,6 +254,7 @@ async fn insert_one(
 fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
     let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get::<i64, _>(name)?) };
     let mode: String = row.try_get("mode")?;
+    let ruleset: String = row.try_get("ruleset")?;
     let stats = Stats {
         time: from_db(int("time_ms")?, "time_ms")?,
         level: from_db(int("level")?, "level")?,
@@ -275,6 +279,8 @@ fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
         player: PlayerId(int("player_id")?),
         mode: ModeKind::parse(&mode)
             .ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))?,
+        ruleset: RulesetId::parse(&ruleset)
+            .ok_or_else(|| StoreError::Corrupt(format!("stored ruleset {ruleset:?}")))?,
         ruleset_version: from_db(int("ruleset_version")?, "ruleset_version")?,
         seed: from_db(int("seed")?, "seed")?,
         started_at: int("started_at")?,

@@ -40,7 +40,7 @@ use sqlx::{Sqlite, SqlitePool, Transaction};
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
 pub use games::{FinishedGame, GameId, GameRecord, StoredGame};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyFingerprint, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
-pub use leaderboard::{Entry, MAX_PAGE, Page};
+pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
 pub use matches::{MatchId, MatchPlayer, NewMatch};
 pub use names::{NameError, PlayerName};
 pub use passwords::{
@@ -48,7 +48,7 @@ pub use passwords::{
 };
 pub use period::{Period, civil_date};
 pub use prune::{KEEP_GAMES, PRUNE_EVERY};
-pub use ranking::{Unranked, rank_key, ranked_modes};
+pub use ranking::{Unranked, has_board, rank_key, ranked_modes, ruleset_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};

@@ -76,8 +76,8 @@ async fn prune_games(
 ) -> Result<u64, StoreError> {
     let window = i64::try_from(window).unwrap_or(i64::MAX);
     // LIMIT with OFFSET reads the same on PostgreSQL.
-    let old: Vec<(i64, String, i64, String)> = sqlx::query_as(
-        "SELECT id, mode, ended_at, verdict FROM games WHERE player_id = $1 \
+    let old: Vec<(i64, String, String, i64, String)> = sqlx::query_as(
+        "SELECT id, mode, ruleset, ended_at, verdict FROM games WHERE player_id = $1 \
          ORDER BY ended_at DESC, id DESC LIMIT $2 OFFSET $3",
     )
     .bind(player.0)
@@ -86,8 +86,9 @@ async fn prune_games(
     .fetch_all(&mut **tx)
     .await?;
     let mut deleted = 0;
-    for (id, mode, ended_at, verdict) in old {
-        if verdict == "ranked" && is_best(tx, player, id, &mode, ended_at).await? {
+    for (id, mode, ruleset, ended_at, verdict) in old {
+        let board = (mode.as_str(), ruleset.as_str());
+        if verdict == "ranked" && is_best(tx, player, id, board, ended_at).await? {
             continue;
         }
         deleted += sqlx::query("DELETE FROM games WHERE id = $1")
@@ -102,24 +103,25 @@ async fn prune_games(
     Ok(deleted)
 }
 
-/// Whether game `id` of `player` (of `mode`, ended at `ended_at`) is an entry of a board.
+/// Whether game `id` of `player` (of `(mode, ruleset)` as stored, ended at `ended_at`) is an
+/// entry of a board.
 async fn is_best(
     tx: &mut Transaction<'static, Sqlite>,
     player: PlayerId,
     id: i64,
-    mode: &str,
+    (mode, ruleset): (&str, &str),
     ended_at: UnixMs,
 ) -> Result<bool, StoreError> {
     let [all, month, day] = Period::ALL;
     // Three primary-key probes. (One WHERE with the three periods OR'ed together reads as the
     // same, but SQLite then walks the whole mode's board in `leaderboard_rank`.)
     let found: Option<i64> = sqlx::query_scalar(
-        "SELECT game_id FROM leaderboard_best WHERE mode = $1 AND period = $4 \
-         AND period_start = $5 AND player_id = $2 AND game_id = $3 \
-         UNION ALL SELECT game_id FROM leaderboard_best WHERE mode = $1 AND period = $6 \
-         AND period_start = $7 AND player_id = $2 AND game_id = $3 \
-         UNION ALL SELECT game_id FROM leaderboard_best WHERE mode = $1 AND period = $8 \
-         AND period_start = $9 AND player_id = $2 AND game_id = $3 LIMIT 1",
+        "SELECT game_id FROM leaderboard_best WHERE mode = $1 AND ruleset = $10 \
+         AND period = $4 AND period_start = $5 AND player_id = $2 AND game_id = $3 \
+         UNION ALL SELECT game_id FROM leaderboard_best WHERE mode = $1 AND ruleset = $10 \
+         AND period = $6 AND period_start = $7 AND player_id = $2 AND game_id = $3 \
+         UNION ALL SELECT game_id FROM leaderboard_best WHERE mode = $1 AND ruleset = $10 \
+         AND period = $8 AND period_start = $9 AND player_id = $2 AND game_id = $3 LIMIT 1",
     )
     .bind(mode)
     .bind(player.0)
@@ -130,6 +132,7 @@ async fn is_best(
     .bind(month.start(ended_at))
     .bind(day.as_db())
     .bind(day.start(ended_at))
+    .bind(ruleset)
     .fetch_optional(&mut **tx)
     .await?;
     Ok(found.is_some())

@@ -9,10 +9,13 @@
 //! | cheese | pieces | all the garbage was dug |
 //! | combo | longest combo | the game ended |
 //!
-//! Every leaderboard game uses the `standard` ruleset and its mode's preset exactly (a custom
-//! mode that calls itself 40 lines does not rank), and a forfeited game never ranks. Neither
-//! does a game ended by the input limit (a flood of keys, not play), nor a paused game of a
-//! timed mode (`Mode::timed`: 40 lines, ultra, master), whose replay holds `Input::Pause`.
+//! Every mode has a `standard` board; 40 lines, marathon and ultra also have one under
+//! `tui-tetris` and one under `tetrs` ([`ruleset_modes`]). A leaderboard game plays its mode's
+//! preset exactly (a custom mode that calls itself 40 lines does not rank) under its ruleset's
+//! own values: a game with any [`minotty_engine::Tuning`] is stored, never ranked. A forfeited
+//! game never ranks. Neither does a game ended by the input limit (a flood of keys, not play),
+//! nor a paused game of a timed mode (`Mode::timed`: 40 lines, ultra, master), whose replay
+//! holds `Input::Pause`.
 
 use minotty_engine::{EndReason, Input, ModeKind, Replay, RulesetId, Stats};
 
@@ -26,6 +29,17 @@ pub fn ranked_modes() -> [ModeKind; 6] {
         ModeKind::Cheese,
         ModeKind::Combo,
     ]
+}
+
+/// The modes that also have boards under the rulesets other than `standard`.
+pub fn ruleset_modes() -> [ModeKind; 3] {
+    [ModeKind::Sprint, ModeKind::Marathon, ModeKind::Ultra]
+}
+
+/// Whether `mode` has a board under `ruleset`.
+pub fn has_board(mode: ModeKind, ruleset: RulesetId) -> bool {
+    rank_key(mode, &Stats::default()).is_some()
+        && (ruleset == RulesetId::Standard || ruleset_modes().contains(&mode))
 }
 
 /// Master keys lines above time: a time takes the low 40 bits (34 years of milliseconds) and
@@ -77,8 +91,10 @@ pub enum Unranked {
     NoLeaderboard,
     #[error("the mode differs from the {0} preset")]
     NotThePreset(&'static str),
-    #[error("not the standard ruleset")]
+    #[error("this mode has no board under this ruleset")]
     Ruleset,
+    #[error("the ruleset was tuned")]
+    Tuned,
     #[error("the game did not end")]
     Unfinished,
     #[error("the game was forfeited")]
@@ -99,8 +115,11 @@ pub fn eligible(
 ) -> Result<i64, Unranked> {
     let kind = replay.mode.kind;
     let key = rank_key(kind, stats).ok_or(Unranked::NoLeaderboard)?;
-    if replay.ruleset != RulesetId::Standard {
+    if !has_board(kind, replay.ruleset) {
         return Err(Unranked::Ruleset);
+    }
+    if !replay.tuning.is_default() {
+        return Err(Unranked::Tuned);
     }
     if replay.mode != kind.mode() {
         return Err(Unranked::NotThePreset(kind.id()));
@@ -250,6 +269,50 @@ mod tests {
             eligible(&replay(Mode::marathon()), &s, flooded),
             Err(Unranked::InputLimit)
         );
+    }
+
+    fn replay_under(mode: Mode, ruleset: RulesetId, tuning: minotty_engine::Tuning) -> Replay {
+        minotty_engine::Game::new(
+            minotty_engine::GameConfig {
+                ruleset,
+                mode,
+                tuning,
+                ..Default::default()
+            },
+            1,
+        )
+        .replay()
+    }
+
+    #[test]
+    fn other_rulesets_rank_on_their_own_boards_untuned() {
+        let s = Stats::default();
+        let goal = Some((EndReason::Limit(minotty_engine::Stat::Lines), true));
+        let topped = Some((EndReason::BlockOut, false));
+        let none = minotty_engine::Tuning::default();
+        for ruleset in [RulesetId::TuiTetris, RulesetId::Tetrs] {
+            let sprint = replay_under(Mode::sprint(), ruleset, none);
+            assert!(eligible(&sprint, &s, goal).is_ok(), "{ruleset:?}");
+            let ultra = replay_under(Mode::ultra(), ruleset, none);
+            assert!(eligible(&ultra, &s, topped).is_ok(), "{ruleset:?}");
+            let master = replay_under(Mode::master(), ruleset, none);
+            assert_eq!(eligible(&master, &s, topped), Err(Unranked::Ruleset));
+            let tuned = minotty_engine::Tuning {
+                lock_delay: Some(300),
+                ..none
+            };
+            let sprint = replay_under(Mode::sprint(), ruleset, tuned);
+            assert_eq!(eligible(&sprint, &s, goal), Err(Unranked::Tuned));
+        }
+        let tuned = minotty_engine::Tuning {
+            no_soft_drop_lock: true,
+            ..none
+        };
+        let marathon = replay_under(Mode::marathon(), RulesetId::Standard, tuned);
+        assert_eq!(eligible(&marathon, &s, topped), Err(Unranked::Tuned));
+        assert!(has_board(ModeKind::Combo, RulesetId::Standard));
+        assert!(!has_board(ModeKind::Combo, RulesetId::Tetrs));
+        assert!(!has_board(ModeKind::Custom, RulesetId::Standard));
     }
 
     #[test]

@@ -271,9 +271,9 @@ fn answer(
     }
     let store = store.clone();
     tokio::spawn(async move {
-        let mode = game.replay.mode.kind;
+        let board = super::Board::new(game.replay.mode.kind, game.replay.ruleset);
         match store
-            .rank_of(mode, Period::AllTime, game.ended_at, game.player)
+            .rank_of(board, Period::AllTime, game.ended_at, game.player)
             .await
         {
             Ok(entry) => stored.rank = entry.map(|e| e.rank),

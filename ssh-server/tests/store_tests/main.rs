@@ -8,5 +8,6 @@ mod integrity;
 mod leaderboard;
 mod limits;
 mod meta;
+mod rulesets;
 mod support;
 mod writer;

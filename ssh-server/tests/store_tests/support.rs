@@ -1,7 +1,7 @@
 //! Helpers: keys, names, real games played by the engine's bot, and games with chosen stats.
 
 use minotty_engine::bot::{autoplay, autoplay_combo};
-use minotty_engine::{EndReason, Game, GameConfig, Mode, ModeKind, Stat, Stats};
+use minotty_engine::{EndReason, Game, GameConfig, Mode, ModeKind, RulesetId, Stat, Stats, Tuning};
 use minotty_server::store::{
     Account, FinishedGame, KeyFingerprint, NewKey, PlayerName, Store, UnixMs, Verdict, rank_key,
 };
@@ -33,10 +33,31 @@ pub async fn player(store: &Store, s: &str, n: u32) -> Account {
 
 /// A real game of `mode` played by the bot (combo with the combo bot), up to `pieces` pieces.
 pub fn played(account: &Account, mode: Mode, seed: u32, pieces: u32) -> FinishedGame {
+    played_under(
+        account,
+        RulesetId::Standard,
+        Tuning::default(),
+        mode,
+        seed,
+        pieces,
+    )
+}
+
+/// Like [`played`], under `ruleset` with `tuning`.
+pub fn played_under(
+    account: &Account,
+    ruleset: RulesetId,
+    tuning: Tuning,
+    mode: Mode,
+    seed: u32,
+    pieces: u32,
+) -> FinishedGame {
     let combo = mode.kind == ModeKind::Combo;
     let mut game = Game::new(
         GameConfig {
+            ruleset,
             mode,
+            tuning,
             ..GameConfig::default()
         },
         seed,
@@ -65,8 +86,20 @@ pub fn ranked(
     stats: Stats,
     ended_at: UnixMs,
 ) -> (FinishedGame, Verdict) {
+    ranked_under(account, RulesetId::Standard, kind, stats, ended_at)
+}
+
+/// Like [`ranked`], for the board of `ruleset`.
+pub fn ranked_under(
+    account: &Account,
+    ruleset: RulesetId,
+    kind: ModeKind,
+    stats: Stats,
+    ended_at: UnixMs,
+) -> (FinishedGame, Verdict) {
     let game = Game::new(
         GameConfig {
+            ruleset,
             mode: kind.mode(),
             ..GameConfig::default()
         },

@@ -143,6 +143,7 @@ impl App {
     fn fetch_board(&mut self, board: &BoardScreen) {
         self.request(Request::Leaderboard {
             board: board.board(),
+            ruleset: board.ruleset(),
             period: board.period,
             offset: board.offset,
         });

@@ -79,10 +79,10 @@ const ESC_REPEAT_MS: u64 = 150;
 
 impl App {
     pub fn new(ctx: AppContext) -> App {
-        let pending = ctx.start_mode.map(|kind| GameSetup {
-            mode: kind.mode(),
-            seed: None,
-        });
+        let ruleset = ctx.settings.ruleset;
+        let pending = ctx
+            .start_mode
+            .map(|kind| GameSetup::preset(kind, ruleset_for(kind, ruleset)));
         let mut app = App {
             player: sanitize(&ctx.player_name),
             settings: ctx.settings.clamped(),
@@ -92,7 +92,10 @@ impl App {
             settings_back: Screen::Menu,
             quit_dialog: None,
             menu_cursor: 0,
-            modes: ModeSelect::default(),
+            modes: ModeSelect {
+                ruleset,
+                ..ModeSelect::default()
+            },
             pause_cursor: 0,
             results_cursor: 0,
             settings_ui: SettingsScreen::default(),
@@ -235,6 +238,7 @@ impl App {
             .render(area, buf),
             (Screen::ModeSelect, _) => ModeSelectView {
                 state: &self.modes,
+                settings: &self.settings,
                 theme,
             }
             .render(area, buf),
@@ -295,6 +299,7 @@ impl App {
     /// Replaces the settings (e.g. once the player's stored ones are loaded).
     pub fn set_settings(&mut self, settings: Settings) {
         self.settings = settings.clamped();
+        self.modes.ruleset = self.settings.ruleset;
         if let Some(s) = &mut self.session {
             s.apply_settings(&self.settings);
         }
@@ -366,10 +371,7 @@ impl App {
     /// Starts a game of `kind` at once (e.g. `minotty play --mode 40l`).
     pub fn play(&mut self, kind: ModeKind, now_ms: u64) {
         self.now = self.now.max(now_ms);
-        let setup = GameSetup {
-            mode: kind.mode(),
-            seed: None,
-        };
+        let setup = GameSetup::preset(kind, ruleset_for(kind, self.settings.ruleset));
         self.start(setup, self.now);
     }
 
@@ -412,6 +414,15 @@ impl App {
                 won,
             });
         }
+    }
+}
+
+/// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`.
+fn ruleset_for(kind: ModeKind, chosen: minotty_engine::RulesetId) -> minotty_engine::RulesetId {
+    if crate::rules::takes_ruleset(kind) {
+        chosen
+    } else {
+        minotty_engine::RulesetId::Standard
     }
 }
 

@@ -32,11 +32,24 @@ impl App {
     }
 
     pub(super) fn key_modes(&mut self, ev: KeyEvent, now: u64) -> bool {
-        match self.modes.handle(ev) {
+        let action = self.modes.handle(ev, &self.settings);
+        // The ruleset chosen is remembered with the settings (stored on leaving the screen).
+        if self.modes.ruleset != self.settings.ruleset {
+            self.settings.ruleset = self.modes.ruleset;
+            self.settings_changed = true;
+            self.settings_touched();
+        }
+        match action {
             ModeAction::None => return false,
             ModeAction::Changed => {}
-            ModeAction::Start(setup) => self.start(setup, now),
-            ModeAction::Back => self.screen = Screen::Menu,
+            ModeAction::Start(setup) => {
+                self.settings_left();
+                self.start(setup, now);
+            }
+            ModeAction::Back => {
+                self.settings_left();
+                self.screen = Screen::Menu;
+            }
             ModeAction::AskQuit => return self.ask_quit(true),
         }
         true

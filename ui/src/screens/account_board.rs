@@ -1,10 +1,11 @@
-//! The leaderboards: a tab per mode and the versus rating board, a period switch, pages of
+//! The leaderboards: a tab per mode and the versus rating board, a period switch, a ruleset
+//! switch (`u`: 40 lines, marathon and ultra have a board per ruleset), pages of
 //! [`PAGE_ROWS`] rows as the server formats them, the player's own row highlighted (or shown
 //! below the page), and Enter to watch an entry's replay.
 
 use std::fmt::Write;
 
-use minotty_engine::ModeKind;
+use minotty_engine::{ModeKind, RulesetId};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -15,6 +16,7 @@ use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
+use crate::rules::ruleset_name;
 use crate::text::{StackStr, sanitize, sfmt};
 use crate::theme::Theme;
 
@@ -51,6 +53,8 @@ fn period_title(p: BoardPeriod) -> &'static str {
 pub struct BoardScreen {
     pub tab: usize,
     pub period: BoardPeriod,
+    /// The ruleset chosen for the boards that have one per ruleset.
+    pub rules: RulesetId,
     pub offset: u32,
     /// The selected row of the page.
     pub cursor: usize,
@@ -75,6 +79,23 @@ pub enum BoardAction {
 impl BoardScreen {
     pub fn board(&self) -> BoardId {
         BOARDS[self.tab % BOARDS.len()]
+    }
+
+    /// Whether the board on screen has a board per ruleset.
+    pub fn per_ruleset(&self) -> bool {
+        matches!(
+            self.board(),
+            BoardId::Solo(ModeKind::Sprint | ModeKind::Marathon | ModeKind::Ultra)
+        )
+    }
+
+    /// The ruleset of the board on screen.
+    pub fn ruleset(&self) -> RulesetId {
+        if self.per_ruleset() {
+            self.rules
+        } else {
+            RulesetId::Standard
+        }
     }
 
     fn rows(&self) -> usize {
@@ -152,6 +173,12 @@ impl BoardScreen {
                 self.period = PERIODS[(i + PERIODS.len() - 1) % PERIODS.len()];
                 self.first_page()
             }
+            Key::Char('u' | 'U') if self.per_ruleset() => {
+                let i = RulesetId::ALL.iter().position(|&r| r == self.rules);
+                let next = i.map_or(0, |i| (i + 1) % RulesetId::ALL.len());
+                self.rules = RulesetId::ALL[next];
+                self.first_page()
+            }
             Key::PageDown | Key::Char(']') => self.next_page(),
             Key::PageUp | Key::Char('[') => self.prev_page(0),
             Key::Char('r' | 'R') => self.refetch(),
@@ -199,7 +226,11 @@ impl BoardScreen {
 
     /// A page arrived: kept when it is the one asked for last. Returns whether it was.
     pub fn arrived(&mut self, page: &LeaderboardPage) -> bool {
-        if page.board != self.board() || page.period != self.period || page.offset != self.offset {
+        if page.board != self.board()
+            || page.ruleset != self.ruleset()
+            || page.period != self.period
+            || page.offset != self.offset
+        {
             return false;
         }
         let row = |r: &BoardRow| BoardRow {
@@ -270,6 +301,13 @@ impl Widget for &BoardView<'_> {
             x = draw::put(buf, inner, x, inner.y + 1, label.as_str(), style);
             x = draw::put(buf, inner, x, inner.y + 1, " ", theme.dim());
         }
+        // The ruleset of the board: a switch where the mode has one board per ruleset.
+        let ruleset = if s.per_ruleset() {
+            sfmt!(48; "Ruleset: < {} >", ruleset_name(s.ruleset()))
+        } else {
+            sfmt!(48; "Ruleset: {}", ruleset_name(s.ruleset()))
+        };
+        draw::put_centered(buf, inner, inner.y + 2, ruleset.as_str(), theme.dim());
         let table = Rect::new(
             inner.x + 1,
             inner.y + 3,
@@ -321,7 +359,7 @@ impl Widget for &BoardView<'_> {
         let hint = if matches!(s.load, Load::Offline) {
             "Esc back"
         } else {
-            "Left/Right mode  Tab period  PgUp/PgDn page  Esc back"
+            "Left/Right mode  Tab period  u ruleset  PgUp/PgDn page  Esc back"
         };
         draw::hint(buf, inner, hint, theme);
     }

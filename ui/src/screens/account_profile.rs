@@ -1,5 +1,5 @@
-//! The player's own page: bests per mode with their global rank, recent games (Enter watches
-//! one), and the versus rating.
+//! The player's own page: bests per mode (and per ruleset, where played) with their global
+//! rank, recent games with their ruleset (Enter watches one), and the versus rating.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Margin, Rect};
@@ -10,6 +10,7 @@ use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::Profile;
+use crate::rules::ruleset_name;
 use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
 
@@ -111,7 +112,7 @@ impl Widget for &ProfileView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
         let s = self.state;
-        let r = draw::centered(area, 64, 24);
+        let r = draw::centered(area, 78, 24);
         let inner = draw::frame(buf, r, theme, "PROFILE", theme.dim());
         let body = inner.inner(Margin::new(2, 0));
         let hint = "Up/Down choose   Enter watch   Esc back";
@@ -155,8 +156,9 @@ impl Widget for &ProfileView<'_> {
                 draw::put(buf, line, x, y, " ", style);
             }
             draw::put(buf, line, line.x, y, b.mode.title(), style);
+            draw::put(buf, line, line.x + 10, y, ruleset_name(b.ruleset), style);
             let best = b.best.as_deref().unwrap_or("-");
-            draw::put(buf, line, line.x + 12, y, best, style);
+            draw::put(buf, line, line.x + 22, y, best, style);
             let rank = match b.rank {
                 Some(r) => sfmt!(24; "#{}", r),
                 None => sfmt!(24; "-"),
@@ -188,8 +190,9 @@ impl Widget for &ProfileView<'_> {
                 draw::put(buf, line, x, y, " ", style);
             }
             draw::put(buf, line, line.x, y, g.mode.title(), style);
-            draw::put(buf, line, line.x + 10, y, &g.result, style);
-            draw::put(buf, line, line.x + 26, y, &g.outcome, style);
+            draw::put(buf, line, line.x + 10, y, ruleset_name(g.ruleset), style);
+            draw::put(buf, line, line.x + 22, y, &g.result, style);
+            draw::put(buf, line, line.x + 40, y, &g.outcome, style);
             draw::put_right(buf, line, y, date(g.ended_at).as_str(), style);
         }
         if let Some(n) = &s.note {

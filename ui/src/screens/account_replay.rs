@@ -190,7 +190,8 @@ impl Widget for &ReplayView<'_> {
         let x = draw::put(buf, r, x, y0, sep, theme.dim());
         let x = draw::put(buf, r, x, y0, &s.player, theme.title());
         let x = draw::put(buf, r, x, y0, sep, theme.dim());
-        let x = draw::put(buf, r, x, y0, game.mode().kind.title(), theme.text());
+        let title = crate::rules::game_title(game, theme.dot());
+        let x = draw::put(buf, r, x, y0, title.as_str(), theme.text());
         let x = draw::put(buf, r, x, y0, sep, theme.dim());
         let speed = sfmt!(8; "{}x", s.speed());
         draw::put(buf, r, x, y0, speed.as_str(), theme.accent());
@@ -202,6 +203,7 @@ impl Widget for &ReplayView<'_> {
             settings: self.settings,
             theme,
             hidden: false,
+            preview: None,
         }
         .draw(buf, r);
         let progress = sfmt!(40; "{} / {}", clock(t).as_str(), clock(s.end()).as_str());

@@ -102,7 +102,8 @@ impl Widget for &GameView<'_> {
         let x = draw::put(buf, r, x0, y0, "MINOTTY", theme.accent());
         let sep = sfmt!(8; " {} ", theme.dot());
         let x = draw::put(buf, r, x, y0, sep.as_str(), theme.dim());
-        draw::put(buf, r, x, y0, game.mode().kind.title(), theme.title());
+        let title = crate::rules::game_title(game, theme.dot());
+        draw::put(buf, r, x, y0, title.as_str(), theme.title());
         draw::put_right(
             buf,
             Rect::new(x0, y0, WIDTH, 1),
@@ -118,6 +119,7 @@ impl Widget for &GameView<'_> {
             settings: self.settings,
             theme,
             hidden,
+            preview: s.setup.preview,
         }
         .draw(buf, r);
 
@@ -140,6 +142,8 @@ pub struct Playfield<'a> {
     pub theme: Theme,
     /// Paused: the pieces are hidden.
     pub hidden: bool,
+    /// A custom game's preview count (otherwise the player's setting).
+    pub preview: Option<u8>,
 }
 
 /// Rows the left column (hold box, stats, action text) takes below the title row; the rows
@@ -156,6 +160,7 @@ impl Playfield<'_> {
             settings,
             theme,
             hidden,
+            preview,
         } = *self;
         let (x0, y0) = (r.x, r.y);
         let hold = HoldView {
@@ -187,7 +192,7 @@ impl Playfield<'_> {
         };
         board.render(board_at, buf);
 
-        let count = usize::from(settings.preview);
+        let count = usize::from(preview.unwrap_or(settings.preview));
         let next = NextView {
             game,
             count,

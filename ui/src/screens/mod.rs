@@ -7,6 +7,7 @@ pub mod account_keys;
 pub mod account_profile;
 pub mod account_replay;
 pub mod account_welcome;
+pub mod custom;
 pub mod game;
 pub mod help;
 pub mod menu;

@@ -1,133 +1,32 @@
-//! Mode select: every engine mode with its description, and the options of a custom game
-//! (start level, level increase, one limit, an optional seed).
+//! Mode select: every engine mode with its description, the ruleset of the modes that take
+//! one (40 lines, marathon, ultra, custom: Left/Right), and the options of a custom game
+//! (`custom.rs`).
 
-use minotty_engine::{Mode, ModeKind, Stat};
+use minotty_engine::{ModeKind, RulesetId};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+pub use super::custom::{CustomOptions, Opt};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::rules::{ruleset_name, takes_ruleset};
 use crate::session::GameSetup;
-use crate::settings::step;
-use crate::text::{StackStr, clock, sfmt};
+use crate::settings::{Settings, cycle};
+use crate::text::sfmt;
 use crate::theme::Theme;
-
-/// The limit of a custom game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LimitKind {
-    None,
-    Time,
-    Lines,
-    Pieces,
-    Score,
-    Level,
-}
-
-impl LimitKind {
-    pub const ALL: [LimitKind; 6] = [
-        LimitKind::None,
-        LimitKind::Time,
-        LimitKind::Lines,
-        LimitKind::Pieces,
-        LimitKind::Score,
-        LimitKind::Level,
-    ];
-
-    pub fn label(self) -> &'static str {
-        ["none", "time", "lines", "pieces", "score", "level"][self as usize]
-    }
-
-    /// The engine stat, the step and the range of the value (time in seconds).
-    fn spec(self) -> Option<(Stat, u32, u32, u32)> {
-        match self {
-            LimitKind::None => None,
-            LimitKind::Time => Some((Stat::Time, 30, 10, 3600)),
-            LimitKind::Lines => Some((Stat::Lines, 10, 1, 9999)),
-            LimitKind::Pieces => Some((Stat::Pieces, 10, 1, 9999)),
-            LimitKind::Score => Some((Stat::Score, 5000, 1000, 9_999_000)),
-            LimitKind::Level => Some((Stat::Level, 1, 1, 30)),
-        }
-    }
-}
-
-/// The options of a custom game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CustomOptions {
-    pub start_level: u32,
-    pub level_increase: bool,
-    pub limit: LimitKind,
-    /// The value of each limit kind, kept while the player switches between them.
-    pub values: [u32; 6],
-    pub seed: Option<u32>,
-}
-
-impl Default for CustomOptions {
-    fn default() -> Self {
-        CustomOptions {
-            start_level: 0,
-            level_increase: true,
-            limit: LimitKind::None,
-            values: [0, 180, 40, 100, 50_000, 15],
-            seed: None,
-        }
-    }
-}
-
-impl CustomOptions {
-    pub fn value(&self) -> u32 {
-        self.values[self.limit as usize]
-    }
-
-    pub fn mode(&self) -> Mode {
-        let limit = self.limit.spec().map(|(stat, ..)| {
-            let v = u64::from(self.value());
-            (stat, if stat == Stat::Time { v * 1000 } else { v })
-        });
-        Mode::custom(self.start_level, self.level_increase, limit)
-    }
-
-    fn value_text(&self) -> StackStr<24> {
-        match self.limit {
-            LimitKind::None => sfmt!(24; "-"),
-            LimitKind::Time => sfmt!(24; "{}", clock(u64::from(self.value()) * 1000).as_str()),
-            _ => sfmt!(24; "{}", self.value()),
-        }
-    }
-
-    fn change(&mut self, row: usize, dir: i32) {
-        match row {
-            0 => self.start_level = step(self.start_level, dir, 0, 30),
-            1 => self.level_increase = !self.level_increase,
-            2 => self.limit = crate::settings::cycle(&LimitKind::ALL, self.limit, dir),
-            3 => {
-                if let Some((_, by, lo, hi)) = self.limit.spec() {
-                    let v = &mut self.values[self.limit as usize];
-                    *v = step(*v, dir * by as i32, lo, hi);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-const ROWS: [&str; 5] = [
-    "Start level",
-    "Level increase",
-    "Limit",
-    "Limit value",
-    "Seed",
-];
-const START_ROW: usize = ROWS.len();
 
 /// The state of the mode select screen.
 #[derive(Clone, Debug, Default)]
 pub struct ModeSelect {
     pub cursor: usize,
-    /// The focused row of the custom options, when they have focus.
+    /// The focused row of the custom options (an index into the rows shown), when they have
+    /// focus.
     pub focus: Option<usize>,
     pub custom: CustomOptions,
+    /// The ruleset of 40 lines, marathon, ultra and custom games (remembered in the settings).
+    pub ruleset: RulesetId,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,30 +39,60 @@ pub enum ModeAction {
 }
 
 impl ModeSelect {
-    pub fn handle(&mut self, ev: KeyEvent) -> ModeAction {
+    pub fn kind(&self) -> ModeKind {
+        ModeKind::ALL[self.cursor.min(ModeKind::ALL.len() - 1)]
+    }
+
+    /// The ruleset a game of `kind` started here plays.
+    pub fn ruleset_for(&self, kind: ModeKind) -> RulesetId {
+        if takes_ruleset(kind) {
+            self.ruleset
+        } else {
+            RulesetId::Standard
+        }
+    }
+
+    /// The custom game the options describe.
+    pub fn custom_setup(&self, settings: &Settings) -> GameSetup {
+        let c = &self.custom;
+        GameSetup {
+            mode: c.mode(),
+            seed: c.seed,
+            ruleset: self.ruleset,
+            tuning: c.tuning(self.ruleset),
+            handling: c.handling(settings.handling),
+            preview: c.preview,
+        }
+    }
+
+    pub fn handle(&mut self, ev: KeyEvent, settings: &Settings) -> ModeAction {
         if is_ctrl(ev, 'c') {
             return ModeAction::AskQuit;
         }
-        let kind = ModeKind::ALL[self.cursor.min(ModeKind::ALL.len() - 1)];
+        let kind = self.kind();
         let Some(row) = self.focus else {
             match nav(ev) {
                 Some(Nav::Up) => self.cursor = wrap(self.cursor, ModeKind::ALL.len(), false),
                 Some(Nav::Down) => self.cursor = wrap(self.cursor, ModeKind::ALL.len(), true),
-                Some(Nav::Select | Nav::Right) if kind == ModeKind::Custom => self.focus = Some(0),
+                Some(Nav::Left | Nav::Right) if takes_ruleset(kind) => {
+                    let dir = if nav(ev) == Some(Nav::Left) { -1 } else { 1 };
+                    self.ruleset = cycle(&RulesetId::ALL, self.ruleset, dir);
+                }
+                Some(Nav::Select) if kind == ModeKind::Custom => self.focus = Some(0),
                 Some(Nav::Select | Nav::Right) => {
-                    return ModeAction::Start(GameSetup {
-                        mode: kind.mode(),
-                        seed: None,
-                    });
+                    return ModeAction::Start(GameSetup::preset(kind, self.ruleset_for(kind)));
                 }
                 Some(Nav::Back) => return ModeAction::Back,
                 _ => return ModeAction::None,
             }
             return ModeAction::Changed;
         };
-        if ev.kind != KeyKind::Release && row == 4 {
-            match ev.key {
-                Key::Char(c @ '0'..='9') => {
+        let rows = self.custom.row_count(self.ruleset);
+        let row = row.min(rows.saturating_sub(1));
+        let opt = self.custom.row(row, self.ruleset).unwrap_or(Opt::Start);
+        if ev.kind != KeyKind::Release && !ev.mods.ctrl && !ev.mods.alt {
+            match (opt, ev.key) {
+                (Opt::Seed, Key::Char(c @ '0'..='9')) => {
                     let digit = u64::from(c as u8 - b'0');
                     let next = u64::from(self.custom.seed.unwrap_or(0)) * 10 + digit;
                     if let Ok(seed) = u32::try_from(next) {
@@ -171,25 +100,27 @@ impl ModeSelect {
                     }
                     return ModeAction::Changed;
                 }
-                Key::Backspace | Key::Delete => {
+                (Opt::Seed, Key::Backspace) => {
                     self.custom.seed = self.custom.seed.map(|s| s / 10).filter(|&s| s != 0);
+                    return ModeAction::Changed;
+                }
+                (_, Key::Delete) => {
+                    self.custom.reset(opt);
                     return ModeAction::Changed;
                 }
                 _ => {}
             }
         }
+        let toggles = matches!(opt, Opt::LevelIncrease | Opt::SoftDropLock);
         match nav(ev) {
-            Some(Nav::Up) => self.focus = Some(wrap(row, START_ROW + 1, false)),
-            Some(Nav::Down) => self.focus = Some(wrap(row, START_ROW + 1, true)),
-            Some(Nav::Left) => self.custom.change(row, -1),
-            Some(Nav::Right) => self.custom.change(row, 1),
-            Some(Nav::Select) if row == 1 && ev.key == Key::Char(' ') => self.custom.change(1, 1),
-            Some(Nav::Select) => {
-                return ModeAction::Start(GameSetup {
-                    mode: self.custom.mode(),
-                    seed: self.custom.seed,
-                });
+            Some(Nav::Up) => self.focus = Some(wrap(row, rows, false)),
+            Some(Nav::Down) => self.focus = Some(wrap(row, rows, true)),
+            Some(Nav::Left) => self.custom.change(opt, -1, &mut self.ruleset, settings),
+            Some(Nav::Right) => self.custom.change(opt, 1, &mut self.ruleset, settings),
+            Some(Nav::Select) if toggles && ev.key == Key::Char(' ') => {
+                self.custom.change(opt, 1, &mut self.ruleset, settings);
             }
+            Some(Nav::Select) => return ModeAction::Start(self.custom_setup(settings)),
             Some(Nav::Back) => self.focus = None,
             None => return ModeAction::None,
         }
@@ -201,6 +132,7 @@ impl ModeSelect {
 #[derive(Debug)]
 pub struct ModeSelectView<'a> {
     pub state: &'a ModeSelect,
+    pub settings: &'a Settings,
     pub theme: Theme,
 }
 
@@ -208,7 +140,7 @@ impl Widget for &ModeSelectView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
         let st = self.state;
-        let r = draw::centered(area, 60, 20);
+        let r = draw::centered(area, 76, 22);
         let inner = draw::frame(buf, r, theme, "CHOOSE A MODE", theme.dim());
         let list = Rect::new(inner.x + 1, inner.y + 1, 18, inner.height.saturating_sub(1));
         for (i, kind) in ModeKind::ALL.iter().enumerate() {
@@ -230,59 +162,102 @@ impl Widget for &ModeSelectView<'_> {
             inner.x + 21,
             inner.y + 1,
             inner.width.saturating_sub(22),
-            16,
+            inner.height.saturating_sub(3),
         );
-        let kind = ModeKind::ALL[st.cursor.min(ModeKind::ALL.len() - 1)];
+        let kind = st.kind();
         draw::put(buf, right, right.x, right.y, kind.title(), theme.accent());
-        let rows = draw::wrapped(buf, right, right.y + 2, kind.description(), theme.text());
         if kind == ModeKind::Custom {
-            let at = Rect::new(right.x, right.y + 3 + rows, right.width, 8);
-            self.custom(buf, at.intersection(right));
+            if st.focus.is_none() {
+                let rows = draw::wrapped(buf, right, right.y + 1, kind.description(), theme.dim());
+                let at = Rect::new(right.x, right.y + 2 + rows, right.width, right.height);
+                self.custom(buf, at.intersection(right));
+            } else {
+                let at = Rect::new(right.x, right.y + 1, right.width, right.height);
+                self.custom(buf, at.intersection(right));
+            }
+        } else {
+            let rows = draw::wrapped(buf, right, right.y + 2, kind.description(), theme.text());
+            if takes_ruleset(kind) {
+                let y = right.y + 3 + rows;
+                let name = sfmt!(32; "< {} >", ruleset_name(st.ruleset));
+                draw::put(buf, right, right.x, y, "Ruleset", theme.text());
+                draw::put_right(buf, right, y, name.as_str(), theme.selected());
+                let at = Rect::new(right.x, y + 1, right.width, 3).intersection(right);
+                draw::wrapped(buf, at, y + 1, st.ruleset.description(), theme.dim());
+            } else {
+                let y = right.y + 3 + rows;
+                draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
+            }
         }
-        let hint = match st.focus {
-            None => "Up/Down choose   Enter start   Esc back",
-            Some(4) => "type digits   Backspace erase   Enter start",
-            Some(_) => "Left/Right change   Enter start   Esc back",
+        let opt = st.focus.and_then(|f| st.custom.row(f, st.ruleset));
+        let hint = match (st.focus, opt) {
+            (None, _) if takes_ruleset(kind) && kind != ModeKind::Custom => {
+                "Up/Down mode   Left/Right ruleset   Enter start   Esc back"
+            }
+            (None, _) if kind == ModeKind::Custom => {
+                "Up/Down mode   Left/Right ruleset   Enter options   Esc back"
+            }
+            (None, _) => "Up/Down choose   Enter start   Esc back",
+            (Some(_), Some(Opt::Seed)) => "type digits   Backspace erase   Enter start",
+            (Some(_), _) => "Left/Right change   Del default   Enter start   Esc back",
         };
         draw::hint(buf, inner, hint, theme);
     }
 }
 
 impl ModeSelectView<'_> {
+    /// The custom options, scrolled to keep the focused row in view; a changed value has a `*`.
     fn custom(&self, buf: &mut Buffer, area: Rect) {
         let theme = self.theme;
-        let c = &self.state.custom;
-        let values: [StackStr<24>; 5] = [
-            sfmt!(24; "{}", c.start_level),
-            sfmt!(24; "{}", if c.level_increase { "on" } else { "off" }),
-            sfmt!(24; "{}", c.limit.label()),
-            c.value_text(),
-            match c.seed {
-                Some(s) => sfmt!(24; "{}", s),
-                None => sfmt!(24; "random"),
-            },
-        ];
-        for (i, (label, value)) in ROWS.iter().zip(values.iter()).enumerate() {
-            let y = area.y + i as u16;
-            let focused = self.state.focus == Some(i);
+        let st = self.state;
+        let c = &st.custom;
+        let visible = usize::from(area.height);
+        if visible == 0 {
+            return;
+        }
+        // The last two columns hold the scroll marks.
+        let marks = area;
+        let area = Rect::new(area.x, area.y, area.width.saturating_sub(2), area.height);
+        let focus = st.focus.unwrap_or(0);
+        let first = (focus + 1).saturating_sub(visible);
+        let total = c.row_count(st.ruleset);
+        for (i, opt) in c.rows(st.ruleset).enumerate().skip(first).take(visible) {
+            let y = area.y + (i - first) as u16;
+            let focused = st.focus == Some(i);
             let style = if focused {
                 theme.selected()
             } else {
                 theme.text()
             };
-            draw::put(buf, area, area.x, y, label, style);
-            let shown = if focused && i != 4 {
-                sfmt!(32; "< {} >", value.as_str())
+            if opt == Opt::Start {
+                let style = if focused { style } else { theme.accent() };
+                draw::put_centered(buf, area, y, " Start ", style);
+                continue;
+            }
+            let (value, changed) = c.shown(opt, st.ruleset, self.settings);
+            draw::put(buf, area, area.x, y, opt.label(), style);
+            let mark = if changed { "*" } else { " " };
+            let shown = if focused && opt != Opt::Seed {
+                sfmt!(48; "< {} >{}", value.as_str(), mark)
             } else {
-                sfmt!(32; "{}", value.as_str())
+                sfmt!(48; "{}{}", value.as_str(), mark)
             };
             draw::put_right(buf, area, y, shown.as_str(), style);
         }
-        let start_style = if self.state.focus == Some(START_ROW) {
-            theme.selected()
-        } else {
-            theme.accent()
-        };
-        draw::put_centered(buf, area, area.y + 6, " Start ", start_style);
+        // More rows above or below: a dim arrow at the right edge.
+        let x = marks.right().saturating_sub(1);
+        if first > 0 {
+            draw::put(buf, marks, x, marks.y, "^", theme.dim());
+        }
+        if first + visible < total {
+            draw::put(
+                buf,
+                marks,
+                x,
+                marks.bottom().saturating_sub(1),
+                "v",
+                theme.dim(),
+            );
+        }
     }
 }

@@ -64,6 +64,14 @@ fn outcome_line(reason: EndReason, won: bool) -> &'static str {
     }
 }
 
+/// Under tetrs every piece spins: its spins are not all T-spins.
+fn spins_label(game: &Game) -> &'static str {
+    match game.ruleset().spin {
+        minotty_engine::ruleset::SpinRule::Immobile => "Spins",
+        minotty_engine::ruleset::SpinRule::TCorners { .. } => "T-spins",
+    }
+}
+
 /// What the results say about storing the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OnlineNote<'a> {
@@ -89,7 +97,8 @@ impl Widget for &ResultsView<'_> {
         let theme = self.theme;
         let game = self.game;
         let s = game.stats();
-        let title = sfmt!(48; "RESULTS: {}", game.mode().kind.title());
+        let mode_title = crate::rules::game_title(game, theme.dot());
+        let title = sfmt!(64; "RESULTS: {}", mode_title.as_str());
         let r = draw::centered(area, 44, 22);
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
         let (reason, won) = game.outcome().unwrap_or((EndReason::Forfeit, false));
@@ -114,7 +123,7 @@ impl Widget for &ResultsView<'_> {
             ),
             ("Level", sfmt!(24; "{}", s.level)),
             ("Tetrises", sfmt!(24; "{}", s.tetrises)),
-            ("T-spins", sfmt!(24; "{}", s.tspins)),
+            (spins_label(game), sfmt!(24; "{}", s.tspins)),
             (
                 "Best combo / B2B",
                 sfmt!(24; "{} / {}", s.max_combo, s.max_b2b),

@@ -343,12 +343,12 @@ impl MatchView<'_> {
             let inner = draw::dialog(buf, cells, 8, 3, theme, "");
             draw::put_centered(buf, inner, inner.y, "GO!", theme.accent());
         }
-        if let Some(c) = s.effects().action(t).filter(|_| !s.is_over()) {
-            let name = clear_name(c);
+        if let Some((c, piece)) = s.effects().action(t).filter(|_| !s.is_over()) {
+            let name = clear_name(c, piece);
             let text = if c.attack > 0 {
-                sfmt!(40; "{} +{}", name, c.attack)
+                sfmt!(40; "{} +{}", name.as_str(), c.attack)
             } else {
-                sfmt!(40; "{}", name)
+                sfmt!(40; "{}", name.as_str())
             };
             draw::put_centered(buf, cells, cells.y, text.as_str(), theme.accent());
         }

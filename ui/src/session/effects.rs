@@ -1,7 +1,9 @@
 //! Short-lived visual effects of a game, timed in game time: the action text of a clear, the
 //! line-clear flash, the lock flash, the level-up note and the "GO!" after the countdown.
 
-use minotty_engine::{Clear, Event, EventKind, Placed, Spin, Time};
+use minotty_engine::{Clear, Event, EventKind, Piece, Placed, Spin, Time};
+
+use crate::text::{StackStr, sfmt};
 
 /// How long the action text of a clear stays.
 pub const ACTION_MS: Time = 2000;
@@ -17,7 +19,8 @@ pub const GO_MS: Time = 600;
 /// The effects currently known, each with the game time it started.
 #[derive(Clone, Debug, Default)]
 pub struct Effects {
-    action: Option<(Clear, Time)>,
+    /// The last clear, the piece whose lock made it, and when.
+    action: Option<(Clear, Piece, Time)>,
     clear_start: Time,
     lock: Option<(Placed, Time)>,
     level_up: Option<(u32, Time)>,
@@ -40,7 +43,9 @@ impl Effects {
             match e.kind {
                 EventKind::LineClear(c) => {
                     self.clear_start = e.time;
-                    self.action = Some((c, e.time));
+                    // The lock that made the clear comes just before it.
+                    let piece = self.lock.map_or(Piece::T, |(p, _)| p.piece);
+                    self.action = Some((c, piece, e.time));
                 }
                 EventKind::Lock { at, .. } => self.lock = Some((at, e.time)),
                 EventKind::LevelUp { level } => self.level_up = Some((level, e.time)),
@@ -49,12 +54,12 @@ impl Effects {
         }
     }
 
-    /// The last clear, while its action text shows.
-    pub fn action(&self, t: Time) -> Option<&Clear> {
+    /// The last clear and the piece that made it, while its action text shows.
+    pub fn action(&self, t: Time) -> Option<(&Clear, Piece)> {
         self.action
             .as_ref()
-            .filter(|(_, at)| t < at + ACTION_MS)
-            .map(|(c, _)| c)
+            .filter(|(_, _, at)| t < at + ACTION_MS)
+            .map(|(c, p, _)| (c, *p))
     }
 
     /// The piece that just locked, while it flashes.
@@ -93,7 +98,7 @@ impl Effects {
     /// The next game time after `t` at which something of the effects changes.
     pub fn next_change(&self, t: Time, clearing: bool) -> Option<Time> {
         let ends = [
-            self.action.map(|(_, at)| at + ACTION_MS),
+            self.action.map(|(_, _, at)| at + ACTION_MS),
             self.lock.map(|(_, at)| at + LOCK_FLASH_MS),
             self.level_up.map(|(_, at)| at + LEVEL_UP_MS),
             Some(GO_MS),
@@ -106,21 +111,30 @@ impl Effects {
     }
 }
 
-/// The name of a clear, as shown to the player ("T-SPIN DOUBLE", "TETRIS").
-pub fn clear_name(c: &Clear) -> &'static str {
+/// The name of a clear made by `piece`, as shown to the player ("T-SPIN DOUBLE", "TETRIS",
+/// and under tetrs, where every piece spins, "L-SPIN DOUBLE").
+pub fn clear_name(c: &Clear, piece: Piece) -> StackStr<24> {
+    let lines = match c.lines {
+        0 => "",
+        1 => " SINGLE",
+        2 => " DOUBLE",
+        3 => " TRIPLE",
+        _ => " QUAD",
+    };
+    let letter = match piece {
+        Piece::I => 'I',
+        Piece::O => 'O',
+        Piece::T => 'T',
+        Piece::S => 'S',
+        Piece::Z => 'Z',
+        Piece::J => 'J',
+        Piece::L => 'L',
+    };
     match (c.spin, c.lines) {
-        (Spin::Full, 0) => "T-SPIN",
-        (Spin::Full, 1) => "T-SPIN SINGLE",
-        (Spin::Full, 2) => "T-SPIN DOUBLE",
-        (Spin::Full, _) => "T-SPIN TRIPLE",
-        (Spin::Mini, 0) => "T-SPIN MINI",
-        (Spin::Mini, 1) => "T-SPIN MINI SINGLE",
-        (Spin::Mini, _) => "T-SPIN MINI DOUBLE",
-        (Spin::None, 1) => "SINGLE",
-        (Spin::None, 2) => "DOUBLE",
-        (Spin::None, 3) => "TRIPLE",
-        (Spin::None, 4) => "TETRIS",
-        (Spin::None, _) => "",
+        (Spin::Full, _) => sfmt!(24; "{}-SPIN{}", letter, lines),
+        (Spin::Mini, _) => sfmt!(24; "{}-SPIN MINI{}", letter, lines),
+        (Spin::None, 4) => sfmt!(24; "TETRIS"),
+        (Spin::None, _) => sfmt!(24; "{}", lines.trim_start()),
     }
 }
 
@@ -143,9 +157,15 @@ mod tests {
 
     #[test]
     fn names() {
-        assert_eq!(clear_name(&clear(2, Spin::Full)), "T-SPIN DOUBLE");
-        assert_eq!(clear_name(&clear(4, Spin::None)), "TETRIS");
-        assert_eq!(clear_name(&clear(1, Spin::Mini)), "T-SPIN MINI SINGLE");
+        let name = |c: Clear, p: Piece| clear_name(&c, p).as_str().to_owned();
+        assert_eq!(name(clear(2, Spin::Full), Piece::T), "T-SPIN DOUBLE");
+        assert_eq!(name(clear(4, Spin::None), Piece::I), "TETRIS");
+        assert_eq!(name(clear(1, Spin::Mini), Piece::T), "T-SPIN MINI SINGLE");
+        assert_eq!(name(clear(0, Spin::Full), Piece::T), "T-SPIN");
+        assert_eq!(name(clear(3, Spin::None), Piece::J), "TRIPLE");
+        // tetrs: every piece spins.
+        assert_eq!(name(clear(2, Spin::Full), Piece::L), "L-SPIN DOUBLE");
+        assert_eq!(name(clear(4, Spin::Full), Piece::I), "I-SPIN QUAD");
     }
 
     #[test]

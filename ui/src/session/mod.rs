@@ -9,7 +9,8 @@ mod effects;
 pub use effects::{Effects, clear_name};
 
 use minotty_engine::{
-    Button, Event, EventKind, Game, GameConfig, Input, Mode, ModeKind, Phase, Time,
+    Button, Event, EventKind, Game, GameConfig, Handling, Input, Mode, ModeKind, Phase, RulesetId,
+    Time, Tuning,
 };
 
 use crate::keymap::{Keymap, normalize};
@@ -34,6 +35,32 @@ pub struct GameSetup {
     pub mode: Mode,
     /// A fixed seed (custom games); otherwise each game gets a fresh one.
     pub seed: Option<u32>,
+    pub ruleset: RulesetId,
+    /// A custom game's overrides of its ruleset (none for presets).
+    pub tuning: Tuning,
+    /// A custom game's handling; `None` plays with the player's settings.
+    pub handling: Option<Handling>,
+    /// A custom game's preview count; `None` shows the player's setting.
+    pub preview: Option<u8>,
+}
+
+impl GameSetup {
+    /// A preset of `kind` under `ruleset`, with a fresh seed and nothing tuned.
+    pub fn preset(kind: ModeKind, ruleset: RulesetId) -> GameSetup {
+        GameSetup::of_mode(kind.mode(), ruleset)
+    }
+
+    /// `mode` under `ruleset`, with a fresh seed and nothing tuned.
+    pub fn of_mode(mode: Mode, ruleset: RulesetId) -> GameSetup {
+        GameSetup {
+            mode,
+            seed: None,
+            ruleset,
+            tuning: Tuning::default(),
+            handling: None,
+            preview: None,
+        }
+    }
 }
 
 /// Where the session is in its life.
@@ -93,9 +120,10 @@ impl GameSession {
         now: u64,
     ) -> GameSession {
         let config = GameConfig {
+            ruleset: setup.ruleset,
             mode: setup.mode.clone(),
-            handling: settings.handling,
-            ..GameConfig::default()
+            handling: setup.handling.unwrap_or(settings.handling),
+            tuning: setup.tuning,
         };
         let mut game = Game::new(config, setup.seed.unwrap_or(seed));
         // The first piece and the queue show during the countdown.
@@ -129,8 +157,8 @@ impl GameSession {
         countdown_ms: u64,
     ) -> GameSession {
         let setup = GameSetup {
-            mode,
             seed: Some(seed),
+            ..GameSetup::of_mode(mode, RulesetId::Standard)
         };
         let mut s = GameSession::new(setup, seed, settings, synthesize, now);
         s.state = RunState::Countdown {

@@ -8,8 +8,8 @@ use crate::keys::{Key, KeyKind};
 fn session(synthesize: bool) -> (GameSession, Keymap) {
     let settings = Settings::default();
     let setup = GameSetup {
-        mode: ModeKind::Sprint.mode(),
         seed: Some(99),
+        ..GameSetup::preset(ModeKind::Sprint, minotty_engine::RulesetId::Standard)
     };
     (
         GameSession::new(setup, 0, &settings, synthesize, 10_000),

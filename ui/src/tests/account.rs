@@ -3,7 +3,7 @@
 //! read with `take_requests`; answers are handed in with `deliver`, as a front end does.
 
 use minotty_engine::bot::autoplay;
-use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay};
+use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay, RulesetId};
 
 use super::*;
 use crate::online::{
@@ -70,6 +70,7 @@ fn page(board: BoardId, period: BoardPeriod, offset: u32, total: u64) -> Leaderb
     let n = (total.saturating_sub(u64::from(offset))).min(u64::from(PAGE_ROWS));
     LeaderboardPage {
         board,
+        ruleset: RulesetId::Standard,
         period,
         offset,
         total,
@@ -89,6 +90,7 @@ const SPRINT: BoardId = BoardId::Solo(ModeKind::Sprint);
 fn leaderboard_request(board: BoardId, period: BoardPeriod, offset: u32) -> Request {
     Request::Leaderboard {
         board,
+        ruleset: RulesetId::Standard,
         period,
         offset,
     }
@@ -494,7 +496,7 @@ fn a_replay_plays_to_its_end_in_real_time_and_four_times_faster_at_4x() {
 
     let mut a = watching(&replay, t0);
     let s = screen(&a);
-    assert!(s.contains("REPLAY · bob · 40 Lines · 1x"), "{s}");
+    assert!(s.contains("REPLAY · bob · 40 Lines · standard · 1x"), "{s}");
     assert!(!s.contains('\u{1b}'));
     let seen = wakeups(&mut a, t0 + 10 * replay.end);
     let end_1x = *seen.last().expect("wakeups");
@@ -560,6 +562,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
             .iter()
             .map(|&mode| ProfileBest {
                 mode,
+                ruleset: RulesetId::Standard,
                 best: (mode == ModeKind::Sprint).then(|| "0:58.123".into()),
                 rank: (mode == ModeKind::Sprint).then_some(12),
                 game: (mode == ModeKind::Sprint).then_some(9),
@@ -569,6 +572,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
             RecentGame {
                 game: 41,
                 mode: ModeKind::Marathon,
+                ruleset: RulesetId::Tetrs,
                 ended_at: 1_763_769_600_000,
                 result: "12,345 pts".into(),
                 outcome: "topped out".into(),
@@ -576,6 +580,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
             RecentGame {
                 game: 40,
                 mode: ModeKind::Sprint,
+                ruleset: RulesetId::Standard,
                 ended_at: 1_763_769_600_000,
                 result: "0:58.123".into(),
                 outcome: "finished".into(),

@@ -5,6 +5,7 @@
 mod account;
 mod integrity;
 mod play;
+mod rulesets;
 mod screens;
 mod versus;
 

@@ -99,8 +99,8 @@ impl Widget for &ActionView<'_> {
                 y = y.saturating_add(1);
             }
         };
-        if let Some(c) = self.fx.action(self.t) {
-            line(clear_name(c), theme.accent());
+        if let Some((c, piece)) = self.fx.action(self.t) {
+            line(clear_name(c, piece).as_str(), theme.accent());
             if c.b2b {
                 line("B2B", theme.accent());
             }
@@ -167,5 +167,52 @@ mod tests {
         };
         assert_eq!(action_text(tsd, 2999)[0], "T-SPIN DOUBLE");
         assert_eq!(action_text(tsd, 3000)[0], "", "gone after two seconds");
+    }
+
+    #[test]
+    fn a_spin_is_named_after_the_piece_that_locked() {
+        use minotty_engine::{Piece, Placed, Rotation};
+        let lock = |piece| Event {
+            time: 1000,
+            kind: EventKind::Lock {
+                at: Placed {
+                    piece,
+                    rotation: Rotation::North,
+                    x: 3,
+                    y: 30,
+                },
+                spin: Spin::Full,
+            },
+        };
+        let clear = Clear {
+            rows: 0,
+            lines: 2,
+            spin: Spin::Full,
+            combo: 0,
+            b2b: false,
+            perfect: false,
+            score: 0,
+            attack: 0,
+        };
+        let theme = Theme::new(&Settings::default());
+        for (piece, name) in [(Piece::L, "L-SPIN DOUBLE"), (Piece::T, "T-SPIN DOUBLE")] {
+            let mut fx = Effects::default();
+            let events = [
+                lock(piece),
+                Event {
+                    time: 1000,
+                    kind: EventKind::LineClear(clear),
+                },
+            ];
+            fx.absorb(&events);
+            let mut buf = Buffer::empty(Rect::new(0, 0, 18, ACTION_ROWS));
+            (&ActionView {
+                fx: &fx,
+                t: 1000,
+                theme,
+            })
+                .render(buf.area, &mut buf);
+            assert_eq!(lines(&buf)[0].trim_end(), name);
+        }
     }
 }

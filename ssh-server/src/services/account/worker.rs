@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use minotty_engine::ModeKind;
+use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::online::{KeyView, Profile, ProfileBest, RecentGame, Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -11,8 +11,9 @@ use super::{LiveKeys, error};
 use crate::boards::{self, Figures};
 use crate::services::{AccountRef, Who};
 use crate::store::{
-    GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password, PasswordChangeError,
-    Period, PlayerId, PlayerName, RegisterError, Store, StoreError, ranked_modes, unix_now,
+    Board, GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password,
+    PasswordChangeError, Period, PlayerId, PlayerName, RegisterError, Store, StoreError,
+    ranked_modes, ruleset_modes, unix_now,
 };
 use crate::stored_settings;
 
@@ -234,12 +235,14 @@ impl Worker {
             }
             Request::Leaderboard {
                 board,
+                ruleset,
                 period,
                 offset,
             } => {
                 let viewer = self.current().map(|a| a.id);
                 Response::Leaderboard(
-                    boards::ui_page(&self.store, board, period, offset, viewer, now).await?,
+                    boards::ui_page(&self.store, board, ruleset, period, offset, viewer, now)
+                        .await?,
                 )
             }
             Request::Profile => {
@@ -300,13 +303,22 @@ impl Worker {
 
     async fn profile(&self, account: AccountRef, now: i64) -> Result<Profile, StoreError> {
         let mut bests = Vec::new();
-        for mode in ranked_modes() {
+        // Every standard board, then the other rulesets' boards the player is on.
+        let standard = ranked_modes().map(|m| (m, RulesetId::Standard));
+        let others = [RulesetId::TuiTetris, RulesetId::Tetrs]
+            .into_iter()
+            .flat_map(|r| ruleset_modes().map(|m| (m, r)));
+        for (mode, ruleset) in standard.into_iter().chain(others) {
             let entry = self
                 .store
-                .rank_of(mode, Period::AllTime, now, account.id)
+                .rank_of(Board::new(mode, ruleset), Period::AllTime, now, account.id)
                 .await?;
+            if entry.is_none() && ruleset != RulesetId::Standard {
+                continue;
+            }
             bests.push(ProfileBest {
                 mode,
+                ruleset,
                 best: entry
                     .as_ref()
                     .map(|e| boards::result(mode, Figures::from(e))),
@@ -354,6 +366,7 @@ fn recent_game(g: &GameRecord) -> RecentGame {
     RecentGame {
         game: g.id.0,
         mode: g.mode,
+        ruleset: g.ruleset,
         ended_at: g.ended_at,
         result,
         outcome: outcome.to_owned(),
