@@ -151,6 +151,38 @@ impl Board {
         placed.cells().iter().all(|&(x, y)| !self.is_solid(x, y))
     }
 
+    /// Rows `placed` can fall before it rests: the distance at which [`Board::fits`] would first
+    /// fail going down, checked a row of the piece at a time with bit masks (the hot path of
+    /// hard drops and ghosts). 0 when the placement is off the sides.
+    pub fn drop_distance(&self, placed: &Placed) -> i8 {
+        // The piece's cells as up to four (row, column mask) pairs.
+        let mut rows = [(0i8, 0u16); 4];
+        let mut n = 0;
+        for (x, y) in placed.cells() {
+            if !(0..WIDTH as i8).contains(&x) {
+                return 0;
+            }
+            match rows[..n].iter_mut().find(|r| r.0 == y) {
+                Some(r) => r.1 |= 1 << x,
+                None => {
+                    rows[n] = (y, 1 << x);
+                    n += 1;
+                }
+            }
+        }
+        let mut d = 0i8;
+        loop {
+            let next = d + 1;
+            for &(y, mask) in &rows[..n] {
+                let y = y + next;
+                if y >= HEIGHT as i8 || (y >= 0 && self.rows[y as usize] & mask != 0) {
+                    return d;
+                }
+            }
+            d = next;
+        }
+    }
+
     /// The occupancy bit mask of a row (bit `x` is column `x`).
     pub fn row_mask(&self, y: usize) -> u16 {
         self.rows.get(y).copied().unwrap_or(FULL_ROW)

@@ -536,11 +536,7 @@ impl Game {
 
     /// Rows the piece can fall from `placed` before it rests.
     pub(crate) fn drop_distance(&self, placed: &Placed) -> i8 {
-        let mut d = 0;
-        while self.board.fits(&placed.shifted(0, d + 1)) {
-            d += 1;
-        }
-        d
+        self.board.drop_distance(placed)
     }
 
     /// Whether a piece can be at `placed`: the board's cells, and for a ruleset without hidden

@@ -89,3 +89,46 @@ proptest! {
         prop_assert_eq!(over_events == 1, game.is_over());
     }
 }
+
+/// The bit-mask drop distance is the row-by-row one: on random boards, for every placement that
+/// fits, the distance at which `fits` first fails going down.
+#[test]
+fn drop_distance_matches_stepping_down_row_by_row() {
+    use minotty_engine::rng::SplitMix;
+    use minotty_engine::{Board, Cell, Piece, Placed, Rotation};
+    let mut rng = SplitMix::new(5, 9);
+    let mut checked = 0;
+    for _ in 0..400 {
+        let mut board = Board::new();
+        for y in 16..40 {
+            for x in 0..10 {
+                if rng.below(100) < (y as u32 - 10) * 2 {
+                    board.set(x, y, Cell::Garbage);
+                }
+            }
+        }
+        for piece in Piece::ALL {
+            for rotation in Rotation::ALL {
+                for x in -2i8..10 {
+                    let y = rng.below(38) as i8;
+                    let placed = Placed {
+                        piece,
+                        rotation,
+                        x,
+                        y,
+                    };
+                    if !board.fits(&placed) {
+                        continue;
+                    }
+                    let mut slow = 0;
+                    while board.fits(&placed.shifted(0, slow + 1)) {
+                        slow += 1;
+                    }
+                    assert_eq!(board.drop_distance(&placed), slow, "{placed:?}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
