@@ -501,6 +501,7 @@ impl PieceSource {
     /// * `BalanceRelative`: weights [`balance_weight`]`(relative count)`, chosen as for recency;
     ///   the dealt piece's relative count grows by one, and if every count is then positive,
     ///   the smallest is subtracted from all.
+    #[inline]
     pub fn next_piece(&mut self) -> Piece {
         match &mut self.state {
             State::Bag(bag) => bag.next_piece(),

@@ -47,6 +47,7 @@ impl Bag {
     }
 
     /// The next piece, shuffling a new bag when the current one is used up.
+    #[inline]
     pub fn next_piece(&mut self) -> Piece {
         if self.next == 7 {
             self.bag = Piece::ALL;

@@ -167,10 +167,12 @@ impl Game {
             rotated: None,
             dropped: false,
         });
-        self.ground = super::Ground {
-            left: timer.unwrap_or(0),
-            ..super::Ground::default()
-        };
+        if let Some(cap) = timer {
+            self.ground = super::Ground {
+                left: cap,
+                ..super::Ground::default()
+            };
+        }
         self.last_fall = self.now;
         self.emit(EventKind::Spawn {
             piece,
