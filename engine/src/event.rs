@@ -70,7 +70,8 @@ pub enum EventKind {
     Fall {
         rows: u8,
     },
-    /// The active piece rotated using kick number `kick` of its table (0 = no kick).
+    /// The active piece rotated using kick number `kick` of its table (under Super and Classic,
+    /// 0 is the plain rotation; Ocular's first kick may already move the piece).
     Rotate {
         turn: Turn,
         to: Rotation,
