@@ -128,19 +128,6 @@ fn offset(piece: Piece, from: Rotation, turn: Turn) -> Kick {
     k[0]
 }
 
-fn at(piece: Piece, rotation: Rotation, x: i8, y: i8) -> Placed {
-    Placed {
-        piece,
-        rotation,
-        x,
-        y,
-    }
-}
-
-fn cells(p: &Placed) -> Vec<(i8, i8)> {
-    sorted(p.cells().to_vec())
-}
-
 /// `p` turned by `turn` at its one Classic offset (whether or not it fits anywhere).
 fn turned(p: Placed, turn: Turn) -> Placed {
     let (dx, dy) = offset(p.piece, p.rotation, turn);

@@ -144,19 +144,6 @@ fn rotate(sys: RotationSystem, board: &Board, from: Placed, turn: Turn) -> Optio
         .find(|(_, p)| board.fits(p))
 }
 
-fn at(piece: Piece, rotation: Rotation, x: i8, y: i8) -> Placed {
-    Placed {
-        piece,
-        rotation,
-        x,
-        y,
-    }
-}
-
-fn cells(p: &Placed) -> Vec<(i8, i8)> {
-    sorted(p.cells().to_vec())
-}
-
 fn mirror_piece(p: Piece) -> Piece {
     match p {
         S => Z,

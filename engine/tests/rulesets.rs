@@ -192,16 +192,6 @@ fn t_into_tsd_slot(ruleset: RulesetId) -> Sim {
     sim
 }
 
-fn lock_spin(events: &[Event]) -> Spin {
-    events
-        .iter()
-        .find_map(|e| match e.kind {
-            EventKind::Lock { spin, .. } => Some(spin),
-            _ => None,
-        })
-        .expect("a lock")
-}
-
 #[test]
 fn tui_tetris_hard_drop_clears_the_rotation_flag_even_over_zero_rows() {
     // Standard keeps the flag through a zero-row hard drop: a T-spin double (1200).

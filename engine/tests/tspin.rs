@@ -6,17 +6,6 @@ use common::*;
 use minotty_engine::scoring::Spin;
 use minotty_engine::{Button, Event, EventKind, Mode, Rotation};
 
-/// The spin the lock among `events` was judged to be.
-fn lock_spin(events: &[Event]) -> Spin {
-    events
-        .iter()
-        .find_map(|e| match e.kind {
-            EventKind::Lock { spin, .. } => Some(spin),
-            _ => None,
-        })
-        .expect("a lock")
-}
-
 fn last_kick(events: &[Event]) -> u8 {
     events
         .iter()

@@ -155,32 +155,58 @@ impl Game {
                 self.b2b_chain = 0;
             }
             self.b2b = qualifies;
+        }
+        self.record_clear(
+            Clear {
+                rows,
+                lines: lines as u8,
+                spin,
+                combo: combo.min(u32::from(u16::MAX)) as u16,
+                b2b,
+                perfect,
+                score: points.total(),
+                attack: attack.min(255) as u8,
+            },
+            combo,
+            attack,
+        );
+    }
+
+    /// The bookkeeping every ruleset's scoring shares: the clear's stats (max combo and the
+    /// kind of clear only when lines cleared), the event, then the attack. `combo` and
+    /// `attack` are the uncapped values of the event's fields.
+    fn record_clear(&mut self, clear: Clear, combo: u32, attack: u32) {
+        if clear.lines > 0 {
             self.stats.max_combo = self.stats.max_combo.max(combo);
-            match lines {
+            match clear.lines {
                 1 => self.stats.singles += 1,
                 2 => self.stats.doubles += 1,
                 3 => self.stats.triples += 1,
                 _ => self.stats.tetrises += 1,
             }
         }
-        if spin != Spin::None {
+        if clear.spin != Spin::None {
             self.stats.tspins += 1;
         }
-        if perfect {
+        if clear.perfect {
             self.stats.perfect_clears += 1;
         }
         self.stats.attack += attack;
-        self.emit(EventKind::LineClear(Clear {
-            rows,
-            lines: lines as u8,
-            spin,
-            combo: combo.min(u32::from(u16::MAX)) as u16,
-            b2b,
-            perfect,
-            score: points.total(),
-            attack: attack.min(255) as u8,
-        }));
-        self.send_attack(attack);
+        self.emit(EventKind::LineClear(clear));
+        if attack > 0 {
+            let (cancelled, sent) = self.garbage.cancel(attack);
+            if cancelled > 0 {
+                self.emit(EventKind::GarbageCancelled {
+                    lines: cancelled.min(255) as u8,
+                });
+            }
+            if sent > 0 {
+                self.stats.sent += sent;
+                self.emit(EventKind::AttackSent {
+                    lines: sent.min(255) as u8,
+                });
+            }
+        }
     }
 
     /// The tetrs seed's formula: `10 * (lines + combo - 1)^2 * max(1, b2b) * (spin ? 4 : 1) *
@@ -200,52 +226,24 @@ impl Game {
         self.b2b_chain = if special { self.b2b_chain + 1 } else { 0 };
         self.b2b = special;
         self.stats.max_b2b = self.stats.max_b2b.max(self.b2b_chain.saturating_sub(1));
-        self.stats.max_combo = self.stats.max_combo.max(combo);
         let points = scoring::tetrs_score(lines, combo + 1, self.b2b_chain, spin, perfect);
         self.stats.score += points;
-        match lines {
-            1 => self.stats.singles += 1,
-            2 => self.stats.doubles += 1,
-            3 => self.stats.triples += 1,
-            _ => self.stats.tetrises += 1,
-        }
-        if spin != Spin::None {
-            self.stats.tspins += 1;
-        }
-        if perfect {
-            self.stats.perfect_clears += 1;
-        }
         let b2b = special && self.b2b_chain > 1;
         let attack = scoring::attack(lines, spin, b2b, combo, perfect);
-        self.stats.attack += attack;
-        self.emit(EventKind::LineClear(Clear {
-            rows,
-            lines: lines as u8,
-            spin,
-            combo: combo.min(u32::from(u16::MAX)) as u16,
-            b2b,
-            perfect,
-            score: points.min(u64::from(u32::MAX)) as u32,
-            attack: attack.min(255) as u8,
-        }));
-        self.send_attack(attack);
-    }
-
-    fn send_attack(&mut self, attack: u32) {
-        if attack > 0 {
-            let (cancelled, sent) = self.garbage.cancel(attack);
-            if cancelled > 0 {
-                self.emit(EventKind::GarbageCancelled {
-                    lines: cancelled.min(255) as u8,
-                });
-            }
-            if sent > 0 {
-                self.stats.sent += sent;
-                self.emit(EventKind::AttackSent {
-                    lines: sent.min(255) as u8,
-                });
-            }
-        }
+        self.record_clear(
+            Clear {
+                rows,
+                lines: lines as u8,
+                spin,
+                combo: combo.min(u32::from(u16::MAX)) as u16,
+                b2b,
+                perfect,
+                score: points.min(u64::from(u32::MAX)) as u32,
+                attack: attack.min(255) as u8,
+            },
+            combo,
+            attack,
+        );
     }
 
     fn update_level(&mut self) {

@@ -6,7 +6,7 @@ use minotty_engine::board::{HEIGHT, WIDTH};
 use minotty_engine::rng::Bag;
 use minotty_engine::{
     Board, Button, Clear, Event, EventKind, Game, GameConfig, Handling, Input, Mode, Piece, Placed,
-    Rotation, RulesetId,
+    Rotation, RulesetId, Spin,
 };
 
 /// A piece's four rotations, four cells each.
@@ -311,3 +311,29 @@ pub fn ascii(b: &Board) -> Vec<String> {
 
 /// The bottom visible row.
 pub const FLOOR: usize = HEIGHT - 1;
+
+/// The spin the lock among `events` was judged to be.
+pub fn lock_spin(events: &[Event]) -> Spin {
+    events
+        .iter()
+        .find_map(|e| match e.kind {
+            EventKind::Lock { spin, .. } => Some(spin),
+            _ => None,
+        })
+        .expect("a lock")
+}
+
+/// A placement at `(x, y)`.
+pub fn at(piece: Piece, rotation: Rotation, x: i8, y: i8) -> Placed {
+    Placed {
+        piece,
+        rotation,
+        x,
+        y,
+    }
+}
+
+/// A placement's board cells, sorted.
+pub fn cells(p: &Placed) -> Vec<(i8, i8)> {
+    sorted(p.cells().to_vec())
+}

@@ -140,14 +140,9 @@ pub type Shown = (StackStr<32>, bool);
 /// The options of a custom game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CustomOptions {
-    pub rotation: Option<RotationSystem>,
-    pub generator: Option<Generator>,
-    pub lock_delay: Option<u32>,
-    pub ground_cap: Option<u32>,
-    pub line_clear_delay: Option<u32>,
-    pub appearance_delay: Option<u32>,
-    pub hard_drop_delay: Option<u32>,
-    pub no_soft_drop_lock: bool,
+    /// The rule values the player picked, kept across ruleset switches; they may equal the
+    /// ruleset's own ([`CustomOptions::tuning`] keeps only those that differ).
+    pub choices: Tuning,
     /// `None`: the player's own handling and preview settings.
     pub das: Option<u32>,
     pub arr: Option<u32>,
@@ -164,14 +159,7 @@ pub struct CustomOptions {
 impl Default for CustomOptions {
     fn default() -> Self {
         CustomOptions {
-            rotation: None,
-            generator: None,
-            lock_delay: None,
-            ground_cap: None,
-            line_clear_delay: None,
-            appearance_delay: None,
-            hard_drop_delay: None,
-            no_soft_drop_lock: false,
+            choices: Tuning::default(),
             das: None,
             arr: None,
             sdf: None,
@@ -184,12 +172,6 @@ impl Default for CustomOptions {
         }
     }
 }
-
-const ROTATIONS: [RotationSystem; 3] = [
-    RotationSystem::Super,
-    RotationSystem::Classic,
-    RotationSystem::Ocular,
-];
 
 /// Steps of the delays (ms) and their ranges.
 const DELAY_STEP: i32 = 10;
@@ -223,14 +205,14 @@ impl CustomOptions {
             LockDown::Extended { .. } => 0,
         };
         Tuning {
-            rotation: self.rotation.filter(|&x| x != r.rotation),
-            generator: self.generator.filter(|&g| g != r.generator),
-            lock_delay: differs(self.lock_delay, r.lock_delay),
-            ground_cap: differs(self.ground_cap, cap).filter(|_| timer),
-            line_clear_delay: differs(self.line_clear_delay, r.line_clear_delay),
-            appearance_delay: differs(self.appearance_delay, r.appearance_delay),
-            hard_drop_delay: differs(self.hard_drop_delay, r.hard_drop_delay),
-            no_soft_drop_lock: self.no_soft_drop_lock && tetrs_soft_drop(r),
+            rotation: self.choices.rotation.filter(|&x| x != r.rotation),
+            generator: self.choices.generator.filter(|&g| g != r.generator),
+            lock_delay: differs(self.choices.lock_delay, r.lock_delay),
+            ground_cap: differs(self.choices.ground_cap, cap).filter(|_| timer),
+            line_clear_delay: differs(self.choices.line_clear_delay, r.line_clear_delay),
+            appearance_delay: differs(self.choices.appearance_delay, r.appearance_delay),
+            hard_drop_delay: differs(self.choices.hard_drop_delay, r.hard_drop_delay),
+            no_soft_drop_lock: self.choices.no_soft_drop_lock && tetrs_soft_drop(r),
         }
     }
 
@@ -249,7 +231,7 @@ impl CustomOptions {
     /// Whether row `opt` applies under `ruleset` with the generator chosen.
     pub fn shows(&self, opt: Opt, ruleset: RulesetId) -> bool {
         let r = Ruleset::get(ruleset);
-        let generator = self.generator.unwrap_or(r.generator);
+        let generator = self.choices.generator.unwrap_or(r.generator);
         match opt {
             Opt::StockBags | Opt::Restock => matches!(generator, Generator::Stock { .. }),
             Opt::Snap => matches!(generator, Generator::Recency { .. }),
@@ -285,12 +267,16 @@ impl CustomOptions {
         match opt {
             Opt::Ruleset => *ruleset = cycle(&RulesetId::ALL, *ruleset, dir),
             Opt::Rotation => {
-                self.rotation = Some(cycle(&ROTATIONS, self.rotation.unwrap_or(r.rotation), dir));
+                self.choices.rotation = Some(cycle(
+                    &RotationSystem::ALL,
+                    self.choices.rotation.unwrap_or(r.rotation),
+                    dir,
+                ));
             }
             Opt::Generator => {
-                let now = GeneratorKind::of(self.generator.unwrap_or(r.generator));
+                let now = GeneratorKind::of(self.choices.generator.unwrap_or(r.generator));
                 let next = cycle(&GeneratorKind::ALL, now, dir);
-                self.generator = Some(if GeneratorKind::of(r.generator) == next {
+                self.choices.generator = Some(if GeneratorKind::of(r.generator) == next {
                     r.generator
                 } else {
                     next.default_generator()
@@ -300,7 +286,7 @@ impl CustomOptions {
                 if let Generator::Stock {
                     multiplicity,
                     restock,
-                } = self.generator.unwrap_or(r.generator)
+                } = self.choices.generator.unwrap_or(r.generator)
                 {
                     let (mut m, mut k) = (u32::from(multiplicity), u32::from(restock));
                     if opt == Opt::StockBags {
@@ -309,16 +295,18 @@ impl CustomOptions {
                         k = step(k, dir, 0, 7 * m - 1);
                     }
                     k = k.min(7 * m - 1);
-                    self.generator = Some(Generator::Stock {
+                    self.choices.generator = Some(Generator::Stock {
                         multiplicity: m as u8,
                         restock: k as u8,
                     });
                 }
             }
             Opt::Snap => {
-                if let Generator::Recency { snap_centi } = self.generator.unwrap_or(r.generator) {
+                if let Generator::Recency { snap_centi } =
+                    self.choices.generator.unwrap_or(r.generator)
+                {
                     let s = step(u32::from(snap_centi), dir * SNAP_STEP, 0, SNAP_MAX);
-                    self.generator = Some(Generator::Recency {
+                    self.choices.generator = Some(Generator::Recency {
                         snap_centi: s as u16,
                     });
                 }
@@ -328,26 +316,31 @@ impl CustomOptions {
             Opt::Sdf => self.sdf = delay(self.sdf, settings.handling.sdf, 0, MAX_SDF, 1),
             Opt::LockDelay => {
                 let (lo, hi) = LOCK_DELAY_RANGE;
-                self.lock_delay = delay(self.lock_delay, r.lock_delay, lo, hi, DELAY_STEP);
+                self.choices.lock_delay =
+                    delay(self.choices.lock_delay, r.lock_delay, lo, hi, DELAY_STEP);
             }
             Opt::GroundCap => {
                 let (lo, hi) = GROUND_CAP_RANGE;
                 let d = ground_cap(r);
-                self.ground_cap = delay(self.ground_cap, d, lo, hi, GROUND_CAP_STEP);
+                self.choices.ground_cap =
+                    delay(self.choices.ground_cap, d, lo, hi, GROUND_CAP_STEP);
             }
             Opt::LineClearDelay => {
                 let d = r.line_clear_delay;
-                self.line_clear_delay = delay(self.line_clear_delay, d, 0, 1000, DELAY_STEP);
+                self.choices.line_clear_delay =
+                    delay(self.choices.line_clear_delay, d, 0, 1000, DELAY_STEP);
             }
             Opt::AppearanceDelay => {
                 let d = r.appearance_delay;
-                self.appearance_delay = delay(self.appearance_delay, d, 0, 1000, DELAY_STEP);
+                self.choices.appearance_delay =
+                    delay(self.choices.appearance_delay, d, 0, 1000, DELAY_STEP);
             }
             Opt::HardDropDelay => {
                 let d = r.hard_drop_delay;
-                self.hard_drop_delay = delay(self.hard_drop_delay, d, 0, 1000, DELAY_STEP);
+                self.choices.hard_drop_delay =
+                    delay(self.choices.hard_drop_delay, d, 0, 1000, DELAY_STEP);
             }
-            Opt::SoftDropLock => self.no_soft_drop_lock = !self.no_soft_drop_lock,
+            Opt::SoftDropLock => self.choices.no_soft_drop_lock = !self.choices.no_soft_drop_lock,
             Opt::Preview => {
                 let p = u32::from(self.preview.unwrap_or(settings.preview));
                 self.preview = Some(step(p, dir, 0, MAX_PREVIEW as u32) as u8);
@@ -369,17 +362,19 @@ impl CustomOptions {
     /// Puts `opt` back to its default (the ruleset's, or the player's setting).
     pub fn reset(&mut self, opt: Opt) {
         match opt {
-            Opt::Rotation => self.rotation = None,
-            Opt::Generator | Opt::StockBags | Opt::Restock | Opt::Snap => self.generator = None,
+            Opt::Rotation => self.choices.rotation = None,
+            Opt::Generator | Opt::StockBags | Opt::Restock | Opt::Snap => {
+                self.choices.generator = None
+            }
             Opt::Das => self.das = None,
             Opt::Arr => self.arr = None,
             Opt::Sdf => self.sdf = None,
-            Opt::LockDelay => self.lock_delay = None,
-            Opt::GroundCap => self.ground_cap = None,
-            Opt::LineClearDelay => self.line_clear_delay = None,
-            Opt::AppearanceDelay => self.appearance_delay = None,
-            Opt::HardDropDelay => self.hard_drop_delay = None,
-            Opt::SoftDropLock => self.no_soft_drop_lock = false,
+            Opt::LockDelay => self.choices.lock_delay = None,
+            Opt::GroundCap => self.choices.ground_cap = None,
+            Opt::LineClearDelay => self.choices.line_clear_delay = None,
+            Opt::AppearanceDelay => self.choices.appearance_delay = None,
+            Opt::HardDropDelay => self.choices.hard_drop_delay = None,
+            Opt::SoftDropLock => self.choices.no_soft_drop_lock = false,
             Opt::Preview => self.preview = None,
             Opt::Seed => self.seed = None,
             _ => {}
@@ -395,11 +390,11 @@ impl CustomOptions {
                 v.is_some_and(|v| v != d),
             )
         };
-        let generator = self.generator.unwrap_or(r.generator);
+        let generator = self.choices.generator.unwrap_or(r.generator);
         match opt {
             Opt::Ruleset => (sfmt!(32; "{}", ruleset_name(ruleset)), false),
             Opt::Rotation => {
-                let x = self.rotation.unwrap_or(r.rotation);
+                let x = self.choices.rotation.unwrap_or(r.rotation);
                 (sfmt!(32; "{}", rotation_name(x)), x != r.rotation)
             }
             Opt::Generator => {
@@ -449,14 +444,18 @@ impl CustomOptions {
                 };
                 (text, v != d)
             }
-            Opt::LockDelay => ms(self.lock_delay, r.lock_delay),
-            Opt::GroundCap => ms(self.ground_cap, ground_cap(r)),
-            Opt::LineClearDelay => ms(self.line_clear_delay, r.line_clear_delay),
-            Opt::AppearanceDelay => ms(self.appearance_delay, r.appearance_delay),
-            Opt::HardDropDelay => ms(self.hard_drop_delay, r.hard_drop_delay),
+            Opt::LockDelay => ms(self.choices.lock_delay, r.lock_delay),
+            Opt::GroundCap => ms(self.choices.ground_cap, ground_cap(r)),
+            Opt::LineClearDelay => ms(self.choices.line_clear_delay, r.line_clear_delay),
+            Opt::AppearanceDelay => ms(self.choices.appearance_delay, r.appearance_delay),
+            Opt::HardDropDelay => ms(self.choices.hard_drop_delay, r.hard_drop_delay),
             Opt::SoftDropLock => {
-                let text = if self.no_soft_drop_lock { "no" } else { "yes" };
-                (sfmt!(32; "{}", text), self.no_soft_drop_lock)
+                let text = if self.choices.no_soft_drop_lock {
+                    "no"
+                } else {
+                    "yes"
+                };
+                (sfmt!(32; "{}", text), self.choices.no_soft_drop_lock)
             }
             Opt::Preview => {
                 let d = settings.preview;
@@ -545,7 +544,7 @@ mod tests {
         assert!(!c.shows(Opt::StockBags, id) && !c.shows(Opt::Snap, id));
         c.change(Opt::Generator, 1, &mut id, &s);
         assert_eq!(
-            c.generator,
+            c.choices.generator,
             Some(Generator::Stock {
                 multiplicity: 2,
                 restock: 7
@@ -554,7 +553,7 @@ mod tests {
         assert!(c.shows(Opt::StockBags, id) && c.shows(Opt::Restock, id));
         c.change(Opt::StockBags, -1, &mut id, &s);
         assert_eq!(
-            c.generator,
+            c.choices.generator,
             Some(Generator::Stock {
                 multiplicity: 1,
                 restock: 6
@@ -563,7 +562,10 @@ mod tests {
         );
         c.change(Opt::Generator, 1, &mut id, &s);
         c.change(Opt::Snap, 1, &mut id, &s);
-        assert_eq!(c.generator, Some(Generator::Recency { snap_centi: 275 }));
+        assert_eq!(
+            c.choices.generator,
+            Some(Generator::Recency { snap_centi: 275 })
+        );
         // Under tetrs recency is the ruleset's own: back to its snap, no override.
         let mut c = CustomOptions::default();
         let mut id = RulesetId::Tetrs;

@@ -121,15 +121,7 @@ pub fn clear_name(c: &Clear, piece: Piece) -> StackStr<24> {
         3 => " TRIPLE",
         _ => " QUAD",
     };
-    let letter = match piece {
-        Piece::I => 'I',
-        Piece::O => 'O',
-        Piece::T => 'T',
-        Piece::S => 'S',
-        Piece::Z => 'Z',
-        Piece::J => 'J',
-        Piece::L => 'L',
-    };
+    let letter = piece.letter();
     match (c.spin, c.lines) {
         (Spin::Full, _) => sfmt!(24; "{}-SPIN{}", letter, lines),
         (Spin::Mini, _) => sfmt!(24; "{}-SPIN MINI{}", letter, lines),
