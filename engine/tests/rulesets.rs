@@ -596,3 +596,50 @@ fn tuned_games_replay_through_the_binary_form() {
         assert_eq!(plain.to_bytes()[4], 1);
     }
 }
+
+#[test]
+fn a_hostile_tuning_is_brought_into_bounds() {
+    // Whatever a replay or a client claims, the rules a game runs by stay playable.
+    let tuning = Tuning {
+        generator: Some(minotty_engine::Generator::Stock {
+            multiplicity: 255,
+            restock: 255,
+        }),
+        lock_delay: Some(u32::MAX),
+        ground_cap: Some(u32::MAX),
+        line_clear_delay: Some(u32::MAX),
+        appearance_delay: Some(u32::MAX),
+        hard_drop_delay: Some(u32::MAX),
+        ..Tuning::default()
+    };
+    let r = Ruleset::get(RulesetId::Tetrs).tuned(&tuning);
+    let max = minotty_engine::ruleset::MAX_DELAY;
+    assert_eq!(
+        (
+            r.lock_delay,
+            r.line_clear_delay,
+            r.appearance_delay,
+            r.hard_drop_delay
+        ),
+        (max, max, max, max)
+    );
+    assert_eq!(r.lock, LockDown::Timer { ground_cap: 60_000 });
+    assert_eq!(r.generator, r.generator.validated());
+    let r = Ruleset::get(RulesetId::Standard).tuned(&Tuning {
+        lock_delay: Some(0),
+        ..Tuning::default()
+    });
+    assert_eq!(r.lock_delay, 1);
+    // Such a replay still reads, plays and ends.
+    let mut game = minotty_engine::Game::new(
+        GameConfig {
+            tuning,
+            ..config_for(RulesetId::Tetrs, Mode::sprint())
+        },
+        5,
+    );
+    game.update(0, None);
+    minotty_engine::bot::autoplay(&mut game, 10, 50);
+    let replay = Replay::from_bytes(&game.replay().to_bytes()).expect("reads");
+    assert_eq!(replay.verify().expect("verifies").stats, *game.stats());
+}
