@@ -148,34 +148,38 @@ impl Board {
     /// Whether a piece can be at this placement.
     #[inline]
     pub fn fits(&self, placed: &Placed) -> bool {
-        placed.cells().iter().all(|&(x, y)| !self.is_solid(x, y))
+        let f = placed.piece.footprint(placed.rotation);
+        let left = placed.x + f.left;
+        if left < 0 || placed.x + f.right >= WIDTH as i8 {
+            return false;
+        }
+        let top = placed.y + f.top;
+        for (i, &mask) in f.masks[..usize::from(f.rows)].iter().enumerate() {
+            let y = top + i as i8;
+            if y >= HEIGHT as i8 || (y >= 0 && self.rows[y as usize] & (mask << left) != 0) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Rows `placed` can fall before it rests: the distance at which [`Board::fits`] would first
     /// fail going down, checked a row of the piece at a time with bit masks (the hot path of
     /// hard drops and ghosts). 0 when the placement is off the sides.
     pub fn drop_distance(&self, placed: &Placed) -> i8 {
-        // The piece's cells as up to four (row, column mask) pairs.
-        let mut rows = [(0i8, 0u16); 4];
-        let mut n = 0;
-        for (x, y) in placed.cells() {
-            if !(0..WIDTH as i8).contains(&x) {
-                return 0;
-            }
-            match rows[..n].iter_mut().find(|r| r.0 == y) {
-                Some(r) => r.1 |= 1 << x,
-                None => {
-                    rows[n] = (y, 1 << x);
-                    n += 1;
-                }
-            }
+        let f = placed.piece.footprint(placed.rotation);
+        let left = placed.x + f.left;
+        if left < 0 || placed.x + f.right >= WIDTH as i8 {
+            return 0;
         }
+        let top = placed.y + f.top;
+        let masks = &f.masks[..usize::from(f.rows)];
         let mut d = 0i8;
         loop {
             let next = d + 1;
-            for &(y, mask) in &rows[..n] {
-                let y = y + next;
-                if y >= HEIGHT as i8 || (y >= 0 && self.rows[y as usize] & mask != 0) {
+            for (i, &mask) in masks.iter().enumerate() {
+                let y = top + i as i8 + next;
+                if y >= HEIGHT as i8 || (y >= 0 && self.rows[y as usize] & (mask << left) != 0) {
                     return d;
                 }
             }

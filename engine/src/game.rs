@@ -545,10 +545,7 @@ impl Game {
     pub(crate) fn fits(&self, placed: &Placed) -> bool {
         self.board.fits(placed)
             && (self.rules.hidden_rows
-                || placed
-                    .cells()
-                    .iter()
-                    .all(|&(_, y)| y >= BUFFER_HEIGHT as i8))
+                || placed.y + placed.piece.footprint(placed.rotation).top >= BUFFER_HEIGHT as i8)
     }
 
     /// Whether the cell counts as filled for spin corners: the board's (walls and floor

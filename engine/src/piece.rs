@@ -152,6 +152,68 @@ const SHAPES: [[[(i8, i8); 4]; 4]; 7] = [
     ],
 ];
 
+/// A shape as row bit masks, for collision checks a row at a time: the rows `top..top + rows`
+/// of the box hold cells, `masks[i]` has bit `c` set for a cell at column `left + c` of row
+/// `top + i`, and the cells span the box's columns `left..=right`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Footprint {
+    pub top: i8,
+    pub rows: u8,
+    pub left: i8,
+    pub right: i8,
+    pub masks: [u16; 4],
+}
+
+const fn footprint(cells: [(i8, i8); 4]) -> Footprint {
+    let (mut top, mut bottom, mut left, mut right) = (i8::MAX, i8::MIN, i8::MAX, i8::MIN);
+    let mut i = 0;
+    while i < 4 {
+        let (x, y) = cells[i];
+        top = if y < top { y } else { top };
+        bottom = if y > bottom { y } else { bottom };
+        left = if x < left { x } else { left };
+        right = if x > right { x } else { right };
+        i += 1;
+    }
+    let mut masks = [0u16; 4];
+    let mut i = 0;
+    while i < 4 {
+        let (x, y) = cells[i];
+        masks[(y - top) as usize] |= 1 << (x - left);
+        i += 1;
+    }
+    Footprint {
+        top,
+        rows: (bottom - top + 1) as u8,
+        left,
+        right,
+        masks,
+    }
+}
+
+/// [`Footprint`]s of [`SHAPES`], same indices.
+const FOOTPRINTS: [[Footprint; 4]; 7] = {
+    let mut out = [[footprint(SHAPES[0][0]); 4]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut r = 0;
+        while r < 4 {
+            out[p][r] = footprint(SHAPES[p][r]);
+            r += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
+impl Piece {
+    /// The shape in `rotation` as row masks.
+    #[inline(always)]
+    pub(crate) fn footprint(self, rotation: Rotation) -> &'static Footprint {
+        &FOOTPRINTS[self as usize][rotation as usize]
+    }
+}
+
 /// A piece placed on the board: kind, orientation and the top-left corner of its bounding box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -132,3 +132,42 @@ fn drop_distance_matches_stepping_down_row_by_row() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// The row-mask `fits` is the cell-by-cell definition: every cell of the placement is inside the
+/// walls, above the floor and on an empty cell (open above the buffer), on random boards and at
+/// placements reaching past every edge.
+#[test]
+fn fits_matches_the_cell_by_cell_definition() {
+    use minotty_engine::rng::SplitMix;
+    use minotty_engine::{Board, Cell, Piece, Placed, Rotation};
+    let mut rng = SplitMix::new(6, 9);
+    let (mut fit, mut blocked) = (0, 0);
+    for _ in 0..200 {
+        let mut board = Board::new();
+        for y in 0..40 {
+            for x in 0..10 {
+                if rng.below(100) < 30 {
+                    board.set(x, y, Cell::Garbage);
+                }
+            }
+        }
+        for piece in Piece::ALL {
+            for rotation in Rotation::ALL {
+                for x in -4i8..12 {
+                    for y in -5i8..42 {
+                        let placed = Placed {
+                            piece,
+                            rotation,
+                            x,
+                            y,
+                        };
+                        let slow = placed.cells().iter().all(|&(x, y)| !board.is_solid(x, y));
+                        assert_eq!(board.fits(&placed), slow, "{placed:?}");
+                        if slow { fit += 1 } else { blocked += 1 }
+                    }
+                }
+            }
+        }
+    }
+    assert!(fit > 10_000 && blocked > 10_000, "{fit} {blocked}");
+}
