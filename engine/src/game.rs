@@ -217,40 +217,48 @@ impl Game {
     /// repeat, the end of a line clear, garbage becoming ready, a time limit). `None` when the
     /// game is over or only an input can change anything.
     pub fn next_deadline(&self) -> Option<Time> {
-        let over = matches!(self.phase, Phase::Over { .. });
-        if over {
-            return None;
+        // `Time::MAX` stands for "nothing due" while the candidates are gathered.
+        let mut next = self.time_limit.unwrap_or(Time::MAX);
+        if let Some(t) = self.garbage.next_ready() {
+            next = next.min(t);
         }
-        let mut next = self.time_limit;
-        let mut consider = |t: Option<Time>| {
-            if let Some(t) = t {
-                next = Some(next.map_or(t, |n| n.min(t)));
-            }
-        };
-        consider(self.garbage.next_ready());
         match self.phase {
-            Phase::Ready => consider(Some(0)),
-            Phase::Clearing { until, .. } => consider(Some(until)),
+            Phase::Over { .. } => return None,
+            Phase::Ready => next = next.min(0),
+            Phase::Clearing { until, .. } => next = next.min(until),
             Phase::Falling => {
                 if let Some(a) = &self.active {
-                    consider(a.lock_at);
-                    if a.lock_at.is_none() {
-                        consider(
-                            self.fall_interval()
-                                .map(|i| self.rules.on_step(self.last_fall + Time::from(i))),
-                        );
+                    match a.lock_at {
+                        Some(t) => next = next.min(t),
+                        None => {
+                            if let Some(i) = self.fall_interval() {
+                                next = next.min(self.rules.on_step(self.last_fall + Time::from(i)));
+                            }
+                        }
                     }
                 }
-                consider(self.soft_next);
+                if let Some(t) = self.soft_next {
+                    next = next.min(t);
+                }
                 if let Some(s) = self.shift
                     && !(s.charged && self.config.handling.arr == 0)
                 {
-                    consider(Some(s.next));
+                    next = next.min(s.next);
                 }
             }
-            Phase::Over { .. } => {}
         }
-        next.map(|t| t.max(self.now))
+        if next == Time::MAX {
+            return self.nothing_due();
+        }
+        Some(next.max(self.now))
+    }
+
+    /// [`Game::next_deadline`] when no candidate came before the end of time: nothing is due,
+    /// or a time limit at the very end of time is (a mode may set one).
+    #[cold]
+    #[inline(never)]
+    fn nothing_due(&self) -> Option<Time> {
+        self.time_limit.map(|t| t.max(self.now))
     }
 
     fn advance_to(&mut self, target: Time) {
