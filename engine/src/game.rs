@@ -224,7 +224,7 @@ impl Game {
         }
         match self.phase {
             Phase::Over { .. } => return None,
-            Phase::Ready => next = next.min(0),
+            Phase::Ready => next = 0,
             Phase::Clearing { until, .. } => next = next.min(until),
             Phase::Falling => {
                 if let Some(a) = &self.active {
