@@ -139,6 +139,9 @@ pub struct Game {
     inputs: Vec<(Time, Input)>,
     /// An [`Input::Pause`] was applied.
     paused: bool,
+    /// [`Game::next_deadline`] as of the end of the last [`Game::advance_to`], while nothing
+    /// has changed the state since (`None`: not known).
+    due: Option<Option<Time>>,
 }
 
 impl Game {
@@ -179,6 +182,7 @@ impl Game {
             events: Vec::with_capacity(32),
             inputs: Vec::new(),
             paused: false,
+            due: None,
             config: GameConfig {
                 handling: config.handling.clamped(),
                 ..config
@@ -198,6 +202,7 @@ impl Game {
         self.advance_to(now);
         if let Some(input) = input.filter(|_| self.inputs.len() < MAX_INPUTS) {
             self.inputs.push((self.now, input));
+            self.due = None;
             self.apply(input);
             if self.inputs.len() >= MAX_INPUTS && !self.is_over() {
                 self.end(EndReason::InputLimit, false);
@@ -262,12 +267,23 @@ impl Game {
     }
 
     fn advance_to(&mut self, target: Time) {
-        while let Some(t) = self.next_deadline() {
-            if t > target {
-                break;
+        loop {
+            let next = match self.due.take() {
+                Some(known) => known,
+                None => self.next_deadline(),
+            };
+            match next {
+                Some(t) if t <= target => {
+                    self.now = t;
+                    self.fire();
+                }
+                // Nothing changes the state until the next input or deadline, so the next
+                // call starts from this answer.
+                _ => {
+                    self.due = Some(next);
+                    break;
+                }
             }
-            self.now = t;
-            self.fire();
         }
         self.now = self.now.max(target);
     }
@@ -529,6 +545,7 @@ impl Game {
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
             paused: self.paused,
+            due: self.due,
         }
     }
 

@@ -18,6 +18,7 @@ impl Game {
     /// reproduce it.
     pub fn set_board(&mut self, board: crate::board::Board) {
         self.board = board;
+        self.due = None;
         if self.active.is_some() {
             self.after_move(super::actions::Cause::Settle);
         }
