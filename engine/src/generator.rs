@@ -334,12 +334,18 @@ pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
 }
 
 /// [`recency_weight`] at the default snap for every age, computed at compile time (tetrs games
-/// deal from it: a lookup instead of six multiplications per piece and weight).
-static DEFAULT_RECENCY: [u128; 256] = {
-    let mut t = [0u128; 256];
+/// deal from it: a lookup instead of six multiplications per piece and weight). At this snap
+/// seven weights add up to less than 2^64 (checked below), so the draw runs in 64 bits.
+static DEFAULT_RECENCY: [u64; 256] = {
+    let mut t = [0u64; 256];
     let mut age = 0;
     while age < 256 {
-        t[age] = recency_weight(age as u8, DEFAULT_SNAP_CENTI);
+        let w = recency_weight(age as u8, DEFAULT_SNAP_CENTI);
+        assert!(
+            w <= u64::MAX as u128 / 7,
+            "seven default weights must fit 64 bits"
+        );
+        t[age] = w as u64;
         age += 1;
     }
     t
@@ -505,6 +511,16 @@ impl PieceSource {
     pub fn next_piece(&mut self) -> Piece {
         match &mut self.state {
             State::Bag(bag) => bag.next_piece(),
+            _ => self.next_drawn(),
+        }
+    }
+
+    /// [`PieceSource::next_piece`] for every generator but the bag, kept out of line so that
+    /// the bag's path stays small where it is inlined.
+    #[inline(never)]
+    fn next_drawn(&mut self) -> Piece {
+        match &mut self.state {
+            State::Bag(bag) => bag.next_piece(),
             State::Stock {
                 rng,
                 multiplicity,
@@ -526,12 +542,13 @@ impl PieceSource {
                 snap_centi,
                 ages,
             } => {
-                let weights = if *snap_centi == DEFAULT_SNAP_CENTI {
-                    ages.map(|a| DEFAULT_RECENCY[usize::from(a)])
+                let i = if *snap_centi == DEFAULT_SNAP_CENTI {
+                    let weights = ages.map(|a| DEFAULT_RECENCY[usize::from(a)]);
+                    pick(weights, rng.below_u64(weights.iter().sum()))
                 } else {
-                    ages.map(|a| recency_weight(a, *snap_centi))
+                    let weights = ages.map(|a| recency_weight(a, *snap_centi));
+                    pick(weights, rng.below_u128(weights.iter().sum()))
                 };
-                let i = pick(weights, rng.below_u128(weights.iter().sum()));
                 for a in ages.iter_mut() {
                     *a = a.saturating_add(1);
                 }
@@ -556,7 +573,7 @@ impl PieceSource {
 }
 
 /// The index whose cumulative weight first exceeds `r` (`r` below the sum of `weights`).
-fn pick(weights: [u128; 7], mut r: u128) -> usize {
+fn pick<W: Copy + Ord + std::ops::SubAssign + From<u8>>(weights: [W; 7], mut r: W) -> usize {
     for (i, &w) in weights.iter().enumerate() {
         if r < w {
             return i;
@@ -564,7 +581,7 @@ fn pick(weights: [u128; 7], mut r: u128) -> usize {
         r -= w;
     }
     // Unreachable for r < sum; the last piece with weight keeps it total all the same.
-    weights.iter().rposition(|&w| w > 0).unwrap_or(6)
+    weights.iter().rposition(|&w| w > W::from(0)).unwrap_or(6)
 }
 
 impl Iterator for PieceSource {
@@ -583,7 +600,7 @@ mod tests {
     fn the_default_snap_table_is_the_formula() {
         for age in 0..=u8::MAX {
             assert_eq!(
-                DEFAULT_RECENCY[usize::from(age)],
+                u128::from(DEFAULT_RECENCY[usize::from(age)]),
                 recency_weight(age, DEFAULT_SNAP_CENTI)
             );
         }

@@ -105,9 +105,8 @@ impl SplitMix {
     /// first draw above all 64 bits of a second) and draw again while it is `>= n`. Each attempt
     /// succeeds with probability above 1/2. `n == 1` returns 0 without drawing.
     pub fn below_u128(&mut self, n: u128) -> u128 {
-        let n = n.max(1);
-        if n == 1 {
-            return 0;
+        if let Ok(n) = u64::try_from(n) {
+            return u128::from(self.below_u64(n));
         }
         let bits = 128 - (n - 1).leading_zeros();
         loop {
@@ -117,6 +116,22 @@ impl SplitMix {
                 let hi = u128::from(self.next_u64() >> (128 - bits));
                 (hi << 64) | u128::from(self.next_u64())
             };
+            if r < n {
+                return r;
+            }
+        }
+    }
+
+    /// [`SplitMix::below_u128`] for a total that fits 64 bits: the same draws and the same
+    /// value, in 64-bit arithmetic.
+    pub fn below_u64(&mut self, n: u64) -> u64 {
+        let n = n.max(1);
+        if n == 1 {
+            return 0;
+        }
+        let bits = 64 - (n - 1).leading_zeros();
+        loop {
+            let r = self.next_u64() >> (64 - bits);
             if r < n {
                 return r;
             }
