@@ -1,31 +1,40 @@
-//! Measures the combo bot: average longest combo in combo mode over a few seeds, per look-ahead
-//! depth, and the time it takes per piece.
+//! The combo bot playing real combo-mode games through the engine (every tap an `update`), per
+//! look-ahead: the longest combo (pieces that cleared a line in a row, as in the strength
+//! table) and the time per piece, engine included.
 //!
-//! `cargo run --release -p minotty-engine --example combo_bot`
+//! `cargo run --release -p minotty-engine --example combo_bot [-- SEEDS]`
+//!
+//! A real game's preview holds 7 pieces, so the look-ahead goes up to 7 here; a game also stops
+//! at the engine's input limit (100,000 inputs, about 12,000 pieces of the bot's taps).
 
 use minotty_engine::bot::autoplay_combo;
 use minotty_engine::{Game, GameConfig, Mode};
 
 fn main() {
-    const SEEDS: u32 = 8;
-    for depth in [1u8, 2, 3, 4, 5, 6] {
+    let seeds: u32 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    for lookahead in 0..=7 {
         let start = std::time::Instant::now();
-        let (mut total, mut best, mut pieces) = (0, 0, 0);
-        for seed in 1..=SEEDS {
+        let (mut combos, mut pieces) = (Vec::new(), 0u64);
+        for seed in 1..=seeds {
             let config = GameConfig {
                 mode: Mode::combo(),
                 ..GameConfig::default()
             };
             let mut game = Game::new(config, seed);
-            autoplay_combo(&mut game, 500, 50, depth);
-            total += game.stats().max_combo;
-            best = best.max(game.stats().max_combo);
-            pieces += game.stats().pieces;
+            autoplay_combo(&mut game, u32::MAX, 50, lookahead);
+            combos.push(u64::from(game.stats().max_combo) + 1);
+            pieces += u64::from(game.stats().pieces);
         }
+        combos.sort_unstable();
         println!(
-            "depth {depth}: average combo {:.1}, best {best}, {:?} per piece",
-            f64::from(total) / f64::from(SEEDS),
-            start.elapsed() / pieces.max(1)
+            "look-ahead {lookahead}: {seeds} games, median combo {}, average {:.1}, best {}, {:.1?} per piece",
+            combos[combos.len() / 2],
+            combos.iter().sum::<u64>() as f64 / f64::from(seeds),
+            combos.last().copied().unwrap_or(0),
+            start.elapsed() / pieces.max(1) as u32
         );
     }
 }

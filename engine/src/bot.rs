@@ -2,10 +2,12 @@
 //! "rotate, shift, hard drop", simulates each on a copy of the game and keeps the placement
 //! whose board scores best. It plays real games for tests, benchmarks and replays, and makes a
 //! serviceable practice opponent. It is deterministic: same game, same choice.
+//!
+//! [`combo`] is the combo bot of combo mode, which plays on a model of the well instead.
 
-mod combo;
+pub mod combo;
 
-pub use combo::combo_plan;
+pub use combo::{ComboBot, SeenPieces, combo_plan};
 
 use crate::board::{Board, HEIGHT, WIDTH};
 use crate::event::EventKind;
@@ -163,9 +165,22 @@ pub fn autoplay(game: &mut Game, max_pieces: u32, piece_ms: Time) -> Time {
     play_with(game, max_pieces, piece_ms, |g| best_plan(g, &weights))
 }
 
-/// Plays combo mode with the combo bot looking `depth` pieces ahead.
-pub fn autoplay_combo(game: &mut Game, max_pieces: u32, piece_ms: Time, depth: u8) -> Time {
-    play_with(game, max_pieces, piece_ms, |g| combo_plan(g, depth))
+/// Plays combo mode with the combo bot looking `lookahead` pieces into the preview, remembering
+/// every piece the preview showed (so it knows what is left of each 7-bag). A game the bot
+/// cannot play (not a combo well under a built-in ruleset's moves) is left as it is.
+pub fn autoplay_combo(game: &mut Game, max_pieces: u32, piece_ms: Time, lookahead: usize) -> Time {
+    let Some(bot) = ComboBot::for_game(game) else {
+        return game.now();
+    };
+    let mut seen = SeenPieces::new();
+    play_with(game, max_pieces, piece_ms, |g| {
+        seen.observe(g, lookahead);
+        let plan = bot.plan(g, lookahead, &seen)?;
+        Some(Plan {
+            buttons: plan.buttons,
+            score: (plan.choice.value * 1000.0) as i64,
+        })
+    })
 }
 
 fn play_with(

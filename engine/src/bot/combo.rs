@@ -1,94 +1,48 @@
 //! The combo bot: keeps a combo going in the 4-wide well of combo mode.
 //!
-//! Every lock must clear a line, so the bot searches the tree of placements (with and without
-//! hold) over the next pieces it can see and picks the branch that survives longest; among
-//! equally long branches it prefers the placement that leaves the most ways to continue. Each
-//! node is a forked [`Game`], so the search follows the real rules (kicks, walls, refills).
+//! It plays on a compact model of the well instead of forking games. In combo mode every lock
+//! must clear a line, and with 3 residual cells a lock always clears exactly one (3 + 4 cells
+//! fill one 4-wide row and leave 3), so the state of the game that matters is just the few
+//! cells in the well: a [`Well`], a 64-bit mask. [`ComboModel`] finds, with the engine's own
+//! rules, every well the combo can pass through (40 under the built-in rulesets) and for each
+//! well and piece the wells a clearing placement leads to, with the taps that make it.
+//! [`ComboBot`] searches that graph over the pieces it can see, with and without hold, and
+//! values where the known pieces run out by the expected number of pieces still to place
+//! (computed once per model, by value iteration, knowing which pieces are left in a 7-bag).
+//!
+//! `tests/combo_model.rs` checks the model against [`crate::Game`]: for every well and piece,
+//! the wells that placing the piece through the game's own moves can give are exactly the
+//! model's, and every route the model gives makes its placement in a real game.
 
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
+mod model;
+mod play;
+mod run;
+mod search;
+mod value;
+mod well;
 
-use super::{Plan, simulate, taps};
+pub use model::{ComboModel, Route, Transition, WellId, placements, placements_from, spawn};
+pub use play::{ComboPlan, SeenPieces};
+pub use run::{Position, Run};
+pub use search::{Choice, ComboBot};
+pub use value::Knowledge;
+pub use well::{WELL_LEFT, WELL_ROWS, WELL_WIDTH, Well};
+
+use super::Plan;
 use crate::game::Game;
-use crate::input::Button;
 
-/// Every distinct plan for the current piece: (buttons, resulting game, cleared a line).
-fn children(game: &Game) -> Vec<(Vec<Button>, Game, bool)> {
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let holds: &[bool] = if game.can_hold() {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    for &hold in holds {
-        for turns in 0..4u8 {
-            for dx in -3i8..=3 {
-                let mut buttons = taps(turns, dx);
-                if hold {
-                    buttons.insert(0, Button::Hold);
-                }
-                let (sim, tried) = simulate(game, &buttons);
-                let cleared = tried.lines > 0;
-                let mut h = DefaultHasher::new();
-                (sim.board(), sim.hold_piece(), sim.is_over()).hash(&mut h);
-                if seen.insert(h.finish()) {
-                    let alive = cleared && !sim.is_over();
-                    out.push((buttons, sim, alive));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Lets a line-clear pause run out so the next piece is in play.
-fn settle(game: &mut Game) {
-    while game.active().is_none() && !game.is_over() {
-        match game.next_deadline() {
-            Some(t) => {
-                game.update(t, None);
-            }
-            None => break,
-        }
-    }
-}
-
-/// How many more pieces can keep the combo, up to `depth`.
-fn survival(game: &Game, depth: u8) -> u8 {
-    if depth == 0 {
-        return 0;
-    }
-    let mut best = 0;
-    for (_, mut sim, cleared) in children(game) {
-        if !cleared {
-            continue;
-        }
-        settle(&mut sim);
-        best = best.max(1 + survival(&sim, depth - 1));
-        if best == depth {
-            break;
-        }
-    }
-    best
-}
-
-/// The plan that keeps the combo alive longest, looking `depth` pieces ahead (2-4 is quick).
-pub fn combo_plan(game: &Game, depth: u8) -> Option<Plan> {
-    game.active()?;
-    let mut best: Option<Plan> = None;
-    for (buttons, mut sim, cleared) in children(game) {
-        let score = if cleared {
-            settle(&mut sim);
-            let further = survival(&sim, depth.saturating_sub(1));
-            let options = children(&sim).iter().filter(|c| c.2).count();
-            i64::from(further) * 1000 + options as i64 + 1000
-        } else {
-            0
-        };
-        if best.as_ref().is_none_or(|b| score > b.score) {
-            best = Some(Plan { buttons, score });
-        }
-    }
-    best
+/// The combo bot's plan for `game`'s piece in play, looking `lookahead` pieces into the preview,
+/// from what the game shows now (no memory of earlier pieces: a caller that follows the game
+/// should keep a [`SeenPieces`] and call [`ComboBot::plan`]). `None` when there is no piece in
+/// play, the game is not a combo-mode well under a built-in ruleset's moves, or nothing keeps
+/// the combo.
+pub fn combo_plan(game: &Game, lookahead: usize) -> Option<Plan> {
+    let bot = ComboBot::for_game(game)?;
+    let mut seen = SeenPieces::new();
+    seen.observe(game, lookahead);
+    let plan = bot.plan(game, lookahead, &seen)?;
+    Some(Plan {
+        buttons: plan.buttons,
+        score: (plan.choice.value * 1000.0) as i64,
+    })
 }
