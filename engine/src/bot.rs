@@ -166,8 +166,9 @@ pub fn autoplay(game: &mut Game, max_pieces: u32, piece_ms: Time) -> Time {
 }
 
 /// Plays combo mode with the combo bot looking `lookahead` pieces into the preview, remembering
-/// every piece the preview showed (so it knows what is left of each 7-bag). A game the bot
-/// cannot play (not a combo well under a built-in ruleset's moves) is left as it is.
+/// every piece the preview showed (so it knows what is left of each 7-bag). When nothing keeps
+/// the combo the piece is hard-dropped, which ends the game. A game the bot cannot play (not a
+/// combo well under a built-in ruleset's moves) is left as it is.
 pub fn autoplay_combo(game: &mut Game, max_pieces: u32, piece_ms: Time, lookahead: usize) -> Time {
     let Some(bot) = ComboBot::for_game(game) else {
         return game.now();
@@ -175,10 +176,15 @@ pub fn autoplay_combo(game: &mut Game, max_pieces: u32, piece_ms: Time, lookahea
     let mut seen = SeenPieces::new();
     play_with(game, max_pieces, piece_ms, |g| {
         seen.observe(g, lookahead);
-        let plan = bot.plan(g, lookahead, &seen)?;
-        Some(Plan {
-            buttons: plan.buttons,
-            score: (plan.choice.value * 1000.0) as i64,
+        Some(match bot.plan(g, lookahead, &seen) {
+            Some(plan) => Plan {
+                buttons: plan.buttons,
+                score: (plan.choice.value * 1000.0) as i64,
+            },
+            None => Plan {
+                buttons: vec![Button::HardDrop],
+                score: 0,
+            },
         })
     })
 }
