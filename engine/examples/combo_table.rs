@@ -9,7 +9,7 @@
 //! ```
 //!
 //! Options: `--generator ID[,ID...]` (the engine's generator ids: `bag`, `uniform`, `balance`,
-//! `stock:M:R`, `recency:S`; default `bag`), `--lookahead A..=B` or `A,B,...` (default
+//! `stock:M:R`, `recency:S`; or `uniform-bag`, see [`Source`]; default `bag`), `--lookahead A..=B` or `A,B,...` (default
 //! `0..=9`), `--samples N` (default 10000), `--cap N` (a run stops alive at N pieces; default
 //! 1000000, the seed's), `--start engine|seed` (combo mode's start well, or the seed's bot's,
 //! default engine), `--threads N` (default 1).
@@ -17,15 +17,73 @@
 use std::time::Instant;
 
 use minotty_engine::bot::ComboBot;
-use minotty_engine::bot::combo::Well;
-use minotty_engine::{Generator, RulesetId};
+use minotty_engine::bot::combo::{Run, Well};
+use minotty_engine::rng::SplitMix;
+use minotty_engine::{Generator, Piece, PieceSource, RulesetId};
 
 /// The start well of the tetrs seed's bot (its `_200`, "█▀  "): one cell on the floor at the
 /// left, two on the row above it.
 const SEED_START: Well = Well(0b0011_0001);
 
+/// Where the pieces come from: one of the engine's generators, or `uniform-bag`, a 7-bag whose
+/// every order is equally likely (Fisher-Yates over SplitMix64). The engine's `bag` is the
+/// rules seed's LCG, whose low bits repeat with short periods (`% 2` of every sixth draw is
+/// the same within a game), so not every order of a bag is equally likely; `uniform-bag`
+/// shows the bot does not owe its figures to that.
+#[derive(Clone, Copy)]
+enum Source {
+    Engine(Generator),
+    UniformBag,
+}
+
+impl Source {
+    fn parse(s: &str) -> Option<Source> {
+        match s.trim() {
+            "uniform-bag" => Some(Source::UniformBag),
+            other => Generator::parse(other).map(Source::Engine),
+        }
+    }
+
+    fn id(self) -> String {
+        match self {
+            Source::Engine(g) => g.id(),
+            Source::UniformBag => "uniform-bag".to_string(),
+        }
+    }
+
+    fn run(self, bot: &ComboBot, seed: u32, lookahead: usize, o: &Options) -> Option<Run> {
+        match self {
+            Source::Engine(g) => {
+                let pieces = PieceSource::new(g, seed);
+                bot.run_pieces(
+                    pieces,
+                    g == Generator::Bag,
+                    lookahead,
+                    o.start,
+                    o.cap,
+                    |_| {},
+                )
+            }
+            Source::UniformBag => {
+                let mut rng = SplitMix::new(seed, 9);
+                let mut bag = Vec::new();
+                let pieces = std::iter::from_fn(move || {
+                    if bag.is_empty() {
+                        bag = Piece::ALL.to_vec();
+                        for i in (1..7).rev() {
+                            bag.swap(i, rng.below(i as u32 + 1) as usize);
+                        }
+                    }
+                    bag.pop()
+                });
+                bot.run_pieces(pieces, true, lookahead, o.start, o.cap, |_| {})
+            }
+        }
+    }
+}
+
 struct Options {
-    generators: Vec<Generator>,
+    generators: Vec<Source>,
     lookaheads: Vec<usize>,
     samples: u32,
     cap: u64,
@@ -43,7 +101,7 @@ fn parse_lookaheads(s: &str) -> Option<Vec<usize>> {
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
-        generators: vec![Generator::Bag],
+        generators: vec![Source::Engine(Generator::Bag)],
         lookaheads: (0..=9).collect(),
         samples: 10_000,
         cap: 1_000_000,
@@ -59,7 +117,7 @@ fn options() -> Result<Options, String> {
             "--generator" => {
                 o.generators = value
                     .split(',')
-                    .map(Generator::parse)
+                    .map(Source::parse)
                     .collect::<Option<_>>()
                     .ok_or_else(bad)?
             }
@@ -111,8 +169,8 @@ fn main() {
                                 .skip(k)
                                 .step_by(o.threads)
                                 .map(|seed| {
-                                    let run = bot
-                                        .run(generator, seed, lookahead, o.start, o.cap)
+                                    let run = generator
+                                        .run(bot, seed, lookahead, o)
                                         .expect("the start well is in the model");
                                     (run.placed, run.capped)
                                 })

@@ -68,14 +68,30 @@ impl ComboBot {
         lookahead: usize,
         start: Well,
         cap: u64,
+        observe: impl FnMut(&Position),
+    ) -> Option<Run> {
+        let source = PieceSource::new(generator, seed);
+        let bag = generator == Generator::Bag;
+        self.run_pieces(source, bag, lookahead, start, cap, observe)
+    }
+
+    /// [`ComboBot::run_observed`] with the pieces of `source`, a 7-bag when `bag` (the bot then
+    /// knows what is left of each bag), otherwise taken as uniformly random. `source` is meant
+    /// to be endless, as generators are (should it end, I pieces follow).
+    pub fn run_pieces(
+        &self,
+        mut source: impl Iterator<Item = Piece>,
+        bag: bool,
+        lookahead: usize,
+        start: Well,
+        cap: u64,
         mut observe: impl FnMut(&Position),
     ) -> Option<Run> {
         let mut well = self.model().id(start)?;
-        let mut source = PieceSource::new(generator, seed);
         let mut recent: VecDeque<Piece> = VecDeque::with_capacity(8);
         let mut dealt = 0usize;
         let mut deal = |recent: &mut VecDeque<Piece>, dealt: &mut usize| {
-            let p = source.next_piece();
+            let p = source.next().unwrap_or(Piece::I);
             *dealt += 1;
             if recent.len() == 7 {
                 recent.pop_front();
@@ -98,7 +114,6 @@ impl ComboBot {
         let mut hold: Option<Piece> = None;
         let mut can_hold = true;
         let mut placed = 0;
-        let bag = generator == Generator::Bag;
         while placed < cap {
             let knowledge = if bag {
                 Knowledge::bag_after(dealt, recent.iter().copied())
