@@ -139,6 +139,8 @@ pub struct Game {
     inputs: Vec<(Time, Input)>,
     /// An [`Input::Pause`] was applied.
     paused: bool,
+    /// An [`Input::Bot`] was applied.
+    bot: bool,
     /// [`Game::next_deadline`] as of the end of the last [`Game::advance_to`], while nothing
     /// has changed the state since (`None`: not known).
     due: Option<Option<Time>>,
@@ -182,6 +184,7 @@ impl Game {
             events: Vec::with_capacity(32),
             inputs: Vec::new(),
             paused: false,
+            bot: false,
             due: None,
             config: GameConfig {
                 handling: config.handling.clamped(),
@@ -545,6 +548,7 @@ impl Game {
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
             paused: self.paused,
+            bot: self.bot,
             due: self.due,
         }
     }
@@ -552,6 +556,11 @@ impl Game {
     /// Whether the player paused this game ([`Input::Pause`]) before it ended.
     pub fn paused(&self) -> bool {
         self.paused
+    }
+
+    /// Whether a bot took over this game ([`Input::Bot`]) before it ended.
+    pub fn bot_played(&self) -> bool {
+        self.bot
     }
 
     /// The inputs applied so far, with their times.

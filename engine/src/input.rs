@@ -60,6 +60,10 @@ pub enum Input {
     /// nothing in the rules; it is recorded so that a judge can tell a paused game from one
     /// played in one go (a paused timed game does not rank).
     Pause,
+    /// A bot took over the game here (the inputs that follow may be the bot's until the player
+    /// takes it back). The marker changes nothing in the rules; it is recorded so that a judge
+    /// can tell a game a bot played (such a game never ranks).
+    Bot,
 }
 
 /// The most inputs one game records. A game that reaches it ends with

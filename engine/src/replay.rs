@@ -9,9 +9,10 @@
 //! No replay holds more than [`MAX_INPUTS`] inputs (the engine ends a game there): the binary
 //! reader, the serde form, [`Replay::play`] / [`Replay::verify`] and [`Playback::new`] all
 //! refuse one that claims more with [`ReplayError::TooManyInputs`], the reader before it
-//! allocates anything for them. Format 1 gained the pause marker (code 80) without a new
-//! format number: every replay written before reads as it did, and an older reader refuses a
-//! replay with a pause as malformed instead of misreading it.
+//! allocates anything for them. Format 1 gained the pause marker (code 80) and the bot marker
+//! (code 81) without a new format number: every replay written before reads as it did, and an
+//! older reader refuses a replay with a marker it does not know as malformed instead of
+//! misreading it.
 
 use crate::event::{EndReason, Event, Stats};
 use crate::game::{Game, GameConfig};
@@ -28,6 +29,8 @@ const FORMAT: u8 = 1;
 const FORMAT_TUNED: u8 = 2;
 /// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
 const PAUSE: u8 = 80;
+/// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
+const BOT: u8 = 81;
 
 /// A recorded game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -171,6 +174,7 @@ impl Replay {
                 }
                 Input::Forfeit => w.push(64),
                 Input::Pause => w.push(PAUSE),
+                Input::Bot => w.push(BOT),
             }
         }
         w
@@ -224,6 +228,7 @@ impl Replay {
                 48 => Input::Garbage(r.byte()?),
                 64 => Input::Forfeit,
                 PAUSE => Input::Pause,
+                BOT => Input::Bot,
                 _ => return Err(ReplayError::Malformed("input")),
             };
             inputs.push((time, input));

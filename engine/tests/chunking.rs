@@ -14,6 +14,7 @@ fn input_strategy() -> impl Strategy<Value = Input> {
         1 => Just(Input::ReleaseAll),
         1 => (1u8..7).prop_map(Input::Garbage),
         1 => Just(Input::Pause),
+        1 => Just(Input::Bot),
     ]
 }
 

@@ -15,6 +15,7 @@ fn any_input() -> impl Strategy<Value = Input> {
         2 => any::<u8>().prop_map(Input::Garbage),
         1 => Just(Input::Forfeit),
         1 => Just(Input::Pause),
+        1 => Just(Input::Bot),
     ]
 }
 
@@ -39,6 +40,7 @@ fn sample_replay() -> Vec<u8> {
         game.update(t + 40, Some(Input::Release(*b)));
     }
     game.update(2000, Some(Input::Pause));
+    game.update(2050, Some(Input::Bot));
     game.update(2100, Some(Input::Garbage(3)));
     game.replay().to_bytes()
 }

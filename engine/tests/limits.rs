@@ -150,6 +150,40 @@ fn a_header_claiming_a_billion_inputs_is_refused_from_the_header() {
 }
 
 #[test]
+fn a_bot_marker_round_trips_and_changes_nothing_in_the_rules() {
+    let drops = [
+        (500, Input::Press(Button::HardDrop)),
+        (600, Input::Release(Button::HardDrop)),
+    ];
+    let mut plain = Game::new(sprint(), 3);
+    let mut botted = Game::new(sprint(), 3);
+    for &(t, input) in &drops {
+        plain.update(t, Some(input));
+        botted.update(t, Some(input));
+    }
+    botted.update(700, Some(Input::Bot));
+    plain.update(700, None);
+    assert!(botted.bot_played() && botted.fork().bot_played());
+    assert!(!plain.bot_played() && !botted.paused());
+    assert_eq!(botted.stats(), plain.stats());
+    assert_eq!(botted.next_deadline(), plain.next_deadline());
+    let replay = botted.replay();
+    assert_eq!(replay.inputs.last(), Some(&(700, Input::Bot)));
+    let bytes = replay.to_bytes();
+    assert_eq!(bytes[bytes.len() - 1], 81, "the bot marker's code");
+    let back = Replay::from_bytes(&bytes).expect("reads");
+    assert_eq!(back, replay);
+    let json = serde_json::to_string(&replay).expect("serialises");
+    assert_eq!(
+        serde_json::from_str::<Replay>(&json).expect("parses"),
+        replay
+    );
+    let replayed = back.play().expect("plays");
+    assert!(replayed.bot_played());
+    assert_eq!(replayed.stats(), botted.stats());
+}
+
+#[test]
 fn a_pause_round_trips_and_changes_nothing_in_the_rules() {
     let drops = [
         (500, Input::Press(Button::HardDrop)),

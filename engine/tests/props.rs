@@ -13,6 +13,7 @@ fn any_input() -> impl Strategy<Value = Input> {
         1 => any::<u8>().prop_map(Input::Garbage),
         1 => Just(Input::Forfeit),
         1 => Just(Input::Pause),
+        1 => Just(Input::Bot),
     ]
 }
 

@@ -48,6 +48,7 @@ impl Game {
             Input::Garbage(lines) => self.receive_garbage(lines),
             Input::Forfeit => self.end(EndReason::Forfeit, false),
             Input::Pause => self.paused = true,
+            Input::Bot => self.bot = true,
         }
     }
 

@@ -105,6 +105,8 @@ pub enum Unranked {
     InputLimit,
     #[error("the game was paused")]
     Paused,
+    #[error("a bot played")]
+    Bot,
 }
 
 /// Whether a game with this replay and (re-simulated) outcome may rank; the key when it may.
@@ -130,6 +132,9 @@ pub fn eligible(
     }
     if reason == EndReason::InputLimit {
         return Err(Unranked::InputLimit);
+    }
+    if replay.inputs.iter().any(|&(_, i)| i == Input::Bot) {
+        return Err(Unranked::Bot);
     }
     if replay.mode.timed() && replay.inputs.iter().any(|&(_, i)| i == Input::Pause) {
         return Err(Unranked::Paused);
@@ -336,6 +341,21 @@ mod tests {
                 "{:?}",
                 r.mode.kind
             );
+        }
+    }
+
+    #[test]
+    fn a_game_a_bot_played_never_ranks() {
+        let s = Stats::default();
+        let topped = Some((EndReason::ComboBroken, false));
+        for mode in [Mode::combo(), Mode::marathon()] {
+            let mut r = replay(mode);
+            assert!(eligible(&r, &s, topped).is_ok());
+            r.inputs.push((10, minotty_engine::Input::Bot));
+            assert_eq!(eligible(&r, &s, topped), Err(Unranked::Bot));
+            // Also when the player took the game back and paused it.
+            r.inputs.push((20, minotty_engine::Input::Pause));
+            assert_eq!(eligible(&r, &s, topped), Err(Unranked::Bot));
         }
     }
 }

@@ -113,6 +113,9 @@ impl App {
                 return self.ask_quit(false);
             }
             GameAction::Results => self.show_results(),
+            GameAction::Bot => {
+                s.toggle_bot(now, keys);
+            }
         }
         true
     }

@@ -31,7 +31,12 @@ pub enum GameAction {
     Forfeit,
     AskQuit,
     Results,
+    /// Hand the game to the combo bot or take it back.
+    Bot,
 }
+
+/// The key that hands a combo game to the bot and back (when no game button is bound to it).
+pub const BOT_KEY: char = 'b';
 
 /// Handles a key while the game runs (or counts down, or shows its final board).
 pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) -> GameAction {
@@ -55,6 +60,10 @@ pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) 
     let bound = settings.keys.lookup(ev.key).is_some();
     if press && (ev.key == Key::Esc || (ev.key == Key::Char('p') && !bound)) {
         return GameAction::Pause;
+    }
+    let bot_key = matches!(ev.key, Key::Char(c) if c.eq_ignore_ascii_case(&BOT_KEY));
+    if press && bot_key && !bound && s.bot_available() && !ev.mods.ctrl && !ev.mods.alt {
+        return GameAction::Bot;
     }
     // A press with Ctrl or Alt is never a game button; a release always counts.
     if ev.kind != KeyKind::Release && (ev.mods.ctrl || ev.mods.alt) {
@@ -104,13 +113,13 @@ impl Widget for &GameView<'_> {
         let x = draw::put(buf, r, x, y0, sep.as_str(), theme.dim());
         let title = crate::rules::game_title(game, theme.dot());
         draw::put(buf, r, x, y0, title.as_str(), theme.title());
-        draw::put_right(
-            buf,
-            Rect::new(x0, y0, WIDTH, 1),
-            y0,
-            self.player,
-            theme.dim(),
-        );
+        // Who is playing: the player, or the bot.
+        let (who, who_style) = if s.bot_playing() {
+            ("BOT PLAYING", theme.accent())
+        } else {
+            (self.player, theme.dim())
+        };
+        draw::put_right(buf, Rect::new(x0, y0, WIDTH, 1), y0, who, who_style);
 
         let board_at = Playfield {
             game,
@@ -123,8 +132,14 @@ impl Widget for &GameView<'_> {
         }
         .draw(buf, r);
 
-        let footer = "Esc pause   Ctrl+C quit";
-        draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
+        let (footer, style) = if s.bot_playing() {
+            ("BOT PLAYING - press B to take over", theme.accent())
+        } else if s.bot_available() {
+            ("B bot plays   Esc pause   Ctrl+C quit", theme.dim())
+        } else {
+            ("Esc pause   Ctrl+C quit", theme.dim())
+        };
+        draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, style);
 
         self.overlay(cells_area(board_at), buf, theme, t);
     }

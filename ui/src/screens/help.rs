@@ -28,8 +28,9 @@ pub fn handle(ev: KeyEvent) -> HelpAction {
     }
 }
 
-const SPECIAL: [(&str, &str); 4] = [
+const SPECIAL: [(&str, &str); 5] = [
     ("Pause / resume", "Esc, P"),
+    ("Combo: the bot plays / you do", "B"),
     ("Forfeit the game", "Ctrl+D"),
     ("Quit (asks first)", "Ctrl+C, q in the menu"),
     ("Menus", "arrows, Enter, Esc"),

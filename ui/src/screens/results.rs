@@ -109,7 +109,15 @@ impl Widget for &ResultsView<'_> {
         // The server says the same once it has judged the game; offline and guest players
         // learn it here too.
         let mode = game.mode();
-        if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {
+        if game.bot_played() {
+            draw::put_centered(
+                buf,
+                inner,
+                inner.y + 3,
+                "The bot played: not ranked",
+                theme.bad(),
+            );
+        } else if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {
             draw::put_centered(buf, inner, inner.y + 3, "Paused: not ranked", theme.bad());
         }
         let rows: [(&str, StackStr<24>); 10] = [

@@ -5,8 +5,11 @@
 //! paused: `game = now - origin`, where `origin` moves forward by each pause's length.
 
 mod effects;
+mod pilot;
 
 pub use effects::{Effects, clear_name};
+#[cfg(test)]
+pub use pilot::{TAP_MS, THINK_MS};
 
 use minotty_engine::{
     Button, Event, EventKind, Game, GameConfig, Handling, Input, Mode, ModeKind, Phase, RulesetId,
@@ -97,6 +100,8 @@ pub struct GameSession {
     versus: Option<VersusLog>,
     /// "Pausing ends ranking. Pause?" is open (timed modes; the game keeps running).
     pause_prompt: bool,
+    /// The combo bot's seat (combo mode only): it can take the game over.
+    pilot: Option<pilot::Pilot>,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -130,6 +135,11 @@ impl GameSession {
         game.update(0, None);
         let mut synth = ReleaseSynth::new(synthesize, 0);
         synth.set_timeout(timeout(settings, &game));
+        let pilot = (setup.mode.kind == ModeKind::Combo).then(|| {
+            let mut p = pilot::Pilot::new(preview(&setup, settings));
+            p.observe(&game);
+            p
+        });
         GameSession {
             setup,
             game,
@@ -143,6 +153,7 @@ impl GameSession {
             fx: Effects::default(),
             versus: None,
             pause_prompt: false,
+            pilot,
         }
     }
 
@@ -166,6 +177,7 @@ impl GameSession {
         };
         s.origin = now + countdown_ms;
         s.versus = Some(VersusLog::default());
+        s.pilot = None;
         s
     }
 
@@ -276,6 +288,13 @@ impl GameSession {
     /// Lets the session use changed settings (those that can change mid-game).
     pub fn apply_settings(&mut self, settings: &Settings) {
         self.synth.set_timeout(timeout(settings, &self.game));
+        let preview = preview(&self.setup, settings);
+        if let Some(p) = &mut self.pilot
+            && p.preview != preview
+        {
+            p.preview = preview;
+            p.replan();
+        }
     }
 
     pub fn set_synthesize(&mut self, on: bool) {
@@ -307,15 +326,90 @@ impl GameSession {
         }
         if self.state == RunState::Running {
             let t = self.game_time_at(now);
+            changed |= self.fly(t);
             changed |= self.feed(t, None);
+            if let Some(p) = &mut self.pilot {
+                p.plan(&self.game, t);
+            }
         }
         changed || self.stamp() != before
+    }
+
+    /// Whether the combo bot can take this game over (combo mode, not over yet).
+    pub fn bot_available(&self) -> bool {
+        self.pilot.is_some() && !self.is_over()
+    }
+
+    /// Whether the combo bot is at the controls.
+    pub fn bot_playing(&self) -> bool {
+        self.pilot.as_ref().is_some_and(|p| p.on) && !self.is_over()
+    }
+
+    /// Hands the game to the combo bot, or takes it back. Taking over releases every button
+    /// the player holds and records [`Input::Bot`] (during the countdown: when the clock
+    /// starts); while the bot plays, the player's game keys do nothing. Returns whether
+    /// anything changed.
+    pub fn toggle_bot(&mut self, now: u64, keys: &Keymap) -> bool {
+        self.tick(now, keys);
+        if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
+            return false;
+        }
+        let running = self.state == RunState::Running;
+        let Some(p) = &mut self.pilot else {
+            return false;
+        };
+        p.replan();
+        if p.on {
+            p.on = false;
+            p.announce = false;
+            return true;
+        }
+        p.on = true;
+        p.announce = !running;
+        self.held = [0; Button::ALL.len()];
+        self.synth.clear();
+        if running {
+            let t = self.game_time();
+            if Button::ALL.iter().any(|&b| self.game.is_held(b)) {
+                self.feed(t, Some(Input::ReleaseAll));
+            }
+            self.feed(t, Some(Input::Bot));
+            if let Some(p) = &mut self.pilot {
+                p.plan(&self.game, t);
+            }
+        }
+        true
+    }
+
+    /// The bot's taps due up to game time `t`, each at its own time, planning each new piece
+    /// as it comes. Returns whether the engine reported anything.
+    fn fly(&mut self, t: Time) -> bool {
+        let mut changed = false;
+        loop {
+            let Some(p) = &mut self.pilot else {
+                return changed;
+            };
+            if !p.on {
+                return changed;
+            }
+            let now = self.game.now();
+            p.plan(&self.game, now);
+            let Some((at, b)) = p.due(t) else {
+                return changed;
+            };
+            changed |= self.feed(at, Some(Input::Press(b)));
+            changed |= self.feed(at, Some(Input::Release(b)));
+        }
     }
 
     /// A key event of a key that the keymap binds. Returns whether anything visible changed.
     pub fn key(&mut self, key: Key, kind: KeyKind, keys: &Keymap, now: u64) -> bool {
         let mut changed = self.tick(now, keys);
         if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
+            return changed;
+        }
+        // The bot has the controls.
+        if self.pilot.as_ref().is_some_and(|p| p.on) {
             return changed;
         }
         let key = normalize(key);
@@ -443,10 +537,12 @@ impl GameSession {
                 let t = self.game_time();
                 let clearing = matches!(self.game.phase(), Phase::Clearing { .. });
                 let next_tick = (t / CLOCK_STEP_MS + 1) * CLOCK_STEP_MS;
+                let tap = self.pilot.as_ref().and_then(|p| p.next_tap());
                 [
                     self.game.next_deadline(),
                     Some(next_tick),
                     self.fx.next_change(t, clearing),
+                    tap,
                 ]
                 .into_iter()
                 .flatten()
@@ -475,6 +571,15 @@ impl GameSession {
     fn start(&mut self, at: u64) -> bool {
         self.state = RunState::Running;
         self.origin = at;
+        if let Some(p) = &mut self.pilot
+            && p.on
+        {
+            // The bot took over during the countdown: the player's keys do not count.
+            self.held = [0; Button::ALL.len()];
+            if std::mem::take(&mut p.announce) {
+                self.feed(0, Some(Input::Bot));
+            }
+        }
         for b in Button::ALL {
             if self.held[b as usize] == 0 {
                 continue;
@@ -548,6 +653,9 @@ impl GameSession {
             _ => None,
         });
         let changed = !events.is_empty();
+        if let Some(p) = &mut self.pilot {
+            p.observe(&self.game);
+        }
         if let Some(time) = over {
             self.state = RunState::Over {
                 at: self.origin + time,
@@ -555,6 +663,11 @@ impl GameSession {
         }
         changed
     }
+}
+
+/// The preview count the player sees in this game.
+fn preview(setup: &GameSetup, settings: &Settings) -> usize {
+    usize::from(setup.preview.unwrap_or(settings.preview))
 }
 
 /// The release timeout for this game's DAS.

@@ -3,6 +3,7 @@
 //! `play.rs`.
 
 mod account;
+mod bot;
 mod integrity;
 mod play;
 mod rulesets;
