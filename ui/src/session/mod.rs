@@ -136,7 +136,7 @@ impl GameSession {
         let mut synth = ReleaseSynth::new(synthesize, 0);
         synth.set_timeout(timeout(settings, &game));
         let pilot = (setup.mode.kind == ModeKind::Combo).then(|| {
-            let mut p = pilot::Pilot::new(preview(&setup, settings));
+            let mut p = pilot::Pilot::new(pilot::preview(&setup, settings));
             p.observe(&game);
             p
         });
@@ -288,7 +288,7 @@ impl GameSession {
     /// Lets the session use changed settings (those that can change mid-game).
     pub fn apply_settings(&mut self, settings: &Settings) {
         self.synth.set_timeout(timeout(settings, &self.game));
-        let preview = preview(&self.setup, settings);
+        let preview = pilot::preview(&self.setup, settings);
         if let Some(p) = &mut self.pilot
             && p.preview != preview
         {
@@ -333,73 +333,6 @@ impl GameSession {
             }
         }
         changed || self.stamp() != before
-    }
-
-    /// Whether the combo bot can take this game over (combo mode, not over yet).
-    pub fn bot_available(&self) -> bool {
-        self.pilot.is_some() && !self.is_over()
-    }
-
-    /// Whether the combo bot is at the controls.
-    pub fn bot_playing(&self) -> bool {
-        self.pilot.as_ref().is_some_and(|p| p.on) && !self.is_over()
-    }
-
-    /// Hands the game to the combo bot, or takes it back. Taking over releases every button
-    /// the player holds and records [`Input::Bot`] (during the countdown: when the clock
-    /// starts); while the bot plays, the player's game keys do nothing. Returns whether
-    /// anything changed.
-    pub fn toggle_bot(&mut self, now: u64, keys: &Keymap) -> bool {
-        self.tick(now, keys);
-        if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
-            return false;
-        }
-        let running = self.state == RunState::Running;
-        let Some(p) = &mut self.pilot else {
-            return false;
-        };
-        p.replan();
-        if p.on {
-            p.on = false;
-            p.announce = false;
-            return true;
-        }
-        p.on = true;
-        p.announce = !running;
-        self.held = [0; Button::ALL.len()];
-        self.synth.clear();
-        if running {
-            let t = self.game_time();
-            if Button::ALL.iter().any(|&b| self.game.is_held(b)) {
-                self.feed(t, Some(Input::ReleaseAll));
-            }
-            self.feed(t, Some(Input::Bot));
-            if let Some(p) = &mut self.pilot {
-                p.plan(&self.game, t);
-            }
-        }
-        true
-    }
-
-    /// The bot's taps due up to game time `t`, each at its own time, planning each new piece
-    /// as it comes. Returns whether the engine reported anything.
-    fn fly(&mut self, t: Time) -> bool {
-        let mut changed = false;
-        loop {
-            let Some(p) = &mut self.pilot else {
-                return changed;
-            };
-            if !p.on {
-                return changed;
-            }
-            let now = self.game.now();
-            p.plan(&self.game, now);
-            let Some((at, b)) = p.due(t) else {
-                return changed;
-            };
-            changed |= self.feed(at, Some(Input::Press(b)));
-            changed |= self.feed(at, Some(Input::Release(b)));
-        }
     }
 
     /// A key event of a key that the keymap binds. Returns whether anything visible changed.
@@ -663,11 +596,6 @@ impl GameSession {
         }
         changed
     }
-}
-
-/// The preview count the player sees in this game.
-fn preview(setup: &GameSetup, settings: &Settings) -> usize {
-    usize::from(setup.preview.unwrap_or(settings.preview))
 }
 
 /// The release timeout for this game's DAS.

@@ -10,7 +10,11 @@
 use std::collections::VecDeque;
 
 use minotty_engine::bot::{ComboBot, SeenPieces};
-use minotty_engine::{Button, Game, Time};
+use minotty_engine::{Button, Game, Input, Time};
+
+use super::{GameSession, GameSetup, RunState};
+use crate::keymap::Keymap;
+use crate::settings::Settings;
 
 /// The bot's first tap comes this long after it sees a new piece (game ms).
 pub const THINK_MS: Time = 20;
@@ -88,5 +92,79 @@ impl Pilot {
             .map(|(i, b)| (start + i as Time * TAP_MS, b))
             .collect();
         true
+    }
+}
+
+/// The preview count the player sees in this game.
+pub(super) fn preview(setup: &GameSetup, settings: &Settings) -> usize {
+    usize::from(setup.preview.unwrap_or(settings.preview))
+}
+
+impl GameSession {
+    /// Whether the combo bot can take this game over (combo mode, not over yet).
+    pub fn bot_available(&self) -> bool {
+        self.pilot.is_some() && !self.is_over()
+    }
+
+    /// Whether the combo bot is at the controls.
+    pub fn bot_playing(&self) -> bool {
+        self.pilot.as_ref().is_some_and(|p| p.on) && !self.is_over()
+    }
+
+    /// Hands the game to the combo bot, or takes it back. Taking over releases every button
+    /// the player holds and records [`Input::Bot`] (during the countdown: when the clock
+    /// starts); while the bot plays, the player's game keys do nothing. Returns whether
+    /// anything changed.
+    pub fn toggle_bot(&mut self, now: u64, keys: &Keymap) -> bool {
+        self.tick(now, keys);
+        if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
+            return false;
+        }
+        let running = self.state == RunState::Running;
+        let Some(p) = &mut self.pilot else {
+            return false;
+        };
+        p.replan();
+        if p.on {
+            p.on = false;
+            p.announce = false;
+            return true;
+        }
+        p.on = true;
+        p.announce = !running;
+        self.held = [0; Button::ALL.len()];
+        self.synth.clear();
+        if running {
+            let t = self.game_time();
+            if Button::ALL.iter().any(|&b| self.game.is_held(b)) {
+                self.feed(t, Some(Input::ReleaseAll));
+            }
+            self.feed(t, Some(Input::Bot));
+            if let Some(p) = &mut self.pilot {
+                p.plan(&self.game, t);
+            }
+        }
+        true
+    }
+
+    /// The bot's taps due up to game time `t`, each at its own time, planning each new piece
+    /// as it comes. Returns whether the engine reported anything.
+    pub(super) fn fly(&mut self, t: Time) -> bool {
+        let mut changed = false;
+        loop {
+            let Some(p) = &mut self.pilot else {
+                return changed;
+            };
+            if !p.on {
+                return changed;
+            }
+            let now = self.game.now();
+            p.plan(&self.game, now);
+            let Some((at, b)) = p.due(t) else {
+                return changed;
+            };
+            changed |= self.feed(at, Some(Input::Press(b)));
+            changed |= self.feed(at, Some(Input::Release(b)));
+        }
     }
 }
