@@ -3,10 +3,13 @@
 //! The pieces the bot can see (the current one, the preview, the hold) are certain, so every
 //! way to play them is followed: after each known piece the bot tracks the *set* of wells it
 //! could be in, per hold piece, as bit masks over the model's wells (one OR of a precomputed
-//! successor mask per well and piece). Where the known pieces run out, each reachable (well,
-//! hold) is worth the pieces it has placed plus its [`Values`] under what is known of the pieces
-//! to come (for the 7-bag, which pieces are left in the current bag). Each first placement is
-//! scored by the best of its reachable ends; the best first placement is the choice.
+//! successor mask per well and piece). Where the known pieces run out, the bot will have seen
+//! the next piece before it must commit to one of the ends it can reach, so each first
+//! placement is scored by the average over that next piece (the pieces left in the bag, or any
+//! piece) of the best placement of it or of the hold from any of those ends: the pieces placed
+//! on the way, plus one, plus the [`Values`] of the well it leaves under what is then known of
+//! the pieces to come. A line that dies within the known pieces scores the pieces it placed.
+//! The best first placement is the choice (the first found among equals).
 
 use super::model::{ComboModel, Transition, WellId};
 use super::value::{FULL, Knowledge, NO_HOLD, Values};
@@ -30,7 +33,8 @@ pub struct Choice {
     /// The placement to make after the hold (if any). `None` only after a hold into an empty
     /// hold when no next piece is known: the bot decides again once it sees the new piece.
     pub placement: Option<Transition>,
-    /// The choice's score: pieces placed along the best known line plus the value of its end.
+    /// The choice's score: about how many pieces it expects to place from here on, counting
+    /// this one (the known pieces, then the values).
     pub value: f32,
 }
 
@@ -38,8 +42,8 @@ pub struct Choice {
 const MAX_WELLS: usize = 64;
 
 impl ComboBot {
-    /// The bot for combo mode under `rules`. Builds the model and its values (a fraction of a
-    /// second); build it once and share it.
+    /// The bot for combo mode under `rules`. Builds the model and its values (about 50 ms in a
+    /// release build); build it once and share it ([`ComboBot::shared`]).
     pub fn new(rules: &Ruleset) -> ComboBot {
         let model = ComboModel::new(rules);
         assert!(
@@ -67,7 +71,7 @@ impl ComboBot {
         &self.model
     }
 
-    /// The value of a well when nothing is known beyond `hold` (7 = empty).
+    /// The value of a well with `hold` held when the next piece is not known yet.
     pub fn value(&self, knowledge: Knowledge, hold: Option<Piece>, well: WellId) -> f32 {
         self.values
             .get(knowledge, hold.map_or(NO_HOLD, |p| p as usize), well)

@@ -18,13 +18,12 @@ pub enum Knowledge {
 }
 
 impl Knowledge {
-    /// The knowledge of a 7-bag after the pieces `dealt`, all of them since the game's first
-    /// piece, in order (only the last few matter: those of the current bag).
-    pub fn bag_after(dealt: usize, recent: impl IntoIterator<Item = Piece>) -> Knowledge {
-        let in_bag = dealt % 7;
-        let recent: Vec<Piece> = recent.into_iter().collect();
+    /// The knowledge of a 7-bag once `dealt` pieces were dealt since the game's first, `recent`
+    /// being the latest of them, oldest first (only the last `dealt % 7` matter: those of the
+    /// current bag).
+    pub fn bag_after(dealt: usize, recent: impl DoubleEndedIterator<Item = Piece>) -> Knowledge {
         let mut left = FULL;
-        for &p in recent.iter().rev().take(in_bag) {
+        for p in recent.rev().take(dealt % 7) {
             left &= !(1 << p as u8);
         }
         Knowledge::Bag(left)
