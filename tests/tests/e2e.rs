@@ -68,6 +68,50 @@ async fn forty_lines_starts_and_a_hard_drop_lands_at_the_bottom() -> Result {
     Ok(())
 }
 
+/// The number on the stats row that starts with `label` ("PIECES          13").
+fn stat(screen: &vt100::Screen, label: &str) -> Option<u64> {
+    let (_, cols) = screen.size();
+    screen.rows(0, cols.get()).find_map(|line| {
+        let at = line.find(label)?;
+        line[at + label.len()..]
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_combo_mode_b_hands_the_game_to_the_bot_and_back() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.skip_welcome().await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("40 Lines", WAIT).await?;
+    for _ in 0..5 {
+        s.send(keys::DOWN).await?; // 40 lines, marathon, ultra, master, cheese: combo
+    }
+    s.wait_for_text("endless 4-wide well", WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("B bot plays", WAIT).await?;
+    s.send(b"b").await?;
+    s.wait_for_text("BOT PLAYING - press B to take over", WAIT)
+        .await?;
+    // The bot's taps reach the engine on the server: pieces lock with nobody pressing keys.
+    s.wait_until("the bot placing pieces", WAIT, |screen| {
+        stat(screen, "PIECES").is_some_and(|n| n >= 1)
+    })
+    .await?;
+    s.send(b"b").await?;
+    s.wait_until("the player back at the controls", WAIT, |screen| {
+        !screen.contents().contains("BOT PLAYING")
+    })
+    .await?;
+    assert_eq!(s.quit().await?, Some(0));
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resize_redraws_at_the_new_size() -> Result {
     let server = TestServer::start().await?;
