@@ -209,11 +209,10 @@ pub fn spawn(piece: Piece) -> Placed {
     }
 }
 
-/// [`placements`] for a piece that is at `start` (it may have moved since it spawned).
-pub fn placements_from(rules: &Ruleset, board: &Board, start: Placed) -> Vec<(Well, Route)> {
-    let spawn = start;
+/// [`placements`] for a piece that is at `from` (it may have moved since it spawned).
+pub fn placements_from(rules: &Ruleset, board: &Board, from: Placed) -> Vec<(Well, Route)> {
     let mut out: Vec<(Well, Route)> = Vec::new();
-    if !fits(rules, board, &spawn) {
+    if !fits(rules, board, &from) {
         return out;
     }
     // Dijkstra over positions with small integer costs, as a bucket queue.
@@ -221,11 +220,11 @@ pub fn placements_from(rules: &Ruleset, board: &Board, start: Placed) -> Vec<(We
     let mut best = vec![u32::MAX; 4 * 16 * 48];
     let mut at: Vec<Option<Placed>> = vec![None; 4 * 16 * 48];
     let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); 8];
-    let Some(start) = slot(&spawn) else {
+    let Some(start) = slot(&from) else {
         return out;
     };
     best[start] = 0;
-    at[start] = Some(spawn);
+    at[start] = Some(from);
     buckets[0].push(start);
     let mut done = vec![false; 4 * 16 * 48];
     let mut order = Vec::new();
