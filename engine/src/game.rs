@@ -7,7 +7,10 @@
 
 mod actions;
 mod lock;
+mod position;
 mod setup;
+
+pub use position::Position;
 
 use std::collections::VecDeque;
 
