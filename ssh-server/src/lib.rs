@@ -22,6 +22,7 @@ pub mod services;
 pub mod session;
 pub mod store;
 pub mod stored_settings;
+pub mod tbp;
 pub mod terminal;
 pub mod versus;
 

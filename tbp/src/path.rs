@@ -146,15 +146,19 @@ pub fn same_cells(a: &Placed, b: &Placed) -> bool {
 
 /// The buttons that play `mv` on `game`: the piece in play, or through hold the piece the move
 /// names, brought to the move's location (or to a placement of the same cells) and locked.
-/// A path with the move's spin is preferred. `None` when the move cannot be played.
+/// `None` when the move cannot be played.
 pub fn path_to(game: &Game, mv: &Move) -> Option<Vec<Button>> {
+    path_among(&reachable(game), mv)
+}
+
+/// The buttons for `mv` among placements already found: one covering the cells of the move's
+/// location, preferring its exact orientation, then its spin, then the shortest path.
+pub fn path_among(reached: &[Reached], mv: &Move) -> Option<Vec<Button>> {
     let target = location_to_placed(&mv.location)?;
-    let reached = reachable(game);
     let spin = Spin::from(mv.spin);
-    let rank = |r: &Reached| (r.placed != target, r.spin != spin, r.buttons.len());
     reached
-        .into_iter()
+        .iter()
         .filter(|r| same_cells(&r.placed, &target))
-        .min_by_key(rank)
-        .map(|r| r.buttons)
+        .min_by_key(|r| (r.placed != target, r.spin != spin, r.buttons.len()))
+        .map(|r| r.buttons.clone())
 }
