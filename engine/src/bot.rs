@@ -4,8 +4,10 @@
 //! serviceable practice opponent. It is deterministic: same game, same choice.
 
 mod combo;
+pub mod movegen;
 
 pub use combo::combo_plan;
+pub use movegen::{Reach, path_to, reachable, reachable_after_hold};
 
 use crate::board::{Board, HEIGHT, WIDTH};
 use crate::event::EventKind;
