@@ -8,7 +8,7 @@ use minotty_engine::{Game, GameConfig, Piece};
 
 use crate::frame::placed_to_location;
 use crate::msg::Move;
-use crate::path::{Reached, reachable, same_cells};
+use crate::path::{Reached, outcomes, same_cells};
 use crate::state::TbpState;
 
 /// How many moves a suggestion lists.
@@ -27,12 +27,12 @@ pub fn suggest(state: &TbpState) -> Vec<Move> {
         return Vec::new();
     }
     let weights = Weights::default();
-    let mut scored: Vec<(i64, Reached)> = reachable(&game)
+    let mut scored: Vec<(i64, Reached)> = outcomes(&game)
         .into_iter()
         .map(|r| (score(&r, &weights), r))
         .collect();
-    // Stable: among equal scores the order `reachable` found them in, so the choice is
-    // deterministic.
+    // Stable: among equal scores the order the move generation found them in (fewest taps
+    // first), so the choice is deterministic.
     scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     // The best few are ranked again by the best board one piece later (when that piece is
     // known), and stay ahead of the rest, whose scores count one piece only.
@@ -90,7 +90,7 @@ fn look_ahead(state: &TbpState, first: &Reached, weights: &Weights) -> Option<i6
         after.update(t, None);
     }
     after.active()?;
-    let best = reachable(&after)
+    let best = outcomes(&after)
         .iter()
         .filter(|r| !uses_unknown_piece(state, consumed, r.placed.piece, &after))
         .map(|r| score(r, weights) + weights.lines * i64::from(first.lines))

@@ -86,7 +86,7 @@ async fn play_match(bot: &mut TbpBot, pieces: u32, rival_every: u32) -> Outcome 
                 Err(f) => Err(f),
             };
             match answer {
-                Ok(buttons) => time = tap(&mut m, 0, time, &buttons),
+                Ok(buttons) => press_at_once(&mut m, 0, time, &buttons),
                 Err(f) => {
                     forfeit_after = asked.elapsed();
                     forfeit = Some(f);
@@ -110,8 +110,17 @@ async fn play_match(bot: &mut TbpBot, pieces: u32, rival_every: u32) -> Outcome 
     }
 }
 
-/// Presses and releases `buttons` for `player`, one a millisecond from `time` (the timing the
-/// frontend checked its path with). Returns the time after the last.
+/// Presses and releases `buttons` for `player` at `time`, the way the frontend's paths are
+/// meant (`minotty_tbp::path::execute`).
+fn press_at_once(m: &mut Match, player: usize, time: Time, buttons: &[Button]) {
+    for &b in buttons {
+        m.input(player, time, Input::Press(b));
+        m.input(player, time, Input::Release(b));
+    }
+}
+
+/// Presses and releases `buttons` for `player`, one a millisecond from `time` (the engine's
+/// placement bot plans that way). Returns the time after the last.
 fn tap(m: &mut Match, player: usize, mut time: Time, buttons: &[Button]) -> Time {
     for &b in buttons {
         m.input(player, time, Input::Press(b));

@@ -2,7 +2,7 @@
 
 use minotty_engine::{Board, Game, GameConfig, Mode, Piece};
 use minotty_tbp::frame::placed_to_location;
-use minotty_tbp::path::{execute, path_to, reachable};
+use minotty_tbp::path::{execute, outcomes, path_to};
 use minotty_tbp::state::PlayError;
 use minotty_tbp::{Location, Move, Orientation, TbpPiece, TbpSpin, TbpState, brain};
 
@@ -159,7 +159,7 @@ fn every_reachable_placement_has_a_path_back() {
         "##.###.###",
         "##.#######",
     ]));
-    let reached = reachable(&game);
+    let reached = outcomes(&game);
     assert!(reached.len() > 30, "{} placements", reached.len());
     for r in &reached {
         let m = Move {
@@ -177,4 +177,40 @@ fn every_reachable_placement_has_a_path_back() {
             assert_eq!(&view.board, copy.board(), "{m:?}");
         }
     }
+}
+
+#[test]
+fn minotty_bot_finds_and_names_a_t_spin_double() {
+    // A T-spin double slot: the T must turn into it under the overhang at (3, 2).
+    let view = state(
+        &["...#......", "#...######", "##.#######"],
+        &[Piece::T, Piece::I],
+        None,
+    );
+    let moves = brain::suggest(&view);
+    let tsd = Move {
+        location: Location {
+            kind: TbpPiece::T,
+            orientation: Orientation::South,
+            x: 2,
+            y: 1,
+        },
+        spin: TbpSpin::Full,
+    };
+    assert_eq!(moves.first(), Some(&tsd), "{moves:?}");
+    // The frontend's path plays it as a spin on a real game.
+    let game = Game::from_position(GameConfig::default(), &view.position().expect("a piece"), 1);
+    let buttons = path_to(&game, &tsd).expect("reachable");
+    let played = minotty_tbp::path::try_path(&game, &buttons).expect("locks");
+    assert_eq!(played.spin, minotty_engine::Spin::Full);
+    assert_eq!(played.lines, 2);
+    // The piece turns into the slot last, then drops.
+    use minotty_engine::Button::{HardDrop, Rotate180, RotateCcw, RotateCw};
+    assert!(
+        matches!(
+            buttons[..],
+            [.., RotateCw | RotateCcw | Rotate180, HardDrop]
+        ),
+        "{buttons:?}"
+    );
 }

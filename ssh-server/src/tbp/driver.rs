@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use minotty_engine::{Button, Game};
-use minotty_tbp::path::{path_among, reachable};
+use minotty_tbp::path::{path_among, placements};
 use minotty_tbp::{BotMessage, FrontendMessage, Move, TbpState};
 use tokio::time::Instant;
 
@@ -144,7 +144,7 @@ impl TbpBot {
     /// Plays the first of `moves` that can be played on `game` as it is now: sends `play` and
     /// returns the buttons that play it. The game must have a piece in play.
     pub async fn play(&mut self, game: &Game, moves: &[Move]) -> Result<Vec<Button>, Forfeit> {
-        let reached = reachable(game);
+        let reached = placements(game);
         let Some((mv, buttons)) = moves
             .iter()
             .take(MAX_MOVES_CHECKED)
