@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use minotty_engine::ModeKind;
 
 use crate::limits::{ConnectionLimits, Startups};
+use crate::tbp::{BotSpec, TbpBots, TbpSettings};
 
 /// minotty: a falling-block puzzle game served over SSH.
 ///
@@ -25,7 +26,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the game over SSH (the default).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Play in this terminal, offline (no server, no database).
     Play(PlayArgs),
 }
@@ -60,6 +61,55 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub tbp: TbpArgs,
+}
+
+/// Tetris Bot Protocol bots: external programs players can face in versus.
+#[derive(Clone, Debug, Args)]
+pub struct TbpArgs {
+    /// A TBP bot as NAME=COMMAND (repeatable): NAME is what players see, COMMAND a program
+    /// and its arguments (as sh splits them) that speaks TBP on stdin/stdout. In
+    /// MINOTTY_TBP_BOT, separate several with ';'.
+    #[arg(
+        long = "tbp-bot",
+        env = "MINOTTY_TBP_BOT",
+        value_name = "NAME=COMMAND",
+        value_delimiter = ';'
+    )]
+    pub bots: Vec<BotSpec>,
+
+    /// Milliseconds a TBP bot has for each move; a bot that takes longer forfeits.
+    #[arg(long = "tbp-move-ms", env = "MINOTTY_TBP_MOVE_MS", default_value_t = 500,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub move_ms: u64,
+
+    /// Address space of each TBP bot process (RLIMIT_AS), MiB; past it the bot's allocations
+    /// fail.
+    #[arg(long = "tbp-memory-mb", env = "MINOTTY_TBP_MEMORY_MB", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    pub memory_mb: u64,
+
+    /// Most TBP bot processes running at once, server-wide.
+    #[arg(
+        long = "tbp-max-bots",
+        env = "MINOTTY_TBP_MAX_BOTS",
+        default_value_t = 8
+    )]
+    pub max_bots: usize,
+}
+
+impl TbpArgs {
+    /// The configured bots, ready to launch.
+    pub fn bots(&self) -> TbpBots {
+        let settings = TbpSettings {
+            move_time: Duration::from_millis(self.move_ms),
+            memory_mib: self.memory_mb,
+            ..TbpSettings::default()
+        };
+        TbpBots::new(self.bots.clone(), settings, self.max_bots)
+    }
 }
 
 #[derive(Clone, Debug, Args)]
@@ -234,5 +284,46 @@ mod tests {
         assert_eq!(args.listen.port(), 22);
         assert_eq!(args.limits.max_per_ip, 3);
         assert!(Cli::try_parse_from(["minotty", "play", "--mode", "nope"]).is_err());
+    }
+
+    #[test]
+    fn tbp_bots_are_configured_by_name() {
+        let cli = Cli::parse_from(["minotty"]);
+        assert!(cli.serve.tbp.bots.is_empty());
+        assert_eq!(cli.serve.tbp.bots().names().count(), 0);
+        let cli = Cli::parse_from([
+            "minotty",
+            "--tbp-bot",
+            "minotty=minotty-bot",
+            "--tbp-bot",
+            "cc = /opt/cc/cold-clear --think 100",
+            "--tbp-move-ms",
+            "250",
+            "--tbp-memory-mb",
+            "1024",
+            "--tbp-max-bots",
+            "3",
+        ]);
+        let bots = cli.serve.tbp.bots();
+        assert_eq!(bots.names().collect::<Vec<_>>(), ["minotty", "cc"]);
+        assert_eq!(
+            cli.serve.tbp.bots[1].command,
+            "/opt/cc/cold-clear --think 100"
+        );
+        assert_eq!(bots.settings().move_time, Duration::from_millis(250));
+        assert_eq!(bots.settings().memory_mib, 1024);
+        for bad in [
+            "nameless",
+            "=cmd",
+            "a b=cmd",
+            "x=",
+            "waytoolongnameforabot=cmd",
+        ] {
+            assert!(
+                Cli::try_parse_from(["minotty", "--tbp-bot", bad]).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(Cli::try_parse_from(["minotty", "--tbp-move-ms", "5"]).is_err());
     }
 }

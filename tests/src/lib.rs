@@ -78,6 +78,7 @@ impl TestServer {
             host_key,
             limits,
             store: Some(store),
+            tbp: minotty_server::tbp::TbpBots::default(),
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;
