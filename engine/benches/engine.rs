@@ -166,5 +166,24 @@ fn movegen(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(engine, benches, movegen);
+/// One decision of the versus bot at each level, on the same positions.
+fn versus_bot(c: &mut Criterion) {
+    use minotty_engine::bot::versus::{Brain, Level};
+    let games = positions();
+    let mut group = c.benchmark_group("versus_bot");
+    group.throughput(Throughput::Elements(games.len() as u64));
+    for level in Level::ALL {
+        let mut brain = Brain::new(level.spec(), 1);
+        group.bench_function(format!("decide/{}", level.number()), |b| {
+            b.iter(|| {
+                for g in &games {
+                    black_box(brain.decide(black_box(g)));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(engine, benches, movegen, versus_bot);
 criterion_main!(engine);

@@ -5,6 +5,7 @@
 
 mod combo;
 pub mod movegen;
+pub mod versus;
 
 pub use combo::combo_plan;
 pub use movegen::{Reach, path_to, reachable, reachable_after_hold};
