@@ -3,6 +3,7 @@
 //! its stdout), over marathon games played with its own first suggestion.
 //!
 //! `cargo build --release -p minotty-tbp && cargo run --release -p minotty-tbp --example bot_speed`
+//! (add `-- 7` to time `minotty-bot --level 7`, the engine's versus brain at that level).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -16,6 +17,11 @@ const GAMES: u32 = 4;
 const PIECES: u32 = 250;
 
 fn main() {
+    let level = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .and_then(minotty_engine::bot::versus::Level::new);
+    let mut versus = level.map(|l| brain::VersusBrain::new(l, 1));
     let mut inproc = Vec::new();
     let mut lines = 0;
     let mut pieces = 0;
@@ -23,7 +29,10 @@ fn main() {
         let mut game = marathon(seed);
         while let Some(view) = next_view(&mut game) {
             let started = Instant::now();
-            let moves = brain::suggest(&view);
+            let moves = match versus.as_mut() {
+                Some(v) => v.suggest(&view),
+                None => brain::suggest(&view),
+            };
             inproc.push(started.elapsed());
             if !play(&mut game, &moves) {
                 break;
@@ -32,7 +41,10 @@ fn main() {
         lines += game.stats().lines;
         pieces += game.stats().pieces;
     }
-    report("in process (brain::suggest)", &mut inproc);
+    match level {
+        Some(l) => report(&format!("in process (VersusBrain, {l})"), &mut inproc),
+        None => report("in process (brain::suggest)", &mut inproc),
+    }
     println!("  {pieces} pieces, {lines} lines over {GAMES} games");
 
     let exe = std::env::current_exe().expect("this example's path");
@@ -41,7 +53,11 @@ fn main() {
         .and_then(|examples| examples.parent())
         .map(|dir| dir.join("minotty-bot"))
         .expect("the target directory");
+    let level_args: Vec<String> = level
+        .map(|l| vec![String::from("--level"), l.number().to_string()])
+        .unwrap_or_default();
     let mut child = Command::new(&bot_path)
+        .args(&level_args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -9,7 +9,9 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use crate::brain;
+use minotty_engine::bot::versus::Level;
+
+use crate::brain::{self, VersusBrain};
 use crate::msg::{BotMessage, FrontendMessage, Location, Move, Orientation, TbpPiece, TbpSpin};
 use crate::state::TbpState;
 
@@ -79,12 +81,19 @@ pub fn info() -> BotMessage {
     }
 }
 
+/// How the bot plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Choose with the engine's versus brain at this level (`None`: minotty-bot's own search).
+    pub level: Option<Level>,
+    /// Misbehave (tests of frontends).
+    pub fault: Option<Fault>,
+}
+
 /// Talks TBP on `input` and `output` until `quit` or the end of the input.
-pub fn run(
-    mut input: impl BufRead,
-    mut output: impl Write,
-    fault: Option<Fault>,
-) -> io::Result<()> {
+pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) -> io::Result<()> {
+    let fault = options.fault;
+    let mut versus = options.level.map(|l| VersusBrain::new(l, 1));
     send(&mut output, &info())?;
     let mut state: Option<TbpState> = None;
     let mut answered = 0u32;
@@ -109,7 +118,11 @@ pub fn run(
                 if let Some(f) = fault.filter(|f| answered >= f.after) {
                     misbehave(f.kind, &mut output)?;
                 }
-                let moves = state.as_ref().map(brain::suggest).unwrap_or_default();
+                let moves = match (state.as_ref(), versus.as_mut()) {
+                    (None, _) => Vec::new(),
+                    (Some(s), Some(v)) => v.suggest(s),
+                    (Some(s), None) => brain::suggest(s),
+                };
                 send(&mut output, &BotMessage::Suggestion { moves })?;
                 answered = answered.saturating_add(1);
             }

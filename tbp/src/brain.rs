@@ -3,6 +3,7 @@
 //! the best few are looked at one piece further when the next piece is known, and the moves
 //! are suggested best first. Deterministic: the same position gives the same suggestion.
 
+use minotty_engine::bot::versus::{Brain, Level};
 use minotty_engine::bot::{Weights, evaluate};
 use minotty_engine::{Game, GameConfig, Piece};
 
@@ -15,6 +16,58 @@ use crate::state::TbpState;
 pub const SUGGESTED: usize = 5;
 /// How many of the best placements are looked at one piece further.
 const WIDEN: usize = 8;
+
+/// The engine's versus brain at one of its levels, choosing for minotty-bot: its choice is
+/// suggested first, then [`suggest`]'s moves. Its seeded randomness (the mistakes of the lower
+/// levels) runs on from one suggestion to the next.
+#[derive(Clone, Debug)]
+pub struct VersusBrain {
+    level: Level,
+    seed: u32,
+    brain: Brain,
+}
+
+impl VersusBrain {
+    pub fn new(level: Level, seed: u32) -> VersusBrain {
+        VersusBrain {
+            level,
+            seed,
+            brain: Brain::new(level.spec(), seed),
+        }
+    }
+
+    /// The moves to suggest at `state`, best first.
+    pub fn suggest(&mut self, state: &TbpState) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(SUGGESTED + 1);
+        if let Some(position) = state.position() {
+            // The brain looks `depth` pieces ahead: no further than the pieces the bot knows
+            // (those after them are the generator's guesses).
+            let mut spec = self.level.spec();
+            let known_next = u8::try_from(position.next.len()).unwrap_or(u8::MAX);
+            spec.depth = spec.depth.min(known_next.saturating_sub(1)).max(1);
+            if spec != *self.brain.spec() {
+                self.brain = Brain::new(spec, self.seed);
+            }
+            let game = Game::from_position(GameConfig::default(), &position, 0);
+            if let Some(d) = self.brain.decide(&game) {
+                moves.push(Move {
+                    location: placed_to_location(d.target),
+                    spin: d.spin.into(),
+                });
+            }
+        }
+        for m in suggest(state) {
+            let same = |a: &Move| {
+                let cells = |m: &Move| crate::frame::location_to_placed(&m.location);
+                matches!((cells(a), cells(&m)), (Some(x), Some(y)) if same_cells(&x, &y))
+            };
+            if moves.len() < SUGGESTED && !moves.iter().any(same) {
+                moves.push(m);
+            }
+        }
+        moves
+    }
+}
 
 /// The moves to suggest at `state`, best first; empty when the bot has no piece to play or
 /// every placement tops out.

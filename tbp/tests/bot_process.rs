@@ -126,7 +126,13 @@ fn a_suggestion_without_a_position_is_empty() {
 
 #[test]
 fn bad_arguments_are_refused() {
-    for args in [&["--fault", "nonsense"][..], &["--what"]] {
+    for args in [
+        &["--fault", "nonsense"][..],
+        &["--what"],
+        &["--level", "0"],
+        &["--level", "8"],
+        &["--level"],
+    ] {
         let status = Command::new(env!("CARGO_BIN_EXE_minotty-bot"))
             .args(args)
             .stdin(Stdio::null())

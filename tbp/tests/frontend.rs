@@ -132,13 +132,22 @@ fn tap(m: &mut Match, player: usize, mut time: Time, buttons: &[Button]) -> Time
 
 #[tokio::test]
 async fn minotty_bot_plays_a_match_whose_replay_verifies() {
-    let mut bot = launch(BOT, settings(5000)).await.expect("starts");
+    plays_a_match(BOT).await;
+}
+
+#[tokio::test]
+async fn minotty_bot_with_the_versus_brain_plays_a_match_whose_replay_verifies() {
+    plays_a_match(&format!("{BOT} --level 7")).await;
+}
+
+async fn plays_a_match(command: &str) {
+    let mut bot = launch(command, settings(5000)).await.expect("starts");
     assert_eq!(bot.info().name, "minotty-bot");
     let pid = bot.pid().expect("a pid");
     let outcome = play_match(&mut bot, 60, 2).await;
     let stats = outcome.game.stats();
     println!(
-        "minotty-bot: {} pieces, {} lines, {} attack, {} garbage received; match over: {}",
+        "{command}: {} pieces, {} lines, {} attack, {} garbage received; match over: {}",
         stats.pieces, stats.lines, stats.attack, stats.garbage_received, outcome.match_over
     );
     assert_eq!(outcome.forfeit, None);

@@ -111,6 +111,10 @@ fn a_game_seen_through_tbp_is_the_same_game() {
 /// Plays `game` with minotty-bot's first suggestion each piece, tracking the bot's view as a
 /// frontend would, until `pieces` pieces are placed or the game ends.
 fn play_with_minotty_bot(game: &mut Game, pieces: u32) {
+    play_with(game, pieces, brain::suggest);
+}
+
+fn play_with(game: &mut Game, pieces: u32, mut suggest: impl FnMut(&TbpState) -> Vec<Move>) {
     game.update(0, None);
     while !game.is_over() && game.stats().pieces < pieces {
         if game.active().is_none() {
@@ -119,7 +123,7 @@ fn play_with_minotty_bot(game: &mut Game, pieces: u32) {
             continue;
         }
         let mut view = TbpState::of_game(game, 5).expect("in play");
-        let moves = brain::suggest(&view);
+        let moves = suggest(&view);
         assert!(!moves.is_empty(), "no move at {:?}", game.board());
         let buttons = path_to(game, &moves[0]).expect("the bot's first move is reachable");
         let t = execute(game, &buttons);
@@ -148,6 +152,29 @@ fn minotty_bot_plays_a_long_marathon_by_the_rules() {
     let verified = game.replay().verify().expect("the replay verifies");
     assert_eq!(verified.stats.pieces, 200);
     assert_eq!(verified.stats.lines, game.stats().lines);
+}
+
+#[test]
+fn minotty_bot_with_the_versus_brain_plays_by_the_rules() {
+    for level in [1, 4, 7] {
+        let level = minotty_engine::bot::versus::Level::new(level).expect("a level");
+        let mut versus = brain::VersusBrain::new(level, 1);
+        let mut game = Game::new(
+            GameConfig {
+                mode: Mode::marathon(),
+                ..GameConfig::default()
+            },
+            21,
+        );
+        play_with(&mut game, 120, |view| versus.suggest(view));
+        assert_eq!(game.stats().pieces, 120, "{level}: topped out");
+        assert!(
+            game.stats().lines >= 40,
+            "{level}: {} lines",
+            game.stats().lines
+        );
+        assert!(game.replay().verify().is_ok());
+    }
 }
 
 #[test]
