@@ -4,8 +4,8 @@
 //!
 //! For the frontend's tests the bot can misbehave on purpose ([`Fault`]): after answering a
 //! number of `suggest` messages correctly it answers garbage, a message of the wrong type or an
-//! impossible move, hangs, exits, writes an endless line, floods unknown messages, or allocates
-//! memory until it is stopped.
+//! impossible move, hangs, exits, writes an endless line, floods unknown messages, allocates
+//! memory until it is stopped, or answers late.
 
 use std::io::{self, BufRead, Read, Write};
 
@@ -37,10 +37,12 @@ pub enum FaultKind {
     Alloc,
     /// 100,000 messages of an unknown type before the answer.
     Flood,
+    /// Answers 600 ms late.
+    Slow,
 }
 
 impl FaultKind {
-    pub const ALL: [(&'static str, FaultKind); 8] = [
+    pub const ALL: [(&'static str, FaultKind); 9] = [
         ("garbage", FaultKind::Garbage),
         ("wrong-type", FaultKind::WrongType),
         ("impossible", FaultKind::Impossible),
@@ -49,6 +51,7 @@ impl FaultKind {
         ("endless-line", FaultKind::EndlessLine),
         ("alloc", FaultKind::Alloc),
         ("flood", FaultKind::Flood),
+        ("slow", FaultKind::Slow),
     ];
 }
 
@@ -237,6 +240,10 @@ fn misbehave(kind: FaultKind, output: &mut impl Write) -> io::Result<()> {
                 output.write_all(b"{\"type\":\"chatter\"}\n")?;
             }
             output.flush()
+        }
+        FaultKind::Slow => {
+            std::thread::sleep(std::time::Duration::from_millis(600));
+            Ok(())
         }
     }
 }

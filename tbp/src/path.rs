@@ -33,10 +33,19 @@ pub fn placements(game: &Game) -> Vec<Reach> {
 
 /// Presses and releases `buttons` at the game's current time, in order. Returns that time.
 pub fn execute(game: &mut Game, buttons: &[Button]) -> Time {
+    execute_with(game, buttons, |_| {})
+}
+
+/// [`execute`], handing the events of every update to `on_events`.
+pub fn execute_with(
+    game: &mut Game,
+    buttons: &[Button],
+    mut on_events: impl FnMut(&[minotty_engine::Event]),
+) -> Time {
     let time = game.now();
     for &b in buttons {
-        game.update(time, Some(Input::Press(b)));
-        game.update(time, Some(Input::Release(b)));
+        on_events(game.update(time, Some(Input::Press(b))));
+        on_events(game.update(time, Some(Input::Release(b))));
     }
     time
 }

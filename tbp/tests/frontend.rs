@@ -2,47 +2,16 @@
 //! `minotty-bot`, the same bot misbehaving on purpose (`--fault`), and tiny shell scripts.
 //! Every test checks that the bot process is gone (killed and reaped) at the end.
 
-use std::path::Path;
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{BOT, assert_life_cycle, launch, reaped, recorded, settings};
 use minotty_engine::bot::{Weights, best_plan};
 use minotty_engine::versus::{Match, MatchKind};
-use minotty_engine::{Button, EndReason, Game, GameConfig, Input, Time};
+use minotty_engine::{Button, EndReason, EventKind, Game, GameConfig, Input, Time};
 use minotty_server::tbp::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings};
 use minotty_tbp::TbpState;
-
-const BOT: &str = env!("CARGO_BIN_EXE_minotty-bot");
-
-fn settings(move_ms: u64) -> TbpSettings {
-    TbpSettings {
-        move_time: Duration::from_millis(move_ms),
-        startup_time: Duration::from_secs(10),
-        ..TbpSettings::default()
-    }
-}
-
-fn bots(command: &str, settings: TbpSettings) -> TbpBots {
-    let spec: BotSpec = format!("bot={command}").parse().expect("a bot spec");
-    TbpBots::new(vec![spec], settings, 4)
-}
-
-async fn launch(command: &str, settings: TbpSettings) -> Result<TbpBot, Forfeit> {
-    bots(command, settings)
-        .launch("bot")
-        .await
-        .expect("a bot of that name")
-}
-
-/// Whether the process is gone from the process table (a zombie is still listed until reaped).
-async fn reaped(pid: u32) -> bool {
-    for _ in 0..100 {
-        if !Path::new(&format!("/proc/{pid}")).exists() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    false
-}
 
 /// How a harness match ended for the TBP bot.
 #[derive(Debug)]
@@ -132,7 +101,9 @@ fn tap(m: &mut Match, player: usize, mut time: Time, buttons: &[Button]) -> Time
 
 #[tokio::test]
 async fn minotty_bot_plays_a_match_whose_replay_verifies() {
-    plays_a_match(BOT).await;
+    let outcome = plays_a_match(BOT).await;
+    assert_eq!(outcome.bot_pieces, 60);
+    assert!(!outcome.match_over);
 }
 
 #[tokio::test]
@@ -140,18 +111,25 @@ async fn minotty_bot_with_the_versus_brain_plays_a_match_whose_replay_verifies()
     plays_a_match(&format!("{BOT} --level 7")).await;
 }
 
-async fn plays_a_match(command: &str) {
-    let mut bot = launch(command, settings(5000)).await.expect("starts");
+async fn plays_a_match(command: &str) -> Outcome {
+    let dir = tempfile::tempdir().expect("a directory");
+    let log = dir.path().join("to-bot.jsonl");
+    let mut bot = launch(&recorded(command, &log), settings(5000))
+        .await
+        .expect("starts");
     assert_eq!(bot.info().name, "minotty-bot");
     let pid = bot.pid().expect("a pid");
     let outcome = play_match(&mut bot, 60, 2).await;
-    let stats = outcome.game.stats();
+    let stats = *outcome.game.stats();
     println!(
         "{command}: {} pieces, {} lines, {} attack, {} garbage received; match over: {}",
         stats.pieces, stats.lines, stats.attack, stats.garbage_received, outcome.match_over
     );
     assert_eq!(outcome.forfeit, None);
-    assert!(outcome.bot_pieces >= 50, "{outcome:?}");
+    // 50 pieces and more, unless the bot won before (its rival topped out).
+    let won = outcome.match_over && !outcome.game.is_over();
+    assert!(outcome.bot_pieces >= 50 || won, "{outcome:?}");
+    assert!(outcome.bot_pieces >= 30, "{outcome:?}");
     // Garbage rose: the frontend had to start the bot again from the real board.
     assert!(stats.garbage_received > 0);
     // An ordinary engine game: its inputs (garbage included) replay to the same game.
@@ -165,6 +143,29 @@ async fn plays_a_match(command: &str) {
     );
     assert!(bot.finish().await, "reaped");
     assert!(reaped(pid).await);
+    // The frontend kept to the protocol's life cycle: one suggestion and one play per piece,
+    // and a fresh start (after a stop) each time garbage changed the board.
+    let [starts, stops, suggests, plays, new_pieces] = assert_life_cycle(&log);
+    assert_eq!(plays as u32, stats.pieces);
+    assert_eq!(suggests, plays);
+    assert_eq!(stops, starts);
+    // One start, and one more for each piece that came after garbage rose (whatever the bot
+    // expected, the board is not that).
+    let mut after_garbage = 0;
+    let mut risen = false;
+    replay
+        .play_with(|e| match e.kind {
+            EventKind::GarbageRisen { .. } => risen = true,
+            EventKind::Spawn { .. } if risen => {
+                after_garbage += 1;
+                risen = false;
+            }
+            _ => {}
+        })
+        .expect("replays");
+    assert_eq!(starts, 1 + after_garbage);
+    assert!(new_pieces > plays / 2, "{new_pieces} new pieces");
+    outcome
 }
 
 /// Runs `minotty-bot --fault FAULT` in a match and returns the outcome, checking that the

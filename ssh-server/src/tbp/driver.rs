@@ -74,8 +74,11 @@ pub struct TbpBot {
     process: BotProcess,
     info: BotInfo,
     settings: TbpSettings,
-    /// What the bot believes, as of the last message it was sent (`None`: not calculating).
+    /// What the bot believes, as of the last message it was sent (`None`: unknown, the next
+    /// turn starts it afresh).
     told: Option<TbpState>,
+    /// The bot was sent `start` and not `stop` since.
+    calculating: bool,
 }
 
 impl TbpBot {
@@ -90,6 +93,7 @@ impl TbpBot {
             },
             settings,
             told: None,
+            calculating: false,
         };
         let startup = bot.settings.startup_time;
         let deadline = Instant::now() + startup;
@@ -165,19 +169,19 @@ impl TbpBot {
     /// Forgets what the bot was told, so the next [`TbpBot::suggest`] starts it afresh (the game
     /// moved on while the bot was thinking).
     pub fn resync(&mut self) {
-        if self.told.is_some() {
-            self.told = None;
-        }
+        self.told = None;
     }
 
     /// Ends the bot: `stop` and `quit` (each given a moment), then the process is killed and
     /// reaped. Returns whether it was reaped.
     pub async fn finish(mut self) -> bool {
         let moment = QUIT_GRACE;
-        let _ = self
-            .process
-            .send(&FrontendMessage::Stop.to_line(), moment)
-            .await;
+        if self.calculating {
+            let _ = self
+                .process
+                .send(&FrontendMessage::Stop.to_line(), moment)
+                .await;
+        }
         let _ = self
             .process
             .send(&FrontendMessage::Quit.to_line(), moment)
@@ -187,9 +191,10 @@ impl TbpBot {
 
     /// Brings the bot's view to `view`.
     async fn sync(&mut self, view: &TbpState) -> Result<(), Forfeit> {
-        let told = match self.told.take() {
+        let mut told = match self.told.take() {
             Some(told)
-                if told.board == view.board
+                if self.calculating
+                    && told.board == view.board
                     && told.hold == view.hold
                     && !told.queue.is_empty()
                     && view.queue.len() >= told.queue.len()
@@ -197,13 +202,14 @@ impl TbpBot {
             {
                 told
             }
-            Some(_) => {
-                self.send(&FrontendMessage::Stop).await?;
+            _ => {
+                if self.calculating {
+                    self.send(&FrontendMessage::Stop).await?;
+                    self.calculating = false;
+                }
                 return self.start(view).await;
             }
-            None => return self.start(view).await,
         };
-        let mut told = told;
         for &piece in view.queue.iter().skip(told.queue.len()) {
             self.send(&FrontendMessage::NewPiece {
                 piece: piece.into(),
@@ -219,6 +225,7 @@ impl TbpBot {
 
     async fn start(&mut self, view: &TbpState) -> Result<(), Forfeit> {
         self.send(&FrontendMessage::Start(view.to_start())).await?;
+        self.calculating = true;
         self.told = Some(view.clone());
         Ok(())
     }

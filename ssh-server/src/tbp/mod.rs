@@ -10,11 +10,14 @@
 //!   suggested move checked against the real game and turned into the buttons that play it, so
 //!   the bot's game is an ordinary engine game whose inputs replay and verify. Anything out of
 //!   the ordinary is a [`Forfeit`].
+//! - `live.rs`: [`play_live`], a bot's game in real time as a room runs it (the clock runs
+//!   while the bot thinks, garbage arrives on a channel, events go to a callback).
 //!
 //! Bot commands come from the operator, never from players: players only pick a configured
 //! bot by name.
 
 mod driver;
+mod live;
 pub mod process;
 
 use std::fmt;
@@ -25,6 +28,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot};
+pub use live::{Live, LiveEnd, play_live};
 pub use process::BotProcess;
 
 /// The longest bot name (it appears in room views).

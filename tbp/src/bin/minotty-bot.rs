@@ -21,7 +21,8 @@ A TBP frontend starts it and talks to it; e.g. minotty's server:
 
 Testing the frontend (not for play):
   --fault KIND[@N]   misbehave after N correct suggestions; KIND is one of
-                     garbage, wrong-type, impossible, hang, exit, endless-line, alloc, flood
+                     garbage, wrong-type, impossible, hang, exit, endless-line, alloc, flood,
+                     slow
 ";
 
 fn main() -> ExitCode {
