@@ -259,8 +259,15 @@ impl TbpBot {
                 IoFailure::TooLong => Forfeit::LineTooLong(self.settings.max_line),
                 IoFailure::Other(kind) => Forfeit::Pipe(kind),
             })?;
-            let message: BotMessage =
-                serde_json::from_slice(&line).map_err(|_| Forfeit::Garbage)?;
+            let message: BotMessage = match serde_json::from_slice(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    let start = String::from_utf8_lossy(&line[..line.len().min(60)]);
+                    tracing::debug!(pid = self.process.pid(), error = %e,
+                        line = %printable(&start), "a TBP bot wrote garbage");
+                    return Err(Forfeit::Garbage);
+                }
+            };
             let got = kind(&message);
             match message {
                 BotMessage::Unknown => {

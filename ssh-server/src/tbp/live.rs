@@ -142,7 +142,8 @@ pub async fn play_live(
             Ok(b) => b,
             Err(f) => return forfeit(&mut live, f, &mut on_events),
         };
-        live.update(None, &mut on_events);
+        // Pressed at the game time the path was found for (not advanced in between: a gravity
+        // step now would move the piece under the path).
         execute_with(live.game, &buttons, &mut on_events);
         // The bot's pace.
         let next_turn = turn_started + live.min_piece;
