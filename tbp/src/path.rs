@@ -108,13 +108,15 @@ pub fn path_to(game: &Game, mv: &Move) -> Option<Vec<Button>> {
 }
 
 /// The buttons for `mv` among placements already found: one covering the cells of the move's
-/// location, preferring its spin, then its exact orientation, then the fewest taps.
+/// location, without hold when the piece in play can get there (TBP infers hold from the
+/// piece: a move of the piece in play is played without it), then preferring the move's spin,
+/// its exact orientation, and the fewest taps.
 pub fn path_among(placements: &[Reach], mv: &Move) -> Option<Vec<Button>> {
     let target = location_to_placed(&mv.location)?;
     let spin = Spin::from(mv.spin);
     placements
         .iter()
         .filter(|r| same_cells(&r.placed, &target))
-        .min_by_key(|r| (r.spin != spin, r.placed != target, r.buttons.len()))
+        .min_by_key(|r| (r.hold, r.spin != spin, r.placed != target, r.buttons.len()))
         .map(|r| r.buttons.clone())
 }

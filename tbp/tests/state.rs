@@ -241,3 +241,26 @@ fn minotty_bot_finds_and_names_a_t_spin_double() {
         "{buttons:?}"
     );
 }
+
+#[test]
+fn a_move_of_the_piece_in_play_is_played_without_hold() {
+    // The next piece is a T too: a T move could also be played by holding this T and placing
+    // the next one, but TBP infers hold from the piece, so it is played without.
+    let view = state(&[], &[Piece::T, Piece::T, Piece::O], None);
+    let mut game =
+        Game::from_position(GameConfig::default(), &view.position().expect("a piece"), 1);
+    // The T in play went right: through hold the next T would get to the left in fewer taps.
+    execute(&mut game, &[minotty_engine::Button::Right; 4]);
+    let m = mv(TbpPiece::T, Orientation::North, 1, 0);
+    let buttons = path_to(&game, &m).expect("reachable");
+    assert!(
+        !buttons.contains(&minotty_engine::Button::Hold),
+        "{buttons:?}"
+    );
+    // And a move of the next piece goes through hold.
+    let m = mv(TbpPiece::O, Orientation::North, 7, 0);
+    let view = state(&[], &[Piece::T, Piece::O], None);
+    let game = Game::from_position(GameConfig::default(), &view.position().expect("a piece"), 1);
+    let buttons = path_to(&game, &m).expect("reachable through hold");
+    assert_eq!(buttons.first(), Some(&minotty_engine::Button::Hold));
+}
