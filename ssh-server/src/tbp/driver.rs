@@ -148,14 +148,13 @@ impl TbpBot {
     /// Plays the first of `moves` that can be played on `game` as it is now: sends `play` and
     /// returns the buttons that play it. The game must have a piece in play.
     pub async fn play(&mut self, game: &Game, moves: &[Move]) -> Result<Vec<Button>, Forfeit> {
-        let reached = placements(game);
-        let Some((mv, buttons)) = moves
-            .iter()
-            .take(MAX_MOVES_CHECKED)
-            .find_map(|mv| path_among(&reached, mv).map(|b| (mv, b)))
-        else {
-            return Err(Forfeit::NoValidMove);
-        };
+        let (mv, buttons) = choose(game, moves)?;
+        self.played(&mv).await?;
+        Ok(buttons)
+    }
+
+    /// Tells the bot that `mv` was played (`play`).
+    pub async fn played(&mut self, mv: &Move) -> Result<(), Forfeit> {
         self.send(&FrontendMessage::Play { mv: *mv }).await?;
         if let Some(told) = self.told.as_mut()
             && told.play(mv).is_err()
@@ -163,7 +162,7 @@ impl TbpBot {
             // Its view no longer matches anything: the next turn starts it afresh.
             self.told = None;
         }
-        Ok(buttons)
+        Ok(())
     }
 
     /// Forgets what the bot was told, so the next [`TbpBot::suggest`] starts it afresh (the game
@@ -281,6 +280,17 @@ impl TbpBot {
             }
         }
     }
+}
+
+/// The first of `moves` (at most [`MAX_MOVES_CHECKED`]) that can be played on `game` as it is
+/// now, with the buttons that play it; [`Forfeit::NoValidMove`] when none can.
+pub fn choose(game: &Game, moves: &[Move]) -> Result<(Move, Vec<Button>), Forfeit> {
+    let reached = placements(game);
+    moves
+        .iter()
+        .take(MAX_MOVES_CHECKED)
+        .find_map(|mv| path_among(&reached, mv).map(|b| (*mv, b)))
+        .ok_or(Forfeit::NoValidMove)
 }
 
 /// The name of a message's type, for logs and errors.

@@ -1,18 +1,16 @@
-//! A TBP bot playing its engine game in real time, the way a room would run it: game time is
-//! the time since the match started, the game runs on (gravity, lock delay, garbage arriving)
-//! while the bot thinks, and each move is checked against the game as it is when the answer
-//! comes in. A piece that locked or changed meanwhile is asked about again.
+//! A polled TBP bot playing its engine game in real time, the way a room runs a bot seat: game
+//! time is the time since the match started, the game runs on (gravity, lock delay, garbage
+//! arriving) while the bot thinks, and the bot's inputs are applied at the game time it was
+//! polled at.
 
 use std::time::Duration;
 
 use minotty_engine::{Event, Game, Input, Time};
-use minotty_tbp::TbpState;
-use minotty_tbp::path::execute_with;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
-use super::{Forfeit, TbpBot};
+use super::{Forfeit, Step, TbpPoller};
 
 /// How a live game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,11 +32,10 @@ pub struct Live<'a> {
     /// Attacks on the bot: lines of garbage, applied as they arrive.
     pub garbage: &'a mut mpsc::Receiver<u8>,
     pub stop: &'a CancellationToken,
-    /// The shortest time per piece (the bot's pace; 0: as fast as it answers).
-    pub min_piece: Duration,
-    /// Next pieces the bot is told of.
-    pub preview: usize,
 }
+
+/// Inputs applied between two waits at most (a bound on one turn of the loop).
+const INPUTS_PER_TURN: usize = 64;
 
 impl Live<'_> {
     fn now(&self) -> Time {
@@ -48,114 +45,60 @@ impl Live<'_> {
     fn instant(&self, time: Time) -> Instant {
         self.start + Duration::from_millis(time)
     }
-
-    /// Advances the game to the clock, then applies `input`.
-    fn update(&mut self, input: Option<Input>, on_events: &mut impl FnMut(&[Event])) {
-        let now = self.now();
-        on_events(self.game.update(now, input));
-    }
-
-    /// Waits until `until` (or the game's next deadline, if sooner), applying garbage as it
-    /// arrives. `false` when stopped.
-    async fn wait(&mut self, until: Option<Instant>, on_events: &mut impl FnMut(&[Event])) -> bool {
-        let deadline = self.game.next_deadline().map(|t| self.instant(t));
-        let until = match (until, deadline) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => a
-                .or(b)
-                .unwrap_or_else(|| Instant::now() + Duration::from_secs(1)),
-        };
-        tokio::select! {
-            () = self.stop.cancelled() => return false,
-            () = sleep_until(until) => {}
-            Some(lines) = self.garbage.recv() => {
-                self.update(Some(Input::Garbage(lines)), on_events);
-            }
-        }
-        self.update(None, on_events);
-        true
-    }
 }
 
-/// Plays `live.game` with `bot` until the game ends, the bot forfeits or `live.stop` is
-/// cancelled. Every event of the game goes to `on_events` as it happens. The caller ends the
-/// bot afterwards ([`TbpBot::finish`]).
+/// Plays `live.game` with the polled bot until the game ends, the bot forfeits or `live.stop`
+/// is cancelled. Every event of the game goes to `on_events` as it happens. Ending the bot is
+/// the caller's ([`TbpPoller::finish`], or dropping it).
 pub async fn play_live(
-    bot: &mut TbpBot,
-    mut live: Live<'_>,
+    bot: &mut TbpPoller,
+    live: Live<'_>,
     mut on_events: impl FnMut(&[Event]),
 ) -> LiveEnd {
     loop {
         if live.stop.is_cancelled() {
             return LiveEnd::Stopped;
         }
-        live.update(None, &mut on_events);
-        if live.game.is_over() {
-            return LiveEnd::GameOver;
-        }
-        let Some(view) = TbpState::of_game(live.game, live.preview) else {
-            // A line clear or an appearance delay: wait for the next piece.
-            if !live.wait(None, &mut on_events).await {
-                return LiveEnd::Stopped;
+        let now = live.now();
+        on_events(live.game.update(now, None));
+        // The bot's inputs go in at the game's time, all of one move at one instant.
+        let t = live.game.now();
+        let mut at = None;
+        for _ in 0..INPUTS_PER_TURN {
+            if live.game.is_over() {
+                break;
             }
-            continue;
-        };
-        let asked = (
-            live.game.stats().pieces,
-            live.game.hold_piece(),
-            view.queue.front().copied(),
-        );
-        let turn_started = Instant::now();
-        // The game goes on while the bot thinks: garbage is applied as it comes.
-        let answer = {
-            let suggestion = bot.suggest(&view);
-            tokio::pin!(suggestion);
-            loop {
-                tokio::select! {
-                    r = &mut suggestion => break r,
-                    () = live.stop.cancelled() => return LiveEnd::Stopped,
-                    Some(lines) = live.garbage.recv() => {
-                        live.update(Some(Input::Garbage(lines)), &mut on_events);
-                    }
+            match bot.poll(live.game, t) {
+                Step::Input(input) => on_events(live.game.update(t, Some(input))),
+                Step::At(when) => {
+                    at = Some(when);
+                    break;
                 }
+                Step::Idle => break,
             }
-        };
-        let moves = match answer {
-            Ok(moves) => moves,
-            Err(f) => return forfeit(&mut live, f, &mut on_events),
-        };
-        live.update(None, &mut on_events);
+        }
         if live.game.is_over() {
-            return LiveEnd::GameOver;
+            return match bot.forfeited() {
+                Some(f) => LiveEnd::Forfeit(f.clone()),
+                None => LiveEnd::GameOver,
+            };
         }
-        let now = (
-            live.game.stats().pieces,
-            live.game.hold_piece(),
-            live.game.active().map(|a| a.placed.piece),
-        );
-        if now != asked {
-            // The piece locked (or the game moved on) while the bot thought: ask again.
-            bot.resync();
-            continue;
-        }
-        let buttons = match bot.play(live.game, &moves).await {
-            Ok(b) => b,
-            Err(f) => return forfeit(&mut live, f, &mut on_events),
-        };
-        // Pressed at the game time the path was found for (not advanced in between: a gravity
-        // step now would move the piece under the path).
-        execute_with(live.game, &buttons, &mut on_events);
-        // The bot's pace.
-        let next_turn = turn_started + live.min_piece;
-        while Instant::now() < next_turn && !live.game.is_over() {
-            if !live.wait(Some(next_turn), &mut on_events).await {
-                return LiveEnd::Stopped;
+        let wake = [at, live.game.next_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or_else(
+                || Instant::now() + Duration::from_secs(1),
+                |t| live.instant(t),
+            );
+        tokio::select! {
+            () = live.stop.cancelled() => return LiveEnd::Stopped,
+            () = sleep_until(wake) => {}
+            () = bot.ready() => {}
+            Some(lines) = live.garbage.recv() => {
+                let now = live.now();
+                on_events(live.game.update(now, Some(Input::Garbage(lines))));
             }
         }
     }
-}
-
-fn forfeit(live: &mut Live<'_>, f: Forfeit, on_events: &mut impl FnMut(&[Event])) -> LiveEnd {
-    live.update(Some(Input::Forfeit), on_events);
-    LiveEnd::Forfeit(f)
 }

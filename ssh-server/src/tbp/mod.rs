@@ -10,14 +10,17 @@
 //!   suggested move checked against the real game and turned into the buttons that play it, so
 //!   the bot's game is an ordinary engine game whose inputs replay and verify. Anything out of
 //!   the ordinary is a [`Forfeit`].
-//! - `live.rs`: [`play_live`], a bot's game in real time as a room runs it (the clock runs
-//!   while the bot thinks, garbage arrives on a channel, events go to a callback).
+//! - `poller.rs`: [`TbpPoller`], the bot behind calls that never wait (what to press now, when
+//!   to ask again, a future for the bot's answer): the shape of a room's bot seat driver.
+//! - `live.rs`: [`play_live`], a polled bot's game in real time as a room runs it (the clock
+//!   runs while the bot thinks, garbage arrives on a channel, events go to a callback).
 //!
 //! Bot commands come from the operator, never from players: players only pick a configured
 //! bot by name.
 
 mod driver;
 mod live;
+mod poller;
 pub mod process;
 
 use std::fmt;
@@ -27,8 +30,9 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot};
+pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
 pub use live::{Live, LiveEnd, play_live};
+pub use poller::{Step, TbpPoller};
 pub use process::BotProcess;
 
 /// The longest bot name (it appears in room views).
@@ -104,6 +108,10 @@ impl Default for TbpSettings {
     }
 }
 
+/// One of the server's bot slots, taken by [`TbpBots::reserve`].
+#[derive(Debug)]
+pub struct Slot(tokio::sync::OwnedSemaphorePermit);
+
 /// The configured bots and the slots for running them.
 #[derive(Clone, Debug)]
 pub struct TbpBots {
@@ -152,16 +160,44 @@ impl TbpBots {
         self.max_running - self.slots.available_permits()
     }
 
+    /// Whether a bot is called `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.specs.iter().any(|s| s.name == name)
+    }
+
+    /// Takes one of the server's bot slots ([`Forfeit::Busy`] when none is free); it is given
+    /// back when the bot process it runs ends, or when it is dropped unused.
+    pub fn reserve(&self) -> Result<Slot, Forfeit> {
+        Arc::clone(&self.slots)
+            .try_acquire_owned()
+            .map(Slot)
+            .map_err(|_| Forfeit::Busy)
+    }
+
     /// Starts the bot called `name` and does the handshake. `None` when no bot has that name.
     pub async fn launch(&self, name: &str) -> Option<Result<TbpBot, Forfeit>> {
         let spec = self.specs.iter().find(|s| s.name == name)?;
-        Some(self.launch_spec(spec).await)
+        Some(match self.reserve() {
+            Ok(slot) => self.launch_spec(spec, slot).await,
+            Err(f) => Err(f),
+        })
     }
 
-    async fn launch_spec(&self, spec: &BotSpec) -> Result<TbpBot, Forfeit> {
-        let slot = Arc::clone(&self.slots)
-            .try_acquire_owned()
-            .map_err(|_| Forfeit::Busy)?;
+    /// A bot seat's driver for the bot called `name`, at most a piece every `min_piece`: the
+    /// slot is taken now (so a full server says so at once), the process starts in the
+    /// poller's task. `None` when no bot has that name.
+    pub fn poller(&self, name: &str, min_piece: Duration) -> Option<Result<TbpPoller, Forfeit>> {
+        let spec = self.specs.iter().find(|s| s.name == name)?.clone();
+        let slot = match self.reserve() {
+            Ok(slot) => slot,
+            Err(f) => return Some(Err(f)),
+        };
+        let bots = self.clone();
+        let launch = async move { bots.launch_spec(&spec, slot).await };
+        Some(Ok(TbpPoller::new(launch, min_piece, self.settings.preview)))
+    }
+
+    async fn launch_spec(&self, spec: &BotSpec, Slot(slot): Slot) -> Result<TbpBot, Forfeit> {
         let process = BotProcess::spawn(
             &spec.command,
             self.settings.memory_mib,
