@@ -28,6 +28,9 @@ pub enum Command {
     Serve(ServeArgs),
     /// Play in this terminal, offline (no server, no database).
     Play(PlayArgs),
+    /// Play bot-vs-bot matches on every core and print matches per second and win rates by
+    /// level (to tune the bot levels and the garbage rules).
+    Arena(crate::arena::ArenaArgs),
 }
 
 #[derive(Debug, Args)]
