@@ -113,6 +113,19 @@ pub struct LimitArgs {
     /// Deal every versus match this seed (load tests and trials; random when not given).
     #[arg(long, env = "MINOTTY_VERSUS_SEED", hide = true)]
     pub versus_seed: Option<u32>,
+
+    /// Most server bots playing at once, in all rooms (0: no bots).
+    #[arg(long, env = "MINOTTY_MAX_BOTS", default_value_t = 64)]
+    pub max_bots: usize,
+
+    /// Threads that think for the bots: their searches never use more cores than this.
+    #[arg(long, env = "MINOTTY_BOT_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub bot_threads: u16,
+
+    /// Seconds in the quick-match queue before a bot match is offered.
+    #[arg(long, env = "MINOTTY_BOT_OFFER_SECS", default_value_t = 20)]
+    pub bot_offer_secs: u64,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.
@@ -136,6 +149,8 @@ pub struct Limits {
     pub shutdown_grace: Duration,
     /// Deal every versus match this seed (tests); random when `None`.
     pub versus_seed: Option<u32>,
+    /// Server bots: how many, their threads, the quick-match offer.
+    pub bots: crate::versus::bot::BotLimits,
 }
 
 impl Limits {
@@ -169,6 +184,7 @@ impl Default for Limits {
             min_frame_interval: Duration::from_micros(1_000_000 / 60),
             shutdown_grace: Duration::from_secs(3),
             versus_seed: None,
+            bots: crate::versus::bot::BotLimits::default(),
         }
     }
 }
@@ -187,6 +203,12 @@ impl From<&LimitArgs> for Limits {
             idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
             min_frame_interval: Duration::from_micros(1_000_000 / u64::from(args.max_fps.max(1))),
             versus_seed: args.versus_seed,
+            bots: crate::versus::bot::BotLimits {
+                max_total: args.max_bots,
+                threads: usize::from(args.bot_threads),
+                offer_after: Duration::from_secs(args.bot_offer_secs),
+                ..crate::versus::bot::BotLimits::default()
+            },
             ..Limits::default()
         }
     }
@@ -212,6 +234,9 @@ mod tests {
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!(limits.max_per_ip, 16);
         assert_eq!(limits.min_frame_interval, Duration::from_micros(16_666));
+        assert_eq!(limits.bots.offer_after, Duration::from_secs(20));
+        assert_eq!(limits.bots.max_total, 64);
+        assert_eq!(limits.bots.threads, 1);
     }
 
     #[test]
