@@ -29,6 +29,9 @@ pub enum Command {
     Serve(Box<ServeArgs>),
     /// Play in this terminal, offline (no server, no database).
     Play(PlayArgs),
+    /// Play bot-vs-bot matches on every core and print matches per second and win rates by
+    /// level (to tune the bot levels and the garbage rules).
+    Arena(crate::arena::ArenaArgs),
 }
 
 #[derive(Debug, Args)]
@@ -78,18 +81,18 @@ pub struct TbpArgs {
         value_name = "NAME=COMMAND",
         value_delimiter = ';'
     )]
-    pub bots: Vec<BotSpec>,
+    pub tbp_bots: Vec<BotSpec>,
 
     /// Milliseconds a TBP bot has for each move; a bot that takes longer forfeits.
     #[arg(long = "tbp-move-ms", env = "MINOTTY_TBP_MOVE_MS", default_value_t = 500,
           value_parser = clap::value_parser!(u64).range(10..=60_000))]
-    pub move_ms: u64,
+    pub tbp_move_ms: u64,
 
     /// Address space of each TBP bot process (RLIMIT_AS), MiB; past it the bot's allocations
     /// fail.
     #[arg(long = "tbp-memory-mb", env = "MINOTTY_TBP_MEMORY_MB", default_value_t = 512,
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
-    pub memory_mb: u64,
+    pub tbp_memory_mb: u64,
 
     /// Most TBP bot processes running at once, server-wide.
     #[arg(
@@ -97,18 +100,18 @@ pub struct TbpArgs {
         env = "MINOTTY_TBP_MAX_BOTS",
         default_value_t = 8
     )]
-    pub max_bots: usize,
+    pub tbp_max_bots: usize,
 }
 
 impl TbpArgs {
     /// The configured bots, ready to launch.
     pub fn bots(&self) -> TbpBots {
         let settings = TbpSettings {
-            move_time: Duration::from_millis(self.move_ms),
-            memory_mib: self.memory_mb,
+            move_time: Duration::from_millis(self.tbp_move_ms),
+            memory_mib: self.tbp_memory_mb,
             ..TbpSettings::default()
         };
-        TbpBots::new(self.bots.clone(), settings, self.max_bots)
+        TbpBots::new(self.tbp_bots.clone(), settings, self.tbp_max_bots)
     }
 }
 
@@ -160,6 +163,19 @@ pub struct LimitArgs {
     /// Deal every versus match this seed (load tests and trials; random when not given).
     #[arg(long, env = "MINOTTY_VERSUS_SEED", hide = true)]
     pub versus_seed: Option<u32>,
+
+    /// Most server bots playing at once, in all rooms (0: no bots).
+    #[arg(long, env = "MINOTTY_MAX_BOTS", default_value_t = 64)]
+    pub max_bots: usize,
+
+    /// Threads that think for the bots: their searches never use more cores than this.
+    #[arg(long, env = "MINOTTY_BOT_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub bot_threads: u16,
+
+    /// Seconds in the quick-match queue before a bot match is offered.
+    #[arg(long, env = "MINOTTY_BOT_OFFER_SECS", default_value_t = 20)]
+    pub bot_offer_secs: u64,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.
@@ -183,6 +199,8 @@ pub struct Limits {
     pub shutdown_grace: Duration,
     /// Deal every versus match this seed (tests); random when `None`.
     pub versus_seed: Option<u32>,
+    /// Server bots: how many, their threads, the quick-match offer.
+    pub bots: crate::versus::bot::BotLimits,
 }
 
 impl Limits {
@@ -216,6 +234,7 @@ impl Default for Limits {
             min_frame_interval: Duration::from_micros(1_000_000 / 60),
             shutdown_grace: Duration::from_secs(3),
             versus_seed: None,
+            bots: crate::versus::bot::BotLimits::default(),
         }
     }
 }
@@ -234,6 +253,12 @@ impl From<&LimitArgs> for Limits {
             idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
             min_frame_interval: Duration::from_micros(1_000_000 / u64::from(args.max_fps.max(1))),
             versus_seed: args.versus_seed,
+            bots: crate::versus::bot::BotLimits {
+                max_total: args.max_bots,
+                threads: usize::from(args.bot_threads),
+                offer_after: Duration::from_secs(args.bot_offer_secs),
+                ..crate::versus::bot::BotLimits::default()
+            },
             ..Limits::default()
         }
     }
@@ -259,6 +284,9 @@ mod tests {
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!(limits.max_per_ip, 16);
         assert_eq!(limits.min_frame_interval, Duration::from_micros(16_666));
+        assert_eq!(limits.bots.offer_after, Duration::from_secs(20));
+        assert_eq!(limits.bots.max_total, 64);
+        assert_eq!(limits.bots.threads, 1);
     }
 
     #[test]
@@ -289,7 +317,7 @@ mod tests {
     #[test]
     fn tbp_bots_are_configured_by_name() {
         let cli = Cli::parse_from(["minotty"]);
-        assert!(cli.serve.tbp.bots.is_empty());
+        assert!(cli.serve.tbp.tbp_bots.is_empty());
         assert_eq!(cli.serve.tbp.bots().names().count(), 0);
         let cli = Cli::parse_from([
             "minotty",
@@ -307,7 +335,7 @@ mod tests {
         let bots = cli.serve.tbp.bots();
         assert_eq!(bots.names().collect::<Vec<_>>(), ["minotty", "cc"]);
         assert_eq!(
-            cli.serve.tbp.bots[1].command,
+            cli.serve.tbp.tbp_bots[1].command,
             "/opt/cc/cold-clear --think 100"
         );
         assert_eq!(bots.settings().move_time, Duration::from_millis(250));

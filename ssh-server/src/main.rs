@@ -13,6 +13,10 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Play(args)) => minotty_server::play::run(args.mode),
         Some(Command::Serve(args)) => serve(*args),
+        Some(Command::Arena(args)) => {
+            print!("{}", minotty_server::arena::run(&args).render());
+            Ok(())
+        }
         None => serve(cli.serve),
     }
 }

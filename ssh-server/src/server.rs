@@ -96,9 +96,10 @@ pub async fn run(
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
             account: SharedAccounts::new(config.store.clone(), writer),
-            versus: crate::services::versus::SharedVersus::new(
+            versus: crate::services::versus::SharedVersus::with_bots(
                 config.store.clone(),
                 config.limits.versus_seed,
+                config.limits.bots,
             ),
         },
         shutdown: CancellationToken::new(),

@@ -109,6 +109,18 @@ pub enum Request {
     /// Another match in the same room with the same players.
     Rematch,
     SetTargeting(Targeting),
+    /// The host seats a server bot of `level` (1-7) in an empty seat.
+    AddBot {
+        level: u8,
+    },
+    /// The host takes the bot in `seat` out of the room.
+    RemoveBot {
+        seat: usize,
+    },
+    /// Play the bot the quick-match queue offered (unranked), leaving the queue.
+    AcceptBotMatch,
+    /// Keep waiting for a person.
+    DeclineBotMatch,
     /// What happened in the player's own game since the last report (versus only).
     Report(Vec<Report>),
 }
@@ -227,6 +239,10 @@ pub enum Response {
     Queued {
         rating: i32,
         range: i32,
+    },
+    /// Nobody to play yet: the queue offers an unranked match against a bot of `level`.
+    BotOffer {
+        level: u8,
     },
     /// The room as it is now (sent on every change while in a room's lobby or results).
     Room(RoomView),
@@ -374,6 +390,8 @@ pub struct SeatView {
     pub host: bool,
     pub connected: bool,
     pub rating: Option<i32>,
+    /// A server bot of this level (1-7), not a person.
+    pub bot: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

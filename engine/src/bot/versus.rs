@@ -134,6 +134,21 @@ pub struct DecisionJob {
 }
 
 impl DecisionJob {
+    /// Whether the job is still for the piece in play in `game`.
+    pub fn is_for(&self, game: &Game) -> bool {
+        self.piece == game.stats().pieces && game.active().is_some()
+    }
+
+    /// Gives the brain back without deciding (the piece is gone, or there is no time).
+    pub fn skip(self) -> DecisionDone {
+        DecisionDone {
+            brain: self.brain,
+            decision: None,
+            piece: self.piece,
+            seen: self.seen,
+        }
+    }
+
     /// Runs the search (the expensive part: a few milliseconds at the highest level).
     pub fn run(mut self) -> DecisionDone {
         let decision = self.brain.decide(&self.game);

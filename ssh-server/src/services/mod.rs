@@ -126,6 +126,10 @@ impl Services {
             | Request::StartMatch
             | Request::Rematch
             | Request::SetTargeting(_)
+            | Request::AddBot { .. }
+            | Request::RemoveBot { .. }
+            | Request::AcceptBotMatch
+            | Request::DeclineBotMatch
             | Request::Report(_) => self.versus.handle(request),
         }
     }
