@@ -94,6 +94,11 @@ pub struct TbpArgs {
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub tbp_memory_mb: u64,
 
+    /// Milliseconds per piece at least for a TBP bot in a room (400: 2.5 pieces a second).
+    #[arg(long = "tbp-piece-ms", env = "MINOTTY_TBP_PIECE_MS", default_value_t = 400,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub tbp_piece_ms: u64,
+
     /// Most TBP bot processes running at once, server-wide.
     #[arg(
         long = "tbp-max-bots",
@@ -109,6 +114,7 @@ impl TbpArgs {
         let settings = TbpSettings {
             move_time: Duration::from_millis(self.tbp_move_ms),
             memory_mib: self.tbp_memory_mb,
+            min_piece: Duration::from_millis(self.tbp_piece_ms),
             ..TbpSettings::default()
         };
         TbpBots::new(self.tbp_bots.clone(), settings, self.tbp_max_bots)
@@ -331,6 +337,8 @@ mod tests {
             "1024",
             "--tbp-max-bots",
             "3",
+            "--tbp-piece-ms",
+            "250",
         ]);
         let bots = cli.serve.tbp.bots();
         assert_eq!(bots.names().collect::<Vec<_>>(), ["minotty", "cc"]);
@@ -340,6 +348,7 @@ mod tests {
         );
         assert_eq!(bots.settings().move_time, Duration::from_millis(250));
         assert_eq!(bots.settings().memory_mib, 1024);
+        assert_eq!(bots.settings().min_piece, Duration::from_millis(250));
         for bad in [
             "nameless",
             "=cmd",

@@ -96,10 +96,11 @@ pub async fn run(
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
             account: SharedAccounts::new(config.store.clone(), writer),
-            versus: crate::services::versus::SharedVersus::with_bots(
+            versus: crate::services::versus::SharedVersus::with_tbp(
                 config.store.clone(),
                 config.limits.versus_seed,
                 config.limits.bots,
+                config.tbp.clone(),
             ),
         },
         shutdown: CancellationToken::new(),

@@ -113,6 +113,11 @@ pub enum Request {
     AddBot {
         level: u8,
     },
+    /// The host seats the server's Tetris Bot Protocol bot called `name` (one of
+    /// [`RoomView::tbp_bots`]) in an empty seat.
+    AddTbpBot {
+        name: String,
+    },
     /// The host takes the bot in `seat` out of the room.
     RemoveBot {
         seat: usize,
@@ -374,6 +379,9 @@ pub struct RoomView {
     pub state: RoomState,
     /// Ranked quick-match room (no lobby: it starts by itself).
     pub ranked: bool,
+    /// The server's Tetris Bot Protocol bots the host can add, by name (empty for everyone
+    /// else).
+    pub tbp_bots: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -390,7 +398,7 @@ pub struct SeatView {
     pub host: bool,
     pub connected: bool,
     pub rating: Option<i32>,
-    /// A server bot of this level (1-7), not a person.
+    /// A server bot of this level (1-7; 0 for a Tetris Bot Protocol bot), not a person.
     pub bot: Option<u8>,
 }
 

@@ -127,6 +127,7 @@ impl Services {
             | Request::Rematch
             | Request::SetTargeting(_)
             | Request::AddBot { .. }
+            | Request::AddTbpBot { .. }
             | Request::RemoveBot { .. }
             | Request::AcceptBotMatch
             | Request::DeclineBotMatch

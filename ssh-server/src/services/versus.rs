@@ -34,8 +34,18 @@ impl SharedVersus {
 
     /// The same with these bot limits.
     pub fn with_bots(store: Option<Store>, seed: Option<u32>, bots: BotLimits) -> SharedVersus {
+        SharedVersus::with_tbp(store, seed, bots, crate::tbp::TbpBots::default())
+    }
+
+    /// The same with these bot limits and the operator's Tetris Bot Protocol bots.
+    pub fn with_tbp(
+        store: Option<Store>,
+        seed: Option<u32>,
+        bots: BotLimits,
+        tbp: crate::tbp::TbpBots,
+    ) -> SharedVersus {
         SharedVersus {
-            hub: Arc::new(Hub::with_bots(store, seed, bots)),
+            hub: Arc::new(Hub::with_bots(store, seed, bots).with_tbp(tbp)),
         }
     }
 
@@ -284,6 +294,9 @@ impl VersusClient {
             }
             Request::AddBot { level } => {
                 self.to_room(RoomMsg::AddBot { id, level });
+            }
+            Request::AddTbpBot { name } => {
+                self.to_room(RoomMsg::AddTbpBot { id, name });
             }
             Request::RemoveBot { seat } => {
                 self.to_room(RoomMsg::RemoveBot { id, seat });

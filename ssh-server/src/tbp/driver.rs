@@ -165,6 +165,16 @@ impl TbpBot {
         Ok(())
     }
 
+    /// Tells the bot to stop calculating (`stop`), when it is: its game ended.
+    pub async fn stop(&mut self) -> Result<(), Forfeit> {
+        self.told = None;
+        if self.calculating {
+            self.calculating = false;
+            self.send(&FrontendMessage::Stop).await?;
+        }
+        Ok(())
+    }
+
     /// Forgets what the bot was told, so the next [`TbpBot::suggest`] starts it afresh (the game
     /// moved on while the bot was thinking).
     pub fn resync(&mut self) {

@@ -94,6 +94,8 @@ pub struct TbpSettings {
     pub max_line: usize,
     /// Next pieces the bot is told of besides the piece in play (what a player sees).
     pub preview: usize,
+    /// The shortest time per piece of a bot seated in a room (its pace; it may think faster).
+    pub min_piece: Duration,
 }
 
 impl Default for TbpSettings {
@@ -104,6 +106,7 @@ impl Default for TbpSettings {
             memory_mib: 512,
             max_line: 64 << 10,
             preview: 5,
+            min_piece: Duration::from_millis(400),
         }
     }
 }

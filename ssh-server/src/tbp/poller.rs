@@ -39,10 +39,16 @@ pub enum Step {
 }
 
 enum Command {
-    Suggest(Box<TbpState>),
+    /// A question, tagged with the game it is about.
+    Suggest(Box<TbpState>, u64),
     Played(Move),
     Resync,
+    /// The game ended: `stop`.
+    Stop,
 }
+
+/// An answer, tagged with the game its question was about.
+type Answer = (u64, Result<Vec<Move>, Forfeit>);
 
 /// Which piece a question was about: pieces placed, the hold and the piece in play.
 type Turn = (u32, Option<Piece>, Option<Piece>);
@@ -59,13 +65,16 @@ fn turn_of(game: &Game) -> Turn {
 #[derive(Debug)]
 pub struct TbpPoller {
     commands: mpsc::Sender<Command>,
-    answers: mpsc::Receiver<Result<Vec<Move>, Forfeit>>,
+    answers: mpsc::Receiver<Answer>,
+    /// Which game this is (answers about an earlier one are dropped).
+    game: u64,
     /// The question out, if any.
     asked: Option<Turn>,
     /// Its answer, once in.
     answer: Option<(Turn, Result<Vec<Move>, Forfeit>)>,
-    /// The rest of the move being pressed.
+    /// The rest of the move being pressed, the move and the game time it is pressed at.
     pending: VecDeque<Input>,
+    pressing: Option<(Move, Time)>,
     next_turn: Time,
     min_piece: Time,
     preview: usize,
@@ -78,9 +87,10 @@ pub struct TbpPoller {
 impl std::fmt::Debug for Command {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Command::Suggest(_) => "Suggest",
+            Command::Suggest(..) => "Suggest",
             Command::Played(_) => "Played",
             Command::Resync => "Resync",
+            Command::Stop => "Stop",
         })
     }
 }
@@ -101,9 +111,11 @@ impl TbpPoller {
         TbpPoller {
             commands,
             answers,
+            game: 0,
             asked: None,
             answer: None,
             pending: VecDeque::new(),
+            pressing: None,
             next_turn: 0,
             min_piece: Time::try_from(min_piece.as_millis()).unwrap_or(Time::MAX),
             preview,
@@ -120,18 +132,32 @@ impl TbpPoller {
 
     /// What to do with `game` at game time `now` (the time `game` was advanced to).
     pub fn poll(&mut self, game: &Game, now: Time) -> Step {
+        if let Some((mv, at)) = self.pressing
+            && at != now
+            && !self.pending.is_empty()
+        {
+            // The caller let time pass in the middle of a move: find the way there again from
+            // where the piece is now.
+            self.pending.clear();
+            if let Ok((_, buttons)) = choose(game, &[mv]) {
+                self.press(mv, buttons, now);
+            }
+        }
         if let Some(input) = self.pending.pop_front() {
             return Step::Input(input);
         }
+        self.pressing = None;
         if self.forfeit.is_some() || game.is_over() {
             return Step::Idle;
         }
-        if self.answer.is_none()
+        while self.answer.is_none()
             && let Some(asked) = self.asked
-            && let Ok(answer) = self.answers.try_recv()
+            && let Ok((game, answer)) = self.answers.try_recv()
         {
-            self.asked = None;
-            self.answer = Some((asked, answer));
+            if game == self.game {
+                self.asked = None;
+                self.answer = Some((asked, answer));
+            }
         }
         if let Some((asked, answer)) = self.answer.take() {
             let moves = match answer {
@@ -151,10 +177,7 @@ impl TbpPoller {
                 if self.commands.try_send(Command::Played(mv)).is_err() {
                     return self.give_up(Forfeit::Exited);
                 }
-                for b in buttons {
-                    self.pending.push_back(Input::Press(b));
-                    self.pending.push_back(Input::Release(b));
-                }
+                self.press(mv, buttons, now);
                 self.next_turn = now.saturating_add(self.min_piece);
                 return self.pending.pop_front().map_or(Step::Idle, Step::Input);
             }
@@ -169,11 +192,8 @@ impl TbpPoller {
             // A line clear or an appearance delay: the game's own deadline wakes the caller.
             return Step::Idle;
         };
-        if self
-            .commands
-            .try_send(Command::Suggest(Box::new(view)))
-            .is_err()
-        {
+        let question = Command::Suggest(Box::new(view), self.game);
+        if self.commands.try_send(question).is_err() {
             return self.give_up(Forfeit::Exited);
         }
         self.asked = Some(turn_of(game));
@@ -185,9 +205,39 @@ impl TbpPoller {
         let Some(asked) = self.asked.filter(|_| self.answer.is_none()) else {
             return std::future::pending().await;
         };
-        let answer = self.answers.recv().await.unwrap_or(Err(Forfeit::Exited));
+        loop {
+            let (game, answer) = self
+                .answers
+                .recv()
+                .await
+                .unwrap_or((self.game, Err(Forfeit::Exited)));
+            if game == self.game {
+                self.asked = None;
+                self.answer = Some((asked, answer));
+                return;
+            }
+        }
+    }
+
+    /// A new game starts (a match): what was out for the last one no longer counts, and the
+    /// pace starts again from game time 0. A bot that forfeited stays out.
+    pub fn new_game(&mut self) {
+        self.game += 1;
         self.asked = None;
-        self.answer = Some((asked, answer));
+        self.answer = None;
+        self.pending.clear();
+        self.pressing = None;
+        self.next_turn = 0;
+    }
+
+    /// The game ended: the bot is told to stop calculating (it keeps running for the next).
+    pub fn end_game(&mut self) {
+        self.asked = None;
+        self.answer = None;
+        self.pending.clear();
+        self.pressing = None;
+        // A full queue means the task is gone or stuck: nothing to tell then.
+        let _ = self.commands.try_send(Command::Stop);
     }
 
     /// Ends the bot and waits until it was killed and reaped; `true` when it was.
@@ -198,6 +248,14 @@ impl TbpPoller {
             Some(task) => task.await.unwrap_or(false),
             None => false,
         }
+    }
+
+    fn press(&mut self, mv: Move, buttons: Vec<minotty_engine::Button>, now: Time) {
+        for b in buttons {
+            self.pending.push_back(Input::Press(b));
+            self.pending.push_back(Input::Release(b));
+        }
+        self.pressing = Some((mv, now));
     }
 
     fn give_up(&mut self, f: Forfeit) -> Step {
@@ -214,7 +272,7 @@ impl TbpPoller {
 async fn serve(
     launch: impl Future<Output = Result<TbpBot, Forfeit>>,
     mut commands: mpsc::Receiver<Command>,
-    answers: mpsc::Sender<Result<Vec<Move>, Forfeit>>,
+    answers: mpsc::Sender<Answer>,
     gone: CancellationToken,
 ) -> bool {
     let launched = tokio::select! {
@@ -227,8 +285,8 @@ async fn serve(
         Err(f) => {
             // Said at the first question.
             while let Some(command) = commands.recv().await {
-                if let Command::Suggest(_) = command {
-                    let _ = answers.send(Err(f)).await;
+                if let Command::Suggest(_, game) = command {
+                    let _ = answers.send((game, Err(f))).await;
                     break;
                 }
             }
@@ -238,7 +296,7 @@ async fn serve(
     let mut broken: Option<Forfeit> = None;
     while let Some(command) = commands.recv().await {
         match command {
-            Command::Suggest(view) => {
+            Command::Suggest(view, game) => {
                 let answer = match broken.take() {
                     Some(f) => Err(f),
                     None => tokio::select! {
@@ -247,7 +305,7 @@ async fn serve(
                     },
                 };
                 let failed = answer.is_err();
-                if answers.send(answer).await.is_err() || failed {
+                if answers.send((game, answer)).await.is_err() || failed {
                     break;
                 }
             }
@@ -257,6 +315,11 @@ async fn serve(
                 }
             }
             Command::Resync => bot.resync(),
+            Command::Stop => {
+                if let Err(f) = bot.stop().await {
+                    broken = Some(f);
+                }
+            }
         }
     }
     bot.finish().await

@@ -16,6 +16,7 @@
 //! use more than [`BotLimits::threads`] cores.
 
 pub mod pool;
+pub mod tbp;
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -57,6 +58,9 @@ pub trait BotDriver: Send + std::fmt::Debug + 'static {
     fn poll(&mut self, game: &Game, now: Time) -> BotStep;
     /// Completes when work started by `poll` is done (pending forever when there is none).
     fn ready(&mut self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+    /// The bot's game is over, or the match was decided while it played (a TBP bot is told to
+    /// stop calculating).
+    fn end(&mut self) {}
 }
 
 /// How many bots the server runs, and how it thinks for them.
@@ -278,7 +282,11 @@ impl Play {
                 BotStep::Idle => break,
             }
         }
-        self.reports(now)
+        let reports = self.reports(now);
+        if self.finished {
+            driver.end();
+        }
+        reports
     }
 
     /// What happened since the last report, as a player's App reports it.
@@ -384,6 +392,7 @@ async fn run(
                 if let Some(p) = play.take()
                     && !p.finished
                 {
+                    driver.end();
                     reports.push(Report::Replay(Box::new(p.game.replay())));
                 }
             }

@@ -183,6 +183,8 @@ pub struct Hub {
     join_failures: Mutex<limits::AddressFailures>,
     /// The server's bots: how many, and the threads that think for them.
     pub bots: Arc<bot::Bots>,
+    /// The operator's Tetris Bot Protocol bots, which a host can seat by name.
+    pub tbp: crate::tbp::TbpBots,
 }
 
 /// An account's claim on ranked play (the queue, then its match), released with
@@ -205,6 +207,11 @@ impl Hub {
             bots: Arc::new(bot::Bots::new(bots)),
             ..Hub::default()
         }
+    }
+
+    /// The same with the operator's TBP bots.
+    pub fn with_tbp(self, tbp: crate::tbp::TbpBots) -> Hub {
+        Hub { tbp, ..self }
     }
 
     pub fn next_member(&self) -> MemberId {

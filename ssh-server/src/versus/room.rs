@@ -61,6 +61,11 @@ pub enum RoomMsg {
         id: MemberId,
         level: u8,
     },
+    /// The host seats the operator's TBP bot called `name` in an empty seat.
+    AddTbpBot {
+        id: MemberId,
+        name: String,
+    },
     /// The host takes the bot in `seat` out.
     RemoveBot {
         id: MemberId,
@@ -431,6 +436,7 @@ impl Room {
             }
             RoomMsg::Report { id, reports } => self.reports(id, reports, now),
             RoomMsg::AddBot { id, level } => self.add_bot(id, level),
+            RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
             RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
             RoomMsg::Shutdown => self.abandon(),
             #[cfg(test)]

@@ -100,6 +100,12 @@ pub(super) struct VersusState {
 /// The level of the next bot a host adds, before they choose.
 pub(crate) const DEFAULT_BOT_LEVEL: u8 = 3;
 
+/// How many bots a host can choose from: the seven levels, then the server's TBP bots (pick
+/// `8 + i` is `room.tbp_bots[i]`).
+fn bot_picks(room: &RoomView) -> u8 {
+    u8::try_from(7 + room.tbp_bots.len()).unwrap_or(u8::MAX)
+}
+
 impl VersusState {
     fn bot_level(&self) -> u8 {
         if self.bot_level == 0 {
@@ -354,9 +360,14 @@ impl App {
                     self.versus.message = Some("The room is full.".to_string());
                     return true;
                 }
-                let level = self.versus.bot_level();
+                let pick = self.versus.bot_level().min(bot_picks(room));
                 self.versus.message = None;
-                self.versus_send(Request::AddBot { level });
+                // Past the built-in levels come the server's TBP bots, by name.
+                let request = match room.tbp_bots.get(usize::from(pick).wrapping_sub(8)) {
+                    Some(name) if pick > 7 => Request::AddTbpBot { name: name.clone() },
+                    _ => Request::AddBot { level: pick },
+                };
+                self.versus_send(request);
             }
             Some('x') => {
                 if !room.host || room.ranked {
@@ -374,10 +385,10 @@ impl App {
                 if !room.host || room.ranked {
                     return false;
                 }
-                let level = self.versus.bot_level();
+                let level = self.versus.bot_level().min(bot_picks(room));
                 self.versus.bot_level = match c {
                     '-' => level.saturating_sub(1).max(1),
-                    _ => (level + 1).min(7),
+                    _ => (level + 1).min(bot_picks(room)),
                 };
             }
             Some('t') => {
@@ -583,7 +594,8 @@ impl App {
                 Some(room) => LobbyView {
                     room,
                     targeting: v.targeting,
-                    bot_level: (room.host && !room.ranked).then(|| v.bot_level()),
+                    bot_level: (room.host && !room.ranked)
+                        .then(|| v.bot_level().min(bot_picks(room))),
                     message,
                     theme,
                 }

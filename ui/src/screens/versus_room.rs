@@ -76,7 +76,8 @@ impl Widget for &QueueView<'_> {
 pub struct LobbyView<'a> {
     pub room: &'a RoomView,
     pub targeting: Targeting,
-    /// The host's next bot level (`None`: not the host, or a ranked room).
+    /// The host's next bot: a level 1-7, or `8 + i` for `room.tbp_bots[i]` (`None`: not the
+    /// host, or a ranked room).
     pub bot_level: Option<u8>,
     pub message: &'a str,
     pub theme: Theme,
@@ -170,13 +171,20 @@ impl Widget for &LobbyView<'_> {
         {
             let free = room.seats.len() < usize::from(room.options.max_players);
             let has_bot = room.seats.iter().any(|s| s.bot.is_some());
+            let which = match room.tbp_bots.get(usize::from(level).wrapping_sub(8)) {
+                Some(name) if level > 7 => sfmt!(40; "{}, TBP", name),
+                _ => sfmt!(40; "level {}, {}", level, bot_level_name(level)),
+            };
+            let choose = if room.tbp_bots.is_empty() {
+                "+/- level"
+            } else {
+                "+/- bot"
+            };
             let line = match (free, has_bot) {
                 (true, true) => {
-                    sfmt!(96; "b add bot (level {}, {})   +/- level   x remove bot", level, bot_level_name(level))
+                    sfmt!(96; "b add bot ({})   {}   x remove bot", which.as_str(), choose)
                 }
-                (true, false) => {
-                    sfmt!(96; "b add a bot (level {}, {})   +/- level", level, bot_level_name(level))
-                }
+                (true, false) => sfmt!(96; "b add a bot ({})   {}", which.as_str(), choose),
                 (false, _) => sfmt!(96; "x remove bot"),
             };
             let y = list.y + room.seats.len() as u16;

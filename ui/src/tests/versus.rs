@@ -56,6 +56,7 @@ fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
         host,
         state: RoomState::Lobby,
         ranked: false,
+        tbp_bots: Vec::new(),
     }
 }
 
@@ -392,6 +393,56 @@ fn the_host_adds_bots_of_a_chosen_level_and_removes_them() {
     press(&mut a, Key::Char('x'), 0);
     assert!(a.take_requests().is_empty());
     assert!(!screen(&a).contains("add a bot"), "{}", screen(&a));
+}
+
+#[test]
+fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
+    let mut a = online();
+    versus_menu(&mut a);
+    let mut view = room(vec![seat("ada", false, true)], Some(0), true);
+    view.tbp_bots = vec!["minotty".into(), "other".into()];
+    a.deliver(Response::Room(view.clone()), 0);
+    assert!(screen(&a).contains("b add a bot (level 3, steady)   +/- bot"));
+    // Past level 7 come the TBP bots, in the server's order.
+    for _ in 0..5 {
+        press(&mut a, Key::Char('+'), 0);
+    }
+    let s = screen(&a);
+    assert!(s.contains("b add a bot (minotty, TBP)"), "{s}");
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::AddTbpBot {
+            name: "minotty".into()
+        }]
+    );
+    for _ in 0..5 {
+        press(&mut a, Key::Char('+'), 0);
+    }
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::AddTbpBot {
+            name: "other".into()
+        }],
+        "the last one at most"
+    );
+    press(&mut a, Key::Char('-'), 0);
+    press(&mut a, Key::Char('-'), 0);
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(a.take_requests(), [Request::AddBot { level: 7 }]);
+    // A TBP bot's seat is a bot's (level 0), and the host can take it out.
+    let mut tbp_seat = bot_seat(0);
+    tbp_seat.name = "Bot · minotty".into();
+    view.seats.push(tbp_seat);
+    a.deliver(Response::Room(view), 0);
+    let s = screen(&a);
+    assert!(
+        s.contains("Bot · minotty") && s.contains("x remove bot"),
+        "{s}"
+    );
+    press(&mut a, Key::Char('x'), 0);
+    assert_eq!(a.take_requests(), [Request::RemoveBot { seat: 1 }]);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use minotty_ui::online::{Response, RoomState};
 
 use super::{Room, Seat};
 use crate::versus::MemberId;
-use crate::versus::bot::{self, BotGuard, pool::Builtin};
+use crate::versus::bot::{self, BotGuard, pool::Builtin, tbp::Tbp};
 
 impl Room {
     /// Whether a person (not a bot) is still connected.
@@ -26,9 +26,9 @@ impl Room {
         }
     }
 
-    /// The host asks for a bot of `level`.
-    pub(super) fn add_bot(&mut self, id: MemberId, level: u8) {
-        let refusal = if self.ranked {
+    /// Why `id` cannot add a bot now, if it cannot.
+    fn bot_refusal(&self, id: MemberId) -> Option<String> {
+        if self.ranked {
             Some("A ranked match has no bots.".to_owned())
         } else if self.host != Some(id) {
             Some("Only the host can add bots.".to_owned())
@@ -41,8 +41,12 @@ impl Room {
             ))
         } else {
             None
-        };
-        if let Some(message) = refusal {
+        }
+    }
+
+    /// The host asks for a bot of `level`.
+    pub(super) fn add_bot(&mut self, id: MemberId, level: u8) {
+        if let Some(message) = self.bot_refusal(id) {
             self.notice(id, message);
             return;
         }
@@ -66,9 +70,51 @@ impl Room {
         self.broadcast_view();
     }
 
+    /// The host asks for the operator's TBP bot called `name`. It counts among the server's
+    /// bots and takes one of the TBP slots; its process starts now, in the seat's poller.
+    pub(super) fn add_tbp_bot(&mut self, id: MemberId, name: &str) {
+        if let Some(message) = self.bot_refusal(id) {
+            self.notice(id, message);
+            return;
+        }
+        if !self.hub.tbp.has(name) {
+            self.notice(id, "This server has no such bot.".to_owned());
+            return;
+        }
+        let Some(guard) = self.hub.bots.claim() else {
+            self.notice(
+                id,
+                "The server is running as many bots as it can right now: try again later."
+                    .to_owned(),
+            );
+            return;
+        };
+        let pace = self.hub.tbp.settings().min_piece;
+        let poller = match self.hub.tbp.poller(name, pace) {
+            Some(Ok(poller)) => poller,
+            Some(Err(_)) | None => {
+                self.notice(
+                    id,
+                    "Every external bot the server can run is playing: try again later.".to_owned(),
+                );
+                return;
+            }
+        };
+        self.seat_driver(Box::new(Tbp::new(name, poller)), guard);
+        if self.state == RoomState::Results {
+            self.state = RoomState::Lobby;
+        }
+        tracing::info!(room = %self.code, bot = name, bots = self.bot_count(), "TBP bot added");
+        self.broadcast_view();
+    }
+
     /// Seats a built-in bot of `level` (its place in the server's count is `guard`).
     pub(super) fn seat_bot(&mut self, level: Level, guard: BotGuard) {
-        let driver = Box::new(Builtin::new(level, self.hub.bots.pool()));
+        self.seat_driver(Box::new(Builtin::new(level, self.hub.bots.pool())), guard);
+    }
+
+    /// Seats a bot played by `driver`.
+    fn seat_driver(&mut self, driver: Box<dyn bot::BotDriver>, guard: BotGuard) {
         let (member, seat) = bot::spawn(self.hub.next_member(), self.link.clone(), driver, guard);
         self.seats.push(Seat {
             member,

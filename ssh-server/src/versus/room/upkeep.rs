@@ -129,6 +129,12 @@ impl Room {
             host: self.host == Some(id),
             state: self.state,
             ranked: self.ranked,
+            // The host chooses among the operator's TBP bots by name.
+            tbp_bots: if self.host == Some(id) && !self.ranked {
+                self.hub.tbp.names().map(str::to_owned).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
