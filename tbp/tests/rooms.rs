@@ -197,3 +197,78 @@ async fn a_full_server_refuses_the_seat_at_once() {
     }
     assert_eq!(tbp.running(), 0);
 }
+
+/// Waits for the bot (the host's only opponent) to have placed `pieces` in the match running.
+async fn bot_placed(rx: &mut mpsc::Receiver<Response>, pieces: u32) {
+    until(rx, |r| match r {
+        Response::Opponents(o) => o
+            .first()
+            .filter(|o| o.progress.pieces >= pieces)
+            .map(|_| ()),
+        _ => None,
+    })
+    .await;
+}
+
+/// The host gives up the match running and waits for its result.
+async fn give_up(host: &mut Services, rx: &mut mpsc::Receiver<Response>) {
+    host.handle(Request::Report(vec![Report::Forfeited {
+        progress: Progress::default(),
+    }]));
+    until(rx, |r| matches!(r, Response::MatchOver(_)).then_some(())).await;
+}
+
+#[tokio::test]
+async fn the_bot_is_stopped_after_each_game_and_started_for_the_rematch() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let log = dir.path().join("to-bot.jsonl");
+    let spec: BotSpec = format!("minotty={}", common::recorded(BOT, &log))
+        .parse()
+        .expect("a spec");
+    let tbp = TbpBots::new(
+        vec![spec],
+        TbpSettings {
+            min_piece: Duration::from_millis(60),
+            ..settings(3000)
+        },
+        2,
+    );
+    let shared = shared(tbp.clone());
+    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
+    host.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 2,
+        limit: RoomLimit::None,
+    }));
+    view(&mut rx, 1).await;
+    host.handle(Request::AddTbpBot {
+        name: "minotty".into(),
+    });
+    view(&mut rx, 2).await;
+    host.handle(Request::SetReady(true));
+    host.handle(Request::StartMatch);
+    bot_placed(&mut rx, 5).await;
+    give_up(&mut host, &mut rx).await;
+    host.handle(Request::Rematch);
+    until(&mut rx, |r| {
+        matches!(r, Response::MatchStart(_)).then_some(())
+    })
+    .await;
+    bot_placed(&mut rx, 5).await;
+    give_up(&mut host, &mut rx).await;
+    host.handle(Request::LeaveRoom);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tbp.running() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(tbp.running(), 0);
+    // One process for both games: started and stopped once per game (no garbage: the host
+    // never attacked), every piece suggested and played.
+    let [starts, stops, suggests, plays, _] = common::assert_life_cycle(&log);
+    assert_eq!(
+        (starts, stops),
+        (2, 2),
+        "{suggests} suggestions, {plays} plays"
+    );
+    assert!(plays >= 10 && suggests >= plays && suggests <= plays + 2);
+}
