@@ -116,7 +116,7 @@ async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: SqlitePool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await;
     let a = seat(0, Some(ann.id), "ann", 2);
-    let mut bot = seat(1, None, "Bot · level 3", 1);
+    let mut bot = seat(1, None, "Bot level 3", 1);
     bot.bot = Some("level 3".into());
     let m = NewMatch {
         kind: MatchKind::Battle,

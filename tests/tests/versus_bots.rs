@@ -48,17 +48,13 @@ async fn a_host_adds_a_bot_starts_and_sees_the_bot_play() {
     ann.send(&kitty_tap(KittyKey::Char('b')))
         .await
         .expect("send");
-    ann.wait_for_text("Bot · level 4", WAIT)
+    ann.wait_for_text("Bot level 4", WAIT)
         .await
         .expect("the bot takes the seat");
     assert!(ann.contents().contains("READY"), "{}", ann.contents());
     ann.send(&kitty_tap(K_ENTER)).await.expect("send");
     wait_for_play(&mut ann).await.expect("the match starts");
-    assert!(
-        ann.contents().contains("Bot · level 4"),
-        "{}",
-        ann.contents()
-    );
+    assert!(ann.contents().contains("Bot level 4"), "{}", ann.contents());
     let before = fields(ann.screen()).get(1).map_or(0, |f| f.filled());
     // Three locked pieces at least (12 cells; one piece may be falling).
     bot_board_fills(&mut ann, before + 12).await;
@@ -82,10 +78,6 @@ async fn the_quick_match_offers_a_bot_after_the_wait_and_plays_it() {
     );
     ann.send(&kitty_tap(K_ENTER)).await.expect("send");
     wait_for_play(&mut ann).await.expect("the bot match starts");
-    assert!(
-        ann.contents().contains("Bot · level 3"),
-        "{}",
-        ann.contents()
-    );
+    assert!(ann.contents().contains("Bot level 3"), "{}", ann.contents());
     bot_board_fills(&mut ann, 12).await;
 }

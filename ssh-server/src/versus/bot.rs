@@ -46,7 +46,7 @@ pub enum BotStep {
 /// never block: slow work (a search, a question to another process) runs elsewhere and
 /// [`BotDriver::ready`] completes when it is done.
 pub trait BotDriver: Send + std::fmt::Debug + 'static {
-    /// The name the room and the match show ("Bot · level 3"), never a person's.
+    /// The name the room and the match show ("Bot level 3"), never a person's.
     fn name(&self) -> String;
     /// Which bot, as the match record stores it ("level 3").
     fn kind(&self) -> String;

@@ -4,9 +4,9 @@
 //! are within the wider of their two ranges. Waiting players get `Queued` once a second.
 //!
 //! A player still alone after [`super::bot::BotLimits::offer_after`] (20 s by default) is
-//! offered a match against a bot once: unranked, at a level that follows their rating
-//! ([`bot_level_for`]). Accepting takes them out of the queue into that match; declining (or
-//! nothing) keeps them waiting.
+//! offered a match against a bot: unranked, at a level that follows their rating
+//! ([`bot_level_for`]). Accepting takes them out of the queue into that match; declining keeps
+//! them waiting, and the offer comes again after another such wait.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -65,8 +65,10 @@ struct Waiting {
     rating: Rating,
     since: Instant,
     claim: RankedClaim,
-    /// The bot match was offered (once).
+    /// A bot match is offered now (and may be accepted).
     offered: bool,
+    /// When to offer one (again).
+    offer_at: Instant,
 }
 
 /// The bot level offered to a player of `rating`: gentle players get a steady bot, strong ones
@@ -180,12 +182,17 @@ impl Queue {
                     since: now,
                     claim,
                     offered: false,
+                    offer_at: now + self.hub.bots.limits.offer_after,
                 });
                 pair(&self.hub, &mut self.waiting, now);
             }
             QueueMsg::AcceptBot { member } => self.accept_bot(member),
             QueueMsg::DeclineBot { id } => {
-                tracing::debug!(member = id.0, "a bot match was declined: still waiting");
+                let again = Instant::now() + self.hub.bots.limits.offer_after;
+                if let Some(w) = self.waiting.iter_mut().find(|w| w.member.id == id) {
+                    w.offered = false;
+                    w.offer_at = again;
+                }
             }
             #[cfg(test)]
             QueueMsg::Panic => panic!("a test asked the queue to panic"),
@@ -197,7 +204,7 @@ impl Queue {
         pair(&self.hub, &mut self.waiting, now);
         let bots = self.hub.bots.limits;
         for w in &mut self.waiting {
-            if !w.offered && bots.max_total > 0 && now >= w.since + bots.offer_after {
+            if !w.offered && bots.max_total > 0 && now >= w.offer_at {
                 w.offered = true;
                 w.member.send(Response::BotOffer {
                     level: bot_level_for(w.rating.rating).number(),

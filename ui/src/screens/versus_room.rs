@@ -58,7 +58,7 @@ impl Widget for &QueueView<'_> {
             draw::hint(
                 buf,
                 inner,
-                "Enter play the bot   n keep waiting   Esc cancel",
+                "Enter play bot   n keep waiting   Esc cancel",
                 theme,
             );
             return;

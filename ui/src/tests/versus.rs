@@ -311,7 +311,7 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
 
 fn bot_seat(level: u8) -> SeatView {
     SeatView {
-        name: format!("Bot · level {level}"),
+        name: format!("Bot level {level}"),
         ready: true,
         host: false,
         connected: true,
@@ -356,7 +356,7 @@ fn the_host_adds_bots_of_a_chosen_level_and_removes_them() {
     );
     let s = screen(&a);
     assert!(
-        s.contains("Bot · level 3") && s.contains("Bot · level 4"),
+        s.contains("Bot level 3") && s.contains("Bot level 4"),
         "{s}"
     );
     assert!(s.contains("x remove bot"), "{s}");
@@ -477,7 +477,7 @@ fn the_queue_offers_a_bot_match_that_can_be_declined_or_taken() {
     press(&mut a, Key::Enter, 41_500);
     assert_eq!(a.take_requests(), [Request::AcceptBotMatch]);
     a.deliver(
-        start(battle_mode(), 5, &["ada", "Bot · level 3"], Some(0)),
+        start(battle_mode(), 5, &["ada", "Bot level 3"], Some(0)),
         42_000,
     );
     assert!(screen(&a).contains("VERSUS · Battle"), "{}", screen(&a));

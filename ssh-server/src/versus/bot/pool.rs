@@ -135,7 +135,7 @@ impl Builtin {
 
 impl BotDriver for Builtin {
     fn name(&self) -> String {
-        format!("Bot · level {}", self.level.number())
+        format!("Bot level {}", self.level.number())
     }
 
     fn kind(&self) -> String {

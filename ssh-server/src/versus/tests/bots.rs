@@ -1,7 +1,8 @@
 //! Bots in rooms and the quick match's bot offer, driven through `VersusClient`s: a bot plays
 //! a real game whose board reaches its opponent, only the host seats and removes bots, the
 //! caps hold against a host who spams, a match with a bot is never rated and is stored with
-//! the bot marked (its replay verifies), and the queue offers a bot match after the wait.
+//! the bot marked (its replay verifies), and the queue offers a bot match after the wait
+//! (again after a decline).
 
 use std::time::Duration;
 
@@ -60,14 +61,14 @@ async fn a_bot_plays_a_real_game_its_opponent_sees_and_wins_when_they_top_out() 
     let (mut c, _) = room_of(&shared, battle(2), &["ann"]).await;
     c[0].send(Request::AddBot { level: 7 });
     let view = seats(&mut c[0], 2).await;
-    assert_eq!(view.seats[1].name, "Bot · level 7");
+    assert_eq!(view.seats[1].name, "Bot level 7");
     assert_eq!(view.seats[1].bot, Some(7));
     assert!(view.seats[1].ready, "bots are ready");
     assert_eq!(view.seats[1].rating, None);
     assert_eq!(shared.hub().bots.active(), 1);
     c[0].send(Request::StartMatch);
     let start = match_start(&mut c[0]).await;
-    assert_eq!(start.players, ["ann", "Bot · level 7"]);
+    assert_eq!(start.players, ["ann", "Bot level 7"]);
     assert!(!start.ranked);
     // The bot's board fills as it plays: locked cells reach ann within a few seconds.
     let cells = c[0]
@@ -93,7 +94,7 @@ async fn a_bot_plays_a_real_game_its_opponent_sees_and_wins_when_they_top_out() 
     }]);
     let result = result(&mut c[0]).await;
     assert!(!result.ranked);
-    assert_eq!(result.rows[0].name, "Bot · level 7");
+    assert_eq!(result.rows[0].name, "Bot level 7");
     assert_eq!(result.rows[0].place, 1);
     assert!(
         result.rows[0].pieces_per_second > 1.0,
@@ -250,7 +251,7 @@ async fn a_match_against_a_bot_is_never_rated_and_is_stored_with_the_bot_marked(
     assert_eq!(players[0].player, Some(account.id));
     assert_eq!(players[1].bot.as_deref(), Some("level 6"));
     assert_eq!(players[1].player, None);
-    assert_eq!(players[1].name, "Bot · level 6");
+    assert_eq!(players[1].name, "Bot level 6");
     assert!(players.iter().all(|p| p.rating.is_none()));
     assert_eq!(store.rating_of(account.id).await.unwrap(), None);
     // The bot's game is stored like a player's and re-simulates to what it reported.
@@ -283,6 +284,10 @@ async fn the_queue_offers_a_bot_match_after_the_wait_and_a_decline_keeps_waiting
         .await;
     assert_eq!(level, 3, "a new player's rating (1500) gets level 3");
     ann.send(Request::DeclineBotMatch);
+    // Declined: offered again after another wait, and still queued.
+    ann.wait(|r| matches!(r, Response::BotOffer { .. }).then_some(()))
+        .await;
+    ann.send(Request::DeclineBotMatch);
     // Still queued: a person who comes is paired, ranked.
     let mut bob = Client::new(&shared, "bob", Some(2));
     bob.send(Request::QuickMatch);
@@ -298,7 +303,7 @@ async fn the_queue_offers_a_bot_match_after_the_wait_and_a_decline_keeps_waiting
     cat.send(Request::AcceptBotMatch);
     let start = match_start(&mut cat).await;
     assert!(!start.ranked);
-    assert_eq!(start.players, ["cat", "Bot · level 3"]);
+    assert_eq!(start.players, ["cat", "Bot level 3"]);
     assert_eq!(start.you, Some(0));
     // The queue let go of the account's ranked claim: it may queue again later.
     let hub = shared.hub();
