@@ -103,7 +103,7 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     });
     let seated = view(&mut rx, 2).await;
     let bot = &seated.seats[1];
-    assert_eq!(bot.name, "Bot · minotty");
+    assert_eq!(bot.name, "Bot minotty");
     assert_eq!(bot.bot, Some(0), "a bot's seat, of no level");
     assert!(bot.ready);
     assert_eq!(tbp.running(), 1);
@@ -135,7 +135,7 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
         _ => None,
     })
     .await;
-    assert_eq!(result.rows[0].name, "Bot · minotty", "{result:?}");
+    assert_eq!(result.rows[0].name, "Bot minotty", "{result:?}");
     assert!(!result.ranked);
 
     // The host leaves, the room closes, and the bot's process with it.

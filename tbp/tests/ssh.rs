@@ -44,7 +44,7 @@ async fn a_host_seats_the_tbp_bot_over_ssh_and_sees_it_play() {
     ann.send(&kitty_tap(KittyKey::Char('b')))
         .await
         .expect("send");
-    ann.wait_for_text("Bot · minotty", WAIT)
+    ann.wait_for_text("Bot minotty", WAIT)
         .await
         .expect("the bot takes the seat");
     assert_eq!(tbp.running(), 1, "its process runs");

@@ -433,12 +433,12 @@ fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
     assert_eq!(a.take_requests(), [Request::AddBot { level: 7 }]);
     // A TBP bot's seat is a bot's (level 0), and the host can take it out.
     let mut tbp_seat = bot_seat(0);
-    tbp_seat.name = "Bot · minotty".into();
+    tbp_seat.name = "Bot minotty".into();
     view.seats.push(tbp_seat);
     a.deliver(Response::Room(view), 0);
     let s = screen(&a);
     assert!(
-        s.contains("Bot · minotty") && s.contains("x remove bot"),
+        s.contains("Bot minotty") && s.contains("x remove bot"),
         "{s}"
     );
     press(&mut a, Key::Char('x'), 0);

@@ -30,8 +30,9 @@ impl Tbp {
 }
 
 impl BotDriver for Tbp {
+    /// "Bot NAME": a space, so never an account's name (as the built-in "Bot level N").
     fn name(&self) -> String {
-        format!("Bot · {}", self.name)
+        format!("Bot {}", self.name)
     }
 
     fn kind(&self) -> String {
