@@ -7,7 +7,11 @@
 
 mod actions;
 mod lock;
+mod position;
 mod setup;
+
+pub(crate) use lock::spin_at;
+pub use position::Position;
 
 use std::collections::VecDeque;
 
@@ -577,16 +581,18 @@ impl Game {
     /// rows the top of the visible field as a wall.
     #[inline(always)]
     pub(crate) fn fits(&self, placed: &Placed) -> bool {
-        self.board.fits(placed)
-            && (self.rules.hidden_rows
-                || placed.y + placed.piece.footprint(placed.rotation).top >= BUFFER_HEIGHT as i8)
+        fits_under(&self.board, &self.rules, placed)
     }
+}
 
-    /// Whether the cell counts as filled for spin corners: the board's (walls and floor
-    /// included), and without hidden rows everything above the field.
-    pub(crate) fn corner_solid(&self, x: i8, y: i8) -> bool {
-        self.board.is_solid(x, y) || (!self.rules.hidden_rows && y < BUFFER_HEIGHT as i8)
-    }
+/// Whether a piece can be at `placed` on `board` under `rules`: the board's cells, and for a
+/// ruleset without hidden rows the top of the visible field as a wall. What rotations and
+/// spawns test (shifts and drops test the board alone); move generation uses it too.
+#[inline(always)]
+pub(crate) fn fits_under(board: &Board, rules: &Ruleset, placed: &Placed) -> bool {
+    board.fits(placed)
+        && (rules.hidden_rows
+            || placed.y + placed.piece.footprint(placed.rotation).top >= BUFFER_HEIGHT as i8)
 }
 
 /// Gravity of `mode` under `rules` at `level`: ms per row, `None` at 20G.

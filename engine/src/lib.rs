@@ -37,7 +37,7 @@ pub mod versus;
 
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
-pub use game::{Active, Game, GameConfig, Phase};
+pub use game::{Active, Game, GameConfig, Phase, Position};
 pub use generator::{Generator, PieceSource};
 pub use input::{Button, Input, MAX_INPUTS};
 pub use kicks::RotationSystem;

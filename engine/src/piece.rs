@@ -206,6 +206,37 @@ const FOOTPRINTS: [[Footprint; 4]; 7] = {
     out
 };
 
+/// For each shape, the first rotation that covers the same cells up to a shift, and the shift
+/// `(dx, dy)` that takes a box in this rotation to a box in that one (I, S and Z look the same
+/// upside down, the O in every rotation).
+const SAME_AS: [[(u8, i8, i8); 4]; 7] = {
+    let mut out = [[(0u8, 0i8, 0i8); 4]; 7];
+    let mut p = 0;
+    while p < 7 {
+        let mut r = 0;
+        while r < 4 {
+            let a = FOOTPRINTS[p][r];
+            let mut first = 0;
+            loop {
+                let b = FOOTPRINTS[p][first];
+                if a.rows == b.rows
+                    && a.masks[0] == b.masks[0]
+                    && a.masks[1] == b.masks[1]
+                    && a.masks[2] == b.masks[2]
+                    && a.masks[3] == b.masks[3]
+                {
+                    out[p][r] = (first as u8, a.left - b.left, a.top - b.top);
+                    break;
+                }
+                first += 1;
+            }
+            r += 1;
+        }
+        p += 1;
+    }
+    out
+};
+
 impl Piece {
     /// The shape in `rotation` as row masks.
     #[inline(always)]
@@ -230,6 +261,20 @@ impl Placed {
         self.piece
             .cells(self.rotation)
             .map(|(dx, dy)| (self.x + dx, self.y + dy))
+    }
+
+    /// The placement covering the same cells with the lowest-numbered rotation that can: for
+    /// the I, S and Z, South becomes North and West becomes East (their shapes repeat upside
+    /// down), and every O is North. Two placements cover the same cells exactly when their
+    /// canonical forms are equal.
+    pub fn canonical(&self) -> Placed {
+        let (r, dx, dy) = SAME_AS[self.piece as usize][self.rotation as usize];
+        Placed {
+            piece: self.piece,
+            rotation: Rotation::ALL[usize::from(r)],
+            x: self.x + dx,
+            y: self.y + dy,
+        }
     }
 
     /// The same placement moved by `(dx, dy)`.

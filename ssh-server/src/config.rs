@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use minotty_engine::ModeKind;
 
 use crate::limits::{ConnectionLimits, Startups};
+use crate::tbp::{BotSpec, TbpBots, TbpSettings};
 
 /// minotty: a falling-block puzzle game served over SSH.
 ///
@@ -25,9 +26,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the game over SSH (the default).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Play in this terminal, offline (no server, no database).
     Play(PlayArgs),
+    /// Play bot-vs-bot matches on every core and print matches per second and win rates by
+    /// level (to tune the bot levels and the garbage rules).
+    Arena(crate::arena::ArenaArgs),
 }
 
 #[derive(Debug, Args)]
@@ -60,6 +64,61 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub tbp: TbpArgs,
+}
+
+/// Tetris Bot Protocol bots: external programs players can face in versus.
+#[derive(Clone, Debug, Args)]
+pub struct TbpArgs {
+    /// A TBP bot as NAME=COMMAND (repeatable): NAME is what players see, COMMAND a program
+    /// and its arguments (as sh splits them) that speaks TBP on stdin/stdout. In
+    /// MINOTTY_TBP_BOT, separate several with ';'.
+    #[arg(
+        long = "tbp-bot",
+        env = "MINOTTY_TBP_BOT",
+        value_name = "NAME=COMMAND",
+        value_delimiter = ';'
+    )]
+    pub tbp_bots: Vec<BotSpec>,
+
+    /// Milliseconds a TBP bot has for each move; a bot that takes longer forfeits.
+    #[arg(long = "tbp-move-ms", env = "MINOTTY_TBP_MOVE_MS", default_value_t = 500,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub tbp_move_ms: u64,
+
+    /// Address space of each TBP bot process (RLIMIT_AS), MiB; past it the bot's allocations
+    /// fail.
+    #[arg(long = "tbp-memory-mb", env = "MINOTTY_TBP_MEMORY_MB", default_value_t = 512,
+          value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    pub tbp_memory_mb: u64,
+
+    /// Milliseconds per piece at least for a TBP bot in a room (400: 2.5 pieces a second).
+    #[arg(long = "tbp-piece-ms", env = "MINOTTY_TBP_PIECE_MS", default_value_t = 400,
+          value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub tbp_piece_ms: u64,
+
+    /// Most TBP bot processes running at once, server-wide.
+    #[arg(
+        long = "tbp-max-bots",
+        env = "MINOTTY_TBP_MAX_BOTS",
+        default_value_t = 8
+    )]
+    pub tbp_max_bots: usize,
+}
+
+impl TbpArgs {
+    /// The configured bots, ready to launch.
+    pub fn bots(&self) -> TbpBots {
+        let settings = TbpSettings {
+            move_time: Duration::from_millis(self.tbp_move_ms),
+            memory_mib: self.tbp_memory_mb,
+            min_piece: Duration::from_millis(self.tbp_piece_ms),
+            ..TbpSettings::default()
+        };
+        TbpBots::new(self.tbp_bots.clone(), settings, self.tbp_max_bots)
+    }
 }
 
 #[derive(Clone, Debug, Args)]
@@ -110,6 +169,19 @@ pub struct LimitArgs {
     /// Deal every versus match this seed (load tests and trials; random when not given).
     #[arg(long, env = "MINOTTY_VERSUS_SEED", hide = true)]
     pub versus_seed: Option<u32>,
+
+    /// Most server bots playing at once, in all rooms (0: no bots).
+    #[arg(long, env = "MINOTTY_MAX_BOTS", default_value_t = 64)]
+    pub max_bots: usize,
+
+    /// Threads that think for the bots: their searches never use more cores than this.
+    #[arg(long, env = "MINOTTY_BOT_THREADS", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub bot_threads: u16,
+
+    /// Seconds in the quick-match queue before a bot match is offered.
+    #[arg(long, env = "MINOTTY_BOT_OFFER_SECS", default_value_t = 20)]
+    pub bot_offer_secs: u64,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.
@@ -133,6 +205,8 @@ pub struct Limits {
     pub shutdown_grace: Duration,
     /// Deal every versus match this seed (tests); random when `None`.
     pub versus_seed: Option<u32>,
+    /// Server bots: how many, their threads, the quick-match offer.
+    pub bots: crate::versus::bot::BotLimits,
 }
 
 impl Limits {
@@ -166,6 +240,7 @@ impl Default for Limits {
             min_frame_interval: Duration::from_micros(1_000_000 / 60),
             shutdown_grace: Duration::from_secs(3),
             versus_seed: None,
+            bots: crate::versus::bot::BotLimits::default(),
         }
     }
 }
@@ -184,6 +259,12 @@ impl From<&LimitArgs> for Limits {
             idle_timeout: Duration::from_secs(args.idle_timeout_secs.max(1)),
             min_frame_interval: Duration::from_micros(1_000_000 / u64::from(args.max_fps.max(1))),
             versus_seed: args.versus_seed,
+            bots: crate::versus::bot::BotLimits {
+                max_total: args.max_bots,
+                threads: usize::from(args.bot_threads),
+                offer_after: Duration::from_secs(args.bot_offer_secs),
+                ..crate::versus::bot::BotLimits::default()
+            },
             ..Limits::default()
         }
     }
@@ -209,6 +290,9 @@ mod tests {
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!(limits.max_per_ip, 16);
         assert_eq!(limits.min_frame_interval, Duration::from_micros(16_666));
+        assert_eq!(limits.bots.offer_after, Duration::from_secs(20));
+        assert_eq!(limits.bots.max_total, 64);
+        assert_eq!(limits.bots.threads, 1);
     }
 
     #[test]
@@ -234,5 +318,49 @@ mod tests {
         assert_eq!(args.listen.port(), 22);
         assert_eq!(args.limits.max_per_ip, 3);
         assert!(Cli::try_parse_from(["minotty", "play", "--mode", "nope"]).is_err());
+    }
+
+    #[test]
+    fn tbp_bots_are_configured_by_name() {
+        let cli = Cli::parse_from(["minotty"]);
+        assert!(cli.serve.tbp.tbp_bots.is_empty());
+        assert_eq!(cli.serve.tbp.bots().names().count(), 0);
+        let cli = Cli::parse_from([
+            "minotty",
+            "--tbp-bot",
+            "minotty=minotty-bot",
+            "--tbp-bot",
+            "cc = /opt/cc/cold-clear --think 100",
+            "--tbp-move-ms",
+            "250",
+            "--tbp-memory-mb",
+            "1024",
+            "--tbp-max-bots",
+            "3",
+            "--tbp-piece-ms",
+            "250",
+        ]);
+        let bots = cli.serve.tbp.bots();
+        assert_eq!(bots.names().collect::<Vec<_>>(), ["minotty", "cc"]);
+        assert_eq!(
+            cli.serve.tbp.tbp_bots[1].command,
+            "/opt/cc/cold-clear --think 100"
+        );
+        assert_eq!(bots.settings().move_time, Duration::from_millis(250));
+        assert_eq!(bots.settings().memory_mib, 1024);
+        assert_eq!(bots.settings().min_piece, Duration::from_millis(250));
+        for bad in [
+            "nameless",
+            "=cmd",
+            "a b=cmd",
+            "x=",
+            "waytoolongnameforabot=cmd",
+        ] {
+            assert!(
+                Cli::try_parse_from(["minotty", "--tbp-bot", bad]).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(Cli::try_parse_from(["minotty", "--tbp-move-ms", "5"]).is_err());
     }
 }

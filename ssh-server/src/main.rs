@@ -12,7 +12,11 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Play(args)) => minotty_server::play::run(args.mode),
-        Some(Command::Serve(args)) => serve(args),
+        Some(Command::Serve(args)) => serve(*args),
+        Some(Command::Arena(args)) => {
+            print!("{}", minotty_server::arena::run(&args).render());
+            Ok(())
+        }
         None => serve(cli.serve),
     }
 }
@@ -57,10 +61,15 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
+        let tbp = args.tbp.bots();
+        for name in tbp.names() {
+            tracing::info!(bot = name, "TBP bot configured");
+        }
         let config = ServerConfig {
             host_key,
             limits: Limits::from(&args.limits),
             store: Some(store),
+            tbp,
         };
         minotty_server::run(listener, config, shutdown_signal()).await
     })

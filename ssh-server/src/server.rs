@@ -32,6 +32,8 @@ pub struct ServerConfig {
     /// The store; `None` runs without a database: everyone plays as a guest and the commands
     /// and screens that need it say so.
     pub store: Option<Store>,
+    /// The Tetris Bot Protocol bots players can face (none: `TbpBots::default()`).
+    pub tbp: crate::tbp::TbpBots,
 }
 
 /// State shared by all connections: settings and the shutdown signal, never a player's state.
@@ -94,9 +96,11 @@ pub async fn run(
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
             account: SharedAccounts::new(config.store.clone(), writer),
-            versus: crate::services::versus::SharedVersus::new(
+            versus: crate::services::versus::SharedVersus::with_tbp(
                 config.store.clone(),
                 config.limits.versus_seed,
+                config.limits.bots,
+                config.tbp.clone(),
             ),
         },
         shutdown: CancellationToken::new(),

@@ -45,6 +45,7 @@ fn seat(seat: u32, player: Option<PlayerId>, name: &str, place: u32) -> MatchPla
         time_ms: 60_000,
         rating: None,
         replay: None,
+        bot: None,
     }
 }
 
@@ -107,6 +108,30 @@ async fn a_match_is_stored_with_players_and_replays(pool: SqlitePool) {
         [id]
     );
     // A private room changes no rating.
+    assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
+}
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: SqlitePool) {
+    let store = store(pool).await;
+    let ann = player(&store, "ann", 1).await;
+    let a = seat(0, Some(ann.id), "ann", 2);
+    let mut bot = seat(1, None, "Bot level 3", 1);
+    bot.bot = Some("level 3".into());
+    let m = NewMatch {
+        kind: MatchKind::Battle,
+        ranked: false,
+        room: "BOTS22".into(),
+        seed: 7,
+        started_at: NOW - 1000,
+        ended_at: NOW,
+        players: vec![a.clone(), bot.clone()],
+    };
+    let id = store.record_match(&m).await.expect("stored");
+    let stored = store.match_players(id).await.expect("read");
+    assert_eq!(stored, vec![a, bot]);
+    assert_eq!(stored[0].bot, None);
+    assert_eq!(stored[1].bot.as_deref(), Some("level 3"));
     assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
 }
 

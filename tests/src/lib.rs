@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use minotty_server::tbp::TbpBots;
 use minotty_server::{HostKey, Limits, ServerConfig, Store};
 use russh::client::{self, Handle, Msg};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
@@ -36,6 +37,7 @@ pub const WAIT: Duration = Duration::from_secs(10);
 pub struct TestServer {
     pub addr: SocketAddr,
     limits: Limits,
+    tbp: TbpBots,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<anyhow::Result<()>>>,
     dir: tempfile::TempDir,
@@ -49,11 +51,18 @@ impl TestServer {
 
     /// Starts a server with `limits`, a fresh host key file and a fresh SQLite database.
     pub async fn start_with(limits: Limits) -> anyhow::Result<TestServer> {
+        TestServer::start_with_tbp(limits, TbpBots::default()).await
+    }
+
+    /// The same, with the Tetris Bot Protocol bots `tbp` configured.
+    pub async fn start_with_tbp(limits: Limits, tbp: TbpBots) -> anyhow::Result<TestServer> {
         let dir = tempfile::tempdir().context("creating a temporary directory")?;
-        let (addr, stop, task) = TestServer::launch(dir.path(), limits.clone()).await?;
+        let (addr, stop, task) =
+            TestServer::launch_with(dir.path(), limits.clone(), tbp.clone()).await?;
         Ok(TestServer {
             addr,
             limits,
+            tbp,
             stop: Some(stop),
             task: Some(task),
             dir,
@@ -69,6 +78,19 @@ impl TestServer {
         oneshot::Sender<()>,
         JoinHandle<anyhow::Result<()>>,
     )> {
+        TestServer::launch_with(dir, limits, TbpBots::default()).await
+    }
+
+    /// The same with the TBP bots `tbp`.
+    async fn launch_with(
+        dir: &std::path::Path,
+        limits: Limits,
+        tbp: TbpBots,
+    ) -> anyhow::Result<(
+        SocketAddr,
+        oneshot::Sender<()>,
+        JoinHandle<anyhow::Result<()>>,
+    )> {
         let (host_key, _) = HostKey::load_or_generate(&dir.join("host_key"))?;
         let store = Store::open(&format!("sqlite://{}", dir.join("minotty.db").display())).await?;
         let listener = TcpListener::bind("127.0.0.1:0").await?;
@@ -78,6 +100,7 @@ impl TestServer {
             host_key,
             limits,
             store: Some(store),
+            tbp,
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;
@@ -89,7 +112,8 @@ impl TestServer {
     /// changes: the new server listens on a new port).
     pub async fn restart(&mut self) -> anyhow::Result<()> {
         self.stop(Duration::from_secs(30)).await?;
-        let (addr, stop, task) = TestServer::launch(self.dir.path(), self.limits.clone()).await?;
+        let (addr, stop, task) =
+            TestServer::launch_with(self.dir.path(), self.limits.clone(), self.tbp.clone()).await?;
         self.addr = addr;
         self.stop = Some(stop);
         self.task = Some(task);

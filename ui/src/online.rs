@@ -109,6 +109,23 @@ pub enum Request {
     /// Another match in the same room with the same players.
     Rematch,
     SetTargeting(Targeting),
+    /// The host seats a server bot of `level` (1-7) in an empty seat.
+    AddBot {
+        level: u8,
+    },
+    /// The host seats the server's Tetris Bot Protocol bot called `name` (one of
+    /// [`RoomView::tbp_bots`]) in an empty seat.
+    AddTbpBot {
+        name: String,
+    },
+    /// The host takes the bot in `seat` out of the room.
+    RemoveBot {
+        seat: usize,
+    },
+    /// Play the bot the quick-match queue offered (unranked), leaving the queue.
+    AcceptBotMatch,
+    /// Keep waiting for a person.
+    DeclineBotMatch,
     /// What happened in the player's own game since the last report (versus only).
     Report(Vec<Report>),
 }
@@ -227,6 +244,10 @@ pub enum Response {
     Queued {
         rating: i32,
         range: i32,
+    },
+    /// Nobody to play yet: the queue offers an unranked match against a bot of `level`.
+    BotOffer {
+        level: u8,
     },
     /// The room as it is now (sent on every change while in a room's lobby or results).
     Room(RoomView),
@@ -358,6 +379,9 @@ pub struct RoomView {
     pub state: RoomState,
     /// Ranked quick-match room (no lobby: it starts by itself).
     pub ranked: bool,
+    /// The server's Tetris Bot Protocol bots the host can add, by name (empty for everyone
+    /// else).
+    pub tbp_bots: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,6 +398,8 @@ pub struct SeatView {
     pub host: bool,
     pub connected: bool,
     pub rating: Option<i32>,
+    /// A server bot of this level (1-7; 0 for a Tetris Bot Protocol bot), not a person.
+    pub bot: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

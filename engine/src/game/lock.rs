@@ -1,11 +1,11 @@
 //! Locking a piece: T-spin detection, line clears, scoring, attack and garbage, limits.
 
-use super::{Active, Game, Phase};
-use crate::board::{BUFFER_HEIGHT, HEIGHT};
+use super::{Active, Game, Phase, fits_under};
+use crate::board::{BUFFER_HEIGHT, Board, HEIGHT};
 use crate::event::{Clear, EndReason, EventKind};
 use crate::mode::Stat;
-use crate::piece::{Piece, Rotation};
-use crate::ruleset::{Scoring, SpinRule, Time};
+use crate::piece::{Piece, Placed, Rotation};
+use crate::ruleset::{Ruleset, Scoring, SpinRule, Time};
 use crate::scoring::{self, Spin};
 
 impl Game {
@@ -85,45 +85,9 @@ impl Game {
         }
     }
 
-    /// The ruleset's spin rule: the rules seed's 3-corner rule for a T whose last action was a
-    /// rotation (in `standard` a rotation that used the last kick of its table always makes a
-    /// full T-spin), or tetrs' "any piece that cannot move up".
+    /// The ruleset's spin rule for the piece locking now (see [`spin_at`]).
     fn detect_spin(&self, active: &Active) -> Spin {
-        let placed = active.placed;
-        let last_kick_full = match self.rules.spin {
-            SpinRule::Immobile => {
-                return if self.fits(&placed.shifted(0, -1)) {
-                    Spin::None
-                } else {
-                    Spin::Full
-                };
-            }
-            SpinRule::TCorners { last_kick_full } => last_kick_full,
-        };
-        let Some((_, last_kick)) = active.rotated else {
-            return Spin::None;
-        };
-        if placed.piece != Piece::T {
-            return Spin::None;
-        }
-        let (cx, cy) = (placed.x + 1, placed.y + 1);
-        let solid = |dx: i8, dy: i8| self.corner_solid(cx + dx, cy + dy);
-        let (nw, ne, sw, se) = (solid(-1, -1), solid(1, -1), solid(-1, 1), solid(1, 1));
-        let corners = [nw, ne, sw, se].iter().filter(|&&c| c).count();
-        if corners < 3 {
-            return Spin::None;
-        }
-        let front = match placed.rotation {
-            Rotation::North => nw && ne,
-            Rotation::East => ne && se,
-            Rotation::South => sw && se,
-            Rotation::West => nw && sw,
-        };
-        if front || (last_kick && last_kick_full) {
-            Spin::Full
-        } else {
-            Spin::Mini
-        }
+        spin_at(&self.board, &self.rules, active.placed, active.rotated)
     }
 
     fn score_clear(&mut self, rows: u64, lines: u32, spin: Spin) {
@@ -296,5 +260,59 @@ impl Game {
         if let Some(limit) = hit.copied() {
             self.end(EndReason::Limit(limit.stat), limit.win);
         }
+    }
+}
+
+/// The ruleset's spin rule for a piece locking at `placed` on `board`, whose last successful
+/// action was a rotation when `rotated` is `Some((kick index, was last kick))`: the rules
+/// seed's 3-corner rule for a T (in `standard` a rotation that used the last kick of its table
+/// always makes a full T-spin), or tetrs' "any piece that cannot move up". Move generation
+/// asks it too, so a bot's idea of a spin is the game's.
+pub(crate) fn spin_at(
+    board: &Board,
+    rules: &Ruleset,
+    placed: Placed,
+    rotated: Option<(u8, bool)>,
+) -> Spin {
+    let last_kick_full = match rules.spin {
+        SpinRule::Immobile => {
+            return if fits_under(board, rules, &placed.shifted(0, -1)) {
+                Spin::None
+            } else {
+                Spin::Full
+            };
+        }
+        SpinRule::TCorners { last_kick_full } => last_kick_full,
+    };
+    let Some((_, last_kick)) = rotated else {
+        return Spin::None;
+    };
+    if placed.piece != Piece::T {
+        return Spin::None;
+    }
+    // Walls and floor count, and without hidden rows everything above the field.
+    let solid =
+        |x: i8, y: i8| board.is_solid(x, y) || (!rules.hidden_rows && y < BUFFER_HEIGHT as i8);
+    let (cx, cy) = (placed.x + 1, placed.y + 1);
+    let (nw, ne, sw, se) = (
+        solid(cx - 1, cy - 1),
+        solid(cx + 1, cy - 1),
+        solid(cx - 1, cy + 1),
+        solid(cx + 1, cy + 1),
+    );
+    let corners = [nw, ne, sw, se].iter().filter(|&&c| c).count();
+    if corners < 3 {
+        return Spin::None;
+    }
+    let front = match placed.rotation {
+        Rotation::North => nw && ne,
+        Rotation::East => ne && se,
+        Rotation::South => sw && se,
+        Rotation::West => nw && sw,
+    };
+    if front || (last_kick && last_kick_full) {
+        Spin::Full
+    } else {
+        Spin::Mini
     }
 }

@@ -126,6 +126,11 @@ impl Services {
             | Request::StartMatch
             | Request::Rematch
             | Request::SetTargeting(_)
+            | Request::AddBot { .. }
+            | Request::AddTbpBot { .. }
+            | Request::RemoveBot { .. }
+            | Request::AcceptBotMatch
+            | Request::DeclineBotMatch
             | Request::Report(_) => self.versus.handle(request),
         }
     }

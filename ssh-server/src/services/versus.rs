@@ -15,6 +15,7 @@ use tokio::time::Instant;
 
 use super::Who;
 use crate::store::Store;
+use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{Hub, Link, Member, MemberId, QueueMsg, RoomMsg, SessionTx, code};
 
@@ -28,8 +29,23 @@ impl SharedVersus {
     /// Versus over `store` (matches and ratings are stored there; without one nothing is
     /// stored). `seed`: every match is dealt this seed (tests), random otherwise.
     pub fn new(store: Option<Store>, seed: Option<u32>) -> SharedVersus {
+        SharedVersus::with_bots(store, seed, BotLimits::default())
+    }
+
+    /// The same with these bot limits.
+    pub fn with_bots(store: Option<Store>, seed: Option<u32>, bots: BotLimits) -> SharedVersus {
+        SharedVersus::with_tbp(store, seed, bots, crate::tbp::TbpBots::default())
+    }
+
+    /// The same with these bot limits and the operator's Tetris Bot Protocol bots.
+    pub fn with_tbp(
+        store: Option<Store>,
+        seed: Option<u32>,
+        bots: BotLimits,
+        tbp: crate::tbp::TbpBots,
+    ) -> SharedVersus {
         SharedVersus {
-            hub: Arc::new(Hub::new(store, seed)),
+            hub: Arc::new(Hub::with_bots(store, seed, bots).with_tbp(tbp)),
         }
     }
 
@@ -275,6 +291,29 @@ impl VersusClient {
             }
             Request::SetTargeting(targeting) => {
                 self.to_room(RoomMsg::Targeting { id, targeting });
+            }
+            Request::AddBot { level } => {
+                self.to_room(RoomMsg::AddBot { id, level });
+            }
+            Request::AddTbpBot { name } => {
+                self.to_room(RoomMsg::AddTbpBot { id, name });
+            }
+            Request::RemoveBot { seat } => {
+                self.to_room(RoomMsg::RemoveBot { id, seat });
+            }
+            Request::AcceptBotMatch => {
+                if self.queued {
+                    // The queue takes the player out (releasing the ranked claim) and starts
+                    // the bot match, or keeps them waiting and says why.
+                    let _ = self.hub.queue().send(QueueMsg::AcceptBot {
+                        member: self.member(),
+                    });
+                }
+            }
+            Request::DeclineBotMatch => {
+                if self.queued {
+                    let _ = self.hub.queue().send(QueueMsg::DeclineBot { id });
+                }
             }
             Request::Report(reports) => {
                 self.to_room(RoomMsg::Report { id, reports });

@@ -49,6 +49,8 @@ pub struct MatchPlayer {
     pub rating: Option<(Rating, Rating)>,
     /// `Replay::to_bytes()`, when the player's App sent it.
     pub replay: Option<Vec<u8>>,
+    /// A server bot, not a person: which one (e.g. "level 3"). Its `player` is `None`.
+    pub bot: Option<String>,
 }
 
 fn kind_db(kind: MatchKind) -> &'static str {
@@ -109,8 +111,8 @@ impl Store {
             sqlx::query(
                 "INSERT INTO match_players (match_id, seat, player_id, name, place, kos, \
                  forfeited, lines, pieces, attack_sent, garbage_received, time_ms, \
-                 rating_before, rating_after, replay) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                 rating_before, rating_after, replay, bot) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
             )
             .bind(id)
             .bind(i64::from(p.seat))
@@ -127,6 +129,7 @@ impl Store {
             .bind(rating.map(|(b, _)| b.rating))
             .bind(rating.map(|(_, a)| a.rating))
             .bind(p.replay.as_deref())
+            .bind(p.bot.as_deref())
             .execute(&mut *tx)
             .await?;
             if m.ranked
@@ -158,7 +161,7 @@ impl Store {
     pub async fn match_players(&self, id: MatchId) -> Result<Vec<MatchPlayer>, StoreError> {
         let rows = sqlx::query(
             "SELECT seat, player_id, name, place, kos, forfeited, lines, pieces, attack_sent, \
-             garbage_received, time_ms, rating_before, rating_after, replay \
+             garbage_received, time_ms, rating_before, rating_after, replay, bot \
              FROM match_players WHERE match_id = $1 ORDER BY seat",
         )
         .bind(id.0)
@@ -195,6 +198,7 @@ impl Store {
                     time_ms: from_db(int("time_ms")?, "time")?,
                     rating,
                     replay: row.try_get("replay")?,
+                    bot: row.try_get("bot")?,
                 })
             })
             .collect()

@@ -16,6 +16,7 @@
 //! Rooms and the queue are supervised: a panic while handling a message is caught and logged;
 //! the room then closes (its code unregistered, its members told), the queue goes on.
 
+pub mod bot;
 pub mod code;
 pub mod limits;
 mod queue;
@@ -180,6 +181,10 @@ pub struct Hub {
     next_claim: AtomicU64,
     /// Wrong room codes per source address.
     join_failures: Mutex<limits::AddressFailures>,
+    /// The server's bots: how many, and the threads that think for them.
+    pub bots: Arc<bot::Bots>,
+    /// The operator's Tetris Bot Protocol bots, which a host can seat by name.
+    pub tbp: crate::tbp::TbpBots,
 }
 
 /// An account's claim on ranked play (the queue, then its match), released with
@@ -192,11 +197,21 @@ pub struct RankedClaim {
 
 impl Hub {
     pub fn new(store: Option<Store>, seed: Option<u32>) -> Hub {
+        Hub::with_bots(store, seed, bot::BotLimits::default())
+    }
+
+    pub fn with_bots(store: Option<Store>, seed: Option<u32>, bots: bot::BotLimits) -> Hub {
         Hub {
             store,
             seed,
+            bots: Arc::new(bot::Bots::new(bots)),
             ..Hub::default()
         }
+    }
+
+    /// The same with the operator's TBP bots.
+    pub fn with_tbp(self, tbp: crate::tbp::TbpBots) -> Hub {
+        Hub { tbp, ..self }
     }
 
     pub fn next_member(&self) -> MemberId {
@@ -226,7 +241,33 @@ impl Hub {
         players: Vec<(Member, Option<Rating>)>,
         claims: Vec<RankedClaim>,
     ) -> Option<RoomLink> {
-        room::spawn(Arc::clone(self), options, ranked, players, claims)
+        room::spawn(Arc::clone(self), options, ranked, players, claims, None)
+    }
+
+    /// Starts an unranked 1v1 battle of `member` against a bot of `level` at once (the
+    /// quick match's offer). `Err` says why not (no bot free, no room code).
+    pub fn create_bot_match(
+        self: &Arc<Self>,
+        member: Member,
+        level: minotty_engine::bot::versus::Level,
+    ) -> Result<RoomLink, String> {
+        let guard = self.bots.claim().ok_or_else(|| {
+            "Every bot of the server is busy right now: still looking for a person.".to_owned()
+        })?;
+        let options = RoomOptions {
+            kind: minotty_engine::versus::MatchKind::Battle,
+            max_players: 2,
+            limit: minotty_ui::online::RoomLimit::None,
+        };
+        room::spawn(
+            Arc::clone(self),
+            options,
+            false,
+            vec![(member, None)],
+            Vec::new(),
+            Some((level, guard)),
+        )
+        .ok_or_else(|| "The server has no free room: try again.".to_owned())
     }
 
     /// Reserves a fresh code for `tx`.

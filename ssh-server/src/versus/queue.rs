@@ -2,12 +2,18 @@
 //! Each player's acceptable range starts at [`BASE_RANGE`] and widens by [`WIDEN_PER_SEC`]
 //! every second of waiting (up to [`MAX_RANGE`]); two players are paired when their ratings
 //! are within the wider of their two ranges. Waiting players get `Queued` once a second.
+//!
+//! A player still alone after [`super::bot::BotLimits::offer_after`] (20 s by default) is
+//! offered a match against a bot: unranked, at a level that follows their rating
+//! ([`bot_level_for`]). Accepting takes them out of the queue into that match; declining keeps
+//! them waiting, and the offer comes again after another such wait.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
+use minotty_engine::bot::versus::Level;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_ui::online::{Response, RoomLimit, RoomOptions};
@@ -40,6 +46,14 @@ pub enum QueueMsg {
         member: Member,
         rating: Rating,
     },
+    /// The player takes the bot match they were offered.
+    AcceptBot {
+        member: Member,
+    },
+    /// The player keeps waiting for a person.
+    DeclineBot {
+        id: MemberId,
+    },
     /// Tests: the queue panics while handling this.
     #[cfg(test)]
     Panic,
@@ -51,6 +65,24 @@ struct Waiting {
     rating: Rating,
     since: Instant,
     claim: RankedClaim,
+    /// A bot match is offered now (and may be accepted).
+    offered: bool,
+    /// When to offer one (again).
+    offer_at: Instant,
+}
+
+/// The bot level offered to a player of `rating`: gentle players get a steady bot, strong ones
+/// a fast one (a new player, at 1500, gets level 3).
+pub fn bot_level_for(rating: f64) -> Level {
+    let n = match rating {
+        r if r < 1300.0 => 2,
+        r if r < 1600.0 => 3,
+        r if r < 1800.0 => 4,
+        r if r < 2000.0 => 5,
+        r if r < 2200.0 => 6,
+        _ => 7,
+    };
+    Level::new(n).unwrap_or(Level::MIN)
 }
 
 /// The range of a player who has waited since `since`.
@@ -149,8 +181,18 @@ impl Queue {
                     rating,
                     since: now,
                     claim,
+                    offered: false,
+                    offer_at: now + self.hub.bots.limits.offer_after,
                 });
                 pair(&self.hub, &mut self.waiting, now);
+            }
+            QueueMsg::AcceptBot { member } => self.accept_bot(member),
+            QueueMsg::DeclineBot { id } => {
+                let again = Instant::now() + self.hub.bots.limits.offer_after;
+                if let Some(w) = self.waiting.iter_mut().find(|w| w.member.id == id) {
+                    w.offered = false;
+                    w.offer_at = again;
+                }
             }
             #[cfg(test)]
             QueueMsg::Panic => panic!("a test asked the queue to panic"),
@@ -160,11 +202,43 @@ impl Queue {
     fn tick(&mut self, now: Instant) {
         self.remove_waiting(|w| w.member.tx.is_closed());
         pair(&self.hub, &mut self.waiting, now);
+        let bots = self.hub.bots.limits;
+        for w in &mut self.waiting {
+            if !w.offered && bots.max_total > 0 && now >= w.offer_at {
+                w.offered = true;
+                w.member.send(Response::BotOffer {
+                    level: bot_level_for(w.rating.rating).number(),
+                });
+            }
+        }
         for w in &self.waiting {
             w.member.send(Response::Queued {
                 rating: w.rating.rating.round() as i32,
                 range: range(w.since, now),
             });
+        }
+    }
+
+    /// A player takes the bot match offered: out of the queue and into the match, or (no bot
+    /// free) still waiting, told why.
+    fn accept_bot(&mut self, member: Member) {
+        let Some(i) = self
+            .waiting
+            .iter()
+            .position(|w| w.member.id == member.id && w.offered)
+        else {
+            return;
+        };
+        let level = bot_level_for(self.waiting[i].rating.rating);
+        match self.hub.create_bot_match(member.clone(), level) {
+            Ok(room) => {
+                let w = self.waiting.remove(i);
+                self.hub.release_ranked(w.claim);
+                tracing::info!(room = %room.code, level = level.number(), "a bot match from the queue");
+            }
+            Err(message) => {
+                member.send(Response::Notice { message });
+            }
         }
     }
 

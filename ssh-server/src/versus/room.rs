@@ -16,8 +16,10 @@ use minotty_ui::online::{
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
+mod bots;
 mod upkeep;
 
+use super::bot::{BotGuard, BotSeat};
 use super::{
     COUNTDOWN, Hub, Member, MemberId, OPPONENTS_INTERVAL, REPLAY_GRACE, ROOM_INBOX, RankedClaim,
     RoomLink, unix_now,
@@ -54,6 +56,21 @@ pub enum RoomMsg {
         id: MemberId,
         reports: Vec<Report>,
     },
+    /// The host seats a bot of `level` in an empty seat.
+    AddBot {
+        id: MemberId,
+        level: u8,
+    },
+    /// The host seats the operator's TBP bot called `name` in an empty seat.
+    AddTbpBot {
+        id: MemberId,
+        name: String,
+    },
+    /// The host takes the bot in `seat` out.
+    RemoveBot {
+        id: MemberId,
+        seat: usize,
+    },
     /// The server is shutting down (after its sessions ended): the room stores a decided
     /// match, abandons one still running, and closes.
     Shutdown,
@@ -64,13 +81,15 @@ pub enum RoomMsg {
 
 /// Starts a room with `players` seated (the first is the host of a private room); a ranked
 /// room starts its match at once, with the players' `claims` on ranked play (released when
-/// the match ends).
+/// the match ends). With `bot`, a bot of that level takes a seat too and the match starts at
+/// once (the quick match's bot match, unranked).
 pub(super) fn spawn(
     hub: Arc<Hub>,
     options: RoomOptions,
     ranked: bool,
     players: Vec<(Member, Option<Rating>)>,
     claims: Vec<RankedClaim>,
+    bot: Option<(minotty_engine::bot::versus::Level, BotGuard)>,
 ) -> Option<RoomLink> {
     let (tx, rx) = mpsc::channel(ROOM_INBOX);
     let code = hub.register(&tx)?;
@@ -103,9 +122,14 @@ pub(super) fn spawn(
             connected: true,
             rating,
             targeting: Targeting::default(),
+            bot: None,
         });
     }
-    if ranked {
+    let with_bot = bot.is_some();
+    if let Some((level, guard)) = bot {
+        room.seat_bot(level, guard);
+    }
+    if ranked || with_bot {
         room.start_match(Instant::now());
     } else {
         room.broadcast_view();
@@ -148,12 +172,15 @@ struct Seat {
     connected: bool,
     rating: Option<Rating>,
     targeting: Targeting,
+    /// A server bot sits here, not a person.
+    bot: Option<BotSeat>,
 }
 
 /// One player of the match in progress (or just ended).
 #[derive(Debug)]
 struct Player {
     member: Member,
+    bot: Option<BotSeat>,
     board: BoardSnapshot,
     progress: Progress,
     /// Left (or disconnected) before the end.
@@ -271,7 +298,7 @@ impl Room {
                 self.crash(&panic);
                 return;
             }
-            if self.seats.iter().all(|s| !s.connected) {
+            if !self.has_people() {
                 break if self.hub.is_shutting_down() {
                     "the server is restarting"
                 } else {
@@ -408,6 +435,9 @@ impl Room {
                 }
             }
             RoomMsg::Report { id, reports } => self.reports(id, reports, now),
+            RoomMsg::AddBot { id, level } => self.add_bot(id, level),
+            RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
+            RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
             RoomMsg::Shutdown => self.abandon(),
             #[cfg(test)]
             RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
@@ -469,6 +499,7 @@ impl Room {
             connected: true,
             rating: None,
             targeting: Targeting::default(),
+            bot: None,
         });
         self.broadcast_view();
     }
@@ -544,11 +575,12 @@ impl Room {
         if self.ranked {
             return;
         }
+        let person = |s: &&Seat| s.connected && s.bot.is_none();
         let ok = self
             .host
-            .is_some_and(|h| self.seats.iter().any(|s| s.member.id == h && s.connected));
+            .is_some_and(|h| self.seats.iter().filter(person).any(|s| s.member.id == h));
         if !ok {
-            self.host = self.seats.iter().find(|s| s.connected).map(|s| s.member.id);
+            self.host = self.seats.iter().find(person).map(|s| s.member.id);
         }
     }
 
@@ -614,9 +646,11 @@ impl Room {
             .seats
             .iter_mut()
             .map(|s| {
-                s.ready = false;
+                // Bots are always ready for the next one.
+                s.ready = s.bot.is_some();
                 Player {
                     member: s.member.clone(),
+                    bot: s.bot.clone(),
                     board: BoardSnapshot {
                         rows: vec![[0; 10]; 20],
                     },
@@ -780,7 +814,8 @@ impl Room {
                 live.router.knock_out(p);
             }
         }
-        if ranked && n == 2 {
+        // A match with a bot is never rated (ranked rooms have no bots; this holds whatever).
+        if ranked && n == 2 && live.players.iter().all(|p| p.bot.is_none()) {
             let before: Vec<Rating> = live
                 .players
                 .iter()
@@ -937,11 +972,16 @@ impl Room {
                 time_ms: pl.progress.time_ms,
                 rating: pl.rating,
                 replay: pl.replay.as_ref().map(Replay::to_bytes),
+                bot: pl.bot.as_ref().map(|b| b.kind.clone()),
             })
             .collect();
         self.hub.record(NewMatch {
             kind: live.kind,
-            ranked: self.ranked && live.players.iter().all(|p| p.rating.is_some()),
+            ranked: self.ranked
+                && live
+                    .players
+                    .iter()
+                    .all(|p| p.rating.is_some() && p.bot.is_none()),
             room: self.code.clone(),
             seed: live.seed,
             started_at: live.started_at,
@@ -977,7 +1017,8 @@ impl Room {
             return;
         };
         for (p, pl) in live.players.iter().enumerate() {
-            if !pl.disconnected {
+            // Bots play blind: they never look at the others' boards.
+            if !pl.disconnected && pl.bot.is_none() {
                 pl.member.send(Response::Opponents(self.opponents(Some(p))));
             }
         }

@@ -13,6 +13,7 @@ use crate::services::{AccountRef, Who};
 use crate::store::PlayerId;
 
 mod abuse;
+mod bots;
 
 struct Client {
     client: Option<VersusClient>,
@@ -851,6 +852,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
                 time_ms: 0,
                 rating: None,
                 replay: None,
+                bot: None,
             })
             .collect(),
     };

@@ -5,6 +5,8 @@ mod account;
 mod route;
 mod versus;
 
+pub use versus::{progress_of, snapshot};
+
 use minotty_engine::{Game, ModeKind};
 use ratatui::Frame;
 use ratatui::widgets::Widget;

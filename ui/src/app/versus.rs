@@ -91,6 +91,29 @@ pub(super) struct VersusState {
     queue_secs: u64,
     /// The ready state last asked for and when, until the room's next view.
     ready_sent: Option<(bool, u64)>,
+    /// The level of the next bot the host adds (0: the default).
+    bot_level: u8,
+    /// The queue offered a match against a bot of this level.
+    bot_offer: Option<u8>,
+}
+
+/// The level of the next bot a host adds, before they choose.
+pub(crate) const DEFAULT_BOT_LEVEL: u8 = 3;
+
+/// How many bots a host can choose from: the seven levels, then the server's TBP bots (pick
+/// `8 + i` is `room.tbp_bots[i]`).
+fn bot_picks(room: &RoomView) -> u8 {
+    u8::try_from(7 + room.tbp_bots.len()).unwrap_or(u8::MAX)
+}
+
+impl VersusState {
+    fn bot_level(&self) -> u8 {
+        if self.bot_level == 0 {
+            DEFAULT_BOT_LEVEL
+        } else {
+            self.bot_level
+        }
+    }
 }
 
 impl App {
@@ -129,16 +152,7 @@ impl App {
             View::Menu => self.key_versus_menu(ev, now),
             View::Create => self.key_versus_create(ev),
             View::Join { spectate } => self.key_versus_join(ev, spectate),
-            View::Queue => {
-                if nav(ev) == Some(Nav::Back) {
-                    self.versus_send(Request::CancelQuickMatch);
-                    self.versus.queue = None;
-                    self.versus.awaiting = false;
-                    self.versus.view = View::Menu;
-                    return true;
-                }
-                false
-            }
+            View::Queue => self.key_versus_queue(ev),
             View::Room => self.key_versus_room(ev, now),
             View::Results => self.key_versus_results(ev, now),
             View::Match => false,
@@ -168,6 +182,7 @@ impl App {
                             since: now,
                             rating: None,
                         });
+                        v.bot_offer = None;
                         v.queue_secs = 0;
                         v.awaiting = true;
                         v.view = View::Queue;
@@ -185,6 +200,38 @@ impl App {
             _ => return false,
         }
         true
+    }
+
+    fn key_versus_queue(&mut self, ev: KeyEvent) -> bool {
+        let v = &mut self.versus;
+        if v.bot_offer.is_some() && !ev.mods.ctrl && !ev.mods.alt {
+            match ev.key {
+                Key::Enter | Key::Char('y' | 'Y') => {
+                    v.bot_offer = None;
+                    v.message = Some("Starting a match against the bot...".to_string());
+                    self.versus_send(Request::AcceptBotMatch);
+                    return true;
+                }
+                Key::Char('n' | 'N') => {
+                    v.bot_offer = None;
+                    v.message = Some("Still looking for a person.".to_string());
+                    self.versus_send(Request::DeclineBotMatch);
+                    return true;
+                }
+                _ => {}
+            }
+        }
+        if nav(ev) == Some(Nav::Back) {
+            self.versus_send(Request::CancelQuickMatch);
+            let v = &mut self.versus;
+            v.queue = None;
+            v.bot_offer = None;
+            v.message = None;
+            v.awaiting = false;
+            v.view = View::Menu;
+            return true;
+        }
+        false
     }
 
     fn key_versus_create(&mut self, ev: KeyEvent) -> bool {
@@ -304,6 +351,45 @@ impl App {
                 self.versus.confirm_start = false;
                 self.versus.message = None;
                 self.versus_send(Request::StartMatch);
+            }
+            Some('b') => {
+                if !room.host || room.ranked {
+                    return false;
+                }
+                if room.seats.len() >= usize::from(room.options.max_players) {
+                    self.versus.message = Some("The room is full.".to_string());
+                    return true;
+                }
+                let pick = self.versus.bot_level().min(bot_picks(room));
+                self.versus.message = None;
+                // Past the built-in levels come the server's TBP bots, by name.
+                let request = match room.tbp_bots.get(usize::from(pick).wrapping_sub(8)) {
+                    Some(name) if pick > 7 => Request::AddTbpBot { name: name.clone() },
+                    _ => Request::AddBot { level: pick },
+                };
+                self.versus_send(request);
+            }
+            Some('x') => {
+                if !room.host || room.ranked {
+                    return false;
+                }
+                match room.seats.iter().rposition(|s| s.bot.is_some()) {
+                    Some(seat) => {
+                        self.versus.message = None;
+                        self.versus_send(Request::RemoveBot { seat });
+                    }
+                    None => self.versus.message = Some("No bot to remove.".to_string()),
+                }
+            }
+            Some(c @ ('+' | '=' | '-')) => {
+                if !room.host || room.ranked {
+                    return false;
+                }
+                let level = self.versus.bot_level().min(bot_picks(room));
+                self.versus.bot_level = match c {
+                    '-' => level.saturating_sub(1).max(1),
+                    _ => (level + 1).min(bot_picks(room)),
+                };
             }
             Some('t') => {
                 let can = you.is_some()
@@ -499,6 +585,7 @@ impl App {
             View::Queue => QueueView {
                 waited_ms: v.queue.map_or(0, |q| self.now.saturating_sub(q.since)),
                 rating: v.queue.and_then(|q| q.rating),
+                bot_offer: v.bot_offer,
                 message,
                 theme,
             }
@@ -507,6 +594,8 @@ impl App {
                 Some(room) => LobbyView {
                     room,
                     targeting: v.targeting,
+                    bot_level: (room.host && !room.ranked)
+                        .then(|| v.bot_level().min(bot_picks(room))),
                     message,
                     theme,
                 }
@@ -590,6 +679,12 @@ impl App {
                     v.view = View::Menu;
                 }
                 v.message = Some(sanitize_line(&message));
+            }
+            Response::BotOffer { level } => {
+                if v.queue.is_none() {
+                    return false;
+                }
+                v.bot_offer = Some(level);
             }
             Response::Queued { rating, range } => {
                 let since = v.queue.map_or(now, |q| q.since);
@@ -675,6 +770,7 @@ impl App {
                 });
                 v.view = View::Match;
                 v.queue = None;
+                v.bot_offer = None;
                 v.awaiting = false;
                 v.rematch = false;
                 v.message = None;
@@ -832,7 +928,7 @@ impl App {
 }
 
 /// The 20 visible rows of a game's board with its falling piece.
-pub(crate) fn snapshot(game: &Game) -> BoardSnapshot {
+pub fn snapshot(game: &Game) -> BoardSnapshot {
     let board = game.board();
     let mut rows = vec![[0u8; WIDTH]; VISIBLE_HEIGHT];
     for (vy, row) in rows.iter_mut().enumerate() {
@@ -856,7 +952,7 @@ pub(crate) fn snapshot(game: &Game) -> BoardSnapshot {
 }
 
 /// The player's running numbers.
-pub(crate) fn progress_of(game: &Game) -> Progress {
+pub fn progress_of(game: &Game) -> Progress {
     let stats = game.stats();
     let (ready, waiting) = game.garbage().pending();
     Progress {

@@ -15,6 +15,8 @@ use crate::theme::Theme;
 pub struct QueueView<'a> {
     pub waited_ms: u64,
     pub rating: Option<(i32, i32)>,
+    /// The queue offers a match against a bot of this level.
+    pub bot_offer: Option<u8>,
     pub message: &'a str,
     pub theme: Theme,
 }
@@ -42,6 +44,25 @@ impl Widget for &QueueView<'_> {
             None => sfmt!(64; "Joining the queue..."),
         };
         draw::put_centered(buf, inner, inner.y + 7, range.as_str(), theme.text());
+        if let Some(level) = self.bot_offer {
+            draw::put_centered(
+                buf,
+                inner,
+                inner.y + 9,
+                "No one yet. Play a bot instead?",
+                theme.title(),
+            );
+            let about =
+                sfmt!(64; "Level {} ({}) {} unranked", level, bot_level_name(level), theme.dot());
+            draw::put_centered(buf, inner, inner.y + 10, about.as_str(), theme.accent());
+            draw::hint(
+                buf,
+                inner,
+                "Enter play bot   n keep waiting   Esc cancel",
+                theme,
+            );
+            return;
+        }
         if !self.message.is_empty() {
             let area = Rect::new(inner.x + 1, inner.y + 9, inner.width.saturating_sub(2), 2);
             draw::wrapped(buf, area, area.y, self.message, theme.accent());
@@ -55,6 +76,9 @@ impl Widget for &QueueView<'_> {
 pub struct LobbyView<'a> {
     pub room: &'a RoomView,
     pub targeting: Targeting,
+    /// The host's next bot: a level 1-7, or `8 + i` for `room.tbp_bots[i]` (`None`: not the
+    /// host, or a ranked room).
+    pub bot_level: Option<u8>,
     pub message: &'a str,
     pub theme: Theme,
 }
@@ -116,7 +140,11 @@ impl Widget for &LobbyView<'_> {
             let x = draw::put(buf, list, x, y, mark, theme.accent());
             let name_style = if you { theme.title() } else { theme.text() };
             draw::put(buf, list, x + 1, y, &seat.name, name_style);
-            let host = if seat.host { "host" } else { "" };
+            let host = match (seat.host, seat.bot) {
+                (true, _) => "host",
+                (false, Some(_)) => "bot",
+                (false, None) => "",
+            };
             draw::put(buf, list, list.x + 28, y, host, theme.dim());
             let (ready, style) = if seat.ready {
                 ("READY", theme.good())
@@ -135,6 +163,32 @@ impl Widget for &LobbyView<'_> {
                 theme.bad()
             };
             draw::put_right(buf, list, y, right.as_str(), style);
+        }
+        // The host's bot keys, under the seats while one is free.
+        if let Some(level) = self.bot_level
+            && room.state != RoomState::Playing
+            && room.seats.len() < 8
+        {
+            let free = room.seats.len() < usize::from(room.options.max_players);
+            let has_bot = room.seats.iter().any(|s| s.bot.is_some());
+            let which = match room.tbp_bots.get(usize::from(level).wrapping_sub(8)) {
+                Some(name) if level > 7 => sfmt!(40; "{}, TBP", name),
+                _ => sfmt!(40; "level {}, {}", level, bot_level_name(level)),
+            };
+            let choose = if room.tbp_bots.is_empty() {
+                "+/- level"
+            } else {
+                "+/- bot"
+            };
+            let line = match (free, has_bot) {
+                (true, true) => {
+                    sfmt!(96; "b add bot ({})   {}   x remove bot", which.as_str(), choose)
+                }
+                (true, false) => sfmt!(96; "b add a bot ({})   {}", which.as_str(), choose),
+                (false, _) => sfmt!(96; "x remove bot"),
+            };
+            let y = list.y + room.seats.len() as u16;
+            draw::put(buf, list, list.x + 2, y, line.as_str(), theme.dim());
         }
         let mut y = list.y + room.seats.len().min(8) as u16 + 1;
         if room.spectators > 0 {
@@ -181,4 +235,9 @@ impl Widget for &LobbyView<'_> {
         };
         draw::hint(buf, inner, hint, theme);
     }
+}
+
+/// A bot level's name, as the engine names its levels.
+fn bot_level_name(level: u8) -> &'static str {
+    minotty_engine::bot::versus::Level::new(level).map_or("?", |l| l.name())
 }

@@ -38,6 +38,7 @@ fn seat(name: &str, ready: bool, host: bool) -> SeatView {
         host,
         connected: true,
         rating: Some(1500),
+        bot: None,
     }
 }
 
@@ -55,6 +56,7 @@ fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
         host,
         state: RoomState::Lobby,
         ranked: false,
+        tbp_bots: Vec::new(),
     }
 }
 
@@ -305,6 +307,180 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     press(&mut a, Key::Esc, 0);
     assert_eq!(a.take_requests(), [Request::LeaveRoom]);
     assert!(screen(&a).contains("Quick match"));
+}
+
+fn bot_seat(level: u8) -> SeatView {
+    SeatView {
+        name: format!("Bot level {level}"),
+        ready: true,
+        host: false,
+        connected: true,
+        rating: None,
+        bot: Some(level),
+    }
+}
+
+#[test]
+fn the_host_adds_bots_of_a_chosen_level_and_removes_them() {
+    let mut a = online();
+    versus_menu(&mut a);
+    a.deliver(
+        Response::Room(room(vec![seat("ada", false, true)], Some(0), true)),
+        0,
+    );
+    let s = screen(&a);
+    assert!(s.contains("b add a bot (level 3, steady)"), "{s}");
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(a.take_requests(), [Request::AddBot { level: 3 }]);
+    press(&mut a, Key::Char('+'), 0);
+    press(&mut a, Key::Char('+'), 0);
+    press(&mut a, Key::Char('-'), 0);
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(a.take_requests(), [Request::AddBot { level: 4 }]);
+    for _ in 0..10 {
+        press(&mut a, Key::Char('+'), 0);
+    }
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::AddBot { level: 7 }],
+        "7 at most"
+    );
+    a.deliver(
+        Response::Room(room(
+            vec![seat("ada", false, true), bot_seat(3), bot_seat(4)],
+            Some(0),
+            true,
+        )),
+        0,
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("Bot level 3") && s.contains("Bot level 4"),
+        "{s}"
+    );
+    assert!(s.contains("x remove bot"), "{s}");
+    // The last bot goes first.
+    press(&mut a, Key::Char('x'), 0);
+    assert_eq!(a.take_requests(), [Request::RemoveBot { seat: 2 }]);
+    // Two bots and the host fill four seats with bob: no more.
+    a.deliver(
+        Response::Room(room(
+            vec![
+                seat("ada", false, true),
+                bot_seat(3),
+                bot_seat(4),
+                seat("bob", true, false),
+            ],
+            Some(0),
+            true,
+        )),
+        0,
+    );
+    press(&mut a, Key::Char('b'), 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("The room is full"), "{}", screen(&a));
+    // Someone else's room: no bot keys.
+    a.deliver(
+        Response::Room(room(
+            vec![seat("bob", false, true), seat("ada", false, false)],
+            Some(1),
+            false,
+        )),
+        0,
+    );
+    press(&mut a, Key::Char('b'), 0);
+    press(&mut a, Key::Char('x'), 0);
+    assert!(a.take_requests().is_empty());
+    assert!(!screen(&a).contains("add a bot"), "{}", screen(&a));
+}
+
+#[test]
+fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
+    let mut a = online();
+    versus_menu(&mut a);
+    let mut view = room(vec![seat("ada", false, true)], Some(0), true);
+    view.tbp_bots = vec!["minotty".into(), "other".into()];
+    a.deliver(Response::Room(view.clone()), 0);
+    assert!(screen(&a).contains("b add a bot (level 3, steady)   +/- bot"));
+    // Past level 7 come the TBP bots, in the server's order.
+    for _ in 0..5 {
+        press(&mut a, Key::Char('+'), 0);
+    }
+    let s = screen(&a);
+    assert!(s.contains("b add a bot (minotty, TBP)"), "{s}");
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::AddTbpBot {
+            name: "minotty".into()
+        }]
+    );
+    for _ in 0..5 {
+        press(&mut a, Key::Char('+'), 0);
+    }
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::AddTbpBot {
+            name: "other".into()
+        }],
+        "the last one at most"
+    );
+    press(&mut a, Key::Char('-'), 0);
+    press(&mut a, Key::Char('-'), 0);
+    press(&mut a, Key::Char('b'), 0);
+    assert_eq!(a.take_requests(), [Request::AddBot { level: 7 }]);
+    // A TBP bot's seat is a bot's (level 0), and the host can take it out.
+    let mut tbp_seat = bot_seat(0);
+    tbp_seat.name = "Bot minotty".into();
+    view.seats.push(tbp_seat);
+    a.deliver(Response::Room(view), 0);
+    let s = screen(&a);
+    assert!(
+        s.contains("Bot minotty") && s.contains("x remove bot"),
+        "{s}"
+    );
+    press(&mut a, Key::Char('x'), 0);
+    assert_eq!(a.take_requests(), [Request::RemoveBot { seat: 1 }]);
+}
+
+#[test]
+fn the_queue_offers_a_bot_match_that_can_be_declined_or_taken() {
+    let mut a = online();
+    versus_menu(&mut a);
+    press(&mut a, Key::Enter, 1000);
+    assert_eq!(a.take_requests(), [Request::QuickMatch]);
+    a.deliver(
+        Response::Queued {
+            rating: 1500,
+            range: 100,
+        },
+        1200,
+    );
+    a.deliver(Response::BotOffer { level: 3 }, 21_000);
+    let s = screen(&a);
+    assert!(s.contains("Play a bot instead?"), "{s}");
+    assert!(
+        s.contains("Level 3 (steady)") && s.contains("unranked"),
+        "{s}"
+    );
+    press(&mut a, Key::Char('n'), 21_500);
+    assert_eq!(a.take_requests(), [Request::DeclineBotMatch]);
+    let s = screen(&a);
+    assert!(s.contains("Still looking for a person"), "{s}");
+    assert!(
+        s.contains("Looking for an opponent"),
+        "still in the queue: {s}"
+    );
+    a.deliver(Response::BotOffer { level: 3 }, 41_000);
+    press(&mut a, Key::Enter, 41_500);
+    assert_eq!(a.take_requests(), [Request::AcceptBotMatch]);
+    a.deliver(
+        start(battle_mode(), 5, &["ada", "Bot level 3"], Some(0)),
+        42_000,
+    );
+    assert!(screen(&a).contains("VERSUS · Battle"), "{}", screen(&a));
 }
 
 #[test]

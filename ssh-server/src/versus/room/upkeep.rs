@@ -9,11 +9,12 @@ use tokio::time::Instant;
 use super::{Member, MemberId, Room};
 
 impl Room {
-    /// Everyone the room talks to: connected players, then spectators.
+    /// Everyone the room talks to: connected players (not bots: they only hear about their
+    /// matches), then spectators.
     fn listeners(&self) -> impl Iterator<Item = &Member> {
         self.seats
             .iter()
-            .filter(|s| s.connected)
+            .filter(|s| s.connected && s.bot.is_none())
             .map(|s| &s.member)
             .chain(self.spectators.iter())
     }
@@ -120,6 +121,7 @@ impl Room {
                     host: self.host == Some(s.member.id),
                     connected: s.connected,
                     rating: s.rating.map(|r| r.rating.round() as i32),
+                    bot: s.bot.as_ref().map(|b| b.level.unwrap_or(0)),
                 })
                 .collect(),
             spectators: self.spectators.len() as u32,
@@ -127,6 +129,12 @@ impl Room {
             host: self.host == Some(id),
             state: self.state,
             ranked: self.ranked,
+            // The host chooses among the operator's TBP bots by name.
+            tbp_bots: if self.host == Some(id) && !self.ranked {
+                self.hub.tbp.names().map(str::to_owned).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 

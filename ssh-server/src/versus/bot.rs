@@ -1,0 +1,412 @@
+//! Server bots in versus rooms.
+//!
+//! A bot seat is a room member like a session: the room sends it what it sends players
+//! (`MatchStart`, `Garbage`, `MatchOver`...) through a [`SessionTx`], and it answers with the
+//! same reports a player's App sends (attacks, boards, progress, the end, the replay). Behind
+//! it is a task of its own that runs the bot's [`Game`] on the match's clock, exactly as a
+//! player's session runs theirs, so a bot's game is real: it replays and verifies.
+//!
+//! What presses the buttons is a [`BotDriver`]: the seam for other kinds of bots. The built-in
+//! one (`bot/pool.rs`) thinks on a fixed pool of threads; an external "Tetris Bot Protocol"
+//! process would be another driver (it would send the game state to the process in `poll` and
+//! complete `ready` when the process answers). The room knows only the seat's name and level.
+//!
+//! Bounds: at most [`BotLimits::max_total`] bots at once in all rooms (a [`BotGuard`] each),
+//! at most a room's empty seats (a room keeps its host, a person), and their searches never
+//! use more than [`BotLimits::threads`] cores.
+
+pub mod pool;
+pub mod tbp;
+
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use minotty_engine::{EndReason, Event, EventKind, Game, GameConfig, Input, Time};
+use minotty_ui::online::{MatchStart, Report, Response};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+
+use super::{Member, MemberId, RoomLink, RoomMsg, SessionTx};
+use crate::services::RESPONSE_QUEUE;
+
+/// What to do next, as a driver sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotStep {
+    /// Apply this input now (then the driver is asked again at once).
+    Input(Input),
+    /// Nothing before this game time.
+    At(Time),
+    /// Nothing until the game changes (garbage arrives) or [`BotDriver::ready`] completes.
+    Idle,
+}
+
+/// What plays a bot seat's game: given the game, it says what to press and when. Its calls
+/// never block: slow work (a search, a question to another process) runs elsewhere and
+/// [`BotDriver::ready`] completes when it is done.
+pub trait BotDriver: Send + std::fmt::Debug + 'static {
+    /// The name the room and the match show ("Bot level 3"), never a person's.
+    fn name(&self) -> String;
+    /// Which bot, as the match record stores it ("level 3").
+    fn kind(&self) -> String;
+    /// The built-in bot's level, shown in the room.
+    fn level(&self) -> Option<u8>;
+    /// A match starts and the bot's new game with it; `seed` is the bot's own for this match.
+    fn start(&mut self, game: &Game, seed: u32);
+    /// The game at game time `now`: what to do.
+    fn poll(&mut self, game: &Game, now: Time) -> BotStep;
+    /// Completes when work started by `poll` is done (pending forever when there is none).
+    fn ready(&mut self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+    /// The bot's game is over, or the match was decided while it played (a TBP bot is told to
+    /// stop calculating).
+    fn end(&mut self) {}
+}
+
+/// How many bots the server runs, and how it thinks for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotLimits {
+    /// Bots at once in all rooms (0: no bots).
+    pub max_total: usize,
+    /// Threads for the built-in bots' searches.
+    pub threads: usize,
+    /// Decisions waiting for a thread before bots wait.
+    pub queue: usize,
+    /// Waiting in the quick-match queue this long brings the offer of a bot match.
+    pub offer_after: Duration,
+}
+
+impl Default for BotLimits {
+    fn default() -> BotLimits {
+        BotLimits {
+            max_total: 64,
+            threads: 1,
+            queue: 256,
+            offer_after: Duration::from_secs(20),
+        }
+    }
+}
+
+/// The server's bots: the count, the limits and the thinking threads (started with the first
+/// bot).
+#[derive(Debug, Default)]
+pub struct Bots {
+    pub limits: BotLimits,
+    active: AtomicUsize,
+    pool: OnceLock<Arc<pool::Pool>>,
+}
+
+impl Bots {
+    pub fn new(limits: BotLimits) -> Bots {
+        Bots {
+            limits,
+            ..Bots::default()
+        }
+    }
+
+    /// A place for one more bot, or `None` at the limit.
+    pub fn claim(self: &Arc<Self>) -> Option<BotGuard> {
+        let max = self.limits.max_total;
+        self.active
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()?;
+        Some(BotGuard(Arc::clone(self)))
+    }
+
+    /// Bots playing or seated now.
+    pub fn active(&self) -> usize {
+        self.active.load(Ordering::Acquire)
+    }
+
+    pub fn pool(&self) -> Arc<pool::Pool> {
+        Arc::clone(
+            self.pool
+                .get_or_init(|| Arc::new(pool::Pool::new(self.limits.threads, self.limits.queue))),
+        )
+    }
+
+    /// The thinking threads' numbers, if they started.
+    pub fn stats(&self) -> Option<Arc<pool::PoolStats>> {
+        self.pool.get().map(|p| Arc::clone(&p.stats))
+    }
+}
+
+/// One bot's place in the count, given back when its task ends.
+#[derive(Debug)]
+pub struct BotGuard(Arc<Bots>);
+
+impl Drop for BotGuard {
+    fn drop(&mut self) {
+        self.0.active.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A bot's seat in a room, as the room knows it.
+#[derive(Clone, Debug)]
+pub struct BotSeat {
+    pub level: Option<u8>,
+    /// For the match record.
+    pub kind: String,
+}
+
+/// Starts a bot's task for `room` and returns it as a member to seat.
+pub fn spawn(
+    id: MemberId,
+    room: RoomLink,
+    driver: Box<dyn BotDriver>,
+    guard: BotGuard,
+) -> (Member, BotSeat) {
+    let (tx, rx) = mpsc::channel(RESPONSE_QUEUE);
+    let seat = BotSeat {
+        level: driver.level(),
+        kind: driver.kind(),
+    };
+    let member = Member {
+        id,
+        name: driver.name(),
+        account: None,
+        tx: SessionTx::new(tx),
+        link: Arc::new(Mutex::new(Some(room.clone()))),
+    };
+    tokio::spawn(run(id, room, driver, rx, guard));
+    (member, seat)
+}
+
+/// Board snapshots that only show the falling piece moving go out at most this often (as a
+/// player's App sends them).
+const BOARD_EVERY: Duration = Duration::from_millis(100);
+/// Inputs applied in one turn of the task at most (a driver that never says "later" cannot
+/// hold it).
+const INPUTS_PER_TURN: usize = 32;
+
+/// One match of the bot.
+struct Play {
+    game: Game,
+    /// When game time 0 is.
+    go: Instant,
+    started: bool,
+    /// Events not reported yet.
+    events: Vec<Event>,
+    finished: bool,
+    driver_at: Option<Time>,
+    board_due: bool,
+    last_board: Option<Instant>,
+}
+
+impl Play {
+    fn new(start: &MatchStart, now: Instant) -> Play {
+        let config = GameConfig {
+            mode: start.mode.clone(),
+            ..GameConfig::default()
+        };
+        Play {
+            game: Game::new(config, start.seed),
+            go: now + Duration::from_millis(start.countdown_ms),
+            started: false,
+            events: Vec::new(),
+            finished: false,
+            driver_at: None,
+            board_due: true,
+            last_board: None,
+        }
+    }
+
+    fn game_ms(&self, now: Instant) -> Time {
+        u64::try_from(now.saturating_duration_since(self.go).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn at(&self, t: Time) -> Instant {
+        self.go + Duration::from_millis(t)
+    }
+
+    /// When the task should wake for this match.
+    fn wake(&self) -> Option<Instant> {
+        if self.finished {
+            return None;
+        }
+        if !self.started {
+            return Some(self.go);
+        }
+        let game = [self.game.next_deadline(), self.driver_at]
+            .into_iter()
+            .flatten()
+            .min()
+            .map(|t| self.at(t));
+        let board = self
+            .board_due
+            .then(|| self.last_board.map_or(Instant::now(), |b| b + BOARD_EVERY));
+        game.into_iter().chain(board).min()
+    }
+
+    /// Garbage from the room.
+    fn garbage(&mut self, lines: u8, now: Instant) {
+        if !self.started || self.finished {
+            return;
+        }
+        let t = self.game_ms(now);
+        let events = self.game.update(t, Some(Input::Garbage(lines)));
+        self.events.extend_from_slice(events);
+    }
+
+    /// Advances the game to `now`, lets the driver play, and returns the reports for the room.
+    fn step(&mut self, driver: &mut dyn BotDriver, now: Instant, seed: u32) -> Vec<Report> {
+        if self.finished || now < self.go {
+            return Vec::new();
+        }
+        let t = self.game_ms(now);
+        if !self.started {
+            self.started = true;
+            let events = self.game.update(0, None);
+            self.events.extend_from_slice(events);
+            driver.start(&self.game, seed);
+        }
+        let events = self.game.update(t, None);
+        self.events.extend_from_slice(events);
+        self.driver_at = None;
+        for _ in 0..INPUTS_PER_TURN {
+            if self.game.is_over() {
+                break;
+            }
+            match driver.poll(&self.game, t) {
+                BotStep::Input(input) => {
+                    let events = self.game.update(t, Some(input));
+                    self.events.extend_from_slice(events);
+                }
+                BotStep::At(at) if at > t => {
+                    self.driver_at = Some(at);
+                    break;
+                }
+                BotStep::At(_) => {}
+                BotStep::Idle => break,
+            }
+        }
+        let reports = self.reports(now);
+        if self.finished {
+            driver.end();
+        }
+        reports
+    }
+
+    /// What happened since the last report, as a player's App reports it.
+    fn reports(&mut self, now: Instant) -> Vec<Report> {
+        let mut reports = Vec::new();
+        let mut board = false;
+        let mut progress = false;
+        let mut finished = None;
+        for e in self.events.drain(..) {
+            match e.kind {
+                EventKind::AttackSent { lines } if lines > 0 => {
+                    reports.push(Report::Attack { lines });
+                    progress = true;
+                }
+                EventKind::Lock { .. }
+                | EventKind::LineClear(_)
+                | EventKind::GarbageRisen { .. } => {
+                    board = true;
+                    progress = true;
+                }
+                EventKind::GarbageQueued { .. } | EventKind::GarbageCancelled { .. } => {
+                    progress = true;
+                }
+                EventKind::Move { .. }
+                | EventKind::Rotate { .. }
+                | EventKind::Fall { .. }
+                | EventKind::Spawn { .. }
+                | EventKind::Hold { .. } => self.board_due = true,
+                EventKind::GameOver { won, reason } => {
+                    finished = Some((won, reason == EndReason::Forfeit));
+                }
+                _ => {}
+            }
+        }
+        let throttled = self.last_board.is_some_and(|b| now < b + BOARD_EVERY);
+        if board || (self.board_due && !throttled) {
+            reports.push(Report::Board(minotty_ui::snapshot(&self.game)));
+            self.last_board = Some(now);
+            self.board_due = false;
+        }
+        let numbers = minotty_ui::progress_of(&self.game);
+        if progress {
+            reports.push(Report::Progress(numbers));
+        }
+        if let Some((won, forfeit)) = finished {
+            self.finished = true;
+            reports.push(if forfeit {
+                Report::Forfeited { progress: numbers }
+            } else {
+                Report::Finished {
+                    won,
+                    progress: numbers,
+                }
+            });
+            reports.push(Report::Replay(Box::new(self.game.replay())));
+        }
+        reports
+    }
+}
+
+/// What woke the task.
+enum Wake {
+    Message(Option<Response>),
+    Timer,
+    Ready,
+}
+
+/// The bot's task: until the room lets it go (closes, or the host removed it).
+async fn run(
+    id: MemberId,
+    room: RoomLink,
+    mut driver: Box<dyn BotDriver>,
+    mut rx: mpsc::Receiver<Response>,
+    _guard: BotGuard,
+) {
+    let mut play: Option<Play> = None;
+    let mut seed = 0u32;
+    loop {
+        let wake = play.as_ref().and_then(Play::wake);
+        let woke = tokio::select! {
+            msg = rx.recv() => Wake::Message(msg),
+            () = sleep_until(wake.unwrap_or_else(far_future)), if wake.is_some() => Wake::Timer,
+            () = driver.ready() => Wake::Ready,
+        };
+        let now = Instant::now();
+        let mut reports = Vec::new();
+        match woke {
+            Wake::Message(None | Some(Response::RoomClosed { .. })) => break,
+            Wake::Message(Some(Response::MatchStart(start))) => {
+                if let Some(seat) = start.you {
+                    // The bot's own seed for this match: the match's, mixed with its seat.
+                    seed = start.seed ^ (seat as u32 + 1).wrapping_mul(0x9E37_79B9);
+                    play = Some(Play::new(&start, now));
+                }
+            }
+            Wake::Message(Some(Response::Garbage { lines, .. })) => {
+                if let Some(p) = play.as_mut() {
+                    p.garbage(lines, now);
+                }
+            }
+            Wake::Message(Some(Response::MatchOver(_))) => {
+                // A game still running when the match is decided: its record goes now.
+                if let Some(p) = play.take()
+                    && !p.finished
+                {
+                    driver.end();
+                    reports.push(Report::Replay(Box::new(p.game.replay())));
+                }
+            }
+            Wake::Message(Some(_)) | Wake::Timer | Wake::Ready => {}
+        }
+        if let Some(p) = play.as_mut() {
+            reports.extend(p.step(driver.as_mut(), now, seed));
+        }
+        if !reports.is_empty() && room.tx.send(RoomMsg::Report { id, reports }).await.is_err() {
+            break;
+        }
+    }
+}
+
+fn far_future() -> Instant {
+    Instant::now() + Duration::from_secs(86_400)
+}

@@ -1,0 +1,149 @@
+//! Bots in a room: the host seats them in empty seats and takes them out again (in the lobby
+//! or after a match). A bot seat is a member like a player's (see `versus/bot.rs`); the room
+//! only keeps its name and level, never rates it, and closes when no person is left.
+
+use minotty_engine::bot::versus::Level;
+use minotty_engine::versus::Targeting;
+use minotty_ui::online::{Response, RoomState};
+
+use super::{Room, Seat};
+use crate::versus::MemberId;
+use crate::versus::bot::{self, BotGuard, pool::Builtin, tbp::Tbp};
+
+impl Room {
+    /// Whether a person (not a bot) is still connected.
+    pub(super) fn has_people(&self) -> bool {
+        self.seats.iter().any(|s| s.connected && s.bot.is_none())
+    }
+
+    fn bot_count(&self) -> usize {
+        self.seats.iter().filter(|s| s.bot.is_some()).count()
+    }
+
+    fn notice(&self, id: MemberId, message: String) {
+        if let Some(i) = self.seat_of(id) {
+            self.seats[i].member.send(Response::Notice { message });
+        }
+    }
+
+    /// Why `id` cannot add a bot now, if it cannot.
+    fn bot_refusal(&self, id: MemberId) -> Option<String> {
+        if self.ranked {
+            Some("A ranked match has no bots.".to_owned())
+        } else if self.host != Some(id) {
+            Some("Only the host can add bots.".to_owned())
+        } else if self.state == RoomState::Playing {
+            Some("Bots join between matches.".to_owned())
+        } else if self.seats.len() >= usize::from(self.options.max_players) {
+            Some(format!(
+                "The room is full ({} players).",
+                self.options.max_players
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// The host asks for a bot of `level`.
+    pub(super) fn add_bot(&mut self, id: MemberId, level: u8) {
+        if let Some(message) = self.bot_refusal(id) {
+            self.notice(id, message);
+            return;
+        }
+        let Some(level) = Level::new(level) else {
+            self.notice(id, "Bot levels go from 1 to 7.".to_owned());
+            return;
+        };
+        let Some(guard) = self.hub.bots.claim() else {
+            self.notice(
+                id,
+                "The server is running as many bots as it can right now: try again later."
+                    .to_owned(),
+            );
+            return;
+        };
+        self.seat_bot(level, guard);
+        if self.state == RoomState::Results {
+            self.state = RoomState::Lobby;
+        }
+        tracing::info!(room = %self.code, level = level.number(), bots = self.bot_count(), "bot added");
+        self.broadcast_view();
+    }
+
+    /// The host asks for the operator's TBP bot called `name`. It counts among the server's
+    /// bots and takes one of the TBP slots; its process starts now, in the seat's poller.
+    pub(super) fn add_tbp_bot(&mut self, id: MemberId, name: &str) {
+        if let Some(message) = self.bot_refusal(id) {
+            self.notice(id, message);
+            return;
+        }
+        if !self.hub.tbp.has(name) {
+            self.notice(id, "This server has no such bot.".to_owned());
+            return;
+        }
+        let Some(guard) = self.hub.bots.claim() else {
+            self.notice(
+                id,
+                "The server is running as many bots as it can right now: try again later."
+                    .to_owned(),
+            );
+            return;
+        };
+        let pace = self.hub.tbp.settings().min_piece;
+        let poller = match self.hub.tbp.poller(name, pace) {
+            Some(Ok(poller)) => poller,
+            Some(Err(_)) | None => {
+                self.notice(
+                    id,
+                    "Every external bot the server can run is playing: try again later.".to_owned(),
+                );
+                return;
+            }
+        };
+        self.seat_driver(Box::new(Tbp::new(name, poller)), guard);
+        if self.state == RoomState::Results {
+            self.state = RoomState::Lobby;
+        }
+        tracing::info!(room = %self.code, bot = name, bots = self.bot_count(), "TBP bot added");
+        self.broadcast_view();
+    }
+
+    /// Seats a built-in bot of `level` (its place in the server's count is `guard`).
+    pub(super) fn seat_bot(&mut self, level: Level, guard: BotGuard) {
+        self.seat_driver(Box::new(Builtin::new(level, self.hub.bots.pool())), guard);
+    }
+
+    /// Seats a bot played by `driver`.
+    fn seat_driver(&mut self, driver: Box<dyn bot::BotDriver>, guard: BotGuard) {
+        let (member, seat) = bot::spawn(self.hub.next_member(), self.link.clone(), driver, guard);
+        self.seats.push(Seat {
+            member,
+            ready: true,
+            connected: true,
+            rating: None,
+            targeting: Targeting::default(),
+            bot: Some(seat),
+        });
+    }
+
+    /// The host takes the bot in `seat` out.
+    pub(super) fn remove_bot(&mut self, id: MemberId, seat: usize) {
+        if self.host != Some(id) {
+            self.notice(id, "Only the host can remove bots.".to_owned());
+            return;
+        }
+        if self.state == RoomState::Playing {
+            self.notice(id, "Bots leave between matches.".to_owned());
+            return;
+        }
+        if self.seats.get(seat).is_none_or(|s| s.bot.is_none()) {
+            return;
+        }
+        let gone = self.seats.remove(seat);
+        // Its task ends on this; its place in the server's count comes back with it.
+        gone.member.send(Response::RoomClosed {
+            message: "removed".to_owned(),
+        });
+        self.broadcast_view();
+    }
+}

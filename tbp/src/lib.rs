@@ -1,0 +1,20 @@
+//! # minotty-tbp
+//!
+//! The Tetris Bot Protocol (TBP, `tetris-bot-protocol/tbp-spec`, its "mvp" messages) for
+//! minotty: the messages as serde types ([`msg`]), the conversions between TBP's frame and the
+//! engine's ([`frame`]), the game state both ends track ([`state`]), placements turned into
+//! buttons under the engine's rules ([`path`]), and minotty's own TBP bot ([`brain`], [`bot`],
+//! the `minotty-bot` binary). The server's frontend, which runs any TBP bot as a versus
+//! opponent, is `minotty_server::tbp`.
+//!
+//! Nothing here does IO but [`bot::run`] on the streams it is given.
+
+pub mod bot;
+pub mod brain;
+pub mod frame;
+pub mod msg;
+pub mod path;
+pub mod state;
+
+pub use msg::{BotMessage, FrontendMessage, Location, Move, Orientation, Start, TbpPiece, TbpSpin};
+pub use state::TbpState;

@@ -1,0 +1,274 @@
+//! The operator's TBP bot seated in a versus room by its host (through the server's services,
+//! as a session's App asks): it plays its match as a room member, its board reaches the
+//! opponent, and its process goes when the room closes.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::{BOT, settings};
+use minotty_engine::versus::MatchKind;
+use minotty_server::services::account::SharedAccounts;
+use minotty_server::services::versus::SharedVersus;
+use minotty_server::services::{Login, Services, SharedServices};
+use minotty_server::tbp::{BotSpec, TbpBots, TbpSettings};
+use minotty_server::versus::bot::BotLimits;
+use minotty_ui::online::{Progress, Report, Request, Response, RoomLimit, RoomOptions, RoomView};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, timeout};
+
+fn shared(tbp: TbpBots) -> SharedServices {
+    SharedServices {
+        account: SharedAccounts::new(None, None),
+        versus: SharedVersus::with_tbp(None, Some(3), BotLimits::default(), tbp),
+    }
+}
+
+fn guest(name: &str) -> Login {
+    Login {
+        ssh_user: name.into(),
+        fingerprint: None,
+        key_algorithm: None,
+        peer: "192.0.2.1".parse().expect("an address"),
+        account: None,
+    }
+}
+
+/// The next response that `pick` accepts, within 20 s.
+async fn until<T>(
+    rx: &mut mpsc::Receiver<Response>,
+    mut pick: impl FnMut(Response) -> Option<T>,
+) -> T {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = timeout(deadline - Instant::now(), rx.recv())
+            .await
+            .expect("in time")
+            .expect("open");
+        if let Some(t) = pick(r) {
+            return t;
+        }
+    }
+}
+
+async fn view(rx: &mut mpsc::Receiver<Response>, seats: usize) -> RoomView {
+    until(rx, |r| match r {
+        Response::Room(v) if v.seats.len() == seats => Some(v),
+        _ => None,
+    })
+    .await
+}
+
+/// A bot command that writes its pid to `pid_file` and becomes `minotty-bot`.
+fn with_pid(pid_file: &Path) -> String {
+    format!("sh -c 'echo $$ > {}; exec {BOT}'", pid_file.display())
+}
+
+#[tokio::test]
+async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let pid_file = dir.path().join("pid");
+    let spec: BotSpec = format!("minotty={}", with_pid(&pid_file))
+        .parse()
+        .expect("a spec");
+    let tbp = TbpBots::new(
+        vec![spec],
+        TbpSettings {
+            min_piece: Duration::from_millis(60),
+            ..settings(3000)
+        },
+        2,
+    );
+    let shared = shared(tbp.clone());
+    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
+    host.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 2,
+        limit: RoomLimit::None,
+    }));
+    let lobby = view(&mut rx, 1).await;
+    assert_eq!(lobby.tbp_bots, ["minotty"], "the host sees the bot by name");
+    host.handle(Request::AddTbpBot {
+        name: "nobody".into(),
+    });
+    let refused = until(&mut rx, |r| match r {
+        Response::Notice { message } => Some(message),
+        _ => None,
+    })
+    .await;
+    assert!(refused.contains("no such bot"), "{refused}");
+    host.handle(Request::AddTbpBot {
+        name: "minotty".into(),
+    });
+    let seated = view(&mut rx, 2).await;
+    let bot = &seated.seats[1];
+    assert_eq!(bot.name, "Bot minotty");
+    assert_eq!(bot.bot, Some(0), "a bot's seat, of no level");
+    assert!(bot.ready);
+    assert_eq!(tbp.running(), 1);
+
+    host.handle(Request::SetReady(true));
+    host.handle(Request::StartMatch);
+    until(&mut rx, |r| {
+        matches!(r, Response::MatchStart(_)).then_some(())
+    })
+    .await;
+    // The countdown, then the bot plays: its board fills on the host's screen.
+    let pieces = until(&mut rx, |r| match r {
+        Response::Opponents(o) => o.first().filter(|o| o.progress.pieces >= 10).map(|o| {
+            (
+                o.progress.pieces,
+                o.board.rows.iter().flatten().any(|&c| c != 0),
+            )
+        }),
+        _ => None,
+    })
+    .await;
+    assert!(pieces.1, "the bot's board shows its pieces");
+    // The host gives up: the bot wins.
+    host.handle(Request::Report(vec![Report::Forfeited {
+        progress: Progress::default(),
+    }]));
+    let result = until(&mut rx, |r| match r {
+        Response::MatchOver(result) => Some(result),
+        _ => None,
+    })
+    .await;
+    assert_eq!(result.rows[0].name, "Bot minotty", "{result:?}");
+    assert!(!result.ranked);
+
+    // The host leaves, the room closes, and the bot's process with it.
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .expect("the pid")
+        .trim()
+        .parse()
+        .expect("a number");
+    assert!(
+        Path::new(&format!("/proc/{pid}")).exists(),
+        "running until then"
+    );
+    host.handle(Request::LeaveRoom);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while (tbp.running() > 0 || Path::new(&format!("/proc/{pid}")).exists())
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(tbp.running(), 0, "its slot is back");
+    assert!(
+        !Path::new(&format!("/proc/{pid}")).exists(),
+        "killed and reaped"
+    );
+}
+
+#[tokio::test]
+async fn a_full_server_refuses_the_seat_at_once() {
+    let spec: BotSpec = format!("minotty={BOT}").parse().expect("a spec");
+    let tbp = TbpBots::new(vec![spec], settings(3000), 1);
+    let shared = shared(tbp.clone());
+    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
+    host.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 4,
+        limit: RoomLimit::None,
+    }));
+    view(&mut rx, 1).await;
+    host.handle(Request::AddTbpBot {
+        name: "minotty".into(),
+    });
+    view(&mut rx, 2).await;
+    host.handle(Request::AddTbpBot {
+        name: "minotty".into(),
+    });
+    let refused = until(&mut rx, |r| match r {
+        Response::Notice { message } => Some(message),
+        _ => None,
+    })
+    .await;
+    assert!(refused.contains("try again later"), "{refused}");
+    assert_eq!(tbp.running(), 1);
+    // Removing the bot frees its slot.
+    host.handle(Request::RemoveBot { seat: 1 });
+    view(&mut rx, 1).await;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tbp.running() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(tbp.running(), 0);
+}
+
+/// Waits for the bot (the host's only opponent) to have placed `pieces` in the match running.
+async fn bot_placed(rx: &mut mpsc::Receiver<Response>, pieces: u32) {
+    until(rx, |r| match r {
+        Response::Opponents(o) => o
+            .first()
+            .filter(|o| o.progress.pieces >= pieces)
+            .map(|_| ()),
+        _ => None,
+    })
+    .await;
+}
+
+/// The host gives up the match running and waits for its result.
+async fn give_up(host: &mut Services, rx: &mut mpsc::Receiver<Response>) {
+    host.handle(Request::Report(vec![Report::Forfeited {
+        progress: Progress::default(),
+    }]));
+    until(rx, |r| matches!(r, Response::MatchOver(_)).then_some(())).await;
+}
+
+#[tokio::test]
+async fn the_bot_is_stopped_after_each_game_and_started_for_the_rematch() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let log = dir.path().join("to-bot.jsonl");
+    let spec: BotSpec = format!("minotty={}", common::recorded(BOT, &log))
+        .parse()
+        .expect("a spec");
+    let tbp = TbpBots::new(
+        vec![spec],
+        TbpSettings {
+            min_piece: Duration::from_millis(60),
+            ..settings(3000)
+        },
+        2,
+    );
+    let shared = shared(tbp.clone());
+    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
+    host.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 2,
+        limit: RoomLimit::None,
+    }));
+    view(&mut rx, 1).await;
+    host.handle(Request::AddTbpBot {
+        name: "minotty".into(),
+    });
+    view(&mut rx, 2).await;
+    host.handle(Request::SetReady(true));
+    host.handle(Request::StartMatch);
+    bot_placed(&mut rx, 5).await;
+    give_up(&mut host, &mut rx).await;
+    host.handle(Request::Rematch);
+    until(&mut rx, |r| {
+        matches!(r, Response::MatchStart(_)).then_some(())
+    })
+    .await;
+    bot_placed(&mut rx, 5).await;
+    give_up(&mut host, &mut rx).await;
+    host.handle(Request::LeaveRoom);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tbp.running() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(tbp.running(), 0);
+    // One process for both games: started and stopped once per game (no garbage: the host
+    // never attacked), every piece suggested and played.
+    let [starts, stops, suggests, plays, _] = common::assert_life_cycle(&log);
+    assert_eq!(
+        (starts, stops),
+        (2, 2),
+        "{suggests} suggestions, {plays} plays"
+    );
+    assert!(plays >= 10 && suggests >= plays && suggests <= plays + 2);
+}
