@@ -390,7 +390,7 @@ pub struct SeatView {
     pub host: bool,
     pub connected: bool,
     pub rating: Option<i32>,
-    /// A server bot of this level (1-7), not a person.
+    /// A server bot, not a person: its level (1-7; 0 for a kind of bot without levels).
     pub bot: Option<u8>,
 }
 
