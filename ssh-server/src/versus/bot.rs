@@ -18,6 +18,7 @@
 pub mod pool;
 pub mod tbp;
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -398,13 +399,31 @@ async fn run(
             }
             Wake::Message(Some(_)) | Wake::Timer | Wake::Ready => {}
         }
+        let mut crashed = false;
         if let Some(p) = play.as_mut() {
-            reports.extend(p.step(driver.as_mut(), now, seed));
+            // A panic in the bot's turn (its driver or its game) costs its match only: the bot
+            // leaves (below), which forfeits, so the match still ends.
+            match catch_unwind(AssertUnwindSafe(|| p.step(driver.as_mut(), now, seed))) {
+                Ok(r) => reports.extend(r),
+                Err(_) => {
+                    tracing::error!(room = %room.code, "a bot panicked: it leaves its room");
+                    crashed = true;
+                }
+            }
         }
         if !reports.is_empty() && room.tx.send(RoomMsg::Report { id, reports }).await.is_err() {
             break;
         }
+        if crashed {
+            break;
+        }
     }
+    // However the task ends, the bot leaves like a player who disconnected: a forfeit in a
+    // match, its seat freed otherwise (nothing when the room is gone or already let it go).
+    room.send(RoomMsg::Leave {
+        id,
+        disconnected: true,
+    });
 }
 
 fn far_future() -> Instant {

@@ -77,6 +77,9 @@ pub enum RoomMsg {
     /// Tests: the room's task panics while handling this.
     #[cfg(test)]
     Panic,
+    /// Tests: seats a bot played by this driver (another kind than the built-in one).
+    #[cfg(test)]
+    SeatDriver(Box<dyn super::bot::BotDriver>),
 }
 
 /// Starts a room with `players` seated (the first is the host of a private room); a ranked
@@ -353,7 +356,7 @@ impl Room {
         self.state = RoomState::Lobby;
         self.seats.retain(|s| s.connected);
         for s in &mut self.seats {
-            s.ready = false;
+            s.ready = s.bot.is_some();
         }
         self.fix_host();
         self.release_claims();
@@ -441,6 +444,13 @@ impl Room {
             RoomMsg::Shutdown => self.abandon(),
             #[cfg(test)]
             RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
+            #[cfg(test)]
+            RoomMsg::SeatDriver(driver) => {
+                if let Some(guard) = self.hub.bots.claim() {
+                    self.seat_driver(driver, guard);
+                    self.broadcast_view();
+                }
+            }
         }
     }
 

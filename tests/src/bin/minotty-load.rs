@@ -16,6 +16,11 @@
 //! server deals, `minotty --versus-seed`) each room's host first plays a tetris planned for
 //! that seed and the tool reports the clear-to-garbage-meter latency: from sending the hard
 //! drop that clears the tetris to the first frame on the opponent's screen with the meter lit.
+//!
+//! `--versus bots` gives every player a room of their own with a server bot of `--bot-level`
+//! (the host adds it with `b` and starts); the players play the same schedule, rematching.
+//! The tool then also reports the CPU of the server's bot threads (`minotty-bot-*`: every
+//! bot decision runs there) apart from the whole server's.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,6 +41,8 @@ enum VersusMode {
     Rooms,
     /// Registered players through the ranked queue.
     Quick,
+    /// Each player alone in a room with a server bot.
+    Bots,
 }
 
 #[derive(Debug, Parser)]
@@ -73,6 +80,9 @@ struct Args {
     /// measure the clear-to-garbage-meter latency.
     #[arg(long)]
     versus_seed: Option<u32>,
+    /// The level of the bots of `--versus bots` (1-7).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=7))]
+    bot_level: u8,
 }
 
 /// The ghost piece's glyph ("░", U+2591) as UTF-8.
@@ -109,7 +119,7 @@ async fn main() -> anyhow::Result<()> {
     ensure!((1..=3600).contains(&args.seconds), "1 to 3600 seconds");
     if args.versus.is_some() {
         ensure!(
-            args.sessions % 2 == 0,
+            args.sessions % 2 == 0 || args.versus == Some(VersusMode::Bots),
             "versus needs an even number of sessions"
         );
         return versus_main(Arc::new(args)).await;
@@ -399,6 +409,21 @@ fn machine_ticks() -> Option<(u64, u64)> {
     Some((total - idle, total))
 }
 
+/// CPU ticks of the server's bot threads (`minotty-bot-*`), where every bot decision runs.
+fn bot_thread_ticks(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm"))
+                .is_ok_and(|c| c.starts_with("minotty-bot"))
+        })
+        .filter_map(|t| cpu_ticks_of(&t.path().join("stat").to_string_lossy()))
+        .sum()
+}
+
 fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
@@ -444,7 +469,13 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     let rss_before = args.server_pid.and_then(rss_kib);
     let ramp_start = Instant::now();
     let mut tasks = Vec::new();
-    for pair in 0..args.sessions / 2 {
+    // People per room: a pair, or one beside a bot.
+    let group = if args.versus == Some(VersusMode::Bots) {
+        1
+    } else {
+        2
+    };
+    for pair in 0..args.sessions / group {
         let (args, failed, ready, done, totals, gate, plan) = (
             Arc::clone(&args),
             Arc::clone(&failed),
@@ -462,13 +493,15 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
             let players = match joined {
                 Ok(p) => p,
                 Err(e) => {
-                    if failed.fetch_add(2, Ordering::Relaxed) < 10 {
+                    if failed.fetch_add(group as u64, Ordering::Relaxed) < 10 {
                         eprintln!("pair {pair}: {e:#}");
                     }
-                    ready.wait().await;
-                    ready.wait().await;
-                    done.wait().await;
-                    done.wait().await;
+                    for _ in 0..group {
+                        ready.wait().await;
+                    }
+                    for _ in 0..group {
+                        done.wait().await;
+                    }
                     return;
                 }
             };
@@ -512,6 +545,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     let ramp = ramp_start.elapsed();
     let rss_ready = args.server_pid.and_then(rss_kib);
     let cpu_start = args.server_pid.and_then(cpu_ticks);
+    let bots_start = args.server_pid.map(bot_thread_ticks);
     let window = Instant::now();
     eprintln!(
         "{} players in matches after {:.1} s ({} failed); measuring for {} s",
@@ -523,6 +557,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     done.wait().await;
     let elapsed = window.elapsed().as_secs_f64();
     let cpu_end = args.server_pid.and_then(cpu_ticks);
+    let bots_end = args.server_pid.map(bot_thread_ticks);
     for task in tasks {
         let _ = task.await;
     }
@@ -535,7 +570,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
         "players dropped:        {} (sessions closed by the server)",
         t.dropped
     );
-    println!("1v1 matches:            {}", t.players / 2);
+    println!("1v1 matches:            {}", t.players / group as u64);
     println!("ramp-up (connect+room): {:.1} s", ramp.as_secs_f64());
     println!("window:                 {elapsed:.1} s");
     match (cpu_start, cpu_end) {
@@ -544,6 +579,14 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
             (b - a) as f64 / clock_ticks_per_second() / elapsed * 100.0
         ),
         _ => println!("server CPU:             n/a"),
+    }
+    if let (Some(a), Some(b)) = (bots_start, bots_end)
+        && args.versus == Some(VersusMode::Bots)
+    {
+        println!(
+            "bot threads CPU:        {:.0}% (their decisions, part of the above)",
+            (b - a) as f64 / clock_ticks_per_second() / elapsed * 100.0
+        );
     }
     if let (Some(a), Some(b)) = (rss_before, rss_ready) {
         println!(
@@ -597,6 +640,26 @@ async fn join_pair(args: &Args, pair: usize) -> anyhow::Result<Vec<(Connection, 
                 versus::versus_item(&mut s, 0).await.context("queue")?;
                 players.push((conn, s));
             }
+        }
+        Some(VersusMode::Bots) => {
+            let (c0, mut host) = open(0, Login::Guest).await?;
+            versus::create_room(&mut host, false, 2)
+                .await
+                .context("creating a room")?;
+            // A new host's next bot is level 3: step to the level asked for, then add it.
+            let key = if args.bot_level > 3 { '+' } else { '-' };
+            for _ in 0..args.bot_level.abs_diff(3) {
+                host.send(&kitty_tap(KittyKey::Char(key))).await?;
+            }
+            host.send(&kitty_tap(KittyKey::Char('b'))).await?;
+            host.wait_for_text(
+                &format!("Bot level {}", args.bot_level),
+                Duration::from_secs(10),
+            )
+            .await
+            .context("the bot takes its seat")?;
+            host.send(&kitty_tap(K_ENTER)).await?;
+            players.push((c0, host));
         }
         _ => {
             let (c0, mut host) = open(0, Login::Guest).await?;

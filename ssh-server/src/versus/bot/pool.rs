@@ -205,3 +205,39 @@ impl BotDriver for Builtin {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minotty_engine::{GameConfig, Mode};
+
+    fn job(seed: u32) -> Box<DecisionJob> {
+        let mut game = Game::new(
+            GameConfig {
+                mode: Mode::custom(0, true, None),
+                ..GameConfig::default()
+            },
+            seed,
+        );
+        game.update(0, None);
+        let mut bot = VersusBot::new(Level::MAX, seed);
+        Box::new(bot.decision_job(&game).expect("a piece to decide"))
+    }
+
+    #[test]
+    fn decisions_run_on_the_pool_and_a_full_queue_hands_the_job_back() {
+        let pool = Pool::new(1, 1);
+        let receivers: Vec<_> = (0..50).map(|s| pool.submit(job(s))).collect();
+        let queued = receivers.iter().filter(|r| r.is_ok()).count();
+        // One thread, one place in the queue: most jobs come back to wait.
+        assert!((1..=3).contains(&queued), "{queued} queued");
+        for rx in receivers.into_iter().flatten() {
+            let done = rx.blocking_recv().expect("decided");
+            let _ = done;
+        }
+        assert_eq!(pool.stats.decisions.load(Ordering::Relaxed), queued as u64);
+        assert!(pool.stats.full.load(Ordering::Relaxed) >= 47);
+        // Room again once the queue drained.
+        assert!(pool.submit(job(99)).is_ok());
+    }
+}

@@ -110,11 +110,12 @@ impl Room {
 
     /// Seats a built-in bot of `level` (its place in the server's count is `guard`).
     pub(super) fn seat_bot(&mut self, level: Level, guard: BotGuard) {
-        self.seat_driver(Box::new(Builtin::new(level, self.hub.bots.pool())), guard);
+        let driver = Box::new(Builtin::new(level, self.hub.bots.pool()));
+        self.seat_driver(driver, guard);
     }
 
-    /// Seats a bot played by `driver`.
-    fn seat_driver(&mut self, driver: Box<dyn bot::BotDriver>, guard: BotGuard) {
+    /// Seats a bot played by `driver`, whatever kind it is.
+    pub(super) fn seat_driver(&mut self, driver: Box<dyn bot::BotDriver>, guard: BotGuard) {
         let (member, seat) = bot::spawn(self.hub.next_member(), self.link.clone(), driver, guard);
         self.seats.push(Seat {
             member,

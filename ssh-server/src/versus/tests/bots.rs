@@ -340,3 +340,104 @@ async fn no_bot_is_offered_when_the_server_runs_none() {
             .all(|r| !matches!(r, Response::MatchStart(_)))
     );
 }
+
+/// A driver that is not the built-in bot: it hard drops every piece at once (or, with
+/// `panic_after`, panics on that many'th call), to show that rooms take any [`BotDriver`].
+#[derive(Debug)]
+struct Dropper {
+    calls: u32,
+    panic_after: Option<u32>,
+    released: bool,
+}
+
+impl crate::versus::bot::BotDriver for Dropper {
+    fn name(&self) -> String {
+        "Bot dropper".into()
+    }
+    fn kind(&self) -> String {
+        "dropper".into()
+    }
+    fn level(&self) -> Option<u8> {
+        None
+    }
+    fn start(&mut self, _game: &minotty_engine::Game, _seed: u32) {}
+    fn poll(
+        &mut self,
+        game: &minotty_engine::Game,
+        now: minotty_engine::Time,
+    ) -> crate::versus::bot::BotStep {
+        use crate::versus::bot::BotStep;
+        use minotty_engine::{Button, Input};
+        self.calls += 1;
+        if self.panic_after.is_some_and(|n| self.calls >= n) {
+            panic!("a test driver panics");
+        }
+        if game.active().is_none() {
+            return BotStep::Idle;
+        }
+        self.released = !self.released;
+        if self.released {
+            BotStep::Input(Input::Press(Button::HardDrop))
+        } else {
+            // One piece every 100 ms.
+            let _ = now;
+            BotStep::Input(Input::Release(Button::HardDrop))
+        }
+    }
+    fn ready(&mut self) -> std::pin::Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+/// The room ann hosts alone, its link, and her client.
+async fn alone(shared: &SharedVersus) -> (Client, crate::versus::RoomLink) {
+    let (mut c, code) = room_of(shared, battle(2), &["ann"]).await;
+    let link = shared.hub().room(&code).expect("the room");
+    let ann = c.remove(0);
+    (ann, link)
+}
+
+#[tokio::test]
+async fn a_room_takes_another_kind_of_bot_through_the_driver_seam() {
+    let shared = shared_with(BotLimits::default());
+    let (mut ann, link) = alone(&shared).await;
+    link.send(crate::versus::RoomMsg::SeatDriver(Box::new(Dropper {
+        calls: 0,
+        panic_after: None,
+        released: false,
+    })));
+    let view = seats(&mut ann, 2).await;
+    assert_eq!(view.seats[1].name, "Bot dropper");
+    assert_eq!(view.seats[1].bot, Some(0));
+    ann.send(Request::StartMatch);
+    match_start(&mut ann).await;
+    // It drops every piece in the middle: it tops out, and ann wins.
+    let result = result(&mut ann).await;
+    assert_eq!(result.rows[0].name, "ann");
+    assert!(
+        result.rows[1].pieces_per_second > 0.0,
+        "{:?}",
+        result.rows[1]
+    );
+}
+
+#[tokio::test]
+async fn a_bot_that_panics_leaves_and_forfeits_and_the_match_still_ends() {
+    let shared = shared_with(BotLimits::default());
+    let (mut ann, link) = alone(&shared).await;
+    link.send(crate::versus::RoomMsg::SeatDriver(Box::new(Dropper {
+        calls: 0,
+        panic_after: Some(5),
+        released: false,
+    })));
+    seats(&mut ann, 2).await;
+    ann.send(Request::StartMatch);
+    match_start(&mut ann).await;
+    let result = result(&mut ann).await;
+    assert_eq!(result.rows[0].name, "ann");
+    assert!(result.rows[1].forfeited, "{:?}", result.rows[1]);
+    // Its place in the server's count came back, and the room goes on without it.
+    eventually(|| shared.hub().bots.active() == 0).await;
+    let view = seats(&mut ann, 1).await;
+    assert_eq!(view.seats[0].name, "ann");
+}
