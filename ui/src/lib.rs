@@ -55,7 +55,7 @@ use minotty_engine::{EndReason, ModeKind, Replay, Stats};
 pub use app::App;
 /// A versus game as a room sees it: the board snapshot and running numbers a player's App
 /// reports (server-side bots report the same).
-pub use app::{progress_of, snapshot};
+pub use app::{EventDigest, end_reports, progress_of, snapshot};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use settings::{ColorMode, Graphics, Settings};

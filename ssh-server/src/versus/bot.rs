@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use minotty_engine::{EndReason, Event, EventKind, Game, GameConfig, Input, Time};
+use minotty_engine::{Event, Game, GameConfig, Input, Time};
 use minotty_ui::online::{MatchStart, Report, Response};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -292,57 +292,23 @@ impl Play {
 
     /// What happened since the last report, as a player's App reports it.
     fn reports(&mut self, now: Instant) -> Vec<Report> {
-        let mut reports = Vec::new();
-        let mut board = false;
-        let mut progress = false;
-        let mut finished = None;
-        for e in self.events.drain(..) {
-            match e.kind {
-                EventKind::AttackSent { lines } if lines > 0 => {
-                    reports.push(Report::Attack { lines });
-                    progress = true;
-                }
-                EventKind::Lock { .. }
-                | EventKind::LineClear(_)
-                | EventKind::GarbageRisen { .. } => {
-                    board = true;
-                    progress = true;
-                }
-                EventKind::GarbageQueued { .. } | EventKind::GarbageCancelled { .. } => {
-                    progress = true;
-                }
-                EventKind::Move { .. }
-                | EventKind::Rotate { .. }
-                | EventKind::Fall { .. }
-                | EventKind::Spawn { .. }
-                | EventKind::Hold { .. } => self.board_due = true,
-                EventKind::GameOver { won, reason } => {
-                    finished = Some((won, reason == EndReason::Forfeit));
-                }
-                _ => {}
-            }
-        }
+        let digest = minotty_ui::EventDigest::of(&self.events);
+        self.events.clear();
+        let (board, progress, finished) = (digest.board, digest.progress, digest.finished);
+        self.board_due |= digest.moved;
+        let mut reports = digest.attacks;
         let throttled = self.last_board.is_some_and(|b| now < b + BOARD_EVERY);
         if board || (self.board_due && !throttled) {
             reports.push(Report::Board(minotty_ui::snapshot(&self.game)));
             self.last_board = Some(now);
             self.board_due = false;
         }
-        let numbers = minotty_ui::progress_of(&self.game);
         if progress {
-            reports.push(Report::Progress(numbers));
+            reports.push(Report::Progress(minotty_ui::progress_of(&self.game)));
         }
         if let Some((won, forfeit)) = finished {
             self.finished = true;
-            reports.push(if forfeit {
-                Report::Forfeited { progress: numbers }
-            } else {
-                Report::Finished {
-                    won,
-                    progress: numbers,
-                }
-            });
-            reports.push(Report::Replay(Box::new(self.game.replay())));
+            reports.extend(minotty_ui::end_reports(&self.game, won, forfeit));
         }
         reports
     }

@@ -5,7 +5,7 @@ mod account;
 mod route;
 mod versus;
 
-pub use versus::{progress_of, snapshot};
+pub use versus::{EventDigest, end_reports, progress_of, snapshot};
 
 use minotty_engine::{Game, ModeKind};
 use ratatui::Frame;

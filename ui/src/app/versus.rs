@@ -6,7 +6,7 @@
 
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
 use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_engine::{Cell, EndReason, EventKind, Game};
+use minotty_engine::{Cell, EndReason, Event, EventKind, Game};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -849,31 +849,9 @@ impl App {
         };
         let Some(s) = &mut m.session else { return };
         let (events, moved) = s.take_versus_events();
-        let mut reports = Vec::new();
-        let mut board = false;
-        let mut progress = false;
-        let mut finished = None;
-        for e in &events {
-            match e.kind {
-                EventKind::AttackSent { lines } if lines > 0 => {
-                    reports.push(Report::Attack { lines });
-                    progress = true;
-                }
-                EventKind::Lock { .. }
-                | EventKind::LineClear(_)
-                | EventKind::GarbageRisen { .. } => {
-                    board = true;
-                    progress = true;
-                }
-                EventKind::GarbageQueued { .. } | EventKind::GarbageCancelled { .. } => {
-                    progress = true;
-                }
-                EventKind::GameOver { won, reason } => {
-                    finished = Some((won, reason == EndReason::Forfeit));
-                }
-                _ => {}
-            }
-        }
+        let digest = EventDigest::of(&events);
+        let (board, progress, finished) = (digest.board, digest.progress, digest.finished);
+        let mut reports = digest.attacks;
         m.board_due |= moved;
         let running = !matches!(s.state(), crate::session::RunState::Countdown { .. });
         let throttled = m.last_board.is_some_and(|t| now < t + BOARD_EVERY_MS);
@@ -885,22 +863,13 @@ impl App {
             m.last_board = Some(now);
             m.board_due = false;
         }
-        let numbers = progress_of(s.game());
         if progress {
-            reports.push(Report::Progress(numbers));
+            reports.push(Report::Progress(progress_of(s.game())));
         }
         if let Some((won, forfeit)) = finished.filter(|_| !m.finished_sent) {
             m.finished_sent = true;
             m.forfeit_prompt = false;
-            reports.push(if forfeit {
-                Report::Forfeited { progress: numbers }
-            } else {
-                Report::Finished {
-                    won,
-                    progress: numbers,
-                }
-            });
-            reports.push(Report::Replay(Box::new(s.game().replay())));
+            reports.extend(end_reports(s.game(), won, forfeit));
         }
         if !reports.is_empty() {
             self.versus_send(Request::Report(reports));
@@ -925,6 +894,68 @@ impl App {
             .and_then(|m| m.session.as_mut())
             .map(GameSession::game_mut)
     }
+}
+
+/// What a versus game's events since the last report mean for its room, as a player's App and
+/// a server bot seat both report them.
+#[derive(Debug, Default)]
+pub struct EventDigest {
+    /// One `Report::Attack` per attack sent, in order.
+    pub attacks: Vec<Report>,
+    /// The board changed for good (a lock, a clear, garbage rising): send it now.
+    pub board: bool,
+    /// The running numbers changed.
+    pub progress: bool,
+    /// The piece moved, spawned or was held: the board may be sent when the pace allows.
+    pub moved: bool,
+    /// The game ended: `(won, forfeited)`.
+    pub finished: Option<(bool, bool)>,
+}
+
+impl EventDigest {
+    pub fn of<'a>(events: impl IntoIterator<Item = &'a Event>) -> EventDigest {
+        let mut d = EventDigest::default();
+        for e in events {
+            match e.kind {
+                EventKind::AttackSent { lines } if lines > 0 => {
+                    d.attacks.push(Report::Attack { lines });
+                    d.progress = true;
+                }
+                EventKind::Lock { .. }
+                | EventKind::LineClear(_)
+                | EventKind::GarbageRisen { .. } => {
+                    d.board = true;
+                    d.progress = true;
+                }
+                EventKind::GarbageQueued { .. } | EventKind::GarbageCancelled { .. } => {
+                    d.progress = true;
+                }
+                EventKind::Move { .. }
+                | EventKind::Rotate { .. }
+                | EventKind::Fall { .. }
+                | EventKind::Spawn { .. }
+                | EventKind::Hold { .. } => d.moved = true,
+                EventKind::GameOver { won, reason } => {
+                    d.finished = Some((won, reason == EndReason::Forfeit));
+                }
+                _ => {}
+            }
+        }
+        d
+    }
+}
+
+/// The reports that close a game in a room: how it ended, then its replay.
+pub fn end_reports(game: &Game, won: bool, forfeit: bool) -> [Report; 2] {
+    let progress = progress_of(game);
+    [
+        if forfeit {
+            Report::Forfeited { progress }
+        } else {
+            Report::Finished { won, progress }
+        },
+        Report::Replay(Box::new(game.replay())),
+    ]
 }
 
 /// The 20 visible rows of a game's board with its falling piece.

@@ -44,49 +44,63 @@ impl Room {
         }
     }
 
-    /// The host asks for a bot of `level`.
-    pub(super) fn add_bot(&mut self, id: MemberId, level: u8) {
-        if let Some(message) = self.bot_refusal(id) {
+    /// A place among the server's bots for a bot the host `id` asks for, after the room's rules
+    /// and then `check` (the request's own) allow it; otherwise `id` is told why not.
+    fn claim_bot(
+        &mut self,
+        id: MemberId,
+        check: impl FnOnce(&Self) -> Option<String>,
+    ) -> Option<BotGuard> {
+        let refusal = self.bot_refusal(id).or_else(|| check(self));
+        if let Some(message) = refusal {
             self.notice(id, message);
-            return;
+            return None;
         }
-        let Some(level) = Level::new(level) else {
-            self.notice(id, "Bot levels go from 1 to 7.".to_owned());
-            return;
-        };
-        let Some(guard) = self.hub.bots.claim() else {
+        let guard = self.hub.bots.claim();
+        if guard.is_none() {
             self.notice(
                 id,
                 "The server is running as many bots as it can right now: try again later."
                     .to_owned(),
             );
-            return;
-        };
-        self.seat_bot(level, guard);
+        }
+        guard
+    }
+
+    /// After a bot took a seat: a room showing results is back in its lobby, and everyone
+    /// sees the new seat.
+    fn bot_seated(&mut self) {
         if self.state == RoomState::Results {
             self.state = RoomState::Lobby;
         }
-        tracing::info!(room = %self.code, level = level.number(), bots = self.bot_count(), "bot added");
         self.broadcast_view();
+    }
+
+    /// The host asks for a bot of `level`.
+    pub(super) fn add_bot(&mut self, id: MemberId, level: u8) {
+        let Some(level) = Level::new(level) else {
+            // Refused as the room would refuse any bot first, then for the level.
+            let message = self
+                .bot_refusal(id)
+                .unwrap_or_else(|| "Bot levels go from 1 to 7.".to_owned());
+            self.notice(id, message);
+            return;
+        };
+        let Some(guard) = self.claim_bot(id, |_| None) else {
+            return;
+        };
+        self.seat_bot(level, guard);
+        tracing::info!(room = %self.code, level = level.number(), bots = self.bot_count(), "bot added");
+        self.bot_seated();
     }
 
     /// The host asks for the operator's TBP bot called `name`. It counts among the server's
     /// bots and takes one of the TBP slots; its process starts now, in the seat's poller.
     pub(super) fn add_tbp_bot(&mut self, id: MemberId, name: &str) {
-        if let Some(message) = self.bot_refusal(id) {
-            self.notice(id, message);
-            return;
-        }
-        if !self.hub.tbp.has(name) {
-            self.notice(id, "This server has no such bot.".to_owned());
-            return;
-        }
-        let Some(guard) = self.hub.bots.claim() else {
-            self.notice(
-                id,
-                "The server is running as many bots as it can right now: try again later."
-                    .to_owned(),
-            );
+        let unknown = |room: &Self| {
+            (!room.hub.tbp.has(name)).then(|| "This server has no such bot.".to_owned())
+        };
+        let Some(guard) = self.claim_bot(id, unknown) else {
             return;
         };
         let pace = self.hub.tbp.settings().min_piece;
@@ -101,11 +115,8 @@ impl Room {
             }
         };
         self.seat_driver(Box::new(Tbp::new(name, poller)), guard);
-        if self.state == RoomState::Results {
-            self.state = RoomState::Lobby;
-        }
         tracing::info!(room = %self.code, bot = name, bots = self.bot_count(), "TBP bot added");
-        self.broadcast_view();
+        self.bot_seated();
     }
 
     /// Seats a built-in bot of `level` (its place in the server's count is `guard`).
