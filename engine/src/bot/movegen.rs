@@ -318,8 +318,9 @@ impl Mover {
     }
 }
 
-/// The buttons a state's moves are tried with, in order.
-const MOVES: [Button; 7] = [
+/// The buttons a state's moves are tried with, in order (the combo model's search tries them
+/// in the same order).
+pub(crate) const MOVES: [Button; 7] = [
     Button::Left,
     Button::Right,
     Button::RotateCw,

@@ -8,6 +8,9 @@
 //! the closure of combo mode's start under those placements. `tests/combo_model.rs` checks the
 //! result against placements made through [`crate::Game`] itself.
 
+// The search tries move generation's moves, in its order (shorter routes first, then that
+// order).
+use crate::bot::movegen::MOVES;
 use std::collections::HashMap;
 
 use super::well::Well;
@@ -28,17 +31,6 @@ pub struct Transition {
     pub at: Placed,
     route: (u32, u8),
 }
-
-/// The moves of the search, in the order it tries them (shorter routes first, then this order).
-const MOVES: [Button; 7] = [
-    Button::Left,
-    Button::Right,
-    Button::RotateCw,
-    Button::RotateCcw,
-    Button::Rotate180,
-    Button::SonicDrop,
-    Button::SoftDrop,
-];
 
 /// What a tap costs a route: a one-row soft drop depends on the player's soft-drop speed, so a
 /// route uses one only where nothing else reaches the same place.
