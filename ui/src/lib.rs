@@ -77,6 +77,9 @@ pub struct AppContext {
     pub seed: u64,
     /// Who the player is to the server (offline for `minotty play`).
     pub identity: online::Identity,
+    /// A running solo game pauses itself after this many milliseconds without a key (`None`:
+    /// never). The SSH server passes its idle timeout.
+    pub idle_pause_ms: Option<u64>,
 }
 
 /// A game that ended, as the App hands it to the front end once.
