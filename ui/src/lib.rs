@@ -12,6 +12,7 @@
 //!
 //! let mut app = App::new(AppContext { player_name: "ada".into(), ..AppContext::default() });
 //! app.set_release_events(false); // e.g. no kitty keyboard protocol
+//! app.set_size(80, 24, 0); // and on every resize (too small pauses a solo game)
 //! let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
 //! let mut now = 0;
 //! app.handle_key(KeyEvent::press(Key::Enter), now); // Play
