@@ -157,7 +157,8 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_AUTH_TIMEOUT", default_value_t = 30)]
     pub auth_timeout_secs: u64,
 
-    /// Seconds without input before an idle player (not in a game) is disconnected.
+    /// Seconds without input before an idle player (not in a game, or in a paused one) is
+    /// disconnected, and before a running solo game pauses itself.
     #[arg(long, env = "MINOTTY_IDLE_TIMEOUT", default_value_t = 600)]
     pub idle_timeout_secs: u64,
 

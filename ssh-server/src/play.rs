@@ -105,6 +105,8 @@ fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
     let backend = CrosstermBackend::new(BufWriter::new(io::stdout()));
     let mut term = Terminal::new(backend).context("opening the terminal")?;
     term.clear().context("clearing the screen")?;
+    let size = term.size().context("reading the terminal size")?;
+    app.set_size(size.width, size.height, 0);
     let mut needs_draw = true;
     let mut last_frame: Option<Instant> = None;
     loop {
@@ -143,6 +145,8 @@ fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
                 }
                 Event::Resize(..) => {
                     term.autoresize().context("resizing")?;
+                    let size = term.size().context("reading the terminal size")?;
+                    app.set_size(size.width, size.height, ms(Instant::now()));
                     app.mark_dirty();
                 }
                 _ => {}

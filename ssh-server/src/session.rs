@@ -113,6 +113,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         player_name,
         seed: rand::random(),
         identity,
+        // A running solo game left without input pauses itself; paused, it idles out after
+        // another idle timeout (below).
+        idle_pause_ms: Some(u64::try_from(limits.idle_timeout.as_millis()).unwrap_or(u64::MAX)),
         ..AppContext::default()
     };
     let mut app = match stored {
@@ -124,6 +127,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         terminal::clamp_size(c, r)
     };
     let mut term = RemoteTerminal::new(cols, rows);
+    app.set_size(cols, rows, 0);
     let mut decoder = InputDecoder::new();
     let mut gate = InputGate::new(0);
     // A window change arrived and is not applied yet; when the last one was applied.
@@ -140,6 +144,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     let mut needs_draw = true;
     let mut last_frame: Option<Instant> = None;
     let mut last_input = start;
+    let mut was_paused = false;
     let mut esc_deadline: Option<Instant> = None;
     let mut inputs: Vec<Input> = Vec::new();
 
@@ -149,6 +154,13 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if app.should_quit() {
             break End::Quit;
         }
+        // A game that just paused (by the player, or by itself for a small window or for
+        // idleness) idles out an idle timeout after its pause, not at once.
+        let paused = app.game_paused();
+        if paused && !was_paused {
+            last_input = last_input.max(now);
+        }
+        was_paused = paused;
         if let Negotiation::Waiting { deadline, .. } = negotiation
             && now >= deadline
         {
@@ -171,6 +183,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 let (cols, rows) = terminal::clamp_size(c, r);
                 if (cols, rows) != term.size() {
                     term.resize(cols, rows);
+                    app.set_size(cols, rows, ms(now));
                     app.mark_dirty();
                 }
                 resize_pending = false;

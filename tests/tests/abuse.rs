@@ -277,8 +277,9 @@ async fn a_client_that_ignores_the_channel_close_loses_its_connection() -> Resul
 /// A paused solo game idles out like a menu: the player is disconnected with the usual note.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_idle_player_is_disconnected() -> Result {
+    // Longer than the countdown: a game without input for the idle timeout pauses itself.
     let limits = Limits {
-        idle_timeout: Duration::from_secs(2),
+        idle_timeout: Duration::from_secs(5),
         ..Limits::default()
     };
     let server = TestServer::start_with(limits).await?;
@@ -291,6 +292,33 @@ async fn a_paused_idle_player_is_disconnected() -> Result {
     s.send(b"y").await?;
     s.wait_for_text("PAUSED", WAIT).await?;
     assert_eq!(s.wait_closed(WAIT).await?, Some(0));
+    assert!(s.contents().contains("without input"), "{}", s.contents());
+    Ok(())
+}
+
+/// A solo game left without input for the idle timeout pauses itself (a timed game so paused
+/// is no longer ranked); paused, it idles out an idle timeout later like any paused game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_game_pauses_itself_then_idles_out() -> Result {
+    let limits = Limits {
+        idle_timeout: Duration::from_secs(6),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let conn = Connection::open(server.addr, "ada", Login::Guest).await?;
+    let mut s = conn.play(100, 40).await?;
+    // The last key starts the game (3 s countdown): it pauses itself about 3 s into it.
+    s.start_40_lines().await?;
+    anyhow::ensure!(!s.contents().contains("PAUSED"), "paused too early");
+    s.wait_for_text("PAUSED", WAIT).await?;
+    let paused_at = Instant::now();
+    assert!(s.contents().contains("Not ranked"), "{}", s.contents());
+    assert_eq!(s.wait_closed(WAIT).await?, Some(0));
+    let took = paused_at.elapsed();
+    assert!(
+        took >= Duration::from_secs(5),
+        "idled out {took:?} after the pause"
+    );
     assert!(s.contents().contains("without input"), "{}", s.contents());
     Ok(())
 }

@@ -135,6 +135,24 @@ async fn a_resize_redraws_at_the_new_size() -> Result {
     Ok(())
 }
 
+/// A window too small for the game pauses it; enlarged again, the pause menu shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_too_small_pauses_a_solo_game() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.start_40_lines().await?;
+    s.resize(40, 12).await?;
+    s.wait_for_text("enlarge", WAIT).await?;
+    s.resize(100, 40).await?;
+    s.wait_until("the pause menu", WAIT, |screen| {
+        let text = screen.contents();
+        text.contains("PAUSED") && text.contains("Not ranked") && !text.contains("enlarge")
+    })
+    .await?;
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_window_too_small_shows_the_enlarge_message() -> Result {
     let server = TestServer::start().await?;

@@ -12,6 +12,7 @@
 //!
 //! let mut app = App::new(AppContext { player_name: "ada".into(), ..AppContext::default() });
 //! app.set_release_events(false); // e.g. no kitty keyboard protocol
+//! app.set_size(80, 24, 0); // and on every resize (too small pauses a solo game)
 //! let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
 //! let mut now = 0;
 //! app.handle_key(KeyEvent::press(Key::Enter), now); // Play
@@ -77,6 +78,9 @@ pub struct AppContext {
     pub seed: u64,
     /// Who the player is to the server (offline for `minotty play`).
     pub identity: online::Identity,
+    /// A running solo game pauses itself after this many milliseconds without a key (`None`:
+    /// never). The SSH server passes its idle timeout.
+    pub idle_pause_ms: Option<u64>,
 }
 
 /// A game that ended, as the App hands it to the front end once.

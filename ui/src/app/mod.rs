@@ -74,6 +74,12 @@ pub struct App {
     requests: Vec<Request>,
     account: account::AccountState,
     versus: versus::VersusState,
+    /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
+    fits: bool,
+    /// See [`AppContext::idle_pause_ms`].
+    idle_pause: Option<u64>,
+    /// When the last key arrived (or the last game started).
+    last_key: u64,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -116,6 +122,9 @@ impl App {
             requests: Vec::new(),
             account: account::AccountState::default(),
             versus: versus::VersusState::default(),
+            fits: true,
+            idle_pause: ctx.idle_pause_ms,
+            last_key: 0,
         };
         app.account_start();
         app
@@ -129,6 +138,7 @@ impl App {
     pub fn handle_key(&mut self, mut ev: KeyEvent, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
+        self.last_key = now;
         if ev.key == Key::Esc && ev.kind == KeyKind::Press {
             // Without release events a held Esc arrives as a stream of presses: only the
             // first of them may pause or resume.
@@ -182,6 +192,9 @@ impl App {
         if self.screen != Screen::Game {
             return;
         }
+        if !self.fits || self.idle_pause_due().is_some_and(|at| now >= at) {
+            self.auto_pause(now);
+        }
         let Some(s) = &mut self.session else { return };
         self.dirty |= s.tick(now, &self.settings.keys);
         if s.results_due() && self.quit_dialog.is_none() {
@@ -199,11 +212,49 @@ impl App {
             (Some(s), Screen::Game) if s.results_due() => {
                 self.quit_dialog.is_none().then_some(self.now)
             }
-            (Some(s), Screen::Game) => s.next_wakeup(),
+            (Some(s), Screen::Game) => match (s.next_wakeup(), self.idle_pause_due()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
             (_, Screen::Account) => self.account_wakeup(),
             (_, Screen::Versus) => self.versus_wakeup(),
             _ => None,
         }
+    }
+
+    /// Tells the App the terminal's size. A terminal too small to show the game pauses a
+    /// running solo game (its clock stops); once it is big enough again the pause menu shows
+    /// and the player resumes. Like any pause, it is recorded in the replay, so a timed game
+    /// is no longer ranked (shrinking the window must not buy thinking time).
+    pub fn set_size(&mut self, cols: u16, rows: u16, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+        let (min_w, min_h) = crate::MIN_SIZE;
+        let fits = cols >= min_w && rows >= min_h;
+        self.dirty |= fits != self.fits;
+        self.fits = fits;
+        if !fits && self.screen == Screen::Game {
+            self.auto_pause(self.now);
+        }
+    }
+
+    /// When the running solo game on screen pauses itself for want of keys, if it can.
+    fn idle_pause_due(&self) -> Option<u64> {
+        let limit = self.idle_pause?;
+        let s = self.session.as_ref()?;
+        let running = self.screen == Screen::Game && !s.is_paused() && !s.is_over();
+        (running && !s.is_versus()).then(|| self.last_key.saturating_add(limit))
+    }
+
+    /// Pauses the running solo game on screen without the player asking (never a versus game,
+    /// never one already paused or over); the pause menu opens at its first entry.
+    fn auto_pause(&mut self, now: u64) {
+        let Some(s) = &mut self.session else { return };
+        if self.screen != Screen::Game || s.is_paused() || s.is_over() || s.is_versus() {
+            return;
+        }
+        s.pause(now, &self.settings.keys);
+        self.pause_cursor = 0;
+        self.dirty = true;
     }
 
     pub fn take_dirty(&mut self) -> bool {
@@ -392,6 +443,8 @@ impl App {
         self.results_cursor = 0;
         self.recorded = false;
         self.dirty = true;
+        // A game started without a key (`play`, a start mode) is not idle from the outset.
+        self.last_key = now;
     }
 
     fn show_results(&mut self) {

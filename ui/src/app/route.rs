@@ -65,6 +65,9 @@ impl App {
             match pause::handle(&mut self.pause_cursor, ev) {
                 PauseAction::None => return false,
                 PauseAction::Moved => {}
+                // The game cannot be shown: it stays paused (the pause menu shows once the
+                // terminal is big enough).
+                PauseAction::Resume if !self.fits => return false,
                 PauseAction::Resume => s.resume(now),
                 PauseAction::Restart => {
                     let setup = s.setup.clone();

@@ -3,6 +3,7 @@
 //! `play.rs`.
 
 mod account;
+mod autopause;
 mod bot;
 mod integrity;
 mod play;

@@ -966,3 +966,20 @@ fn join_from_the_command_line_opens_the_lobby_or_says_why_not() {
     assert!(a.take_requests().is_empty());
     assert!(screen(&a).contains("Only the host"));
 }
+
+#[test]
+fn a_match_never_pauses_itself_for_a_small_terminal() {
+    let mut a = in_match(9);
+    a.set_size(40, 12, 3_000);
+    let before = a.versus_game().map(Game::now);
+    a.tick(4_000);
+    a.tick(5_000);
+    assert!(a.in_game() && !a.game_paused());
+    assert_eq!(before, Some(0));
+    assert_eq!(
+        a.versus_game().map(Game::now),
+        Some(2_000),
+        "the match goes on"
+    );
+    assert!(!a.versus_game().is_some_and(Game::paused));
+}
