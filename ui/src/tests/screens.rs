@@ -234,3 +234,86 @@ fn player_names_are_sanitized() {
     assert!(s.contains("Hello, [2Jeve!"), "{s}");
     assert!(!s.contains('\u{1b}'));
 }
+
+/// The mode select with the cursor on `kind`.
+fn on_mode(kind: ModeKind) -> App {
+    let mut a = app();
+    press(&mut a, Key::Enter, 0);
+    let at = ModeKind::ALL.iter().position(|&k| k == kind).unwrap();
+    for _ in 0..at {
+        press(&mut a, Key::Down, 0);
+    }
+    a
+}
+
+fn row_with(buf: &ratatui::buffer::Buffer, text: &str) -> Option<String> {
+    crate::testutil::lines(buf)
+        .into_iter()
+        .find(|r| r.contains(text))
+}
+
+#[test]
+fn cheese_rows_are_chosen_on_the_mode_select_at_both_sizes() {
+    let mut a = on_mode(ModeKind::Cheese);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "Garbage rows").expect("selector");
+        assert!(row.contains("< 20 >"), "{w}x{h}: {row}");
+        assert!(row_with(&buf, "The leaderboard's count").is_some());
+        assert!(row_with(&buf, "Left/Right rows").is_some());
+    }
+    press(&mut a, Key::Left, 0);
+    press(&mut a, Key::Left, 0);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "Garbage rows").expect("selector");
+        assert!(row.contains("< 18 >"), "{w}x{h}: {row}");
+        assert!(row_with(&buf, "Unranked").is_some(), "{w}x{h}");
+    }
+    // Bounded at both ends.
+    for _ in 0..40 {
+        press(&mut a, Key::Left, 0);
+    }
+    assert!(
+        row_with(&draw(&a, 80, 24), "Garbage rows")
+            .unwrap()
+            .contains("< 1 >")
+    );
+    for _ in 0..200 {
+        press(&mut a, Key::Right, 0);
+    }
+    assert!(
+        row_with(&draw(&a, 80, 24), "Garbage rows")
+            .unwrap()
+            .contains("< 100 >")
+    );
+    for _ in 0..63 {
+        press(&mut a, Key::Left, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    let game = a.game().expect("cheese game");
+    assert_eq!(*game.mode(), minotty_engine::Mode::cheese(37));
+}
+
+#[test]
+fn the_default_cheese_count_starts_the_preset_and_endless_takes_a_ruleset() {
+    let mut a = on_mode(ModeKind::Cheese);
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(*a.game().expect("cheese").mode(), ModeKind::Cheese.mode());
+
+    let mut a = on_mode(ModeKind::Endless);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        assert!(
+            row_with(&buf, "Marathon without an end").is_some(),
+            "{w}x{h}"
+        );
+        let row = row_with(&buf, "Ruleset").expect("ruleset");
+        assert!(row.contains("< standard >"), "{w}x{h}: {row}");
+    }
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Enter, 0);
+    let game = a.game().expect("endless");
+    assert_eq!(*game.mode(), minotty_engine::Mode::endless());
+    assert_ne!(game.ruleset().id, minotty_engine::RulesetId::Standard);
+}
