@@ -401,3 +401,31 @@ fn cheese_is_won_at_the_chosen_count() {
         Mode::cheese(minotty_engine::CHEESE_MAX)
     );
 }
+
+#[test]
+fn locked_pieces_are_counted_by_type() {
+    let mut sim = Sim::new(Mode::marathon(), 11);
+    sim.at(0);
+    let mut expected = [0u32; 7];
+    for _ in 0..12 {
+        if game_over(&sim).is_some() {
+            break;
+        }
+        let ev = sim.single();
+        for e in &ev {
+            if let EventKind::Lock { at, .. } = e.kind {
+                expected[at.piece as usize] += 1;
+            }
+        }
+        let s = sim.game.stats();
+        assert_eq!(s.by_piece, expected);
+        assert_eq!(s.by_piece.iter().sum::<u32>(), s.pieces);
+    }
+    let s = sim.game.stats();
+    assert!(s.pieces >= 12, "{}", s.pieces);
+    // More than one type was dealt, each counted under its own name.
+    assert!(expected.iter().filter(|&&n| n > 0).count() > 1);
+    for p in Piece::ALL {
+        assert_eq!(s.locked(p), expected[p as usize]);
+    }
+}
