@@ -317,3 +317,54 @@ fn the_default_cheese_count_starts_the_preset_and_endless_takes_a_ruleset() {
     assert_eq!(*game.mode(), minotty_engine::Mode::endless());
     assert_ne!(game.ruleset().id, minotty_engine::RulesetId::Standard);
 }
+
+#[test]
+fn locked_pieces_by_type_show_beside_the_stats_and_on_the_results() {
+    let (mut a, now) = playing(ModeKind::Marathon);
+    let first = a.game().unwrap().active().unwrap().placed.piece;
+    tap(&mut a, Key::Up, now + 100);
+    let letter = crate::widgets::stats::piece_letter(first);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let rows = crate::testutil::lines(&draw(&a, w, h));
+        // A column of the seven letters, the first piece's type at 1, the others at 0.
+        let col: Vec<(String, String)> = rows
+            .iter()
+            .filter_map(|r| {
+                let t = r.trim_start();
+                let mut parts = t.split_whitespace();
+                let l = parts.next()?;
+                let n = parts.next()?;
+                ("IOTSZJL".contains(l) && l.len() == 1 && n.parse::<u32>().is_ok())
+                    .then(|| (l.to_owned(), n.to_owned()))
+            })
+            .collect();
+        let letters: String = col.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(letters, "IOTSZJL", "{w}x{h}:\n{}", rows.join("\n"));
+        for (l, n) in &col {
+            let want = if l == letter { "1" } else { "0" };
+            assert_eq!(n, want, "{l} at {w}x{h}");
+        }
+    }
+    // Forfeit: the results list them on one row.
+    press(&mut a, Key::Esc, now + 200);
+    for _ in 0..4 {
+        press(&mut a, Key::Down, now + 200);
+    }
+    press(&mut a, Key::Enter, now + 200);
+    let wake = a.next_wakeup().expect("results wakeup");
+    a.tick(wake);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "I ").expect("counts row");
+        let want: String = minotty_engine::Piece::ALL
+            .iter()
+            .map(|&p| {
+                let l = crate::widgets::stats::piece_letter(p);
+                format!("{l} {}", u32::from(l == letter))
+            })
+            .collect::<Vec<_>>()
+            .join("  ");
+        assert!(row.contains(&want), "{w}x{h}: {row}");
+        assert!(row_with(&buf, "RESULTS").is_some() && row_with(&buf, "Main menu").is_some());
+    }
+}
