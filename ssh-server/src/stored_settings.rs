@@ -103,6 +103,7 @@ fn colors_id(c: ColorMode) -> &'static str {
         ColorMode::Ansi256 => "256",
         ColorMode::TrueColor => "truecolor",
         ColorMode::Ansi16 => "16",
+        ColorMode::Monochrome => "mono",
     }
 }
 
@@ -199,6 +200,19 @@ pub fn from_json(text: &str) -> Option<Settings> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn monochrome_is_stored_and_older_settings_keep_their_colours() {
+        let s = Settings {
+            colors: ColorMode::Monochrome,
+            ..Settings::default()
+        };
+        let text = to_json(&s);
+        assert!(text.contains("\"colors\":\"mono\""), "{text}");
+        assert_eq!(from_json(&text), Some(s));
+        let old = r#"{"version":1,"colors":"16"}"#;
+        assert_eq!(from_json(old).map(|s| s.colors), Some(ColorMode::Ansi16));
+    }
 
     #[test]
     fn settings_round_trip() {

@@ -37,16 +37,24 @@ pub enum ColorMode {
     TrueColor,
     /// The 16 basic colours (the terminal's own theme decides their look).
     Ansi16,
+    /// No colour at all: pieces are told apart by their glyphs (as tetrs' monochrome).
+    Monochrome,
 }
 
 impl ColorMode {
-    pub const ALL: [ColorMode; 3] = [ColorMode::Ansi256, ColorMode::TrueColor, ColorMode::Ansi16];
+    pub const ALL: [ColorMode; 4] = [
+        ColorMode::Ansi256,
+        ColorMode::TrueColor,
+        ColorMode::Ansi16,
+        ColorMode::Monochrome,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             ColorMode::Ansi256 => "256 colours",
             ColorMode::TrueColor => "truecolour",
             ColorMode::Ansi16 => "16 colours",
+            ColorMode::Monochrome => "monochrome",
         }
     }
 }
@@ -159,7 +167,7 @@ mod tests {
         assert_eq!(s.handling.das, MAX_DAS);
         assert_eq!(s.release_timeout_ms, 50);
         assert_eq!(
-            cycle(&ColorMode::ALL, ColorMode::Ansi16, 1),
+            cycle(&ColorMode::ALL, ColorMode::Monochrome, 1),
             ColorMode::Ansi256
         );
         assert_eq!(cycle(&FRAME_RATES, 15, -1), 120);

@@ -368,3 +368,40 @@ fn locked_pieces_by_type_show_beside_the_stats_and_on_the_results() {
         assert!(row_with(&buf, "RESULTS").is_some() && row_with(&buf, "Main menu").is_some());
     }
 }
+
+#[test]
+fn monochrome_draws_pieces_by_glyph_without_colour() {
+    let mut a = App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        settings: crate::Settings {
+            colors: crate::ColorMode::Monochrome,
+            ..crate::Settings::default()
+        },
+        ..AppContext::default()
+    });
+    a.play(ModeKind::Marathon, 0);
+    a.tick(crate::session::COUNTDOWN_MS);
+    let game = a.game().unwrap();
+    let active = game.active().unwrap().placed.piece;
+    let next = game.preview().find(|&p| p != active).unwrap();
+    let theme = crate::theme::Theme {
+        graphics: crate::Graphics::Unicode,
+        colors: crate::ColorMode::Monochrome,
+    };
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let text = crate::testutil::lines(&buf).join("\n");
+        // The piece in play and the next one, each in its own glyph.
+        assert!(text.contains(theme.piece_block(active)), "{w}x{h}:\n{text}");
+        assert!(text.contains(theme.piece_block(next)), "{w}x{h}:\n{text}");
+        // Not one cell carries a colour.
+        for cell in buf.content() {
+            assert!(
+                matches!(cell.fg, ratatui::style::Color::Reset),
+                "{w}x{h}: {cell:?}"
+            );
+            assert!(matches!(cell.bg, ratatui::style::Color::Reset));
+        }
+    }
+}
