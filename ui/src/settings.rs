@@ -82,6 +82,8 @@ pub struct Settings {
     pub colors: ColorMode,
     /// The most frames per second a front end should send.
     pub frame_rate: u16,
+    /// Whether the game screen shows the frames per second drawn for this player.
+    pub show_fps: bool,
     /// For terminals that report no key releases: how long after a key's last press (without
     /// repeats seen yet) it counts as released.
     pub release_timeout_ms: u16,
@@ -100,6 +102,7 @@ impl Default for Settings {
             graphics: Graphics::Unicode,
             colors: ColorMode::Ansi256,
             frame_rate: 60,
+            show_fps: false,
             release_timeout_ms: 150,
             ruleset: RulesetId::Standard,
         }

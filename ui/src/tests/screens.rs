@@ -405,3 +405,69 @@ fn monochrome_draws_pieces_by_glyph_without_colour() {
         }
     }
 }
+
+#[test]
+fn the_fps_counter_shows_in_the_game_screen_corner_when_set() {
+    let settings = crate::Settings {
+        show_fps: true,
+        ..crate::Settings::default()
+    };
+    let mut a = App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        settings,
+        ..AppContext::default()
+    });
+    a.play(ModeKind::Marathon, 0);
+    let mut now = crate::session::COUNTDOWN_MS;
+    a.tick(now);
+    for (w, h) in [(80, 24), (200, 60)] {
+        // 20 frames a second for a bit more than a second: the counter says 20.
+        let mut last = None;
+        for _ in 0..21 {
+            last = Some(draw(&a, w, h));
+            now += 50;
+            a.tick(now);
+        }
+        let rows = crate::testutil::lines(&last.unwrap());
+        assert!(
+            rows[0].trim_end().ends_with("20 fps"),
+            "{w}x{h}: {:?}",
+            rows[0]
+        );
+    }
+    // Hidden by default.
+    let (a, _) = playing(ModeKind::Marathon);
+    assert!(!screen(&a).contains(" fps"));
+}
+
+#[test]
+fn the_settings_screen_sets_monochrome_and_the_fps_counter() {
+    let (mut a, now) = playing(ModeKind::Marathon);
+    press(&mut a, Key::Esc, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Enter, now); // Settings
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "FPS counter").expect("fps row");
+        assert!(row.contains("hidden"), "{w}x{h}: {row}");
+    }
+    for _ in 0..7 {
+        press(&mut a, Key::Down, now);
+    }
+    for _ in 0..3 {
+        press(&mut a, Key::Right, now); // 256 -> truecolour -> 16 -> monochrome
+    }
+    assert_eq!(a.settings().colors, crate::ColorMode::Monochrome);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Right, now);
+    assert!(a.settings().show_fps);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        assert!(row_with(&buf, "< shown >").is_some_and(|r| r.contains("FPS counter")));
+        let colours = row_with(&buf, "Colours").expect("colours row");
+        assert!(colours.contains("monochrome"), "{w}x{h}: {colours}");
+    }
+}
