@@ -82,7 +82,9 @@ impl ModeKind {
             ModeKind::Marathon => "Clear 150 lines while the speed rises; score high.",
             ModeKind::Ultra => "Score as much as you can in 3 minutes.",
             ModeKind::Master => "Clear 100 lines with pieces dropping instantly (20G).",
-            ModeKind::Cheese => "Dig through 20 garbage lines in as few pieces as possible.",
+            ModeKind::Cheese => {
+                "Dig through garbage lines (20 unless you choose) in as few pieces as possible."
+            }
             ModeKind::Combo => "Keep a combo going in an endless 4-wide well.",
             ModeKind::Custom => "Your own start level, speed-up and limit.",
             ModeKind::Endless => "Marathon without an end: play until you top out.",

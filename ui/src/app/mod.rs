@@ -278,7 +278,7 @@ impl App {
         }
         if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
         {
-            // Top right, a row above the game screen's title at the smallest size.
+            // Top right, on the title row at 80x24 (right of the player name), above it when taller.
             let rate = self.fps.frame(self.now);
             let text = crate::text::sfmt!(16; "{} fps", rate);
             crate::draw::put_right(buf, area, area.y, text.as_str(), theme.dim());
