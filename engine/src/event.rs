@@ -150,4 +150,15 @@ pub struct Stats {
     pub attack: u32,
     pub sent: u32,
     pub garbage_received: u32,
+    /// Pieces locked, by type, indexed in `Piece::ALL` order (I, O, T, S, Z, J, L); they add
+    /// up to `pieces`. Missing from stats stored before it existed (read as zeros).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub by_piece: [u32; 7],
+}
+
+impl Stats {
+    /// The pieces of type `piece` locked so far.
+    pub fn locked(&self, piece: crate::Piece) -> u32 {
+        self.by_piece[piece as usize]
+    }
 }

@@ -41,7 +41,9 @@ pub use game::{Active, Game, GameConfig, Phase, Position};
 pub use generator::{Generator, PieceSource};
 pub use input::{Button, Input, MAX_INPUTS};
 pub use kicks::RotationSystem;
-pub use mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
+pub use mode::{
+    CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, Gravity, Limit, Mode, ModeKind, StartBoard, Stat,
+};
 pub use piece::{Piece, Placed, Rotation, Turn};
 pub use replay::{Playback, Replay, ReplayError, Verified};
 pub use ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};

@@ -15,10 +15,14 @@ pub enum ModeKind {
     Cheese,
     Combo,
     Custom,
+    /// Marathon's rising levels with no goal: the game ends only by topping out. Last in the
+    /// enum so that the replay byte of every older kind keeps its value.
+    Endless,
 }
 
 impl ModeKind {
-    pub const ALL: [ModeKind; 7] = [
+    /// Every kind in the order of its discriminant (a replay stores the index into this).
+    pub const ALL: [ModeKind; 8] = [
         ModeKind::Sprint,
         ModeKind::Marathon,
         ModeKind::Ultra,
@@ -26,6 +30,7 @@ impl ModeKind {
         ModeKind::Cheese,
         ModeKind::Combo,
         ModeKind::Custom,
+        ModeKind::Endless,
     ];
 
     /// The identifier used in commands and storage (`40l`, `marathon`, ...).
@@ -38,6 +43,7 @@ impl ModeKind {
             ModeKind::Cheese => "cheese",
             ModeKind::Combo => "combo",
             ModeKind::Custom => "custom",
+            ModeKind::Endless => "endless",
         }
     }
 
@@ -52,6 +58,7 @@ impl ModeKind {
             "cheese" | "dig" => ModeKind::Cheese,
             "combo" => ModeKind::Combo,
             "custom" => ModeKind::Custom,
+            "endless" | "zen" => ModeKind::Endless,
             _ => return None,
         })
     }
@@ -65,6 +72,7 @@ impl ModeKind {
             ModeKind::Cheese => "Cheese",
             ModeKind::Combo => "Combo",
             ModeKind::Custom => "Custom",
+            ModeKind::Endless => "Endless",
         }
     }
 
@@ -74,9 +82,12 @@ impl ModeKind {
             ModeKind::Marathon => "Clear 150 lines while the speed rises; score high.",
             ModeKind::Ultra => "Score as much as you can in 3 minutes.",
             ModeKind::Master => "Clear 100 lines with pieces dropping instantly (20G).",
-            ModeKind::Cheese => "Dig through 20 garbage lines in as few pieces as possible.",
+            ModeKind::Cheese => {
+                "Dig through garbage lines (20 unless you choose) in as few pieces as possible."
+            }
             ModeKind::Combo => "Keep a combo going in an endless 4-wide well.",
             ModeKind::Custom => "Your own start level, speed-up and limit.",
+            ModeKind::Endless => "Marathon without an end: play until you top out.",
         }
     }
 
@@ -87,12 +98,18 @@ impl ModeKind {
             ModeKind::Marathon => Mode::marathon(),
             ModeKind::Ultra => Mode::ultra(),
             ModeKind::Master => Mode::master(),
-            ModeKind::Cheese => Mode::cheese(20),
+            ModeKind::Cheese => Mode::cheese(CHEESE_DEFAULT),
             ModeKind::Combo => Mode::combo(),
             ModeKind::Custom => Mode::custom(0, true, None),
+            ModeKind::Endless => Mode::endless(),
         }
     }
 }
+
+/// The garbage rows of the cheese preset (tetrs' default) and the range a player may choose.
+pub const CHEESE_DEFAULT: u32 = 20;
+pub const CHEESE_MIN: u32 = 1;
+pub const CHEESE_MAX: u32 = 1000;
 
 /// A quantity that a limit watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -193,6 +210,11 @@ impl Mode {
         Mode::base(ModeKind::Marathon).with_goal(Stat::Lines, 150)
     }
 
+    /// Marathon's speed-up from level 0 with no goal and no limit: only a top-out ends it.
+    pub fn endless() -> Mode {
+        Mode::base(ModeKind::Endless)
+    }
+
     /// Three minutes for the highest score.
     pub fn ultra() -> Mode {
         Mode::base(ModeKind::Ultra).with_goal(Stat::Time, 180_000)
@@ -209,7 +231,7 @@ impl Mode {
 
     /// Dig through `lines` garbage rows (at most 10 on the board at once).
     pub fn cheese(lines: u32) -> Mode {
-        let lines = lines.clamp(1, 1000);
+        let lines = lines.clamp(1, CHEESE_MAX);
         Mode {
             start_board: StartBoard::Cheese {
                 total: lines,

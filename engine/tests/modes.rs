@@ -322,3 +322,110 @@ fn custom_score_limit() {
     sim.single();
     assert_eq!(game_over(&sim), won(Stat::Score));
 }
+
+#[test]
+fn endless_never_ends_on_lines_or_time_and_ends_on_top_out() {
+    let mode = Mode::endless();
+    assert!(mode.limits.is_empty() && mode.level_increase && mode.goal().is_none());
+    assert_eq!(mode, minotty_engine::ModeKind::Endless.mode());
+    // A replay stores a kind as its index in ALL: the new kind came last, older bytes hold.
+    for (i, kind) in minotty_engine::ModeKind::ALL.iter().enumerate() {
+        assert_eq!(*kind as usize, i);
+    }
+    assert_eq!(minotty_engine::ModeKind::Custom as u8, 6);
+    let mut sim = Sim::new(mode.clone(), 5);
+    sim.at(0);
+    // Past marathon's 150 and tetrs' 200 lines, with the level still rising.
+    singles(&mut sim, 210);
+    assert!(game_over(&sim).is_none());
+    assert_eq!(sim.game.stats().lines, 210);
+    assert_eq!(sim.game.level(), 21);
+    // Hours of game time reach no limit (the falling pieces may top out meanwhile).
+    sim.at(4 * 3_600_000);
+    assert!(
+        !matches!(game_over(&sim), Some((EndReason::Limit(_), _))),
+        "{:?}",
+        game_over(&sim)
+    );
+
+    // Only topping out does.
+    let mut sim = Sim::new(mode, 5);
+    sim.at(0);
+    for _ in 0..30 {
+        if game_over(&sim).is_some() {
+            break;
+        }
+        sim.tap(Button::HardDrop);
+    }
+    assert_eq!(game_over(&sim), Some((EndReason::BlockOut, false)));
+}
+
+#[test]
+fn cheese_is_won_at_the_chosen_count() {
+    // Three rows whose holes line up and an I first: one vertical I digs all three, which
+    // ends cheese(3) (a third row more than the two-row game above needs).
+    let seed = (0..)
+        .find(|&s| {
+            let g = started(Mode::cheese(3), s);
+            g.active().unwrap().placed.piece == Piece::I
+                && hole(g.board(), 37) == hole(g.board(), 38)
+                && hole(g.board(), 38) == hole(g.board(), 39)
+        })
+        .unwrap();
+    let mut sim = Sim::new(Mode::cheese(3), seed);
+    sim.at(0);
+    let b = sim.game.board().clone();
+    assert_eq!(b.garbage_rows_at_bottom(), 3);
+    let h = hole(&b, 39).unwrap() as i8;
+    let ev = sim.drop_at(Rotation::East, h - 2);
+    assert_eq!(clear(&ev).lines, 3);
+    assert_eq!(sim.game.stats().garbage_cleared, 3);
+    assert_eq!(game_over(&sim), won(Stat::GarbageCleared));
+    // The goal is the chosen count, the board deals that many rows, 10 at a time.
+    let m = Mode::cheese(37);
+    assert_eq!(
+        m.goal().map(|l| (l.stat, l.value)),
+        Some((Stat::GarbageCleared, 37))
+    );
+    assert_eq!(
+        m.start_board,
+        minotty_engine::StartBoard::Cheese {
+            total: 37,
+            visible: 10
+        }
+    );
+    // The count is clamped to the range a player may choose.
+    assert_eq!(Mode::cheese(0), Mode::cheese(minotty_engine::CHEESE_MIN));
+    assert_eq!(
+        Mode::cheese(u32::MAX),
+        Mode::cheese(minotty_engine::CHEESE_MAX)
+    );
+}
+
+#[test]
+fn locked_pieces_are_counted_by_type() {
+    let mut sim = Sim::new(Mode::marathon(), 11);
+    sim.at(0);
+    let mut expected = [0u32; 7];
+    for _ in 0..12 {
+        if game_over(&sim).is_some() {
+            break;
+        }
+        let ev = sim.single();
+        for e in &ev {
+            if let EventKind::Lock { at, .. } = e.kind {
+                expected[at.piece as usize] += 1;
+            }
+        }
+        let s = sim.game.stats();
+        assert_eq!(s.by_piece, expected);
+        assert_eq!(s.by_piece.iter().sum::<u32>(), s.pieces);
+    }
+    let s = sim.game.stats();
+    assert!(s.pieces >= 12, "{}", s.pieces);
+    // More than one type was dealt, each counted under its own name.
+    assert!(expected.iter().filter(|&&n| n > 0).count() > 1);
+    for p in Piece::ALL {
+        assert_eq!(s.locked(p), expected[p as usize]);
+    }
+}

@@ -109,7 +109,7 @@ impl From<&Stats> for Figures {
 pub fn result(mode: ModeKind, f: Figures) -> String {
     match mode {
         ModeKind::Sprint => time(f.time_ms),
-        ModeKind::Marathon | ModeKind::Ultra => thousands(f.score),
+        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => thousands(f.score),
         ModeKind::Master => format!("{} lines {}", f.lines, time_tenths(f.time_ms)),
         ModeKind::Cheese => format!("{} pieces", f.pieces),
         ModeKind::Combo => format!("{} combo", f.max_combo),
@@ -121,7 +121,9 @@ pub fn result(mode: ModeKind, f: Figures) -> String {
 pub fn columns(board: BoardId) -> Vec<String> {
     let titles: &[&str] = match board {
         BoardId::Solo(ModeKind::Sprint) => &["Time", "PPS"],
-        BoardId::Solo(ModeKind::Marathon | ModeKind::Ultra) => &["Score", "Lines"],
+        BoardId::Solo(ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless) => {
+            &["Score", "Lines"]
+        }
         BoardId::Solo(ModeKind::Master) => &["Result", "PPS"],
         BoardId::Solo(ModeKind::Cheese) => &["Pieces", "Time"],
         BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
@@ -136,7 +138,9 @@ pub fn solo_values(mode: ModeKind, f: Figures) -> Vec<String> {
     let first = result(mode, f);
     match mode {
         ModeKind::Sprint | ModeKind::Master => vec![first, pps(f.pieces, f.time_ms)],
-        ModeKind::Marathon | ModeKind::Ultra => vec![first, f.lines.to_string()],
+        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => {
+            vec![first, f.lines.to_string()]
+        }
         ModeKind::Cheese => vec![first, time(f.time_ms)],
         ModeKind::Combo => vec![first, f.pieces.to_string()],
         ModeKind::Custom => vec![first],

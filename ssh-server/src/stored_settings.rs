@@ -4,7 +4,7 @@
 //! ```json
 //! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "]},
 //!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
-//!  "graphics":"unicode","colors":"256","frame_rate":60,"release_timeout_ms":150,
+//!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
 //!  "ruleset":"tetrs"}
 //! ```
 //!
@@ -103,6 +103,7 @@ fn colors_id(c: ColorMode) -> &'static str {
         ColorMode::Ansi256 => "256",
         ColorMode::TrueColor => "truecolor",
         ColorMode::Ansi16 => "16",
+        ColorMode::Monochrome => "mono",
     }
 }
 
@@ -130,6 +131,7 @@ pub fn to_json(settings: &Settings) -> String {
         "graphics": graphics_id(settings.graphics),
         "colors": colors_id(settings.colors),
         "frame_rate": settings.frame_rate,
+        "show_fps": settings.show_fps,
         "release_timeout_ms": settings.release_timeout_ms,
         "ruleset": settings.ruleset.id(),
     })
@@ -186,6 +188,10 @@ pub fn from_json(text: &str) -> Option<Settings> {
     if let Some(v) = uint(obj.get("frame_rate")) {
         s.frame_rate = u16::try_from(v).unwrap_or(u16::MAX);
     }
+    // Settings stored before the FPS counter existed have none: hidden.
+    if let Some(v) = obj.get("show_fps").and_then(Value::as_bool) {
+        s.show_fps = v;
+    }
     if let Some(v) = uint(obj.get("release_timeout_ms")) {
         s.release_timeout_ms = u16::try_from(v).unwrap_or(u16::MAX);
     }
@@ -199,6 +205,29 @@ pub fn from_json(text: &str) -> Option<Settings> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn monochrome_is_stored_and_older_settings_keep_their_colours() {
+        let s = Settings {
+            colors: ColorMode::Monochrome,
+            ..Settings::default()
+        };
+        let text = to_json(&s);
+        assert!(text.contains("\"colors\":\"mono\""), "{text}");
+        assert_eq!(from_json(&text), Some(s));
+        let old = r#"{"version":1,"colors":"16","frame_rate":30}"#;
+        let read = from_json(old).expect("reads");
+        assert_eq!((read.colors, read.frame_rate), (ColorMode::Ansi16, 30));
+        // No "show_fps" in older settings: the counter stays hidden.
+        assert!(!read.show_fps);
+        let shown = Settings {
+            show_fps: true,
+            ..Settings::default()
+        };
+        let text = to_json(&shown);
+        assert!(text.contains("\"show_fps\":true"), "{text}");
+        assert_eq!(from_json(&text), Some(shown));
+    }
 
     #[test]
     fn settings_round_trip() {

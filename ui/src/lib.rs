@@ -34,6 +34,7 @@
 
 mod app;
 mod draw;
+mod fps;
 pub mod keymap;
 pub mod keys;
 pub mod online;

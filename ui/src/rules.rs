@@ -15,11 +15,15 @@ pub fn ruleset_name(id: RulesetId) -> &'static str {
 }
 
 /// Whether a preset can be played under another ruleset than `standard` (40 lines, marathon,
-/// ultra; custom games too). Master, cheese and combo are `standard` only.
+/// endless, ultra; custom games too). Master, cheese and combo are `standard` only.
 pub fn takes_ruleset(kind: ModeKind) -> bool {
     matches!(
         kind,
-        ModeKind::Sprint | ModeKind::Marathon | ModeKind::Ultra | ModeKind::Custom
+        ModeKind::Sprint
+            | ModeKind::Marathon
+            | ModeKind::Ultra
+            | ModeKind::Endless
+            | ModeKind::Custom
     )
 }
 

@@ -37,16 +37,24 @@ pub enum ColorMode {
     TrueColor,
     /// The 16 basic colours (the terminal's own theme decides their look).
     Ansi16,
+    /// No colour at all: pieces are told apart by their glyphs (as tetrs' monochrome).
+    Monochrome,
 }
 
 impl ColorMode {
-    pub const ALL: [ColorMode; 3] = [ColorMode::Ansi256, ColorMode::TrueColor, ColorMode::Ansi16];
+    pub const ALL: [ColorMode; 4] = [
+        ColorMode::Ansi256,
+        ColorMode::TrueColor,
+        ColorMode::Ansi16,
+        ColorMode::Monochrome,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             ColorMode::Ansi256 => "256 colours",
             ColorMode::TrueColor => "truecolour",
             ColorMode::Ansi16 => "16 colours",
+            ColorMode::Monochrome => "monochrome",
         }
     }
 }
@@ -74,6 +82,8 @@ pub struct Settings {
     pub colors: ColorMode,
     /// The most frames per second a front end should send.
     pub frame_rate: u16,
+    /// Whether the game screen shows the frames per second drawn for this player.
+    pub show_fps: bool,
     /// For terminals that report no key releases: how long after a key's last press (without
     /// repeats seen yet) it counts as released.
     pub release_timeout_ms: u16,
@@ -92,6 +102,7 @@ impl Default for Settings {
             graphics: Graphics::Unicode,
             colors: ColorMode::Ansi256,
             frame_rate: 60,
+            show_fps: false,
             release_timeout_ms: 150,
             ruleset: RulesetId::Standard,
         }
@@ -159,7 +170,7 @@ mod tests {
         assert_eq!(s.handling.das, MAX_DAS);
         assert_eq!(s.release_timeout_ms, 50);
         assert_eq!(
-            cycle(&ColorMode::ALL, ColorMode::Ansi16, 1),
+            cycle(&ColorMode::ALL, ColorMode::Monochrome, 1),
             ColorMode::Ansi256
         );
         assert_eq!(cycle(&FRAME_RATES, 15, -1), 120);

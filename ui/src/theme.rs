@@ -58,6 +58,20 @@ impl Theme {
         if self.unicode() { "██" } else { "[]" }
     }
 
+    /// One board cell holding a block of `piece`: the block, except in monochrome, where each
+    /// piece has its own glyph pair since colour cannot tell them apart.
+    pub fn piece_block(self, piece: Piece) -> &'static str {
+        if self.colors != ColorMode::Monochrome {
+            return self.block();
+        }
+        let i = piece as usize;
+        if self.unicode() {
+            ["██", "▓▓", "▒▒", "[]", "<>", "{}", "()"][i]
+        } else {
+            ["##", "[]", "%%", "<>", "{}", "()", "@@"][i]
+        }
+    }
+
     /// One cell of the ghost piece.
     pub fn ghost(self) -> &'static str {
         if self.unicode() { "░░" } else { "::" }
@@ -107,6 +121,7 @@ impl Theme {
                 ][i];
                 Color::Rgb(r, g, b)
             }
+            ColorMode::Monochrome => Color::Reset,
             ColorMode::Ansi16 => [
                 Color::LightCyan,
                 Color::LightYellow,
@@ -139,7 +154,7 @@ impl Theme {
     }
 
     pub fn empty_style(self) -> Style {
-        Style::new().fg(self.pick(238, (64, 64, 64), Color::DarkGray))
+        self.dimmed(Style::new().fg(self.pick(238, (64, 64, 64), Color::DarkGray)))
     }
 
     pub fn text(self) -> Style {
@@ -147,7 +162,16 @@ impl Theme {
     }
 
     pub fn dim(self) -> Style {
-        Style::new().fg(self.pick(244, (128, 128, 128), Color::DarkGray))
+        self.dimmed(Style::new().fg(self.pick(244, (128, 128, 128), Color::DarkGray)))
+    }
+
+    /// Monochrome has no grey: it dims with the terminal's faint attribute instead.
+    fn dimmed(self, style: Style) -> Style {
+        if self.colors == ColorMode::Monochrome {
+            style.add_modifier(Modifier::DIM)
+        } else {
+            style
+        }
     }
 
     pub fn accent(self) -> Style {
@@ -181,6 +205,7 @@ impl Theme {
             ColorMode::Ansi256 => Color::Indexed(indexed),
             ColorMode::TrueColor => Color::Rgb(rgb.0, rgb.1, rgb.2),
             ColorMode::Ansi16 => basic,
+            ColorMode::Monochrome => Color::Reset,
         }
     }
 }
@@ -192,6 +217,9 @@ mod tests {
     #[test]
     fn every_palette_gives_distinct_piece_colours() {
         for colors in ColorMode::ALL {
+            if colors == ColorMode::Monochrome {
+                continue;
+            }
             let theme = Theme {
                 graphics: Graphics::Unicode,
                 colors,
@@ -203,8 +231,43 @@ mod tests {
                 ColorMode::Ansi256 => matches!(c, Color::Indexed(_)),
                 ColorMode::TrueColor => matches!(c, Color::Rgb(..)),
                 ColorMode::Ansi16 => !matches!(c, Color::Indexed(_) | Color::Rgb(..)),
+                ColorMode::Monochrome => false,
             });
             assert!(ok, "{colors:?}");
+        }
+    }
+
+    #[test]
+    fn monochrome_has_no_colour_and_tells_pieces_apart_by_glyph() {
+        for graphics in Graphics::ALL {
+            let theme = Theme {
+                graphics,
+                colors: ColorMode::Monochrome,
+            };
+            let mut glyphs: Vec<&str> = Piece::ALL.map(|p| theme.piece_block(p)).to_vec();
+            glyphs.sort_unstable();
+            glyphs.dedup();
+            assert_eq!(glyphs.len(), 7, "{graphics:?}");
+            for p in Piece::ALL {
+                assert_eq!(theme.piece_color(p), Color::Reset);
+                assert_eq!(crate::draw::width(theme.piece_block(p)), 2);
+                if graphics == Graphics::Ascii {
+                    assert!(theme.piece_block(p).is_ascii());
+                }
+            }
+            for style in [theme.dim(), theme.accent(), theme.good(), theme.bad()] {
+                assert!(matches!(style.fg, None | Some(Color::Reset)), "{style:?}");
+            }
+            // Elsewhere every piece has the one block glyph.
+            let colour = Theme {
+                graphics,
+                colors: ColorMode::Ansi256,
+            };
+            assert!(
+                Piece::ALL
+                    .iter()
+                    .all(|&p| colour.piece_block(p) == colour.block())
+            );
         }
     }
 

@@ -18,6 +18,7 @@ impl Game {
         self.board.lock(&placed);
         self.hold_used = false;
         self.stats.pieces += 1;
+        self.stats.by_piece[placed.piece as usize] += 1;
         self.emit(EventKind::Lock { at: placed, spin });
 
         let rows = self.board.full_rows();

@@ -273,6 +273,8 @@ fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
         attack: from_db(int("attack")?, "attack")?,
         sent: from_db(int("sent")?, "sent")?,
         garbage_received: from_db(int("garbage_received")?, "garbage_received")?,
+        // Not a column: the replay reproduces the pieces by type when they are wanted.
+        by_piece: [0; 7],
     };
     Ok(GameRecord {
         id: GameId(int("id")?),

@@ -9,6 +9,9 @@
 //! | cheese | pieces | all the garbage was dug |
 //! | combo | longest combo | the game ended |
 //!
+//! Endless and custom games are stored, never ranked. So is a cheese game with a row count other
+//! than the preset's 20 (it is not the preset).
+//!
 //! Every mode has a `standard` board; 40 lines, marathon and ultra also have one under
 //! `tui-tetris` and one under `tetrs` ([`ruleset_modes`]). A leaderboard game plays its mode's
 //! preset exactly (a custom mode that calls itself 40 lines does not rank) under its ruleset's
@@ -62,7 +65,8 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
         }
         ModeKind::Cheese => i64::from(stats.pieces),
         ModeKind::Combo => -i64::from(stats.max_combo),
-        ModeKind::Custom => return None,
+        // Endless is stored, never ranked: a game with no end has no comparable result yet.
+        ModeKind::Custom | ModeKind::Endless => return None,
     })
 }
 
@@ -78,7 +82,7 @@ pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
         ModeKind::Marathon => 11,
         ModeKind::Ultra => 10,
         ModeKind::Master => 14,
-        ModeKind::Cheese | ModeKind::Combo | ModeKind::Custom => 0,
+        ModeKind::Cheese | ModeKind::Combo | ModeKind::Custom | ModeKind::Endless => 0,
     };
     // An arithmetic shift floors negative keys too, so buckets never straddle zero.
     (key >> shift) << shift
@@ -207,6 +211,8 @@ mod tests {
             assert!(b.unwrap() < w.unwrap(), "{kind:?}: {b:?} vs {w:?}");
         }
         assert_eq!(rank_key(ModeKind::Custom, &Stats::default()), None);
+        assert_eq!(rank_key(ModeKind::Endless, &Stats::default()), None);
+        assert!(!has_board(ModeKind::Endless, RulesetId::Standard));
         // Buckets are ranges of keys in order: a better key never has a later bucket.
         for kind in ranked_modes() {
             for (a, b) in [
@@ -269,6 +275,8 @@ mod tests {
         );
         let custom = replay(Mode::custom(0, true, None));
         assert_eq!(eligible(&custom, &s, topped), Err(Unranked::NoLeaderboard));
+        let endless = replay(Mode::endless());
+        assert_eq!(eligible(&endless, &s, topped), Err(Unranked::NoLeaderboard));
         let flooded = Some((EndReason::InputLimit, false));
         assert_eq!(
             eligible(&replay(Mode::marathon()), &s, flooded),

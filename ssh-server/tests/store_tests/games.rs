@@ -45,7 +45,13 @@ async fn a_finished_game_is_stored_with_its_stats_and_replay(pool: SqlitePool) {
         (record.verdict.as_str(), record.verdict_note),
         ("ranked", None)
     );
-    assert_eq!(record.stats, game.stats);
+    // Every stat is a column except the pieces by type, which the replay reproduces.
+    assert!(game.stats.by_piece.iter().sum::<u32>() > 0);
+    let columns = minotty_engine::Stats {
+        by_piece: [0; 7],
+        ..game.stats
+    };
+    assert_eq!(record.stats, columns);
     let replay = store
         .replay(stored[0].id)
         .await

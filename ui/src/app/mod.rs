@@ -66,6 +66,8 @@ pub struct App {
     seed: u64,
     games: u64,
     now: u64,
+    /// Frames drawn on the game screen, for the FPS counter (`Settings::show_fps`).
+    fps: crate::fps::FpsMeter,
     last_esc: Option<u64>,
     quit: bool,
     dirty: bool,
@@ -115,6 +117,7 @@ impl App {
             seed: ctx.seed,
             games: 0,
             now: 0,
+            fps: crate::fps::FpsMeter::default(),
             last_esc: None,
             quit: false,
             dirty: true,
@@ -323,6 +326,13 @@ impl App {
             .render(area, buf),
             (Screen::Account, _) => self.render_account(area, buf, theme),
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
+        }
+        if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
+        {
+            // Top right, on the title row at 80x24 (right of the player name), above it when taller.
+            let rate = self.fps.frame(self.now);
+            let text = crate::text::sfmt!(16; "{} fps", rate);
+            crate::draw::put_right(buf, area, area.y, text.as_str(), theme.dim());
         }
         self.render_versus_notice(area, buf, theme);
         if let Some(yes) = self.quit_dialog {

@@ -15,7 +15,7 @@ use crate::text::sfmt;
 use crate::theme::Theme;
 use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
-use crate::widgets::stats::{ACTION_ROWS, ActionView, STATS_ROWS, StatsView};
+use crate::widgets::stats::{ACTION_ROWS, ActionView, PieceCountsView, STATS_ROWS, StatsView};
 
 const LEFT_W: u16 = 18;
 /// The whole game screen's size.
@@ -140,6 +140,18 @@ impl Widget for &GameView<'_> {
             ("Esc pause   Ctrl+C quit", theme.dim())
         };
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, style);
+
+        // The locked pieces by type, left of the stats when the terminal leaves room.
+        let margin = r.x.saturating_sub(area.x);
+        if margin > PieceCountsView::MIN_W && !hidden {
+            let w = PieceCountsView::MIN_W;
+            let at = Rect::new(r.x - w - 1, y0 + 6, w, 7).intersection(area);
+            let counts = PieceCountsView {
+                stats: game.stats(),
+                theme,
+            };
+            counts.render(at, buf);
+        }
 
         self.overlay(cells_area(board_at), buf, theme, t);
     }

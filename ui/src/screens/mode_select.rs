@@ -1,8 +1,9 @@
 //! Mode select: every engine mode with its description, the ruleset of the modes that take
 //! one (40 lines, marathon, ultra, custom: Left/Right), and the options of a custom game
-//! (`custom.rs`).
+//! (`custom.rs`), and the number of garbage rows of a cheese game (Left/Right; the preset's 20
+//! ranks, any other count is played unranked).
 
-use minotty_engine::{ModeKind, RulesetId};
+use minotty_engine::{CHEESE_DEFAULT, CHEESE_MIN, Mode, ModeKind, RulesetId};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -17,8 +18,11 @@ use crate::settings::{Settings, cycle};
 use crate::text::sfmt;
 use crate::theme::Theme;
 
+/// The most garbage rows a player may choose for cheese here.
+pub const CHEESE_CHOICE_MAX: u32 = 100;
+
 /// The state of the mode select screen.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ModeSelect {
     pub cursor: usize,
     /// The focused row of the custom options (an index into the rows shown), when they have
@@ -27,6 +31,20 @@ pub struct ModeSelect {
     pub custom: CustomOptions,
     /// The ruleset of 40 lines, marathon, ultra and custom games (remembered in the settings).
     pub ruleset: RulesetId,
+    /// The garbage rows a cheese game started here digs (`CHEESE_MIN..=CHEESE_CHOICE_MAX`).
+    pub cheese_rows: u32,
+}
+
+impl Default for ModeSelect {
+    fn default() -> ModeSelect {
+        ModeSelect {
+            cursor: 0,
+            focus: None,
+            custom: CustomOptions::default(),
+            ruleset: RulesetId::default(),
+            cheese_rows: CHEESE_DEFAULT,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +68,15 @@ impl ModeSelect {
         } else {
             RulesetId::Standard
         }
+    }
+
+    /// The game a preset of `kind` started here plays (cheese with the chosen rows).
+    pub fn preset_setup(&self, kind: ModeKind) -> GameSetup {
+        let mut setup = GameSetup::preset(kind, self.ruleset_for(kind));
+        if kind == ModeKind::Cheese {
+            setup.mode = Mode::cheese(self.cheese_rows);
+        }
+        setup
     }
 
     /// The custom game the options describe.
@@ -78,9 +105,15 @@ impl ModeSelect {
                     let dir = if nav(ev) == Some(Nav::Left) { -1 } else { 1 };
                     self.ruleset = cycle(&RulesetId::ALL, self.ruleset, dir);
                 }
+                Some(Nav::Left) if kind == ModeKind::Cheese => {
+                    self.cheese_rows = self.cheese_rows.saturating_sub(1).max(CHEESE_MIN);
+                }
+                Some(Nav::Right) if kind == ModeKind::Cheese => {
+                    self.cheese_rows = (self.cheese_rows + 1).min(CHEESE_CHOICE_MAX);
+                }
                 Some(Nav::Select) if kind == ModeKind::Custom => self.focus = Some(0),
                 Some(Nav::Select | Nav::Right) => {
-                    return ModeAction::Start(GameSetup::preset(kind, self.ruleset_for(kind)));
+                    return ModeAction::Start(self.preset_setup(kind));
                 }
                 Some(Nav::Back) => return ModeAction::Back,
                 _ => return ModeAction::None,
@@ -184,6 +217,20 @@ impl Widget for &ModeSelectView<'_> {
                 draw::put_right(buf, right, y, name.as_str(), theme.selected());
                 let at = Rect::new(right.x, y + 1, right.width, 3).intersection(right);
                 draw::wrapped(buf, at, y + 1, st.ruleset.description(), theme.dim());
+            } else if kind == ModeKind::Cheese {
+                let y = right.y + 3 + rows;
+                let n = sfmt!(16; "< {} >", st.cheese_rows);
+                draw::put(buf, right, right.x, y, "Garbage rows", theme.text());
+                draw::put_right(buf, right, y, n.as_str(), theme.selected());
+                let note = if st.cheese_rows == CHEESE_DEFAULT {
+                    "The leaderboard's count. 10 rows show at a time."
+                } else {
+                    "Unranked: the leaderboard digs 20. 10 rows show at a time."
+                };
+                let at = Rect::new(right.x, y + 1, right.width, 2).intersection(right);
+                let wrapped = draw::wrapped(buf, at, y + 1, note, theme.dim());
+                let y = y + 2 + wrapped;
+                draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
             } else {
                 let y = right.y + 3 + rows;
                 draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
@@ -193,6 +240,9 @@ impl Widget for &ModeSelectView<'_> {
         let hint = match (st.focus, opt) {
             (None, _) if takes_ruleset(kind) && kind != ModeKind::Custom => {
                 "Up/Down mode   Left/Right ruleset   Enter start   Esc back"
+            }
+            (None, _) if kind == ModeKind::Cheese => {
+                "Up/Down mode   Left/Right rows   Enter start   Esc back"
             }
             (None, _) if kind == ModeKind::Custom => {
                 "Up/Down mode   Left/Right ruleset   Enter options   Esc back"

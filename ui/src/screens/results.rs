@@ -12,6 +12,7 @@ use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::GameRecorded;
 use crate::text::{StackStr, clock, pps, sfmt};
 use crate::theme::Theme;
+use crate::widgets::stats::piece_counts_line;
 
 pub const ITEMS: [&str; 3] = ["Retry", "Choose mode", "Main menu"];
 
@@ -99,7 +100,7 @@ impl Widget for &ResultsView<'_> {
         let s = game.stats();
         let mode_title = crate::rules::game_title(game, theme.dot());
         let title = sfmt!(64; "RESULTS: {}", mode_title.as_str());
-        let r = draw::centered(area, 44, 22);
+        let r = draw::centered(area, 44, 23);
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
         let (reason, won) = game.outcome().unwrap_or((EndReason::Forfeit, false));
         let style = if won { theme.good() } else { theme.bad() };
@@ -151,8 +152,11 @@ impl Widget for &ResultsView<'_> {
                 [theme.dim(), theme.text()],
             );
         }
+        // The locked pieces by type under the table.
+        let counts_at = Rect::new(inner.x + 1, inner.y + 14, inner.width.saturating_sub(2), 1);
+        piece_counts_line(buf, counts_at.intersection(inner), counts_at.y, s, theme);
         self.online_note(buf, inner);
-        draw::menu(buf, inner, inner.y + 15, ITEMS, self.cursor, theme);
+        draw::menu(buf, inner, inner.y + 16, ITEMS, self.cursor, theme);
         let hint = "Enter select   r retry   Esc menu";
         draw::hint(buf, inner, hint, theme);
     }
@@ -163,7 +167,7 @@ impl ResultsView<'_> {
     /// table; for guests, that nothing is stored.
     fn online_note(&self, buf: &mut Buffer, inner: Rect) {
         let theme = self.theme;
-        let y = inner.y + 14;
+        let y = inner.y + 15;
         match self.online {
             OnlineNote::None => {}
             OnlineNote::Guest => {

@@ -1,4 +1,4 @@
-//! Settings: handling, preview, ghost, graphics, colours, frame rate, and the controls
+//! Settings: handling, preview, ghost, graphics, colours, frame rate, FPS counter, and the controls
 //! (remapping). Every change applies at once (handling from the next game).
 
 use minotty_engine::Button;
@@ -16,7 +16,7 @@ use crate::settings::{
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 13] = [
+const ROWS: [&str; 14] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -26,6 +26,7 @@ const ROWS: [&str; 13] = [
     "Graphics",
     "Colours",
     "Frame rate",
+    "FPS counter",
     "Release timeout",
     "Account (password, keys)",
     "Reset to defaults",
@@ -91,7 +92,8 @@ impl SettingsScreen {
             6 => s.graphics = cycle(&Graphics::ALL, s.graphics, dir),
             7 => s.colors = cycle(&ColorMode::ALL, s.colors, dir),
             8 => s.frame_rate = cycle(&FRAME_RATES, s.frame_rate, dir),
-            9 => {
+            9 => s.show_fps = !s.show_fps,
+            10 => {
                 let (lo, hi) = RELEASE_TIMEOUT_RANGE;
                 let v = step(
                     u32::from(s.release_timeout_ms),
@@ -101,9 +103,9 @@ impl SettingsScreen {
                 );
                 s.release_timeout_ms = v as u16;
             }
-            10 if select => return SettingsAction::Account,
-            11 if select => *s = Settings::default(),
-            12 if select => return SettingsAction::Back,
+            11 if select => return SettingsAction::Account,
+            12 if select => *s = Settings::default(),
+            13 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -170,7 +172,8 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         6 => sfmt!(24; "{}", s.graphics.label()),
         7 => sfmt!(24; "{}", s.colors.label()),
         8 => sfmt!(24; "{} fps", s.frame_rate),
-        9 => sfmt!(24; "{} ms", s.release_timeout_ms),
+        9 => sfmt!(24; "{}", if s.show_fps { "shown" } else { "hidden" }),
+        10 => sfmt!(24; "{} ms", s.release_timeout_ms),
         _ => StackStr::new(),
     }
 }

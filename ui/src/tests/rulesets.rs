@@ -150,7 +150,7 @@ fn custom_options_follow_the_ruleset() {
         "  │                     Preview                                         5    │  ",
         "  │  Custom             Start level                                     0    │  ",
         "  │                     Level increase                                 on    │  ",
-        "  │                     Limit                                        none    │  ",
+        "  │  Endless            Limit                                        none    │  ",
         "  │                     Seed                                       random    │  ",
         "  │                                           Start                          │  ",
         "  │                                                                          │  ",

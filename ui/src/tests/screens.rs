@@ -234,3 +234,240 @@ fn player_names_are_sanitized() {
     assert!(s.contains("Hello, [2Jeve!"), "{s}");
     assert!(!s.contains('\u{1b}'));
 }
+
+/// The mode select with the cursor on `kind`.
+fn on_mode(kind: ModeKind) -> App {
+    let mut a = app();
+    press(&mut a, Key::Enter, 0);
+    let at = ModeKind::ALL.iter().position(|&k| k == kind).unwrap();
+    for _ in 0..at {
+        press(&mut a, Key::Down, 0);
+    }
+    a
+}
+
+fn row_with(buf: &ratatui::buffer::Buffer, text: &str) -> Option<String> {
+    crate::testutil::lines(buf)
+        .into_iter()
+        .find(|r| r.contains(text))
+}
+
+#[test]
+fn cheese_rows_are_chosen_on_the_mode_select_at_both_sizes() {
+    let mut a = on_mode(ModeKind::Cheese);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "Garbage rows").expect("selector");
+        assert!(row.contains("< 20 >"), "{w}x{h}: {row}");
+        assert!(row_with(&buf, "The leaderboard's count").is_some());
+        assert!(row_with(&buf, "Left/Right rows").is_some());
+    }
+    press(&mut a, Key::Left, 0);
+    press(&mut a, Key::Left, 0);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "Garbage rows").expect("selector");
+        assert!(row.contains("< 18 >"), "{w}x{h}: {row}");
+        assert!(row_with(&buf, "Unranked").is_some(), "{w}x{h}");
+    }
+    // Bounded at both ends.
+    for _ in 0..40 {
+        press(&mut a, Key::Left, 0);
+    }
+    assert!(
+        row_with(&draw(&a, 80, 24), "Garbage rows")
+            .unwrap()
+            .contains("< 1 >")
+    );
+    for _ in 0..200 {
+        press(&mut a, Key::Right, 0);
+    }
+    assert!(
+        row_with(&draw(&a, 80, 24), "Garbage rows")
+            .unwrap()
+            .contains("< 100 >")
+    );
+    for _ in 0..63 {
+        press(&mut a, Key::Left, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    let game = a.game().expect("cheese game");
+    assert_eq!(*game.mode(), minotty_engine::Mode::cheese(37));
+}
+
+#[test]
+fn the_default_cheese_count_starts_the_preset_and_endless_takes_a_ruleset() {
+    let mut a = on_mode(ModeKind::Cheese);
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(*a.game().expect("cheese").mode(), ModeKind::Cheese.mode());
+
+    let mut a = on_mode(ModeKind::Endless);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        assert!(
+            row_with(&buf, "Marathon without an end").is_some(),
+            "{w}x{h}"
+        );
+        let row = row_with(&buf, "Ruleset").expect("ruleset");
+        assert!(row.contains("< standard >"), "{w}x{h}: {row}");
+    }
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Enter, 0);
+    let game = a.game().expect("endless");
+    assert_eq!(*game.mode(), minotty_engine::Mode::endless());
+    assert_ne!(game.ruleset().id, minotty_engine::RulesetId::Standard);
+}
+
+#[test]
+fn locked_pieces_by_type_show_beside_the_stats_and_on_the_results() {
+    let (mut a, now) = playing(ModeKind::Marathon);
+    let first = a.game().unwrap().active().unwrap().placed.piece;
+    tap(&mut a, Key::Up, now + 100);
+    let letter = crate::widgets::stats::piece_letter(first);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let rows = crate::testutil::lines(&draw(&a, w, h));
+        // A column of the seven letters, the first piece's type at 1, the others at 0.
+        let col: Vec<(String, String)> = rows
+            .iter()
+            .filter_map(|r| {
+                let t = r.trim_start();
+                let mut parts = t.split_whitespace();
+                let l = parts.next()?;
+                let n = parts.next()?;
+                ("IOTSZJL".contains(l) && l.len() == 1 && n.parse::<u32>().is_ok())
+                    .then(|| (l.to_owned(), n.to_owned()))
+            })
+            .collect();
+        let letters: String = col.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(letters, "IOTSZJL", "{w}x{h}:\n{}", rows.join("\n"));
+        for (l, n) in &col {
+            let want = if l == letter { "1" } else { "0" };
+            assert_eq!(n, want, "{l} at {w}x{h}");
+        }
+    }
+    // Forfeit: the results list them on one row.
+    press(&mut a, Key::Esc, now + 200);
+    for _ in 0..4 {
+        press(&mut a, Key::Down, now + 200);
+    }
+    press(&mut a, Key::Enter, now + 200);
+    let wake = a.next_wakeup().expect("results wakeup");
+    a.tick(wake);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "I ").expect("counts row");
+        let want: String = minotty_engine::Piece::ALL
+            .iter()
+            .map(|&p| {
+                let l = crate::widgets::stats::piece_letter(p);
+                format!("{l} {}", u32::from(l == letter))
+            })
+            .collect::<Vec<_>>()
+            .join("  ");
+        assert!(row.contains(&want), "{w}x{h}: {row}");
+        assert!(row_with(&buf, "RESULTS").is_some() && row_with(&buf, "Main menu").is_some());
+    }
+}
+
+#[test]
+fn monochrome_draws_pieces_by_glyph_without_colour() {
+    let mut a = App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        settings: crate::Settings {
+            colors: crate::ColorMode::Monochrome,
+            ..crate::Settings::default()
+        },
+        ..AppContext::default()
+    });
+    a.play(ModeKind::Marathon, 0);
+    a.tick(crate::session::COUNTDOWN_MS);
+    let game = a.game().unwrap();
+    let active = game.active().unwrap().placed.piece;
+    let next = game.preview().find(|&p| p != active).unwrap();
+    let theme = crate::theme::Theme {
+        graphics: crate::Graphics::Unicode,
+        colors: crate::ColorMode::Monochrome,
+    };
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let text = crate::testutil::lines(&buf).join("\n");
+        // The piece in play and the next one, each in its own glyph.
+        assert!(text.contains(theme.piece_block(active)), "{w}x{h}:\n{text}");
+        assert!(text.contains(theme.piece_block(next)), "{w}x{h}:\n{text}");
+        // Not one cell carries a colour.
+        for cell in buf.content() {
+            assert!(
+                matches!(cell.fg, ratatui::style::Color::Reset),
+                "{w}x{h}: {cell:?}"
+            );
+            assert!(matches!(cell.bg, ratatui::style::Color::Reset));
+        }
+    }
+}
+
+#[test]
+fn the_fps_counter_shows_in_the_game_screen_corner_when_set() {
+    let settings = crate::Settings {
+        show_fps: true,
+        ..crate::Settings::default()
+    };
+    let mut a = App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        settings,
+        ..AppContext::default()
+    });
+    a.play(ModeKind::Marathon, 0);
+    let mut now = crate::session::COUNTDOWN_MS;
+    a.tick(now);
+    for (w, h) in [(80, 24), (200, 60)] {
+        // 20 frames a second for a bit more than a second: the counter says 20.
+        let mut last = None;
+        for _ in 0..21 {
+            last = Some(draw(&a, w, h));
+            now += 50;
+            a.tick(now);
+        }
+        let rows = crate::testutil::lines(&last.unwrap());
+        assert!(
+            rows[0].trim_end().ends_with("20 fps"),
+            "{w}x{h}: {:?}",
+            rows[0]
+        );
+    }
+    // Hidden by default.
+    let (a, _) = playing(ModeKind::Marathon);
+    assert!(!screen(&a).contains(" fps"));
+}
+
+#[test]
+fn the_settings_screen_sets_monochrome_and_the_fps_counter() {
+    let (mut a, now) = playing(ModeKind::Marathon);
+    press(&mut a, Key::Esc, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Enter, now); // Settings
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        let row = row_with(&buf, "FPS counter").expect("fps row");
+        assert!(row.contains("hidden"), "{w}x{h}: {row}");
+    }
+    for _ in 0..7 {
+        press(&mut a, Key::Down, now);
+    }
+    for _ in 0..3 {
+        press(&mut a, Key::Right, now); // 256 -> truecolour -> 16 -> monochrome
+    }
+    assert_eq!(a.settings().colors, crate::ColorMode::Monochrome);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Down, now);
+    press(&mut a, Key::Right, now);
+    assert!(a.settings().show_fps);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&a, w, h);
+        assert!(row_with(&buf, "< shown >").is_some_and(|r| r.contains("FPS counter")));
+        let colours = row_with(&buf, "Colours").expect("colours row");
+        assert!(colours.contains("monochrome"), "{w}x{h}: {colours}");
+    }
+}

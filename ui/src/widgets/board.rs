@@ -82,13 +82,13 @@ impl BoardView<'_> {
             return (theme.block(), theme.flash());
         }
         if let Some(p) = active.filter(|_| covers(active, x, y)) {
-            return (theme.block(), theme.piece(p.piece));
+            return (theme.piece_block(p.piece), theme.piece(p.piece));
         }
         if covers(lock, x, y) {
             return (theme.block(), theme.flash());
         }
         match self.game.board().cell(x, y) {
-            Cell::Block(piece) => return (theme.block(), theme.piece(piece)),
+            Cell::Block(piece) => return (theme.piece_block(piece), theme.piece(piece)),
             Cell::Garbage => return (theme.block(), theme.garbage()),
             Cell::Empty => {}
         }

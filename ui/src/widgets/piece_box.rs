@@ -53,7 +53,7 @@ impl Widget for &HoldView {
             } else {
                 self.theme.piece(p)
             };
-            draw_piece(buf, inner, p, self.theme.block(), style);
+            draw_piece(buf, inner, p, self.theme.piece_block(p), style);
         }
     }
 }
@@ -88,7 +88,7 @@ impl Widget for &NextView<'_> {
         for (i, p) in self.game.preview().take(self.count).enumerate() {
             let y = inner.y.saturating_add(i as u16 * 3);
             let at = Rect::new(inner.x, y, inner.width, 2).intersection(inner);
-            draw_piece(buf, at, p, self.theme.block(), self.theme.piece(p));
+            draw_piece(buf, at, p, self.theme.piece_block(p), self.theme.piece(p));
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The statistics beside the board, fitted to the mode (a goal shows as "12/40"; a time limit
 //! as time left), and the action text of the last clear.
 
-use minotty_engine::{Game, Limit, Stat, Time};
+use minotty_engine::{Game, Limit, Piece, Stat, Stats, Time};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -77,6 +77,62 @@ impl Widget for &StatsView<'_> {
             let y = area.y.saturating_add(i as u16);
             draw::put_row(buf, area, y, row.0, row.1.as_str(), styles);
         }
+    }
+}
+
+/// The locked pieces of each type as a column, one row each ("I   12"), the letter in the
+/// piece's colour; as many rows as fit.
+#[derive(Debug)]
+pub struct PieceCountsView<'a> {
+    pub stats: &'a Stats,
+    pub theme: Theme,
+}
+
+impl PieceCountsView<'_> {
+    /// The columns the view needs: a letter, a space and up to five digits.
+    pub const MIN_W: u16 = 7;
+}
+
+impl Widget for &PieceCountsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        for (i, p) in Piece::ALL.into_iter().enumerate() {
+            let y = area.y.saturating_add(i as u16);
+            if y >= area.bottom() {
+                break;
+            }
+            draw::put(buf, area, area.x, y, piece_letter(p), self.theme.piece(p));
+            let n = sfmt!(16; "{}", self.stats.locked(p));
+            draw::put_right(buf, area, y, n.as_str(), self.theme.text());
+        }
+    }
+}
+
+/// A piece's name letter.
+pub fn piece_letter(p: Piece) -> &'static str {
+    match p {
+        Piece::I => "I",
+        Piece::O => "O",
+        Piece::T => "T",
+        Piece::S => "S",
+        Piece::Z => "Z",
+        Piece::J => "J",
+        Piece::L => "L",
+    }
+}
+
+/// The locked pieces of each type on one row centred in `area` ("I 12  O 10  T 9 ..."), the
+/// letters in the pieces' colours; the gaps narrow to one space when two do not fit.
+pub fn piece_counts_line(buf: &mut Buffer, area: Rect, y: u16, stats: &Stats, theme: Theme) {
+    let counts = Piece::ALL.map(|p| sfmt!(16; "{}", stats.locked(p)));
+    let items: u16 = counts.iter().map(|c| 2 + draw::width(c.as_str())).sum();
+    let gap = if items + 12 <= area.width { 2 } else { 1 };
+    let total = items + gap * 6;
+    let mut x = area.x + area.width.saturating_sub(total) / 2;
+    for (p, n) in Piece::ALL.into_iter().zip(&counts) {
+        x = draw::put(buf, area, x, y, piece_letter(p), theme.piece(p));
+        x = draw::put(buf, area, x, y, " ", theme.text());
+        x = draw::put(buf, area, x, y, n.as_str(), theme.text());
+        x = x.saturating_add(gap);
     }
 }
 
