@@ -186,7 +186,7 @@ impl Game {
             rng: SplitMix::new(seed, 1),
             cheese_left: 0,
             events: Vec::with_capacity(32),
-            inputs: Vec::new(),
+            inputs: Vec::with_capacity(256),
             paused: false,
             bot: false,
             due: None,
