@@ -9,7 +9,7 @@
 use std::fmt::Write;
 
 use minotty_engine::{ModeKind, RulesetId, Stats};
-use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
+use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 
 use crate::store::{
     Board, Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs, has_board,
@@ -114,6 +114,40 @@ pub fn result(mode: ModeKind, f: Figures) -> String {
         ModeKind::Cheese => format!("{} pieces", f.pieces),
         ModeKind::Combo => format!("{} combo", f.max_combo),
         ModeKind::Custom => format!("{} lines {}", f.lines, time(f.time_ms)),
+    }
+}
+
+/// A game of the profile's recent list: `outcome` is the store's word (`won`, `top_out`, ...),
+/// shown as the player reads it ("finished", "topped out", ...).
+pub fn recent_game(
+    game: i64,
+    mode: ModeKind,
+    ruleset: RulesetId,
+    ended_at: i64,
+    outcome: &str,
+    stats: &Stats,
+) -> RecentGame {
+    let outcome = match outcome {
+        "won" | "limit" => "finished",
+        "top_out" | "block_out" | "lock_out" => "topped out",
+        "combo_broken" => "combo broken",
+        "forfeit" => "gave up",
+        "input_limit" => "too many inputs",
+        _ => "unfinished",
+    };
+    let result = match mode {
+        ModeKind::Marathon | ModeKind::Ultra => {
+            format!("{} pts", result(mode, Figures::from(stats)))
+        }
+        mode => result(mode, Figures::from(stats)),
+    };
+    RecentGame {
+        game,
+        mode,
+        ruleset,
+        ended_at,
+        result,
+        outcome: outcome.to_owned(),
     }
 }
 

@@ -39,6 +39,18 @@ pub struct PlayArgs {
     /// Start this mode directly: 40l, marathon, ultra, master, cheese, combo, custom.
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<ModeKind>,
+    /// Keep nothing: no settings, scoreboard or replays are read or written (by default they
+    /// are kept in the save file).
+    #[arg(long)]
+    pub no_save: bool,
+    /// The save file (default: `minotty/save.json` under the user's data directory,
+    /// `$XDG_DATA_HOME` or `~/.local/share`).
+    #[arg(long, value_name = "PATH", env = "MINOTTY_SAVE_FILE")]
+    pub save_file: Option<std::path::PathBuf>,
+    /// Frames per second to draw at most (15-120; the setting of the same name is used
+    /// otherwise).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub fps: Option<u16>,
 }
 
 fn parse_mode(s: &str) -> Result<ModeKind, String> {
@@ -302,9 +314,24 @@ mod tests {
         assert!(matches!(
             cli.command,
             Some(Command::Play(PlayArgs {
-                mode: Some(ModeKind::Sprint)
+                mode: Some(ModeKind::Sprint),
+                no_save: false,
+                fps: None,
+                ..
             }))
         ));
+        let cli = Cli::parse_from(["minotty", "play", "--no-save", "--fps", "30"]);
+        assert!(matches!(
+            cli.command,
+            Some(Command::Play(PlayArgs {
+                mode: None,
+                no_save: true,
+                fps: Some(30),
+                ..
+            }))
+        ));
+        assert!(Cli::try_parse_from(["minotty", "play", "--fps", "0"]).is_err());
+        assert!(Cli::try_parse_from(["minotty", "play", "--fps", "fast"]).is_err());
         let cli = Cli::parse_from([
             "minotty",
             "serve",

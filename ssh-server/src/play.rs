@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Stdout, Write};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use minotty_engine::ModeKind;
+use minotty_ui::online::Response;
 use minotty_ui::{App, AppContext, Key, KeyEvent, KeyKind, Mods};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -24,10 +24,37 @@ use ratatui::crossterm::terminal::{
 use ratatui::crossterm::{cursor, execute, queue};
 
 /// How long to sleep at most when the App expects nothing (input still wakes the loop).
+mod local;
+pub mod save;
+
+pub use local::Local;
+pub use save::SaveFile;
+
+#[cfg(test)]
+mod save_tests;
+
+use crate::config::PlayArgs;
+
 const IDLE_POLL: Duration = Duration::from_secs(1);
 
 /// Plays in the local terminal until the player quits.
-pub fn run(mode: Option<ModeKind>) -> anyhow::Result<()> {
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let save = if args.no_save {
+        SaveFile::disabled()
+    } else {
+        match args.save_file.clone().or_else(save::default_path) {
+            Some(path) => SaveFile::open(path, crate::store::unix_now()),
+            None => {
+                let mut save = SaveFile::disabled();
+                save.problem = Some(
+                    "No data directory was found (HOME is not set); this run saves nothing.".into(),
+                );
+                save
+            }
+        }
+    };
+    let name = crate::names::sanitize_display(&std::env::var("USER").unwrap_or_default(), 16);
+    let local = Local::new(save, if name.is_empty() { "you".into() } else { name });
     let guard = TerminalGuard::enter()?;
     let kitty = guard.kitty;
     let previous_hook = std::panic::take_hook();
@@ -35,11 +62,14 @@ pub fn run(mode: Option<ModeKind>) -> anyhow::Result<()> {
         restore(kitty);
         previous_hook(info);
     }));
-    let result = play(mode, kitty);
+    let result = play(&args, local, kitty);
     drop(guard);
     // Back to the default hook: the terminal is ours no more.
     let _ = std::panic::take_hook();
-    result
+    if let Ok(Some(problem)) = &result {
+        eprintln!("minotty: {problem}");
+    }
+    result.map(|_| ())
 }
 
 /// Raw mode, alternate screen, hidden cursor and (if supported) kitty keyboard flags, undone
@@ -90,18 +120,31 @@ fn restore(kitty: bool) {
     let _ = out.flush();
 }
 
-fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
+/// Plays until the player quits; returns a problem with the save file to print after the
+/// terminal is restored, if the last write failed.
+fn play(args: &PlayArgs, mut local: Local, kitty: bool) -> anyhow::Result<Option<String>> {
     let start = Instant::now();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
+    let mut settings = local.save().settings().unwrap_or_default();
+    if let Some(fps) = args.fps {
+        settings.frame_rate = fps;
+        settings = settings.clamped();
+    }
     let mut app = App::new(AppContext {
         player_name: std::env::var("USER").unwrap_or_default(),
         seed: entropy(),
+        settings,
+        identity: local.identity(),
         ..AppContext::default()
     });
     app.set_release_events(kitty);
-    if let Some(kind) = mode {
+    if let Some(problem) = local.take_problem() {
+        app.deliver(Response::Notice { message: problem }, 0);
+    }
+    if let Some(kind) = args.mode {
         app.play(kind, 0);
     }
+    let mut last_problem = None;
     let backend = CrosstermBackend::new(BufWriter::new(io::stdout()));
     let mut term = Terminal::new(backend).context("opening the terminal")?;
     term.clear().context("clearing the screen")?;
@@ -112,8 +155,12 @@ fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
     loop {
         let now = Instant::now();
         app.tick(ms(now));
+        serve_locally(&mut app, &mut local, ms(now), &mut last_problem);
         if app.should_quit() {
-            return Ok(());
+            if let Some(settings) = app.take_unsaved_settings() {
+                last_problem = local.save_settings(&settings).err();
+            }
+            return Ok(last_problem);
         }
         needs_draw |= app.take_dirty();
         let interval = Duration::from_millis(app.frame_interval_ms());
@@ -153,6 +200,33 @@ fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
             }
             if !event::poll(Duration::ZERO).context("reading the keyboard")? {
                 break;
+            }
+        }
+    }
+}
+
+/// Carries out what the App asked for with the local save: a finished game goes on the
+/// scoreboard, requests are answered. `problem` keeps the last failure to write the save.
+fn serve_locally(app: &mut App, local: &mut Local, now_ms: u64, problem: &mut Option<String>) {
+    let unix = crate::store::unix_now();
+    if let Some(game) = app.take_finished_game() {
+        let response = local.record(game, unix);
+        if let Response::GameRecorded(rec) = &response {
+            *problem = rec
+                .note
+                .as_ref()
+                .filter(|n| n.starts_with("not saved"))
+                .cloned();
+        }
+        app.deliver(response, now_ms);
+    }
+    if app.has_requests() {
+        for request in app.take_requests() {
+            if let Some(response) = local.answer(request, unix) {
+                if let Response::Error { message } = &response {
+                    *problem = Some(message.clone());
+                }
+                app.deliver(response, now_ms);
             }
         }
     }

@@ -25,6 +25,23 @@ pub enum Identity {
     NewKey { suggested: String },
     /// A registered player.
     Registered { name: String, has_password: bool },
+    /// `minotty play` with a save file: no server, but the front end keeps the player's
+    /// settings, a scoreboard of finished games and their replays, and answers the requests
+    /// for them (leaderboard pages of the player's own games, the profile, replays). Accounts
+    /// and versus still need a server.
+    Local { name: String },
+}
+
+impl Identity {
+    /// Whether finished games and settings are kept (by a server or a local save file).
+    pub fn keeps_records(&self) -> bool {
+        matches!(self, Identity::Registered { .. } | Identity::Local { .. })
+    }
+
+    /// Whether there is no server to talk to (accounts and versus say so).
+    pub fn without_server(&self) -> bool {
+        matches!(self, Identity::Offline | Identity::Local { .. })
+    }
 }
 
 /// A leaderboard: one per solo mode, and the ranked 1v1 rating board.

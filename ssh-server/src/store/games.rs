@@ -58,7 +58,8 @@ pub struct GameRecord {
     pub stats: Stats,
 }
 
-fn outcome_text(outcome: Option<(EndReason, bool)>) -> &'static str {
+/// The `outcome` column's word for a game's outcome.
+pub fn outcome_text(outcome: Option<(EndReason, bool)>) -> &'static str {
     match outcome {
         None => "unfinished",
         Some((_, true)) => "won",

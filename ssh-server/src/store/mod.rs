@@ -38,7 +38,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
-pub use games::{FinishedGame, GameId, GameRecord, StoredGame};
+pub use games::{FinishedGame, GameId, GameRecord, StoredGame, outcome_text};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyFingerprint, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
 pub use matches::{MatchId, MatchPlayer, NewMatch};

@@ -71,7 +71,7 @@ impl App {
         match self.identity {
             Identity::Offline => profile.load = Load::Offline,
             Identity::Guest | Identity::NewKey { .. } => profile.guest = true,
-            Identity::Registered { .. } => self.request(Request::Profile),
+            Identity::Registered { .. } | Identity::Local { .. } => self.request(Request::Profile),
         }
         self.account.sub = Some(Sub::Profile(profile));
         self.screen = Screen::Account;
@@ -81,7 +81,7 @@ impl App {
     pub(super) fn open_keys(&mut self) {
         let mut keys = KeysScreen::default();
         match &self.identity {
-            Identity::Offline => keys.refused = Some(OFFLINE),
+            Identity::Offline | Identity::Local { .. } => keys.refused = Some(OFFLINE),
             Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(NOT_REGISTERED),
             Identity::Registered { has_password, .. } => {
                 keys.has_password = *has_password;
@@ -99,9 +99,7 @@ impl App {
 
     /// The settings screen was left: a registered player's changed settings are stored.
     pub(super) fn settings_left(&mut self) {
-        if std::mem::take(&mut self.account.settings_touched)
-            && matches!(self.identity, Identity::Registered { .. })
-        {
+        if std::mem::take(&mut self.account.settings_touched) && self.identity.keeps_records() {
             self.request(Request::SaveSettings(Box::new(self.settings.clone())));
         }
     }
@@ -112,15 +110,16 @@ impl App {
     /// without an account (their settings last the session).
     pub fn take_unsaved_settings(&mut self) -> Option<crate::settings::Settings> {
         let touched = std::mem::take(&mut self.account.settings_touched);
-        (touched && matches!(self.identity, Identity::Registered { .. }))
-            .then(|| self.settings.clone())
+        (touched && self.identity.keeps_records()).then(|| self.settings.clone())
     }
 
     /// What the results screen says about storing the game shown.
     pub(super) fn results_note(&self) -> OnlineNote<'_> {
         match (&self.identity, &self.account.recorded) {
             (Identity::Guest, _) => OnlineNote::Guest,
-            (Identity::Registered { .. }, Some((n, rec))) if *n == self.games => {
+            (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
+                if *n == self.games =>
+            {
                 OnlineNote::Recorded(rec)
             }
             _ => OnlineNote::None,
@@ -131,7 +130,7 @@ impl App {
     /// whether it stored it.
     fn results_waiting(&self) -> bool {
         matches!(self.screen, Screen::Results | Screen::Game)
-            && matches!(self.identity, Identity::Registered { .. })
+            && self.identity.keeps_records()
             && self.session.as_ref().is_some_and(|s| s.game().is_over())
             && self
                 .account

@@ -14,8 +14,7 @@ use ratatui::widgets::Widget;
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::{
-    BoardSnapshot, Identity, MatchResult, Progress, Report, Request, Response, RoomLimit,
-    RoomState, RoomView,
+    BoardSnapshot, MatchResult, Progress, Report, Request, Response, RoomLimit, RoomState, RoomView,
 };
 use crate::screens::versus_match::{Match, MatchView};
 use crate::screens::versus_menu::{self, CreateForm, JoinView, MenuView};
@@ -171,7 +170,7 @@ impl App {
                     self.screen = Screen::Menu;
                     return true;
                 }
-                if self.identity == Identity::Offline {
+                if self.identity.without_server() {
                     v.message = Some(versus_menu::OFFLINE.to_string());
                     return true;
                 }

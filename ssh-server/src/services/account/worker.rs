@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use minotty_engine::{ModeKind, RulesetId};
+use minotty_engine::RulesetId;
 use minotty_ui::online::{KeyView, Profile, ProfileBest, RecentGame, Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -348,27 +348,5 @@ impl Worker {
 }
 
 fn recent_game(g: &GameRecord) -> RecentGame {
-    let outcome = match g.outcome.as_str() {
-        "won" => "finished",
-        "limit" => "finished",
-        "top_out" | "block_out" | "lock_out" => "topped out",
-        "combo_broken" => "combo broken",
-        "forfeit" => "gave up",
-        "input_limit" => "too many inputs",
-        _ => "unfinished",
-    };
-    let result = match g.mode {
-        ModeKind::Marathon | ModeKind::Ultra => {
-            format!("{} pts", boards::result(g.mode, Figures::from(&g.stats)))
-        }
-        mode => boards::result(mode, Figures::from(&g.stats)),
-    };
-    RecentGame {
-        game: g.id.0,
-        mode: g.mode,
-        ruleset: g.ruleset,
-        ended_at: g.ended_at,
-        result,
-        outcome: outcome.to_owned(),
-    }
+    boards::recent_game(g.id.0, g.mode, g.ruleset, g.ended_at, &g.outcome, &g.stats)
 }

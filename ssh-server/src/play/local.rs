@@ -1,0 +1,267 @@
+//! What `minotty play` answers the App without a server: the player's own games as
+//! leaderboards (one scoreboard per board, from the save file), the profile, replays and
+//! settings. The App asks exactly as it asks a server (`Identity::Local`); accounts and versus
+//! are answered with `Response::Offline`.
+
+use minotty_engine::{ModeKind, RulesetId};
+use minotty_ui::Settings;
+use minotty_ui::online::{
+    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
+    ProfileBest, Request, Response,
+};
+
+use super::save::{LocalGame, SaveFile, board_bests, to_hex};
+use crate::boards::{self, Figures};
+use crate::store::{self, PlayerId, Verdict, has_board, ranked_modes, ruleset_modes};
+
+/// Recent games on the profile.
+const RECENT_GAMES: usize = 10;
+
+/// The local player and their save.
+#[derive(Debug)]
+pub struct Local {
+    save: SaveFile,
+    name: String,
+}
+
+impl Local {
+    pub fn new(save: SaveFile, name: String) -> Local {
+        Local { save, name }
+    }
+
+    pub fn identity(&self) -> Identity {
+        Identity::Local {
+            name: self.name.clone(),
+        }
+    }
+
+    pub fn save(&self) -> &SaveFile {
+        &self.save
+    }
+
+    /// What went wrong with the save file, once.
+    pub fn take_problem(&mut self) -> Option<String> {
+        self.save.problem.take()
+    }
+
+    /// Stores `settings` and writes the save; the error, if any, as the player reads it.
+    pub fn save_settings(&mut self, settings: &Settings) -> Result<(), String> {
+        self.save.set_settings(settings);
+        self.save
+            .write()
+            .map_err(|e| format!("your settings could not be saved: {e}"))
+    }
+
+    /// The answer to one request (`None`: nothing to say).
+    pub fn answer(&mut self, request: Request, now: i64) -> Option<Response> {
+        Some(match request {
+            Request::SaveSettings(settings) => match self.save_settings(&settings) {
+                Ok(()) => return None,
+                Err(message) => Response::Error { message },
+            },
+            Request::Leaderboard {
+                board: BoardId::Solo(mode),
+                ruleset,
+                period,
+                offset,
+            } => Response::Leaderboard(self.page(mode, ruleset, period, offset, now)),
+            Request::Profile => Response::Profile(self.profile()),
+            Request::Replay { game } => match self.game(game).and_then(LocalGame::replay) {
+                Some(replay) => Response::Replay {
+                    game,
+                    player: self.name.clone(),
+                    replay: Box::new(replay),
+                },
+                None => Response::Error {
+                    message: "that game is no longer kept".into(),
+                },
+            },
+            // The versus board, accounts, keys and versus: they need a server.
+            _ => Response::Offline,
+        })
+    }
+
+    fn game(&self, id: i64) -> Option<&LocalGame> {
+        self.save.data.games.iter().find(|g| g.id == id)
+    }
+
+    /// The games on a board in `period`, best first (key, then the earlier, then the lower id).
+    fn board_games(
+        &self,
+        mode: ModeKind,
+        ruleset: RulesetId,
+        period: BoardPeriod,
+        now: i64,
+    ) -> Vec<&LocalGame> {
+        let ruleset = boards::board_ruleset(BoardId::Solo(mode), ruleset);
+        let since = boards::period(period).start(now);
+        let mut games: Vec<&LocalGame> = self
+            .save
+            .data
+            .games
+            .iter()
+            .filter(|g| {
+                g.key.is_some()
+                    && g.mode() == Some(mode)
+                    && g.ruleset() == ruleset
+                    && g.ended_at >= since
+            })
+            .collect();
+        games.sort_by_key(|g| (g.key, g.ended_at, g.id));
+        games
+    }
+
+    fn row(&self, mode: ModeKind, rank: usize, g: &LocalGame) -> BoardRow {
+        BoardRow {
+            rank: rank as u64,
+            name: self.name.clone(),
+            values: boards::solo_values(mode, Figures::from(&g.stats)),
+            achieved_at: g.ended_at,
+            game: Some(g.id),
+        }
+    }
+
+    fn page(
+        &self,
+        mode: ModeKind,
+        ruleset: RulesetId,
+        period: BoardPeriod,
+        offset: u32,
+        now: i64,
+    ) -> LeaderboardPage {
+        let board = BoardId::Solo(mode);
+        let games = self.board_games(mode, ruleset, period, now);
+        let rows = games
+            .iter()
+            .enumerate()
+            .skip(offset as usize)
+            .take(PAGE_ROWS as usize)
+            .map(|(i, g)| self.row(mode, i + 1, g))
+            .collect();
+        LeaderboardPage {
+            board,
+            ruleset: boards::board_ruleset(board, ruleset),
+            period,
+            offset,
+            total: games.len() as u64,
+            columns: boards::columns(board),
+            rows,
+            own: games.first().map(|g| self.row(mode, 1, g)),
+        }
+    }
+
+    fn profile(&self) -> Profile {
+        let standard = ranked_modes().map(|m| (m, RulesetId::Standard));
+        let others = [RulesetId::TuiTetris, RulesetId::Tetrs]
+            .into_iter()
+            .flat_map(|r| ruleset_modes().map(|m| (m, r)));
+        let mut bests = Vec::new();
+        for (mode, ruleset) in standard.into_iter().chain(others) {
+            let games = self.board_games(mode, ruleset, BoardPeriod::AllTime, 0);
+            let best = games.first();
+            if best.is_none() && ruleset != RulesetId::Standard {
+                continue;
+            }
+            bests.push(ProfileBest {
+                mode,
+                ruleset,
+                best: best.map(|g| boards::result(mode, Figures::from(&g.stats))),
+                rank: None,
+                game: best.map(|g| g.id),
+            });
+        }
+        let recent = self
+            .save
+            .data
+            .games
+            .iter()
+            .rev()
+            .filter_map(|g| {
+                let mode = g.mode()?;
+                Some(boards::recent_game(
+                    g.id,
+                    mode,
+                    g.ruleset(),
+                    g.ended_at,
+                    &g.outcome,
+                    &g.stats,
+                ))
+            })
+            .take(RECENT_GAMES)
+            .collect();
+        Profile {
+            name: self.name.clone(),
+            bests,
+            recent,
+            rating: None,
+        }
+    }
+
+    /// Keeps a finished game (judged by the same rules as the server's leaderboards) and says
+    /// what it earned on the player's own scoreboard. A game that cleared no line is not kept.
+    pub fn record(&mut self, game: minotty_ui::FinishedGame, now: i64) -> Response {
+        let kind = game.kind;
+        if game.stats.lines == 0 {
+            return recorded(0, false, "not kept: no lines cleared".into());
+        }
+        let outcome = Some((game.reason, game.won));
+        let finished = store::FinishedGame {
+            player: PlayerId(0),
+            replay: game.replay,
+            stats: game.stats,
+            outcome,
+            started_at: now,
+            ended_at: now,
+        };
+        let (key, note) = match finished.judge() {
+            Verdict::Ranked { key } => (Some(key), None),
+            Verdict::Unranked(why) => (None, Some(format!("not on your scoreboard: {why}"))),
+            Verdict::Rejected(why) => (None, Some(format!("not on your scoreboard: {why}"))),
+        };
+        let id = self.save.add_game(LocalGame {
+            id: 0,
+            mode: kind.id().to_owned(),
+            ruleset: finished.replay.ruleset.id().to_owned(),
+            ended_at: now,
+            outcome: store::outcome_text(outcome).to_owned(),
+            stats: finished.stats,
+            key,
+            note: note.clone(),
+            replay: to_hex(&finished.replay.to_bytes()),
+        });
+        let written = self.save.write();
+        let best = key.is_some() && board_bests(&self.save.data.games).contains(&id);
+        let mut text = match (key, note) {
+            (Some(_), _) => {
+                let ruleset = finished.replay.ruleset;
+                let place = self
+                    .board_games(kind, ruleset, BoardPeriod::AllTime, now)
+                    .iter()
+                    .position(|g| g.id == id)
+                    .map_or(0, |i| i + 1);
+                let board = if has_board(kind, ruleset) && ruleset != RulesetId::Standard {
+                    format!("{} ({})", kind.title(), ruleset.id())
+                } else {
+                    kind.title().to_owned()
+                };
+                format!("#{place} of your {board} games")
+            }
+            (None, note) => note.unwrap_or_default(),
+        };
+        if let Err(e) = written {
+            text = format!("not saved to disk: {e}");
+        } else if !self.save.persistent() {
+            text.push_str(" (this run only)");
+        }
+        recorded(id, best, text)
+    }
+}
+
+fn recorded(game: i64, personal_best: bool, note: String) -> Response {
+    Response::GameRecorded(GameRecorded {
+        game,
+        personal_best,
+        rank: None,
+        note: Some(note),
+    })
+}

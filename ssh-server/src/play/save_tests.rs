@@ -1,0 +1,331 @@
+//! The save file and the local answers, on real games played by the engine's bot.
+
+use std::path::PathBuf;
+
+use minotty_engine::bot::autoplay;
+use minotty_engine::{Game, GameConfig, Mode, ModeKind, RulesetId};
+use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
+use minotty_ui::{FinishedGame, Settings};
+
+use super::local::Local;
+use super::save::{self, FORMAT, LocalGame, MAX_GAMES, SaveFile, from_hex, to_hex};
+
+const NOW: i64 = 1_790_000_000_000;
+
+fn dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("minotty").join("save.json");
+    (dir, path)
+}
+
+/// A game of `mode` played by the bot for at most `pieces` pieces.
+fn played(mode: Mode, ruleset: RulesetId, seed: u32, pieces: u32) -> FinishedGame {
+    let mut game = Game::new(
+        GameConfig {
+            ruleset,
+            mode,
+            ..GameConfig::default()
+        },
+        seed,
+    );
+    autoplay(&mut game, pieces, 100);
+    let (reason, won) = game
+        .outcome()
+        .unwrap_or((minotty_engine::EndReason::Forfeit, false));
+    FinishedGame {
+        kind: game.mode().kind,
+        replay: game.replay(),
+        stats: *game.stats(),
+        reason,
+        won,
+    }
+}
+
+fn sprint(seed: u32) -> FinishedGame {
+    let game = played(Mode::sprint(), RulesetId::Standard, seed, 400);
+    assert!(game.won, "the bot finishes 40 lines");
+    game
+}
+
+fn note(r: &Response) -> String {
+    match r {
+        Response::GameRecorded(rec) => rec.note.clone().unwrap_or_default(),
+        other => panic!("expected GameRecorded, got {other:?}"),
+    }
+}
+
+#[test]
+fn hex_round_trips_and_refuses_what_is_not_hex() {
+    let bytes: Vec<u8> = (0..=255).collect();
+    assert_eq!(from_hex(&to_hex(&bytes)), Some(bytes));
+    assert_eq!(to_hex(&[0x0f, 0xa0]), "0fa0");
+    for bad in ["0", "0g", "zz", "éé", "0fa"] {
+        assert_eq!(from_hex(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn a_missing_file_is_an_empty_save_and_what_is_written_reads_back() {
+    let (_tmp, path) = dir();
+    let mut save = SaveFile::open(path.clone(), NOW);
+    assert!(save.persistent() && save.problem.is_none());
+    assert!(save.data.games.is_empty() && save.settings().is_none());
+    let settings = Settings {
+        frame_rate: 30,
+        ghost: false,
+        preview: 2,
+        ..Settings::default()
+    };
+    save.set_settings(&settings);
+    save.write().expect("writes, creating the directory");
+    let again = SaveFile::open(path.clone(), NOW);
+    assert_eq!(again.settings(), Some(settings));
+    assert_eq!(again.data.format, FORMAT);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path)
+            .expect("exists")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "only the user reads the save");
+    }
+    assert!(
+        !path.with_extension("json.tmp").exists(),
+        "no temporary file left"
+    );
+}
+
+#[test]
+fn a_damaged_file_is_kept_aside_never_overwritten() {
+    let (_tmp, path) = dir();
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+    std::fs::write(&path, b"{\"format\": 1, \"games\": [ {oops").expect("write");
+    let save = SaveFile::open(path.clone(), NOW);
+    let problem = save.problem.clone().expect("the player is told");
+    assert!(problem.contains("damaged"), "{problem}");
+    let aside = path.with_extension(format!("json.bad-{NOW}"));
+    assert_eq!(
+        std::fs::read(&aside).expect("kept aside"),
+        b"{\"format\": 1, \"games\": [ {oops"
+    );
+    assert!(save.persistent(), "a new save starts");
+    save.write().expect("writes");
+    assert!(SaveFile::open(path, NOW).problem.is_none());
+}
+
+#[test]
+fn a_file_from_a_newer_minotty_is_left_alone() {
+    let (_tmp, path) = dir();
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+    let text = format!("{{\"format\": {}, \"games\": []}}", FORMAT + 1);
+    std::fs::write(&path, &text).expect("write");
+    let save = SaveFile::open(path.clone(), NOW);
+    assert!(!save.persistent());
+    assert!(save.problem.as_deref().is_some_and(|p| p.contains("newer")));
+    save.write()
+        .expect("a save that is not persistent writes nothing");
+    assert_eq!(std::fs::read_to_string(&path).expect("still there"), text);
+}
+
+#[test]
+fn a_file_over_the_size_bound_is_not_read() {
+    let (_tmp, path) = dir();
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+    let file = std::fs::File::create(&path).expect("create");
+    file.set_len(save::MAX_FILE_BYTES + 1).expect("sparse file");
+    let save = SaveFile::open(path, NOW);
+    assert!(save.problem.as_deref().is_some_and(|p| p.contains("MiB")));
+    assert!(save.data.games.is_empty());
+}
+
+fn dummy(key: Option<i64>, mode: &str) -> LocalGame {
+    LocalGame {
+        id: 0,
+        mode: mode.into(),
+        ruleset: "standard".into(),
+        ended_at: NOW,
+        outcome: "won".into(),
+        stats: minotty_engine::Stats::default(),
+        key,
+        note: None,
+        replay: String::new(),
+    }
+}
+
+#[test]
+fn the_scoreboard_is_bounded_and_keeps_every_boards_best() {
+    let mut save = SaveFile::disabled();
+    // The best 40 lines first (oldest), then many worse games.
+    let best = save.add_game(dummy(Some(10), "40l"));
+    let best_marathon = save.add_game(dummy(Some(-5_000), "marathon"));
+    for i in 0..MAX_GAMES as i64 + 50 {
+        save.add_game(dummy(Some(1_000 + i), "40l"));
+    }
+    assert_eq!(save.data.games.len(), MAX_GAMES);
+    let ids: Vec<i64> = save.data.games.iter().map(|g| g.id).collect();
+    assert!(ids.contains(&best) && ids.contains(&best_marathon));
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "ids grow, oldest first"
+    );
+    assert_eq!(
+        ids.len(),
+        ids.iter().collect::<std::collections::HashSet<_>>().len()
+    );
+}
+
+#[test]
+fn finished_games_make_the_local_scoreboard_profile_and_replays() {
+    let (_tmp, path) = dir();
+    let mut local = Local::new(SaveFile::open(path.clone(), NOW), "ana".into());
+    assert_eq!(local.identity(), Identity::Local { name: "ana".into() });
+    let games: Vec<FinishedGame> = (1..=3).map(sprint).collect();
+    let mut notes = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        notes.push(note(&local.record(g.clone(), NOW + i as i64)));
+    }
+    // Each note places the game among the player's 40-lines games.
+    let mut times: Vec<u64> = games.iter().map(|g| g.stats.time).collect();
+    for (g, n) in games.iter().zip(&notes) {
+        let place = times.iter().filter(|&&t| t < g.stats.time).count();
+        assert!(n.starts_with("#"), "{n}");
+        assert!(place < 3 && n.contains("of your 40 Lines games"), "{n}");
+    }
+    // The board, best first, every row the player's.
+    let page = match local.answer(
+        Request::Leaderboard {
+            board: BoardId::Solo(ModeKind::Sprint),
+            ruleset: RulesetId::Standard,
+            period: BoardPeriod::AllTime,
+            offset: 0,
+        },
+        NOW + 10,
+    ) {
+        Some(Response::Leaderboard(p)) => p,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(page.total, 3);
+    times.sort_unstable();
+    let shown: Vec<String> = page.rows.iter().map(|r| r.values[0].clone()).collect();
+    let expected: Vec<String> = times.iter().map(|&t| crate::boards::time(t)).collect();
+    assert_eq!(shown, expected);
+    assert!(page.rows.iter().all(|r| r.name == "ana"));
+    assert_eq!(page.own.as_ref().map(|r| r.rank), Some(1));
+    // Today's board counts the same games; a marathon board has none.
+    let empty = local.answer(
+        Request::Leaderboard {
+            board: BoardId::Solo(ModeKind::Marathon),
+            ruleset: RulesetId::Standard,
+            period: BoardPeriod::Today,
+            offset: 0,
+        },
+        NOW,
+    );
+    assert!(matches!(empty, Some(Response::Leaderboard(p)) if p.total == 0));
+    // The replay of the best game plays back to its stats.
+    let best = page.rows[0].game.expect("a game id");
+    match local.answer(Request::Replay { game: best }, NOW) {
+        Some(Response::Replay { replay, player, .. }) => {
+            assert_eq!(player, "ana");
+            let verified = replay.verify().expect("plays");
+            assert_eq!(verified.stats.time, times[0]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The profile: the 40 lines best, the three games newest first.
+    let profile = match local.answer(Request::Profile, NOW) {
+        Some(Response::Profile(p)) => p,
+        other => panic!("{other:?}"),
+    };
+    let sprint_best = profile
+        .bests
+        .iter()
+        .find(|b| b.mode == ModeKind::Sprint && b.ruleset == RulesetId::Standard)
+        .expect("a 40 lines row");
+    assert_eq!(sprint_best.best.as_deref(), Some(expected[0].as_str()));
+    assert_eq!(profile.recent.len(), 3);
+    assert_eq!(profile.recent[0].ended_at, NOW + 2);
+    // Everything is in the file: a new run sees the same board.
+    let again = Local::new(SaveFile::open(path, NOW), "ana".into());
+    assert_eq!(again.save().data.games.len(), 3);
+}
+
+#[test]
+fn games_that_do_not_rank_are_kept_with_the_reason_and_empty_games_are_not() {
+    let mut local = Local::new(SaveFile::disabled(), "ana".into());
+    let endless = played(Mode::endless(), RulesetId::Standard, 7, 60);
+    assert!(endless.stats.lines > 0);
+    let n = note(&local.record(endless, NOW));
+    assert!(n.contains("not on your scoreboard"), "{n}");
+    assert!(n.ends_with("(this run only)"), "{n}");
+    let mut empty = played(Mode::marathon(), RulesetId::Standard, 7, 1);
+    empty.stats.lines = 0;
+    let n = note(&local.record(empty, NOW));
+    assert!(n.contains("not kept"), "{n}");
+    assert_eq!(local.save().data.games.len(), 1);
+}
+
+#[test]
+fn requests_that_need_a_server_are_answered_offline() {
+    let mut local = Local::new(SaveFile::disabled(), "ana".into());
+    for request in [
+        Request::QuickMatch,
+        Request::ListKeys,
+        Request::Register {
+            name: "x'); DROP TABLE games;--".into(),
+        },
+        Request::Leaderboard {
+            board: BoardId::Versus,
+            ruleset: RulesetId::Standard,
+            period: BoardPeriod::AllTime,
+            offset: 0,
+        },
+    ] {
+        assert_eq!(local.answer(request, NOW), Some(Response::Offline));
+    }
+    assert!(matches!(
+        local.answer(Request::Replay { game: 99 }, NOW),
+        Some(Response::Error { .. })
+    ));
+}
+
+#[test]
+fn settings_saved_by_the_app_are_written_and_a_write_failure_is_reported() {
+    let (_tmp, path) = dir();
+    let mut local = Local::new(SaveFile::open(path.clone(), NOW), "ana".into());
+    let settings = Settings {
+        frame_rate: 120,
+        ..Settings::default()
+    };
+    assert_eq!(
+        local.answer(Request::SaveSettings(Box::new(settings.clone())), NOW),
+        None
+    );
+    assert_eq!(SaveFile::open(path.clone(), NOW).settings(), Some(settings));
+    // A directory where the temporary file goes: writing fails and says so, and the save
+    // already on disk is untouched.
+    std::fs::create_dir_all(path.with_extension("json.tmp")).expect("a directory in the way");
+    match local.answer(Request::SaveSettings(Box::default()), NOW) {
+        Some(Response::Error { message }) => assert!(message.contains("could not be saved")),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        SaveFile::open(path, NOW).settings().map(|s| s.frame_rate),
+        Some(120)
+    );
+}
+
+#[test]
+fn a_path_that_cannot_be_read_saves_nothing_and_says_so() {
+    let (tmp, _) = dir();
+    let file = tmp.path().join("not-a-dir");
+    std::fs::write(&file, b"x").expect("write");
+    let save = SaveFile::open(file.join("save.json"), NOW);
+    assert!(!save.persistent());
+    assert!(
+        save.problem
+            .as_deref()
+            .is_some_and(|p| p.contains("saves nothing"))
+    );
+}
