@@ -56,7 +56,10 @@ impl App {
     }
 
     pub(super) fn open_leaderboards(&mut self) {
-        let mut board = BoardScreen::default();
+        let mut board = BoardScreen {
+            local: matches!(self.identity, Identity::Local { .. }),
+            ..BoardScreen::default()
+        };
         if self.identity == Identity::Offline {
             board.load = Load::Offline;
         } else {

@@ -63,6 +63,8 @@ pub struct BoardScreen {
     pub load: Load,
     /// A passing note, e.g. "Loading the replay...".
     pub note: Option<String>,
+    /// The player's own games kept on this computer (`minotty play`), not a server's board.
+    pub local: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,7 +271,12 @@ impl Widget for &BoardView<'_> {
         let theme = self.theme;
         let s = self.state;
         let r = draw::centered(area, 78, 24);
-        let inner = draw::frame(buf, r, theme, "LEADERBOARDS", theme.dim());
+        let title = if s.local {
+            "YOUR SCOREBOARD ON THIS COMPUTER"
+        } else {
+            "LEADERBOARDS"
+        };
+        let inner = draw::frame(buf, r, theme, title, theme.dim());
         // Mode tabs.
         let tabs_w: u16 = BOARDS
             .iter()

@@ -692,6 +692,84 @@ fn results_show_a_new_personal_best_and_the_global_rank() {
     assert!(!screen(&o).contains("stored") && !screen(&o).contains("rank #"));
 }
 
+#[test]
+fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for_versus() {
+    let local = || with(Identity::Local { name: "ada".into() });
+    // The scoreboard is asked for like a server's board and drawn under its own title.
+    let mut a = local();
+    menu_item(&mut a, 2);
+    let asked = a.take_requests();
+    assert_eq!(
+        asked,
+        [leaderboard_request(
+            BoardId::Solo(ModeKind::Sprint),
+            BoardPeriod::AllTime,
+            0
+        )]
+    );
+    a.deliver(
+        Response::Leaderboard(page(
+            BoardId::Solo(ModeKind::Sprint),
+            BoardPeriod::AllTime,
+            0,
+            3,
+        )),
+        0,
+    );
+    let s = screen(&a);
+    assert!(s.contains("YOUR SCOREBOARD ON THIS COMPUTER"), "{s}");
+    assert!(!s.contains("LEADERBOARDS"), "{s}");
+    // The profile is asked for too.
+    let mut p = local();
+    menu_item(&mut p, 3);
+    assert_eq!(p.take_requests(), [Request::Profile]);
+    // Settings changed are handed over when the settings screen is left.
+    let mut st = local();
+    menu_item(&mut st, 4);
+    for _ in 0..5 {
+        press(&mut st, Key::Down, 0);
+    }
+    press(&mut st, Key::Right, 0);
+    press(&mut st, Key::Esc, 0);
+    assert!(matches!(
+        st.take_requests().as_slice(),
+        [Request::SaveSettings(s)] if !s.ghost
+    ));
+    // The results say what keeping the game earned.
+    let mut r = results_of(local());
+    r.deliver(
+        Response::GameRecorded(GameRecorded {
+            game: 4,
+            personal_best: true,
+            rank: None,
+            note: Some("#1 of your 40 Lines games".into()),
+        }),
+        0,
+    );
+    let s = screen(&r);
+    assert!(
+        s.contains("NEW PERSONAL BEST") && s.contains("#1 of your 40 Lines games"),
+        "{s}"
+    );
+    // Keys and versus need a server.
+    let mut k = local();
+    menu_item(&mut k, 4);
+    for _ in 0..3 {
+        press(&mut k, Key::Up, 0);
+    }
+    press(&mut k, Key::Enter, 0);
+    assert!(k.take_requests().is_empty());
+    assert!(
+        screen(&k).contains("needs the minotty server"),
+        "{}",
+        screen(&k)
+    );
+    let mut v = local();
+    menu_item(&mut v, 1);
+    press(&mut v, Key::Enter, 0);
+    assert!(v.take_requests().is_empty());
+}
+
 // ---- settings, keys and password ----------------------------------------------------------
 
 #[test]
