@@ -1,8 +1,8 @@
 //! What the App asks of a server and what it is told back: accounts, leaderboards, replays and
 //! versus. The App does no IO: it queues [`Request`]s, which the front end drains with
 //! [`crate::App::take_requests`] and carries out, and the front end hands the answers back with
-//! [`crate::App::deliver`]. A front end without a server (`minotty play`) answers every request
-//! with [`Response::Offline`].
+//! [`crate::App::deliver`]. `minotty play` has no server: it answers the requests its save
+//! file can ([`Identity::Local`]) and every other one with [`Response::Offline`].
 //!
 //! Everything here is plain data. Strings a player typed (names, codes) arrive as typed; the
 //! server validates them and the UI strips control characters before drawing anything.

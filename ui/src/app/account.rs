@@ -70,7 +70,10 @@ impl App {
     }
 
     pub(super) fn open_profile(&mut self) {
-        let mut profile = ProfileScreen::default();
+        let mut profile = ProfileScreen {
+            local: matches!(self.identity, Identity::Local { .. }),
+            ..ProfileScreen::default()
+        };
         match self.identity {
             Identity::Offline => profile.load = Load::Offline,
             Identity::Guest | Identity::NewKey { .. } => profile.guest = true,

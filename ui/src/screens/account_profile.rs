@@ -25,6 +25,8 @@ pub struct ProfileScreen {
     /// A guest: explains how to get a profile instead.
     pub guest: bool,
     pub note: Option<String>,
+    /// The player's own games on this computer (`minotty play`): there is no global rank.
+    pub local: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +145,9 @@ impl Widget for &ProfileView<'_> {
         // Bests.
         let y = inner.y + 2;
         draw::put(buf, body, body.x, y, "BESTS", theme.dim());
-        draw::put_right(buf, body, y, "global rank", theme.dim());
+        if !s.local {
+            draw::put_right(buf, body, y, "global rank", theme.dim());
+        }
         for (i, b) in p.bests.iter().enumerate() {
             let y = y + 1 + i as u16;
             let style = if i == s.cursor {

@@ -723,6 +723,16 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
     let mut p = local();
     menu_item(&mut p, 3);
     assert_eq!(p.take_requests(), [Request::Profile]);
+    p.deliver(
+        Response::Profile(Profile {
+            name: "ada".into(),
+            bests: vec![],
+            recent: vec![],
+            rating: None,
+        }),
+        0,
+    );
+    assert!(!screen(&p).contains("global rank"), "{}", screen(&p));
     // Settings changed are handed over when the settings screen is left.
     let mut st = local();
     menu_item(&mut st, 4);
