@@ -142,6 +142,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     };
     let mut kitty_pushed = false;
     let mut needs_draw = true;
+    // The frame to draw answers a key: it is not held back by the frame-rate cap.
+    let mut key_frame = false;
     let mut last_frame: Option<Instant> = None;
     let mut last_input = start;
     let mut was_paused = false;
@@ -194,14 +196,23 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
 
         needs_draw |= app.take_dirty();
-        // The player's frame-rate setting, never faster than the server allows.
+        // The player's frame-rate setting, never faster than the server allows. It paces the
+        // frames that time makes (gravity, clocks, animations); a frame that answers the
+        // player's key goes out as soon as no write is in flight, so a key that arrives just
+        // after a timed frame never waits for the cap. Keys are bounded by the input gate, so
+        // these frames are too.
         let interval =
             Duration::from_millis(app.frame_interval_ms()).max(limits.min_frame_interval);
-        let frame_due = last_frame.map_or(now, |t| t + interval);
+        let frame_due = if key_frame {
+            now
+        } else {
+            last_frame.map_or(now, |t| t + interval)
+        };
         if !outbox.busy() {
             if needs_draw && now >= frame_due {
                 term.draw(|frame| app.render(frame));
                 needs_draw = false;
+                key_frame = false;
                 last_frame = Some(now);
                 outbox.send(terminal::frame_bytes(&[], &term.take_output()));
             } else if outbox.has_prefix() {
@@ -278,11 +289,13 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 
         let now_ms = ms(Instant::now());
         gate.spend_wasted(decoder.take_wasted(), now_ms);
+        let mut keys_handled = false;
         for input in inputs.drain(..) {
             match input {
                 Input::Key(key) => {
                     if gate.admit_key(&key, now_ms) {
                         app.handle_key(key, now_ms);
+                        keys_handled = true;
                     }
                 }
                 Input::KittyFlags => {
@@ -305,6 +318,11 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                     }
                 }
             }
+        }
+        if keys_handled && app.take_dirty() {
+            // What changed now answers the keys just handled.
+            needs_draw = true;
+            key_frame = true;
         }
         hand_over(&mut app, &mut services);
     };
