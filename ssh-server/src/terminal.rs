@@ -35,15 +35,23 @@ pub fn leave_sequence(kitty_pushed: bool) -> Vec<u8> {
     out
 }
 
-/// Wraps a frame in synchronized output so the terminal shows it whole, after `prefix`
-/// (control sequences that must not be part of the frame).
+/// Frames shorter than this are sent without synchronized-output brackets: they fit in one
+/// SSH packet and one read of the client's terminal, which draws them whole anyway, and the
+/// 16 bytes of brackets were a tenth of what a game sends (key answers, a falling piece).
+pub const SYNC_MIN: usize = 256;
+
+/// Wraps a frame in synchronized output so the terminal shows it whole (a frame under
+/// [`SYNC_MIN`] bytes goes bare), after `prefix` (control sequences that must not be part of
+/// the frame).
 pub fn frame_bytes(prefix: &[u8], frame: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(prefix.len() + frame.len() + 16);
     out.extend_from_slice(prefix);
-    if !frame.is_empty() {
+    if frame.len() >= SYNC_MIN {
         out.extend_from_slice(SYNC_BEGIN);
         out.extend_from_slice(frame);
         out.extend_from_slice(SYNC_END);
+    } else {
+        out.extend_from_slice(frame);
     }
     out
 }
@@ -136,6 +144,7 @@ impl RemoteTerminal {
         let old = std::mem::take(self.terminal.current_buffer_mut());
         let mut changed = changed_cells(&old, &self.shown);
         group_by_style(&mut changed);
+        fill_gaps(&mut changed, &self.shown);
         if let Err(never) = self.terminal.backend_mut().draw(changed.into_iter()) {
             match never {}
         }
@@ -164,6 +173,19 @@ fn changed_cells<'a>(shown: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cel
             i += 1;
             continue;
         }
+        // The cell after an unchanged wide character is covered by it: writing there would
+        // break the character on the client.
+        if i % width != 0
+            && i >= repaint_until
+            && next
+                .content
+                .get(i - 1)
+                .is_some_and(|c| c.symbol().width() > 1)
+            && shown.content.get(i - 1) == next.content.get(i - 1)
+        {
+            i += 1;
+            continue;
+        }
         let x = u16::try_from(i % width).unwrap_or(u16::MAX);
         let y = u16::try_from(i / width).unwrap_or(u16::MAX);
         out.push((
@@ -172,9 +194,14 @@ fn changed_cells<'a>(shown: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cel
             new,
         ));
         let new_width = new.symbol().width().max(1);
-        let old_width = old.symbol().width();
-        if old_width > new_width {
-            repaint_until = repaint_until.max(i + old_width);
+        // An old wide character that starts under the new cell and reaches past it is erased
+        // whole by the client when part of it is overwritten: the cells it covered beyond the
+        // new cell are written again.
+        for k in 0..new_width {
+            let old_width = shown.content.get(i + k).map_or(0, |c| c.symbol().width());
+            if k + old_width > new_width {
+                repaint_until = repaint_until.max(i + k + old_width);
+            }
         }
         i += new_width;
     }
@@ -198,6 +225,50 @@ fn group_by_style(cells: &mut [(u16, u16, &Cell)]) {
     }
 }
 
+/// Modifiers that show on a blank cell.
+const VISIBLE_ON_BLANK: Modifier = Modifier::REVERSED
+    .union(Modifier::UNDERLINED)
+    .union(Modifier::CROSSED_OUT)
+    .union(Modifier::HIDDEN);
+
+/// Whether `cell` is a blank that looks the same in `style` as in its own: a space shows only
+/// its background (and the modifiers in [`VISIBLE_ON_BLANK`]), so the foreground, bold or dim
+/// need no switch.
+fn blank_fits(cell: &Cell, style: Option<(Color, Color, Modifier)>) -> bool {
+    cell.symbol() == " "
+        && !cell.modifier.intersects(VISIBLE_ON_BLANK)
+        && style.is_some_and(|(_, bg, m)| bg == cell.bg && !m.intersects(VISIBLE_ON_BLANK))
+}
+
+/// Between two changed cells on a row, in the same style, unchanged cells of that style are
+/// written again instead of skipped when that is shorter than `CSI n C` (a gap of one to three
+/// narrow cells, e.g. the unchanged digit between two that changed).
+fn fill_gaps<'a>(cells: &mut Vec<(u16, u16, &'a Cell)>, next: &'a Buffer) {
+    let mut out: Vec<(u16, u16, &'a Cell)> = Vec::with_capacity(cells.len() + 8);
+    let style = |c: &Cell| (c.fg, c.bg, c.modifier);
+    for (i, &(x, y, cell)) in cells.iter().enumerate() {
+        if i > 0
+            && let Some(&(px, py, prev)) = out.last()
+        {
+            let end = px.saturating_add(u16::try_from(prev.symbol().width().max(1)).unwrap_or(1));
+            if py == y && x > end && x - end <= 3 && style(prev) == style(cell) {
+                let gap: Vec<&Cell> = (end..x).filter_map(|gx| next.cell((gx, y))).collect();
+                let fits = gap.len() == usize::from(x - end)
+                    && gap
+                        .iter()
+                        .all(|c| c.symbol().width() == 1 && style(c) == style(cell));
+                let bytes: usize = gap.iter().map(|c| c.symbol().len()).sum();
+                let skip = 3 + if x - end == 1 { 0 } else { 1 };
+                if fits && bytes < skip {
+                    out.extend((end..x).zip(gap).map(|(gx, c)| (gx, y, c)));
+                }
+            }
+        }
+        out.push((x, y, cell));
+    }
+    *cells = out;
+}
+
 /// A ratatui backend that writes ANSI escape sequences into a buffer and knows its size from
 /// the SSH client (never from the server's own terminal).
 #[derive(Debug)]
@@ -209,6 +280,64 @@ struct AnsiBackend {
     /// The SGR state the client has, when known.
     style: Option<(Color, Color, Modifier)>,
     last_cursor: Position,
+    /// Reused for the relative move that `go_to` weighs against an absolute one.
+    scratch: Vec<u8>,
+}
+
+/// The bytes of `CSI <y+1>;<x+1>H` (`CSI <y+1>H` in the first column).
+fn absolute_move_len(x: u16, y: u16) -> usize {
+    let digits = |v: u32| v.checked_ilog10().map_or(1, |d| d as usize + 1);
+    let row = 3 + digits(u32::from(y) + 1);
+    if x == 0 {
+        row
+    } else {
+        row + 1 + digits(u32::from(x) + 1)
+    }
+}
+
+/// Appends a move from `at` to `to` made of carriage return and cursor up, down, forward and
+/// back (`CSI n A/B/C/D`, the count left out when it is 1).
+fn relative_move(out: &mut Vec<u8>, at: Position, to: Position) {
+    use std::io::Write;
+    let csi = |out: &mut Vec<u8>, n: u16, f: u8| {
+        out.extend_from_slice(b"\x1b[");
+        if n != 1 {
+            let _ = write!(out, "{n}");
+        }
+        out.push(f);
+    };
+    if to.y > at.y {
+        csi(out, to.y - at.y, b'B');
+    } else if to.y < at.y {
+        csi(out, at.y - to.y, b'A');
+    }
+    if to.x > at.x {
+        csi(out, to.x - at.x, b'C');
+    } else if to.x < at.x {
+        // Back to the first column and forward, or straight back: whichever is shorter.
+        let back = 3 + if at.x - to.x == 1 {
+            0
+        } else {
+            digits16(at.x - to.x)
+        };
+        let cr = 1 + match to.x {
+            0 => 0,
+            1 => 3,
+            n => 3 + digits16(n),
+        };
+        if cr <= back {
+            out.push(b'\r');
+            if to.x > 0 {
+                csi(out, to.x, b'C');
+            }
+        } else {
+            csi(out, at.x - to.x, b'D');
+        }
+    }
+}
+
+fn digits16(v: u16) -> usize {
+    v.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 impl AnsiBackend {
@@ -219,6 +348,7 @@ impl AnsiBackend {
             cursor: None,
             style: None,
             last_cursor: Position::ORIGIN,
+            scratch: Vec::with_capacity(16),
         }
     }
 
@@ -229,9 +359,41 @@ impl AnsiBackend {
 
     fn move_to(&mut self, x: u16, y: u16) {
         use std::io::Write;
-        let _ = write!(self.out, "\x1b[{};{}H", u32::from(y) + 1, u32::from(x) + 1);
+        let _ = if x == 0 {
+            write!(self.out, "\x1b[{}H", u32::from(y) + 1)
+        } else {
+            write!(self.out, "\x1b[{};{}H", u32::from(y) + 1, u32::from(x) + 1)
+        };
         self.cursor = Some(Position { x, y });
         self.last_cursor = Position { x, y };
+    }
+
+    /// Moves the cursor to (x, y) with the fewest bytes: nothing when it is there, else the
+    /// shorter of an absolute move and a relative one (`CR`, cursor up/down/forward/back).
+    /// Most changes in a frame are a few cells or rows from the previous one (a piece, its
+    /// ghost), where a relative move is about half the bytes of an absolute one. Relative
+    /// moves never scroll (`CSI B` stops at the last row; no line feed is ever sent).
+    fn go_to(&mut self, x: u16, y: u16) {
+        let target = Position { x, y };
+        let Some(at) = self.cursor else {
+            self.move_to(x, y);
+            return;
+        };
+        if at == target {
+            return;
+        }
+        let mut rel = std::mem::take(&mut self.scratch);
+        rel.clear();
+        relative_move(&mut rel, at, target);
+        let abs_len = absolute_move_len(x, y);
+        if rel.len() < abs_len {
+            self.out.extend_from_slice(&rel);
+            self.cursor = Some(target);
+            self.last_cursor = target;
+        } else {
+            self.move_to(x, y);
+        }
+        self.scratch = rel;
     }
 
     fn set_style(&mut self, fg: Color, bg: Color, modifier: Modifier) {
@@ -314,19 +476,10 @@ impl Backend for AnsiBackend {
             if x >= self.size.width || y >= self.size.height {
                 continue;
             }
-            match self.cursor {
-                Some(at) if at == (Position { x, y }) => {}
-                // Further along the same row: "cursor forward" is about half the bytes of an
-                // absolute move, and most changes in a frame are a few cells apart on a row.
-                Some(at) if at.y == y && at.x < x => {
-                    use std::io::Write;
-                    let _ = write!(self.out, "\x1b[{}C", x - at.x);
-                    self.cursor = Some(Position { x, y });
-                    self.last_cursor = Position { x, y };
-                }
-                _ => self.move_to(x, y),
-            }
-            if self.style != Some((cell.fg, cell.bg, cell.modifier)) {
+            self.go_to(x, y);
+            if self.style != Some((cell.fg, cell.bg, cell.modifier))
+                && !blank_fits(cell, self.style)
+            {
                 self.set_style(cell.fg, cell.bg, cell.modifier);
             }
             let symbol = cell.symbol();
@@ -399,50 +552,32 @@ mod tests {
     use ratatui::style::Stylize;
     use ratatui::widgets::Paragraph;
 
-    fn screen(term: &RemoteTerminal, bytes: &[u8]) -> vt100_like::Screen {
+    /// What a real terminal emulator shows after `bytes`.
+    fn screen(term: &RemoteTerminal, bytes: &[u8]) -> Screen {
         let (cols, rows) = term.size();
-        vt100_like::Screen::new(cols, rows, bytes)
+        let nz = |v: u16| std::num::NonZeroU16::new(v).expect("not zero");
+        let mut parser = vt100::Parser::new(nz(rows), nz(cols), 0);
+        parser.process(bytes);
+        Screen { parser, cols }
     }
 
-    // A tiny interpreter for the sequences this backend emits, enough to check positions.
-    mod vt100_like {
-        pub struct Screen {
-            pub cells: Vec<Vec<char>>,
-        }
-        impl Screen {
-            pub fn new(cols: u16, rows: u16, bytes: &[u8]) -> Screen {
-                let mut cells = vec![vec![' '; cols as usize]; rows as usize];
-                let text = String::from_utf8_lossy(bytes);
-                let mut chars = text.chars().peekable();
-                let (mut x, mut y) = (0usize, 0usize);
-                while let Some(c) = chars.next() {
-                    if c == '\x1b' {
-                        let mut seq = String::new();
-                        for d in chars.by_ref() {
-                            seq.push(d);
-                            if d.is_ascii_alphabetic() && seq.len() > 1 {
-                                break;
-                            }
-                        }
-                        if let Some(pos) = seq.strip_prefix('[').and_then(|s| s.strip_suffix('H')) {
-                            let mut it = pos.split(';').map(|n| n.parse::<usize>().unwrap_or(1));
-                            y = it.next().unwrap_or(1) - 1;
-                            x = it.next().unwrap_or(1) - 1;
-                        } else if let Some(n) =
-                            seq.strip_prefix('[').and_then(|s| s.strip_suffix('C'))
-                        {
-                            x += n.parse::<usize>().unwrap_or(1);
-                        }
-                    } else {
-                        cells[y][x] = c;
-                        x += 1;
-                    }
-                }
-                Screen { cells }
-            }
-            pub fn line(&self, y: usize) -> String {
-                self.cells[y].iter().collect()
-            }
+    struct Screen {
+        parser: vt100::Parser,
+        cols: u16,
+    }
+
+    impl Screen {
+        /// Row `y`, a blank for every empty cell (wide characters once).
+        fn line(&self, y: u16) -> String {
+            let s = self.parser.screen();
+            (0..self.cols)
+                .filter_map(|x| s.cell(y, x))
+                .filter(|c| !c.is_wide_continuation())
+                .map(|c| match c.contents() {
+                    "" => " ",
+                    t => t,
+                })
+                .collect()
         }
     }
 
@@ -484,9 +619,10 @@ mod tests {
         let mut term = RemoteTerminal::new(20, 2);
         term.draw(|f| f.render_widget(Paragraph::new("a    b\nc"), f.area()));
         let out = String::from_utf8(term.take_output()).unwrap();
-        // "a", 4 unchanged blanks skipped forward, "b", then row 2 by an absolute move.
+        // "a", 4 unchanged blanks skipped forward, "b", then row 2 by the shortest move
+        // (carriage return and down: 4 bytes against 4 for `CSI 2 H`, absolute wins ties).
         assert!(out.contains("a\x1b[4Cb"), "{out:?}");
-        assert!(out.contains("\x1b[2;1H"), "{out:?}");
+        assert!(out.ends_with("\x1b[2Hc"), "{out:?}");
         assert_eq!(
             screen(&term, out.as_bytes()).line(0),
             "a    b              "
@@ -559,6 +695,195 @@ mod tests {
         assert!(leave.ends_with(b"\x1b[?25h\x1b[?1049l"));
         assert!(!leave_sequence(false).starts_with(b"\x1b[<u"));
         assert_eq!(frame_bytes(b"p", b""), b"p");
-        assert_eq!(frame_bytes(b"", b"f"), b"\x1b[?2026hf\x1b[?2026l");
+        // A small frame goes bare; a large one inside synchronized output.
+        assert_eq!(frame_bytes(b"p", b"f"), b"pf");
+        let big = vec![b'x'; SYNC_MIN];
+        let wrapped = frame_bytes(b"", &big);
+        assert!(wrapped.starts_with(b"\x1b[?2026h") && wrapped.ends_with(b"\x1b[?2026l"));
+        assert_eq!(wrapped.len(), SYNC_MIN + 16);
+    }
+}
+
+/// Every frame the encoder writes, fed to a real terminal emulator (`vt100`), must leave the
+/// screen showing exactly the buffer drawn: symbols, colours and attributes, across frames
+/// that change a few cells or everything, with wide characters and blanks.
+#[cfg(test)]
+mod emulated {
+    use super::*;
+    use proptest::prelude::*;
+    use ratatui::style::Style;
+
+    const SYMBOLS: [&str; 8] = [" ", "·", "█", "░", "a", "7", "▮", "漢"];
+    const COLORS: [Color; 5] = [
+        Color::Reset,
+        Color::Indexed(238),
+        Color::Indexed(46),
+        Color::Red,
+        Color::Rgb(1, 2, 3),
+    ];
+
+    fn vt_color(c: Color) -> vt100::Color {
+        match c {
+            Color::Reset => vt100::Color::Default,
+            Color::Indexed(i) => vt100::Color::Idx(i),
+            Color::Red => vt100::Color::Idx(1),
+            Color::Rgb(r, g, b) => vt100::Color::Rgb(r, g, b),
+            other => panic!("not in the palette: {other:?}"),
+        }
+    }
+
+    /// A frame: per row, runs of (symbol, fg, bg, bold, reversed, length).
+    type Frame = Vec<Vec<(usize, usize, usize, bool, bool, u16)>>;
+
+    fn frames(cols: u16, rows: u16) -> impl Strategy<Value = Vec<Frame>> {
+        let run = (
+            0..SYMBOLS.len(),
+            0..COLORS.len(),
+            0..2usize,
+            any::<bool>(),
+            any::<bool>(),
+            1..4u16,
+        );
+        let row = proptest::collection::vec(run, 0..(cols as usize));
+        proptest::collection::vec(proptest::collection::vec(row, rows as usize), 1..6)
+    }
+
+    fn draw(buf: &mut Buffer, frame: &Frame, keep: &[bool]) {
+        for (y, runs) in frame.iter().enumerate() {
+            if keep.get(y).copied().unwrap_or(false) {
+                continue;
+            }
+            let mut x = 0u16;
+            for &(sym, fg, bg, bold, rev, len) in runs {
+                let mut style = Style::default().fg(COLORS[fg]).bg(COLORS[bg * 2]);
+                if bold {
+                    style = style.add_modifier(Modifier::BOLD);
+                }
+                if rev {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                let text = SYMBOLS[sym].repeat(usize::from(len));
+                let width = buf.area.width;
+                if x >= width {
+                    break;
+                }
+                let (nx, _) = buf.set_stringn(x, y as u16, &text, usize::from(width - x), style);
+                x = nx;
+            }
+        }
+    }
+
+    fn check(term: &RemoteTerminal, parser: &vt100::Parser) -> Result<(), TestCaseError> {
+        let screen = parser.screen();
+        let shown = &term.shown;
+        for y in 0..shown.area.height {
+            let mut x = 0;
+            while x < shown.area.width {
+                let want = &shown[(x, y)];
+                let got = screen.cell(y, x).expect("in the screen");
+                fn blank(t: &str) -> &str {
+                    if t == " " { "" } else { t }
+                }
+                prop_assert_eq!(
+                    blank(got.contents()),
+                    blank(want.symbol()),
+                    "symbol at ({}, {})",
+                    x,
+                    y
+                );
+                let rev = want.modifier.contains(Modifier::REVERSED);
+                prop_assert_eq!(got.inverse(), rev, "reverse at ({}, {})", x, y);
+                prop_assert_eq!(got.bgcolor(), vt_color(want.bg), "bg at ({}, {})", x, y);
+                // A blank's foreground and bold do not show (unless reversed).
+                if want.symbol() != " " || rev {
+                    prop_assert_eq!(got.fgcolor(), vt_color(want.fg), "fg at ({}, {})", x, y);
+                    prop_assert_eq!(
+                        got.bold(),
+                        want.modifier.contains(Modifier::BOLD),
+                        "bold at ({}, {})",
+                        x,
+                        y
+                    );
+                }
+                x += u16::try_from(want.symbol().width().max(1)).unwrap_or(1);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn the_emulated_screen_shows_every_frame_exactly(
+            frames in frames(23, 6),
+            keep in proptest::collection::vec(proptest::collection::vec(any::<bool>(), 6), 6),
+        ) {
+            let (cols, rows) = (23u16, 6u16);
+            let mut term = RemoteTerminal::new(cols, rows);
+            let nz = |v: u16| std::num::NonZeroU16::new(v).expect("not zero");
+            let mut parser = vt100::Parser::new(nz(rows), nz(cols), 0);
+            parser.process(ENTER);
+            let mut last: Option<&Frame> = None;
+            for (i, frame) in frames.iter().enumerate() {
+                // Some rows keep the previous frame's content: small changes between frames.
+                let keep_rows = keep.get(i).cloned().unwrap_or_default();
+                term.draw(|f| {
+                    if let Some(prev) = last {
+                        draw(f.buffer_mut(), prev, &[]);
+                    }
+                    draw(f.buffer_mut(), frame, &keep_rows);
+                });
+                last = Some(frame);
+                parser.process(&frame_bytes(&[], &term.take_output()));
+                check(&term, &parser)?;
+            }
+        }
+    }
+
+    /// Every pair of frames of three cells (blank, narrow, wide; plain or reversed) on a
+    /// 4-column screen: wide characters that half overlap old ones, and their covered cells.
+    #[test]
+    fn every_pair_of_small_frames_with_wide_characters_shows_exactly() {
+        let symbols = [" ", "a", "漢"];
+        let styles = [
+            Style::default(),
+            Style::default().add_modifier(Modifier::REVERSED),
+        ];
+        let nz = |v: u16| std::num::NonZeroU16::new(v).expect("not zero");
+        let frames: Vec<Vec<(usize, usize)>> = (0..6usize.pow(3))
+            .map(|mut n| {
+                (0..3)
+                    .map(|_| {
+                        let v = n % 6;
+                        n /= 6;
+                        (v / 2, v % 2)
+                    })
+                    .collect()
+            })
+            .collect();
+        for a in &frames {
+            for b in &frames {
+                let mut term = RemoteTerminal::new(4, 1);
+                let mut parser = vt100::Parser::new(nz(1), nz(4), 0);
+                parser.process(ENTER);
+                for frame in [a, b] {
+                    term.draw(|f| {
+                        let buf = f.buffer_mut();
+                        let mut x = 0u16;
+                        for &(sym, style) in frame {
+                            if x >= 4 {
+                                break;
+                            }
+                            let n = usize::from(4 - x);
+                            x = buf.set_stringn(x, 0, symbols[sym], n, styles[style]).0;
+                        }
+                    });
+                    parser.process(&frame_bytes(&[], &term.take_output()));
+                }
+                if let Err(e) = check(&term, &parser) {
+                    panic!("{a:?} then {b:?}: {e}");
+                }
+            }
+        }
     }
 }
