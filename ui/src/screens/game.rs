@@ -199,7 +199,12 @@ impl Playfield<'_> {
         let hold_at = Rect::new(x0 + LEFT_W - BOX_W, y0 + 1, BOX_W, HoldView::HEIGHT);
         hold.render(hold_at.intersection(r), buf);
 
-        let stats = StatsView { game, t, theme };
+        let stats = StatsView {
+            game,
+            t,
+            last_lock: fx.last_lock_time(),
+            theme,
+        };
         stats.render(
             Rect::new(x0, y0 + 6, LEFT_W, STATS_ROWS).intersection(r),
             buf,

@@ -69,6 +69,12 @@ impl Effects {
             .map(|(p, _)| p)
     }
 
+    /// When the last piece locked (pieces per second are counted up to it, so the figure
+    /// changes once a piece, not on every frame while one falls).
+    pub fn last_lock_time(&self) -> Option<Time> {
+        self.lock.map(|(_, at)| at)
+    }
+
     /// The new level, while its note shows.
     pub fn level_up(&self, t: Time) -> Option<u32> {
         self.level_up

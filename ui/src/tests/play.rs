@@ -43,6 +43,33 @@ fn a_hard_drop_lands_on_the_bottom_row() {
     assert!(!row_colours(&a, bottom).contains(&white));
 }
 
+/// The PPS row of the stats as drawn.
+fn pps_row(a: &App) -> String {
+    screen(a)
+        .lines()
+        .find(|l| l.contains("PPS"))
+        .and_then(|l| l.split("PPS").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn pieces_per_second_count_to_the_last_lock_and_hold_still_while_a_piece_falls() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    assert_eq!(pps_row(&a), "0.00");
+    // The first piece locks 2 s into the game: 0.50 pieces a second, then and later.
+    a.tick(now + 2_000);
+    tap(&mut a, Key::Up, now + 2_000);
+    let lock_time = a.game().map(|g| g.now()).expect("a game");
+    let expected = format!("{:.2}", 1000.0 / lock_time as f64);
+    assert_eq!(pps_row(&a), expected);
+    for later in [500, 1_700, 3_100] {
+        a.tick(now + 2_000 + later);
+        assert_eq!(pps_row(&a), expected, "{later} ms after the lock");
+    }
+}
+
 #[test]
 fn pause_and_resume_release_held_keys() {
     let (mut a, now) = playing(ModeKind::Sprint);

@@ -21,6 +21,9 @@ pub const ACTION_ROWS: u16 = 5;
 pub struct StatsView<'a> {
     pub game: &'a Game,
     pub t: Time,
+    /// When the last piece locked: pieces per second are the pieces over the time to their
+    /// last lock, a figure that changes once a piece (`None`: over `t`).
+    pub last_lock: Option<Time>,
     pub theme: Theme,
 }
 
@@ -64,7 +67,10 @@ impl StatsView<'_> {
             Some(("SCORE", with_goal(s.score, Stat::Score, goal))),
             Some(time),
             Some(("PIECES", with_goal(u64::from(s.pieces), Stat::Pieces, goal))),
-            Some(("PPS", sfmt!(24; "{}", pps(s.pieces, self.t).as_str()))),
+            Some((
+                "PPS",
+                sfmt!(24; "{}", pps(s.pieces, self.last_lock.unwrap_or(self.t)).as_str()),
+            )),
             special,
         ]
     }
