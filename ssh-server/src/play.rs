@@ -115,6 +115,13 @@ fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
         if app.should_quit() {
             return Ok(());
         }
+        // No server here: every request (a Ctrl+S snapshot, ...) is answered `Offline`, so
+        // none piles up in the App.
+        if app.has_requests() {
+            for _ in app.take_requests() {
+                app.deliver(minotty_ui::online::Response::Offline, ms(Instant::now()));
+            }
+        }
         needs_draw |= app.take_dirty();
         let interval = Duration::from_millis(app.frame_interval_ms());
         let frame_due = last_frame.map_or(now, |t| t + interval);
