@@ -358,3 +358,27 @@ fn snapshot_of_a_line_clear_resumes_in_it() {
     let r = resumed(&s);
     assert_eq!(r.phase(), g.phase());
 }
+
+#[test]
+fn a_resumed_game_is_the_same_however_its_updates_are_chunked() {
+    let s = sample();
+    let mut original = resumed(&s);
+    let target = s.stats().pieces + 12;
+    autoplay(&mut original, target, 90);
+    let inputs = original.inputs().to_vec();
+    let end = original.now();
+    for step in [1, 7, 33, 250] {
+        let mut g = resumed(&s);
+        let mut t = g.now();
+        for &(at, input) in &inputs {
+            while t + step < at {
+                t += step;
+                g.update(t, None);
+            }
+            g.update(at, Some(input));
+            t = at;
+        }
+        g.update(end, None);
+        assert_eq!(view(&g), view(&original), "updates every {step} ms");
+    }
+}

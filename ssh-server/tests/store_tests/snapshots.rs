@@ -129,3 +129,45 @@ async fn long_or_empty_labels(pool: SqlitePool) {
         .expect("saves");
     assert_eq!(label, "snapshot");
 }
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out(pool: SqlitePool) {
+    use minotty_engine::StartBoard;
+    use minotty_server::store::{FinishedGame, Verdict, verify_replay};
+
+    let store = store(pool).await;
+    let alice = player(&store, "alice", 1).await;
+    let s = snapshot(Mode::cheese(12), 6, 4);
+    let mut mode = Mode::custom(0, true, None);
+    mode.start_board = StartBoard::Snapshot(Box::new(s.clone()));
+    let mut game = Game::new(
+        GameConfig {
+            mode,
+            ..GameConfig::default()
+        },
+        1,
+    );
+    let target = s.stats().pieces + 10;
+    autoplay(&mut game, target, 150);
+    let finished = FinishedGame {
+        player: alice.id,
+        replay: game.replay(),
+        stats: *game.stats(),
+        outcome: game.outcome(),
+        started_at: NOW - 60_000,
+        ended_at: NOW,
+    };
+    assert!(verify_replay(&finished.replay, &finished.stats).is_ok());
+    let verdict = finished.judge();
+    assert!(matches!(verdict, Verdict::Unranked(_)), "{verdict:?}");
+    let stored = store
+        .insert_games(&[(finished.clone(), verdict)])
+        .await
+        .expect("stores");
+    let back = store
+        .replay(stored[0].id)
+        .await
+        .expect("reads")
+        .expect("a replay");
+    assert_eq!(back, finished.replay, "the snapshot travels in the replay");
+}
