@@ -9,6 +9,7 @@ mod actions;
 mod lock;
 mod position;
 mod setup;
+mod snapshot;
 
 pub(crate) use lock::spin_at;
 pub use position::Position;

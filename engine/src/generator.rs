@@ -572,6 +572,127 @@ impl PieceSource {
     }
 }
 
+impl PieceSource {
+    /// The running state in a snapshot's binary form: a tag (0 bag, 1 stock, 2 recency, 3
+    /// uniform, 4 balance), then the state's numbers.
+    pub(crate) fn write(&self, w: &mut Vec<u8>) {
+        use crate::replay::put;
+        match &self.state {
+            State::Bag(bag) => {
+                let (lcg, pieces, next) = bag.parts();
+                w.push(0);
+                put(w, u64::from(lcg));
+                w.extend(pieces.iter().map(|&p| p as u8));
+                w.push(next as u8);
+            }
+            State::Stock {
+                rng,
+                multiplicity,
+                restock,
+                left,
+            } => {
+                w.push(1);
+                put(w, rng.state());
+                w.push(*multiplicity);
+                w.push(*restock);
+                w.extend_from_slice(left);
+            }
+            State::Recency {
+                rng,
+                snap_centi,
+                ages,
+            } => {
+                w.push(2);
+                put(w, rng.state());
+                put(w, u64::from(*snap_centi));
+                w.extend_from_slice(ages);
+            }
+            State::Uniform { rng } => {
+                w.push(3);
+                put(w, rng.state());
+            }
+            State::Balance { rng, relative } => {
+                w.push(4);
+                put(w, rng.state());
+                w.extend_from_slice(relative);
+            }
+        }
+    }
+
+    /// Reads [`PieceSource::write`]'s form, refusing any state no game could reach (so dealing
+    /// from it keeps every invariant `next_piece` relies on).
+    pub(crate) fn read(
+        r: &mut crate::replay::Reader<'_>,
+    ) -> Result<PieceSource, crate::replay::ReplayError> {
+        use crate::replay::ReplayError::Malformed;
+        let seven = |r: &mut crate::replay::Reader<'_>| -> Result<[u8; 7], _> {
+            let mut a = [0u8; 7];
+            a.copy_from_slice(r.take(7)?);
+            Ok(a)
+        };
+        let state = match r.byte()? {
+            0 => {
+                let lcg = r.small("bag")?;
+                let codes = seven(r)?;
+                let mut pieces = [Piece::I; 7];
+                for (p, &c) in pieces.iter_mut().zip(&codes) {
+                    *p = *Piece::ALL.get(usize::from(c)).ok_or(Malformed("bag"))?;
+                }
+                let next = usize::from(r.byte()?);
+                State::Bag(rng::Bag::from_parts(lcg, pieces, next).ok_or(Malformed("bag"))?)
+            }
+            1 => {
+                let rng = SplitMix::from_state(r.var()?);
+                let (multiplicity, restock) = (r.byte()?, r.byte()?);
+                let left = seven(r)?;
+                let total: u32 = left.iter().map(|&c| u32::from(c)).sum();
+                // Every draw leaves more than `restock` copies (restocking when it reaches it),
+                // and no more than a fresh stock on top of them.
+                let valid = (1..=MAX_MULTIPLICITY).contains(&multiplicity)
+                    && u32::from(restock) < 7 * u32::from(multiplicity)
+                    && total > u32::from(restock)
+                    && total <= u32::from(restock) + 7 * u32::from(multiplicity);
+                if !valid {
+                    return Err(Malformed("stock"));
+                }
+                State::Stock {
+                    rng,
+                    multiplicity,
+                    restock,
+                    left,
+                }
+            }
+            2 => {
+                let rng = SplitMix::from_state(r.var()?);
+                let snap_centi: u16 = r.small("recency")?;
+                let ages = seven(r)?;
+                // Only the piece dealt last has age 0.
+                if snap_centi > MAX_SNAP_CENTI || ages.iter().filter(|&&a| a == 0).count() > 1 {
+                    return Err(Malformed("recency"));
+                }
+                State::Recency {
+                    rng,
+                    snap_centi,
+                    ages,
+                }
+            }
+            3 => State::Uniform {
+                rng: SplitMix::from_state(r.var()?),
+            },
+            4 => {
+                let rng = SplitMix::from_state(r.var()?);
+                let relative = seven(r)?;
+                if relative.iter().min() != Some(&0) {
+                    return Err(Malformed("balance"));
+                }
+                State::Balance { rng, relative }
+            }
+            _ => return Err(Malformed("generator")),
+        };
+        Ok(PieceSource { state })
+    }
+}
+
 /// The index whose cumulative weight first exceeds `r` (`r` below the sum of `weights`).
 fn pick<W: Copy + Ord + std::ops::SubAssign + From<u8>>(weights: [W; 7], mut r: W) -> usize {
     for (i, &w) in weights.iter().enumerate() {
@@ -595,6 +716,49 @@ impl Iterator for PieceSource {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read(bytes: &[u8]) -> Result<PieceSource, crate::replay::ReplayError> {
+        PieceSource::read(&mut crate::replay::Reader { bytes, pos: 0 })
+    }
+
+    #[test]
+    fn every_generator_state_reads_back_and_deals_alike() {
+        for g in Generator::PRESETS {
+            let mut source = PieceSource::new(g, 99);
+            for _ in 0..10 {
+                source.next_piece();
+            }
+            let mut w = Vec::new();
+            source.write(&mut w);
+            let mut back = read(&w).expect("its own state");
+            assert_eq!(back, source);
+            for _ in 0..50 {
+                assert_eq!(back.next_piece(), source.next_piece());
+            }
+        }
+    }
+
+    #[test]
+    fn impossible_generator_states_are_refused() {
+        use crate::replay::ReplayError::Malformed;
+        for (bytes, what) in [
+            // A bag that is not the seven pieces, or dealt past its end.
+            (&[0u8, 5, 0, 0, 1, 2, 3, 4, 5, 0][..], "bag"),
+            (&[0, 5, 0, 1, 2, 3, 4, 5, 6, 8][..], "bag"),
+            // A stock with no copies left, or more than one restock could hold.
+            (&[1, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0][..], "stock"),
+            (&[1, 0, 2, 3, 9, 9, 9, 0, 0, 0, 0][..], "stock"),
+            (&[1, 0, 9, 3, 2, 2, 2, 2, 2, 2, 2][..], "stock"),
+            // Recency: two pieces dealt last; a snap above 10.
+            (&[2, 0, 0xfa, 0x01, 0, 0, 1, 1, 1, 1, 1][..], "recency"),
+            (&[2, 0, 0xe9, 0x07, 1, 0, 1, 1, 1, 1, 1][..], "recency"),
+            // Balance counts not relative to the smallest.
+            (&[4, 0, 1, 1, 1, 1, 1, 1, 1][..], "balance"),
+            (&[9][..], "generator"),
+        ] {
+            assert_eq!(read(bytes), Err(Malformed(what)), "{bytes:?}");
+        }
+    }
 
     #[test]
     fn the_default_snap_table_is_the_formula() {

@@ -33,6 +33,7 @@ pub mod replay;
 pub mod rng;
 pub mod ruleset;
 pub mod scoring;
+pub mod snapshot;
 pub mod versus;
 
 pub use board::{Board, Cell};
@@ -48,3 +49,4 @@ pub use piece::{Piece, Placed, Rotation, Turn};
 pub use replay::{Playback, Replay, ReplayError, Verified};
 pub use ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 pub use scoring::Spin;
+pub use snapshot::{Snapshot, SnapshotError};

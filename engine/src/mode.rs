@@ -3,6 +3,7 @@
 //! the preset for menus and leaderboards.
 
 use crate::ruleset::Time;
+use crate::snapshot::Snapshot;
 
 /// Which preset a mode was made from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,7 +147,7 @@ pub enum Gravity {
 }
 
 /// What the board holds at the start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum StartBoard {
     Empty,
@@ -162,6 +163,9 @@ pub enum StartBoard {
         width: u8,
         residual: u8,
     },
+    /// Everything a [`Snapshot`] holds (board, piece in play, hold, queue, generator, chains,
+    /// stats, clock): the game resumes where the snapshot was taken. Custom games use it.
+    Snapshot(Box<Snapshot>),
 }
 
 /// A game mode: one general description that every preset is an instance of.

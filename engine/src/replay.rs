@@ -31,6 +31,8 @@ const FORMAT_TUNED: u8 = 2;
 const PAUSE: u8 = 80;
 /// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
 const BOT: u8 = 81;
+/// The start-board code of [`StartBoard::Snapshot`] (codes 3 and 4 are other start boards').
+const SNAPSHOT_BOARD: u8 = 5;
 
 /// A recorded game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -312,17 +314,26 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
         put(w, l.value);
         w.push(u8::from(l.win));
     }
-    match mode.start_board {
+    match &mode.start_board {
         StartBoard::Empty => w.push(0),
         StartBoard::Cheese { total, visible } => {
             w.push(1);
-            put(w, u64::from(total));
-            put(w, u64::from(visible));
+            put(w, u64::from(*total));
+            put(w, u64::from(*visible));
         }
         StartBoard::Well { width, residual } => {
             w.push(2);
-            w.push(width);
-            w.push(residual);
+            w.push(*width);
+            w.push(*residual);
+        }
+        // Code 5 (3 and 4 belong to other start boards): the snapshot's own bytes, with their
+        // length first. Still format 1: no replay written before holds it, and an older reader
+        // refuses it as malformed.
+        StartBoard::Snapshot(snapshot) => {
+            let bytes = snapshot.to_bytes();
+            w.push(SNAPSHOT_BOARD);
+            put(w, bytes.len() as u64);
+            w.extend_from_slice(&bytes);
         }
     }
     w.push(u8::from(mode.end_on_no_clear));
@@ -368,6 +379,17 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
             width: r.byte()?,
             residual: r.byte()?,
         },
+        SNAPSHOT_BOARD => {
+            let len = r.var()?;
+            // Refused before the bytes are looked at.
+            if len > crate::snapshot::MAX_BYTES as u64 {
+                return Err(ReplayError::Malformed("snapshot too large"));
+            }
+            let bytes = r.take(len as usize)?;
+            let snapshot = crate::snapshot::Snapshot::from_bytes(bytes)
+                .map_err(|_| ReplayError::Malformed("snapshot"))?;
+            StartBoard::Snapshot(Box::new(snapshot))
+        }
         _ => return Err(ReplayError::Malformed("start board")),
     };
     let end_on_no_clear = r.flag()?;
@@ -383,11 +405,11 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
 }
 
 /// `None` as 0, a value as itself + 1.
-fn put_opt(w: &mut Vec<u8>, v: Option<u32>) {
+pub(crate) fn put_opt(w: &mut Vec<u8>, v: Option<u32>) {
     put(w, v.map_or(0, |v| u64::from(v) + 1));
 }
 
-fn write_tuning(w: &mut Vec<u8>, t: &Tuning) {
+pub(crate) fn write_tuning(w: &mut Vec<u8>, t: &Tuning) {
     w.push(match t.rotation {
         None => 0,
         Some(RotationSystem::Super) => 1,
@@ -424,7 +446,7 @@ fn write_tuning(w: &mut Vec<u8>, t: &Tuning) {
     w.push(u8::from(t.no_soft_drop_lock));
 }
 
-fn read_tuning(r: &mut Reader<'_>) -> Result<Tuning, ReplayError> {
+pub(crate) fn read_tuning(r: &mut Reader<'_>) -> Result<Tuning, ReplayError> {
     let rotation = match r.byte()? {
         0 => None,
         1 => Some(RotationSystem::Super),
@@ -469,7 +491,7 @@ fn read_tuning(r: &mut Reader<'_>) -> Result<Tuning, ReplayError> {
     })
 }
 
-fn put(w: &mut Vec<u8>, mut v: u64) {
+pub(crate) fn put(w: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         w.push((v as u8) | 0x80);
         v >>= 7;
@@ -477,13 +499,13 @@ fn put(w: &mut Vec<u8>, mut v: u64) {
     w.push(v as u8);
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], ReplayError> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], ReplayError> {
         let end = self
             .pos
             .checked_add(n)
@@ -494,11 +516,11 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
-    fn byte(&mut self) -> Result<u8, ReplayError> {
+    pub(crate) fn byte(&mut self) -> Result<u8, ReplayError> {
         Ok(self.take(1)?[0])
     }
 
-    fn flag(&mut self) -> Result<bool, ReplayError> {
+    pub(crate) fn flag(&mut self) -> Result<bool, ReplayError> {
         match self.byte()? {
             0 => Ok(false),
             1 => Ok(true),
@@ -506,7 +528,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn var(&mut self) -> Result<u64, ReplayError> {
+    pub(crate) fn var(&mut self) -> Result<u64, ReplayError> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -518,7 +540,7 @@ impl<'a> Reader<'a> {
         Err(ReplayError::Malformed("varint"))
     }
 
-    fn small<T: TryFrom<u64>>(&mut self, what: &'static str) -> Result<T, ReplayError> {
+    pub(crate) fn small<T: TryFrom<u64>>(&mut self, what: &'static str) -> Result<T, ReplayError> {
         T::try_from(self.var()?).map_err(|_| ReplayError::Malformed(what))
     }
 }

@@ -63,6 +63,27 @@ impl Bag {
     }
 }
 
+impl Bag {
+    /// The running state, for snapshots: the LCG's state, the current bag and how many of it
+    /// were dealt.
+    pub(crate) fn parts(&self) -> (u32, [Piece; 7], usize) {
+        (self.lcg.state, self.bag, self.next)
+    }
+
+    /// A bag from [`Bag::parts`]; `None` unless `bag` is the seven pieces and `next <= 7`.
+    pub(crate) fn from_parts(state: u32, bag: [Piece; 7], next: usize) -> Option<Bag> {
+        let mut seen = [false; 7];
+        for p in bag {
+            seen[p as usize] = true;
+        }
+        (next <= 7 && seen.iter().all(|&s| s)).then_some(Bag {
+            lcg: Lcg { state },
+            bag,
+            next,
+        })
+    }
+}
+
 impl Iterator for Bag {
     type Item = Piece;
 
@@ -84,6 +105,15 @@ impl SplitMix {
         SplitMix {
             state: (u64::from(seed) << 8) ^ stream.wrapping_mul(0xA076_1D64_78BD_642F),
         }
+    }
+
+    /// The raw state, for snapshots ([`SplitMix::from_state`] gives the stream back).
+    pub(crate) fn state(&self) -> u64 {
+        self.state
+    }
+
+    pub(crate) fn from_state(state: u64) -> SplitMix {
+        SplitMix { state }
     }
 
     pub fn next_u64(&mut self) -> u64 {

@@ -293,3 +293,88 @@ async fn guests_are_marked_and_never_show_a_registered_players_name() {
     }
     assert_eq!(names, ["~Bob", "~cyd", "Bob"]);
 }
+
+/// A registered player floods Ctrl+S: the session's save budget refuses all but a burst, the
+/// store keeps them, a list shows them, and a second session of the same player sees them;
+/// a guest's are the session's alone.
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn a_flood_of_snapshot_saves_stays_within_the_bounds(pool: SqlitePool) {
+    use minotty_server::services::account::{SNAPSHOT_BURST, SNAPSHOT_SLOW_DOWN};
+    use minotty_server::store::MAX_SNAPSHOTS;
+
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(Some(&store));
+    let ada = registered(&store, "ada", KEY1).await;
+    let (mut s, mut rx) = Services::new(
+        &shared,
+        login("ada", Some(KEY1), Some(ada.clone()), "192.0.2.1"),
+    );
+    let mut game = minotty_engine::Game::new(minotty_engine::GameConfig::default(), 9);
+    game.update(0, None);
+    let snapshot = Box::new(game.snapshot().expect("a piece in play"));
+    for i in 0..300 {
+        s.handle(Request::SaveSnapshot {
+            label: format!("flood {i}"),
+            snapshot: snapshot.clone(),
+        });
+    }
+    let (mut saved, mut slowed, mut other) = (0, 0, 0);
+    while let Ok(Some(r)) = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await {
+        match r {
+            Response::SnapshotSaved { .. } => saved += 1,
+            Response::SnapshotFailed { message } if message == SNAPSHOT_SLOW_DOWN => slowed += 1,
+            _ => other += 1,
+        }
+    }
+    // A token comes back every 5 s: a flood of a few hundred milliseconds gets the burst.
+    assert!(
+        (SNAPSHOT_BURST..=SNAPSHOT_BURST + 1).contains(&saved),
+        "saved {saved}, slowed {slowed}, other {other}"
+    );
+    assert!(slowed > 0);
+    assert!(other <= 1, "at most one 'slow down' of the request budget");
+    let kept = store.snapshots(ada.id).await.expect("lists");
+    assert_eq!(kept.len() as u32, saved);
+    assert!(kept.len() <= MAX_SNAPSHOTS);
+
+    // Another session of the same player lists them.
+    let (mut t, mut rx2) = Services::new(&shared, login("ada", Some(KEY1), Some(ada), "192.0.2.1"));
+    let Response::Snapshots(list) = ask(&mut t, &mut rx2, Request::ListSnapshots).await else {
+        panic!("a list");
+    };
+    assert_eq!(list.len() as u32, saved);
+    assert_eq!(*list[0].snapshot, *snapshot);
+    let id = list[0].id;
+    let Response::Snapshots(left) = ask(&mut t, &mut rx2, Request::DeleteSnapshot { id }).await
+    else {
+        panic!("a list");
+    };
+    assert_eq!(left.len() as u32, saved - 1);
+
+    // A guest's snapshot stays with the guest's session.
+    let (mut g, mut grx) = Services::new(&shared, login("eve", None, None, "192.0.2.9"));
+    let saved = ask(
+        &mut g,
+        &mut grx,
+        Request::SaveSnapshot {
+            label: "mine".into(),
+            snapshot: snapshot.clone(),
+        },
+    )
+    .await;
+    assert_eq!(
+        saved,
+        Response::SnapshotSaved {
+            label: "mine".into()
+        }
+    );
+    let Response::Snapshots(list) = ask(&mut g, &mut grx, Request::ListSnapshots).await else {
+        panic!("a list");
+    };
+    assert_eq!(list.len(), 1);
+    let (mut g2, mut grx2) = Services::new(&shared, login("eve", None, None, "192.0.2.9"));
+    let Response::Snapshots(list) = ask(&mut g2, &mut grx2, Request::ListSnapshots).await else {
+        panic!("a list");
+    };
+    assert!(list.is_empty(), "a new session of a guest starts with none");
+}

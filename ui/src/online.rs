@@ -8,7 +8,7 @@
 //! server validates them and the UI strips control characters before drawing anything.
 
 use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_engine::{Mode, ModeKind, Replay, RulesetId};
+use minotty_engine::{Mode, ModeKind, Replay, RulesetId, Snapshot};
 
 use crate::settings::Settings;
 
@@ -106,6 +106,21 @@ pub enum Request {
     /// The replay of a stored game, to watch.
     Replay {
         game: i64,
+    },
+
+    // ---- snapshots ------------------------------------------------------------------------
+    /// Store a snapshot of the solo game in play (Ctrl+S). `label` is the App's description
+    /// ("Marathon 1:02 14 lines"); the store sanitises and shortens it. Answered with
+    /// [`Response::SnapshotSaved`] or [`Response::SnapshotFailed`].
+    SaveSnapshot {
+        label: String,
+        snapshot: Box<Snapshot>,
+    },
+    /// The stored snapshots, newest first: answered with [`Response::Snapshots`].
+    ListSnapshots,
+    /// Delete one stored snapshot: answered with the list left ([`Response::Snapshots`]).
+    DeleteSnapshot {
+        id: i64,
     },
 
     // ---- versus ---------------------------------------------------------------------------
@@ -256,6 +271,18 @@ pub enum Response {
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),
 
+    // ---- snapshots ------------------------------------------------------------------------
+    /// The stored snapshots, newest first.
+    Snapshots(Vec<SnapshotEntry>),
+    /// `SaveSnapshot` stored it under `label` (as stored: sanitised and shortened).
+    SnapshotSaved {
+        label: String,
+    },
+    /// `SaveSnapshot` was refused, e.g. "too many snapshots at once: wait a moment".
+    SnapshotFailed {
+        message: String,
+    },
+
     // ---- versus ---------------------------------------------------------------------------
     /// In the quick-match queue, looking for opponents within `range` of `rating`.
     Queued {
@@ -292,6 +319,19 @@ pub enum Response {
     Notice {
         message: String,
     },
+}
+
+/// One stored snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotEntry {
+    pub id: i64,
+    /// As stored (the UI still strips control characters before drawing it).
+    pub label: String,
+    /// The mode it was taken in.
+    pub mode: ModeKind,
+    /// Unix ms.
+    pub created_at: i64,
+    pub snapshot: Box<Snapshot>,
 }
 
 /// One key of the account.

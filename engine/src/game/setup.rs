@@ -6,6 +6,7 @@ use crate::event::{EndReason, EventKind};
 use crate::input::Button;
 use crate::mode::StartBoard;
 use crate::piece::{Piece, Placed, Rotation, Turn};
+use crate::snapshot::Refill;
 
 impl Game {
     /// Replaces the board: for tests, puzzles and custom starts.
@@ -26,13 +27,18 @@ impl Game {
 
     /// Sets up the start board and spawns the first piece (time 0).
     pub(super) fn start(&mut self) {
-        match self.config.mode.start_board {
+        match &self.config.mode.start_board {
             StartBoard::Empty => {}
-            StartBoard::Cheese { total, .. } => {
+            StartBoard::Snapshot(snapshot) => {
+                let snapshot = snapshot.clone();
+                self.restore(&snapshot);
+                return;
+            }
+            &StartBoard::Cheese { total, .. } => {
                 self.cheese_left = total;
                 self.refill_cheese();
             }
-            StartBoard::Well { width, residual } => {
+            &StartBoard::Well { width, residual } => {
                 self.build_walls(width);
                 let left = well_left(width);
                 // Residual cells fill the well's bottom rows from the left: with 3 of them,
@@ -54,7 +60,7 @@ impl Game {
 
     /// Deals new cheese rows so that up to `visible` of them are on the board.
     fn refill_cheese(&mut self) {
-        let StartBoard::Cheese { visible, .. } = self.config.mode.start_board else {
+        let Refill::Cheese { visible } = self.refill_rule() else {
             return;
         };
         let on_board = (0..HEIGHT)
@@ -89,13 +95,24 @@ impl Game {
     /// Removes the cleared rows, refills what the mode refills, and spawns the next piece.
     pub(super) fn finish_clear(&mut self, rows: u64) {
         self.board.clear_rows(rows);
-        match self.config.mode.start_board {
-            StartBoard::Cheese { .. } => self.refill_cheese(),
-            StartBoard::Well { width, .. } => self.build_walls(width),
-            StartBoard::Empty => {}
+        match self.refill_rule() {
+            Refill::Cheese { .. } => self.refill_cheese(),
+            Refill::Well { width } => self.build_walls(width),
+            Refill::Nothing => {}
         }
         if !self.is_over() {
             self.spawn_next();
+        }
+    }
+
+    /// What the board gets after a clear: the mode's start board's rule, or for a game
+    /// resumed from a snapshot, the rule of the game the snapshot was taken in.
+    pub(super) fn refill_rule(&self) -> Refill {
+        match &self.config.mode.start_board {
+            StartBoard::Empty => Refill::Nothing,
+            &StartBoard::Cheese { visible, .. } => Refill::Cheese { visible },
+            &StartBoard::Well { width, .. } => Refill::Well { width },
+            StartBoard::Snapshot(s) => s.refill,
         }
     }
 

@@ -7,7 +7,7 @@ use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::Settings;
 use minotty_ui::online::{
     BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
-    ProfileBest, Request, Response,
+    ProfileBest, Request, Response, SnapshotEntry,
 };
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
@@ -76,9 +76,50 @@ impl Local {
                     message: "that game is no longer kept".into(),
                 },
             },
+            Request::SaveSnapshot { label, snapshot } => {
+                let label = store::snapshot_label(&label);
+                self.save
+                    .add_snapshot(label.clone(), &snapshot, now, store::MAX_SNAPSHOTS);
+                match self.save.write() {
+                    Ok(()) => Response::SnapshotSaved { label },
+                    Err(e) => Response::SnapshotFailed {
+                        message: format!("the snapshot could not be saved: {e}"),
+                    },
+                }
+            }
+            Request::ListSnapshots => Response::Snapshots(self.snapshots()),
+            Request::DeleteSnapshot { id } => {
+                self.save.data.snapshots.retain(|s| s.id != id);
+                match self.save.write() {
+                    Ok(()) => Response::Snapshots(self.snapshots()),
+                    Err(e) => Response::Error {
+                        message: format!("the snapshot could not be deleted: {e}"),
+                    },
+                }
+            }
             // The versus board, accounts, keys and versus: they need a server.
             _ => Response::Offline,
         })
+    }
+
+    /// The stored snapshots, newest first (one that no longer reads is left out).
+    fn snapshots(&self) -> Vec<SnapshotEntry> {
+        self.save
+            .data
+            .snapshots
+            .iter()
+            .rev()
+            .filter_map(|s| {
+                let snapshot = s.snapshot()?;
+                Some(SnapshotEntry {
+                    id: s.id,
+                    label: s.label.clone(),
+                    mode: snapshot.mode(),
+                    created_at: s.created_at,
+                    snapshot: Box::new(snapshot),
+                })
+            })
+            .collect()
     }
 
     fn game(&self, id: i64) -> Option<&LocalGame> {

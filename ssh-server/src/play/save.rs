@@ -14,7 +14,7 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
+use minotty_engine::{ModeKind, Replay, RulesetId, Snapshot, Stats};
 use minotty_ui::Settings;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +40,26 @@ pub struct SaveData {
     /// The id the next game gets.
     #[serde(default)]
     pub next_game: i64,
+    /// Snapshots taken with Ctrl+S, oldest first (at most `store::MAX_SNAPSHOTS`).
+    #[serde(default)]
+    pub snapshots: Vec<LocalSnapshot>,
+}
+
+/// One stored snapshot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocalSnapshot {
+    pub id: i64,
+    pub label: String,
+    /// Unix ms.
+    pub created_at: i64,
+    /// `Snapshot::to_bytes`, as hexadecimal.
+    pub bytes: String,
+}
+
+impl LocalSnapshot {
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        Snapshot::from_bytes(&from_hex(&self.bytes)?).ok()
+    }
 }
 
 /// One finished game on the local scoreboard.
@@ -231,6 +251,34 @@ impl SaveFile {
             file.sync_all()?;
         }
         fs::rename(&tmp, path)
+    }
+}
+
+impl SaveFile {
+    /// Keeps a snapshot (the oldest goes when there are `max` already); returns its id.
+    pub fn add_snapshot(
+        &mut self,
+        label: String,
+        snapshot: &Snapshot,
+        now: i64,
+        max: usize,
+    ) -> i64 {
+        let id = self
+            .data
+            .snapshots
+            .iter()
+            .map(|s| s.id + 1)
+            .max()
+            .unwrap_or(1);
+        self.data.snapshots.push(LocalSnapshot {
+            id,
+            label,
+            created_at: now,
+            bytes: to_hex(&snapshot.to_bytes()),
+        });
+        let excess = self.data.snapshots.len().saturating_sub(max);
+        self.data.snapshots.drain(..excess);
+        id
     }
 }
 

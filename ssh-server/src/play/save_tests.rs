@@ -329,3 +329,56 @@ fn a_path_that_cannot_be_read_saves_nothing_and_says_so() {
             .is_some_and(|p| p.contains("saves nothing"))
     );
 }
+
+#[test]
+fn snapshots_are_kept_listed_newest_first_bounded_and_deleted() {
+    let (_tmp, path) = dir();
+    let mut local = Local::new(SaveFile::open(path.clone(), NOW), "ana".into());
+    let mut game = Game::new(GameConfig::default(), 5);
+    autoplay(&mut game, 3, 100);
+    let snapshot = game.snapshot().expect("a piece in play");
+    for i in 0..crate::store::MAX_SNAPSHOTS + 3 {
+        let saved = local.answer(
+            Request::SaveSnapshot {
+                label: format!("game {i}\u{1b}[31m"),
+                snapshot: Box::new(snapshot.clone()),
+            },
+            NOW + i as i64,
+        );
+        assert_eq!(
+            saved,
+            Some(Response::SnapshotSaved {
+                label: format!("game {i}[31m")
+            })
+        );
+    }
+    let listed = |local: &mut Local| match local.answer(Request::ListSnapshots, NOW) {
+        Some(Response::Snapshots(list)) => list,
+        other => panic!("{other:?}"),
+    };
+    let list = listed(&mut local);
+    assert_eq!(
+        list.len(),
+        crate::store::MAX_SNAPSHOTS,
+        "the oldest go first"
+    );
+    assert_eq!(
+        list[0].label,
+        format!("game {}[31m", crate::store::MAX_SNAPSHOTS + 2)
+    );
+    assert_eq!(*list[0].snapshot, snapshot);
+    assert_eq!(list[0].mode, game.mode().kind);
+    // Kept in the file: a new run lists the same, and a deletion sticks.
+    let mut again = Local::new(SaveFile::open(path.clone(), NOW), "ana".into());
+    assert_eq!(listed(&mut again), list);
+    let gone = list[3].id;
+    match again.answer(Request::DeleteSnapshot { id: gone }, NOW) {
+        Some(Response::Snapshots(left)) => {
+            assert_eq!(left.len(), list.len() - 1);
+            assert!(left.iter().all(|s| s.id != gone));
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut third = Local::new(SaveFile::open(path, NOW), "ana".into());
+    assert_eq!(listed(&mut third).len(), list.len() - 1);
+}

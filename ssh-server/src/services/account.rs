@@ -7,6 +7,13 @@
 //!
 //! Removing a key ends the live sessions that logged in with it: each session registers its
 //! key in [`LiveKeys`] and its loop selects on [`AccountClient::revoked`].
+//!
+//! Snapshots (Ctrl+S): a registered player's go to the store (at most
+//! [`MAX_SNAPSHOTS`], saving another replaces the oldest); a guest's, a new key's and those
+//! on a server without a database are kept by the session, bounded the same way, and gone
+//! when it ends. Saving has its own budget per session ([`SNAPSHOT_BURST`],
+//! [`SNAPSHOTS_PER_MINUTE`]) on top of the request budget; a save past it is refused with
+//! `SnapshotFailed`.
 
 mod live;
 mod worker;
@@ -15,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use minotty_ui::Settings;
-use minotty_ui::online::{GameRecorded, Identity, Request, Response};
+use minotty_ui::online::{GameRecorded, Identity, Request, Response, SnapshotEntry};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
@@ -24,8 +31,8 @@ use worker::Worker;
 
 use super::{AccountRef, Who};
 use crate::store::{
-    Account, FinishedGame, GameWriter, KeyFingerprint, Period, Store, StoreError, StoredGame,
-    Verdict, WriteResult, unix_now,
+    Account, FinishedGame, GameWriter, KeyFingerprint, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, Period,
+    Store, StoreError, StoredGame, Verdict, WriteResult, snapshot_label, unix_now,
 };
 use crate::stored_settings;
 
@@ -36,6 +43,12 @@ const QUEUE: usize = 32;
 /// database work (pages, profiles, replays), and a person pages a few times a second.
 pub const REQUESTS_BURST: u64 = 30;
 pub const REQUESTS_PER_SEC: u64 = 10;
+
+/// Snapshots one session may save in a burst, and per minute after it.
+pub const SNAPSHOT_BURST: u32 = 5;
+pub const SNAPSHOTS_PER_MINUTE: u32 = 12;
+/// What a save past the budget is told.
+pub const SNAPSHOT_SLOW_DOWN: &str = "too many snapshots at once: wait a few seconds";
 
 /// How long a session start waits for the player's account details and settings.
 const START_TIMEOUT: Duration = Duration::from_secs(3);
@@ -131,6 +144,12 @@ pub struct AccountClient {
     budget: crate::budget::TokenBucket,
     born: std::time::Instant,
     refusing: bool,
+    /// The budget of snapshot saves ([`SNAPSHOT_BURST`], [`SNAPSHOTS_PER_MINUTE`]).
+    snapshot_budget: crate::budget::TokenBucket,
+    /// The snapshots of a session without an account (or without a database), newest
+    /// first, at most [`MAX_SNAPSHOTS`]; and the id of the next one.
+    session_snapshots: std::collections::VecDeque<SnapshotEntry>,
+    next_snapshot: i64,
 }
 
 impl AccountClient {
@@ -160,24 +179,43 @@ impl AccountClient {
             budget: crate::budget::TokenBucket::new(REQUESTS_BURST, REQUESTS_PER_SEC, 0),
             born: std::time::Instant::now(),
             refusing: false,
+            snapshot_budget: crate::budget::TokenBucket::per_minute(
+                SNAPSHOT_BURST,
+                SNAPSHOTS_PER_MINUTE,
+                0,
+            ),
+            session_snapshots: std::collections::VecDeque::new(),
+            next_snapshot: 1,
         }
     }
 
     /// Queues `request` for the worker; never waits. Past the session's request budget a
     /// request is refused (the player is told once per run of refusals).
     pub fn handle(&mut self, request: Request) {
+        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let snapshots = matches!(
+            request,
+            Request::SaveSnapshot { .. } | Request::ListSnapshots | Request::DeleteSnapshot { .. }
+        );
+        if snapshots && !self.uses_store() {
+            if self.within_budget(now) {
+                self.session_snapshot(request, now);
+            }
+            return;
+        }
         let Some(store) = self.shared.store.clone() else {
             reply_now(&self.tx, error("this server has no database"));
             return;
         };
-        let now = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
-        if !self.budget.try_take(now) {
-            if !std::mem::replace(&mut self.refusing, true) {
-                reply_now(&self.tx, error("too many requests: slow down a little"));
-            }
+        if !self.within_budget(now) {
             return;
         }
-        self.refusing = false;
+        if let Request::SaveSnapshot { snapshot, .. } = &request
+            && let Some(refusal) = self.refuse_save(snapshot, now)
+        {
+            reply_now(&self.tx, refusal);
+            return;
+        }
         let worker = self.worker.get_or_insert_with(|| {
             let (tx, rx) = mpsc::channel(QUEUE);
             let worker = Worker {
@@ -192,6 +230,75 @@ impl AccountClient {
         if worker.try_send(request).is_err() {
             reply_now(&self.tx, error("too many requests at once; try again"));
         }
+    }
+
+    /// Takes a token of the session's request budget; past it the player is told once per
+    /// run of refusals.
+    fn within_budget(&mut self, now: u64) -> bool {
+        if !self.budget.try_take(now) {
+            if !std::mem::replace(&mut self.refusing, true) {
+                reply_now(&self.tx, error("too many requests: slow down a little"));
+            }
+            return false;
+        }
+        self.refusing = false;
+        true
+    }
+
+    /// Whether this session's snapshots live in the store (a registered player on a server
+    /// with a database) rather than in the session.
+    fn uses_store(&self) -> bool {
+        self.shared.store.is_some() && self.current().is_some()
+    }
+
+    /// Why a save is refused, if it is: past the save budget, or larger than a stored
+    /// snapshot may be.
+    fn refuse_save(&mut self, snapshot: &minotty_engine::Snapshot, now: u64) -> Option<Response> {
+        if !self.snapshot_budget.try_take(now) {
+            return Some(Response::SnapshotFailed {
+                message: SNAPSHOT_SLOW_DOWN.to_owned(),
+            });
+        }
+        let len = snapshot.to_bytes().len();
+        (len > MAX_SNAPSHOT_BYTES).then(|| Response::SnapshotFailed {
+            message: format!("the snapshot is too large ({len} bytes)"),
+        })
+    }
+
+    /// A snapshot request of a session whose snapshots it keeps itself (guests, new keys, a
+    /// server without a database): answered at once, bounded like the store's.
+    fn session_snapshot(&mut self, request: Request, now: u64) {
+        let response = match request {
+            Request::SaveSnapshot { label, snapshot } => {
+                if let Some(refusal) = self.refuse_save(&snapshot, now) {
+                    reply_now(&self.tx, refusal);
+                    return;
+                }
+                let label = snapshot_label(&label);
+                let entry = SnapshotEntry {
+                    id: self.next_snapshot,
+                    label: label.clone(),
+                    mode: snapshot.mode(),
+                    created_at: unix_now(),
+                    snapshot,
+                };
+                self.next_snapshot += 1;
+                self.session_snapshots.push_front(entry);
+                self.session_snapshots.truncate(MAX_SNAPSHOTS);
+                Response::SnapshotSaved { label }
+            }
+            Request::DeleteSnapshot { id } => {
+                self.session_snapshots.retain(|e| e.id != id);
+                Response::Snapshots(self.session_snapshots.iter().cloned().collect())
+            }
+            _ => Response::Snapshots(self.session_snapshots.iter().cloned().collect()),
+        };
+        reply_now(&self.tx, response);
+    }
+
+    /// The snapshots this session keeps itself (see [`AccountClient::handle`]).
+    pub fn session_snapshots(&self) -> usize {
+        self.session_snapshots.len()
     }
 
     /// Stores `settings` for the session's registered player at once, waiting at most
@@ -381,5 +488,109 @@ fn error(message: &str) -> Response {
 fn reply_now(tx: &mpsc::Sender<Response>, response: Response) {
     if tx.try_send(response).is_err() {
         tracing::debug!("a response was dropped: the session's queue is full or gone");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::{IpAddr, Ipv4Addr};
+
+    use minotty_engine::{Game, GameConfig};
+
+    use super::*;
+
+    /// A guest's client on a server without a database, and its response channel.
+    fn guest() -> (AccountClient, mpsc::Receiver<Response>) {
+        let (tx, rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
+        let (account_tx, account_rx) = watch::channel(None);
+        let who = Who {
+            ssh_user: "~ada".into(),
+            fingerprint: None,
+            key_algorithm: None,
+            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            account: account_rx,
+        };
+        let client = AccountClient::new(
+            &SharedAccounts::default(),
+            who,
+            "ada".into(),
+            account_tx,
+            tx,
+        );
+        (client, rx)
+    }
+
+    fn snapshot() -> Box<minotty_engine::Snapshot> {
+        let mut g = Game::new(GameConfig::default(), 5);
+        g.update(0, None);
+        Box::new(g.snapshot().expect("a piece in play"))
+    }
+
+    fn save(label: &str) -> Request {
+        Request::SaveSnapshot {
+            label: label.into(),
+            snapshot: snapshot(),
+        }
+    }
+
+    fn drain(rx: &mut mpsc::Receiver<Response>) -> Vec<Response> {
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    #[test]
+    fn a_flood_of_saves_is_held_to_the_budget() {
+        let (mut client, mut rx) = guest();
+        for i in 0..200 {
+            client.handle(save(&format!("flood {i}")));
+        }
+        let answers = drain(&mut rx);
+        let saved = answers
+            .iter()
+            .filter(|r| matches!(r, Response::SnapshotSaved { .. }))
+            .count();
+        let slowed = answers
+            .iter()
+            .filter(|r| matches!(r, Response::SnapshotFailed { message } if message == SNAPSHOT_SLOW_DOWN))
+            .count();
+        // The flood takes far less than the 5 s a token takes to come back.
+        assert_eq!(saved, SNAPSHOT_BURST as usize, "{answers:?}");
+        assert!(slowed > 0);
+        assert!(client.session_snapshots() <= SNAPSHOT_BURST as usize);
+        // Past the request budget nothing is even answered but one "slow down".
+        assert!(
+            answers.len() <= REQUESTS_BURST as usize + 1,
+            "{}",
+            answers.len()
+        );
+    }
+
+    #[test]
+    fn a_guest_keeps_at_most_twenty_for_the_session_newest_first() {
+        let (mut client, mut rx) = guest();
+        for i in 0..(MAX_SNAPSHOTS + 13) {
+            // The save budget is the other test's: here the bound on what is kept.
+            client.snapshot_budget = crate::budget::TokenBucket::per_minute(1, 0, 0);
+            client.session_snapshot(save(&format!("save {i}\x1b[2J")), 0);
+        }
+        assert_eq!(client.session_snapshots(), MAX_SNAPSHOTS);
+        drain(&mut rx);
+        client.session_snapshot(Request::ListSnapshots, 0);
+        let Some(Response::Snapshots(list)) = rx.try_recv().ok() else {
+            panic!("a list");
+        };
+        assert_eq!(list.len(), MAX_SNAPSHOTS);
+        assert_eq!(list[0].label, format!("save {}[2J", MAX_SNAPSHOTS + 12));
+        assert_eq!(
+            list[MAX_SNAPSHOTS - 1].label,
+            "save 13[2J",
+            "the oldest went"
+        );
+        let id = list[0].id;
+        client.session_snapshot(Request::DeleteSnapshot { id }, 0);
+        let Some(Response::Snapshots(list)) = rx.try_recv().ok() else {
+            panic!("a list");
+        };
+        assert_eq!(list.len(), MAX_SNAPSHOTS - 1);
+        assert!(list.iter().all(|e| e.id != id));
     }
 }

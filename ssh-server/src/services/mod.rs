@@ -116,7 +116,10 @@ impl Services {
             | Request::RemoveKey { .. }
             | Request::Leaderboard { .. }
             | Request::Profile
-            | Request::Replay { .. } => self.account.handle(request),
+            | Request::Replay { .. }
+            | Request::SaveSnapshot { .. }
+            | Request::ListSnapshots
+            | Request::DeleteSnapshot { .. } => self.account.handle(request),
             Request::QuickMatch
             | Request::CancelQuickMatch
             | Request::CreateRoom(_)

@@ -27,6 +27,7 @@ mod ranking;
 mod rate_limit;
 mod ratings;
 mod settings;
+mod snapshots;
 mod verify;
 mod writer;
 
@@ -52,6 +53,10 @@ pub use ranking::{Unranked, has_board, rank_key, ranked_modes, ruleset_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};
+pub use snapshots::{
+    MAX_LABEL_CHARS, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, SnapshotError, SnapshotId, StoredSnapshot,
+    snapshot_label,
+};
 pub use verify::{Rejected, Verdict, verify_replay};
 pub use writer::{GameWriter, WriteError, WriteResult, WriterConfig};
 

@@ -9,5 +9,6 @@ mod leaderboard;
 mod limits;
 mod meta;
 mod rulesets;
+mod snapshots;
 mod support;
 mod writer;

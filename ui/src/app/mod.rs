@@ -3,8 +3,11 @@
 
 mod account;
 mod route;
+mod snapshots;
 mod versus;
 
+#[cfg(test)]
+pub use snapshots::NOTICE_MS as SNAPSHOT_NOTICE_MS;
 pub use versus::{EventDigest, end_reports, progress_of, snapshot};
 
 use minotty_engine::{Game, ModeKind};
@@ -76,6 +79,8 @@ pub struct App {
     requests: Vec<Request>,
     account: account::AccountState,
     versus: versus::VersusState,
+    /// Snapshot requests in flight and the footer notice (see `snapshots.rs`).
+    snaps: snapshots::SnapshotState,
     /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
     fits: bool,
     /// See [`AppContext::idle_pause_ms`].
@@ -125,6 +130,7 @@ impl App {
             requests: Vec::new(),
             account: account::AccountState::default(),
             versus: versus::VersusState::default(),
+            snaps: snapshots::SnapshotState::default(),
             fits: true,
             idle_pause: ctx.idle_pause_ms,
             last_key: 0,
@@ -215,10 +221,14 @@ impl App {
             (Some(s), Screen::Game) if s.results_due() => {
                 self.quit_dialog.is_none().then_some(self.now)
             }
-            (Some(s), Screen::Game) => match (s.next_wakeup(), self.idle_pause_due()) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            },
+            (Some(s), Screen::Game) => [
+                s.next_wakeup(),
+                self.idle_pause_due(),
+                self.snapshot_wakeup(),
+            ]
+            .into_iter()
+            .flatten()
+            .min(),
             (_, Screen::Account) => self.account_wakeup(),
             (_, Screen::Versus) => self.versus_wakeup(),
             _ => None,
@@ -303,6 +313,7 @@ impl App {
                 settings: &self.settings,
                 player: &self.player,
                 pause_cursor: self.pause_cursor,
+                notice: self.snapshot_notice(),
             }
             .render(area, buf),
             (Screen::Results, Some(session)) => ResultsView {
@@ -389,7 +400,10 @@ impl App {
     pub fn deliver(&mut self, response: Response, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
-        if self.account_response(&response, now) || self.versus_response(response, now) {
+        if self.snapshot_response(&response, now)
+            || self.account_response(&response, now)
+            || self.versus_response(response, now)
+        {
             self.dirty = true;
         }
     }

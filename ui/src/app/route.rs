@@ -32,7 +32,12 @@ impl App {
     }
 
     pub(super) fn key_modes(&mut self, ev: KeyEvent, now: u64) -> bool {
+        let options_were_open = self.modes.focus.is_some();
         let action = self.modes.handle(ev, &self.settings);
+        // Entering the custom options: the snapshots it can start from are listed afresh.
+        if !options_were_open && self.modes.focus.is_some() {
+            self.load_snapshots();
+        }
         // The ruleset chosen is remembered with the settings (stored on leaving the screen).
         if self.modes.ruleset != self.settings.ruleset {
             self.settings.ruleset = self.modes.ruleset;
@@ -51,6 +56,7 @@ impl App {
                 self.screen = Screen::Menu;
             }
             ModeAction::AskQuit => return self.ask_quit(true),
+            ModeAction::DeleteSnapshot(id) => self.delete_snapshot(id),
         }
         true
     }
@@ -119,6 +125,7 @@ impl App {
             GameAction::Bot => {
                 s.toggle_bot(now, keys);
             }
+            GameAction::Snapshot => self.take_snapshot(now),
         }
         true
     }

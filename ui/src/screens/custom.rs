@@ -56,6 +56,9 @@ impl LimitKind {
 /// rows for a stock generator, the ground cap for timer lock down...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opt {
+    /// Empty board, or one of the stored snapshots (handled by the mode select screen, which
+    /// holds the list; shown only when there is one).
+    StartFrom,
     Ruleset,
     Rotation,
     Generator,
@@ -81,7 +84,8 @@ pub enum Opt {
 }
 
 impl Opt {
-    pub const ALL: [Opt; 22] = [
+    pub const ALL: [Opt; 23] = [
+        Opt::StartFrom,
         Opt::Ruleset,
         Opt::Rotation,
         Opt::Generator,
@@ -108,6 +112,7 @@ impl Opt {
 
     pub fn label(self) -> &'static str {
         match self {
+            Opt::StartFrom => "Start from",
             Opt::Ruleset => "Ruleset",
             Opt::Rotation => "Rotation",
             Opt::Generator => "Pieces",
@@ -154,6 +159,10 @@ pub struct CustomOptions {
     /// The value of each limit kind, kept while the player switches between them.
     pub values: [u32; 6],
     pub seed: Option<u32>,
+    /// The stored snapshot to start from (its id), or `None` for an empty board.
+    pub start_from: Option<i64>,
+    /// Whether any snapshot is stored: "Start from" only shows then.
+    pub has_snapshots: bool,
 }
 
 impl Default for CustomOptions {
@@ -169,6 +178,8 @@ impl Default for CustomOptions {
             limit: LimitKind::None,
             values: [0, 180, 40, 100, 50_000, 15],
             seed: None,
+            start_from: None,
+            has_snapshots: false,
         }
     }
 }
@@ -238,6 +249,7 @@ impl CustomOptions {
             Opt::GroundCap => matches!(r.lock, LockDown::Timer { .. }),
             Opt::SoftDropLock => tetrs_soft_drop(r),
             Opt::LimitValue => self.limit != LimitKind::None,
+            Opt::StartFrom => self.has_snapshots,
             _ => true,
         }
     }
@@ -354,7 +366,7 @@ impl CustomOptions {
                     *v = step(*v, dir * by as i32, lo, hi);
                 }
             }
-            Opt::Seed | Opt::Start => {}
+            Opt::Seed | Opt::Start | Opt::StartFrom => {}
         }
         debug_assert!(MAX_DELAY >= GROUND_CAP_RANGE.0);
     }
@@ -377,6 +389,7 @@ impl CustomOptions {
             Opt::SoftDropLock => self.choices.no_soft_drop_lock = false,
             Opt::Preview => self.preview = None,
             Opt::Seed => self.seed = None,
+            Opt::StartFrom => self.start_from = None,
             _ => {}
         }
     }
@@ -482,6 +495,11 @@ impl CustomOptions {
                 Some(s) => (sfmt!(32; "{}", s), true),
                 None => (sfmt!(32; "random"), false),
             },
+            // The label of the snapshot is drawn by the mode select screen, which has the list.
+            Opt::StartFrom => match self.start_from {
+                None => (sfmt!(32; "empty"), false),
+                Some(_) => (sfmt!(32; "snapshot"), true),
+            },
             Opt::Start => (StackStr::new(), false),
         }
     }
@@ -574,8 +592,8 @@ mod tests {
         assert_eq!(c.tuning(id).generator, None);
         assert_eq!(
             c.row_count(id),
-            Opt::ALL.len() - 3,
-            "snap shows, stock and limit do not"
+            Opt::ALL.len() - 4,
+            "snap shows, stock, limit and start from (no snapshot stored) do not"
         );
     }
 }

@@ -33,6 +33,8 @@ pub enum GameAction {
     Results,
     /// Hand the game to the combo bot or take it back.
     Bot,
+    /// Ctrl+S: take a snapshot of the game.
+    Snapshot,
 }
 
 /// The key that hands a combo game to the bot and back (when no game button is bound to it).
@@ -56,6 +58,9 @@ pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) 
     }
     if is_ctrl(ev, 'd') {
         return GameAction::Forfeit;
+    }
+    if is_ctrl(ev, 's') {
+        return GameAction::Snapshot;
     }
     let bound = settings.keys.lookup(ev.key).is_some();
     if press && (ev.key == Key::Esc || (ev.key == Key::Char('p') && !bound)) {
@@ -96,6 +101,8 @@ pub struct GameView<'a> {
     pub player: &'a str,
     /// The pause menu's cursor, when paused.
     pub pause_cursor: usize,
+    /// A short message shown in place of the footer for a moment ("Snapshot saved").
+    pub notice: Option<&'a str>,
 }
 
 impl Widget for &GameView<'_> {
@@ -132,12 +139,14 @@ impl Widget for &GameView<'_> {
         }
         .draw(buf, r);
 
-        let (footer, style) = if s.bot_playing() {
+        let (footer, style) = if let Some(notice) = self.notice {
+            (notice, theme.accent())
+        } else if s.bot_playing() {
             ("BOT PLAYING - press B to take over", theme.accent())
         } else if s.bot_available() {
             ("B bot plays   Esc pause   Ctrl+C quit", theme.dim())
         } else {
-            ("Esc pause   Ctrl+C quit", theme.dim())
+            ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())
         };
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, style);
 

@@ -28,8 +28,9 @@ pub fn handle(ev: KeyEvent) -> HelpAction {
     }
 }
 
-const SPECIAL: [(&str, &str); 5] = [
+const SPECIAL: [(&str, &str); 6] = [
     ("Pause / resume", "Esc, P"),
+    ("Snapshot (solo; start it in Custom)", "Ctrl+S"),
     ("Combo: the bot plays / you do", "B"),
     ("Forfeit the game", "Ctrl+D"),
     ("Quit (asks first)", "Ctrl+C, q in the menu"),

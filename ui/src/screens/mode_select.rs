@@ -3,7 +3,7 @@
 //! (`custom.rs`), and the number of garbage rows of a cheese game (Left/Right; the preset's 20
 //! ranks, any other count is played unranked).
 
-use minotty_engine::{CHEESE_DEFAULT, CHEESE_MIN, Mode, ModeKind, RulesetId};
+use minotty_engine::{CHEESE_DEFAULT, CHEESE_MIN, Mode, ModeKind, RulesetId, StartBoard};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -12,10 +12,11 @@ pub use super::custom::{CustomOptions, Opt};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::online::SnapshotEntry;
 use crate::rules::{ruleset_name, takes_ruleset};
 use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
-use crate::text::sfmt;
+use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
 
 /// The most garbage rows a player may choose for cheese here.
@@ -33,6 +34,8 @@ pub struct ModeSelect {
     pub ruleset: RulesetId,
     /// The garbage rows a cheese game started here digs (`CHEESE_MIN..=CHEESE_CHOICE_MAX`).
     pub cheese_rows: u32,
+    /// The stored snapshots a custom game can start from, newest first (as last listed).
+    pub snapshots: Vec<SnapshotEntry>,
 }
 
 impl Default for ModeSelect {
@@ -43,6 +46,7 @@ impl Default for ModeSelect {
             custom: CustomOptions::default(),
             ruleset: RulesetId::default(),
             cheese_rows: CHEESE_DEFAULT,
+            snapshots: Vec::new(),
         }
     }
 }
@@ -54,6 +58,8 @@ pub enum ModeAction {
     Start(GameSetup),
     Back,
     AskQuit,
+    /// Delete the stored snapshot with this id (Del on "Start from").
+    DeleteSnapshot(i64),
 }
 
 impl ModeSelect {
@@ -79,17 +85,63 @@ impl ModeSelect {
         setup
     }
 
-    /// The custom game the options describe.
+    /// The custom game the options describe. Started from a snapshot, it plays under the
+    /// snapshot's ruleset and tuning (the game it came from), with this screen's handling,
+    /// preview and limit.
     pub fn custom_setup(&self, settings: &Settings) -> GameSetup {
         let c = &self.custom;
-        GameSetup {
+        let mut setup = GameSetup {
             mode: c.mode(),
             seed: c.seed,
             ruleset: self.ruleset,
             tuning: c.tuning(self.ruleset),
             handling: c.handling(settings.handling),
             preview: c.preview,
+        };
+        if let Some(entry) = self.start_from() {
+            setup.ruleset = entry.snapshot.ruleset();
+            setup.tuning = entry.snapshot.tuning();
+            setup.mode.start_board = StartBoard::Snapshot(entry.snapshot.clone());
         }
+        setup
+    }
+
+    /// The snapshot chosen to start from, if it is still in the list.
+    pub fn start_from(&self) -> Option<&SnapshotEntry> {
+        let id = self.custom.start_from?;
+        self.snapshots.iter().find(|e| e.id == id)
+    }
+
+    /// A new list of stored snapshots; a choice no longer in it goes back to the empty board.
+    pub fn set_snapshots(&mut self, list: Vec<SnapshotEntry>) {
+        self.snapshots = list;
+        let had = self.custom.has_snapshots;
+        self.custom.has_snapshots = !self.snapshots.is_empty();
+        // The row above the others came or went: the focus stays on the same option.
+        if let Some(f) = &mut self.focus {
+            match (had, self.custom.has_snapshots) {
+                (false, true) => *f += 1,
+                (true, false) => *f = f.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if self.start_from().is_none() {
+            self.custom.start_from = None;
+        }
+    }
+
+    /// Steps "Start from" through the empty board and the stored snapshots.
+    fn step_start_from(&mut self, dir: i32) {
+        let choices: Vec<Option<i64>> = std::iter::once(None)
+            .chain(self.snapshots.iter().map(|e| Some(e.id)))
+            .collect();
+        let at = choices
+            .iter()
+            .position(|&c| c == self.custom.start_from)
+            .unwrap_or(0);
+        let n = choices.len() as i32;
+        let next = (at as i32 + dir).rem_euclid(n) as usize;
+        self.custom.start_from = choices[next];
     }
 
     pub fn handle(&mut self, ev: KeyEvent, settings: &Settings) -> ModeAction {
@@ -137,6 +189,12 @@ impl ModeSelect {
                     self.custom.seed = self.custom.seed.map(|s| s / 10).filter(|&s| s != 0);
                     return ModeAction::Changed;
                 }
+                (Opt::StartFrom, Key::Delete) => {
+                    return match self.custom.start_from.take() {
+                        Some(id) => ModeAction::DeleteSnapshot(id),
+                        None => ModeAction::None,
+                    };
+                }
                 (_, Key::Delete) => {
                     self.custom.reset(opt);
                     return ModeAction::Changed;
@@ -148,6 +206,9 @@ impl ModeSelect {
         match nav(ev) {
             Some(Nav::Up) => self.focus = Some(wrap(row, rows, false)),
             Some(Nav::Down) => self.focus = Some(wrap(row, rows, true)),
+            Some(Nav::Left | Nav::Right) if opt == Opt::StartFrom => {
+                self.step_start_from(if nav(ev) == Some(Nav::Left) { -1 } else { 1 });
+            }
             Some(Nav::Left) => self.custom.change(opt, -1, &mut self.ruleset, settings),
             Some(Nav::Right) => self.custom.change(opt, 1, &mut self.ruleset, settings),
             Some(Nav::Select) if toggles && ev.key == Key::Char(' ') => {
@@ -249,6 +310,9 @@ impl Widget for &ModeSelectView<'_> {
             }
             (None, _) => "Up/Down choose   Enter start   Esc back",
             (Some(_), Some(Opt::Seed)) => "type digits   Backspace erase   Enter start",
+            (Some(_), Some(Opt::StartFrom)) => {
+                "Left/Right choose   Del delete snapshot   Enter start   Esc back"
+            }
             (Some(_), _) => "Left/Right change   Del default   Enter start   Esc back",
         };
         draw::hint(buf, inner, hint, theme);
@@ -284,7 +348,16 @@ impl ModeSelectView<'_> {
                 draw::put_centered(buf, area, y, " Start ", style);
                 continue;
             }
-            let (value, changed) = c.shown(opt, st.ruleset, self.settings);
+            let (mut value, changed) = c.shown(opt, st.ruleset, self.settings);
+            if opt == Opt::StartFrom
+                && let Some(entry) = st.start_from()
+            {
+                // A label as stored, cleaned of control characters and cut to the row.
+                let label = sanitize(&entry.label);
+                let room = usize::from(area.width).saturating_sub(opt.label().len() + 6);
+                let cut: String = label.chars().take(room.min(30)).collect();
+                value = sfmt!(32; "{}", cut);
+            }
             draw::put(buf, area, area.x, y, opt.label(), style);
             let mark = if changed { "*" } else { " " };
             let shown = if focused && opt != Opt::Seed {

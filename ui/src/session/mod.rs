@@ -2,7 +2,8 @@
 //! time (a countdown first, paused spans left out), held keys, and the visual effects.
 //!
 //! Game time is the front end's milliseconds since the countdown ended, minus the time spent
-//! paused: `game = now - origin`, where `origin` moves forward by each pause's length.
+//! paused: `game = base + now - origin`, where `origin` moves forward by each pause's length
+//! and `base` is 0, or a snapshot's time for a game resumed from one.
 
 mod effects;
 mod pilot;
@@ -90,6 +91,9 @@ pub struct GameSession {
     game: Game,
     state: RunState,
     origin: u64,
+    /// The game time the game started at: 0, or a snapshot's time for a custom game resumed
+    /// from one (its clock goes on from there).
+    base: Time,
     now: u64,
     /// Binding slots held, per button (bit `slot`).
     held: [u8; Button::ALL.len()],
@@ -133,6 +137,7 @@ impl GameSession {
         let mut game = Game::new(config, setup.seed.unwrap_or(seed));
         // The first piece and the queue show during the countdown.
         game.update(0, None);
+        let base = game.now();
         let mut synth = ReleaseSynth::new(synthesize, 0);
         synth.set_timeout(timeout(settings, &game));
         let pilot = (setup.mode.kind == ModeKind::Combo).then(|| {
@@ -147,6 +152,7 @@ impl GameSession {
                 until: now + COUNTDOWN_MS,
             },
             origin: now + COUNTDOWN_MS,
+            base,
             now,
             held: [0; Button::ALL.len()],
             synth,
@@ -255,9 +261,9 @@ impl GameSession {
             RunState::Countdown { .. }
             | RunState::Paused {
                 in_countdown: true, ..
-            } => 0,
-            RunState::Running => at.saturating_sub(self.origin),
-            RunState::Paused { since, .. } => since.saturating_sub(self.origin),
+            } => self.base,
+            RunState::Running => self.base + at.saturating_sub(self.origin),
+            RunState::Paused { since, .. } => self.base + since.saturating_sub(self.origin),
             RunState::Over { .. } => self.game.now(),
         }
     }
@@ -480,7 +486,7 @@ impl GameSession {
                 .into_iter()
                 .flatten()
                 .min()
-                .map(|g| self.origin + g)
+                .map(|g| self.origin + g.saturating_sub(self.base))
             }
             RunState::Paused { .. } => return None,
             RunState::Over { at } => (self.now < at + OVER_MS).then_some(at + OVER_MS),
@@ -591,7 +597,7 @@ impl GameSession {
         }
         if let Some(time) = over {
             self.state = RunState::Over {
-                at: self.origin + time,
+                at: self.origin + time.saturating_sub(self.base),
             };
         }
         changed

@@ -9,6 +9,7 @@ mod integrity;
 mod play;
 mod rulesets;
 mod screens;
+mod snapshots;
 mod versus;
 
 use minotty_engine::ModeKind;

@@ -983,3 +983,15 @@ fn a_match_never_pauses_itself_for_a_small_terminal() {
     );
     assert!(!a.versus_game().is_some_and(Game::paused));
 }
+
+#[test]
+fn ctrl_s_takes_no_snapshot_in_versus() {
+    let mut a = in_match(5);
+    a.handle_key(ctrl('s'), 3100);
+    assert!(
+        !a.take_requests()
+            .iter()
+            .any(|r| matches!(r, Request::SaveSnapshot { .. })),
+        "versus games are not snapshotted"
+    );
+}

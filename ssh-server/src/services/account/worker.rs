@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use minotty_engine::RulesetId;
-use minotty_ui::online::{KeyView, Profile, ProfileBest, RecentGame, Request, Response};
+use minotty_ui::online::{
+    KeyView, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
+};
 use tokio::sync::{mpsc, watch};
 
 use super::{LiveKeys, error};
@@ -12,8 +14,8 @@ use crate::boards::{self, Figures};
 use crate::services::{AccountRef, Who};
 use crate::store::{
     Board, GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password,
-    PasswordChangeError, Period, PlayerId, PlayerName, RegisterError, Store, StoreError,
-    ranked_modes, ruleset_modes, unix_now,
+    PasswordChangeError, Period, PlayerId, PlayerName, RegisterError, SnapshotError, SnapshotId,
+    Store, StoreError, ranked_modes, ruleset_modes, unix_now,
 };
 use crate::stored_settings;
 
@@ -269,6 +271,42 @@ impl Worker {
                     replay: Box::new(replay),
                 }
             }
+            Request::SaveSnapshot { label, snapshot } => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(Response::SnapshotFailed {
+                        message: "register a player name to store snapshots".into(),
+                    }));
+                };
+                match self
+                    .store
+                    .save_snapshot(account.id, &label, &snapshot, now)
+                    .await
+                {
+                    Ok((id, label)) => {
+                        tracing::debug!(player = account.id.0, snapshot = id.0, "snapshot saved");
+                        Response::SnapshotSaved { label }
+                    }
+                    Err(SnapshotError::Store(e)) => return Err(e),
+                    Err(e @ SnapshotError::TooLarge(_)) => Response::SnapshotFailed {
+                        message: e.to_string(),
+                    },
+                }
+            }
+            Request::ListSnapshots => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(Response::Snapshots(Vec::new())));
+                };
+                Response::Snapshots(self.snapshots(account.id).await?)
+            }
+            Request::DeleteSnapshot { id } => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(Response::Snapshots(Vec::new())));
+                };
+                self.store
+                    .delete_snapshot(account.id, SnapshotId(id))
+                    .await?;
+                Response::Snapshots(self.snapshots(account.id).await?)
+            }
             other => {
                 tracing::debug!(?other, "not an account request");
                 return Ok(None);
@@ -282,6 +320,22 @@ impl Worker {
             id,
             name: name.to_string(),
         }));
+    }
+
+    async fn snapshots(&self, player: PlayerId) -> Result<Vec<SnapshotEntry>, StoreError> {
+        Ok(self
+            .store
+            .snapshots(player)
+            .await?
+            .into_iter()
+            .map(|s| SnapshotEntry {
+                id: s.id.0,
+                label: s.label,
+                mode: s.mode,
+                created_at: s.created_at,
+                snapshot: Box::new(s.snapshot),
+            })
+            .collect())
     }
 
     async fn keys(&self, player: PlayerId) -> Result<Vec<KeyView>, StoreError> {
