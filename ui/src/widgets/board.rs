@@ -48,11 +48,6 @@ impl Scale {
             .map(Scale)
             .filter(move |s| half || !s.halves())
     }
-
-    /// "1x", "1.5x", "2x"...
-    pub fn label(self) -> &'static str {
-        ["1x", "1.5x", "2x", "2.5x", "3x"][usize::from(self.0 - Scale::ONE.0).min(4)]
-    }
 }
 
 /// The board's size on screen, frame (or well) included.
