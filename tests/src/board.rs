@@ -114,7 +114,7 @@ fn read_scaled(screen: &vt100::Screen, left: usize, top: usize, k: usize) -> Opt
     let mut board_rows = Vec::new();
     let mut lines = Vec::new();
     for cy in 0..20 {
-        let r = if k % 2 == 0 {
+        let r = if k.is_multiple_of(2) {
             top + cy * (k / 2) + k / 2 - 1
         } else {
             top + (cy * k + k / 2) / 2
@@ -146,7 +146,7 @@ fn scaled_cell(cell: &[char]) -> Option<&'static str> {
     let k = cell.len();
     let (first, second) = cell.split_at(k / 2);
     let all = |part: &[char], c: char| part.iter().all(|&x| x == c);
-    let stretched = |a: char, b: char| k % 2 == 0 && all(first, a) && all(second, b);
+    let stretched = |a: char, b: char| k.is_multiple_of(2) && all(first, a) && all(second, b);
     let solid = |c: char| all(cell, c) || stretched(c, c);
     if solid('█') {
         return Some("██");

@@ -126,12 +126,6 @@ impl Widget for &GameView<'_> {
         let game = s.game();
         let t = s.game_time();
         let hidden = s.is_paused();
-        if let Some(bg) = theme.background() {
-            buf.set_style(
-                area.intersection(buf.area),
-                ratatui::style::Style::new().bg(bg),
-            );
-        }
         let scale = pick_scale(area, theme, self.settings.board_size);
         let (width, height) = size(theme, scale);
         let r = draw::centered(area, width, height);

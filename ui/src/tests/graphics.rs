@@ -507,3 +507,17 @@ fn the_settings_screen_offers_electronika_trail_and_board_size() {
     assert!(shown.contains("< 1x >"), "{shown}");
     assert!(a.take_settings_changed());
 }
+
+#[test]
+fn electronika_paints_the_menus_black_too() {
+    let mut a = app();
+    a.set_settings(style(Graphics::Electronika, ColorMode::Ansi256));
+    let buf = draw(&a, 80, 24);
+    let play = find(&buf, "Play").expect("menu");
+    assert_eq!(buf[play].bg, Color::Black);
+    assert_eq!(buf[(0, 0)].bg, Color::Black);
+    assert_eq!(buf[play].fg, Color::Indexed(83));
+    a.set_settings(style(Graphics::Electronika, ColorMode::Monochrome));
+    let buf = draw(&a, 80, 24);
+    assert_eq!(buf[(0, 0)].bg, Color::Reset);
+}
