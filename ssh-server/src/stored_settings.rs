@@ -5,7 +5,7 @@
 //! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "]},
 //!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
 //!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
-//!  "ruleset":"tetrs"}
+//!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto"}
 //! ```
 //!
 //! Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
@@ -13,7 +13,7 @@
 //! older or newer server still load.
 
 use minotty_engine::{Button, Handling, RulesetId};
-use minotty_ui::{ColorMode, Graphics, Key, Keymap, Settings};
+use minotty_ui::{BoardSize, ColorMode, Graphics, Key, Keymap, Settings};
 use serde_json::{Map, Value, json};
 
 /// The version of this form.
@@ -95,6 +95,14 @@ fn graphics_id(g: Graphics) -> &'static str {
     match g {
         Graphics::Unicode => "unicode",
         Graphics::Ascii => "ascii",
+        Graphics::Electronika => "electronika60",
+    }
+}
+
+fn board_size_id(b: BoardSize) -> &'static str {
+    match b {
+        BoardSize::Auto => "auto",
+        BoardSize::One => "1x",
     }
 }
 
@@ -134,6 +142,8 @@ pub fn to_json(settings: &Settings) -> String {
         "show_fps": settings.show_fps,
         "release_timeout_ms": settings.release_timeout_ms,
         "ruleset": settings.ruleset.id(),
+        "drop_trail": settings.drop_trail,
+        "board_size": board_size_id(settings.board_size),
     })
     .to_string()
 }
@@ -199,6 +209,16 @@ pub fn from_json(text: &str) -> Option<Settings> {
     if let Some(r) = obj.get("ruleset").and_then(Value::as_str) {
         s.ruleset = RulesetId::parse(r).unwrap_or(s.ruleset);
     }
+    // Settings stored before the drop trail and board sizes existed: trail on, size auto.
+    if let Some(v) = obj.get("drop_trail").and_then(Value::as_bool) {
+        s.drop_trail = v;
+    }
+    if let Some(b) = obj.get("board_size").and_then(Value::as_str) {
+        s.board_size = BoardSize::ALL
+            .into_iter()
+            .find(|x| board_size_id(*x) == b)
+            .unwrap_or(s.board_size);
+    }
     Some(s.clamped())
 }
 
@@ -227,6 +247,34 @@ mod tests {
         let text = to_json(&shown);
         assert!(text.contains("\"show_fps\":true"), "{text}");
         assert_eq!(from_json(&text), Some(shown));
+    }
+
+    #[test]
+    fn electronika_trail_and_board_size_are_stored_and_older_settings_keep_defaults() {
+        let s = Settings {
+            graphics: Graphics::Electronika,
+            drop_trail: false,
+            board_size: BoardSize::One,
+            ..Settings::default()
+        };
+        let text = to_json(&s);
+        assert!(text.contains("\"graphics\":\"electronika60\""), "{text}");
+        assert!(text.contains("\"drop_trail\":false"), "{text}");
+        assert!(text.contains("\"board_size\":\"1x\""), "{text}");
+        assert_eq!(from_json(&text), Some(s));
+        // Settings stored before these existed (this is what the last server wrote).
+        let old = r#"{"version":1,"graphics":"ascii","colors":"256","frame_rate":60,
+            "show_fps":false,"release_timeout_ms":150,"ruleset":"tetrs"}"#;
+        let read = from_json(old).expect("reads");
+        assert_eq!(read.graphics, Graphics::Ascii);
+        assert!(read.drop_trail, "trail on by default");
+        assert_eq!(read.board_size, BoardSize::Auto);
+        // Unreadable values keep their defaults; an unknown style keeps Unicode.
+        let odd = r#"{"graphics":"vectrex","drop_trail":"no","board_size":"9x"}"#;
+        let read = from_json(odd).expect("reads");
+        assert_eq!(read.graphics, Graphics::Unicode);
+        assert!(read.drop_trail);
+        assert_eq!(read.board_size, BoardSize::Auto);
     }
 
     #[test]

@@ -190,6 +190,8 @@ pub fn fields(screen: &vt100::Screen) -> Vec<Field> {
     let cell = |s: &[char]| -> Option<bool> {
         match s {
             [' ', '·'] | [' ', '.'] | ['░', '░'] | [':', ':'] => Some(false),
+            // A hard drop's trail, for a moment: empty cells.
+            ['▓', '▓'] | ['▒', '▒'] | ['|', '|'] | ['!', '!'] | ['\'', '\''] => Some(false),
             ['█', '█'] | ['[', ']'] => Some(true),
             _ => None,
         }

@@ -60,7 +60,7 @@ pub use app::App;
 pub use app::{EventDigest, end_reports, progress_of, snapshot};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
-pub use settings::{ColorMode, Graphics, Settings};
+pub use settings::{BoardSize, ColorMode, Graphics, Settings};
 pub use text::sanitize;
 
 /// The smallest terminal (columns, rows) the UI draws in.

@@ -14,15 +14,40 @@ pub enum Graphics {
     Unicode,
     /// Only printable ASCII, for consoles without good fonts.
     Ascii,
+    /// The look of the 1984 original on the Electronika 60: green on black, the well drawn
+    /// with `<!` and `!>`, empty cells as ` .`, blocks as `[]`.
+    Electronika,
 }
 
 impl Graphics {
-    pub const ALL: [Graphics; 2] = [Graphics::Unicode, Graphics::Ascii];
+    pub const ALL: [Graphics; 3] = [Graphics::Unicode, Graphics::Ascii, Graphics::Electronika];
 
     pub fn label(self) -> &'static str {
         match self {
             Graphics::Unicode => "Unicode",
             Graphics::Ascii => "ASCII",
+            Graphics::Electronika => "Electronika 60",
+        }
+    }
+}
+
+/// How big the game screen's board is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum BoardSize {
+    /// The largest scale at which the whole game screen fits the terminal.
+    #[default]
+    Auto,
+    /// Always the smallest: a cell is two columns by one row.
+    One,
+}
+
+impl BoardSize {
+    pub const ALL: [BoardSize; 2] = [BoardSize::Auto, BoardSize::One];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            BoardSize::Auto => "auto",
+            BoardSize::One => "1x",
         }
     }
 }
@@ -78,7 +103,10 @@ pub struct Settings {
     /// Next pieces shown, `0..=6`.
     pub preview: u8,
     pub ghost: bool,
+    /// A brief fading trail over the columns a hard-dropped piece fell through.
+    pub drop_trail: bool,
     pub graphics: Graphics,
+    pub board_size: BoardSize,
     pub colors: ColorMode,
     /// The most frames per second a front end should send.
     pub frame_rate: u16,
@@ -99,7 +127,9 @@ impl Default for Settings {
             handling: Handling::default(),
             preview: 5,
             ghost: true,
+            drop_trail: true,
             graphics: Graphics::Unicode,
+            board_size: BoardSize::Auto,
             colors: ColorMode::Ansi256,
             frame_rate: 60,
             show_fps: false,

@@ -53,6 +53,33 @@ impl Theme {
         self.graphics == Graphics::Unicode
     }
 
+    /// The Electronika 60 look: everything green (on black, painted by [`Theme::background`]).
+    pub fn electronika(self) -> bool {
+        self.graphics == Graphics::Electronika
+    }
+
+    /// Whether boards may be drawn with half blocks (odd scales): only where every cell is a
+    /// solid colour, so Unicode in colour. ASCII, Electronika and monochrome tell cells apart
+    /// by glyph and scale by whole cells only.
+    pub fn half_blocks(self) -> bool {
+        self.unicode() && self.colors != ColorMode::Monochrome
+    }
+
+    /// The background the game screen paints first, if any: black for the Electronika 60
+    /// (unless monochrome, which keeps the terminal's own colours).
+    pub fn background(self) -> Option<Color> {
+        (self.electronika() && self.colors != ColorMode::Monochrome).then_some(Color::Black)
+    }
+
+    /// Green, bright or dim, in the palette (the Electronika 60's phosphor).
+    fn green(self, bright: bool) -> Color {
+        if bright {
+            self.pick(83, (90, 255, 90), Color::LightGreen)
+        } else {
+            self.pick(28, (0, 140, 0), Color::Green)
+        }
+    }
+
     /// One board cell (two columns) holding a block.
     pub fn block(self) -> &'static str {
         if self.unicode() { "██" } else { "[]" }
@@ -61,7 +88,8 @@ impl Theme {
     /// One board cell holding a block of `piece`: the block, except in monochrome, where each
     /// piece has its own glyph pair since colour cannot tell them apart.
     pub fn piece_block(self, piece: Piece) -> &'static str {
-        if self.colors != ColorMode::Monochrome {
+        // The original drew every piece alike.
+        if self.colors != ColorMode::Monochrome || self.electronika() {
             return self.block();
         }
         let i = piece as usize;
@@ -70,6 +98,25 @@ impl Theme {
         } else {
             ["##", "[]", "%%", "<>", "{}", "()", "@@"][i]
         }
+    }
+
+    /// One cell lit by a flash (line clears, locks).
+    pub fn flash_block(self) -> &'static str {
+        if self.electronika() {
+            "▮▮"
+        } else {
+            self.block()
+        }
+    }
+
+    /// One cell of a hard drop's trail, `stage` 0 (fresh) to 2 (nearly gone).
+    pub fn trail(self, stage: usize) -> &'static str {
+        let glyphs = if self.unicode() {
+            ["▓▓", "▒▒", "░░"]
+        } else {
+            ["||", "!!", "''"]
+        };
+        glyphs[stage.min(2)]
     }
 
     /// One cell of the ghost piece.
@@ -107,6 +154,9 @@ impl Theme {
     /// The colour of a piece's blocks.
     pub fn piece_color(self, piece: Piece) -> Color {
         let i = piece as usize;
+        if self.electronika() {
+            return self.green(true);
+        }
         match self.colors {
             ColorMode::Ansi256 => Color::Indexed([51, 226, 129, 46, 196, 33, 208][i]),
             ColorMode::TrueColor => {
@@ -139,29 +189,48 @@ impl Theme {
     }
 
     pub fn garbage(self) -> Style {
+        if self.electronika() {
+            return Style::new().fg(self.green(false));
+        }
         Style::new().fg(self.pick(245, (140, 140, 140), Color::Gray))
     }
 
     pub fn ghost_style(self, piece: Piece) -> Style {
+        if self.electronika() {
+            return self.dim();
+        }
         Style::new().fg(self.piece_color(piece))
     }
 
     /// Flashing cells (line clears, locks).
     pub fn flash(self) -> Style {
-        Style::new()
-            .fg(self.pick(231, (255, 255, 255), Color::White))
-            .add_modifier(Modifier::BOLD)
+        let white = self.pick(231, (255, 255, 255), Color::White);
+        let fg = if self.electronika() {
+            self.green(true)
+        } else {
+            white
+        };
+        Style::new().fg(fg).add_modifier(Modifier::BOLD)
     }
 
     pub fn empty_style(self) -> Style {
+        if self.electronika() {
+            return self.dimmed(Style::new().fg(self.green(false)));
+        }
         self.dimmed(Style::new().fg(self.pick(238, (64, 64, 64), Color::DarkGray)))
     }
 
     pub fn text(self) -> Style {
+        if self.electronika() {
+            return Style::new().fg(self.green(true));
+        }
         Style::new()
     }
 
     pub fn dim(self) -> Style {
+        if self.electronika() {
+            return self.dimmed(Style::new().fg(self.green(false)));
+        }
         self.dimmed(Style::new().fg(self.pick(244, (128, 128, 128), Color::DarkGray)))
     }
 
@@ -175,29 +244,39 @@ impl Theme {
     }
 
     pub fn accent(self) -> Style {
-        Style::new()
-            .fg(self.pick(214, (255, 180, 60), Color::Yellow))
-            .add_modifier(Modifier::BOLD)
+        let fg = if self.electronika() {
+            self.green(true)
+        } else {
+            self.pick(214, (255, 180, 60), Color::Yellow)
+        };
+        Style::new().fg(fg).add_modifier(Modifier::BOLD)
     }
 
     pub fn title(self) -> Style {
-        Style::new().add_modifier(Modifier::BOLD)
+        self.text().add_modifier(Modifier::BOLD)
     }
 
     pub fn selected(self) -> Style {
-        Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        self.text()
+            .add_modifier(Modifier::REVERSED | Modifier::BOLD)
     }
 
     pub fn good(self) -> Style {
-        Style::new()
-            .fg(self.pick(82, (90, 230, 90), Color::LightGreen))
-            .add_modifier(Modifier::BOLD)
+        let fg = if self.electronika() {
+            self.green(true)
+        } else {
+            self.pick(82, (90, 230, 90), Color::LightGreen)
+        };
+        Style::new().fg(fg).add_modifier(Modifier::BOLD)
     }
 
     pub fn bad(self) -> Style {
-        Style::new()
-            .fg(self.pick(203, (240, 80, 80), Color::LightRed))
-            .add_modifier(Modifier::BOLD)
+        let fg = if self.electronika() {
+            self.green(true)
+        } else {
+            self.pick(203, (240, 80, 80), Color::LightRed)
+        };
+        Style::new().fg(fg).add_modifier(Modifier::BOLD)
     }
 
     fn pick(self, indexed: u8, rgb: (u8, u8, u8), basic: Color) -> Color {
@@ -239,7 +318,8 @@ mod tests {
 
     #[test]
     fn monochrome_has_no_colour_and_tells_pieces_apart_by_glyph() {
-        for graphics in Graphics::ALL {
+        // The Electronika 60 draws every piece alike, as the original did.
+        for graphics in [Graphics::Unicode, Graphics::Ascii] {
             let theme = Theme {
                 graphics,
                 colors: ColorMode::Monochrome,
@@ -272,14 +352,57 @@ mod tests {
     }
 
     #[test]
+    fn electronika_is_green_on_black_or_the_terminals_own_in_monochrome() {
+        for colors in ColorMode::ALL {
+            let theme = Theme {
+                graphics: Graphics::Electronika,
+                colors,
+            };
+            let styles = [
+                theme.text(),
+                theme.dim(),
+                theme.accent(),
+                theme.good(),
+                theme.bad(),
+                theme.flash(),
+                theme.empty_style(),
+                theme.garbage(),
+                theme.piece(Piece::T),
+                theme.ghost_style(Piece::I),
+            ];
+            for style in styles {
+                let fg = style.fg.unwrap_or(Color::Reset);
+                let ok = match colors {
+                    ColorMode::Ansi256 => matches!(fg, Color::Indexed(83 | 28)),
+                    ColorMode::TrueColor => matches!(fg, Color::Rgb(r, g, b) if g > r && g > b),
+                    ColorMode::Ansi16 => matches!(fg, Color::Green | Color::LightGreen),
+                    ColorMode::Monochrome => fg == Color::Reset,
+                };
+                assert!(ok, "{colors:?} {style:?}");
+            }
+            let black = colors != ColorMode::Monochrome;
+            assert_eq!(theme.background(), black.then_some(Color::Black));
+            assert_eq!(theme.block(), "[]");
+            assert_eq!(theme.empty(), " .");
+            assert!(Piece::ALL.iter().all(|&p| theme.piece_block(p) == "[]"));
+            assert!(!theme.half_blocks());
+        }
+        let unicode = Theme::new(&Settings::default());
+        assert_eq!(unicode.background(), None);
+        assert!(unicode.half_blocks());
+    }
+
+    #[test]
     fn ascii_glyphs_are_ascii() {
         let theme = Theme {
             graphics: Graphics::Ascii,
             colors: ColorMode::Ansi16,
         };
         let b = theme.border();
+        let trail = [theme.trail(0), theme.trail(1), theme.trail(2)];
         for s in [theme.block(), theme.ghost(), theme.empty(), theme.minos()]
             .into_iter()
+            .chain(trail)
             .chain([b.top_left, b.horizontal, b.vertical])
         {
             assert!(s.is_ascii(), "{s}");

@@ -286,6 +286,10 @@ impl App {
         let area = frame.area();
         let buf = frame.buffer_mut();
         let theme = Theme::new(&self.settings);
+        // The Electronika 60 style is green on a black screen, whatever the screen.
+        if let Some(bg) = theme.background() {
+            buf.set_style(area, ratatui::style::Style::new().bg(bg));
+        }
         let (min_w, min_h) = crate::MIN_SIZE;
         if area.width < min_w || area.height < min_h {
             TooSmallView {

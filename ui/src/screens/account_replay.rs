@@ -14,7 +14,7 @@ use crate::session::Effects;
 use crate::settings::Settings;
 use crate::text::{clock, sfmt};
 use crate::theme::Theme;
-use crate::widgets::board::cells_area;
+use crate::widgets::board::Scale;
 
 /// The playback speeds.
 pub const SPEEDS: [u64; 4] = [1, 2, 4, 8];
@@ -196,7 +196,7 @@ impl Widget for &ReplayView<'_> {
         let speed = sfmt!(8; "{}x", s.speed());
         draw::put(buf, r, x, y0, speed.as_str(), theme.accent());
 
-        let board_at = Playfield {
+        let cells = Playfield {
             game,
             fx: &s.fx,
             t,
@@ -204,6 +204,7 @@ impl Widget for &ReplayView<'_> {
             theme,
             hidden: false,
             preview: None,
+            scale: Scale::ONE,
         }
         .draw(buf, r);
         let progress = sfmt!(40; "{} / {}", clock(t).as_str(), clock(s.end()).as_str());
@@ -217,7 +218,6 @@ impl Widget for &ReplayView<'_> {
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
 
         if s.finished() {
-            let cells = cells_area(board_at);
             let inner = draw::dialog(buf, cells, 20, 7, theme, "");
             draw::put_centered(buf, inner, inner.y, "REPLAY FINISHED", theme.accent());
             if let Some((reason, won)) = game.outcome() {

@@ -10,17 +10,38 @@ use super::{is_ctrl, pause};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::{Effects, GameSession};
-use crate::settings::Settings;
+use crate::settings::{BoardSize, Settings};
 use crate::text::sfmt;
 use crate::theme::Theme;
-use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
+use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cells_area};
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
 use crate::widgets::stats::{ACTION_ROWS, ActionView, PieceCountsView, STATS_ROWS, StatsView};
 
 const LEFT_W: u16 = 18;
-/// The whole game screen's size.
+/// The whole game screen's size at 1x (see [`size`]).
 pub const WIDTH: u16 = LEFT_W + 1 + BOARD_W + 1 + BOX_W;
 pub const HEIGHT: u16 = BOARD_H + 2;
+
+/// The whole game screen's size with the board at `scale`: the board, a column each side of
+/// it for hold and stats and for the next queue, a title row and a footer row.
+pub fn size(theme: Theme, scale: Scale) -> (u16, u16) {
+    let (bw, bh) = board_size(theme, scale);
+    (LEFT_W + 1 + bw + 1 + BOX_W, bh + 2)
+}
+
+/// The board's scale on a `area`-sized screen: the largest the theme draws at which the whole
+/// game screen fits (1x when the setting says so, or when nothing fits).
+pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize) -> Scale {
+    if setting == BoardSize::One {
+        return Scale::ONE;
+    }
+    Scale::offered(theme)
+        .find(|&s| {
+            let (w, h) = size(theme, s);
+            w <= area.width && h <= area.height
+        })
+        .unwrap_or(Scale::ONE)
+}
 
 /// What a key did on the game screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +133,9 @@ impl Widget for &GameView<'_> {
         let game = s.game();
         let t = s.game_time();
         let hidden = s.is_paused();
-        let r = draw::centered(area, WIDTH, HEIGHT);
+        let scale = pick_scale(area, theme, self.settings.board_size);
+        let (width, height) = size(theme, scale);
+        let r = draw::centered(area, width, height);
         let (x0, y0) = (r.x, r.y);
 
         let x = draw::put(buf, r, x0, y0, "MINOTTY", theme.accent());
@@ -126,9 +149,9 @@ impl Widget for &GameView<'_> {
         } else {
             (self.player, theme.dim())
         };
-        draw::put_right(buf, Rect::new(x0, y0, WIDTH, 1), y0, who, who_style);
+        draw::put_right(buf, Rect::new(x0, y0, width, 1), y0, who, who_style);
 
-        let board_at = Playfield {
+        let cells = Playfield {
             game,
             fx: s.effects(),
             t,
@@ -136,6 +159,7 @@ impl Widget for &GameView<'_> {
             theme,
             hidden,
             preview: s.setup.preview,
+            scale,
         }
         .draw(buf, r);
 
@@ -148,7 +172,7 @@ impl Widget for &GameView<'_> {
         } else {
             ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())
         };
-        draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, style);
+        draw::put_centered(buf, r, y0 + height - 1, footer, style);
 
         // The locked pieces by type, left of the stats when the terminal leaves room.
         let margin = r.x.saturating_sub(area.x);
@@ -162,12 +186,12 @@ impl Widget for &GameView<'_> {
             counts.render(at, buf);
         }
 
-        self.overlay(cells_area(board_at), buf, theme, t);
+        self.overlay(cells, buf, theme, t);
     }
 }
 
 /// What the game screen and the replay viewer share: hold, stats and action text on the left,
-/// the board, the next queue on the right, in a `WIDTH` x `HEIGHT` area below its title row.
+/// the board, the next queue on the right, in an area of [`size`] below its title row.
 #[derive(Debug)]
 pub struct Playfield<'a> {
     pub game: &'a Game,
@@ -180,6 +204,8 @@ pub struct Playfield<'a> {
     pub hidden: bool,
     /// A custom game's preview count (otherwise the player's setting).
     pub preview: Option<u8>,
+    /// The board's scale ([`pick_scale`]).
+    pub scale: Scale,
 }
 
 /// Rows the left column (hold box, stats, action text) takes below the title row; the rows
@@ -187,7 +213,8 @@ pub struct Playfield<'a> {
 pub const LEFT_ROWS_END: u16 = 7 + STATS_ROWS + ACTION_ROWS;
 
 impl Playfield<'_> {
-    /// Draws into `r` (the screen's centred area, title row first); returns the board's area.
+    /// Draws into `r` (the screen's centred area, title row first); returns the area of the
+    /// board's cells.
     pub fn draw(&self, buf: &mut Buffer, r: Rect) -> Rect {
         let Playfield {
             game,
@@ -197,7 +224,10 @@ impl Playfield<'_> {
             theme,
             hidden,
             preview,
+            scale,
         } = *self;
+        let (width, _) = size(theme, scale);
+        let (bw, bh) = board_size(theme, scale);
         let (x0, y0) = (r.x, r.y);
         let hold = HoldView {
             piece: game.hold_piece(),
@@ -222,14 +252,16 @@ impl Playfield<'_> {
         let action_at = Rect::new(x0, y0 + 7 + STATS_ROWS, LEFT_W, ACTION_ROWS);
         action.render(action_at.intersection(r), buf);
 
-        let board_at = Rect::new(x0 + LEFT_W + 1, y0 + 1, BOARD_W, BOARD_H).intersection(r);
+        let board_at = Rect::new(x0 + LEFT_W + 1, y0 + 1, bw, bh).intersection(r);
         let board = BoardView {
             game,
             fx,
             t,
             theme,
             ghost: settings.ghost,
+            trail: settings.drop_trail,
             hidden,
+            scale,
         };
         board.render(board_at, buf);
 
@@ -240,9 +272,9 @@ impl Playfield<'_> {
             theme,
             hidden,
         };
-        let next_at = Rect::new(x0 + WIDTH - BOX_W, y0 + 1, BOX_W, NextView::height(count));
+        let next_at = Rect::new(x0 + width - BOX_W, y0 + 1, BOX_W, NextView::height(count));
         next.render(next_at.intersection(r), buf);
-        board_at
+        cells_area(board_at, theme, scale)
     }
 }
 

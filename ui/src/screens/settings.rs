@@ -1,5 +1,6 @@
-//! Settings: handling, preview, ghost, graphics, colours, frame rate, FPS counter, and the controls
-//! (remapping). Every change applies at once (handling from the next game).
+//! Settings: handling, preview, ghost, graphics, colours, frame rate, FPS counter, release
+//! timeout, hard drop trail, board size, and the controls (remapping). Every change applies at
+//! once (handling from the next game).
 
 use minotty_engine::Button;
 use ratatui::buffer::Buffer;
@@ -10,13 +11,13 @@ use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
-    ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_SDF, RELEASE_TIMEOUT_RANGE, Settings,
-    cycle, step,
+    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_SDF, RELEASE_TIMEOUT_RANGE,
+    Settings, cycle, step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 14] = [
+const ROWS: [&str; 16] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -28,6 +29,8 @@ const ROWS: [&str; 14] = [
     "Frame rate",
     "FPS counter",
     "Release timeout",
+    "Hard drop trail",
+    "Board size",
     "Account (password, keys)",
     "Reset to defaults",
     "Back",
@@ -103,9 +106,11 @@ impl SettingsScreen {
                 );
                 s.release_timeout_ms = v as u16;
             }
-            11 if select => return SettingsAction::Account,
-            12 if select => *s = Settings::default(),
-            13 if select => return SettingsAction::Back,
+            11 => s.drop_trail = !s.drop_trail,
+            12 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
+            13 if select => return SettingsAction::Account,
+            14 if select => *s = Settings::default(),
+            15 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -174,6 +179,8 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         8 => sfmt!(24; "{} fps", s.frame_rate),
         9 => sfmt!(24; "{}", if s.show_fps { "shown" } else { "hidden" }),
         10 => sfmt!(24; "{} ms", s.release_timeout_ms),
+        11 => sfmt!(24; "{}", if s.drop_trail { "on" } else { "off" }),
+        12 => sfmt!(24; "{}", s.board_size.label()),
         _ => StackStr::new(),
     }
 }
@@ -189,14 +196,14 @@ pub struct SettingsView<'a> {
 impl Widget for &SettingsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 56, 21);
+        let r = draw::centered(area, 56, 23);
         let title = if self.state.remap.is_some() {
             "CONTROLS"
         } else {
             "SETTINGS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 17);
+        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 16);
         let list = list.intersection(inner);
         let hint = match self.state.remap {
             Some((cursor, capturing)) => {

@@ -15,7 +15,7 @@ use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
 use crate::text::{StackStr, clock, pps, sfmt};
 use crate::theme::Theme;
-use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, cells_area};
+use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cells_area};
 use crate::widgets::garbage_meter;
 use crate::widgets::mini_board::{self, FULL_H, FULL_W, MICRO_H, MICRO_W, MINI_H, MINI_W};
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
@@ -232,17 +232,22 @@ impl MatchView<'_> {
     fn own(&self, buf: &mut Buffer, r: Rect, s: &GameSession, theme: Theme) {
         let game = s.game();
         let t = s.game_time();
-        let board_at = Rect::new(r.x + 1, r.y, BOARD_W, BOARD_H).intersection(r);
+        // The Electronika 60 well is two columns wider than a frame: it takes the gaps.
+        let wide = u16::from(theme.electronika());
+        let (bw, bh) = board_size(theme, Scale::ONE);
+        let board_at = Rect::new(r.x + 1 - wide, r.y, bw, bh).intersection(r);
         BoardView {
             game,
             fx: s.effects(),
             t,
             theme,
             ghost: self.settings.ghost,
+            trail: self.settings.drop_trail,
             hidden: false,
+            scale: Scale::ONE,
         }
         .render(board_at, buf);
-        let cells = cells_area(board_at);
+        let cells = cells_area(board_at, theme, Scale::ONE);
         let (ready, waiting) = game.garbage().pending();
         let meter = Rect::new(r.x, cells.y, 1, cells.height).intersection(r);
         garbage_meter::draw(buf, meter, ready, waiting, theme);

@@ -124,7 +124,7 @@ impl Widget for &LobbyView<'_> {
             let y = list.y + i as u16;
             let you = room.you == Some(i);
             let mark = if seat.host { "★" } else { " " };
-            let mark = if theme.graphics == crate::settings::Graphics::Ascii && seat.host {
+            let mark = if theme.graphics != crate::settings::Graphics::Unicode && seat.host {
                 "*"
             } else {
                 mark

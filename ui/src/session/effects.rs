@@ -1,5 +1,6 @@
 //! Short-lived visual effects of a game, timed in game time: the action text of a clear, the
-//! line-clear flash, the lock flash, the level-up note and the "GO!" after the countdown.
+//! line-clear flash, the lock flash, a hard drop's trail, the level-up note and the "GO!" after
+//! the countdown.
 
 use minotty_engine::{Clear, Event, EventKind, Piece, Placed, Spin, Time};
 
@@ -11,6 +12,10 @@ pub const ACTION_MS: Time = 2000;
 pub const LOCK_FLASH_MS: Time = 120;
 /// Half-period of the flashing of rows being cleared.
 pub const CLEAR_FLASH_MS: Time = 60;
+/// How long a hard drop's trail shows; it fades in [`TRAIL_STAGES`] steps.
+pub const DROP_TRAIL_MS: Time = 120;
+/// The trail's steps of fading (each `DROP_TRAIL_MS / TRAIL_STAGES` long).
+pub const TRAIL_STAGES: Time = 3;
 /// How long "LEVEL n" shows after a level-up.
 pub const LEVEL_UP_MS: Time = 1500;
 /// How long "GO!" shows after the countdown.
@@ -23,7 +28,48 @@ pub struct Effects {
     action: Option<(Clear, Piece, Time)>,
     clear_start: Time,
     lock: Option<(Placed, Time)>,
+    /// The last hard drop: where the piece started, how far it fell, when.
+    drop: Option<(Placed, u8, Time)>,
+    /// The player turned the drop trail off: hard drops are not noted (so they ask for no
+    /// frames either).
+    no_trail: bool,
     level_up: Option<(u32, Time)>,
+}
+
+/// A hard drop's trail at one time: the cells the piece fell through, fading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trail {
+    pub piece: Piece,
+    from: Placed,
+    rows: u8,
+    /// The fading step reached, `0..TRAIL_STAGES`.
+    age: usize,
+}
+
+impl Trail {
+    /// How faded board cell `(x, y)` of the trail is (0 freshest, up to 2), or `None` when the
+    /// trail does not cover it (or has faded there). The trail is the cells below the
+    /// piece's starting cells down to its landing; its upper third fades one step sooner.
+    pub fn stage(&self, x: usize, y: usize) -> Option<usize> {
+        let cells = self.from.cells();
+        let column = || {
+            cells
+                .iter()
+                .filter(|c| c.0 as isize == x as isize)
+                .map(|c| c.1 as isize)
+        };
+        let top = column().min()?;
+        let lowest = column().max()?;
+        let rows = isize::from(self.rows);
+        let y = y as isize;
+        // Rows the piece's cells in this column passed through (their landing excluded).
+        if y < top || y >= lowest + rows {
+            return None;
+        }
+        let upper = (y - top) * 3 < rows;
+        let stage = self.age + usize::from(upper);
+        (stage < TRAIL_STAGES as usize).then_some(stage)
+    }
 }
 
 /// What of the effects is visible at one time; compared to decide whether to redraw.
@@ -32,11 +78,20 @@ pub struct FxStamp {
     action: bool,
     lock: bool,
     level_up: bool,
+    trail: Option<usize>,
     go: bool,
     flash_frame: Option<Time>,
 }
 
 impl Effects {
+    /// Turns the hard drop trail on or off (a trail showing ends at once).
+    pub fn set_trail(&mut self, on: bool) {
+        self.no_trail = !on;
+        if !on {
+            self.drop = None;
+        }
+    }
+
     /// Notes what the engine reported.
     pub fn absorb(&mut self, events: &[Event]) {
         for e in events {
@@ -48,6 +103,9 @@ impl Effects {
                     self.action = Some((c, piece, e.time));
                 }
                 EventKind::Lock { at, .. } => self.lock = Some((at, e.time)),
+                EventKind::HardDrop { from, rows } if rows > 0 && !self.no_trail => {
+                    self.drop = Some((from, rows, e.time));
+                }
                 EventKind::LevelUp { level } => self.level_up = Some((level, e.time)),
                 _ => {}
             }
@@ -75,6 +133,18 @@ impl Effects {
         self.lock.map(|(_, at)| at)
     }
 
+    /// The last hard drop's trail, while it shows.
+    pub fn drop_trail(&self, t: Time) -> Option<Trail> {
+        let (from, rows, at) = self.drop?;
+        let age = t.checked_sub(at)?;
+        (age < DROP_TRAIL_MS).then(|| Trail {
+            piece: from.piece,
+            from,
+            rows,
+            age: (age * TRAIL_STAGES / DROP_TRAIL_MS) as usize,
+        })
+    }
+
     /// The new level, while its note shows.
     pub fn level_up(&self, t: Time) -> Option<u32> {
         self.level_up
@@ -96,6 +166,7 @@ impl Effects {
             action: self.action(t).is_some(),
             lock: self.lock_flash(t).is_some(),
             level_up: self.level_up(t).is_some(),
+            trail: self.drop_trail(t).map(|tr| tr.age),
             go: Effects::go(t),
             flash_frame: clearing.then(|| t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS),
         }
@@ -107,6 +178,11 @@ impl Effects {
             self.action.map(|(_, _, at)| at + ACTION_MS),
             self.lock.map(|(_, at)| at + LOCK_FLASH_MS),
             self.level_up.map(|(_, at)| at + LEVEL_UP_MS),
+            // The trail's next fading step (or its end).
+            self.drop.and_then(|(_, _, at)| {
+                let tr = self.drop_trail(t)?;
+                Some(at + (tr.age as Time + 1) * DROP_TRAIL_MS / TRAIL_STAGES)
+            }),
             Some(GO_MS),
             clearing.then(|| {
                 let since = t.saturating_sub(self.clear_start);
@@ -181,5 +257,58 @@ mod tests {
         assert_eq!(fx.next_change(0, false), Some(GO_MS));
         assert_ne!(fx.stamp(1000, true), fx.stamp(1060, true));
         assert_eq!(fx.stamp(1000, true), fx.stamp(1059, true));
+    }
+
+    #[test]
+    fn a_hard_drop_trail_covers_the_fall_fades_and_ends() {
+        use minotty_engine::Rotation;
+        // A T (flat side down, pointing up) dropped 10 rows from (3, 20): its cells were at
+        // (4, 20) and (3..=5, 21), and landed at (4, 30) and (3..=5, 31).
+        let from = Placed {
+            piece: Piece::T,
+            rotation: Rotation::North,
+            x: 3,
+            y: 20,
+        };
+        let cells = from.cells();
+        assert!(
+            cells.contains(&(4, 20)) && cells.contains(&(3, 21)),
+            "{cells:?}"
+        );
+        let mut fx = Effects::default();
+        fx.absorb(&[Event {
+            time: 1000,
+            kind: EventKind::HardDrop { from, rows: 10 },
+        }]);
+        let tr = fx.drop_trail(1000).expect("shows at once");
+        assert_eq!(tr.piece, Piece::T);
+        // Column 4 from row 20 down to 30 (its landing at 31 excluded: the piece is there);
+        // columns 3 and 5 from 21 to 30; the upper third one step fainter.
+        assert_eq!(tr.stage(4, 19), None);
+        assert_eq!(tr.stage(4, 20), Some(1));
+        assert_eq!(tr.stage(4, 30), Some(0));
+        assert_eq!(tr.stage(3, 20), None);
+        assert_eq!(tr.stage(3, 25), Some(0));
+        assert_eq!(tr.stage(3, 31), None);
+        assert_eq!(tr.stage(6, 25), None);
+        // Fades in three steps of 40 ms, each a change (a frame), then ends.
+        assert_eq!(fx.next_change(1000, false), Some(1040));
+        assert_eq!(fx.drop_trail(1040).and_then(|t| t.stage(4, 30)), Some(1));
+        assert_eq!(fx.drop_trail(1040).and_then(|t| t.stage(4, 20)), Some(2));
+        assert_eq!(fx.drop_trail(1080).and_then(|t| t.stage(4, 20)), None);
+        assert_eq!(fx.next_change(1080, false), Some(1120));
+        assert_ne!(fx.stamp(1039, false), fx.stamp(1040, false));
+        assert!(fx.drop_trail(1120).is_none());
+        assert_eq!(fx.stamp(1120, false), fx.stamp(1500, false));
+        // After it ends, only the action-free effects remain: no more trail wakeups.
+        assert_eq!(fx.next_change(1120, false), None);
+        // Turned off: drops are not noted.
+        let mut off = Effects::default();
+        off.set_trail(false);
+        off.absorb(&[Event {
+            time: 1000,
+            kind: EventKind::HardDrop { from, rows: 10 },
+        }]);
+        assert!(off.drop_trail(1000).is_none());
     }
 }

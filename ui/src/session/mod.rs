@@ -145,6 +145,8 @@ impl GameSession {
             p.observe(&game);
             p
         });
+        let mut fx = Effects::default();
+        fx.set_trail(settings.drop_trail);
         GameSession {
             setup,
             game,
@@ -156,7 +158,7 @@ impl GameSession {
             now,
             held: [0; Button::ALL.len()],
             synth,
-            fx: Effects::default(),
+            fx,
             versus: None,
             pause_prompt: false,
             pilot,
@@ -294,6 +296,7 @@ impl GameSession {
     /// Lets the session use changed settings (those that can change mid-game).
     pub fn apply_settings(&mut self, settings: &Settings) {
         self.synth.set_timeout(timeout(settings, &self.game));
+        self.fx.set_trail(settings.drop_trail);
         let preview = pilot::preview(&self.setup, settings);
         if let Some(p) = &mut self.pilot
             && p.preview != preview

@@ -995,3 +995,45 @@ fn ctrl_s_takes_no_snapshot_in_versus() {
         "versus games are not snapshotted"
     );
 }
+
+#[test]
+fn the_electronika_well_fits_the_versus_screen() {
+    let settings = crate::Settings {
+        graphics: crate::Graphics::Electronika,
+        ..crate::Settings::default()
+    };
+    let mut a = App::with_settings(
+        AppContext {
+            player_name: "ada".into(),
+            identity: Identity::Guest,
+            ..AppContext::default()
+        },
+        settings,
+    );
+    versus_menu(&mut a);
+    a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
+    a.tick(3000);
+    a.deliver(Response::Garbage { lines: 3, from: 1 }, 3000);
+    a.deliver(Response::Opponents(vec![opponent(1, "bob", true)]), 3100);
+    for (w, h) in [(60, 24), (80, 24), (200, 60)] {
+        let s = text(&a, w, h);
+        let rows: Vec<&str> = s.lines().collect();
+        let floor = rows
+            .iter()
+            .position(|r| r.contains("<!====================!>"))
+            .unwrap_or_else(|| panic!("{w}x{h}\n{s}"));
+        // The well keeps its walls (its right one against the hold box); queued garbage shows in the
+        // meter's column, over the well's left wall.
+        let hold = rows.iter().find(|r| r.contains("HOLD")).expect("hold");
+        assert!(hold.contains("!>+-- HOLD --+"), "{w}x{h}: {hold}");
+        let meter: Vec<&str> = rows[floor - 3..floor]
+            .iter()
+            .map(|r| r.trim_start())
+            .collect();
+        assert!(meter.iter().all(|r| r.starts_with("#!")), "{w}x{h}\n{s}");
+        assert!(
+            rows[floor - 4].trim_start().starts_with("<!"),
+            "{w}x{h}\n{s}"
+        );
+    }
+}

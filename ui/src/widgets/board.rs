@@ -1,20 +1,81 @@
-//! The playfield: 10 x 20 visible cells, each two columns wide, in a frame. Locked cells, the
-//! active piece, its ghost, the line-clear flash and the lock flash.
+//! The playfield: 10 x 20 visible cells in a frame (or, in the Electronika 60 style, in the
+//! well `<! ... !>` over `<!====!>` and `\/\/\/`). Locked cells, the active piece, its ghost,
+//! the line-clear flash, the lock flash and a hard drop's trail, at any [`Scale`].
 
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
 use minotty_engine::{Cell, Game, Placed, Time};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Color, Style};
 use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::session::Effects;
 use crate::theme::Theme;
 
-/// The board's size on screen, frame included.
+/// The board's size on screen at 1x, frame included (the Electronika 60 well is two columns
+/// wider: see [`board_size`]).
 pub const BOARD_W: u16 = WIDTH as u16 * 2 + 2;
 pub const BOARD_H: u16 = VISIBLE_HEIGHT as u16 + 2;
+
+/// How big a board cell is drawn: `k` columns wide and `k` half rows tall, so 2 is the usual
+/// two columns by one row (1x), 4 is four by two (2x), and the odd sizes (3: three columns by
+/// a row and a half) draw with half blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Scale(u8);
+
+impl Scale {
+    /// Two columns by one row.
+    pub const ONE: Scale = Scale(2);
+    /// The largest scale offered (three times 1x).
+    pub const MAX: Scale = Scale(6);
+
+    /// Columns per cell, and half rows per cell.
+    pub fn k(self) -> u16 {
+        u16::from(self.0)
+    }
+
+    /// Whether cells straddle rows (odd scales), drawn with half blocks.
+    pub fn halves(self) -> bool {
+        self.0 % 2 == 1
+    }
+
+    /// The scales `theme` can draw, largest first (odd ones only where half blocks work).
+    pub fn offered(theme: Theme) -> impl Iterator<Item = Scale> {
+        let half = theme.half_blocks();
+        (Scale::ONE.0..=Scale::MAX.0)
+            .rev()
+            .map(Scale)
+            .filter(move |s| half || !s.halves())
+    }
+}
+
+/// The board's size on screen, frame (or well) included.
+pub fn board_size(theme: Theme, scale: Scale) -> (u16, u16) {
+    let cells_w = WIDTH as u16 * scale.k();
+    let cells_h = VISIBLE_HEIGHT as u16 * scale.k() / 2;
+    if theme.electronika() {
+        (cells_w + 4, cells_h + 2)
+    } else {
+        (cells_w + 2, cells_h + 2)
+    }
+}
+
+/// Where the cells are inside a board drawn at `area`'s top-left corner.
+pub fn cells_area(area: Rect, theme: Theme, scale: Scale) -> Rect {
+    let (w, h) = board_size(theme, scale);
+    let rect = Rect::new(area.x, area.y, w, h).intersection(area);
+    if theme.electronika() {
+        Rect::new(
+            rect.x.saturating_add(2),
+            rect.y,
+            rect.width.saturating_sub(4),
+            rect.height.saturating_sub(2),
+        )
+    } else {
+        draw::inner(rect)
+    }
+}
 
 /// Draws a game's board.
 #[derive(Debug)]
@@ -25,8 +86,21 @@ pub struct BoardView<'a> {
     pub t: Time,
     pub theme: Theme,
     pub ghost: bool,
+    /// Draw hard drops' trails.
+    pub trail: bool,
     /// Hide the cells (while paused).
     pub hidden: bool,
+    pub scale: Scale,
+}
+
+/// What one board cell shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Look {
+    Empty,
+    /// A solid cell: a block, garbage, a flash.
+    Solid(&'static str, Style),
+    /// A see-through cell: the ghost, a drop trail.
+    Shade(&'static str, Style),
 }
 
 /// Whether `placed` covers board cell `(x, y)`.
@@ -40,31 +114,78 @@ fn covers(placed: Option<Placed>, x: usize, y: usize) -> bool {
 
 impl Widget for &BoardView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let rect = Rect::new(area.x, area.y, BOARD_W, BOARD_H).intersection(area);
-        let inner = draw::frame(buf, rect, self.theme, "", self.theme.dim());
+        let theme = self.theme;
+        let (w, h) = board_size(theme, self.scale);
+        let rect = Rect::new(area.x, area.y, w, h).intersection(area);
+        let cells = cells_area(area, theme, self.scale);
+        if theme.electronika() {
+            well(buf, rect, cells, theme);
+        } else {
+            draw::frame(buf, rect, theme, "", theme.dim());
+        }
+        let mut looks = [[Look::Empty; WIDTH]; VISIBLE_HEIGHT];
+        self.fill(&mut looks);
+        if self.scale.halves() {
+            self.draw_halves(buf, cells, &looks);
+        } else {
+            self.draw_glyphs(buf, cells, &looks);
+        }
+    }
+}
+
+/// The Electronika 60's well around `cells`: `<!` and `!>` beside every row, `<!====!>`
+/// under them and `\/\/\/` below.
+fn well(buf: &mut Buffer, rect: Rect, cells: Rect, theme: Theme) {
+    let style = theme.dim();
+    let right = cells.right();
+    for y in cells.top()..cells.bottom() {
+        draw::put(buf, rect, rect.x, y, "<!", style);
+        draw::put(buf, rect, right, y, "!>", style);
+    }
+    let floor = cells.bottom();
+    draw::put(buf, rect, rect.x, floor, "<!", style);
+    draw::put(buf, rect, right, floor, "!>", style);
+    for x in (cells.left()..cells.right()).step_by(2) {
+        draw::put(buf, rect, x, floor, "==", style);
+        draw::put(buf, rect, x, floor.saturating_add(1), "\\/", style);
+    }
+}
+
+impl BoardView<'_> {
+    /// What every visible cell shows.
+    fn fill(&self, looks: &mut [[Look; WIDTH]; VISIBLE_HEIGHT]) {
+        if self.hidden {
+            return;
+        }
         let game = self.game;
         let active = game.active().map(|a| a.placed);
         let ghost = if self.ghost { game.ghost() } else { None };
         let lock = self.fx.lock_flash(self.t);
         let clearing = game.clearing_rows();
         let lit = self.fx.clear_lit(self.t);
-        for vy in 0..VISIBLE_HEIGHT {
+        let trail = if self.trail {
+            self.fx.drop_trail(self.t)
+        } else {
+            None
+        };
+        for (vy, row) in looks.iter_mut().enumerate() {
             let y = BUFFER_HEIGHT + vy;
             let row_clearing = clearing & (1u64 << y) != 0;
-            for x in 0..WIDTH {
+            for (x, look) in row.iter_mut().enumerate() {
                 // Rows being cleared alternate between lit and their own colours; the lock
                 // flash does not show on them.
                 let lock = if row_clearing { None } else { lock };
-                let (glyph, style) = self.cell(x, y, row_clearing && lit, active, ghost, lock);
-                let sx = inner.x.saturating_add(2 * x as u16);
-                let sy = inner.y.saturating_add(vy as u16);
-                draw::put_narrow(buf, inner, sx, sy, glyph, style);
+                *look = self.cell(x, y, row_clearing && lit, active, ghost, lock);
+                if *look == Look::Empty
+                    && let Some(tr) = &trail
+                    && let Some(stage) = tr.stage(x, y)
+                {
+                    *look = Look::Shade(self.theme.trail(stage), self.theme.piece(tr.piece));
+                }
             }
         }
     }
-}
 
-impl BoardView<'_> {
     fn cell(
         &self,
         x: usize,
@@ -73,33 +194,113 @@ impl BoardView<'_> {
         active: Option<Placed>,
         ghost: Option<Placed>,
         lock: Option<Placed>,
-    ) -> (&'static str, Style) {
+    ) -> Look {
         let theme = self.theme;
-        if self.hidden {
-            return (theme.empty(), theme.empty_style());
-        }
         if flashing_row {
-            return (theme.block(), theme.flash());
+            return Look::Solid(theme.flash_block(), theme.flash());
         }
         if let Some(p) = active.filter(|_| covers(active, x, y)) {
-            return (theme.piece_block(p.piece), theme.piece(p.piece));
+            return Look::Solid(theme.piece_block(p.piece), theme.piece(p.piece));
         }
         if covers(lock, x, y) {
-            return (theme.block(), theme.flash());
+            return Look::Solid(theme.flash_block(), theme.flash());
         }
         match self.game.board().cell(x, y) {
-            Cell::Block(piece) => return (theme.piece_block(piece), theme.piece(piece)),
-            Cell::Garbage => return (theme.block(), theme.garbage()),
+            Cell::Block(piece) => return Look::Solid(theme.piece_block(piece), theme.piece(piece)),
+            Cell::Garbage => return Look::Solid(theme.block(), theme.garbage()),
             Cell::Empty => {}
         }
         if let Some(g) = ghost.filter(|_| covers(ghost, x, y)) {
-            return (theme.ghost(), theme.ghost_style(g.piece));
+            return Look::Shade(theme.ghost(), theme.ghost_style(g.piece));
         }
-        (theme.empty(), theme.empty_style())
+        Look::Empty
+    }
+
+    /// Even scales: each cell is its two-column glyph stretched over `k` columns (each
+    /// character `k / 2` times: `[]` becomes `[[]]`, one big block) on `k / 2` rows; an empty
+    /// cell shows its dot once, at its bottom right.
+    fn draw_glyphs(&self, buf: &mut Buffer, cells: Rect, looks: &[[Look; WIDTH]; VISIBLE_HEIGHT]) {
+        let theme = self.theme;
+        let n = self.scale.k() / 2;
+        for (vy, row) in looks.iter().enumerate() {
+            for (x, look) in row.iter().enumerate() {
+                let sx = cells.x.saturating_add(x as u16 * 2 * n);
+                let sy = cells.y.saturating_add(vy as u16 * n);
+                for dy in 0..n {
+                    let at_y = sy.saturating_add(dy);
+                    let last_row = dy + 1 == n;
+                    for dx in 0..2 * n {
+                        let (ch, style) = match *look {
+                            Look::Solid(g, style) | Look::Shade(g, style) => {
+                                let (left, right) = split(g);
+                                (if dx < n { left } else { right }, style)
+                            }
+                            Look::Empty if last_row && dx + 1 == 2 * n => {
+                                (split(theme.empty()).1, theme.empty_style())
+                            }
+                            Look::Empty => (" ", theme.empty_style()),
+                        };
+                        let at_x = sx.saturating_add(dx);
+                        draw::put_narrow(buf, cells, at_x, at_y, ch, style);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Odd scales: cell edges fall between half rows, so each screen row shows the upper and
+    /// lower halves of cells with `▀` / `▄` in the cells' colours. See-through cells show
+    /// their shading where no solid cell shares the row, and empty cells a dot at their middle.
+    fn draw_halves(&self, buf: &mut Buffer, cells: Rect, looks: &[[Look; WIDTH]; VISIBLE_HEIGHT]) {
+        let theme = self.theme;
+        let k = self.scale.k();
+        let rows = VISIBLE_HEIGHT as u16 * k / 2;
+        let look_at = |x: usize, half: u16| looks[usize::from(half / k)][x];
+        let colour = |look: Look| match look {
+            Look::Solid(_, style) => Some(style.fg.unwrap_or(Color::Reset)),
+            _ => None,
+        };
+        for r in 0..rows {
+            let (top, bottom) = (2 * r, 2 * r + 1);
+            let sy = cells.y.saturating_add(r);
+            for x in 0..WIDTH {
+                let (up, down) = (look_at(x, top), look_at(x, bottom));
+                for dx in 0..k {
+                    let sx = cells.x.saturating_add(x as u16 * k + dx);
+                    let (glyph, style) = match (colour(up), colour(down)) {
+                        (Some(a), Some(b)) if a == b => ("█", Style::new().fg(a)),
+                        (Some(a), Some(b)) => ("▀", Style::new().fg(a).bg(b)),
+                        (Some(a), None) => ("▀", Style::new().fg(a)),
+                        (None, Some(b)) => ("▄", Style::new().fg(b)),
+                        (None, None) => match (up, down) {
+                            (Look::Shade(g, s), _) | (_, Look::Shade(g, s)) => (split(g).1, s),
+                            // The dot in the middle of the cell: middle column, the row
+                            // holding its middle half row.
+                            _ if dx == k / 2
+                                && (top..=bottom).contains(&(k / 2 + up_cell_start(top, k))) =>
+                            {
+                                (split(theme.empty()).1, theme.empty_style())
+                            }
+                            _ => (" ", theme.empty_style()),
+                        },
+                    };
+                    draw::put_narrow(buf, cells, sx, sy, glyph, style);
+                }
+            }
+        }
     }
 }
 
-/// The inside of the board's frame (the 20 x 20 columns of cells) for an area.
-pub fn cells_area(area: Rect) -> Rect {
-    draw::inner(Rect::new(area.x, area.y, BOARD_W, BOARD_H).intersection(area))
+/// A two-column glyph's two characters ("[]" -> "[", "]").
+fn split(glyph: &'static str) -> (&'static str, &'static str) {
+    let cut = glyph.char_indices().nth(1).map_or(glyph.len(), |(i, _)| i);
+    (
+        glyph.get(..cut).unwrap_or(glyph),
+        glyph.get(cut..).unwrap_or(""),
+    )
+}
+
+/// The first half row of the cell that half row `half` belongs to.
+fn up_cell_start(half: u16, k: u16) -> u16 {
+    half / k * k
 }
