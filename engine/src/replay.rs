@@ -324,6 +324,10 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
             w.push(width);
             w.push(residual);
         }
+        StartBoard::Puzzle { stage } => {
+            w.push(3);
+            w.push(stage);
+        }
     }
     w.push(u8::from(mode.end_on_no_clear));
 }
@@ -368,6 +372,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
             width: r.byte()?,
             residual: r.byte()?,
         },
+        3 => StartBoard::Puzzle { stage: r.byte()? },
         _ => return Err(ReplayError::Malformed("start board")),
     };
     let end_on_no_clear = r.flag()?;
