@@ -13,6 +13,8 @@ pub const LOCK_FLASH_MS: Time = 120;
 pub const CLEAR_FLASH_MS: Time = 60;
 /// How long "LEVEL n" shows after a level-up.
 pub const LEVEL_UP_MS: Time = 1500;
+/// How long "STAGE n" (or "ATTEMPT n/5") shows when a puzzle stage is set up.
+pub const STAGE_MS: Time = 2500;
 /// How long "GO!" shows after the countdown.
 pub const GO_MS: Time = 600;
 
@@ -24,6 +26,8 @@ pub struct Effects {
     clear_start: Time,
     lock: Option<(Placed, Time)>,
     level_up: Option<(u32, Time)>,
+    /// Puzzle mode: the stage and attempt just set up.
+    stage: Option<(u8, u8, Time)>,
 }
 
 /// What of the effects is visible at one time; compared to decide whether to redraw.
@@ -32,6 +36,7 @@ pub struct FxStamp {
     action: bool,
     lock: bool,
     level_up: bool,
+    stage: bool,
     go: bool,
     flash_frame: Option<Time>,
 }
@@ -49,6 +54,9 @@ impl Effects {
                 }
                 EventKind::Lock { at, .. } => self.lock = Some((at, e.time)),
                 EventKind::LevelUp { level } => self.level_up = Some((level, e.time)),
+                EventKind::PuzzleStage { stage, attempt } => {
+                    self.stage = Some((stage, attempt, e.time));
+                }
                 _ => {}
             }
         }
@@ -76,6 +84,13 @@ impl Effects {
             .map(|(l, _)| l)
     }
 
+    /// Puzzle mode: the stage and attempt just set up, while their note shows.
+    pub fn stage(&self, t: Time) -> Option<(u8, u8)> {
+        self.stage
+            .filter(|&(_, _, at)| t < at + STAGE_MS)
+            .map(|(s, a, _)| (s, a))
+    }
+
     /// Whether rows being cleared are lit at `t` (they alternate lit and dark).
     pub fn clear_lit(&self, t: Time) -> bool {
         (t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS).is_multiple_of(2)
@@ -90,6 +105,7 @@ impl Effects {
             action: self.action(t).is_some(),
             lock: self.lock_flash(t).is_some(),
             level_up: self.level_up(t).is_some(),
+            stage: self.stage(t).is_some(),
             go: Effects::go(t),
             flash_frame: clearing.then(|| t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS),
         }
@@ -101,6 +117,7 @@ impl Effects {
             self.action.map(|(_, _, at)| at + ACTION_MS),
             self.lock.map(|(_, at)| at + LOCK_FLASH_MS),
             self.level_up.map(|(_, at)| at + LEVEL_UP_MS),
+            self.stage.map(|(_, _, at)| at + STAGE_MS),
             Some(GO_MS),
             clearing.then(|| {
                 let since = t.saturating_sub(self.clear_start);

@@ -7,6 +7,7 @@ mod autopause;
 mod bot;
 mod integrity;
 mod play;
+mod puzzle;
 mod rulesets;
 mod screens;
 mod versus;
