@@ -116,7 +116,9 @@ impl Services {
             | Request::RemoveKey { .. }
             | Request::Leaderboard { .. }
             | Request::Profile
-            | Request::Replay { .. } => self.account.handle(request),
+            | Request::Replay { .. }
+            | Request::PuzzleProgress
+            | Request::PuzzleCleared { .. } => self.account.handle(request),
             Request::QuickMatch
             | Request::CancelQuickMatch
             | Request::CreateRoom(_)
