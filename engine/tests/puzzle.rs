@@ -463,3 +463,44 @@ fn design() {
         }
     }
 }
+
+/// The header of a replay, byte for byte: older kinds and start boards keep the bytes they
+/// always had (cheese is start board 1, combo's well 2), and puzzle is mode kind 8 with start
+/// board 3 followed by its start stage.
+#[test]
+fn replay_bytes_of_each_start_board_are_exact() {
+    let replay = |mode: Mode| Replay {
+        ruleset: RulesetId::Standard,
+        version: 1,
+        mode,
+        seed: 5,
+        handling: minotty_engine::Handling {
+            das: 0,
+            arr: 0,
+            sdf: 0,
+        },
+        tuning: minotty_engine::Tuning::default(),
+        inputs: Vec::new(),
+        end: 0,
+    };
+    // Magic, format 1, ruleset 0, version 1, seed 5, DAS/ARR/SDF 0.
+    let head: &[u8] = &[b'M', b'T', b'R', b'P', 1, 0, 1, 5, 0, 0, 0];
+    let cases: [(Mode, &[u8]); 3] = [
+        // Cheese: kind 4, level 0, no increase, gravity by levels, one goal (garbage cleared
+        // 20, a win), start board 1 with 20 rows in all and 10 on the board.
+        (Mode::cheese(20), &[4, 0, 0, 0, 1, 5, 20, 1, 1, 20, 10, 0]),
+        // Combo: kind 5, start board 2, a well 4 wide with 3 cells, ends on no clear.
+        (Mode::combo(), &[5, 0, 0, 0, 0, 2, 4, 3, 1]),
+        // Puzzle from stage 3: kind 8, start level 3, start board 3, stage 3.
+        (Mode::puzzle(3), &[8, 3, 0, 0, 0, 3, 3, 0]),
+    ];
+    for (mode, body) in cases {
+        let r = replay(mode.clone());
+        let mut expected = head.to_vec();
+        expected.extend_from_slice(body);
+        // The end time and the number of inputs.
+        expected.extend_from_slice(&[0, 0]);
+        assert_eq!(r.to_bytes(), expected, "{mode:?}");
+        assert_eq!(Replay::from_bytes(&expected), Ok(r));
+    }
+}
