@@ -119,6 +119,16 @@ pub enum EventKind {
     LevelUp {
         level: u32,
     },
+    /// Puzzle mode: stage `stage` (1-based) was set up for attempt `attempt` (1-based, at most
+    /// [`crate::puzzle::MAX_ATTEMPTS`]); its name is [`crate::puzzle::stage`]`(stage).name`.
+    PuzzleStage {
+        stage: u8,
+        attempt: u8,
+    },
+    /// Puzzle mode: stage `stage` ended with an empty board.
+    StageCleared {
+        stage: u8,
+    },
     GameOver {
         reason: EndReason,
         won: bool,

@@ -140,6 +140,8 @@ pub struct Game {
     garbage: GarbageQueue,
     rng: SplitMix,
     cheese_left: u32,
+    /// Puzzle mode's stage and attempt (`None` in every other mode, and before the start).
+    puzzle: Option<crate::puzzle::PuzzleState>,
     events: Vec<Event>,
     inputs: Vec<(Time, Input)>,
     /// An [`Input::Pause`] was applied.
@@ -186,6 +188,7 @@ impl Game {
             garbage: GarbageQueue::default(),
             rng: SplitMix::new(seed, 1),
             cheese_left: 0,
+            puzzle: None,
             events: Vec::with_capacity(32),
             inputs: Vec::with_capacity(256),
             paused: false,
@@ -397,6 +400,17 @@ impl Game {
         self.gravity
     }
 
+    /// The level whose gravity and lock delay apply: the level, but in puzzle mode (whose level
+    /// shows the stage) always [`crate::puzzle::PUZZLE_LEVEL`].
+    #[inline]
+    pub(crate) fn rules_level(&self) -> u32 {
+        if self.puzzle.is_some() {
+            crate::puzzle::PUZZLE_LEVEL
+        } else {
+            self.stats.level
+        }
+    }
+
     /// Sets the level and the gravity that follows from it.
     pub(crate) fn set_level(&mut self, level: u32) {
         self.stats.level = level;
@@ -460,9 +474,15 @@ impl Game {
         self.hold
     }
 
-    /// Whether hold can be used for the current piece.
+    /// Whether hold can be used for the current piece (never in puzzle mode).
     pub fn can_hold(&self) -> bool {
-        !self.hold_used
+        !self.hold_used && !self.config.mode.is_puzzle()
+    }
+
+    /// Puzzle mode's current stage, attempt and stage name (`None` in other modes and before
+    /// the first update).
+    pub fn puzzle_state(&self) -> Option<crate::puzzle::PuzzleState> {
+        self.puzzle
     }
 
     /// The next pieces, soonest first (at least [`MAX_PREVIEW`] once the game has started).
@@ -550,6 +570,7 @@ impl Game {
             garbage: self.garbage.clone(),
             rng: self.rng,
             cheese_left: self.cheese_left,
+            puzzle: self.puzzle,
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
             paused: self.paused,
@@ -598,6 +619,11 @@ pub(crate) fn fits_under(board: &Board, rules: &Ruleset, placed: &Placed) -> boo
 
 /// Gravity of `mode` under `rules` at `level`: ms per row, `None` at 20G.
 fn gravity_at(mode: &Mode, rules: &Ruleset, level: u32) -> Option<u32> {
+    let level = if mode.is_puzzle() {
+        crate::puzzle::PUZZLE_LEVEL
+    } else {
+        level
+    };
     match mode.gravity {
         Gravity::Instant => None,
         Gravity::Levels => rules.drop_interval(level),

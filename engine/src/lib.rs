@@ -28,6 +28,7 @@ pub mod input;
 pub mod kicks;
 pub mod mode;
 pub mod piece;
+pub mod puzzle;
 pub mod rating;
 pub mod replay;
 pub mod rng;
@@ -46,6 +47,7 @@ pub use mode::{
     CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, Gravity, Limit, Mode, ModeKind, StartBoard, Stat,
 };
 pub use piece::{Piece, Placed, Rotation, Turn};
+pub use puzzle::PuzzleState;
 pub use replay::{Playback, Replay, ReplayError, Verified};
 pub use ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 pub use scoring::Spin;

@@ -19,11 +19,14 @@ pub enum ModeKind {
     /// Marathon's rising levels with no goal: the game ends only by topping out. Last in the
     /// enum so that the replay byte of every older kind keeps its value.
     Endless,
+    /// Stages of a garbage board and a fixed list of pieces, each to be cleared perfectly
+    /// (`crate::puzzle`).
+    Puzzle,
 }
 
 impl ModeKind {
     /// Every kind in the order of its discriminant (a replay stores the index into this).
-    pub const ALL: [ModeKind; 8] = [
+    pub const ALL: [ModeKind; 9] = [
         ModeKind::Sprint,
         ModeKind::Marathon,
         ModeKind::Ultra,
@@ -32,6 +35,7 @@ impl ModeKind {
         ModeKind::Combo,
         ModeKind::Custom,
         ModeKind::Endless,
+        ModeKind::Puzzle,
     ];
 
     /// The identifier used in commands and storage (`40l`, `marathon`, ...).
@@ -45,6 +49,7 @@ impl ModeKind {
             ModeKind::Combo => "combo",
             ModeKind::Custom => "custom",
             ModeKind::Endless => "endless",
+            ModeKind::Puzzle => "puzzle",
         }
     }
 
@@ -60,6 +65,7 @@ impl ModeKind {
             "combo" => ModeKind::Combo,
             "custom" => ModeKind::Custom,
             "endless" | "zen" => ModeKind::Endless,
+            "puzzle" => ModeKind::Puzzle,
             _ => return None,
         })
     }
@@ -74,6 +80,7 @@ impl ModeKind {
             ModeKind::Combo => "Combo",
             ModeKind::Custom => "Custom",
             ModeKind::Endless => "Endless",
+            ModeKind::Puzzle => "Puzzle",
         }
     }
 
@@ -89,6 +96,7 @@ impl ModeKind {
             ModeKind::Combo => "Keep a combo going in an endless 4-wide well.",
             ModeKind::Custom => "Your own start level, speed-up and limit.",
             ModeKind::Endless => "Marathon without an end: play until you top out.",
+            ModeKind::Puzzle => "24 stages: clear each board perfectly with the pieces given.",
         }
     }
 
@@ -103,6 +111,7 @@ impl ModeKind {
             ModeKind::Combo => Mode::combo(),
             ModeKind::Custom => Mode::custom(0, true, None),
             ModeKind::Endless => Mode::endless(),
+            ModeKind::Puzzle => Mode::puzzle(1),
         }
     }
 }
@@ -166,6 +175,12 @@ pub enum StartBoard {
     /// Everything a [`Snapshot`] holds (board, piece in play, hold, queue, generator, chains,
     /// stats, clock): the game resumes where the snapshot was taken. Custom games use it.
     Snapshot(Box<Snapshot>),
+    /// Puzzle mode from stage `stage` (1-based, see [`crate::puzzle::STAGES`]): each stage's
+    /// board and pieces, retried up to [`crate::puzzle::MAX_ATTEMPTS`] times until the board is
+    /// cleared; no hold, gravity of level 1, the level shown is the stage.
+    Puzzle {
+        stage: u8,
+    },
 }
 
 /// A game mode: one general description that every preset is an instance of.
@@ -257,6 +272,30 @@ impl Mode {
             level_increase: false,
             end_on_no_clear: true,
             ..Mode::base(ModeKind::Combo)
+        }
+    }
+
+    /// Puzzle mode from stage `start_stage` (clamped to `1..=`[`crate::puzzle::STAGE_COUNT`]).
+    pub fn puzzle(start_stage: u8) -> Mode {
+        let stage = start_stage.clamp(1, crate::puzzle::STAGE_COUNT);
+        Mode {
+            start_level: u32::from(stage),
+            level_increase: false,
+            start_board: StartBoard::Puzzle { stage },
+            ..Mode::base(ModeKind::Puzzle)
+        }
+    }
+
+    /// Whether this is puzzle mode (no hold, stages instead of a generator).
+    pub fn is_puzzle(&self) -> bool {
+        matches!(self.start_board, StartBoard::Puzzle { .. })
+    }
+
+    /// The stage a puzzle game starts at (`None` for other modes).
+    pub fn puzzle_start(&self) -> Option<u8> {
+        match self.start_board {
+            StartBoard::Puzzle { stage } => Some(stage),
+            _ => None,
         }
     }
 

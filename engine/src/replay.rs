@@ -335,6 +335,10 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
             put(w, bytes.len() as u64);
             w.extend_from_slice(&bytes);
         }
+        StartBoard::Puzzle { stage } => {
+            w.push(3);
+            w.push(*stage);
+        }
     }
     w.push(u8::from(mode.end_on_no_clear));
 }
@@ -379,6 +383,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
             width: r.byte()?,
             residual: r.byte()?,
         },
+        3 => StartBoard::Puzzle { stage: r.byte()? },
         SNAPSHOT_BOARD => {
             let len = r.var()?;
             // Refused before the bytes are looked at.

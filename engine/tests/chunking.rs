@@ -24,6 +24,7 @@ fn mode_strategy() -> impl Strategy<Value = Mode> {
         Just(Mode::master()),
         Just(Mode::cheese(5)),
         Just(Mode::combo()),
+        (1u8..=24).prop_map(Mode::puzzle),
         Just(Mode::ultra()),
         (0u32..20).prop_map(|l| Mode::custom(l, true, None)),
     ]

@@ -79,6 +79,9 @@ pub struct Figures {
     pub lines: u32,
     pub pieces: u32,
     pub max_combo: u32,
+    /// The level reached (a puzzle game's stage); 0 for leaderboard entries, which do not
+    /// keep it (no board ranks on it).
+    pub level: u32,
 }
 
 impl From<&Entry> for Figures {
@@ -89,6 +92,7 @@ impl From<&Entry> for Figures {
             lines: e.lines,
             pieces: e.pieces,
             max_combo: e.max_combo,
+            level: 0,
         }
     }
 }
@@ -101,6 +105,7 @@ impl From<&Stats> for Figures {
             lines: s.lines,
             pieces: s.pieces,
             max_combo: s.max_combo,
+            level: s.level,
         }
     }
 }
@@ -114,6 +119,8 @@ pub fn result(mode: ModeKind, f: Figures) -> String {
         ModeKind::Cheese => format!("{} pieces", f.pieces),
         ModeKind::Combo => format!("{} combo", f.max_combo),
         ModeKind::Custom => format!("{} lines {}", f.lines, time(f.time_ms)),
+        // The level of a puzzle game is the stage it reached.
+        ModeKind::Puzzle => format!("stage {}", f.level),
     }
 }
 
@@ -161,7 +168,7 @@ pub fn columns(board: BoardId) -> Vec<String> {
         BoardId::Solo(ModeKind::Master) => &["Result", "PPS"],
         BoardId::Solo(ModeKind::Cheese) => &["Pieces", "Time"],
         BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
-        BoardId::Solo(ModeKind::Custom) => &["Result"],
+        BoardId::Solo(ModeKind::Custom | ModeKind::Puzzle) => &["Result"],
         BoardId::Versus => &["Rating", "Games", "Won"],
     };
     titles.iter().map(|t| (*t).to_owned()).collect()
@@ -177,7 +184,7 @@ pub fn solo_values(mode: ModeKind, f: Figures) -> Vec<String> {
         }
         ModeKind::Cheese => vec![first, time(f.time_ms)],
         ModeKind::Combo => vec![first, f.pieces.to_string()],
-        ModeKind::Custom => vec![first],
+        ModeKind::Custom | ModeKind::Puzzle => vec![first],
     }
 }
 
@@ -396,8 +403,10 @@ mod tests {
             lines: 150,
             pieces: 37,
             max_combo: 12,
+            level: 7,
         };
         assert_eq!(result(ModeKind::Sprint, f), "4:01.290");
+        assert_eq!(result(ModeKind::Puzzle, f), "stage 7");
         assert_eq!(result(ModeKind::Marathon, f), "123,456");
         assert_eq!(result(ModeKind::Master, f), "150 lines 4:01.2");
         assert_eq!(result(ModeKind::Cheese, f), "37 pieces");

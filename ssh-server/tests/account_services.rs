@@ -345,3 +345,49 @@ async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: SqlitePool) {
     assert!(pages as u64 <= REQUESTS_BURST + 1, "{pages} pages");
     assert!(pages as u64 >= REQUESTS_BURST - 1, "{pages} pages");
 }
+
+#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
+async fn puzzle_progress_is_kept_per_account(pool: SqlitePool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
+    s.account.start().await;
+    let register = Request::Register { name: "Ada".into() };
+    assert!(matches!(
+        ask(&mut s, &mut rx, register).await,
+        Response::SignedIn { .. }
+    ));
+    let none = Response::PuzzleProgress {
+        cleared: 0,
+        completed: false,
+    };
+    assert_eq!(ask(&mut s, &mut rx, Request::PuzzleProgress).await, none);
+    let three = Response::PuzzleProgress {
+        cleared: 3,
+        completed: false,
+    };
+    let cleared = Request::PuzzleCleared { stage: 3 };
+    assert_eq!(ask(&mut s, &mut rx, cleared).await, three);
+    // A stage that does not exist is ignored (no answer): the next answer is the progress.
+    s.handle(Request::PuzzleCleared { stage: 99 });
+    assert_eq!(ask(&mut s, &mut rx, Request::PuzzleProgress).await, three);
+
+    // Another session of the same account reads it back.
+    let me = s.account.current().expect("signed in");
+    let (mut again, mut rx2) = Services::new(&shared, login(Some(KEY1), Some(me)));
+    again.account.start().await;
+    assert_eq!(
+        ask(&mut again, &mut rx2, Request::PuzzleProgress).await,
+        three
+    );
+    let last = Request::PuzzleCleared {
+        stage: minotty_engine::puzzle::STAGE_COUNT,
+    };
+    assert_eq!(
+        ask(&mut again, &mut rx2, last).await,
+        Response::PuzzleProgress {
+            cleared: minotty_engine::puzzle::STAGE_COUNT,
+            completed: true,
+        }
+    );
+}

@@ -123,6 +123,18 @@ pub enum Request {
         id: i64,
     },
 
+    // ---- puzzle progress ------------------------------------------------------------------
+    /// The highest puzzle stage the player has cleared (asked once, when the mode select first
+    /// opens). Answered with [`Response::PuzzleProgress`]; a front end without a store for it
+    /// answers [`Response::Offline`] and the App keeps what it saw this session.
+    PuzzleProgress,
+    /// The player has now cleared every puzzle stage up to `stage` (sent when that grows;
+    /// `stage` is at most [`minotty_engine::puzzle::STAGE_COUNT`]). Answered with
+    /// [`Response::PuzzleProgress`] when stored.
+    PuzzleCleared {
+        stage: u8,
+    },
+
     // ---- versus ---------------------------------------------------------------------------
     /// Join the ranked 1v1 queue.
     QuickMatch,
@@ -270,6 +282,12 @@ pub enum Response {
     },
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),
+    /// The highest puzzle stage the player has cleared (0: none); `completed` once every stage
+    /// was cleared.
+    PuzzleProgress {
+        cleared: u8,
+        completed: bool,
+    },
 
     // ---- snapshots ------------------------------------------------------------------------
     /// The stored snapshots, newest first.

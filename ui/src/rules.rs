@@ -27,6 +27,19 @@ pub fn takes_ruleset(kind: ModeKind) -> bool {
     )
 }
 
+/// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`: the chosen
+/// one for the modes that take one, `tetrs` for puzzle (its stages are built on Ocular's
+/// kicks), `standard` for the others.
+pub fn preset_ruleset(kind: ModeKind, chosen: RulesetId) -> RulesetId {
+    if kind == ModeKind::Puzzle {
+        RulesetId::Tetrs
+    } else if takes_ruleset(kind) {
+        chosen
+    } else {
+        RulesetId::Standard
+    }
+}
+
 pub fn rotation_name(r: RotationSystem) -> &'static str {
     match r {
         RotationSystem::Super => "SRS",

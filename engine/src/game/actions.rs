@@ -173,9 +173,11 @@ impl Game {
     /// DAS and ARR, which tetrs' timer lock down caps at one ms below the lock delay.
     fn shift_delay(&self, ms: u32) -> u32 {
         match self.rules.lock {
-            LockDown::Timer { .. } => {
-                ms.min(self.rules.lock_delay_at(self.stats.level).saturating_sub(1))
-            }
+            LockDown::Timer { .. } => ms.min(
+                self.rules
+                    .lock_delay_at(self.rules_level())
+                    .saturating_sub(1),
+            ),
             LockDown::Extended { .. } => ms,
         }
     }
@@ -367,7 +369,7 @@ impl Game {
     }
 
     fn hold(&mut self) {
-        if self.hold_used {
+        if !self.can_hold() {
             return;
         }
         let Some(a) = self.active.take() else { return };
@@ -545,7 +547,7 @@ impl Game {
         if a.lock_at.is_none() || cause == Cause::Player {
             let on_ground = now.saturating_sub(g.touchdown.unwrap_or(now));
             let left = Time::from(g.left).saturating_sub(on_ground);
-            let delay = Time::from(self.rules.lock_delay_at(self.stats.level)).min(left);
+            let delay = Time::from(self.rules.lock_delay_at(self.rules_level())).min(left);
             a.lock_at = Some(now + delay);
         }
     }

@@ -38,6 +38,12 @@ impl Game {
                 self.cheese_left = total;
                 self.refill_cheese();
             }
+            &StartBoard::Puzzle { stage } => {
+                let stage = stage.clamp(1, crate::puzzle::STAGE_COUNT);
+                self.load_stage(stage, 1);
+                self.spawn_next();
+                return;
+            }
             &StartBoard::Well { width, residual } => {
                 self.build_walls(width);
                 let left = well_left(width);
@@ -113,10 +119,51 @@ impl Game {
             &StartBoard::Cheese { visible, .. } => Refill::Cheese { visible },
             &StartBoard::Well { width, .. } => Refill::Well { width },
             StartBoard::Snapshot(s) => s.refill,
+            StartBoard::Puzzle { .. } => Refill::Nothing,
+        }
+    }
+
+    /// Puzzle mode: sets up stage `stage` (1-based) for attempt `attempt`: its board, its
+    /// pieces as the whole queue, no hold, no chain.
+    fn load_stage(&mut self, stage: u8, attempt: u8) {
+        let s = crate::puzzle::stage(stage);
+        self.board = s.board();
+        self.queue.clear();
+        self.queue.extend(s.pieces());
+        self.hold = None;
+        self.hold_used = false;
+        self.combo = -1;
+        self.stats.level = u32::from(stage);
+        self.puzzle = Some(crate::puzzle::PuzzleState {
+            stage,
+            attempt,
+            name: s.name,
+        });
+        self.emit(EventKind::PuzzleStage { stage, attempt });
+    }
+
+    /// Puzzle mode, when the stage's pieces are all placed: the next stage after a perfect
+    /// clear (a win after the last), else another attempt (a loss after the last).
+    fn end_of_stage(&mut self, run: crate::puzzle::PuzzleState) {
+        if self.board.is_empty() {
+            self.emit(EventKind::StageCleared { stage: run.stage });
+            if run.stage >= crate::puzzle::STAGE_COUNT {
+                self.end(EndReason::Limit(crate::mode::Stat::Level), true);
+            } else {
+                self.load_stage(run.stage + 1, 1);
+            }
+        } else if run.attempt >= crate::puzzle::MAX_ATTEMPTS {
+            self.end(EndReason::Limit(crate::mode::Stat::Level), false);
+        } else {
+            self.load_stage(run.stage, run.attempt + 1);
         }
     }
 
     pub(super) fn refill_queue(&mut self) {
+        // Puzzle mode's queue is the stage's pieces and nothing else.
+        if self.config.mode.is_puzzle() {
+            return;
+        }
         while self.queue.len() <= MAX_PREVIEW {
             let piece = self.bag.next_piece();
             self.queue.push_back(piece);
@@ -133,6 +180,14 @@ impl Game {
     }
 
     pub(super) fn spawn_next(&mut self) {
+        if let Some(run) = self.puzzle
+            && self.queue.is_empty()
+        {
+            self.end_of_stage(run);
+            if self.is_over() {
+                return;
+            }
+        }
         let piece = self.take_next();
         self.spawn(piece, true);
     }
@@ -140,7 +195,7 @@ impl Game {
     /// Spawns `piece`. With `initial`, a held hold button holds it at once (initial hold) and a
     /// held rotation button spawns it rotated when that fits (initial rotation).
     pub(super) fn spawn(&mut self, mut piece: Piece, initial: bool) {
-        if initial && self.buttons[Button::Hold as usize] && !self.hold_used {
+        if initial && self.buttons[Button::Hold as usize] && self.can_hold() {
             self.hold_used = true;
             let out = self.hold.replace(piece);
             self.emit(EventKind::Hold { held: piece, out });

@@ -3,6 +3,7 @@
 //! settings. The App asks exactly as it asks a server (`Identity::Local`); accounts and versus
 //! are answered with `Response::Offline`.
 
+use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::Settings;
 use minotty_ui::online::{
@@ -88,6 +89,19 @@ impl Local {
                 }
             }
             Request::ListSnapshots => Response::Snapshots(self.snapshots()),
+            Request::PuzzleProgress => self.puzzle_progress(),
+            Request::PuzzleCleared { stage } => {
+                let stage = stage.min(STAGE_COUNT);
+                if stage > self.save.data.puzzle_cleared {
+                    self.save.data.puzzle_cleared = stage;
+                    if let Err(e) = self.save.write() {
+                        return Some(Response::Error {
+                            message: format!("your puzzle progress could not be saved: {e}"),
+                        });
+                    }
+                }
+                self.puzzle_progress()
+            }
             Request::DeleteSnapshot { id } => {
                 self.save.data.snapshots.retain(|s| s.id != id);
                 match self.save.write() {
@@ -100,6 +114,14 @@ impl Local {
             // The versus board, accounts, keys and versus: they need a server.
             _ => Response::Offline,
         })
+    }
+
+    fn puzzle_progress(&self) -> Response {
+        let cleared = self.save.data.puzzle_cleared.min(STAGE_COUNT);
+        Response::PuzzleProgress {
+            cleared,
+            completed: cleared >= STAGE_COUNT,
+        }
     }
 
     /// The stored snapshots, newest first (one that no longer reads is left out).

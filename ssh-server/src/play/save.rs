@@ -43,6 +43,9 @@ pub struct SaveData {
     /// Snapshots taken with Ctrl+S, oldest first (at most `store::MAX_SNAPSHOTS`).
     #[serde(default)]
     pub snapshots: Vec<LocalSnapshot>,
+    /// The highest puzzle stage cleared (0: none).
+    #[serde(default)]
+    pub puzzle_cleared: u8,
 }
 
 /// One stored snapshot.

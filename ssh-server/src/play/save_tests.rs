@@ -382,3 +382,33 @@ fn snapshots_are_kept_listed_newest_first_bounded_and_deleted() {
     let mut third = Local::new(SaveFile::open(path, NOW), "ana".into());
     assert_eq!(listed(&mut third).len(), list.len() - 1);
 }
+
+#[test]
+fn puzzle_progress_only_grows_and_is_kept() {
+    let (_tmp, path) = dir();
+    let mut local = Local::new(SaveFile::open(path.clone(), NOW), "ana".into());
+    let progress = |cleared, completed| Some(Response::PuzzleProgress { cleared, completed });
+    assert_eq!(
+        local.answer(Request::PuzzleProgress, NOW),
+        progress(0, false)
+    );
+    assert_eq!(
+        local.answer(Request::PuzzleCleared { stage: 3 }, NOW),
+        progress(3, false)
+    );
+    // A lower stage does not undo progress; a stage past the last counts as the last.
+    assert_eq!(
+        local.answer(Request::PuzzleCleared { stage: 2 }, NOW),
+        progress(3, false)
+    );
+    let mut again = Local::new(SaveFile::open(path.clone(), NOW), "ana".into());
+    assert_eq!(
+        again.answer(Request::PuzzleProgress, NOW),
+        progress(3, false)
+    );
+    let last = minotty_engine::puzzle::STAGE_COUNT;
+    assert_eq!(
+        again.answer(Request::PuzzleCleared { stage: 200 }, NOW),
+        progress(last, true)
+    );
+}

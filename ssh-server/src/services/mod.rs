@@ -119,7 +119,9 @@ impl Services {
             | Request::Replay { .. }
             | Request::SaveSnapshot { .. }
             | Request::ListSnapshots
-            | Request::DeleteSnapshot { .. } => self.account.handle(request),
+            | Request::DeleteSnapshot { .. }
+            | Request::PuzzleProgress
+            | Request::PuzzleCleared { .. } => self.account.handle(request),
             Request::QuickMatch
             | Request::CancelQuickMatch
             | Request::CreateRoom(_)

@@ -23,6 +23,7 @@ mod names;
 mod passwords;
 mod period;
 mod prune;
+mod puzzle;
 mod ranking;
 mod rate_limit;
 mod ratings;
@@ -49,6 +50,7 @@ pub use passwords::{
 };
 pub use period::{Period, civil_date};
 pub use prune::{KEEP_GAMES, PRUNE_EVERY};
+pub use puzzle::{PuzzleError, PuzzleProgress};
 pub use ranking::{Unranked, has_board, rank_key, ranked_modes, ruleset_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};

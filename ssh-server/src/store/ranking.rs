@@ -66,7 +66,8 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
         ModeKind::Cheese => i64::from(stats.pieces),
         ModeKind::Combo => -i64::from(stats.max_combo),
         // Endless is stored, never ranked: a game with no end has no comparable result yet.
-        ModeKind::Custom | ModeKind::Endless => return None,
+        // Puzzle has its progress per account instead (`store/puzzle.rs`).
+        ModeKind::Custom | ModeKind::Endless | ModeKind::Puzzle => return None,
     })
 }
 
@@ -82,7 +83,11 @@ pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
         ModeKind::Marathon => 11,
         ModeKind::Ultra => 10,
         ModeKind::Master => 14,
-        ModeKind::Cheese | ModeKind::Combo | ModeKind::Custom | ModeKind::Endless => 0,
+        ModeKind::Cheese
+        | ModeKind::Combo
+        | ModeKind::Custom
+        | ModeKind::Endless
+        | ModeKind::Puzzle => 0,
     };
     // An arithmetic shift floors negative keys too, so buckets never straddle zero.
     (key >> shift) << shift

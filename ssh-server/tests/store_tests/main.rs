@@ -8,6 +8,7 @@ mod integrity;
 mod leaderboard;
 mod limits;
 mod meta;
+mod puzzle;
 mod rulesets;
 mod snapshots;
 mod support;

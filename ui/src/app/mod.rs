@@ -87,6 +87,8 @@ pub struct App {
     idle_pause: Option<u64>,
     /// When the last key arrived (or the last game started).
     last_key: u64,
+    /// [`Request::PuzzleProgress`] was sent.
+    puzzle_asked: bool,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -134,6 +136,7 @@ impl App {
             fits: true,
             idle_pause: ctx.idle_pause_ms,
             last_key: 0,
+            puzzle_asked: false,
         };
         app.account_start();
         app
@@ -404,6 +407,27 @@ impl App {
     pub fn deliver(&mut self, response: Response, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
+        if let Response::PuzzleProgress { cleared, completed } = response {
+            let cleared = if completed {
+                minotty_engine::puzzle::STAGE_COUNT
+            } else {
+                cleared
+            };
+            self.modes.note_puzzle_cleared(cleared);
+            self.dirty = true;
+            return;
+        }
+        if matches!(response, Response::SignedIn { .. }) {
+            // Progress made before signing in belongs to the account now, and an account the
+            // key was linked to may have more.
+            if self.modes.puzzle_cleared > 0 {
+                let stage = self.modes.puzzle_cleared;
+                self.request(Request::PuzzleCleared { stage });
+            }
+            if self.puzzle_asked {
+                self.request(Request::PuzzleProgress);
+            }
+        }
         if self.snapshot_response(&response, now)
             || self.account_response(&response, now)
             || self.versus_response(response, now)
@@ -481,7 +505,48 @@ impl App {
         self.dirty = true;
     }
 
+    /// The highest puzzle stage cleared, as far as this App knows (the store's answer to
+    /// [`Request::PuzzleProgress`], and every stage cleared since).
+    pub fn puzzle_cleared(&self) -> u8 {
+        self.modes.puzzle_cleared
+    }
+
+    /// Whether every puzzle stage has been cleared (unlocks what puzzle mode unlocks).
+    pub fn puzzle_completed(&self) -> bool {
+        self.modes.puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
+    }
+
+    /// Opens the mode select; the first time, asks for the player's puzzle progress.
+    pub(super) fn open_modes(&mut self) {
+        self.screen = Screen::ModeSelect;
+        if !self.puzzle_asked {
+            self.puzzle_asked = true;
+            self.request(Request::PuzzleProgress);
+        }
+    }
+
+    /// Notes the stages the puzzle game in play has cleared: every stage before the one it
+    /// plays now, all of them once it is won. Progress only grows; each growth is reported.
+    fn note_puzzle_progress(&mut self) {
+        let Some(game) = self.session.as_ref().map(GameSession::game) else {
+            return;
+        };
+        let Some(p) = game.puzzle_state() else { return };
+        let cleared = if game.outcome().is_some_and(|(_, won)| won) {
+            p.stage
+        } else {
+            p.stage - 1
+        };
+        // Only a stage played in this game counts (starting at stage 5 clears nothing before).
+        let start = game.mode().puzzle_start().unwrap_or(1);
+        if cleared >= start && cleared > self.modes.puzzle_cleared {
+            self.modes.note_puzzle_cleared(cleared);
+            self.request(Request::PuzzleCleared { stage: cleared });
+        }
+    }
+
     fn record_finished(&mut self) {
+        self.note_puzzle_progress();
         let Some(s) = &self.session else { return };
         let game = s.game();
         if self.recorded {
@@ -502,11 +567,7 @@ impl App {
 
 /// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`.
 fn ruleset_for(kind: ModeKind, chosen: minotty_engine::RulesetId) -> minotty_engine::RulesetId {
-    if crate::rules::takes_ruleset(kind) {
-        chosen
-    } else {
-        minotty_engine::RulesetId::Standard
-    }
+    crate::rules::preset_ruleset(kind, chosen)
 }
 
 /// SplitMix64's finaliser: spreads a seed's bits.

@@ -20,7 +20,7 @@ impl App {
         match menu::handle(&mut self.menu_cursor, ev) {
             MenuAction::None => return false,
             MenuAction::Moved => {}
-            MenuAction::Play => self.screen = Screen::ModeSelect,
+            MenuAction::Play => self.open_modes(),
             MenuAction::Versus => self.open_versus(),
             MenuAction::Leaderboards => self.open_leaderboards(),
             MenuAction::Profile => self.open_profile(),

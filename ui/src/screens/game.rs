@@ -18,6 +18,8 @@ use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
 use crate::widgets::stats::{ACTION_ROWS, ActionView, PieceCountsView, STATS_ROWS, StatsView};
 
 const LEFT_W: u16 = 18;
+/// The most pieces of a puzzle stage the next queue shows (as many as fit beside the board).
+const MAX_PUZZLE_PREVIEW: usize = 7;
 /// The whole game screen's size at 1x (see [`size`]).
 pub const WIDTH: u16 = LEFT_W + 1 + BOARD_W + 1 + BOX_W;
 pub const HEIGHT: u16 = BOARD_H + 2;
@@ -111,6 +113,15 @@ pub fn outcome_text(reason: EndReason, won: bool) -> &'static str {
         EndReason::Limit(_) => "LIMIT REACHED",
         EndReason::InputLimit => "TOO MANY KEYS",
         EndReason::BlockOut | EndReason::LockOut | EndReason::TopOut => "GAME OVER",
+    }
+}
+
+/// The short outcome of a finished `game`: puzzle mode's loss is running out of attempts.
+pub fn game_outcome_text(game: &Game, reason: EndReason, won: bool) -> &'static str {
+    if game.mode().is_puzzle() && !won && matches!(reason, EndReason::Limit(_)) {
+        "OUT OF ATTEMPTS"
+    } else {
+        outcome_text(reason, won)
     }
 }
 
@@ -235,8 +246,24 @@ impl Playfield<'_> {
             theme,
             hidden,
         };
-        let hold_at = Rect::new(x0 + LEFT_W - BOX_W, y0 + 1, BOX_W, HoldView::HEIGHT);
-        hold.render(hold_at.intersection(r), buf);
+        if let Some(p) = game.puzzle_state() {
+            // Puzzle mode has no hold: the stage, its name and the attempt instead.
+            let at = Rect::new(x0, y0 + 1, LEFT_W, HoldView::HEIGHT).intersection(r);
+            let title = sfmt!(24; "STAGE {}/{}", p.stage, minotty_engine::puzzle::STAGE_COUNT);
+            let inner = draw::frame(buf, at, theme, title.as_str(), theme.dim());
+            draw::put(buf, inner, inner.x, inner.y, p.name, theme.accent());
+            let attempt =
+                sfmt!(24; "attempt {}/{}", p.attempt, minotty_engine::puzzle::MAX_ATTEMPTS);
+            let style = if p.attempt > 1 {
+                theme.bad()
+            } else {
+                theme.dim()
+            };
+            draw::put(buf, inner, inner.x, inner.y + 1, attempt.as_str(), style);
+        } else {
+            let hold_at = Rect::new(x0 + LEFT_W - BOX_W, y0 + 1, BOX_W, HoldView::HEIGHT);
+            hold.render(hold_at.intersection(r), buf);
+        }
 
         let stats = StatsView {
             game,
@@ -265,7 +292,12 @@ impl Playfield<'_> {
         };
         board.render(board_at, buf);
 
-        let count = usize::from(preview.unwrap_or(settings.preview));
+        let count = if game.mode().is_puzzle() {
+            // Puzzle mode: every piece the stage has left (its whole queue), as many as fit.
+            game.preview().count().min(MAX_PUZZLE_PREVIEW)
+        } else {
+            usize::from(preview.unwrap_or(settings.preview))
+        };
         let next = NextView {
             game,
             count,
@@ -289,9 +321,10 @@ impl GameView<'_> {
         } else if let Some(n) = s.countdown() {
             big_digit(buf, cells, n, theme);
         } else if let Some((reason, won)) = s.game().outcome() {
-            let inner = draw::dialog(buf, cells, 16, 5, theme, "");
+            let inner = draw::dialog(buf, cells, 17, 5, theme, "");
             let style = if won { theme.good() } else { theme.bad() };
-            draw::put_centered(buf, inner, inner.y, outcome_text(reason, won), style);
+            let text = game_outcome_text(s.game(), reason, won);
+            draw::put_centered(buf, inner, inner.y, text, style);
             draw::put_centered(buf, inner, inner.y + 2, "Enter: results", theme.dim());
         } else if Effects::go(t) {
             let inner = draw::dialog(buf, cells, 8, 3, theme, "");

@@ -1,8 +1,10 @@
 //! Mode select: every engine mode with its description, the ruleset of the modes that take
 //! one (40 lines, marathon, ultra, custom: Left/Right), and the options of a custom game
 //! (`custom.rs`), and the number of garbage rows of a cheese game (Left/Right; the preset's 20
-//! ranks, any other count is played unranked).
+//! ranks, any other count is played unranked), and the start stage of a puzzle game (Left/Right,
+//! any stage up to the one after the last cleared; puzzle always plays `tetrs`).
 
+use minotty_engine::puzzle::{self, STAGE_COUNT};
 use minotty_engine::{CHEESE_DEFAULT, CHEESE_MIN, Mode, ModeKind, RulesetId, StartBoard};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -13,7 +15,7 @@ use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::SnapshotEntry;
-use crate::rules::{ruleset_name, takes_ruleset};
+use crate::rules::{preset_ruleset, ruleset_name, takes_ruleset};
 use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
@@ -36,6 +38,11 @@ pub struct ModeSelect {
     pub cheese_rows: u32,
     /// The stored snapshots a custom game can start from, newest first (as last listed).
     pub snapshots: Vec<SnapshotEntry>,
+    /// The stage a puzzle game started here begins at (1-based, at most one past
+    /// `puzzle_cleared`).
+    pub puzzle_stage: u8,
+    /// The highest puzzle stage the player has cleared (0: none), as the App knows it.
+    pub puzzle_cleared: u8,
 }
 
 impl Default for ModeSelect {
@@ -47,6 +54,8 @@ impl Default for ModeSelect {
             ruleset: RulesetId::default(),
             cheese_rows: CHEESE_DEFAULT,
             snapshots: Vec::new(),
+            puzzle_stage: 1,
+            puzzle_cleared: 0,
         }
     }
 }
@@ -69,10 +78,21 @@ impl ModeSelect {
 
     /// The ruleset a game of `kind` started here plays.
     pub fn ruleset_for(&self, kind: ModeKind) -> RulesetId {
-        if takes_ruleset(kind) {
-            self.ruleset
-        } else {
-            RulesetId::Standard
+        preset_ruleset(kind, self.ruleset)
+    }
+
+    /// The last puzzle stage the player may start at: the one after the highest cleared.
+    pub fn puzzle_reachable(&self) -> u8 {
+        self.puzzle_cleared.saturating_add(1).min(STAGE_COUNT)
+    }
+
+    /// Records a cleared puzzle stage (progress only grows); the selected start stage moves
+    /// along to the newly reached one.
+    pub fn note_puzzle_cleared(&mut self, cleared: u8) {
+        let cleared = cleared.min(STAGE_COUNT);
+        if cleared > self.puzzle_cleared {
+            self.puzzle_cleared = cleared;
+            self.puzzle_stage = self.puzzle_reachable();
         }
     }
 
@@ -81,6 +101,9 @@ impl ModeSelect {
         let mut setup = GameSetup::preset(kind, self.ruleset_for(kind));
         if kind == ModeKind::Cheese {
             setup.mode = Mode::cheese(self.cheese_rows);
+        }
+        if kind == ModeKind::Puzzle {
+            setup.mode = Mode::puzzle(self.puzzle_stage.clamp(1, self.puzzle_reachable()));
         }
         setup
     }
@@ -162,6 +185,12 @@ impl ModeSelect {
                 }
                 Some(Nav::Right) if kind == ModeKind::Cheese => {
                     self.cheese_rows = (self.cheese_rows + 1).min(CHEESE_CHOICE_MAX);
+                }
+                Some(Nav::Left) if kind == ModeKind::Puzzle => {
+                    self.puzzle_stage = self.puzzle_stage.saturating_sub(1).max(1);
+                }
+                Some(Nav::Right) if kind == ModeKind::Puzzle => {
+                    self.puzzle_stage = (self.puzzle_stage + 1).min(self.puzzle_reachable());
                 }
                 Some(Nav::Select) if kind == ModeKind::Custom => self.focus = Some(0),
                 Some(Nav::Select | Nav::Right) => {
@@ -292,6 +321,35 @@ impl Widget for &ModeSelectView<'_> {
                 let wrapped = draw::wrapped(buf, at, y + 1, note, theme.dim());
                 let y = y + 2 + wrapped;
                 draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
+            } else if kind == ModeKind::Puzzle {
+                let y = right.y + 3 + rows;
+                let stage = st.puzzle_stage.clamp(1, st.puzzle_reachable());
+                let n = sfmt!(16; "< {} >", stage);
+                draw::put(buf, right, right.x, y, "Start at stage", theme.text());
+                draw::put_right(buf, right, y, n.as_str(), theme.selected());
+                draw::put(
+                    buf,
+                    right,
+                    right.x,
+                    y + 1,
+                    puzzle::stage(stage).name,
+                    theme.accent(),
+                );
+                let cleared = sfmt!(48; "Cleared {} of {} stages", st.puzzle_cleared, STAGE_COUNT);
+                draw::put(buf, right, right.x, y + 3, cleared.as_str(), theme.text());
+                let note = "Each stage: place every piece given and leave the board empty. \
+                            5 attempts per stage, no hold.";
+                let at = Rect::new(right.x, y + 4, right.width, 3).intersection(right);
+                let wrapped = draw::wrapped(buf, at, y + 4, note, theme.dim());
+                let y = y + 5 + wrapped;
+                draw::put(
+                    buf,
+                    right,
+                    right.x,
+                    y,
+                    "Ruleset: tetrs (Ocular)",
+                    theme.dim(),
+                );
             } else {
                 let y = right.y + 3 + rows;
                 draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
@@ -304,6 +362,9 @@ impl Widget for &ModeSelectView<'_> {
             }
             (None, _) if kind == ModeKind::Cheese => {
                 "Up/Down mode   Left/Right rows   Enter start   Esc back"
+            }
+            (None, _) if kind == ModeKind::Puzzle => {
+                "Up/Down mode   Left/Right stage   Enter start   Esc back"
             }
             (None, _) if kind == ModeKind::Custom => {
                 "Up/Down mode   Left/Right ruleset   Enter options   Esc back"

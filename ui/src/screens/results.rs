@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::game::outcome_text;
+use super::game::game_outcome_text;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
@@ -104,8 +104,27 @@ impl Widget for &ResultsView<'_> {
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
         let (reason, won) = game.outcome().unwrap_or((EndReason::Forfeit, false));
         let style = if won { theme.good() } else { theme.bad() };
-        draw::put_centered(buf, inner, inner.y + 1, outcome_text(reason, won), style);
-        let line = outcome_line(reason, won);
+        draw::put_centered(
+            buf,
+            inner,
+            inner.y + 1,
+            game_outcome_text(game, reason, won),
+            style,
+        );
+        let puzzle = game.puzzle_state().filter(|_| game.mode().is_puzzle());
+        let puzzle_line = puzzle.map(|p| {
+            if won {
+                sfmt!(48; "All {} stages cleared!", minotty_engine::puzzle::STAGE_COUNT)
+            } else if matches!(reason, EndReason::Limit(_)) {
+                sfmt!(48; "Out of attempts at stage {}", p.stage)
+            } else {
+                sfmt!(48; "Stopped at stage {}", p.stage)
+            }
+        });
+        let line = match &puzzle_line {
+            Some(l) => l.as_str(),
+            None => outcome_line(reason, won),
+        };
         draw::put_centered(buf, inner, inner.y + 2, line, theme.dim());
         // The server says the same once it has judged the game; offline and guest players
         // learn it here too.
@@ -130,8 +149,21 @@ impl Widget for &ResultsView<'_> {
                 "Pieces per second",
                 sfmt!(24; "{}", pps(s.pieces, s.time).as_str()),
             ),
-            ("Level", sfmt!(24; "{}", s.level)),
-            ("Tetrises", sfmt!(24; "{}", s.tetrises)),
+            match puzzle {
+                Some(p) => ("Stage reached", sfmt!(24; "{}: {}", p.stage, p.name)),
+                None => ("Level", sfmt!(24; "{}", s.level)),
+            },
+            match puzzle {
+                Some(p) => {
+                    let start = game.mode().puzzle_start().unwrap_or(1);
+                    let cleared = (p.stage + u8::from(won)).saturating_sub(start);
+                    (
+                        "Stages cleared",
+                        sfmt!(24; "{} (from stage {})", cleared, start),
+                    )
+                }
+                None => ("Tetrises", sfmt!(24; "{}", s.tetrises)),
+            },
             (spins_label(game), sfmt!(24; "{}", s.tspins)),
             (
                 "Best combo / B2B",

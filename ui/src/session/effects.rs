@@ -18,6 +18,8 @@ pub const DROP_TRAIL_MS: Time = 120;
 pub const TRAIL_STAGES: Time = 3;
 /// How long "LEVEL n" shows after a level-up.
 pub const LEVEL_UP_MS: Time = 1500;
+/// How long "STAGE n" (or "ATTEMPT n/5") shows when a puzzle stage is set up.
+pub const STAGE_MS: Time = 2500;
 /// How long "GO!" shows after the countdown.
 pub const GO_MS: Time = 600;
 
@@ -34,6 +36,8 @@ pub struct Effects {
     /// frames either).
     no_trail: bool,
     level_up: Option<(u32, Time)>,
+    /// Puzzle mode: the stage and attempt just set up.
+    stage: Option<(u8, u8, Time)>,
 }
 
 /// A hard drop's trail at one time: the cells the piece fell through, fading.
@@ -79,6 +83,7 @@ pub struct FxStamp {
     lock: bool,
     level_up: bool,
     trail: Option<usize>,
+    stage: bool,
     go: bool,
     flash_frame: Option<Time>,
 }
@@ -107,6 +112,9 @@ impl Effects {
                     self.drop = Some((from, rows, e.time));
                 }
                 EventKind::LevelUp { level } => self.level_up = Some((level, e.time)),
+                EventKind::PuzzleStage { stage, attempt } => {
+                    self.stage = Some((stage, attempt, e.time));
+                }
                 _ => {}
             }
         }
@@ -152,6 +160,13 @@ impl Effects {
             .map(|(l, _)| l)
     }
 
+    /// Puzzle mode: the stage and attempt just set up, while their note shows.
+    pub fn stage(&self, t: Time) -> Option<(u8, u8)> {
+        self.stage
+            .filter(|&(_, _, at)| t < at + STAGE_MS)
+            .map(|(s, a, _)| (s, a))
+    }
+
     /// Whether rows being cleared are lit at `t` (they alternate lit and dark).
     pub fn clear_lit(&self, t: Time) -> bool {
         (t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS).is_multiple_of(2)
@@ -167,6 +182,7 @@ impl Effects {
             lock: self.lock_flash(t).is_some(),
             level_up: self.level_up(t).is_some(),
             trail: self.drop_trail(t).map(|tr| tr.age),
+            stage: self.stage(t).is_some(),
             go: Effects::go(t),
             flash_frame: clearing.then(|| t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS),
         }
@@ -183,6 +199,7 @@ impl Effects {
                 let tr = self.drop_trail(t)?;
                 Some(at + (tr.age as Time + 1) * DROP_TRAIL_MS / TRAIL_STAGES)
             }),
+            self.stage.map(|(_, _, at)| at + STAGE_MS),
             Some(GO_MS),
             clearing.then(|| {
                 let since = t.saturating_sub(self.clear_start);

@@ -8,6 +8,7 @@ mod bot;
 mod graphics;
 mod integrity;
 mod play;
+mod puzzle;
 mod rulesets;
 mod screens;
 mod snapshots;

@@ -152,7 +152,7 @@ fn custom_options_follow_the_ruleset() {
         "  │                     Level increase                                 on    │  ",
         "  │  Endless            Limit                                        none    │  ",
         "  │                     Seed                                       random    │  ",
-        "  │                                           Start                          │  ",
+        "  │  Puzzle                                   Start                          │  ",
         "  │                                                                          │  ",
         "  │         Left/Right change   Del default   Enter start   Esc back         │  ",
     ];

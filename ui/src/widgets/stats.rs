@@ -61,6 +61,24 @@ impl StatsView<'_> {
         } else {
             None
         };
+        if let Some(p) = game.puzzle_state() {
+            let stages = u64::from(minotty_engine::puzzle::STAGE_COUNT);
+            return [
+                Some(("STAGE", sfmt!(24; "{}/{}", p.stage, stages))),
+                Some((
+                    "ATTEMPT",
+                    sfmt!(24; "{}/{}", p.attempt, minotty_engine::puzzle::MAX_ATTEMPTS),
+                )),
+                Some(("SCORE", sfmt!(24; "{}", s.score))),
+                Some(time),
+                Some(("PIECES", sfmt!(24; "{}", s.pieces))),
+                Some((
+                    "PIECES LEFT",
+                    sfmt!(24; "{}", game.preview().count() + usize::from(game.active().is_some())),
+                )),
+                None,
+            ];
+        }
         [
             Some(("LEVEL", with_goal(u64::from(s.level), Stat::Level, goal))),
             Some(("LINES", with_goal(u64::from(s.lines), Stat::Lines, goal))),
@@ -172,6 +190,14 @@ impl Widget for &ActionView<'_> {
             if c.perfect {
                 line("PERFECT CLEAR", theme.good());
             }
+        }
+        if let Some((stage, attempt)) = self.fx.stage(self.t) {
+            let text = if attempt <= 1 {
+                sfmt!(24; "STAGE {}", stage)
+            } else {
+                sfmt!(24; "ATTEMPT {}/{}", attempt, minotty_engine::puzzle::MAX_ATTEMPTS)
+            };
+            line(text.as_str(), theme.good());
         }
         if let Some(level) = self.fx.level_up(self.t) {
             line(sfmt!(16; "LEVEL {}", level).as_str(), theme.good());

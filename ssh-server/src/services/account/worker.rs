@@ -14,8 +14,8 @@ use crate::boards::{self, Figures};
 use crate::services::{AccountRef, Who};
 use crate::store::{
     Board, GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password,
-    PasswordChangeError, Period, PlayerId, PlayerName, RegisterError, SnapshotError, SnapshotId,
-    Store, StoreError, ranked_modes, ruleset_modes, unix_now,
+    PasswordChangeError, Period, PlayerId, PlayerName, PuzzleError, RegisterError, SnapshotError,
+    SnapshotId, Store, StoreError, ranked_modes, ruleset_modes, unix_now,
 };
 use crate::stored_settings;
 
@@ -252,6 +252,37 @@ impl Worker {
                     return Ok(Some(needs_account()));
                 };
                 Response::Profile(self.profile(account, now).await?)
+            }
+            Request::PuzzleProgress => {
+                let Some(account) = self.current() else {
+                    // Guests and new keys: the App keeps its progress for the session.
+                    return Ok(None);
+                };
+                let p = self.store.puzzle_progress(account.id).await?;
+                Response::PuzzleProgress {
+                    cleared: p.cleared,
+                    completed: p.completed,
+                }
+            }
+            Request::PuzzleCleared { stage } => {
+                let Some(account) = self.current() else {
+                    return Ok(None);
+                };
+                match self
+                    .store
+                    .record_puzzle_cleared(account.id, stage, now)
+                    .await
+                {
+                    Ok(p) => Response::PuzzleProgress {
+                        cleared: p.cleared,
+                        completed: p.completed,
+                    },
+                    Err(PuzzleError::Store(e)) => return Err(e),
+                    Err(e @ PuzzleError::NoSuchStage(_)) => {
+                        tracing::warn!(error = %e, "puzzle progress not recorded");
+                        return Ok(None);
+                    }
+                }
             }
             Request::Replay { game } => {
                 let id = GameId(game);
