@@ -149,7 +149,11 @@ fn custom_options(a: &mut App) {
         press(a, Key::Down, 0);
     }
     press(a, Key::Enter, 0);
-    assert_eq!(a.take_requests(), [Request::ListSnapshots]);
+    // The mode select asked for puzzle progress on the way.
+    assert_eq!(
+        a.take_requests(),
+        [Request::PuzzleProgress, Request::ListSnapshots]
+    );
 }
 
 #[test]
