@@ -119,6 +119,16 @@ pub enum EventKind {
     LevelUp {
         level: u32,
     },
+    /// Descent: the piece collected the gem at column `x`, row `y`.
+    GemCollected {
+        x: u8,
+        y: u8,
+    },
+    /// Descent: the view scrolled one row (the board and the piece moved up); `depth` rows so
+    /// far.
+    Scroll {
+        depth: u32,
+    },
     GameOver {
         reason: EndReason,
         won: bool,

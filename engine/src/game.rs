@@ -6,10 +6,12 @@
 //! caller chunks time: see `tests/chunking.rs`.
 
 mod actions;
+mod descent;
 mod lock;
 mod position;
 mod setup;
 
+pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
 pub(crate) use lock::spin_at;
 pub use position::Position;
 
@@ -139,6 +141,8 @@ pub struct Game {
     garbage: GarbageQueue,
     rng: SplitMix,
     cheese_left: u32,
+    /// Descent's lattice state (`None` in every other mode).
+    descent: Option<Box<Descent>>,
     events: Vec<Event>,
     inputs: Vec<(Time, Input)>,
     /// An [`Input::Pause`] was applied.
@@ -185,6 +189,7 @@ impl Game {
             garbage: GarbageQueue::default(),
             rng: SplitMix::new(seed, 1),
             cheese_left: 0,
+            descent: None,
             events: Vec::with_capacity(32),
             inputs: Vec::with_capacity(256),
             paused: false,
@@ -250,6 +255,11 @@ impl Game {
                     }
                 }
                 if let Some(t) = self.soft_next {
+                    next = next.min(t);
+                }
+                if self.descent.is_some()
+                    && let Some(t) = self.descent_deadline()
+                {
                     next = next.min(t);
                 }
                 if let Some(s) = self.shift
@@ -324,6 +334,10 @@ impl Game {
     }
 
     fn fire_falling(&mut self, now: Time) {
+        if self.descent.is_some() && self.descent_deadline().is_some_and(|t| t <= now) {
+            self.scroll();
+            return;
+        }
         if let Some(s) = self.shift
             && s.next <= now
             && !(s.charged && self.config.handling.arr == 0)
@@ -348,6 +362,13 @@ impl Game {
             .fall_interval()
             .is_some_and(|i| self.rules.on_step(self.last_fall + Time::from(i)) <= now)
         {
+            // Descent's piece never locks, so resting it has no lock timer to wait for: a
+            // step onto the ground restarts the gravity timer (the next step is due an
+            // interval later, not at once again), whatever the soft drop.
+            if self.descent.is_some() && !self.board.fits(&a.placed.shifted(0, 1)) {
+                self.last_fall = now;
+                return;
+            }
             self.step_down();
         }
     }
@@ -549,6 +570,7 @@ impl Game {
             garbage: self.garbage.clone(),
             rng: self.rng,
             cheese_left: self.cheese_left,
+            descent: self.descent.clone(),
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
             paused: self.paused,

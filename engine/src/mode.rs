@@ -15,14 +15,18 @@ pub enum ModeKind {
     Cheese,
     Combo,
     Custom,
-    /// Marathon's rising levels with no goal: the game ends only by topping out. Last in the
-    /// enum so that the replay byte of every older kind keeps its value.
+    /// Marathon's rising levels with no goal: the game ends only by topping out. After every
+    /// older kind so that the replay byte of every older kind keeps its value.
     Endless,
+    // (Puzzle goes here, index 8, in a parallel branch.)
+    /// Steer one L or J piece down an endless lattice of pegs for three minutes, collecting
+    /// gems (`Mode::descent`). Its replay byte is its index in [`ModeKind::ALL`].
+    Descent,
 }
 
 impl ModeKind {
     /// Every kind in the order of its discriminant (a replay stores the index into this).
-    pub const ALL: [ModeKind; 8] = [
+    pub const ALL: [ModeKind; 9] = [
         ModeKind::Sprint,
         ModeKind::Marathon,
         ModeKind::Ultra,
@@ -31,6 +35,8 @@ impl ModeKind {
         ModeKind::Combo,
         ModeKind::Custom,
         ModeKind::Endless,
+        // ModeKind::Puzzle (index 8) is added before Descent by a parallel branch.
+        ModeKind::Descent,
     ];
 
     /// The identifier used in commands and storage (`40l`, `marathon`, ...).
@@ -44,6 +50,7 @@ impl ModeKind {
             ModeKind::Combo => "combo",
             ModeKind::Custom => "custom",
             ModeKind::Endless => "endless",
+            ModeKind::Descent => "descent",
         }
     }
 
@@ -59,6 +66,7 @@ impl ModeKind {
             "combo" => ModeKind::Combo,
             "custom" => ModeKind::Custom,
             "endless" | "zen" => ModeKind::Endless,
+            "descent" => ModeKind::Descent,
             _ => return None,
         })
     }
@@ -73,6 +81,7 @@ impl ModeKind {
             ModeKind::Combo => "Combo",
             ModeKind::Custom => "Custom",
             ModeKind::Endless => "Endless",
+            ModeKind::Descent => "Descent",
         }
     }
 
@@ -88,6 +97,9 @@ impl ModeKind {
             ModeKind::Combo => "Keep a combo going in an endless 4-wide well.",
             ModeKind::Custom => "Your own start level, speed-up and limit.",
             ModeKind::Endless => "Marathon without an end: play until you top out.",
+            ModeKind::Descent => {
+                "Climb down an endless grid of pegs with one L or J; gather gems for 3 minutes."
+            }
         }
     }
 
@@ -102,6 +114,7 @@ impl ModeKind {
             ModeKind::Combo => Mode::combo(),
             ModeKind::Custom => Mode::custom(0, true, None),
             ModeKind::Endless => Mode::endless(),
+            ModeKind::Descent => Mode::descent(),
         }
     }
 }
@@ -110,6 +123,9 @@ impl ModeKind {
 pub const CHEESE_DEFAULT: u32 = 20;
 pub const CHEESE_MIN: u32 = 1;
 pub const CHEESE_MAX: u32 = 1000;
+
+/// Descent's time limit (ms).
+pub const DESCENT_TIME: Time = 180_000;
 
 /// A quantity that a limit watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,6 +178,9 @@ pub enum StartBoard {
         width: u8,
         residual: u8,
     },
+    /// Descent: an endless lattice of pegs and gems that scrolls up as the one piece, which
+    /// never locks, nears the bottom (see `game/descent.rs`). Replay start-board code 4.
+    Descent,
 }
 
 /// A game mode: one general description that every preset is an instance of.
@@ -254,6 +273,17 @@ impl Mode {
             end_on_no_clear: true,
             ..Mode::base(ModeKind::Combo)
         }
+    }
+
+    /// Descent: three minutes on the endless lattice, one L or J chosen by the seed, no locks,
+    /// no hold, no preview; a gem is one point. Played under the `tetrs` ruleset (its board).
+    pub fn descent() -> Mode {
+        Mode {
+            start_board: StartBoard::Descent,
+            level_increase: false,
+            ..Mode::base(ModeKind::Descent)
+        }
+        .with_goal(Stat::Time, DESCENT_TIME)
     }
 
     /// Any start level, level increase on or off, and at most one limit (a goal).

@@ -324,6 +324,9 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
             w.push(width);
             w.push(residual);
         }
+        // Codes 3 (puzzle, a parallel branch) and 4 (descent) are new kinds: no older
+        // replay holds them, so older replays keep their bytes.
+        StartBoard::Descent => w.push(4),
     }
     w.push(u8::from(mode.end_on_no_clear));
 }
@@ -368,6 +371,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
             width: r.byte()?,
             residual: r.byte()?,
         },
+        4 => StartBoard::Descent,
         _ => return Err(ReplayError::Malformed("start board")),
     };
     let end_on_no_clear = r.flag()?;

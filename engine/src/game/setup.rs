@@ -28,6 +28,8 @@ impl Game {
     pub(super) fn start(&mut self) {
         match self.config.mode.start_board {
             StartBoard::Empty => {}
+            // One piece for the whole game: no queue, no preview.
+            StartBoard::Descent => return self.start_descent(),
             StartBoard::Cheese { total, .. } => {
                 self.cheese_left = total;
                 self.refill_cheese();
@@ -92,7 +94,7 @@ impl Game {
         match self.config.mode.start_board {
             StartBoard::Cheese { .. } => self.refill_cheese(),
             StartBoard::Well { width, .. } => self.build_walls(width),
-            StartBoard::Empty => {}
+            StartBoard::Empty | StartBoard::Descent => {}
         }
         if !self.is_over() {
             self.spawn_next();
