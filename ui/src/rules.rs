@@ -27,6 +27,16 @@ pub fn takes_ruleset(kind: ModeKind) -> bool {
     )
 }
 
+/// The ruleset of a preset that does not take one: Descent plays `tetrs` (its kicks are
+/// what the piece climbs by), every other one `standard`.
+pub fn fixed_ruleset(kind: ModeKind) -> RulesetId {
+    if kind == ModeKind::Descent {
+        RulesetId::Tetrs
+    } else {
+        RulesetId::Standard
+    }
+}
+
 pub fn rotation_name(r: RotationSystem) -> &'static str {
     match r {
         RotationSystem::Super => "SRS",

@@ -141,9 +141,10 @@ impl Widget for &GameView<'_> {
         };
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, style);
 
-        // The locked pieces by type, left of the stats when the terminal leaves room.
+        // The locked pieces by type, left of the stats when the terminal leaves room (Descent
+        // locks none).
         let margin = r.x.saturating_sub(area.x);
-        if margin > PieceCountsView::MIN_W && !hidden {
+        if margin > PieceCountsView::MIN_W && !hidden && game.descent().is_none() {
             let w = PieceCountsView::MIN_W;
             let at = Rect::new(r.x - w - 1, y0 + 6, w, 7).intersection(area);
             let counts = PieceCountsView {

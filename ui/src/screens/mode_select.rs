@@ -12,11 +12,14 @@ pub use super::custom::{CustomOptions, Opt};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::rules::{ruleset_name, takes_ruleset};
+use crate::rules::{fixed_ruleset, ruleset_name, takes_ruleset};
 use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
 use crate::text::sfmt;
 use crate::theme::Theme;
+
+/// What a locked Descent says.
+pub const LOCKED_NOTE: &str = "Locked: Finish Puzzle to unlock";
 
 /// The most garbage rows a player may choose for cheese here.
 pub const CHEESE_CHOICE_MAX: u32 = 100;
@@ -33,6 +36,8 @@ pub struct ModeSelect {
     pub ruleset: RulesetId,
     /// The garbage rows a cheese game started here digs (`CHEESE_MIN..=CHEESE_CHOICE_MAX`).
     pub cheese_rows: u32,
+    /// Descent can be started (the App's [`crate::App::descent_unlocked`]).
+    pub descent_unlocked: bool,
 }
 
 impl Default for ModeSelect {
@@ -43,6 +48,7 @@ impl Default for ModeSelect {
             custom: CustomOptions::default(),
             ruleset: RulesetId::default(),
             cheese_rows: CHEESE_DEFAULT,
+            descent_unlocked: false,
         }
     }
 }
@@ -66,7 +72,7 @@ impl ModeSelect {
         if takes_ruleset(kind) {
             self.ruleset
         } else {
-            RulesetId::Standard
+            fixed_ruleset(kind)
         }
     }
 
@@ -92,6 +98,11 @@ impl ModeSelect {
         }
     }
 
+    /// Whether `kind` is shown but cannot be started (Descent until it is unlocked).
+    pub fn locked(&self, kind: ModeKind) -> bool {
+        kind == ModeKind::Descent && !self.descent_unlocked
+    }
+
     pub fn handle(&mut self, ev: KeyEvent, settings: &Settings) -> ModeAction {
         if is_ctrl(ev, 'c') {
             return ModeAction::AskQuit;
@@ -112,6 +123,8 @@ impl ModeSelect {
                     self.cheese_rows = (self.cheese_rows + 1).min(CHEESE_CHOICE_MAX);
                 }
                 Some(Nav::Select) if kind == ModeKind::Custom => self.focus = Some(0),
+                // Locked: nothing to start.
+                Some(Nav::Select | Nav::Right) if self.locked(kind) => return ModeAction::None,
                 Some(Nav::Select | Nav::Right) => {
                     return ModeAction::Start(self.preset_setup(kind));
                 }
@@ -183,6 +196,8 @@ impl Widget for &ModeSelectView<'_> {
                 } else {
                     theme.selected()
                 }
+            } else if st.locked(*kind) {
+                theme.dim()
             } else {
                 theme.text()
             };
@@ -233,7 +248,11 @@ impl Widget for &ModeSelectView<'_> {
                 draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
             } else {
                 let y = right.y + 3 + rows;
-                draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
+                let name = sfmt!(32; "Ruleset: {}", ruleset_name(fixed_ruleset(kind)));
+                draw::put(buf, right, right.x, y, name.as_str(), theme.dim());
+                if st.locked(kind) {
+                    draw::put(buf, right, right.x, y + 2, LOCKED_NOTE, theme.bad());
+                }
             }
         }
         let opt = st.focus.and_then(|f| st.custom.row(f, st.ruleset));
@@ -247,6 +266,7 @@ impl Widget for &ModeSelectView<'_> {
             (None, _) if kind == ModeKind::Custom => {
                 "Up/Down mode   Left/Right ruleset   Enter options   Esc back"
             }
+            (None, _) if st.locked(kind) => "Up/Down choose   Esc back",
             (None, _) => "Up/Down choose   Enter start   Esc back",
             (Some(_), Some(Opt::Seed)) => "type digits   Backspace erase   Enter start",
             (Some(_), _) => "Left/Right change   Del default   Enter start   Esc back",

@@ -5,6 +5,7 @@
 mod account;
 mod autopause;
 mod bot;
+mod descent;
 mod integrity;
 mod play;
 mod rulesets;

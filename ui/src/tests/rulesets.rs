@@ -152,7 +152,7 @@ fn custom_options_follow_the_ruleset() {
         "  │                     Level increase                                 on    │  ",
         "  │  Endless            Limit                                        none    │  ",
         "  │                     Seed                                       random    │  ",
-        "  │                                           Start                          │  ",
+        "  │  Descent                                  Start                          │  ",
         "  │                                                                          │  ",
         "  │         Left/Right change   Del default   Enter start   Esc back         │  ",
     ];
@@ -336,6 +336,43 @@ fn the_leaderboards_switch_ruleset_with_u() {
     press(&mut a, Key::Char('u'), 0);
     assert!(a.take_requests().is_empty());
     assert!(rows(&a)[3].contains("Ruleset: standard"));
+}
+
+#[test]
+fn the_descent_board_is_tetrs_and_has_no_ruleset_switch() {
+    let mut a = registered();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0); // Leaderboards
+    let at = crate::screens::account_board::BOARDS
+        .iter()
+        .position(|&b| b == BoardId::Solo(ModeKind::Descent))
+        .expect("a descent tab");
+    for _ in 0..at {
+        press(&mut a, Key::Right, 0);
+    }
+    let descent = BoardId::Solo(ModeKind::Descent);
+    let asked = a.take_requests();
+    assert_eq!(
+        asked.last(),
+        Some(&Request::Leaderboard {
+            board: descent,
+            ruleset: RulesetId::Tetrs,
+            period: BoardPeriod::AllTime,
+            offset: 0,
+        })
+    );
+    press(&mut a, Key::Char('u'), 0);
+    assert!(a.take_requests().is_empty(), "one board only");
+    for (w, h) in [(60, 24), (80, 24), (200, 60)] {
+        let s = crate::testutil::lines(&super::draw(&a, w, h)).join("\n");
+        assert!(s.contains("Ruleset: tetrs"), "{w}x{h}\n{s}");
+        assert!(
+            s.contains("Descent") && s.contains("Versus"),
+            "{w}x{h}\n{s}"
+        );
+        assert!(s.contains("40 Lines"), "{w}x{h}\n{s}");
+    }
 }
 
 #[test]

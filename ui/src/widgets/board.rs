@@ -1,8 +1,9 @@
 //! The playfield: 10 x 20 visible cells, each two columns wide, in a frame. Locked cells, the
-//! active piece, its ghost, the line-clear flash and the lock flash.
+//! active piece, its ghost, the line-clear flash and the lock flash; in Descent the pegs (grey
+//! blocks), the wall stripe (blocks of its colour) and the gems (their own glyphs).
 
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
-use minotty_engine::{Cell, Game, Placed, Time};
+use minotty_engine::{Cell, Game, Gem, Placed, Time};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -86,6 +87,12 @@ impl BoardView<'_> {
         }
         if covers(lock, x, y) {
             return (theme.block(), theme.flash());
+        }
+        if let Some(gem) = self.game.descent().and_then(|d| d.gem(x, y)) {
+            return match gem {
+                Gem::Shining(colour) => (theme.gem(), theme.gem_style(colour)),
+                Gem::Collected => (theme.collected_gem(), theme.dim()),
+            };
         }
         match self.game.board().cell(x, y) {
             Cell::Block(piece) => return (theme.piece_block(piece), theme.piece(piece)),
