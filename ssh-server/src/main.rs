@@ -11,7 +11,10 @@ use tracing_subscriber::EnvFilter;
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Play(args)) => minotty_server::play::run(args.mode),
+        Some(Command::Play(args)) => {
+            let (mode, descent) = args.start();
+            minotty_server::play::run(mode, descent)
+        }
         Some(Command::Serve(args)) => serve(*args),
         Some(Command::Arena(args)) => {
             print!("{}", minotty_server::arena::run(&args).render());

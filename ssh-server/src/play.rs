@@ -26,8 +26,8 @@ use ratatui::crossterm::{cursor, execute, queue};
 /// How long to sleep at most when the App expects nothing (input still wakes the loop).
 const IDLE_POLL: Duration = Duration::from_secs(1);
 
-/// Plays in the local terminal until the player quits.
-pub fn run(mode: Option<ModeKind>) -> anyhow::Result<()> {
+/// Plays in the local terminal until the player quits; `descent` unlocks Descent for the run.
+pub fn run(mode: Option<ModeKind>, descent: bool) -> anyhow::Result<()> {
     let guard = TerminalGuard::enter()?;
     let kitty = guard.kitty;
     let previous_hook = std::panic::take_hook();
@@ -35,7 +35,7 @@ pub fn run(mode: Option<ModeKind>) -> anyhow::Result<()> {
         restore(kitty);
         previous_hook(info);
     }));
-    let result = play(mode, kitty);
+    let result = play(mode, descent, kitty);
     drop(guard);
     // Back to the default hook: the terminal is ours no more.
     let _ = std::panic::take_hook();
@@ -90,12 +90,13 @@ fn restore(kitty: bool) {
     let _ = out.flush();
 }
 
-fn play(mode: Option<ModeKind>, kitty: bool) -> anyhow::Result<()> {
+fn play(mode: Option<ModeKind>, descent: bool, kitty: bool) -> anyhow::Result<()> {
     let start = Instant::now();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
     let mut app = App::new(AppContext {
         player_name: std::env::var("USER").unwrap_or_default(),
         seed: entropy(),
+        descent_unlocked: descent,
         ..AppContext::default()
     });
     app.set_release_events(kitty);
