@@ -129,6 +129,16 @@ pub enum EventKind {
     StageCleared {
         stage: u8,
     },
+    /// Descent: the piece collected the gem at column `x`, row `y`.
+    GemCollected {
+        x: u8,
+        y: u8,
+    },
+    /// Descent: the view scrolled one row (the board and the piece moved up); `depth` rows so
+    /// far.
+    Scroll {
+        depth: u32,
+    },
     GameOver {
         reason: EndReason,
         won: bool,

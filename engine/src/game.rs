@@ -6,11 +6,13 @@
 //! caller chunks time: see `tests/chunking.rs`.
 
 mod actions;
+mod descent;
 mod lock;
 mod position;
 mod setup;
 mod snapshot;
 
+pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
 pub(crate) use lock::spin_at;
 pub use position::Position;
 
@@ -142,6 +144,8 @@ pub struct Game {
     cheese_left: u32,
     /// Puzzle mode's stage and attempt (`None` in every other mode, and before the start).
     puzzle: Option<crate::puzzle::PuzzleState>,
+    /// Descent's lattice state (`None` in every other mode).
+    descent: Option<Box<Descent>>,
     events: Vec<Event>,
     inputs: Vec<(Time, Input)>,
     /// An [`Input::Pause`] was applied.
@@ -189,6 +193,7 @@ impl Game {
             rng: SplitMix::new(seed, 1),
             cheese_left: 0,
             puzzle: None,
+            descent: None,
             events: Vec::with_capacity(32),
             inputs: Vec::with_capacity(256),
             paused: false,
@@ -254,6 +259,11 @@ impl Game {
                     }
                 }
                 if let Some(t) = self.soft_next {
+                    next = next.min(t);
+                }
+                if self.descent.is_some()
+                    && let Some(t) = self.descent_deadline()
+                {
                     next = next.min(t);
                 }
                 if let Some(s) = self.shift
@@ -328,6 +338,10 @@ impl Game {
     }
 
     fn fire_falling(&mut self, now: Time) {
+        if self.descent.is_some() && self.descent_deadline().is_some_and(|t| t <= now) {
+            self.scroll();
+            return;
+        }
         if let Some(s) = self.shift
             && s.next <= now
             && !(s.charged && self.config.handling.arr == 0)
@@ -352,6 +366,13 @@ impl Game {
             .fall_interval()
             .is_some_and(|i| self.rules.on_step(self.last_fall + Time::from(i)) <= now)
         {
+            // Descent's piece never locks, so resting it has no lock timer to wait for: a
+            // step onto the ground restarts the gravity timer (the next step is due an
+            // interval later, not at once again), whatever the soft drop.
+            if self.descent.is_some() && !self.board.fits(&a.placed.shifted(0, 1)) {
+                self.last_fall = now;
+                return;
+            }
             self.step_down();
         }
     }
@@ -476,7 +497,7 @@ impl Game {
 
     /// Whether hold can be used for the current piece (never in puzzle mode).
     pub fn can_hold(&self) -> bool {
-        !self.hold_used && !self.config.mode.is_puzzle()
+        !self.hold_used && !self.config.mode.is_puzzle() && self.descent.is_none()
     }
 
     /// Puzzle mode's current stage, attempt and stage name (`None` in other modes and before
@@ -571,6 +592,7 @@ impl Game {
             rng: self.rng,
             cheese_left: self.cheese_left,
             puzzle: self.puzzle,
+            descent: self.descent.clone(),
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
             paused: self.paused,

@@ -39,12 +39,15 @@ pub mod versus;
 
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
-pub use game::{Active, Game, GameConfig, Phase, Position};
+pub use game::{
+    Active, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase, Position, SCROLL_INTERVAL, WALL_X,
+};
 pub use generator::{Generator, PieceSource};
 pub use input::{Button, Input, MAX_INPUTS};
 pub use kicks::RotationSystem;
 pub use mode::{
-    CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, Gravity, Limit, Mode, ModeKind, StartBoard, Stat,
+    CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, DESCENT_TIME, Gravity, Limit, Mode, ModeKind,
+    StartBoard, Stat,
 };
 pub use piece::{Piece, Placed, Rotation, Turn};
 pub use puzzle::PuzzleState;

@@ -16,17 +16,20 @@ pub enum ModeKind {
     Cheese,
     Combo,
     Custom,
-    /// Marathon's rising levels with no goal: the game ends only by topping out. Last in the
-    /// enum so that the replay byte of every older kind keeps its value.
+    /// Marathon's rising levels with no goal: the game ends only by topping out. After every
+    /// older kind so that the replay byte of every older kind keeps its value.
     Endless,
     /// Stages of a garbage board and a fixed list of pieces, each to be cleared perfectly
     /// (`crate::puzzle`).
     Puzzle,
+    /// Steer one L or J piece down an endless lattice of pegs for three minutes, collecting
+    /// gems (`Mode::descent`). Its replay byte is its index in [`ModeKind::ALL`].
+    Descent,
 }
 
 impl ModeKind {
     /// Every kind in the order of its discriminant (a replay stores the index into this).
-    pub const ALL: [ModeKind; 9] = [
+    pub const ALL: [ModeKind; 10] = [
         ModeKind::Sprint,
         ModeKind::Marathon,
         ModeKind::Ultra,
@@ -36,6 +39,7 @@ impl ModeKind {
         ModeKind::Custom,
         ModeKind::Endless,
         ModeKind::Puzzle,
+        ModeKind::Descent,
     ];
 
     /// The identifier used in commands and storage (`40l`, `marathon`, ...).
@@ -50,6 +54,7 @@ impl ModeKind {
             ModeKind::Custom => "custom",
             ModeKind::Endless => "endless",
             ModeKind::Puzzle => "puzzle",
+            ModeKind::Descent => "descent",
         }
     }
 
@@ -66,6 +71,7 @@ impl ModeKind {
             "custom" => ModeKind::Custom,
             "endless" | "zen" => ModeKind::Endless,
             "puzzle" => ModeKind::Puzzle,
+            "descent" => ModeKind::Descent,
             _ => return None,
         })
     }
@@ -81,6 +87,7 @@ impl ModeKind {
             ModeKind::Custom => "Custom",
             ModeKind::Endless => "Endless",
             ModeKind::Puzzle => "Puzzle",
+            ModeKind::Descent => "Descent",
         }
     }
 
@@ -97,6 +104,9 @@ impl ModeKind {
             ModeKind::Custom => "Your own start level, speed-up and limit.",
             ModeKind::Endless => "Marathon without an end: play until you top out.",
             ModeKind::Puzzle => "24 stages: clear each board perfectly with the pieces given.",
+            ModeKind::Descent => {
+                "Climb down an endless grid of pegs with one L or J; gather gems for 3 minutes."
+            }
         }
     }
 
@@ -112,6 +122,7 @@ impl ModeKind {
             ModeKind::Custom => Mode::custom(0, true, None),
             ModeKind::Endless => Mode::endless(),
             ModeKind::Puzzle => Mode::puzzle(1),
+            ModeKind::Descent => Mode::descent(),
         }
     }
 }
@@ -120,6 +131,9 @@ impl ModeKind {
 pub const CHEESE_DEFAULT: u32 = 20;
 pub const CHEESE_MIN: u32 = 1;
 pub const CHEESE_MAX: u32 = 1000;
+
+/// Descent's time limit (ms).
+pub const DESCENT_TIME: Time = 180_000;
 
 /// A quantity that a limit watches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,6 +195,9 @@ pub enum StartBoard {
     Puzzle {
         stage: u8,
     },
+    /// Descent: an endless lattice of pegs and gems that scrolls up as the one piece, which
+    /// never locks, nears the bottom (see `game/descent.rs`). Replay start-board code 4.
+    Descent,
 }
 
 /// A game mode: one general description that every preset is an instance of.
@@ -297,6 +314,17 @@ impl Mode {
             StartBoard::Puzzle { stage } => Some(stage),
             _ => None,
         }
+    }
+
+    /// Descent: three minutes on the endless lattice, one L or J chosen by the seed, no locks,
+    /// no hold, no preview; a gem is one point. Played under the `tetrs` ruleset (its board).
+    pub fn descent() -> Mode {
+        Mode {
+            start_board: StartBoard::Descent,
+            level_increase: false,
+            ..Mode::base(ModeKind::Descent)
+        }
+        .with_goal(Stat::Time, DESCENT_TIME)
     }
 
     /// Any start level, level increase on or off, and at most one limit (a goal).

@@ -339,6 +339,9 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
             w.push(3);
             w.push(*stage);
         }
+        // Codes 3 (puzzle, a parallel branch) and 4 (descent) are new kinds: no older
+        // replay holds them, so older replays keep their bytes.
+        StartBoard::Descent => w.push(4),
     }
     w.push(u8::from(mode.end_on_no_clear));
 }
@@ -384,6 +387,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
             residual: r.byte()?,
         },
         3 => StartBoard::Puzzle { stage: r.byte()? },
+        4 => StartBoard::Descent,
         SNAPSHOT_BOARD => {
             let len = r.var()?;
             // Refused before the bytes are looked at.

@@ -2,7 +2,8 @@
 //! as one update per millisecond.
 
 use minotty_engine::{
-    Button, Event, Game, GameConfig, Handling, Input, Mode, RotationSystem, RulesetId, Time, Tuning,
+    Board, Button, Event, Game, GameConfig, Handling, Input, Mode, RotationSystem, RulesetId, Time,
+    Tuning,
 };
 use proptest::prelude::*;
 
@@ -26,6 +27,7 @@ fn mode_strategy() -> impl Strategy<Value = Mode> {
         Just(Mode::combo()),
         (1u8..=24).prop_map(Mode::puzzle),
         Just(Mode::ultra()),
+        Just(Mode::descent()),
         (0u32..20).prop_map(|l| Mode::custom(l, true, None)),
     ]
 }
@@ -66,7 +68,7 @@ fn handling_strategy() -> impl Strategy<Value = Handling> {
 /// Everything observable about a game, for comparison.
 fn snapshot(game: &Game) -> String {
     format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
         game.board(),
         game.active(),
         game.phase(),
@@ -78,6 +80,7 @@ fn snapshot(game: &Game) -> String {
         game.next_deadline(),
         game.combo(),
         game.back_to_back(),
+        game.descent(),
     )
 }
 
@@ -99,7 +102,10 @@ fn run_per_ms(
     inputs: &[(Time, Input)],
     end: Time,
 ) -> (Vec<Event>, String) {
-    let mut game = Game::new(config.clone(), seed);
+    per_ms(Game::new(config.clone(), seed), inputs, end)
+}
+
+fn per_ms(mut game: Game, inputs: &[(Time, Input)], end: Time) -> (Vec<Event>, String) {
     let mut events = Vec::new();
     let mut next = 0;
     for t in 0..=end {
@@ -119,7 +125,15 @@ fn run_chunked(
     end: Time,
     cuts: &[Time],
 ) -> (Vec<Event>, String) {
-    let mut game = Game::new(config.clone(), seed);
+    chunked(Game::new(config.clone(), seed), inputs, end, cuts)
+}
+
+fn chunked(
+    mut game: Game,
+    inputs: &[(Time, Input)],
+    end: Time,
+    cuts: &[Time],
+) -> (Vec<Event>, String) {
     let mut events = Vec::new();
     let mut cuts: Vec<Time> = cuts.iter().map(|c| c % (end + 1)).collect();
     cuts.sort_unstable();
@@ -161,6 +175,67 @@ proptest! {
         prop_assert_eq!(&reference.1, &chunked.1);
         // And the one-call-per-input extreme: no time steps between inputs at all.
         let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}
+
+/// Descent's inputs: mostly rotations and soft drops, so the piece climbs down, collects gems
+/// and scrolls the view.
+fn descent_input() -> impl Strategy<Value = Input> {
+    let button = proptest::sample::select(vec![
+        Button::RotateCw,
+        Button::RotateCcw,
+        Button::Rotate180,
+        Button::Left,
+        Button::Right,
+        Button::SoftDrop,
+        Button::HardDrop,
+    ]);
+    prop_oneof![
+        4 => button.clone().prop_map(Input::Press),
+        4 => button.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Descent's scrolls are deadlines from state (the last scroll, the piece at the bottom):
+    /// any chunking gives the same lattice, gems, depth and events. With `open`, the lattice of
+    /// the first view is cleared away at time 0 so that the piece falls to the bottom and the
+    /// view scrolls from the start.
+    #[test]
+    fn descent_is_the_same_however_time_is_chunked(
+        seed in any::<u32>(),
+        open in any::<bool>(),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..200, descent_input()), 1..250),
+        cuts in proptest::collection::vec(any::<u64>(), 0..60),
+        tail in 0u64..5000,
+    ) {
+        let config = GameConfig {
+            mode: Mode::descent(),
+            handling,
+            ruleset: RulesetId::Tetrs,
+            tuning: Tuning::default(),
+        };
+        let start = || {
+            let mut game = Game::new(config.clone(), seed);
+            game.update(0, None);
+            if open {
+                game.set_board(Board::new());
+            }
+            game
+        };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = per_ms(start(), &inputs, end);
+        let cut = chunked(start(), &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &cut.0);
+        prop_assert_eq!(&reference.1, &cut.1);
+        let sparse = chunked(start(), &inputs, end, &[]);
         prop_assert_eq!(&reference.0, &sparse.0);
         prop_assert_eq!(reference.1, sparse.1);
     }

@@ -3,8 +3,8 @@
 //!
 //! Every value shown for a board, a personal best or a recent game is formatted here, once, so
 //! the game screens and the command say the same thing: 40 lines `1:02.345`, marathon
-//! `123,456`, master `150 lines 4:01.2`, cheese `37 pieces`, combo `12 combo`, versus
-//! `1,523 ±87`.
+//! `123,456`, master `150 lines 4:01.2`, cheese `37 pieces`, combo `12 combo`, descent
+//! `37 gems`, versus `1,523 ±87`.
 
 use std::fmt::Write;
 
@@ -13,6 +13,7 @@ use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_R
 
 use crate::store::{
     Board, Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs, has_board,
+    home_ruleset,
 };
 
 /// The store's period of a UI period.
@@ -118,6 +119,9 @@ pub fn result(mode: ModeKind, f: Figures) -> String {
         ModeKind::Master => format!("{} lines {}", f.lines, time_tenths(f.time_ms)),
         ModeKind::Cheese => format!("{} pieces", f.pieces),
         ModeKind::Combo => format!("{} combo", f.max_combo),
+        // A descent game's score is its gems.
+        ModeKind::Descent if f.score == 1 => "1 gem".to_owned(),
+        ModeKind::Descent => format!("{} gems", thousands(f.score)),
         ModeKind::Custom => format!("{} lines {}", f.lines, time(f.time_ms)),
         // The level of a puzzle game is the stage it reached.
         ModeKind::Puzzle => format!("stage {}", f.level),
@@ -168,6 +172,7 @@ pub fn columns(board: BoardId) -> Vec<String> {
         BoardId::Solo(ModeKind::Master) => &["Result", "PPS"],
         BoardId::Solo(ModeKind::Cheese) => &["Pieces", "Time"],
         BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
+        BoardId::Solo(ModeKind::Descent) => &["Gems"],
         BoardId::Solo(ModeKind::Custom | ModeKind::Puzzle) => &["Result"],
         BoardId::Versus => &["Rating", "Games", "Won"],
     };
@@ -184,7 +189,7 @@ pub fn solo_values(mode: ModeKind, f: Figures) -> Vec<String> {
         }
         ModeKind::Cheese => vec![first, time(f.time_ms)],
         ModeKind::Combo => vec![first, f.pieces.to_string()],
-        ModeKind::Custom | ModeKind::Puzzle => vec![first],
+        ModeKind::Custom | ModeKind::Puzzle | ModeKind::Descent => vec![first],
     }
 }
 
@@ -213,11 +218,13 @@ fn rating_row(e: &RatingEntry) -> BoardRow {
 }
 
 /// The ruleset whose board is shown when `ruleset` is asked for `board`: boards without one
-/// per ruleset (master, cheese, combo, versus) are `standard`.
+/// per ruleset are their mode's home ruleset (`tetrs` for descent; master, cheese, combo and
+/// versus are `standard`).
 pub fn board_ruleset(board: BoardId, ruleset: RulesetId) -> RulesetId {
     match board {
         BoardId::Solo(mode) if has_board(mode, ruleset) => ruleset,
-        _ => RulesetId::Standard,
+        BoardId::Solo(mode) => home_ruleset(mode),
+        BoardId::Versus => RulesetId::Standard,
     }
 }
 
@@ -478,6 +485,32 @@ mod tests {
         assert_eq!(
             board_ruleset(ultra, RulesetId::TuiTetris),
             RulesetId::TuiTetris
+        );
+        // Descent's one board is tetrs, whichever ruleset is asked for.
+        let descent = BoardId::Solo(ModeKind::Descent);
+        for r in RulesetId::ALL {
+            assert_eq!(board_ruleset(descent, r), RulesetId::Tetrs);
+        }
+    }
+
+    #[test]
+    fn descent_boards_show_gems() {
+        let f = |score| Figures {
+            time_ms: 180_000,
+            score,
+            lines: 0,
+            pieces: 0,
+            max_combo: 0,
+            level: 0,
+        };
+        assert_eq!(result(ModeKind::Descent, f(37)), "37 gems");
+        assert_eq!(result(ModeKind::Descent, f(1)), "1 gem");
+        assert_eq!(result(ModeKind::Descent, f(1_204)), "1,204 gems");
+        let board = BoardId::Solo(ModeKind::Descent);
+        assert_eq!(columns(board), vec!["Gems".to_owned()]);
+        assert_eq!(
+            solo_values(ModeKind::Descent, f(0)),
+            vec!["0 gems".to_owned()]
         );
     }
 }

@@ -36,7 +36,8 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Start this mode directly: 40l, marathon, ultra, master, cheese, combo, custom.
+    /// Start this mode directly: 40l, marathon, ultra, master, cheese, combo, custom, endless,
+    /// descent.
     #[arg(long, value_parser = parse_mode)]
     pub mode: Option<ModeKind>,
     /// Keep nothing: no settings, scoreboard or replays are read or written (by default they
@@ -51,6 +52,24 @@ pub struct PlayArgs {
     /// otherwise).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub fps: Option<u16>,
+
+    /// Start Descent directly, unlocked for this run (it is otherwise unlocked by finishing
+    /// Puzzle). `--mode descent` does the same.
+    #[arg(long, alias = "descent-mode", conflicts_with = "mode")]
+    pub descent: bool,
+}
+
+impl PlayArgs {
+    /// The mode to start at once, and whether Descent is unlocked for the run.
+    pub fn start(&self) -> (Option<ModeKind>, bool) {
+        let descent = self.descent || self.mode == Some(ModeKind::Descent);
+        let mode = if descent {
+            Some(ModeKind::Descent)
+        } else {
+            self.mode
+        };
+        (mode, descent)
+    }
 }
 
 fn parse_mode(s: &str) -> Result<ModeKind, String> {
@@ -317,6 +336,7 @@ mod tests {
                 mode: Some(ModeKind::Sprint),
                 no_save: false,
                 fps: None,
+                descent: false,
                 ..
             }))
         ));
@@ -332,6 +352,24 @@ mod tests {
         ));
         assert!(Cli::try_parse_from(["minotty", "play", "--fps", "0"]).is_err());
         assert!(Cli::try_parse_from(["minotty", "play", "--fps", "fast"]).is_err());
+        for args in [
+            &["minotty", "play", "--descent"][..],
+            &["minotty", "play", "--descent-mode"],
+            &["minotty", "play", "--mode", "descent"],
+        ] {
+            let Some(Command::Play(play)) = Cli::parse_from(args).command else {
+                panic!("play expected");
+            };
+            assert_eq!(play.start(), (Some(ModeKind::Descent), true), "{args:?}");
+        }
+        let Some(Command::Play(play)) = Cli::parse_from(["minotty", "play"]).command else {
+            panic!("play expected");
+        };
+        assert_eq!(play.start(), (None, false), "locked without the flag");
+        assert!(
+            Cli::try_parse_from(["minotty", "play", "--descent", "--mode", "40l"]).is_err(),
+            "one mode at a time"
+        );
         let cli = Cli::parse_from([
             "minotty",
             "serve",

@@ -75,8 +75,10 @@ minotty: a falling-block puzzle game over SSH
   ssh -p PORT HOST help                 this list of commands
   ssh -p PORT HOST leaderboard [MODE] [--period all|month|today]
                                         the top of a leaderboard (MODE: 40l, marathon,
-                                        ultra, master, cheese, combo, versus; default 40l)
+                                        ultra, master, cheese, combo, descent, versus;
+                                        default 40l)
       [--ruleset standard|tui-tetris|tetrs]  40l, marathon and ultra per ruleset
+                                        (descent's one board is tetrs)
   ssh -p PORT HOST leaderboard versus   the ratings of ranked versus matches
   ssh -t -p PORT HOST join CODE         play in the versus room CODE
   ssh -t -p PORT HOST watch CODE        watch the room CODE as a spectator
@@ -293,7 +295,12 @@ mod tests {
         let bad = parse_leaderboard(&["tetris"]).unwrap_err();
         assert_eq!(
             bad,
-            "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, versus"
+            "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
+             versus"
+        );
+        assert_eq!(
+            parse_leaderboard(&["descent"]),
+            Ok((BoardId::Solo(ModeKind::Descent), Period::AllTime, std))
         );
         assert!(parse_leaderboard(&["custom"]).is_err());
         assert!(

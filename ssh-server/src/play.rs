@@ -37,7 +37,8 @@ use crate::config::PlayArgs;
 
 const IDLE_POLL: Duration = Duration::from_secs(1);
 
-/// Plays in the local terminal until the player quits.
+/// Plays in the local terminal until the player quits (`--descent` unlocks Descent for the
+/// run, as finishing Puzzle does).
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let save = if args.no_save {
         SaveFile::disabled()
@@ -130,18 +131,20 @@ fn play(args: &PlayArgs, mut local: Local, kitty: bool) -> anyhow::Result<Option
         settings.frame_rate = fps;
         settings = settings.clamped();
     }
+    let (mode, descent) = args.start();
     let mut app = App::new(AppContext {
         player_name: std::env::var("USER").unwrap_or_default(),
         seed: entropy(),
         settings,
         identity: local.identity(),
+        descent_unlocked: descent || local.puzzle_completed(),
         ..AppContext::default()
     });
     app.set_release_events(kitty);
     if let Some(problem) = local.take_problem() {
         app.deliver(Response::Notice { message: problem }, 0);
     }
-    if let Some(kind) = args.mode {
+    if let Some(kind) = mode {
         app.play(kind, 0);
     }
     let mut last_problem = None;

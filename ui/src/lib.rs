@@ -82,6 +82,9 @@ pub struct AppContext {
     /// A running solo game pauses itself after this many milliseconds without a key (`None`:
     /// never). The SSH server passes its idle timeout.
     pub idle_pause_ms: Option<u64>,
+    /// Descent is playable from the start (it unlocks by finishing Puzzle; `minotty play
+    /// --descent` unlocks it for the run). Default: locked.
+    pub descent_unlocked: bool,
 }
 
 /// A game that ended, as the App hands it to the front end once.

@@ -28,13 +28,21 @@ pub fn takes_ruleset(kind: ModeKind) -> bool {
 }
 
 /// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`: the chosen
-/// one for the modes that take one, `tetrs` for puzzle (its stages are built on Ocular's
-/// kicks), `standard` for the others.
+/// one for the modes that take one, else [`fixed_ruleset`].
 pub fn preset_ruleset(kind: ModeKind, chosen: RulesetId) -> RulesetId {
-    if kind == ModeKind::Puzzle {
-        RulesetId::Tetrs
-    } else if takes_ruleset(kind) {
+    if takes_ruleset(kind) {
         chosen
+    } else {
+        fixed_ruleset(kind)
+    }
+}
+
+/// The ruleset of a preset that does not take one: puzzle and Descent play `tetrs` (puzzle's
+/// stages are built on Ocular's kicks, and they are what Descent's piece climbs by), every
+/// other one `standard`.
+pub fn fixed_ruleset(kind: ModeKind) -> RulesetId {
+    if matches!(kind, ModeKind::Puzzle | ModeKind::Descent) {
+        RulesetId::Tetrs
     } else {
         RulesetId::Standard
     }

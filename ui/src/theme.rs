@@ -119,6 +119,22 @@ impl Theme {
         glyphs[stage.min(2)]
     }
 
+    /// One board cell holding a Descent gem not yet collected: its own glyph in every theme,
+    /// so that monochrome and ASCII tell gems from pegs and pieces too.
+    pub fn gem(self) -> &'static str {
+        if self.unicode() { "◆◆" } else { "$$" }
+    }
+
+    /// One board cell holding a collected Descent gem.
+    pub fn collected_gem(self) -> &'static str {
+        if self.unicode() { "◇◇" } else { "oo" }
+    }
+
+    /// A gem's style: its current colour (bold, which is all monochrome has).
+    pub fn gem_style(self, colour: Piece) -> Style {
+        self.piece(colour).add_modifier(Modifier::BOLD)
+    }
+
     /// One cell of the ghost piece.
     pub fn ghost(self) -> &'static str {
         if self.unicode() { "░░" } else { "::" }
@@ -390,6 +406,25 @@ mod tests {
         let unicode = Theme::new(&Settings::default());
         assert_eq!(unicode.background(), None);
         assert!(unicode.half_blocks());
+    }
+
+    #[test]
+    fn gems_have_their_own_glyphs_in_every_theme() {
+        for graphics in Graphics::ALL {
+            for colors in ColorMode::ALL {
+                let theme = Theme { graphics, colors };
+                let mut others: Vec<&str> = Piece::ALL.map(|p| theme.piece_block(p)).to_vec();
+                others.extend([theme.block(), theme.ghost(), theme.empty()]);
+                for g in [theme.gem(), theme.collected_gem()] {
+                    assert!(!others.contains(&g), "{graphics:?} {colors:?}: {g}");
+                    assert_eq!(crate::draw::width(g), 2);
+                    if graphics == Graphics::Ascii {
+                        assert!(g.is_ascii());
+                    }
+                }
+                assert_ne!(theme.gem(), theme.collected_gem());
+            }
+        }
     }
 
     #[test]

@@ -214,6 +214,9 @@ impl Game {
                     kick: i as u8,
                 });
                 self.after_move(Cause::Player);
+                if self.descent.is_some() {
+                    self.after_descent_rotation();
+                }
                 return true;
             }
         }
@@ -248,7 +251,7 @@ impl Game {
                     } else {
                         self.fall_one(Cause::Player);
                     }
-                } else if !self.config.tuning.no_soft_drop_lock {
+                } else if !self.config.tuning.no_soft_drop_lock && self.descent.is_none() {
                     self.lock_piece();
                 }
             }
@@ -283,7 +286,10 @@ impl Game {
         if !matches!(self.rules.soft_drop, SoftDrop::Steps { .. }) {
             self.last_fall = self.now;
         }
-        self.stats.score += 1;
+        // Descent scores gems only.
+        if self.descent.is_none() {
+            self.stats.score += 1;
+        }
         self.emit(EventKind::Move { dx: 0, dy: 1 });
         self.after_move(Cause::Player);
     }
@@ -340,6 +346,11 @@ impl Game {
     }
 
     fn hard_drop(&mut self) {
+        // Descent: a hard drop only drops; the piece never locks.
+        if self.descent.is_some() {
+            self.drop_to_floor(false);
+            return;
+        }
         let Some(a) = self.active.filter(|a| !a.dropped) else {
             return;
         };
@@ -414,6 +425,17 @@ impl Game {
         }
         let grounded = !self.board.fits(&a.placed.shifted(0, 1));
         let lock_now = match self.rules.lock {
+            // Descent's piece never locks (its lowest row is still kept, as each lock down
+            // counts it).
+            _ if self.descent.is_some() => {
+                let low = match self.rules.lock {
+                    LockDown::Timer { .. } => a.placed.y + bottom_row(a.placed),
+                    LockDown::Extended { .. } => a.placed.y,
+                };
+                a.lowest = a.lowest.max(low);
+                a.lock_at = None;
+                false
+            }
             LockDown::Extended {
                 resets,
                 landing_uses_reset,

@@ -34,6 +34,8 @@ impl Game {
                 self.restore(&snapshot);
                 return;
             }
+            // One piece for the whole game: no queue, no preview.
+            StartBoard::Descent => return self.start_descent(),
             &StartBoard::Cheese { total, .. } => {
                 self.cheese_left = total;
                 self.refill_cheese();
@@ -119,7 +121,7 @@ impl Game {
             &StartBoard::Cheese { visible, .. } => Refill::Cheese { visible },
             &StartBoard::Well { width, .. } => Refill::Well { width },
             StartBoard::Snapshot(s) => s.refill,
-            StartBoard::Puzzle { .. } => Refill::Nothing,
+            StartBoard::Puzzle { .. } | StartBoard::Descent => Refill::Nothing,
         }
     }
 

@@ -6,9 +6,13 @@ use crate::snapshot::{MAX_QUEUE, Snapshot, SnapshotPhase};
 
 impl Game {
     /// The whole state of the game now, or `None` when nothing is in play (before the first
-    /// update, or once the game is over). During a line clear the snapshot holds the clear,
+    /// update, or once the game is over) and in Descent (its endless lattice and gems are not
+    /// part of a snapshot). During a line clear the snapshot holds the clear,
     /// and a game resumed from it spawns the next piece when the clear ends.
     pub fn snapshot(&self) -> Option<Snapshot> {
+        if self.descent.is_some() {
+            return None;
+        }
         let phase = match self.phase {
             Phase::Falling => {
                 let active = self.active?;

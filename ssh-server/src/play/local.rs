@@ -116,6 +116,11 @@ impl Local {
         })
     }
 
+    /// Whether every puzzle stage was cleared (which unlocks Descent).
+    pub fn puzzle_completed(&self) -> bool {
+        self.save.data.puzzle_cleared >= STAGE_COUNT
+    }
+
     fn puzzle_progress(&self) -> Response {
         let cleared = self.save.data.puzzle_cleared.min(STAGE_COUNT);
         Response::PuzzleProgress {

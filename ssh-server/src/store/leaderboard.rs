@@ -26,9 +26,10 @@ impl Board {
     }
 }
 
+/// A mode's home board: `standard`, or `tetrs` for descent ([`super::home_ruleset`]).
 impl From<ModeKind> for Board {
     fn from(mode: ModeKind) -> Board {
-        Board::new(mode, RulesetId::Standard)
+        Board::new(mode, super::home_ruleset(mode))
     }
 }
 

@@ -51,7 +51,7 @@ pub use passwords::{
 pub use period::{Period, civil_date};
 pub use prune::{KEEP_GAMES, PRUNE_EVERY};
 pub use puzzle::{PuzzleError, PuzzleProgress};
-pub use ranking::{Unranked, has_board, rank_key, ranked_modes, ruleset_modes};
+pub use ranking::{Unranked, has_board, home_ruleset, rank_key, ranked_modes, ruleset_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};

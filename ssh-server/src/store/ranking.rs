@@ -8,12 +8,14 @@
 //! | master | lines, then time | the game ended |
 //! | cheese | pieces | all the garbage was dug |
 //! | combo | longest combo | the game ended |
+//! | descent | gems (its score) | the game ended (its time limit) |
 //!
 //! Endless and custom games are stored, never ranked. So is a cheese game with a row count other
 //! than the preset's 20 (it is not the preset).
 //!
-//! Every mode has a `standard` board; 40 lines, marathon and ultra also have one under
-//! `tui-tetris` and one under `tetrs` ([`ruleset_modes`]). A leaderboard game plays its mode's
+//! Every mode has a board under its home ruleset ([`home_ruleset`]: `tetrs` for descent,
+//! `standard` for the others); 40 lines, marathon and ultra also have one under `tui-tetris`
+//! and one under `tetrs` ([`ruleset_modes`]). A leaderboard game plays its mode's
 //! preset exactly (a custom mode that calls itself 40 lines does not rank) under its ruleset's
 //! own values: a game with any [`minotty_engine::Tuning`] is stored, never ranked. A forfeited
 //! game never ranks. Neither does a game ended by the input limit (a flood of keys, not play),
@@ -23,7 +25,7 @@
 use minotty_engine::{EndReason, Input, ModeKind, Replay, RulesetId, Stats};
 
 /// The modes with a leaderboard.
-pub fn ranked_modes() -> [ModeKind; 6] {
+pub fn ranked_modes() -> [ModeKind; 7] {
     [
         ModeKind::Sprint,
         ModeKind::Marathon,
@@ -31,7 +33,19 @@ pub fn ranked_modes() -> [ModeKind; 6] {
         ModeKind::Master,
         ModeKind::Cheese,
         ModeKind::Combo,
+        ModeKind::Descent,
     ]
+}
+
+/// The ruleset of a mode's one board (or of its first, for the modes of [`ruleset_modes`]):
+/// descent is played under `tetrs` (its climbing is Ocular's kicks), every other mode's home is
+/// `standard`.
+pub fn home_ruleset(mode: ModeKind) -> RulesetId {
+    if mode == ModeKind::Descent {
+        RulesetId::Tetrs
+    } else {
+        RulesetId::Standard
+    }
 }
 
 /// The modes that also have boards under the rulesets other than `standard`.
@@ -42,7 +56,7 @@ pub fn ruleset_modes() -> [ModeKind; 3] {
 /// Whether `mode` has a board under `ruleset`.
 pub fn has_board(mode: ModeKind, ruleset: RulesetId) -> bool {
     rank_key(mode, &Stats::default()).is_some()
-        && (ruleset == RulesetId::Standard || ruleset_modes().contains(&mode))
+        && (ruleset == home_ruleset(mode) || ruleset_modes().contains(&mode))
 }
 
 /// Master keys lines above time: a time takes the low 40 bits (34 years of milliseconds) and
@@ -57,7 +71,8 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
     let score = i64::try_from(stats.score).unwrap_or(i64::MAX);
     Some(match kind {
         ModeKind::Sprint => time,
-        ModeKind::Marathon | ModeKind::Ultra => -score,
+        // Descent's score is its gems (one point each, nothing else scores).
+        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Descent => -score,
         ModeKind::Master => {
             let time = time.min((1 << TIME_BITS) - 1);
             let lines = stats.lines.min((1 << LINE_BITS) - 1);
@@ -75,7 +90,7 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
 /// are ranges of 2^shift keys, sized so that a board of 50,000 players with the stats people
 /// reach has at most a few thousand buckets and few entries in each: 256 ms of a 40-lines time,
 /// 2048 points of marathon and 1024 of ultra, 16 s of a master time (within its line count),
-/// and one bucket per value for cheese pieces and combos. A bucket that is too coarse only
+/// and one bucket per value for cheese pieces, combos and descent gems. A bucket that is too coarse only
 /// makes a rank look-up count more entries; any shift gives exact ranks.
 pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
     let shift = match kind {
@@ -87,7 +102,8 @@ pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
         | ModeKind::Combo
         | ModeKind::Custom
         | ModeKind::Endless
-        | ModeKind::Puzzle => 0,
+        | ModeKind::Puzzle
+        | ModeKind::Descent => 0,
     };
     // An arithmetic shift floors negative keys too, so buckets never straddle zero.
     (key >> shift) << shift
@@ -210,6 +226,12 @@ mod tests {
                 stats(1, 0, 1, 1, 12),
                 stats(9, 9, 9, 9, 11),
             ),
+            // Descent: more gems (its score) first, whatever else.
+            (
+                ModeKind::Descent,
+                stats(180_000, 37, 0, 0, 0),
+                stats(180_000, 36, 9, 9, 9),
+            ),
         ];
         for (kind, better, worse) in cases {
             let (b, w) = (rank_key(kind, &better), rank_key(kind, &worse));
@@ -329,6 +351,19 @@ mod tests {
         let marathon = replay_under(Mode::marathon(), RulesetId::Standard, tuned);
         assert_eq!(eligible(&marathon, &s, topped), Err(Unranked::Tuned));
         assert!(has_board(ModeKind::Combo, RulesetId::Standard));
+        // Descent has one board, under tetrs only.
+        assert!(has_board(ModeKind::Descent, RulesetId::Tetrs));
+        assert!(!has_board(ModeKind::Descent, RulesetId::Standard));
+        assert!(!has_board(ModeKind::Descent, RulesetId::TuiTetris));
+        let time_up = Some((EndReason::Limit(minotty_engine::Stat::Time), true));
+        let descent = replay_under(Mode::descent(), RulesetId::Tetrs, none);
+        let gems = Stats {
+            score: 12,
+            ..Stats::default()
+        };
+        assert_eq!(eligible(&descent, &gems, time_up), Ok(-12));
+        let standard = replay_under(Mode::descent(), RulesetId::Standard, none);
+        assert_eq!(eligible(&standard, &gems, time_up), Err(Unranked::Ruleset));
         assert!(!has_board(ModeKind::Combo, RulesetId::Tetrs));
         assert!(!has_board(ModeKind::Custom, RulesetId::Standard));
     }

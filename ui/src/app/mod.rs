@@ -97,8 +97,10 @@ const ESC_REPEAT_MS: u64 = 150;
 impl App {
     pub fn new(ctx: AppContext) -> App {
         let ruleset = ctx.settings.ruleset;
+        // A locked Descent does not start, whoever asks.
         let pending = ctx
             .start_mode
+            .filter(|&k| k != ModeKind::Descent || ctx.descent_unlocked)
             .map(|kind| GameSetup::preset(kind, ruleset_for(kind, ruleset)));
         let mut app = App {
             player: sanitize(&ctx.player_name),
@@ -111,6 +113,7 @@ impl App {
             menu_cursor: 0,
             modes: ModeSelect {
                 ruleset,
+                descent_unlocked: ctx.descent_unlocked,
                 ..ModeSelect::default()
             },
             pause_cursor: 0,
@@ -473,8 +476,25 @@ impl App {
         self.settings.frame_interval_ms()
     }
 
+    /// Whether Descent can be played (it is locked until the player finishes Puzzle; the
+    /// front end says so with [`App::set_descent_unlocked`] or [`AppContext::descent_unlocked`]).
+    pub fn descent_unlocked(&self) -> bool {
+        self.modes.descent_unlocked
+    }
+
+    /// Unlocks (or locks) Descent in the mode list.
+    pub fn set_descent_unlocked(&mut self, unlocked: bool) {
+        if self.modes.descent_unlocked != unlocked {
+            self.modes.descent_unlocked = unlocked;
+            self.dirty = true;
+        }
+    }
+
     /// Starts a game of `kind` at once (e.g. `minotty play --mode 40l`).
     pub fn play(&mut self, kind: ModeKind, now_ms: u64) {
+        if kind == ModeKind::Descent && !self.descent_unlocked() {
+            return;
+        }
         self.now = self.now.max(now_ms);
         let setup = GameSetup::preset(kind, ruleset_for(kind, self.settings.ruleset));
         self.start(setup, self.now);

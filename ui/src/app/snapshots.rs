@@ -17,6 +17,8 @@ pub const SAVING: &str = "Saving snapshot...";
 pub const SAVED: &str = "Snapshot saved";
 /// Before the first piece (or after the end) there is nothing to save.
 pub const NOTHING: &str = "No piece in play to snapshot";
+/// Descent's lattice and gems are not part of a snapshot.
+pub const NOT_DESCENT: &str = "Descent games cannot be snapshotted";
 /// A front end with nowhere to keep snapshots answered `Offline`.
 pub const OFFLINE: &str = "Snapshots cannot be stored here";
 
@@ -38,6 +40,10 @@ impl App {
             return;
         }
         let game = s.game();
+        if game.descent().is_some() {
+            self.snaps.notice = Some((NOT_DESCENT.to_string(), now + NOTICE_MS));
+            return;
+        }
         let Some(snapshot) = game.snapshot() else {
             self.snaps.notice = Some((NOTHING.to_string(), now + NOTICE_MS));
             return;

@@ -21,13 +21,14 @@ use crate::text::{StackStr, sanitize, sfmt};
 use crate::theme::Theme;
 
 /// The tabs, left to right.
-pub const BOARDS: [BoardId; 7] = [
+pub const BOARDS: [BoardId; 8] = [
     BoardId::Solo(ModeKind::Sprint),
     BoardId::Solo(ModeKind::Marathon),
     BoardId::Solo(ModeKind::Ultra),
     BoardId::Solo(ModeKind::Master),
     BoardId::Solo(ModeKind::Cheese),
     BoardId::Solo(ModeKind::Combo),
+    BoardId::Solo(ModeKind::Descent),
     BoardId::Versus,
 ];
 
@@ -93,10 +94,11 @@ impl BoardScreen {
 
     /// The ruleset of the board on screen.
     pub fn ruleset(&self) -> RulesetId {
-        if self.per_ruleset() {
-            self.rules
-        } else {
-            RulesetId::Standard
+        match self.board() {
+            _ if self.per_ruleset() => self.rules,
+            // Descent's one board is tetrs; the others' standard.
+            BoardId::Solo(kind) => crate::rules::fixed_ruleset(kind),
+            BoardId::Versus => RulesetId::Standard,
         }
     }
 
@@ -277,11 +279,15 @@ impl Widget for &BoardView<'_> {
             "LEADERBOARDS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        // Mode tabs.
-        let tabs_w: u16 = BOARDS
-            .iter()
-            .map(|&b| draw::width(board_title(b)) + 2)
-            .sum();
+        // Mode tabs: each padded by a space on both sides, or where that does not fit (60
+        // columns) unpadded with one space between them.
+        let titles_w: u16 = BOARDS.iter().map(|&b| draw::width(board_title(b))).sum();
+        let padded = titles_w + 2 * BOARDS.len() as u16 <= inner.width;
+        let tabs_w = if padded {
+            titles_w + 2 * BOARDS.len() as u16
+        } else {
+            titles_w + BOARDS.len() as u16 - 1
+        };
         let mut x = inner.x + inner.width.saturating_sub(tabs_w) / 2;
         for (i, &b) in BOARDS.iter().enumerate() {
             let style = if i == s.tab {
@@ -289,8 +295,15 @@ impl Widget for &BoardView<'_> {
             } else {
                 theme.dim()
             };
-            let label = sfmt!(24; " {} ", board_title(b));
+            let label = if padded {
+                sfmt!(24; " {} ", board_title(b))
+            } else {
+                sfmt!(24; "{}", board_title(b))
+            };
             x = draw::put(buf, inner, x, inner.y, label.as_str(), style);
+            if !padded {
+                x = x.saturating_add(1);
+            }
         }
         // Periods.
         let periods_w: u16 = PERIODS

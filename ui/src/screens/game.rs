@@ -32,12 +32,14 @@ pub fn size(theme: Theme, scale: Scale) -> (u16, u16) {
 }
 
 /// The board's scale on a `area`-sized screen: the largest the theme draws at which the whole
-/// game screen fits (1x when the setting says so, or when nothing fits).
-pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize) -> Scale {
+/// game screen fits (1x when the setting says so, or when nothing fits); half-block scales
+/// only when `halves` allows them.
+pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize, halves: bool) -> Scale {
     if setting == BoardSize::One {
         return Scale::ONE;
     }
     Scale::offered(theme)
+        .filter(|s| halves || !s.halves())
         .find(|&s| {
             let (w, h) = size(theme, s);
             w <= area.width && h <= area.height
@@ -144,7 +146,9 @@ impl Widget for &GameView<'_> {
         let game = s.game();
         let t = s.game_time();
         let hidden = s.is_paused();
-        let scale = pick_scale(area, theme, self.settings.board_size);
+        // Half blocks show colours only; Descent's gems need their glyphs.
+        let halves = game.descent().is_none();
+        let scale = pick_scale(area, theme, self.settings.board_size, halves);
         let (width, height) = size(theme, scale);
         let r = draw::centered(area, width, height);
         let (x0, y0) = (r.x, r.y);
@@ -185,9 +189,10 @@ impl Widget for &GameView<'_> {
         };
         draw::put_centered(buf, r, y0 + height - 1, footer, style);
 
-        // The locked pieces by type, left of the stats when the terminal leaves room.
+        // The locked pieces by type, left of the stats when the terminal leaves room (Descent
+        // locks none).
         let margin = r.x.saturating_sub(area.x);
-        if margin > PieceCountsView::MIN_W && !hidden {
+        if margin > PieceCountsView::MIN_W && !hidden && game.descent().is_none() {
             let w = PieceCountsView::MIN_W;
             let at = Rect::new(r.x - w - 1, y0 + 6, w, 7).intersection(area);
             let counts = PieceCountsView {

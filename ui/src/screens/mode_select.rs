@@ -15,11 +15,14 @@ use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::SnapshotEntry;
-use crate::rules::{preset_ruleset, ruleset_name, takes_ruleset};
+use crate::rules::{fixed_ruleset, preset_ruleset, ruleset_name, takes_ruleset};
 use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
+
+/// What a locked Descent says.
+pub const LOCKED_NOTE: &str = "Locked: Finish Puzzle to unlock";
 
 /// The most garbage rows a player may choose for cheese here.
 pub const CHEESE_CHOICE_MAX: u32 = 100;
@@ -43,6 +46,8 @@ pub struct ModeSelect {
     pub puzzle_stage: u8,
     /// The highest puzzle stage the player has cleared (0: none), as the App knows it.
     pub puzzle_cleared: u8,
+    /// Descent can be started (the App's [`crate::App::descent_unlocked`]).
+    pub descent_unlocked: bool,
 }
 
 impl Default for ModeSelect {
@@ -56,6 +61,7 @@ impl Default for ModeSelect {
             snapshots: Vec::new(),
             puzzle_stage: 1,
             puzzle_cleared: 0,
+            descent_unlocked: false,
         }
     }
 }
@@ -93,6 +99,10 @@ impl ModeSelect {
         if cleared > self.puzzle_cleared {
             self.puzzle_cleared = cleared;
             self.puzzle_stage = self.puzzle_reachable();
+            // Finishing puzzle unlocks Descent.
+            if cleared >= STAGE_COUNT {
+                self.descent_unlocked = true;
+            }
         }
     }
 
@@ -167,6 +177,11 @@ impl ModeSelect {
         self.custom.start_from = choices[next];
     }
 
+    /// Whether `kind` is shown but cannot be started (Descent until it is unlocked).
+    pub fn locked(&self, kind: ModeKind) -> bool {
+        kind == ModeKind::Descent && !self.descent_unlocked
+    }
+
     pub fn handle(&mut self, ev: KeyEvent, settings: &Settings) -> ModeAction {
         if is_ctrl(ev, 'c') {
             return ModeAction::AskQuit;
@@ -193,6 +208,8 @@ impl ModeSelect {
                     self.puzzle_stage = (self.puzzle_stage + 1).min(self.puzzle_reachable());
                 }
                 Some(Nav::Select) if kind == ModeKind::Custom => self.focus = Some(0),
+                // Locked: nothing to start.
+                Some(Nav::Select | Nav::Right) if self.locked(kind) => return ModeAction::None,
                 Some(Nav::Select | Nav::Right) => {
                     return ModeAction::Start(self.preset_setup(kind));
                 }
@@ -265,7 +282,13 @@ impl Widget for &ModeSelectView<'_> {
         let st = self.state;
         let r = draw::centered(area, 76, 22);
         let inner = draw::frame(buf, r, theme, "CHOOSE A MODE", theme.dim());
-        let list = Rect::new(inner.x + 1, inner.y + 1, 18, inner.height.saturating_sub(1));
+        // Above the hint line; a row between modes while they fit.
+        let list = Rect::new(inner.x + 1, inner.y + 1, 18, inner.height.saturating_sub(3));
+        let step: u16 = if ModeKind::ALL.len() * 2 <= usize::from(list.height) + 1 {
+            2
+        } else {
+            1
+        };
         for (i, kind) in ModeKind::ALL.iter().enumerate() {
             let style = if i == st.cursor {
                 if st.focus.is_some() {
@@ -273,10 +296,12 @@ impl Widget for &ModeSelectView<'_> {
                 } else {
                     theme.selected()
                 }
+            } else if st.locked(*kind) {
+                theme.dim()
             } else {
                 theme.text()
             };
-            let y = list.y + i as u16 * 2;
+            let y = list.y + i as u16 * step;
             let x = draw::put(buf, list, list.x, y, " ", style);
             let x = draw::put(buf, list, x, y, kind.title(), style);
             draw::put(buf, list, x, y, " ", style);
@@ -352,7 +377,11 @@ impl Widget for &ModeSelectView<'_> {
                 );
             } else {
                 let y = right.y + 3 + rows;
-                draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
+                let name = sfmt!(32; "Ruleset: {}", ruleset_name(fixed_ruleset(kind)));
+                draw::put(buf, right, right.x, y, name.as_str(), theme.dim());
+                if st.locked(kind) {
+                    draw::put(buf, right, right.x, y + 2, LOCKED_NOTE, theme.bad());
+                }
             }
         }
         let opt = st.focus.and_then(|f| st.custom.row(f, st.ruleset));
@@ -369,6 +398,7 @@ impl Widget for &ModeSelectView<'_> {
             (None, _) if kind == ModeKind::Custom => {
                 "Up/Down mode   Left/Right ruleset   Enter options   Esc back"
             }
+            (None, _) if st.locked(kind) => "Up/Down choose   Esc back",
             (None, _) => "Up/Down choose   Enter start   Esc back",
             (Some(_), Some(Opt::Seed)) => "type digits   Backspace erase   Enter start",
             (Some(_), Some(Opt::StartFrom)) => {

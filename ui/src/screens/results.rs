@@ -12,7 +12,7 @@ use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::GameRecorded;
 use crate::text::{StackStr, clock, pps, sfmt};
 use crate::theme::Theme;
-use crate::widgets::stats::piece_counts_line;
+use crate::widgets::stats::{piece_counts_line, piece_letter};
 
 pub const ITEMS: [&str; 3] = ["Retry", "Choose mode", "Main menu"];
 
@@ -140,37 +140,20 @@ impl Widget for &ResultsView<'_> {
         } else if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {
             draw::put_centered(buf, inner, inner.y + 3, "Paused: not ranked", theme.bad());
         }
-        let rows: [(&str, StackStr<24>); 10] = [
-            ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
-            ("Score", sfmt!(24; "{}", s.score)),
-            ("Lines", sfmt!(24; "{}", s.lines)),
-            ("Pieces", sfmt!(24; "{}", s.pieces)),
-            (
-                "Pieces per second",
-                sfmt!(24; "{}", pps(s.pieces, s.time).as_str()),
-            ),
-            match puzzle {
-                Some(p) => ("Stage reached", sfmt!(24; "{}: {}", p.stage, p.name)),
-                None => ("Level", sfmt!(24; "{}", s.level)),
-            },
-            match puzzle {
-                Some(p) => {
-                    let start = game.mode().puzzle_start().unwrap_or(1);
-                    let cleared = (p.stage + u8::from(won)).saturating_sub(start);
-                    (
-                        "Stages cleared",
-                        sfmt!(24; "{} (from stage {})", cleared, start),
-                    )
-                }
-                None => ("Tetrises", sfmt!(24; "{}", s.tetrises)),
-            },
-            (spins_label(game), sfmt!(24; "{}", s.tspins)),
-            (
-                "Best combo / B2B",
-                sfmt!(24; "{} / {}", s.max_combo, s.max_b2b),
-            ),
-            ("Perfect clears", sfmt!(24; "{}", s.perfect_clears)),
-        ];
+        let descent_rows: [(&str, StackStr<24>); 4];
+        let classic_rows: [(&str, StackStr<24>); 10];
+        let rows: &[(&str, StackStr<24>)] = if let Some(d) = game.descent() {
+            descent_rows = [
+                ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
+                ("Gems", sfmt!(24; "{}", d.gems())),
+                ("Depth", sfmt!(24; "{} rows", d.depth())),
+                ("Piece", sfmt!(24; "{}", piece_letter(d.piece()))),
+            ];
+            &descent_rows
+        } else {
+            classic_rows = classic(game, won);
+            &classic_rows
+        };
         let table = Rect::new(inner.x + 4, inner.y + 4, inner.width.saturating_sub(8), 10);
         let table = table.intersection(inner);
         for (i, (label, value)) in rows.iter().enumerate() {
@@ -184,14 +167,53 @@ impl Widget for &ResultsView<'_> {
                 [theme.dim(), theme.text()],
             );
         }
-        // The locked pieces by type under the table.
-        let counts_at = Rect::new(inner.x + 1, inner.y + 14, inner.width.saturating_sub(2), 1);
-        piece_counts_line(buf, counts_at.intersection(inner), counts_at.y, s, theme);
+        // The locked pieces by type under the table (Descent locks none).
+        if game.descent().is_none() {
+            let counts_at = Rect::new(inner.x + 1, inner.y + 14, inner.width.saturating_sub(2), 1);
+            piece_counts_line(buf, counts_at.intersection(inner), counts_at.y, s, theme);
+        }
         self.online_note(buf, inner);
         draw::menu(buf, inner, inner.y + 16, ITEMS, self.cursor, theme);
         let hint = "Enter select   r retry   Esc menu";
         draw::hint(buf, inner, hint, theme);
     }
+}
+
+/// The results table of every mode but Descent.
+fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
+    let s = game.stats();
+    let puzzle = game.puzzle_state();
+    [
+        ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
+        ("Score", sfmt!(24; "{}", s.score)),
+        ("Lines", sfmt!(24; "{}", s.lines)),
+        ("Pieces", sfmt!(24; "{}", s.pieces)),
+        (
+            "Pieces per second",
+            sfmt!(24; "{}", pps(s.pieces, s.time).as_str()),
+        ),
+        match puzzle {
+            Some(p) => ("Stage reached", sfmt!(24; "{}: {}", p.stage, p.name)),
+            None => ("Level", sfmt!(24; "{}", s.level)),
+        },
+        match puzzle {
+            Some(p) => {
+                let start = game.mode().puzzle_start().unwrap_or(1);
+                let cleared = (p.stage + u8::from(won)).saturating_sub(start);
+                (
+                    "Stages cleared",
+                    sfmt!(24; "{} (from stage {})", cleared, start),
+                )
+            }
+            None => ("Tetrises", sfmt!(24; "{}", s.tetrises)),
+        },
+        (spins_label(game), sfmt!(24; "{}", s.tspins)),
+        (
+            "Best combo / B2B",
+            sfmt!(24; "{} / {}", s.max_combo, s.max_b2b),
+        ),
+        ("Perfect clears", sfmt!(24; "{}", s.perfect_clears)),
+    ]
 }
 
 impl ResultsView<'_> {

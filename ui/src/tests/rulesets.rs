@@ -44,7 +44,7 @@ fn the_mode_select_picks_a_ruleset_and_remembers_it() {
     let s = rows(&a);
     assert_eq!(
         s[7],
-        "  │  Ultra              Ruleset                                 < standard > │  "
+        "  │  Cheese             Ruleset                                 < standard > │  "
     );
     assert_eq!(
         s[21],
@@ -55,11 +55,11 @@ fn the_mode_select_picks_a_ruleset_and_remembers_it() {
     let s = rows(&a);
     assert_eq!(
         s[7],
-        "  │  Ultra              Ruleset                                    < tetrs > │  "
+        "  │  Cheese             Ruleset                                    < tetrs > │  "
     );
     assert_eq!(
         s[8],
-        "  │                     tetrs: Ocular rotation, recency pieces, every spin   │  "
+        "  │  Combo              tetrs: Ocular rotation, recency pieces, every spin   │  "
     );
     assert_eq!(a.settings().ruleset, RulesetId::Tetrs);
     // Left goes back through tui-tetris.
@@ -95,7 +95,7 @@ fn modes_without_rulesets_stay_standard() {
     let s = rows(&a);
     assert_eq!(
         s[8],
-        "  │                     Ruleset: standard                                    │  "
+        "  │  Combo              Ruleset: standard                                    │  "
     );
     assert_eq!(
         s[21],
@@ -137,22 +137,22 @@ fn custom_options_follow_the_ruleset() {
     let s = rows(&a);
     let expected = [
         "  │  40 Lines           Custom                                               │  ",
-        "  │                     Ruleset                              < standard >    │  ",
-        "  │  Marathon           Rotation                                      SRS    │  ",
-        "  │                     Pieces                                      7-bag    │  ",
-        "  │  Ultra              DAS                                        150 ms    │  ",
-        "  │                     ARR                                         50 ms    │  ",
-        "  │  Master             Soft drop factor                              10x    │  ",
-        "  │                     Lock delay                                 450 ms    │  ",
-        "  │  Cheese             Line clear delay                           180 ms    │  ",
-        "  │                     Appearance delay                             0 ms    │  ",
-        "  │  Combo              Hard drop delay                              0 ms    │  ",
+        "  │  Marathon           Ruleset                              < standard >    │  ",
+        "  │  Ultra              Rotation                                      SRS    │  ",
+        "  │  Master             Pieces                                      7-bag    │  ",
+        "  │  Cheese             DAS                                        150 ms    │  ",
+        "  │  Combo              ARR                                         50 ms    │  ",
+        "  │  Custom             Soft drop factor                              10x    │  ",
+        "  │  Endless            Lock delay                                 450 ms    │  ",
+        "  │  Puzzle             Line clear delay                           180 ms    │  ",
+        "  │  Descent            Appearance delay                             0 ms    │  ",
+        "  │                     Hard drop delay                              0 ms    │  ",
         "  │                     Preview                                         5    │  ",
-        "  │  Custom             Start level                                     0    │  ",
+        "  │                     Start level                                     0    │  ",
         "  │                     Level increase                                 on    │  ",
-        "  │  Endless            Limit                                        none    │  ",
+        "  │                     Limit                                        none    │  ",
         "  │                     Seed                                       random    │  ",
-        "  │  Puzzle                                   Start                          │  ",
+        "  │                                           Start                          │  ",
         "  │                                                                          │  ",
         "  │         Left/Right change   Del default   Enter start   Esc back         │  ",
     ];
@@ -163,15 +163,15 @@ fn custom_options_follow_the_ruleset() {
     let s = rows(&a);
     assert_eq!(
         s[4],
-        "  │                     Ruleset                                 < tetrs >    │  "
+        "  │  Marathon           Ruleset                                 < tetrs >    │  "
     );
     assert_eq!(
         s[7],
-        "  │  Ultra                recency snap                               2.50    │  "
+        "  │  Cheese               recency snap                               2.50    │  "
     );
     assert_eq!(
         s[12],
-        "  │                     Ground time cap                           3000 ms    │  "
+        "  │  Descent            Ground time cap                           3000 ms    │  "
     );
     assert!(s[19].ends_with("on  v │  "), "more rows below: {}", s[19]);
     // Lock delay +20 ms, ground cap -250 ms, pieces: uniform.
@@ -185,11 +185,11 @@ fn custom_options_follow_the_ruleset() {
     let s = rows(&a);
     assert_eq!(
         s[11],
-        "  │  Cheese             Lock delay                                 520 ms*   │  "
+        "  │  Puzzle             Lock delay                                 520 ms*   │  "
     );
     assert_eq!(
         s[12],
-        "  │                     Ground time cap                       < 2750 ms >*   │  "
+        "  │  Descent            Ground time cap                       < 2750 ms >*   │  "
     );
     // Del puts the ground cap back.
     press(&mut a, Key::Delete, 0);
@@ -336,6 +336,43 @@ fn the_leaderboards_switch_ruleset_with_u() {
     press(&mut a, Key::Char('u'), 0);
     assert!(a.take_requests().is_empty());
     assert!(rows(&a)[3].contains("Ruleset: standard"));
+}
+
+#[test]
+fn the_descent_board_is_tetrs_and_has_no_ruleset_switch() {
+    let mut a = registered();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0); // Leaderboards
+    let at = crate::screens::account_board::BOARDS
+        .iter()
+        .position(|&b| b == BoardId::Solo(ModeKind::Descent))
+        .expect("a descent tab");
+    for _ in 0..at {
+        press(&mut a, Key::Right, 0);
+    }
+    let descent = BoardId::Solo(ModeKind::Descent);
+    let asked = a.take_requests();
+    assert_eq!(
+        asked.last(),
+        Some(&Request::Leaderboard {
+            board: descent,
+            ruleset: RulesetId::Tetrs,
+            period: BoardPeriod::AllTime,
+            offset: 0,
+        })
+    );
+    press(&mut a, Key::Char('u'), 0);
+    assert!(a.take_requests().is_empty(), "one board only");
+    for (w, h) in [(60, 24), (80, 24), (200, 60)] {
+        let s = crate::testutil::lines(&super::draw(&a, w, h)).join("\n");
+        assert!(s.contains("Ruleset: tetrs"), "{w}x{h}\n{s}");
+        assert!(
+            s.contains("Descent") && s.contains("Versus"),
+            "{w}x{h}\n{s}"
+        );
+        assert!(s.contains("40 Lines"), "{w}x{h}\n{s}");
+    }
 }
 
 #[test]

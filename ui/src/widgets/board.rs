@@ -1,9 +1,11 @@
 //! The playfield: 10 x 20 visible cells in a frame (or, in the Electronika 60 style, in the
 //! well `<! ... !>` over `<!====!>` and `\/\/\/`). Locked cells, the active piece, its ghost,
-//! the line-clear flash, the lock flash and a hard drop's trail, at any [`Scale`].
+//! the line-clear flash, the lock flash and a hard drop's trail, at any [`Scale`]; in Descent
+//! the pegs (grey blocks), the wall stripe (blocks of its colour) and the gems (their own
+//! glyphs).
 
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
-use minotty_engine::{Cell, Game, Placed, Time};
+use minotty_engine::{Cell, Game, Gem, Placed, Time};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
@@ -204,6 +206,12 @@ impl BoardView<'_> {
         }
         if covers(lock, x, y) {
             return Look::Solid(theme.flash_block(), theme.flash());
+        }
+        if let Some(gem) = self.game.descent().and_then(|d| d.gem(x, y)) {
+            return match gem {
+                Gem::Shining(colour) => Look::Solid(theme.gem(), theme.gem_style(colour)),
+                Gem::Collected => Look::Solid(theme.collected_gem(), theme.dim()),
+            };
         }
         match self.game.board().cell(x, y) {
             Cell::Block(piece) => return Look::Solid(theme.piece_block(piece), theme.piece(piece)),

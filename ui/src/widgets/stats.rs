@@ -50,6 +50,18 @@ impl StatsView<'_> {
             ),
             None => ("TIME", sfmt!(24; "{}", clock(self.t).as_str())),
         };
+        if let Some(d) = game.descent() {
+            // Descent: no lines, pieces or levels to speak of.
+            return [
+                Some(("GEMS", sfmt!(24; "{}", d.gems()))),
+                Some(("DEPTH", sfmt!(24; "{}", d.depth()))),
+                Some(time),
+                None,
+                None,
+                None,
+                None,
+            ];
+        }
         let special = if goal.is_some_and(|g| g.stat == Stat::GarbageCleared) {
             Some((
                 "DUG",

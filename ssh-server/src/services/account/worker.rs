@@ -15,7 +15,7 @@ use crate::services::{AccountRef, Who};
 use crate::store::{
     Board, GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password,
     PasswordChangeError, Period, PlayerId, PlayerName, PuzzleError, RegisterError, SnapshotError,
-    SnapshotId, Store, StoreError, ranked_modes, ruleset_modes, unix_now,
+    SnapshotId, Store, StoreError, home_ruleset, ranked_modes, ruleset_modes, unix_now,
 };
 use crate::stored_settings;
 
@@ -388,8 +388,9 @@ impl Worker {
 
     async fn profile(&self, account: AccountRef, now: i64) -> Result<Profile, StoreError> {
         let mut bests = Vec::new();
-        // Every standard board, then the other rulesets' boards the player is on.
-        let standard = ranked_modes().map(|m| (m, RulesetId::Standard));
+        // Every mode's home board (standard; tetrs for descent), then the other rulesets'
+        // boards the player is on.
+        let standard = ranked_modes().map(|m| (m, home_ruleset(m)));
         let others = [RulesetId::TuiTetris, RulesetId::Tetrs]
             .into_iter()
             .flat_map(|r| ruleset_modes().map(|m| (m, r)));
@@ -398,7 +399,7 @@ impl Worker {
                 .store
                 .rank_of(Board::new(mode, ruleset), Period::AllTime, now, account.id)
                 .await?;
-            if entry.is_none() && ruleset != RulesetId::Standard {
+            if entry.is_none() && ruleset != home_ruleset(mode) {
                 continue;
             }
             bests.push(ProfileBest {
