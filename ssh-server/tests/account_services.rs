@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use minotty_engine::bot::autoplay;
-use minotty_engine::{Game, GameConfig, ModeKind};
+use minotty_engine::{Game, GameConfig, ModeKind, RulesetId};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
 use minotty_server::store::{GameWriter, Store, WriterConfig};
@@ -195,7 +195,14 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
         panic!("a profile");
     };
     assert_eq!(profile.name, "Ada");
-    assert_eq!(profile.bests.len(), 6);
+    // One row per mode's home board (descent's is tetrs).
+    assert_eq!(profile.bests.len(), 7);
+    assert!(
+        profile
+            .bests
+            .iter()
+            .any(|b| b.mode == ModeKind::Descent && b.ruleset == RulesetId::Tetrs)
+    );
     let sprint = &profile.bests[0];
     assert_eq!(sprint.mode, ModeKind::Sprint);
     assert_eq!(sprint.rank, Some(1));

@@ -13,7 +13,7 @@ use minotty_ui::online::{
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
 use crate::boards::{self, Figures};
-use crate::store::{self, PlayerId, Verdict, has_board, ranked_modes, ruleset_modes};
+use crate::store::{self, PlayerId, Verdict, has_board, home_ruleset, ranked_modes, ruleset_modes};
 
 /// Recent games on the profile.
 const RECENT_GAMES: usize = 10;
@@ -219,7 +219,8 @@ impl Local {
     }
 
     fn profile(&self) -> Profile {
-        let standard = ranked_modes().map(|m| (m, RulesetId::Standard));
+        // Every mode's home board (standard; tetrs for descent), then the other rulesets'.
+        let standard = ranked_modes().map(|m| (m, home_ruleset(m)));
         let others = [RulesetId::TuiTetris, RulesetId::Tetrs]
             .into_iter()
             .flat_map(|r| ruleset_modes().map(|m| (m, r)));
@@ -227,7 +228,7 @@ impl Local {
         for (mode, ruleset) in standard.into_iter().chain(others) {
             let games = self.board_games(mode, ruleset, BoardPeriod::AllTime, 0);
             let best = games.first();
-            if best.is_none() && ruleset != RulesetId::Standard {
+            if best.is_none() && ruleset != home_ruleset(mode) {
                 continue;
             }
             bests.push(ProfileBest {
@@ -307,7 +308,7 @@ impl Local {
                     .iter()
                     .position(|g| g.id == id)
                     .map_or(0, |i| i + 1);
-                let board = if has_board(kind, ruleset) && ruleset != RulesetId::Standard {
+                let board = if has_board(kind, ruleset) && ruleset != home_ruleset(kind) {
                     format!("{} ({})", kind.title(), ruleset.id())
                 } else {
                     kind.title().to_owned()

@@ -244,6 +244,14 @@ fn finished_games_make_the_local_scoreboard_profile_and_replays() {
         .find(|b| b.mode == ModeKind::Sprint && b.ruleset == RulesetId::Standard)
         .expect("a 40 lines row");
     assert_eq!(sprint_best.best.as_deref(), Some(expected[0].as_str()));
+    // Every mode's home board has a row (descent's under tetrs), as on the server.
+    assert_eq!(profile.bests.len(), crate::store::ranked_modes().len());
+    assert!(
+        profile
+            .bests
+            .iter()
+            .any(|b| b.mode == ModeKind::Descent && b.ruleset == RulesetId::Tetrs)
+    );
     assert_eq!(profile.recent.len(), 3);
     assert_eq!(profile.recent[0].ended_at, NOW + 2);
     // Everything is in the file: a new run sees the same board.
