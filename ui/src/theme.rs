@@ -109,14 +109,14 @@ impl Theme {
         }
     }
 
-    /// One cell of a hard drop's trail, `stage` 0 (fresh) to 2 (nearly gone).
+    /// One cell of a hard drop's trail at `stage` (one step today: 0).
     pub fn trail(self, stage: usize) -> &'static str {
         let glyphs = if self.unicode() {
-            ["▓▓", "▒▒", "░░"]
+            ["▒▒", "░░"]
         } else {
-            ["||", "!!", "''"]
+            ["''", "''"]
         };
-        glyphs[stage.min(2)]
+        glyphs[stage.min(1)]
     }
 
     /// One board cell holding a Descent gem not yet collected: its own glyph in every theme,

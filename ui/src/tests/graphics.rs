@@ -358,15 +358,15 @@ fn a_hard_drop_leaves_a_fading_trail_that_ends_with_its_wakeups() {
     let drop = now + 700;
     a.tick(drop);
     tap(&mut a, Key::Char(' '), drop);
-    // At once: the I's four columns from its spawn row down to the floor, the upper third a
-    // step fainter.
+    // At once: the I's four columns from its spawn row down to the floor, but for the upper
+    // third, drawn with the drop's own frame.
     let (dark, medium, light) = trail_glyphs(&a);
-    assert!(dark >= 4 * 2 * 10, "{dark} {medium} {light}");
-    assert!(medium > 0, "{dark} {medium} {light}");
-    // The trail asks for its own frames: a wakeup at each fading step, up to its end.
-    assert_eq!(a.next_wakeup(), Some(drop + 40));
+    assert_eq!(dark, 0, "{dark} {medium} {light}");
+    assert!(medium >= 4 * 2 * 10, "{dark} {medium} {light}");
+    // The trail asks for no frame of its own: it ends with the lock flash, 120 ms later.
+    assert_eq!(a.next_wakeup(), Some(drop + 120));
     let seen = wakeups(&mut a, drop + 120);
-    assert_eq!(seen, [drop + 40, drop + 80, drop + 120], "{seen:?}");
+    assert_eq!(seen, [drop + 120], "{seen:?}");
     // Gone after 120 ms: only the new piece's ghost shades the board, and no wakeup is
     // asked for before the next second of the clock or gravity.
     assert_eq!(trail_glyphs(&a), (0, 0, ghost));
@@ -376,13 +376,12 @@ fn a_hard_drop_leaves_a_fading_trail_that_ends_with_its_wakeups() {
         a.next_wakeup()
     );
 
-    // Faded a step at 40 ms.
+    // Still whole at 119 ms.
     let (mut b, now) = game_with(Settings::default());
     b.tick(now + 700);
     tap(&mut b, Key::Char(' '), now + 700);
-    b.tick(now + 745);
-    let (dark, medium, _) = trail_glyphs(&b);
-    assert_eq!(dark, 0, "the fresh part is now medium");
+    b.tick(now + 819);
+    let (_, medium, _) = trail_glyphs(&b);
     assert!(medium >= 4 * 2 * 10, "{medium}");
 
     // Turned off: no trail and no wakeups for it.
@@ -409,9 +408,9 @@ fn the_trail_shows_at_every_scale_and_style() {
             a.tick(now + 820);
             let after = board_region(&draw(&a, w, h));
             let glyph = if graphics == Graphics::Unicode {
-                "▓"
+                "▒"
             } else {
-                "||"
+                "''"
             };
             assert!(
                 during.contains(glyph),
