@@ -85,6 +85,8 @@ struct ChannelState {
     session: Option<mpsc::Sender<SessionEvent>>,
     /// The latest window size, read by the session when it draws (never a queue of sizes).
     window: Option<watch::Sender<(u32, u32)>>,
+    /// `COLORTERM`, `TERM_PROGRAM` and `LANG` from environment requests (nothing else).
+    env: crate::terminal::TermEnv,
 }
 
 impl ConnectionHandler {
@@ -168,6 +170,12 @@ impl ConnectionHandler {
             channel: id,
             player: self.player.clone(),
             size,
+            env: self
+                .channels
+                .iter()
+                .find(|c| c.id == id)
+                .map(|c| c.env.clone())
+                .unwrap_or_default(),
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
             services: Services::new(
@@ -312,6 +320,7 @@ impl russh::server::Handler for ConnectionHandler {
             started: false,
             session: None,
             window: None,
+            env: crate::terminal::TermEnv::default(),
         });
         reply.accept().await;
         Ok(())
@@ -461,8 +470,8 @@ impl russh::server::Handler for ConnectionHandler {
         Ok(())
     }
 
-    // Nothing but the game and its commands ever runs: X11, subsystems (sftp) and environment
-    // variables are refused. Agent forwarding, TCP/IP and stream-local forwarding are refused
+    // Nothing but the game and its commands ever runs: X11 and subsystems (sftp) are refused,
+    // and of environment variables only the three that describe the terminal are kept. Agent forwarding, TCP/IP and stream-local forwarding are refused
     // by russh's defaults (they answer false / reject the channel), which tests check.
 
     async fn x11_request(
@@ -489,11 +498,19 @@ impl russh::server::Handler for ConnectionHandler {
     async fn env_request(
         &mut self,
         channel: ChannelId,
-        _variable_name: &str,
-        _variable_value: &str,
+        variable_name: &str,
+        variable_value: &str,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        session.channel_failure(channel)
+        let kept = match self.channel_mut(channel) {
+            Some(state) if !state.started => state.env.accept(variable_name, variable_value),
+            _ => false,
+        };
+        if kept {
+            session.channel_success(channel)
+        } else {
+            session.channel_failure(channel)
+        }
     }
 }
 

@@ -62,6 +62,8 @@ pub struct SessionParams {
     /// Columns and rows of the client's window: from the PTY request, then the latest window
     /// change (clamped here). Only the latest size is ever kept.
     pub size: watch::Receiver<(u32, u32)>,
+    /// What the client's environment requests said about its terminal.
+    pub env: crate::terminal::TermEnv,
     pub limits: Limits,
     pub shutdown: CancellationToken,
     /// The session's accounts and versus services and the channel their answers come on.
@@ -94,6 +96,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         channel,
         player,
         size: mut window,
+        env,
         limits,
         shutdown,
         services: (mut services, mut responses),
@@ -120,6 +123,15 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     };
     let mut app = match stored {
         Some(settings) => App::with_settings(ctx, settings),
+        // A player without stored settings gets 24-bit colour when the terminal says it has
+        // it (`COLORTERM`, sent with `SendEnv COLORTERM`).
+        None if env.truecolor() => App::with_settings(
+            ctx,
+            minotty_ui::Settings {
+                colors: minotty_ui::ColorMode::TrueColor,
+                ..minotty_ui::Settings::default()
+            },
+        ),
         None => App::new(ctx),
     };
     let (cols, rows) = {

@@ -245,6 +245,35 @@ impl Connection {
         Ok(PtySession::new(channel, cols, rows))
     }
 
+    /// Like [`Connection::play`], after sending environment variables (`SendEnv`); says which
+    /// of them the server kept (answered with success).
+    pub async fn play_with_env(
+        &self,
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> anyhow::Result<(PtySession, Vec<bool>)> {
+        let mut channel = self.handle.channel_open_session().await?;
+        let mut kept = Vec::new();
+        for (name, value) in env {
+            channel.set_env(true, *name, *value).await?;
+            let answer = loop {
+                match tokio::time::timeout(WAIT, channel.wait()).await? {
+                    Some(ChannelMsg::Success) => break true,
+                    Some(ChannelMsg::Failure) => break false,
+                    Some(_) => {}
+                    None => bail!("the channel closed"),
+                }
+            };
+            kept.push(answer);
+        }
+        channel
+            .request_pty(false, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
+            .await?;
+        channel.request_shell(false).await?;
+        Ok((PtySession::new(channel, cols, rows), kept))
+    }
+
     /// Runs an exec request (with or without a PTY) to its end.
     pub async fn exec(&self, command: &str, pty: bool) -> anyhow::Result<Output> {
         let channel = self.handle.channel_open_session().await?;

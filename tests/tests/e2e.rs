@@ -38,6 +38,40 @@ async fn menu_shows_with_the_players_name() -> Result {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn colorterm_lang_and_term_program_are_kept_and_truecolor_is_used() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Guest).await?;
+    let (mut s, kept) = conn
+        .play_with_env(
+            100,
+            40,
+            &[
+                ("COLORTERM", "truecolor"),
+                ("LD_PRELOAD", "/tmp/evil.so"),
+                ("LANG", "en_US.UTF-8"),
+                ("TERM_PROGRAM", "Wez\x1b[2JTerm"),
+                ("PATH", "/bin"),
+            ],
+        )
+        .await?;
+    assert_eq!(kept, [true, false, true, false, false]);
+    s.start_40_lines().await?;
+    // A player without stored settings gets 24-bit colours: the falling piece is drawn in RGB.
+    s.wait_until("a piece in 24-bit colour", WAIT, |screen| {
+        let (rows, cols) = screen.size();
+        (0..rows.get()).any(|y| {
+            (0..cols.get()).any(|x| {
+                screen.cell(y, x).is_some_and(|c| {
+                    c.contents() == "█" && matches!(c.fgcolor(), vt100::Color::Rgb(..))
+                })
+            })
+        })
+    })
+    .await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guests_without_keys_get_in_and_bad_names_become_guest() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "\x07\x1b\x08", Login::Guest).await?;
