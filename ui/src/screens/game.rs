@@ -184,6 +184,9 @@ impl Widget for &GameView<'_> {
             ("BOT PLAYING - press B to take over", theme.accent())
         } else if s.bot_available() {
             ("B bot plays   Esc pause   Ctrl+C quit", theme.dim())
+        } else if game.descent().is_some() {
+            // Descent is never snapshotted.
+            ("Esc pause   Ctrl+C quit", theme.dim())
         } else {
             ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())
         };

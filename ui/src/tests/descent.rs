@@ -128,6 +128,11 @@ fn the_game_screen_shows_gems_depth_and_time_left() {
         // Gems of the first view and pegs are on the board.
         assert!(s.contains("◆◆"), "{w}x{h}\n{s}");
         assert!(s.contains("██"), "{w}x{h}");
+        // Descent is never snapshotted, so the footer does not offer it.
+        assert!(
+            s.contains("Esc pause") && !s.contains("Ctrl+S"),
+            "{w}x{h}\n{s}"
+        );
     }
     for (w, h) in [(1, 1), (10, 5), (30, 10), (79, 23)] {
         draw(&a, w, h);
