@@ -291,15 +291,15 @@ fn fill_gaps<'a>(cells: &mut Vec<(u16, u16, &'a Cell)>, next: &'a Buffer) {
         {
             let end = px.saturating_add(u16::try_from(prev.symbol().width().max(1)).unwrap_or(1));
             if py == y && x > end && x - end <= 3 && style(prev) == style(cell) {
-                let gap: Vec<&Cell> = (end..x).filter_map(|gx| next.cell((gx, y))).collect();
-                let fits = gap.len() == usize::from(x - end)
-                    && gap
-                        .iter()
-                        .all(|c| c.symbol().width() == 1 && style(c) == style(cell));
-                let bytes: usize = gap.iter().map(|c| c.symbol().len()).sum();
+                // The gap's cells, looked at in place (no allocation on the frame path).
+                let gap = || (end..x).map(|gx| (gx, next.cell((gx, y))));
+                let fits = gap().all(|(_, c)| {
+                    c.is_some_and(|c| c.symbol().width() == 1 && style(c) == style(cell))
+                });
+                let bytes: usize = gap().filter_map(|(_, c)| c).map(|c| c.symbol().len()).sum();
                 let skip = 3 + if x - end == 1 { 0 } else { 1 };
                 if fits && bytes < skip {
-                    out.extend((end..x).zip(gap).map(|(gx, c)| (gx, y, c)));
+                    out.extend(gap().filter_map(|(gx, c)| c.map(|c| (gx, y, c))));
                 }
             }
         }
@@ -325,7 +325,6 @@ struct AnsiBackend {
 
 /// The bytes of `CSI <y+1>;<x+1>H` (`CSI <y+1>H` in the first column).
 fn absolute_move_len(x: u16, y: u16) -> usize {
-    let digits = |v: u32| v.checked_ilog10().map_or(1, |d| d as usize + 1);
     let row = 3 + digits(u32::from(y) + 1);
     if x == 0 {
         row
@@ -357,12 +356,12 @@ fn relative_move(out: &mut Vec<u8>, at: Position, to: Position) {
         let back = 3 + if at.x - to.x == 1 {
             0
         } else {
-            digits16(at.x - to.x)
+            digits(u32::from(at.x - to.x))
         };
         let cr = 1 + match to.x {
             0 => 0,
             1 => 3,
-            n => 3 + digits16(n),
+            n => 3 + digits(u32::from(n)),
         };
         if cr <= back {
             out.push(b'\r');
@@ -375,7 +374,8 @@ fn relative_move(out: &mut Vec<u8>, at: Position, to: Position) {
     }
 }
 
-fn digits16(v: u16) -> usize {
+/// The decimal digits of `v`.
+fn digits(v: u32) -> usize {
     v.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
