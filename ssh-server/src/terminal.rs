@@ -182,7 +182,7 @@ impl RemoteTerminal {
         std::mem::swap(self.terminal.current_buffer_mut(), &mut self.shown);
         let old = std::mem::take(self.terminal.current_buffer_mut());
         let mut changed = changed_cells(&old, &self.shown);
-        group_by_style(&mut changed);
+        group_by_style(&mut changed, self.terminal.backend().style);
         fill_gaps(&mut changed, &self.shown);
         if let Err(never) = self.terminal.backend_mut().draw(changed.into_iter()) {
             match never {}
@@ -247,12 +247,21 @@ fn changed_cells<'a>(shown: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cel
     out
 }
 
-/// Orders changed cells by style (styles in order of first appearance, positions in order
-/// within a style). Every cell is written at an explicit position, so the order is free, and
-/// a style switch (about 13 bytes) costs more than the cell it colours: a moving piece and its
-/// ghost alternate piece and grid colours cell by cell, which this turns into one switch each.
-fn group_by_style(cells: &mut [(u16, u16, &Cell)]) {
+/// Orders changed cells by style (the style the client has now first, then the others in
+/// order of first appearance, positions in order within a style). Every cell is written at an
+/// explicit position, so the order is free, and a style switch (about 13 bytes) costs more
+/// than the cell it colours: a moving piece and its ghost alternate piece and grid colours
+/// cell by cell, which this turns into one switch each, and a frame whose changes include the
+/// style the last frame ended with starts without a switch.
+fn group_by_style(cells: &mut [(u16, u16, &Cell)], current: Option<(Color, Color, Modifier)>) {
     let mut styles: Vec<(Color, Color, Modifier)> = Vec::new();
+    if let Some(style) = current
+        && cells
+            .iter()
+            .any(|(_, _, c)| (c.fg, c.bg, c.modifier) == style)
+    {
+        styles.push(style);
+    }
     for (_, _, c) in cells.iter() {
         let style = (c.fg, c.bg, c.modifier);
         if !styles.contains(&style) {
@@ -333,8 +342,8 @@ fn absolute_move_len(x: u16, y: u16) -> usize {
     }
 }
 
-/// Appends a move from `at` to `to` made of carriage return and cursor up, down, forward and
-/// back (`CSI n A/B/C/D`, the count left out when it is 1).
+/// Appends a move from `at` to `to` made of carriage return, backspace and cursor up, down,
+/// forward and back (`CSI n A/B/C/D`, the count left out when it is 1).
 fn relative_move(out: &mut Vec<u8>, at: Position, to: Position) {
     use std::io::Write;
     let csi = |out: &mut Vec<u8>, n: u16, f: u8| {
@@ -363,11 +372,16 @@ fn relative_move(out: &mut Vec<u8>, at: Position, to: Position) {
             1 => 3,
             n => 3 + digits(u32::from(n)),
         };
-        if cr <= back {
+        // Backspace moves one column left (never past the first, never wrapping): a byte a
+        // column, shorter than `CSI n D` for up to three columns.
+        let backspaces = usize::from(at.x - to.x);
+        if cr <= back && cr < backspaces {
             out.push(b'\r');
             if to.x > 0 {
                 csi(out, to.x, b'C');
             }
+        } else if backspaces <= back {
+            out.extend(std::iter::repeat_n(b'\x08', backspaces));
         } else {
             csi(out, at.x - to.x, b'D');
         }
@@ -669,6 +683,41 @@ mod tests {
         assert_eq!(
             screen(&term, out.as_bytes()).line(1),
             "c                   "
+        );
+    }
+
+    #[test]
+    fn a_short_move_left_is_backspaces() {
+        let mut term = RemoteTerminal::new(20, 3);
+        term.draw(|f| f.render_widget(Paragraph::new("\n          ab"), f.area()));
+        let first = term.take_output();
+        // The cursor is after "b" (column 12); "x" goes to column 10: two backspaces (2 bytes)
+        // rather than `CSI 2 D` (4), `CR CSI 10 C` (6) or `CSI 2;11 H` (8).
+        term.draw(|f| f.render_widget(Paragraph::new("\n          xb"), f.area()));
+        let out = String::from_utf8(term.take_output()).unwrap();
+        assert_eq!(out, "\x08\x08x");
+        let shown = screen(&term, &[first, out.into_bytes()].concat());
+        assert_eq!(shown.line(1), "          xb        ");
+    }
+
+    #[test]
+    fn a_frame_starts_in_the_style_the_client_has() {
+        let mut term = RemoteTerminal::new(12, 1);
+        let line = |a: &'static str, b: &'static str| {
+            ratatui::text::Line::from(vec![a.red(), " ".into(), b.blue()])
+        };
+        term.draw(|f| f.render_widget(Paragraph::new(line("a", "b")), f.area()));
+        let first = term.take_output();
+        assert!(String::from_utf8_lossy(&first).ends_with("\x1b[34mb"));
+        // Both change: the blue one is written first, with no switch, then the red one.
+        term.draw(|f| f.render_widget(Paragraph::new(line("c", "d")), f.area()));
+        let out = String::from_utf8(term.take_output()).unwrap();
+        assert_eq!(out.matches("\x1b[").count(), 1, "{out:?}");
+        assert!(out.starts_with("\x08d"), "{out:?}");
+        assert!(out.contains("\x1b[31mc"), "{out:?}");
+        assert_eq!(
+            screen(&term, &[first, out.into_bytes()].concat()).line(0),
+            "c d         "
         );
     }
 

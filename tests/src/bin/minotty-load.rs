@@ -66,6 +66,15 @@ struct Args {
     /// A hard drop every this many taps.
     #[arg(long, default_value_t = 10)]
     drop_every: u32,
+    /// Taps left, rotate, right and soft drop in turn and never hard drops (the key pattern of
+    /// issue 14's independent client, with `--tap-ms 250`) instead of the default schedule,
+    /// without waiting for the screen: bytes and frames only, no latency.
+    #[arg(long)]
+    moves: bool,
+    /// Writes what the first player received during the window to this file (for profiling
+    /// frames, e.g. with `tests/frame-profile.py`).
+    #[arg(long)]
+    record: Option<std::path::PathBuf>,
     /// Players connecting at the same time while ramping up.
     #[arg(long, default_value_t = 16)]
     connect_parallel: usize,
@@ -160,7 +169,13 @@ async fn main() -> anyhow::Result<()> {
             };
             ready.wait().await;
             if let Some((conn, mut session)) = joined {
+                session.record = i == 0 && args.record.is_some();
                 let stats = play(&args, &mut session, Duration::from_secs(args.seconds)).await;
+                if let (Some(path), true) = (&args.record, session.record)
+                    && let Err(e) = std::fs::write(path, &session.raw)
+                {
+                    eprintln!("--record {}: {e}", path.display());
+                }
                 let mut t = totals.lock().await;
                 t.latencies_us.extend(stats.latencies_us);
                 t.missed += stats.missed;
@@ -281,6 +296,8 @@ async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats 
 struct Keys {
     left: Vec<u8>,
     right: Vec<u8>,
+    rotate: Vec<u8>,
+    soft: Vec<u8>,
     drop: Vec<u8>,
     again: Vec<u8>,
 }
@@ -290,6 +307,8 @@ impl Keys {
         Keys {
             left: keys::LEFT.to_vec(),
             right: keys::RIGHT.to_vec(),
+            rotate: b"x".to_vec(),
+            soft: keys::DOWN.to_vec(),
             drop: keys::HARD_DROP.to_vec(),
             again: b"r".to_vec(),
         }
@@ -299,6 +318,8 @@ impl Keys {
         Keys {
             left: kitty_tap(KittyKey::Arrow('D')),
             right: kitty_tap(KittyKey::Arrow('C')),
+            rotate: kitty_tap(KittyKey::Char('x')),
+            soft: kitty_tap(KittyKey::Arrow('B')),
             drop: kitty_tap(KittyKey::Char(' ')),
             again: kitty_tap(KittyKey::Char('r')),
         }
@@ -332,7 +353,19 @@ async fn play_schedule(
             continue;
         }
         n += 1;
-        if n.is_multiple_of(args.drop_every.max(1)) {
+        if args.moves {
+            // A steady 4 keys a second: nothing waits for the screen (a move into a wall shows
+            // nothing), so no latency is measured in this pattern.
+            let key = match n % 4 {
+                1 => &keys.left,
+                2 => &keys.rotate,
+                3 => &keys.right,
+                _ => &keys.soft,
+            };
+            if s.send(key).await.is_err() {
+                break;
+            }
+        } else if n.is_multiple_of(args.drop_every.max(1)) {
             if s.send(&keys.drop).await.is_err() {
                 break;
             }

@@ -306,13 +306,16 @@ impl Playfield<'_> {
         } else {
             usize::from(preview.unwrap_or(settings.preview))
         };
+        let compact = theme.half_blocks() && scale == Scale::ONE;
         let next = NextView {
             game,
             count,
             theme,
             hidden,
+            compact,
         };
-        let next_at = Rect::new(x0 + width - BOX_W, y0 + 1, BOX_W, NextView::height(count));
+        let height = NextView::height(count, compact);
+        let next_at = Rect::new(x0 + width - BOX_W, y0 + 1, BOX_W, height);
         next.render(next_at.intersection(r), buf);
         cells_area(board_at, theme, scale)
     }

@@ -266,7 +266,7 @@ impl MatchView<'_> {
             side_x,
             r.y + HoldView::HEIGHT,
             BOX_W,
-            NextView::height(count),
+            NextView::height(count, theme.half_blocks()),
         )
         .intersection(r);
         NextView {
@@ -274,6 +274,7 @@ impl MatchView<'_> {
             count,
             theme,
             hidden: false,
+            compact: theme.half_blocks(),
         }
         .render(next_at, buf);
 
