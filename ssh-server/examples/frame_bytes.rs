@@ -118,7 +118,7 @@ fn main() {
             last_frame.map_or(now, |t| t + interval)
         };
         if dirty && now >= due {
-            term.draw(|f| app.render(f));
+            term.draw(|area, buf| app.render_into(area, buf));
             let bytes = frame_bytes(&[], &term.take_output());
             if now >= from && !bytes.is_empty() {
                 tally.add(&bytes);

@@ -222,7 +222,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         };
         if !outbox.busy() {
             if needs_draw && now >= frame_due {
-                term.draw(|frame| app.render(frame));
+                term.draw(|area, buf| app.render_into(area, buf));
                 needs_draw = false;
                 key_frame = false;
                 last_frame = Some(now);

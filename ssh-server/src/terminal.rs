@@ -5,7 +5,6 @@ use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::{Position, Rect, Size};
 use ratatui::style::{Color, Modifier};
-use ratatui::{Frame, Terminal, TerminalOptions, Viewport};
 use unicode_width::UnicodeWidthStr;
 
 /// Larger windows are drawn at this size (absurd sizes cost memory and bandwidth).
@@ -112,117 +111,120 @@ pub fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
 
 /// A ratatui terminal whose output is collected in memory.
 ///
-/// The frame is rendered through ratatui's `Terminal` (which hands out the `Frame`), but the
-/// diff against what the client shows is our own: it compares cells and computes a unicode
-/// width only for cells that changed, where ratatui's computes one for every cell of every
-/// frame (that was a quarter of the server's CPU under load). Frames never place a cursor.
+/// A frame is rendered into a buffer of the thread's ([`SCRATCH`]), then compared with what
+/// the client shows (`shown`, the session's one screen-sized buffer), which takes the changes
+/// as they are found. The diff computes a unicode width only for cells that changed (ratatui's
+/// own computes one for every cell of every frame: that was a quarter of the server's CPU under
+/// load). Frames never place a cursor.
 ///
-/// Memory: two screen-sized buffers, like ratatui's own double buffering. The terminal's
-/// current buffer receives each frame; `shown` is what the client shows. The terminal's other
-/// buffer is never used and is kept empty (see [`RemoteTerminal::drop_spare_buffer`]).
+/// Why the scratch buffer is the thread's: a 100x40 buffer is 4,000 cells of 48 bytes, about
+/// 190 KiB. With a render buffer of its own per session, every frame cleared, filled and read
+/// one buffer and read and swapped another, cold in memory for any of hundreds of sessions:
+/// clearing and comparing were a third of the server's CPU in a versus load. The thread's
+/// buffer stays in cache; a session holds only `shown`.
 #[derive(Debug)]
 pub struct RemoteTerminal {
-    terminal: Terminal<AnsiBackend>,
+    backend: AnsiBackend,
     /// What the client's screen shows.
     shown: Buffer,
+}
+
+thread_local! {
+    /// The buffer frames are rendered into on this thread, reused by every session that draws
+    /// here (its `content` keeps the capacity of the largest screen drawn).
+    static SCRATCH: std::cell::RefCell<Buffer> = std::cell::RefCell::new(Buffer::empty(Rect::ZERO));
 }
 
 impl RemoteTerminal {
     pub fn new(cols: u16, rows: u16) -> RemoteTerminal {
         let area = Rect::new(0, 0, cols, rows);
-        let backend = AnsiBackend::new(area.as_size());
-        let options = TerminalOptions {
-            viewport: Viewport::Fixed(area),
-        };
-        let terminal = match Terminal::with_options(backend, options) {
-            Ok(t) => t,
-            Err(never) => match never {},
-        };
-        let mut term = RemoteTerminal {
-            terminal,
+        RemoteTerminal {
+            backend: AnsiBackend::new(area.as_size()),
             shown: Buffer::empty(area),
-        };
-        term.drop_spare_buffer();
-        term
+        }
     }
 
     pub fn size(&self) -> (u16, u16) {
-        let size = self.terminal.backend().size;
-        (size.width, size.height)
+        (self.backend.size.width, self.backend.size.height)
     }
 
     /// Resizes the drawing area; the next draw repaints everything.
     pub fn resize(&mut self, cols: u16, rows: u16) {
         let area = Rect::new(0, 0, cols, rows);
-        self.terminal.backend_mut().size = area.as_size();
-        self.terminal.backend_mut().forget_state();
+        self.backend.size = area.as_size();
+        self.backend.forget_state();
         // Clears the client's screen (attributes reset), which is what an empty buffer shows.
-        if let Err(never) = self.terminal.resize(area) {
+        if let Err(never) = self.backend.clear() {
             match never {}
         }
         self.shown = Buffer::empty(area);
-        self.drop_spare_buffer();
     }
 
-    /// Empties the terminal's second buffer, which only ratatui's own diff would use:
-    /// `swap_buffers` makes it current, it is replaced by an empty one, and swapping back makes
-    /// the full-size buffer current again.
-    fn drop_spare_buffer(&mut self) {
-        self.terminal.swap_buffers();
-        *self.terminal.current_buffer_mut() = Buffer::default();
-        self.terminal.swap_buffers();
-    }
-
-    /// Draws a frame: only the cells that changed since the last one are written.
-    pub fn draw(&mut self, render: impl FnOnce(&mut Frame<'_>)) {
-        self.terminal.current_buffer_mut().reset();
-        render(&mut self.terminal.get_frame());
-        // The new frame becomes `shown`; the old one is compared with it, then waits in the
-        // terminal to be reset for the next frame.
-        std::mem::swap(self.terminal.current_buffer_mut(), &mut self.shown);
-        let old = std::mem::take(self.terminal.current_buffer_mut());
-        let mut changed = changed_cells(&old, &self.shown);
-        group_by_style(&mut changed, self.terminal.backend().style);
-        fill_gaps(&mut changed, &self.shown);
-        if let Err(never) = self.terminal.backend_mut().draw(changed.into_iter()) {
-            match never {}
-        }
-        *self.terminal.current_buffer_mut() = old;
+    /// Draws a frame: `render` fills the screen's area of a cleared buffer; only the cells that
+    /// changed since the last frame are written.
+    pub fn draw(&mut self, render: impl FnOnce(Rect, &mut Buffer)) {
+        let area = self.shown.area;
+        SCRATCH.with_borrow_mut(|next| {
+            if next.area == area {
+                next.reset();
+            } else {
+                next.area = area;
+                next.content.clear();
+                next.content.resize(area.area() as usize, Cell::EMPTY);
+            }
+            render(area, next);
+            let mut changed = take_changes(&mut self.shown, next);
+            group_by_style(&mut changed, self.backend.style);
+            fill_gaps(&mut changed, next);
+            if let Err(never) = self.backend.draw(changed.into_iter()) {
+                match never {}
+            }
+        });
     }
 
     /// The bytes produced since the last call.
     pub fn take_output(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.terminal.backend_mut().out)
+        std::mem::take(&mut self.backend.out)
     }
 }
 
-/// The cells of `next` that differ from `shown`, with their positions. A wide character covers
+/// The cells of `next` to write to the client, with their positions, and `shown` made equal
+/// to `next` (each cell that differs copied over, in the same pass). A wide character covers
 /// the cells after it; when a wide character is replaced, the cells it covered are rewritten.
-fn changed_cells<'a>(shown: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
+fn take_changes<'a>(shown: &mut Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
     let width = usize::from(next.area.width.max(1));
     let len = next.content.len().min(shown.content.len());
     let mut out = Vec::new();
-    let mut i = 0;
     let mut repaint_until = 0;
-    while i < len {
-        let (Some(new), Some(old)) = (next.content.get(i), shown.content.get(i)) else {
+    // Cells covered by a wide character written this frame.
+    let mut covered_until = 0;
+    // Whether the cell before was the same in both before this frame.
+    let mut previous_same = true;
+    for i in 0..len {
+        let (Some(new), Some(old)) = (next.content.get(i), shown.content.get_mut(i)) else {
             break;
         };
-        if i >= repaint_until && new == old {
-            i += 1;
+        let same = new == &*old;
+        // Widths are computed for changed cells only (most cells of a frame are unchanged).
+        let mut old_width = 0;
+        if !same {
+            old_width = old.symbol().width();
+            old.clone_from(new);
+        }
+        let previous_was_same = std::mem::replace(&mut previous_same, same);
+        if i < covered_until || i >= repaint_until && same {
             continue;
         }
         // The cell after an unchanged wide character is covered by it: writing there would
         // break the character on the client.
         if i % width != 0
             && i >= repaint_until
+            && previous_was_same
             && next
                 .content
                 .get(i - 1)
                 .is_some_and(|c| c.symbol().width() > 1)
-            && shown.content.get(i - 1) == next.content.get(i - 1)
         {
-            i += 1;
             continue;
         }
         let x = u16::try_from(i % width).unwrap_or(u16::MAX);
@@ -235,14 +237,18 @@ fn changed_cells<'a>(shown: &Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cel
         let new_width = new.symbol().width().max(1);
         // An old wide character that starts under the new cell and reaches past it is erased
         // whole by the client when part of it is overwritten: the cells it covered beyond the
-        // new cell are written again.
+        // new cell are written again. (Cells after `i` are not updated yet: their old widths.)
         for k in 0..new_width {
-            let old_width = shown.content.get(i + k).map_or(0, |c| c.symbol().width());
+            let old_width = if k == 0 {
+                old_width
+            } else {
+                shown.content.get(i + k).map_or(0, |c| c.symbol().width())
+            };
             if k + old_width > new_width {
                 repaint_until = repaint_until.max(i + k + old_width);
             }
         }
-        i += new_width;
+        covered_until = i + new_width;
     }
     out
 }
@@ -603,7 +609,7 @@ impl Backend for AnsiBackend {
 mod tests {
     use super::*;
     use ratatui::style::Stylize;
-    use ratatui::widgets::Paragraph;
+    use ratatui::widgets::{Paragraph, Widget};
 
     /// What a real terminal emulator shows after `bytes`.
     fn screen(term: &RemoteTerminal, bytes: &[u8]) -> Screen {
@@ -637,11 +643,11 @@ mod tests {
     #[test]
     fn draws_and_then_sends_only_changes() {
         let mut term = RemoteTerminal::new(20, 3);
-        term.draw(|f| f.render_widget(Paragraph::new("hello █ world"), f.area()));
+        term.draw(|area, buf| Paragraph::new("hello █ world").render(area, buf));
         let first = term.take_output();
         assert_eq!(screen(&term, &first).line(0), "hello █ world       ");
 
-        term.draw(|f| f.render_widget(Paragraph::new("hello █ World"), f.area()));
+        term.draw(|area, buf| Paragraph::new("hello █ World").render(area, buf));
         let second = term.take_output();
         assert!(second.len() < 40, "{:?}", String::from_utf8_lossy(&second));
         assert!(String::from_utf8_lossy(&second).contains('W'));
@@ -654,10 +660,10 @@ mod tests {
     #[test]
     fn changes_are_written_grouped_by_style() {
         let mut term = RemoteTerminal::new(12, 1);
-        term.draw(|f| {
+        term.draw(|area, buf| {
             let line =
                 ratatui::text::Line::from(vec!["a".red(), "b".blue(), "c".red(), "d".blue()]);
-            f.render_widget(Paragraph::new(line), f.area())
+            Paragraph::new(line).render(area, buf)
         });
         let out = String::from_utf8(term.take_output()).unwrap();
         // The first switch resets everything; the second changes only the foreground.
@@ -670,7 +676,7 @@ mod tests {
     #[test]
     fn further_along_a_row_the_cursor_moves_forward_not_absolutely() {
         let mut term = RemoteTerminal::new(20, 2);
-        term.draw(|f| f.render_widget(Paragraph::new("a    b\nc"), f.area()));
+        term.draw(|area, buf| Paragraph::new("a    b\nc").render(area, buf));
         let out = String::from_utf8(term.take_output()).unwrap();
         // "a", 4 unchanged blanks skipped forward, "b", then row 2 by the shortest move
         // (carriage return and down: 4 bytes against 4 for `CSI 2 H`, absolute wins ties).
@@ -689,11 +695,11 @@ mod tests {
     #[test]
     fn a_short_move_left_is_backspaces() {
         let mut term = RemoteTerminal::new(20, 3);
-        term.draw(|f| f.render_widget(Paragraph::new("\n          ab"), f.area()));
+        term.draw(|area, buf| Paragraph::new("\n          ab").render(area, buf));
         let first = term.take_output();
         // The cursor is after "b" (column 12); "x" goes to column 10: two backspaces (2 bytes)
         // rather than `CSI 2 D` (4), `CR CSI 10 C` (6) or `CSI 2;11 H` (8).
-        term.draw(|f| f.render_widget(Paragraph::new("\n          xb"), f.area()));
+        term.draw(|area, buf| Paragraph::new("\n          xb").render(area, buf));
         let out = String::from_utf8(term.take_output()).unwrap();
         assert_eq!(out, "\x08\x08x");
         let shown = screen(&term, &[first, out.into_bytes()].concat());
@@ -706,11 +712,11 @@ mod tests {
         let line = |a: &'static str, b: &'static str| {
             ratatui::text::Line::from(vec![a.red(), " ".into(), b.blue()])
         };
-        term.draw(|f| f.render_widget(Paragraph::new(line("a", "b")), f.area()));
+        term.draw(|area, buf| Paragraph::new(line("a", "b")).render(area, buf));
         let first = term.take_output();
         assert!(String::from_utf8_lossy(&first).ends_with("\x1b[34mb"));
         // Both change: the blue one is written first, with no switch, then the red one.
-        term.draw(|f| f.render_widget(Paragraph::new(line("c", "d")), f.area()));
+        term.draw(|area, buf| Paragraph::new(line("c", "d")).render(area, buf));
         let out = String::from_utf8(term.take_output()).unwrap();
         assert_eq!(out.matches("\x1b[").count(), 1, "{out:?}");
         assert!(out.starts_with("\x08d"), "{out:?}");
@@ -724,7 +730,7 @@ mod tests {
     #[test]
     fn colours_and_modifiers_become_sgr() {
         let mut term = RemoteTerminal::new(10, 1);
-        term.draw(|f| f.render_widget(Paragraph::new("x".red().on_blue().bold()), f.area()));
+        term.draw(|area, buf| Paragraph::new("x".red().on_blue().bold()).render(area, buf));
         let out = String::from_utf8(term.take_output()).unwrap();
         assert!(out.contains("\x1b[0;1;31;44mx"), "{out:?}");
     }
@@ -732,15 +738,15 @@ mod tests {
     #[test]
     fn resize_repaints_everything_at_the_new_size() {
         let mut term = RemoteTerminal::new(10, 2);
-        term.draw(|f| f.render_widget(Paragraph::new("abc"), f.area()));
+        term.draw(|area, buf| Paragraph::new("abc").render(area, buf));
         term.take_output();
         term.resize(30, 5);
         assert_eq!(term.size(), (30, 5));
-        term.draw(|f| f.render_widget(Paragraph::new("abc"), f.area()));
+        term.draw(|area, buf| Paragraph::new("abc").render(area, buf));
         let out = term.take_output();
         assert!(String::from_utf8_lossy(&out).contains("abc"));
         term.resize(5, 2);
-        term.draw(|f| f.render_widget(Paragraph::new("abcdefgh"), f.area()));
+        term.draw(|area, buf| Paragraph::new("abcdefgh").render(area, buf));
         let out = term.take_output();
         assert_eq!(screen(&term, &out).line(0), "abcde");
     }
@@ -748,19 +754,44 @@ mod tests {
     #[test]
     fn wide_characters_are_replaced_cleanly() {
         let mut term = RemoteTerminal::new(10, 1);
-        term.draw(|f| f.render_widget(Paragraph::new("a界b"), f.area()));
+        term.draw(|area, buf| Paragraph::new("a界b").render(area, buf));
         let out = String::from_utf8(term.take_output()).unwrap();
         assert!(out.contains("a界b"), "{out:?}");
-        term.draw(|f| f.render_widget(Paragraph::new("axyb"), f.area()));
+        term.draw(|area, buf| Paragraph::new("axyb").render(area, buf));
         let out = String::from_utf8(term.take_output()).unwrap();
         assert!(out.contains('x') && out.contains('y'), "{out:?}");
         assert!(!out.contains('a') && !out.contains('b'), "{out:?}");
     }
 
     #[test]
+    fn terminals_of_different_sizes_share_the_thread_buffer_cleanly() {
+        let mut wide = RemoteTerminal::new(30, 4);
+        let mut small = RemoteTerminal::new(8, 2);
+        let (mut wide_bytes, mut small_bytes) = (Vec::new(), Vec::new());
+        for (w, s) in [
+            ("first wide", "one"),
+            ("second", "two"),
+            ("third wide", "3"),
+        ] {
+            wide.draw(|area, buf| Paragraph::new(w).render(area, buf));
+            wide_bytes.extend(wide.take_output());
+            small.draw(|area, buf| Paragraph::new(s).render(area, buf));
+            small_bytes.extend(small.take_output());
+            assert_eq!(screen(&wide, &wide_bytes).line(0).trim_end(), w);
+            assert_eq!(screen(&small, &small_bytes).line(0).trim_end(), s);
+            assert_eq!(screen(&wide, &wide_bytes).line(1).trim_end(), "");
+        }
+        // Nothing changed: nothing written, whatever the other drew in between.
+        small.draw(|area, buf| Paragraph::new("3").render(area, buf));
+        wide.draw(|area, buf| Paragraph::new("third wide").render(area, buf));
+        assert!(wide.take_output().is_empty());
+        assert!(small.take_output().is_empty());
+    }
+
+    #[test]
     fn an_unchanged_frame_writes_nothing() {
         let mut term = RemoteTerminal::new(30, 5);
-        let draw = |f: &mut Frame<'_>| f.render_widget(Paragraph::new("same".bold()), f.area());
+        let draw = |area, buf: &mut Buffer| Paragraph::new("same".bold()).render(area, buf);
         term.draw(draw);
         assert!(!term.take_output().is_empty());
         term.draw(draw);
@@ -810,7 +841,7 @@ mod tests {
         assert_eq!(clamp_size(100, 40), (100, 40));
         assert_eq!(clamp_size(100_000, u32::MAX), (MAX_COLS, MAX_ROWS));
         let mut term = RemoteTerminal::new(1, 1);
-        term.draw(|f| f.render_widget(Paragraph::new("wide text"), f.area()));
+        term.draw(|area, buf| Paragraph::new("wide text").render(area, buf));
     }
 
     #[test]
@@ -952,11 +983,11 @@ mod emulated {
             for (i, frame) in frames.iter().enumerate() {
                 // Some rows keep the previous frame's content: small changes between frames.
                 let keep_rows = keep.get(i).cloned().unwrap_or_default();
-                term.draw(|f| {
+                term.draw(|_, buf| {
                     if let Some(prev) = last {
-                        draw(f.buffer_mut(), prev, &[]);
+                        draw(buf, prev, &[]);
                     }
-                    draw(f.buffer_mut(), frame, &keep_rows);
+                    draw(buf, frame, &keep_rows);
                 });
                 last = Some(frame);
                 parser.process(&frame_bytes(&[], &term.take_output()));
@@ -992,8 +1023,7 @@ mod emulated {
                 let mut parser = vt100::Parser::new(nz(1), nz(4), 0);
                 parser.process(ENTER);
                 for frame in [a, b] {
-                    term.draw(|f| {
-                        let buf = f.buffer_mut();
+                    term.draw(|_, buf| {
                         let mut x = 0u16;
                         for &(sym, style) in frame {
                             if x >= 4 {

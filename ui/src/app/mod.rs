@@ -12,6 +12,8 @@ pub use versus::{EventDigest, end_reports, progress_of, snapshot};
 
 use minotty_engine::{Game, ModeKind};
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
@@ -290,7 +292,12 @@ impl App {
 
     pub fn render(&self, frame: &mut Frame<'_>) {
         let area = frame.area();
-        let buf = frame.buffer_mut();
+        self.render_into(area, frame.buffer_mut());
+    }
+
+    /// Draws the current screen into `area` of `buf` (a cleared buffer): what [`App::render`]
+    /// does, for callers that own their buffer (the server's terminal).
+    pub fn render_into(&self, area: Rect, buf: &mut Buffer) {
         let theme = Theme::new(&self.settings);
         // The Electronika 60 style is green on a black screen, whatever the screen.
         if let Some(bg) = theme.background() {
