@@ -85,6 +85,8 @@ pub struct AppContext {
     /// Descent is playable from the start (it unlocks by finishing Puzzle; `minotty play
     /// --descent` unlocks it for the run). Default: locked.
     pub descent_unlocked: bool,
+    /// Open the Live screen's TV instead of the main menu (`ssh HOST watch`).
+    pub open_tv: bool,
 }
 
 /// A game that ended, as the App hands it to the front end once.
