@@ -316,3 +316,67 @@ async fn one_session_flapping_watches_is_bounded() {
         assert!(p.next_due().is_none());
     }
 }
+
+/// A versus match is listed from its start to its end, through the room's own task.
+#[tokio::test]
+async fn a_room_lists_its_match_while_it_is_played() {
+    use minotty_ui::online::{RoomLimit, RoomOptions};
+
+    use crate::services::Who;
+    use crate::services::versus::{SharedVersus, VersusClient};
+
+    let shared = SharedVersus::default();
+    let dir = shared.hub().live.clone();
+    let client = |name: &str| {
+        let (tx, rx) = mpsc::channel(256);
+        let (_sender, account) = tokio::sync::watch::channel(None);
+        let who = Who {
+            ssh_user: name.to_owned(),
+            fingerprint: None,
+            key_algorithm: None,
+            peer: "127.0.0.1".parse().unwrap(),
+            account,
+        };
+        (VersusClient::new(&shared, who, tx), rx)
+    };
+    let (mut ann, mut ann_rx) = client("ann");
+    let (mut bo, mut bo_rx) = client("bo");
+    ann.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 2,
+        limit: RoomLimit::None,
+    }));
+    let code = loop {
+        if let Response::Room(view) = next(&mut ann_rx).await {
+            break view.code;
+        }
+    };
+    bo.handle(Request::JoinRoom {
+        code: code.clone(),
+        spectate: false,
+    });
+    while !matches!(next(&mut bo_rx).await, Response::Room(_)) {}
+    assert!(dir.is_empty(), "a lobby is not listed");
+    ann.handle(Request::StartMatch);
+    while !matches!(next(&mut bo_rx).await, Response::MatchStart(_)) {}
+    let listed = dir.list();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].players, ["ann", "bo"]);
+    assert_eq!(
+        listed[0].kind,
+        LiveKind::Match {
+            code: code.clone(),
+            kind: MatchKind::Battle
+        }
+    );
+    // A match cannot be watched as a solo game: its room has spectator seats for that.
+    assert!(dir.watch(listed[0].id).is_err());
+    // Ann leaves (a forfeit): the match is over, no longer listed.
+    ann.handle(Request::LeaveRoom);
+    while !matches!(next(&mut bo_rx).await, Response::MatchOver(_)) {}
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !dir.is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(dir.is_empty());
+}

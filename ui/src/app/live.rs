@@ -253,6 +253,12 @@ impl App {
                 }
                 true
             }
+            Response::Offline if self.screen == Screen::Live => {
+                // `minotty play`: nobody else is here.
+                self.live.listed = true;
+                self.live.message = Some("Live needs a server: connect with ssh.".into());
+                true
+            }
             Response::Room(_) | Response::RoomFailed { .. }
                 if self.screen == Screen::Live && self.live.message.is_some() =>
             {

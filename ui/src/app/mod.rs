@@ -2,7 +2,7 @@
 //! The key routing of each screen is in `route.rs`.
 
 mod account;
-mod live;
+pub(crate) mod live;
 mod route;
 mod snapshots;
 mod versus;

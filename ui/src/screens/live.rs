@@ -117,8 +117,9 @@ impl LiveState {
                 if self.view == LiveView::Watch && matches!(ev.key, Key::Char('t' | 'T')) {
                     return LiveAction::Tv;
                 }
+                // Only Esc (or Backspace): a watcher's fingers may rest on the game keys.
                 match nav(ev) {
-                    Some(Nav::Back | Nav::Left) => LiveAction::List,
+                    Some(Nav::Back) => LiveAction::List,
                     _ => LiveAction::None,
                 }
             }
