@@ -283,6 +283,22 @@ mod tests {
     }
 
     #[test]
+    fn letting_others_watch_is_stored_and_older_settings_let_them() {
+        let shy = Settings {
+            let_watch: false,
+            ..Settings::default()
+        };
+        let text = to_json(&shy);
+        assert!(text.contains("\"let_watch\":false"), "{text}");
+        assert_eq!(from_json(&text), Some(shy));
+        // Stored before the Live screen existed, or unreadable: others may watch.
+        let old = r#"{"version":1,"graphics":"ascii","drop_trail":false,"board_size":"1x"}"#;
+        assert!(from_json(old).expect("reads").let_watch);
+        let odd = r#"{"let_watch":"nope"}"#;
+        assert!(from_json(odd).expect("reads").let_watch);
+    }
+
+    #[test]
     fn settings_round_trip() {
         let mut s = Settings::default();
         assert_eq!(from_json(&to_json(&s)), Some(s.clone()));

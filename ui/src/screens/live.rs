@@ -153,7 +153,7 @@ pub fn grouped(n: u64) -> StackStr<32> {
     let d = digits.as_str();
     let mut out = StackStr::<32>::new();
     for (i, c) in d.chars().enumerate() {
-        if i > 0 && (d.len() - i) % 3 == 0 {
+        if i > 0 && (d.len() - i).is_multiple_of(3) {
             let _ = out.write_char(',');
         }
         let _ = out.write_char(c);
