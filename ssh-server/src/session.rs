@@ -137,7 +137,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         // A running solo game left without input pauses itself; paused, it idles out after
         // another idle timeout (below).
         idle_pause_ms: Some(u64::try_from(limits.idle_timeout.as_millis()).unwrap_or(u64::MAX)),
-        open_tv: kind != SessionKind::Play,
+        open_tv: kind == SessionKind::Tv,
+        tv_stream: stream,
         ..AppContext::default()
     };
     let mut app = match stored {

@@ -156,6 +156,10 @@ async fn watch_without_a_terminal_streams_the_tv_and_with_one_opens_it() -> Resu
         );
     }
     assert!(parser.screen().alternate_screen());
+    assert!(
+        parser.screen().contents().contains("Ctrl+C ends"),
+        "a stream's hint says how to stop"
+    );
     // Ada plays on: the stream shows her board changing.
     let before = parser.screen().contents();
     for _ in 0..3 {

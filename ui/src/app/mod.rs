@@ -148,7 +148,8 @@ impl App {
             live: crate::screens::live::LiveState::default(),
         };
         app.account_start();
-        if ctx.open_tv {
+        if ctx.open_tv || ctx.tv_stream {
+            app.live.stream = ctx.tv_stream;
             app.open_live(true);
         }
         app

@@ -55,6 +55,8 @@ pub struct LiveState {
     pub listed_at: Option<u64>,
     /// The list has arrived at least once.
     pub listed: bool,
+    /// The TV is streamed to a client without keys.
+    pub stream: bool,
 }
 
 /// What a key on the Live screen asks the App to do.
@@ -296,7 +298,9 @@ impl LiveScreenView<'_> {
         if let Some(m) = &s.message {
             draw::put_centered(buf, area, area.bottom().saturating_sub(2), m, theme.bad());
         }
-        let hint = if tv {
+        let hint = if s.stream {
+            "minotty live TV: ssh -t HOST watch for keys   Ctrl+C ends"
+        } else if tv {
             "n next game   Esc list   q quit"
         } else {
             "t TV   Esc list   q quit"

@@ -298,6 +298,23 @@ fn live_screens_at_80x24_and_200x60_and_tiny() {
 }
 
 #[test]
+fn a_streamed_tv_says_how_to_stop_not_which_keys() {
+    let mut a = App::new(AppContext {
+        tv_stream: true,
+        ..AppContext::default()
+    });
+    a.deliver(Response::Live(vec![solo(4, "zoe", 10)]), 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::LiveList, Request::WatchLive { id: 4 }]
+    );
+    a.deliver(Response::LiveFrame(Box::new(frame(4, "zoe", 0, 10))), 0);
+    let s = screen(&a);
+    assert!(s.contains("LIVE TV: zoe"), "{s}");
+    assert!(s.contains("Ctrl+C ends") && !s.contains("Esc list"), "{s}");
+}
+
+#[test]
 fn the_setting_says_whether_others_may_watch() {
     let mut a = app();
     assert!(a.settings().let_watch, "on by default");
