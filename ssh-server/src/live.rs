@@ -7,8 +7,9 @@
 //!   on a `watch` channel (only the latest frame is ever kept). A player whose setting "Let
 //!   others watch my games" is off is never listed. The listing goes when the game ends, the
 //!   player leaves it, or the session ends (the publisher's `Drop`).
-//! - A room lists its match while it runs ([`MatchListing`], unlisted when dropped); it is
-//!   watched through the room's own spectator seat.
+//! - A room lists its match while it runs ([`MatchListing`], unlisted when dropped). The list
+//!   opens it through the room's own spectator seat; the TV watches it here: while someone
+//!   does, the room publishes its spectators' view when it sends it (at most every 50 ms).
 //! - A session watches through its [`LiveClient`]: at most one game at a time (a new watch
 //!   replaces the last), at most [`MAX_WATCHERS_PER_GAME`] per game and [`MAX_WATCHERS`]
 //!   server-wide, frames forwarded at most every [`WATCH_INTERVAL`] and dropped when the
@@ -26,7 +27,9 @@ use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, ModeKind, RulesetId};
-use minotty_ui::online::{LiveEntry, LiveFrame, LiveKind, LiveStats, Request, Response};
+use minotty_ui::online::{
+    LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView, Request, Response,
+};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -64,8 +67,24 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-type FrameTx = watch::Sender<Option<Arc<LiveFrame>>>;
-type FrameRx = watch::Receiver<Option<Arc<LiveFrame>>>;
+/// What a watched game publishes.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LiveUpdate {
+    Solo(LiveFrame),
+    Match(LiveMatchFrame),
+}
+
+impl LiveUpdate {
+    fn response(&self) -> Response {
+        match self {
+            LiveUpdate::Solo(f) => Response::LiveFrame(Box::new(f.clone())),
+            LiveUpdate::Match(f) => Response::LiveMatchFrame(Box::new(f.clone())),
+        }
+    }
+}
+
+type FrameTx = watch::Sender<Option<Arc<LiveUpdate>>>;
+type FrameRx = watch::Receiver<Option<Arc<LiveUpdate>>>;
 
 #[derive(Debug)]
 struct Entry {
@@ -74,17 +93,15 @@ struct Entry {
     mode: ModeKind,
     ruleset: RulesetId,
     stats: LiveStats,
-    /// Solo games: where frames are published, and how many watch.
-    frames: Option<(FrameRx, Arc<AtomicUsize>)>,
+    /// Where frames are published, and how many watch.
+    frames: (FrameRx, Arc<AtomicUsize>),
     /// The directory's order of listing (older first among equals).
     seq: u64,
 }
 
 impl Entry {
     fn watchers(&self) -> usize {
-        self.frames
-            .as_ref()
-            .map_or(0, |(_, w)| w.load(Ordering::Relaxed))
+        self.frames.1.load(Ordering::Relaxed)
     }
 
     /// The sort key: smaller is more interesting.
@@ -171,6 +188,9 @@ impl LiveDirectory {
 
     /// Lists a versus match (room `code`) until the listing is dropped.
     pub fn publish_match(&self, code: &str, kind: MatchKind, players: Vec<String>) -> MatchListing {
+        let (tx, rx) = watch::channel(None);
+        let watchers = Arc::new(AtomicUsize::new(0));
+        let frames = (rx, Arc::clone(&watchers));
         let id = self.insert(|seq| Entry {
             players,
             kind: LiveKind::Match {
@@ -183,25 +203,27 @@ impl LiveDirectory {
             },
             ruleset: RulesetId::Standard,
             stats: LiveStats::default(),
-            frames: None,
+            frames,
             seq,
         });
         MatchListing {
             dir: self.clone(),
             id,
+            code: code.to_owned(),
+            kind,
+            tx,
+            watchers,
         }
     }
 
-    /// Starts watching solo game `id`: its frames, and a guard that counts the watcher until
-    /// dropped. Refused when the game is not listed (or is a match) or watchers are at a bound.
+    /// Starts watching game or match `id`: its frames, and a guard that counts the watcher
+    /// until dropped. Refused when it is not listed or watchers are at a bound.
     pub fn watch(&self, id: u64) -> Result<(FrameRx, WatcherGuard), &'static str> {
         let entries = lock(&self.inner.entries);
         let Some(entry) = entries.get(&id) else {
             return Err("That game has ended.");
         };
-        let Some((rx, count)) = &entry.frames else {
-            return Err("Matches are watched from their room.");
-        };
+        let (rx, count) = &entry.frames;
         if count.load(Ordering::Relaxed) >= MAX_WATCHERS_PER_GAME {
             return Err("Too many people are watching that game: try another.");
         }
@@ -233,6 +255,28 @@ impl LiveDirectory {
 pub struct MatchListing {
     dir: LiveDirectory,
     id: u64,
+    code: String,
+    kind: MatchKind,
+    tx: FrameTx,
+    watchers: Arc<AtomicUsize>,
+}
+
+impl MatchListing {
+    /// Whether anyone watches (the room builds a frame only then).
+    pub fn watched(&self) -> bool {
+        self.watchers.load(Ordering::Relaxed) > 0
+    }
+
+    /// The match as its spectators see it now.
+    pub fn publish(&self, boards: Vec<OpponentView>) {
+        let frame = LiveUpdate::Match(LiveMatchFrame {
+            id: self.id,
+            code: self.code.clone(),
+            kind: self.kind,
+            boards,
+        });
+        self.tx.send_replace(Some(Arc::new(frame)));
+    }
 }
 
 impl Drop for MatchListing {
@@ -353,7 +397,7 @@ impl SoloPublisher {
                 let watchers = Arc::new(AtomicUsize::new(0));
                 let stats = stats_of(game);
                 let names = vec![player.clone()];
-                let frames = Some((rx, Arc::clone(&watchers)));
+                let frames = (rx, Arc::clone(&watchers));
                 let id = self.dir.insert(|seq| Entry {
                     players: names,
                     kind: LiveKind::Solo,
@@ -389,7 +433,7 @@ impl SoloPublisher {
         if !p.stale && p.last_frame.is_some_and(|at| now < at + FRAME_INTERVAL) {
             return;
         }
-        let frame = frame_of(p.id, &p.player, game);
+        let frame = LiveUpdate::Solo(frame_of(p.id, &p.player, game));
         p.tx.send_if_modified(|current| {
             if current.as_deref() == Some(&frame) {
                 return false;
@@ -525,7 +569,7 @@ impl LiveClient {
                 let frame = rx.borrow_and_update().clone();
                 if let Some(frame) = frame {
                     // A full queue drops the frame: a newer one comes.
-                    let _ = tx.try_send(Response::LiveFrame(Box::new((*frame).clone())));
+                    let _ = tx.try_send(frame.response());
                 }
                 tokio::select! {
                     () = token.cancelled() => return,

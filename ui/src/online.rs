@@ -355,6 +355,8 @@ pub enum Response {
     Live(Vec<LiveEntry>),
     /// The solo game being watched, as it is now.
     LiveFrame(Box<LiveFrame>),
+    /// The versus match being watched on the TV, as it is now.
+    LiveMatchFrame(Box<LiveMatchFrame>),
     /// The game being watched ended (or its player left): no more frames come.
     LiveEnded {
         id: u64,
@@ -401,6 +403,16 @@ pub struct LiveStats {
     pub pieces: u32,
     /// Game time in ms.
     pub time_ms: u64,
+}
+
+/// A watched versus match at one moment: every player's board and numbers, as its room's
+/// spectators see them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveMatchFrame {
+    pub id: u64,
+    pub code: String,
+    pub kind: MatchKind,
+    pub boards: Vec<OpponentView>,
 }
 
 /// A watched solo game at one moment.

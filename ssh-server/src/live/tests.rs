@@ -31,6 +31,14 @@ fn drop_pieces(game: &mut Game, at: &mut u64, pieces: u32) {
     }
 }
 
+/// The solo frame a watch channel holds.
+fn solo_frame(rx: &FrameRx) -> LiveFrame {
+    match rx.borrow().as_deref() {
+        Some(LiveUpdate::Solo(f)) => f.clone(),
+        other => panic!("expected a solo frame, got {other:?}"),
+    }
+}
+
 fn client(dir: &LiveDirectory) -> (LiveClient, mpsc::Receiver<Response>) {
     let (tx, rx) = mpsc::channel(256);
     (LiveClient::new(dir.clone(), tx), rx)
@@ -166,7 +174,7 @@ async fn frames_go_out_only_while_watched_and_at_a_bounded_rate() {
     );
     assert_eq!(dir.list()[0].watchers, 1);
     publisher.update(Some((1, &game)), true, || unreachable!(), t0);
-    let first = rx.borrow().clone().expect("a frame for the watcher");
+    let first = solo_frame(&rx);
     assert_eq!(first.player, "ada");
     assert_eq!(first.board, minotty_ui::snapshot(&game));
     // The game moves on within the interval: no new frame until it has passed.
@@ -178,7 +186,7 @@ async fn frames_go_out_only_while_watched_and_at_a_bounded_rate() {
         || unreachable!(),
         t0 + FRAME_INTERVAL / 2,
     );
-    assert_eq!(rx.borrow().as_deref().unwrap().stats.pieces, 0);
+    assert_eq!(solo_frame(&rx).stats.pieces, 0);
     assert_eq!(publisher.next_due(), Some(t0 + FRAME_INTERVAL));
     publisher.update(
         Some((1, &game)),
@@ -186,7 +194,7 @@ async fn frames_go_out_only_while_watched_and_at_a_bounded_rate() {
         || unreachable!(),
         t0 + FRAME_INTERVAL,
     );
-    assert_eq!(rx.borrow().as_deref().unwrap().stats.pieces, 2);
+    assert_eq!(solo_frame(&rx).stats.pieces, 2);
     // The watcher leaves: nothing is due any more.
     drop(guard);
     assert_eq!(dir.watchers(), 0);
@@ -327,7 +335,7 @@ async fn a_room_lists_its_match_while_it_is_played() {
 
     let shared = SharedVersus::default();
     let dir = shared.hub().live.clone();
-    let client = |name: &str| {
+    let member = |name: &str| {
         let (tx, rx) = mpsc::channel(256);
         let (_sender, account) = tokio::sync::watch::channel(None);
         let who = Who {
@@ -339,8 +347,8 @@ async fn a_room_lists_its_match_while_it_is_played() {
         };
         (VersusClient::new(&shared, who, tx), rx)
     };
-    let (mut ann, mut ann_rx) = client("ann");
-    let (mut bo, mut bo_rx) = client("bo");
+    let (mut ann, mut ann_rx) = member("ann");
+    let (mut bo, mut bo_rx) = member("bo");
     ann.handle(Request::CreateRoom(RoomOptions {
         kind: MatchKind::Battle,
         max_players: 2,
@@ -369,11 +377,37 @@ async fn a_room_lists_its_match_while_it_is_played() {
             kind: MatchKind::Battle
         }
     );
-    // A match cannot be watched as a solo game: its room has spectator seats for that.
-    assert!(dir.watch(listed[0].id).is_err());
+    // The TV watches it here: the room publishes its spectators' view while watched.
+    let id = listed[0].id;
+    let (mut tv, mut tv_rx) = client(&dir);
+    tv.handle(Request::WatchLive { id });
+    let mut rows = vec![[0u8; 10]; 20];
+    rows[19] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 0];
+    let board = minotty_ui::online::BoardSnapshot { rows };
+    bo.handle(Request::Report(vec![minotty_ui::online::Report::Board(
+        board.clone(),
+    )]));
+    let frame = loop {
+        if let Response::LiveMatchFrame(f) = next(&mut tv_rx).await {
+            if f.boards.iter().any(|b| b.board == board) {
+                break f;
+            }
+        }
+    };
+    assert_eq!(frame.id, id);
+    assert_eq!(frame.code, code);
+    let names: Vec<&str> = frame.boards.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["ann", "bo"]);
     // Ann leaves (a forfeit): the match is over, no longer listed.
     ann.handle(Request::LeaveRoom);
     while !matches!(next(&mut bo_rx).await, Response::MatchOver(_)) {}
+    // The TV is told the match ended.
+    loop {
+        if let Response::LiveEnded { id: ended } = next(&mut tv_rx).await {
+            assert_eq!(ended, id);
+            break;
+        }
+    }
     let deadline = Instant::now() + Duration::from_secs(5);
     while !dir.is_empty() && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -1058,6 +1058,10 @@ impl Room {
                 s.send(Response::Opponents(all.clone()));
             }
         }
+        // The Live TV sees what spectators see, only while someone watches.
+        if let Some(listing) = self.listing.as_ref().filter(|l| l.watched()) {
+            listing.publish(self.opponents(None));
+        }
         if let Some(live) = self.live.as_mut() {
             live.dirty = false;
             live.next_flush = now + OPPONENTS_INTERVAL;

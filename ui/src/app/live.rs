@@ -1,13 +1,14 @@
 //! The Live screen, the App's side: it asks the server for the list of what is played now
 //! every [`LIST_EVERY_MS`] while it shows, watches one solo game (`WatchLive`, frames come as
 //! `LiveFrame`), hands a match to the versus screens as a spectator (`JoinRoom`), and runs the
-//! TV: the first solo game of the server's list (its most interesting), changed when it ends
-//! (after [`TV_ENDED_HOLD_MS`] on its last frame) or, when another game leads the list, after
-//! [`TV_SWITCH_MS`]. The views are in `screens/live.rs`.
+//! TV: the first game or match of the server's list (its most interesting; a match's boards
+//! come as `LiveMatchFrame`), changed when it ends (after [`TV_ENDED_HOLD_MS`] on its last
+//! frame) or, when another leads the list, after [`TV_SWITCH_MS`]. The views are in
+//! `screens/live.rs`.
 
 use super::{App, Screen};
 use crate::keys::KeyEvent;
-use crate::online::{LiveKind, Request, Response};
+use crate::online::{Request, Response};
 use crate::screens::live::{LiveAction, LiveView};
 
 /// The list is asked for again this often while the Live screen shows.
@@ -90,6 +91,7 @@ impl App {
         l.watching = Some(id);
         l.watch_since = now;
         l.frame = None;
+        l.match_frame = None;
         l.ended_at = None;
         l.message = None;
         self.request(Request::WatchLive { id });
@@ -100,37 +102,30 @@ impl App {
             self.request(Request::StopWatching);
         }
         self.live.frame = None;
+        self.live.match_frame = None;
         self.live.ended_at = None;
     }
 
-    /// The TV's next game: `keep` when it still leads... or any listed solo game, the list's
-    /// first that is not `skip`.
+    /// The TV's game: `keep` while it is listed, else the list's first.
     fn live_tv_pick(&mut self, now: u64, keep: Option<u64>) {
-        let solo = |e: &&crate::online::LiveEntry| e.kind == LiveKind::Solo;
         if let Some(id) = keep
-            && self.live.entries.iter().filter(solo).any(|e| e.id == id)
+            && self.live.entries.iter().any(|e| e.id == id)
         {
             if self.live.watching != Some(id) {
                 self.watch_live(id, now);
             }
             return;
         }
-        let best = self.live.entries.iter().find(solo).map(|e| e.id);
+        let best = self.live.entries.first().map(|e| e.id);
         match best {
             Some(id) => self.watch_live(id, now),
             None => self.stop_watching(),
         }
     }
 
-    /// The TV moves on from `skip` to the next solo game of the list (wrapping around).
+    /// The TV moves on from `skip` to the next of the list (wrapping around).
     fn live_tv_next(&mut self, now: u64, skip: Option<u64>) {
-        let solo: Vec<u64> = self
-            .live
-            .entries
-            .iter()
-            .filter(|e| e.kind == LiveKind::Solo)
-            .map(|e| e.id)
-            .collect();
+        let solo: Vec<u64> = self.live.entries.iter().map(|e| e.id).collect();
         let at = skip.and_then(|id| solo.iter().position(|&x| x == id));
         let next = match at {
             Some(i) => solo.get((i + 1) % solo.len()).copied(),
@@ -164,11 +159,7 @@ impl App {
             return false;
         }
         let ended = l.ended_at.is_some_and(|at| now >= at + TV_ENDED_HOLD_MS);
-        let leader = l
-            .entries
-            .iter()
-            .find(|e| e.kind == LiveKind::Solo)
-            .map(|e| e.id);
+        let leader = l.entries.first().map(|e| e.id);
         let stale = l.watching.is_some()
             && now >= l.watch_since + TV_SWITCH_MS
             && leader.is_some()
@@ -177,6 +168,7 @@ impl App {
             let skip = l.watching;
             self.live.ended_at = None;
             self.live.frame = None;
+            self.live.match_frame = None;
             self.live.watching = None;
             self.live.entries.retain(|e| Some(e.id) != skip);
             self.live_tv_pick(now, None);
@@ -233,6 +225,17 @@ impl App {
                     return false;
                 }
                 self.live.frame = Some(frame.clone());
+                self.screen == Screen::Live
+            }
+            Response::LiveMatchFrame(frame) => {
+                if self.live.watching != Some(frame.id) {
+                    return false;
+                }
+                let mut frame = frame.clone();
+                for b in &mut frame.boards {
+                    b.name = crate::text::sanitize(&b.name);
+                }
+                self.live.match_frame = Some(frame);
                 self.screen == Screen::Live
             }
             Response::LiveEnded { id } => {

@@ -16,7 +16,7 @@ use ratatui::widgets::Widget;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{LiveEntry, LiveFrame, LiveKind, LiveStats};
+use crate::online::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 use crate::rules::mode_with_ruleset;
 use crate::text::{StackStr, clock, pps, sanitize, sfmt};
 use crate::theme::Theme;
@@ -47,6 +47,8 @@ pub struct LiveState {
     pub watch_since: u64,
     /// The latest frame of that game.
     pub frame: Option<Box<LiveFrame>>,
+    /// Or of that match (the TV).
+    pub match_frame: Option<Box<LiveMatchFrame>>,
     /// When the watched game ended (its last frame stays on screen).
     pub ended_at: Option<u64>,
     /// A line of status under the list or the board ("too many watchers").
@@ -144,6 +146,26 @@ fn players(names: &[String]) -> StackStr<64> {
     }
 }
 
+fn kind_name(kind: MatchKind) -> &'static str {
+    match kind {
+        MatchKind::Battle => "battle",
+        MatchKind::Race => "race",
+    }
+}
+
+/// A match player's line under their board: "#2", "KO", "18/40", "sent 12".
+fn status(b: &crate::online::OpponentView, kind: MatchKind) -> StackStr<16> {
+    match (b.alive, b.place) {
+        (false, _) => sfmt!(16; "KO"),
+        (true, Some(1)) => sfmt!(16; "WINNER"),
+        (true, Some(p)) => sfmt!(16; "#{}", p),
+        (true, None) => match kind {
+            MatchKind::Race => sfmt!(16; "{}/40", b.progress.lines),
+            MatchKind::Battle => sfmt!(16; "sent {}", b.progress.attack_sent),
+        },
+    }
+}
+
 /// A solo game's numbers on one line: "12,345  45 lines  2:13.4".
 fn numbers(s: &LiveStats) -> StackStr<48> {
     sfmt!(48; "{:>9}  {:>3} lines  {}", grouped(s.score).as_str(), s.lines, clock(s.time_ms).as_str())
@@ -224,10 +246,7 @@ impl LiveScreenView<'_> {
                     sfmt!(64; "{}", numbers(&e.stats).as_str()),
                 ),
                 LiveKind::Match { code, kind } => (
-                    sfmt!(48; "Versus {} {}", dot, match kind {
-                        MatchKind::Battle => "battle",
-                        MatchKind::Race => "race",
-                    }),
+                    sfmt!(48; "Versus {} {}", dot, kind_name(*kind)),
                     sfmt!(64; "room {}", sanitize(code)),
                 ),
             };
@@ -249,8 +268,17 @@ impl LiveScreenView<'_> {
         let s = self.state;
         let tv = s.view == LiveView::Tv;
         // The top line says who and what is on.
-        let top = match &s.frame {
-            Some(f) => {
+        let top = match (&s.frame, &s.match_frame) {
+            (None, Some(m)) => {
+                let names: Vec<String> = m.boards.iter().map(|b| b.name.clone()).collect();
+                let ended = if s.ended_at.is_some() {
+                    "  (match over)"
+                } else {
+                    ""
+                };
+                sfmt!(160; "{}{} {} Versus {} {} room {}{}", if tv { "LIVE TV: " } else { "WATCHING: " }, players(&names).as_str(), theme.dot(), kind_name(m.kind), theme.dot(), sanitize(&m.code), ended)
+            }
+            (Some(f), _) => {
                 let title = mode_with_ruleset(f.mode, f.ruleset, theme.dot());
                 let ended = if s.ended_at.is_some() {
                     "  (game over)"
@@ -259,11 +287,11 @@ impl LiveScreenView<'_> {
                 };
                 sfmt!(160; "{}{} {} {}{}", if tv { "LIVE TV: " } else { "WATCHING: " }, sanitize(&f.player), theme.dot(), title.as_str(), ended)
             }
-            None if tv && s.listed && s.watching.is_none() => {
+            (None, None) if tv && s.listed && s.watching.is_none() => {
                 sfmt!(160; "LIVE TV: nothing on right now, waiting for a game...")
             }
-            None if tv => sfmt!(160; "LIVE TV: tuning in..."),
-            None => sfmt!(160; "Tuning in..."),
+            (None, None) if tv => sfmt!(160; "LIVE TV: tuning in..."),
+            (None, None) => sfmt!(160; "Tuning in..."),
         };
         draw::put_centered(buf, area, area.y, top.as_str(), theme.title());
         let body_h = mini_board::FULL_H;
@@ -279,6 +307,9 @@ impl LiveScreenView<'_> {
             w,
             body_h,
         );
+        if let (None, Some(m)) = (&s.frame, &s.match_frame) {
+            self.match_boards(area, buf, m);
+        }
         if let Some(f) = &s.frame {
             let footer = if s.ended_at.is_some() {
                 "game over"
@@ -312,6 +343,53 @@ impl LiveScreenView<'_> {
             hint,
             theme.dim(),
         );
+    }
+
+    /// A match's boards side by side: full size when they fit, else half-block minis.
+    fn match_boards(&self, area: Rect, buf: &mut Buffer, m: &LiveMatchFrame) {
+        let theme = self.theme;
+        let body = Rect::new(
+            area.x,
+            area.y + 1,
+            area.width,
+            area.height.saturating_sub(2),
+        );
+        let n = m.boards.len().max(1) as u16;
+        let full_w = mini_board::FULL_W + 1;
+        if n.saturating_mul(full_w) <= body.width && body.height >= mini_board::FULL_H {
+            let x0 = body.x + (body.width - n * full_w) / 2;
+            let y0 = body.y + (body.height - mini_board::FULL_H) / 2;
+            for (i, b) in m.boards.iter().enumerate() {
+                let x = x0 + i as u16 * full_w;
+                let r = Rect::new(x, y0, mini_board::FULL_W, mini_board::FULL_H).intersection(area);
+                let name = sanitize(&b.name);
+                let footer = status(b, m.kind);
+                mini_board::full(buf, r, &b.board, theme, &name, footer.as_str(), theme.dim());
+            }
+            return;
+        }
+        // Minis: 10 wide, a name above and a status below, 12 columns apart.
+        let per_row = (body.width / 12).max(1);
+        for (i, b) in m.boards.iter().enumerate() {
+            let (col, row) = (i as u16 % per_row, i as u16 / per_row);
+            let x = body.x + col * 12 + 1;
+            let y = body.y + row * (mini_board::MINI_H + 3);
+            let name = sanitize(&b.name);
+            draw::put(buf, body, x, y, &name, theme.text());
+            let r = Rect::new(x, y + 1, mini_board::MINI_W, mini_board::MINI_H).intersection(body);
+            if r.height == mini_board::MINI_H {
+                mini_board::mini(buf, r, &b.board, theme);
+                let st = status(b, m.kind);
+                draw::put(
+                    buf,
+                    body,
+                    x,
+                    y + 1 + mini_board::MINI_H,
+                    st.as_str(),
+                    theme.dim(),
+                );
+            }
+        }
     }
 
     fn stats(&self, buf: &mut Buffer, panel: Rect, f: &LiveFrame) {

@@ -6,7 +6,10 @@ use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
 use crate::app::live::{LIST_EVERY_MS, TV_ENDED_HOLD_MS, TV_SWITCH_MS};
-use crate::online::{BoardSnapshot, LiveEntry, LiveFrame, LiveKind, LiveStats, Request, Response};
+use crate::online::{
+    BoardSnapshot, LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView,
+    Progress, Request, Response,
+};
 
 fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
     LiveEntry {
@@ -66,6 +69,35 @@ fn frame(id: u64, name: &str, rows: usize, score: u64) -> LiveFrame {
         },
         next: vec![1, 2, 3],
         hold: 7,
+    }
+}
+
+fn opponent(seat: usize, name: &str, rows: usize, alive: bool) -> OpponentView {
+    let mut board = vec![[0u8; 10]; 20];
+    for row in board.iter_mut().rev().take(rows) {
+        *row = [8, 8, 8, 8, 8, 8, 8, 8, 0, 8];
+    }
+    OpponentView {
+        seat,
+        name: name.into(),
+        board: BoardSnapshot { rows: board },
+        progress: Progress {
+            attack_sent: 4,
+            ..Progress::default()
+        },
+        alive,
+        place: None,
+        kos: 0,
+        target: None,
+    }
+}
+
+fn match_frame(id: u64) -> LiveMatchFrame {
+    LiveMatchFrame {
+        id,
+        code: "K7PQ3M".into(),
+        kind: MatchKind::Battle,
+        boards: vec![opponent(0, "ann", 3, true), opponent(1, "bo", 9, false)],
     }
 }
 
@@ -201,7 +233,7 @@ fn enter_on_a_match_joins_its_room_as_a_spectator() {
 }
 
 #[test]
-fn the_tv_shows_the_best_solo_game_and_changes_channel() {
+fn the_tv_shows_the_best_game_and_changes_channel() {
     let mut a = App::new(AppContext {
         player_name: "ada".into(),
         open_tv: true,
@@ -212,7 +244,7 @@ fn the_tv_shows_the_best_solo_game_and_changes_channel() {
     assert!(screen(&a).contains("LIVE TV: tuning in..."));
     a.deliver(Response::Live(vec![]), 0);
     assert!(screen(&a).contains("LIVE TV: nothing on right now"));
-    // A match leads the list, but the TV shows solo games: the first of them.
+    // A match leads the list: the TV shows it, every player's board.
     a.deliver(
         Response::Live(vec![
             versus(3, "K7PQ3M"),
@@ -221,23 +253,44 @@ fn the_tv_shows_the_best_solo_game_and_changes_channel() {
         ]),
         100,
     );
-    assert_eq!(a.take_requests(), [Request::WatchLive { id: 1 }]);
-    a.deliver(Response::LiveFrame(Box::new(frame(1, "zoe", 1, 900))), 150);
+    assert_eq!(a.take_requests(), [Request::WatchLive { id: 3 }]);
+    a.deliver(Response::LiveMatchFrame(Box::new(match_frame(3))), 150);
+    let s = screen(&a);
+    assert!(
+        s.contains("LIVE TV: ann vs bo · Versus battle · room K7PQ3M"),
+        "{s}"
+    );
+    assert_eq!(s.matches('┌').count(), 2, "two boards: {s}");
+    assert!(s.contains(" ann ") && s.contains(" bo "), "{s}");
+    assert!(s.contains("sent 4") && s.contains("KO"), "{s}");
+    // Eight players do not fit full size at 80x24: half-block minis.
+    let mut eight = match_frame(3);
+    eight.boards = (0..8)
+        .map(|i| opponent(i, &format!("pl{i}"), 5, true))
+        .collect();
+    a.deliver(Response::LiveMatchFrame(Box::new(eight)), 160);
+    let s = screen(&a);
+    assert!(s.contains("pl0") && s.contains("pl5"), "{s}");
+    assert!(text(&a, 200, 60).contains("pl7"));
+    // The match ends: its last boards stay TV_ENDED_HOLD_MS, then the next game is on.
+    a.deliver(Response::LiveEnded { id: 3 }, 1_000);
+    assert!(screen(&a).contains("(match over)"));
+    assert!(a.next_wakeup().unwrap() <= 1_000 + TV_ENDED_HOLD_MS);
+    a.tick(1_000 + TV_ENDED_HOLD_MS - 1);
+    assert!(!a.take_requests().contains(&Request::WatchLive { id: 1 }));
+    a.tick(1_000 + TV_ENDED_HOLD_MS);
+    assert!(a.take_requests().contains(&Request::WatchLive { id: 1 }));
+    a.deliver(
+        Response::LiveFrame(Box::new(frame(1, "zoe", 1, 900))),
+        4_100,
+    );
     let s = screen(&a);
     assert!(s.contains("LIVE TV: zoe · Marathon · standard"), "{s}");
     assert!(s.contains("n next game   Esc list"), "{s}");
-    // The game ends: its last frame stays TV_ENDED_HOLD_MS, then the next one is on.
-    a.deliver(Response::LiveEnded { id: 1 }, 1_000);
-    assert!(screen(&a).contains("(game over)"));
-    assert!(a.next_wakeup().unwrap() <= 1_000 + TV_ENDED_HOLD_MS);
-    a.tick(1_000 + TV_ENDED_HOLD_MS - 1);
-    assert!(!a.take_requests().contains(&Request::WatchLive { id: 2 }));
-    a.tick(1_000 + TV_ENDED_HOLD_MS);
-    assert!(a.take_requests().contains(&Request::WatchLive { id: 2 }));
     // Another game takes the lead: the TV stays TV_SWITCH_MS on the one it shows first.
     let since = 1_000 + TV_ENDED_HOLD_MS;
     a.deliver(
-        Response::Live(vec![solo(5, "ace", 5_000), solo(2, "yan", 800)]),
+        Response::Live(vec![solo(5, "ace", 5_000), solo(1, "zoe", 900)]),
         since + 10,
     );
     assert!(!a.take_requests().contains(&Request::WatchLive { id: 5 }));
@@ -245,7 +298,7 @@ fn the_tv_shows_the_best_solo_game_and_changes_channel() {
     assert!(a.take_requests().contains(&Request::WatchLive { id: 5 }));
     // n: the next game of the list now.
     press(&mut a, Key::Char('n'), since + TV_SWITCH_MS + 1);
-    assert_eq!(a.take_requests(), [Request::WatchLive { id: 2 }]);
+    assert_eq!(a.take_requests(), [Request::WatchLive { id: 1 }]);
     // Esc: the list.
     press(&mut a, Key::Esc, since + TV_SWITCH_MS + 2);
     assert!(screen(&a).contains("Being played now"));
