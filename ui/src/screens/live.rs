@@ -250,7 +250,7 @@ impl LiveScreenView<'_> {
                     sfmt!(64; "room {}", sanitize(code)),
                 ),
             };
-            let line = sfmt!(160; " {:<20} {:<24} {}", players(&e.players).as_str(), what.as_str(), detail.as_str());
+            let line = sfmt!(160; " {:<20.20} {:<24.24} {}", players(&e.players).as_str(), what.as_str(), detail.as_str());
             draw::put(buf, list, list.x, y, line.as_str(), style);
             if e.watchers > 0 && list.width > 90 {
                 let w = sfmt!(16; "{} watching ", e.watchers);
