@@ -388,10 +388,10 @@ async fn a_room_lists_its_match_while_it_is_played() {
         board.clone(),
     )]));
     let frame = loop {
-        if let Response::LiveMatchFrame(f) = next(&mut tv_rx).await {
-            if f.boards.iter().any(|b| b.board == board) {
-                break f;
-            }
+        if let Response::LiveMatchFrame(f) = next(&mut tv_rx).await
+            && f.boards.iter().any(|b| b.board == board)
+        {
+            break f;
         }
     };
     assert_eq!(frame.id, id);
