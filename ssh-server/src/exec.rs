@@ -82,7 +82,10 @@ minotty: a falling-block puzzle game over SSH
   ssh -p PORT HOST leaderboard versus   the ratings of ranked versus matches
   ssh -t -p PORT HOST join CODE         play in the versus room CODE
   ssh -t -p PORT HOST watch CODE        watch the room CODE as a spectator
-                                        (join and watch need a terminal: -t)
+                                        (join and watch CODE need a terminal: -t)
+  ssh -t -p PORT HOST watch             the live TV: the best game being played now
+  ssh -p PORT HOST watch                the same TV streamed without a terminal
+                                        (80x24 frames, at most an hour; Ctrl+C ends it)
 ";
 
 /// The names of the boards, for error messages.
@@ -247,6 +250,8 @@ mod tests {
             "leaderboard versus",
             "ssh -t -p PORT HOST join CODE",
             "ssh -t -p PORT HOST watch CODE",
+            "ssh -t -p PORT HOST watch ",
+            "ssh -p PORT HOST watch ",
         ] {
             assert!(help.stdout.contains(usage), "help lacks {usage:?}");
         }

@@ -15,7 +15,7 @@ use crate::names::DisplayName;
 use crate::server::Shared;
 use crate::services::account::KeyLookup;
 use crate::services::{AccountRef, Login, Services};
-use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionParams};
+use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams};
 
 /// One SSH connection's handler.
 #[derive(Debug)]
@@ -157,12 +157,16 @@ impl ConnectionHandler {
         rows: u32,
         session: &mut Session,
         initial: Option<minotty_ui::online::Request>,
+        kind: SessionKind,
     ) {
         let (tx, rx) = mpsc::channel(EVENT_QUEUE);
         let (window, size) = watch::channel((cols, rows));
         if let Some(state) = self.channel_mut(id) {
             state.session = Some(tx);
-            state.window = Some(window);
+            // A stream keeps its size whatever the client says.
+            if kind != SessionKind::TvStream {
+                state.window = Some(window);
+            }
         }
         let handle = session.handle();
         let mut params = SessionParams {
@@ -188,6 +192,7 @@ impl ConnectionHandler {
                     account: self.account.clone(),
                 },
             ),
+            kind,
         };
         if let Some(request) = initial {
             params.services.0.handle(request);
@@ -363,7 +368,9 @@ impl russh::server::Handler for ConnectionHandler {
         };
         session.channel_success(channel)?;
         match pty {
-            Some((cols, rows)) => self.start_game(channel, cols, rows, session, None),
+            Some((cols, rows)) => {
+                self.start_game(channel, cols, rows, session, None, SessionKind::Play)
+            }
             None => self.start_reply(channel, exec::no_pty(), session),
         }
         Ok(())
@@ -376,11 +383,15 @@ impl russh::server::Handler for ConnectionHandler {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         let join = versus_command(data);
+        let tv = is_watch_tv(data);
         let game_running = self.game_running();
         match self.channel_mut(channel) {
-            // `join` with a PTY is a game: one per connection, as for shells.
+            // `join` with a PTY is a game: one per connection, as for shells; so is the TV,
+            // with or without one (a stream is a session too).
             Some(state)
-                if !(state.started || join.is_some() && state.pty.is_some() && game_running) =>
+                if !(state.started
+                    || join.is_some() && state.pty.is_some() && game_running
+                    || tv && game_running) =>
             {
                 state.started = true
             }
@@ -393,9 +404,29 @@ impl russh::server::Handler for ConnectionHandler {
             stderr,
             status: 1,
         };
+        if tv {
+            match self.channel_mut(channel).and_then(|c| c.pty) {
+                Some((cols, rows)) => {
+                    self.start_game(channel, cols, rows, session, None, SessionKind::Tv)
+                }
+                None => {
+                    let (cols, rows) = crate::live::STREAM_SIZE;
+                    let (cols, rows) = (u32::from(cols), u32::from(rows));
+                    self.start_game(channel, cols, rows, session, None, SessionKind::TvStream)
+                }
+            }
+            return Ok(());
+        }
         match join {
             Some(Ok(request)) => match self.channel_mut(channel).and_then(|c| c.pty) {
-                Some((cols, rows)) => self.start_game(channel, cols, rows, session, Some(request)),
+                Some((cols, rows)) => self.start_game(
+                    channel,
+                    cols,
+                    rows,
+                    session,
+                    Some(request),
+                    SessionKind::Play,
+                ),
                 None => self.start_reply(
                     channel,
                     refuse(
@@ -514,6 +545,13 @@ impl russh::server::Handler for ConnectionHandler {
     }
 }
 
+/// `watch` alone (or `tv`): the Live screen's TV, with a terminal or streamed without one.
+fn is_watch_tv(data: &[u8]) -> bool {
+    let line = String::from_utf8_lossy(data);
+    let mut words = line.split_whitespace();
+    matches!(words.next(), Some("watch" | "tv")) && words.next().is_none()
+}
+
 /// `join CODE` (play in the room) or `watch CODE` (spectate): the request the game starts with,
 /// or why the command is wrong; `None` for other commands.
 fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::Request, String>> {
@@ -529,6 +567,7 @@ fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::Request, Str
             code: code.to_owned(),
             spectate,
         }),
+        (None, _) if spectate => return None,
         _ => Err(
             "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ3M\"\n"
                 .into(),

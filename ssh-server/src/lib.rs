@@ -14,6 +14,7 @@ pub mod handler;
 pub mod host_key;
 pub mod input;
 pub mod limits;
+pub mod live;
 pub mod names;
 mod outbox;
 pub mod play;

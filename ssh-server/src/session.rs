@@ -53,6 +53,19 @@ pub const RESIZE_INTERVAL: Duration = Duration::from_millis(100);
 /// up the player's own input or frames.
 const RESPONSE_BATCH: usize = 64;
 
+/// What a session is for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SessionKind {
+    /// The game, from the main menu.
+    #[default]
+    Play,
+    /// The game, opened at the Live screen's TV (`ssh -t HOST watch`).
+    Tv,
+    /// The TV streamed to a client without a terminal (`ssh HOST watch`): frames at 80x24, no
+    /// input read, ended by the client, the server or [`crate::live::MAX_WATCH`].
+    TvStream,
+}
+
 /// Everything a session starts from.
 #[derive(Debug)]
 pub struct SessionParams {
@@ -68,6 +81,7 @@ pub struct SessionParams {
     pub shutdown: CancellationToken,
     /// The session's accounts and versus services and the channel their answers come on.
     pub services: (Services, mpsc::Receiver<Response>),
+    pub kind: SessionKind,
 }
 
 /// Why a session ended.
@@ -80,6 +94,8 @@ enum End {
     ClientGone,
     /// The key the player logged in with was removed from its account.
     KeyRemoved,
+    /// A watcher reached [`crate::live::MAX_WATCH`].
+    WatchLimit,
 }
 
 /// The kitty keyboard protocol handshake: the flags reply must come before the DA1 reply.
@@ -100,7 +116,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         limits,
         shutdown,
         services: (mut services, mut responses),
+        kind,
     } = params;
+    let stream = kind == SessionKind::TvStream;
     let start = Instant::now();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
 
@@ -119,6 +137,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         // A running solo game left without input pauses itself; paused, it idles out after
         // another idle timeout (below).
         idle_pause_ms: Some(u64::try_from(limits.idle_timeout.as_millis()).unwrap_or(u64::MAX)),
+        open_tv: kind == SessionKind::Tv,
+        tv_stream: stream,
         ..AppContext::default()
     };
     let mut app = match stored {
@@ -147,11 +167,24 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     let mut window_open = true;
     let mut last_resize: Option<Instant> = None;
     let mut outbox = Outbox::new(handle, channel);
-    outbox.push_prefix(terminal::ENTER);
-    let mut negotiation = Negotiation::Waiting {
-        flags_seen: false,
-        deadline: start + NEGOTIATION_TIMEOUT,
+    // A stream has no terminal to ask about its keyboard.
+    outbox.push_prefix(if stream {
+        crate::live::STREAM_ENTER
+    } else {
+        terminal::ENTER
+    });
+    let mut negotiation = if stream {
+        app.set_release_events(false);
+        Negotiation::Done
+    } else {
+        Negotiation::Waiting {
+            flags_seen: false,
+            deadline: start + NEGOTIATION_TIMEOUT,
+        }
     };
+    // The player's solo game on the Live list (while they let others watch).
+    let mut publisher = crate::live::SoloPublisher::new(services.live.directory().clone());
+    let public_name = player.for_guest();
     let mut kitty_pushed = false;
     let mut needs_draw = true;
     // The frame to draw answers a key: it is not held back by the frame-rate cap.
@@ -181,11 +214,29 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             negotiation = Negotiation::Done;
             app.set_release_events(false);
         }
-        let idle_deadline = last_input + limits.idle_timeout;
+        // Watchers are not expected to press keys: no idle timeout, but a longest watch.
+        let watching = stream || app.watching_live();
+        let idle_deadline = if watching {
+            if stream { start } else { last_input }.max(start) + crate::live::MAX_WATCH
+        } else {
+            last_input + limits.idle_timeout
+        };
+        if watching && now >= idle_deadline {
+            break End::WatchLimit;
+        }
         // A paused game idles out like a menu: it holds a slot and does nothing.
         if now >= idle_deadline && (!app.in_game() || app.game_paused()) {
             break End::Idle;
         }
+        publisher.update(
+            app.live_game(),
+            app.settings().let_watch,
+            || match app.identity() {
+                Identity::Registered { name, .. } => name.clone(),
+                _ => public_name.clone(),
+            },
+            now,
+        );
 
         // Only the latest window size counts; it is applied before a frame, at most every
         // RESIZE_INTERVAL however many window changes arrive.
@@ -239,7 +290,12 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if needs_draw && !outbox.busy() {
             wake = wake.min(frame_due);
         }
-        if let Some(at) = esc_deadline.into_iter().chain(resize_due).min() {
+        if let Some(at) = esc_deadline
+            .into_iter()
+            .chain(resize_due)
+            .chain(publisher.next_due())
+            .min()
+        {
             wake = wake.min(at);
         }
         if let Negotiation::Waiting { deadline, .. } = negotiation {
@@ -260,6 +316,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 }
             }
             event = events.recv() => match event {
+                // A stream reads no input and goes on after the client's EOF.
+                Some(SessionEvent::Input(_) | SessionEvent::Eof) if stream => {}
                 Some(SessionEvent::Input(bytes)) => {
                     let now = Instant::now();
                     last_input = now;
@@ -401,6 +459,10 @@ async fn goodbye(outbox: &mut Outbox, end: End, kitty_pushed: bool, limits: &Lim
         )),
         End::Shutdown => Some("minotty: the server is restarting, see you in a minute\r\n".into()),
         End::KeyRemoved => Some("minotty: this SSH key was removed from its account\r\n".into()),
+        End::WatchLimit => Some(format!(
+            "minotty: you watched for {} minutes, come back any time\r\n",
+            crate::live::MAX_WATCH.as_secs() / 60
+        )),
         End::Quit | End::ClientEof | End::ClientGone => None,
     };
     if let Some(note) = note {

@@ -5,7 +5,7 @@
 //! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "]},
 //!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
 //!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
-//!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto"}
+//!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto","let_watch":true}
 //! ```
 //!
 //! Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
@@ -144,6 +144,7 @@ pub fn to_json(settings: &Settings) -> String {
         "ruleset": settings.ruleset.id(),
         "drop_trail": settings.drop_trail,
         "board_size": board_size_id(settings.board_size),
+        "let_watch": settings.let_watch,
     })
     .to_string()
 }
@@ -213,6 +214,10 @@ pub fn from_json(text: &str) -> Option<Settings> {
     if let Some(v) = obj.get("drop_trail").and_then(Value::as_bool) {
         s.drop_trail = v;
     }
+    // Settings stored before the Live screen existed: others may watch.
+    if let Some(v) = obj.get("let_watch").and_then(Value::as_bool) {
+        s.let_watch = v;
+    }
     if let Some(b) = obj.get("board_size").and_then(Value::as_str) {
         s.board_size = BoardSize::ALL
             .into_iter()
@@ -275,6 +280,22 @@ mod tests {
         assert_eq!(read.graphics, Graphics::Unicode);
         assert!(read.drop_trail);
         assert_eq!(read.board_size, BoardSize::Auto);
+    }
+
+    #[test]
+    fn letting_others_watch_is_stored_and_older_settings_let_them() {
+        let shy = Settings {
+            let_watch: false,
+            ..Settings::default()
+        };
+        let text = to_json(&shy);
+        assert!(text.contains("\"let_watch\":false"), "{text}");
+        assert_eq!(from_json(&text), Some(shy));
+        // Stored before the Live screen existed, or unreadable: others may watch.
+        let old = r#"{"version":1,"graphics":"ascii","drop_trail":false,"board_size":"1x"}"#;
+        assert!(from_json(old).expect("reads").let_watch);
+        let odd = r#"{"let_watch":"nope"}"#;
+        assert!(from_json(odd).expect("reads").let_watch);
     }
 
     #[test]

@@ -70,6 +70,12 @@ impl PtySession {
         }
     }
 
+    /// A session on a channel the test opened itself (e.g. an exec request with a PTY, such
+    /// as `watch`), seen through a `cols` x `rows` emulator.
+    pub fn attach(channel: Channel<Msg>, cols: u16, rows: u16) -> PtySession {
+        PtySession::new(channel, cols, rows)
+    }
+
     /// The channel, for a test that drives it by hand from here on (e.g. split into halves to
     /// send and read at once).
     pub fn into_channel(self) -> Channel<Msg> {

@@ -85,6 +85,11 @@ pub struct AppContext {
     /// Descent is playable from the start (it unlocks by finishing Puzzle; `minotty play
     /// --descent` unlocks it for the run). Default: locked.
     pub descent_unlocked: bool,
+    /// Open the Live screen's TV instead of the main menu (`ssh HOST watch`).
+    pub open_tv: bool,
+    /// The TV is streamed to a client that sends no keys (`ssh HOST watch` without a
+    /// terminal): its hint says how to stop instead of which keys to press.
+    pub tv_stream: bool,
 }
 
 /// A game that ended, as the App hands it to the front end once.

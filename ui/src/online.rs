@@ -172,6 +172,18 @@ pub enum Request {
     DeclineBotMatch,
     /// What happened in the player's own game since the last report (versus only).
     Report(Vec<Report>),
+
+    // ---- live -----------------------------------------------------------------------------
+    /// What is being played now (answered with [`Response::Live`]; the Live screen asks again
+    /// every few seconds while it shows).
+    LiveList,
+    /// Watch the solo game listed as `id` (answered with [`Response::LiveFrame`]s until the
+    /// game ends, [`Response::LiveEnded`], or the next watch or [`Request::StopWatching`]).
+    WatchLive {
+        id: u64,
+    },
+    /// Stop watching.
+    StopWatching,
 }
 
 /// A room's settings, chosen by its host.
@@ -337,6 +349,86 @@ pub enum Response {
     Notice {
         message: String,
     },
+
+    // ---- live -----------------------------------------------------------------------------
+    /// What is being played now, most interesting first (see [`LiveEntry`]).
+    Live(Vec<LiveEntry>),
+    /// The solo game being watched, as it is now.
+    LiveFrame(Box<LiveFrame>),
+    /// The versus match being watched on the TV, as it is now.
+    LiveMatchFrame(Box<LiveMatchFrame>),
+    /// The game being watched ended (or its player left): no more frames come.
+    LiveEnded {
+        id: u64,
+    },
+    /// `WatchLive` was refused (the game ended, too many watchers, too many requests).
+    LiveFailed {
+        message: String,
+    },
+}
+
+/// One game being played now, as the Live screen lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveEntry {
+    /// The directory's id (what [`Request::WatchLive`] names).
+    pub id: u64,
+    pub kind: LiveKind,
+    /// The players (one for a solo game), as others see them (guests as `~name`).
+    pub players: Vec<String>,
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    /// A solo game's numbers at its last piece.
+    pub stats: LiveStats,
+    /// People watching it now.
+    pub watchers: u32,
+}
+
+/// A solo game or a versus match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiveKind {
+    Solo,
+    /// Watched through the room's spectator seat: `JoinRoom { code, spectate: true }`.
+    Match {
+        code: String,
+        kind: MatchKind,
+    },
+}
+
+/// A solo game's running numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LiveStats {
+    pub score: u64,
+    pub lines: u32,
+    pub level: u32,
+    pub pieces: u32,
+    /// Game time in ms.
+    pub time_ms: u64,
+}
+
+/// A watched versus match at one moment: every player's board and numbers, as its room's
+/// spectators see them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveMatchFrame {
+    pub id: u64,
+    pub code: String,
+    pub kind: MatchKind,
+    pub boards: Vec<OpponentView>,
+}
+
+/// A watched solo game at one moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveFrame {
+    pub id: u64,
+    pub player: String,
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    /// The visible board with the falling piece.
+    pub board: BoardSnapshot,
+    pub stats: LiveStats,
+    /// The next pieces (engine `Piece` order + 1, as in [`BoardSnapshot`]), at most 5.
+    pub next: Vec<u8>,
+    /// The held piece (same coding; 0: none).
+    pub hold: u8,
 }
 
 /// One stored snapshot.

@@ -118,6 +118,9 @@ pub struct Settings {
     /// The ruleset last chosen for 40 lines, marathon, ultra and custom games (other modes
     /// always play `standard`).
     pub ruleset: RulesetId,
+    /// Whether the player's solo games are listed on other players' Live screen (and can be
+    /// watched there).
+    pub let_watch: bool,
 }
 
 impl Default for Settings {
@@ -135,6 +138,7 @@ impl Default for Settings {
             show_fps: false,
             release_timeout_ms: 150,
             ruleset: RulesetId::Standard,
+            let_watch: true,
         }
     }
 }

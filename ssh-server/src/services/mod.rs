@@ -78,6 +78,8 @@ pub struct Services {
     tx: mpsc::Sender<Response>,
     pub account: account::AccountClient,
     pub versus: versus::VersusClient,
+    /// The Live screen's lists and watching (the directory is the hub's).
+    pub live: crate::live::LiveClient,
 }
 
 impl Services {
@@ -100,6 +102,7 @@ impl Services {
                 tx.clone(),
             ),
             versus: versus::VersusClient::new(&shared.versus, who, tx.clone()),
+            live: crate::live::LiveClient::new(shared.versus.hub().live.clone(), tx.clone()),
             tx,
         };
         (services, rx)
@@ -137,6 +140,9 @@ impl Services {
             | Request::AcceptBotMatch
             | Request::DeclineBotMatch
             | Request::Report(_) => self.versus.handle(request),
+            Request::LiveList | Request::WatchLive { .. } | Request::StopWatching => {
+                self.live.handle(request)
+            }
         }
     }
 

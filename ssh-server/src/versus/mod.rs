@@ -185,6 +185,8 @@ pub struct Hub {
     pub bots: Arc<bot::Bots>,
     /// The operator's Tetris Bot Protocol bots, which a host can seat by name.
     pub tbp: crate::tbp::TbpBots,
+    /// What is played now: rooms list their matches here (see `live.rs`).
+    pub live: crate::live::LiveDirectory,
 }
 
 /// An account's claim on ranked play (the queue, then its match), released with

@@ -113,6 +113,7 @@ pub(super) fn spawn(
         live: None,
         sent_views: HashMap::new(),
         claims,
+        listing: None,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -138,6 +139,7 @@ pub(super) fn spawn(
         room.broadcast_view();
     }
     tracing::info!(room = %room.code, ranked, "room opened");
+    room.sync_listing();
     let hub = Arc::clone(&room.hub);
     hub.spawn_room(room.run(rx));
     Some(link)
@@ -262,6 +264,8 @@ struct Room {
     sent_views: HashMap<MemberId, RoomView>,
     /// The players' claims on ranked play during a ranked match.
     claims: Vec<RankedClaim>,
+    /// The match on the server's Live list while it is played (unlisted when dropped).
+    listing: Option<crate::live::MatchListing>,
 }
 
 impl Drop for Room {
@@ -301,6 +305,7 @@ impl Room {
                 self.crash(&panic);
                 return;
             }
+            self.sync_listing();
             if !self.has_people() {
                 break if self.hub.is_shutting_down() {
                     "the server is restarting"
@@ -631,6 +636,21 @@ impl Room {
             self.start_match(now);
         } else {
             self.broadcast_view();
+        }
+    }
+
+    /// Lists the match on the Live screen while it is played, and only then.
+    fn sync_listing(&mut self) {
+        let playing = self.state == RoomState::Playing;
+        if playing && self.listing.is_none() {
+            let players = self.seats.iter().map(|s| s.member.name.clone()).collect();
+            let listing = self
+                .hub
+                .live
+                .publish_match(&self.code, self.options.kind, players);
+            self.listing = Some(listing);
+        } else if !playing {
+            self.listing = None;
         }
     }
 
@@ -1037,6 +1057,10 @@ impl Room {
             for s in &self.spectators {
                 s.send(Response::Opponents(all.clone()));
             }
+        }
+        // The Live TV sees what spectators see, only while someone watches.
+        if let Some(listing) = self.listing.as_ref().filter(|l| l.watched()) {
+            listing.publish(self.opponents(None));
         }
         if let Some(live) = self.live.as_mut() {
             live.dirty = false;

@@ -2,6 +2,7 @@
 //! The key routing of each screen is in `route.rs`.
 
 mod account;
+pub(crate) mod live;
 mod route;
 mod snapshots;
 mod versus;
@@ -45,6 +46,8 @@ enum Screen {
     Account,
     /// Quick match, rooms, matches and their results: see `versus.rs`.
     Versus,
+    /// What others are playing now, a game watched, the TV: see `live.rs`.
+    Live,
 }
 
 /// The whole UI state of one player.
@@ -91,6 +94,8 @@ pub struct App {
     last_key: u64,
     /// [`Request::PuzzleProgress`] was sent.
     puzzle_asked: bool,
+    /// The Live screen (see `live.rs`).
+    live: crate::screens::live::LiveState,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -142,8 +147,13 @@ impl App {
             idle_pause: ctx.idle_pause_ms,
             last_key: 0,
             puzzle_asked: false,
+            live: crate::screens::live::LiveState::default(),
         };
         app.account_start();
+        if ctx.open_tv || ctx.tv_stream {
+            app.live.stream = ctx.tv_stream;
+            app.open_live(true);
+        }
         app
     }
 
@@ -189,6 +199,7 @@ impl App {
                 Screen::Settings => self.key_settings(ev),
                 Screen::Account => self.key_account(ev, now),
                 Screen::Versus => self.key_versus(ev, now),
+                Screen::Live => self.key_live(ev, now),
             }
         };
         self.record_finished();
@@ -204,6 +215,7 @@ impl App {
         match self.screen {
             Screen::Account => self.dirty |= self.tick_account(now),
             Screen::Versus => self.dirty |= self.tick_versus(now),
+            Screen::Live => self.dirty |= self.tick_live(now),
             _ => {}
         }
         if self.screen != Screen::Game {
@@ -239,6 +251,7 @@ impl App {
             .min(),
             (_, Screen::Account) => self.account_wakeup(),
             (_, Screen::Versus) => self.versus_wakeup(),
+            (_, Screen::Live) => self.live_wakeup(),
             _ => None,
         }
     }
@@ -354,6 +367,12 @@ impl App {
             .render(area, buf),
             (Screen::Account, _) => self.render_account(area, buf, theme),
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
+            (Screen::Live, _) => crate::screens::live::LiveScreenView {
+                state: &self.live,
+                theme,
+                now: self.now,
+            }
+            .render(area, buf),
         }
         if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
         {
@@ -439,6 +458,7 @@ impl App {
             }
         }
         if self.snapshot_response(&response, now)
+            || self.live_response(&response, now)
             || self.account_response(&response, now)
             || self.versus_response(response, now)
         {
@@ -471,6 +491,14 @@ impl App {
     /// player: a front end idles it out like a menu).
     pub fn game_paused(&self) -> bool {
         self.screen == Screen::Game && self.session.as_ref().is_some_and(GameSession::is_paused)
+    }
+
+    /// The solo game being played now, for others to watch: counting down, running or paused,
+    /// never over, never a versus game; with the number of games this App started, which
+    /// tells one game from the next.
+    pub fn live_game(&self) -> Option<(u64, &Game)> {
+        let s = self.session.as_ref()?;
+        (!s.is_over() && !s.is_versus()).then(|| (self.games, s.game()))
     }
 
     /// The solo game in progress or last played.

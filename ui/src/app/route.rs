@@ -26,6 +26,7 @@ impl App {
             MenuAction::Profile => self.open_profile(),
             MenuAction::Settings => self.open_settings(Screen::Menu),
             MenuAction::Help => self.open_help(Screen::Menu),
+            MenuAction::Live => self.open_live(false),
             MenuAction::AskQuit => return self.ask_quit(true),
         }
         true

@@ -10,13 +10,14 @@ use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::text::sfmt;
 use crate::theme::Theme;
 
-pub const ITEMS: [&str; 7] = [
+pub const ITEMS: [&str; 8] = [
     "Play",
     "Versus",
     "Leaderboards",
     "Profile",
     "Settings",
     "Help",
+    "Live",
     "Quit",
 ];
 
@@ -30,6 +31,8 @@ pub enum MenuAction {
     Profile,
     Settings,
     Help,
+    /// What others are playing now (see `live.rs`).
+    Live,
     AskQuit,
 }
 
@@ -53,6 +56,7 @@ pub fn handle(cursor: &mut usize, ev: KeyEvent) -> MenuAction {
                 3 => MenuAction::Profile,
                 4 => MenuAction::Settings,
                 5 => MenuAction::Help,
+                6 => MenuAction::Live,
                 _ => MenuAction::AskQuit,
             };
         }

@@ -10,6 +10,7 @@ pub mod account_welcome;
 pub mod custom;
 pub mod game;
 pub mod help;
+pub mod live;
 pub mod menu;
 pub mod mode_select;
 pub mod pause;

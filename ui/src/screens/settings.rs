@@ -1,5 +1,5 @@
 //! Settings: handling, preview, ghost, graphics, colours, frame rate, FPS counter, release
-//! timeout, hard drop trail, board size, and the controls (remapping). Every change applies at
+//! timeout, hard drop trail, board size, whether others may watch, and the controls (remapping). Every change applies at
 //! once (handling from the next game).
 
 use minotty_engine::Button;
@@ -17,7 +17,7 @@ use crate::settings::{
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 16] = [
+const ROWS: [&str; 17] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -31,6 +31,7 @@ const ROWS: [&str; 16] = [
     "Release timeout",
     "Hard drop trail",
     "Board size",
+    "Let others watch my games",
     "Account (password, keys)",
     "Reset to defaults",
     "Back",
@@ -108,9 +109,10 @@ impl SettingsScreen {
             }
             11 => s.drop_trail = !s.drop_trail,
             12 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
-            13 if select => return SettingsAction::Account,
-            14 if select => *s = Settings::default(),
-            15 if select => return SettingsAction::Back,
+            13 => s.let_watch = !s.let_watch,
+            14 if select => return SettingsAction::Account,
+            15 if select => *s = Settings::default(),
+            16 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -181,6 +183,7 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         10 => sfmt!(24; "{} ms", s.release_timeout_ms),
         11 => sfmt!(24; "{}", if s.drop_trail { "on" } else { "off" }),
         12 => sfmt!(24; "{}", s.board_size.label()),
+        13 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),
         _ => StackStr::new(),
     }
 }
@@ -203,7 +206,7 @@ impl Widget for &SettingsView<'_> {
             "SETTINGS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 16);
+        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 17);
         let list = list.intersection(inner);
         let hint = match self.state.remap {
             Some((cursor, capturing)) => {

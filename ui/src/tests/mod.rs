@@ -8,6 +8,7 @@ mod bot;
 mod descent;
 mod graphics;
 mod integrity;
+mod live;
 mod play;
 mod puzzle;
 mod rulesets;

@@ -1,0 +1,590 @@
+//! The live directory: every solo game being played on the server and every versus match
+//! running, for the Live screen, its TV and `ssh HOST watch`. In memory only.
+//!
+//! - A session publishes its solo game through a [`SoloPublisher`] (one per session). Nobody
+//!   watching costs a summary update per locked piece (a lock of the directory's mutex, no
+//!   allocation); while someone watches, the board goes out at most every [`FRAME_INTERVAL`]
+//!   on a `watch` channel (only the latest frame is ever kept). A player whose setting "Let
+//!   others watch my games" is off is never listed. The listing goes when the game ends, the
+//!   player leaves it, or the session ends (the publisher's `Drop`).
+//! - A room lists its match while it runs ([`MatchListing`], unlisted when dropped). The list
+//!   opens it through the room's own spectator seat; the TV watches it here: while someone
+//!   does, the room publishes its spectators' view when it sends it (at most every 50 ms).
+//! - A session watches through its [`LiveClient`]: at most one game at a time (a new watch
+//!   replaces the last), at most [`MAX_WATCHERS_PER_GAME`] per game and [`MAX_WATCHERS`]
+//!   server-wide, frames forwarded at most every [`WATCH_INTERVAL`] and dropped when the
+//!   session's response queue is full, its requests through a token bucket.
+//!
+//! The list's order ("interest"): matches first (more players first, then the older match),
+//! then solo games by pace, pieces per second over the game so far (counted over at least
+//! [`PACE_FLOOR_MS`], so a game that just started does not lead on its first pieces), then by
+//! score, then the older game.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use minotty_engine::versus::MatchKind;
+use minotty_engine::{Game, ModeKind, RulesetId};
+use minotty_ui::online::{
+    LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView, Request, Response,
+};
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::budget::TokenBucket;
+
+/// The longest a session watches (the Live screen's watching and the TV without a key, or a
+/// stream): watchers have no idle timeout, this instead.
+pub const MAX_WATCH: Duration = Duration::from_secs(3600);
+/// What a stream (`ssh HOST watch` without a terminal) starts with: the alternate screen,
+/// cursor hidden, no line wrap, cleared (no keyboard queries: nothing answers them).
+pub const STREAM_ENTER: &[u8] = b"\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[0m\x1b[H\x1b[2J";
+/// The size a stream is drawn at.
+pub const STREAM_SIZE: (u16, u16) = (80, 24);
+
+/// A watched game's board goes out at most this often.
+pub const FRAME_INTERVAL: Duration = Duration::from_millis(150);
+/// A watcher is sent a frame at most this often.
+pub const WATCH_INTERVAL: Duration = Duration::from_millis(100);
+/// Watchers of one game.
+pub const MAX_WATCHERS_PER_GAME: usize = 32;
+/// Watchers on the whole server.
+pub const MAX_WATCHERS: usize = 512;
+/// Entries sent in one list (the most interesting).
+pub const MAX_LISTED: usize = 50;
+/// A solo game's pace is counted over at least this much game time.
+pub const PACE_FLOOR_MS: u64 = 20_000;
+/// Live requests of one session: a burst, then per second (excess answered with a refusal
+/// once, then dropped until the bucket refills).
+pub const REQUEST_BURST: u64 = 10;
+pub const REQUESTS_PER_SEC: u64 = 2;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock leaves plain data behind: keep using it.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// What a watched game publishes.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LiveUpdate {
+    Solo(LiveFrame),
+    Match(LiveMatchFrame),
+}
+
+impl LiveUpdate {
+    fn response(&self) -> Response {
+        match self {
+            LiveUpdate::Solo(f) => Response::LiveFrame(Box::new(f.clone())),
+            LiveUpdate::Match(f) => Response::LiveMatchFrame(Box::new(f.clone())),
+        }
+    }
+}
+
+type FrameTx = watch::Sender<Option<Arc<LiveUpdate>>>;
+type FrameRx = watch::Receiver<Option<Arc<LiveUpdate>>>;
+
+#[derive(Debug)]
+struct Entry {
+    players: Vec<String>,
+    kind: LiveKind,
+    mode: ModeKind,
+    ruleset: RulesetId,
+    stats: LiveStats,
+    /// Where frames are published, and how many watch.
+    frames: (FrameRx, Arc<AtomicUsize>),
+    /// The directory's order of listing (older first among equals).
+    seq: u64,
+}
+
+impl Entry {
+    fn watchers(&self) -> usize {
+        self.frames.1.load(Ordering::Relaxed)
+    }
+
+    /// The sort key: smaller is more interesting.
+    fn interest(&self) -> (u8, std::cmp::Reverse<u64>, std::cmp::Reverse<u64>, u64) {
+        match self.kind {
+            LiveKind::Match { .. } => (
+                0,
+                std::cmp::Reverse(self.players.len() as u64),
+                std::cmp::Reverse(0),
+                self.seq,
+            ),
+            LiveKind::Solo => {
+                let ms = self.stats.time_ms.max(PACE_FLOOR_MS);
+                let pace = u64::from(self.stats.pieces) * 1_000_000 / ms;
+                (
+                    1,
+                    std::cmp::Reverse(pace),
+                    std::cmp::Reverse(self.stats.score),
+                    self.seq,
+                )
+            }
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    entries: Mutex<HashMap<u64, Entry>>,
+    next: AtomicU64,
+    /// Watchers on the whole server.
+    watchers: AtomicUsize,
+}
+
+/// The server's live directory (cheap to clone: one shared map).
+#[derive(Clone, Debug, Default)]
+pub struct LiveDirectory {
+    inner: Arc<Inner>,
+}
+
+impl LiveDirectory {
+    fn insert(&self, entry: impl FnOnce(u64) -> Entry) -> u64 {
+        let id = self.inner.next.fetch_add(1, Ordering::Relaxed) + 1;
+        lock(&self.inner.entries).insert(id, entry(id));
+        id
+    }
+
+    fn remove(&self, id: u64) {
+        lock(&self.inner.entries).remove(&id);
+    }
+
+    /// The list, most interesting first, at most [`MAX_LISTED`] entries.
+    pub fn list(&self) -> Vec<LiveEntry> {
+        let entries = lock(&self.inner.entries);
+        let mut all: Vec<(u64, &Entry)> = entries.iter().map(|(&id, e)| (id, e)).collect();
+        all.sort_by_key(|(_, e)| e.interest());
+        all.into_iter()
+            .take(MAX_LISTED)
+            .map(|(id, e)| LiveEntry {
+                id,
+                kind: e.kind.clone(),
+                players: e.players.clone(),
+                mode: e.mode,
+                ruleset: e.ruleset,
+                stats: e.stats,
+                watchers: u32::try_from(e.watchers()).unwrap_or(u32::MAX),
+            })
+            .collect()
+    }
+
+    /// How many games and matches are listed.
+    pub fn len(&self) -> usize {
+        lock(&self.inner.entries).len()
+    }
+
+    /// Whether nothing is listed.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Watchers on the whole server now.
+    pub fn watchers(&self) -> usize {
+        self.inner.watchers.load(Ordering::Relaxed)
+    }
+
+    /// Lists a versus match (room `code`) until the listing is dropped.
+    pub fn publish_match(&self, code: &str, kind: MatchKind, players: Vec<String>) -> MatchListing {
+        let (tx, rx) = watch::channel(None);
+        let watchers = Arc::new(AtomicUsize::new(0));
+        let frames = (rx, Arc::clone(&watchers));
+        let id = self.insert(|seq| Entry {
+            players,
+            kind: LiveKind::Match {
+                code: code.to_owned(),
+                kind,
+            },
+            mode: match kind {
+                MatchKind::Race => ModeKind::Sprint,
+                MatchKind::Battle => ModeKind::Custom,
+            },
+            ruleset: RulesetId::Standard,
+            stats: LiveStats::default(),
+            frames,
+            seq,
+        });
+        MatchListing {
+            dir: self.clone(),
+            id,
+            code: code.to_owned(),
+            kind,
+            tx,
+            watchers,
+        }
+    }
+
+    /// Starts watching game or match `id`: its frames, and a guard that counts the watcher
+    /// until dropped. Refused when it is not listed or watchers are at a bound.
+    pub fn watch(&self, id: u64) -> Result<(FrameRx, WatcherGuard), &'static str> {
+        let entries = lock(&self.inner.entries);
+        let Some(entry) = entries.get(&id) else {
+            return Err("That game has ended.");
+        };
+        let (rx, count) = &entry.frames;
+        if count.load(Ordering::Relaxed) >= MAX_WATCHERS_PER_GAME {
+            return Err("Too many people are watching that game: try another.");
+        }
+        // Taken under the directory's lock, so the bound holds however many try at once.
+        let global = &self.inner.watchers;
+        if global.fetch_add(1, Ordering::Relaxed) >= MAX_WATCHERS {
+            global.fetch_sub(1, Ordering::Relaxed);
+            return Err("Too many people are watching right now: try again later.");
+        }
+        count.fetch_add(1, Ordering::Relaxed);
+        Ok((
+            rx.clone(),
+            WatcherGuard {
+                dir: self.clone(),
+                count: Arc::clone(count),
+            },
+        ))
+    }
+
+    fn update_stats(&self, id: u64, stats: LiveStats) {
+        if let Some(e) = lock(&self.inner.entries).get_mut(&id) {
+            e.stats = stats;
+        }
+    }
+}
+
+/// A versus match on the list; unlisted when dropped (the match ended or the room closed).
+#[derive(Debug)]
+pub struct MatchListing {
+    dir: LiveDirectory,
+    id: u64,
+    code: String,
+    kind: MatchKind,
+    tx: FrameTx,
+    watchers: Arc<AtomicUsize>,
+}
+
+impl MatchListing {
+    /// Whether anyone watches (the room builds a frame only then).
+    pub fn watched(&self) -> bool {
+        self.watchers.load(Ordering::Relaxed) > 0
+    }
+
+    /// The match as its spectators see it now.
+    pub fn publish(&self, boards: Vec<OpponentView>) {
+        let frame = LiveUpdate::Match(LiveMatchFrame {
+            id: self.id,
+            code: self.code.clone(),
+            kind: self.kind,
+            boards,
+        });
+        self.tx.send_replace(Some(Arc::new(frame)));
+    }
+}
+
+impl Drop for MatchListing {
+    fn drop(&mut self) {
+        self.dir.remove(self.id);
+    }
+}
+
+/// One watcher, counted (per game and server-wide) until dropped.
+#[derive(Debug)]
+pub struct WatcherGuard {
+    dir: LiveDirectory,
+    count: Arc<AtomicUsize>,
+}
+
+impl Drop for WatcherGuard {
+    fn drop(&mut self) {
+        self.count.fetch_sub(1, Ordering::Relaxed);
+        self.dir.inner.watchers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+type WatchSlot = Arc<Mutex<Option<WatcherGuard>>>;
+
+/// Empties a watch slot when dropped.
+struct ReleaseOnDrop(WatchSlot);
+
+impl Drop for ReleaseOnDrop {
+    fn drop(&mut self) {
+        lock(&self.0).take();
+    }
+}
+
+/// A solo game's numbers.
+pub fn stats_of(game: &Game) -> LiveStats {
+    let s = game.stats();
+    LiveStats {
+        score: s.score,
+        lines: s.lines,
+        level: s.level,
+        pieces: s.pieces,
+        time_ms: game.now(),
+    }
+}
+
+/// A solo game as a watcher sees it now.
+pub fn frame_of(id: u64, player: &str, game: &Game) -> LiveFrame {
+    let config = game.config();
+    LiveFrame {
+        id,
+        player: player.to_owned(),
+        mode: config.mode.kind,
+        ruleset: config.ruleset,
+        board: minotty_ui::snapshot(game),
+        stats: stats_of(game),
+        next: game.preview().take(5).map(|p| p as u8 + 1).collect(),
+        hold: game.hold_piece().map_or(0, |p| p as u8 + 1),
+    }
+}
+
+/// A session's solo game on the list.
+#[derive(Debug)]
+struct Published {
+    id: u64,
+    /// The App's game number: another number is another game.
+    game_no: u64,
+    player: String,
+    tx: FrameTx,
+    watchers: Arc<AtomicUsize>,
+    /// Pieces at the last summary update.
+    pieces: u32,
+    last_frame: Option<Instant>,
+    /// Whether the last frame sent had no watcher to see it (the next watcher gets a fresh one).
+    stale: bool,
+}
+
+/// Publishes a session's solo game (see the module's documentation).
+#[derive(Debug)]
+pub struct SoloPublisher {
+    dir: LiveDirectory,
+    listed: Option<Published>,
+}
+
+impl SoloPublisher {
+    pub fn new(dir: LiveDirectory) -> SoloPublisher {
+        SoloPublisher { dir, listed: None }
+    }
+
+    /// The listed game's id, if any.
+    pub fn id(&self) -> Option<u64> {
+        self.listed.as_ref().map(|p| p.id)
+    }
+
+    /// Brings the listing up to date with the session's game: `game` is the App's solo game in
+    /// progress with its number (`App::live_game`), `allowed` the player's setting, `player`
+    /// the name others see (asked only when a game is listed).
+    pub fn update(
+        &mut self,
+        game: Option<(u64, &Game)>,
+        allowed: bool,
+        player: impl FnOnce() -> String,
+        now: Instant,
+    ) {
+        let game = game.filter(|_| allowed);
+        let Some((game_no, game)) = game else {
+            self.unlist();
+            return;
+        };
+        if self.listed.as_ref().is_some_and(|p| p.game_no != game_no) {
+            self.unlist();
+        }
+        let p = match &mut self.listed {
+            Some(p) => p,
+            None => {
+                let player = player();
+                let config = game.config();
+                let (tx, rx) = watch::channel(None);
+                let watchers = Arc::new(AtomicUsize::new(0));
+                let stats = stats_of(game);
+                let names = vec![player.clone()];
+                let frames = (rx, Arc::clone(&watchers));
+                let id = self.dir.insert(|seq| Entry {
+                    players: names,
+                    kind: LiveKind::Solo,
+                    mode: config.mode.kind,
+                    ruleset: config.ruleset,
+                    stats,
+                    frames,
+                    seq,
+                });
+                self.listed.insert(Published {
+                    id,
+                    game_no,
+                    player,
+                    tx,
+                    watchers,
+                    pieces: stats.pieces,
+                    last_frame: None,
+                    stale: true,
+                })
+            }
+        };
+        // The list's numbers: once a piece.
+        let pieces = game.stats().pieces;
+        if pieces != p.pieces {
+            p.pieces = pieces;
+            self.dir.update_stats(p.id, stats_of(game));
+        }
+        // Frames only while someone watches, at most every FRAME_INTERVAL.
+        if p.watchers.load(Ordering::Relaxed) == 0 {
+            p.stale = true;
+            return;
+        }
+        if !p.stale && p.last_frame.is_some_and(|at| now < at + FRAME_INTERVAL) {
+            return;
+        }
+        let frame = LiveUpdate::Solo(frame_of(p.id, &p.player, game));
+        p.tx.send_if_modified(|current| {
+            if current.as_deref() == Some(&frame) {
+                return false;
+            }
+            *current = Some(Arc::new(frame));
+            true
+        });
+        p.last_frame = Some(now);
+        p.stale = false;
+    }
+
+    /// When the session should call [`SoloPublisher::update`] again for a frame (someone
+    /// watches); `None` when nothing is due but what the game itself wakes for.
+    pub fn next_due(&self) -> Option<Instant> {
+        let p = self.listed.as_ref()?;
+        if p.watchers.load(Ordering::Relaxed) == 0 {
+            return None;
+        }
+        Some(
+            p.last_frame
+                .map_or_else(Instant::now, |at| at + FRAME_INTERVAL),
+        )
+    }
+
+    fn unlist(&mut self) {
+        if let Some(p) = self.listed.take() {
+            self.dir.remove(p.id);
+        }
+    }
+}
+
+impl Drop for SoloPublisher {
+    fn drop(&mut self) {
+        self.unlist();
+    }
+}
+
+/// A session's side of the Live screen: lists, and the one game it watches.
+#[derive(Debug)]
+pub struct LiveClient {
+    dir: LiveDirectory,
+    tx: mpsc::Sender<Response>,
+    /// The watch in progress: cancelled by the next, by `StopWatching` and on drop. Its
+    /// watcher is counted while the slot holds its guard: emptied at once by the client (so
+    /// one session never counts twice, however fast it flaps) or by the task when the game
+    /// ends.
+    watching: Option<(CancellationToken, WatchSlot)>,
+    budget: TokenBucket,
+    /// The budget ran out and the session was told (told once until it refills).
+    told: bool,
+    start: Instant,
+}
+
+impl LiveClient {
+    pub fn new(dir: LiveDirectory, tx: mpsc::Sender<Response>) -> LiveClient {
+        LiveClient {
+            dir,
+            tx,
+            watching: None,
+            budget: TokenBucket::new(REQUEST_BURST, REQUESTS_PER_SEC, 0),
+            told: false,
+            start: Instant::now(),
+        }
+    }
+
+    /// The directory.
+    pub fn directory(&self) -> &LiveDirectory {
+        &self.dir
+    }
+
+    /// Carries out a live request (others are ignored).
+    pub fn handle(&mut self, request: Request) {
+        let now = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if !self.budget.try_take(now) {
+            if !self.told {
+                self.told = true;
+                let _ = self.tx.try_send(Response::LiveFailed {
+                    message: "Too many requests: wait a moment.".into(),
+                });
+            }
+            return;
+        }
+        self.told = false;
+        match request {
+            Request::LiveList => {
+                let _ = self.tx.try_send(Response::Live(self.dir.list()));
+            }
+            Request::WatchLive { id } => self.watch(id),
+            Request::StopWatching => self.stop(),
+            _ => {}
+        }
+    }
+
+    fn stop(&mut self) {
+        if let Some((token, slot)) = self.watching.take() {
+            token.cancel();
+            lock(&slot).take();
+        }
+    }
+
+    fn watch(&mut self, id: u64) {
+        self.stop();
+        let (mut rx, guard) = match self.dir.watch(id) {
+            Ok(w) => w,
+            Err(message) => {
+                let _ = self.tx.try_send(Response::LiveFailed {
+                    message: message.into(),
+                });
+                return;
+            }
+        };
+        let token = CancellationToken::new();
+        let slot = Arc::new(Mutex::new(Some(guard)));
+        self.watching = Some((token.clone(), Arc::clone(&slot)));
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            // However the task ends, the watcher is no longer counted.
+            let _release = ReleaseOnDrop(slot);
+            // The latest frame at once (there may be none yet: the player's session makes
+            // one at its next turn now that someone watches).
+            rx.mark_changed();
+            loop {
+                tokio::select! {
+                    () = token.cancelled() => return,
+                    changed = rx.changed() => {
+                        if changed.is_err() {
+                            // The publisher is gone: the game ended or its player left.
+                            let _ = tx.try_send(Response::LiveEnded { id });
+                            return;
+                        }
+                    }
+                }
+                let frame = rx.borrow_and_update().clone();
+                if let Some(frame) = frame {
+                    // A full queue drops the frame: a newer one comes.
+                    let _ = tx.try_send(frame.response());
+                }
+                tokio::select! {
+                    () = token.cancelled() => return,
+                    () = tokio::time::sleep(WATCH_INTERVAL) => {}
+                }
+            }
+        });
+    }
+}
+
+impl Drop for LiveClient {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[cfg(test)]
+mod tests;
