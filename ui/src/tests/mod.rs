@@ -10,6 +10,7 @@ mod graphics;
 mod integrity;
 mod play;
 mod puzzle;
+mod reconnect;
 mod rulesets;
 mod screens;
 mod snapshots;
