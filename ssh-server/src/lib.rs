@@ -15,6 +15,7 @@ pub mod host_key;
 pub mod input;
 pub mod limits;
 pub mod names;
+pub mod reconnect;
 mod outbox;
 pub mod play;
 pub mod refusal;
