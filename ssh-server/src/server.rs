@@ -103,7 +103,8 @@ pub async fn run(
                 config.limits.versus_seed,
                 config.limits.bots,
                 config.tbp.clone(),
-            ),
+            )
+            .with_reconnect(config.limits.reconnect),
         },
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
