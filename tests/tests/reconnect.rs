@@ -137,3 +137,63 @@ async fn a_parked_game_is_gone_after_the_reconnect_time() -> Result {
     assert!(!s.contents().contains("is waiting"), "{}", s.contents());
     Ok(())
 }
+
+/// The text of the seat row naming `name` in a lobby.
+fn seat_row(screen: &vt100::Screen, name: &str) -> Option<String> {
+    screen
+        .contents()
+        .lines()
+        .find(|l| l.contains(name) && (l.contains("ready") || l.contains("READY")))
+        .map(str::to_owned)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_players_lobby_seat_is_kept_then_freed() -> Result {
+    use minotty_tests::autoplay::KITTY_REPLY;
+    use minotty_tests::versus::{COLS, ROWS, create_room, guest, join_room, player, register};
+
+    let server = TestServer::start_with(Limits {
+        reconnect: Duration::from_secs(3),
+        ..Limits::default()
+    })
+    .await?;
+    let (_ca, mut ann) = guest(server.addr, "ann").await?;
+    let code = create_room(&mut ann, false, 4).await?;
+    let key = new_key();
+    let conn = Connection::open(server.addr, "bob", Login::With(key.clone())).await?;
+    let mut bob = player(&conn).await?;
+    register(&mut bob).await?;
+    join_room(&mut bob, &code, false).await?;
+    ann.wait_until("bob seated", WAIT, |s| seat_row(s, "bob").is_some())
+        .await?;
+
+    // bob's connection drops: his seat stays, shown as reconnecting.
+    drop(bob);
+    drop(conn);
+    ann.wait_until("bob reconnecting", WAIT, |s| {
+        seat_row(s, "bob").is_some_and(|r| r.contains("reconnecting..."))
+    })
+    .await?;
+
+    // bob's key again: straight back into the room, in his seat.
+    let conn = Connection::open(server.addr, "bob", Login::With(key)).await?;
+    let mut bob = conn.play(COLS, ROWS).await?;
+    bob.send(KITTY_REPLY).await?;
+    bob.wait_for_text(&format!("ROOM {code}"), WAIT).await?;
+    ann.wait_until("bob back", WAIT, |s| {
+        seat_row(s, "bob").is_some_and(|r| !r.contains("reconnecting"))
+    })
+    .await?;
+
+    // He drops again and stays away: after the reconnect time the seat is free.
+    drop(bob);
+    drop(conn);
+    ann.wait_until("bob reconnecting", WAIT, |s| {
+        seat_row(s, "bob").is_some_and(|r| r.contains("reconnecting..."))
+    })
+    .await?;
+    ann.wait_until("bob's seat freed", WAIT, |s| seat_row(s, "bob").is_none())
+        .await?;
+    assert!(seat_row(ann.screen(), "ann").is_some(), "{}", ann.contents());
+    Ok(())
+}
