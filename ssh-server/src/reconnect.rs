@@ -324,6 +324,23 @@ mod tests {
         app.park_game(5_000).expect("a game in progress parks")
     }
 
+    #[test]
+    fn many_keys_parking_real_games_stay_within_the_cap() {
+        // The attacker of the server: 500 keys, each dropping a connection mid-game.
+        let games = ParkedGames::new(Duration::from_secs(60), 50);
+        for i in 0..500 {
+            games.park(&format!("SHA256:key{i}"), parked_game());
+            assert!(games.len() <= 50);
+        }
+        assert_eq!(games.len(), 50);
+        assert!(games.take("SHA256:key499").is_some(), "the newest stay");
+        assert!(games.take("SHA256:key0").is_none(), "the oldest went first");
+        // A key parking again replaces its own game, nobody else's.
+        games.park("SHA256:key498", parked_game());
+        games.park("SHA256:key498", parked_game());
+        assert_eq!(games.len(), 49);
+    }
+
     #[tokio::test]
     async fn the_expiry_task_drops_games_at_their_time() {
         // Real time, scaled down: a lifetime of 400 ms.

@@ -19,6 +19,10 @@ fn stat(screen: &vt100::Screen, label: &str) -> Option<String> {
 /// From the main menu into a Marathon game (the second mode).
 async fn start_marathon(s: &mut PtySession) -> Result {
     s.skip_welcome().await?;
+    marathon_from_menu(s).await
+}
+
+async fn marathon_from_menu(s: &mut PtySession) -> Result {
     s.send(keys::ENTER).await?;
     s.wait_for_text("40 Lines", WAIT).await?;
     s.send(keys::DOWN).await?;
@@ -36,7 +40,11 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
     let key = new_key();
     let conn = Connection::open(server.addr, "ada", Login::With(key.clone())).await?;
     let mut s = conn.play(80, 24).await?;
-    start_marathon(&mut s).await?;
+    // Registered (the name offered is the SSH user name), so the game is stored.
+    s.wait_for_text(minotty_tests::WELCOME, WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("Leaderboards", WAIT).await?;
+    marathon_from_menu(&mut s).await?;
     // A few pieces, sent one at a time once the piece is in play (a key repeated faster than
     // the synthetic release timeout would be a held key).
     for i in 0..6 {
@@ -88,6 +96,51 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
         stat(screen, "PIECES").as_deref() == Some("7")
     })
     .await?;
+
+    // To the end (hard drops in the middle top out): stored, judged by its replay like any
+    // game, the time away a pause.
+    for _ in 0..40 {
+        if s.contents().contains("Retry") {
+            break;
+        }
+        s.pump_for(Duration::from_millis(250)).await;
+        s.send(keys::HARD_DROP).await?;
+    }
+    s.wait_for_text("Retry", WAIT).await?;
+    let store = server.store().await?;
+    let account = store
+        .account_by_name(&minotty_server::store::PlayerName::parse("ada")?)
+        .await?
+        .expect("ada is registered");
+    let mut games = Vec::new();
+    for _ in 0..50 {
+        games = store.recent_games(account.id, 10).await?;
+        if !games.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(games.len(), 1, "one game, the resumed one");
+    let game = &games[0];
+    assert_eq!(game.mode, minotty_engine::ModeKind::Marathon);
+    assert_eq!(game.verdict, "ranked", "{game:?}");
+    assert!(game.stats.pieces > 7, "{game:?}");
+    let replay = store.replay(game.id).await?.expect("its replay");
+    let pauses = replay
+        .inputs
+        .iter()
+        .filter(|(_, i)| *i == minotty_engine::Input::Pause)
+        .count();
+    assert_eq!(pauses, 1, "the drop is one pause");
+    // (`by_piece` is not a column of the games table: records read it as zeros.)
+    let verified = replay.verify()?.stats;
+    assert_eq!(
+        minotty_engine::Stats {
+            by_piece: game.stats.by_piece,
+            ..verified
+        },
+        game.stats
+    );
 
     // Quitting is not a drop: nothing waits for the next connection.
     s.quit().await?;

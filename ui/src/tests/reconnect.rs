@@ -217,3 +217,43 @@ fn the_offer_draws_at_every_size() {
         let _ = draw(&back, w, h);
     }
 }
+
+#[test]
+fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
+    use crate::online::{Response, RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
+    use minotty_engine::versus::MatchKind;
+    let seat = |name: &str, connected: bool| SeatView {
+        name: name.into(),
+        ready: false,
+        host: name == "ada",
+        connected,
+        rating: None,
+        bot: None,
+    };
+    let view = |state: RoomState| RoomView {
+        code: "K7PQ3M".into(),
+        options: RoomOptions {
+            kind: MatchKind::Battle,
+            max_players: 4,
+            limit: RoomLimit::None,
+        },
+        seats: vec![seat("ada", true), seat("bob", false)],
+        spectators: 0,
+        you: Some(0),
+        host: true,
+        state,
+        ranked: false,
+        tbp_bots: Vec::new(),
+    };
+    let mut a = app();
+    a.deliver(Response::Room(view(RoomState::Lobby)), 0);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let s = text(&a, w, h);
+        let bob = s.lines().find(|l| l.contains("bob")).unwrap_or_default();
+        assert!(bob.contains("reconnecting..."), "{s}");
+        let ada = s.lines().find(|l| l.contains("ada  ") || l.contains("host")).unwrap_or_default();
+        assert!(!ada.contains("reconnecting"), "{s}");
+    }
+    a.deliver(Response::Room(view(RoomState::Results)), 10);
+    assert!(screen(&a).contains("reconnecting..."));
+}
