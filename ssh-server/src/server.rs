@@ -113,9 +113,9 @@ pub async fn run(
             config.limits.max_parked,
         )),
     });
-    shared.tracker.spawn(
-        Arc::clone(&shared.parked).run_expiry(shared.shutdown.clone()),
-    );
+    shared
+        .tracker
+        .spawn(Arc::clone(&shared.parked).run_expiry(shared.shutdown.clone()));
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS_IN_FLIGHT));
     let next_id = AtomicU64::new(1);
     if let Ok(addr) = listener.local_addr() {

@@ -49,7 +49,8 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
     // the synthetic release timeout would be a held key).
     for i in 0..6 {
         s.pump_for(Duration::from_millis(300)).await;
-        s.send(if i % 2 == 0 { keys::LEFT } else { keys::RIGHT }).await?;
+        s.send(if i % 2 == 0 { keys::LEFT } else { keys::RIGHT })
+            .await?;
         s.send(keys::HARD_DROP).await?;
         let pieces = (i + 1).to_string();
         s.wait_until("the piece locked", WAIT, |screen| {
@@ -247,6 +248,10 @@ async fn a_dropped_players_lobby_seat_is_kept_then_freed() -> Result {
     .await?;
     ann.wait_until("bob's seat freed", WAIT, |s| seat_row(s, "bob").is_none())
         .await?;
-    assert!(seat_row(ann.screen(), "ann").is_some(), "{}", ann.contents());
+    assert!(
+        seat_row(ann.screen(), "ann").is_some(),
+        "{}",
+        ann.contents()
+    );
     Ok(())
 }

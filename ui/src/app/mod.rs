@@ -7,9 +7,9 @@ mod route;
 mod snapshots;
 mod versus;
 
+pub use parked::ParkedGame;
 #[cfg(test)]
 pub use snapshots::NOTICE_MS as SNAPSHOT_NOTICE_MS;
-pub use parked::ParkedGame;
 pub use versus::{EventDigest, end_reports, progress_of, snapshot};
 
 use minotty_engine::{Game, ModeKind};

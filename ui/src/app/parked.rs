@@ -155,7 +155,8 @@ impl App {
         let secs = offer.away_at(self.now) / 1000;
         let inner = draw::dialog(buf, area, 56, 9, theme, "GAME WAITING");
         let kind = offer.parked.kind().title();
-        let line = sfmt!(80; "Your {} game from {}:{:02} ago is waiting", kind, secs / 60, secs % 60);
+        let line =
+            sfmt!(80; "Your {} game from {}:{:02} ago is waiting", kind, secs / 60, secs % 60);
         draw::put_centered(buf, inner, inner.y + 1, line.as_str(), theme.title());
         let stats = offer.parked.game().stats();
         let detail = sfmt!(80; "score {}, {} lines", stats.score, stats.lines);

@@ -84,7 +84,10 @@ fn a_parked_and_resumed_game_is_the_game_paused_as_long() {
         s.contains("Your Marathon game from 0:45 ago is waiting"),
         "{s}"
     );
-    assert!(s.contains("Enter resume") && s.contains("Esc discard"), "{s}");
+    assert!(
+        s.contains("Enter resume") && s.contains("Esc discard"),
+        "{s}"
+    );
     let stats = format!("score {}, {} lines", before.0.score, before.0.lines);
     assert!(s.contains(&stats), "{s}");
     // The clock of the offer moves on by the second.
@@ -212,7 +215,10 @@ fn the_offer_draws_at_every_size() {
     let mut back = new_app();
     back.offer_parked(a.park_game(now + 1_000).expect("parks"), 59_000, 0);
     let big = text(&back, 200, 60);
-    assert!(big.contains("Your Marathon game from 0:59 ago is waiting"), "{big}");
+    assert!(
+        big.contains("Your Marathon game from 0:59 ago is waiting"),
+        "{big}"
+    );
     for (w, h) in [(60, 24), (1, 1), (10, 3), (59, 23), (300, 100)] {
         let _ = draw(&back, w, h);
     }
@@ -251,7 +257,10 @@ fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
         let s = text(&a, w, h);
         let bob = s.lines().find(|l| l.contains("bob")).unwrap_or_default();
         assert!(bob.contains("reconnecting..."), "{s}");
-        let ada = s.lines().find(|l| l.contains("ada  ") || l.contains("host")).unwrap_or_default();
+        let ada = s
+            .lines()
+            .find(|l| l.contains("ada  ") || l.contains("host"))
+            .unwrap_or_default();
         assert!(!ada.contains("reconnecting"), "{s}");
     }
     a.deliver(Response::Room(view(RoomState::Results)), 10);

@@ -68,7 +68,11 @@ impl Room {
 
     /// Frees the kept seats whose time is up, as a leave does.
     pub(super) fn expire_kept(&mut self, now: Instant) {
-        if !self.seats.iter().any(|s| s.away_until.is_some_and(|t| now >= t)) {
+        if !self
+            .seats
+            .iter()
+            .any(|s| s.away_until.is_some_and(|t| now >= t))
+        {
             return;
         }
         let code = self.code.clone();
