@@ -622,7 +622,7 @@ impl Room {
             });
         } else if self.state == RoomState::Playing {
         } else if let Some(name) = self.reconnecting() {
-            let message = format!("Waiting for {name} to reconnect (or for their seat to free).");
+            let message = format!("Waiting for {name} to reconnect.");
             self.seats[i].member.send(Response::Notice { message });
         } else if self.seats.len() < 2 {
             member.send(Response::Notice {
