@@ -214,6 +214,16 @@ pub struct LimitArgs {
     /// Seconds in the quick-match queue before a bot match is offered.
     #[arg(long, env = "MINOTTY_BOT_OFFER_SECS", default_value_t = 20)]
     pub bot_offer_secs: u64,
+
+    /// Seconds a solo game is kept, paused, after its player's connection dropped (the same
+    /// key reconnecting is offered to resume it), and a room's lobby seat is kept (0: never).
+    #[arg(long, env = "MINOTTY_RECONNECT_SECS", default_value_t = crate::reconnect::DEFAULT_SECS,
+          value_parser = clap::value_parser!(u64).range(0..=3_600))]
+    pub reconnect_secs: u64,
+
+    /// Most solo games kept for reconnecting players at once, server-wide (the oldest goes).
+    #[arg(long, env = "MINOTTY_MAX_PARKED", default_value_t = crate::reconnect::DEFAULT_MAX)]
+    pub max_parked: usize,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.
@@ -239,6 +249,10 @@ pub struct Limits {
     pub versus_seed: Option<u32>,
     /// Server bots: how many, their threads, the quick-match offer.
     pub bots: crate::versus::bot::BotLimits,
+    /// How long a dropped player's solo game (and lobby seat) is kept for them.
+    pub reconnect: Duration,
+    /// Most solo games kept for reconnecting players at once.
+    pub max_parked: usize,
 }
 
 impl Limits {
@@ -273,6 +287,8 @@ impl Default for Limits {
             shutdown_grace: Duration::from_secs(3),
             versus_seed: None,
             bots: crate::versus::bot::BotLimits::default(),
+            reconnect: Duration::from_secs(crate::reconnect::DEFAULT_SECS),
+            max_parked: crate::reconnect::DEFAULT_MAX,
         }
     }
 }
@@ -297,6 +313,8 @@ impl From<&LimitArgs> for Limits {
                 offer_after: Duration::from_secs(args.bot_offer_secs),
                 ..crate::versus::bot::BotLimits::default()
             },
+            reconnect: Duration::from_secs(args.reconnect_secs),
+            max_parked: args.max_parked,
             ..Limits::default()
         }
     }
@@ -325,6 +343,12 @@ mod tests {
         assert_eq!(limits.bots.offer_after, Duration::from_secs(20));
         assert_eq!(limits.bots.max_total, 64);
         assert_eq!(limits.bots.threads, 1);
+        assert_eq!(limits.reconnect, Duration::from_secs(60));
+        assert_eq!(limits.max_parked, 1_000);
+        let cli = Cli::parse_from(["minotty", "--reconnect-secs", "0", "--max-parked", "5"]);
+        let limits = Limits::from(&cli.serve.limits);
+        assert_eq!((limits.reconnect, limits.max_parked), (Duration::ZERO, 5));
+        assert!(Cli::try_parse_from(["minotty", "--reconnect-secs", "7200"]).is_err());
     }
 
     #[test]

@@ -182,6 +182,13 @@ impl ConnectionHandler {
                 .unwrap_or_default(),
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
+            // Only a key is recognised when it comes back (keyboard-interactive: nothing).
+            reconnect: self.key_fingerprint.clone().map(|fingerprint| {
+                crate::reconnect::Reconnect {
+                    games: Arc::clone(&self.shared.parked),
+                    fingerprint,
+                }
+            }),
             services: Services::new(
                 &self.shared.services,
                 Login {

@@ -18,6 +18,7 @@ pub mod live;
 pub mod names;
 mod outbox;
 pub mod play;
+pub mod reconnect;
 pub mod refusal;
 pub mod server;
 pub mod services;

@@ -43,6 +43,8 @@ pub(crate) struct Shared {
     pub services: crate::services::SharedServices,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
+    /// Solo games of players whose connection dropped (`reconnect.rs`).
+    pub parked: Arc<crate::reconnect::ParkedGames>,
 }
 
 /// How long shutdown waits for the game writer (and, separately, the match recorder) to store
@@ -101,11 +103,19 @@ pub async fn run(
                 config.limits.versus_seed,
                 config.limits.bots,
                 config.tbp.clone(),
-            ),
+            )
+            .with_reconnect(config.limits.reconnect),
         },
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
+        parked: Arc::new(crate::reconnect::ParkedGames::new(
+            config.limits.reconnect,
+            config.limits.max_parked,
+        )),
     });
+    shared
+        .tracker
+        .spawn(Arc::clone(&shared.parked).run_expiry(shared.shutdown.clone()));
     let refusals = Arc::new(Semaphore::new(MAX_REFUSALS_IN_FLIGHT));
     let next_id = AtomicU64::new(1);
     if let Ok(addr) = listener.local_addr() {

@@ -79,6 +79,9 @@ pub struct SessionParams {
     pub env: crate::terminal::TermEnv,
     pub limits: Limits,
     pub shutdown: CancellationToken,
+    /// Where a solo game goes when the connection drops, and comes back from (players with a
+    /// key only).
+    pub reconnect: Option<crate::reconnect::Reconnect>,
     /// The session's accounts and versus services and the channel their answers come on.
     pub services: (Services, mpsc::Receiver<Response>),
     pub kind: SessionKind,
@@ -115,6 +118,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         env,
         limits,
         shutdown,
+        reconnect,
         services: (mut services, mut responses),
         kind,
     } = params;
@@ -160,6 +164,13 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     };
     let mut term = RemoteTerminal::new(cols, rows);
     app.set_size(cols, rows, 0);
+    // A game this key left when its connection dropped is offered back.
+    if let Some(r) = &reconnect
+        && let Some((game, away_ms)) = r.games.take(&r.fingerprint)
+    {
+        tracing::info!(player = %player, away_ms, "parked game offered");
+        app.offer_parked(game, away_ms, ms(Instant::now()));
+    }
     let mut decoder = InputDecoder::new();
     let mut gate = InputGate::new(0);
     // A window change arrived and is not applied yet; when the last one was applied.
@@ -396,6 +407,14 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
         hand_over(&mut app, &mut services);
     };
+    // The connection dropped: a solo game in progress waits, paused, for the same key.
+    if matches!(end, End::ClientEof | End::ClientGone)
+        && let Some(r) = &reconnect
+        && let Some(game) = app.park_game(ms(Instant::now()))
+    {
+        tracing::info!(player = %player, mode = game.kind().id(), "game parked");
+        r.games.park(&r.fingerprint, game);
+    }
     // A game that ended in the last turn (the loop broke before handing it over: shutdown,
     // EOF, a close) is still stored, and the room still hears the end of a versus game.
     app.tick(ms(Instant::now()));

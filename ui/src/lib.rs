@@ -54,7 +54,7 @@ mod testutil;
 
 use minotty_engine::{EndReason, ModeKind, Replay, Stats};
 
-pub use app::App;
+pub use app::{App, ParkedGame};
 /// A versus game as a room sees it: the board snapshot and running numbers a player's App
 /// reports (server-side bots report the same).
 pub use app::{EventDigest, end_reports, progress_of, snapshot};

@@ -17,7 +17,7 @@ use super::Who;
 use crate::store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
-use crate::versus::{Hub, Link, Member, MemberId, QueueMsg, RoomMsg, SessionTx, code};
+use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx, code};
 
 /// Shared by every session: the room registry and the matchmaking queue.
 #[derive(Debug, Default)]
@@ -47,6 +47,16 @@ impl SharedVersus {
         SharedVersus {
             hub: Arc::new(Hub::with_bots(store, seed, bots).with_tbp(tbp)),
         }
+    }
+
+    /// The same, keeping a dropped player's lobby seat for `reconnect` (before any session
+    /// shares the hub).
+    pub fn with_reconnect(mut self, reconnect: std::time::Duration) -> SharedVersus {
+        match Arc::get_mut(&mut self.hub) {
+            Some(hub) => hub.set_reconnect(reconnect),
+            None => tracing::warn!("the versus hub is shared already: lobby seats are not kept"),
+        }
+        self
     }
 
     pub fn hub(&self) -> &Arc<Hub> {
@@ -82,7 +92,7 @@ impl VersusClient {
         {
             tx.send(Response::Notice { message });
         }
-        VersusClient {
+        let client = VersusClient {
             id: hub.next_member(),
             hub,
             who,
@@ -92,7 +102,11 @@ impl VersusClient {
             bucket: Bucket::requests(Instant::now()),
             limited: false,
             failures: Failures::new(Instant::now()),
-        }
+        };
+        // Back within the reconnect time after a drop in a room's lobby: straight back into
+        // the seat the room kept.
+        client.hub.rejoin_kept(&client.member());
+        client
     }
 
     /// The session as rooms and the queue see it, with its current account.
@@ -102,9 +116,15 @@ impl VersusClient {
             Some(a) => a.name.clone(),
             None => self.who.ssh_user.clone(),
         };
+        let owner = match (&account, &self.who.fingerprint) {
+            (Some(a), _) => Some(Owner::Account(a.id)),
+            (None, Some(key)) => Some(Owner::Key(key.clone())),
+            (None, None) => None,
+        };
         Member {
             id: self.id,
             name: minotty_ui::sanitize(&name),
+            owner,
             account,
             tx: self.tx.clone(),
             link: Arc::clone(&self.link),

@@ -168,6 +168,7 @@ pub fn spawn(
         id,
         name: driver.name(),
         account: None,
+        owner: None,
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(Some(room.clone()))),
     };

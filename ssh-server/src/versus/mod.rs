@@ -94,6 +94,14 @@ impl RoomLink {
     }
 }
 
+/// Whose seat a room keeps for a player whose connection dropped in its lobby: the account,
+/// or the key of an unregistered player (keyboard-interactive guests have neither).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Account(PlayerId),
+    Key(String),
+}
+
 /// A session, as rooms and the queue know it.
 #[derive(Clone, Debug)]
 pub struct Member {
@@ -101,6 +109,8 @@ pub struct Member {
     /// The displayed name (account name, or the sanitised SSH user name of a guest).
     pub name: String,
     pub account: Option<AccountRef>,
+    /// Who may take the member's seat back after a drop (`None`: bots, guests without a key).
+    pub owner: Option<Owner>,
     pub tx: SessionTx,
     pub link: Link,
 }
@@ -187,6 +197,11 @@ pub struct Hub {
     pub tbp: crate::tbp::TbpBots,
     /// What is played now: rooms list their matches here (see `live.rs`).
     pub live: crate::live::LiveDirectory,
+    /// How long a lobby seat is kept for a player whose connection dropped (zero: not kept).
+    reconnect: Duration,
+    /// The room keeping a seat for each owner (at most one each; an entry per kept seat, so
+    /// bounded by the seats of open rooms).
+    kept: Mutex<HashMap<Owner, RoomLink>>,
 }
 
 /// An account's claim on ranked play (the queue, then its match), released with
@@ -214,6 +229,48 @@ impl Hub {
     /// The same with the operator's TBP bots.
     pub fn with_tbp(self, tbp: crate::tbp::TbpBots) -> Hub {
         Hub { tbp, ..self }
+    }
+
+    /// Keeps a dropped player's lobby seat for `reconnect` (zero: not kept).
+    pub fn set_reconnect(&mut self, reconnect: Duration) {
+        self.reconnect = reconnect;
+    }
+
+    /// How long a lobby seat is kept for a player whose connection dropped.
+    pub fn reconnect(&self) -> Duration {
+        self.reconnect
+    }
+
+    /// A room keeps a seat for `owner` (replacing any other room's claim: the latest drop).
+    fn keep_seat(&self, owner: Owner, room: RoomLink) {
+        lock(&self.kept).insert(owner, room);
+    }
+
+    /// The seat the room `code` kept for `owner` is gone (taken back, expired, room closed).
+    fn forget_kept(&self, owner: &Owner, code: &str) {
+        let mut kept = lock(&self.kept);
+        if kept.get(owner).is_some_and(|r| r.code == code) {
+            kept.remove(owner);
+        }
+    }
+
+    /// Seats kept now, server-wide.
+    pub fn kept_seats(&self) -> usize {
+        lock(&self.kept).len()
+    }
+
+    /// A new session of `member`'s owner takes back the seat a room kept for them: the room
+    /// seats them again and sends them the room. `false` when no seat is kept.
+    pub fn rejoin_kept(&self, member: &Member) -> bool {
+        let Some(owner) = &member.owner else {
+            return false;
+        };
+        let Some(room) = lock(&self.kept).remove(owner) else {
+            return false;
+        };
+        room.send(RoomMsg::Rejoin {
+            member: member.clone(),
+        })
     }
 
     pub fn next_member(&self) -> MemberId {

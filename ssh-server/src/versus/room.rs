@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 mod bots;
+mod kept;
 mod upkeep;
 
 use super::bot::{BotGuard, BotSeat};
@@ -70,6 +71,10 @@ pub enum RoomMsg {
     RemoveBot {
         id: MemberId,
         seat: usize,
+    },
+    /// A new session of the player whose lobby seat the room keeps (`room/kept.rs`).
+    Rejoin {
+        member: Member,
     },
     /// The server is shutting down (after its sessions ended): the room stores a decided
     /// match, abandons one still running, and closes.
@@ -127,6 +132,7 @@ pub(super) fn spawn(
             rating,
             targeting: Targeting::default(),
             bot: None,
+            away_until: None,
         });
     }
     let with_bot = bot.is_some();
@@ -179,6 +185,8 @@ struct Seat {
     targeting: Targeting,
     /// A server bot sits here, not a person.
     bot: Option<BotSeat>,
+    /// The member's connection dropped in the lobby: the seat is theirs until then.
+    away_until: Option<Instant>,
 }
 
 /// One player of the match in progress (or just ended).
@@ -276,6 +284,7 @@ impl Drop for Room {
         for c in self.claims.drain(..) {
             self.hub.release_ranked(c);
         }
+        self.forget_kept_seats();
     }
 }
 
@@ -368,8 +377,11 @@ impl Room {
     }
 
     fn next_wake(&self) -> Option<Instant> {
-        let live = self.live.as_ref()?;
-        let mut wake: Option<Instant> = None;
+        let kept = self.kept_wake();
+        let Some(live) = self.live.as_ref() else {
+            return kept;
+        };
+        let mut wake: Option<Instant> = kept;
         let mut at = |t: Instant| wake = Some(wake.map_or(t, |w| w.min(t)));
         if live.dirty {
             at(live.next_flush);
@@ -386,6 +398,7 @@ impl Room {
     }
 
     fn on_timer(&mut self, now: Instant) {
+        self.expire_kept(now);
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -446,6 +459,7 @@ impl Room {
             RoomMsg::AddBot { id, level } => self.add_bot(id, level),
             RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
             RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
+            RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
             #[cfg(test)]
             RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
@@ -515,6 +529,7 @@ impl Room {
             rating: None,
             targeting: Targeting::default(),
             bot: None,
+            away_until: None,
         });
         self.broadcast_view();
     }
@@ -573,6 +588,8 @@ impl Room {
             if self.live.as_ref().is_some_and(|l| l.router.is_over()) {
                 self.end_match(now);
             }
+        } else if disconnected && self.keep_seat(i, now) {
+            // Kept for the member's return (`room/kept.rs`).
         } else {
             self.seats.remove(i);
             if !disconnected {
@@ -609,6 +626,9 @@ impl Room {
                 message: "Only the host can start the match.".into(),
             });
         } else if self.state == RoomState::Playing {
+        } else if let Some(name) = self.reconnecting() {
+            let message = format!("Waiting for {name} to reconnect.");
+            self.seats[i].member.send(Response::Notice { message });
         } else if self.seats.len() < 2 {
             member.send(Response::Notice {
                 message: format!(

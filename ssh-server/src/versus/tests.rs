@@ -14,6 +14,7 @@ use crate::store::PlayerId;
 
 mod abuse;
 mod bots;
+mod kept;
 
 struct Client {
     client: Option<VersusClient>,

@@ -3,10 +3,12 @@
 
 mod account;
 pub(crate) mod live;
+mod parked;
 mod route;
 mod snapshots;
 mod versus;
 
+pub use parked::ParkedGame;
 #[cfg(test)]
 pub use snapshots::NOTICE_MS as SNAPSHOT_NOTICE_MS;
 pub use versus::{EventDigest, end_reports, progress_of, snapshot};
@@ -96,6 +98,8 @@ pub struct App {
     puzzle_asked: bool,
     /// The Live screen (see `live.rs`).
     live: crate::screens::live::LiveState,
+    /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
+    parked: Option<parked::Offer>,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -148,6 +152,7 @@ impl App {
             last_key: 0,
             puzzle_asked: false,
             live: crate::screens::live::LiveState::default(),
+            parked: None,
         };
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
@@ -173,6 +178,9 @@ impl App {
                 ev.kind = KeyKind::Repeat;
             }
             self.last_esc = Some(now);
+        }
+        if self.key_parked(ev, now) {
+            return;
         }
         if self.pending.is_some() {
             self.tick(now);
@@ -207,8 +215,10 @@ impl App {
     }
 
     pub fn tick(&mut self, now_ms: u64) {
+        let before = self.now;
         self.now = self.now.max(now_ms);
         let now = self.now;
+        self.tick_parked(before, now);
         if let Some(setup) = self.pending.take() {
             self.start(setup, now);
         }
@@ -236,6 +246,14 @@ impl App {
         if self.pending.is_some() {
             return Some(self.now);
         }
+        let screen = self.screen_wakeup();
+        match self.parked_wakeup() {
+            Some(at) => Some(screen.map_or(at, |s| s.min(at))),
+            None => screen,
+        }
+    }
+
+    fn screen_wakeup(&self) -> Option<u64> {
         match (&self.session, self.screen) {
             // The results are due but a dialog held them back: move on at once.
             (Some(s), Screen::Game) if s.results_due() => {
@@ -382,6 +400,7 @@ impl App {
             crate::draw::put_right(buf, area, area.y, text.as_str(), theme.dim());
         }
         self.render_versus_notice(area, buf, theme);
+        self.render_parked(area, buf, theme);
         if let Some(yes) = self.quit_dialog {
             quit::draw(buf, area, yes, theme);
         }

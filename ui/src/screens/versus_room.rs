@@ -153,6 +153,8 @@ impl Widget for &LobbyView<'_> {
             };
             draw::put(buf, list, list.x + 34, y, ready, style);
             let right = match (seat.connected, seat.rating) {
+                // Out of a match, a seat without its player is kept for their return.
+                (false, _) if room.state != RoomState::Playing => sfmt!(16; "reconnecting..."),
                 (false, _) => sfmt!(16; "offline"),
                 (true, Some(r)) => sfmt!(16; "{}", r),
                 (true, None) => sfmt!(16; ""),

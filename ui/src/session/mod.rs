@@ -455,6 +455,26 @@ impl GameSession {
         self.feed(t, Some(Input::ReleaseAll));
     }
 
+    /// Moves a paused session onto another front-end clock, on which it is `now` (a game
+    /// parked by one connection and resumed by another, whose clock started elsewhere). The
+    /// game time stands where the pause left it; the time in between is part of the pause.
+    /// Nothing happens to a session that is not paused.
+    pub fn rebase(&mut self, now: u64) {
+        let RunState::Paused { in_countdown, .. } = self.state else {
+            return;
+        };
+        // From here on `game = base + at - origin` counts from the pause's game time.
+        self.base = self.game_time();
+        self.origin = now;
+        self.now = now;
+        self.state = RunState::Paused {
+            since: now,
+            in_countdown,
+        };
+        self.held = [0; Button::ALL.len()];
+        self.synth.clear();
+    }
+
     /// Gives up the game.
     pub fn forfeit(&mut self, now: u64, keys: &Keymap) {
         self.tick(now, keys);

@@ -11,6 +11,7 @@ mod integrity;
 mod live;
 mod play;
 mod puzzle;
+mod reconnect;
 mod rulesets;
 mod screens;
 mod snapshots;

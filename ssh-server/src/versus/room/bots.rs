@@ -135,6 +135,7 @@ impl Room {
             rating: None,
             targeting: Targeting::default(),
             bot: Some(seat),
+            away_until: None,
         });
     }
 

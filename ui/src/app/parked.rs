@@ -1,0 +1,166 @@
+//! Reconnecting to a solo game: when a front end's connection drops mid-game, it takes the game
+//! out of its App ([`App::park_game`], paused like the player's own pause) and may hand it to a
+//! later App of the same player ([`App::offer_parked`]), which asks "Enter resume, Esc discard"
+//! over whatever screen it shows. Resuming puts the very same game (engine, replay, setup) on
+//! the game screen, paused, with the pause menu open: the time spent away is one pause.
+
+use minotty_engine::{Game, ModeKind};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::{App, Screen};
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::session::GameSession;
+use crate::text::sfmt;
+use crate::theme::Theme;
+
+/// A solo game taken out of an App, paused, waiting to be handed to another App. It holds
+/// everything the game needs to go on (the engine with its recorded inputs, its setup) and
+/// nothing of the App it came from.
+#[derive(Debug)]
+pub struct ParkedGame {
+    session: GameSession,
+}
+
+impl ParkedGame {
+    /// The mode of the game.
+    pub fn kind(&self) -> ModeKind {
+        self.session.game().mode().kind
+    }
+
+    /// The game as it stands (paused).
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+}
+
+/// A parked game offered to the player, and since when (App time).
+#[derive(Debug)]
+pub(super) struct Offer {
+    parked: ParkedGame,
+    /// How long the game had waited when it was offered.
+    away_ms: u64,
+    offered_at: u64,
+}
+
+impl Offer {
+    fn away_at(&self, now: u64) -> u64 {
+        self.away_ms
+            .saturating_add(now.saturating_sub(self.offered_at))
+    }
+}
+
+impl App {
+    /// Takes the solo game in progress out of the App, paused, to be offered to a later App of
+    /// the same player (the connection dropped). A running game is paused as the player's own
+    /// pause is (recorded in its replay: a timed game is no longer ranked, as after any
+    /// pause). Nothing for a versus game, a game that is over, or no game; a game offered to
+    /// this App and not answered yet is given back as it came. `now_ms` is when the
+    /// connection dropped: the game runs up to then.
+    pub fn park_game(&mut self, now_ms: u64) -> Option<ParkedGame> {
+        if let Some(offer) = self.parked.take() {
+            return Some(offer.parked);
+        }
+        self.tick(now_ms);
+        let s = self.session.as_mut()?;
+        if s.is_versus() || s.is_over() {
+            return None;
+        }
+        s.pause(self.now, &self.settings.keys);
+        if s.is_over() {
+            // The pause was the input that reached the input cap: the game ended and is
+            // handed over as any finished game.
+            self.record_finished();
+            return None;
+        }
+        let session = self.session.take()?;
+        self.screen = Screen::Menu;
+        self.dirty = true;
+        Some(ParkedGame { session })
+    }
+
+    /// Offers the player a parked game that waited `away_ms` so far: "Enter resume, Esc
+    /// discard" shows over the current screen until answered. A newer offer replaces one
+    /// not answered yet.
+    pub fn offer_parked(&mut self, parked: ParkedGame, away_ms: u64, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+        self.parked = Some(Offer {
+            parked,
+            away_ms,
+            offered_at: self.now,
+        });
+        self.dirty = true;
+    }
+
+    /// Whether a parked game is being offered.
+    pub fn parked_offered(&self) -> bool {
+        self.parked.is_some()
+    }
+
+    /// A key while the offer shows: Enter resumes, Esc discards (the game is dropped, as when
+    /// a player leaves a game for the main menu), every other key waits. Returns whether the
+    /// offer took the key.
+    pub(super) fn key_parked(&mut self, ev: KeyEvent, now: u64) -> bool {
+        if self.parked.is_none() {
+            return false;
+        }
+        if ev.kind != KeyKind::Press {
+            return true;
+        }
+        match ev.key {
+            Key::Enter => self.resume_parked(now),
+            Key::Esc => self.parked = None,
+            _ => return true,
+        }
+        self.dirty = true;
+        true
+    }
+
+    fn resume_parked(&mut self, now: u64) {
+        let Some(offer) = self.parked.take() else {
+            return;
+        };
+        let mut session = offer.parked.session;
+        session.rebase(now);
+        session.set_synthesize(!self.releases);
+        session.apply_settings(&self.settings);
+        self.session = Some(session);
+        self.quit_dialog = None;
+        self.screen = Screen::Game;
+        self.pause_cursor = 0;
+        self.results_cursor = 0;
+        self.recorded = false;
+        self.last_key = now;
+    }
+
+    /// The offer's clock shows whole seconds: the next time it changes.
+    pub(super) fn parked_wakeup(&self) -> Option<u64> {
+        let offer = self.parked.as_ref()?;
+        let away = offer.away_at(self.now);
+        Some(self.now + (1000 - away % 1000))
+    }
+
+    /// Marks the screen dirty when the offer's clock moved on to another second.
+    pub(super) fn tick_parked(&mut self, before: u64, now: u64) {
+        if let Some(offer) = &self.parked
+            && offer.away_at(before) / 1000 != offer.away_at(now) / 1000
+        {
+            self.dirty = true;
+        }
+    }
+
+    pub(super) fn render_parked(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
+        let Some(offer) = &self.parked else { return };
+        let secs = offer.away_at(self.now) / 1000;
+        let inner = draw::dialog(buf, area, 56, 9, theme, "GAME WAITING");
+        let kind = offer.parked.kind().title();
+        let line =
+            sfmt!(80; "Your {} game from {}:{:02} ago is waiting", kind, secs / 60, secs % 60);
+        draw::put_centered(buf, inner, inner.y + 1, line.as_str(), theme.title());
+        let stats = offer.parked.game().stats();
+        let detail = sfmt!(80; "score {}, {} lines", stats.score, stats.lines);
+        draw::put_centered(buf, inner, inner.y + 3, detail.as_str(), theme.text());
+        draw::hint(buf, inner, "Enter resume   Esc discard", theme);
+    }
+}
