@@ -22,7 +22,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn ok(stdout: String) -> Outcome {
+    pub(crate) fn ok(stdout: String) -> Outcome {
         Outcome {
             stdout,
             stderr: String::new(),
@@ -30,7 +30,7 @@ impl Outcome {
         }
     }
 
-    fn fail(message: String) -> Outcome {
+    pub(crate) fn fail(message: String) -> Outcome {
         Outcome {
             stdout: String::new(),
             stderr: format!("minotty: {message}\n"),

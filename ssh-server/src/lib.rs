@@ -8,6 +8,7 @@
 pub mod arena;
 pub mod boards;
 pub mod budget;
+pub mod cast;
 pub mod config;
 pub mod exec;
 pub mod handler;
