@@ -587,6 +587,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
             },
         ],
         rating: Some((1612.4, 80.2, 14)),
+        charts: Default::default(),
     };
     a.deliver(Response::Profile(profile), 0);
     let s = screen(&a);

@@ -406,6 +406,7 @@ fn the_profile_names_each_games_ruleset() {
             outcome: "finished".into(),
         }],
         rating: None,
+        charts: Default::default(),
     };
     a.deliver(Response::Profile(profile), 0);
     let s = rows(&a);
