@@ -730,6 +730,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
             bests: vec![],
             recent: vec![],
             rating: None,
+            charts: Default::default(),
         }),
         0,
     );

@@ -1,0 +1,178 @@
+//! The profile's charts (`c`): a board's personal best over time and pieces per second per
+//! game, drawn at 80x24 and 200x60 with their axis labels, in ASCII too, and at tiny sizes.
+
+use minotty_engine::{ModeKind, RulesetId};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::keys::{Key, KeyEvent};
+use crate::online::{
+    BestHistory, BestPoint, GamePps, Profile, ProfileBest, ProfileCharts, RecentGame,
+};
+use crate::screens::account_form::Load;
+use crate::screens::account_profile::{ProfileAction, ProfileScreen, ProfileView};
+use crate::settings::{ColorMode, Graphics, Settings};
+use crate::testutil::lines;
+use crate::theme::Theme;
+
+const DAY: i64 = 86_400_000;
+/// 2025-11-22.
+const T0: i64 = 1_763_769_600_000;
+
+fn best(mode: ModeKind, game: Option<i64>) -> ProfileBest {
+    ProfileBest {
+        mode,
+        ruleset: RulesetId::Standard,
+        best: game.map(|_| "x".into()),
+        rank: game.map(|_| 3),
+        game,
+    }
+}
+
+fn profile() -> Profile {
+    let history = |mode, values: &[(i64, u64)]| BestHistory {
+        mode,
+        ruleset: RulesetId::Standard,
+        points: values
+            .iter()
+            .map(|&(d, value)| BestPoint {
+                at: T0 + d * DAY,
+                value,
+            })
+            .collect(),
+    };
+    Profile {
+        name: "ada".into(),
+        bests: vec![
+            best(ModeKind::Sprint, Some(7)),
+            best(ModeKind::Marathon, Some(8)),
+        ],
+        recent: vec![RecentGame {
+            game: 1234,
+            mode: ModeKind::Sprint,
+            ruleset: RulesetId::Standard,
+            ended_at: T0,
+            result: "1:01.000".into(),
+            outcome: "finished".into(),
+        }],
+        rating: None,
+        charts: ProfileCharts {
+            bests: vec![
+                history(ModeKind::Sprint, &[(0, 90_000), (2, 75_000), (4, 61_000)]),
+                history(ModeKind::Marathon, &[(1, 12_000), (3, 48_000)]),
+            ],
+            pps: (0..30)
+                .map(|i| GamePps {
+                    game: i,
+                    mode: ModeKind::Sprint,
+                    pps: 1.0 + f64::from(i as u32) * 0.05,
+                })
+                .collect(),
+        },
+    }
+}
+
+fn screen_with(p: &Profile) -> ProfileScreen {
+    let mut s = ProfileScreen::default();
+    s.arrived(p);
+    assert_eq!(s.load, Load::Ready);
+    s
+}
+
+fn draw(s: &ProfileScreen, graphics: Graphics, w: u16, h: u16) -> String {
+    let theme = Theme::new(&Settings {
+        graphics,
+        colors: if graphics == Graphics::Unicode {
+            ColorMode::Ansi256
+        } else {
+            ColorMode::Monochrome
+        },
+        ..Settings::default()
+    });
+    let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    ProfileView { state: s, theme }.render(buf.area, &mut buf);
+    lines(&buf).join("\n")
+}
+
+#[test]
+fn the_lists_show_game_ids_and_what_they_are_for() {
+    let mut s = screen_with(&profile());
+    let text = draw(&s, Graphics::Unicode, 80, 24);
+    assert!(text.contains("#1234"), "{text}");
+    assert!(text.contains("c charts"), "{text}");
+    assert!(text.contains("game #7: ssh HOST replay 7 --cast"), "{text}");
+    s.handle(KeyEvent::press(Key::Down));
+    s.handle(KeyEvent::press(Key::Down));
+    let text = draw(&s, Graphics::Unicode, 80, 24);
+    assert!(text.contains("replay 1234 --cast"), "{text}");
+}
+
+#[test]
+fn c_shows_the_selected_boards_best_over_time_and_pieces_per_second() {
+    let mut s = screen_with(&profile());
+    assert_eq!(
+        s.handle(KeyEvent::press(Key::Char('c'))),
+        ProfileAction::Moved
+    );
+    assert!(s.charts);
+    for (w, h) in [(80, 24), (200, 60)] {
+        let text = draw(&s, Graphics::Unicode, w, h);
+        assert!(
+            text.contains("PERSONAL BEST · 40 Lines · standard"),
+            "{text}"
+        );
+        // The best from 1:30.0 down to 1:01.0, dated from the first to the last improvement.
+        for label in ["1:30.0", "1:01.0", "2025-11-22", "2025-11-26", "⣿ time"] {
+            assert!(text.contains(label), "{w}x{h}: {label} missing\n{text}");
+        }
+        assert!(text.contains("PIECES PER SECOND · last 30 games"), "{text}");
+        for label in ["0.00", "2.45", "30", "⣿ pps"] {
+            assert!(text.contains(label), "{w}x{h}: {label} missing\n{text}");
+        }
+        assert!(text.contains("Left/Right board"), "{text}");
+    }
+    // Another board, and back to the lists.
+    s.handle(KeyEvent::press(Key::Right));
+    let text = draw(&s, Graphics::Unicode, 80, 24);
+    assert!(
+        text.contains("PERSONAL BEST · Marathon · standard"),
+        "{text}"
+    );
+    assert!(text.contains("48000") && text.contains("12000"), "{text}");
+    assert_eq!(s.handle(KeyEvent::press(Key::Esc)), ProfileAction::Moved);
+    assert!(!s.charts);
+    assert!(draw(&s, Graphics::Unicode, 80, 24).contains("BESTS"));
+    // The cursor on marathon's best opens its board.
+    s.handle(KeyEvent::press(Key::Down));
+    s.handle(KeyEvent::press(Key::Char('c')));
+    assert!(draw(&s, Graphics::Unicode, 80, 24).contains("Marathon · standard"));
+}
+
+#[test]
+fn charts_read_in_ascii_and_do_not_panic_anywhere() {
+    let mut s = screen_with(&profile());
+    s.handle(KeyEvent::press(Key::Char('c')));
+    for graphics in [Graphics::Ascii, Graphics::Electronika] {
+        let text = draw(&s, graphics, 80, 24);
+        assert!(text.is_ascii(), "{text}");
+        assert!(
+            text.contains("PERSONAL BEST - 40 Lines - standard"),
+            "{text}"
+        );
+        assert!(text.contains("1:30.0") && text.contains("* time"), "{text}");
+        assert!(text.contains("* pps") && text.contains("2.45"), "{text}");
+    }
+    for (w, h) in [(1, 1), (10, 5), (40, 12), (60, 16), (80, 20), (300, 100)] {
+        draw(&s, Graphics::Unicode, w, h);
+        draw(&s, Graphics::Ascii, w, h);
+    }
+    // No history at all: said so.
+    let mut empty = profile();
+    empty.charts = ProfileCharts::default();
+    let mut s = screen_with(&empty);
+    s.handle(KeyEvent::press(Key::Char('c')));
+    let text = draw(&s, Graphics::Unicode, 80, 24);
+    assert!(text.contains("no ranked games yet"), "{text}");
+    assert!(text.contains("No data yet."), "{text}");
+}
