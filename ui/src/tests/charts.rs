@@ -176,3 +176,122 @@ fn charts_read_in_ascii_and_do_not_panic_anywhere() {
     assert!(text.contains("no ranked games yet"), "{text}");
     assert!(text.contains("No data yet."), "{text}");
 }
+
+// ---- versus results: attack per minute over the match -------------------------------------
+
+mod versus {
+    use minotty_engine::Mode;
+    use minotty_engine::versus::MatchKind;
+
+    use crate::online::{
+        BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Response,
+        ResultRow,
+    };
+    use crate::tests::{draw, press};
+    use crate::testutil::lines;
+    use crate::{App, AppContext, Graphics, Key};
+
+    fn result_row(seat: usize, name: &str, place: u8) -> ResultRow {
+        ResultRow {
+            seat,
+            name: name.into(),
+            place,
+            kos: 0,
+            attack_per_minute: 30.0,
+            pieces_per_second: 1.5,
+            lines: 20,
+            attack_sent: 30,
+            garbage_received: 4,
+            forfeited: false,
+            rating: None,
+        }
+    }
+
+    /// A 1v1 where bob sends a line every 2 s for a minute (30 a minute), then the results.
+    fn played(graphics: Graphics) -> App {
+        let mut a = App::new(AppContext {
+            player_name: "ada".into(),
+            seed: 7,
+            identity: Identity::Guest,
+            ..AppContext::default()
+        });
+        let mut settings = a.settings().clone();
+        settings.graphics = graphics;
+        a.set_settings(settings);
+        press(&mut a, Key::Down, 0);
+        press(&mut a, Key::Enter, 0);
+        a.deliver(
+            Response::MatchStart(MatchStart {
+                kind: MatchKind::Battle,
+                mode: Mode::custom(1, false, None),
+                seed: 3,
+                players: vec!["ada".into(), "bob".into()],
+                you: Some(0),
+                countdown_ms: 3000,
+                ranked: false,
+            }),
+            0,
+        );
+        for t in (0..=60_000u64).step_by(500) {
+            a.tick(3000 + t);
+            let bob = OpponentView {
+                seat: 1,
+                name: "bob".into(),
+                board: BoardSnapshot {
+                    rows: vec![[0u8; 10]; 20],
+                },
+                progress: Progress {
+                    attack_sent: (t / 2000) as u32,
+                    time_ms: t,
+                    ..Progress::default()
+                },
+                alive: true,
+                place: None,
+                kos: 0,
+                target: Some(0),
+            };
+            a.deliver(Response::Opponents(vec![bob]), 3000 + t);
+        }
+        a.deliver(
+            Response::MatchOver(MatchResult {
+                kind: MatchKind::Battle,
+                rows: vec![result_row(1, "bob", 1), result_row(0, "ada", 2)],
+                you: Some(0),
+                ranked: false,
+            }),
+            64_000,
+        );
+        a
+    }
+
+    #[test]
+    fn the_results_chart_each_players_attack_per_minute() {
+        let a = played(Graphics::Unicode);
+        for (w, h) in [(80, 24), (200, 60)] {
+            let text = lines(&draw(&a, w, h)).join("\n");
+            for want in [
+                "MATCH RESULTS",
+                "ATTACK PER MINUTE",
+                "⣿ bob",
+                "• ada",
+                "30",
+                "0:05",
+                "1:00",
+                "Rematch",
+            ] {
+                assert!(text.contains(want), "{w}x{h}: {want} missing\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_results_chart_is_ascii_in_ascii_and_fits_or_hides() {
+        let a = played(Graphics::Ascii);
+        let text = lines(&draw(&a, 80, 24)).join("\n");
+        assert!(text.is_ascii(), "{text}");
+        assert!(text.contains("* bob") && text.contains("# ada"), "{text}");
+        for (w, h) in [(1, 1), (20, 10), (60, 24), (80, 30), (120, 40), (300, 100)] {
+            draw(&a, w, h);
+        }
+    }
+}

@@ -257,6 +257,90 @@ pub fn asciify(buf: &mut Buffer, area: Rect) {
     }
 }
 
+/// Game time between two samples of a seat's attack.
+pub const SAMPLE_MS: u64 = 5000;
+/// Samples kept per seat: past it every other one goes and the spacing doubles, so a match of
+/// any length keeps at most this many.
+pub const MAX_SAMPLES: usize = 120;
+/// Seats followed at most.
+pub const MAX_SEATS: usize = 16;
+
+/// The attack each seat has sent over a match, sampled from the numbers the App already has
+/// (its own game, the room's `Opponents`), for the results' attack-per-minute chart.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackTimeline {
+    seats: Vec<SeatSamples>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct SeatSamples {
+    seat: usize,
+    /// The spacing of samples now (doubles when the samples are thinned).
+    step: u64,
+    /// `(game time ms, lines of attack sent)`, in time order.
+    samples: Vec<(u64, u32)>,
+}
+
+impl AttackTimeline {
+    pub fn clear(&mut self) {
+        self.seats.clear();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.seats.iter().all(|s| s.samples.is_empty())
+    }
+
+    /// Seat `seat` had sent `sent` lines at game time `time_ms`: kept when the time is a
+    /// sample's spacing past the seat's last sample.
+    pub fn note(&mut self, seat: usize, time_ms: u64, sent: u32) {
+        let i = match self.seats.iter().position(|s| s.seat == seat) {
+            Some(i) => i,
+            None if self.seats.len() < MAX_SEATS => {
+                self.seats.push(SeatSamples {
+                    seat,
+                    step: SAMPLE_MS,
+                    samples: Vec::new(),
+                });
+                self.seats.len() - 1
+            }
+            None => return,
+        };
+        let Some(s) = self.seats.get_mut(i) else {
+            return;
+        };
+        let due = s.samples.last().map_or(s.step, |&(t, _)| t + s.step);
+        if time_ms < due {
+            return;
+        }
+        s.samples.push((time_ms, sent));
+        if s.samples.len() > MAX_SAMPLES {
+            // Keep every other sample (the latest always stays).
+            let n = s.samples.len();
+            let mut i = 0;
+            s.samples.retain(|_| {
+                i += 1;
+                (n - i) % 2 == 0
+            });
+            s.step *= 2;
+        }
+    }
+
+    /// Seat `seat`'s attack per minute over the match so far at each sample: `(seconds,
+    /// lines a minute)`.
+    pub fn apm(&self, seat: usize) -> Vec<(f64, f64)> {
+        self.seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .map_or_else(Vec::new, |s| {
+                s.samples
+                    .iter()
+                    .filter(|&&(t, _)| t > 0)
+                    .map(|&(t, sent)| (t as f64 / 1000.0, f64::from(sent) * 60_000.0 / t as f64))
+                    .collect()
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,6 +440,40 @@ mod tests {
             assert!(text.matches('#').count() > 2, "{text}");
             assert!(text.contains('|') && text.contains('-'), "{text}");
         }
+    }
+
+    #[test]
+    fn attack_is_sampled_every_five_seconds_and_bounded() {
+        let mut t = AttackTimeline::default();
+        assert!(t.is_empty());
+        for ms in (0..=30_000).step_by(50) {
+            t.note(0, ms, (ms / 1000) as u32);
+            t.note(1, ms, (ms / 3000) as u32);
+        }
+        let a = t.apm(0);
+        assert_eq!(a.len(), 6, "{a:?}");
+        assert_eq!(a[0], (5.0, 60.0));
+        assert_eq!(a[5], (30.0, 60.0));
+        assert_eq!(t.apm(1)[5], (30.0, 20.0));
+        assert!(t.apm(7).is_empty());
+        // A long match keeps at most MAX_SAMPLES, spread over all of it.
+        for ms in (30_050..=4 * 3_600_000).step_by(1000) {
+            t.note(0, ms, (ms / 1000) as u32);
+        }
+        let a = t.apm(0);
+        assert!(
+            a.len() <= MAX_SAMPLES && a.len() > MAX_SAMPLES / 3,
+            "{}",
+            a.len()
+        );
+        assert!(a[0].0 < 600.0 && a[a.len() - 1].0 > 14_000.0, "{a:?}");
+        assert!(a.windows(2).all(|w| w[0].0 < w[1].0));
+        for seat in 2..40 {
+            t.note(seat, 10_000, 1);
+        }
+        assert_eq!(t.seats.len(), MAX_SEATS);
+        t.clear();
+        assert!(t.is_empty());
     }
 
     #[test]
