@@ -352,7 +352,7 @@ mod tests {
     }
 
     use minotty_engine::bot::autoplay;
-    use minotty_engine::{Game, GameConfig, Mode};
+    use minotty_engine::{Game, GameConfig, Mode, ModeKind as ModeKindOf};
 
     fn marathon(pieces: u32) -> Game {
         let mut game = Game::new(
@@ -438,6 +438,57 @@ mod tests {
             let shown = screen_of(&events, cols, rows);
             assert!(shown.contains("REPLAY"), "{cols}x{rows}:\n{shown}");
         }
+    }
+
+    #[test]
+    fn exports_beyond_the_servers_bound_are_refused_as_busy() {
+        use crate::store::{FinishedGame, KeyFingerprint, NewKey, PlayerName, Verdict, rank_key};
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
+            let store = Store::open(&url).await.unwrap();
+            let key = NewKey {
+                fingerprint: KeyFingerprint::parse(&format!("SHA256:{:0>43}", "k1")).unwrap(),
+                algorithm: "ssh-ed25519".into(),
+            };
+            let ada = store
+                .register(&PlayerName::parse("ada").unwrap(), &key, 0)
+                .await
+                .unwrap();
+            let game = marathon(10);
+            let finished = FinishedGame {
+                player: ada.id,
+                replay: game.replay(),
+                stats: *game.stats(),
+                outcome: game.outcome(),
+                started_at: 0,
+                ended_at: 1000,
+            };
+            let verdict = Verdict::Ranked {
+                key: rank_key(ModeKindOf::Marathon, game.stats()).unwrap(),
+            };
+            let id = store.insert_games(&[(finished, verdict)]).await.unwrap()[0]
+                .id
+                .0;
+            let args = format!("{id} --cast");
+            let args: Vec<&str> = args.split(' ').collect();
+
+            let held = EXPORTS.try_acquire_many(MAX_EXPORTS as u32).unwrap();
+            let busy = command(&args, Some(&store), None).await;
+            assert_eq!(busy.status, 1);
+            assert!(busy.stderr.contains("busy"), "{}", busy.stderr);
+            drop(held);
+            let ok = command(&args, Some(&store), None).await;
+            assert_eq!(ok.status, 0, "{}", ok.stderr);
+            assert_eq!(EXPORTS.available_permits(), MAX_EXPORTS, "given back");
+            let none = command(&["999", "--cast"], Some(&store), None).await;
+            assert!(none.stderr.contains("no game 999"), "{}", none.stderr);
+        });
     }
 
     #[test]
