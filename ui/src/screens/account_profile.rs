@@ -300,6 +300,10 @@ fn draw_charts(buf: &mut Buffer, area: Rect, p: &Profile, board: usize, theme: T
             .map(|pt| (pt.at as f64, pt.value as f64))
             .collect()
     });
+    let span = history.map_or(0, |h| match (h.points.first(), h.points.last()) {
+        (Some(a), Some(b)) => b.at - a.at,
+        _ => 0,
+    });
     let title = match history {
         Some(h) => format!(
             "PERSONAL BEST {} {} {} {}",
@@ -317,7 +321,15 @@ fn draw_charts(buf: &mut Buffer, area: Rect, p: &Profile, board: usize, theme: T
     ChartView {
         title: &title,
         series: &series,
-        x_label: |t| date(t as i64).as_str().to_owned(),
+        x_label: if span < 2 * DAY_MS {
+            |t| {
+                // Within a day or two: the time of day (UTC).
+                let m = (t as i64).rem_euclid(DAY_MS) / 60_000;
+                format!("{:02}:{:02}", m / 60, m % 60)
+            }
+        } else {
+            |t| date(t as i64).as_str().to_owned()
+        },
         y_label: history.map_or(integer, |h| figure_label(h.mode)),
         from_zero: false,
         theme,
@@ -345,6 +357,8 @@ fn draw_charts(buf: &mut Buffer, area: Rect, p: &Profile, board: usize, theme: T
     }
     .render(bottom, buf);
 }
+
+const DAY_MS: i64 = 86_400_000;
 
 /// What a board's chart counts.
 fn figure_name(h: &BestHistory) -> &'static str {

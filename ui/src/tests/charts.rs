@@ -140,6 +140,11 @@ fn c_shows_the_selected_boards_best_over_time_and_pieces_per_second() {
         "{text}"
     );
     assert!(text.contains("48000") && text.contains("12000"), "{text}");
+    // Two days apart: dates.
+    assert!(
+        text.contains("2025-11-23") && text.contains("2025-11-25"),
+        "{text}"
+    );
     assert_eq!(s.handle(KeyEvent::press(Key::Esc)), ProfileAction::Moved);
     assert!(!s.charts);
     assert!(draw(&s, Graphics::Unicode, 80, 24).contains("BESTS"));
@@ -167,6 +172,22 @@ fn charts_read_in_ascii_and_do_not_panic_anywhere() {
         draw(&s, Graphics::Unicode, w, h);
         draw(&s, Graphics::Ascii, w, h);
     }
+    // Improvements within a day are dated by the time of day.
+    let mut today = profile();
+    today.charts.bests[0].points = vec![
+        BestPoint {
+            at: T0 + 9 * 3_600_000,
+            value: 80_000,
+        },
+        BestPoint {
+            at: T0 + 17 * 3_600_000 + 30 * 60_000,
+            value: 70_000,
+        },
+    ];
+    let mut s = screen_with(&today);
+    s.handle(KeyEvent::press(Key::Char('c')));
+    let text = draw(&s, Graphics::Unicode, 80, 24);
+    assert!(text.contains("09:00") && text.contains("17:30"), "{text}");
     // No history at all: said so.
     let mut empty = profile();
     empty.charts = ProfileCharts::default();
