@@ -245,6 +245,18 @@ pub fn cast(
     size: (u16, u16),
     timestamp: i64,
 ) -> Result<String, ReplayError> {
+    film(replay, player, game, size, timestamp, MAX_BYTES)
+}
+
+/// [`cast`] with a byte bound of its own.
+fn film(
+    replay: Replay,
+    player: &str,
+    game: i64,
+    size: (u16, u16),
+    timestamp: i64,
+    max_bytes: usize,
+) -> Result<String, ReplayError> {
     let mut film = ReplayFilm::new(replay, player.to_owned(), game)?;
     let settings = Settings::default();
     let (cols, rows) = size;
@@ -276,7 +288,7 @@ pub fn cast(
             Some(l) => next.max(l + step),
             None => next.max(step),
         };
-        if bytes > MAX_BYTES {
+        if bytes > max_bytes {
             // Too much already: straight to the end.
             film.advance_to(film.end());
         } else {
@@ -425,6 +437,28 @@ mod tests {
         assert!(shown.contains("REPLAY FINISHED"), "{shown}");
         assert!(shown.contains("game #42"), "{shown}");
         assert!(shown.contains("alice"), "{shown}");
+    }
+
+    #[test]
+    fn past_its_byte_bound_a_cast_skips_to_the_last_frame() {
+        let game = marathon(60);
+        let whole = events(&cast(game.replay(), "ada", 3, (80, 24), 0).unwrap()).1;
+        let text = film(game.replay(), "ada", 3, (80, 24), 0, 4096).unwrap();
+        let (_, cut) = events(&text);
+        assert!(
+            cut.len() < whole.len() / 2,
+            "{} of {}",
+            cut.len(),
+            whole.len()
+        );
+        assert!(text.len() < 4096 + 16_384, "{}", text.len());
+        let end = game.replay().end as f64 / 1000.0;
+        assert!(
+            (cut[cut.len() - 2].0 - end).abs() < 1e-9,
+            "the last frame is the end"
+        );
+        assert_eq!(screen_of(&cut, 80, 24), screen_of(&whole, 80, 24));
+        assert!(whole.len() as u64 <= MAX_FRAMES + 2);
     }
 
     #[test]
