@@ -258,16 +258,12 @@ fn finished_games_make_the_local_scoreboard_profile_and_replays() {
     let history = &profile.charts.bests;
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].mode, ModeKind::Sprint);
-    let mut running = u64::MAX;
-    let improvements: Vec<u64> = games
-        .iter()
-        .filter_map(|g| {
-            (g.stats.time < running).then(|| {
-                running = g.stats.time;
-                running
-            })
-        })
-        .collect();
+    let mut improvements = Vec::new();
+    for g in &games {
+        if improvements.last().is_none_or(|&best| g.stats.time < best) {
+            improvements.push(g.stats.time);
+        }
+    }
     let charted: Vec<u64> = history[0].points.iter().map(|p| p.value).collect();
     assert_eq!(charted, improvements);
     assert_eq!(profile.charts.pps.len(), 3);
