@@ -1,4 +1,5 @@
-//! Exec requests are commands, never a shell: `help` and `leaderboard`. Output goes to the
+//! Exec requests are commands, never a shell: `help` and `leaderboard` (and `replay ID
+//! --cast`, which `handler.rs` hands to `cast.rs`). Output goes to the
 //! client, then the exit status, EOF and close. Output is plain text (no colours, with or
 //! without a PTY).
 
@@ -22,7 +23,7 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn ok(stdout: String) -> Outcome {
+    pub(crate) fn ok(stdout: String) -> Outcome {
         Outcome {
             stdout,
             stderr: String::new(),
@@ -30,7 +31,7 @@ impl Outcome {
         }
     }
 
-    fn fail(message: String) -> Outcome {
+    pub(crate) fn fail(message: String) -> Outcome {
         Outcome {
             stdout: String::new(),
             stderr: format!("minotty: {message}\n"),
@@ -80,6 +81,12 @@ minotty: a falling-block puzzle game over SSH
       [--ruleset standard|tui-tetris|tetrs]  40l, marathon and ultra per ruleset
                                         (descent's one board is tetrs)
   ssh -p PORT HOST leaderboard versus   the ratings of ranked versus matches
+  ssh -p PORT HOST replay ID --cast [--size COLSxROWS] > game.cast
+                                        a stored game as an asciicast file
+                                        (asciinema play game.cast); ID is the
+                                        game # in the replay viewer and profile;
+                                        leaderboard games by anyone, others only
+                                        by their player's key; size 80x24 default
   ssh -t -p PORT HOST join CODE         play in the versus room CODE
   ssh -t -p PORT HOST watch CODE        watch the room CODE as a spectator
                                         (join and watch CODE need a terminal: -t)
@@ -252,6 +259,7 @@ mod tests {
             "ssh -t -p PORT HOST watch CODE",
             "ssh -t -p PORT HOST watch ",
             "ssh -p PORT HOST watch ",
+            "replay ID --cast [--size COLSxROWS]",
         ] {
             assert!(help.stdout.contains(usage), "help lacks {usage:?}");
         }

@@ -228,9 +228,13 @@ impl ConnectionHandler {
         let handle = session.handle();
         let store = self.shared.services.account.store().cloned();
         let command = command.to_vec();
+        let caller = self.account.as_ref().map(|a| a.id);
         let running = self.activity.enter();
         self.shared.tracker.spawn(async move {
-            let outcome = exec::dispatch(&command, store.as_ref()).await;
+            let outcome = match crate::cast::replay_args(&command) {
+                Some(args) => crate::cast::command(&args, store.as_ref(), caller).await,
+                None => exec::dispatch(&command, store.as_ref()).await,
+            };
             exec::send(&handle, id, outcome, pty).await;
             drop(running);
         });

@@ -8,6 +8,8 @@
 pub mod arena;
 pub mod boards;
 pub mod budget;
+pub mod cast;
+pub mod charts;
 pub mod config;
 pub mod exec;
 pub mod handler;

@@ -60,6 +60,7 @@ pub use app::{App, ParkedGame};
 pub use app::{EventDigest, end_reports, progress_of, snapshot};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
+pub use screens::account_replay::ReplayFilm;
 pub use settings::{BoardSize, ColorMode, Graphics, Settings};
 pub use text::sanitize;
 

@@ -498,6 +498,47 @@ pub struct Profile {
     pub recent: Vec<RecentGame>,
     /// Ranked 1v1 rating, deviation and games played, when the player has played one.
     pub rating: Option<(f64, f64, u32)>,
+    /// What the profile's charts show.
+    pub charts: ProfileCharts,
+}
+
+/// Games of the profile's pieces-per-second chart, at most.
+pub const PPS_GAMES: usize = 100;
+/// Points of one board's personal-best chart, at most (the latest improvements).
+pub const BEST_POINTS: usize = 64;
+
+/// The profile's charts: personal bests over time and pieces per second per game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProfileCharts {
+    /// Each board the player has ranked games on, in the order of `Profile::bests`.
+    pub bests: Vec<BestHistory>,
+    /// The player's latest games (at most [`PPS_GAMES`]), oldest first.
+    pub pps: Vec<GamePps>,
+}
+
+/// A board's personal best after each ranked game that improved it, oldest first (at most
+/// [`BEST_POINTS`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestHistory {
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    pub points: Vec<BestPoint>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestPoint {
+    /// When the game ended (Unix ms).
+    pub at: i64,
+    /// The mode's own figure: the time in ms for 40 lines, lines for master, pieces for
+    /// cheese, the longest combo for combo, the score (gems) otherwise.
+    pub value: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GamePps {
+    pub game: i64,
+    pub mode: ModeKind,
+    pub pps: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -263,7 +263,38 @@ impl Local {
             bests,
             recent,
             rating: None,
+            charts: self.charts(),
         }
+    }
+
+    /// The profile's charts from the save file's games (every board's best is kept there).
+    fn charts(&self) -> minotty_ui::online::ProfileCharts {
+        let games = &self.save.data.games;
+        let ranked: Vec<store::RankedGame> = games
+            .iter()
+            .filter(|g| g.key.is_some())
+            .filter_map(|g| {
+                Some(store::RankedGame {
+                    mode: g.mode()?,
+                    ruleset: g.ruleset(),
+                    ended_at: g.ended_at,
+                    stats: g.stats,
+                })
+            })
+            .collect();
+        let skip = games.len().saturating_sub(minotty_ui::online::PPS_GAMES);
+        let pace: Vec<store::PaceGame> = games[skip..]
+            .iter()
+            .filter_map(|g| {
+                Some(store::PaceGame {
+                    id: store::GameId(g.id),
+                    mode: g.mode()?,
+                    pieces: g.stats.pieces,
+                    time_ms: g.stats.time,
+                })
+            })
+            .collect();
+        crate::charts::profile_charts(&ranked, &pace)
     }
 
     /// Keeps a finished game (judged by the same rules as the server's leaderboards) and says

@@ -254,6 +254,21 @@ fn finished_games_make_the_local_scoreboard_profile_and_replays() {
     );
     assert_eq!(profile.recent.len(), 3);
     assert_eq!(profile.recent[0].ended_at, NOW + 2);
+    // The charts: 40 lines' best after each game that beat it, and the three games' pace.
+    let history = &profile.charts.bests;
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0].mode, ModeKind::Sprint);
+    let mut improvements = Vec::new();
+    for g in &games {
+        if improvements.last().is_none_or(|&best| g.stats.time < best) {
+            improvements.push(g.stats.time);
+        }
+    }
+    let charted: Vec<u64> = history[0].points.iter().map(|p| p.value).collect();
+    assert_eq!(charted, improvements);
+    assert_eq!(profile.charts.pps.len(), 3);
+    let pps = f64::from(games[0].stats.pieces) * 1000.0 / games[0].stats.time as f64;
+    assert!((profile.charts.pps[0].pps - pps).abs() < 1e-9);
     // Everything is in the file: a new run sees the same board.
     let again = Local::new(SaveFile::open(path, NOW), "ana".into());
     assert_eq!(again.save().data.games.len(), 3);

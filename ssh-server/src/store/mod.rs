@@ -14,6 +14,7 @@
 //! caller, so tests choose the clock.
 
 mod accounts;
+mod charts;
 mod games;
 mod keys;
 mod leaderboard;
@@ -40,6 +41,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
+pub use charts::{PaceGame, RankedGame};
 pub use games::{FinishedGame, GameId, GameRecord, StoredGame, outcome_text};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyFingerprint, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};

@@ -3,6 +3,7 @@
 //! at least one of these tests.
 
 mod accounts;
+mod charts;
 mod descent;
 mod games;
 mod integrity;

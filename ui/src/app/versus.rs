@@ -24,6 +24,7 @@ use crate::screens::{Nav, is_ctrl, nav, wrap};
 use crate::session::GameSession;
 use crate::text::sanitize;
 use crate::theme::Theme;
+use crate::widgets::charts::AttackTimeline;
 
 /// The longest room code the join field takes.
 pub const CODE_MAX: usize = 8;
@@ -94,6 +95,8 @@ pub(super) struct VersusState {
     bot_level: u8,
     /// The queue offered a match against a bot of this level.
     bot_offer: Option<u8>,
+    /// Attack sent by seat over the match (the results' chart), from `MatchStart` on.
+    attack: AttackTimeline,
 }
 
 /// The level of the next bot a host adds, before they choose.
@@ -624,6 +627,7 @@ impl App {
                         cursor: v.results_cursor,
                         message,
                         theme,
+                        attack: &v.attack,
                     }
                     .render(area, buf);
                 }
@@ -755,6 +759,7 @@ impl App {
                     )
                 });
                 let v = &mut self.versus;
+                v.attack.clear();
                 let limit = v.room.as_ref().map_or(RoomLimit::None, |r| r.options.limit);
                 v.game = Some(Match {
                     start,
@@ -788,6 +793,12 @@ impl App {
                 let Some(m) = &mut v.game else { return false };
                 for o in &mut list {
                     o.name = sanitize(&o.name);
+                    v.attack
+                        .note(o.seat, o.progress.time_ms, o.progress.attack_sent);
+                }
+                if let (Some(seat), Some(s)) = (m.start.you, &m.session) {
+                    let own = progress_of(s.game());
+                    v.attack.note(seat, own.time_ms, own.attack_sent);
                 }
                 m.opponents = list;
             }

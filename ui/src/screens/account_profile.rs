@@ -1,5 +1,7 @@
 //! The player's own page: bests per mode (and per ruleset, where played) with their global
-//! rank, recent games with their ruleset (Enter watches one), and the versus rating.
+//! rank, recent games with their ruleset and id (Enter watches one), and the versus rating;
+//! `c` shows charts instead: a board's personal best over time (the board of the best
+//! selected; Left/Right for another) and pieces per second of the latest games.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Margin, Rect};
@@ -9,10 +11,12 @@ use super::account_form::{Load, clean, date, load_message};
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::Profile;
+use crate::online::{BestHistory, Profile};
 use crate::rules::ruleset_name;
-use crate::text::{sanitize, sfmt};
+use crate::text::{clock, sanitize, sfmt};
 use crate::theme::Theme;
+use crate::widgets::charts::{ChartView, Series};
+use minotty_engine::ModeKind;
 
 /// The state of the profile screen.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -27,6 +31,10 @@ pub struct ProfileScreen {
     pub note: Option<String>,
     /// The player's own games on this computer (`minotty play`): there is no global rank.
     pub local: bool,
+    /// The charts are shown instead of the lists.
+    pub charts: bool,
+    /// The board whose personal bests the chart shows (index into the charts' `bests`).
+    pub chart_board: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,8 +70,31 @@ impl ProfileScreen {
             return ProfileAction::None;
         }
         let n = self.items();
+        if self.charts {
+            let boards = self.profile.as_ref().map_or(0, |p| p.charts.bests.len());
+            return match ev.key {
+                Key::Esc | Key::Backspace | Key::Char('c' | 'C') => {
+                    self.charts = false;
+                    ProfileAction::Moved
+                }
+                Key::Right | Key::Down | Key::Char('l' | 'd' | 'j' | 's') if boards > 1 => {
+                    self.chart_board = (self.chart_board + 1) % boards;
+                    ProfileAction::Moved
+                }
+                Key::Left | Key::Up | Key::Char('h' | 'a' | 'k' | 'w') if boards > 1 => {
+                    self.chart_board = (self.chart_board + boards - 1) % boards;
+                    ProfileAction::Moved
+                }
+                _ => ProfileAction::None,
+            };
+        }
         match ev.key {
             Key::Esc | Key::Backspace => ProfileAction::Back,
+            Key::Char('c' | 'C') if self.profile.is_some() => {
+                self.charts = true;
+                self.chart_board = self.selected_board().unwrap_or(0);
+                ProfileAction::Moved
+            }
             Key::Down | Key::Char('j' | 's') if self.cursor + 1 < n => {
                 self.cursor += 1;
                 ProfileAction::Moved
@@ -87,6 +118,22 @@ impl ProfileScreen {
         }
     }
 
+    /// The chart board of the best (or game) under the cursor, if it has a history.
+    fn selected_board(&self) -> Option<usize> {
+        let p = self.profile.as_ref()?;
+        let (mode, ruleset) = match p.bests.get(self.cursor) {
+            Some(b) => (b.mode, b.ruleset),
+            None => {
+                let g = p.recent.get(self.cursor - p.bests.len())?;
+                (g.mode, g.ruleset)
+            }
+        };
+        p.charts
+            .bests
+            .iter()
+            .position(|h| h.mode == mode && h.ruleset == ruleset)
+    }
+
     pub fn arrived(&mut self, p: &Profile) {
         let mut p = p.clone();
         p.name = sanitize(&p.name);
@@ -100,6 +147,8 @@ impl ProfileScreen {
         self.profile = Some(p);
         self.load = Load::Ready;
         self.cursor = self.cursor.min(self.items().saturating_sub(1));
+        let boards = self.profile.as_ref().map_or(0, |p| p.charts.bests.len());
+        self.chart_board = self.chart_board.min(boards.saturating_sub(1));
     }
 }
 
@@ -117,7 +166,11 @@ impl Widget for &ProfileView<'_> {
         let r = draw::centered(area, 78, 24);
         let inner = draw::frame(buf, r, theme, "PROFILE", theme.dim());
         let body = inner.inner(Margin::new(2, 0));
-        let hint = "Up/Down choose   Enter watch   Esc back";
+        let hint = if s.charts {
+            "Left/Right board   c lists   Esc back"
+        } else {
+            "Up/Down choose   Enter watch   c charts   Esc back"
+        };
         let message = if s.guest {
             Some(
                 "You are playing as a guest: nothing is stored. Connect with an SSH key \
@@ -141,6 +194,17 @@ impl Widget for &ProfileView<'_> {
             let line =
                 sfmt!(64; "Versus rating {:.0} (+/-{:.0}, {} games)", rating, deviation, games);
             draw::put_right(buf, body, inner.y, line.as_str(), theme.accent());
+        }
+        if s.charts {
+            let area = Rect::new(
+                body.x,
+                inner.y + 2,
+                body.width,
+                inner.height.saturating_sub(4),
+            );
+            draw_charts(buf, area, p, s.chart_board, theme);
+            draw::hint(buf, inner, hint, theme);
+            return;
         }
         // Bests.
         let y = inner.y + 2;
@@ -197,12 +261,125 @@ impl Widget for &ProfileView<'_> {
             draw::put(buf, line, line.x + 10, y, ruleset_name(g.ruleset), style);
             draw::put(buf, line, line.x + 22, y, &g.result, style);
             draw::put(buf, line, line.x + 40, y, &g.outcome, style);
+            let id = sfmt!(24; "#{}", g.game);
+            draw::put(buf, line, line.x + 52, y, id.as_str(), style);
             draw::put_right(buf, line, y, date(g.ended_at).as_str(), style);
         }
+        let y = inner.bottom().saturating_sub(2);
         if let Some(n) = &s.note {
-            let y = inner.bottom().saturating_sub(2);
             draw::put_centered(buf, inner, y, n, theme.dim());
+        } else if let Some(game) = s.game(s.cursor) {
+            // What a game's id is for.
+            let line = sfmt!(80; "game #{}: ssh HOST replay {} --cast > game.cast", game, game);
+            draw::put_centered(buf, inner, y, line.as_str(), theme.dim());
         }
         draw::hint(buf, inner, hint, theme);
+    }
+}
+
+/// The profile's two charts in `area`: the personal best of board `board` over time above,
+/// pieces per second per game below (either alone when the area is short).
+fn draw_charts(buf: &mut Buffer, area: Rect, p: &Profile, board: usize, theme: Theme) {
+    let half = area.height / 2;
+    let (top, bottom) = if half >= 7 {
+        (
+            Rect::new(area.x, area.y, area.width, half),
+            Rect::new(area.x, area.y + half, area.width, area.height - half),
+        )
+    } else {
+        // Too short for two charts with axes: two sparklines.
+        (
+            Rect::new(area.x, area.y, area.width, half.max(1)),
+            Rect::new(area.x, area.y + half, area.width, area.height - half),
+        )
+    };
+    let history = p.charts.bests.get(board);
+    let best: Vec<(f64, f64)> = history.map_or_else(Vec::new, |h| {
+        h.points
+            .iter()
+            .map(|pt| (pt.at as f64, pt.value as f64))
+            .collect()
+    });
+    let span = history.map_or(0, |h| match (h.points.first(), h.points.last()) {
+        (Some(a), Some(b)) => b.at - a.at,
+        _ => 0,
+    });
+    let title = match history {
+        Some(h) => format!(
+            "PERSONAL BEST {} {} {} {}",
+            theme.dot(),
+            h.mode.title(),
+            theme.dot(),
+            ruleset_name(h.ruleset)
+        ),
+        None => "PERSONAL BEST: no ranked games yet".to_owned(),
+    };
+    let series = [Series {
+        label: history.map_or("best", |h| figure_name(h)),
+        points: &best,
+    }];
+    ChartView {
+        title: &title,
+        series: &series,
+        x_label: if span < 2 * DAY_MS {
+            |t| {
+                // Within a day or two: the time of day (UTC).
+                let m = (t as i64).rem_euclid(DAY_MS) / 60_000;
+                format!("{:02}:{:02}", m / 60, m % 60)
+            }
+        } else {
+            |t| date(t as i64).as_str().to_owned()
+        },
+        y_label: history.map_or(integer, |h| figure_label(h.mode)),
+        from_zero: false,
+        theme,
+    }
+    .render(top, buf);
+    let pps: Vec<(f64, f64)> = p
+        .charts
+        .pps
+        .iter()
+        .enumerate()
+        .map(|(i, g)| ((i + 1) as f64, g.pps))
+        .collect();
+    let title = format!("PIECES PER SECOND {} last {} games", theme.dot(), pps.len());
+    let series = [Series {
+        label: "pps",
+        points: &pps,
+    }];
+    ChartView {
+        title: &title,
+        series: &series,
+        x_label: |g| format!("{g:.0}"),
+        y_label: |v| format!("{v:.2}"),
+        from_zero: true,
+        theme,
+    }
+    .render(bottom, buf);
+}
+
+const DAY_MS: i64 = 86_400_000;
+
+/// What a board's chart counts.
+fn figure_name(h: &BestHistory) -> &'static str {
+    match h.mode {
+        ModeKind::Sprint => "time",
+        ModeKind::Master => "lines",
+        ModeKind::Cheese => "pieces",
+        ModeKind::Combo => "combo",
+        ModeKind::Descent => "gems",
+        _ => "score",
+    }
+}
+
+fn integer(v: f64) -> String {
+    format!("{v:.0}")
+}
+
+/// How a board's figure is written on the chart's axis.
+fn figure_label(mode: ModeKind) -> fn(f64) -> String {
+    match mode {
+        ModeKind::Sprint => |ms| clock(ms.max(0.0) as u64).as_str().to_owned(),
+        _ => integer,
     }
 }

@@ -35,6 +35,8 @@ pub struct ReplayScreen {
     /// The game time shown, and the front-end time it was reached at.
     pos: Time,
     last: u64,
+    /// Drawn for a recording (the asciicast export): no keys offered.
+    film: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,6 +59,7 @@ impl ReplayScreen {
             paused: false,
             pos: 0,
             last: now,
+            film: false,
         })
     }
 
@@ -213,8 +216,15 @@ impl Widget for &ReplayView<'_> {
         if s.paused {
             draw::put(buf, r, x0, y + 1, "PAUSED", theme.accent());
         }
+        // The game's id: what `ssh HOST replay ID --cast` exports.
+        let id = sfmt!(32; "game #{}", s.game);
+        draw::put(buf, r, x0, y + 2, id.as_str(), theme.dim());
 
-        let footer = "Space pause   +/- speed   r restart   Esc back";
+        let footer = if s.film {
+            "minotty replay"
+        } else {
+            "Space pause   +/- speed   r restart   Esc back"
+        };
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
 
         if s.finished() {
@@ -224,8 +234,65 @@ impl Widget for &ReplayView<'_> {
                 let style = if won { theme.good() } else { theme.bad() };
                 draw::put_centered(buf, inner, inner.y + 1, outcome_text(reason, won), style);
             }
-            draw::put_centered(buf, inner, inner.y + 3, "Enter watch again", theme.dim());
-            draw::put_centered(buf, inner, inner.y + 4, "Esc back", theme.dim());
+            if !s.film {
+                draw::put_centered(buf, inner, inner.y + 3, "Enter watch again", theme.dim());
+                draw::put_centered(buf, inner, inner.y + 4, "Esc back", theme.dim());
+            }
         }
+    }
+}
+
+/// A stored game drawn at any game time without a clock or keys: the replay viewer's screen
+/// for a recording (`ssh HOST replay ID --cast`). Time only moves forward.
+#[derive(Clone, Debug)]
+pub struct ReplayFilm {
+    screen: ReplayScreen,
+}
+
+impl ReplayFilm {
+    /// `player` is drawn as given (clean it first); `game` is the stored game's id.
+    pub fn new(replay: Replay, player: String, game: i64) -> Result<Self, ReplayError> {
+        let mut screen = ReplayScreen::new(replay, player, game, 0)?;
+        screen.film = true;
+        Ok(ReplayFilm { screen })
+    }
+
+    /// The game time shown.
+    pub fn position(&self) -> Time {
+        self.screen.position()
+    }
+
+    /// The replay's end (game time).
+    pub fn end(&self) -> Time {
+        self.screen.end()
+    }
+
+    pub fn finished(&self) -> bool {
+        self.screen.finished()
+    }
+
+    /// The game as shown now.
+    pub fn game(&self) -> &minotty_engine::Game {
+        self.screen.game_view()
+    }
+
+    /// Plays on to game time `t` (at most the end); `true` when anything visible changed.
+    pub fn advance_to(&mut self, t: Time) -> bool {
+        // At 1x the viewer's front-end time is game time (it started at 0).
+        self.screen.tick(t.min(self.end()))
+    }
+
+    /// The next game time at which anything shown can change (`None`: at the end).
+    pub fn next_change(&self) -> Option<Time> {
+        self.screen.wakeup()
+    }
+
+    /// Draws the screen as the replay viewer does, in `settings`' graphics and colours.
+    pub fn render(&self, area: Rect, buf: &mut Buffer, settings: &Settings) {
+        ReplayView {
+            state: &self.screen,
+            settings,
+        }
+        .render(area, buf);
     }
 }

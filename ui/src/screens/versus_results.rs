@@ -1,5 +1,6 @@
 //! The results of a versus match: placements with each player's numbers, the ranked rating
-//! change, and what next (rematch, back to the room, leave).
+//! change, each player's attack per minute over the match as a chart (where it fits), and
+//! what next (rematch, back to the room, leave).
 
 use minotty_engine::versus::MatchKind;
 use ratatui::buffer::Buffer;
@@ -13,6 +14,7 @@ use crate::online::MatchResult;
 use crate::screens::versus_menu::arrow;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
+use crate::widgets::charts::{AttackTimeline, ChartView, MAX_SERIES, Series};
 
 pub const ITEMS: [&str; 3] = ["Rematch", "Back to room", "Leave"];
 
@@ -61,14 +63,48 @@ pub struct ResultsView<'a> {
     pub cursor: usize,
     pub message: &'a str,
     pub theme: Theme,
+    /// Attack sent over the match by seat, for the chart.
+    pub attack: &'a AttackTimeline,
+}
+
+/// The rows charted: placement order, at most [`MAX_SERIES`], the player's own always among
+/// them.
+fn charted(res: &MatchResult) -> Vec<&crate::online::ResultRow> {
+    let mut rows: Vec<_> = res.rows.iter().take(MAX_SERIES).collect();
+    if let Some(own) = res
+        .rows
+        .iter()
+        .skip(MAX_SERIES)
+        .find(|r| Some(r.seat) == res.you)
+        && let Some(last) = rows.last_mut()
+    {
+        *last = own;
+    }
+    rows
+}
+
+fn minutes(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    format!("{}:{:02}", s / 60, s % 60)
 }
 
 impl Widget for &ResultsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
         let res = self.result;
-        let w = area.width.clamp(60, 76);
-        let r = draw::centered(area, w, 24);
+        // A taller and wider frame where the chart has room.
+        let chart = !self.attack.is_empty();
+        let extra = if chart && area.height >= 36 {
+            (area.height - 24).min(14)
+        } else {
+            0
+        };
+        let w = if chart && area.width >= 110 {
+            100
+        } else {
+            area.width.clamp(60, 76)
+        };
+        let r = draw::centered(area, w, 24 + extra);
         let inner = draw::frame(buf, r, theme, "MATCH RESULTS", theme.dim());
         let you = res
             .you
@@ -120,7 +156,35 @@ impl Widget for &ResultsView<'_> {
             draw::put_centered(buf, inner, y, line.as_str(), style);
             y += 1;
         }
-        let menu_y = y.max(inner.y + 14) + 1;
+        let menu_y = y.max(inner.y + 14 + extra) + 1;
+        if chart {
+            let rows = charted(res);
+            let points: Vec<Vec<(f64, f64)>> =
+                rows.iter().map(|row| self.attack.apm(row.seat)).collect();
+            let series: Vec<Series<'_>> = rows
+                .iter()
+                .zip(&points)
+                .map(|(row, points)| Series {
+                    label: &row.name,
+                    points,
+                })
+                .collect();
+            let area = Rect::new(
+                inner.x + 1,
+                y,
+                inner.width.saturating_sub(2),
+                menu_y.saturating_sub(y + 1),
+            );
+            ChartView {
+                title: "ATTACK PER MINUTE",
+                series: &series,
+                x_label: minutes,
+                y_label: |v| format!("{v:.0}"),
+                from_zero: true,
+                theme,
+            }
+            .render(area, buf);
+        }
         draw::menu(buf, inner, menu_y, ITEMS, self.cursor, theme);
         if !self.message.is_empty() {
             let area = Rect::new(inner.x + 1, menu_y + 4, inner.width.saturating_sub(2), 1);

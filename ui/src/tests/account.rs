@@ -587,6 +587,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
             },
         ],
         rating: Some((1612.4, 80.2, 14)),
+        charts: Default::default(),
     };
     a.deliver(Response::Profile(profile), 0);
     let s = screen(&a);
@@ -729,6 +730,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
             bests: vec![],
             recent: vec![],
             rating: None,
+            charts: Default::default(),
         }),
         0,
     );

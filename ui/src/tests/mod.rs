@@ -5,6 +5,7 @@
 mod account;
 mod autopause;
 mod bot;
+mod charts;
 mod descent;
 mod graphics;
 mod integrity;

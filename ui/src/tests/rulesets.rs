@@ -406,6 +406,7 @@ fn the_profile_names_each_games_ruleset() {
             outcome: "finished".into(),
         }],
         rating: None,
+        charts: Default::default(),
     };
     a.deliver(Response::Profile(profile), 0);
     let s = rows(&a);
@@ -420,6 +421,6 @@ fn the_profile_names_each_games_ruleset() {
     );
     assert_eq!(
         line(9),
-        "│  40 Lines  tetrs       0:49.000          finished              2025-11-22  │"
+        "│  40 Lines  tetrs       0:49.000          finished    #7        2025-11-22  │"
     );
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use minotty_engine::RulesetId;
 use minotty_ui::online::{
-    KeyView, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
+    KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
 };
 use tokio::sync::{mpsc, watch};
 
@@ -424,11 +424,20 @@ impl Worker {
             .rating_rank_of(account.id, Period::AllTime, now)
             .await?
             .map(|r| (r.rating, r.deviation, r.games));
+        let ranked = self
+            .store
+            .ranked_history(account.id, crate::charts::HISTORY_GAMES)
+            .await?;
+        let pace = self
+            .store
+            .pace_history(account.id, PPS_GAMES as u32)
+            .await?;
         Ok(Profile {
             name: account.name,
             bests,
             recent,
             rating,
+            charts: crate::charts::profile_charts(&ranked, &pace),
         })
     }
 }

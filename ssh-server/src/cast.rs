@@ -1,0 +1,536 @@
+//! `replay ID --cast [--size COLSxROWS]`: a stored game as an asciicast v2 file, which
+//! `asciinema play` plays. The replay is re-simulated with the engine and the replay viewer's
+//! screen (`minotty_ui::ReplayFilm`) is drawn at each moment anything shown changes (at most
+//! [`MAX_FPS`] a second, fewer for long games so that no cast has more than [`MAX_FRAMES`]),
+//! through the same encoder as a player's frames (`terminal::RemoteTerminal`: only changed
+//! cells are written).
+//!
+//! Who may export what: a ranked game (one that entered a leaderboard, so anyone can already
+//! watch it there) by anyone; any other stored game only by its player (connected with a key
+//! of the account). Everything else is refused with one line and exit status 1.
+//!
+//! Bounds: the drawing runs on tokio's blocking pool (never a runtime worker), at most
+//! [`MAX_EXPORTS`] at once on the server (more are refused: "busy"), and a cast is at most
+//! [`MAX_FRAMES`] frames and about [`MAX_BYTES`] bytes (past that, only the last frame).
+
+use minotty_engine::{Replay, ReplayError, Time};
+use minotty_ui::{ReplayFilm, Settings, sanitize};
+use ratatui::layout::Rect;
+use tokio::sync::Semaphore;
+
+use crate::exec::Outcome;
+use crate::store::{GameId, PlayerId, Store};
+use crate::terminal::RemoteTerminal;
+
+/// The cast's default size, and the sizes `--size` accepts.
+pub const DEFAULT_SIZE: (u16, u16) = (80, 24);
+pub const MIN_SIZE: (u16, u16) = (40, 16);
+pub const MAX_SIZE: (u16, u16) = (200, 60);
+/// Frames a second at most.
+pub const MAX_FPS: u64 = 30;
+/// Frames in one cast at most: a long game is filmed at fewer frames a second.
+pub const MAX_FRAMES: u64 = 20_000;
+/// Bytes of frames in one cast before it skips to the last frame.
+pub const MAX_BYTES: usize = 16 << 20;
+/// Exports running at once on the server.
+pub const MAX_EXPORTS: usize = 2;
+
+static EXPORTS: Semaphore = Semaphore::const_new(MAX_EXPORTS);
+
+/// Clears the screen, hides the cursor and turns off autowrap (as the game does) before the
+/// first frame.
+const START: &str = "\x1b[0m\x1b[?25l\x1b[?7l\x1b[H\x1b[2J";
+/// Gives the viewer's terminal back at the end: attributes reset, autowrap on, cursor shown
+/// below the picture.
+const END: &str = "\x1b[0m\x1b[?7h\x1b[?25h";
+
+/// What `replay` was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastArgs {
+    pub game: i64,
+    pub cols: u16,
+    pub rows: u16,
+}
+
+const USAGE: &str = "usage: replay ID --cast [--size COLSxROWS] (ID: the game number shown in \
+                     the replay viewer and the profile)";
+
+/// `ID --cast [--size COLSxROWS | --size=COLSxROWS]` in any order.
+pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
+    let mut game = None;
+    let mut cast = false;
+    let mut size = DEFAULT_SIZE;
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        if arg == "--cast" {
+            cast = true;
+            continue;
+        }
+        let value = if arg == "--size" {
+            Some(*rest.next().ok_or("--size needs a value such as 80x24")?)
+        } else {
+            arg.strip_prefix("--size=")
+        };
+        if let Some(value) = value {
+            size = parse_size(value)?;
+            continue;
+        }
+        if arg.starts_with('-') {
+            return Err(format!("unknown option \"{}\"; {USAGE}", printable(arg)));
+        }
+        if game.is_some() {
+            return Err(format!("unexpected \"{}\"; {USAGE}", printable(arg)));
+        }
+        let id = arg.strip_prefix('#').unwrap_or(arg);
+        match id.parse::<i64>() {
+            Ok(n) if n > 0 => game = Some(n),
+            _ => {
+                return Err(format!(
+                    "\"{}\" is not a game ID (a number such as 42); {USAGE}",
+                    printable(arg)
+                ));
+            }
+        }
+    }
+    let Some(game) = game else {
+        return Err(format!("which game? {USAGE}"));
+    };
+    if !cast {
+        return Err(format!(
+            "replays are exported as asciicast files: add --cast; {USAGE}"
+        ));
+    }
+    Ok(CastArgs {
+        game,
+        cols: size.0,
+        rows: size.1,
+    })
+}
+
+fn parse_size(value: &str) -> Result<(u16, u16), String> {
+    let bad = || {
+        format!(
+            "bad size \"{}\": COLSxROWS from {}x{} to {}x{}, such as 80x24",
+            printable(value),
+            MIN_SIZE.0,
+            MIN_SIZE.1,
+            MAX_SIZE.0,
+            MAX_SIZE.1
+        )
+    };
+    let (c, r) = value.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (c, r) = (
+        c.parse::<u16>().map_err(|_| bad())?,
+        r.parse::<u16>().map_err(|_| bad())?,
+    );
+    if !(MIN_SIZE.0..=MAX_SIZE.0).contains(&c) || !(MIN_SIZE.1..=MAX_SIZE.1).contains(&r) {
+        return Err(bad());
+    }
+    Ok((c, r))
+}
+
+/// At most 64 printable characters of an untrusted word, for echoing back.
+fn printable(word: &str) -> String {
+    word.chars().filter(|c| !c.is_control()).take(64).collect()
+}
+
+/// The words after `replay` when `command` (an exec request's bytes) is the `replay` command.
+pub fn replay_args(command: &[u8]) -> Option<Vec<&str>> {
+    let line = std::str::from_utf8(command).ok()?;
+    let mut words = line.split_whitespace();
+    (words.next()? == "replay").then(|| words.collect())
+}
+
+/// The `replay` command: `args` are the words after it; `caller` is the account of the
+/// connection's key, if any.
+pub async fn command(args: &[&str], store: Option<&Store>, caller: Option<PlayerId>) -> Outcome {
+    let a = match parse(args) {
+        Ok(a) => a,
+        Err(message) => return Outcome::fail(message),
+    };
+    let Some(store) = store else {
+        return Outcome::fail("this server has no database".into());
+    };
+    let id = GameId(a.game);
+    let found = async {
+        let Some(record) = store.game(id).await? else {
+            return Ok(None);
+        };
+        let replay = store.replay(id).await?;
+        let player = store.account(record.player).await?;
+        Ok::<_, crate::store::StoreError>(replay.map(|r| (record, r, player)))
+    };
+    let (record, replay, player) = match found.await {
+        Ok(Some(found)) => found,
+        Ok(None) => return Outcome::fail(format!("no game {} on this server", a.game)),
+        Err(e) => {
+            tracing::warn!(error = %e, game = a.game, "replay command");
+            return Outcome::fail("the game could not be read; try again".into());
+        }
+    };
+    if record.verdict != "ranked" && caller != Some(record.player) {
+        return Outcome::fail(format!(
+            "game {} is not on a leaderboard: only its player can export it (connect with \
+             their key)",
+            a.game
+        ));
+    }
+    let Ok(permit) = EXPORTS.try_acquire() else {
+        return Outcome::fail("the server is busy exporting other replays; try again soon".into());
+    };
+    let name = player.map_or_else(|| "?".to_owned(), |p| sanitize(p.name.as_str()));
+    let timestamp = record.ended_at / 1000;
+    let job = tokio::task::spawn_blocking(move || {
+        let out = cast(replay, &name, a.game, (a.cols, a.rows), timestamp);
+        drop(permit);
+        out
+    });
+    match job.await {
+        Ok(Ok(text)) => Outcome::ok(text),
+        Ok(Err(e)) => Outcome::fail(format!(
+            "the replay of game {} cannot be played: {e}",
+            a.game
+        )),
+        Err(e) => {
+            tracing::error!(error = %e, game = a.game, "replay export failed");
+            Outcome::fail("the export failed".into())
+        }
+    }
+}
+
+/// The time between frames for a game of `end` ms: 1/[`MAX_FPS`] s, longer when the game
+/// would otherwise need more than [`MAX_FRAMES`].
+pub fn frame_step(end: Time) -> Time {
+    (1000 / MAX_FPS).max(end.div_ceil(MAX_FRAMES))
+}
+
+/// Draws the film's screen and appends its bytes as one output event (nothing when nothing
+/// changed); returns the bytes appended.
+fn frame(
+    film: &ReplayFilm,
+    term: &mut RemoteTerminal,
+    out: &mut String,
+    area: Rect,
+    settings: &Settings,
+    prefix: &str,
+) -> usize {
+    term.draw(|_, buf| film.render(area, buf, settings));
+    let data = term.take_output();
+    if data.is_empty() {
+        return 0;
+    }
+    let mut text = prefix.to_owned();
+    text.push_str(&String::from_utf8_lossy(&data));
+    let line = event(film.position(), &text);
+    out.push_str(&line);
+    line.len()
+}
+
+/// One output event at game time `t`: `[seconds, "o", data]` and a line end.
+fn event(t: Time, data: &str) -> String {
+    // Seconds with millisecond precision: a time written as a decimal of up to 3 places.
+    let mut line = serde_json::to_string(&(t as f64 / 1000.0, "o", data))
+        .unwrap_or_else(|_| "[0.0, \"o\", \"\"]".to_owned());
+    line.push('\n');
+    line
+}
+
+/// The asciicast v2 text of `replay` (game `game`, played by `player`) at `size`; `timestamp`
+/// is the header's (Unix seconds). Pure and bounded: at most [`MAX_FRAMES`] frames plus the
+/// first and the last.
+pub fn cast(
+    replay: Replay,
+    player: &str,
+    game: i64,
+    size: (u16, u16),
+    timestamp: i64,
+) -> Result<String, ReplayError> {
+    film(replay, player, game, size, timestamp, MAX_BYTES)
+}
+
+/// [`cast`] with a byte bound of its own.
+fn film(
+    replay: Replay,
+    player: &str,
+    game: i64,
+    size: (u16, u16),
+    timestamp: i64,
+    max_bytes: usize,
+) -> Result<String, ReplayError> {
+    let mut film = ReplayFilm::new(replay, player.to_owned(), game)?;
+    let settings = Settings::default();
+    let (cols, rows) = size;
+    let area = Rect::new(0, 0, cols, rows);
+    let mut term = RemoteTerminal::new(cols, rows);
+    let ruleset = film.game().ruleset().id.id();
+    let mode = film.game().mode().kind.title();
+    let title = format!("minotty: {mode} ({ruleset}) by {player}, game {game}");
+    let header = serde_json::json!({
+        "version": 2,
+        "width": cols,
+        "height": rows,
+        "timestamp": timestamp,
+        "title": title,
+        "env": { "TERM": "xterm-256color", "SHELL": "minotty" },
+    });
+    let mut out = header.to_string();
+    out.push('\n');
+    let step = frame_step(film.end());
+    let mut bytes = 0usize;
+    let mut last: Option<Time> = None;
+    // The first frame, whole.
+    bytes += frame(&film, &mut term, &mut out, area, &settings, START);
+    while !film.finished() {
+        let Some(next) = film.next_change() else {
+            break;
+        };
+        let at = match last {
+            Some(l) => next.max(l + step),
+            None => next.max(step),
+        };
+        if bytes > max_bytes {
+            // Too much already: straight to the end.
+            film.advance_to(film.end());
+        } else {
+            film.advance_to(at);
+        }
+        last = Some(film.position());
+        bytes += frame(&film, &mut term, &mut out, area, &settings, "");
+    }
+    // Give the terminal back, a moment after the last frame.
+    let t = film.position() + 1000;
+    out.push_str(&event(t, END));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments() {
+        let ok = |a: &[&str]| parse(a).unwrap();
+        assert_eq!(
+            ok(&["42", "--cast"]),
+            CastArgs {
+                game: 42,
+                cols: 80,
+                rows: 24
+            }
+        );
+        assert_eq!(
+            ok(&["--cast", "#7", "--size", "120x40"]),
+            CastArgs {
+                game: 7,
+                cols: 120,
+                rows: 40
+            }
+        );
+        assert_eq!(ok(&["--size=40x16", "9", "--cast"]).cols, 40);
+        assert_eq!(ok(&["9", "--cast", "--size=200X60"]).rows, 60);
+        assert!(parse(&["42"]).unwrap_err().contains("add --cast"));
+        assert!(parse(&["--cast"]).unwrap_err().contains("which game"));
+        assert!(
+            parse(&["abc", "--cast"])
+                .unwrap_err()
+                .contains("not a game ID")
+        );
+        assert!(
+            parse(&["-5", "--cast"])
+                .unwrap_err()
+                .contains("unknown option")
+        );
+        assert!(
+            parse(&["0", "--cast"])
+                .unwrap_err()
+                .contains("not a game ID")
+        );
+        assert!(
+            parse(&["1", "2", "--cast"])
+                .unwrap_err()
+                .contains("unexpected")
+        );
+        for size in [
+            "39x24", "80x15", "201x24", "80x61", "80", "x", "80x24x2", "99999x1",
+        ] {
+            assert!(parse(&["1", "--cast", "--size", size]).is_err(), "{size}");
+        }
+        assert!(parse(&["1", "--cast", "--size"]).is_err());
+        assert!(
+            !parse(&["\x1b]0;x\x07", "--cast"])
+                .unwrap_err()
+                .contains('\x1b')
+        );
+    }
+
+    use minotty_engine::bot::autoplay;
+    use minotty_engine::{Game, GameConfig, Mode, ModeKind as ModeKindOf};
+
+    fn marathon(pieces: u32) -> Game {
+        let mut game = Game::new(
+            GameConfig {
+                mode: Mode::marathon(),
+                ..GameConfig::default()
+            },
+            5,
+        );
+        autoplay(&mut game, pieces, 200);
+        game
+    }
+
+    /// Parses a cast: the header and every event, checking the format as it goes.
+    fn events(text: &str) -> (serde_json::Value, Vec<(f64, String)>) {
+        let mut lines = text.lines();
+        let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        let events = lines
+            .map(|l| {
+                let (t, kind, data): (f64, String, String) = serde_json::from_str(l).unwrap();
+                assert_eq!(kind, "o");
+                (t, data)
+            })
+            .collect();
+        (header, events)
+    }
+
+    fn screen_of(events: &[(f64, String)], cols: u16, rows: u16) -> String {
+        let nz = |n: u16| std::num::NonZeroU16::new(n).unwrap();
+        let mut vt = vt100::Parser::new(nz(rows), nz(cols), 0);
+        for (_, data) in events {
+            vt.process(data.as_bytes());
+        }
+        vt.screen().contents()
+    }
+
+    #[test]
+    fn a_cast_plays_the_game_to_its_final_score() {
+        let game = marathon(60);
+        let score = game.stats().score;
+        assert!(score > 0);
+        let text = cast(game.replay(), "alice", 42, (80, 24), 1_700_000_000).unwrap();
+        let (header, events) = events(&text);
+        assert_eq!(header["version"], 2);
+        assert_eq!(header["width"], 80);
+        assert_eq!(header["height"], 24);
+        assert_eq!(header["timestamp"], 1_700_000_000);
+        let title = header["title"].as_str().unwrap();
+        assert!(
+            title.contains("Marathon") && title.contains("alice"),
+            "{title}"
+        );
+        assert!(events.len() > 20, "{} frames", events.len());
+        assert!(events.windows(2).all(|w| w[0].0 < w[1].0), "times rise");
+        // No two frames closer than a frame step.
+        let step = frame_step(game.replay().end) as f64 / 1000.0;
+        assert!(events.windows(2).all(|w| w[1].0 - w[0].0 >= step - 1e-9));
+        let end = game.replay().end as f64 / 1000.0;
+        assert!(
+            (events[events.len() - 2].0 - end).abs() < 1e-9,
+            "last frame at the end"
+        );
+        let shown = screen_of(&events, 80, 24);
+        let digits = score.to_string();
+        let grouped = crate::boards::thousands(score);
+        assert!(
+            shown.contains(&digits) || shown.contains(&grouped),
+            "score {score} not on\n{shown}"
+        );
+        assert!(shown.contains("REPLAY FINISHED"), "{shown}");
+        assert!(shown.contains("game #42"), "{shown}");
+        assert!(shown.contains("alice"), "{shown}");
+    }
+
+    #[test]
+    fn past_its_byte_bound_a_cast_skips_to_the_last_frame() {
+        let game = marathon(60);
+        let whole = events(&cast(game.replay(), "ada", 3, (80, 24), 0).unwrap()).1;
+        let text = film(game.replay(), "ada", 3, (80, 24), 0, 4096).unwrap();
+        let (_, cut) = events(&text);
+        assert!(
+            cut.len() < whole.len() / 2,
+            "{} of {}",
+            cut.len(),
+            whole.len()
+        );
+        assert!(text.len() < 4096 + 16_384, "{}", text.len());
+        let end = game.replay().end as f64 / 1000.0;
+        assert!(
+            (cut[cut.len() - 2].0 - end).abs() < 1e-9,
+            "the last frame is the end"
+        );
+        assert_eq!(screen_of(&cut, 80, 24), screen_of(&whole, 80, 24));
+        assert!(whole.len() as u64 <= MAX_FRAMES + 2);
+    }
+
+    #[test]
+    fn a_cast_fits_any_allowed_size() {
+        let game = marathon(15);
+        for (cols, rows) in [MIN_SIZE, MAX_SIZE, (100, 30)] {
+            let text = cast(game.replay(), "bob", 1, (cols, rows), 0).unwrap();
+            let (header, events) = events(&text);
+            assert_eq!(header["width"], cols);
+            assert_eq!(header["height"], rows);
+            let shown = screen_of(&events, cols, rows);
+            assert!(shown.contains("REPLAY"), "{cols}x{rows}:\n{shown}");
+        }
+    }
+
+    #[test]
+    fn exports_beyond_the_servers_bound_are_refused_as_busy() {
+        use crate::store::{FinishedGame, KeyFingerprint, NewKey, PlayerName, Verdict, rank_key};
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
+            let store = Store::open(&url).await.unwrap();
+            let key = NewKey {
+                fingerprint: KeyFingerprint::parse(&format!("SHA256:{:0>43}", "k1")).unwrap(),
+                algorithm: "ssh-ed25519".into(),
+            };
+            let ada = store
+                .register(&PlayerName::parse("ada").unwrap(), &key, 0)
+                .await
+                .unwrap();
+            let game = marathon(10);
+            let finished = FinishedGame {
+                player: ada.id,
+                replay: game.replay(),
+                stats: *game.stats(),
+                outcome: game.outcome(),
+                started_at: 0,
+                ended_at: 1000,
+            };
+            let verdict = Verdict::Ranked {
+                key: rank_key(ModeKindOf::Marathon, game.stats()).unwrap(),
+            };
+            let id = store.insert_games(&[(finished, verdict)]).await.unwrap()[0]
+                .id
+                .0;
+            let args = format!("{id} --cast");
+            let args: Vec<&str> = args.split(' ').collect();
+
+            let held = EXPORTS.try_acquire_many(MAX_EXPORTS as u32).unwrap();
+            let busy = command(&args, Some(&store), None).await;
+            assert_eq!(busy.status, 1);
+            assert!(busy.stderr.contains("busy"), "{}", busy.stderr);
+            drop(held);
+            let ok = command(&args, Some(&store), None).await;
+            assert_eq!(ok.status, 0, "{}", ok.stderr);
+            assert_eq!(EXPORTS.available_permits(), MAX_EXPORTS, "given back");
+            let none = command(&["999", "--cast"], Some(&store), None).await;
+            assert!(none.stderr.contains("no game 999"), "{}", none.stderr);
+        });
+    }
+
+    #[test]
+    fn long_games_are_filmed_at_fewer_frames() {
+        assert_eq!(frame_step(0), 33);
+        assert_eq!(frame_step(60_000), 33);
+        // A two-hour marathon: one frame every 360 ms at most.
+        assert_eq!(frame_step(7_200_000), 360);
+        assert!(7_200_000 / frame_step(7_200_000) <= MAX_FRAMES);
+    }
+}

@@ -1,0 +1,105 @@
+//! What the profile's charts read: a player's latest ranked games (their personal bests over
+//! time, folded by `crate::charts`) and their latest games' pieces and time (pieces per
+//! second). Both statements are standard SQL (SQLite and PostgreSQL alike).
+
+use minotty_engine::{ModeKind, RulesetId, Stats};
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use super::{GameId, PlayerId, Store, StoreError, UnixMs, from_db};
+
+/// A ranked game as the personal-best chart needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RankedGame {
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    pub ended_at: UnixMs,
+    /// Only the figures boards rank by: time, score, lines, pieces, longest combo.
+    pub stats: Stats,
+}
+
+/// A game as the pieces-per-second chart needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PaceGame {
+    pub id: GameId,
+    pub mode: ModeKind,
+    pub pieces: u32,
+    pub time_ms: u64,
+}
+
+fn mode_of(row: &SqliteRow) -> Result<ModeKind, StoreError> {
+    let mode: String = row.try_get("mode")?;
+    ModeKind::parse(&mode).ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))
+}
+
+impl Store {
+    /// `player`'s latest `limit` ranked games, oldest first.
+    pub async fn ranked_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<RankedGame>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT mode, ruleset, ended_at, time_ms, score, lines, pieces, max_combo FROM \
+             (SELECT id, mode, ruleset, ended_at, time_ms, score, lines, pieces, max_combo \
+             FROM games WHERE player_id = $1 AND verdict = 'ranked' \
+             ORDER BY ended_at DESC, id DESC LIMIT $2) AS latest \
+             ORDER BY ended_at, id",
+        )
+        .bind(player.0)
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
+                let ruleset: String = row.try_get("ruleset")?;
+                Ok(RankedGame {
+                    mode: mode_of(row)?,
+                    ruleset: RulesetId::parse(&ruleset).ok_or_else(|| {
+                        StoreError::Corrupt(format!("stored ruleset {ruleset:?}"))
+                    })?,
+                    ended_at: int("ended_at")?,
+                    stats: Stats {
+                        time: from_db(int("time_ms")?, "time_ms")?,
+                        score: from_db(int("score")?, "score")?,
+                        lines: from_db(int("lines")?, "lines")?,
+                        pieces: from_db(int("pieces")?, "pieces")?,
+                        max_combo: from_db(int("max_combo")?, "max_combo")?,
+                        ..Stats::default()
+                    },
+                })
+            })
+            .collect()
+    }
+
+    /// `player`'s latest `limit` games that lasted any time, oldest first.
+    pub async fn pace_history(
+        &self,
+        player: PlayerId,
+        limit: u32,
+    ) -> Result<Vec<PaceGame>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, mode, pieces, time_ms FROM \
+             (SELECT id, mode, pieces, time_ms, ended_at FROM games \
+             WHERE player_id = $1 AND time_ms > 0 \
+             ORDER BY ended_at DESC, id DESC LIMIT $2) AS latest \
+             ORDER BY ended_at, id",
+        )
+        .bind(player.0)
+        .bind(i64::from(limit))
+        .fetch_all(&self.reader)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
+                Ok(PaceGame {
+                    id: GameId(int("id")?),
+                    mode: mode_of(row)?,
+                    pieces: from_db(int("pieces")?, "pieces")?,
+                    time_ms: from_db(int("time_ms")?, "time_ms")?,
+                })
+            })
+            .collect()
+    }
+}
