@@ -83,6 +83,10 @@ minotty: a falling-block puzzle game over SSH
   ssh -t -p PORT HOST join CODE         play in the versus room CODE
   ssh -t -p PORT HOST watch CODE        watch the room CODE as a spectator
                                         (join and watch need a terminal: -t)
+  ssh -t -p PORT HOST doctor            the terminal doctor: what your terminal does
+                                        (keyboard, colours, glyphs, tmux, round trip)
+                                        and what to change; without -t it only prints
+                                        what the server knows
 ";
 
 /// The names of the boards, for error messages.
@@ -247,6 +251,7 @@ mod tests {
             "leaderboard versus",
             "ssh -t -p PORT HOST join CODE",
             "ssh -t -p PORT HOST watch CODE",
+            "ssh -t -p PORT HOST doctor",
         ] {
             assert!(help.stdout.contains(usage), "help lacks {usage:?}");
         }

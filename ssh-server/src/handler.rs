@@ -87,6 +87,8 @@ struct ChannelState {
     window: Option<watch::Sender<(u32, u32)>>,
     /// `COLORTERM`, `TERM_PROGRAM` and `LANG` from environment requests (nothing else).
     env: crate::terminal::TermEnv,
+    /// `TERM` from the PTY request (printable ASCII, at most `doctor::MAX_TEXT` bytes).
+    term: Option<String>,
 }
 
 impl ConnectionHandler {
@@ -157,6 +159,7 @@ impl ConnectionHandler {
         rows: u32,
         session: &mut Session,
         initial: Option<minotty_ui::online::Request>,
+        open_doctor: bool,
     ) {
         let (tx, rx) = mpsc::channel(EVENT_QUEUE);
         let (window, size) = watch::channel((cols, rows));
@@ -176,6 +179,15 @@ impl ConnectionHandler {
                 .find(|c| c.id == id)
                 .map(|c| c.env.clone())
                 .unwrap_or_default(),
+            doctor: crate::session::DoctorParams {
+                term: self
+                    .channels
+                    .iter()
+                    .find(|c| c.id == id)
+                    .and_then(|c| c.term.clone()),
+                ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
+                open: open_doctor,
+            },
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
             services: Services::new(
@@ -321,6 +333,7 @@ impl russh::server::Handler for ConnectionHandler {
             session: None,
             window: None,
             env: crate::terminal::TermEnv::default(),
+            term: None,
         });
         reply.accept().await;
         Ok(())
@@ -330,7 +343,7 @@ impl russh::server::Handler for ConnectionHandler {
     async fn pty_request(
         &mut self,
         channel: ChannelId,
-        _term: &str,
+        term: &str,
         col_width: u32,
         row_height: u32,
         _pix_width: u32,
@@ -341,6 +354,7 @@ impl russh::server::Handler for ConnectionHandler {
         match self.channel_mut(channel) {
             Some(state) if !state.started => {
                 state.pty = Some((col_width, row_height));
+                state.term = (!term.is_empty()).then(|| crate::doctor::printable(term.as_bytes()));
                 session.channel_success(channel)
             }
             _ => session.channel_failure(channel),
@@ -363,7 +377,7 @@ impl russh::server::Handler for ConnectionHandler {
         };
         session.channel_success(channel)?;
         match pty {
-            Some((cols, rows)) => self.start_game(channel, cols, rows, session, None),
+            Some((cols, rows)) => self.start_game(channel, cols, rows, session, None, false),
             None => self.start_reply(channel, exec::no_pty(), session),
         }
         Ok(())
@@ -376,11 +390,13 @@ impl russh::server::Handler for ConnectionHandler {
         session: &mut Session,
     ) -> Result<(), Self::Error> {
         let join = versus_command(data);
+        let doctor = is_doctor_command(data);
         let game_running = self.game_running();
         match self.channel_mut(channel) {
-            // `join` with a PTY is a game: one per connection, as for shells.
+            // `join` (and `doctor`) with a PTY is a game: one per connection, as for shells.
             Some(state)
-                if !(state.started || join.is_some() && state.pty.is_some() && game_running) =>
+                if !(state.started
+                    || (join.is_some() || doctor) && state.pty.is_some() && game_running) =>
             {
                 state.started = true
             }
@@ -393,9 +409,35 @@ impl russh::server::Handler for ConnectionHandler {
             stderr,
             status: 1,
         };
+        if doctor {
+            match self.channel_mut(channel).and_then(|c| c.pty) {
+                // With a PTY the doctor can ask the terminal: the session opens on its screen.
+                Some((cols, rows)) => self.start_game(channel, cols, rows, session, None, true),
+                None => {
+                    let info = crate::doctor::ClientInfo {
+                        pty: false,
+                        term: None,
+                        env: self
+                            .channel_mut(channel)
+                            .map(|c| c.env.clone())
+                            .unwrap_or_default(),
+                        ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
+                    };
+                    let outcome = exec::Outcome {
+                        stdout: crate::doctor::plain_report(&info),
+                        stderr: String::new(),
+                        status: 0,
+                    };
+                    self.start_reply(channel, outcome, session);
+                }
+            }
+            return Ok(());
+        }
         match join {
             Some(Ok(request)) => match self.channel_mut(channel).and_then(|c| c.pty) {
-                Some((cols, rows)) => self.start_game(channel, cols, rows, session, Some(request)),
+                Some((cols, rows)) => {
+                    self.start_game(channel, cols, rows, session, Some(request), false)
+                }
                 None => self.start_reply(
                     channel,
                     refuse(
@@ -512,6 +554,13 @@ impl russh::server::Handler for ConnectionHandler {
             session.channel_failure(channel)
         }
     }
+}
+
+/// Whether the command is `doctor` (the terminal doctor).
+fn is_doctor_command(data: &[u8]) -> bool {
+    let line = String::from_utf8_lossy(data);
+    let mut words = line.split_whitespace();
+    words.next() == Some("doctor") && words.next().is_none()
 }
 
 /// `join CODE` (play in the room) or `watch CODE` (spectate): the request the game starts with,

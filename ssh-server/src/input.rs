@@ -7,14 +7,20 @@
 //! byte), and a panic inside the parser only loses the rest of that packet. Bytes that end up
 //! in no input (garbage, sequences the game has no use for) are counted, so the session can
 //! hold them to a budget ([`InputDecoder::take_wasted`]).
+//!
+//! Replies to the server's questions (device attributes, kitty keyboard flags, and the terminal
+//! doctor's position reports, DECRPM, XTVERSION and DECRQSS) are read from the raw bytes of the
+//! sequence (`doctor::parse_reply`) and come out as [`Input::Reply`], never as keys; the
+//! session charges a reply nobody asked for to the garbage budget.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use minotty_ui::{Key, KeyEvent, KeyKind, Mods};
 use termina::Event;
-use termina::escape::csi::{Csi, Device, Keyboard};
 use termina::event::{KeyCode, KeyEventKind, ModifierKeyCode, Modifiers};
+
+use crate::doctor::{Reply, parse_reply};
 
 /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
 pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
@@ -25,13 +31,12 @@ pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 pub const MAX_PENDING: usize = 64;
 
 /// What the session learns from the client's input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     Key(KeyEvent),
-    /// The terminal answered the kitty keyboard flags query.
-    KittyFlags,
-    /// The terminal answered the primary device attributes query.
-    DeviceAttributes,
+    /// The terminal answered a question; `bytes` is the reply's length (what it costs the
+    /// garbage budget when nobody asked).
+    Reply { reply: Reply, bytes: usize },
 }
 
 /// A streaming decoder of one client's input.
@@ -42,6 +47,9 @@ pub struct InputDecoder {
     since_event: usize,
     /// Bytes that ended in no input since the last [`InputDecoder::take_wasted`].
     wasted: usize,
+    /// The bytes fed since the last completed event (at most `MAX_PENDING + 1`), read again
+    /// for replies termina does not parse (XTVERSION, DECRQSS).
+    raw: Vec<u8>,
 }
 
 impl InputDecoder {
@@ -53,27 +61,44 @@ impl InputDecoder {
     pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
         let result = catch_unwind(AssertUnwindSafe(|| {
             for &byte in bytes {
+                if self.raw.len() <= MAX_PENDING {
+                    self.raw.push(byte);
+                }
                 self.parser.parse(&[byte], true);
                 let mut any = false;
                 let mut useful = false;
                 while let Some(event) = self.parser.pop() {
                     any = true;
-                    if let Some(input) = to_input(event) {
+                    if let Some(input) = to_input(event, &self.raw) {
                         out.push(input);
                         useful = true;
                     }
+                }
+                // A DCS reply ends at ST; termina parses none of ours (it drops the sequence).
+                if !any
+                    && self.raw.ends_with(b"\x1b\\")
+                    && let Some(reply) = parse_reply(&self.raw)
+                {
+                    out.push(Input::Reply {
+                        reply,
+                        bytes: self.since_event + 1,
+                    });
+                    any = true;
+                    useful = true;
                 }
                 if any {
                     if !useful {
                         self.wasted += self.since_event + 1;
                     }
                     self.since_event = 0;
+                    self.raw.clear();
                 } else {
                     self.since_event += 1;
                     if self.since_event > MAX_PENDING {
                         self.parser = termina::Parser::default();
                         self.wasted += self.since_event;
                         self.since_event = 0;
+                        self.raw.clear();
                     }
                 }
             }
@@ -96,7 +121,7 @@ impl InputDecoder {
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.parser.parse(&[], false);
             while let Some(event) = self.parser.pop() {
-                if let Some(input) = to_input(event) {
+                if let Some(input) = to_input(event, &self.raw) {
                     out.push(input);
                 }
             }
@@ -115,6 +140,7 @@ impl InputDecoder {
         self.parser = termina::Parser::default();
         self.wasted += self.since_event;
         self.since_event = 0;
+        self.raw.clear();
     }
 
     /// Bytes that ended in no input since the last call.
@@ -123,13 +149,16 @@ impl InputDecoder {
     }
 }
 
-fn to_input(event: Event) -> Option<Input> {
+/// `raw`: the bytes of the sequence that made `event` (and possibly junk before it).
+fn to_input(event: Event, raw: &[u8]) -> Option<Input> {
     match event {
         Event::Key(key) => to_key_event(key).map(Input::Key),
-        Event::Csi(Csi::Keyboard(Keyboard::ReportFlags(_))) => Some(Input::KittyFlags),
-        Event::Csi(Csi::Device(Device::DeviceAttributes(()))) => Some(Input::DeviceAttributes),
         // Pastes arrive only when bracketed paste is on, which we never ask for; mouse and focus
-        // reports likewise. Anything else is ignored.
+        // reports likewise. Replies are read from their bytes; anything else is ignored.
+        Event::Csi(_) | Event::Dcs(_) => parse_reply(raw).map(|reply| Input::Reply {
+            reply,
+            bytes: raw.len(),
+        }),
         _ => None,
     }
 }
@@ -251,9 +280,27 @@ mod tests {
     #[test]
     fn negotiation_replies() {
         let (out, _) = decode(&[b"\x1b[?0u\x1b[?62;22c"]);
-        assert_eq!(out, vec![Input::KittyFlags, Input::DeviceAttributes]);
+        assert_eq!(
+            out,
+            vec![
+                Input::Reply {
+                    reply: Reply::KittyFlags(0),
+                    bytes: 5
+                },
+                Input::Reply {
+                    reply: Reply::DeviceAttributes,
+                    bytes: 9
+                }
+            ]
+        );
         let (out, _) = decode(&[b"\x1b[?1;2c"]);
-        assert_eq!(out, vec![Input::DeviceAttributes]);
+        assert_eq!(
+            out,
+            vec![Input::Reply {
+                reply: Reply::DeviceAttributes,
+                bytes: 7
+            }]
+        );
     }
 
     #[test]

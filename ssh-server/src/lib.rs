@@ -9,6 +9,7 @@ pub mod arena;
 pub mod boards;
 pub mod budget;
 pub mod config;
+pub mod doctor;
 pub mod exec;
 pub mod handler;
 pub mod host_key;

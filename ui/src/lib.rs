@@ -33,6 +33,7 @@
 //! nothing of its own (text is formatted on the stack).
 
 mod app;
+pub mod doctor;
 mod draw;
 mod fps;
 pub mod keymap;
@@ -85,6 +86,8 @@ pub struct AppContext {
     /// Descent is playable from the start (it unlocks by finishing Puzzle; `minotty play
     /// --descent` unlocks it for the run). Default: locked.
     pub descent_unlocked: bool,
+    /// Open on the terminal doctor (`ssh -t HOST doctor`); leaving it ends the session.
+    pub start_doctor: bool,
 }
 
 /// A game that ended, as the App hands it to the front end once.

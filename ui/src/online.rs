@@ -172,6 +172,11 @@ pub enum Request {
     DeclineBotMatch,
     /// What happened in the player's own game since the last report (versus only).
     Report(Vec<Report>),
+
+    // ---- the terminal doctor ---------------------------------------------------------------
+    /// Ask the player's terminal what it can do (the session task does, through the PTY);
+    /// answered by [`Response::Doctor`] (or `Offline` where no one can ask).
+    RunDoctor,
 }
 
 /// A room's settings, chosen by its host.
@@ -239,6 +244,8 @@ pub struct BoardSnapshot {
 pub enum Response {
     /// There is no server (`minotty play`).
     Offline,
+    /// The terminal doctor's findings (answers [`Request::RunDoctor`]).
+    Doctor(Box<crate::doctor::DoctorReport>),
     /// A request failed for a reason the player can read (e.g. "the database is busy").
     Error {
         message: String,

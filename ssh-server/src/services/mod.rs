@@ -137,6 +137,11 @@ impl Services {
             | Request::AcceptBotMatch
             | Request::DeclineBotMatch
             | Request::Report(_) => self.versus.handle(request),
+            // The session task runs the terminal doctor itself (it owns the terminal); one
+            // that reaches here has no one to ask.
+            Request::RunDoctor => {
+                let _ = self.tx.try_send(Response::Offline);
+            }
         }
     }
 

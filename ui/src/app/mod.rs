@@ -2,6 +2,7 @@
 //! The key routing of each screen is in `route.rs`.
 
 mod account;
+mod doctor;
 mod route;
 mod snapshots;
 mod versus;
@@ -43,6 +44,8 @@ enum Screen {
     Account,
     /// Quick match, rooms, matches and their results: see `versus.rs`.
     Versus,
+    /// The terminal doctor: see `doctor.rs`.
+    Doctor,
 }
 
 /// The whole UI state of one player.
@@ -89,6 +92,7 @@ pub struct App {
     last_key: u64,
     /// [`Request::PuzzleProgress`] was sent.
     puzzle_asked: bool,
+    doctor: doctor::DoctorState,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -140,8 +144,12 @@ impl App {
             idle_pause: ctx.idle_pause_ms,
             last_key: 0,
             puzzle_asked: false,
+            doctor: doctor::DoctorState::default(),
         };
         app.account_start();
+        if ctx.start_doctor {
+            app.open_doctor(None);
+        }
         app
     }
 
@@ -187,6 +195,7 @@ impl App {
                 Screen::Settings => self.key_settings(ev),
                 Screen::Account => self.key_account(ev, now),
                 Screen::Versus => self.key_versus(ev, now),
+                Screen::Doctor => self.key_doctor(ev),
             }
         };
         self.record_finished();
@@ -347,6 +356,7 @@ impl App {
             .render(area, buf),
             (Screen::Account, _) => self.render_account(area, buf, theme),
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
+            (Screen::Doctor, _) => self.render_doctor(area, buf, theme),
         }
         if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
         {
@@ -429,6 +439,12 @@ impl App {
             }
             if self.puzzle_asked {
                 self.request(Request::PuzzleProgress);
+            }
+        }
+        if self.doctor_response(&response) {
+            self.dirty = true;
+            if matches!(response, Response::Doctor(_)) {
+                return;
             }
         }
         if self.snapshot_response(&response, now)

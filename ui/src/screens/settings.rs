@@ -1,6 +1,6 @@
 //! Settings: handling, preview, ghost, graphics, colours, frame rate, FPS counter, release
-//! timeout, hard drop trail, board size, and the controls (remapping). Every change applies at
-//! once (handling from the next game).
+//! timeout, hard drop trail, board size, the controls (remapping) and the way to the terminal
+//! doctor. Every change applies at once (handling from the next game).
 
 use minotty_engine::Button;
 use ratatui::buffer::Buffer;
@@ -17,7 +17,7 @@ use crate::settings::{
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 16] = [
+const ROWS: [&str; 17] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -31,6 +31,7 @@ const ROWS: [&str; 16] = [
     "Release timeout",
     "Hard drop trail",
     "Board size",
+    "Terminal doctor",
     "Account (password, keys)",
     "Reset to defaults",
     "Back",
@@ -55,6 +56,8 @@ pub enum SettingsAction {
     Back,
     /// Open the account's password and keys screen.
     Account,
+    /// Open the terminal doctor.
+    Doctor,
     AskQuit,
 }
 
@@ -108,9 +111,10 @@ impl SettingsScreen {
             }
             11 => s.drop_trail = !s.drop_trail,
             12 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
-            13 if select => return SettingsAction::Account,
-            14 if select => *s = Settings::default(),
-            15 if select => return SettingsAction::Back,
+            13 if select => return SettingsAction::Doctor,
+            14 if select => return SettingsAction::Account,
+            15 if select => *s = Settings::default(),
+            16 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -203,7 +207,7 @@ impl Widget for &SettingsView<'_> {
             "SETTINGS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 16);
+        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 17);
         let list = list.intersection(inner);
         let hint = match self.state.remap {
             Some((cursor, capturing)) => {

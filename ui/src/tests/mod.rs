@@ -6,6 +6,7 @@ mod account;
 mod autopause;
 mod bot;
 mod descent;
+mod doctor;
 mod graphics;
 mod integrity;
 mod play;
