@@ -15,6 +15,7 @@
 
 use minotty_ui::doctor::{DoctorReport, GLYPHS, PROBE_DEADLINE_MS, Probe, Rtt};
 
+use crate::budget::InputGate;
 use crate::terminal::TermEnv;
 
 /// A reply from the terminal to one of the server's questions.
@@ -416,6 +417,23 @@ impl Prober {
     }
 }
 
+/// Hands a reply to the prober when one runs and expects it (free); any other reply costs what
+/// bytes that make no input cost ([`InputGate::spend_wasted`]), so a client that sends
+/// replies nobody asked for gets no more than the garbage budget. Whether the prober took it.
+pub fn route_reply(
+    prober: Option<&mut Prober>,
+    reply: &Reply,
+    bytes: usize,
+    gate: &mut InputGate,
+    now: u64,
+) -> bool {
+    let taken = prober.is_some_and(|p| p.take(reply, now));
+    if !taken {
+        gate.spend_wasted(bytes, now);
+    }
+    taken
+}
+
 /// What `ssh HOST doctor` prints without a PTY: what the server knows, the advice that follows
 /// from it alone, and how to run the real checks. Nothing is asked: without a PTY the client's
 /// terminal is in cooked mode and the replies would be echoed on the player's screen.
@@ -739,6 +757,59 @@ mod tests {
         assert!(!p.take(&Reply::CursorPosition { row: 1, col: 1 }, 11));
         assert!(p.take(&Reply::DeviceAttributes, 12));
         assert!(!p.take(&Reply::KittyFlags(1), 13));
+    }
+
+    #[test]
+    fn a_flood_of_fake_replies_costs_what_garbage_costs() {
+        use crate::budget::{INPUT_BYTES_BURST, WASTED_BYTES_BURST};
+        use crate::input::{Input, InputDecoder};
+        // A client sends 16 KiB of made-up replies (every kind the doctor asks for) while a
+        // probe runs, all in one millisecond.
+        let fake: &[u8] = b"\x1b[24;3R\x1b[?1;2c\x1b[?2026;2$y\x1bP>|evil\x1b\\\x1b[?11u";
+        let mut flood = Vec::new();
+        while flood.len() + fake.len() <= INPUT_BYTES_BURST as usize {
+            flood.extend_from_slice(fake);
+        }
+        let mut gate = InputGate::new(0);
+        let mut decoder = InputDecoder::new();
+        let mut prober = Prober::new(&info(), 24);
+        prober.next_write(0);
+        let admitted = gate.admit_bytes(flood.len(), 0);
+        assert_eq!(admitted, flood.len());
+        let mut out = Vec::new();
+        decoder.feed(&flood, &mut out);
+        let (mut taken, mut charged) = (0, 0);
+        for input in &out {
+            let Input::Reply { reply, bytes } = input else {
+                panic!("a reply became a key: {input:?}")
+            };
+            if route_reply(Some(&mut prober), reply, *bytes, &mut gate, 0) {
+                taken += 1;
+            } else {
+                charged += bytes;
+            }
+        }
+        // The probe took no more than it asks for: the round trips, one answer of each kind
+        // and its sentinel (the widths stage has not sent its questions yet).
+        assert!(taken <= RTT_SAMPLES + 5, "{taken} taken");
+        assert!(charged > flood.len() - 200);
+        // The garbage budget is spent: nothing more is parsed now, exactly as after 16 KiB of
+        // garbage, and a second later only its refill is.
+        assert_eq!(gate.admit_bytes(100, 0), 0);
+        let mut garbage_gate = InputGate::new(0);
+        garbage_gate.admit_bytes(flood.len(), 0);
+        garbage_gate.spend_wasted(WASTED_BYTES_BURST as usize, 0);
+        assert_eq!(garbage_gate.admit_bytes(100, 0), 0);
+        for t in [3, 4, 100, 1000] {
+            assert_eq!(
+                gate.admit_bytes(10, t),
+                garbage_gate.admit_bytes(10, t),
+                "at {t} ms"
+            );
+        }
+        // Without a probe every reply is charged.
+        let mut gate = InputGate::new(0);
+        assert!(!route_reply(None, &Reply::DeviceAttributes, 9, &mut gate, 0));
     }
 
     #[test]

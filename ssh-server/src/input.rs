@@ -30,6 +30,11 @@ pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 /// a kitty key event with modifiers and event type) are under 32 bytes.
 pub const MAX_PENDING: usize = 64;
 
+/// Bytes of an overlong DCS or OSC string (a reply too long to be one of ours) skipped after
+/// it is dropped, up to its terminator, so that its text never turns into keys. A pause of
+/// [`ESC_TIMEOUT`] (the flush) ends the skipping too.
+pub const MAX_SKIP: usize = 1024;
+
 /// What the session learns from the client's input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -50,6 +55,10 @@ pub struct InputDecoder {
     /// The bytes fed since the last completed event (at most `MAX_PENDING + 1`), read again
     /// for replies termina does not parse (XTVERSION, DECRQSS).
     raw: Vec<u8>,
+    /// Bytes still to skip of an overlong string sequence (see [`MAX_SKIP`]), and whether the
+    /// last one skipped was ESC (the first half of ST).
+    skipping: usize,
+    skip_esc: bool,
 }
 
 impl InputDecoder {
@@ -61,6 +70,16 @@ impl InputDecoder {
     pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
         let result = catch_unwind(AssertUnwindSafe(|| {
             for &byte in bytes {
+                if self.skipping > 0 {
+                    self.skipping -= 1;
+                    self.wasted += 1;
+                    let st = byte == 0x07 || (self.skip_esc && byte == b'\\');
+                    self.skip_esc = byte == 0x1b;
+                    if st {
+                        self.skipping = 0;
+                    }
+                    continue;
+                }
                 if self.raw.len() <= MAX_PENDING {
                     self.raw.push(byte);
                 }
@@ -95,6 +114,10 @@ impl InputDecoder {
                 } else {
                     self.since_event += 1;
                     if self.since_event > MAX_PENDING {
+                        if self.raw.starts_with(b"\x1bP") || self.raw.starts_with(b"\x1b]") {
+                            self.skipping = MAX_SKIP;
+                            self.skip_esc = false;
+                        }
                         self.parser = termina::Parser::default();
                         self.wasted += self.since_event;
                         self.since_event = 0;
@@ -112,7 +135,7 @@ impl InputDecoder {
     /// Whether bytes are waiting for the rest of a sequence (call [`InputDecoder::flush`] after
     /// [`ESC_TIMEOUT`] without input).
     pub fn has_pending(&self) -> bool {
-        self.since_event > 0
+        self.since_event > 0 || self.skipping > 0
     }
 
     /// Treats what is buffered as complete: a lone ESC becomes the Escape key.
@@ -141,6 +164,7 @@ impl InputDecoder {
         self.wasted += self.since_event;
         self.since_event = 0;
         self.raw.clear();
+        self.skipping = 0;
     }
 
     /// Bytes that ended in no input since the last call.
@@ -301,6 +325,81 @@ mod tests {
                 bytes: 7
             }]
         );
+    }
+
+    fn replies(out: &[Input]) -> Vec<Reply> {
+        out.iter()
+            .filter_map(|i| match i {
+                Input::Reply { reply, .. } => Some(reply.clone()),
+                Input::Key(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn doctor_replies_come_out_as_replies_never_as_keys() {
+        // Every shape the doctor asks for, interleaved with keys and split mid-sequence.
+        let (out, pending) = decode(&[
+            b"a\x1b[?2026;2$y\x1b[24;3R",
+            b"\x1bP>|tmux",
+            b" 3.3a\x1b",
+            b"\\\x1b[Dq\x1bP1$r0;38:2::1:2:3m\x1b\\\x1b[?1;2c",
+        ]);
+        assert!(!pending);
+        let keys: Vec<_> = out
+            .iter()
+            .filter_map(|i| match i {
+                Input::Key(k) => Some(k.key),
+                Input::Reply { .. } => None,
+            })
+            .collect();
+        assert_eq!(keys, vec![Key::Char('a'), Key::Left, Key::Char('q')]);
+        assert_eq!(
+            replies(&out),
+            vec![
+                Reply::Mode {
+                    mode: 2026,
+                    value: 2
+                },
+                Reply::CursorPosition { row: 24, col: 3 },
+                Reply::Version("tmux 3.3a".into()),
+                Reply::Status {
+                    valid: true,
+                    body: "0;38:2::1:2:3m".into()
+                },
+                Reply::DeviceAttributes,
+            ]
+        );
+        // Each reply says how many bytes it was.
+        let Some(Input::Reply { bytes, .. }) = out
+            .iter()
+            .find(|i| matches!(i, Input::Reply { reply: Reply::Version(_), .. }))
+        else {
+            panic!()
+        };
+        assert_eq!(*bytes, b"\x1bP>|tmux 3.3a\x1b\\".len());
+    }
+
+    #[test]
+    fn huge_or_truncated_replies_are_dropped_as_garbage() {
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        // An XTVERSION longer than MAX_PENDING never completes: dropped, all of it wasted.
+        let mut huge = b"\x1bP>|".to_vec();
+        huge.extend(std::iter::repeat_n(b'x', 10 * MAX_PENDING));
+        huge.extend_from_slice(b"\x1b\\");
+        decoder.feed(&huge, &mut out);
+        assert!(replies(&out).is_empty(), "{out:?}");
+        assert!(decoder.take_wasted() >= 10 * MAX_PENDING);
+        // A truncated position report, then a key: the key still arrives.
+        decoder.feed(b"\x1b[24;", &mut out);
+        decoder.reset();
+        decoder.feed(b"z", &mut out);
+        assert_eq!(out, vec![press(Key::Char('z'))]);
+        // A reply the parser does not know the shape of (DECRPM of another mode with junk).
+        out.clear();
+        decoder.feed(b"\x1b[?2026;x$y", &mut out);
+        assert!(replies(&out).is_empty());
     }
 
     #[test]

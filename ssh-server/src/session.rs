@@ -393,10 +393,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 }
                 Input::Reply { reply, bytes } => {
                     // A reply nobody asked for costs what garbage costs.
-                    let expected = prober.as_mut().is_some_and(|p| p.take(&reply, now_ms));
-                    if !expected {
-                        gate.spend_wasted(bytes, now_ms);
-                    }
+                    doctor::route_reply(prober.as_mut(), &reply, bytes, &mut gate, now_ms);
                 }
             }
         }
