@@ -301,6 +301,16 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if let Some(at) = prober.as_ref().and_then(Prober::deadline) {
             wake = wake.min(start + Duration::from_millis(at));
         }
+        // The doctor can start on the next turn (the frame drawn above may have been empty,
+        // which wakes nothing).
+        if doctor_wanted
+            && prober.is_none()
+            && matches!(negotiation, Negotiation::Done)
+            && !needs_draw
+            && !outbox.busy()
+        {
+            wake = now;
+        }
         // A wakeup in the past must not spin the loop.
         let wake = wake.max(now + Duration::from_millis(1));
 
