@@ -184,9 +184,16 @@ impl ClientInfo {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Stage {
     /// Measuring round trips: the DA1 sent at `sent` (ms), or about to send one.
-    Rtt { sent: Option<u64> },
-    Queries { sent: Option<u64> },
-    Widths { sent: Option<u64>, next: usize },
+    Rtt {
+        sent: Option<u64>,
+    },
+    Queries {
+        sent: Option<u64>,
+    },
+    Widths {
+        sent: Option<u64>,
+        next: usize,
+    },
     Done,
 }
 
@@ -344,7 +351,13 @@ impl Prober {
                 }
                 _ => false,
             },
-            (Stage::Widths { sent: Some(_), next }, reply) => match reply {
+            (
+                Stage::Widths {
+                    sent: Some(_),
+                    next,
+                },
+                reply,
+            ) => match reply {
                 Reply::CursorPosition { col, .. } if *next < GLYPHS.len() => {
                     *next += 1;
                     // The glyph was printed from column 1.
@@ -446,7 +459,11 @@ pub fn plain_report(info: &ClientInfo) -> String {
     let _ = writeln!(
         out,
         "  PTY            {}",
-        if info.pty { "yes" } else { "no (ssh -T, or a command without -t)" }
+        if info.pty {
+            "yes"
+        } else {
+            "no (ssh -T, or a command without -t)"
+        }
     );
     let _ = writeln!(out, "  TERM           {}", shown(&info.term));
     let _ = writeln!(out, "  COLORTERM      {}", shown(&info.env.colorterm));
@@ -533,7 +550,10 @@ mod tests {
                 },
             ),
             // Junk before the reply (a sequence the parser gave up on) is skipped.
-            (b"\x1b[99\x1b[5;1R", Reply::CursorPosition { row: 5, col: 1 }),
+            (
+                b"\x1b[99\x1b[5;1R",
+                Reply::CursorPosition { row: 5, col: 1 },
+            ),
         ];
         for (raw, want) in cases {
             assert_eq!(parse_reply(raw).as_ref(), Some(want), "{raw:?}");
@@ -574,7 +594,10 @@ mod tests {
         let Some(Reply::Version(v)) = parse_reply(b"\x1bP>|a\x07\x1b]0;x\x1b\\") else {
             panic!()
         };
-        assert!(v.bytes().all(|b| b.is_ascii_graphic() || b == b' '), "{v:?}");
+        assert!(
+            v.bytes().all(|b| b.is_ascii_graphic() || b == b' '),
+            "{v:?}"
+        );
     }
 
     #[test]
@@ -636,7 +659,10 @@ mod tests {
         for (i, g) in GLYPHS.iter().enumerate() {
             if text.contains(&format!("H{}\x1b[6n", g.glyph)) {
                 let w = if i == 6 { 2 } else { 1 };
-                out.push(Reply::CursorPosition { row: 24, col: 1 + w });
+                out.push(Reply::CursorPosition {
+                    row: 24,
+                    col: 1 + w,
+                });
             }
         }
         out.push(Reply::DeviceAttributes);
@@ -688,10 +714,7 @@ mod tests {
         assert_eq!(r.kitty_flags, Probe::NoAnswer);
         assert_eq!(r.sync, Probe::NoAnswer);
         assert_eq!(r.rgb, Probe::NoAnswer);
-        assert_eq!(
-            r.multiplexer(),
-            Some(minotty_ui::doctor::Multiplexer::Tmux)
-        );
+        assert_eq!(r.multiplexer(), Some(minotty_ui::doctor::Multiplexer::Tmux));
     }
 
     #[test]
@@ -729,7 +752,10 @@ mod tests {
             p.take(&Reply::DeviceAttributes, 2002),
             "its stale sentinel is eaten"
         );
-        assert!(!p.is_done(), "the stale sentinel did not end the widths stage");
+        assert!(
+            !p.is_done(),
+            "the stale sentinel did not end the widths stage"
+        );
         for _ in 0..GLYPHS.len() {
             assert!(p.take(&Reply::CursorPosition { row: 24, col: 2 }, 2003));
         }
@@ -809,7 +835,13 @@ mod tests {
         }
         // Without a probe every reply is charged.
         let mut gate = InputGate::new(0);
-        assert!(!route_reply(None, &Reply::DeviceAttributes, 9, &mut gate, 0));
+        assert!(!route_reply(
+            None,
+            &Reply::DeviceAttributes,
+            9,
+            &mut gate,
+            0
+        ));
     }
 
     #[test]

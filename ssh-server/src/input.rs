@@ -41,7 +41,10 @@ pub enum Input {
     Key(KeyEvent),
     /// The terminal answered a question; `bytes` is the reply's length (what it costs the
     /// garbage budget when nobody asked).
-    Reply { reply: Reply, bytes: usize },
+    Reply {
+        reply: Reply,
+        bytes: usize,
+    },
 }
 
 /// A streaming decoder of one client's input.
@@ -371,10 +374,15 @@ mod tests {
             ]
         );
         // Each reply says how many bytes it was.
-        let Some(Input::Reply { bytes, .. }) = out
-            .iter()
-            .find(|i| matches!(i, Input::Reply { reply: Reply::Version(_), .. }))
-        else {
+        let Some(Input::Reply { bytes, .. }) = out.iter().find(|i| {
+            matches!(
+                i,
+                Input::Reply {
+                    reply: Reply::Version(_),
+                    ..
+                }
+            )
+        }) else {
             panic!()
         };
         assert_eq!(*bytes, b"\x1bP>|tmux 3.3a\x1b\\".len());

@@ -22,7 +22,10 @@ impl Tmux {
     }
 
     fn screen(&self) -> anyhow::Result<String> {
-        let out = self.cmd().args(["capture-pane", "-p", "-t", "t"]).output()?;
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "t"])
+            .output()?;
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
     }
 
@@ -77,7 +80,17 @@ async fn ssh_t_doctor_inside_tmux_finds_tmux_and_shows_keyboard_and_sync() -> Re
     let tmux = Tmux(format!("minotty-doctor-{}", std::process::id()));
     let started = tmux
         .cmd()
-        .args(["new-session", "-d", "-s", "t", "-x", "100", "-y", "32", &ssh])
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "100",
+            "-y",
+            "32",
+            &ssh,
+        ])
         .status()?;
     anyhow::ensure!(started.success(), "tmux did not start");
 
@@ -96,7 +109,10 @@ async fn ssh_t_doctor_inside_tmux_finds_tmux_and_shows_keyboard_and_sync() -> Re
     };
     // tmux answers XTVERSION itself: the doctor knows it is inside tmux, and says what to set.
     let mux = line("Multiplexer")?;
-    assert!(mux.contains("[!!]") && mux.contains("inside tmux"), "{screen}");
+    assert!(
+        mux.contains("[!!]") && mux.contains("inside tmux"),
+        "{screen}"
+    );
     assert!(line("Terminal")?.contains("tmux"), "{screen}");
     // The keyboard and synchronized output checks came back with a result, either way.
     let keyboard = line("Keyboard")?;
@@ -138,7 +154,11 @@ async fn doctor_without_a_pty_prints_what_the_server_knows() -> Result {
         "SendEnv COLORTERM",
         "ssh -t -p PORT HOST doctor",
     ] {
-        assert!(out.stdout.contains(want), "{want:?} missing:\n{}", out.stdout);
+        assert!(
+            out.stdout.contains(want),
+            "{want:?} missing:\n{}",
+            out.stdout
+        );
     }
     // No escape sequence reaches a terminal in cooked mode.
     assert!(!out.stdout.contains('\x1b'));
@@ -154,12 +174,16 @@ async fn a_terminal_that_answers_nothing_gets_a_report_after_the_deadline() -> R
     // The test client's emulator answers no query at all.
     let mut s = conn.run_with_pty(100, 32, "doctor").await?;
     let asked = Instant::now();
-    s.wait_for_text("the terminal answered nothing", WAIT).await?;
+    s.wait_for_text("the terminal answered nothing", WAIT)
+        .await?;
     let took = asked.elapsed();
     assert!(took >= Duration::from_millis(1_400), "{took:?}");
     assert!(took < Duration::from_secs(6), "{took:?}");
     let screen = s.contents();
-    assert!(screen.contains("answered none of the questions"), "{screen}");
+    assert!(
+        screen.contains("answered none of the questions"),
+        "{screen}"
+    );
     assert!(screen.contains("q/Esc end"), "{screen}");
     s.send(b"q").await?;
     assert_eq!(s.wait_closed(WAIT).await?, Some(0));

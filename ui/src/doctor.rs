@@ -177,9 +177,9 @@ impl DoctorReport {
     }
 
     pub fn colorterm_says_truecolor(&self) -> bool {
-        self.colorterm.as_deref().is_some_and(|v| {
-            v.eq_ignore_ascii_case("truecolor") || v.eq_ignore_ascii_case("24bit")
-        })
+        self.colorterm
+            .as_deref()
+            .is_some_and(|v| v.eq_ignore_ascii_case("truecolor") || v.eq_ignore_ascii_case("24bit"))
     }
 
     /// The DECRQSS answer is the stronger evidence: a terminal that reports back the exact
@@ -578,7 +578,9 @@ mod tests {
             ..good()
         };
         assert_eq!(ids(&r), vec![AdviceId::WezTermKitty]);
-        assert!(advice(&r).next().unwrap().lines[0].contains("config.enable_kitty_keyboard = true"));
+        assert!(
+            advice(&r).next().unwrap().lines[0].contains("config.enable_kitty_keyboard = true")
+        );
         // Once the keyboard protocol answers, nothing is left to say.
         let fixed = DoctorReport {
             kitty_flags: Probe::Answer(0),

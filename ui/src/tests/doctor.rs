@@ -111,7 +111,15 @@ fn the_advice_scrolls_at_80x24_and_all_shows_at_200x60() {
     assert!(scrolled.contains("a nearer server"), "{scrolled}");
     assert!(!scrolled.contains("extended-keys"), "{scrolled}");
     let big = lines(&draw(&a, 200, 60)).join("\n");
-    for want in ["set -s extended-keys on", "',*:sync'", "',*:RGB'", "Graphics: ASCII", "SendEnv COLORTERM", "Slow round trip", "LANG is not UTF-8"] {
+    for want in [
+        "set -s extended-keys on",
+        "',*:sync'",
+        "',*:RGB'",
+        "Graphics: ASCII",
+        "SendEnv COLORTERM",
+        "Slow round trip",
+        "LANG is not UTF-8",
+    ] {
         assert!(big.contains(want), "{want:?} missing at 200x60\n{big}");
     }
     // Tiny terminals never panic.
