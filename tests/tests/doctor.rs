@@ -17,7 +17,8 @@ struct Tmux(String);
 impl Tmux {
     fn cmd(&self) -> Command {
         let mut c = Command::new("tmux");
-        c.args(["-L", &self.0]);
+        // A test run from inside tmux starts a server of its own all the same.
+        c.env_remove("TMUX").args(["-L", &self.0]);
         c
     }
 
