@@ -93,6 +93,10 @@ minotty: a falling-block puzzle game over SSH
   ssh -t -p PORT HOST watch             the live TV: the best game being played now
   ssh -p PORT HOST watch                the same TV streamed without a terminal
                                         (80x24 frames, at most an hour; Ctrl+C ends it)
+  ssh -t -p PORT HOST doctor            the terminal doctor: what your terminal does
+                                        (keyboard, colours, glyphs, tmux, round trip)
+                                        and what to change; without -t it only prints
+                                        what the server knows
 ";
 
 /// The names of the boards, for error messages.
@@ -260,6 +264,7 @@ mod tests {
             "ssh -t -p PORT HOST watch ",
             "ssh -p PORT HOST watch ",
             "replay ID --cast [--size COLSxROWS]",
+            "ssh -t -p PORT HOST doctor",
         ] {
             assert!(help.stdout.contains(usage), "help lacks {usage:?}");
         }

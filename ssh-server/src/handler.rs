@@ -87,6 +87,8 @@ struct ChannelState {
     window: Option<watch::Sender<(u32, u32)>>,
     /// `COLORTERM`, `TERM_PROGRAM` and `LANG` from environment requests (nothing else).
     env: crate::terminal::TermEnv,
+    /// `TERM` from the PTY request (printable ASCII, at most `doctor::MAX_TEXT` bytes).
+    term: Option<String>,
 }
 
 impl ConnectionHandler {
@@ -180,6 +182,15 @@ impl ConnectionHandler {
                 .find(|c| c.id == id)
                 .map(|c| c.env.clone())
                 .unwrap_or_default(),
+            doctor: crate::session::DoctorParams {
+                term: self
+                    .channels
+                    .iter()
+                    .find(|c| c.id == id)
+                    .and_then(|c| c.term.clone()),
+                ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
+                open: kind == SessionKind::Doctor,
+            },
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
             // Only a key is recognised when it comes back (keyboard-interactive: nothing).
@@ -337,6 +348,7 @@ impl russh::server::Handler for ConnectionHandler {
             session: None,
             window: None,
             env: crate::terminal::TermEnv::default(),
+            term: None,
         });
         reply.accept().await;
         Ok(())
@@ -346,7 +358,7 @@ impl russh::server::Handler for ConnectionHandler {
     async fn pty_request(
         &mut self,
         channel: ChannelId,
-        _term: &str,
+        term: &str,
         col_width: u32,
         row_height: u32,
         _pix_width: u32,
@@ -357,6 +369,7 @@ impl russh::server::Handler for ConnectionHandler {
         match self.channel_mut(channel) {
             Some(state) if !state.started => {
                 state.pty = Some((col_width, row_height));
+                state.term = (!term.is_empty()).then(|| crate::doctor::printable(term.as_bytes()));
                 session.channel_success(channel)
             }
             _ => session.channel_failure(channel),
@@ -395,13 +408,14 @@ impl russh::server::Handler for ConnectionHandler {
     ) -> Result<(), Self::Error> {
         let join = versus_command(data);
         let tv = is_watch_tv(data);
+        let doctor = is_doctor_command(data);
         let game_running = self.game_running();
         match self.channel_mut(channel) {
-            // `join` with a PTY is a game: one per connection, as for shells; so is the TV,
-            // with or without one (a stream is a session too).
+            // `join` and `doctor` with a PTY are a game: one per connection, as for shells; so
+            // is the TV, with or without one (a stream is a session too).
             Some(state)
                 if !(state.started
-                    || join.is_some() && state.pty.is_some() && game_running
+                    || (join.is_some() || doctor) && state.pty.is_some() && game_running
                     || tv && game_running) =>
             {
                 state.started = true
@@ -424,6 +438,32 @@ impl russh::server::Handler for ConnectionHandler {
                     let (cols, rows) = crate::live::STREAM_SIZE;
                     let (cols, rows) = (u32::from(cols), u32::from(rows));
                     self.start_game(channel, cols, rows, session, None, SessionKind::TvStream)
+                }
+            }
+            return Ok(());
+        }
+        if doctor {
+            match self.channel_mut(channel).and_then(|c| c.pty) {
+                // With a PTY the doctor can ask the terminal: the session opens on its screen.
+                Some((cols, rows)) => {
+                    self.start_game(channel, cols, rows, session, None, SessionKind::Doctor)
+                }
+                None => {
+                    let info = crate::doctor::ClientInfo {
+                        pty: false,
+                        term: None,
+                        env: self
+                            .channel_mut(channel)
+                            .map(|c| c.env.clone())
+                            .unwrap_or_default(),
+                        ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
+                    };
+                    let outcome = exec::Outcome {
+                        stdout: crate::doctor::plain_report(&info),
+                        stderr: String::new(),
+                        status: 0,
+                    };
+                    self.start_reply(channel, outcome, session);
                 }
             }
             return Ok(());
@@ -561,6 +601,13 @@ fn is_watch_tv(data: &[u8]) -> bool {
     let line = String::from_utf8_lossy(data);
     let mut words = line.split_whitespace();
     matches!(words.next(), Some("watch" | "tv")) && words.next().is_none()
+}
+
+/// Whether the command is `doctor` (the terminal doctor).
+fn is_doctor_command(data: &[u8]) -> bool {
+    let line = String::from_utf8_lossy(data);
+    let mut words = line.split_whitespace();
+    words.next() == Some("doctor") && words.next().is_none()
 }
 
 /// `join CODE` (play in the room) or `watch CODE` (spectate): the request the game starts with,

@@ -7,14 +7,20 @@
 //! byte), and a panic inside the parser only loses the rest of that packet. Bytes that end up
 //! in no input (garbage, sequences the game has no use for) are counted, so the session can
 //! hold them to a budget ([`InputDecoder::take_wasted`]).
+//!
+//! Replies to the server's questions (device attributes, kitty keyboard flags, and the terminal
+//! doctor's position reports, DECRPM, XTVERSION and DECRQSS) are read from the raw bytes of the
+//! sequence (`doctor::parse_reply`) and come out as [`Input::Reply`], never as keys; the
+//! session charges a reply nobody asked for to the garbage budget.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use minotty_ui::{Key, KeyEvent, KeyKind, Mods};
 use termina::Event;
-use termina::escape::csi::{Csi, Device, Keyboard};
 use termina::event::{KeyCode, KeyEventKind, ModifierKeyCode, Modifiers};
+
+use crate::doctor::{Reply, parse_reply};
 
 /// How long a lone ESC waits for the rest of a sequence before it counts as the Escape key.
 pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
@@ -24,14 +30,21 @@ pub const ESC_TIMEOUT: Duration = Duration::from_millis(40);
 /// a kitty key event with modifiers and event type) are under 32 bytes.
 pub const MAX_PENDING: usize = 64;
 
+/// Bytes of an overlong DCS or OSC string (a reply too long to be one of ours) skipped after
+/// it is dropped, up to its terminator, so that its text never turns into keys. A pause of
+/// [`ESC_TIMEOUT`] (the flush) ends the skipping too.
+pub const MAX_SKIP: usize = 1024;
+
 /// What the session learns from the client's input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     Key(KeyEvent),
-    /// The terminal answered the kitty keyboard flags query.
-    KittyFlags,
-    /// The terminal answered the primary device attributes query.
-    DeviceAttributes,
+    /// The terminal answered a question; `bytes` is the reply's length (what it costs the
+    /// garbage budget when nobody asked).
+    Reply {
+        reply: Reply,
+        bytes: usize,
+    },
 }
 
 /// A streaming decoder of one client's input.
@@ -42,6 +55,13 @@ pub struct InputDecoder {
     since_event: usize,
     /// Bytes that ended in no input since the last [`InputDecoder::take_wasted`].
     wasted: usize,
+    /// The bytes fed since the last completed event (at most `MAX_PENDING + 1`), read again
+    /// for replies termina does not parse (XTVERSION, DECRQSS).
+    raw: Vec<u8>,
+    /// Bytes still to skip of an overlong string sequence (see [`MAX_SKIP`]), and whether the
+    /// last one skipped was ESC (the first half of ST).
+    skipping: usize,
+    skip_esc: bool,
 }
 
 impl InputDecoder {
@@ -53,27 +73,58 @@ impl InputDecoder {
     pub fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
         let result = catch_unwind(AssertUnwindSafe(|| {
             for &byte in bytes {
+                if self.skipping > 0 {
+                    self.skipping -= 1;
+                    self.wasted += 1;
+                    let st = byte == 0x07 || (self.skip_esc && byte == b'\\');
+                    self.skip_esc = byte == 0x1b;
+                    if st {
+                        self.skipping = 0;
+                    }
+                    continue;
+                }
+                if self.raw.len() <= MAX_PENDING {
+                    self.raw.push(byte);
+                }
                 self.parser.parse(&[byte], true);
                 let mut any = false;
                 let mut useful = false;
                 while let Some(event) = self.parser.pop() {
                     any = true;
-                    if let Some(input) = to_input(event) {
+                    if let Some(input) = to_input(event, &self.raw) {
                         out.push(input);
                         useful = true;
                     }
+                }
+                // A DCS reply ends at ST; termina parses none of ours (it drops the sequence).
+                if !any
+                    && self.raw.ends_with(b"\x1b\\")
+                    && let Some(reply) = parse_reply(&self.raw)
+                {
+                    out.push(Input::Reply {
+                        reply,
+                        bytes: self.since_event + 1,
+                    });
+                    any = true;
+                    useful = true;
                 }
                 if any {
                     if !useful {
                         self.wasted += self.since_event + 1;
                     }
                     self.since_event = 0;
+                    self.raw.clear();
                 } else {
                     self.since_event += 1;
                     if self.since_event > MAX_PENDING {
+                        if self.raw.starts_with(b"\x1bP") || self.raw.starts_with(b"\x1b]") {
+                            self.skipping = MAX_SKIP;
+                            self.skip_esc = false;
+                        }
                         self.parser = termina::Parser::default();
                         self.wasted += self.since_event;
                         self.since_event = 0;
+                        self.raw.clear();
                     }
                 }
             }
@@ -87,7 +138,7 @@ impl InputDecoder {
     /// Whether bytes are waiting for the rest of a sequence (call [`InputDecoder::flush`] after
     /// [`ESC_TIMEOUT`] without input).
     pub fn has_pending(&self) -> bool {
-        self.since_event > 0
+        self.since_event > 0 || self.skipping > 0
     }
 
     /// Treats what is buffered as complete: a lone ESC becomes the Escape key.
@@ -96,7 +147,7 @@ impl InputDecoder {
         let result = catch_unwind(AssertUnwindSafe(|| {
             self.parser.parse(&[], false);
             while let Some(event) = self.parser.pop() {
-                if let Some(input) = to_input(event) {
+                if let Some(input) = to_input(event, &self.raw) {
                     out.push(input);
                 }
             }
@@ -115,6 +166,8 @@ impl InputDecoder {
         self.parser = termina::Parser::default();
         self.wasted += self.since_event;
         self.since_event = 0;
+        self.raw.clear();
+        self.skipping = 0;
     }
 
     /// Bytes that ended in no input since the last call.
@@ -123,13 +176,16 @@ impl InputDecoder {
     }
 }
 
-fn to_input(event: Event) -> Option<Input> {
+/// `raw`: the bytes of the sequence that made `event` (and possibly junk before it).
+fn to_input(event: Event, raw: &[u8]) -> Option<Input> {
     match event {
         Event::Key(key) => to_key_event(key).map(Input::Key),
-        Event::Csi(Csi::Keyboard(Keyboard::ReportFlags(_))) => Some(Input::KittyFlags),
-        Event::Csi(Csi::Device(Device::DeviceAttributes(()))) => Some(Input::DeviceAttributes),
         // Pastes arrive only when bracketed paste is on, which we never ask for; mouse and focus
-        // reports likewise. Anything else is ignored.
+        // reports likewise. Replies are read from their bytes; anything else is ignored.
+        Event::Csi(_) | Event::Dcs(_) => parse_reply(raw).map(|reply| Input::Reply {
+            reply,
+            bytes: raw.len(),
+        }),
         _ => None,
     }
 }
@@ -251,9 +307,107 @@ mod tests {
     #[test]
     fn negotiation_replies() {
         let (out, _) = decode(&[b"\x1b[?0u\x1b[?62;22c"]);
-        assert_eq!(out, vec![Input::KittyFlags, Input::DeviceAttributes]);
+        assert_eq!(
+            out,
+            vec![
+                Input::Reply {
+                    reply: Reply::KittyFlags(0),
+                    bytes: 5
+                },
+                Input::Reply {
+                    reply: Reply::DeviceAttributes,
+                    bytes: 9
+                }
+            ]
+        );
         let (out, _) = decode(&[b"\x1b[?1;2c"]);
-        assert_eq!(out, vec![Input::DeviceAttributes]);
+        assert_eq!(
+            out,
+            vec![Input::Reply {
+                reply: Reply::DeviceAttributes,
+                bytes: 7
+            }]
+        );
+    }
+
+    fn replies(out: &[Input]) -> Vec<Reply> {
+        out.iter()
+            .filter_map(|i| match i {
+                Input::Reply { reply, .. } => Some(reply.clone()),
+                Input::Key(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn doctor_replies_come_out_as_replies_never_as_keys() {
+        // Every shape the doctor asks for, interleaved with keys and split mid-sequence.
+        let (out, pending) = decode(&[
+            b"a\x1b[?2026;2$y\x1b[24;3R",
+            b"\x1bP>|tmux",
+            b" 3.3a\x1b",
+            b"\\\x1b[Dq\x1bP1$r0;38:2::1:2:3m\x1b\\\x1b[?1;2c",
+        ]);
+        assert!(!pending);
+        let keys: Vec<_> = out
+            .iter()
+            .filter_map(|i| match i {
+                Input::Key(k) => Some(k.key),
+                Input::Reply { .. } => None,
+            })
+            .collect();
+        assert_eq!(keys, vec![Key::Char('a'), Key::Left, Key::Char('q')]);
+        assert_eq!(
+            replies(&out),
+            vec![
+                Reply::Mode {
+                    mode: 2026,
+                    value: 2
+                },
+                Reply::CursorPosition { row: 24, col: 3 },
+                Reply::Version("tmux 3.3a".into()),
+                Reply::Status {
+                    valid: true,
+                    body: "0;38:2::1:2:3m".into()
+                },
+                Reply::DeviceAttributes,
+            ]
+        );
+        // Each reply says how many bytes it was.
+        let Some(Input::Reply { bytes, .. }) = out.iter().find(|i| {
+            matches!(
+                i,
+                Input::Reply {
+                    reply: Reply::Version(_),
+                    ..
+                }
+            )
+        }) else {
+            panic!()
+        };
+        assert_eq!(*bytes, b"\x1bP>|tmux 3.3a\x1b\\".len());
+    }
+
+    #[test]
+    fn huge_or_truncated_replies_are_dropped_as_garbage() {
+        let mut decoder = InputDecoder::new();
+        let mut out = Vec::new();
+        // An XTVERSION longer than MAX_PENDING never completes: dropped, all of it wasted.
+        let mut huge = b"\x1bP>|".to_vec();
+        huge.extend(std::iter::repeat_n(b'x', 10 * MAX_PENDING));
+        huge.extend_from_slice(b"\x1b\\");
+        decoder.feed(&huge, &mut out);
+        assert!(replies(&out).is_empty(), "{out:?}");
+        assert!(decoder.take_wasted() >= 10 * MAX_PENDING);
+        // A truncated position report, then a key: the key still arrives.
+        decoder.feed(b"\x1b[24;", &mut out);
+        decoder.reset();
+        decoder.feed(b"z", &mut out);
+        assert_eq!(out, vec![press(Key::Char('z'))]);
+        // A reply the parser does not know the shape of (DECRPM of another mode with junk).
+        out.clear();
+        decoder.feed(b"\x1b[?2026;x$y", &mut out);
+        assert!(replies(&out).is_empty());
     }
 
     #[test]

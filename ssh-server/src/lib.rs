@@ -11,6 +11,7 @@ pub mod budget;
 pub mod cast;
 pub mod charts;
 pub mod config;
+pub mod doctor;
 pub mod exec;
 pub mod handler;
 pub mod host_key;

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{Identity, Response};
+use minotty_ui::online::{Identity, Request, Response};
 use minotty_ui::{App, AppContext};
 use russh::ChannelId;
 use russh::server::Handle;
@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::budget::InputGate;
 use crate::config::Limits;
+use crate::doctor::{self, Prober, Reply};
 use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
 use crate::names::DisplayName;
 use crate::outbox::Outbox;
@@ -64,6 +65,9 @@ pub enum SessionKind {
     /// The TV streamed to a client without a terminal (`ssh HOST watch`): frames at 80x24, no
     /// input read, ended by the client, the server or [`crate::live::MAX_WATCH`].
     TvStream,
+    /// The game, opened at the terminal doctor (`ssh -t HOST doctor`); leaving it ends the
+    /// session.
+    Doctor,
 }
 
 /// Everything a session starts from.
@@ -85,6 +89,18 @@ pub struct SessionParams {
     /// The session's accounts and versus services and the channel their answers come on.
     pub services: (Services, mpsc::Receiver<Response>),
     pub kind: SessionKind,
+    /// What the terminal doctor starts from (TERM, the client's SSH version), and whether the
+    /// session opens on it (`ssh -t HOST doctor`).
+    pub doctor: DoctorParams,
+}
+
+/// The terminal doctor's part of [`SessionParams`].
+#[derive(Clone, Debug, Default)]
+pub struct DoctorParams {
+    pub term: Option<String>,
+    pub ssh_client: Option<String>,
+    /// Open on the Doctor screen; leaving it ends the session.
+    pub open: bool,
 }
 
 /// Why a session ended.
@@ -121,8 +137,15 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         reconnect,
         services: (mut services, mut responses),
         kind,
+        doctor: doctor_params,
     } = params;
     let stream = kind == SessionKind::TvStream;
+    let client = doctor::ClientInfo {
+        pty: true,
+        term: doctor_params.term,
+        env: env.clone(),
+        ssh_client: doctor_params.ssh_client,
+    };
     let start = Instant::now();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
 
@@ -143,6 +166,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         idle_pause_ms: Some(u64::try_from(limits.idle_timeout.as_millis()).unwrap_or(u64::MAX)),
         open_tv: kind == SessionKind::Tv,
         tv_stream: stream,
+        start_doctor: doctor_params.open,
         ..AppContext::default()
     };
     let mut app = match stored {
@@ -205,6 +229,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     let mut was_paused = false;
     let mut esc_deadline: Option<Instant> = None;
     let mut inputs: Vec<Input> = Vec::new();
+    // The App asked for the terminal doctor; the probe running (frames wait while it asks).
+    let mut doctor_wanted = false;
+    let mut prober: Option<Prober> = None;
 
     let end = loop {
         let now = Instant::now();
@@ -282,7 +309,36 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         } else {
             last_frame.map_or(now, |t| t + interval)
         };
-        if !outbox.busy() {
+        // The doctor asks once the keyboard negotiation is over (its DA1 reply would be taken
+        // for the doctor's) and the frame that says so is out.
+        if doctor_wanted
+            && prober.is_none()
+            && matches!(negotiation, Negotiation::Done)
+            && !needs_draw
+            && !outbox.busy()
+        {
+            doctor_wanted = false;
+            prober = Some(Prober::new(&client, term.size().1));
+        }
+        if let Some(p) = &mut prober {
+            p.poll(ms(now));
+            if p.is_done() {
+                if let Some(p) = prober.take() {
+                    app.deliver(Response::Doctor(Box::new(p.into_report())), ms(now));
+                }
+                // The probe printed on the screen: repaint all of it.
+                let (cols, rows) = term.size();
+                term.resize(cols, rows);
+                needs_draw = true;
+            }
+        }
+        if let Some(p) = &mut prober {
+            if !outbox.busy()
+                && let Some(bytes) = p.next_write(ms(now))
+            {
+                outbox.send(bytes);
+            }
+        } else if !outbox.busy() {
             if needs_draw && now >= frame_due {
                 term.draw(|area, buf| app.render_into(area, buf));
                 needs_draw = false;
@@ -298,7 +354,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if let Some(at) = app.next_wakeup() {
             wake = wake.min(start + Duration::from_millis(at));
         }
-        if needs_draw && !outbox.busy() {
+        if needs_draw && !outbox.busy() && prober.is_none() {
             wake = wake.min(frame_due);
         }
         if let Some(at) = esc_deadline
@@ -311,6 +367,19 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
         if let Negotiation::Waiting { deadline, .. } = negotiation {
             wake = wake.min(deadline);
+        }
+        if let Some(at) = prober.as_ref().and_then(Prober::deadline) {
+            wake = wake.min(start + Duration::from_millis(at));
+        }
+        // The doctor can start on the next turn (the frame drawn above may have been empty,
+        // which wakes nothing).
+        if doctor_wanted
+            && prober.is_none()
+            && matches!(negotiation, Negotiation::Done)
+            && !needs_draw
+            && !outbox.busy()
+        {
+            wake = now;
         }
         // A wakeup in the past must not spin the loop.
         let wake = wake.max(now + Duration::from_millis(1));
@@ -379,7 +448,10 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                         keys_handled = true;
                     }
                 }
-                Input::KittyFlags => {
+                Input::Reply {
+                    reply: Reply::KittyFlags(_),
+                    ..
+                } if matches!(negotiation, Negotiation::Waiting { .. }) => {
                     if let Negotiation::Waiting { deadline, .. } = negotiation {
                         negotiation = Negotiation::Waiting {
                             flags_seen: true,
@@ -387,7 +459,10 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                         };
                     }
                 }
-                Input::DeviceAttributes => {
+                Input::Reply {
+                    reply: Reply::DeviceAttributes,
+                    ..
+                } if matches!(negotiation, Negotiation::Waiting { .. }) => {
                     if let Negotiation::Waiting { flags_seen, .. } = negotiation {
                         negotiation = Negotiation::Done;
                         if flags_seen {
@@ -398,6 +473,10 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                         tracing::debug!(kitty = flags_seen, "keyboard protocol negotiated");
                     }
                 }
+                Input::Reply { reply, bytes } => {
+                    // A reply nobody asked for costs what garbage costs.
+                    doctor::route_reply(prober.as_mut(), &reply, bytes, &mut gate, now_ms);
+                }
             }
         }
         if keys_handled && app.take_dirty() {
@@ -405,7 +484,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             needs_draw = true;
             key_frame = true;
         }
-        hand_over(&mut app, &mut services);
+        hand_over(&mut app, &mut services, &mut doctor_wanted);
     };
     // The connection dropped: a solo game in progress waits, paused, for the same key.
     if matches!(end, End::ClientEof | End::ClientGone)
@@ -418,7 +497,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     // A game that ended in the last turn (the loop broke before handing it over: shutdown,
     // EOF, a close) is still stored, and the room still hears the end of a versus game.
     app.tick(ms(Instant::now()));
-    hand_over(&mut app, &mut services);
+    hand_over(&mut app, &mut services, &mut doctor_wanted);
 
     // The handler must never wait on a session that no longer reads.
     events.close();
@@ -452,13 +531,18 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 
 /// Hands what the App produced to the services: a finished solo game goes to the game writer
 /// without waiting (what storing it earned comes back as a response), requests are carried out.
-fn hand_over(app: &mut App, services: &mut Services) {
+/// The terminal doctor's request stays with the session, which owns the terminal.
+fn hand_over(app: &mut App, services: &mut Services, doctor_wanted: &mut bool) {
     if let Some(game) = app.take_finished_game() {
         services.account.submit_game(game, crate::store::unix_now());
     }
     if app.has_requests() {
         for request in app.take_requests() {
-            services.handle(request);
+            if request == Request::RunDoctor {
+                *doctor_wanted = true;
+            } else {
+                services.handle(request);
+            }
         }
     }
 }

@@ -274,6 +274,21 @@ impl Connection {
         Ok((PtySession::new(channel, cols, rows), kept))
     }
 
+    /// Runs the exec command `command` with a PTY and plays it like a game (`doctor`, `join`).
+    pub async fn run_with_pty(
+        &self,
+        cols: u16,
+        rows: u16,
+        command: &str,
+    ) -> anyhow::Result<PtySession> {
+        let channel = self.handle.channel_open_session().await?;
+        channel
+            .request_pty(false, "xterm-256color", cols.into(), rows.into(), 0, 0, &[])
+            .await?;
+        channel.exec(false, command).await?;
+        Ok(PtySession::new(channel, cols, rows))
+    }
+
     /// Runs an exec request (with or without a PTY) to its end.
     pub async fn exec(&self, command: &str, pty: bool) -> anyhow::Result<Output> {
         let channel = self.handle.channel_open_session().await?;

@@ -33,6 +33,7 @@
 //! nothing of its own (text is formatted on the stack).
 
 mod app;
+pub mod doctor;
 mod draw;
 mod fps;
 pub mod keymap;
@@ -91,6 +92,8 @@ pub struct AppContext {
     /// The TV is streamed to a client that sends no keys (`ssh HOST watch` without a
     /// terminal): its hint says how to stop instead of which keys to press.
     pub tv_stream: bool,
+    /// Open on the terminal doctor (`ssh -t HOST doctor`); leaving it ends the session.
+    pub start_doctor: bool,
 }
 
 /// A game that ended, as the App hands it to the front end once.

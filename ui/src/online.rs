@@ -184,6 +184,10 @@ pub enum Request {
     },
     /// Stop watching.
     StopWatching,
+    // ---- the terminal doctor ---------------------------------------------------------------
+    /// Ask the player's terminal what it can do (the session task does, through the PTY);
+    /// answered by [`Response::Doctor`] (or `Offline` where no one can ask).
+    RunDoctor,
 }
 
 /// A room's settings, chosen by its host.
@@ -251,6 +255,8 @@ pub struct BoardSnapshot {
 pub enum Response {
     /// There is no server (`minotty play`).
     Offline,
+    /// The terminal doctor's findings (answers [`Request::RunDoctor`]).
+    Doctor(Box<crate::doctor::DoctorReport>),
     /// A request failed for a reason the player can read (e.g. "the database is busy").
     Error {
         message: String,

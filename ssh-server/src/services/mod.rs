@@ -143,6 +143,11 @@ impl Services {
             Request::LiveList | Request::WatchLive { .. } | Request::StopWatching => {
                 self.live.handle(request)
             }
+            // The session task runs the terminal doctor itself (it owns the terminal); one
+            // that reaches here has no one to ask.
+            Request::RunDoctor => {
+                let _ = self.tx.try_send(Response::Offline);
+            }
         }
     }
 

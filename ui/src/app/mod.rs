@@ -2,6 +2,7 @@
 //! The key routing of each screen is in `route.rs`.
 
 mod account;
+mod doctor;
 pub(crate) mod live;
 mod parked;
 mod route;
@@ -50,6 +51,8 @@ enum Screen {
     Versus,
     /// What others are playing now, a game watched, the TV: see `live.rs`.
     Live,
+    /// The terminal doctor: see `doctor.rs`.
+    Doctor,
 }
 
 /// The whole UI state of one player.
@@ -100,6 +103,7 @@ pub struct App {
     live: crate::screens::live::LiveState,
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
     parked: Option<parked::Offer>,
+    doctor: doctor::DoctorState,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -153,11 +157,15 @@ impl App {
             puzzle_asked: false,
             live: crate::screens::live::LiveState::default(),
             parked: None,
+            doctor: doctor::DoctorState::default(),
         };
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
             app.live.stream = ctx.tv_stream;
             app.open_live(true);
+        }
+        if ctx.start_doctor {
+            app.open_doctor(None);
         }
         app
     }
@@ -208,6 +216,7 @@ impl App {
                 Screen::Account => self.key_account(ev, now),
                 Screen::Versus => self.key_versus(ev, now),
                 Screen::Live => self.key_live(ev, now),
+                Screen::Doctor => self.key_doctor(ev),
             }
         };
         self.record_finished();
@@ -391,6 +400,7 @@ impl App {
                 now: self.now,
             }
             .render(area, buf),
+            (Screen::Doctor, _) => self.render_doctor(area, buf, theme),
         }
         if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
         {
@@ -474,6 +484,12 @@ impl App {
             }
             if self.puzzle_asked {
                 self.request(Request::PuzzleProgress);
+            }
+        }
+        if self.doctor_response(&response) {
+            self.dirty = true;
+            if matches!(response, Response::Doctor(_)) {
+                return;
             }
         }
         if self.snapshot_response(&response, now)

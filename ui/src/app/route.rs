@@ -171,6 +171,7 @@ impl App {
                 self.screen = self.settings_back;
             }
             SettingsAction::Account => self.open_keys(),
+            SettingsAction::Doctor => self.open_doctor(Some(Screen::Settings)),
             SettingsAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
         }
         true

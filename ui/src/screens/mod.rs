@@ -8,6 +8,7 @@ pub mod account_profile;
 pub mod account_replay;
 pub mod account_welcome;
 pub mod custom;
+pub mod doctor;
 pub mod game;
 pub mod help;
 pub mod live;

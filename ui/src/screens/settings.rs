@@ -1,6 +1,7 @@
 //! Settings: handling, preview, ghost, graphics, colours, frame rate, FPS counter, release
-//! timeout, hard drop trail, board size, whether others may watch, and the controls (remapping). Every change applies at
-//! once (handling from the next game).
+//! timeout, hard drop trail, board size, whether others may watch, the controls (remapping)
+//! and the way to the terminal doctor. Every change applies at once (handling from the next
+//! game).
 
 use minotty_engine::Button;
 use ratatui::buffer::Buffer;
@@ -17,7 +18,7 @@ use crate::settings::{
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 17] = [
+const ROWS: [&str; 18] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -32,6 +33,7 @@ const ROWS: [&str; 17] = [
     "Hard drop trail",
     "Board size",
     "Let others watch my games",
+    "Terminal doctor",
     "Account (password, keys)",
     "Reset to defaults",
     "Back",
@@ -56,6 +58,8 @@ pub enum SettingsAction {
     Back,
     /// Open the account's password and keys screen.
     Account,
+    /// Open the terminal doctor.
+    Doctor,
     AskQuit,
 }
 
@@ -110,9 +114,10 @@ impl SettingsScreen {
             11 => s.drop_trail = !s.drop_trail,
             12 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
             13 => s.let_watch = !s.let_watch,
-            14 if select => return SettingsAction::Account,
-            15 if select => *s = Settings::default(),
-            16 if select => return SettingsAction::Back,
+            14 if select => return SettingsAction::Doctor,
+            15 if select => return SettingsAction::Account,
+            16 if select => *s = Settings::default(),
+            17 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed

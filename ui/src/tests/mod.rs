@@ -7,6 +7,7 @@ mod autopause;
 mod bot;
 mod charts;
 mod descent;
+mod doctor;
 mod graphics;
 mod integrity;
 mod live;

@@ -1,0 +1,223 @@
+//! The terminal doctor end to end: `ssh -t HOST doctor` with the real OpenSSH client inside
+//! tmux (the doctor finds tmux and shows the keyboard and synchronized output results),
+//! `doctor` without a PTY (a plain report, nothing asked), a terminal that answers nothing
+//! (every check gives up at its deadline), and a client that floods made-up replies.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use minotty_tests::{Connection, Login, TestServer, WAIT};
+
+type Result = anyhow::Result<()>;
+
+/// A tmux server of the test's own (its socket name), killed when dropped.
+struct Tmux(String);
+
+impl Tmux {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        // A test run from inside tmux starts a server of its own all the same.
+        c.env_remove("TMUX").args(["-L", &self.0]);
+        c
+    }
+
+    fn screen(&self) -> anyhow::Result<String> {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "t"])
+            .output()?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    fn wait_for(&self, text: &str, within: Duration) -> anyhow::Result<String> {
+        let deadline = Instant::now() + within;
+        loop {
+            let screen = self.screen()?;
+            if screen.contains(text) {
+                return Ok(screen);
+            }
+            if Instant::now() >= deadline {
+                bail!("{text:?} did not show; screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
+
+fn have(program: &str, arg: &str) -> bool {
+    Command::new(program)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success() || !o.stderr.is_empty())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssh_t_doctor_inside_tmux_finds_tmux_and_shows_keyboard_and_sync() -> Result {
+    if !(have("tmux", "-V") && have("ssh", "-V") && have("ssh-keygen", "--help")) {
+        eprintln!("skipped: needs tmux, ssh and ssh-keygen");
+        return Ok(());
+    }
+    let server = TestServer::start().await?;
+    let dir = tempfile::tempdir()?;
+    let key = dir.path().join("id");
+    let made = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+        .arg(&key)
+        .status()?;
+    anyhow::ensure!(made.success(), "ssh-keygen failed");
+    let ssh = format!(
+        "ssh -tt -p {} -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+         -o LogLevel=ERROR -o BatchMode=yes ada@127.0.0.1 doctor; echo '[ssh exited]'; sleep 60",
+        server.addr.port(),
+        key.display()
+    );
+    let tmux = Tmux(format!("minotty-doctor-{}", std::process::id()));
+    let started = tmux
+        .cmd()
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "100",
+            "-y",
+            "32",
+            &ssh,
+        ])
+        .status()?;
+    anyhow::ensure!(started.success(), "tmux did not start");
+
+    let screen = tokio::task::spawn_blocking(move || {
+        let screen = tmux.wait_for("Multiplexer", WAIT)?;
+        anyhow::Ok((tmux, screen))
+    })
+    .await?;
+    let (tmux, screen) = screen?;
+    let line = |name: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(name))
+            .map(str::to_owned)
+            .with_context(|| format!("no {name} line in\n{screen}"))
+    };
+    // tmux answers XTVERSION itself: the doctor knows it is inside tmux, and says what to set.
+    let mux = line("Multiplexer")?;
+    assert!(
+        mux.contains("[!!]") && mux.contains("inside tmux"),
+        "{screen}"
+    );
+    assert!(line("Terminal")?.contains("tmux"), "{screen}");
+    // The keyboard and synchronized output checks came back with a result, either way.
+    let keyboard = line("Keyboard")?;
+    assert!(
+        keyboard.contains("kitty keyboard protocol"),
+        "{keyboard}\n{screen}"
+    );
+    let sync = line("Sync output")?;
+    assert!(
+        sync.contains("mode 2026") || sync.contains("no answer"),
+        "{sync}\n{screen}"
+    );
+    if keyboard.contains("[!!]") {
+        assert!(screen.contains("set -s extended-keys on"), "{screen}");
+    }
+    if sync.contains("no answer") {
+        assert!(screen.contains("terminal-features ',*:sync'"), "{screen}");
+    }
+    // The round trips were measured and every glyph was looked at.
+    assert!(line("Round trip")?.contains("samples"), "{screen}");
+    assert!(line("Glyph widths")?.contains("[ok]"), "{screen}");
+    // q ends the session and gives the terminal back.
+    tmux.cmd().args(["send-keys", "-t", "t", "q"]).status()?;
+    let after = tokio::task::spawn_blocking(move || tmux.wait_for("[ssh exited]", WAIT)).await??;
+    assert!(!after.contains("TERMINAL DOCTOR"), "{after}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn doctor_without_a_pty_prints_what_the_server_knows() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Guest).await?;
+    let out = conn.exec("doctor", false).await?;
+    assert_eq!(out.status, Some(0), "{out:?}");
+    for want in [
+        "nothing was asked",
+        "PTY            no",
+        "COLORTERM      (not sent)",
+        "SendEnv COLORTERM",
+        "ssh -t -p PORT HOST doctor",
+    ] {
+        assert!(
+            out.stdout.contains(want),
+            "{want:?} missing:\n{}",
+            out.stdout
+        );
+    }
+    // No escape sequence reaches a terminal in cooked mode.
+    assert!(!out.stdout.contains('\x1b'));
+    let help = conn.exec("help", false).await?;
+    assert!(help.stdout.contains("ssh -t -p PORT HOST doctor"));
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_terminal_that_answers_nothing_gets_a_report_after_the_deadline() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::Guest).await?;
+    // The test client's emulator answers no query at all.
+    let mut s = conn.run_with_pty(100, 32, "doctor").await?;
+    let asked = Instant::now();
+    s.wait_for_text("the terminal answered nothing", WAIT)
+        .await?;
+    let took = asked.elapsed();
+    assert!(took >= Duration::from_millis(1_400), "{took:?}");
+    assert!(took < Duration::from_secs(6), "{took:?}");
+    let screen = s.contents();
+    assert!(
+        screen.contains("answered none of the questions"),
+        "{screen}"
+    );
+    assert!(screen.contains("q/Esc end"), "{screen}");
+    s.send(b"q").await?;
+    assert_eq!(s.wait_closed(WAIT).await?, Some(0));
+    Ok(())
+}
+
+/// A client floods made-up replies of every kind while the doctor asks. Replies nobody asked
+/// for cost the garbage budget (past it, input is dropped unparsed), none becomes a key (the
+/// made-up XTVERSION is "q", which would end the session if it did), and the session goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_fake_probe_replies_is_held_to_the_input_budget() -> Result {
+    let server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "eve", Login::Guest).await?;
+    let mut s = conn.run_with_pty(100, 32, "doctor").await?;
+    s.wait_for_text("TERMINAL DOCTOR", WAIT).await?;
+    let fake: &[u8] = b"\x1b[32;2R\x1b[?1;2c\x1b[?2026;2$y\x1bP>|q\x1b\\\x1b[?11u\x1bP1$r0m\x1b\\";
+    let chunk: Vec<u8> = fake.iter().copied().cycle().take(32 * fake.len()).collect();
+    let started = Instant::now();
+    let mut sent = 0;
+    while sent < (2 << 20) {
+        s.send(&chunk).await?;
+        sent += chunk.len();
+        // Frames keep being read, so the server never waits on the client.
+        s.drain().await;
+    }
+    let flood = started.elapsed();
+    // Let the budget refill, then check the session is still there and did not quit.
+    s.pump_for(Duration::from_secs(2)).await;
+    anyhow::ensure!(!s.closed, "the flood ended the session:\n{}", s.contents());
+    let screen = s.contents();
+    assert!(screen.contains("TERMINAL DOCTOR"), "{screen}");
+    println!("2 MB of fake replies in {flood:?}; session alive");
+    s.send(b"q").await?;
+    assert_eq!(s.wait_closed(WAIT).await?, Some(0));
+    Ok(())
+}
