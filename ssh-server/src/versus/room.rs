@@ -203,6 +203,9 @@ struct Player {
     target: Option<usize>,
     rating: Option<(Rating, Rating)>,
     rating_before: Option<Rating>,
+    /// This player's board or numbers changed since the last `Opponents` (what the others
+    /// see of them).
+    changed: bool,
 }
 
 #[derive(Debug)]
@@ -217,8 +220,11 @@ struct Live {
     /// The time limit of a battle.
     deadline: Option<Instant>,
     players: Vec<Player>,
-    /// Boards or numbers changed since the last `Opponents`.
+    /// Boards or numbers changed since the last `Opponents`: a flush is due.
     dirty: bool,
+    /// Something every receiver sees changed (targets, knock-outs, the end), beyond the
+    /// players' own `changed`.
+    everyone: bool,
     next_flush: Instant,
     over: bool,
     /// When to store the match without the replays still missing; `None` once stored.
@@ -573,6 +579,7 @@ impl Room {
                 player.disconnected = disconnected;
                 live.router.knock_out(p);
                 live.dirty = true;
+                live.everyone = true;
                 if disconnected && let Some(account) = &member.account {
                     self.hub.note_dropped(account.id, &self.code);
                 }
@@ -707,6 +714,7 @@ impl Room {
                     progress: Progress::default(),
                     forfeited: false,
                     disconnected: false,
+                    changed: false,
                     replay: None,
                     target: None,
                     rating: None,
@@ -724,6 +732,7 @@ impl Room {
             deadline,
             players,
             dirty: false,
+            everyone: false,
             next_flush: now,
             over: false,
             record_due: None,
@@ -781,15 +790,18 @@ impl Room {
                             .member
                             .send(Response::Garbage { lines, from: p });
                         live.dirty = true;
+                        live.everyone = true;
                     }
                 }
                 Report::Board(mut board) => {
                     board.rows.truncate(20);
                     live.players[p].board = board;
+                    live.players[p].changed = true;
                     live.dirty = true;
                 }
                 Report::Progress(progress) => {
                     live.players[p].progress = progress;
+                    live.players[p].changed = true;
                     live.dirty = true;
                     if let RoomLimit::Lines(n) = self.options.limit
                         && live.kind == MatchKind::Battle
@@ -801,6 +813,7 @@ impl Room {
                 Report::Finished { won, progress } => {
                     live.players[p].progress = progress;
                     live.dirty = true;
+                    live.everyone = true;
                     let goal = match (live.kind, self.options.limit) {
                         (MatchKind::Race, _) => Some(40),
                         (MatchKind::Battle, RoomLimit::Lines(n)) => Some(n),
@@ -818,6 +831,7 @@ impl Room {
                     live.players[p].progress = progress;
                     live.players[p].forfeited = true;
                     live.dirty = true;
+                    live.everyone = true;
                     live.router.knock_out(p);
                 }
                 Report::Replay(_) => {}
@@ -960,6 +974,7 @@ impl Room {
             s.send(Response::MatchOver(result(None)));
         }
         live.dirty = true;
+        live.everyone = true;
         live.record_due = Some(now + REPLAY_GRACE);
         tracing::info!(room = %code, %winner, "match over");
         self.state = RoomState::Results;
@@ -1067,8 +1082,16 @@ impl Room {
             return;
         };
         for (p, pl) in live.players.iter().enumerate() {
-            // Bots play blind: they never look at the others' boards.
-            if !pl.disconnected && pl.bot.is_none() {
+            // Bots play blind: they never look at the others' boards. A player is sent the
+            // others only when something of theirs changed: their own moves alone make no
+            // `Opponents` (nor the frame it would cost them).
+            let news = live.everyone
+                || live
+                    .players
+                    .iter()
+                    .enumerate()
+                    .any(|(q, other)| q != p && other.changed);
+            if news && !pl.disconnected && pl.bot.is_none() {
                 pl.member.send(Response::Opponents(self.opponents(Some(p))));
             }
         }
@@ -1084,6 +1107,10 @@ impl Room {
         }
         if let Some(live) = self.live.as_mut() {
             live.dirty = false;
+            live.everyone = false;
+            for pl in &mut live.players {
+                pl.changed = false;
+            }
             live.next_flush = now + OPPONENTS_INTERVAL;
         }
     }

@@ -252,6 +252,7 @@ async fn attacks_become_garbage_for_the_opponent_and_boards_are_relayed() {
     // at most one per 50 ms.
     tokio::time::sleep(Duration::from_millis(200)).await;
     c[1].drain();
+    c[0].drain();
     for i in 0..100 {
         c[0].report(vec![Report::Board(board(i % 5))]);
     }
@@ -275,6 +276,21 @@ async fn attacks_become_garbage_for_the_opponent_and_boards_are_relayed() {
         sends >= 2 && sends <= ms / 50 + 2,
         "{sends} sends in {ms} ms"
     );
+    // Ann's own boards are news to bob only: bob's board did not change, so ann was sent
+    // nothing (each `Opponents` costs its receiver a frame).
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    assert_eq!(opponents(&mut c[0]), 0);
+    c[1].drain();
+    c[1].report(vec![Report::Board(board(1))]);
+    let o = c[0]
+        .wait(|r| match r {
+            Response::Opponents(o) => Some(o),
+            _ => None,
+        })
+        .await;
+    assert_eq!(o[0].board, board(1));
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    assert_eq!(opponents(&mut c[1]), 0, "bob's own board is no news to bob");
 }
 
 #[tokio::test]
