@@ -579,6 +579,8 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     let rss_ready = args.server_pid.and_then(rss_kib);
     let cpu_start = args.server_pid.and_then(cpu_ticks);
     let bots_start = args.server_pid.map(bot_thread_ticks);
+    let self_start = cpu_ticks_of("/proc/self/stat");
+    let machine_start = machine_ticks();
     let window = Instant::now();
     eprintln!(
         "{} players in matches after {:.1} s ({} failed); measuring for {} s",
@@ -591,6 +593,8 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     let elapsed = window.elapsed().as_secs_f64();
     let cpu_end = args.server_pid.and_then(cpu_ticks);
     let bots_end = args.server_pid.map(bot_thread_ticks);
+    let self_end = cpu_ticks_of("/proc/self/stat");
+    let machine_end = machine_ticks();
     for task in tasks {
         let _ = task.await;
     }
@@ -612,6 +616,21 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
             (b - a) as f64 / clock_ticks_per_second() / elapsed * 100.0
         ),
         _ => println!("server CPU:             n/a"),
+    }
+    if let (Some(a), Some(b)) = (self_start, self_end) {
+        println!(
+            "load tool CPU:          {:.0}%",
+            (b - a) as f64 / clock_ticks_per_second() / elapsed * 100.0
+        );
+    }
+    if let (Some((busy0, all0)), Some((busy1, all1))) = (machine_start, machine_end) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        println!(
+            "whole machine busy:     {:.0}% of {:.0}% (all processes, {} cores)",
+            (busy1 - busy0) as f64 / (all1 - all0).max(1) as f64 * cores * 100.0,
+            cores * 100.0,
+            cores
+        );
     }
     if let (Some(a), Some(b)) = (bots_start, bots_end)
         && args.versus == Some(VersusMode::Bots)
