@@ -171,6 +171,8 @@ pub async fn run(
     }
 
     drop(listener);
+    // It holds `shared` (and with it the game writer's sender) too.
+    drop(admission);
     tracing::info!(connections = limiter.total(), "shutting down");
     // Before the sessions end (and leave their rooms): a match still running is abandoned,
     // not lost by whoever's session happens to end first.

@@ -322,6 +322,17 @@ async fn proxy_headers_are_refused_when_untrusted_or_malformed() -> Result {
         assert_eq!(text, "", "{name}");
         assert!(started.elapsed() < Duration::from_secs(3), "{name}");
     }
-    let (_conn, _pty) = play_as(server.addr, Some("192.0.2.44:1234")).await?;
+    let (conn, pty) = play_as(server.addr, Some("192.0.2.44:1234")).await?;
+    drop((pty, conn));
+    // And it still stops promptly (nothing of the proxied admissions outlives the accept loop
+    // and holds the game writer open).
+    let mut server = server;
+    let started = Instant::now();
+    server.stop(Duration::from_secs(25)).await?;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "stopped after {:?}",
+        started.elapsed()
+    );
     Ok(())
 }
