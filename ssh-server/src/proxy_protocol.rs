@@ -477,7 +477,7 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Sniff<S> {
     }
 }
 
-/// Builds a version 2 header (tests, and the load tool's proxy): PROXY over TCP from `source`
+/// Builds a version 2 header (for tests and tools): PROXY over TCP from `source`
 /// to `destination` (the same family), or LOCAL when `source` is `None`; `tlv` bytes appended.
 pub fn encode(source: Option<(SocketAddr, SocketAddr)>, tlv: &[u8]) -> Vec<u8> {
     let mut out = SIGNATURE.to_vec();
