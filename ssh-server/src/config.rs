@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use minotty_engine::ModeKind;
 
 use crate::limits::{ConnectionLimits, Startups};
+use crate::proxy_protocol::TrustedProxies;
 use crate::tbp::{BotSpec, TbpBots, TbpSettings};
 
 /// minotty: a falling-block puzzle game served over SSH.
@@ -224,6 +225,28 @@ pub struct LimitArgs {
     /// Most solo games kept for reconnecting players at once, server-wide (the oldest goes).
     #[arg(long, env = "MINOTTY_MAX_PARKED", default_value_t = crate::reconnect::DEFAULT_MAX)]
     pub max_parked: usize,
+
+    /// Seconds without a byte from a client before the server sends an SSH keepalive (well
+    /// under the 60 s after which some load balancers drop an idle TCP connection).
+    #[arg(long, env = "MINOTTY_KEEPALIVE_SECS", default_value_t = 15,
+          value_parser = clap::value_parser!(u64).range(1..=3_600))]
+    pub keepalive_secs: u64,
+
+    /// Keepalives in a row without an answer after which the connection is dropped.
+    #[arg(long, env = "MINOTTY_KEEPALIVE_MAX", default_value_t = 3,
+          value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub keepalive_max: u64,
+
+    /// Addresses of load balancers whose connections start with a PROXY protocol v2 header
+    /// (`send-proxy-v2`), as CIDR[,CIDR...]: the address in the header is the one limited and
+    /// logged. None by default; a header from any other address is refused.
+    #[arg(
+        long,
+        env = "MINOTTY_PROXY_PROTOCOL_FROM",
+        value_name = "CIDR",
+        value_delimiter = ','
+    )]
+    pub proxy_protocol_from: Vec<crate::proxy_protocol::Cidr>,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.
@@ -253,6 +276,14 @@ pub struct Limits {
     pub reconnect: Duration,
     /// Most solo games kept for reconnecting players at once.
     pub max_parked: usize,
+    /// SSH keepalive: sent after this long without a byte from the client...
+    pub keepalive_interval: Duration,
+    /// ...and the connection dropped after this many unanswered in a row.
+    pub keepalive_max: usize,
+    /// Load balancers whose connections start with a PROXY protocol v2 header.
+    pub proxy_from: TrustedProxies,
+    /// How long a trusted proxy has to send the whole header.
+    pub proxy_header_timeout: Duration,
 }
 
 impl Limits {
@@ -289,6 +320,10 @@ impl Default for Limits {
             bots: crate::versus::bot::BotLimits::default(),
             reconnect: Duration::from_secs(crate::reconnect::DEFAULT_SECS),
             max_parked: crate::reconnect::DEFAULT_MAX,
+            keepalive_interval: Duration::from_secs(15),
+            keepalive_max: 3,
+            proxy_from: TrustedProxies::default(),
+            proxy_header_timeout: Duration::from_secs(5),
         }
     }
 }
@@ -315,6 +350,9 @@ impl From<&LimitArgs> for Limits {
             },
             reconnect: Duration::from_secs(args.reconnect_secs),
             max_parked: args.max_parked,
+            keepalive_interval: Duration::from_secs(args.keepalive_secs.max(1)),
+            keepalive_max: usize::try_from(args.keepalive_max.max(1)).unwrap_or(3),
+            proxy_from: TrustedProxies(args.proxy_protocol_from.clone()),
             ..Limits::default()
         }
     }
@@ -349,6 +387,40 @@ mod tests {
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!((limits.reconnect, limits.max_parked), (Duration::ZERO, 5));
         assert!(Cli::try_parse_from(["minotty", "--reconnect-secs", "7200"]).is_err());
+    }
+
+    #[test]
+    fn keepalive_and_proxy_protocol_flags() {
+        let limits = Limits::from(&Cli::parse_from(["minotty"]).serve.limits);
+        assert!(limits.keepalive_interval < Duration::from_secs(60));
+        assert_eq!(limits.keepalive_interval, Duration::from_secs(15));
+        assert_eq!(limits.keepalive_max, 3);
+        assert_eq!(limits.proxy_from, TrustedProxies::default());
+        let cli = Cli::parse_from([
+            "minotty",
+            "--keepalive-secs",
+            "5",
+            "--keepalive-max",
+            "2",
+            "--proxy-protocol-from",
+            "10.0.0.0/8,fd00::/8",
+            "--proxy-protocol-from",
+            "192.0.2.1",
+        ]);
+        let limits = Limits::from(&cli.serve.limits);
+        assert_eq!(limits.keepalive_interval, Duration::from_secs(5));
+        assert_eq!(limits.keepalive_max, 2);
+        let trusted: Vec<String> = limits.proxy_from.0.iter().map(|c| c.to_string()).collect();
+        assert_eq!(trusted, ["10.0.0.0/8", "fd00::/8", "192.0.2.1/32"]);
+        assert!(limits.proxy_from.trusts("10.9.9.9".parse().expect("ip")));
+        assert!(!limits.proxy_from.trusts("127.0.0.1".parse().expect("ip")));
+        for bad in [
+            &["minotty", "--keepalive-secs", "0"][..],
+            &["minotty", "--proxy-protocol-from", "10.0.0.0/40"],
+            &["minotty", "--proxy-protocol-from", "proxy.example"],
+        ] {
+            assert!(Cli::try_parse_from(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod live;
 pub mod names;
 mod outbox;
 pub mod play;
+pub mod proxy_protocol;
 pub mod reconnect;
 pub mod refusal;
 pub mod server;

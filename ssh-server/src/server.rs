@@ -54,6 +54,9 @@ const WRITER_PATIENCE: Duration = Duration::from_secs(30);
 /// At most this many refused connections are kept open at once to deliver their message.
 const MAX_REFUSALS_IN_FLIGHT: usize = 256;
 
+/// At most this many connections from trusted proxies are awaiting their PROXY header at once.
+const MAX_PROXY_HEADERS_IN_FLIGHT: usize = 1024;
+
 /// How long a connection whose games and commands have all ended is kept for the client to
 /// close it (a client that never answers the channel close would otherwise hold its slot).
 pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
@@ -116,8 +119,14 @@ pub async fn run(
     shared
         .tracker
         .spawn(Arc::clone(&shared.parked).run_expiry(shared.shutdown.clone()));
-    let refusals = Arc::new(Semaphore::new(MAX_REFUSALS_IN_FLIGHT));
-    let next_id = AtomicU64::new(1);
+    let admission = Arc::new(Admission {
+        shared: Arc::clone(&shared),
+        ssh_config,
+        limiter: Arc::clone(&limiter),
+        refusals: Arc::new(Semaphore::new(MAX_REFUSALS_IN_FLIGHT)),
+        next_id: AtomicU64::new(1),
+    });
+    let proxy_headers = Arc::new(Semaphore::new(MAX_PROXY_HEADERS_IN_FLIGHT));
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "listening");
     }
@@ -136,33 +145,34 @@ pub async fn run(
                 }
             },
         };
-        match limiter.try_acquire(peer.ip()) {
-            Ok(permit) => {
-                let id = next_id.fetch_add(1, Ordering::Relaxed);
-                let span = tracing::info_span!("conn", id, %peer);
-                let task = serve_connection(
-                    Arc::clone(&shared),
-                    Arc::clone(&ssh_config),
-                    stream,
-                    peer,
-                    permit,
-                );
-                shared.tracker.spawn(task.instrument(span));
-            }
-            Err(refusal) => {
-                let message = refusal.message(limiter.limit_for(refusal));
-                tracing::info!(%peer, ?refusal, "connection refused");
-                if let Ok(slot) = Arc::clone(&refusals).try_acquire_owned() {
-                    shared.tracker.spawn(async move {
-                        crate::refusal::refuse(stream, &message).await;
-                        drop(slot);
-                    });
+        if !shared.limits.proxy_from.trusts(peer.ip()) {
+            admission.admit(stream, peer, None);
+            continue;
+        }
+        // A trusted load balancer's connection: the player's address comes first, in a PROXY
+        // header read off the accept loop, with a deadline and a size bound.
+        let Ok(slot) = Arc::clone(&proxy_headers).try_acquire_owned() else {
+            tracing::warn!(proxy = %peer, "too many PROXY headers pending; closing");
+            continue;
+        };
+        let admission = Arc::clone(&admission);
+        let deadline = Instant::now() + shared.limits.proxy_header_timeout;
+        shared.tracker.spawn(async move {
+            let mut stream = stream;
+            let header = crate::proxy_protocol::read_header(&mut stream, deadline).await;
+            drop(slot);
+            match header {
+                Ok(header) => admission.admit(stream, header.client(peer), Some(peer)),
+                Err(error) => {
+                    tracing::warn!(proxy = %peer, %error, "bad PROXY header; closing");
                 }
             }
-        }
+        });
     }
 
     drop(listener);
+    // It holds `shared` (and with it the game writer's sender) too.
+    drop(admission);
     tracing::info!(connections = limiter.total(), "shutting down");
     // Before the sessions end (and leave their rooms): a match still running is abandoned,
     // not lost by whoever's session happens to end first.
@@ -194,6 +204,56 @@ pub async fn run(
     Ok(())
 }
 
+/// What admits an accepted connection (and its player's address) past the limits.
+struct Admission {
+    shared: Arc<Shared>,
+    ssh_config: Arc<Config>,
+    limiter: Arc<ConnectionLimiter>,
+    refusals: Arc<Semaphore>,
+    next_id: AtomicU64,
+}
+
+impl Admission {
+    /// Counts `peer` (the player's address: the TCP peer's, or the one a trusted `proxy`'s
+    /// header gave) against the limits, then serves the connection or refuses it.
+    fn admit(&self, stream: TcpStream, peer: SocketAddr, proxy: Option<SocketAddr>) {
+        if self.shared.shutdown.is_cancelled() {
+            return;
+        }
+        let shared = &self.shared;
+        match self.limiter.try_acquire(peer.ip()) {
+            Ok(permit) => {
+                let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+                let span = match proxy {
+                    Some(proxy) => tracing::info_span!("conn", id, %peer, %proxy),
+                    None => tracing::info_span!("conn", id, %peer),
+                };
+                let task = serve_connection(
+                    Arc::clone(shared),
+                    Arc::clone(&self.ssh_config),
+                    stream,
+                    peer,
+                    permit,
+                );
+                shared.tracker.spawn(task.instrument(span));
+            }
+            Err(refusal) => {
+                let message = refusal.message(self.limiter.limit_for(refusal));
+                match proxy {
+                    Some(proxy) => tracing::info!(%peer, %proxy, ?refusal, "connection refused"),
+                    None => tracing::info!(%peer, ?refusal, "connection refused"),
+                }
+                if let Ok(slot) = Arc::clone(&self.refusals).try_acquire_owned() {
+                    shared.tracker.spawn(async move {
+                        crate::refusal::refuse(stream, &message).await;
+                        drop(slot);
+                    });
+                }
+            }
+        }
+    }
+}
+
 fn ssh_config(config: &ServerConfig) -> Config {
     Config {
         server_id: SshId::Standard(crate::SERVER_ID.into()),
@@ -203,10 +263,13 @@ fn ssh_config(config: &ServerConfig) -> Config {
         auth_rejection_time_initial: Some(Duration::ZERO),
         max_auth_attempts: 6,
         keys: vec![config.host_key.private_key().clone()],
-        // Liveness comes from keepalives; idleness is the session's business.
+        // Liveness comes from keepalives; idleness is the session's business. A keepalive goes
+        // out after `keepalive_interval` without a byte from the client, so an idle player's
+        // connection carries traffic both ways often enough for a load balancer that drops
+        // idle TCP; a peer that answers none of `keepalive_max` in a row is dropped.
         inactivity_timeout: None,
-        keepalive_interval: Some(Duration::from_secs(30)),
-        keepalive_max: 4,
+        keepalive_interval: Some(config.limits.keepalive_interval),
+        keepalive_max: config.limits.keepalive_max,
         nodelay: true,
         preferred: Preferred {
             kex: Cow::Borrowed(KEX),
@@ -233,6 +296,8 @@ async fn serve_connection(
     let (auth_tx, auth_rx) = oneshot::channel();
     let activity = Arc::new(Activity::default());
     let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&activity));
+    // Only the header a trusted proxy sent first was read: a PROXY header here is refused.
+    let stream = crate::proxy_protocol::Sniff::new(stream);
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await
     {
         Ok(Ok(session)) => session,

@@ -233,7 +233,7 @@ impl Relay {
 
 /// A client that stops answering once its game is over (it never answers the channel close)
 /// loses its connection, and so its slot, within the grace period: the server no longer
-/// waits on keepalives (two minutes) or forever.
+/// waits on keepalives (about a minute) or forever.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_ignores_the_channel_close_loses_its_connection() -> Result {
     let limits = Limits {

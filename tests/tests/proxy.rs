@@ -1,0 +1,338 @@
+//! Behind a load balancer (issue 15, item 4), over real TCP and a russh client: SSH keepalives
+//! keep an idle player's connection busy enough for a proxy that drops idle TCP and drop a peer
+//! that stopped answering; PROXY protocol v2 headers from a trusted address give the address
+//! the limits count, and are refused from anywhere else or when malformed.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use minotty_server::Limits;
+use minotty_server::proxy_protocol::{Cidr, TrustedProxies, encode};
+use minotty_tests::{ClientHandler, Connection, Login, TestServer, WAIT, client_config};
+use russh::client;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+type Result = anyhow::Result<()>;
+
+/// A TCP relay between one client and the server, as a load balancer is: it counts the bytes
+/// each way, and once frozen passes nothing on (a peer gone silent without closing), while it
+/// notices the server closing its side.
+struct Relay {
+    addr: SocketAddr,
+    up: Arc<AtomicU64>,
+    down: Arc<AtomicU64>,
+    frozen: Arc<AtomicBool>,
+    server_closed: tokio::sync::watch::Receiver<bool>,
+}
+
+impl Relay {
+    async fn start(server: SocketAddr) -> anyhow::Result<Relay> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let up = Arc::new(AtomicU64::new(0));
+        let down = Arc::new(AtomicU64::new(0));
+        let frozen = Arc::new(AtomicBool::new(false));
+        let (closed_tx, server_closed) = tokio::sync::watch::channel(false);
+        let (up2, down2, frozen2) = (Arc::clone(&up), Arc::clone(&down), Arc::clone(&frozen));
+        tokio::spawn(async move {
+            let Ok((client, _)) = listener.accept().await else {
+                return;
+            };
+            let Ok(upstream) = TcpStream::connect(server).await else {
+                return;
+            };
+            let (mut cr, mut cw) = client.into_split();
+            let (mut ur, mut uw) = upstream.into_split();
+            let frozen3 = Arc::clone(&frozen2);
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 << 10];
+                while let Ok(n) = cr.read(&mut buf).await {
+                    if n == 0 {
+                        break;
+                    }
+                    if frozen3.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    up2.fetch_add(n as u64, Ordering::Relaxed);
+                    if uw.write_all(&buf[..n]).await.is_err() {
+                        break;
+                    }
+                }
+                // A silent peer never closes: keep the upstream half open.
+                std::future::pending::<()>().await;
+            });
+            let mut buf = vec![0u8; 64 << 10];
+            while let Ok(n) = ur.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                if !frozen2.load(Ordering::Relaxed) {
+                    down2.fetch_add(n as u64, Ordering::Relaxed);
+                    let _ = cw.write_all(&buf[..n]).await;
+                }
+            }
+            let _ = closed_tx.send(true);
+        });
+        Ok(Relay {
+            addr,
+            up,
+            down,
+            frozen,
+            server_closed,
+        })
+    }
+}
+
+/// Logs in as a guest on an SSH session over `stream`.
+async fn guest_over(stream: TcpStream) -> anyhow::Result<Connection> {
+    let mut handle = client::connect_stream(client_config(), stream, ClientHandler)
+        .await
+        .context("SSH over the proxied stream")?;
+    let answer = handle
+        .authenticate_keyboard_interactive_start("guest", None)
+        .await?;
+    if !matches!(answer, client::KeyboardInteractiveAuthResponse::Success) {
+        bail!("guest login refused");
+    }
+    Ok(Connection { handle })
+}
+
+/// A connection to `server` that first sends a PROXY v2 header saying it relays `source` (LOCAL
+/// when `None`).
+async fn proxied(server: SocketAddr, source: Option<&str>) -> anyhow::Result<TcpStream> {
+    let mut stream = TcpStream::connect(server).await?;
+    let header = match source {
+        Some(source) => encode(Some((source.parse()?, server)), &[0x04, 0, 1, 0]),
+        None => encode(None, &[]),
+    };
+    stream.write_all(&header).await?;
+    Ok(stream)
+}
+
+/// Opens the game through a proxied connection from `source` and waits for the welcome.
+async fn play_as(
+    server: SocketAddr,
+    source: Option<&str>,
+) -> anyhow::Result<(Connection, minotty_tests::PtySession)> {
+    let conn = guest_over(proxied(server, source).await?).await?;
+    let mut pty = conn.play(80, 24).await?;
+    pty.skip_welcome().await?;
+    Ok((conn, pty))
+}
+
+/// Everything the server sends until it closes (within `WAIT`; a reset, which closing with
+/// unread input makes, is a close too).
+async fn read_all(mut stream: TcpStream) -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    match tokio::time::timeout(WAIT, stream.read_to_end(&mut bytes))
+        .await
+        .context("the server did not close the connection")?
+    {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+        Err(e) => return Err(e.into()),
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn trusting(cidr: &str, limits: Limits) -> anyhow::Result<Limits> {
+    let cidr: Cidr = cidr.parse().map_err(anyhow::Error::msg)?;
+    Ok(Limits {
+        proxy_from: TrustedProxies(vec![cidr]),
+        ..limits
+    })
+}
+
+/// Bytes the client sent while it sat idle in the menu for `window`.
+async fn idle_upstream_bytes(keepalive: Duration, window: Duration) -> anyhow::Result<u64> {
+    let limits = Limits {
+        keepalive_interval: keepalive,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let relay = Relay::start(server.addr).await?;
+    let conn = Connection::open(relay.addr, "idle", Login::Guest).await?;
+    let mut pty = conn.play(80, 24).await?;
+    pty.skip_welcome().await?;
+    pty.pump_for(Duration::from_millis(300)).await;
+    let before = relay.up.load(Ordering::Relaxed);
+    // The player touches nothing: whatever the client sends now answers the server.
+    pty.pump_for(window).await;
+    assert!(relay.down.load(Ordering::Relaxed) > 0);
+    Ok(relay.up.load(Ordering::Relaxed) - before)
+}
+
+/// An idle player (in the menu, pressing nothing) still has traffic both ways within the
+/// keepalive interval: the server's keepalive and the client's answer, so a proxy that drops
+/// TCP idle for 60 s never sees this connection idle. Without keepalives in the window, the
+/// client sends nothing at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_player_exchanges_keepalives_within_the_interval() -> Result {
+    assert!(Limits::default().keepalive_interval <= Duration::from_secs(20));
+    let window = Duration::from_millis(2_500);
+    let with = idle_upstream_bytes(Duration::from_secs(1), window).await?;
+    assert!(with > 0, "the client answered no keepalive in {window:?}");
+    let without = idle_upstream_bytes(Duration::from_secs(3_600), window).await?;
+    assert_eq!(without, 0, "an idle client sends nothing by itself");
+    Ok(())
+}
+
+/// A peer that stops answering (the proxy or the player's network went silent, no FIN) is
+/// dropped after the unanswered keepalives, and its slot is free again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_peer_that_stops_answering_is_dropped() -> Result {
+    let limits = Limits {
+        keepalive_interval: Duration::from_secs(1),
+        keepalive_max: 2,
+        max_per_ip: 1,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await?;
+    let mut relay = Relay::start(server.addr).await?;
+    let conn = Connection::open(relay.addr, "silent", Login::Guest).await?;
+    let mut pty = conn.play(80, 24).await?;
+    pty.skip_welcome().await?;
+    // While it holds the only slot of 127.0.0.1, another connection is refused.
+    let text = read_all(TcpStream::connect(server.addr).await?).await?;
+    assert!(
+        text.starts_with("minotty: too many connections from your address"),
+        "{text}"
+    );
+
+    relay.frozen.store(true, Ordering::Relaxed);
+    let frozen_at = Instant::now();
+    tokio::time::timeout(
+        Duration::from_secs(15),
+        relay.server_closed.wait_for(|c| *c),
+    )
+    .await
+    .context("the server kept a silent peer")??;
+    let took = frozen_at.elapsed();
+    // Three intervals without a byte (the third keepalive would be past the max), plus slack.
+    assert!(
+        took >= Duration::from_millis(2_500),
+        "dropped after {took:?}"
+    );
+    assert!(took < Duration::from_secs(8), "dropped after {took:?}");
+
+    // The slot was given back: the same address plays again.
+    let deadline = Instant::now() + WAIT;
+    loop {
+        match Connection::open(server.addr, "back", Login::Guest).await {
+            Ok(conn) => {
+                let mut pty = conn.play(80, 24).await?;
+                pty.skip_welcome().await?;
+                break;
+            }
+            Err(e) if Instant::now() < deadline => {
+                tracing::debug!(error = %e, "retrying");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => return Err(e.context("the silent peer's slot was not freed")),
+        }
+    }
+    drop(conn);
+    Ok(())
+}
+
+/// Behind a proxy on loopback, every player is counted by the address in their header: two
+/// addresses behind the one proxy are not limited together, one address is, and the proxy's
+/// own (LOCAL) connections count as the proxy's address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_behind_a_trusted_proxy_are_limited_by_their_own_address() -> Result {
+    let limits = trusting(
+        "127.0.0.0/8",
+        Limits {
+            max_per_ip: 1,
+            ..Limits::default()
+        },
+    )?;
+    let server = TestServer::start_with(limits).await?;
+    let (_a, mut pty_a) = play_as(server.addr, Some("203.0.113.7:5000")).await?;
+    let (_b, mut pty_b) = play_as(server.addr, Some("198.51.100.9:5001")).await?;
+    let (_c, _) = play_as(server.addr, Some("[2001:db8::7]:40000")).await?;
+    let (_local, _) = play_as(server.addr, None).await?;
+
+    for source in [Some("203.0.113.7:6000"), None] {
+        let text = read_all(proxied(server.addr, source).await?).await?;
+        assert!(
+            text.starts_with("minotty: too many connections from your address"),
+            "{source:?}: {text}"
+        );
+    }
+    // The players already in were not disturbed.
+    pty_a.start_40_lines().await?;
+    pty_b.start_40_lines().await?;
+    Ok(())
+}
+
+/// A PROXY header from an address that is not trusted is refused (never believed), as is a
+/// malformed one, a missing one, or one that never comes from a trusted proxy; the server goes
+/// on serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn proxy_headers_are_refused_when_untrusted_or_malformed() -> Result {
+    // Loopback is not trusted here.
+    let server = TestServer::start_with(trusting("10.0.0.0/8", Limits::default())?).await?;
+    for header in [
+        encode(Some(("203.0.113.7:5000".parse()?, server.addr)), &[]),
+        b"PROXY TCP4 203.0.113.7 127.0.0.1 5000 22\r\n".to_vec(),
+    ] {
+        let mut stream = TcpStream::connect(server.addr).await?;
+        // The server speaks first, as to any SSH client...
+        let mut banner = [0u8; 8];
+        stream.read_exact(&mut banner).await?;
+        assert_eq!(&banner, b"SSH-2.0-");
+        // ...and closes on the header.
+        stream.write_all(&header).await?;
+        let text = read_all(stream).await?;
+        assert!(!text.contains("minotty:"), "{text}");
+    }
+    let conn = Connection::open(server.addr, "plain", Login::Guest).await?;
+    conn.play(80, 24).await?.skip_welcome().await?;
+
+    // Loopback trusted: whatever is not a valid header is closed before any SSH byte.
+    let limits = Limits {
+        proxy_header_timeout: Duration::from_millis(300),
+        ..trusting("127.0.0.1/32", Limits::default())?
+    };
+    let server = TestServer::start_with(limits).await?;
+    let mut bad_version = encode(Some(("203.0.113.7:5000".parse()?, server.addr)), &[]);
+    bad_version[12] = 0x31;
+    let mut huge = encode(None, &[]);
+    huge[14..16].copy_from_slice(&u16::MAX.to_be_bytes());
+    let mut unknown_family = encode(None, &[]);
+    unknown_family[13] = 0x51;
+    unknown_family[12] = 0x21;
+    for (name, bytes) in [
+        ("wrong version", bad_version),
+        ("huge length", huge),
+        ("unknown family", unknown_family),
+        ("plain SSH", b"SSH-2.0-OpenSSH_9.6\r\n".to_vec()),
+        ("half a header", encode(None, &[])[..9].to_vec()),
+        ("nothing", Vec::new()),
+    ] {
+        let started = Instant::now();
+        let mut stream = TcpStream::connect(server.addr).await?;
+        stream.write_all(&bytes).await?;
+        let text = read_all(stream).await?;
+        assert_eq!(text, "", "{name}");
+        assert!(started.elapsed() < Duration::from_secs(3), "{name}");
+    }
+    let (conn, pty) = play_as(server.addr, Some("192.0.2.44:1234")).await?;
+    drop((pty, conn));
+    // And it still stops promptly (nothing of the proxied admissions outlives the accept loop
+    // and holds the game writer open).
+    let mut server = server;
+    let started = Instant::now();
+    server.stop(Duration::from_secs(25)).await?;
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "stopped after {:?}",
+        started.elapsed()
+    );
+    Ok(())
+}
