@@ -22,6 +22,7 @@ pub mod fuzz;
 pub mod isolated;
 pub mod keys;
 mod pty;
+pub mod relay;
 pub mod versus;
 
 pub use pty::{PtySession, WELCOME};

@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use minotty_server::Limits;
 use minotty_tests::isolated::{IsolatedServer, rss_bytes};
+use minotty_tests::relay::Relay;
 use minotty_tests::{Connection, Login, TestServer, WAIT, keys};
 use russh::ChannelMsg;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpStream;
 
 type Result = anyhow::Result<()>;
 
@@ -171,64 +172,6 @@ async fn a_resize_flood_costs_under_a_second_of_server_cpu() -> Result {
     drop(s);
     conn.close().await;
     server.stop()
-}
-
-/// A TCP relay between a client and the server that can freeze: from then on it forwards
-/// nothing either way (the client neither reads nor answers), but still notices when the
-/// server closes the connection.
-struct Relay {
-    addr: std::net::SocketAddr,
-    frozen: Arc<AtomicBool>,
-    server_closed: tokio::sync::watch::Receiver<bool>,
-}
-
-impl Relay {
-    async fn start(server: std::net::SocketAddr) -> anyhow::Result<Relay> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
-        let addr = listener.local_addr()?;
-        let frozen = Arc::new(AtomicBool::new(false));
-        let (closed_tx, server_closed) = tokio::sync::watch::channel(false);
-        let f = Arc::clone(&frozen);
-        tokio::spawn(async move {
-            let Ok((client, _)) = listener.accept().await else {
-                return;
-            };
-            let Ok(upstream) = TcpStream::connect(server).await else {
-                return;
-            };
-            let (mut cr, mut cw) = client.into_split();
-            let (mut ur, mut uw) = upstream.into_split();
-            let f2 = Arc::clone(&f);
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 64 << 10];
-                while let Ok(n) = cr.read(&mut buf).await {
-                    if n == 0 {
-                        break;
-                    }
-                    if !f2.load(Ordering::Relaxed) && uw.write_all(&buf[..n]).await.is_err() {
-                        break;
-                    }
-                }
-                // Keep the upstream half open: a frozen client never closes.
-                std::future::pending::<()>().await;
-            });
-            let mut buf = vec![0u8; 64 << 10];
-            while let Ok(n) = ur.read(&mut buf).await {
-                if n == 0 {
-                    break;
-                }
-                if !f.load(Ordering::Relaxed) {
-                    let _ = cw.write_all(&buf[..n]).await;
-                }
-            }
-            let _ = closed_tx.send(true);
-        });
-        Ok(Relay {
-            addr,
-            frozen,
-            server_closed,
-        })
-    }
 }
 
 /// A client that stops answering once its game is over (it never answers the channel close)

@@ -4,88 +4,19 @@
 //! the limits count, and are refused from anywhere else or when malformed.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use minotty_server::Limits;
 use minotty_server::proxy_protocol::{Cidr, TrustedProxies, encode};
+use minotty_tests::relay::Relay;
 use minotty_tests::{ClientHandler, Connection, Login, TestServer, WAIT, client_config};
 use russh::client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpStream;
 
 type Result = anyhow::Result<()>;
-
-/// A TCP relay between one client and the server, as a load balancer is: it counts the bytes
-/// each way, and once frozen passes nothing on (a peer gone silent without closing), while it
-/// notices the server closing its side.
-struct Relay {
-    addr: SocketAddr,
-    up: Arc<AtomicU64>,
-    down: Arc<AtomicU64>,
-    frozen: Arc<AtomicBool>,
-    server_closed: tokio::sync::watch::Receiver<bool>,
-}
-
-impl Relay {
-    async fn start(server: SocketAddr) -> anyhow::Result<Relay> {
-        let listener = TcpListener::bind("127.0.0.1:0").await?;
-        let addr = listener.local_addr()?;
-        let up = Arc::new(AtomicU64::new(0));
-        let down = Arc::new(AtomicU64::new(0));
-        let frozen = Arc::new(AtomicBool::new(false));
-        let (closed_tx, server_closed) = tokio::sync::watch::channel(false);
-        let (up2, down2, frozen2) = (Arc::clone(&up), Arc::clone(&down), Arc::clone(&frozen));
-        tokio::spawn(async move {
-            let Ok((client, _)) = listener.accept().await else {
-                return;
-            };
-            let Ok(upstream) = TcpStream::connect(server).await else {
-                return;
-            };
-            let (mut cr, mut cw) = client.into_split();
-            let (mut ur, mut uw) = upstream.into_split();
-            let frozen3 = Arc::clone(&frozen2);
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 64 << 10];
-                while let Ok(n) = cr.read(&mut buf).await {
-                    if n == 0 {
-                        break;
-                    }
-                    if frozen3.load(Ordering::Relaxed) {
-                        continue;
-                    }
-                    up2.fetch_add(n as u64, Ordering::Relaxed);
-                    if uw.write_all(&buf[..n]).await.is_err() {
-                        break;
-                    }
-                }
-                // A silent peer never closes: keep the upstream half open.
-                std::future::pending::<()>().await;
-            });
-            let mut buf = vec![0u8; 64 << 10];
-            while let Ok(n) = ur.read(&mut buf).await {
-                if n == 0 {
-                    break;
-                }
-                if !frozen2.load(Ordering::Relaxed) {
-                    down2.fetch_add(n as u64, Ordering::Relaxed);
-                    let _ = cw.write_all(&buf[..n]).await;
-                }
-            }
-            let _ = closed_tx.send(true);
-        });
-        Ok(Relay {
-            addr,
-            up,
-            down,
-            frozen,
-            server_closed,
-        })
-    }
-}
 
 /// Logs in as a guest on an SSH session over `stream`.
 async fn guest_over(stream: TcpStream) -> anyhow::Result<Connection> {

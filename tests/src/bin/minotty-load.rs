@@ -236,15 +236,7 @@ async fn main() -> anyhow::Result<()> {
         cpu(cpu_start, cpu_end)
     );
     println!("load tool CPU:          {}", cpu(self_start, self_end));
-    if let (Some((busy0, all0)), Some((busy1, all1))) = (machine_start, machine_end) {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-        println!(
-            "whole machine busy:     {:.0}% of {:.0}% (all processes, {} cores)",
-            (busy1 - busy0) as f64 / (all1 - all0).max(1) as f64 * cores * 100.0,
-            cores * 100.0,
-            cores
-        );
-    }
+    print_machine(machine_start, machine_end);
     match (rss_before, rss_ready) {
         (Some(a), Some(b)) => println!(
             "server RSS:             {} MiB idle, {} MiB with players, {:.0} KiB per session",
@@ -623,15 +615,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
             (b - a) as f64 / clock_ticks_per_second() / elapsed * 100.0
         );
     }
-    if let (Some((busy0, all0)), Some((busy1, all1))) = (machine_start, machine_end) {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
-        println!(
-            "whole machine busy:     {:.0}% of {:.0}% (all processes, {} cores)",
-            (busy1 - busy0) as f64 / (all1 - all0).max(1) as f64 * cores * 100.0,
-            cores * 100.0,
-            cores
-        );
-    }
+    print_machine(machine_start, machine_end);
     if let (Some(a), Some(b)) = (bots_start, bots_end)
         && args.versus == Some(VersusMode::Bots)
     {
@@ -777,4 +761,17 @@ async fn play_versus(args: &Args, s: &mut PtySession, window: Duration, role: Ro
     stats.packets = solo.packets;
     stats.dropped = solo.dropped;
     stats
+}
+
+/// Prints how busy the whole machine was between two readings of `machine_ticks`.
+fn print_machine(start: Option<(u64, u64)>, end: Option<(u64, u64)>) {
+    if let (Some((busy0, all0)), Some((busy1, all1))) = (start, end) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        println!(
+            "whole machine busy:     {:.0}% of {:.0}% (all processes, {} cores)",
+            (busy1 - busy0) as f64 / (all1 - all0).max(1) as f64 * cores * 100.0,
+            cores * 100.0,
+            cores
+        );
+    }
 }
