@@ -170,18 +170,17 @@ async fn a_parked_game_is_gone_after_the_reconnect_time() -> Result {
     drop(s);
     drop(conn);
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // Offered, and the connection drops again before an answer: parked again.
-    let conn = Connection::open(server.addr, "ada", Login::With(key.clone())).await?;
-    let mut s = conn.play(80, 24).await?;
-    s.wait_for_text("Your Marathon game from", WAIT).await?;
-    drop(s);
-    drop(conn);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let conn = Connection::open(server.addr, "ada", Login::With(key.clone())).await?;
-    let mut s = conn.play(80, 24).await?;
-    s.wait_for_text("Your Marathon game from", WAIT).await?;
-    drop(s);
-    drop(conn);
+    // Offered, and the connection drops again before an answer: parked again (twice).
+    for again in 0..2 {
+        if again > 0 {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        let conn = Connection::open(server.addr, "ada", Login::With(key.clone())).await?;
+        let mut s = conn.play(80, 24).await?;
+        s.wait_for_text("Your Marathon game from", WAIT).await?;
+        drop(s);
+        drop(conn);
+    }
     // Past the reconnect time: gone.
     tokio::time::sleep(Duration::from_millis(2_500)).await;
     let conn = Connection::open(server.addr, "ada", Login::With(key)).await?;
