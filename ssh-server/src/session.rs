@@ -309,14 +309,12 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         } else {
             last_frame.map_or(now, |t| t + interval)
         };
-        // The doctor asks once the keyboard negotiation is over (its DA1 reply would be taken
-        // for the doctor's) and the frame that says so is out.
-        if doctor_wanted
-            && prober.is_none()
-            && matches!(negotiation, Negotiation::Done)
-            && !needs_draw
-            && !outbox.busy()
-        {
+        if doctor_may_start(
+            doctor_wanted,
+            prober.is_some(),
+            &negotiation,
+            needs_draw || outbox.busy(),
+        ) {
             doctor_wanted = false;
             prober = Some(Prober::new(&client, term.size().1));
         }
@@ -373,12 +371,12 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
         // The doctor can start on the next turn (the frame drawn above may have been empty,
         // which wakes nothing).
-        if doctor_wanted
-            && prober.is_none()
-            && matches!(negotiation, Negotiation::Done)
-            && !needs_draw
-            && !outbox.busy()
-        {
+        if doctor_may_start(
+            doctor_wanted,
+            prober.is_some(),
+            &negotiation,
+            needs_draw || outbox.busy(),
+        ) {
             wake = now;
         }
         // A wakeup in the past must not spin the loop.
@@ -532,6 +530,18 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 /// Hands what the App produced to the services: a finished solo game goes to the game writer
 /// without waiting (what storing it earned comes back as a response), requests are carried out.
 /// The terminal doctor's request stays with the session, which owns the terminal.
+/// Whether the terminal doctor's probe starts now: it was asked for and none runs, the
+/// keyboard negotiation is over (its DA1 reply would be taken for the doctor's), and the frame
+/// that says so is out (`frame_pending`: one to draw or a write in flight).
+fn doctor_may_start(
+    wanted: bool,
+    running: bool,
+    negotiation: &Negotiation,
+    frame_pending: bool,
+) -> bool {
+    wanted && !running && matches!(negotiation, Negotiation::Done) && !frame_pending
+}
+
 fn hand_over(app: &mut App, services: &mut Services, doctor_wanted: &mut bool) {
     if let Some(game) = app.take_finished_game() {
         services.account.submit_game(game, crate::store::unix_now());
