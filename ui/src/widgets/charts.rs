@@ -368,6 +368,20 @@ mod tests {
     const A: [(f64, f64); 4] = [(0.0, 10.0), (1.0, 30.0), (2.0, 20.0), (3.0, 50.0)];
     const B: [(f64, f64); 3] = [(0.0, 5.0), (1.5, 15.0), (3.0, 40.0)];
 
+    /// Two players' series, over `A` and `B`.
+    fn ada_and_bob() -> [Series<'static>; 2] {
+        [
+            Series {
+                label: "ada",
+                points: &A,
+            },
+            Series {
+                label: "bob",
+                points: &B,
+            },
+        ]
+    }
+
     fn view<'a>(series: &'a [Series<'a>], theme: Theme) -> ChartView<'a> {
         ChartView {
             title: "ATTACK PER MINUTE",
@@ -381,16 +395,7 @@ mod tests {
 
     #[test]
     fn axes_labels_and_legend() {
-        let series = [
-            Series {
-                label: "ada",
-                points: &A,
-            },
-            Series {
-                label: "bob",
-                points: &B,
-            },
-        ];
+        let series = ada_and_bob();
         for (w, h) in [(60, 12), (200, 40)] {
             let out = draw(
                 &view(&series, theme(Graphics::Unicode, ColorMode::Ansi256)),
@@ -416,16 +421,7 @@ mod tests {
 
     #[test]
     fn ascii_graphics_draw_only_ascii() {
-        let series = [
-            Series {
-                label: "ada",
-                points: &A,
-            },
-            Series {
-                label: "bob",
-                points: &B,
-            },
-        ];
+        let series = ada_and_bob();
         for graphics in [Graphics::Ascii, Graphics::Electronika] {
             let t = theme(graphics, ColorMode::Monochrome);
             let out = draw(&view(&series, t), 60, 12);
