@@ -4,8 +4,8 @@
 
 use minotty_engine::{ModeKind, RulesetId, Stats};
 use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
 
+use super::games::{mode_of, ruleset_of};
 use super::{GameId, PlayerId, Store, StoreError, UnixMs, from_db};
 
 /// A ranked game as the personal-best chart needs it.
@@ -25,11 +25,6 @@ pub struct PaceGame {
     pub mode: ModeKind,
     pub pieces: u32,
     pub time_ms: u64,
-}
-
-fn mode_of(row: &SqliteRow) -> Result<ModeKind, StoreError> {
-    let mode: String = row.try_get("mode")?;
-    ModeKind::parse(&mode).ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))
 }
 
 impl Store {
@@ -53,12 +48,9 @@ impl Store {
         rows.iter()
             .map(|row| {
                 let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
-                let ruleset: String = row.try_get("ruleset")?;
                 Ok(RankedGame {
                     mode: mode_of(row)?,
-                    ruleset: RulesetId::parse(&ruleset).ok_or_else(|| {
-                        StoreError::Corrupt(format!("stored ruleset {ruleset:?}"))
-                    })?,
+                    ruleset: ruleset_of(row)?,
                     ended_at: int("ended_at")?,
                     stats: Stats {
                         time: from_db(int("time_ms")?, "time_ms")?,

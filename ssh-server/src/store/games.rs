@@ -252,10 +252,21 @@ async fn insert_one(
     })
 }
 
+/// A games row's `mode` column.
+pub(super) fn mode_of(row: &SqliteRow) -> Result<ModeKind, StoreError> {
+    let mode: String = row.try_get("mode")?;
+    ModeKind::parse(&mode).ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))
+}
+
+/// A games row's `ruleset` column.
+pub(super) fn ruleset_of(row: &SqliteRow) -> Result<RulesetId, StoreError> {
+    let ruleset: String = row.try_get("ruleset")?;
+    RulesetId::parse(&ruleset)
+        .ok_or_else(|| StoreError::Corrupt(format!("stored ruleset {ruleset:?}")))
+}
+
 fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
     let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get::<i64, _>(name)?) };
-    let mode: String = row.try_get("mode")?;
-    let ruleset: String = row.try_get("ruleset")?;
     let stats = Stats {
         time: from_db(int("time_ms")?, "time_ms")?,
         level: from_db(int("level")?, "level")?,
@@ -280,10 +291,8 @@ fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
     Ok(GameRecord {
         id: GameId(int("id")?),
         player: PlayerId(int("player_id")?),
-        mode: ModeKind::parse(&mode)
-            .ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))?,
-        ruleset: RulesetId::parse(&ruleset)
-            .ok_or_else(|| StoreError::Corrupt(format!("stored ruleset {ruleset:?}")))?,
+        mode: mode_of(row)?,
+        ruleset: ruleset_of(row)?,
         ruleset_version: from_db(int("ruleset_version")?, "ruleset_version")?,
         seed: from_db(int("seed")?, "seed")?,
         started_at: int("started_at")?,
