@@ -1,12 +1,13 @@
-//! The PROXY protocol, version 2 (the binary form HAProxy's `send-proxy-v2` writes): a TCP load
-//! balancer in front of several instances prepends one header to each connection that says
-//! whose connection it relays, so the per-address limits and the logs see the player's address
-//! instead of the balancer's.
+//! The PROXY protocol, version 2 (the binary form HAProxy's `send-proxy-v2` writes) and version
+//! 1 (the text line nginx's `stream` module writes): a TCP load balancer in front of several
+//! instances prepends one header to each connection that says whose connection it relays, so
+//! the per-address limits and the logs see the player's address instead of the balancer's.
 //!
 //! Only connections from configured trusted addresses ([`TrustedProxies`]) are read this way;
 //! each must start with a valid header, read with a deadline and a size bound before any SSH
-//! byte ([`read_header`]). Every other connection is plain SSH, and one that starts with a
-//! PROXY signature anyway (v2, or v1's `PROXY `) is refused by [`Sniff`], never believed.
+//! byte ([`read_header`], either version). Every other connection is plain SSH, and one that
+//! starts with a PROXY signature anyway (v2, or v1's `PROXY `) is refused by [`Sniff`], never
+//! believed.
 //!
 //! The header (facts from HAProxy's `proxy-protocol.txt`): a 12-byte signature; one byte of
 //! version (high nibble, must be 2) and command (low nibble: 0 LOCAL, a connection the proxy
@@ -15,6 +16,11 @@
 //! stream, 2 datagram); a big-endian `u16`, the length of the rest. The rest starts with the
 //! addresses (IPv4: source, destination, source port, destination port, 12 bytes; IPv6: 36
 //! bytes; unix: 216 bytes) and may go on with TLVs, which are skipped.
+//!
+//! Version 1 is one US-ASCII line of at most 107 bytes, CRLF included: `PROXY`, then, each after
+//! one space, `TCP4` or `TCP6`, the source and destination addresses, the source and
+//! destination ports in decimal, then CRLF; or `PROXY UNKNOWN` and anything up to the CRLF (a
+//! connection the proxy cannot describe: its own address is used).
 
 use std::fmt;
 use std::io;
@@ -31,6 +37,9 @@ pub const SIGNATURE: [u8; 12] = *b"\r\n\r\n\0\r\nQUIT\n";
 
 /// What a version 1 (text) header starts with; refused from untrusted addresses too.
 const V1_START: &[u8] = b"PROXY ";
+
+/// The longest version 1 header, its CRLF included.
+pub const V1_MAX_LEN: usize = 107;
 
 /// The fixed part of a version 2 header: signature, version and command, family and
 /// transport, length.
@@ -64,7 +73,7 @@ impl Header {
 /// Why a header was refused.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ProxyError {
-    /// The connection does not start with the version 2 signature.
+    /// The connection starts with neither version's signature.
     BadSignature,
     /// A version other than 2.
     BadVersion(u8),
@@ -80,6 +89,8 @@ pub enum ProxyError {
     AddressesCut { family: u8, len: usize },
     /// The header ends before its length says (the connection closed, or a table test).
     Truncated,
+    /// A version 1 line that does not follow the grammar (which part is named).
+    BadLine(&'static str),
     /// No whole header within the deadline.
     Timeout,
     /// Reading failed.
@@ -89,7 +100,7 @@ pub enum ProxyError {
 impl fmt::Display for ProxyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProxyError::BadSignature => write!(f, "no PROXY v2 signature"),
+            ProxyError::BadSignature => write!(f, "no PROXY signature"),
             ProxyError::BadVersion(v) => write!(f, "PROXY protocol version {v}, not 2"),
             ProxyError::BadCommand(c) => write!(f, "unknown PROXY command {c}"),
             ProxyError::UnknownFamily(a) => write!(f, "unknown address family {a}"),
@@ -102,6 +113,7 @@ impl fmt::Display for ProxyError {
                 )
             }
             ProxyError::Truncated => write!(f, "the header ends early"),
+            ProxyError::BadLine(part) => write!(f, "PROXY v1 line: bad {part}"),
             ProxyError::Timeout => write!(f, "no whole header in time"),
             ProxyError::Io(kind) => write!(f, "reading the header: {kind}"),
         }
@@ -201,8 +213,71 @@ pub fn parse_body(fixed: Fixed, body: &[u8]) -> Result<Header, ProxyError> {
     Ok(Header::Proxied { source })
 }
 
+/// Parses one version 1 line, `PROXY ` through its CRLF (both included).
+pub fn parse_v1(line: &[u8]) -> Result<Header, ProxyError> {
+    if line.len() > V1_MAX_LEN {
+        return Err(ProxyError::TooLong(line.len()));
+    }
+    let text = line
+        .strip_prefix(V1_START)
+        .ok_or(ProxyError::BadSignature)?
+        .strip_suffix(b"\r\n")
+        .ok_or(ProxyError::Truncated)?;
+    let text = std::str::from_utf8(text).map_err(|_| ProxyError::BadLine("characters"))?;
+    if let Some(rest) = text.strip_prefix("UNKNOWN") {
+        // Whatever follows UNKNOWN is to be ignored, but it is still one line.
+        return if rest.is_empty() || rest.starts_with(' ') && !rest.contains(['\r', '\n']) {
+            Ok(Header::Local)
+        } else {
+            Err(ProxyError::BadLine("protocol"))
+        };
+    }
+    let mut fields = text.split(' ');
+    let mut next = |part| fields.next().ok_or(ProxyError::BadLine(part));
+    let family = next("protocol")?;
+    let (source, destination) = (next("source address")?, next("destination address")?);
+    let (source_port, destination_port) = (next("source port")?, next("destination port")?);
+    if fields.next().is_some() {
+        return Err(ProxyError::BadLine("field count"));
+    }
+    let address = |text: &str, part| {
+        match family {
+            "TCP4" => text.parse::<Ipv4Addr>().map(IpAddr::V4).ok(),
+            "TCP6" => text.parse::<Ipv6Addr>().map(IpAddr::V6).ok(),
+            _ => return Err(ProxyError::BadLine("protocol")),
+        }
+        .ok_or(ProxyError::BadLine(part))
+    };
+    let ip = address(source, "source address")?;
+    address(destination, "destination address")?;
+    let port = v1_port(source_port).ok_or(ProxyError::BadLine("source port"))?;
+    v1_port(destination_port).ok_or(ProxyError::BadLine("destination port"))?;
+    Ok(Header::Proxied {
+        source: SocketAddr::new(ip, port),
+    })
+}
+
+/// A version 1 port: 1 to 5 decimal digits, at most 65535.
+fn v1_port(text: &str) -> Option<u16> {
+    if text.is_empty() || text.len() > 5 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// Parses a whole header at the start of `bytes`: the header and how many bytes it took.
 pub fn parse(bytes: &[u8]) -> Result<(Header, usize), ProxyError> {
+    if bytes.starts_with(V1_START) {
+        let window = &bytes[..bytes.len().min(V1_MAX_LEN)];
+        let Some(end) = window.windows(2).position(|w| w == b"\r\n") else {
+            return Err(if bytes.len() >= V1_MAX_LEN {
+                ProxyError::TooLong(bytes.len())
+            } else {
+                ProxyError::Truncated
+            });
+        };
+        return Ok((parse_v1(&bytes[..end + 2])?, end + 2));
+    }
     let Some(fixed) = bytes.first_chunk::<FIXED_LEN>() else {
         // A prefix of the signature is only short; anything else is not a header at all.
         let n = bytes.len().min(SIGNATURE.len());
@@ -219,15 +294,25 @@ pub fn parse(bytes: &[u8]) -> Result<(Header, usize), ProxyError> {
     Ok((parse_body(fixed, body)?, FIXED_LEN + fixed.body_len))
 }
 
-/// Reads one header from the start of `stream` by `deadline`, exactly: not a byte of what
-/// follows (the client's SSH) is consumed. At most [`FIXED_LEN`] + [`MAX_BODY_LEN`] bytes.
+/// Reads one header (either version) from the start of `stream` by `deadline`, exactly: not a
+/// byte of what follows (the client's SSH) is consumed. At most [`FIXED_LEN`] +
+/// [`MAX_BODY_LEN`] bytes, or [`V1_MAX_LEN`] for a version 1 line.
 pub async fn read_header<R: AsyncRead + Unpin>(
     stream: &mut R,
     deadline: Instant,
 ) -> Result<Header, ProxyError> {
     let read = async {
+        // Both versions' starts are six bytes long, and no header is shorter.
         let mut fixed = [0u8; FIXED_LEN];
-        stream.read_exact(&mut fixed).await.map_err(io_error)?;
+        let start = &mut fixed[..V1_START.len()];
+        stream.read_exact(start).await.map_err(io_error)?;
+        if start == V1_START {
+            return read_v1(stream).await;
+        }
+        stream
+            .read_exact(&mut fixed[V1_START.len()..])
+            .await
+            .map_err(io_error)?;
         let fixed = parse_fixed(&fixed)?;
         let mut body = [0u8; MAX_BODY_LEN];
         let body = &mut body[..fixed.body_len];
@@ -237,6 +322,22 @@ pub async fn read_header<R: AsyncRead + Unpin>(
     timeout_at(deadline, read)
         .await
         .unwrap_or(Err(ProxyError::Timeout))
+}
+
+/// The rest of a version 1 line after its `PROXY `, a byte at a time: the line has no length
+/// field, and a byte past its CRLF would be the client's.
+async fn read_v1<R: AsyncRead + Unpin>(stream: &mut R) -> Result<Header, ProxyError> {
+    let mut line = [0u8; V1_MAX_LEN];
+    line[..V1_START.len()].copy_from_slice(V1_START);
+    let mut len = V1_START.len();
+    while !line[..len].ends_with(b"\r\n") {
+        if len == V1_MAX_LEN {
+            return Err(ProxyError::TooLong(len + 1));
+        }
+        line[len] = stream.read_u8().await.map_err(io_error)?;
+        len += 1;
+    }
+    parse_v1(&line[..len])
 }
 
 fn io_error(e: io::Error) -> ProxyError {

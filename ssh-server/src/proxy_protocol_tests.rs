@@ -79,7 +79,7 @@ fn headers_parse_as_the_table_says() {
         (
             "v1 text",
             b"PROXY TCP4 1.2.3.4 5.6.7.8 1 2\r\n".to_vec(),
-            Err(ProxyError::BadSignature),
+            proxied("1.2.3.4:1"),
         ),
         (
             "wrong signature byte",
@@ -158,6 +158,109 @@ fn headers_parse_as_the_table_says() {
 }
 
 #[test]
+fn version_1_lines_parse_as_the_table_says() {
+    let proxied = |s: &str| Ok(Header::Proxied { source: sock(s) });
+    let all_ones = "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff";
+    // The spec's worst case is UNKNOWN followed by two full IPv6 addresses and ports.
+    let longest = format!("PROXY UNKNOWN {all_ones} {all_ones} 65535 65535\r\n");
+    assert_eq!(longest.len(), V1_MAX_LEN);
+    let longest_tcp6 = format!("PROXY TCP6 {all_ones} {all_ones} 65535 65535\r\n");
+    let bad = |part| Err(ProxyError::BadLine(part));
+    let table: Vec<(&str, String, Result<Header, ProxyError>)> = vec![
+        (
+            "TCP4",
+            "PROXY TCP4 192.0.2.44 10.0.0.1 56324 22\r\n".into(),
+            proxied("192.0.2.44:56324"),
+        ),
+        (
+            "TCP6",
+            "PROXY TCP6 2001:db8::9 2001:db8::1 40000 2222\r\n".into(),
+            proxied("[2001:db8::9]:40000"),
+        ),
+        ("the longest line", longest, Ok(Header::Local)),
+        (
+            "the longest TCP6 line",
+            longest_tcp6,
+            proxied(&format!("[{all_ones}]:65535")),
+        ),
+        (
+            "UNKNOWN alone",
+            "PROXY UNKNOWN\r\n".into(),
+            Ok(Header::Local),
+        ),
+        (
+            "UNKNOWN with addresses (ignored)",
+            "PROXY UNKNOWN ::1 ::1 1 2\r\n".into(),
+            Ok(Header::Local),
+        ),
+        ("UNKNOWNX", "PROXY UNKNOWNX\r\n".into(), bad("protocol")),
+        (
+            "UDP4",
+            "PROXY UDP4 1.2.3.4 5.6.7.8 1 2\r\n".into(),
+            bad("protocol"),
+        ),
+        (
+            "lower case",
+            "PROXY tcp4 1.2.3.4 5.6.7.8 1 2\r\n".into(),
+            bad("protocol"),
+        ),
+        (
+            "IPv6 in TCP4",
+            "PROXY TCP4 ::1 5.6.7.8 1 2\r\n".into(),
+            bad("source address"),
+        ),
+        (
+            "IPv4 in TCP6",
+            "PROXY TCP6 ::1 5.6.7.8 1 2\r\n".into(),
+            bad("destination address"),
+        ),
+        (
+            "port 65536",
+            "PROXY TCP4 1.2.3.4 5.6.7.8 65536 2\r\n".into(),
+            bad("source port"),
+        ),
+        (
+            "signed port",
+            "PROXY TCP4 1.2.3.4 5.6.7.8 +1 2\r\n".into(),
+            bad("source port"),
+        ),
+        (
+            "port missing",
+            "PROXY TCP4 1.2.3.4 5.6.7.8 1\r\n".into(),
+            bad("destination port"),
+        ),
+        (
+            "extra field",
+            "PROXY TCP4 1.2.3.4 5.6.7.8 1 2 3\r\n".into(),
+            bad("field count"),
+        ),
+        (
+            "two spaces",
+            "PROXY TCP4  1.2.3.4 5.6.7.8 1 2\r\n".into(),
+            bad("field count"),
+        ),
+        (
+            "no CRLF yet",
+            "PROXY TCP4 1.2.3.4 5.6.7.8 1 2".into(),
+            Err(ProxyError::Truncated),
+        ),
+        (
+            "a byte too long",
+            format!("PROXY UNKNOWN {}\r\n", "x".repeat(92)),
+            Err(ProxyError::TooLong(108)),
+        ),
+    ];
+    for (name, line, expected) in table {
+        let got = parse(line.as_bytes()).map(|(header, _)| header);
+        assert_eq!(got, expected, "{name}");
+    }
+    let mut then_ssh = b"PROXY TCP4 192.0.2.44 10.0.0.1 56324 22\r\n".to_vec();
+    let header_len = then_ssh.len();
+    then_ssh.extend_from_slice(b"SSH-2.0-x\r\n");
+    assert_eq!(parse(&then_ssh).map(|(_, n)| n), Ok(header_len));
+}
+
+#[test]
 fn encode_round_trips() {
     for (src, dst) in [
         ("198.51.100.2:1", "10.1.2.3:2222"),
@@ -192,6 +295,25 @@ async fn read_header_takes_exactly_the_header_and_has_a_deadline() {
         read_header(&mut short, deadline).await,
         Err(ProxyError::Truncated)
     );
+    // A version 1 line is read up to its CRLF and no further.
+    let mut v1 = b"PROXY TCP6 2001:db8::9 2001:db8::1 40000 22\r\nSSH-2.0-client\r\n".to_vec();
+    let mut reader = &v1[..];
+    assert_eq!(
+        read_header(&mut reader, deadline).await,
+        Ok(Header::Proxied {
+            source: sock("[2001:db8::9]:40000")
+        })
+    );
+    assert_eq!(reader, b"SSH-2.0-client\r\n", "not a byte of SSH consumed");
+    // A line with no CRLF within 107 bytes is refused there, whatever follows.
+    v1 = b"PROXY UNKNOWN ".to_vec();
+    v1.resize(4096, b'x');
+    let mut endless = &v1[..];
+    assert_eq!(
+        read_header(&mut endless, deadline).await,
+        Err(ProxyError::TooLong(V1_MAX_LEN + 1))
+    );
+    assert_eq!(endless.len(), 4096 - V1_MAX_LEN, "stopped at the bound");
     // A huge length is refused from the fixed part, before its body is awaited.
     let mut huge = &raw(0x21, 0x11, 60_000, &[])[..];
     assert_eq!(

@@ -1,6 +1,6 @@
 //! Behind a load balancer (issue 15, item 4), over real TCP and a russh client: SSH keepalives
 //! keep an idle player's connection busy enough for a proxy that drops idle TCP and drop a peer
-//! that stopped answering; PROXY protocol v2 headers from a trusted address give the address
+//! that stopped answering; PROXY protocol headers (v2, and v1 lines) from a trusted address give the address
 //! the limits count, and are refused from anywhere else or when malformed.
 
 use std::net::SocketAddr;
@@ -41,6 +41,21 @@ async fn proxied(server: SocketAddr, source: Option<&str>) -> anyhow::Result<Tcp
         None => encode(None, &[]),
     };
     stream.write_all(&header).await?;
+    Ok(stream)
+}
+
+/// A connection to `server` that first sends a PROXY v1 (text) line saying it relays `source`.
+async fn proxied_v1(server: SocketAddr, source: SocketAddr) -> anyhow::Result<TcpStream> {
+    let mut stream = TcpStream::connect(server).await?;
+    let family = if source.is_ipv4() { "TCP4" } else { "TCP6" };
+    let line = format!(
+        "PROXY {family} {} {} {} {}\r\n",
+        source.ip(),
+        server.ip(),
+        source.port(),
+        server.port()
+    );
+    stream.write_all(line.as_bytes()).await?;
     Ok(stream)
 }
 
@@ -187,12 +202,22 @@ async fn players_behind_a_trusted_proxy_are_limited_by_their_own_address() -> Re
     let (_b, mut pty_b) = play_as(server.addr, Some("198.51.100.9:5001")).await?;
     let (_c, _) = play_as(server.addr, Some("[2001:db8::7]:40000")).await?;
     let (_local, _) = play_as(server.addr, None).await?;
+    // A version 1 line (nginx's `proxy_protocol on`) counts the same way.
+    let conn = guest_over(proxied_v1(server.addr, "192.0.2.77:7000".parse()?).await?).await?;
+    conn.play(80, 24).await?.skip_welcome().await?;
 
     for source in [Some("203.0.113.7:6000"), None] {
         let text = read_all(proxied(server.addr, source).await?).await?;
         assert!(
             text.starts_with("minotty: too many connections from your address"),
             "{source:?}: {text}"
+        );
+    }
+    for source in ["203.0.113.7:6001", "192.0.2.77:7001"] {
+        let text = read_all(proxied_v1(server.addr, source.parse()?).await?).await?;
+        assert!(
+            text.starts_with("minotty: too many connections from your address"),
+            "v1 {source}: {text}"
         );
     }
     // The players already in were not disturbed.
@@ -244,6 +269,15 @@ async fn proxy_headers_are_refused_when_untrusted_or_malformed() -> Result {
         ("unknown family", unknown_family),
         ("plain SSH", b"SSH-2.0-OpenSSH_9.6\r\n".to_vec()),
         ("half a header", encode(None, &[])[..9].to_vec()),
+        (
+            "v1 port out of range",
+            b"PROXY TCP4 203.0.113.7 127.0.0.1 99999 22\r\n".to_vec(),
+        ),
+        (
+            "v1 with no end",
+            [&b"PROXY TCP4 "[..], &[b'1'; 300]].concat(),
+        ),
+        ("v1 cut short", b"PROXY TCP4 203.0.113.7".to_vec()),
         ("nothing", Vec::new()),
     ] {
         let started = Instant::now();
