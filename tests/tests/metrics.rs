@@ -59,7 +59,12 @@ async fn a_real_session_moves_the_counters() -> Result {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let metrics = listener.local_addr()?;
     tokio::spawn(http::serve(listener, &HEALTH, std::future::pending()));
-    assert_eq!(get(metrics, "/health").await?.0, "HTTP/1.1 200 OK");
+    // Serving once the server task runs (it is spawned: a moment after `start`).
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while get(metrics, "/health").await?.0 != "HTTP/1.1 200 OK" {
+        anyhow::ensure!(tokio::time::Instant::now() < deadline, "never healthy");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert_eq!(get(metrics, "/nope").await?.0, "HTTP/1.1 404 Not Found");
 
     let before = scrape(metrics).await?;
@@ -85,7 +90,8 @@ async fn a_real_session_moves_the_counters() -> Result {
         anyhow::ensure!(drops < 60, "no game over after 60 drops:\n{}", s.contents());
         s.send(keys::HARD_DROP).await?;
         drops += 1;
-        s.pump_for(Duration::from_millis(60)).await;
+        // Slower than the synthetic release timeout: each press is a new key, not a held one.
+        s.pump_for(Duration::from_millis(320)).await;
     }
     let latency = "minotty_input_to_frame_seconds_count";
     let after = wait_for(metrics, latency, v(&during, latency) + 5.0).await?;
