@@ -19,6 +19,12 @@ pub mod http;
 #[derive(Debug)]
 pub struct Counter(AtomicU64);
 
+impl Default for Counter {
+    fn default() -> Counter {
+        Counter::new()
+    }
+}
+
 impl Counter {
     pub const fn new() -> Counter {
         Counter(AtomicU64::new(0))
@@ -36,6 +42,12 @@ impl Counter {
 /// A number that goes up and down.
 #[derive(Debug)]
 pub struct Gauge(AtomicI64);
+
+impl Default for Gauge {
+    fn default() -> Gauge {
+        Gauge::new()
+    }
+}
 
 impl Gauge {
     pub const fn new() -> Gauge {
@@ -73,8 +85,8 @@ impl Drop for Tracked {
 
 /// Upper bounds of the latency buckets, in microseconds (0.5 ms to 5 s).
 const LATENCY_BOUNDS_US: [u64; 14] = [
-    500, 1_000, 2_500, 5_000, 10_000, 16_000, 25_000, 50_000, 100_000, 250_000, 500_000,
-    1_000_000, 2_500_000, 5_000_000,
+    500, 1_000, 2_500, 5_000, 10_000, 16_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
+    2_500_000, 5_000_000,
 ];
 const BUCKETS: usize = LATENCY_BOUNDS_US.len();
 
@@ -87,6 +99,12 @@ pub struct Histogram {
     buckets: [AtomicU64; BUCKETS],
     sum_us: AtomicU64,
     count: AtomicU64,
+}
+
+impl Default for Histogram {
+    fn default() -> Histogram {
+        Histogram::new()
+    }
 }
 
 impl Histogram {
@@ -121,6 +139,12 @@ pub struct Health(AtomicU8);
 const STARTING: u8 = 0;
 const SERVING: u8 = 1;
 const DRAINING: u8 = 2;
+
+impl Default for Health {
+    fn default() -> Health {
+        Health::new()
+    }
+}
 
 impl Health {
     pub const fn new() -> Health {

@@ -25,7 +25,14 @@ fn flags_beat_variables_beat_the_file_beat_defaults() {
     let f = config("max-per-ip = 7\nmax-per-subnet = 9\nmax-fps = 50\nlog-format = \"json\"\n");
     let path = f.path().to_str().expect("utf-8");
     let out = minotty(
-        &["serve", "--config", path, "--max-fps", "30", "--print-config"],
+        &[
+            "serve",
+            "--config",
+            path,
+            "--max-fps",
+            "30",
+            "--print-config",
+        ],
         &[("MINOTTY_MAX_PER_IP", "5")],
     );
     assert!(out.status.success(), "{out:?}");
@@ -65,7 +72,9 @@ fn a_bad_file_stops_the_server_naming_the_line_and_key() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).expect("utf-8");
     assert!(
-        err.starts_with(&format!("minotty: {path}:2: `keepalive-secs`: invalid value '0'")),
+        err.starts_with(&format!(
+            "minotty: {path}:2: `keepalive-secs`: invalid value '0'"
+        )),
         "{err}"
     );
 }

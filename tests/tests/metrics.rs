@@ -96,7 +96,10 @@ async fn a_real_session_moves_the_counters() -> Result {
     let latency = "minotty_input_to_frame_seconds_count";
     let after = wait_for(metrics, latency, v(&during, latency) + 5.0).await?;
     for counter in ["minotty_frames_sent_total", "minotty_bytes_sent_total"] {
-        assert!(v(&after, counter) > v(&during, counter), "{counter}:\n{after}");
+        assert!(
+            v(&after, counter) > v(&during, counter),
+            "{counter}:\n{after}"
+        );
     }
     assert!(
         v(&after, "minotty_bytes_sent_total") - v(&before, "minotty_bytes_sent_total") > 1000.0,
@@ -104,27 +107,42 @@ async fn a_real_session_moves_the_counters() -> Result {
     );
     // Answering a key is fast: on loopback, most within 50 ms.
     let within_50ms = v(&after, "minotty_input_to_frame_seconds_bucket{le=\"0.05\"}")
-        - v(&during, "minotty_input_to_frame_seconds_bucket{le=\"0.05\"}");
+        - v(
+            &during,
+            "minotty_input_to_frame_seconds_bucket{le=\"0.05\"}",
+        );
     let all = v(&after, latency) - v(&during, latency);
     assert!(within_50ms >= all / 2.0, "{within_50ms} of {all}:\n{after}");
     // The game is over: no longer in a game; the game writer stored it (one transaction at
     // least) and its queue is empty again.
-    wait_for(metrics, "minotty_db_write_seconds_count", v(&before, "minotty_db_write_seconds_count") + 1.0).await?;
+    wait_for(
+        metrics,
+        "minotty_db_write_seconds_count",
+        v(&before, "minotty_db_write_seconds_count") + 1.0,
+    )
+    .await?;
     let stored = scrape(metrics).await?;
     assert_eq!(v(&stored, solo), v(&before, solo), "{stored}");
     assert_eq!(v(&stored, "minotty_game_writer_queue"), 0.0, "{stored}");
 
     assert_eq!(s.quit().await?, Some(0));
     let deadline = tokio::time::Instant::now() + WAIT;
-    while v(&scrape(metrics).await?, "minotty_sessions_open") > v(&before, "minotty_sessions_open") {
-        anyhow::ensure!(tokio::time::Instant::now() < deadline, "the session stayed open");
+    while v(&scrape(metrics).await?, "minotty_sessions_open") > v(&before, "minotty_sessions_open")
+    {
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "the session stayed open"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 
     // Shutting down: health says so (a load balancer stops sending players here).
     server.stop(Duration::from_secs(20)).await?;
     let (status, body) = get(metrics, "/health").await?;
-    assert_eq!((status.as_str(), body.as_str()), ("HTTP/1.1 503 Service Unavailable", "draining\n"));
+    assert_eq!(
+        (status.as_str(), body.as_str()),
+        ("HTTP/1.1 503 Service Unavailable", "draining\n")
+    );
     assert_eq!(v(&scrape(metrics).await?, "minotty_up"), 0.0);
     Ok(())
 }

@@ -147,8 +147,11 @@ fn file_args(
                      without the dashes)"
                 ))
             })?;
-        let values = scalars(value.get_ref())
-            .ok_or_else(|| at(format!("`{key}`: a string, number, boolean or list of them")))?;
+        let values = scalars(value.get_ref()).ok_or_else(|| {
+            at(format!(
+                "`{key}`: a string, number, boolean or list of them"
+            ))
+        })?;
         let mut flag_args = Vec::new();
         for v in values {
             if matches!(arg.get_action(), ArgAction::SetTrue) {

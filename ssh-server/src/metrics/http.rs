@@ -61,7 +61,10 @@ pub async fn serve(
 /// What a request head asks for, as the status line, content type and body to send.
 pub fn respond(head: &[u8], health: &Health) -> (&'static str, &'static str, String) {
     const TEXT: &str = "text/plain; charset=utf-8";
-    let line = head.split(|&b| b == b'\r' || b == b'\n').next().unwrap_or_default();
+    let line = head
+        .split(|&b| b == b'\r' || b == b'\n')
+        .next()
+        .unwrap_or_default();
     let mut parts = line.split(|&b| b == b' ');
     let (method, target, version) = (parts.next(), parts.next(), parts.next());
     let valid = matches!(version, Some(v) if v.starts_with(b"HTTP/1.")) && parts.next().is_none();

@@ -91,8 +91,7 @@ fn value(samples: &[Sample], name: &str, label: Option<(&str, &str)>) -> Option<
     samples
         .iter()
         .find(|(n, labels, _)| {
-            n == name
-                && label.is_none_or(|(k, v)| labels.iter().any(|(lk, lv)| lk == k && lv == v))
+            n == name && label.is_none_or(|(k, v)| labels.iter().any(|(lk, lv)| lk == k && lv == v))
         })
         .map(|s| s.2)
 }
@@ -217,7 +216,10 @@ fn every_metric_renders_in_the_text_format() {
     );
     // Nothing measured: an empty histogram, zeros everywhere.
     assert_eq!(v("minotty_nats_rtt_seconds_count", None), Some(0.0));
-    assert_eq!(v("minotty_db_write_seconds_bucket", Some(("le", "+Inf"))), Some(0.0));
+    assert_eq!(
+        v("minotty_db_write_seconds_bucket", Some(("le", "+Inf"))),
+        Some(0.0)
+    );
     health.set_draining();
     let (_, samples) = parse(&render_with(&m, &health)).expect("parses");
     assert_eq!(value(&samples, "minotty_up", None), Some(0.0));
@@ -268,7 +270,10 @@ fn playing_moves_one_player_between_the_gauges_and_back_on_drop() {
 fn requests_are_answered_by_path_and_method() {
     let h = Health::new();
     let status = |head: &[u8]| respond(head, &h).0;
-    assert_eq!(status(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"), "200 OK");
+    assert_eq!(
+        status(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
+        "200 OK"
+    );
     assert_eq!(status(b"GET /metrics?x=1 HTTP/1.0\r\n\r\n"), "200 OK");
     assert_eq!(
         status(b"GET /health HTTP/1.1\r\n\r\n"),
@@ -283,7 +288,12 @@ fn requests_are_answered_by_path_and_method() {
         status(b"POST /metrics HTTP/1.1\r\n\r\n"),
         "405 Method Not Allowed"
     );
-    for bad in [&b"GET\r\n\r\n"[..], b"GET /metrics\r\n\r\n", b"GET /metrics SSH-2.0 x\r\n\r\n", b""] {
+    for bad in [
+        &b"GET\r\n\r\n"[..],
+        b"GET /metrics\r\n\r\n",
+        b"GET /metrics SSH-2.0 x\r\n\r\n",
+        b"",
+    ] {
         assert_eq!(status(bad), "400 Bad Request", "{bad:?}");
     }
 }
@@ -316,8 +326,14 @@ async fn the_http_server_serves_metrics_health_and_404() {
     let reply = exchange(addr, b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
     let (head, body) = reply.split_once("\r\n\r\n").expect("head and body");
     assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
-    assert!(head.contains("Content-Type: text/plain; version=0.0.4"), "{head}");
-    assert!(head.contains(&format!("Content-Length: {}", body.len())), "{head}");
+    assert!(
+        head.contains("Content-Type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    assert!(
+        head.contains(&format!("Content-Length: {}", body.len())),
+        "{head}"
+    );
     let (types, samples) = parse(body).expect(body);
     check_histograms(&types, &samples).expect(body);
     assert!(types.contains_key("minotty_input_to_frame_seconds"));

@@ -83,30 +83,51 @@ fn flags_win_over_the_file_and_the_file_over_defaults() {
     let limits = Limits::from(&s.limits);
     assert_eq!(limits.min_frame_interval, Duration::from_millis(20));
     // The printed settings say where each came from.
-    let loaded = parse_with_config(["minotty", "--max-fps", "50", "--config", path(&f)])
-        .expect("parses");
+    let loaded =
+        parse_with_config(["minotty", "--max-fps", "50", "--config", path(&f)]).expect("parses");
     let lines: Vec<&str> = loaded.effective.lines().collect();
     assert!(lines.contains(&"max-fps = \"50\"  # flag"), "{lines:?}");
-    assert!(lines.contains(&"max-per-ip = \"8\"  # config file"), "{lines:?}");
+    assert!(
+        lines.contains(&"max-per-ip = \"8\"  # config file"),
+        "{lines:?}"
+    );
     assert!(
         lines.contains(&"proxy-protocol-from = [\"10.0.0.0/8\"]  # config file"),
         "{lines:?}"
     );
-    assert!(lines.contains(&"max-connections = \"4096\"  # default"), "{lines:?}");
+    assert!(
+        lines.contains(&"max-connections = \"4096\"  # default"),
+        "{lines:?}"
+    );
     assert!(lines.contains(&"# metrics-listen = (not set)"), "{lines:?}");
-    assert!(!loaded.effective.contains("config ="), "config is not a key");
+    assert!(
+        !loaded.effective.contains("config ="),
+        "config is not a key"
+    );
 }
 
 #[test]
 fn unknown_keys_and_bad_values_name_the_file_line_and_key() {
     let cases = [
-        ("listen = \"127.0.0.1:1\"\nmax-per-ipp = 3\n", ":2: unknown key `max-per-ipp`"),
+        (
+            "listen = \"127.0.0.1:1\"\nmax-per-ipp = 3\n",
+            ":2: unknown key `max-per-ipp`",
+        ),
         ("\n\nmax-fps = 0\n", ":3: `max-fps`: invalid value '0'"),
-        ("max-per-ip = \"many\"\n", ":1: `max-per-ip`: invalid value 'many'"),
+        (
+            "max-per-ip = \"many\"\n",
+            ":1: `max-per-ip`: invalid value 'many'",
+        ),
         ("listen = 2222\n", ":1: `listen`: invalid value '2222'"),
-        ("log-format = \"xml\"\n", ":1: `log-format`: invalid value 'xml'"),
+        (
+            "log-format = \"xml\"\n",
+            ":1: `log-format`: invalid value 'xml'",
+        ),
         ("[limits]\nmax-per-ip = 3\n", ":1: unknown key `limits`"),
-        ("max-per-ip = { a = 1 }\n", ":1: `max-per-ip`: a string, number"),
+        (
+            "max-per-ip = { a = 1 }\n",
+            ":1: `max-per-ip`: a string, number",
+        ),
         ("config = \"/etc/other.toml\"\n", ":1: unknown key `config`"),
         ("help = true\n", ":1: unknown key `help`"),
         ("max-per-ip = 3\nmax-per-ip = 4\n", ":2:"),
@@ -156,9 +177,12 @@ fn the_example_file_names_every_key_and_parses() {
     let all: String = text
         .lines()
         .map(|l| match l.strip_prefix("#") {
-            Some(rest) if rest.trim_start().split_once(" = ").is_some_and(|(k, _)| {
-                Cli::command().get_arguments().any(|a| a.get_long() == Some(k))
-            }) =>
+            Some(rest)
+                if rest.trim_start().split_once(" = ").is_some_and(|(k, _)| {
+                    Cli::command()
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(k))
+                }) =>
             {
                 rest.trim_start().to_owned() + "\n"
             }
