@@ -1,10 +1,13 @@
-//! End-to-end: a real SSH session moves the operator's metrics, read over HTTP from
-//! `/metrics` as Prometheus would, and `/health` follows the server from serving to draining.
+//! End-to-end: real SSH sessions move the operator's metrics, read over HTTP from `/metrics`
+//! as Prometheus would (a solo game to its end, then a room with a match against a bot), and
+//! `/health` follows the server from serving to draining.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use minotty_server::metrics::{HEALTH, http};
+use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
+use minotty_tests::versus::{create_room, guest, wait_for_play};
 use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, keys};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -135,6 +138,20 @@ async fn a_real_session_moves_the_counters() -> Result {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+
+    // A room with a bot and a match in it: the room, the match and a versus player count.
+    let rooms = v(&before, "minotty_rooms_open");
+    let matches = v(&before, "minotty_matches_running");
+    let versus = "minotty_players_in_game{mode=\"versus\"}";
+    let (_ann_conn, mut ann) = guest(server.addr, "ann").await?;
+    create_room(&mut ann, false, 2).await?;
+    wait_for(metrics, "minotty_rooms_open", rooms + 1.0).await?;
+    ann.send(&kitty_tap(KittyKey::Char('b'))).await?;
+    ann.wait_for_text("Bot level", WAIT).await?;
+    ann.send(&kitty_tap(K_ENTER)).await?;
+    wait_for_play(&mut ann).await?;
+    wait_for(metrics, "minotty_matches_running", matches + 1.0).await?;
+    wait_for(metrics, versus, v(&before, versus) + 1.0).await?;
 
     // Shutting down: health says so (a load balancer stops sending players here).
     server.stop(Duration::from_secs(20)).await?;
