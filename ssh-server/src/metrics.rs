@@ -191,8 +191,12 @@ pub struct Metrics {
     pub frames_sent: Counter,
     pub bytes_sent: Counter,
     pub input_to_frame: Histogram,
-    pub db_write: Histogram,
-    pub game_writer_queue: Gauge,
+    /// Transactions of the game writer, and of the match recorder.
+    pub db_write_games: Histogram,
+    pub db_write_matches: Histogram,
+    /// Games handed to the game writer and matches to the recorder, not yet stored.
+    pub db_queue_games: Gauge,
+    pub db_queue_matches: Gauge,
     pub nats_rtt: Histogram,
     pub nats_rtt_last_us: Gauge,
 }
@@ -208,8 +212,10 @@ pub static METRICS: Metrics = Metrics {
     frames_sent: Counter::new(),
     bytes_sent: Counter::new(),
     input_to_frame: Histogram::new(),
-    db_write: Histogram::new(),
-    game_writer_queue: Gauge::new(),
+    db_write_games: Histogram::new(),
+    db_write_matches: Histogram::new(),
+    db_queue_games: Gauge::new(),
+    db_queue_matches: Gauge::new(),
     nats_rtt: Histogram::new(),
     nats_rtt_last_us: Gauge::new(),
 };
@@ -240,22 +246,31 @@ pub fn frame_sent(bytes: usize) {
     METRICS.bytes_sent.add(bytes as u64);
 }
 
-/// One transaction of the game writer took `d` (successful or not).
-pub fn db_write(d: Duration) {
-    METRICS.db_write.observe(d);
-}
-
 /// Runs one transaction of the game writer, timing it (successful or not).
 pub async fn db_write_timed<T>(write: impl std::future::Future<Output = T>) -> T {
+    timed(&METRICS.db_write_games, write).await
+}
+
+/// Runs one write of the match recorder, timing it (successful or not).
+pub async fn match_write_timed<T>(write: impl std::future::Future<Output = T>) -> T {
+    timed(&METRICS.db_write_matches, write).await
+}
+
+async fn timed<T>(h: &Histogram, write: impl std::future::Future<Output = T>) -> T {
     let started = Instant::now();
     let result = write.await;
-    db_write(started.elapsed());
+    h.observe(started.elapsed());
     result
 }
 
 /// Games handed to the game writer (positive) or stored or given up (negative).
 pub fn game_writer_queued(delta: i64) {
-    METRICS.game_writer_queue.add(delta);
+    METRICS.db_queue_games.add(delta);
+}
+
+/// Matches handed to the match recorder (positive) or stored or given up (negative).
+pub fn match_recorder_queued(delta: i64) {
+    METRICS.db_queue_matches.add(delta);
 }
 
 /// A batch of `games` in the game writer's hands: they leave its queue (stored or given up)
@@ -410,17 +425,32 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         "From a key's arrival to the write of the frame that answers it.",
         &m.input_to_frame,
     );
-    histogram(
+    histograms(
         o,
         "minotty_db_write_seconds",
-        "One transaction of the game writer.",
-        &m.db_write,
+        "One database write: a transaction of the game writer, or of the match recorder.",
+        &[
+            ("writer=\"games\"", &m.db_write_games),
+            ("writer=\"matches\"", &m.db_write_matches),
+        ],
     );
-    gauge(
+    header(
         o,
-        "minotty_game_writer_queue",
-        "Finished games handed to the game writer and not yet stored.",
-        &m.game_writer_queue,
+        "minotty_db_queue",
+        "gauge",
+        "Finished games (matches) handed to the game writer (match recorder), not yet stored.",
+    );
+    line(
+        o,
+        "minotty_db_queue",
+        "writer=\"games\"",
+        m.db_queue_games.get(),
+    );
+    line(
+        o,
+        "minotty_db_queue",
+        "writer=\"matches\"",
+        m.db_queue_matches.get(),
     );
     histogram(
         o,
@@ -476,7 +506,23 @@ fn seconds(us: u64) -> String {
 }
 
 fn histogram(o: &mut String, name: &str, help: &str, h: &Histogram) {
+    histograms(o, name, help, &[("", h)]);
+}
+
+/// A histogram family: one histogram per label set (`labels` as written, without braces).
+fn histograms(o: &mut String, name: &str, help: &str, members: &[(&str, &Histogram)]) {
     header(o, name, "histogram", help);
+    for (labels, h) in members {
+        histogram_samples(o, name, labels, h);
+    }
+}
+
+fn histogram_samples(o: &mut String, name: &str, labels: &str, h: &Histogram) {
+    let (comma, braced) = if labels.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (format!("{labels},"), format!("{{{labels}}}"))
+    };
     // Read the total first: buckets written after it may make the last ones exceed it by a
     // few, so the +Inf bucket (the total) is taken as at least the cumulative sum.
     let count = h.count.load(Ordering::Relaxed);
@@ -486,14 +532,14 @@ fn histogram(o: &mut String, name: &str, help: &str, h: &Histogram) {
         cumulative += bucket.load(Ordering::Relaxed);
         let _ = writeln!(
             o,
-            "{name}_bucket{{le=\"{}\"}} {cumulative}",
+            "{name}_bucket{{{comma}le=\"{}\"}} {cumulative}",
             seconds(*bound)
         );
     }
     let count = count.max(cumulative);
-    let _ = writeln!(o, "{name}_bucket{{le=\"+Inf\"}} {count}");
-    let _ = writeln!(o, "{name}_sum {}", seconds(sum));
-    let _ = writeln!(o, "{name}_count {count}");
+    let _ = writeln!(o, "{name}_bucket{{{comma}le=\"+Inf\"}} {count}");
+    let _ = writeln!(o, "{name}_sum{braced} {}", seconds(sum));
+    let _ = writeln!(o, "{name}_count{braced} {count}");
 }
 
 #[cfg(test)]

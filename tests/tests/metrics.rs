@@ -120,13 +120,17 @@ async fn a_real_session_moves_the_counters() -> Result {
     // least) and its queue is empty again.
     wait_for(
         metrics,
-        "minotty_db_write_seconds_count",
-        v(&before, "minotty_db_write_seconds_count") + 1.0,
+        "minotty_db_write_seconds_count{writer=\"games\"}",
+        v(&before, "minotty_db_write_seconds_count{writer=\"games\"}") + 1.0,
     )
     .await?;
     let stored = scrape(metrics).await?;
     assert_eq!(v(&stored, solo), v(&before, solo), "{stored}");
-    assert_eq!(v(&stored, "minotty_game_writer_queue"), 0.0, "{stored}");
+    assert_eq!(
+        v(&stored, "minotty_db_queue{writer=\"games\"}"),
+        0.0,
+        "{stored}"
+    );
 
     assert_eq!(s.quit().await?, Some(0));
     let deadline = tokio::time::Instant::now() + WAIT;

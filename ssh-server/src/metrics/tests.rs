@@ -96,12 +96,19 @@ fn value(samples: &[Sample], name: &str, label: Option<(&str, &str)>) -> Option<
         .map(|s| s.2)
 }
 
-/// Checks every histogram: buckets in increasing `le`, cumulative counts that never go down,
-/// `+Inf` last and equal to `_count`.
+/// Checks every histogram (each label set of a family on its own): buckets in increasing
+/// `le`, cumulative counts that never go down, `+Inf` last and equal to `_count`, a `_sum`.
 fn check_histograms(types: &HashMap<String, String>, samples: &[Sample]) -> Result<(), String> {
+    type Labels = Vec<(String, String)>;
+    let exact = |name: &str, labels: &Labels| {
+        samples
+            .iter()
+            .find(|(n, l, _)| n == name && l == labels)
+            .map(|s| s.2)
+    };
     for (family, _) in types.iter().filter(|(_, t)| *t == "histogram") {
         let bucket = format!("{family}_bucket");
-        let mut last = (f64::NEG_INFINITY, 0.0);
+        let mut groups: Vec<(Labels, (f64, f64))> = Vec::new();
         for (_, labels, v) in samples.iter().filter(|s| s.0 == bucket) {
             let le = labels
                 .iter()
@@ -113,16 +120,33 @@ fn check_histograms(types: &HashMap<String, String>, samples: &[Sample]) -> Resu
             } else {
                 le.parse().map_err(|_| format!("bad le {le}"))?
             };
+            let rest: Labels = labels.iter().filter(|(k, _)| k != "le").cloned().collect();
+            let at = match groups.iter().position(|(l, _)| *l == rest) {
+                Some(at) => at,
+                None => {
+                    groups.push((rest, (f64::NEG_INFINITY, 0.0)));
+                    groups.len() - 1
+                }
+            };
+            let last = &mut groups[at].1;
             if le <= last.0 || *v < last.1 {
                 return Err(format!("{family}: bucket le={le} out of order"));
             }
-            last = (le, *v);
+            *last = (le, *v);
         }
-        let count = value(samples, &format!("{family}_count"), None).ok_or("no _count")?;
-        if last.0 != f64::INFINITY || last.1 != count {
-            return Err(format!("{family}: +Inf bucket {} != count {count}", last.1));
+        if groups.is_empty() {
+            return Err(format!("{family}: no buckets"));
         }
-        value(samples, &format!("{family}_sum"), None).ok_or("no _sum")?;
+        for (labels, last) in &groups {
+            let count = exact(&format!("{family}_count"), labels).ok_or("no _count")?;
+            if last.0 != f64::INFINITY || last.1 != count {
+                return Err(format!(
+                    "{family}{labels:?}: +Inf bucket {} != count {count}",
+                    last.1
+                ));
+            }
+            exact(&format!("{family}_sum"), labels).ok_or("no _sum")?;
+        }
     }
     Ok(())
 }
@@ -154,8 +178,10 @@ fn every_metric_renders_in_the_text_format() {
         frames_sent: Counter::new(),
         bytes_sent: Counter::new(),
         input_to_frame: Histogram::new(),
-        db_write: Histogram::new(),
-        game_writer_queue: Gauge::new(),
+        db_write_games: Histogram::new(),
+        db_write_matches: Histogram::new(),
+        db_queue_games: Gauge::new(),
+        db_queue_matches: Gauge::new(),
         nats_rtt: Histogram::new(),
         nats_rtt_last_us: Gauge::new(),
     };
@@ -167,6 +193,8 @@ fn every_metric_renders_in_the_text_format() {
         m.input_to_frame.observe(Duration::from_micros(us));
     }
     m.nats_rtt_last_us.set(1_250);
+    m.db_write_matches.observe(Duration::from_millis(3));
+    m.db_queue_games.add(4);
     let health = Health::new();
     health.set_serving();
     let text = render_with(&m, &health);
@@ -183,7 +211,7 @@ fn every_metric_renders_in_the_text_format() {
         ("minotty_bytes_sent_total", "counter"),
         ("minotty_input_to_frame_seconds", "histogram"),
         ("minotty_db_write_seconds", "histogram"),
-        ("minotty_game_writer_queue", "gauge"),
+        ("minotty_db_queue", "gauge"),
         ("minotty_nats_rtt_seconds", "histogram"),
         ("minotty_nats_rtt_last_seconds", "gauge"),
     ] {
@@ -216,8 +244,28 @@ fn every_metric_renders_in_the_text_format() {
     );
     // Nothing measured: an empty histogram, zeros everywhere.
     assert_eq!(v("minotty_nats_rtt_seconds_count", None), Some(0.0));
+    // A family of two: the game writer's, empty, and the match recorder's, with one write.
+    let db = |writer: &str, le: &str| {
+        samples
+            .iter()
+            .find(|(n, l, _)| {
+                n == "minotty_db_write_seconds_bucket"
+                    && l.iter().any(|(k, v)| k == "writer" && v == writer)
+                    && l.iter().any(|(k, v)| k == "le" && v == le)
+            })
+            .map(|s| s.2)
+    };
+    assert_eq!(db("games", "+Inf"), Some(0.0));
+    assert_eq!(db("matches", "0.0025"), Some(0.0));
+    assert_eq!(db("matches", "0.005"), Some(1.0));
+    assert_eq!(db("matches", "+Inf"), Some(1.0));
     assert_eq!(
-        v("minotty_db_write_seconds_bucket", Some(("le", "+Inf"))),
+        v("minotty_db_write_seconds_sum", Some(("writer", "matches"))),
+        Some(0.003)
+    );
+    assert_eq!(v("minotty_db_queue", Some(("writer", "games"))), Some(4.0));
+    assert_eq!(
+        v("minotty_db_queue", Some(("writer", "matches"))),
         Some(0.0)
     );
     health.set_draining();
