@@ -189,8 +189,9 @@ status() {
         fi
     done
     for p in 9101 9102; do
-        printf 'health 127.0.0.1:%s  ' $p
-        curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$p/health" || echo "no answer"
+        code=$(curl -s -m 2 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$p/health" || true)
+        if [ "$code" = 000 ] || [ -z "$code" ]; then code="no answer"; fi
+        echo "health 127.0.0.1:$p  $code"
     done
 }
 
