@@ -11,6 +11,9 @@ use crate::limits::{ConnectionLimits, Startups};
 use crate::proxy_protocol::TrustedProxies;
 use crate::tbp::{BotSpec, TbpBots, TbpSettings};
 
+mod file;
+pub use file::{ConfigError, Loaded, parse_with_config};
+
 /// minotty: a falling-block puzzle game served over SSH.
 ///
 /// Without a subcommand, `minotty` runs `serve` with the flags given.
@@ -82,6 +85,26 @@ fn parse_mode(s: &str) -> Result<ModeKind, String> {
 
 #[derive(Clone, Debug, Args)]
 pub struct ServeArgs {
+    /// A TOML file of settings: each key is a flag's name without the dashes
+    /// (`max-per-ip = 8`). Flags and MINOTTY_* variables override it; see
+    /// `deploy/minotty.toml`.
+    #[arg(long, env = "MINOTTY_CONFIG", value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// Print the settings in effect as a config file, each with where it came from (flag,
+    /// environment, config file, default), and exit.
+    #[arg(long)]
+    pub print_config: bool,
+
+    /// Serve Prometheus metrics (`/metrics`) and a health check (`/health`) over HTTP on this
+    /// address. Off unless given; keep it on loopback or a private network.
+    #[arg(long, env = "MINOTTY_METRICS_LISTEN", value_name = "ADDR:PORT")]
+    pub metrics_listen: Option<SocketAddr>,
+
+    /// Log lines as `text` (for people) or `json` (one object a line, for log collectors).
+    #[arg(long, env = "MINOTTY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
     /// Address and port to listen on.
     #[arg(long, env = "MINOTTY_LISTEN", default_value = "127.0.0.1:2222")]
     pub listen: SocketAddr,
@@ -99,6 +122,14 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub tbp: TbpArgs,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
 }
 
 /// Tetris Bot Protocol bots: external programs players can face in versus.

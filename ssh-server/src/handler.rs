@@ -33,6 +33,8 @@ pub struct ConnectionHandler {
     channels: Vec<ChannelState>,
     /// Games and commands running, for the connection's "nothing to do" check.
     activity: Arc<Activity>,
+    /// The connection's span (`conn`: id, peer), the parent of its sessions' spans.
+    span: tracing::Span,
 }
 
 /// What runs on one connection: the connection is closed when nothing has run for a while,
@@ -108,6 +110,7 @@ impl ConnectionHandler {
             authenticated: Some(authenticated),
             channels: Vec::new(),
             activity,
+            span: tracing::Span::current(),
         }
     }
 
@@ -217,10 +220,14 @@ impl ConnectionHandler {
         }
         tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
         let running = self.activity.enter();
-        let task = self.shared.tracker.spawn(async move {
-            session::run(params, rx).await;
-            drop(running);
-        });
+        let span = tracing::info_span!(parent: &self.span, "session", player = %self.player);
+        let task = self.shared.tracker.spawn(tracing::Instrument::instrument(
+            async move {
+                session::run(params, rx).await;
+                drop(running);
+            },
+            span,
+        ));
         // A panic in the session task must still give the player their terminal back.
         self.shared.tracker.spawn(async move {
             if let Err(e) = task.await

@@ -18,6 +18,7 @@ pub mod host_key;
 pub mod input;
 pub mod limits;
 pub mod live;
+pub mod metrics;
 pub mod names;
 mod outbox;
 pub mod play;

@@ -213,6 +213,7 @@ impl LiveDirectory {
             kind,
             tx,
             watchers,
+            _running: crate::metrics::match_running(),
         }
     }
 
@@ -259,6 +260,7 @@ pub struct MatchListing {
     kind: MatchKind,
     tx: FrameTx,
     watchers: Arc<AtomicUsize>,
+    _running: crate::metrics::Tracked,
 }
 
 impl MatchListing {

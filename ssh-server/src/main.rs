@@ -1,34 +1,60 @@
-//! The `minotty` binary: flags, logging, then the library does the rest.
+//! The `minotty` binary: flags (and the config file), logging, the metrics endpoint, then the
+//! library does the rest.
 
 use std::io::IsTerminal;
 
 use anyhow::Context;
-use clap::Parser;
-use minotty_server::config::{Cli, Command, ServeArgs};
+use minotty_server::config::{Command, ConfigError, LogFormat, ServeArgs};
 use minotty_server::{HostKey, Limits, ServerConfig, Store};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
-    match cli.command {
-        Some(Command::Play(args)) => minotty_server::play::run(args),
-        Some(Command::Serve(args)) => serve(*args),
+    let loaded = match minotty_server::config::parse_with_config(std::env::args_os()) {
+        Ok(loaded) => loaded,
+        Err(ConfigError::Cli(e)) => e.exit(),
+        Err(ConfigError::File(e)) => {
+            eprintln!("minotty: {e}");
+            std::process::exit(2);
+        }
+    };
+    let cli = loaded.cli;
+    let serve_args = match cli.command {
+        Some(Command::Play(args)) => return minotty_server::play::run(args),
         Some(Command::Arena(args)) => {
             print!("{}", minotty_server::arena::run(&args).render());
-            Ok(())
+            return Ok(());
         }
-        None => serve(cli.serve),
+        Some(Command::Serve(args)) => *args,
+        None => cli.serve,
+    };
+    if serve_args.print_config {
+        print!("{}", loaded.effective);
+        return Ok(());
+    }
+    serve(serve_args)
+}
+
+/// Logs to stderr, filtered by `RUST_LOG` (default `info,russh=warn,sqlx=warn`): text for
+/// people, or JSON lines (with the span fields: `conn` id and peer, `session` player) for log
+/// collectors.
+fn init_logging(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,russh=warn,sqlx=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Json => builder
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .init(),
     }
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("info,russh=warn,sqlx=warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    init_logging(args.log_format);
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -61,6 +87,21 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
+        if let Some(addr) = args.metrics_listen {
+            let metrics = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening for metrics on {addr}"))?;
+            if !addr.ip().is_loopback() {
+                tracing::warn!(%addr, "metrics and health served beyond loopback: firewall them");
+            }
+            tracing::info!(%addr, "metrics on /metrics, health on /health");
+            // Ends with the runtime, after the server: /health says 503 while it drains.
+            tokio::spawn(minotty_server::metrics::http::serve(
+                metrics,
+                &minotty_server::metrics::HEALTH,
+                std::future::pending(),
+            ));
+        }
         let tbp = args.tbp.bots();
         for name in tbp.names() {
             tracing::info!(bot = name, "TBP bot configured");

@@ -73,6 +73,7 @@ impl Outbox {
             return;
         }
         self.bytes_sent += bytes.len() as u64;
+        crate::metrics::frame_sent(bytes.len());
         let handle = self.handle.clone();
         let channel = self.channel;
         self.in_flight = Some(Box::pin(async move {

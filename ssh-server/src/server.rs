@@ -130,6 +130,7 @@ pub async fn run(
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "listening");
     }
+    crate::metrics::HEALTH.set_serving();
 
     tokio::pin!(shutdown);
     loop {
@@ -171,6 +172,7 @@ pub async fn run(
     }
 
     drop(listener);
+    crate::metrics::HEALTH.set_draining();
     // It holds `shared` (and with it the game writer's sender) too.
     drop(admission);
     tracing::info!(connections = limiter.total(), "shutting down");

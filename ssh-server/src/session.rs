@@ -147,6 +147,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         ssh_client: doctor_params.ssh_client,
     };
     let start = Instant::now();
+    let _open = crate::metrics::session_opened();
     let ms = |at: Instant| u64::try_from(at.duration_since(start).as_millis()).unwrap_or(u64::MAX);
 
     // The one database wait of a session, before its loop (bounded inside `start`).
@@ -232,10 +233,13 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     // The App asked for the terminal doctor; the probe running (frames wait while it asks).
     let mut doctor_wanted = false;
     let mut prober: Option<Prober> = None;
+    let mut playing = crate::metrics::Playing::default();
+    let mut latency = crate::metrics::InputLatency::default();
 
     let end = loop {
         let now = Instant::now();
         app.tick(ms(now));
+        playing.set(app.in_game(), app.live_game().is_none());
         if app.should_quit() {
             break End::Quit;
         }
@@ -343,6 +347,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 key_frame = false;
                 last_frame = Some(now);
                 outbox.send(terminal::frame_bytes(&[], &term.take_output()));
+                latency.frame();
             } else if outbox.has_prefix() {
                 outbox.send(Vec::new());
             }
@@ -479,6 +484,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
         if keys_handled && app.take_dirty() {
             // What changed now answers the keys just handled.
+            latency.key(last_input);
             needs_draw = true;
             key_frame = true;
         }

@@ -113,12 +113,14 @@ impl GameWriter {
             return rx;
         }
         self.queued.fetch_add(1, Ordering::Relaxed);
+        crate::metrics::game_writer_queued(1);
         let job = Job {
             game: Arc::new(game),
             reply,
         };
         if let Err(mpsc::error::SendError(job)) = self.jobs.send(job) {
             self.queued.fetch_sub(1, Ordering::Relaxed);
+            crate::metrics::game_writer_queued(-1);
             log_lost(&job.game, "the game writer has stopped");
             let _ = job.reply.send(Err(WriteError::Closed));
         }
@@ -155,6 +157,7 @@ async fn judge_loop(
         }
         let pairs: Vec<(Job, Verdict)> = jobs.into_iter().zip(verdicts).collect();
         if let Err(mpsc::error::SendError(pairs)) = judged.send(pairs).await {
+            crate::metrics::game_writer_queued(-(pairs.len() as i64));
             for (job, _) in pairs {
                 log_lost(&job.game, "the game writer has stopped");
                 let _ = job.reply.send(Err(WriteError::Closed));
@@ -207,6 +210,7 @@ async fn write_loop(
             .flatten()
             .map(|(job, verdict)| (job.reply, (job.game, verdict)))
             .unzip();
+        let _queued = crate::metrics::writer_batch(items.len());
         match insert_with_retry(&store, &items, &config).await {
             Ok(stored) => {
                 for ((reply, (game, _)), stored) in replies.into_iter().zip(&items).zip(stored) {
@@ -244,7 +248,7 @@ async fn insert_with_retry(
     let mut delay = config.first_backoff;
     let mut attempt = 1;
     loop {
-        match store.insert_games(items).await {
+        match crate::metrics::db_write_timed(store.insert_games(items)).await {
             Ok(stored) => return Ok(stored),
             Err(e) if e.is_transient() && attempt < config.max_attempts => {
                 tracing::warn!(attempt, error = %e, games = items.len(), "storing games failed; retrying");

@@ -57,6 +57,7 @@ impl Recorder {
             return;
         }
         state.queued.push_back(m);
+        crate::metrics::match_recorder_queued(1);
         drop(state);
         self.shared.wake.notify_one();
     }
@@ -86,6 +87,7 @@ impl Recorder {
             .chain(state.queued.drain(..))
             .collect();
         drop(state);
+        crate::metrics::match_recorder_queued(-i64::try_from(unwritten.len()).unwrap_or(0));
         for m in &unwritten {
             lost(m, "the match recorder did not finish before shutdown");
         }
@@ -125,6 +127,7 @@ async fn run(store: Store, shared: Arc<Shared>) {
             Some(m) => {
                 write(&store, &m).await;
                 lock(&shared.state).writing = None;
+                crate::metrics::match_recorder_queued(-1);
             }
             // A notification sent before this wait is kept as a permit: none is missed.
             None => shared.wake.notified().await,
@@ -135,7 +138,7 @@ async fn run(store: Store, shared: Arc<Shared>) {
 async fn write(store: &Store, m: &NewMatch) {
     let mut delay = Duration::from_millis(50);
     for attempt in 1..=TRIES {
-        match store.record_match(m).await {
+        match crate::metrics::match_write_timed(store.record_match(m)).await {
             Ok(id) => {
                 tracing::info!(id = id.0, room = %m.room, ranked = m.ranked, "match stored");
                 return;

@@ -296,6 +296,7 @@ impl Drop for Room {
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
+        let _open = crate::metrics::room_opened();
         let why = loop {
             let wake = self.next_wake();
             let step = tokio::select! {

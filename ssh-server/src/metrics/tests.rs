@@ -1,0 +1,440 @@
+use std::collections::HashMap;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use super::http::respond;
+use super::*;
+
+/// One sample of the text format: name, labels, value.
+type Sample = (String, Vec<(String, String)>, f64);
+
+/// A strict reader of the Prometheus text exposition format 0.0.4 as this server writes it:
+/// every line a `# HELP`, a `# TYPE` or a sample; every sample's family declared by a TYPE
+/// line before it (histograms as `_bucket`, `_sum`, `_count`); names and label names of the
+/// allowed characters, label values quoted, values numbers. Returns the types and samples.
+fn parse(text: &str) -> Result<(HashMap<String, String>, Vec<Sample>), String> {
+    fn name_ok(s: &str) -> bool {
+        let mut chars = s.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+    }
+    if !text.ends_with('\n') {
+        return Err("the text must end with a line feed".into());
+    }
+    let mut types = HashMap::new();
+    let mut samples = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = rest.split_once(' ').ok_or(line)?;
+            if !name_ok(name) || !["counter", "gauge", "histogram"].contains(&kind) {
+                return Err(format!("bad TYPE line {line:?}"));
+            }
+            if types.insert(name.to_owned(), kind.to_owned()).is_some() {
+                return Err(format!("{name} declared twice"));
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# HELP ") {
+            let (name, help) = rest.split_once(' ').ok_or(line)?;
+            if !name_ok(name) || help.is_empty() || help.contains('\\') {
+                return Err(format!("bad HELP line {line:?}"));
+            }
+            continue;
+        }
+        let (series, value) = line.rsplit_once(' ').ok_or(line)?;
+        let value: f64 = match value {
+            "+Inf" => f64::INFINITY,
+            v => v.parse().map_err(|_| format!("bad value in {line:?}"))?,
+        };
+        let (name, labels) = match series.split_once('{') {
+            None => (series, Vec::new()),
+            Some((name, rest)) => {
+                let body = rest.strip_suffix('}').ok_or(line)?;
+                let mut labels = Vec::new();
+                for pair in body.split(',') {
+                    let (k, v) = pair.split_once('=').ok_or(line)?;
+                    let v = v
+                        .strip_prefix('"')
+                        .and_then(|v| v.strip_suffix('"'))
+                        .ok_or(line)?;
+                    if !name_ok(k) || v.contains(['"', '\\', '\n']) {
+                        return Err(format!("bad label in {line:?}"));
+                    }
+                    labels.push((k.to_owned(), v.to_owned()));
+                }
+                (name, labels)
+            }
+        };
+        if !name_ok(name) {
+            return Err(format!("bad name in {line:?}"));
+        }
+        let family = ["_bucket", "_sum", "_count"]
+            .iter()
+            .find_map(|s| {
+                name.strip_suffix(s)
+                    .filter(|f| types.get(*f).is_some_and(|t| t == "histogram"))
+            })
+            .unwrap_or(name);
+        if !types.contains_key(family) {
+            return Err(format!("{name} has no TYPE before it"));
+        }
+        samples.push((name.to_owned(), labels, value));
+    }
+    Ok((types, samples))
+}
+
+fn value(samples: &[Sample], name: &str, label: Option<(&str, &str)>) -> Option<f64> {
+    samples
+        .iter()
+        .find(|(n, labels, _)| {
+            n == name && label.is_none_or(|(k, v)| labels.iter().any(|(lk, lv)| lk == k && lv == v))
+        })
+        .map(|s| s.2)
+}
+
+/// Checks every histogram (each label set of a family on its own): buckets in increasing
+/// `le`, cumulative counts that never go down, `+Inf` last and equal to `_count`, a `_sum`.
+fn check_histograms(types: &HashMap<String, String>, samples: &[Sample]) -> Result<(), String> {
+    type Labels = Vec<(String, String)>;
+    let exact = |name: &str, labels: &Labels| {
+        samples
+            .iter()
+            .find(|(n, l, _)| n == name && l == labels)
+            .map(|s| s.2)
+    };
+    for (family, _) in types.iter().filter(|(_, t)| *t == "histogram") {
+        let bucket = format!("{family}_bucket");
+        let mut groups: Vec<(Labels, (f64, f64))> = Vec::new();
+        for (_, labels, v) in samples.iter().filter(|s| s.0 == bucket) {
+            let le = labels
+                .iter()
+                .find(|(k, _)| k == "le")
+                .map(|(_, v)| v.as_str())
+                .ok_or("bucket without le")?;
+            let le: f64 = if le == "+Inf" {
+                f64::INFINITY
+            } else {
+                le.parse().map_err(|_| format!("bad le {le}"))?
+            };
+            let rest: Labels = labels.iter().filter(|(k, _)| k != "le").cloned().collect();
+            let at = match groups.iter().position(|(l, _)| *l == rest) {
+                Some(at) => at,
+                None => {
+                    groups.push((rest, (f64::NEG_INFINITY, 0.0)));
+                    groups.len() - 1
+                }
+            };
+            let last = &mut groups[at].1;
+            if le <= last.0 || *v < last.1 {
+                return Err(format!("{family}: bucket le={le} out of order"));
+            }
+            *last = (le, *v);
+        }
+        if groups.is_empty() {
+            return Err(format!("{family}: no buckets"));
+        }
+        for (labels, last) in &groups {
+            let count = exact(&format!("{family}_count"), labels).ok_or("no _count")?;
+            if last.0 != f64::INFINITY || last.1 != count {
+                return Err(format!(
+                    "{family}{labels:?}: +Inf bucket {} != count {count}",
+                    last.1
+                ));
+            }
+            exact(&format!("{family}_sum"), labels).ok_or("no _sum")?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_reader_refuses_what_the_format_forbids() {
+    for bad in [
+        "x 1\n",
+        "# TYPE x gauge\nx one\n",
+        "# TYPE x gauge\nx{a=b} 1\n",
+        "# TYPE x gauge\n9x 1\n",
+        "# TYPE x summary\nx 1\n",
+        "# TYPE x gauge\nx 1",
+    ] {
+        assert!(parse(bad).is_err(), "{bad:?}");
+    }
+    assert!(parse("# HELP x a thing\n# TYPE x gauge\nx{a=\"b\"} 1.5\n").is_ok());
+}
+
+#[test]
+fn every_metric_renders_in_the_text_format() {
+    let m = Metrics {
+        sessions_open: Gauge::new(),
+        sessions_total: Counter::new(),
+        solo_players: Gauge::new(),
+        versus_players: Gauge::new(),
+        rooms_open: Gauge::new(),
+        matches_running: Gauge::new(),
+        frames_sent: Counter::new(),
+        bytes_sent: Counter::new(),
+        input_to_frame: Histogram::new(),
+        db_write_games: Histogram::new(),
+        db_write_matches: Histogram::new(),
+        db_queue_games: Gauge::new(),
+        db_queue_matches: Gauge::new(),
+        nats_rtt: Histogram::new(),
+        nats_rtt_last_us: Gauge::new(),
+    };
+    m.sessions_open.add(3);
+    m.solo_players.add(2);
+    m.versus_players.add(1);
+    m.bytes_sent.add(12_345);
+    for us in [100, 500, 501, 20_000, 7_000_000] {
+        m.input_to_frame.observe(Duration::from_micros(us));
+    }
+    m.nats_rtt_last_us.set(1_250);
+    m.db_write_matches.observe(Duration::from_millis(3));
+    m.db_queue_games.add(4);
+    let health = Health::new();
+    health.set_serving();
+    let text = render_with(&m, &health);
+    let (types, samples) = parse(&text).expect(&text);
+    check_histograms(&types, &samples).expect(&text);
+    for (name, kind) in [
+        ("minotty_up", "gauge"),
+        ("minotty_sessions_open", "gauge"),
+        ("minotty_sessions_total", "counter"),
+        ("minotty_players_in_game", "gauge"),
+        ("minotty_rooms_open", "gauge"),
+        ("minotty_matches_running", "gauge"),
+        ("minotty_frames_sent_total", "counter"),
+        ("minotty_bytes_sent_total", "counter"),
+        ("minotty_input_to_frame_seconds", "histogram"),
+        ("minotty_db_write_seconds", "histogram"),
+        ("minotty_db_queue", "gauge"),
+        ("minotty_nats_rtt_seconds", "histogram"),
+        ("minotty_nats_rtt_last_seconds", "gauge"),
+    ] {
+        assert_eq!(types.get(name).map(String::as_str), Some(kind), "{name}");
+    }
+    let v = |n, l| value(&samples, n, l);
+    assert_eq!(v("minotty_up", None), Some(1.0));
+    assert_eq!(v("minotty_sessions_open", None), Some(3.0));
+    assert_eq!(
+        v("minotty_players_in_game", Some(("mode", "solo"))),
+        Some(2.0)
+    );
+    assert_eq!(
+        v("minotty_players_in_game", Some(("mode", "versus"))),
+        Some(1.0)
+    );
+    assert_eq!(v("minotty_bytes_sent_total", None), Some(12_345.0));
+    assert_eq!(v("minotty_nats_rtt_last_seconds", None), Some(0.00125));
+    // 100 and 500 us are in le=0.0005; 501 in le=0.001; 20 ms in le=0.025; 7 s only in +Inf.
+    let h = "minotty_input_to_frame_seconds_bucket";
+    assert_eq!(v(h, Some(("le", "0.0005"))), Some(2.0));
+    assert_eq!(v(h, Some(("le", "0.001"))), Some(3.0));
+    assert_eq!(v(h, Some(("le", "0.016"))), Some(3.0));
+    assert_eq!(v(h, Some(("le", "0.025"))), Some(4.0));
+    assert_eq!(v(h, Some(("le", "5"))), Some(4.0));
+    assert_eq!(v(h, Some(("le", "+Inf"))), Some(5.0));
+    assert_eq!(
+        v("minotty_input_to_frame_seconds_sum", None),
+        Some(7.021101)
+    );
+    // Nothing measured: an empty histogram, zeros everywhere.
+    assert_eq!(v("minotty_nats_rtt_seconds_count", None), Some(0.0));
+    // A family of two: the game writer's, empty, and the match recorder's, with one write.
+    let db = |writer: &str, le: &str| {
+        samples
+            .iter()
+            .find(|(n, l, _)| {
+                n == "minotty_db_write_seconds_bucket"
+                    && l.iter().any(|(k, v)| k == "writer" && v == writer)
+                    && l.iter().any(|(k, v)| k == "le" && v == le)
+            })
+            .map(|s| s.2)
+    };
+    assert_eq!(db("games", "+Inf"), Some(0.0));
+    assert_eq!(db("matches", "0.0025"), Some(0.0));
+    assert_eq!(db("matches", "0.005"), Some(1.0));
+    assert_eq!(db("matches", "+Inf"), Some(1.0));
+    assert_eq!(
+        v("minotty_db_write_seconds_sum", Some(("writer", "matches"))),
+        Some(0.003)
+    );
+    assert_eq!(v("minotty_db_queue", Some(("writer", "games"))), Some(4.0));
+    assert_eq!(
+        v("minotty_db_queue", Some(("writer", "matches"))),
+        Some(0.0)
+    );
+    health.set_draining();
+    let (_, samples) = parse(&render_with(&m, &health)).expect("parses");
+    assert_eq!(value(&samples, "minotty_up", None), Some(0.0));
+}
+
+#[test]
+fn seconds_are_written_exactly() {
+    assert_eq!(seconds(0), "0");
+    assert_eq!(seconds(500), "0.0005");
+    assert_eq!(seconds(16_000), "0.016");
+    assert_eq!(seconds(2_500_000), "2.5");
+    assert_eq!(seconds(5_000_000), "5");
+    assert_eq!(seconds(1_000_001), "1.000001");
+}
+
+#[test]
+fn health_goes_from_starting_to_serving_to_draining_for_good() {
+    let h = Health::new();
+    assert_eq!((h.is_serving(), h.word()), (false, "starting"));
+    h.set_serving();
+    assert_eq!((h.is_serving(), h.word()), (true, "ok"));
+    h.set_draining();
+    h.set_serving();
+    assert_eq!((h.is_serving(), h.word()), (false, "draining"));
+}
+
+#[test]
+fn playing_moves_one_player_between_the_gauges_and_back_on_drop() {
+    // The process-wide gauges: other tests' sessions may move them too, so only this test's
+    // own difference is compared, through a lock-free read before and after each step.
+    let solo = || METRICS.solo_players.get();
+    let versus = || METRICS.versus_players.get();
+    let mut p = Playing::default();
+    let (s0, v0) = (solo(), versus());
+    p.set(true, false);
+    p.set(true, false);
+    assert_eq!((solo() - s0, versus() - v0), (1, 0));
+    p.set(true, true);
+    assert_eq!((solo() - s0, versus() - v0), (0, 1));
+    p.set(false, true);
+    assert_eq!((solo() - s0, versus() - v0), (0, 0));
+    p.set(true, false);
+    drop(p);
+    assert_eq!((solo() - s0, versus() - v0), (0, 0));
+}
+
+#[test]
+fn requests_are_answered_by_path_and_method() {
+    let h = Health::new();
+    let status = |head: &[u8]| respond(head, &h).0;
+    assert_eq!(
+        status(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
+        "200 OK"
+    );
+    assert_eq!(status(b"GET /metrics?x=1 HTTP/1.0\r\n\r\n"), "200 OK");
+    assert_eq!(
+        status(b"GET /health HTTP/1.1\r\n\r\n"),
+        "503 Service Unavailable"
+    );
+    h.set_serving();
+    assert_eq!(status(b"GET /health HTTP/1.1\r\n\r\n"), "200 OK");
+    assert_eq!(respond(b"GET /health HTTP/1.1\r\n\r\n", &h).2, "ok\n");
+    assert_eq!(status(b"GET / HTTP/1.1\r\n\r\n"), "404 Not Found");
+    assert_eq!(status(b"GET /metricsx HTTP/1.1\r\n\r\n"), "404 Not Found");
+    assert_eq!(
+        status(b"POST /metrics HTTP/1.1\r\n\r\n"),
+        "405 Method Not Allowed"
+    );
+    for bad in [
+        &b"GET\r\n\r\n"[..],
+        b"GET /metrics\r\n\r\n",
+        b"GET /metrics SSH-2.0 x\r\n\r\n",
+        b"",
+    ] {
+        assert_eq!(status(bad), "400 Bad Request", "{bad:?}");
+    }
+}
+
+/// A metrics server on 127.0.0.1:0 with its own health.
+async fn start() -> (std::net::SocketAddr, &'static Health) {
+    let health: &'static Health = Box::leak(Box::new(Health::new()));
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(http::serve(listener, health, std::future::pending()));
+    (addr, health)
+}
+
+/// Sends `request` and reads until the server closes.
+async fn exchange(addr: std::net::SocketAddr, request: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).await.expect("connect");
+    // A server that closes without reading everything may reset the connection: what was
+    // read before that is the answer.
+    let _ = s.write_all(request).await;
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
+        .await
+        .expect("the server closes");
+    String::from_utf8(out).expect("utf-8")
+}
+
+#[tokio::test]
+async fn the_http_server_serves_metrics_health_and_404() {
+    let (addr, health) = start().await;
+    let reply = exchange(addr, b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
+    let (head, body) = reply.split_once("\r\n\r\n").expect("head and body");
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    assert!(
+        head.contains("Content-Type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    assert!(
+        head.contains(&format!("Content-Length: {}", body.len())),
+        "{head}"
+    );
+    let (types, samples) = parse(body).expect(body);
+    check_histograms(&types, &samples).expect(body);
+    assert!(types.contains_key("minotty_input_to_frame_seconds"));
+
+    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 503 "), "{reply}");
+    assert!(reply.ends_with("\r\n\r\nstarting\n"), "{reply}");
+    health.set_serving();
+    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+    assert!(reply.ends_with("\r\n\r\nok\n"), "{reply}");
+    health.set_draining();
+    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 503 "), "{reply}");
+    assert!(reply.ends_with("draining\n"), "{reply}");
+
+    let reply = exchange(addr, b"GET /admin HTTP/1.1\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 404 "), "{reply}");
+}
+
+#[tokio::test]
+async fn oversized_and_slow_requests_are_closed_unanswered() {
+    let (addr, _) = start().await;
+    // A head past MAX_REQUEST without its end: closed, nothing answered.
+    let mut big = b"GET /metrics HTTP/1.1\r\nX: ".to_vec();
+    big.resize(http::MAX_REQUEST + 100, b'a');
+    assert_eq!(exchange(addr, &big).await, "");
+    // A client that never finishes its head is closed after READ_TIMEOUT.
+    let started = tokio::time::Instant::now();
+    assert_eq!(exchange(addr, b"GET /metrics HTTP/1.1\r\n").await, "");
+    let waited = started.elapsed();
+    assert!(
+        waited >= http::READ_TIMEOUT && waited < http::READ_TIMEOUT * 3,
+        "{waited:?}"
+    );
+}
+
+#[tokio::test]
+async fn connections_past_the_limit_are_closed_at_once() {
+    let (addr, _) = start().await;
+    // MAX_CONNECTIONS clients that send nothing hold every slot...
+    let mut idle = Vec::new();
+    for _ in 0..http::MAX_CONNECTIONS {
+        idle.push(TcpStream::connect(addr).await.expect("connect"));
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // ...so the next is closed without an answer, long before the read timeout...
+    let started = tokio::time::Instant::now();
+    assert_eq!(exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await, "");
+    assert!(started.elapsed() < http::READ_TIMEOUT, "closed at once");
+    // ...and once they time out, the server answers again.
+    drop(idle);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 503 "), "{reply}");
+}
