@@ -1,6 +1,10 @@
 //! Versus in the store: matches with their players and replays, ranked ratings and the rating
 //! board (periods, ranks, ties, paging).
 
+#[path = "store_db/mod.rs"]
+#[macro_use]
+mod store_db;
+
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
@@ -8,13 +12,13 @@ use minotty_server::store::{
     Account, KeyFingerprint, MatchPlayer, NewKey, NewMatch, Page, Period, PlayerId, PlayerName,
     Store, UnixMs,
 };
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 /// 2024-02-29T13:14:15.678Z.
 const NOW: UnixMs = 1_709_212_455_678;
 const DAY: UnixMs = 86_400_000;
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -73,8 +77,8 @@ fn ranked(at: UnixMs, winner: (PlayerId, f64), loser: (PlayerId, f64)) -> NewMat
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_match_is_stored_with_players_and_replays(pool: SqlitePool) {
+both!(a_match_is_stored_with_players_and_replays);
+async fn a_match_is_stored_with_players_and_replays(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await;
     let game = Game::new(
@@ -111,8 +115,8 @@ async fn a_match_is_stored_with_players_and_replays(pool: SqlitePool) {
     assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: SqlitePool) {
+both!(a_match_against_a_bot_is_stored_with_the_bot_marked);
+async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await;
     let a = seat(0, Some(ann.id), "ann", 2);
@@ -135,8 +139,8 @@ async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: SqlitePool) {
     assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn ranked_matches_update_ratings_and_the_board(pool: SqlitePool) {
+both!(ranked_matches_update_ratings_and_the_board);
+async fn ranked_matches_update_ratings_and_the_board(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await.id;
     let bob = player(&store, "bob", 2).await.id;
@@ -219,8 +223,8 @@ async fn ranked_matches_update_ratings_and_the_board(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn equal_ratings_share_a_rank(pool: SqlitePool) {
+both!(equal_ratings_share_a_rank);
+async fn equal_ratings_share_a_rank(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await.id;
     let bob = player(&store, "bob", 2).await.id;
@@ -255,8 +259,8 @@ fn after(r: Rating, won: bool) -> Rating {
     )
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn concurrent_results_of_one_account_both_count(pool: SqlitePool) {
+both!(concurrent_results_of_one_account_both_count);
+async fn concurrent_results_of_one_account_both_count(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await.id;
     let bob = player(&store, "bob", 2).await.id;
