@@ -298,10 +298,10 @@ async fn guests_are_marked_and_never_show_a_registered_players_name() {
     assert_eq!(names, ["~Bob", "~cyd", "Bob"]);
 }
 
+both!(a_flood_of_snapshot_saves_stays_within_the_bounds);
 /// A registered player floods Ctrl+S: the session's save budget refuses all but a burst, the
 /// store keeps them, a list shows them, and a second session of the same player sees them;
 /// a guest's are the session's alone.
-both!(a_flood_of_snapshot_saves_stays_within_the_bounds);
 async fn a_flood_of_snapshot_saves_stays_within_the_bounds(pool: AnyPool) {
     use minotty_server::services::account::{SNAPSHOT_BURST, SNAPSHOT_SLOW_DOWN};
     use minotty_server::store::MAX_SNAPSHOTS;

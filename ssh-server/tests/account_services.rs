@@ -324,9 +324,9 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: AnyPool) {
     assert_eq!(guesser.account.current(), None);
 }
 
+both!(a_flood_of_requests_is_held_to_the_sessions_budget);
 /// A session that floods requests (each one database work) gets its burst answered, then one
 /// "slow down" and nothing more, instead of holding a read connection busy.
-both!(a_flood_of_requests_is_held_to_the_sessions_budget);
 async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: AnyPool) {
     use minotty_server::services::account::REQUESTS_BURST;
     let store = Store::from_pool(pool).await.expect("store");

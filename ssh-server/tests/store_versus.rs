@@ -313,3 +313,41 @@ async fn concurrent_results_of_one_account_both_count(pool: AnyPool) {
     assert_eq!(befores.len(), 2);
     assert!(befores.contains(&1500.0) && befores.iter().any(|&b| b != 1500.0));
 }
+
+instances!(ranked_results_of_one_account_on_two_instances_both_count);
+/// Two instances store ranked matches of one account at once: the second to write starts from
+/// the first's rating (PostgreSQL: the account rows are locked in id order; SQLite: one writer
+/// at a time), so neither result is lost.
+async fn ranked_results_of_one_account_on_two_instances_both_count(url: String) {
+    let a = Store::open(&url).await.expect("instance A");
+    let b = Store::open(&url).await.expect("instance B");
+    let start = Rating::default();
+    for round in 0..4u32 {
+        let ann = player(&a, &format!("ann{round}"), 10 * round + 1).await.id;
+        let bob = player(&b, &format!("bob{round}"), 10 * round + 2).await.id;
+        let cid = player(&a, &format!("cid{round}"), 10 * round + 3).await.id;
+        let one = |winner: PlayerId, loser: PlayerId, room: &str| {
+            let mut m = ranked(NOW, (winner, 0.0), (loser, 0.0));
+            m.players[0].rating = Some((start, after(start, true)));
+            m.players[1].rating = Some((start, after(start, false)));
+            m.room = room.into();
+            m
+        };
+        // Ann beat bob on A while cid beat her on B; bob and cid also play each other.
+        let (won, lost) = (one(ann, bob, "AAAAAA"), one(cid, ann, "BBBBBB"));
+        let (x, y) = tokio::join!(a.record_match(&won), b.record_match(&lost));
+        x.expect("stored on A");
+        y.expect("stored on B");
+        for store in [&a, &b] {
+            let stored = store.rating_of(ann).await.expect("read").expect("rated");
+            assert_eq!((stored.games, stored.wins), (2, 1));
+            let win_then_loss = after(after(start, true), false);
+            let loss_then_win = after(after(start, false), true);
+            assert!(
+                stored.rating == win_then_loss || stored.rating == loss_then_win,
+                "{:?} is not both results",
+                stored.rating
+            );
+        }
+    }
+}

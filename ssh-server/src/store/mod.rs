@@ -133,6 +133,23 @@ impl Backend {
     }
 }
 
+/// `url` with the password of its user info replaced by `***`, for logs and error messages
+/// (`postgres://minotty:secret@db/minotty` becomes `postgres://minotty:***@db/minotty`).
+pub fn redacted_url(url: &str) -> String {
+    let Some(start) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[start..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return url.to_string();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!("{}{}:***{}", &url[..start], &rest[..colon], &rest[at..]),
+        None => url.to_string(),
+    }
+}
+
 /// Connections of a PostgreSQL store for reads (each instance; PostgreSQL's default
 /// `max_connections` of 100 holds several instances).
 pub const PG_READERS: u32 = 8;
@@ -429,4 +446,41 @@ fn from_db<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T, StoreError> {
 /// Converts an engine value to a stored integer, saturating at `i64::MAX`.
 fn to_db<T: TryInto<i64>>(v: T) -> i64 {
     v.try_into().unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_url_scheme_picks_the_backend() {
+        for (url, backend) in [
+            ("sqlite://minotty.db", Backend::Sqlite),
+            ("sqlite:///var/lib/minotty/minotty.db", Backend::Sqlite),
+            ("minotty.db", Backend::Sqlite),
+            ("postgres://u:p@localhost/minotty", Backend::Postgres),
+            ("postgresql://localhost/minotty", Backend::Postgres),
+            ("POSTGRES://localhost/minotty", Backend::Postgres),
+            ("postgresx://localhost/minotty", Backend::Sqlite),
+        ] {
+            assert_eq!(Backend::of_url(url), backend, "{url}");
+        }
+    }
+
+    #[test]
+    fn passwords_are_left_out_of_logged_urls() {
+        for (url, shown) in [
+            (
+                "postgres://minotty:secret@db:5432/minotty",
+                "postgres://minotty:***@db:5432/minotty",
+            ),
+            ("postgres://minotty@db/minotty", "postgres://minotty@db/minotty"),
+            ("postgres://db/minotty?user=x", "postgres://db/minotty?user=x"),
+            ("postgres://a:b:c@db/x", "postgres://a:***@db/x"),
+            ("sqlite://minotty.db", "sqlite://minotty.db"),
+            ("sqlite://dir@2/minotty.db", "sqlite://dir@2/minotty.db"),
+        ] {
+            assert_eq!(redacted_url(url), shown);
+        }
+    }
 }

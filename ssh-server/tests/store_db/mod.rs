@@ -25,6 +25,7 @@ const PG_DEFAULT: &str = "postgres://minotty:minotty@localhost/postgres";
 
 /// Runs the async test function `$name(pool: AnyPool)` on both databases, as the tests
 /// `$name::sqlite` and `$name::postgres`.
+#[allow(unused_macros)]
 macro_rules! both {
     ($name:ident) => {
         mod $name {
@@ -50,6 +51,7 @@ macro_rules! both {
 /// Runs the async test function `$name(url: String)` on both databases, as `$name::sqlite` and
 /// `$name::postgres`: the test opens the URL as often as it wants instances (several
 /// `Store`s, each with its own pools, are what several `minotty serve` are to the database).
+#[allow(unused_macros)]
 macro_rules! instances {
     ($name:ident) => {
         mod $name {
