@@ -6,8 +6,8 @@ use std::net::IpAddr;
 use super::keys::insert_key;
 use super::rate_limit::net;
 use super::{
-    Backend,
-    NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError, UnixMs,
+    Backend, NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError,
+    UnixMs,
 };
 
 /// A registered player.

@@ -71,7 +71,11 @@ impl Store {
             // until this transaction ends, so each reads the rating the other wrote. `FOR NO
             // KEY UPDATE` leaves games and keys that reference the account free to insert.
             // SQLite needs no lock: `BEGIN IMMEDIATE` already holds the whole database.
-            let mut ids: Vec<i64> = m.players.iter().filter_map(|p| p.player.map(|p| p.0)).collect();
+            let mut ids: Vec<i64> = m
+                .players
+                .iter()
+                .filter_map(|p| p.player.map(|p| p.0))
+                .collect();
             ids.sort_unstable();
             ids.dedup();
             for id in ids {

@@ -198,15 +198,27 @@ impl StoreError {
 
 fn is_transient(e: &sqlx::Error) -> bool {
     match e {
-        sqlx::Error::Database(db) if db.try_downcast_ref::<sqlx::postgres::PgDatabaseError>().is_some() => {
+        sqlx::Error::Database(db)
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some() =>
+        {
             // PostgreSQL's SQLSTATE: serialization failure and deadlock (a concurrent writer
             // of another instance: try the transaction again), lock not available, too many
             // connections, out of disk or memory, the server shutting down, connection errors.
             let code = db.code().unwrap_or_default();
             matches!(
                 code.as_ref(),
-                "40001" | "40P01" | "55P03" | "53000" | "53100" | "53200" | "53300" | "57P01"
-                    | "57P02" | "57P03"
+                "40001"
+                    | "40P01"
+                    | "55P03"
+                    | "53000"
+                    | "53100"
+                    | "53200"
+                    | "53300"
+                    | "57P01"
+                    | "57P02"
+                    | "57P03"
             ) || code.starts_with("08")
         }
         sqlx::Error::Database(db) => {
@@ -274,7 +286,10 @@ impl Store {
             }
             Backend::Postgres => {
                 sqlx::any::install_default_drivers();
-                let writer = AnyPoolOptions::new().max_connections(1).connect(url).await?;
+                let writer = AnyPoolOptions::new()
+                    .max_connections(1)
+                    .connect(url)
+                    .await?;
                 PG_MIGRATOR.run(&writer).await?;
                 let reader = AnyPoolOptions::new()
                     .max_connections(PG_READERS)
@@ -474,8 +489,14 @@ mod tests {
                 "postgres://minotty:secret@db:5432/minotty",
                 "postgres://minotty:***@db:5432/minotty",
             ),
-            ("postgres://minotty@db/minotty", "postgres://minotty@db/minotty"),
-            ("postgres://db/minotty?user=x", "postgres://db/minotty?user=x"),
+            (
+                "postgres://minotty@db/minotty",
+                "postgres://minotty@db/minotty",
+            ),
+            (
+                "postgres://db/minotty?user=x",
+                "postgres://db/minotty?user=x",
+            ),
             ("postgres://a:b:c@db/x", "postgres://a:***@db/x"),
             ("sqlite://minotty.db", "sqlite://minotty.db"),
             ("sqlite://dir@2/minotty.db", "sqlite://dir@2/minotty.db"),

@@ -37,8 +37,7 @@ macro_rules! both {
 
             #[tokio::test]
             async fn postgres() {
-                let Some(db) = crate::store_db::PgDatabase::create(stringify!($name)).await
-                else {
+                let Some(db) = crate::store_db::PgDatabase::create(stringify!($name)).await else {
                     return;
                 };
                 super::$name(db.pool().await).await;
@@ -64,8 +63,7 @@ macro_rules! instances {
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                let Some(db) = crate::store_db::PgDatabase::create(stringify!($name)).await
-                else {
+                let Some(db) = crate::store_db::PgDatabase::create(stringify!($name)).await else {
                     return;
                 };
                 super::$name(db.url.clone()).await;
@@ -161,7 +159,9 @@ impl PgDatabase {
 
 /// `url` with its database (the path) replaced by `name`, its query kept.
 fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
+    let (base, query) = url
+        .split_once('?')
+        .map_or((url, None), |(b, q)| (b, Some(q)));
     let after_scheme = base.find("://").map_or(0, |i| i + 3);
     let base = match base[after_scheme..].find('/') {
         Some(slash) => &base[..after_scheme + slash],

@@ -25,7 +25,11 @@ async fn open_creates_the_file_with_wal_foreign_keys_and_a_busy_timeout() {
     let url = format!("sqlite://{}", path.display());
     let store = Store::open(&url).await.expect("opens");
     assert!(path.exists());
-    let p = store.pragmas().await.expect("pragmas").expect("SQLite has pragmas");
+    let p = store
+        .pragmas()
+        .await
+        .expect("pragmas")
+        .expect("SQLite has pragmas");
     assert_eq!(p.journal_mode, "wal");
     assert!(p.foreign_keys);
     assert_eq!(p.busy_timeout_ms, 5_000);

@@ -61,7 +61,10 @@ async fn counts_match_a_recount(pool: &AnyPool) {
     .expect("counts");
     assert!(!wrong.is_empty(), "there are counts");
     let wrong: Vec<_> = wrong.into_iter().filter(|r| r.5 != r.6).collect();
-    assert!(wrong.is_empty(), "counts that differ from a recount: {wrong:?}");
+    assert!(
+        wrong.is_empty(),
+        "counts that differ from a recount: {wrong:?}"
+    );
     let uncounted: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM leaderboard_best b WHERE NOT EXISTS (SELECT 1 FROM \
          leaderboard_counts c WHERE b.mode = c.mode AND b.ruleset = c.ruleset \
@@ -151,8 +154,12 @@ async fn games_from_two_instances_keep_boards_and_ranks_exact(url: String) {
             assert_eq!(entry.rank, 1 + u64::try_from(better).expect("small"));
         }
     }
-    let top_a = a.leaderboard(board, Period::Today, NOW, Page::top(10)).await;
-    let top_b = b.leaderboard(board, Period::Today, NOW, Page::top(10)).await;
+    let top_a = a
+        .leaderboard(board, Period::Today, NOW, Page::top(10))
+        .await;
+    let top_b = b
+        .leaderboard(board, Period::Today, NOW, Page::top(10))
+        .await;
     assert_eq!(top_a.expect("A's board"), top_b.expect("B's board"));
     let games: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games")
         .fetch_one(&pool)

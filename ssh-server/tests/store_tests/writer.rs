@@ -3,10 +3,10 @@
 use std::time::{Duration, Instant};
 
 use minotty_engine::{Mode, ModeKind};
+use minotty_server::store::sqlite_pool;
 use minotty_server::store::{
     GameWriter, Page, Period, PlayerId, Store, Verdict, WriteError, WriterConfig,
 };
-use minotty_server::store::sqlite_pool;
 use sqlx::sqlite::SqliteConnection;
 use sqlx::{AnyPool, Connection};
 
@@ -161,9 +161,7 @@ async fn a_busy_database_is_retried_until_the_write_goes_through() {
     let store = Store::from_pool(pool).await.expect("store");
     let alice = player(&store, "alice", 1).await;
     let game = played(&alice, Mode::sprint(), 7, 1000);
-    let mut blocker = SqliteConnection::connect(&url)
-        .await
-        .expect("connects");
+    let mut blocker = SqliteConnection::connect(&url).await.expect("connects");
     sqlx::query("BEGIN IMMEDIATE")
         .execute(&mut blocker)
         .await
