@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_server::store::{
-    Account, Board, FinishedGame, Page, Period, RegisterError, Store, StoredGame, Verdict,
+    Account, Board, FinishedGame, Page, Period, RegisterError, Store, StoreError, StoredGame,
+    Verdict,
 };
 use sqlx::AnyPool;
 
@@ -290,4 +291,51 @@ async fn pruning_on_two_instances_keeps_every_best(url: String) {
     assert!(games <= bests + 5 + 3, "{games} games for {bests} bests");
     let newest = a.recent_games(alice.id, 5).await.expect("recent");
     assert_eq!(newest.len(), 5, "the newest games are kept");
+}
+
+/// PostgreSQL only: two transactions of two instances that lock two rows in opposite orders
+/// deadlock; PostgreSQL aborts one with 40P01, and the store calls that transient, so the game
+/// writer tries the batch again (as it does a busy SQLite, `writer.rs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadlock_between_instances_is_transient() {
+    let Some(db) = crate::store_db::PgDatabase::create("deadlock").await else {
+        return;
+    };
+    let store = Store::open(&db.url).await.expect("migrates");
+    store.record_start("a", NOW).await.expect("a row");
+    store.close().await;
+    let pool = crate::store_db::raw(&db.url).await;
+    sqlx::query("INSERT INTO server_meta (key, value, updated_at) VALUES ('x', '', 0)")
+        .execute(&pool)
+        .await
+        .expect("another row");
+    let (mut one, mut two) = (
+        pool.begin().await.expect("tx"),
+        pool.begin().await.expect("tx"),
+    );
+    let touch = "UPDATE server_meta SET updated_at = updated_at + 1 WHERE key = $1";
+    let first = ["created_at", "x"];
+    sqlx::query(touch)
+        .bind(first[0])
+        .execute(&mut *one)
+        .await
+        .expect("locks");
+    sqlx::query(touch)
+        .bind(first[1])
+        .execute(&mut *two)
+        .await
+        .expect("locks");
+    let (x, y) = tokio::join!(
+        sqlx::query(touch).bind(first[1]).execute(&mut *one),
+        sqlx::query(touch).bind(first[0]).execute(&mut *two)
+    );
+    let error = match (x, y) {
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => StoreError::from(e),
+        other => panic!("one of the two is aborted: {other:?}"),
+    };
+    assert!(error.to_string().contains("deadlock"), "{error}");
+    assert!(error.is_transient(), "{error}");
+    drop((one, two));
+    pool.close().await;
+    db.drop().await;
 }
