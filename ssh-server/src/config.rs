@@ -109,7 +109,8 @@ pub struct ServeArgs {
     #[arg(long, env = "MINOTTY_LISTEN", default_value = "127.0.0.1:2222")]
     pub listen: SocketAddr,
 
-    /// Database URL (SQLite); created and migrated on start.
+    /// Database URL: `sqlite://FILE` (created if missing) or `postgres://USER:PASS@HOST/DB`
+    /// (an existing database that several instances may share); migrated on start.
     #[arg(long, env = "MINOTTY_DB", default_value = "sqlite://minotty.db")]
     pub db: String,
 

@@ -80,10 +80,11 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "host key"
         );
         println!("minotty host key fingerprint: {}", host_key.fingerprint());
+        let db = minotty_server::store::redacted_url(&args.db);
         let store = Store::open(&args.db)
             .await
-            .with_context(|| format!("opening the database {}", args.db))?;
-        tracing::info!(url = %args.db, "database ready");
+            .with_context(|| format!("opening the database {db}"))?;
+        tracing::info!(url = %db, backend = ?store.backend(), "database ready");
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;

@@ -3,6 +3,10 @@
 //! limited, a login whose look-up failed gets its account at the session's start, and guests
 //! are marked wherever other players see them.
 
+#[path = "store_db/mod.rs"]
+#[macro_use]
+mod store_db;
+
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -12,7 +16,7 @@ use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
 use minotty_server::store::{KeyFingerprint, NewKey, PlayerName, Store};
 use minotty_ui::online::{Identity, Request, Response, RoomLimit, RoomOptions, RoomView};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 use tokio::sync::mpsc;
 
 const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
@@ -64,8 +68,8 @@ async fn registered(store: &Store, name: &str, key: &str) -> AccountRef {
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn removing_a_key_ends_the_sessions_that_logged_in_with_it(pool: SqlitePool) {
+both!(removing_a_key_ends_the_sessions_that_logged_in_with_it);
+async fn removing_a_key_ends_the_sessions_that_logged_in_with_it(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(Some(&store));
     let ada = registered(&store, "ada", KEY1).await;
@@ -135,8 +139,8 @@ async fn removing_a_key_ends_the_sessions_that_logged_in_with_it(pool: SqlitePoo
     assert_eq!(late.account.current(), None);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn changing_a_password_needs_the_current_one(pool: SqlitePool) {
+both!(changing_a_password_needs_the_current_one);
+async fn changing_a_password_needs_the_current_one(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(Some(&store));
     let ada = registered(&store, "ada", KEY1).await;
@@ -185,8 +189,8 @@ async fn changing_a_password_needs_the_current_one(pool: SqlitePool) {
     ));
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn an_address_registers_a_few_accounts_a_day(pool: SqlitePool) {
+both!(an_address_registers_a_few_accounts_a_day);
+async fn an_address_registers_a_few_accounts_a_day(pool: AnyPool) {
     let store = Store::from_pool(pool)
         .await
         .expect("store")
@@ -213,8 +217,8 @@ async fn an_address_registers_a_few_accounts_a_day(pool: SqlitePool) {
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_login_whose_look_up_failed_gets_its_account_at_the_start(pool: SqlitePool) {
+both!(a_login_whose_look_up_failed_gets_its_account_at_the_start);
+async fn a_login_whose_look_up_failed_gets_its_account_at_the_start(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(Some(&store));
     let ada = registered(&store, "ada", KEY1).await;
@@ -294,11 +298,11 @@ async fn guests_are_marked_and_never_show_a_registered_players_name() {
     assert_eq!(names, ["~Bob", "~cyd", "Bob"]);
 }
 
+both!(a_flood_of_snapshot_saves_stays_within_the_bounds);
 /// A registered player floods Ctrl+S: the session's save budget refuses all but a burst, the
 /// store keeps them, a list shows them, and a second session of the same player sees them;
 /// a guest's are the session's alone.
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_flood_of_snapshot_saves_stays_within_the_bounds(pool: SqlitePool) {
+async fn a_flood_of_snapshot_saves_stays_within_the_bounds(pool: AnyPool) {
     use minotty_server::services::account::{SNAPSHOT_BURST, SNAPSHOT_SLOW_DOWN};
     use minotty_server::store::MAX_SNAPSHOTS;
 

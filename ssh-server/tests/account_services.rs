@@ -1,6 +1,10 @@
 //! The account services of a session against a real throwaway database, without SSH: requests
 //! in, responses out, as the session task sees them.
 
+#[path = "store_db/mod.rs"]
+#[macro_use]
+mod store_db;
+
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
@@ -11,7 +15,7 @@ use minotty_server::services::{AccountRef, Login, Services, SharedServices};
 use minotty_server::store::{GameWriter, Store, WriterConfig};
 use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
 use minotty_ui::{FinishedGame, Settings};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 use tokio::sync::mpsc;
 
 const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
@@ -68,8 +72,8 @@ fn forty_lines() -> FinishedGame {
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn guests_read_boards_but_have_no_account(pool: SqlitePool) {
+both!(guests_read_boards_but_have_no_account);
+async fn guests_read_boards_but_have_no_account(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
     let (mut s, mut rx) = Services::new(&shared, login(None, None));
@@ -97,8 +101,8 @@ async fn guests_read_boards_but_have_no_account(pool: SqlitePool) {
     assert_eq!(page.columns, ["Time", "PPS"]);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePool) {
+both!(a_player_registers_saves_settings_plays_and_links_a_key);
+async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
     let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
@@ -276,8 +280,8 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: SqlitePoo
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn wrong_passwords_are_rate_limited_per_account(pool: SqlitePool) {
+both!(wrong_passwords_are_rate_limited_per_account);
+async fn wrong_passwords_are_rate_limited_per_account(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
     let (mut owner, mut rx) = Services::new(&shared, login(Some(KEY1), None));
@@ -320,10 +324,10 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: SqlitePool) {
     assert_eq!(guesser.account.current(), None);
 }
 
+both!(a_flood_of_requests_is_held_to_the_sessions_budget);
 /// A session that floods requests (each one database work) gets its burst answered, then one
 /// "slow down" and nothing more, instead of holding a read connection busy.
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: SqlitePool) {
+async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: AnyPool) {
     use minotty_server::services::account::REQUESTS_BURST;
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
@@ -353,8 +357,8 @@ async fn a_flood_of_requests_is_held_to_the_sessions_budget(pool: SqlitePool) {
     assert!(pages as u64 >= REQUESTS_BURST - 1, "{pages} pages");
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn puzzle_progress_is_kept_per_account(pool: SqlitePool) {
+both!(puzzle_progress_is_kept_per_account);
+async fn puzzle_progress_is_kept_per_account(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
     let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));

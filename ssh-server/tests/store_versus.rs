@@ -1,6 +1,10 @@
 //! Versus in the store: matches with their players and replays, ranked ratings and the rating
 //! board (periods, ranks, ties, paging).
 
+#[path = "store_db/mod.rs"]
+#[macro_use]
+mod store_db;
+
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
@@ -8,13 +12,13 @@ use minotty_server::store::{
     Account, KeyFingerprint, MatchPlayer, NewKey, NewMatch, Page, Period, PlayerId, PlayerName,
     Store, UnixMs,
 };
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 /// 2024-02-29T13:14:15.678Z.
 const NOW: UnixMs = 1_709_212_455_678;
 const DAY: UnixMs = 86_400_000;
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -73,8 +77,8 @@ fn ranked(at: UnixMs, winner: (PlayerId, f64), loser: (PlayerId, f64)) -> NewMat
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_match_is_stored_with_players_and_replays(pool: SqlitePool) {
+both!(a_match_is_stored_with_players_and_replays);
+async fn a_match_is_stored_with_players_and_replays(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await;
     let game = Game::new(
@@ -111,8 +115,8 @@ async fn a_match_is_stored_with_players_and_replays(pool: SqlitePool) {
     assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: SqlitePool) {
+both!(a_match_against_a_bot_is_stored_with_the_bot_marked);
+async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await;
     let a = seat(0, Some(ann.id), "ann", 2);
@@ -135,8 +139,8 @@ async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: SqlitePool) {
     assert_eq!(store.rating_of(ann.id).await.expect("rating"), None);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn ranked_matches_update_ratings_and_the_board(pool: SqlitePool) {
+both!(ranked_matches_update_ratings_and_the_board);
+async fn ranked_matches_update_ratings_and_the_board(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await.id;
     let bob = player(&store, "bob", 2).await.id;
@@ -219,8 +223,8 @@ async fn ranked_matches_update_ratings_and_the_board(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn equal_ratings_share_a_rank(pool: SqlitePool) {
+both!(equal_ratings_share_a_rank);
+async fn equal_ratings_share_a_rank(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await.id;
     let bob = player(&store, "bob", 2).await.id;
@@ -255,8 +259,8 @@ fn after(r: Rating, won: bool) -> Rating {
     )
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn concurrent_results_of_one_account_both_count(pool: SqlitePool) {
+both!(concurrent_results_of_one_account_both_count);
+async fn concurrent_results_of_one_account_both_count(pool: AnyPool) {
     let store = store(pool).await;
     let ann = player(&store, "ann", 1).await.id;
     let bob = player(&store, "bob", 2).await.id;
@@ -308,4 +312,42 @@ async fn concurrent_results_of_one_account_both_count(pool: SqlitePool) {
         .collect();
     assert_eq!(befores.len(), 2);
     assert!(befores.contains(&1500.0) && befores.iter().any(|&b| b != 1500.0));
+}
+
+instances!(ranked_results_of_one_account_on_two_instances_both_count);
+/// Two instances store ranked matches of one account at once: the second to write starts from
+/// the first's rating (PostgreSQL: the account rows are locked in id order; SQLite: one writer
+/// at a time), so neither result is lost.
+async fn ranked_results_of_one_account_on_two_instances_both_count(url: String) {
+    let a = Store::open(&url).await.expect("instance A");
+    let b = Store::open(&url).await.expect("instance B");
+    let start = Rating::default();
+    for round in 0..4u32 {
+        let ann = player(&a, &format!("ann{round}"), 10 * round + 1).await.id;
+        let bob = player(&b, &format!("bob{round}"), 10 * round + 2).await.id;
+        let cid = player(&a, &format!("cid{round}"), 10 * round + 3).await.id;
+        let one = |winner: PlayerId, loser: PlayerId, room: &str| {
+            let mut m = ranked(NOW, (winner, 0.0), (loser, 0.0));
+            m.players[0].rating = Some((start, after(start, true)));
+            m.players[1].rating = Some((start, after(start, false)));
+            m.room = room.into();
+            m
+        };
+        // Ann beat bob on A while cid beat her on B; bob and cid also play each other.
+        let (won, lost) = (one(ann, bob, "AAAAAA"), one(cid, ann, "BBBBBB"));
+        let (x, y) = tokio::join!(a.record_match(&won), b.record_match(&lost));
+        x.expect("stored on A");
+        y.expect("stored on B");
+        for store in [&a, &b] {
+            let stored = store.rating_of(ann).await.expect("read").expect("rated");
+            assert_eq!((stored.games, stored.wins), (2, 1));
+            let win_then_loss = after(after(start, true), false);
+            let loss_then_win = after(after(start, false), true);
+            assert!(
+                stored.rating == win_then_loss || stored.rating == loss_then_win,
+                "{:?} is not both results",
+                stored.rating
+            );
+        }
+    }
 }

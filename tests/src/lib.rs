@@ -21,6 +21,7 @@ pub mod board;
 pub mod fuzz;
 pub mod isolated;
 pub mod keys;
+pub mod postgres;
 mod pty;
 pub mod relay;
 pub mod versus;

@@ -6,7 +6,8 @@ use std::net::IpAddr;
 use super::keys::insert_key;
 use super::rate_limit::net;
 use super::{
-    NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError, UnixMs,
+    Backend, NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError,
+    UnixMs,
 };
 
 /// A registered player.
@@ -111,6 +112,15 @@ impl Store {
             .filter(|a| !a.to_canonical().is_loopback())
             .map(|a| net(a).to_string());
         if let Some(address) = &address {
+            if self.backend == Backend::Postgres {
+                // Instances registering at once take turns on the count (the mode conflicts
+                // with itself, not with reads), so an address gets no more than its share
+                // whichever instances it reaches. SQLite: `BEGIN IMMEDIATE` holds the database.
+                sqlx::query("LOCK TABLE registrations IN SHARE ROW EXCLUSIVE MODE")
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(StoreError::from)?;
+            }
             let since = now.saturating_sub(DAY_MS);
             sqlx::query("DELETE FROM registrations WHERE registered_at <= $1")
                 .bind(since)

@@ -4,8 +4,8 @@
 use std::borrow::Borrow;
 
 use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
-use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
 
 use super::ranking::bucket_floor;
 use super::{Period, PlayerId, Store, StoreError, UnixMs, Verdict, from_db, to_db};
@@ -154,7 +154,7 @@ impl Store {
 }
 
 async fn insert_one(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut Transaction<'static, Any>,
     game: &FinishedGame,
     verdict: &Verdict,
 ) -> Result<StoredGame, StoreError> {
@@ -253,19 +253,19 @@ async fn insert_one(
 }
 
 /// A games row's `mode` column.
-pub(super) fn mode_of(row: &SqliteRow) -> Result<ModeKind, StoreError> {
+pub(super) fn mode_of(row: &AnyRow) -> Result<ModeKind, StoreError> {
     let mode: String = row.try_get("mode")?;
     ModeKind::parse(&mode).ok_or_else(|| StoreError::Corrupt(format!("stored mode {mode:?}")))
 }
 
 /// A games row's `ruleset` column.
-pub(super) fn ruleset_of(row: &SqliteRow) -> Result<RulesetId, StoreError> {
+pub(super) fn ruleset_of(row: &AnyRow) -> Result<RulesetId, StoreError> {
     let ruleset: String = row.try_get("ruleset")?;
     RulesetId::parse(&ruleset)
         .ok_or_else(|| StoreError::Corrupt(format!("stored ruleset {ruleset:?}")))
 }
 
-fn record(row: &SqliteRow) -> Result<GameRecord, StoreError> {
+fn record(row: &AnyRow) -> Result<GameRecord, StoreError> {
     let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get::<i64, _>(name)?) };
     let stats = Stats {
         time: from_db(int("time_ms")?, "time_ms")?,

@@ -6,9 +6,9 @@ use std::fmt;
 use std::sync::{Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{Any, AnyPool, Transaction};
 
-use super::{PlayerId, Store, StoreError, UnixMs};
+use super::{Backend, PlayerId, Store, StoreError, UnixMs};
 
 /// How often the uses of keys noted at login are written.
 pub const KEY_USE_FLUSH: Duration = Duration::from_secs(10);
@@ -78,12 +78,16 @@ impl KeyUses {
     }
 
     /// Writes the noted uses in one transaction; on failure they are kept for the next try.
-    pub(super) async fn flush(&self, writer: &SqlitePool) -> Result<usize, StoreError> {
+    pub(super) async fn flush(
+        &self,
+        backend: Backend,
+        writer: &AnyPool,
+    ) -> Result<usize, StoreError> {
         let uses = self.take();
         if uses.is_empty() {
             return Ok(0);
         }
-        match write_uses(writer, &uses).await {
+        match write_uses(backend, writer, &uses).await {
             Ok(()) => Ok(uses.len()),
             Err(e) => {
                 self.restore(uses);
@@ -94,7 +98,7 @@ impl KeyUses {
 
     /// Starts the task that flushes every [`KEY_USE_FLUSH`], when there is a runtime. It ends
     /// once every store is dropped or the writer's pool is closed.
-    pub(super) fn spawn_flusher(uses: Weak<KeyUses>, writer: SqlitePool) {
+    pub(super) fn spawn_flusher(uses: Weak<KeyUses>, backend: Backend, writer: AnyPool) {
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
@@ -110,7 +114,7 @@ impl KeyUses {
                 if writer.is_closed() {
                     return;
                 }
-                if let Err(e) = uses.flush(&writer).await {
+                if let Err(e) = uses.flush(backend, &writer).await {
                     tracing::warn!(error = %e, "writing when keys were last used");
                 }
             }
@@ -119,11 +123,17 @@ impl KeyUses {
 }
 
 async fn write_uses(
-    writer: &SqlitePool,
+    backend: Backend,
+    writer: &AnyPool,
     uses: &HashMap<KeyFingerprint, UnixMs>,
 ) -> Result<(), StoreError> {
-    // `BEGIN IMMEDIATE`: see `Store::write_tx` (PostgreSQL: `BEGIN`).
-    let mut tx = writer.begin_with("BEGIN IMMEDIATE").await?;
+    // `BEGIN IMMEDIATE` on SQLite, `BEGIN` on PostgreSQL: see `Store::write_tx`.
+    let mut tx = writer.begin_with(backend.begin_write()).await?;
+    // In key order: two instances flushing uses of the same keys lock their rows in the same
+    // order (PostgreSQL), so they wait for each other instead of deadlocking. The condition
+    // keeps the latest use whichever instance writes last.
+    let mut uses: Vec<_> = uses.iter().collect();
+    uses.sort_unstable_by(|a, b| a.0.as_str().cmp(b.0.as_str()));
     for (key, at) in uses {
         sqlx::query(
             "UPDATE player_keys SET last_used_at = $2 WHERE fingerprint = $1 \
@@ -172,7 +182,7 @@ impl Store {
     /// says how many keys were updated (a background task does this every [`KEY_USE_FLUSH`],
     /// and [`Store::close`] once more).
     pub async fn flush_key_uses(&self) -> Result<usize, StoreError> {
-        self.key_uses.flush(&self.writer).await
+        self.key_uses.flush(self.backend, &self.writer).await
     }
 
     /// The keys of `player`, oldest first.
@@ -224,7 +234,7 @@ impl Store {
 
 /// Adds `key` to `player` inside `tx`. `Ok(false)` when the key already belongs to an account.
 pub(super) async fn insert_key(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut Transaction<'static, Any>,
     player: PlayerId,
     key: &NewKey,
     now: UnixMs,

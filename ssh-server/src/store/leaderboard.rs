@@ -8,7 +8,7 @@
 
 use minotty_engine::{ModeKind, RulesetId};
 use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 
 use super::ranking::bucket_floor;
 use super::{GameId, Period, PlayerId, PlayerName, Store, StoreError, UnixMs, from_db};
@@ -212,7 +212,7 @@ impl Store {
     }
 }
 
-fn entry(row: &SqliteRow, rank: u64) -> Result<Entry, StoreError> {
+fn entry(row: &AnyRow, rank: u64) -> Result<Entry, StoreError> {
     let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get::<i64, _>(name)?) };
     Ok(Entry {
         rank,

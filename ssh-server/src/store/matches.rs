@@ -10,7 +10,7 @@ use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use sqlx::Row;
 
-use super::{PlayerId, Store, StoreError, UnixMs, from_db, to_db};
+use super::{Backend, PlayerId, Store, StoreError, UnixMs, from_db, to_db};
 
 /// A stored match's id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -65,6 +65,26 @@ impl Store {
     /// rating (games, wins and the time of the last match with it).
     pub async fn record_match(&self, m: &NewMatch) -> Result<MatchId, StoreError> {
         let mut tx = self.write_tx().await?;
+        if m.ranked && self.backend == Backend::Postgres {
+            // Another instance may store a match of the same players at once: lock their
+            // accounts (in id order, so that two such matches wait instead of deadlocking)
+            // until this transaction ends, so each reads the rating the other wrote. `FOR NO
+            // KEY UPDATE` leaves games and keys that reference the account free to insert.
+            // SQLite needs no lock: `BEGIN IMMEDIATE` already holds the whole database.
+            let mut ids: Vec<i64> = m
+                .players
+                .iter()
+                .filter_map(|p| p.player.map(|p| p.0))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            for id in ids {
+                sqlx::query("SELECT id FROM players WHERE id = $1 FOR NO KEY UPDATE")
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            }
+        }
         // Each seat's rating change, from the ratings stored now.
         let mut ratings: Vec<Option<(Rating, Rating)>> = Vec::with_capacity(m.players.len());
         for p in &m.players {

@@ -1,4 +1,12 @@
-//! The store: accounts, keys, settings, games and leaderboards in SQLite through sqlx.
+//! The store: accounts, keys, settings, games and leaderboards in SQLite or PostgreSQL through
+//! sqlx's `Any` driver.
+//!
+//! One code path serves both databases ([`Backend`]): `sqlx::Any` hands each statement to the
+//! driver of the URL's scheme unchanged, so a statement is written once with `$N` placeholders
+//! (SQLite's driver binds `$N` by number too) and the types both sides share (`i64`, `f64`,
+//! `bool`, `String`, `Vec<u8>`); where the databases differ, [`Backend::sql`] picks one of two
+//! texts written side by side. SQLite keeps its own tuning: the pragmas that its connection
+//! options used to set are run by `after_connect`.
 //!
 //! Architecture Invariant: every SQL statement of these tables lives in this module, and
 //! nothing outside it touches the pool. Queries are runtime-checked (`sqlx::query` with binds,
@@ -33,12 +41,11 @@ mod snapshots;
 mod verify;
 mod writer;
 
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::any::AnyPoolOptions;
+use sqlx::{Any, AnyPool, Executor, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
 pub use charts::{PaceGame, RankedGame};
@@ -74,8 +81,78 @@ pub fn unix_now() -> UnixMs {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// The migrations in `migrations/`, embedded at build time.
+/// The SQLite migrations in `migrations/`, embedded at build time.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations");
+
+/// The PostgreSQL migrations in `migrations/postgres/`: the same numbers and tables as
+/// [`MIGRATOR`]'s, in PostgreSQL's syntax where SQLite's differs.
+pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
+
+/// The database behind a [`Store`], chosen by the URL's scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// `sqlite://file.db` (the default: an embedded file, nothing to install).
+    Sqlite,
+    /// `postgres://...` or `postgresql://...`: one database that several instances share.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a database URL names: PostgreSQL for `postgres://` and `postgresql://`,
+    /// SQLite for anything else.
+    pub fn of_url(url: &str) -> Backend {
+        let scheme = url.split_once(':').map_or("", |(s, _)| s);
+        if scheme.eq_ignore_ascii_case("postgres") || scheme.eq_ignore_ascii_case("postgresql") {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+
+    /// One of two texts of a statement that the databases write differently.
+    pub(crate) fn sql(self, sqlite: &'static str, postgres: &'static str) -> &'static str {
+        match self {
+            Backend::Sqlite => sqlite,
+            Backend::Postgres => postgres,
+        }
+    }
+
+    /// The statement that starts a write transaction. SQLite: `BEGIN IMMEDIATE` takes the
+    /// write lock at once (see [`Store::write_tx`]). PostgreSQL: plain `BEGIN` (READ
+    /// COMMITTED); concurrent writers are made safe by the statements themselves (upserts,
+    /// conditional updates, row locks taken in a fixed order), see `ARCHITECTURE.md`.
+    fn begin_write(self) -> &'static str {
+        self.sql("BEGIN IMMEDIATE", "BEGIN")
+    }
+
+    fn migrator(self) -> &'static sqlx::migrate::Migrator {
+        match self {
+            Backend::Sqlite => &MIGRATOR,
+            Backend::Postgres => &PG_MIGRATOR,
+        }
+    }
+}
+
+/// `url` with the password of its user info replaced by `***`, for logs and error messages
+/// (`postgres://minotty:secret@db/minotty` becomes `postgres://minotty:***@db/minotty`).
+pub fn redacted_url(url: &str) -> String {
+    let Some(start) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[start..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return url.to_string();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!("{}{}:***{}", &url[..start], &rest[..colon], &rest[at..]),
+        None => url.to_string(),
+    }
+}
+
+/// Connections of a PostgreSQL store for reads (each instance; PostgreSQL's default
+/// `max_connections` of 100 holds several instances).
+pub const PG_READERS: u32 = 8;
 
 /// How long a statement waits for another connection's write lock before it fails as busy.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -121,6 +198,29 @@ impl StoreError {
 
 fn is_transient(e: &sqlx::Error) -> bool {
     match e {
+        sqlx::Error::Database(db)
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some() =>
+        {
+            // PostgreSQL's SQLSTATE: serialization failure and deadlock (a concurrent writer
+            // of another instance: try the transaction again), lock not available, too many
+            // connections, out of disk or memory, the server shutting down, connection errors.
+            let code = db.code().unwrap_or_default();
+            matches!(
+                code.as_ref(),
+                "40001"
+                    | "40P01"
+                    | "55P03"
+                    | "53000"
+                    | "53100"
+                    | "53200"
+                    | "53300"
+                    | "57P01"
+                    | "57P02"
+                    | "57P03"
+            ) || code.starts_with("08")
+        }
         sqlx::Error::Database(db) => {
             // SQLite's primary result codes: SQLITE_BUSY (5), SQLITE_LOCKED (6), SQLITE_IOERR
             // (10), SQLITE_FULL (13); extended codes keep the primary code in the low byte.
@@ -150,10 +250,15 @@ pub struct Pragmas {
 /// write goes through one connection and waits its turn in the process instead of in SQLite's
 /// busy loop, and the readers (WAL lets them run beside the writer) can never hold up a write
 /// by taking every connection.
+///
+/// On PostgreSQL both are pools of one database that other instances use too: the writer pool
+/// of one connection orders this instance's writes, and the statements make the instances'
+/// writes safe against each other.
 #[derive(Clone, Debug)]
 pub struct Store {
-    reader: SqlitePool,
-    writer: SqlitePool,
+    backend: Backend,
+    reader: AnyPool,
+    writer: AnyPool,
     limiter: Arc<Mutex<RateLimiter>>,
     /// Uses of keys noted at login, written in batches.
     key_uses: Arc<keys::KeyUses>,
@@ -164,59 +269,56 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens the SQLite database at `url` (`sqlite://minotty.db`), creating the file if it is
-    /// missing, with WAL, foreign keys and a busy timeout, and applies the migrations.
+    /// Opens the database at `url`: PostgreSQL for `postgres://...` (the database must exist;
+    /// the role needs the right to create tables in it), otherwise the SQLite file of a
+    /// `sqlite://minotty.db` URL, created if it is missing, with WAL, foreign keys and a busy
+    /// timeout. Applies the migrations of that database.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
-        Store::connect(SqliteConnectOptions::from_str(url)?).await
+        match Backend::of_url(url) {
+            Backend::Sqlite => {
+                // The writer's inserts land on random pages of the leaderboard and history
+                // indexes: it keeps 128 MiB of them; readers walk few pages and keep 16 MiB
+                // each.
+                let writer = sqlite_pool(url, 1, BUSY_TIMEOUT, 131_072).await?;
+                MIGRATOR.run(&writer).await?;
+                let reader = sqlite_pool(url, READERS, BUSY_TIMEOUT, 16_384).await?;
+                Ok(Store::with_pools(Backend::Sqlite, reader, writer))
+            }
+            Backend::Postgres => {
+                sqlx::any::install_default_drivers();
+                let writer = AnyPoolOptions::new()
+                    .max_connections(1)
+                    .connect(url)
+                    .await?;
+                PG_MIGRATOR.run(&writer).await?;
+                let reader = AnyPoolOptions::new()
+                    .max_connections(PG_READERS)
+                    .connect(url)
+                    .await?;
+                Ok(Store::with_pools(Backend::Postgres, reader, writer))
+            }
+        }
     }
 
-    /// Like [`Store::open`] with options already parsed (tests use a throwaway file).
-    pub async fn connect(options: SqliteConnectOptions) -> Result<Store, StoreError> {
-        let options = options
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut can lose
-            // the last commits but never corrupts the database.
-            .synchronous(SqliteSynchronous::Normal)
-            .foreign_keys(true)
-            .busy_timeout(BUSY_TIMEOUT)
-            // SQLite-only tuning (PostgreSQL sizes its own buffers). Reads go through a memory
-            // map of the file shared by every connection (SQLite caps it at 2 GiB) instead of
-            // a read() per page, and each connection keeps a cache of pages.
-            .pragma("mmap_size", MMAP_BYTES.to_string())
-            // Statement journals (an upsert that fires triggers keeps one to undo itself) in
-            // memory instead of a temporary file written for every game.
-            .pragma("temp_store", "memory")
-            // Checkpoint every ~40 MiB of WAL rather than 4 MiB: index pages that many
-            // transactions touch are copied into the database once per checkpoint, not once
-            // per transaction.
-            .pragma("wal_autocheckpoint", "10000")
-            .pragma("cache_size", "-16384");
-        // The writer's inserts land on random pages of the leaderboard and history indexes:
-        // it keeps 128 MiB of them; readers walk few pages and keep 16 MiB each.
-        let writer = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options.clone().pragma("cache_size", "-131072"))
-            .await?;
-        MIGRATOR.run(&writer).await?;
-        let reader = SqlitePoolOptions::new()
-            .max_connections(READERS)
-            .connect_with(options)
-            .await?;
-        Ok(Store::with_pools(reader, writer))
+    /// Wraps one pool whose connections are already set up (for SQLite by [`sqlite_pool`]),
+    /// for reads and writes alike, and applies the migrations of its database (tests use
+    /// throwaway databases this way).
+    pub async fn from_pool(pool: AnyPool) -> Result<Store, StoreError> {
+        let backend = Backend::of_url(pool.connect_options().database_url.as_str());
+        backend.migrator().run(&pool).await?;
+        Ok(Store::with_pools(backend, pool.clone(), pool))
     }
 
-    /// Wraps one pool whose connections are already set up, for reads and writes alike, and
-    /// applies the migrations (tests use the pool `#[sqlx::test]` gives them).
-    pub async fn from_pool(pool: SqlitePool) -> Result<Store, StoreError> {
-        MIGRATOR.run(&pool).await?;
-        Ok(Store::with_pools(pool.clone(), pool))
+    /// The database this store is on.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
-    fn with_pools(reader: SqlitePool, writer: SqlitePool) -> Store {
+    fn with_pools(backend: Backend, reader: AnyPool, writer: AnyPool) -> Store {
         let key_uses = Arc::new(keys::KeyUses::default());
-        keys::KeyUses::spawn_flusher(Arc::downgrade(&key_uses), writer.clone());
+        keys::KeyUses::spawn_flusher(Arc::downgrade(&key_uses), backend, writer.clone());
         Store {
+            backend,
             reader,
             writer,
             limiter: Arc::new(Mutex::new(RateLimiter::new(LimitConfig::default()))),
@@ -247,8 +349,12 @@ impl Store {
         self
     }
 
-    /// The connection settings in force, read back from SQLite (for status output and tests).
-    pub async fn pragmas(&self) -> Result<Pragmas, StoreError> {
+    /// The connection settings in force, read back from SQLite (for status output and tests);
+    /// `None` on PostgreSQL, which has no pragmas.
+    pub async fn pragmas(&self) -> Result<Option<Pragmas>, StoreError> {
+        if self.backend == Backend::Postgres {
+            return Ok(None);
+        }
         let mut conn = self.writer.acquire().await?;
         let journal_mode: String = sqlx::query_scalar("PRAGMA journal_mode")
             .fetch_one(&mut *conn)
@@ -259,11 +365,11 @@ impl Store {
         let busy_timeout_ms: i64 = sqlx::query_scalar("PRAGMA busy_timeout")
             .fetch_one(&mut *conn)
             .await?;
-        Ok(Pragmas {
+        Ok(Some(Pragmas {
             journal_mode,
             foreign_keys: foreign_keys == 1,
             busy_timeout_ms,
-        })
+        }))
     }
 
     /// Writes the key uses still in memory, then waits for the pool's connections to close
@@ -278,12 +384,12 @@ impl Store {
 
     /// Starts a write transaction that takes the write lock at once.
     ///
-    /// `BEGIN IMMEDIATE` is SQLite-only (PostgreSQL: plain `BEGIN`). It is here because a
-    /// deferred transaction that reads and then writes fails at once with SQLITE_BUSY, past the
-    /// busy timeout, when another connection wrote in between; taking the lock first makes
-    /// concurrent writers wait their turn instead.
-    async fn write_tx(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    /// `BEGIN IMMEDIATE` is SQLite-only (PostgreSQL: plain `BEGIN`, [`Backend::begin_write`]).
+    /// It is here because a deferred transaction that reads and then writes fails at once with
+    /// SQLITE_BUSY, past the busy timeout, when another connection wrote in between; taking the
+    /// lock first makes concurrent writers wait their turn instead.
+    async fn write_tx(&self) -> Result<Transaction<'static, Any>, StoreError> {
+        Ok(self.writer.begin_with(self.backend.begin_write()).await?)
     }
 
     /// Runs `f` on the rate limiter. A poisoned lock (a panic elsewhere while holding it) is
@@ -297,6 +403,55 @@ impl Store {
     }
 }
 
+/// A pool of connections to the SQLite database at `url` (`sqlite://file.db`, the file created
+/// if missing) set up as the store wants them: WAL, NORMAL sync, foreign keys, `busy` as the
+/// busy timeout and `cache_kib` of page cache per connection. The pragmas are SQLite's own
+/// syntax, with no PostgreSQL counterpart needed (PostgreSQL sizes its own buffers).
+pub async fn sqlite_pool(
+    url: &str,
+    connections: u32,
+    busy: Duration,
+    cache_kib: u32,
+) -> Result<AnyPool, sqlx::Error> {
+    sqlx::any::install_default_drivers();
+    let url = if url.contains("mode=") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    };
+    let pragmas = format!(
+        "PRAGMA busy_timeout = {busy}; \
+         PRAGMA journal_mode = WAL; \
+         PRAGMA synchronous = NORMAL; \
+         PRAGMA foreign_keys = ON; \
+         PRAGMA mmap_size = {MMAP_BYTES}; \
+         PRAGMA temp_store = memory; \
+         PRAGMA wal_autocheckpoint = 10000; \
+         PRAGMA cache_size = -{cache_kib};",
+        busy = busy.as_millis(),
+    );
+    // In WAL mode NORMAL syncs at checkpoints, not at every commit: a power cut can lose the
+    // last commits but never corrupts the database. Reads go through a memory map of the file
+    // shared by every connection (SQLite caps it at 2 GiB) instead of a read() per page.
+    // Statement journals (an upsert that fires triggers keeps one to undo itself) stay in
+    // memory instead of a temporary file written for every game. Checkpoints come every ~40
+    // MiB of WAL rather than 4 MiB: index pages that many transactions touch are copied into
+    // the database once per checkpoint, not once per transaction.
+    AnyPoolOptions::new()
+        .max_connections(connections)
+        .after_connect(move |conn, _meta| {
+            let pragmas = pragmas.clone();
+            Box::pin(async move {
+                conn.execute(pragmas.as_str()).await?;
+                Ok(())
+            })
+        })
+        .connect(&url)
+        .await
+}
+
 /// Converts a stored integer to the engine's unsigned type, refusing a negative or too large
 /// value instead of wrapping.
 fn from_db<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T, StoreError> {
@@ -306,4 +461,47 @@ fn from_db<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T, StoreError> {
 /// Converts an engine value to a stored integer, saturating at `i64::MAX`.
 fn to_db<T: TryInto<i64>>(v: T) -> i64 {
     v.try_into().unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_url_scheme_picks_the_backend() {
+        for (url, backend) in [
+            ("sqlite://minotty.db", Backend::Sqlite),
+            ("sqlite:///var/lib/minotty/minotty.db", Backend::Sqlite),
+            ("minotty.db", Backend::Sqlite),
+            ("postgres://u:p@localhost/minotty", Backend::Postgres),
+            ("postgresql://localhost/minotty", Backend::Postgres),
+            ("POSTGRES://localhost/minotty", Backend::Postgres),
+            ("postgresx://localhost/minotty", Backend::Sqlite),
+        ] {
+            assert_eq!(Backend::of_url(url), backend, "{url}");
+        }
+    }
+
+    #[test]
+    fn passwords_are_left_out_of_logged_urls() {
+        for (url, shown) in [
+            (
+                "postgres://minotty:secret@db:5432/minotty",
+                "postgres://minotty:***@db:5432/minotty",
+            ),
+            (
+                "postgres://minotty@db/minotty",
+                "postgres://minotty@db/minotty",
+            ),
+            (
+                "postgres://db/minotty?user=x",
+                "postgres://db/minotty?user=x",
+            ),
+            ("postgres://a:b:c@db/x", "postgres://a:***@db/x"),
+            ("sqlite://minotty.db", "sqlite://minotty.db"),
+            ("sqlite://dir@2/minotty.db", "sqlite://dir@2/minotty.db"),
+        ] {
+            assert_eq!(redacted_url(url), shown);
+        }
+    }
 }

@@ -11,7 +11,7 @@
 //! periods its end falls in (all time, its UTC month, its UTC day). Games that slipped past a
 //! window (or came before the limit) move into later windows as the ones in front are deleted.
 
-use sqlx::{Sqlite, Transaction};
+use sqlx::{Any, Transaction};
 
 use super::{GameId, Period, PlayerId, StoreError, UnixMs};
 
@@ -40,7 +40,7 @@ impl Default for GameLimit {
 /// Prunes the players of a batch just stored (`added`: each game's player and id) whose turn
 /// it is.
 pub(super) async fn after_insert(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut Transaction<'static, Any>,
     added: impl Iterator<Item = (PlayerId, GameId)>,
     limit: GameLimit,
 ) -> Result<(), StoreError> {
@@ -69,7 +69,7 @@ pub(super) async fn after_insert(
 /// Deletes `player`'s games past the newest `keep` that are no best, looking at `window` of
 /// them. Returns how many were deleted.
 async fn prune_games(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut Transaction<'static, Any>,
     player: PlayerId,
     window: usize,
     keep: u32,
@@ -106,7 +106,7 @@ async fn prune_games(
 /// Whether game `id` of `player` (of `(mode, ruleset)` as stored, ended at `ended_at`) is an
 /// entry of a board.
 async fn is_best(
-    tx: &mut Transaction<'static, Sqlite>,
+    tx: &mut Transaction<'static, Any>,
     player: PlayerId,
     id: i64,
     (mode, ruleset): (&str, &str),

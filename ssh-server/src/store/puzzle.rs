@@ -28,8 +28,11 @@ pub enum PuzzleError {
 impl Store {
     /// `player`'s puzzle progress (nothing cleared when they never cleared a stage).
     pub async fn puzzle_progress(&self, player: PlayerId) -> Result<PuzzleProgress, StoreError> {
-        let row: Option<(i64, bool, i64)> = sqlx::query_as(
-            "SELECT cleared, completed, updated_at FROM puzzle_progress WHERE player_id = $1",
+        // `completed` is read as an integer: SQLite's BOOLEAN column holds 0 or 1, which the
+        // `Any` driver does not decode as a bool (PostgreSQL's CASE reads its boolean alike).
+        let row: Option<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT cleared, CASE WHEN completed THEN 1 ELSE 0 END, updated_at \
+             FROM puzzle_progress WHERE player_id = $1",
         )
         .bind(player.0)
         .fetch_optional(&self.reader)
@@ -49,9 +52,10 @@ impl Store {
             return Err(PuzzleError::NoSuchStage(stage));
         }
         let completed = stage == STAGE_COUNT;
-        // SQLite's two-argument MAX is PostgreSQL's GREATEST(puzzle_progress.cleared,
-        // excluded.cleared); the rest is the same in both.
-        let row: (i64, bool, i64) = sqlx::query_as(
+        // SQLite's two-argument MAX is PostgreSQL's GREATEST; the rest is the same in both.
+        // The upsert is one statement: instances recording the same player at once each lock
+        // the row in turn (PostgreSQL), and progress never goes back.
+        let row: (i64, i64, i64) = sqlx::query_as(self.backend.sql(
             "INSERT INTO puzzle_progress (player_id, cleared, completed, updated_at) \
              VALUES ($1, $2, $3, $4) \
              ON CONFLICT (player_id) DO UPDATE SET \
@@ -59,8 +63,16 @@ impl Store {
              completed = (puzzle_progress.completed OR excluded.completed), \
              updated_at = CASE WHEN excluded.cleared > puzzle_progress.cleared \
              THEN excluded.updated_at ELSE puzzle_progress.updated_at END \
-             RETURNING cleared, completed, updated_at",
-        )
+             RETURNING cleared, CASE WHEN completed THEN 1 ELSE 0 END, updated_at",
+            "INSERT INTO puzzle_progress (player_id, cleared, completed, updated_at) \
+             VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (player_id) DO UPDATE SET \
+             cleared = GREATEST(puzzle_progress.cleared, excluded.cleared), \
+             completed = (puzzle_progress.completed OR excluded.completed), \
+             updated_at = CASE WHEN excluded.cleared > puzzle_progress.cleared \
+             THEN excluded.updated_at ELSE puzzle_progress.updated_at END \
+             RETURNING cleared, CASE WHEN completed THEN 1 ELSE 0 END, updated_at",
+        ))
         .bind(player.0)
         .bind(i64::from(stage))
         .bind(completed)
@@ -73,8 +85,9 @@ impl Store {
 }
 
 fn progress(
-    (cleared, completed, updated_at): (i64, bool, i64),
+    (cleared, completed, updated_at): (i64, i64, i64),
 ) -> Result<PuzzleProgress, StoreError> {
+    let completed = completed != 0;
     let cleared = u8::try_from(cleared)
         .ok()
         .filter(|&c| c <= STAGE_COUNT)

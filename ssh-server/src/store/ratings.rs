@@ -6,7 +6,7 @@
 
 use minotty_engine::rating::Rating;
 use sqlx::Row;
-use sqlx::sqlite::SqliteRow;
+use sqlx::any::AnyRow;
 
 use super::leaderboard::MAX_PAGE;
 use super::{Page, Period, PlayerId, PlayerName, Store, StoreError, UnixMs, from_db};
@@ -107,7 +107,7 @@ impl Store {
     }
 }
 
-fn stored(row: &SqliteRow) -> Result<StoredRating, StoreError> {
+fn stored(row: &AnyRow) -> Result<StoredRating, StoreError> {
     Ok(StoredRating {
         rating: Rating {
             rating: row.try_get("rating")?,
@@ -120,7 +120,7 @@ fn stored(row: &SqliteRow) -> Result<StoredRating, StoreError> {
     })
 }
 
-fn entry(row: &SqliteRow) -> Result<RatingEntry, StoreError> {
+fn entry(row: &AnyRow) -> Result<RatingEntry, StoreError> {
     let s = stored(row)?;
     let better: i64 = row.try_get("better")?;
     Ok(RatingEntry {

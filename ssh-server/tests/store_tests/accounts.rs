@@ -6,11 +6,11 @@ use minotty_server::store::{
     KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, PasswordChangeError,
     RegisterError, SettingsError, Store,
 };
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, key, name, player};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -25,7 +25,11 @@ async fn open_creates_the_file_with_wal_foreign_keys_and_a_busy_timeout() {
     let url = format!("sqlite://{}", path.display());
     let store = Store::open(&url).await.expect("opens");
     assert!(path.exists());
-    let p = store.pragmas().await.expect("pragmas");
+    let p = store
+        .pragmas()
+        .await
+        .expect("pragmas")
+        .expect("SQLite has pragmas");
     assert_eq!(p.journal_mode, "wal");
     assert!(p.foreign_keys);
     assert_eq!(p.busy_timeout_ms, 5_000);
@@ -36,8 +40,8 @@ async fn open_creates_the_file_with_wal_foreign_keys_and_a_busy_timeout() {
     assert_eq!(again.account(alice.id).await.expect("reads"), Some(alice));
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn registration_and_login_by_key(pool: SqlitePool) {
+both!(registration_and_login_by_key);
+async fn registration_and_login_by_key(pool: AnyPool) {
     let store = store(pool).await;
     let alice = store
         .register(&name("Alice"), &key(1), NOW)
@@ -73,8 +77,8 @@ async fn registration_and_login_by_key(pool: SqlitePool) {
     assert_eq!(keys[0].algorithm, "ssh-ed25519");
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn names_clash_without_regard_to_case(pool: SqlitePool) {
+both!(names_clash_without_regard_to_case);
+async fn names_clash_without_regard_to_case(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "Alice", 1).await;
     let clash = store.register(&name("aLiCe"), &key(2), NOW).await;
@@ -96,8 +100,8 @@ async fn names_clash_without_regard_to_case(pool: SqlitePool) {
     player(&store, "bob", 2).await;
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_key_registers_only_once_and_a_refusal_rolls_back(pool: SqlitePool) {
+both!(a_key_registers_only_once_and_a_refusal_rolls_back);
+async fn a_key_registers_only_once_and_a_refusal_rolls_back(pool: AnyPool) {
     let store = store(pool).await;
     player(&store, "alice", 1).await;
     let again = store.register(&name("bob"), &key(1), NOW).await;
@@ -110,8 +114,8 @@ async fn a_key_registers_only_once_and_a_refusal_rolls_back(pool: SqlitePool) {
     player(&store, "bob", 2).await;
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn linking_a_key_needs_the_right_password(pool: SqlitePool) {
+both!(linking_a_key_needs_the_right_password);
+async fn linking_a_key_needs_the_right_password(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let home = ip("192.0.2.1");
@@ -168,8 +172,8 @@ async fn linking_a_key_needs_the_right_password(pool: SqlitePool) {
     assert!(matches!(res, Err(LinkError::KeyTaken)), "{res:?}");
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn wrong_passwords_are_rate_limited_per_account_and_per_address(pool: SqlitePool) {
+both!(wrong_passwords_are_rate_limited_per_account_and_per_address);
+async fn wrong_passwords_are_rate_limited_per_account_and_per_address(pool: AnyPool) {
     let store = store(pool).await.with_limits(LimitConfig {
         account_burst: 2,
         account_interval_ms: 60_000,
@@ -245,8 +249,8 @@ async fn wrong_passwords_are_rate_limited_per_account_and_per_address(pool: Sqli
     assert!(matches!(res, Err(LinkError::WrongCredentials)), "{res:?}");
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn keys_are_listed_and_removed_but_never_the_one_in_use(pool: SqlitePool) {
+both!(keys_are_listed_and_removed_but_never_the_one_in_use);
+async fn keys_are_listed_and_removed_but_never_the_one_in_use(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 5).await;
@@ -303,8 +307,8 @@ async fn keys_are_listed_and_removed_but_never_the_one_in_use(pool: SqlitePool) 
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn settings_round_trip(pool: SqlitePool) {
+both!(settings_round_trip);
+async fn settings_round_trip(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -341,8 +345,8 @@ async fn settings_round_trip(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn changing_a_password_needs_the_current_one_and_is_rate_limited(pool: SqlitePool) {
+both!(changing_a_password_needs_the_current_one_and_is_rate_limited);
+async fn changing_a_password_needs_the_current_one_and_is_rate_limited(pool: AnyPool) {
     let store = store(pool).await.with_limits(LimitConfig {
         account_burst: 2,
         account_interval_ms: 60_000,

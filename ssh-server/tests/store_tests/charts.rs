@@ -4,16 +4,16 @@
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_server::charts::{HISTORY_GAMES, best_histories, pps};
 use minotty_server::store::{Store, Unranked, Verdict};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, player, ranked, ranked_under, stats};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn ranked_history_is_a_players_latest_ranked_games_oldest_first(pool: SqlitePool) {
+both!(ranked_history_is_a_players_latest_ranked_games_oldest_first);
+async fn ranked_history_is_a_players_latest_ranked_games_oldest_first(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let bob = player(&store, "bob", 2).await;

@@ -5,11 +5,11 @@ use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, Mode, ModeKind, RulesetId, Stat, Time,
 };
 use minotty_server::store::{Board, FinishedGame, Page, Period, Store, Unranked, Verdict};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, player, ranked_under, stats};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -64,8 +64,8 @@ fn finished(account: &minotty_server::store::Account, game: &Game) -> FinishedGa
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_descent_game_lands_on_the_tetrs_descent_board_by_gems(pool: SqlitePool) {
+both!(a_descent_game_lands_on_the_tetrs_descent_board_by_gems);
+async fn a_descent_game_lands_on_the_tetrs_descent_board_by_gems(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let game = (1..30)
@@ -106,8 +106,8 @@ async fn a_descent_game_lands_on_the_tetrs_descent_board_by_gems(pool: SqlitePoo
     assert_eq!(record.stats.score, u64::from(gems));
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn more_gems_rank_first_and_ties_share_a_rank_earlier_first(pool: SqlitePool) {
+both!(more_gems_rank_first_and_ties_share_a_rank_earlier_first);
+async fn more_gems_rank_first_and_ties_share_a_rank_earlier_first(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -128,8 +128,8 @@ async fn more_gems_rank_first_and_ties_share_a_rank_earlier_first(pool: SqlitePo
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn descent_under_another_ruleset_or_paused_is_stored_unranked(pool: SqlitePool) {
+both!(descent_under_another_ruleset_or_paused_is_stored_unranked);
+async fn descent_under_another_ruleset_or_paused_is_stored_unranked(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let standard = finished(&ada, &descent_game(RulesetId::Standard, 3, 5));

@@ -2,16 +2,16 @@
 
 use minotty_engine::{EndReason, Input, Mode, ModeKind, Stat};
 use minotty_server::store::{Page, Period, Rejected, Store, Unranked, Verdict, verify_replay};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, played, player};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_finished_game_is_stored_with_its_stats_and_replay(pool: SqlitePool) {
+both!(a_finished_game_is_stored_with_its_stats_and_replay);
+async fn a_finished_game_is_stored_with_its_stats_and_replay(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let game = played(&alice, Mode::sprint(), 7, 1000);
@@ -69,8 +69,8 @@ async fn a_finished_game_is_stored_with_its_stats_and_replay(pool: SqlitePool) {
     assert_eq!(board[0].time_ms, game.stats.time);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn history_lists_a_players_games_newest_first(pool: SqlitePool) {
+both!(history_lists_a_players_games_newest_first);
+async fn history_lists_a_players_games_newest_first(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -103,8 +103,8 @@ async fn history_lists_a_players_games_newest_first(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_tampered_replay_is_rejected_stored_and_kept_off_the_boards(pool: SqlitePool) {
+both!(a_tampered_replay_is_rejected_stored_and_kept_off_the_boards);
+async fn a_tampered_replay_is_rejected_stored_and_kept_off_the_boards(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let honest = played(&alice, Mode::sprint(), 7, 1000);
@@ -167,8 +167,8 @@ async fn a_tampered_replay_is_rejected_stored_and_kept_off_the_boards(pool: Sqli
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn games_that_cannot_rank_are_stored_unranked(pool: SqlitePool) {
+both!(games_that_cannot_rank_are_stored_unranked);
+async fn games_that_cannot_rank_are_stored_unranked(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let custom = played(

@@ -10,11 +10,11 @@ use minotty_server::store::{
     FinishedGame, GameWriter, Page, Period, Rejected, Store, Unranked, Verdict, WriteError,
     WriterConfig,
 };
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, played, player};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -28,8 +28,8 @@ fn paused(mut game: FinishedGame, n: usize) -> FinishedGame {
     game
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_paused_timed_game_is_stored_but_not_ranked(pool: SqlitePool) {
+both!(a_paused_timed_game_is_stored_but_not_ranked);
+async fn a_paused_timed_game_is_stored_but_not_ranked(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -104,8 +104,8 @@ fn flooded(player: &minotty_server::store::Account) -> FinishedGame {
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn an_input_limit_game_is_unranked_and_a_replay_over_it_is_refused(pool: SqlitePool) {
+both!(an_input_limit_game_is_unranked_and_a_replay_over_it_is_refused);
+async fn an_input_limit_game_is_unranked_and_a_replay_over_it_is_refused(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let game = flooded(&alice);

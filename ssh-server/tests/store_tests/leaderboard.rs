@@ -2,11 +2,11 @@
 
 use minotty_engine::ModeKind;
 use minotty_server::store::{Account, Entry, Page, Period, Store};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{DAY, NOW, player, ranked, stats};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -34,8 +34,8 @@ async fn top(store: &Store, mode: ModeKind, period: Period, now: i64) -> Vec<Str
     )
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn each_mode_ranks_by_its_own_measure(pool: SqlitePool) {
+both!(each_mode_ranks_by_its_own_measure);
+async fn each_mode_ranks_by_its_own_measure(pool: AnyPool) {
     let store = store(pool).await;
     let p = players(&store, 3).await;
     // (mode, stats of p00, p01, p02) and the expected order.
@@ -117,8 +117,8 @@ async fn each_mode_ranks_by_its_own_measure(pool: SqlitePool) {
     assert_eq!((sprint[0].time_ms, sprint[0].pieces), (30_000, 110));
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_player_has_one_entry_their_best(pool: SqlitePool) {
+both!(a_player_has_one_entry_their_best);
+async fn a_player_has_one_entry_their_best(pool: AnyPool) {
     let store = store(pool).await;
     let p = players(&store, 2).await;
     let mode = ModeKind::Sprint;
@@ -162,8 +162,8 @@ async fn a_player_has_one_entry_their_best(pool: SqlitePool) {
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn ties_share_a_rank_listed_by_who_got_there_first(pool: SqlitePool) {
+both!(ties_share_a_rank_listed_by_who_got_there_first);
+async fn ties_share_a_rank_listed_by_who_got_there_first(pool: AnyPool) {
     let store = store(pool).await;
     let p = players(&store, 6).await;
     let mode = ModeKind::Combo;
@@ -222,8 +222,8 @@ async fn ties_share_a_rank_listed_by_who_got_there_first(pool: SqlitePool) {
     }
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn periods_count_this_month_and_today_in_utc(pool: SqlitePool) {
+both!(periods_count_this_month_and_today_in_utc);
+async fn periods_count_this_month_and_today_in_utc(pool: AnyPool) {
     let store = store(pool).await;
     let p = players(&store, 3).await;
     let mode = ModeKind::Marathon;
@@ -285,8 +285,8 @@ async fn periods_count_this_month_and_today_in_utc(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn own_rank_is_found_outside_the_top_page(pool: SqlitePool) {
+both!(own_rank_is_found_outside_the_top_page);
+async fn own_rank_is_found_outside_the_top_page(pool: AnyPool) {
     let store = store(pool).await;
     let p = players(&store, 30).await;
     let mode = ModeKind::Sprint;
@@ -362,8 +362,8 @@ async fn own_rank_is_found_outside_the_top_page(pool: SqlitePool) {
     assert_eq!(all.len(), 30);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn ranks_agree_with_the_full_board_after_many_improvements(pool: SqlitePool) {
+both!(ranks_agree_with_the_full_board_after_many_improvements);
+async fn ranks_agree_with_the_full_board_after_many_improvements(pool: AnyPool) {
     let store = store(pool).await;
     let p = players(&store, 40).await;
     // A small LCG: repeatable stats that cross bucket boundaries often, improve and regress.

@@ -9,11 +9,12 @@ use minotty_engine::ModeKind;
 use minotty_server::store::{
     Account, FinishedGame, GameId, PRUNE_EVERY, Period, RegisterError, Store, Unranked, Verdict,
 };
-use sqlx::{Connection, SqliteConnection, SqlitePool};
+use sqlx::sqlite::SqliteConnection;
+use sqlx::{AnyPool, Connection};
 
 use crate::support::{DAY, NOW, key, name, player, ranked, stats};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -80,8 +81,8 @@ async fn a_key_login_answers_while_the_writer_is_busy() {
     assert_eq!(keys[0].last_used_at, NOW + 9);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn key_uses_keep_the_latest_time_and_never_go_back(pool: SqlitePool) {
+both!(key_uses_keep_the_latest_time_and_never_go_back);
+async fn key_uses_keep_the_latest_time_and_never_go_back(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     for t in [NOW + 30, NOW + 10, NOW + 20] {
@@ -106,8 +107,8 @@ async fn key_uses_keep_the_latest_time_and_never_go_back(pool: SqlitePool) {
     assert_eq!(keys[0].last_used_at, NOW + 30);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn registrations_are_limited_per_address_per_day(pool: SqlitePool) {
+both!(registrations_are_limited_per_address_per_day);
+async fn registrations_are_limited_per_address_per_day(pool: AnyPool) {
     let store = store(pool).await.with_registration_limit(3);
     let mut n = 0;
     let mut register = |who: &'static str, at: i64| {
@@ -181,8 +182,8 @@ async fn stored_ids(store: &Store, who: &Account) -> BTreeSet<i64> {
         .collect()
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn old_games_are_pruned_but_every_best_is_kept(pool: SqlitePool) {
+both!(old_games_are_pruned_but_every_best_is_kept);
+async fn old_games_are_pruned_but_every_best_is_kept(pool: AnyPool) {
     let store = store(pool).await.with_game_limit(5, 1);
     let ada = player(&store, "ada", 1).await;
     let t0 = NOW - 10 * DAY;
@@ -248,8 +249,8 @@ async fn old_games_are_pruned_but_every_best_is_kept(pool: SqlitePool) {
     assert_eq!(stored_ids(&store, &ada).await.len(), 7);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn pruning_now_and_then_keeps_the_excess_under_one_round(pool: SqlitePool) {
+both!(pruning_now_and_then_keeps_the_excess_under_one_round);
+async fn pruning_now_and_then_keeps_the_excess_under_one_round(pool: AnyPool) {
     let store = store(pool).await.with_game_limit(5, PRUNE_EVERY);
     let ada = player(&store, "ada", 1).await;
     let t0 = NOW - 10 * DAY;

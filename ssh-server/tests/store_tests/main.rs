@@ -1,11 +1,17 @@
-//! The store against real throwaway SQLite databases (`#[sqlx::test]` gives each test its own
-//! file, migrated by the store's own migrator). Every query of `minotty_server::store` runs in
-//! at least one of these tests.
+//! The store against real throwaway databases: `both!(test)` runs each test on a SQLite file of
+//! its own and on a PostgreSQL database of its own (`store_db`), both migrated by the store's
+//! own migrators. Every query of `minotty_server::store` runs in at least one of these tests,
+//! on both databases.
+
+#[path = "../store_db/mod.rs"]
+#[macro_use]
+mod store_db;
 
 mod accounts;
 mod charts;
 mod descent;
 mod games;
+mod instances;
 mod integrity;
 mod leaderboard;
 mod limits;

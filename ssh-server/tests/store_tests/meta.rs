@@ -1,12 +1,12 @@
 //! `server_meta`: the creation time is kept from the first start, the last start is replaced.
 
 use minotty_server::store::Store;
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::NOW;
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn starts_are_recorded_and_the_creation_time_kept(pool: SqlitePool) {
+both!(starts_are_recorded_and_the_creation_time_kept);
+async fn starts_are_recorded_and_the_creation_time_kept(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     assert_eq!(store.meta("created_at").await.expect("reads"), None);
     store.record_start("0.1.0", NOW).await.expect("records");

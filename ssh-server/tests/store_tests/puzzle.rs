@@ -3,16 +3,16 @@
 
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_server::store::{PuzzleError, PuzzleProgress, Store};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, player};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn puzzle_progress_only_grows_per_account(pool: SqlitePool) {
+both!(puzzle_progress_only_grows_per_account);
+async fn puzzle_progress_only_grows_per_account(pool: AnyPool) {
     let store = store(pool.clone()).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -86,15 +86,16 @@ async fn puzzle_progress_only_grows_per_account(pool: SqlitePool) {
     assert_eq!(rows, 2);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_stored_stage_beyond_the_table_is_corrupt(pool: SqlitePool) {
+both!(a_stored_stage_beyond_the_table_is_corrupt);
+async fn a_stored_stage_beyond_the_table_is_corrupt(pool: AnyPool) {
     let store = store(pool.clone()).await;
     let alice = player(&store, "alice", 1).await;
     sqlx::query(
         "INSERT INTO puzzle_progress (player_id, cleared, completed, updated_at) \
-         VALUES ($1, 200, 0, 0)",
+         VALUES ($1, 200, $2, 0)",
     )
     .bind(alice.id.0)
+    .bind(false)
     .execute(&pool)
     .await
     .expect("insert");

@@ -4,11 +4,11 @@
 
 use minotty_engine::{Mode, ModeKind, RulesetId, Tuning};
 use minotty_server::store::{Board, Page, Period, Store, Unranked, Verdict};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, played, played_under, player, ranked, ranked_under, stats};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -22,8 +22,8 @@ async fn top(store: &Store, board: Board) -> Vec<String> {
         .collect()
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn each_ruleset_has_its_own_boards(pool: SqlitePool) {
+both!(each_ruleset_has_its_own_boards);
+async fn each_ruleset_has_its_own_boards(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -109,8 +109,8 @@ async fn each_ruleset_has_its_own_boards(pool: SqlitePool) {
     assert!(recent.iter().all(|g| g.ruleset == RulesetId::Tetrs));
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn the_judge_replays_under_the_games_own_ruleset(pool: SqlitePool) {
+both!(the_judge_replays_under_the_games_own_ruleset);
+async fn the_judge_replays_under_the_games_own_ruleset(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let none = Tuning::default();
@@ -157,8 +157,8 @@ async fn the_judge_replays_under_the_games_own_ruleset(pool: SqlitePool) {
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_tuned_game_is_stored_and_never_ranked(pool: SqlitePool) {
+both!(a_tuned_game_is_stored_and_never_ranked);
+async fn a_tuned_game_is_stored_and_never_ranked(pool: AnyPool) {
     let store = store(pool).await;
     let ada = player(&store, "ada", 1).await;
     let tuned = Tuning {
@@ -209,8 +209,11 @@ async fn a_tuned_game_is_stored_and_never_ranked(pool: SqlitePool) {
 
 /// A database migrated up to 0007 with a leaderboard entry, then migrated by this version:
 /// the entry is on the `standard` board and its counts still add up.
-#[sqlx::test(migrations = false)]
-async fn boards_from_before_0008_become_standard(pool: SqlitePool) {
+/// SQLite only: PostgreSQL databases start at this version's migrations.
+#[tokio::test]
+async fn boards_from_before_0008_become_standard() {
+    let db_dir = tempfile::tempdir().expect("temp dir");
+    let pool = crate::store_db::sqlite(db_dir.path()).await;
     let dir = tempfile::tempdir().expect("temp dir");
     let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../migrations");
     for entry in std::fs::read_dir(&migrations).expect("migrations") {

@@ -4,11 +4,11 @@
 use minotty_engine::bot::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Snapshot};
 use minotty_server::store::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, SnapshotId, Store};
-use sqlx::SqlitePool;
+use sqlx::AnyPool;
 
 use crate::support::{NOW, player};
 
-async fn store(pool: SqlitePool) -> Store {
+async fn store(pool: AnyPool) -> Store {
     Store::from_pool(pool).await.expect("store")
 }
 
@@ -25,8 +25,8 @@ fn snapshot(mode: Mode, seed: u32, pieces: u32) -> Snapshot {
     g.snapshot().expect("a piece in play")
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn snapshots_are_saved_listed_newest_first_and_deleted_by_their_owner(pool: SqlitePool) {
+both!(snapshots_are_saved_listed_newest_first_and_deleted_by_their_owner);
+async fn snapshots_are_saved_listed_newest_first_and_deleted_by_their_owner(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -76,8 +76,8 @@ async fn snapshots_are_saved_listed_newest_first_and_deleted_by_their_owner(pool
     assert_eq!(list.iter().map(|s| s.id).collect::<Vec<_>>(), [b]);
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_player_keeps_at_most_twenty_and_the_next_replaces_the_oldest(pool: SqlitePool) {
+both!(a_player_keeps_at_most_twenty_and_the_next_replaces_the_oldest);
+async fn a_player_keeps_at_most_twenty_and_the_next_replaces_the_oldest(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -113,8 +113,8 @@ async fn a_player_keeps_at_most_twenty_and_the_next_replaces_the_oldest(pool: Sq
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn long_or_empty_labels(pool: SqlitePool) {
+both!(long_or_empty_labels);
+async fn long_or_empty_labels(pool: AnyPool) {
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;
     let s = snapshot(Mode::sprint(), 4, 1);
@@ -130,8 +130,8 @@ async fn long_or_empty_labels(pool: SqlitePool) {
     assert_eq!(label, "snapshot");
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out(pool: SqlitePool) {
+both!(a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out);
+async fn a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out(pool: AnyPool) {
     use minotty_engine::StartBoard;
     use minotty_server::store::{FinishedGame, Verdict, verify_replay};
 

@@ -3,11 +3,12 @@
 use std::time::{Duration, Instant};
 
 use minotty_engine::{Mode, ModeKind};
+use minotty_server::store::sqlite_pool;
 use minotty_server::store::{
     GameWriter, Page, Period, PlayerId, Store, Verdict, WriteError, WriterConfig,
 };
-use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
-use sqlx::{Connection, SqliteConnection, SqlitePool};
+use sqlx::sqlite::SqliteConnection;
+use sqlx::{AnyPool, Connection};
 
 use crate::support::{NOW, played, player};
 
@@ -18,8 +19,8 @@ const FAST: WriterConfig = WriterConfig {
     max_backoff: Duration::from_millis(100),
 };
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn the_writer_judges_stores_and_reports_id_verdict_and_rank(pool: SqlitePool) {
+both!(the_writer_judges_stores_and_reports_id_verdict_and_rank);
+async fn the_writer_judges_stores_and_reports_id_verdict_and_rank(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let alice = player(&store, "alice", 1).await;
     let bob = player(&store, "bob", 2).await;
@@ -94,8 +95,8 @@ async fn the_writer_judges_stores_and_reports_id_verdict_and_rank(pool: SqlitePo
     done.await.expect("the writer ends cleanly");
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn queued_games_are_written_in_batches_and_drained_at_shutdown(pool: SqlitePool) {
+both!(queued_games_are_written_in_batches_and_drained_at_shutdown);
+async fn queued_games_are_written_in_batches_and_drained_at_shutdown(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let alice = player(&store, "alice", 1).await;
     let (writer, done) = GameWriter::spawn(store.clone(), FAST);
@@ -115,8 +116,8 @@ async fn queued_games_are_written_in_batches_and_drained_at_shutdown(pool: Sqlit
     );
 }
 
-#[sqlx::test(migrator = "minotty_server::store::MIGRATOR")]
-async fn a_game_that_cannot_be_stored_fails_alone_and_is_reported(pool: SqlitePool) {
+both!(a_game_that_cannot_be_stored_fails_alone_and_is_reported);
+async fn a_game_that_cannot_be_stored_fails_alone_and_is_reported(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let alice = player(&store, "alice", 1).await;
     let good = played(&alice, Mode::marathon(), 5, 20);
@@ -135,7 +136,7 @@ async fn a_game_that_cannot_be_stored_fails_alone_and_is_reported(pool: SqlitePo
     }
     assert!(results[0].is_ok() && results[2].is_ok(), "{results:?}");
     assert!(
-        matches!(&results[1], Err(WriteError::Failed { attempts: 1, error }) if error.contains("FOREIGN KEY")),
+        matches!(&results[1], Err(WriteError::Failed { attempts: 1, error }) if error.to_lowercase().contains("foreign key")),
         "{:?}",
         results[1]
     );
@@ -147,22 +148,20 @@ async fn a_game_that_cannot_be_stored_fails_alone_and_is_reported(pool: SqlitePo
     done.await.expect("the writer ends cleanly");
 }
 
-#[sqlx::test(migrations = false)]
-async fn a_busy_database_is_retried_until_the_write_goes_through(
-    _: SqlitePoolOptions,
-    options: SqliteConnectOptions,
-) {
+/// SQLite only: its lock is the whole database (PostgreSQL's concurrent writers are in
+/// `store_tests::instances`).
+#[tokio::test]
+async fn a_busy_database_is_retried_until_the_write_goes_through() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = format!("sqlite://{}", dir.path().join("busy.db").display());
     // A short busy timeout, so that the held lock fails writes quickly and the writer retries.
-    let pool = SqlitePoolOptions::new()
-        .connect_with(options.clone().busy_timeout(Duration::from_millis(20)))
+    let pool = sqlite_pool(&url, 4, Duration::from_millis(20), 16_384)
         .await
         .expect("pool");
     let store = Store::from_pool(pool).await.expect("store");
     let alice = player(&store, "alice", 1).await;
     let game = played(&alice, Mode::sprint(), 7, 1000);
-    let mut blocker = SqliteConnection::connect_with(&options)
-        .await
-        .expect("connects");
+    let mut blocker = SqliteConnection::connect(&url).await.expect("connects");
     sqlx::query("BEGIN IMMEDIATE")
         .execute(&mut blocker)
         .await
