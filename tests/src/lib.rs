@@ -102,6 +102,7 @@ impl TestServer {
             limits,
             store: Some(store),
             tbp,
+            cluster: None,
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;

@@ -192,6 +192,7 @@ pub enum Request {
 
 /// A room's settings, chosen by its host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomOptions {
     pub kind: MatchKind,
     /// 2 to 8.
@@ -201,6 +202,7 @@ pub struct RoomOptions {
 
 /// An optional limit on a battle (a race is always 40 lines).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RoomLimit {
     #[default]
     None,
@@ -212,6 +214,7 @@ pub enum RoomLimit {
 
 /// One thing that happened in the player's own versus game, reported to the room.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Report {
     /// Lines of attack left after cancelling against the player's own incoming garbage.
     Attack { lines: u8 },
@@ -232,6 +235,7 @@ pub enum Report {
 
 /// An opponent's running numbers (also used in results).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Progress {
     pub lines: u32,
     pub pieces: u32,
@@ -246,6 +250,7 @@ pub struct Progress {
 /// The 20 visible rows of a board, top first; each cell 0 (empty), 1-7 (I, O, T, S, Z, J, L
 /// in the engine's `Piece` order) or 8 (garbage). The falling piece is included.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoardSnapshot {
     pub rows: Vec<[u8; 10]>,
 }
@@ -582,6 +587,7 @@ pub struct GameRecorded {
 
 /// A room, as its members and spectators see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomView {
     pub code: String,
     pub options: RoomOptions,
@@ -599,6 +605,7 @@ pub struct RoomView {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RoomState {
     Lobby,
     Playing,
@@ -606,6 +613,7 @@ pub enum RoomState {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SeatView {
     pub name: String,
     pub ready: bool,
@@ -617,6 +625,7 @@ pub struct SeatView {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MatchStart {
     pub kind: MatchKind,
     pub mode: Mode,
@@ -629,6 +638,7 @@ pub struct MatchStart {
 
 /// One opponent's (or, for spectators, every player's) live state.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OpponentView {
     pub seat: usize,
     pub name: String,
@@ -642,6 +652,7 @@ pub struct OpponentView {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MatchResult {
     pub kind: MatchKind,
     /// In placement order (first = winner).
@@ -652,6 +663,7 @@ pub struct MatchResult {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResultRow {
     pub seat: usize,
     pub name: String,

@@ -202,6 +202,8 @@ pub struct Hub {
     /// The room keeping a seat for each owner (at most one each; an entry per kept seat, so
     /// bounded by the seats of open rooms).
     kept: Mutex<HashMap<Owner, RoomLink>>,
+    /// The other instances, with `--nats` (`crate::cluster`); unset: a single instance.
+    cluster: OnceLock<Arc<crate::cluster::Cluster>>,
 }
 
 /// An account's claim on ranked play (the queue, then its match), released with
@@ -229,6 +231,16 @@ impl Hub {
     /// The same with the operator's TBP bots.
     pub fn with_tbp(self, tbp: crate::tbp::TbpBots) -> Hub {
         Hub { tbp, ..self }
+    }
+
+    /// Joins the cluster (once); `false` when in one already.
+    pub fn set_cluster(&self, cluster: Arc<crate::cluster::Cluster>) -> bool {
+        self.cluster.set(cluster).is_ok()
+    }
+
+    /// The cluster this instance is part of (`None`: a single instance).
+    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Cluster>> {
+        self.cluster.get()
     }
 
     /// Keeps a dropped player's lobby seat for `reconnect` (zero: not kept).
