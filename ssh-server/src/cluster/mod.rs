@@ -25,7 +25,7 @@
 pub mod wire;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
@@ -36,6 +36,7 @@ use tokio::time::Instant;
 
 use crate::services::AccountRef;
 use crate::store::PlayerId;
+use crate::versus::code::ALPHABET;
 use crate::versus::{
     Hub, Link, Member, MemberId, QueueMsg, ROOM_INBOX, RoomLink, RoomMsg, SessionTx,
 };
@@ -68,6 +69,7 @@ pub struct ClusterConfig {
 struct Peer {
     started: i64,
     draining: bool,
+    prefix: u8,
     seen: Instant,
 }
 
@@ -90,9 +92,15 @@ struct Proxy {
     inst: String,
     mid: MemberId,
     member: Member,
+    /// Waiting in this instance's queue.
     queued: AtomicBool,
+    /// Finished: out of its room and the queue (or its instance died).
     done: AtomicBool,
+    born: Instant,
 }
+
+/// A proxy that never got into its room (refused, full) is done after this long.
+const PROXY_ADMISSION: Duration = Duration::from_secs(5);
 
 /// This instance's place in the cluster.
 #[derive(Debug)]
@@ -102,6 +110,8 @@ pub struct Cluster {
     started: i64,
     hub: Weak<Hub>,
     draining: AtomicBool,
+    /// The first character of this instance's room codes, unlike every live peer's.
+    prefix: AtomicU8,
     peers: Mutex<HashMap<String, Peer>>,
     remotes: Mutex<HashMap<MemberId, Remote>>,
     proxies: Mutex<HashMap<MemberId, Arc<Proxy>>>,
@@ -132,6 +142,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         started: crate::store::unix_now(),
         hub: Arc::downgrade(hub),
         draining: AtomicBool::new(false),
+        prefix: AtomicU8::new(0),
         peers: Mutex::new(HashMap::new()),
         remotes: Mutex::new(HashMap::new()),
         proxies: Mutex::new(HashMap::new()),
@@ -173,8 +184,16 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
             c.sweep(Instant::now());
         }
     });
+    // Hear who is there before choosing the first character of this instance's room codes.
+    tokio::time::sleep(HEARTBEAT_EVERY + Duration::from_millis(200)).await;
+    cluster.pick_prefix();
     cluster.beat().await;
-    tracing::info!(instance = %cluster.id, nats = %config.nats, "joined the cluster");
+    tracing::info!(
+        instance = %cluster.id,
+        nats = %config.nats,
+        codes = %char::from(cluster.prefix.load(Ordering::Relaxed)),
+        "joined the cluster"
+    );
     Ok(cluster)
 }
 
@@ -231,11 +250,28 @@ impl Cluster {
         }
     }
 
+    /// Takes a first character for room codes that no live peer uses (any, past 31 instances).
+    fn pick_prefix(&self) {
+        let used: Vec<u8> = lock(&self.peers).values().map(|p| p.prefix).collect();
+        let free: Vec<u8> = ALPHABET
+            .iter()
+            .copied()
+            .filter(|c| !used.contains(c))
+            .collect();
+        let pool = if free.is_empty() { ALPHABET } else { &free[..] };
+        let first = pool[rand::random_range(0..pool.len())];
+        self.prefix.store(first, Ordering::Relaxed);
+        if let Some(hub) = self.hub.upgrade() {
+            hub.set_code_prefix(first);
+        }
+    }
+
     async fn beat(&self) {
         let beat = Heartbeat {
             id: self.id.clone(),
             started: self.started,
             draining: self.is_draining(),
+            prefix: self.prefix.load(Ordering::Relaxed),
         };
         self.send(wire::HEARTBEAT.to_owned(), &beat).await;
     }
@@ -247,18 +283,32 @@ impl Cluster {
         if beat.id == self.id {
             return;
         }
-        let mut peers = lock(&self.peers);
-        if !peers.contains_key(&beat.id) {
-            tracing::info!(instance = %beat.id, "an instance joined the cluster");
+        // Two instances that chose the same code character (started together): the younger
+        // chooses again.
+        let clash = beat.prefix == self.prefix.load(Ordering::Relaxed)
+            && (beat.started, beat.id.as_str()) < (self.started, self.id.as_str());
+        {
+            let mut peers = lock(&self.peers);
+            if !peers.contains_key(&beat.id) {
+                tracing::info!(instance = %beat.id, "an instance joined the cluster");
+            }
+            peers.insert(
+                beat.id,
+                Peer {
+                    started: beat.started,
+                    draining: beat.draining,
+                    prefix: beat.prefix,
+                    seen: Instant::now(),
+                },
+            );
         }
-        peers.insert(
-            beat.id,
-            Peer {
-                started: beat.started,
-                draining: beat.draining,
-                seen: Instant::now(),
-            },
-        );
+        if clash {
+            self.pick_prefix();
+            tracing::info!(
+                codes = %char::from(self.prefix.load(Ordering::Relaxed)),
+                "another instance uses the same room code character: changed"
+            );
+        }
     }
 
     fn is_alive(&self, inst: &str) -> bool {
@@ -536,6 +586,7 @@ impl Cluster {
             member,
             queued: AtomicBool::new(queued),
             done: AtomicBool::new(false),
+            born: Instant::now(),
         });
         proxies.insert(proxy.member.id, Arc::clone(&proxy));
         tokio::spawn(Arc::clone(self).run_proxy(Arc::clone(&proxy), rx));
@@ -547,7 +598,9 @@ impl Cluster {
     async fn run_proxy(self: Arc<Self>, proxy: Arc<Proxy>, mut rx: mpsc::Receiver<Response>) {
         let subject = wire::member_subject(&proxy.inst, proxy.mid);
         let mut linked: Option<String> = None;
-        let mut tick = tokio::time::interval(HEARTBEAT_EVERY);
+        let mut answered = false;
+        let start = Instant::now() + HEARTBEAT_EVERY;
+        let mut tick = tokio::time::interval_at(start, HEARTBEAT_EVERY);
         loop {
             let response = tokio::select! {
                 r = rx.recv() => match r {
@@ -558,13 +611,20 @@ impl Cluster {
             };
             self.sync_link(&proxy, &subject, &mut linked).await;
             if let Some(relay) = response.and_then(Relay::from_response) {
+                answered = true;
                 self.send(subject.clone(), &ToMember::Response(relay)).await;
             }
-            if proxy.done.load(Ordering::Relaxed) {
+            // Out of its room and not waiting in the queue (after the room had its say, or
+            // never admitted): the proxy's work is done.
+            let idle = linked.is_none()
+                && !proxy.queued.load(Ordering::Relaxed)
+                && (answered || proxy.born.elapsed() >= PROXY_ADMISSION);
+            if idle || proxy.done.load(Ordering::Relaxed) {
                 break;
             }
         }
         proxy.done.store(true, Ordering::Relaxed);
+        lock(&self.proxies).remove(&proxy.member.id);
     }
 
     async fn sync_link(&self, proxy: &Proxy, subject: &str, linked: &mut Option<String>) {
@@ -584,10 +644,6 @@ impl Cluster {
                 pid: proxy.member.id.0,
             };
             self.send(subject.to_owned(), &msg).await;
-        } else if !proxy.queued.load(Ordering::Relaxed) {
-            // Out of its room and not waiting in the queue: the proxy's work is done.
-            proxy.done.store(true, Ordering::Relaxed);
-            lock(&self.proxies).remove(&proxy.member.id);
         }
         *linked = now;
     }

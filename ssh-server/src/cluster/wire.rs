@@ -53,6 +53,8 @@ pub struct Heartbeat {
     pub started: i64,
     /// It drains (SIGTERM): no new rooms nor queue leadership.
     pub draining: bool,
+    /// The first character of its room codes.
+    pub prefix: u8,
 }
 
 /// A session of another instance asks to join a room (or the queue) here.
