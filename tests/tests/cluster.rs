@@ -190,3 +190,67 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     assert!(b.is_running());
     drop(a);
 }
+
+/// SIGTERM on an instance drains it: new rooms are refused there, its running match goes on to
+/// its end (a player on the other instance in it), and only then does it stop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_instance_lets_its_match_finish_then_stops() {
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let drain = Duration::from_secs(60);
+    let a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+        .await
+        .expect("instance A");
+    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+        .await
+        .expect("instance B");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let (cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
+    let (_cg, mut gil) = guest(b.addr, "gil").await.expect("gil on B");
+    let code = create_room(&mut dan, false, 2).await.expect("a room on B");
+    join_room(&mut cid, &code, false).await.expect("cid joins");
+    dan.wait_for_text("~cid", WAIT).await.expect("seated");
+    cid.send(&kitty_tap(KittyKey::Char('r'))).await.expect("ready");
+    dan.wait_for_text("READY", WAIT).await.expect("ready shown");
+    dan.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut dan).await.expect("dan plays");
+    wait_for_play(&mut cid).await.expect("cid plays");
+
+    // SIGTERM on B: it drains.
+    let stopping = tokio::spawn(async move {
+        b.stop().await.expect("B stops");
+        b
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    versus_item(&mut gil, 1).await.expect("gil opens create room");
+    gil.wait_for_text("CREATE ROOM", WAIT).await.expect("create room");
+    gil.send(&kitty_tap(K_ENTER)).await.expect("create");
+    gil.wait_for_text("restarting", WAIT)
+        .await
+        .expect("a draining instance opens no new room");
+    // The match goes on while B drains.
+    dan.pump_for(Duration::from_secs(2)).await;
+    assert!(!stopping.is_finished(), "B waits for its match");
+    drop_piece(&mut dan).await;
+    drop_piece(&mut cid).await;
+    dan.pump_for(Duration::from_millis(300)).await;
+    assert!(
+        !dan.contents().contains("MATCH RESULTS") && !dan.contents().contains("closed"),
+        "{}",
+        dan.contents()
+    );
+    // cid leaves (a forfeit): the match ends, and B stops.
+    cc.close().await;
+    dan.wait_for_text("You win!", WAIT)
+        .await
+        .expect("dan wins the match B let finish");
+    let b = tokio::time::timeout(Duration::from_secs(30), stopping)
+        .await
+        .expect("B stops once its match ended")
+        .expect("the stopping task");
+    assert!(!b.is_running());
+    assert!(a.is_running());
+}
