@@ -124,11 +124,13 @@ pub struct ClusterArgs {
 impl ClusterArgs {
     /// The cluster settings, when `--nats` was given.
     pub fn config(&self) -> Option<crate::cluster::ClusterConfig> {
-        self.nats.as_ref().map(|nats| crate::cluster::ClusterConfig {
-            nats: nats.clone(),
-            instance_name: self.instance_name.clone(),
-            drain: std::time::Duration::from_secs(self.drain_secs),
-        })
+        self.nats
+            .as_ref()
+            .map(|nats| crate::cluster::ClusterConfig {
+                nats: nats.clone(),
+                instance_name: self.instance_name.clone(),
+                drain: std::time::Duration::from_secs(self.drain_secs),
+            })
     }
 }
 

@@ -83,7 +83,9 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     assert!(bob.contents().contains("ann"), "{}", bob.contents());
     cb.close().await;
     ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
-    ann.wait_for_text("1662", WAIT).await.expect("the new rating");
+    ann.wait_for_text("1662", WAIT)
+        .await
+        .expect("the new rating");
     let board_a = versus_board(a.addr, "ann").await;
     let board_b = versus_board(b.addr, "ann").await;
     assert!(
@@ -109,7 +111,9 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
         dan.wait_for_text(name, WAIT).await.expect("seated");
     }
     for p in [&mut cid, &mut fay] {
-        p.send(&kitty_tap(KittyKey::Char('r'))).await.expect("ready");
+        p.send(&kitty_tap(KittyKey::Char('r')))
+            .await
+            .expect("ready");
     }
     dan.wait_until("everyone ready", WAIT, |s| {
         s.contents().matches("READY").count() >= 2
@@ -213,7 +217,9 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
     let code = create_room(&mut dan, false, 2).await.expect("a room on B");
     join_room(&mut cid, &code, false).await.expect("cid joins");
     dan.wait_for_text("~cid", WAIT).await.expect("seated");
-    cid.send(&kitty_tap(KittyKey::Char('r'))).await.expect("ready");
+    cid.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
     dan.wait_for_text("READY", WAIT).await.expect("ready shown");
     dan.send(&kitty_tap(K_ENTER)).await.expect("start");
     wait_for_play(&mut dan).await.expect("dan plays");
@@ -225,8 +231,12 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
         b
     });
     tokio::time::sleep(Duration::from_millis(500)).await;
-    versus_item(&mut gil, 1).await.expect("gil opens create room");
-    gil.wait_for_text("CREATE ROOM", WAIT).await.expect("create room");
+    versus_item(&mut gil, 1)
+        .await
+        .expect("gil opens create room");
+    gil.wait_for_text("CREATE ROOM", WAIT)
+        .await
+        .expect("create room");
     gil.send(&kitty_tap(K_ENTER)).await.expect("create");
     gil.wait_for_text("restarting", WAIT)
         .await

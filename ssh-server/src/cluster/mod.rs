@@ -25,7 +25,7 @@
 pub mod wire;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
@@ -84,6 +84,9 @@ struct Remote {
     room: Option<(String, MemberId)>,
     /// Waiting in the queue of this leader, through this proxy.
     queue: Option<(String, MemberId)>,
+    /// A queue request is on its way; `cancelled`: the player left before it was answered.
+    queue_pending: bool,
+    cancelled: bool,
 }
 
 /// A session of another instance, seated here.
@@ -113,6 +116,10 @@ pub struct Cluster {
     /// The first character of this instance's room codes, unlike every live peer's.
     prefix: AtomicU8,
     peers: Mutex<HashMap<String, Peer>>,
+    /// When this instance's latest heartbeat went out, and the round trip through NATS of the
+    /// latest one that came back (µs; 0: none yet).
+    beat_sent: Mutex<Option<Instant>>,
+    rtt_us: AtomicU64,
     remotes: Mutex<HashMap<MemberId, Remote>>,
     proxies: Mutex<HashMap<MemberId, Arc<Proxy>>>,
 }
@@ -130,7 +137,10 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
         .take(32)
         .collect();
-    let id = format!("{}-{suffix:08x}", if name.is_empty() { "minotty" } else { &name });
+    let id = format!(
+        "{}-{suffix:08x}",
+        if name.is_empty() { "minotty" } else { &name }
+    );
     let client = async_nats::ConnectOptions::new()
         .name(format!("minotty {id}"))
         .connect(config.nats.as_str())
@@ -144,11 +154,16 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         draining: AtomicBool::new(false),
         prefix: AtomicU8::new(0),
         peers: Mutex::new(HashMap::new()),
+        beat_sent: Mutex::new(None),
+        rtt_us: AtomicU64::new(0),
         remotes: Mutex::new(HashMap::new()),
         proxies: Mutex::new(HashMap::new()),
     });
     let mut joins = cluster.client.subscribe(wire::JOIN_ANY).await?;
-    let mut mine = cluster.client.subscribe(wire::inst_any(&cluster.id)).await?;
+    let mut mine = cluster
+        .client
+        .subscribe(wire::inst_any(&cluster.id))
+        .await?;
     let mut beats = cluster.client.subscribe(wire::HEARTBEAT).await?;
     if !hub.set_cluster(Arc::clone(&cluster)) {
         anyhow::bail!("the versus hub is in a cluster already");
@@ -213,6 +228,15 @@ impl Cluster {
         self.draining.load(Ordering::Relaxed)
     }
 
+    /// The round trip of this instance's latest heartbeat through the NATS server (`None`
+    /// before the first came back), for the operator's metrics.
+    pub fn nats_rtt(&self) -> Option<Duration> {
+        match self.rtt_us.load(Ordering::Relaxed) {
+            0 => None,
+            us => Some(Duration::from_micros(us)),
+        }
+    }
+
     /// The live instances known now (this one included).
     pub fn instances(&self) -> usize {
         lock(&self.peers).len() + 1
@@ -273,6 +297,7 @@ impl Cluster {
             draining: self.is_draining(),
             prefix: self.prefix.load(Ordering::Relaxed),
         };
+        *lock(&self.beat_sent) = Some(Instant::now());
         self.send(wire::HEARTBEAT.to_owned(), &beat).await;
     }
 
@@ -281,6 +306,11 @@ impl Cluster {
             return;
         };
         if beat.id == self.id {
+            // Our own heartbeat back from the server: the NATS round trip.
+            if let Some(sent) = lock(&self.beat_sent).take() {
+                let us = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+                self.rtt_us.store(us.max(1), Ordering::Relaxed);
+            }
             return;
         }
         // Two instances that chose the same code character (started together): the younger
@@ -397,6 +427,8 @@ impl Cluster {
             account: None,
             room: None,
             queue: None,
+            queue_pending: false,
+            cancelled: false,
         });
         r.name.clone_from(&member.name);
         r.account.clone_from(&member.account);
@@ -457,6 +489,10 @@ impl Cluster {
     /// A session of this instance asks for a quick match, led elsewhere.
     pub fn queue_join(self: &Arc<Self>, member: Member) {
         self.register(&member);
+        if let Some(r) = lock(&self.remotes).get_mut(&member.id) {
+            r.queue_pending = true;
+            r.cancelled = false;
+        }
         let c = Arc::clone(self);
         tokio::spawn(async move { c.submit(member).await });
     }
@@ -464,12 +500,23 @@ impl Cluster {
     async fn submit(&self, member: Member) {
         let leader = self.leader();
         let req = self.join_req(&member, false);
-        match self.request(wire::queue_subject(&leader), &req).await {
+        let rep = self.request(wire::queue_subject(&leader), &req).await;
+        let cancelled = lock(&self.remotes).get_mut(&member.id).is_some_and(|r| {
+            r.queue_pending = false;
+            std::mem::take(&mut r.cancelled)
+        });
+        match rep {
+            Some(JoinRep::Ok { pid }) if cancelled => {
+                // The player left the queue while the leader was admitting them.
+                let subject = wire::proxy_subject(&leader, MemberId(pid));
+                self.send(subject, &ToProxy::QueueCancel).await;
+            }
             Some(JoinRep::Ok { pid }) => {
                 if let Some(r) = lock(&self.remotes).get_mut(&member.id) {
                     r.queue = Some((leader, MemberId(pid)));
                 }
             }
+            Some(JoinRep::Refused { .. }) | None if cancelled => {}
             Some(JoinRep::Refused { message }) => {
                 member.send(Response::RoomFailed { message });
             }
@@ -495,10 +542,16 @@ impl Cluster {
                 link: Arc::clone(&r.link),
             }
         };
-        let Some(hub) = self.hub.upgrade() else { return };
+        let Some(hub) = self.hub.upgrade() else {
+            return;
+        };
         if self.is_leader() {
-            let Some(account) = &member.account else { return };
-            let Some(claim) = hub.claim_ranked(account.id) else { return };
+            let Some(account) = &member.account else {
+                return;
+            };
+            let Some(claim) = hub.claim_ranked(account.id) else {
+                return;
+            };
             let _ = hub.queue().send(QueueMsg::Join { member, claim });
         } else {
             self.queue_join(member);
@@ -516,6 +569,11 @@ impl Cluster {
             let target = r.queue.clone();
             if matches!(msg, ToProxy::QueueCancel) {
                 r.queue = None;
+                if r.queue_pending {
+                    // Answered later: the proxy is cancelled then.
+                    r.cancelled = true;
+                    return true;
+                }
             }
             target
         };
@@ -529,9 +587,13 @@ impl Cluster {
 
     /// On the owner: a session elsewhere asks to join one of this instance's rooms.
     async fn on_join(self: &Arc<Self>, msg: async_nats::Message) {
-        let Some(reply) = msg.reply.clone() else { return };
+        let Some(reply) = msg.reply.clone() else {
+            return;
+        };
         let code = msg.subject.as_str().split('.').nth(2).unwrap_or_default();
-        let Some(hub) = self.hub.upgrade() else { return };
+        let Some(hub) = self.hub.upgrade() else {
+            return;
+        };
         // Only the owner answers; the others stay silent.
         let Some(room) = hub.room(code) else { return };
         let Some(req) = wire::decode::<JoinReq>(&msg.subject, &msg.payload) else {
@@ -562,7 +624,12 @@ impl Cluster {
     }
 
     /// A proxy for the session `req` describes; `None` when there are too many.
-    fn new_proxy(self: &Arc<Self>, hub: &Arc<Hub>, req: JoinReq, queued: bool) -> Option<Arc<Proxy>> {
+    fn new_proxy(
+        self: &Arc<Self>,
+        hub: &Arc<Hub>,
+        req: JoinReq,
+        queued: bool,
+    ) -> Option<Arc<Proxy>> {
         let mut proxies = lock(&self.proxies);
         if proxies.len() >= MAX_PROXIES {
             tracing::warn!("too many members of other instances: a join is refused");
@@ -668,7 +735,9 @@ impl Cluster {
                 self.to_member(MemberId(mid), m);
             }
             (Some("queue"), None) => {
-                let Some(reply) = msg.reply.clone() else { return };
+                let Some(reply) = msg.reply.clone() else {
+                    return;
+                };
                 let Some(req) = wire::decode::<JoinReq>(subject, &msg.payload) else {
                     return;
                 };
@@ -717,7 +786,9 @@ impl Cluster {
         let Some(proxy) = lock(&self.proxies).get(&pid).cloned() else {
             return;
         };
-        let Some(hub) = self.hub.upgrade() else { return };
+        let Some(hub) = self.hub.upgrade() else {
+            return;
+        };
         match msg {
             ToProxy::Room(w) => {
                 if let Some(room) = proxy.member.room() {
@@ -773,7 +844,12 @@ impl Cluster {
     }
 
     /// The session's side of a remote room link: publishes its messages to the proxy.
-    async fn forward(self: Arc<Self>, inst: String, pid: MemberId, mut rx: mpsc::Receiver<RoomMsg>) {
+    async fn forward(
+        self: Arc<Self>,
+        inst: String,
+        pid: MemberId,
+        mut rx: mpsc::Receiver<RoomMsg>,
+    ) {
         let subject = wire::proxy_subject(&inst, pid);
         while let Some(msg) = rx.recv().await {
             if let Some(w) = WireRoom::from_msg(msg) {
@@ -796,7 +872,9 @@ impl Cluster {
     pub async fn drain(&self, cap: Duration) {
         self.begin_drain();
         self.beat().await;
-        let Some(hub) = self.hub.upgrade() else { return };
+        let Some(hub) = self.hub.upgrade() else {
+            return;
+        };
         let deadline = Instant::now() + cap;
         loop {
             let running = Cluster::running_matches(&hub);
@@ -805,7 +883,10 @@ impl Cluster {
                 return;
             }
             if Instant::now() >= deadline {
-                tracing::warn!(running, "the drain time is up: stopping with matches running");
+                tracing::warn!(
+                    running,
+                    "the drain time is up: stopping with matches running"
+                );
                 return;
             }
             tracing::info!(running, "draining: waiting for matches to end");

@@ -4,8 +4,8 @@
 
 use minotty_engine::versus::Targeting;
 use minotty_ui::online::{MatchResult, MatchStart, OpponentView, Report, Response, RoomView};
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::versus::{MemberId, RoomMsg};
 
@@ -72,8 +72,12 @@ pub struct JoinReq {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum JoinRep {
     /// Admitted: the owner's proxy for the session is `pid`.
-    Ok { pid: u64 },
-    Refused { message: String },
+    Ok {
+        pid: u64,
+    },
+    Refused {
+        message: String,
+    },
 }
 
 /// What a session sends to its proxy on the room's owner.
@@ -137,9 +141,15 @@ impl WireRoom {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ToMember {
     /// The session is now in room `code` of instance `inst`, through the proxy `pid`.
-    Linked { code: String, inst: String, pid: u64 },
+    Linked {
+        code: String,
+        inst: String,
+        pid: u64,
+    },
     /// The session is no longer in room `code`.
-    Unlinked { code: String },
+    Unlinked {
+        code: String,
+    },
     Response(Relay),
 }
 
@@ -197,7 +207,10 @@ pub fn encode<T: Serialize>(value: &T) -> Option<Vec<u8>> {
     match serde_json::to_vec(value) {
         Ok(bytes) if bytes.len() <= MAX_MESSAGE => Some(bytes),
         Ok(bytes) => {
-            tracing::warn!(bytes = bytes.len(), "a cluster message is too large: dropped");
+            tracing::warn!(
+                bytes = bytes.len(),
+                "a cluster message is too large: dropped"
+            );
             None
         }
         Err(e) => {
@@ -210,7 +223,11 @@ pub fn encode<T: Serialize>(value: &T) -> Option<Vec<u8>> {
 /// Decodes a message; `None` (logged) when it is too large or malformed.
 pub fn decode<T: DeserializeOwned>(subject: &str, bytes: &[u8]) -> Option<T> {
     if bytes.len() > MAX_MESSAGE {
-        tracing::warn!(subject, bytes = bytes.len(), "a cluster message is too large: dropped");
+        tracing::warn!(
+            subject,
+            bytes = bytes.len(),
+            "a cluster message is too large: dropped"
+        );
         return None;
     }
     match serde_json::from_slice(bytes) {
@@ -219,5 +236,179 @@ pub fn decode<T: DeserializeOwned>(subject: &str, bytes: &[u8]) -> Option<T> {
             tracing::warn!(subject, error = %e, "a malformed cluster message: dropped");
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minotty_engine::versus::MatchKind;
+    use minotty_ui::online::{
+        BoardSnapshot, Progress, RoomLimit, RoomOptions, RoomState, SeatView,
+    };
+
+    fn board() -> BoardSnapshot {
+        let mut rows = vec![[0u8; 10]; 20];
+        for (y, row) in rows.iter_mut().enumerate().skip(12) {
+            for (x, c) in row.iter_mut().enumerate() {
+                *c = if x == y % 10 { 0 } else { 8 };
+            }
+        }
+        BoardSnapshot { rows }
+    }
+
+    fn opponent(seat: usize) -> OpponentView {
+        OpponentView {
+            seat,
+            name: format!("p{seat}"),
+            board: board(),
+            progress: Progress {
+                lines: 12,
+                pieces: 40,
+                attack_sent: 9,
+                garbage_received: 4,
+                time_ms: 61_000,
+                pending_garbage: 2,
+            },
+            alive: true,
+            place: None,
+            kos: 1,
+            target: Some(0),
+        }
+    }
+
+    /// Every relayed response comes back as itself; a response no room sends is not relayed.
+    #[test]
+    fn relayed_responses_round_trip() {
+        let view = RoomView {
+            code: "K7PQ3M".into(),
+            options: RoomOptions {
+                kind: MatchKind::Battle,
+                max_players: 4,
+                limit: RoomLimit::Lines(40),
+            },
+            seats: vec![SeatView {
+                name: "ann".into(),
+                ready: true,
+                host: true,
+                connected: true,
+                rating: Some(1500),
+                bot: None,
+            }],
+            spectators: 2,
+            you: Some(0),
+            host: true,
+            state: RoomState::Lobby,
+            ranked: false,
+            tbp_bots: vec!["cold".into()],
+        };
+        let all = [
+            Response::Queued {
+                rating: 1500,
+                range: 100,
+            },
+            Response::BotOffer { level: 3 },
+            Response::Room(view),
+            Response::RoomFailed {
+                message: "no".into(),
+            },
+            Response::RoomClosed {
+                message: "bye".into(),
+            },
+            Response::Garbage { lines: 4, from: 1 },
+            Response::Opponents(vec![opponent(1), opponent(2)]),
+            Response::Notice {
+                message: "hi".into(),
+            },
+        ];
+        for r in all {
+            let relay = Relay::from_response(r.clone()).expect("relayed");
+            let bytes = encode(&ToMember::Response(relay)).expect("encodes");
+            let Some(ToMember::Response(back)) = decode::<ToMember>("t", &bytes) else {
+                panic!("does not decode: {r:?}");
+            };
+            assert_eq!(back.into_response(), r);
+        }
+        assert_eq!(Relay::from_response(Response::Offline), None);
+        assert_eq!(Relay::from_response(Response::PasswordSet), None);
+    }
+
+    /// Every message a session sends its room crosses with its content; the member becomes the
+    /// proxy named by the subject.
+    #[test]
+    fn room_messages_round_trip() {
+        use minotty_ui::online::Report;
+        let me = MemberId(3);
+        let msgs = [
+            RoomMsg::Leave {
+                id: me,
+                disconnected: true,
+            },
+            RoomMsg::Ready {
+                id: me,
+                ready: true,
+            },
+            RoomMsg::Start { id: me },
+            RoomMsg::Rematch { id: me },
+            RoomMsg::Targeting {
+                id: me,
+                targeting: Targeting::Attackers,
+            },
+            RoomMsg::Report {
+                id: me,
+                reports: vec![Report::Attack { lines: 4 }, Report::Board(board())],
+            },
+            RoomMsg::AddBot { id: me, level: 5 },
+            RoomMsg::AddTbpBot {
+                id: me,
+                name: "cold".into(),
+            },
+            RoomMsg::RemoveBot { id: me, seat: 1 },
+        ];
+        for msg in msgs {
+            let shown = format!("{msg:?}");
+            let wire = WireRoom::from_msg(msg).expect("crosses");
+            let bytes = encode(&ToProxy::Room(wire)).expect("encodes");
+            let Some(ToProxy::Room(back)) = decode::<ToProxy>("t", &bytes) else {
+                panic!("does not decode: {shown}");
+            };
+            let proxy = MemberId(90);
+            let back = format!("{:?}", back.into_msg(proxy));
+            assert_eq!(back, shown.replace("MemberId(3)", "MemberId(90)"));
+        }
+        assert!(WireRoom::from_msg(RoomMsg::Shutdown).is_none());
+    }
+
+    #[test]
+    fn malformed_and_oversized_messages_are_dropped() {
+        assert_eq!(decode::<ToProxy>("t", b"\xff\x00"), None);
+        assert_eq!(decode::<ToProxy>("t", b"{\"Room\":{\"Ready\":{}}}"), None);
+        assert_eq!(decode::<JoinReq>("t", b"[1,2,3]"), None);
+        let huge = vec![b' '; MAX_MESSAGE + 1];
+        assert_eq!(decode::<ToProxy>("t", &huge), None);
+        let too_big = ToMember::Response(Relay::Notice {
+            message: "x".repeat(MAX_MESSAGE),
+        });
+        assert_eq!(encode(&too_big), None);
+    }
+
+    /// What the relay costs per message, for the record (ARCHITECTURE.md cites these).
+    #[test]
+    fn message_sizes() {
+        let garbage = encode(&ToMember::Response(Relay::Garbage { lines: 4, from: 1 }))
+            .expect("encodes")
+            .len();
+        let one = encode(&ToMember::Response(Relay::Opponents(vec![opponent(1)])))
+            .expect("encodes")
+            .len();
+        let report = encode(&ToProxy::Room(WireRoom::Report {
+            reports: vec![Report::Board(board())],
+        }))
+        .expect("encodes")
+        .len();
+        assert!(garbage < 64, "{garbage}");
+        assert!(one < 1200, "{one}");
+        assert!(report < 1000, "{report}");
+        eprintln!("garbage {garbage} B, one opponent {one} B, a board report {report} B");
     }
 }

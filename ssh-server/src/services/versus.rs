@@ -194,9 +194,7 @@ impl VersusClient {
 
     /// Sends `msg` to the queue leader elsewhere when the session waits there (`--nats`).
     fn to_cluster_queue(&self, msg: ToProxy) -> bool {
-        self.hub
-            .cluster()
-            .is_some_and(|c| c.to_queue(self.id, msg))
+        self.hub.cluster().is_some_and(|c| c.to_queue(self.id, msg))
     }
 
     pub fn handle(&mut self, request: Request) {

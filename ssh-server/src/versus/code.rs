@@ -58,7 +58,11 @@ mod tests {
             assert_eq!(normalize(&code).as_deref(), Some(code.as_str()));
         }
         // Not a code character: ignored.
-        assert!(random_with(Some(b'0')).bytes().all(|b| ALPHABET.contains(&b)));
+        assert!(
+            random_with(Some(b'0'))
+                .bytes()
+                .all(|b| ALPHABET.contains(&b))
+        );
     }
 
     #[test]
