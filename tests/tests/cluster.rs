@@ -264,3 +264,59 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
     assert!(!b.is_running());
     assert!(a.is_running());
 }
+
+/// A dies: a player of B in A's room is told the room stopped (not rated) and is back in the
+/// versus menu; a player of B who waited in A's queue (A led it) waits on in B's, which pairs
+/// them with the next player of B.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let drain = Duration::from_secs(5);
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+        .await
+        .expect("instance A");
+    let b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+        .await
+        .expect("instance B");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // dan (B) plays in ann's room on A; bob (B) waits in the queue, which A leads.
+    let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
+    join_room(&mut dan, &code, false)
+        .await
+        .expect("dan joins from B");
+    ann.wait_for_text("~dan", WAIT).await.expect("seated");
+    dan.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    ann.wait_for_text("READY", WAIT).await.expect("ready shown");
+    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut dan).await.expect("dan plays");
+    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+
+    a.kill();
+    dan.wait_for_text("stopped", Duration::from_secs(8))
+        .await
+        .expect("dan is told A's room stopped");
+    let text = dan.contents();
+    assert!(
+        text.contains(&code) && text.contains("not rated") && text.contains("Quick match"),
+        "back in the versus menu: {text}"
+    );
+    // B leads the queue now; bob still waits there and meets cat.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
+    versus_item(&mut cat, 0).await.expect("cat queues");
+    wait_for_play(&mut cat).await.expect("cat plays");
+    wait_for_play(&mut bob)
+        .await
+        .expect("bob plays, paired on B");
+    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    assert!(b.is_running());
+}
