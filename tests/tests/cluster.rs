@@ -320,3 +320,58 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
     assert!(cat.contents().contains("bob"), "{}", cat.contents());
     assert!(b.is_running());
 }
+
+/// The queue's leader drains: a player of another instance who waited in its queue is handed
+/// to the next leader at once (while the drained instance still finishes its match).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_leader_hands_its_queue_over() {
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let drain = Duration::from_secs(60);
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+        .await
+        .expect("instance A");
+    let b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+        .await
+        .expect("instance B");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // A runs a match (so it stays up while draining) and leads the queue, where bob waits.
+    let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
+    let (cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
+    join_room(&mut dan, &code, false).await.expect("dan joins");
+    ann.wait_for_text("~dan", WAIT).await.expect("seated");
+    dan.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    ann.wait_for_text("READY", WAIT).await.expect("ready shown");
+    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+
+    let stopping = tokio::spawn(async move {
+        a.stop().await.expect("A stops");
+        a
+    });
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (_cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
+    versus_item(&mut cat, 0).await.expect("cat queues");
+    wait_for_play(&mut cat).await.expect("cat plays");
+    wait_for_play(&mut bob)
+        .await
+        .expect("bob plays, paired on B");
+    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    assert!(!stopping.is_finished(), "A still finishes its match");
+    // dan leaves A's match: it ends and A stops.
+    cd.close().await;
+    ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
+    let a = tokio::time::timeout(Duration::from_secs(30), stopping)
+        .await
+        .expect("A stops once its match ended")
+        .expect("the stopping task");
+    assert!(!a.is_running() && b.is_running());
+}

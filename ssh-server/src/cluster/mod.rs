@@ -833,6 +833,12 @@ impl Cluster {
                 tokio::spawn(Arc::clone(self).forward(inst, pid, rx));
                 *lock(&r.link) = Some(RoomLink { code, tx });
             }
+            ToMember::Requeue => {
+                if r.queue.take().is_some() {
+                    drop(remotes);
+                    self.requeue(mid);
+                }
+            }
             ToMember::Unlinked { code } => {
                 let mut link = lock(&r.link);
                 if link.as_ref().is_some_and(|l| l.code == code) {
@@ -875,6 +881,21 @@ impl Cluster {
         let Some(hub) = self.hub.upgrade() else {
             return;
         };
+        // Players of other instances waiting in this queue queue at the next leader (once it
+        // has heard this instance drains).
+        tokio::time::sleep(HEARTBEAT_EVERY).await;
+        let waiting: Vec<Arc<Proxy>> = lock(&self.proxies)
+            .values()
+            .filter(|p| p.queued.load(Ordering::Relaxed))
+            .cloned()
+            .collect();
+        for p in waiting {
+            if p.queued.swap(false, Ordering::Relaxed) {
+                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
+                self.send(wire::member_subject(&p.inst, p.mid), &ToMember::Requeue)
+                    .await;
+            }
+        }
         let deadline = Instant::now() + cap;
         loop {
             let running = Cluster::running_matches(&hub);

@@ -150,6 +150,8 @@ pub enum ToMember {
     Unlinked {
         code: String,
     },
+    /// The queue the session waited in stops (its leader drains): queue at the new leader.
+    Requeue,
     Response(Relay),
 }
 
