@@ -130,6 +130,7 @@ impl ClusterArgs {
                 nats: nats.clone(),
                 instance_name: self.instance_name.clone(),
                 drain: std::time::Duration::from_secs(self.drain_secs),
+                max_proxies: crate::cluster::MAX_PROXIES,
             })
     }
 }

@@ -79,6 +79,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         nats: nats.1.clone(),
         instance_name: "owner".into(),
         drain: Duration::from_secs(5),
+        max_proxies: 1,
     };
     let owner = cluster::start(&hub, &config).await.expect("joins NATS");
 
@@ -141,7 +142,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     let req = JoinReq {
         inst: "x".into(),
         mid: 7,
-        name: "bob\u{1b}[2J".into(),
+        name: format!("bob\u{1b}[2J{}", "x".repeat(100)),
         account: None,
         spectate: false,
     };
@@ -173,14 +174,41 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
             }
             ToMember::Response(Relay::Room(v)) => {
                 assert_eq!(v.seats.len(), 2);
-                // The typed name is sanitised before anyone draws it.
-                assert!(!v.seats[1].name.contains('\u{1b}'), "{:?}", v.seats[1].name);
+                // The typed name is sanitised and cut before anyone draws it.
+                let name = &v.seats[1].name;
+                assert!(
+                    !name.contains('\u{1b}') && name.starts_with("bob"),
+                    "{name:?}"
+                );
+                assert!(name.chars().count() <= 17, "{name:?}");
                 seated = true;
             }
             _ => {}
         }
     }
     room_view(&mut host_rx, "bob seated", |v| v.seats.len() == 2).await;
+
+    // The owner seats at most `max_proxies` members of other instances (1 here).
+    let more = JoinReq {
+        mid: 8,
+        spectate: true,
+        ..req.clone()
+    };
+    let reply = other
+        .request(
+            wire::join_subject(&room.code),
+            wire::encode(&more).expect("encodes").into(),
+        )
+        .await
+        .expect("the owner answers");
+    assert!(
+        matches!(
+            wire::decode(&reply.subject, &reply.payload),
+            Some(JoinRep::Refused { .. })
+        ),
+        "{:?}",
+        reply.payload
+    );
 
     // The member's messages reach the room through its proxy.
     let ready = ToProxy::Room(WireRoom::Ready { ready: true });

@@ -103,6 +103,7 @@ impl Instance {
             nats: nats.to_owned(),
             instance_name: name.to_owned(),
             drain,
+            max_proxies: minotty_server::cluster::MAX_PROXIES,
         };
         let (ready_tx, ready_rx) = oneshot::channel::<anyhow::Result<SocketAddr>>();
         let (end_tx, end_rx) = oneshot::channel::<End>();

@@ -62,6 +62,8 @@ pub struct ClusterConfig {
     pub instance_name: String,
     /// After SIGTERM, how long running matches may go on before the instance stops anyway.
     pub drain: Duration,
+    /// The most members of other instances seated here at once ([`MAX_PROXIES`]).
+    pub max_proxies: usize,
 }
 
 /// Another instance, as its heartbeats tell.
@@ -122,6 +124,16 @@ pub struct Cluster {
     rtt_us: AtomicU64,
     remotes: Mutex<HashMap<MemberId, Remote>>,
     proxies: Mutex<HashMap<MemberId, Arc<Proxy>>>,
+    max_proxies: usize,
+}
+
+/// A name another instance sent, made safe to draw and cut to a name's length (a guest's
+/// mark included).
+fn bounded_name(name: &str) -> String {
+    minotty_ui::sanitize(name)
+        .chars()
+        .take(crate::names::MAX_NAME_CHARS + 1)
+        .collect()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -158,6 +170,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         rtt_us: AtomicU64::new(0),
         remotes: Mutex::new(HashMap::new()),
         proxies: Mutex::new(HashMap::new()),
+        max_proxies: config.max_proxies,
     });
     let mut joins = cluster.client.subscribe(wire::JOIN_ANY).await?;
     let mut mine = cluster
@@ -631,17 +644,17 @@ impl Cluster {
         queued: bool,
     ) -> Option<Arc<Proxy>> {
         let mut proxies = lock(&self.proxies);
-        if proxies.len() >= MAX_PROXIES {
+        if proxies.len() >= self.max_proxies {
             tracing::warn!("too many members of other instances: a join is refused");
             return None;
         }
         let (tx, rx) = mpsc::channel(PROXY_QUEUE);
         let member = Member {
             id: hub.next_member(),
-            name: minotty_ui::sanitize(&req.name),
+            name: bounded_name(&req.name),
             account: req.account.map(|(id, name)| AccountRef {
                 id: PlayerId(id),
-                name: minotty_ui::sanitize(&name),
+                name: bounded_name(&name),
             }),
             owner: None,
             tx: SessionTx::new(tx),
@@ -827,6 +840,15 @@ impl Cluster {
             }
             ToMember::Linked { code, inst, pid } => {
                 let pid = MemberId(pid);
+                if r.tx.is_closed() {
+                    // The session ended while its join was on its way: out of that room.
+                    let c = Arc::clone(self);
+                    let leave = ToProxy::Room(WireRoom::Leave { disconnected: true });
+                    tokio::spawn(async move {
+                        c.send(wire::proxy_subject(&inst, pid), &leave).await;
+                    });
+                    return;
+                }
                 r.room = Some((inst.clone(), pid));
                 r.queue = None;
                 let (tx, rx) = mpsc::channel(ROOM_INBOX);
