@@ -82,8 +82,8 @@ struct Remote {
     link: Link,
     name: String,
     account: Option<AccountRef>,
-    /// The room's owner and the proxy there.
-    room: Option<(String, MemberId)>,
+    /// The room's owner, the proxy there, and the room's code.
+    room: Option<(String, MemberId, String)>,
     /// Waiting in the queue of this leader, through this proxy.
     queue: Option<(String, MemberId)>,
     /// A queue request is on its way; `cancelled`: the player left before it was answered.
@@ -381,16 +381,18 @@ impl Cluster {
         {
             let mut remotes = lock(&self.remotes);
             for (mid, r) in remotes.iter_mut() {
-                if let Some((owner, _)) = &r.room
-                    && !self.is_alive(owner)
-                {
-                    let code = lock(&r.link).take().map(|l| l.code).unwrap_or_default();
-                    r.room = None;
-                    r.tx.send(Response::RoomClosed {
-                        message: format!(
-                            "The server running room {code} stopped: the match is not rated."
-                        ),
-                    });
+                if let Some((owner, _, code)) = r.room.take_if(|(o, ..)| !self.is_alive(o)) {
+                    let mut link = lock(&r.link);
+                    // Unless the session has moved on to another room meanwhile.
+                    if link.as_ref().is_some_and(|l| l.code == code) {
+                        *link = None;
+                        r.tx.send(Response::RoomClosed {
+                            message: format!(
+                                "The server running room {code} stopped: the match is not rated."
+                            ),
+                        });
+                    }
+                    tracing::debug!(room = %code, owner = %owner, "a room of a dead instance");
                 }
                 if let Some((leader, _)) = &r.queue
                     && !self.is_alive(leader)
@@ -849,7 +851,7 @@ impl Cluster {
                     });
                     return;
                 }
-                r.room = Some((inst.clone(), pid));
+                r.room = Some((inst.clone(), pid, code.clone()));
                 r.queue = None;
                 let (tx, rx) = mpsc::channel(ROOM_INBOX);
                 tokio::spawn(Arc::clone(self).forward(inst, pid, rx));
