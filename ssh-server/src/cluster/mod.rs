@@ -921,6 +921,7 @@ impl Cluster {
             }
         }
         let deadline = Instant::now() + cap;
+        let mut told: Option<Instant> = None;
         loop {
             let running = Cluster::running_matches(&hub);
             if running == 0 {
@@ -934,7 +935,10 @@ impl Cluster {
                 );
                 return;
             }
-            tracing::info!(running, "draining: waiting for matches to end");
+            if told.is_none_or(|t| t.elapsed() >= Duration::from_secs(10)) {
+                told = Some(Instant::now());
+                tracing::info!(running, "draining: waiting for matches to end");
+            }
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }
