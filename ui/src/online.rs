@@ -250,9 +250,60 @@ pub struct Progress {
 /// The 20 visible rows of a board, top first; each cell 0 (empty), 1-7 (I, O, T, S, Z, J, L
 /// in the engine's `Piece` order) or 8 (garbage). The falling piece is included.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoardSnapshot {
     pub rows: Vec<[u8; 10]>,
+}
+
+/// The serde form of a [`BoardSnapshot`] (servers relay boards between instances): one digit
+/// per cell, rows top first, 200 characters for a board instead of a list of lists. Reading
+/// accepts at most [`BoardSnapshot::MAX_ROWS`] whole rows of digits 0-8, nothing else.
+#[cfg(feature = "serde")]
+mod board_serde {
+    use super::BoardSnapshot;
+
+    impl serde::Serialize for BoardSnapshot {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let text: String = self
+                .rows
+                .iter()
+                .flatten()
+                .map(|&c| char::from(b'0' + c.min(8)))
+                .collect();
+            s.serialize_str(&text)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for BoardSnapshot {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            use serde::de::Error;
+            let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+            let bytes = text.as_bytes();
+            if bytes.len() % 10 != 0 || bytes.len() > 10 * BoardSnapshot::MAX_ROWS {
+                return Err(D::Error::custom(
+                    "a board is whole rows of 10 cells, at most 40",
+                ));
+            }
+            if !bytes.iter().all(|b| (b'0'..=b'8').contains(b)) {
+                return Err(D::Error::custom("a board cell is a digit 0-8"));
+            }
+            let rows = bytes
+                .chunks_exact(10)
+                .map(|row| {
+                    let mut cells = [0u8; 10];
+                    for (c, b) in cells.iter_mut().zip(row) {
+                        *c = b - b'0';
+                    }
+                    cells
+                })
+                .collect();
+            Ok(BoardSnapshot { rows })
+        }
+    }
+}
+
+impl BoardSnapshot {
+    /// The most rows a board has (the engine's whole board, hidden rows included).
+    pub const MAX_ROWS: usize = 40;
 }
 
 /// What the App is told.
