@@ -10,6 +10,7 @@ pub mod boards;
 pub mod budget;
 pub mod cast;
 pub mod charts;
+pub mod cluster;
 pub mod config;
 pub mod doctor;
 pub mod exec;

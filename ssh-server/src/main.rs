@@ -112,6 +112,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             limits: Limits::from(&args.limits),
             store: Some(store),
             tbp,
+            cluster: args.cluster.config(),
         };
         minotty_server::run(listener, config, shutdown_signal()).await
     })

@@ -34,6 +34,8 @@ pub struct ServerConfig {
     pub store: Option<Store>,
     /// The Tetris Bot Protocol bots players can face (none: `TbpBots::default()`).
     pub tbp: crate::tbp::TbpBots,
+    /// Rooms and the queue across instances over NATS (`--nats`); `None`: a single instance.
+    pub cluster: Option<crate::cluster::ClusterConfig>,
 }
 
 /// State shared by all connections: settings and the shutdown signal, never a player's state.
@@ -127,6 +129,21 @@ pub async fn run(
         next_id: AtomicU64::new(1),
     });
     let proxy_headers = Arc::new(Semaphore::new(MAX_PROXY_HEADERS_IN_FLIGHT));
+    // With `--nats`: join the other instances; on the shutdown signal, drain first (new rooms
+    // refused, running matches finish, at most `--drain-secs`).
+    let cluster = match &config.cluster {
+        Some(c) => Some((
+            crate::cluster::start(shared.services.versus.hub(), c).await?,
+            c.drain,
+        )),
+        None => None,
+    };
+    let shutdown = async move {
+        shutdown.await;
+        if let Some((cluster, cap)) = cluster {
+            cluster.drain(cap).await;
+        }
+    };
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "listening");
     }

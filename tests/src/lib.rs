@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 
 pub mod autoplay;
 pub mod board;
+pub mod cluster;
 pub mod fuzz;
 pub mod isolated;
 pub mod keys;
@@ -103,6 +104,7 @@ impl TestServer {
             limits,
             store: Some(store),
             tbp,
+            cluster: None,
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;

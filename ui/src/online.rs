@@ -192,6 +192,7 @@ pub enum Request {
 
 /// A room's settings, chosen by its host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomOptions {
     pub kind: MatchKind,
     /// 2 to 8.
@@ -201,6 +202,7 @@ pub struct RoomOptions {
 
 /// An optional limit on a battle (a race is always 40 lines).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RoomLimit {
     #[default]
     None,
@@ -212,6 +214,7 @@ pub enum RoomLimit {
 
 /// One thing that happened in the player's own versus game, reported to the room.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Report {
     /// Lines of attack left after cancelling against the player's own incoming garbage.
     Attack { lines: u8 },
@@ -232,6 +235,7 @@ pub enum Report {
 
 /// An opponent's running numbers (also used in results).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Progress {
     pub lines: u32,
     pub pieces: u32,
@@ -248,6 +252,58 @@ pub struct Progress {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSnapshot {
     pub rows: Vec<[u8; 10]>,
+}
+
+/// The serde form of a [`BoardSnapshot`] (servers relay boards between instances): one digit
+/// per cell, rows top first, 200 characters for a board instead of a list of lists. Reading
+/// accepts at most [`BoardSnapshot::MAX_ROWS`] whole rows of digits 0-8, nothing else.
+#[cfg(feature = "serde")]
+mod board_serde {
+    use super::BoardSnapshot;
+
+    impl serde::Serialize for BoardSnapshot {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let text: String = self
+                .rows
+                .iter()
+                .flatten()
+                .map(|&c| char::from(b'0' + c.min(8)))
+                .collect();
+            s.serialize_str(&text)
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for BoardSnapshot {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            use serde::de::Error;
+            let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+            let bytes = text.as_bytes();
+            if bytes.len() % 10 != 0 || bytes.len() > 10 * BoardSnapshot::MAX_ROWS {
+                return Err(D::Error::custom(
+                    "a board is whole rows of 10 cells, at most 40",
+                ));
+            }
+            if !bytes.iter().all(|b| (b'0'..=b'8').contains(b)) {
+                return Err(D::Error::custom("a board cell is a digit 0-8"));
+            }
+            let rows = bytes
+                .chunks_exact(10)
+                .map(|row| {
+                    let mut cells = [0u8; 10];
+                    for (c, b) in cells.iter_mut().zip(row) {
+                        *c = b - b'0';
+                    }
+                    cells
+                })
+                .collect();
+            Ok(BoardSnapshot { rows })
+        }
+    }
+}
+
+impl BoardSnapshot {
+    /// The most rows a board has (the engine's whole board, hidden rows included).
+    pub const MAX_ROWS: usize = 40;
 }
 
 /// What the App is told.
@@ -582,6 +638,7 @@ pub struct GameRecorded {
 
 /// A room, as its members and spectators see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomView {
     pub code: String,
     pub options: RoomOptions,
@@ -599,6 +656,7 @@ pub struct RoomView {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RoomState {
     Lobby,
     Playing,
@@ -606,6 +664,7 @@ pub enum RoomState {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SeatView {
     pub name: String,
     pub ready: bool,
@@ -617,6 +676,7 @@ pub struct SeatView {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MatchStart {
     pub kind: MatchKind,
     pub mode: Mode,
@@ -629,6 +689,7 @@ pub struct MatchStart {
 
 /// One opponent's (or, for spectators, every player's) live state.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OpponentView {
     pub seat: usize,
     pub name: String,
@@ -642,6 +703,7 @@ pub struct OpponentView {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MatchResult {
     pub kind: MatchKind,
     /// In placement order (first = winner).
@@ -652,6 +714,7 @@ pub struct MatchResult {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResultRow {
     pub seat: usize,
     pub name: String,

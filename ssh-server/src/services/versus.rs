@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Who;
+use crate::cluster::wire::ToProxy;
 use crate::store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
@@ -185,8 +186,15 @@ impl VersusClient {
     fn leave_queue(&mut self) {
         if self.queued {
             self.queued = false;
-            let _ = self.hub.queue().send(QueueMsg::Cancel { id: self.id });
+            if !self.to_cluster_queue(ToProxy::QueueCancel) {
+                let _ = self.hub.queue().send(QueueMsg::Cancel { id: self.id });
+            }
         }
+    }
+
+    /// Sends `msg` to the queue leader elsewhere when the session waits there (`--nats`).
+    fn to_cluster_queue(&self, msg: ToProxy) -> bool {
+        self.hub.cluster().is_some_and(|c| c.to_queue(self.id, msg))
     }
 
     pub fn handle(&mut self, request: Request) {
@@ -234,10 +242,26 @@ impl VersusClient {
                 };
                 self.leave_room(false);
                 self.queued = true;
+                if let Some(cluster) = self.hub.cluster().cloned()
+                    && !cluster.is_leader()
+                {
+                    // The queue is led by another instance, which holds the ranked claim.
+                    self.hub.release_ranked(claim);
+                    cluster.queue_join(member);
+                    return;
+                }
                 let _ = self.hub.queue().send(QueueMsg::Join { member, claim });
             }
             Request::CancelQuickMatch => self.leave_queue(),
             Request::CreateRoom(options) => {
+                if self.hub.cluster().is_some_and(|c| c.is_draining()) {
+                    self.reply(Response::RoomFailed {
+                        message: "This server is restarting: join a room by its code, or \
+                                  reconnect in a moment to create one."
+                            .into(),
+                    });
+                    return;
+                }
                 self.leave_queue();
                 self.leave_room(false);
                 let member = self.member();
@@ -275,6 +299,15 @@ impl VersusClient {
                     return;
                 };
                 let Some(room) = self.hub.room(&code) else {
+                    if let Some(cluster) = self.hub.cluster().cloned() {
+                        // Perhaps another instance's room: its owner answers.
+                        self.leave_queue();
+                        self.leave_room(false);
+                        let (hub, peer) = (Arc::clone(&self.hub), self.who.peer);
+                        let failed = move || hub.join_failed(peer, Instant::now());
+                        cluster.join_remote(self.member(), code, spectate, failed);
+                        return;
+                    }
                     self.join_failed(now, format!("There is no room {code}."));
                     return;
                 };
@@ -322,7 +355,7 @@ impl VersusClient {
                 self.to_room(RoomMsg::RemoveBot { id, seat });
             }
             Request::AcceptBotMatch => {
-                if self.queued {
+                if self.queued && !self.to_cluster_queue(ToProxy::AcceptBot) {
                     // The queue takes the player out (releasing the ranked claim) and starts
                     // the bot match, or keeps them waiting and says why.
                     let _ = self.hub.queue().send(QueueMsg::AcceptBot {
@@ -331,7 +364,7 @@ impl VersusClient {
                 }
             }
             Request::DeclineBotMatch => {
-                if self.queued {
+                if self.queued && !self.to_cluster_queue(ToProxy::DeclineBot) {
                     let _ = self.hub.queue().send(QueueMsg::DeclineBot { id });
                 }
             }

@@ -18,6 +18,16 @@ pub fn random() -> String {
         .collect()
 }
 
+/// A random code starting with `first` (an [`ALPHABET`] byte) when given: with several
+/// instances each takes its own first character, so codes never clash between them.
+pub fn random_with(first: Option<u8>) -> String {
+    let mut code = random();
+    if let Some(first) = first.filter(|b| ALPHABET.contains(b)) {
+        code.replace_range(0..1, &char::from(first).to_string());
+    }
+    code
+}
+
 /// The code a player typed, in canonical form: surrounding space trimmed, case ignored.
 /// `None` when it cannot be a code.
 pub fn normalize(typed: &str) -> Option<String> {
@@ -38,6 +48,21 @@ mod tests {
             let code = random();
             assert_eq!(normalize(&code).as_deref(), Some(code.as_str()));
         }
+    }
+
+    #[test]
+    fn an_instance_prefix_starts_every_code() {
+        for _ in 0..200 {
+            let code = random_with(Some(b'Q'));
+            assert!(code.starts_with('Q'), "{code}");
+            assert_eq!(normalize(&code).as_deref(), Some(code.as_str()));
+        }
+        // Not a code character: ignored.
+        assert!(
+            random_with(Some(b'0'))
+                .bytes()
+                .all(|b| ALPHABET.contains(&b))
+        );
     }
 
     #[test]

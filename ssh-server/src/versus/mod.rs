@@ -202,6 +202,10 @@ pub struct Hub {
     /// The room keeping a seat for each owner (at most one each; an entry per kept seat, so
     /// bounded by the seats of open rooms).
     kept: Mutex<HashMap<Owner, RoomLink>>,
+    /// The other instances, with `--nats` (`crate::cluster`); unset: a single instance.
+    cluster: OnceLock<Arc<crate::cluster::Cluster>>,
+    /// The first character of this instance's room codes in a cluster (0: any).
+    code_prefix: std::sync::atomic::AtomicU8,
 }
 
 /// An account's claim on ranked play (the queue, then its match), released with
@@ -229,6 +233,21 @@ impl Hub {
     /// The same with the operator's TBP bots.
     pub fn with_tbp(self, tbp: crate::tbp::TbpBots) -> Hub {
         Hub { tbp, ..self }
+    }
+
+    /// Joins the cluster (once); `false` when in one already.
+    pub fn set_cluster(&self, cluster: Arc<crate::cluster::Cluster>) -> bool {
+        self.cluster.set(cluster).is_ok()
+    }
+
+    /// Starts every new room code with `first` (in a cluster, each instance its own).
+    pub fn set_code_prefix(&self, first: u8) {
+        self.code_prefix.store(first, Ordering::Relaxed);
+    }
+
+    /// The cluster this instance is part of (`None`: a single instance).
+    pub fn cluster(&self) -> Option<&Arc<crate::cluster::Cluster>> {
+        self.cluster.get()
     }
 
     /// Keeps a dropped player's lobby seat for `reconnect` (zero: not kept).
@@ -332,8 +351,12 @@ impl Hub {
     /// Reserves a fresh code for `tx`.
     fn register(&self, tx: &mpsc::Sender<RoomMsg>) -> Option<String> {
         let mut rooms = lock(&self.rooms);
+        let first = match self.code_prefix.load(Ordering::Relaxed) {
+            0 => None,
+            b => Some(b),
+        };
         for _ in 0..64 {
-            let code = code::random();
+            let code = code::random_with(first);
             if !rooms.contains_key(&code) {
                 rooms.insert(code.clone(), tx.clone());
                 return Some(code);

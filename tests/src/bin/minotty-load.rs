@@ -21,6 +21,11 @@
 //! (the host adds it with `b` and starts); the players play the same schedule, rematching.
 //! The tool then also reports the CPU of the server's bot threads (`minotty-bot-*`: every
 //! bot decision runs there) apart from the whole server's.
+//!
+//! `--addr-b` (a second instance of a cluster, `minotty serve --nats`) puts the second player
+//! of each pair there: every match then crosses instances, and with `--versus rooms
+//! --versus-seed` the clear-to-meter latency is the cross-instance one (the tetris on `--addr`,
+//! the meter on `--addr-b`). `tests/bench-cluster.sh` runs it.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -92,6 +97,34 @@ struct Args {
     /// The level of the bots of `--versus bots` (1-7).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u8).range(1..=7))]
     bot_level: u8,
+    /// A second instance of a cluster (`minotty serve --nats`): the second player of each
+    /// versus pair connects there, so every match crosses instances (rooms: the host's room is
+    /// on `--addr`, the guest joins it by code from here, and the clear-to-meter latency is
+    /// measured across NATS).
+    #[arg(long)]
+    addr_b: Option<SocketAddr>,
+    /// The second instance's process id: its CPU is added to the server's.
+    #[arg(long)]
+    server_pid_b: Option<u32>,
+}
+
+impl Args {
+    /// The server's CPU ticks so far (both instances' with `--server-pid-b`).
+    fn server_ticks(&self) -> Option<u64> {
+        let a = self.server_pid.and_then(cpu_ticks)?;
+        match self.server_pid_b {
+            Some(pid) => cpu_ticks(pid).map(|b| a + b),
+            None => Some(a),
+        }
+    }
+
+    /// Where player `i` of a versus pair connects.
+    fn addr_of(&self, i: usize) -> SocketAddr {
+        match (i, self.addr_b) {
+            (1, Some(b)) => b,
+            _ => self.addr,
+        }
+    }
 }
 
 /// The ghost piece's glyph ("░", U+2591) as UTF-8.
@@ -123,7 +156,10 @@ struct Totals {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    ensure!(args.addr.ip().is_loopback(), "loopback addresses only");
+    ensure!(
+        args.addr.ip().is_loopback() && args.addr_b.is_none_or(|b| b.ip().is_loopback()),
+        "loopback addresses only"
+    );
     ensure!((1..=5000).contains(&args.sessions), "1 to 5000 sessions");
     ensure!((1..=3600).contains(&args.seconds), "1 to 3600 seconds");
     if args.versus.is_some() {
@@ -569,7 +605,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     ready.wait().await;
     let ramp = ramp_start.elapsed();
     let rss_ready = args.server_pid.and_then(rss_kib);
-    let cpu_start = args.server_pid.and_then(cpu_ticks);
+    let cpu_start = args.server_ticks();
     let bots_start = args.server_pid.map(bot_thread_ticks);
     let self_start = cpu_ticks_of("/proc/self/stat");
     let machine_start = machine_ticks();
@@ -583,7 +619,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
     );
     done.wait().await;
     let elapsed = window.elapsed().as_secs_f64();
-    let cpu_end = args.server_pid.and_then(cpu_ticks);
+    let cpu_end = args.server_ticks();
     let bots_end = args.server_pid.map(bot_thread_ticks);
     let self_end = cpu_ticks_of("/proc/self/stat");
     let machine_end = machine_ticks();
@@ -659,7 +695,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
 /// Connects a pair and gets both into a running match.
 async fn join_pair(args: &Args, pair: usize) -> anyhow::Result<Vec<(Connection, PtySession)>> {
     let open = |i: usize, login: Login| async move {
-        let conn = Connection::open(args.addr, &format!("vs{pair}x{i}"), login)
+        let conn = Connection::open(args.addr_of(i), &format!("vs{pair}x{i}"), login)
             .await
             .context("login")?;
         let s = versus::player_sized(&conn, args.cols, args.rows)

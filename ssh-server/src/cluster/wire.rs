@@ -1,0 +1,441 @@
+//! What instances say to each other over NATS, and its encoding (JSON through serde; every
+//! message is checked against [`MAX_MESSAGE`] before it is decoded, and one that does not
+//! decode is logged and dropped by the caller, never a panic).
+
+use minotty_engine::versus::Targeting;
+use minotty_ui::online::{MatchResult, MatchStart, OpponentView, Report, Response, RoomView};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::versus::{MemberId, RoomMsg};
+
+/// The largest message an instance sends or reads (NATS' own default payload limit is 1 MiB).
+/// A larger one (only a very long game's replay can be) is dropped: the match is then stored
+/// without that replay, as when a replay does not arrive in time.
+pub const MAX_MESSAGE: usize = 1 << 20;
+
+/// The subject every instance publishes its heartbeat on.
+pub const HEARTBEAT: &str = "minotty.heartbeat";
+
+/// The subject of a join by room code (answered only by the room's owner).
+pub fn join_subject(code: &str) -> String {
+    format!("minotty.room.{code}.join")
+}
+
+/// The wildcard every instance listens on for joins.
+pub const JOIN_ANY: &str = "minotty.room.*.join";
+
+/// Everything addressed to the instance `inst`.
+pub fn inst_any(inst: &str) -> String {
+    format!("minotty.inst.{inst}.>")
+}
+
+/// The proxy `pid` on the owner `inst` (what a remote member's session sends its room).
+pub fn proxy_subject(inst: &str, pid: MemberId) -> String {
+    format!("minotty.inst.{inst}.p.{}", pid.0)
+}
+
+/// A session `mid` of the instance `inst` (what its room sends it).
+pub fn member_subject(inst: &str, mid: MemberId) -> String {
+    format!("minotty.inst.{inst}.m.{}", mid.0)
+}
+
+/// The ranked queue on the leader `inst`.
+pub fn queue_subject(inst: &str) -> String {
+    format!("minotty.inst.{inst}.queue")
+}
+
+/// An instance is alive (sent every [`super::HEARTBEAT_EVERY`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heartbeat {
+    pub id: String,
+    /// When the instance started (ms since the epoch): the oldest live instance leads the queue.
+    pub started: i64,
+    /// It drains (SIGTERM): no new rooms nor queue leadership.
+    pub draining: bool,
+    /// The first character of its room codes.
+    pub prefix: u8,
+}
+
+/// A session of another instance asks to join a room (or the queue) here.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinReq {
+    pub inst: String,
+    pub mid: u64,
+    pub name: String,
+    /// The registered account (id, name), the same on every instance (one database).
+    pub account: Option<(i64, String)>,
+    pub spectate: bool,
+}
+
+/// The answer to a [`JoinReq`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JoinRep {
+    /// Admitted: the owner's proxy for the session is `pid`.
+    Ok {
+        pid: u64,
+    },
+    Refused {
+        message: String,
+    },
+}
+
+/// What a session sends to its proxy on the room's owner.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToProxy {
+    Room(WireRoom),
+    QueueCancel,
+    AcceptBot,
+    DeclineBot,
+}
+
+/// The part of [`RoomMsg`] a session sends (the member is the proxy, named by the subject).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum WireRoom {
+    Leave { disconnected: bool },
+    Ready { ready: bool },
+    Start,
+    Rematch,
+    Targeting { targeting: Targeting },
+    Report { reports: Vec<Report> },
+    AddBot { level: u8 },
+    AddTbpBot { name: String },
+    RemoveBot { seat: usize },
+}
+
+impl WireRoom {
+    /// The message for the wire; `None` for what only an instance's own sessions send (joins,
+    /// rejoins, shutdown).
+    pub fn from_msg(msg: RoomMsg) -> Option<WireRoom> {
+        Some(match msg {
+            RoomMsg::Leave { disconnected, .. } => WireRoom::Leave { disconnected },
+            RoomMsg::Ready { ready, .. } => WireRoom::Ready { ready },
+            RoomMsg::Start { .. } => WireRoom::Start,
+            RoomMsg::Rematch { .. } => WireRoom::Rematch,
+            RoomMsg::Targeting { targeting, .. } => WireRoom::Targeting { targeting },
+            RoomMsg::Report { reports, .. } => WireRoom::Report { reports },
+            RoomMsg::AddBot { level, .. } => WireRoom::AddBot { level },
+            RoomMsg::AddTbpBot { name, .. } => WireRoom::AddTbpBot { name },
+            RoomMsg::RemoveBot { seat, .. } => WireRoom::RemoveBot { seat },
+            _ => return None,
+        })
+    }
+
+    /// The room message of the proxy `id`.
+    pub fn into_msg(self, id: MemberId) -> RoomMsg {
+        match self {
+            WireRoom::Leave { disconnected } => RoomMsg::Leave { id, disconnected },
+            WireRoom::Ready { ready } => RoomMsg::Ready { id, ready },
+            WireRoom::Start => RoomMsg::Start { id },
+            WireRoom::Rematch => RoomMsg::Rematch { id },
+            WireRoom::Targeting { targeting } => RoomMsg::Targeting { id, targeting },
+            WireRoom::Report { reports } => RoomMsg::Report { id, reports },
+            WireRoom::AddBot { level } => RoomMsg::AddBot { id, level },
+            WireRoom::AddTbpBot { name } => RoomMsg::AddTbpBot { id, name },
+            WireRoom::RemoveBot { seat } => RoomMsg::RemoveBot { id, seat },
+        }
+    }
+}
+
+/// What a proxy sends to its session's instance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ToMember {
+    /// The session is now in room `code` of instance `inst`, through the proxy `pid`.
+    Linked {
+        code: String,
+        inst: String,
+        pid: u64,
+    },
+    /// The session is no longer in room `code`.
+    Unlinked {
+        code: String,
+    },
+    /// The queue the session waited in stops (its leader drains): queue at the new leader.
+    Requeue,
+    Response(Relay),
+}
+
+/// The responses rooms and the queue send, as they cross between instances.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Relay {
+    Queued { rating: i32, range: i32 },
+    BotOffer { level: u8 },
+    Room(RoomView),
+    RoomFailed { message: String },
+    RoomClosed { message: String },
+    MatchStart(MatchStart),
+    Garbage { lines: u8, from: usize },
+    Opponents(Vec<OpponentView>),
+    MatchOver(MatchResult),
+    Notice { message: String },
+}
+
+impl Relay {
+    /// The relayed form of `r`; `None` for a response no room or queue sends.
+    pub fn from_response(r: Response) -> Option<Relay> {
+        Some(match r {
+            Response::Queued { rating, range } => Relay::Queued { rating, range },
+            Response::BotOffer { level } => Relay::BotOffer { level },
+            Response::Room(v) => Relay::Room(v),
+            Response::RoomFailed { message } => Relay::RoomFailed { message },
+            Response::RoomClosed { message } => Relay::RoomClosed { message },
+            Response::MatchStart(s) => Relay::MatchStart(s),
+            Response::Garbage { lines, from } => Relay::Garbage { lines, from },
+            Response::Opponents(o) => Relay::Opponents(o),
+            Response::MatchOver(m) => Relay::MatchOver(m),
+            Response::Notice { message } => Relay::Notice { message },
+            _ => return None,
+        })
+    }
+
+    pub fn into_response(self) -> Response {
+        match self {
+            Relay::Queued { rating, range } => Response::Queued { rating, range },
+            Relay::BotOffer { level } => Response::BotOffer { level },
+            Relay::Room(v) => Response::Room(v),
+            Relay::RoomFailed { message } => Response::RoomFailed { message },
+            Relay::RoomClosed { message } => Response::RoomClosed { message },
+            Relay::MatchStart(s) => Response::MatchStart(s),
+            Relay::Garbage { lines, from } => Response::Garbage { lines, from },
+            Relay::Opponents(o) => Response::Opponents(o),
+            Relay::MatchOver(m) => Response::MatchOver(m),
+            Relay::Notice { message } => Response::Notice { message },
+        }
+    }
+}
+
+/// Encodes `value`; `None` (logged) when it does not fit in [`MAX_MESSAGE`].
+pub fn encode<T: Serialize>(value: &T) -> Option<Vec<u8>> {
+    match serde_json::to_vec(value) {
+        Ok(bytes) if bytes.len() <= MAX_MESSAGE => Some(bytes),
+        Ok(bytes) => {
+            tracing::warn!(
+                bytes = bytes.len(),
+                "a cluster message is too large: dropped"
+            );
+            None
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "encoding a cluster message");
+            None
+        }
+    }
+}
+
+/// Decodes a message; `None` (logged) when it is too large or malformed.
+pub fn decode<T: DeserializeOwned>(subject: &str, bytes: &[u8]) -> Option<T> {
+    if bytes.len() > MAX_MESSAGE {
+        tracing::warn!(
+            subject,
+            bytes = bytes.len(),
+            "a cluster message is too large: dropped"
+        );
+        return None;
+    }
+    match serde_json::from_slice(bytes) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            tracing::warn!(subject, error = %e, "a malformed cluster message: dropped");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minotty_engine::versus::MatchKind;
+    use minotty_ui::online::{
+        BoardSnapshot, Progress, RoomLimit, RoomOptions, RoomState, SeatView,
+    };
+
+    fn board() -> BoardSnapshot {
+        let mut rows = vec![[0u8; 10]; 20];
+        for (y, row) in rows.iter_mut().enumerate().skip(12) {
+            for (x, c) in row.iter_mut().enumerate() {
+                *c = if x == y % 10 { 0 } else { 8 };
+            }
+        }
+        BoardSnapshot { rows }
+    }
+
+    fn opponent(seat: usize) -> OpponentView {
+        OpponentView {
+            seat,
+            name: format!("p{seat}"),
+            board: board(),
+            progress: Progress {
+                lines: 12,
+                pieces: 40,
+                attack_sent: 9,
+                garbage_received: 4,
+                time_ms: 61_000,
+                pending_garbage: 2,
+            },
+            alive: true,
+            place: None,
+            kos: 1,
+            target: Some(0),
+        }
+    }
+
+    /// Every relayed response comes back as itself; a response no room sends is not relayed.
+    #[test]
+    fn relayed_responses_round_trip() {
+        let view = RoomView {
+            code: "K7PQ3M".into(),
+            options: RoomOptions {
+                kind: MatchKind::Battle,
+                max_players: 4,
+                limit: RoomLimit::Lines(40),
+            },
+            seats: vec![SeatView {
+                name: "ann".into(),
+                ready: true,
+                host: true,
+                connected: true,
+                rating: Some(1500),
+                bot: None,
+            }],
+            spectators: 2,
+            you: Some(0),
+            host: true,
+            state: RoomState::Lobby,
+            ranked: false,
+            tbp_bots: vec!["cold".into()],
+        };
+        let all = [
+            Response::Queued {
+                rating: 1500,
+                range: 100,
+            },
+            Response::BotOffer { level: 3 },
+            Response::Room(view),
+            Response::RoomFailed {
+                message: "no".into(),
+            },
+            Response::RoomClosed {
+                message: "bye".into(),
+            },
+            Response::Garbage { lines: 4, from: 1 },
+            Response::Opponents(vec![opponent(1), opponent(2)]),
+            Response::Notice {
+                message: "hi".into(),
+            },
+        ];
+        for r in all {
+            let relay = Relay::from_response(r.clone()).expect("relayed");
+            let bytes = encode(&ToMember::Response(relay)).expect("encodes");
+            let Some(ToMember::Response(back)) = decode::<ToMember>("t", &bytes) else {
+                panic!("does not decode: {r:?}");
+            };
+            assert_eq!(back.into_response(), r);
+        }
+        assert_eq!(Relay::from_response(Response::Offline), None);
+        assert_eq!(Relay::from_response(Response::PasswordSet), None);
+    }
+
+    /// Every message a session sends its room crosses with its content; the member becomes the
+    /// proxy named by the subject.
+    #[test]
+    fn room_messages_round_trip() {
+        use minotty_ui::online::Report;
+        let me = MemberId(3);
+        let msgs = [
+            RoomMsg::Leave {
+                id: me,
+                disconnected: true,
+            },
+            RoomMsg::Ready {
+                id: me,
+                ready: true,
+            },
+            RoomMsg::Start { id: me },
+            RoomMsg::Rematch { id: me },
+            RoomMsg::Targeting {
+                id: me,
+                targeting: Targeting::Attackers,
+            },
+            RoomMsg::Report {
+                id: me,
+                reports: vec![Report::Attack { lines: 4 }, Report::Board(board())],
+            },
+            RoomMsg::AddBot { id: me, level: 5 },
+            RoomMsg::AddTbpBot {
+                id: me,
+                name: "cold".into(),
+            },
+            RoomMsg::RemoveBot { id: me, seat: 1 },
+        ];
+        for msg in msgs {
+            let shown = format!("{msg:?}");
+            let wire = WireRoom::from_msg(msg).expect("crosses");
+            let bytes = encode(&ToProxy::Room(wire)).expect("encodes");
+            let Some(ToProxy::Room(back)) = decode::<ToProxy>("t", &bytes) else {
+                panic!("does not decode: {shown}");
+            };
+            let proxy = MemberId(90);
+            let back = format!("{:?}", back.into_msg(proxy));
+            assert_eq!(back, shown.replace("MemberId(3)", "MemberId(90)"));
+        }
+        assert!(WireRoom::from_msg(RoomMsg::Shutdown).is_none());
+    }
+
+    /// A board crosses as one digit per cell, and nothing else reads as one.
+    #[test]
+    fn boards_are_digits_and_bounded() {
+        let b = board();
+        let json = serde_json::to_string(&b).expect("encodes");
+        assert_eq!(json.len(), 200 + 2);
+        assert!(json.ends_with("8888888880\""), "{json}");
+        assert_eq!(serde_json::from_str::<BoardSnapshot>(&json).ok(), Some(b));
+        let bad = [
+            "\"012345678\"".to_owned(),
+            "\"0000000009\"".to_owned(),
+            "\"000000000-\"".to_owned(),
+            format!("\"{}\"", "0".repeat(410)),
+            "[[0,0,0,0,0,0,0,0,0,0]]".to_owned(),
+        ];
+        for text in bad {
+            assert!(
+                serde_json::from_str::<BoardSnapshot>(&text).is_err(),
+                "{text}"
+            );
+        }
+        let empty: BoardSnapshot = serde_json::from_str("\"\"").expect("no rows");
+        assert!(empty.rows.is_empty());
+    }
+
+    #[test]
+    fn malformed_and_oversized_messages_are_dropped() {
+        assert_eq!(decode::<ToProxy>("t", b"\xff\x00"), None);
+        assert_eq!(decode::<ToProxy>("t", b"{\"Room\":{\"Ready\":{}}}"), None);
+        assert_eq!(decode::<JoinReq>("t", b"[1,2,3]"), None);
+        let huge = vec![b' '; MAX_MESSAGE + 1];
+        assert_eq!(decode::<ToProxy>("t", &huge), None);
+        let too_big = ToMember::Response(Relay::Notice {
+            message: "x".repeat(MAX_MESSAGE),
+        });
+        assert_eq!(encode(&too_big), None);
+    }
+
+    /// What the relay costs per message, for the record (ARCHITECTURE.md cites these).
+    #[test]
+    fn message_sizes() {
+        let garbage = encode(&ToMember::Response(Relay::Garbage { lines: 4, from: 1 }))
+            .expect("encodes")
+            .len();
+        let one = encode(&ToMember::Response(Relay::Opponents(vec![opponent(1)])))
+            .expect("encodes")
+            .len();
+        let report = encode(&ToProxy::Room(WireRoom::Report {
+            reports: vec![Report::Board(board())],
+        }))
+        .expect("encodes")
+        .len();
+        assert!(garbage < 64, "{garbage}");
+        assert!(one < 500, "{one}");
+        assert!(report < 300, "{report}");
+        eprintln!("garbage {garbage} B, one opponent {one} B, a board report {report} B");
+    }
+}

@@ -1,0 +1,239 @@
+//! The cluster's owner side against a real `nats-server`, with a raw NATS client playing
+//! another instance: a join by code seats a proxy whose room news is published to that
+//! instance; its messages reach the room; malformed messages are dropped without harm; and
+//! when the other instance's heartbeats stop, its member leaves the room.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use minotty_engine::versus::MatchKind;
+use minotty_server::cluster::wire::{
+    self, Heartbeat, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom,
+};
+use minotty_server::cluster::{self, ClusterConfig};
+use minotty_server::versus::{Hub, Member, SessionTx};
+use minotty_ui::online::{Response, RoomLimit, RoomOptions};
+use tokio::sync::mpsc;
+
+struct Nats(Child, String);
+
+impl Nats {
+    async fn start() -> Nats {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server (apt-get install nats-server)");
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Nats(child, format!("nats://127.0.0.1:{port}"))
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits for a room view on `rx` that satisfies `f`.
+async fn room_view(
+    rx: &mut mpsc::Receiver<Response>,
+    what: &str,
+    f: impl Fn(&minotty_ui::online::RoomView) -> bool,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let r = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("no room view: {what}"))
+            .expect("the session's channel");
+        if let Response::Room(v) = r
+            && f(&v)
+        {
+            return;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
+    let nats = Nats::start().await;
+    let hub = Arc::new(Hub::new(None, Some(1)));
+    let config = ClusterConfig {
+        nats: nats.1.clone(),
+        instance_name: "owner".into(),
+        drain: Duration::from_secs(5),
+        max_proxies: 1,
+    };
+    let owner = cluster::start(&hub, &config).await.expect("joins NATS");
+
+    // The host, a session of the owner.
+    let (tx, mut host_rx) = mpsc::channel(256);
+    let host = Member {
+        id: hub.next_member(),
+        name: "ann".into(),
+        account: None,
+        owner: None,
+        tx: SessionTx::new(tx),
+        link: Arc::new(Mutex::new(None)),
+    };
+    let options = RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 2,
+        limit: RoomLimit::None,
+    };
+    let room = hub
+        .create_room(options, false, vec![(host, None)], Vec::new())
+        .expect("a room");
+    room_view(&mut host_rx, "the host alone", |v| v.seats.len() == 1).await;
+
+    // Another instance "x", played by a raw client: it beats, then asks to join by code.
+    let other = async_nats::connect(nats.1.as_str()).await.expect("client");
+    let mut inbox = other
+        .subscribe(wire::member_subject(
+            "x",
+            minotty_server::versus::MemberId(7),
+        ))
+        .await
+        .expect("subscribe");
+    let beat = |started| Heartbeat {
+        id: "x".into(),
+        started,
+        draining: false,
+        prefix: b'Z',
+    };
+    let bytes = wire::encode(&beat(0)).expect("encodes");
+    other
+        .publish(wire::HEARTBEAT, bytes.into())
+        .await
+        .expect("beat");
+
+    // Garbage first, on every subject the owner reads: dropped, nothing breaks.
+    for subject in [
+        wire::join_subject(&room.code),
+        format!("minotty.inst.{}.p.1", owner.id()),
+        format!("minotty.inst.{}.m.1", owner.id()),
+        format!("minotty.inst.{}.queue", owner.id()),
+        format!("minotty.inst.{}.p.notanumber", owner.id()),
+        wire::HEARTBEAT.to_owned(),
+    ] {
+        other
+            .publish(subject, b"\xff{not json".to_vec().into())
+            .await
+            .expect("publish");
+    }
+
+    let req = JoinReq {
+        inst: "x".into(),
+        mid: 7,
+        name: format!("bob\u{1b}[2J{}", "x".repeat(100)),
+        account: None,
+        spectate: false,
+    };
+    let reply = other
+        .request(
+            wire::join_subject(&room.code),
+            wire::encode(&req).expect("encodes").into(),
+        )
+        .await
+        .expect("the owner answers");
+    let Some(JoinRep::Ok { pid }) = wire::decode(&reply.subject, &reply.payload) else {
+        panic!("not admitted: {:?}", reply.payload);
+    };
+    // The other instance's session hears it is linked, then the room.
+    let mut linked = false;
+    let mut seated = false;
+    while !(linked && seated) {
+        let msg = tokio::time::timeout(Duration::from_secs(5), inbox.next())
+            .await
+            .expect("news for the member")
+            .expect("subscription");
+        match wire::decode::<ToMember>(&msg.subject, &msg.payload).expect("decodes") {
+            ToMember::Linked { code, inst, pid: p } => {
+                assert_eq!(
+                    (code.as_str(), inst.as_str(), p),
+                    (room.code.as_str(), owner.id(), pid)
+                );
+                linked = true;
+            }
+            ToMember::Response(Relay::Room(v)) => {
+                assert_eq!(v.seats.len(), 2);
+                // The typed name is sanitised and cut before anyone draws it.
+                let name = &v.seats[1].name;
+                assert!(
+                    !name.contains('\u{1b}') && name.starts_with("bob"),
+                    "{name:?}"
+                );
+                assert!(name.chars().count() <= 17, "{name:?}");
+                seated = true;
+            }
+            _ => {}
+        }
+    }
+    room_view(&mut host_rx, "bob seated", |v| v.seats.len() == 2).await;
+
+    // The owner seats at most `max_proxies` members of other instances (1 here).
+    let more = JoinReq {
+        mid: 8,
+        spectate: true,
+        ..req.clone()
+    };
+    let reply = other
+        .request(
+            wire::join_subject(&room.code),
+            wire::encode(&more).expect("encodes").into(),
+        )
+        .await
+        .expect("the owner answers");
+    assert!(
+        matches!(
+            wire::decode(&reply.subject, &reply.payload),
+            Some(JoinRep::Refused { .. })
+        ),
+        "{:?}",
+        reply.payload
+    );
+
+    // The member's messages reach the room through its proxy.
+    let ready = ToProxy::Room(WireRoom::Ready { ready: true });
+    other
+        .publish(
+            wire::proxy_subject(owner.id(), minotty_server::versus::MemberId(pid)),
+            wire::encode(&ready).expect("encodes").into(),
+        )
+        .await
+        .expect("publish");
+    room_view(&mut host_rx, "bob ready", |v| {
+        v.seats.len() == 2 && v.seats[1].ready
+    })
+    .await;
+    assert_eq!(owner.instances(), 2);
+    assert!(
+        owner
+            .nats_rtt()
+            .is_some_and(|rtt| rtt < Duration::from_secs(1))
+    );
+
+    // Instance x falls silent: after the dead time its member leaves the room.
+    room_view(&mut host_rx, "bob gone with his instance", |v| {
+        v.seats.len() == 1
+    })
+    .await;
+    assert_eq!(owner.instances(), 1);
+}

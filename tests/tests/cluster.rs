@@ -1,0 +1,377 @@
+//! Two instances over NATS, end to end with real SSH clients: one `nats-server` (the
+//! distribution's), one shared database (`minotty_tests::cluster::database_url`), instances A
+//! and B. Quick match pairs a player of A with one of B and both instances show the same
+//! leaderboard after it; a room owned by B is joined by code from A, a tetris on A raises the
+//! meter on B, a spectator on A watches; then A is killed and B's players play on.
+
+use std::time::Duration;
+
+use minotty_engine::{Button, Mode};
+use minotty_server::Limits;
+use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
+use minotty_tests::cluster::{Instance, Nats, database_url};
+use minotty_tests::versus::{
+    create_room, fields, guest, join_room, meter, play, registered, tetris_plan, versus_item,
+    wait_for_play,
+};
+use minotty_tests::{Connection, Login, PtySession, WAIT};
+
+/// A seed whose first pieces allow a clean tetris, and the placements that make it.
+fn tetris_seed() -> (u32, Vec<Vec<Button>>) {
+    let mode = Mode::custom(0, true, None);
+    (1..500)
+        .find_map(|seed| tetris_plan(mode.clone(), seed).map(|p| (seed, p)))
+        .expect("a seed with a tetris")
+}
+
+async fn drop_piece(s: &mut PtySession) {
+    s.send(&kitty_tap(KittyKey::Char(' '))).await.expect("send");
+}
+
+/// The versus leaderboard as an instance prints it (`ssh HOST leaderboard versus`), once it
+/// lists `name`.
+async fn versus_board(addr: std::net::SocketAddr, name: &str) -> String {
+    let conn = Connection::open(addr, "reader", Login::Guest)
+        .await
+        .expect("connects");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let out = conn
+            .exec("leaderboard versus", false)
+            .await
+            .expect("leaderboard");
+        if out.stdout.contains(name) || tokio::time::Instant::now() > deadline {
+            return out.stdout;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Cells filled on the player's own board.
+fn own_filled(s: &PtySession) -> usize {
+    fields(s.screen()).first().map_or(0, |f| f.filled())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
+    let (seed, plan) = tetris_seed();
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let limits = Limits {
+        versus_seed: Some(seed),
+        ..Limits::default()
+    };
+    let drain = Duration::from_secs(30);
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", limits.clone(), drain)
+        .await
+        .expect("instance A");
+    let b = Instance::start(dir.path(), &db, &nats.url, "b", limits, drain)
+        .await
+        .expect("instance B");
+    // Each hears the other's heartbeat (every second).
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // ---- quick match: ann on A, bob on B, paired by the one queue (led by A, the oldest) ----
+    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
+    let (cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut ann, 0).await.expect("ann queues");
+    ann.wait_for_text("1500", WAIT).await.expect("ann queued");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    assert!(bob.contents().contains("ann"), "{}", bob.contents());
+    cb.close().await;
+    ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
+    ann.wait_for_text("1662", WAIT)
+        .await
+        .expect("the new rating");
+    let board_a = versus_board(a.addr, "ann").await;
+    let board_b = versus_board(b.addr, "ann").await;
+    assert!(
+        board_a.contains("ann") && board_a.contains("bob"),
+        "{board_a}"
+    );
+    assert_eq!(board_a, board_b, "both instances show the same leaderboard");
+
+    // ---- a room owned by B: dan and fay on B, cid joins from A by code, eve watches from A ----
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let (_cf, mut fay) = guest(b.addr, "fay").await.expect("fay on B");
+    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
+    let (_ce, mut eve) = guest(a.addr, "eve").await.expect("eve on A");
+    let code = create_room(&mut dan, false, 3).await.expect("a room on B");
+    join_room(&mut cid, &code, false)
+        .await
+        .expect("cid joins B's room from A");
+    join_room(&mut fay, &code, false).await.expect("fay joins");
+    join_room(&mut eve, &code, true)
+        .await
+        .expect("eve watches from A");
+    for name in ["~cid", "~fay"] {
+        dan.wait_for_text(name, WAIT).await.expect("seated");
+    }
+    for p in [&mut cid, &mut fay] {
+        p.send(&kitty_tap(KittyKey::Char('r')))
+            .await
+            .expect("ready");
+    }
+    dan.wait_until("everyone ready", WAIT, |s| {
+        s.contents().matches("READY").count() >= 2
+    })
+    .await
+    .expect("ready shown");
+    dan.send(&kitty_tap(K_ENTER)).await.expect("start");
+    for p in [&mut dan, &mut fay, &mut cid] {
+        wait_for_play(p).await.expect("playing");
+    }
+    eve.wait_until("three boards", WAIT, |s| fields(s).len() >= 3)
+        .await
+        .expect("the spectator on A sees the boards");
+
+    // A tetris on A: 4 lines on the meter of one of B's players.
+    play(&mut cid, &plan).await.expect("cid's tetris");
+    cid.wait_until("the tetris sent", WAIT, |s| {
+        let text = s.contents();
+        text.find("SENT ")
+            .and_then(|at| text[at + 5..].split_whitespace().next())
+            == Some("4")
+    })
+    .await
+    .expect("a tetris");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        dan.pump_for(Duration::from_millis(20)).await;
+        fay.pump_for(Duration::from_millis(20)).await;
+        let meters = (meter(dan.screen()), meter(fay.screen()));
+        if meters == (4, 0) || meters == (0, 4) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no meter on B shows 4: {meters:?}\n{}\n{}",
+            dan.contents(),
+            fay.contents()
+        );
+    }
+    // It rises on the target's next lock after the delay; the spectator on A sees it.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    drop_piece(&mut dan).await;
+    drop_piece(&mut fay).await;
+    eve.wait_until("garbage on a board", WAIT, |s| {
+        fields(s).iter().any(|f| f.garbage_rows() == 4)
+    })
+    .await
+    .expect("the spectator on A sees the garbage rise on B's player");
+
+    // ---- A dies: cid leaves the match, dan and fay play on ----
+    a.kill();
+    // Past the time B takes to declare A dead.
+    dan.pump_for(Duration::from_secs(4)).await;
+    fay.pump_for(Duration::from_millis(100)).await;
+    for p in [&mut dan, &mut fay] {
+        let text = p.contents();
+        assert!(
+            !text.contains("closed") && !text.contains("MATCH RESULTS"),
+            "B's match goes on: {text}"
+        );
+        let before = own_filled(p);
+        let locked_before = fields(p.screen())
+            .first()
+            .and_then(|f| f.stack())
+            .map(|s| s.iter().flatten().filter(|&&c| c).count());
+        drop_piece(p).await;
+        p.wait_until("the piece locks", WAIT, |s| {
+            fields(s)
+                .first()
+                .and_then(|f| f.stack())
+                .map(|s| s.iter().flatten().filter(|&&c| c).count())
+                != locked_before
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {before} filled\n{}", p.contents()));
+    }
+    // cid's seat shows as gone on B's boards (the room saw a disconnect), the room is alive.
+    assert!(b.is_running());
+    drop(a);
+}
+
+/// SIGTERM on an instance drains it: new rooms are refused there, its running match goes on to
+/// its end (a player on the other instance in it), and only then does it stop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_instance_lets_its_match_finish_then_stops() {
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let drain = Duration::from_secs(60);
+    let a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+        .await
+        .expect("instance A");
+    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+        .await
+        .expect("instance B");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let (cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
+    let (_cg, mut gil) = guest(b.addr, "gil").await.expect("gil on B");
+    let code = create_room(&mut dan, false, 2).await.expect("a room on B");
+    join_room(&mut cid, &code, false).await.expect("cid joins");
+    dan.wait_for_text("~cid", WAIT).await.expect("seated");
+    cid.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    dan.wait_for_text("READY", WAIT).await.expect("ready shown");
+    dan.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut dan).await.expect("dan plays");
+    wait_for_play(&mut cid).await.expect("cid plays");
+
+    // SIGTERM on B: it drains.
+    let stopping = tokio::spawn(async move {
+        b.stop().await.expect("B stops");
+        b
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    versus_item(&mut gil, 1)
+        .await
+        .expect("gil opens create room");
+    gil.wait_for_text("CREATE ROOM", WAIT)
+        .await
+        .expect("create room");
+    gil.send(&kitty_tap(K_ENTER)).await.expect("create");
+    gil.wait_for_text("restarting", WAIT)
+        .await
+        .expect("a draining instance opens no new room");
+    // The match goes on while B drains.
+    dan.pump_for(Duration::from_secs(2)).await;
+    assert!(!stopping.is_finished(), "B waits for its match");
+    drop_piece(&mut dan).await;
+    drop_piece(&mut cid).await;
+    dan.pump_for(Duration::from_millis(300)).await;
+    assert!(
+        !dan.contents().contains("MATCH RESULTS") && !dan.contents().contains("closed"),
+        "{}",
+        dan.contents()
+    );
+    // cid leaves (a forfeit): the match ends, and B stops.
+    cc.close().await;
+    dan.wait_for_text("You win!", WAIT)
+        .await
+        .expect("dan wins the match B let finish");
+    let b = tokio::time::timeout(Duration::from_secs(30), stopping)
+        .await
+        .expect("B stops once its match ended")
+        .expect("the stopping task");
+    assert!(!b.is_running());
+    assert!(a.is_running());
+}
+
+/// A dies: a player of B in A's room is told the room stopped (not rated) and is back in the
+/// versus menu; a player of B who waited in A's queue (A led it) waits on in B's, which pairs
+/// them with the next player of B.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let drain = Duration::from_secs(5);
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+        .await
+        .expect("instance A");
+    let b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+        .await
+        .expect("instance B");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // dan (B) plays in ann's room on A; bob (B) waits in the queue, which A leads.
+    let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
+    join_room(&mut dan, &code, false)
+        .await
+        .expect("dan joins from B");
+    ann.wait_for_text("~dan", WAIT).await.expect("seated");
+    dan.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    ann.wait_for_text("READY", WAIT).await.expect("ready shown");
+    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut dan).await.expect("dan plays");
+    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+
+    a.kill();
+    dan.wait_for_text("stopped", Duration::from_secs(8))
+        .await
+        .expect("dan is told A's room stopped");
+    let text = dan.contents();
+    assert!(
+        text.contains(&code) && text.contains("not rated") && text.contains("Quick match"),
+        "back in the versus menu: {text}"
+    );
+    // B leads the queue now; bob still waits there and meets cat.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
+    versus_item(&mut cat, 0).await.expect("cat queues");
+    wait_for_play(&mut cat).await.expect("cat plays");
+    wait_for_play(&mut bob)
+        .await
+        .expect("bob plays, paired on B");
+    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    assert!(b.is_running());
+}
+
+/// The queue's leader drains: a player of another instance who waited in its queue is handed
+/// to the next leader at once (while the drained instance still finishes its match).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draining_leader_hands_its_queue_over() {
+    let nats = Nats::start().await.expect("nats-server runs");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let db = database_url(dir.path()).await.expect("a database");
+    let drain = Duration::from_secs(60);
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+        .await
+        .expect("instance A");
+    let b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+        .await
+        .expect("instance B");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // A runs a match (so it stays up while draining) and leads the queue, where bob waits.
+    let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
+    let (cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
+    join_room(&mut dan, &code, false).await.expect("dan joins");
+    ann.wait_for_text("~dan", WAIT).await.expect("seated");
+    dan.send(&kitty_tap(KittyKey::Char('r')))
+        .await
+        .expect("ready");
+    ann.wait_for_text("READY", WAIT).await.expect("ready shown");
+    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+
+    let stopping = tokio::spawn(async move {
+        a.stop().await.expect("A stops");
+        a
+    });
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (_cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
+    versus_item(&mut cat, 0).await.expect("cat queues");
+    wait_for_play(&mut cat).await.expect("cat plays");
+    wait_for_play(&mut bob)
+        .await
+        .expect("bob plays, paired on B");
+    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    assert!(!stopping.is_finished(), "A still finishes its match");
+    // dan leaves A's match: it ends and A stops.
+    cd.close().await;
+    ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
+    let a = tokio::time::timeout(Duration::from_secs(30), stopping)
+        .await
+        .expect("A stops once its match ended")
+        .expect("the stopping task");
+    assert!(!a.is_running() && b.is_running());
+}
