@@ -1,24 +1,55 @@
 //! Several instances for the cluster's end-to-end test: a `nats-server` of the distribution on
-//! a free loopback port, and minotty instances sharing one database, each on a runtime of its
-//! own in threads of its own, so that one can be killed at once (its runtime dropped: every
-//! task, connection and heartbeat gone, as when the process dies) while the others go on.
+//! a free loopback port, one shared database (a fresh PostgreSQL database when a server is
+//! there, as CI has; otherwise one SQLite file), and each instance a real `minotty serve`
+//! process, so that killing one (SIGKILL) or draining it (SIGTERM) is what an operator's would
+//! be.
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
-use minotty_server::cluster::ClusterConfig;
-use minotty_server::{HostKey, Limits, ServerConfig, Store};
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
-/// The database every instance of a test shares. SQLite (one file, WAL and a busy timeout)
-/// until the PostgreSQL store lands; then this is the one place to return a fresh PostgreSQL
-/// database's URL instead.
+/// The database every instance of a test shares: a fresh PostgreSQL database (see
+/// [`crate::postgres::fresh_database`]; required in CI), or, without a PostgreSQL server here,
+/// one SQLite file in `dir` (WAL and a busy timeout make that work on one machine).
 pub async fn database_url(dir: &Path) -> anyhow::Result<String> {
-    Ok(format!("sqlite://{}", dir.join("cluster.db").display()))
+    match crate::postgres::fresh_database("cluster").await {
+        Some(url) => Ok(url),
+        None => Ok(format!("sqlite://{}", dir.join("cluster.db").display())),
+    }
+}
+
+/// Drops the database of [`database_url`] when it is a PostgreSQL one (a file goes with its
+/// directory).
+pub async fn release_database(url: &str) -> anyhow::Result<()> {
+    if url.starts_with("postgres") {
+        crate::postgres::drop_database(url).await?;
+    }
+    Ok(())
+}
+
+/// The `minotty` binary of this build: `MINOTTY_BIN`, or `minotty` beside the test binary's
+/// directory (`target/debug/deps/..`), which `cargo test --workspace` builds before it runs any
+/// test.
+pub fn server_binary() -> anyhow::Result<PathBuf> {
+    if let Some(bin) = std::env::var_os("MINOTTY_BIN") {
+        return Ok(PathBuf::from(bin));
+    }
+    let exe = std::env::current_exe()?;
+    let bin = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join("minotty"))
+        .ok_or_else(|| anyhow!("no directory above {}", exe.display()))?;
+    if !bin.exists() {
+        bail!(
+            "{} is missing: build it (`cargo build -p minotty-server`) or set MINOTTY_BIN",
+            bin.display()
+        );
+    }
+    Ok(bin)
 }
 
 /// A free TCP port on loopback (bound, then released).
@@ -69,137 +100,101 @@ impl Drop for Nats {
     }
 }
 
-/// How an instance ends.
-#[derive(Debug)]
-enum End {
-    /// Its runtime is dropped at once: nothing is told, nothing is written.
-    Kill,
-    /// The shutdown signal: a drain, then the usual graceful stop.
-    Stop,
-}
-
-/// One `minotty serve` with `--nats`, on a runtime of its own.
+/// One `minotty serve --nats` process.
 #[derive(Debug)]
 pub struct Instance {
     pub addr: SocketAddr,
-    end: Option<oneshot::Sender<End>>,
-    thread: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
+    pub name: String,
+    child: Child,
+    /// Its log (stdout and stderr).
+    pub log: PathBuf,
 }
 
 impl Instance {
-    /// Starts an instance named `name` on `db` (see [`database_url`]) joined to `nats`, its
-    /// host key in `dir`, with `limits`; `drain` caps how long a stop lets matches finish.
+    /// Starts `minotty serve` named `name` on `db` (see [`database_url`]) joined to `nats`, its
+    /// host key and log in `dir`; `seed` deals every versus match the same pieces; `drain`
+    /// caps how long SIGTERM lets matches finish. Returns once it accepts connections (it has
+    /// joined NATS and migrated the database by then).
     pub async fn start(
         dir: &Path,
         db: &str,
         nats: &str,
         name: &str,
-        limits: Limits,
+        seed: Option<u32>,
         drain: Duration,
     ) -> anyhow::Result<Instance> {
-        let key_path = dir.join(format!("host_key_{name}"));
-        let db = db.to_owned();
-        let cluster = ClusterConfig {
-            nats: nats.to_owned(),
-            instance_name: name.to_owned(),
-            drain,
-            max_proxies: minotty_server::cluster::MAX_PROXIES,
-        };
-        let (ready_tx, ready_rx) = oneshot::channel::<anyhow::Result<SocketAddr>>();
-        let (end_tx, end_rx) = oneshot::channel::<End>();
-        let thread = std::thread::Builder::new()
-            .name(format!("inst-{name}"))
-            .spawn(move || -> anyhow::Result<()> {
-                let rt = tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(2)
-                    .enable_all()
-                    .build()?;
-                let end = rt.block_on(async move {
-                    let started = async {
-                        let (host_key, _) = HostKey::load_or_generate(&key_path)?;
-                        let store = Store::open(&db).await?;
-                        let listener = TcpListener::bind("127.0.0.1:0").await?;
-                        anyhow::Ok((host_key, store, listener))
-                    }
-                    .await;
-                    let (host_key, store, listener) = match started {
-                        Ok(s) => s,
-                        Err(e) => {
-                            let _ = ready_tx.send(Err(anyhow!("{e:#}")));
-                            return Ok(End::Kill);
-                        }
-                    };
-                    let addr = listener.local_addr()?;
-                    let config = ServerConfig {
-                        host_key,
-                        limits,
-                        store: Some(store),
-                        tbp: Default::default(),
-                        cluster: Some(cluster),
-                    };
-                    let (stop_tx, stop_rx) = oneshot::channel::<()>();
-                    let server = tokio::spawn(minotty_server::run(listener, config, async {
-                        let _ = stop_rx.await;
-                    }));
-                    // The server joins NATS before it listens; give it a moment to be there.
-                    let _ = ready_tx.send(Ok(addr));
-                    let end = end_rx.await.unwrap_or(End::Kill);
-                    if let End::Stop = end {
-                        let _ = stop_tx.send(());
-                        tokio::time::timeout(Duration::from_secs(120), server)
-                            .await
-                            .context("the instance did not stop in time")???;
-                    }
-                    anyhow::Ok(end)
-                })?;
-                if let End::Kill = end {
-                    rt.shutdown_background();
-                }
-                Ok(())
-            })?;
-        let addr = ready_rx.await.context("instance thread ended")??;
-        // Wait until it accepts SSH connections (it has joined NATS by then).
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        let port = free_port()?;
+        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+        let log = dir.join(format!("{name}.log"));
+        let out = std::fs::File::create(&log)?;
+        let mut cmd = Command::new(server_binary()?);
+        cmd.arg("serve")
+            .args(["--listen", &addr.to_string(), "--db", db, "--nats", nats])
+            .args(["--instance-name", name])
+            .arg("--host-key")
+            .arg(dir.join(format!("host_key_{name}")))
+            .args(["--drain-secs", &drain.as_secs().to_string()])
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out);
+        if let Some(seed) = seed {
+            cmd.args(["--versus-seed", &seed.to_string()]);
+        }
+        let mut child = cmd.spawn().context("starting minotty serve")?;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         while tokio::net::TcpStream::connect(addr).await.is_err() {
+            if let Some(status) = child.try_wait()? {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                bail!("instance {name} exited ({status}):\n{text}");
+            }
             if tokio::time::Instant::now() >= deadline {
+                let _ = child.kill();
                 bail!("instance {name} does not accept connections");
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         Ok(Instance {
             addr,
-            end: Some(end_tx),
-            thread: Some(thread),
+            name: name.to_owned(),
+            child,
+            log,
         })
     }
 
-    /// Kills the instance: its runtime is dropped at once, as if the process died.
+    /// Kills the process (SIGKILL): nothing is told, nothing is written.
     pub fn kill(&mut self) {
-        if let Some(end) = self.end.take() {
-            let _ = end.send(End::Kill);
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
-    /// The shutdown signal (SIGTERM): the instance drains, then stops. Waits in a blocking
-    /// thread for it to be done.
+    /// SIGTERM, as an operator's rolling upgrade sends: the instance drains, then stops. Waits
+    /// (at most two minutes) for the process to end and fails unless it exited cleanly.
     pub async fn stop(&mut self) -> anyhow::Result<()> {
-        if let Some(end) = self.end.take() {
-            let _ = end.send(End::Stop);
+        let pid = self.child.id().to_string();
+        let status = Command::new("kill").args(["-TERM", &pid]).status()?;
+        if !status.success() {
+            bail!("kill -TERM {pid} failed");
         }
-        if let Some(t) = self.thread.take() {
-            tokio::task::spawn_blocking(move || t.join())
-                .await?
-                .map_err(|_| anyhow!("the instance's thread panicked"))??;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            if let Some(status) = self.child.try_wait()? {
+                if !status.success() {
+                    let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+                    bail!("instance {} ended with {status}:\n{text}", self.name);
+                }
+                return Ok(());
+            }
+            if tokio::time::Instant::now() >= deadline {
+                bail!("instance {} did not stop in time", self.name);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        Ok(())
     }
 
-    /// Whether it has not been stopped or killed.
-    pub fn is_running(&self) -> bool {
-        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 }
 

@@ -1,15 +1,14 @@
 //! Two instances over NATS, end to end with real SSH clients: one `nats-server` (the
-//! distribution's), one shared database (`minotty_tests::cluster::database_url`), instances A
-//! and B. Quick match pairs a player of A with one of B and both instances show the same
+//! distribution's), one shared database (`minotty_tests::cluster::database_url`: PostgreSQL,
+//! required in CI), instances A and B, each a `minotty serve` process. Quick match pairs a player of A with one of B and both instances show the same
 //! leaderboard after it; a room owned by B is joined by code from A, a tetris on A raises the
 //! meter on B, a spectator on A watches; then A is killed and B's players play on.
 
 use std::time::Duration;
 
 use minotty_engine::{Button, Mode};
-use minotty_server::Limits;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
-use minotty_tests::cluster::{Instance, Nats, database_url};
+use minotty_tests::cluster::{Instance, Nats, database_url, release_database};
 use minotty_tests::versus::{
     create_room, fields, guest, join_room, meter, play, registered, tetris_plan, versus_item,
     wait_for_play,
@@ -58,15 +57,11 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     let nats = Nats::start().await.expect("nats-server runs");
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
-    let limits = Limits {
-        versus_seed: Some(seed),
-        ..Limits::default()
-    };
     let drain = Duration::from_secs(30);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", limits.clone(), drain)
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Some(seed), drain)
         .await
         .expect("instance A");
-    let b = Instance::start(dir.path(), &db, &nats.url, "b", limits, drain)
+    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", Some(seed), drain)
         .await
         .expect("instance B");
     // Each hears the other's heartbeat (every second).
@@ -192,7 +187,8 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     }
     // cid's seat shows as gone on B's boards (the room saw a disconnect), the room is alive.
     assert!(b.is_running());
-    drop(a);
+    drop((a, b));
+    release_database(&db).await.expect("drops the database");
 }
 
 /// SIGTERM on an instance drains it: new rooms are refused there, its running match goes on to
@@ -203,10 +199,10 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
     let drain = Duration::from_secs(60);
-    let a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", None, drain)
         .await
         .expect("instance A");
-    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", None, drain)
         .await
         .expect("instance B");
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -257,12 +253,14 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
     dan.wait_for_text("You win!", WAIT)
         .await
         .expect("dan wins the match B let finish");
-    let b = tokio::time::timeout(Duration::from_secs(30), stopping)
+    let mut b = tokio::time::timeout(Duration::from_secs(30), stopping)
         .await
         .expect("B stops once its match ended")
         .expect("the stopping task");
     assert!(!b.is_running());
     assert!(a.is_running());
+    drop(a);
+    release_database(&db).await.expect("drops the database");
 }
 
 /// A dies: a player of B in A's room is told the room stopped (not rated) and is back in the
@@ -274,10 +272,10 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
     let drain = Duration::from_secs(5);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", None, drain)
         .await
         .expect("instance A");
-    let b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", None, drain)
         .await
         .expect("instance B");
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -319,6 +317,8 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
         .expect("bob plays, paired on B");
     assert!(cat.contents().contains("bob"), "{}", cat.contents());
     assert!(b.is_running());
+    drop((a, b));
+    release_database(&db).await.expect("drops the database");
 }
 
 /// The queue's leader drains: a player of another instance who waited in its queue is handed
@@ -329,10 +329,10 @@ async fn a_draining_leader_hands_its_queue_over() {
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
     let drain = Duration::from_secs(60);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Limits::default(), drain)
+    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", None, drain)
         .await
         .expect("instance A");
-    let b = Instance::start(dir.path(), &db, &nats.url, "b", Limits::default(), drain)
+    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", None, drain)
         .await
         .expect("instance B");
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -369,9 +369,11 @@ async fn a_draining_leader_hands_its_queue_over() {
     // dan leaves A's match: it ends and A stops.
     cd.close().await;
     ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
-    let a = tokio::time::timeout(Duration::from_secs(30), stopping)
+    let mut a = tokio::time::timeout(Duration::from_secs(30), stopping)
         .await
         .expect("A stops once its match ended")
         .expect("the stopping task");
     assert!(!a.is_running() && b.is_running());
+    drop(b);
+    release_database(&db).await.expect("drops the database");
 }

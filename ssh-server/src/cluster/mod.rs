@@ -235,6 +235,8 @@ impl Cluster {
     /// leads the queue.
     pub fn begin_drain(&self) {
         self.draining.store(true, Ordering::Relaxed);
+        // The balancer's health check sees it at once and sends new players elsewhere.
+        crate::metrics::HEALTH.set_draining();
     }
 
     pub fn is_draining(&self) -> bool {
@@ -321,8 +323,10 @@ impl Cluster {
         if beat.id == self.id {
             // Our own heartbeat back from the server: the NATS round trip.
             if let Some(sent) = lock(&self.beat_sent).take() {
-                let us = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+                let rtt = sent.elapsed();
+                let us = u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX);
                 self.rtt_us.store(us.max(1), Ordering::Relaxed);
+                crate::metrics::nats_rtt(rtt);
             }
             return;
         }
