@@ -9,8 +9,7 @@
 #   deploy/local-cluster.sh stop       # everything down (the state directory stays)
 #
 # Settings (environment): MINOTTY_BIN (default: `minotty` on PATH, else target/release/minotty),
-# CLUSTER_DIR (state, logs, pid files; default /tmp/minotty-cluster), CLUSTER_DB (`postgres`
-# or `sqlite`; default: postgres when `minotty serve --help` offers it, else sqlite).
+# CLUSTER_DIR (state, logs, pid files; default /tmp/minotty-cluster).
 #
 # Ports on 127.0.0.1: 2200 the load balancer (players connect here), 2301 and 2302 the two
 # instances, 9101 and 9102 their metrics and health, 55432 PostgreSQL, 24222 NATS (30222 its
@@ -25,6 +24,7 @@ dir=${CLUSTER_DIR:-/tmp/minotty-cluster}
 lb_port=2200
 pg_port=55432
 nats_port=24222
+drain_secs=60
 
 minotty_bin() {
     if [ -n "${MINOTTY_BIN:-}" ]; then echo "$MINOTTY_BIN"
@@ -100,10 +100,11 @@ start_instance() {
         echo "host-key = \"$dir/host_ed25519\""
         echo "proxy-protocol-from = [\"127.0.0.1/32\"]"
         echo "log-format = \"json\""
+        echo "nats = \"nats://127.0.0.1:$nats_port\""
+        echo "instance-name = \"$name\""
+        # SIGTERM (stop) lets running matches finish for at most this long.
+        echo "drain-secs = $drain_secs"
     } >"$dir/$name/minotty.toml"
-    if [ -n "$nats_flag" ]; then
-        echo "$nats_flag = \"nats://127.0.0.1:$nats_port\"" >>"$dir/$name/minotty.toml"
-    fi
     (cd "$dir/$name" && exec setsid "$bin" serve --config "$dir/$name/minotty.toml" \
         >"$dir/$name/stdout.log" 2>"$dir/$name/minotty.log" </dev/null) &
     echo $! >"$dir/$name/pid"
@@ -130,24 +131,10 @@ start() {
     bin=$(minotty_bin)
     [ -x "$bin" ] || { echo "no minotty at $bin: cargo build --release, or set MINOTTY_BIN" >&2; exit 1; }
     mkdir -p "$dir"
-    help=$("$bin" serve --help)
-    want=${CLUSTER_DB:-auto}
-    if [ "$want" = auto ]; then
-        if echo "$help" | grep -qi postgres; then want=postgres; else want=sqlite; fi
-    fi
     start_postgres
     start_nats
-    if [ "$want" = postgres ]; then
-        db_url="postgres://minotty:minotty@127.0.0.1:$pg_port/minotty"
-    else
-        # This minotty has no PostgreSQL backend: both instances share one SQLite file (WAL;
-        # fine on one machine, never over a network file system). PostgreSQL still runs, so
-        # CLUSTER_DB=postgres works as soon as the binary supports it.
-        db_url="sqlite://$dir/minotty.db"
-    fi
-    # Rooms across instances, when this minotty speaks NATS (the flag's name from --help).
-    nats_flag=$(echo "$help" | grep -o -- '--nats[a-z-]*' | head -n 1 | sed 's/^--//' || true)
-    echo "database    $db_url"
+    db_url="postgres://minotty:minotty@127.0.0.1:$pg_port/minotty"
+    echo "database    postgres://minotty:***@127.0.0.1:$pg_port/minotty"
     start_instance a 2301 9101
     start_instance b 2302 9102
     start_haproxy
@@ -157,13 +144,15 @@ start() {
     echo "stop:    $0 stop"
 }
 
+# SIGTERM to the process in pid file $1 ($2 its name), then waits for it, at most $3 seconds.
 stop_pidfile() {
     if [ -s "$1" ]; then
         pid=$(cat "$1")
         if kill -TERM "$pid" 2>/dev/null; then
-            # minotty restores its players' terminals and stores queued games first.
+            # minotty lets its matches finish (drain-secs), restores its players' terminals and
+            # stores queued games first.
             i=0
-            while kill -0 "$pid" 2>/dev/null && [ $i -lt 150 ]; do i=$((i + 1)); sleep 0.1; done
+            while kill -0 "$pid" 2>/dev/null && [ $i -lt $(($3 * 10)) ]; do i=$((i + 1)); sleep 0.1; done
             echo "stopped $2"
         fi
         rm -f "$1"
@@ -171,10 +160,12 @@ stop_pidfile() {
 }
 
 stop() {
-    stop_pidfile "$dir/haproxy.pid" haproxy
-    stop_pidfile "$dir/a/pid" "minotty a"
-    stop_pidfile "$dir/b/pid" "minotty b"
-    stop_pidfile "$dir/nats.pid" nats-server
+    stop_pidfile "$dir/haproxy.pid" haproxy 15
+    # Both drain at once.
+    stop_pidfile "$dir/a/pid" "minotty a" $((drain_secs + 15)) &
+    stop_pidfile "$dir/b/pid" "minotty b" $((drain_secs + 15))
+    wait
+    stop_pidfile "$dir/nats.pid" nats-server 15
     if [ -f "$dir/pg/postmaster.pid" ]; then
         as_pg "$(pg_bin)/pg_ctl" -D "$dir/pg" -m fast -w stop >/dev/null && echo "stopped postgresql"
     fi

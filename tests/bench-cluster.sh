@@ -1,6 +1,7 @@
 #!/bin/sh
 # Cross-instance versus figures for BENCHMARKS.md: a nats-server (the distribution's) and two
-# fresh release instances (`--nats`) on loopback sharing one throwaway database, then N players
+# fresh release instances (`--nats`) on loopback sharing one throwaway database (an SQLite file,
+# or `DB=postgres://...`, an empty PostgreSQL database), then N players
 # from minotty-load in N/2 1v1 rooms, each room's host on instance A and its guest on B, for
 # SECONDS seconds. With `--versus-seed` the load tool reports the clear-to-meter latency across
 # instances (the tetris on A, the meter on B).
@@ -18,19 +19,20 @@ DIR=$(mktemp -d /tmp/minotty-cluster.XXXXXX)
 PORT_A=${PORT_A:-2310}
 PORT_B=${PORT_B:-2311}
 NATS_PORT=${NATS_PORT:-4322}
+DB=${DB:-sqlite://$DIR/load.db}
 nats-server -a 127.0.0.1 -p "$NATS_PORT" >"$DIR/nats.log" 2>&1 &
 NATS=$!
 LIMITS="--max-per-ip 5000 --max-per-subnet 5000 --max-per-site 5000 --max-connections 5000 \
   --max-startups 500:30:1000 --connect-burst 5000 --connects-per-minute 60000"
 sleep 0.5
 # shellcheck disable=SC2086
-"$BIN/minotty" serve --listen "127.0.0.1:$PORT_A" --db "sqlite://$DIR/load.db" \
+"$BIN/minotty" serve --listen "127.0.0.1:$PORT_A" --db "$DB" \
   --host-key "$DIR/host_key" --nats "nats://127.0.0.1:$NATS_PORT" --instance-name a --drain-secs 5 \
   $LIMITS ${SERVER_ARGS:-} >"$DIR/a.log" 2>&1 &
 A=$!
 sleep 1
 # shellcheck disable=SC2086
-"$BIN/minotty" serve --listen "127.0.0.1:$PORT_B" --db "sqlite://$DIR/load.db" \
+"$BIN/minotty" serve --listen "127.0.0.1:$PORT_B" --db "$DB" \
   --host-key "$DIR/host_key" --nats "nats://127.0.0.1:$NATS_PORT" --instance-name b --drain-secs 5 \
   $LIMITS ${SERVER_ARGS:-} >"$DIR/b.log" 2>&1 &
 B=$!
