@@ -65,6 +65,27 @@ pub struct Nats {
     pub url: String,
 }
 
+/// Set to `1` (as `.ci/run` does) to fail instead of skipping when `nats-server` is missing.
+pub const NATS_REQUIRED_VAR: &str = "MINOTTY_TEST_NATS_REQUIRED";
+
+/// Whether `nats-server` can be run here; when not, prints that `test` is skipped, or panics
+/// when [`NATS_REQUIRED_VAR`] requires it.
+pub fn nats_available(test: &str) -> bool {
+    let found = Command::new("nats-server")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        if std::env::var(NATS_REQUIRED_VAR).is_ok_and(|v| v == "1") {
+            panic!("{test}: nats-server is required ({NATS_REQUIRED_VAR}=1) but not installed");
+        }
+        eprintln!("skipped: {test} (no nats-server: apt-get install nats-server)");
+    }
+    found
+}
+
 impl Nats {
     /// Starts `nats-server -a 127.0.0.1 -p PORT` and waits until it accepts connections.
     pub async fn start() -> anyhow::Result<Nats> {

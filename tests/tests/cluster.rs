@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use minotty_engine::{Button, Mode};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
-use minotty_tests::cluster::{Instance, Nats, database_url, release_database};
+use minotty_tests::cluster::{Instance, Nats, database_url, nats_available, release_database};
 use minotty_tests::versus::{
     create_room, fields, guest, join_room, meter, play, registered, tetris_plan, versus_item,
     wait_for_play,
@@ -54,6 +54,9 @@ fn own_filled(s: &PtySession) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     let (seed, plan) = tetris_seed();
+    if !nats_available("rooms_and_quick_match_across_two_instances_and_one_dies") {
+        return;
+    }
     let nats = Nats::start().await.expect("nats-server runs");
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
@@ -195,6 +198,9 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
 /// its end (a player on the other instance in it), and only then does it stop.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draining_instance_lets_its_match_finish_then_stops() {
+    if !nats_available("a_draining_instance_lets_its_match_finish_then_stops") {
+        return;
+    }
     let nats = Nats::start().await.expect("nats-server runs");
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
@@ -268,6 +274,9 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
 /// them with the next player of B.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
+    if !nats_available("a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on") {
+        return;
+    }
     let nats = Nats::start().await.expect("nats-server runs");
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
@@ -325,6 +334,9 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
 /// to the next leader at once (while the drained instance still finishes its match).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draining_leader_hands_its_queue_over() {
+    if !nats_available("a_draining_leader_hands_its_queue_over") {
+        return;
+    }
     let nats = Nats::start().await.expect("nats-server runs");
     let dir = tempfile::tempdir().expect("temporary directory");
     let db = database_url(dir.path()).await.expect("a database");
