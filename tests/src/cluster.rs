@@ -224,3 +224,40 @@ impl Drop for Instance {
         self.kill();
     }
 }
+
+/// What every instance of a cluster test shares: the NATS server, the database and a directory
+/// for host keys and logs.
+#[derive(Debug)]
+pub struct Shared {
+    pub nats: Nats,
+    pub db: String,
+    pub dir: tempfile::TempDir,
+}
+
+impl Shared {
+    /// Drops the database (after the instances are gone).
+    pub async fn release(self) -> anyhow::Result<()> {
+        release_database(&self.db).await
+    }
+}
+
+/// The setup of a cluster test: `nats-server`, a database, instances A and B (in that order,
+/// so A is the older and leads the queue) with `seed` and `drain`, and a pause until each has
+/// heard the other's heartbeat. `None` when `test` is skipped for want of `nats-server`.
+pub async fn two_instances(
+    test: &str,
+    seed: Option<u32>,
+    drain: Duration,
+) -> anyhow::Result<Option<(Shared, Instance, Instance)>> {
+    if !nats_available(test) {
+        return Ok(None);
+    }
+    let nats = Nats::start().await?;
+    let dir = tempfile::tempdir()?;
+    let db = database_url(dir.path()).await?;
+    let a = Instance::start(dir.path(), &db, &nats.url, "a", seed, drain).await?;
+    let b = Instance::start(dir.path(), &db, &nats.url, "b", seed, drain).await?;
+    // Heartbeats are a second apart.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    Ok(Some((Shared { nats, db, dir }, a, b)))
+}

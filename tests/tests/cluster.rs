@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use minotty_engine::{Button, Mode};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
-use minotty_tests::cluster::{Instance, Nats, database_url, nats_available, release_database};
+use minotty_tests::cluster::two_instances;
 use minotty_tests::versus::{
     create_room, fields, guest, join_room, meter, play, registered, tetris_plan, versus_item,
     wait_for_play,
@@ -54,21 +54,15 @@ fn own_filled(s: &PtySession) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     let (seed, plan) = tetris_seed();
-    if !nats_available("rooms_and_quick_match_across_two_instances_and_one_dies") {
+    let Some((shared, mut a, mut b)) = two_instances(
+        "rooms_and_quick_match_across_two_instances_and_one_dies",
+        Some(seed),
+        Duration::from_secs(30),
+    )
+    .await
+    .expect("nats-server, a database and two instances") else {
         return;
-    }
-    let nats = Nats::start().await.expect("nats-server runs");
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let db = database_url(dir.path()).await.expect("a database");
-    let drain = Duration::from_secs(30);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", Some(seed), drain)
-        .await
-        .expect("instance A");
-    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", Some(seed), drain)
-        .await
-        .expect("instance B");
-    // Each hears the other's heartbeat (every second).
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    };
 
     // ---- quick match: ann on A, bob on B, paired by the one queue (led by A, the oldest) ----
     let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
@@ -191,27 +185,22 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     // cid's seat shows as gone on B's boards (the room saw a disconnect), the room is alive.
     assert!(b.is_running());
     drop((a, b));
-    release_database(&db).await.expect("drops the database");
+    shared.release().await.expect("drops the database");
 }
 
 /// SIGTERM on an instance drains it: new rooms are refused there, its running match goes on to
 /// its end (a player on the other instance in it), and only then does it stop.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draining_instance_lets_its_match_finish_then_stops() {
-    if !nats_available("a_draining_instance_lets_its_match_finish_then_stops") {
+    let Some((shared, mut a, mut b)) = two_instances(
+        "a_draining_instance_lets_its_match_finish_then_stops",
+        None,
+        Duration::from_secs(60),
+    )
+    .await
+    .expect("nats-server, a database and two instances") else {
         return;
-    }
-    let nats = Nats::start().await.expect("nats-server runs");
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let db = database_url(dir.path()).await.expect("a database");
-    let drain = Duration::from_secs(60);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", None, drain)
-        .await
-        .expect("instance A");
-    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", None, drain)
-        .await
-        .expect("instance B");
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    };
 
     let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
     let (cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
@@ -266,7 +255,7 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
     assert!(!b.is_running());
     assert!(a.is_running());
     drop(a);
-    release_database(&db).await.expect("drops the database");
+    shared.release().await.expect("drops the database");
 }
 
 /// A dies: a player of B in A's room is told the room stopped (not rated) and is back in the
@@ -274,20 +263,15 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
 /// them with the next player of B.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
-    if !nats_available("a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on") {
+    let Some((shared, mut a, mut b)) = two_instances(
+        "a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on",
+        None,
+        Duration::from_secs(5),
+    )
+    .await
+    .expect("nats-server, a database and two instances") else {
         return;
-    }
-    let nats = Nats::start().await.expect("nats-server runs");
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let db = database_url(dir.path()).await.expect("a database");
-    let drain = Duration::from_secs(5);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", None, drain)
-        .await
-        .expect("instance A");
-    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", None, drain)
-        .await
-        .expect("instance B");
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    };
 
     // dan (B) plays in ann's room on A; bob (B) waits in the queue, which A leads.
     let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
@@ -327,27 +311,22 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
     assert!(cat.contents().contains("bob"), "{}", cat.contents());
     assert!(b.is_running());
     drop((a, b));
-    release_database(&db).await.expect("drops the database");
+    shared.release().await.expect("drops the database");
 }
 
 /// The queue's leader drains: a player of another instance who waited in its queue is handed
 /// to the next leader at once (while the drained instance still finishes its match).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_draining_leader_hands_its_queue_over() {
-    if !nats_available("a_draining_leader_hands_its_queue_over") {
+    let Some((shared, mut a, mut b)) = two_instances(
+        "a_draining_leader_hands_its_queue_over",
+        None,
+        Duration::from_secs(60),
+    )
+    .await
+    .expect("nats-server, a database and two instances") else {
         return;
-    }
-    let nats = Nats::start().await.expect("nats-server runs");
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let db = database_url(dir.path()).await.expect("a database");
-    let drain = Duration::from_secs(60);
-    let mut a = Instance::start(dir.path(), &db, &nats.url, "a", None, drain)
-        .await
-        .expect("instance A");
-    let mut b = Instance::start(dir.path(), &db, &nats.url, "b", None, drain)
-        .await
-        .expect("instance B");
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    };
 
     // A runs a match (so it stays up while draining) and leads the queue, where bob waits.
     let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
@@ -387,5 +366,5 @@ async fn a_draining_leader_hands_its_queue_over() {
         .expect("the stopping task");
     assert!(!a.is_running() && b.is_running());
     drop(b);
-    release_database(&db).await.expect("drops the database");
+    shared.release().await.expect("drops the database");
 }
