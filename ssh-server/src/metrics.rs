@@ -201,24 +201,37 @@ pub struct Metrics {
     pub nats_rtt_last_us: Gauge,
 }
 
+impl Metrics {
+    /// Every metric at zero.
+    pub const fn new() -> Metrics {
+        Metrics {
+            sessions_open: Gauge::new(),
+            sessions_total: Counter::new(),
+            solo_players: Gauge::new(),
+            versus_players: Gauge::new(),
+            rooms_open: Gauge::new(),
+            matches_running: Gauge::new(),
+            frames_sent: Counter::new(),
+            bytes_sent: Counter::new(),
+            input_to_frame: Histogram::new(),
+            db_write_games: Histogram::new(),
+            db_write_matches: Histogram::new(),
+            db_queue_games: Gauge::new(),
+            db_queue_matches: Gauge::new(),
+            nats_rtt: Histogram::new(),
+            nats_rtt_last_us: Gauge::new(),
+        }
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        Metrics::new()
+    }
+}
+
 /// The process's metrics.
-pub static METRICS: Metrics = Metrics {
-    sessions_open: Gauge::new(),
-    sessions_total: Counter::new(),
-    solo_players: Gauge::new(),
-    versus_players: Gauge::new(),
-    rooms_open: Gauge::new(),
-    matches_running: Gauge::new(),
-    frames_sent: Counter::new(),
-    bytes_sent: Counter::new(),
-    input_to_frame: Histogram::new(),
-    db_write_games: Histogram::new(),
-    db_write_matches: Histogram::new(),
-    db_queue_games: Gauge::new(),
-    db_queue_matches: Gauge::new(),
-    nats_rtt: Histogram::new(),
-    nats_rtt_last_us: Gauge::new(),
-};
+pub static METRICS: Metrics = Metrics::new();
 
 /// The process's health, for `/health`: `server::run` sets it serving once it listens and
 /// draining when it begins to shut down.

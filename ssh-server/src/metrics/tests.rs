@@ -168,23 +168,7 @@ fn the_reader_refuses_what_the_format_forbids() {
 
 #[test]
 fn every_metric_renders_in_the_text_format() {
-    let m = Metrics {
-        sessions_open: Gauge::new(),
-        sessions_total: Counter::new(),
-        solo_players: Gauge::new(),
-        versus_players: Gauge::new(),
-        rooms_open: Gauge::new(),
-        matches_running: Gauge::new(),
-        frames_sent: Counter::new(),
-        bytes_sent: Counter::new(),
-        input_to_frame: Histogram::new(),
-        db_write_games: Histogram::new(),
-        db_write_matches: Histogram::new(),
-        db_queue_games: Gauge::new(),
-        db_queue_matches: Gauge::new(),
-        nats_rtt: Histogram::new(),
-        nats_rtt_last_us: Gauge::new(),
-    };
+    let m = Metrics::new();
     m.sessions_open.add(3);
     m.solo_players.add(2);
     m.versus_players.add(1);
