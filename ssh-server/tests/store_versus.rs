@@ -259,6 +259,30 @@ fn after(r: Rating, won: bool) -> Rating {
     )
 }
 
+/// A ranked match from `start` for both players, `winner` first, in room `room`, with the
+/// ratings each would have after it.
+fn from_start(start: Rating, winner: PlayerId, loser: PlayerId, room: &str) -> NewMatch {
+    let mut m = ranked(NOW, (winner, 0.0), (loser, 0.0));
+    m.players[0].rating = Some((start, after(start, true)));
+    m.players[1].rating = Some((start, after(start, false)));
+    m.room = room.into();
+    m
+}
+
+/// Asserts that the player's stored rating took both a win and a loss from `start`, in either
+/// order (whichever was written second started from the first's result: neither is lost).
+async fn assert_won_and_lost(store: &Store, player: PlayerId, start: Rating) {
+    let stored = store.rating_of(player).await.expect("read").expect("rated");
+    assert_eq!((stored.games, stored.wins), (2, 1));
+    let win_then_loss = after(after(start, true), false);
+    let loss_then_win = after(after(start, false), true);
+    assert!(
+        stored.rating == win_then_loss || stored.rating == loss_then_win,
+        "{:?} is not both results ({win_then_loss:?} or {loss_then_win:?})",
+        stored.rating
+    );
+}
+
 both!(concurrent_results_of_one_account_both_count);
 async fn concurrent_results_of_one_account_both_count(pool: AnyPool) {
     let store = store(pool).await;
@@ -268,30 +292,12 @@ async fn concurrent_results_of_one_account_both_count(pool: AnyPool) {
     let start = Rating::default();
     // Two matches ann played from the same rating: she beat bob and lost to cid. Each room
     // computed her rating after from that same start.
-    let one = |winner: PlayerId, loser: PlayerId, room: &str| {
-        let mut m = ranked(NOW, (winner, 0.0), (loser, 0.0));
-        m.players[0].rating = Some((start, after(start, true)));
-        m.players[1].rating = Some((start, after(start, false)));
-        m.room = room.into();
-        m
-    };
-    let won = one(ann, bob, "AAAAAA");
-    let lost = one(cid, ann, "BBBBBB");
+    let won = from_start(start, ann, bob, "AAAAAA");
+    let lost = from_start(start, cid, ann, "BBBBBB");
     let (a, b) = tokio::join!(store.record_match(&won), store.record_match(&lost));
     a.expect("stored");
     b.expect("stored");
-    let stored = store.rating_of(ann).await.expect("read").expect("rated");
-    assert_eq!((stored.games, stored.wins), (2, 1));
-    // Whichever was written second started from the first's result: neither is lost.
-    let win_then_loss = after(after(start, true), false);
-    let loss_then_win = after(after(start, false), true);
-    assert!(
-        stored.rating == win_then_loss || stored.rating == loss_then_win,
-        "{:?} is not both results ({:?} or {:?})",
-        stored.rating,
-        win_then_loss,
-        loss_then_win
-    );
+    assert_won_and_lost(&store, ann, start).await;
     // The stored match shows the rating it really started from.
     let seats: Vec<MatchPlayer> = {
         let mut all = Vec::new();
@@ -326,28 +332,14 @@ async fn ranked_results_of_one_account_on_two_instances_both_count(url: String) 
         let ann = player(&a, &format!("ann{round}"), 10 * round + 1).await.id;
         let bob = player(&b, &format!("bob{round}"), 10 * round + 2).await.id;
         let cid = player(&a, &format!("cid{round}"), 10 * round + 3).await.id;
-        let one = |winner: PlayerId, loser: PlayerId, room: &str| {
-            let mut m = ranked(NOW, (winner, 0.0), (loser, 0.0));
-            m.players[0].rating = Some((start, after(start, true)));
-            m.players[1].rating = Some((start, after(start, false)));
-            m.room = room.into();
-            m
-        };
-        // Ann beat bob on A while cid beat her on B; bob and cid also play each other.
-        let (won, lost) = (one(ann, bob, "AAAAAA"), one(cid, ann, "BBBBBB"));
+        // Ann beat bob on A while cid beat her on B.
+        let won = from_start(start, ann, bob, "AAAAAA");
+        let lost = from_start(start, cid, ann, "BBBBBB");
         let (x, y) = tokio::join!(a.record_match(&won), b.record_match(&lost));
         x.expect("stored on A");
         y.expect("stored on B");
         for store in [&a, &b] {
-            let stored = store.rating_of(ann).await.expect("read").expect("rated");
-            assert_eq!((stored.games, stored.wins), (2, 1));
-            let win_then_loss = after(after(start, true), false);
-            let loss_then_win = after(after(start, false), true);
-            assert!(
-                stored.rating == win_then_loss || stored.rating == loss_then_win,
-                "{:?} is not both results",
-                stored.rating
-            );
+            assert_won_and_lost(store, ann, start).await;
         }
     }
 }

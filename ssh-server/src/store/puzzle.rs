@@ -52,27 +52,21 @@ impl Store {
             return Err(PuzzleError::NoSuchStage(stage));
         }
         let completed = stage == STAGE_COUNT;
-        // SQLite's two-argument MAX is PostgreSQL's GREATEST; the rest is the same in both.
-        // The upsert is one statement: instances recording the same player at once each lock
-        // the row in turn (PostgreSQL), and progress never goes back.
-        let row: (i64, i64, i64) = sqlx::query_as(self.backend.sql(
+        // One statement for both databases: the larger of the two is written as a CASE
+        // (SQLite's two-argument MAX is PostgreSQL's GREATEST). The upsert is one statement:
+        // instances recording the same player at once each lock the row in turn (PostgreSQL),
+        // and progress never goes back.
+        let row: (i64, i64, i64) = sqlx::query_as(
             "INSERT INTO puzzle_progress (player_id, cleared, completed, updated_at) \
              VALUES ($1, $2, $3, $4) \
              ON CONFLICT (player_id) DO UPDATE SET \
-             cleared = MAX(puzzle_progress.cleared, excluded.cleared), \
+             cleared = CASE WHEN excluded.cleared > puzzle_progress.cleared \
+             THEN excluded.cleared ELSE puzzle_progress.cleared END, \
              completed = (puzzle_progress.completed OR excluded.completed), \
              updated_at = CASE WHEN excluded.cleared > puzzle_progress.cleared \
              THEN excluded.updated_at ELSE puzzle_progress.updated_at END \
              RETURNING cleared, CASE WHEN completed THEN 1 ELSE 0 END, updated_at",
-            "INSERT INTO puzzle_progress (player_id, cleared, completed, updated_at) \
-             VALUES ($1, $2, $3, $4) \
-             ON CONFLICT (player_id) DO UPDATE SET \
-             cleared = GREATEST(puzzle_progress.cleared, excluded.cleared), \
-             completed = (puzzle_progress.completed OR excluded.completed), \
-             updated_at = CASE WHEN excluded.cleared > puzzle_progress.cleared \
-             THEN excluded.updated_at ELSE puzzle_progress.updated_at END \
-             RETURNING cleared, CASE WHEN completed THEN 1 ELSE 0 END, updated_at",
-        ))
+        )
         .bind(player.0)
         .bind(i64::from(stage))
         .bind(completed)
