@@ -446,6 +446,33 @@ fn stack(s: &PtySession) -> Option<Vec<Vec<bool>>> {
     fields(s.screen()).first().and_then(Field::stack)
 }
 
+/// In a two-seat room `host` created: `guest` joins by `code` (from wherever it is connected),
+/// readies up, the host starts, and both wait until they play.
+pub async fn start_match(
+    host: &mut PtySession,
+    guest: &mut PtySession,
+    code: &str,
+) -> anyhow::Result<()> {
+    join_room(guest, code, false).await?;
+    guest.send(&kitty_tap(KittyKey::Char('r'))).await?;
+    host.wait_for_text("READY", WAIT).await?;
+    host.send(&kitty_tap(K_ENTER)).await?;
+    wait_for_play(host).await?;
+    wait_for_play(guest).await
+}
+
+/// Waits until the player's own stats show `lines` sent.
+pub async fn wait_for_sent(s: &mut PtySession, lines: u32) -> anyhow::Result<()> {
+    let want = lines.to_string();
+    s.wait_until("the lines sent", WAIT, |s| {
+        let text = s.contents();
+        text.find("SENT ")
+            .and_then(|at| text[at + 5..].split_whitespace().next())
+            == Some(want.as_str())
+    })
+    .await
+}
+
 /// Plays `plans` one piece at a time: the taps, then wait until the stack changed (the piece
 /// locked) and the next piece shows at the top.
 pub async fn play(s: &mut PtySession, plans: &[Vec<Button>]) -> anyhow::Result<()> {

@@ -10,8 +10,8 @@ use minotty_engine::{Button, Mode};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::cluster::two_instances;
 use minotty_tests::versus::{
-    create_room, fields, guest, join_room, meter, play, registered, tetris_plan, versus_item,
-    wait_for_play,
+    create_room, fields, guest, join_room, meter, play, registered, start_match, tetris_plan,
+    versus_item, wait_for_play, wait_for_sent,
 };
 use minotty_tests::{Connection, Login, PtySession, WAIT};
 
@@ -122,14 +122,7 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
 
     // A tetris on A: 4 lines on the meter of one of B's players.
     play(&mut cid, &plan).await.expect("cid's tetris");
-    cid.wait_until("the tetris sent", WAIT, |s| {
-        let text = s.contents();
-        text.find("SENT ")
-            .and_then(|at| text[at + 5..].split_whitespace().next())
-            == Some("4")
-    })
-    .await
-    .expect("a tetris");
+    wait_for_sent(&mut cid, 4).await.expect("a tetris sent");
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
         dan.pump_for(Duration::from_millis(20)).await;
@@ -206,15 +199,9 @@ async fn a_draining_instance_lets_its_match_finish_then_stops() {
     let (cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
     let (_cg, mut gil) = guest(b.addr, "gil").await.expect("gil on B");
     let code = create_room(&mut dan, false, 2).await.expect("a room on B");
-    join_room(&mut cid, &code, false).await.expect("cid joins");
-    dan.wait_for_text("~cid", WAIT).await.expect("seated");
-    cid.send(&kitty_tap(KittyKey::Char('r')))
+    start_match(&mut dan, &mut cid, &code)
         .await
-        .expect("ready");
-    dan.wait_for_text("READY", WAIT).await.expect("ready shown");
-    dan.send(&kitty_tap(K_ENTER)).await.expect("start");
-    wait_for_play(&mut dan).await.expect("dan plays");
-    wait_for_play(&mut cid).await.expect("cid plays");
+        .expect("cid joins, readies, dan starts, both play");
 
     // SIGTERM on B: it drains.
     let stopping = tokio::spawn(async move {
@@ -277,16 +264,9 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
     let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
     let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
     let code = create_room(&mut ann, false, 2).await.expect("a room on A");
-    join_room(&mut dan, &code, false)
+    start_match(&mut ann, &mut dan, &code)
         .await
-        .expect("dan joins from B");
-    ann.wait_for_text("~dan", WAIT).await.expect("seated");
-    dan.send(&kitty_tap(KittyKey::Char('r')))
-        .await
-        .expect("ready");
-    ann.wait_for_text("READY", WAIT).await.expect("ready shown");
-    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
-    wait_for_play(&mut dan).await.expect("dan plays");
+        .expect("dan joins, readies, ann starts, both play");
     let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
     versus_item(&mut bob, 0).await.expect("bob queues");
     bob.wait_for_text("1500", WAIT).await.expect("bob waits");
@@ -332,14 +312,9 @@ async fn a_draining_leader_hands_its_queue_over() {
     let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
     let (cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
     let code = create_room(&mut ann, false, 2).await.expect("a room on A");
-    join_room(&mut dan, &code, false).await.expect("dan joins");
-    ann.wait_for_text("~dan", WAIT).await.expect("seated");
-    dan.send(&kitty_tap(KittyKey::Char('r')))
+    start_match(&mut ann, &mut dan, &code)
         .await
-        .expect("ready");
-    ann.wait_for_text("READY", WAIT).await.expect("ready shown");
-    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
-    wait_for_play(&mut ann).await.expect("ann plays");
+        .expect("dan joins, readies, ann starts, both play");
     let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
     versus_item(&mut bob, 0).await.expect("bob queues");
     bob.wait_for_text("1500", WAIT).await.expect("bob waits");

@@ -10,7 +10,7 @@ use minotty_server::store::{Page, Period};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{
     bot_plan, create_room, exec_join, exec_output, fields, guest, join_room, meter, play,
-    registered, tetris_plan, versus_item, wait_for_play,
+    registered, start_match, tetris_plan, versus_item, wait_for_play, wait_for_sent,
 };
 use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT};
 
@@ -90,14 +90,7 @@ async fn tetris_sends_four_garbage_rows(n: usize) {
         .expect("the spectator sees the boards");
 
     play(&mut host, &plan).await.expect("the tetris");
-    host.wait_until("the tetris sent", WAIT, |s| {
-        let text = s.contents();
-        text.find("SENT ")
-            .and_then(|at| text[at + 5..].split_whitespace().next())
-            == Some("4")
-    })
-    .await
-    .expect("a tetris");
+    wait_for_sent(&mut host, 4).await.expect("a tetris sent");
     // The target's meter shows 4 lines waiting; nothing has risen yet: garbage waits for the
     // delay and the receiver's next lock.
     players[0]
@@ -205,15 +198,9 @@ async fn a_race_ends_when_one_player_reaches_40_lines() {
     let (_ca, mut ann) = guest(server.addr, "ann").await.expect("ann");
     let (_cb, mut bob) = guest(server.addr, "bob").await.expect("bob");
     let code = create_room(&mut ann, true, 2).await.expect("room");
-    join_room(&mut bob, &code, false).await.expect("joins");
-    ann.wait_for_text("bob", WAIT).await.expect("seated");
-    bob.send(&kitty_tap(KittyKey::Char('r')))
+    start_match(&mut ann, &mut bob, &code)
         .await
-        .expect("ready");
-    ann.wait_for_text("READY", WAIT).await.expect("ready");
-    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+        .expect("bob joins, readies, ann starts, both play");
     let last = plan.len() - 1;
     play(&mut ann, &plan[..last])
         .await
@@ -298,15 +285,9 @@ async fn a_top_out_after_garbage_is_the_attackers_ko() {
     let (_ca, mut ann) = guest(server.addr, "ann").await.expect("ann");
     let (_cb, mut bob) = guest(server.addr, "bob").await.expect("bob");
     let code = create_room(&mut ann, false, 2).await.expect("room");
-    join_room(&mut bob, &code, false).await.expect("joins");
-    ann.wait_for_text("bob", WAIT).await.expect("seated");
-    bob.send(&kitty_tap(KittyKey::Char('r')))
+    start_match(&mut ann, &mut bob, &code)
         .await
-        .expect("ready");
-    ann.wait_for_text("READY", WAIT).await.expect("ready");
-    ann.send(&kitty_tap(K_ENTER)).await.expect("start");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+        .expect("bob joins, readies, ann starts, both play");
     play(&mut ann, &plan).await.expect("the tetris");
     bob.wait_until("the garbage meter", WAIT, |s| meter(s) == 4)
         .await
