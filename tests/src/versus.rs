@@ -446,6 +446,21 @@ fn stack(s: &PtySession) -> Option<Vec<Vec<bool>>> {
     fields(s.screen()).first().and_then(Field::stack)
 }
 
+/// A seed whose first pieces allow a clean tetris in a battle room without a limit, and the
+/// placements that make it.
+pub fn tetris_seed() -> (u32, Vec<Vec<Button>>) {
+    // What a battle room without a limit deals (`minotty_server::versus::match_mode`).
+    let mode = Mode::custom(0, true, None);
+    (1..500)
+        .find_map(|seed| tetris_plan(mode.clone(), seed).map(|p| (seed, p)))
+        .expect("a seed with a tetris")
+}
+
+/// Hard-drops the falling piece (Space).
+pub async fn drop_piece(s: &mut PtySession) {
+    s.send(&kitty_tap(KittyKey::Char(' '))).await.expect("send");
+}
+
 /// In a two-seat room `host` created: `guest` joins by `code` (from wherever it is connected),
 /// readies up, the host starts, and both wait until they play.
 pub async fn start_match(

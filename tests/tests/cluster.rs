@@ -6,26 +6,13 @@
 
 use std::time::Duration;
 
-use minotty_engine::{Button, Mode};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
-use minotty_tests::cluster::two_instances;
+use minotty_tests::cluster::{Instance, two_instances};
 use minotty_tests::versus::{
-    create_room, fields, guest, join_room, meter, play, registered, start_match, tetris_plan,
-    versus_item, wait_for_play, wait_for_sent,
+    create_room, drop_piece, fields, guest, join_room, meter, play, registered, start_match,
+    tetris_seed, versus_item, wait_for_play, wait_for_sent,
 };
 use minotty_tests::{Connection, Login, PtySession, WAIT};
-
-/// A seed whose first pieces allow a clean tetris, and the placements that make it.
-fn tetris_seed() -> (u32, Vec<Vec<Button>>) {
-    let mode = Mode::custom(0, true, None);
-    (1..500)
-        .find_map(|seed| tetris_plan(mode.clone(), seed).map(|p| (seed, p)))
-        .expect("a seed with a tetris")
-}
-
-async fn drop_piece(s: &mut PtySession) {
-    s.send(&kitty_tap(KittyKey::Char(' '))).await.expect("send");
-}
 
 /// The versus leaderboard as an instance prints it (`ssh HOST leaderboard versus`), once it
 /// lists `name`.
@@ -49,6 +36,34 @@ async fn versus_board(addr: std::net::SocketAddr, name: &str) -> String {
 /// Cells filled on the player's own board.
 fn own_filled(s: &PtySession) -> usize {
     fields(s.screen()).first().map_or(0, |f| f.filled())
+}
+
+/// A player with the connection that carries it (kept open while the test needs the player).
+type Player = (Connection, PtySession);
+
+/// ann (on A) and dan (on B) play a match in ann's room on A, and bob (registered, on B) waits
+/// in the ranked queue, which A leads; and the room's code.
+async fn match_on_a_and_bob_queued(a: &Instance, b: &Instance) -> (Player, Player, Player, String) {
+    let (ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
+    let (cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
+    start_match(&mut ann, &mut dan, &code)
+        .await
+        .expect("dan joins, readies, ann starts, both play");
+    let (cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+    ((ca, ann), (cd, dan), (cb, bob), code)
+}
+
+/// cat (registered, on B) joins the ranked queue, now led by B, and is paired with bob there.
+async fn cat_meets_bob(b: &Instance, bob: &mut PtySession) -> Player {
+    let (cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
+    versus_item(&mut cat, 0).await.expect("cat queues");
+    wait_for_play(&mut cat).await.expect("cat plays");
+    wait_for_play(bob).await.expect("bob plays, paired on B");
+    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    (cc, cat)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -261,15 +276,8 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
     };
 
     // dan (B) plays in ann's room on A; bob (B) waits in the queue, which A leads.
-    let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
-    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
-    start_match(&mut ann, &mut dan, &code)
-        .await
-        .expect("dan joins, readies, ann starts, both play");
-    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    versus_item(&mut bob, 0).await.expect("bob queues");
-    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+    let ((_ca, _ann), (_cd, mut dan), (_cb, mut bob), code) =
+        match_on_a_and_bob_queued(&a, &b).await;
 
     a.kill();
     dan.wait_for_text("stopped", Duration::from_secs(8))
@@ -282,13 +290,7 @@ async fn a_dead_instance_takes_only_its_rooms_and_the_queue_moves_on() {
     );
     // B leads the queue now; bob still waits there and meets cat.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let (_cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
-    versus_item(&mut cat, 0).await.expect("cat queues");
-    wait_for_play(&mut cat).await.expect("cat plays");
-    wait_for_play(&mut bob)
-        .await
-        .expect("bob plays, paired on B");
-    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    let _cat = cat_meets_bob(&b, &mut bob).await;
     assert!(b.is_running());
     drop((a, b));
     shared.release().await.expect("drops the database");
@@ -309,28 +311,14 @@ async fn a_draining_leader_hands_its_queue_over() {
     };
 
     // A runs a match (so it stays up while draining) and leads the queue, where bob waits.
-    let (_ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
-    let (cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
-    start_match(&mut ann, &mut dan, &code)
-        .await
-        .expect("dan joins, readies, ann starts, both play");
-    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    versus_item(&mut bob, 0).await.expect("bob queues");
-    bob.wait_for_text("1500", WAIT).await.expect("bob waits");
+    let ((_ca, mut ann), (cd, _dan), (_cb, mut bob), _) = match_on_a_and_bob_queued(&a, &b).await;
 
     let stopping = tokio::spawn(async move {
         a.stop().await.expect("A stops");
         a
     });
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let (_cc, mut cat) = registered(b.addr, "cat").await.expect("cat on B");
-    versus_item(&mut cat, 0).await.expect("cat queues");
-    wait_for_play(&mut cat).await.expect("cat plays");
-    wait_for_play(&mut bob)
-        .await
-        .expect("bob plays, paired on B");
-    assert!(cat.contents().contains("bob"), "{}", cat.contents());
+    let _cat = cat_meets_bob(&b, &mut bob).await;
     assert!(!stopping.is_finished(), "A still finishes its match");
     // dan leaves A's match: it ends and A stops.
     cd.close().await;

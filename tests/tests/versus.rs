@@ -4,15 +4,15 @@
 
 use std::time::Duration;
 
-use minotty_engine::{Button, Mode};
+use minotty_engine::Mode;
 use minotty_server::Limits;
 use minotty_server::store::{Page, Period};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{
-    bot_plan, create_room, exec_join, exec_output, fields, guest, join_room, meter, play,
-    registered, start_match, tetris_plan, versus_item, wait_for_play, wait_for_sent,
+    bot_plan, create_room, drop_piece, exec_join, exec_output, fields, guest, join_room, meter,
+    play, registered, start_match, tetris_seed, versus_item, wait_for_play, wait_for_sent,
 };
-use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT};
+use minotty_tests::{Connection, Login, TestServer, WAIT};
 
 async fn server(seed: u32) -> TestServer {
     TestServer::start_with(Limits {
@@ -21,19 +21,6 @@ async fn server(seed: u32) -> TestServer {
     })
     .await
     .expect("server starts")
-}
-
-/// A seed whose first pieces allow a clean tetris, and the placements that make it.
-fn tetris_seed() -> (u32, Vec<Vec<Button>>) {
-    // What a battle room without a limit deals (`minotty_server::versus::match_mode`).
-    let mode = Mode::custom(0, true, None);
-    (1..500)
-        .find_map(|seed| tetris_plan(mode.clone(), seed).map(|p| (seed, p)))
-        .expect("a seed with a tetris")
-}
-
-async fn drop_piece(s: &mut PtySession) {
-    s.send(&kitty_tap(KittyKey::Char(' '))).await.expect("send");
 }
 
 /// `n` guests in one battle room (the first creates it, the second joins with `ssh -t HOST
