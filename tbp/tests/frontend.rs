@@ -383,7 +383,11 @@ sleep 100
         .expect("starts");
     let info = bot.info().clone();
     assert_eq!(
-        (info.name.as_str(), info.version.as_str(), info.author.as_str()),
+        (
+            info.name.as_str(),
+            info.version.as_str(),
+            info.author.as_str()
+        ),
         ("evil[2Jbot", "1.0", "xy")
     );
     for c in [info.name, info.version, info.author].concat().chars() {

@@ -293,7 +293,10 @@ async fn seen(pid: u32, comm: &str) -> Seen {
     let proc = |what: &str| std::fs::read_to_string(format!("/proc/{pid}/{what}"));
     let deadline = Instant::now() + Duration::from_secs(20);
     while proc("comm").map(|c| c.trim().to_owned()).ok().as_deref() != Some(comm) {
-        assert!(Instant::now() < deadline, "process {pid} never became {comm}");
+        assert!(
+            Instant::now() < deadline,
+            "process {pid} never became {comm}"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let nice_of = |stat: String| -> i64 {

@@ -114,7 +114,12 @@ mod tests {
 
     #[test]
     fn bot_processes_are_confined_by_default_and_as_configured() {
-        let s = Cli::parse_from(["minotty"]).serve.tbp.bots().settings().clone();
+        let s = Cli::parse_from(["minotty"])
+            .serve
+            .tbp
+            .bots()
+            .settings()
+            .clone();
         assert_eq!((s.max_per_host, s.cpu_secs, s.nice), (1, 600, 10));
         assert!(s.env.is_empty(), "no variable of the server by default");
         let cli = Cli::parse_from([

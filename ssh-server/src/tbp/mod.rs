@@ -36,10 +36,10 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+pub use confine::Confinement;
 pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
 pub use live::{Live, LiveEnd, play_live};
 pub use poller::{Step, TbpPoller};
-pub use confine::Confinement;
 pub use process::BotProcess;
 
 /// The longest bot name (it appears in room views).

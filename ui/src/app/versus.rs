@@ -127,9 +127,12 @@ impl App {
         self.screen = Screen::Versus;
     }
 
-    fn versus_send(&mut self, request: Request) {
+    pub(super) fn versus_send(&mut self, request: Request) {
         match &request {
-            Request::QuickMatch | Request::CreateRoom(_) | Request::JoinRoom { .. } => {
+            Request::QuickMatch
+            | Request::CreateRoom(_)
+            | Request::JoinRoom { .. }
+            | Request::SpectateLive { .. } => {
                 self.versus.left = None;
             }
             Request::LeaveRoom => {

@@ -16,8 +16,19 @@ use crate::online::{
 /// escape sequence and a C1 CSI, private-use characters, a tag character, a variation
 /// selector, an invisible Hangul filler, a bell.
 const HOSTILE: &[char] = &[
-    '\u{202E}', '\u{2066}', '\u{200D}', '\u{200B}', '\u{1b}', '\u{9b}', '\u{E000}', '\u{F8FF}',
-    '\u{10FFFD}', '\u{E0041}', '\u{FE0F}', '\u{3164}', '\u{7}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{200D}',
+    '\u{200B}',
+    '\u{1b}',
+    '\u{9b}',
+    '\u{E000}',
+    '\u{F8FF}',
+    '\u{10FFFD}',
+    '\u{E0041}',
+    '\u{FE0F}',
+    '\u{3164}',
+    '\u{7}',
 ];
 
 /// `visible` with every hostile character around and between its letters.
@@ -70,7 +81,11 @@ fn seat(name: &str, host: bool, bot: Option<u8>) -> SeatView {
 
 #[test]
 fn the_ui_cleaners_are_the_allowlist() {
-    for raw in [hostile("evil"), hostile("Bot minotty v1.0"), hostile("K7PQ3M")] {
+    for raw in [
+        hostile("evil"),
+        hostile("Bot minotty v1.0"),
+        hostile("K7PQ3M"),
+    ] {
         assert_eq!(
             crate::sanitize(&raw),
             sanitize_display(&raw, crate::text::MAX_NAME_CHARS)

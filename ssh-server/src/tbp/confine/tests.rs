@@ -151,10 +151,7 @@ mod proc {
             Err(crate::tbp::process::IoFailure::Closed),
             "it ended"
         );
-        let status = bot
-            .shutdown(Duration::from_secs(5))
-            .await
-            .expect("reaped");
+        let status = bot.shutdown(Duration::from_secs(5)).await.expect("reaped");
         let signal = status.signal();
         assert!(
             signal == Some(nix::sys::signal::Signal::SIGXCPU as i32)
@@ -206,7 +203,10 @@ mod proc {
         let server: Vec<String> = std::env::vars_os()
             .map(|(n, _)| n.to_string_lossy().into_owned())
             .collect();
-        assert!(server.len() > 2, "the server has an environment: {server:?}");
+        assert!(
+            server.len() > 2,
+            "the server has an environment: {server:?}"
+        );
         for name in server {
             // PWD is the shell's own, set where it starts.
             if name != LISTED && name != "PWD" {

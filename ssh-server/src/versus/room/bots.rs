@@ -114,8 +114,7 @@ impl Room {
             } else if room.tbp_count() >= max {
                 Some(match max {
                     0 => "This server lets no host seat its external bots.".to_owned(),
-                    1 => "A host may seat one external bot at a time: remove it first."
-                        .to_owned(),
+                    1 => "A host may seat one external bot at a time: remove it first.".to_owned(),
                     n => format!("A host may seat {n} external bots at a time: remove one first."),
                 })
             } else {
