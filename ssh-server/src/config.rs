@@ -9,10 +9,10 @@ use minotty_engine::ModeKind;
 
 use crate::limits::{ConnectionLimits, Startups};
 use crate::proxy_protocol::TrustedProxies;
-use crate::tbp::{BotSpec, TbpBots, TbpSettings};
-
 mod file;
+mod tbp;
 pub use file::{ConfigError, Loaded, parse_with_config};
+pub use tbp::TbpArgs;
 
 /// minotty: a falling-block puzzle game served over SSH.
 ///
@@ -165,58 +165,6 @@ pub enum LogFormat {
     #[default]
     Text,
     Json,
-}
-
-/// Tetris Bot Protocol bots: external programs players can face in versus.
-#[derive(Clone, Debug, Args)]
-pub struct TbpArgs {
-    /// A TBP bot as NAME=COMMAND (repeatable): NAME is what players see, COMMAND a program
-    /// and its arguments (as sh splits them) that speaks TBP on stdin/stdout. In
-    /// MINOTTY_TBP_BOT, separate several with ';'.
-    #[arg(
-        long = "tbp-bot",
-        env = "MINOTTY_TBP_BOT",
-        value_name = "NAME=COMMAND",
-        value_delimiter = ';'
-    )]
-    pub tbp_bots: Vec<BotSpec>,
-
-    /// Milliseconds a TBP bot has for each move; a bot that takes longer forfeits.
-    #[arg(long = "tbp-move-ms", env = "MINOTTY_TBP_MOVE_MS", default_value_t = 500,
-          value_parser = clap::value_parser!(u64).range(10..=60_000))]
-    pub tbp_move_ms: u64,
-
-    /// Address space of each TBP bot process (RLIMIT_AS), MiB; past it the bot's allocations
-    /// fail.
-    #[arg(long = "tbp-memory-mb", env = "MINOTTY_TBP_MEMORY_MB", default_value_t = 512,
-          value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
-    pub tbp_memory_mb: u64,
-
-    /// Milliseconds per piece at least for a TBP bot in a room (400: 2.5 pieces a second).
-    #[arg(long = "tbp-piece-ms", env = "MINOTTY_TBP_PIECE_MS", default_value_t = 400,
-          value_parser = clap::value_parser!(u64).range(0..=10_000))]
-    pub tbp_piece_ms: u64,
-
-    /// Most TBP bot processes running at once, server-wide.
-    #[arg(
-        long = "tbp-max-bots",
-        env = "MINOTTY_TBP_MAX_BOTS",
-        default_value_t = 8
-    )]
-    pub tbp_max_bots: usize,
-}
-
-impl TbpArgs {
-    /// The configured bots, ready to launch.
-    pub fn bots(&self) -> TbpBots {
-        let settings = TbpSettings {
-            move_time: Duration::from_millis(self.tbp_move_ms),
-            memory_mib: self.tbp_memory_mb,
-            min_piece: Duration::from_millis(self.tbp_piece_ms),
-            ..TbpSettings::default()
-        };
-        TbpBots::new(self.tbp_bots.clone(), settings, self.tbp_max_bots)
-    }
 }
 
 #[derive(Clone, Debug, Args)]

@@ -7,9 +7,11 @@
 //!   on a `watch` channel (only the latest frame is ever kept). A player whose setting "Let
 //!   others watch my games" is off is never listed. The listing goes when the game ends, the
 //!   player leaves it, or the session ends (the publisher's `Drop`).
-//! - A room lists its match while it runs ([`MatchListing`], unlisted when dropped). The list
-//!   opens it through the room's own spectator seat; the TV watches it here: while someone
-//!   does, the room publishes its spectators' view when it sends it (at most every 50 ms).
+//! - A room lists its match while it runs and every player lets others watch (`live/matches.rs`,
+//!   [`MatchListing`], unlisted when dropped). The list opens it through the room's own
+//!   spectator seat by the entry's id, never by the room's code (codes let players into rooms:
+//!   the list and its frames never carry one); the TV watches it here: while someone does, the
+//!   room publishes its spectators' view when it sends it (at most every 50 ms).
 //! - A session watches through its [`LiveClient`]: at most one game at a time (a new watch
 //!   replaces the last), at most [`MAX_WATCHERS_PER_GAME`] per game and [`MAX_WATCHERS`]
 //!   server-wide, frames forwarded at most every [`WATCH_INTERVAL`] and dropped when the
@@ -25,16 +27,18 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, ModeKind, RulesetId};
 use minotty_ui::online::{
-    LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView, Request, Response,
+    LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, Request, Response,
 };
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::budget::TokenBucket;
+
+mod matches;
+pub use matches::MatchListing;
 
 /// The longest a session watches (the Live screen's watching and the TV without a key, or a
 /// stream): watchers have no idle timeout, this instead.
@@ -97,6 +101,11 @@ struct Entry {
     frames: (FrameRx, Arc<AtomicUsize>),
     /// The directory's order of listing (older first among equals).
     seq: u64,
+    /// A match's room code: kept here for the server's own use (spectating by the entry's
+    /// id), never sent with the list or a frame.
+    room: Option<String>,
+    /// A match with a player who does not let others watch: counted, never shown or watched.
+    private: bool,
 }
 
 impl Entry {
@@ -142,9 +151,18 @@ pub struct LiveDirectory {
 }
 
 impl LiveDirectory {
+    /// Lists the entry `entry` makes of its order of listing; returns its id, opaque: random,
+    /// so nothing can be counted or guessed from it (what a private match's id would be).
     fn insert(&self, entry: impl FnOnce(u64) -> Entry) -> u64 {
-        let id = self.inner.next.fetch_add(1, Ordering::Relaxed) + 1;
-        lock(&self.inner.entries).insert(id, entry(id));
+        let seq = self.inner.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut entries = lock(&self.inner.entries);
+        let id = loop {
+            let id = rand::random::<u64>() >> 11;
+            if id != 0 && !entries.contains_key(&id) {
+                break id;
+            }
+        };
+        entries.insert(id, entry(seq));
         id
     }
 
@@ -152,10 +170,26 @@ impl LiveDirectory {
         lock(&self.inner.entries).remove(&id);
     }
 
-    /// The list, most interesting first, at most [`MAX_LISTED`] entries.
+    /// Everything being played, private matches too (what the server counts: a drain waits for
+    /// them), most interesting first, at most [`MAX_LISTED`] entries. Players are sent
+    /// [`LiveDirectory::public_list`].
     pub fn list(&self) -> Vec<LiveEntry> {
+        self.list_where(|_| true)
+    }
+
+    /// What players see: the list without the matches of players who keep their games to
+    /// themselves.
+    pub fn public_list(&self) -> Vec<LiveEntry> {
+        self.list_where(|e| !e.private)
+    }
+
+    fn list_where(&self, keep: impl Fn(&Entry) -> bool) -> Vec<LiveEntry> {
         let entries = lock(&self.inner.entries);
-        let mut all: Vec<(u64, &Entry)> = entries.iter().map(|(&id, e)| (id, e)).collect();
+        let mut all: Vec<(u64, &Entry)> = entries
+            .iter()
+            .filter(|(_, e)| keep(e))
+            .map(|(&id, e)| (id, e))
+            .collect();
         all.sort_by_key(|(_, e)| e.interest());
         all.into_iter()
             .take(MAX_LISTED)
@@ -186,42 +220,12 @@ impl LiveDirectory {
         self.inner.watchers.load(Ordering::Relaxed)
     }
 
-    /// Lists a versus match (room `code`) until the listing is dropped.
-    pub fn publish_match(&self, code: &str, kind: MatchKind, players: Vec<String>) -> MatchListing {
-        let (tx, rx) = watch::channel(None);
-        let watchers = Arc::new(AtomicUsize::new(0));
-        let frames = (rx, Arc::clone(&watchers));
-        let id = self.insert(|seq| Entry {
-            players,
-            kind: LiveKind::Match {
-                code: code.to_owned(),
-                kind,
-            },
-            mode: match kind {
-                MatchKind::Race => ModeKind::Sprint,
-                MatchKind::Battle => ModeKind::Custom,
-            },
-            ruleset: RulesetId::Standard,
-            stats: LiveStats::default(),
-            frames,
-            seq,
-        });
-        MatchListing {
-            dir: self.clone(),
-            id,
-            code: code.to_owned(),
-            kind,
-            tx,
-            watchers,
-            _running: crate::metrics::match_running(),
-        }
-    }
-
     /// Starts watching game or match `id`: its frames, and a guard that counts the watcher
     /// until dropped. Refused when it is not listed or watchers are at a bound.
     pub fn watch(&self, id: u64) -> Result<(FrameRx, WatcherGuard), &'static str> {
         let entries = lock(&self.inner.entries);
-        let Some(entry) = entries.get(&id) else {
+        // A private match is as if it were not there.
+        let Some(entry) = entries.get(&id).filter(|e| !e.private) else {
             return Err("That game has ended.");
         };
         let (rx, count) = &entry.frames;
@@ -248,42 +252,6 @@ impl LiveDirectory {
         if let Some(e) = lock(&self.inner.entries).get_mut(&id) {
             e.stats = stats;
         }
-    }
-}
-
-/// A versus match on the list; unlisted when dropped (the match ended or the room closed).
-#[derive(Debug)]
-pub struct MatchListing {
-    dir: LiveDirectory,
-    id: u64,
-    code: String,
-    kind: MatchKind,
-    tx: FrameTx,
-    watchers: Arc<AtomicUsize>,
-    _running: crate::metrics::Tracked,
-}
-
-impl MatchListing {
-    /// Whether anyone watches (the room builds a frame only then).
-    pub fn watched(&self) -> bool {
-        self.watchers.load(Ordering::Relaxed) > 0
-    }
-
-    /// The match as its spectators see it now.
-    pub fn publish(&self, boards: Vec<OpponentView>) {
-        let frame = LiveUpdate::Match(LiveMatchFrame {
-            id: self.id,
-            code: self.code.clone(),
-            kind: self.kind,
-            boards,
-        });
-        self.tx.send_replace(Some(Arc::new(frame)));
-    }
-}
-
-impl Drop for MatchListing {
-    fn drop(&mut self) {
-        self.dir.remove(self.id);
     }
 }
 
@@ -408,6 +376,8 @@ impl SoloPublisher {
                     stats,
                     frames,
                     seq,
+                    room: None,
+                    private: false,
                 });
                 self.listed.insert(Published {
                     id,
@@ -521,7 +491,7 @@ impl LiveClient {
         self.told = false;
         match request {
             Request::LiveList => {
-                let _ = self.tx.try_send(Response::Live(self.dir.list()));
+                let _ = self.tx.try_send(Response::Live(self.dir.public_list()));
             }
             Request::WatchLive { id } => self.watch(id),
             Request::StopWatching => self.stop(),

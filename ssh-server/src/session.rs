@@ -270,6 +270,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if now >= idle_deadline && (!app.in_game() || app.game_paused()) {
             break End::Idle;
         }
+        // The same setting covers the player's versus matches on the Live list.
+        services.versus.set_watchable(app.settings().let_watch);
         publisher.update(
             app.live_game(),
             app.settings().let_watch,

@@ -361,3 +361,40 @@ async fn the_number_of_bot_processes_is_capped() {
     c.finish().await;
     assert_eq!(pool.running(), 0);
 }
+
+#[tokio::test]
+async fn a_bots_info_reaches_players_through_the_allowlist() {
+    // A bot whose name, version and author hide bidi overrides and isolates, zero-width
+    // joiners, an escape sequence and private-use characters (JSON escapes, decoded by the
+    // frontend).
+    let dir = tempfile::tempdir().expect("a directory");
+    let script = dir.path().join("bot.sh");
+    std::fs::write(
+        &script,
+        r#"printf '%s\n' '{"type":"info","name":"ev\u202eil\u200d\u001b[2J\ue000bot","version":"1\u2066.0\u2069","author":"x\uf8ff\u200by\udbff\udffd","features":[]}'
+read rules
+printf '%s\n' '{"type":"ready"}'
+sleep 100
+"#,
+    )
+    .expect("the script");
+    let bot = launch(&format!("sh {}", script.display()), settings(1000))
+        .await
+        .expect("starts");
+    let info = bot.info().clone();
+    assert_eq!(
+        (
+            info.name.as_str(),
+            info.version.as_str(),
+            info.author.as_str()
+        ),
+        ("evil[2Jbot", "1.0", "xy")
+    );
+    for c in [info.name, info.version, info.author].concat().chars() {
+        assert!(
+            minotty_server::names::is_allowed_name_char(c, false, 0),
+            "{c:?}"
+        );
+    }
+    assert!(bot.finish().await);
+}

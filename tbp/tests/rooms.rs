@@ -165,7 +165,15 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
 #[tokio::test]
 async fn a_full_server_refuses_the_seat_at_once() {
     let spec: BotSpec = format!("minotty={BOT}").parse().expect("a spec");
-    let tbp = TbpBots::new(vec![spec], settings(3000), 1);
+    // Two for this host, one for the server.
+    let tbp = TbpBots::new(
+        vec![spec],
+        TbpSettings {
+            max_per_host: 2,
+            ..settings(3000)
+        },
+        1,
+    );
     let shared = shared(tbp.clone());
     let (mut host, mut rx) = Services::new(&shared, guest("ada"));
     host.handle(Request::CreateRoom(RoomOptions {
@@ -271,4 +279,151 @@ async fn the_bot_is_stopped_after_each_game_and_started_for_the_rematch() {
         "{suggests} suggestions, {plays} plays"
     );
     assert!(plays >= 10 && suggests >= plays && suggests <= plays + 2);
+}
+
+/// What a process's `/proc` entry says of it, once it runs `comm`.
+struct Seen {
+    nice: i64,
+    /// `RLIMIT_CPU`, soft.
+    cpu: String,
+    environ: Vec<String>,
+}
+
+async fn seen(pid: u32, comm: &str) -> Seen {
+    let proc = |what: &str| std::fs::read_to_string(format!("/proc/{pid}/{what}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while proc("comm").map(|c| c.trim().to_owned()).ok().as_deref() != Some(comm) {
+        assert!(
+            Instant::now() < deadline,
+            "process {pid} never became {comm}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let nice_of = |stat: String| -> i64 {
+        let fields = stat.rsplit_once(") ").expect("a stat line").1.to_owned();
+        fields
+            .split_whitespace()
+            .nth(19 - 3)
+            .and_then(|n| n.parse().ok())
+            .expect("a niceness")
+    };
+    let limits = proc("limits").expect("its limits");
+    let cpu = limits
+        .lines()
+        .find_map(|l| l.strip_prefix("Max cpu time"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a CPU time limit")
+        .to_owned();
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).expect("its environment");
+    Seen {
+        nice: nice_of(proc("stat").expect("its stat")),
+        cpu,
+        environ: environ
+            .split(|&b| b == 0)
+            .filter(|v| !v.is_empty())
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .collect(),
+    }
+}
+
+#[tokio::test]
+async fn a_host_seats_one_tbp_bot_whose_process_starts_with_the_match_confined() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let pid_file = dir.path().join("pid");
+    let spec: BotSpec = format!("minotty={}", with_pid(&pid_file))
+        .parse()
+        .expect("a spec");
+    // The defaults but for the CPU time, to tell it from the kernel's.
+    let tbp = TbpBots::new(
+        vec![spec],
+        TbpSettings {
+            cpu_secs: 77,
+            min_piece: Duration::from_millis(60),
+            ..settings(3000)
+        },
+        8,
+    );
+    assert_eq!(tbp.settings().max_per_host, 1, "one per host by default");
+    let shared = shared(tbp.clone());
+    let (mut host, mut rx) = Services::new(&shared, guest("mallory"));
+    host.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 8,
+        limit: RoomLimit::None,
+    }));
+    view(&mut rx, 1).await;
+    host.handle(Request::AddTbpBot {
+        name: "minotty".into(),
+    });
+    view(&mut rx, 2).await;
+    // The guest tries to take every slot of the server from one lobby.
+    for _ in 0..6 {
+        host.handle(Request::AddTbpBot {
+            name: "minotty".into(),
+        });
+        let refused = until(&mut rx, |r| match r {
+            Response::Notice { message } => Some(message),
+            Response::Room(v) => panic!("seated past the cap: {v:?}"),
+            _ => None,
+        })
+        .await;
+        assert!(refused.contains("one external bot"), "{refused}");
+    }
+    assert_eq!(tbp.running(), 1, "one slot taken, however often asked");
+
+    // Seated, in the lobby: no process yet (the refusals above took their time too).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(!pid_file.exists(), "a bot process started in the lobby");
+
+    host.handle(Request::SetReady(true));
+    host.handle(Request::StartMatch);
+    until(&mut rx, |r| {
+        matches!(r, Response::MatchStart(_)).then_some(())
+    })
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let pid: u32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|p| p.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the bot never started");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let bot = seen(pid, "minotty-bot").await;
+    let server = seen(std::process::id(), &{
+        std::fs::read_to_string("/proc/self/comm")
+            .expect("our name")
+            .trim()
+            .to_owned()
+    })
+    .await;
+    assert_eq!(bot.nice, (server.nice + 10).min(19), "niced");
+    assert_eq!(bot.cpu, "77", "RLIMIT_CPU");
+    let names = |env: &[String]| -> Vec<String> {
+        env.iter()
+            .map(|v| v.split_once('=').map_or(v.as_str(), |(n, _)| n).to_owned())
+            .collect()
+    };
+    let ours = names(&server.environ);
+    assert!(ours.len() > 2, "{ours:?}");
+    for name in names(&bot.environ) {
+        assert!(
+            name == "PWD" || !ours.contains(&name),
+            "the server's {name} reached the bot: {:?}",
+            bot.environ
+        );
+    }
+
+    host.handle(Request::LeaveRoom);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while (tbp.running() > 0 || Path::new(&format!("/proc/{pid}")).exists())
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(tbp.running(), 0);
+    assert!(!Path::new(&format!("/proc/{pid}")).exists(), "reaped");
 }

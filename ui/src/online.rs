@@ -182,6 +182,12 @@ pub enum Request {
     WatchLive {
         id: u64,
     },
+    /// Watch the versus match listed as `id` from a spectator's seat in its room (the Live list
+    /// never tells a room's code: codes are what lets players into a room). Answered as a
+    /// spectator's join by code is, with a view that does not show the code either.
+    SpectateLive {
+        id: u64,
+    },
     /// Stop watching.
     StopWatching,
     // ---- the terminal doctor ---------------------------------------------------------------
@@ -449,9 +455,9 @@ pub struct LiveEntry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LiveKind {
     Solo,
-    /// Watched through the room's spectator seat: `JoinRoom { code, spectate: true }`.
+    /// Watched through the room's spectator seat, by the entry's id:
+    /// [`Request::SpectateLive`] (never by the room's code, which the list does not tell).
     Match {
-        code: String,
         kind: MatchKind,
     },
 }
@@ -472,7 +478,6 @@ pub struct LiveStats {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LiveMatchFrame {
     pub id: u64,
-    pub code: String,
     pub kind: MatchKind,
     pub boards: Vec<OpponentView>,
 }

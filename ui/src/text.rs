@@ -1,33 +1,20 @@
-//! Text helpers: [`sanitize`] for player-provided strings, and [`StackStr`], a fixed-capacity
+//! Text helpers: [`sanitize`] for player-provided strings (the one allowlist of
+//! [`crate::allowlist`]), and [`StackStr`], a fixed-capacity
 //! string formatted on the stack so that drawing a frame allocates nothing of its own.
 
 use std::fmt::{self, Write};
 
+use crate::allowlist::sanitize_display;
+
 /// The longest player name the UI draws, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
 
-/// Strips everything from a player-provided string that could move the cursor or change the
-/// terminal's state when drawn: C0 and C1 control characters (escape, newline, tab, DEL, ...),
-/// Unicode bidirectional overrides and isolates, and zero-width joiners used for spoofing. The
-/// result is also trimmed and cut to [`MAX_NAME_CHARS`] characters.
+/// A player-provided string (a name, a room's code, a label) made safe to draw: what the one
+/// text policy ([`crate::allowlist`]) allows of it, cut to [`MAX_NAME_CHARS`] characters.
+/// Nothing that moves the cursor or changes the terminal's state survives (escape sequences
+/// lose their ESC), nor bidi overrides, zero-width characters or private-use characters.
 pub fn sanitize(s: &str) -> String {
-    let clean: String = s
-        .chars()
-        .filter(|&c| !is_unsafe(c))
-        .take(MAX_NAME_CHARS)
-        .collect();
-    clean.trim().to_string()
-}
-
-fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{200B}'..='\u{200F}'   // zero-width space/joiners, LRM, RLM
-            | '\u{2028}'..='\u{202E}' // line/paragraph separators, bidi embeddings and overrides
-            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, bidi isolates
-            | '\u{FEFF}'              // zero-width no-break space
-            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotations
-        )
+    sanitize_display(s, MAX_NAME_CHARS)
 }
 
 /// A string of at most `N` bytes that lives on the stack. Writing past the capacity truncates

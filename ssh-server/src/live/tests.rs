@@ -123,11 +123,17 @@ fn the_list_puts_matches_first_then_solo_games_by_pace() {
         p.update(Some((1, &game)), true, || name.into(), now);
         publishers.push(p);
     }
-    let pair = dir.publish_match("K7PQ3M", MatchKind::Battle, vec!["ann".into(), "bo".into()]);
+    let pair = dir.publish_match(
+        "K7PQ3M",
+        MatchKind::Battle,
+        vec!["ann".into(), "bo".into()],
+        false,
+    );
     let four = dir.publish_match(
         "ABCDEF",
         MatchKind::Race,
         vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        false,
     );
     let order: Vec<String> = dir.list().iter().map(|e| e.players.join("+")).collect();
     assert_eq!(order, ["a+b+c+d", "ann+bo", "fast", "slow", "fresh"]);
@@ -135,7 +141,6 @@ fn the_list_puts_matches_first_then_solo_games_by_pace() {
     assert_eq!(
         first.kind,
         LiveKind::Match {
-            code: "ABCDEF".into(),
             kind: MatchKind::Race
         }
     );
@@ -148,7 +153,7 @@ fn the_list_puts_matches_first_then_solo_games_by_pace() {
 fn the_list_is_bounded() {
     let dir = LiveDirectory::default();
     let listings: Vec<MatchListing> = (0..MAX_LISTED + 20)
-        .map(|i| dir.publish_match(&format!("R{i}"), MatchKind::Battle, vec!["x".into()]))
+        .map(|i| dir.publish_match(&format!("R{i}"), MatchKind::Battle, vec!["x".into()], false))
         .collect();
     assert_eq!(dir.len(), MAX_LISTED + 20);
     assert_eq!(dir.list().len(), MAX_LISTED);
@@ -373,7 +378,6 @@ async fn a_room_lists_its_match_while_it_is_played() {
     assert_eq!(
         listed[0].kind,
         LiveKind::Match {
-            code: code.clone(),
             kind: MatchKind::Battle
         }
     );
@@ -395,7 +399,6 @@ async fn a_room_lists_its_match_while_it_is_played() {
         }
     };
     assert_eq!(frame.id, id);
-    assert_eq!(frame.code, code);
     let names: Vec<&str> = frame.boards.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["ann", "bo"]);
     // Ann leaves (a forfeit): the match is over, no longer listed.

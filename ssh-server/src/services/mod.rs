@@ -129,6 +129,7 @@ impl Services {
             | Request::CancelQuickMatch
             | Request::CreateRoom(_)
             | Request::JoinRoom { .. }
+            | Request::SpectateLive { .. }
             | Request::LeaveRoom
             | Request::SetReady(_)
             | Request::StartMatch

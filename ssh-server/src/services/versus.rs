@@ -20,6 +20,8 @@ use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx, code};
 
+mod spectate;
+
 /// Shared by every session: the room registry and the matchmaking queue.
 #[derive(Debug, Default)]
 pub struct SharedVersus {
@@ -80,6 +82,8 @@ pub struct VersusClient {
     limited: bool,
     /// Wrong room codes of this session.
     failures: Failures,
+    /// The player lets others watch their games (their setting, as the session last said).
+    watchable: bool,
 }
 
 impl VersusClient {
@@ -103,7 +107,10 @@ impl VersusClient {
             bucket: Bucket::requests(Instant::now()),
             limited: false,
             failures: Failures::new(Instant::now()),
+            watchable: true,
         };
+        // The setting's default until the session says otherwise.
+        client.hub.set_watchable(client.id, true);
         // Back within the reconnect time after a drop in a room's lobby: straight back into
         // the seat the room kept.
         client.hub.rejoin_kept(&client.member());
@@ -212,7 +219,10 @@ impl VersusClient {
         }
         if matches!(
             request,
-            Request::QuickMatch | Request::CreateRoom(_) | Request::JoinRoom { .. }
+            Request::QuickMatch
+                | Request::CreateRoom(_)
+                | Request::JoinRoom { .. }
+                | Request::SpectateLive { .. }
         ) {
             // Somewhere new: a session let go for falling behind starts over.
             self.tx.recover();
@@ -323,6 +333,7 @@ impl VersusClient {
                     });
                 }
             }
+            Request::SpectateLive { id: live } => self.spectate_live(live),
             Request::LeaveRoom => {
                 if !self.to_room(RoomMsg::Leave {
                     id,
@@ -381,6 +392,7 @@ impl VersusClient {
 impl Drop for VersusClient {
     /// The session ended: out of the queue, and out of the room (a forfeit during a match).
     fn drop(&mut self) {
+        self.hub.set_watchable(self.id, false);
         self.leave_queue();
         self.leave_room(true);
     }

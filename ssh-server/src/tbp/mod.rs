@@ -3,9 +3,12 @@
 //!
 //! - [`TbpBots`]: the configured bots by name, their settings and the server-wide cap on bot
 //!   processes running at once; [`TbpBots::launch`] starts one and does the handshake.
-//! - `process.rs`: the child process, bounded in memory (`RLIMIT_AS` through the shell's
-//!   `ulimit -v`), in output (the longest line), in input (every write has a deadline) and in
-//!   lifetime (killed with its process group and reaped when it ends or is dropped).
+//! - `confine.rs`: what a bot process may use, set before its first instruction: memory
+//!   (`RLIMIT_AS`), CPU time (`RLIMIT_CPU`), priority (`nice`) and environment (empty but for
+//!   what the operator lists).
+//! - `process.rs`: the child process, confined, bounded in output (the longest line), in input
+//!   (every write has a deadline) and in lifetime (killed with its process group and reaped
+//!   when it ends or is dropped).
 //! - `driver.rs`: the conversation ([`TbpBot`]): each suggestion within the move time, each
 //!   suggested move checked against the real game and turned into the buttons that play it, so
 //!   the bot's game is an ordinary engine game whose inputs replay and verify. Anything out of
@@ -16,8 +19,11 @@
 //!   runs while the bot thinks, garbage arrives on a channel, events go to a callback).
 //!
 //! Bot commands come from the operator, never from players: players only pick a configured
-//! bot by name.
+//! bot by name, and a host seats at most [`TbpSettings::max_per_host`] of them in their room.
+//! A seated bot holds one of the server's slots; its process starts with the first match it
+//! plays, never in a lobby.
 
+pub mod confine;
 mod driver;
 mod live;
 mod poller;
@@ -30,6 +36,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+pub use confine::Confinement;
 pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
 pub use live::{Live, LiveEnd, play_live};
 pub use poller::{Step, TbpPoller};
@@ -96,6 +103,26 @@ pub struct TbpSettings {
     pub preview: usize,
     /// The shortest time per piece of a bot seated in a room (its pace; it may think faster).
     pub min_piece: Duration,
+    /// CPU seconds a bot process may use (`RLIMIT_CPU`); past them the kernel ends it.
+    pub cpu_secs: u64,
+    /// The niceness bot processes run at (0 to 19).
+    pub nice: u8,
+    /// Names of the server's environment variables bots get (none by default).
+    pub env: Vec<String>,
+    /// TBP bots one host may seat in their room at once.
+    pub max_per_host: usize,
+}
+
+impl TbpSettings {
+    /// The limits a bot process starts under.
+    pub fn confinement(&self) -> Confinement {
+        Confinement {
+            memory_mib: self.memory_mib,
+            cpu_secs: self.cpu_secs,
+            nice: self.nice,
+            env: self.env.clone(),
+        }
+    }
 }
 
 impl Default for TbpSettings {
@@ -107,6 +134,10 @@ impl Default for TbpSettings {
             max_line: 64 << 10,
             preview: 5,
             min_piece: Duration::from_millis(400),
+            cpu_secs: 600,
+            nice: 10,
+            env: Vec::new(),
+            max_per_host: 1,
         }
     }
 }
@@ -188,7 +219,8 @@ impl TbpBots {
 
     /// A bot seat's driver for the bot called `name`, at most a piece every `min_piece`: the
     /// slot is taken now (so a full server says so at once), the process starts in the
-    /// poller's task. `None` when no bot has that name.
+    /// poller's task when it is first told to (the match starts). `None` when no bot has that
+    /// name.
     pub fn poller(&self, name: &str, min_piece: Duration) -> Option<Result<TbpPoller, Forfeit>> {
         let spec = self.specs.iter().find(|s| s.name == name)?.clone();
         let slot = match self.reserve() {
@@ -203,7 +235,7 @@ impl TbpBots {
     async fn launch_spec(&self, spec: &BotSpec, Slot(slot): Slot) -> Result<TbpBot, Forfeit> {
         let process = BotProcess::spawn(
             &spec.command,
-            self.settings.memory_mib,
+            &self.settings.confinement(),
             self.settings.max_line,
             slot,
         )

@@ -11,8 +11,10 @@
 //! time `poll` was given (a path is meant for one instant). A forfeit comes out as
 //! [`Input::Forfeit`], once.
 //!
-//! Dropping the poller ends the bot (in its task: `stop`, `quit`, then killed and reaped);
-//! [`TbpPoller::finish`] does the same and waits for it.
+//! The process starts at the poller's first command: [`TbpPoller::launch`] (a room's bot seat
+//! says it when its match starts) or the first question; a poller that is never used never
+//! starts one. Dropping the poller ends the bot (in its task: `stop`, `quit`, then killed and
+//! reaped); [`TbpPoller::finish`] does the same and waits for it.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -39,6 +41,8 @@ pub enum Step {
 }
 
 enum Command {
+    /// Start the process now (nothing when it runs).
+    Launch,
     /// A question, tagged with the game it is about.
     Suggest(Box<TbpState>, u64),
     Played(Move),
@@ -87,6 +91,7 @@ pub struct TbpPoller {
 impl std::fmt::Debug for Command {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
+            Command::Launch => "Launch",
             Command::Suggest(..) => "Suggest",
             Command::Played(_) => "Played",
             Command::Resync => "Resync",
@@ -219,6 +224,13 @@ impl TbpPoller {
         }
     }
 
+    /// Starts the bot's process if it is not running yet (a match is about to start), so that
+    /// its handshake is done before its first piece.
+    pub fn launch(&mut self) {
+        // A full queue holds commands already, the first of which starts the process.
+        let _ = self.commands.try_send(Command::Launch);
+    }
+
     /// A new game starts (a match): what was out for the last one no longer counts, and the
     /// pace starts again from game time 0. A bot that forfeited stays out.
     pub fn new_game(&mut self) {
@@ -266,15 +278,25 @@ impl TbpPoller {
     }
 }
 
-/// The bot's task: launches it, then carries out the poller's commands until the poller is
-/// gone or the bot failed, then ends the bot. Waiting for the bot (its launch, an answer) stops
-/// as soon as the poller is gone. Returns whether the process was reaped.
+/// The bot's task: at the poller's first command launches it, then carries out the poller's
+/// commands until the poller is gone or the bot failed, then ends the bot. Waiting for the bot
+/// (its launch, an answer) stops as soon as the poller is gone. Returns whether the process was
+/// reaped.
 async fn serve(
     launch: impl Future<Output = Result<TbpBot, Forfeit>>,
     mut commands: mpsc::Receiver<Command>,
     answers: mpsc::Sender<Answer>,
     gone: CancellationToken,
 ) -> bool {
+    // No process before it is needed: a seat in a lobby holds a slot, not a running bot.
+    let first = tokio::select! {
+        first = commands.recv() => first,
+        () = gone.cancelled() => None,
+    };
+    let Some(first) = first else {
+        return false;
+    };
+    let mut next = Some(first);
     let launched = tokio::select! {
         launched = launch => launched,
         // A bot half started is dropped here: killed and reaped by `BotProcess`'s drop.
@@ -284,7 +306,7 @@ async fn serve(
         Ok(bot) => bot,
         Err(f) => {
             // Said at the first question.
-            while let Some(command) = commands.recv().await {
+            while let Some(command) = next_command(&mut next, &mut commands).await {
                 if let Command::Suggest(_, game) = command {
                     let _ = answers.send((game, Err(f))).await;
                     break;
@@ -294,8 +316,9 @@ async fn serve(
         }
     };
     let mut broken: Option<Forfeit> = None;
-    while let Some(command) = commands.recv().await {
+    while let Some(command) = next_command(&mut next, &mut commands).await {
         match command {
+            Command::Launch => {}
             Command::Suggest(view, game) => {
                 let answer = match broken.take() {
                     Some(f) => Err(f),
@@ -323,4 +346,16 @@ async fn serve(
         }
     }
     bot.finish().await
+}
+
+/// The command already taken (`next`), or else the next to arrive; `None` once the poller is
+/// gone.
+async fn next_command(
+    next: &mut Option<Command>,
+    commands: &mut mpsc::Receiver<Command>,
+) -> Option<Command> {
+    match next.take() {
+        Some(command) => Some(command),
+        None => commands.recv().await,
+    }
 }

@@ -53,6 +53,9 @@ pub trait BotDriver: Send + std::fmt::Debug + 'static {
     fn kind(&self) -> String;
     /// The built-in bot's level, shown in the room.
     fn level(&self) -> Option<u8>;
+    /// A match was announced (its countdown runs): a driver with a process starts it now, if
+    /// it is not running yet. Nothing runs for a bot before its first match.
+    fn prepare(&mut self) {}
     /// A match starts and the bot's new game with it; `seed` is the bot's own for this match.
     fn start(&mut self, game: &Game, seed: u32);
     /// The game at game time `now`: what to do.
@@ -345,6 +348,7 @@ async fn run(
             Wake::Message(None | Some(Response::RoomClosed { .. })) => break,
             Wake::Message(Some(Response::MatchStart(start))) => {
                 if let Some(seat) = start.you {
+                    driver.prepare();
                     // The bot's own seed for this match: the match's, mixed with its seat.
                     seed = start.seed ^ (seat as u32 + 1).wrapping_mul(0x9E37_79B9);
                     play = Some(Play::new(&start, now));

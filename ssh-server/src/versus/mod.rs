@@ -25,6 +25,7 @@ mod room;
 #[cfg(test)]
 mod tests;
 mod tx;
+mod watching;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -43,6 +44,7 @@ use crate::store::{NewMatch, PlayerId, Store};
 pub use queue::QueueMsg;
 pub use room::{RoomMsg, match_mode};
 pub use tx::{BACKLOG_MAX, SessionTx};
+pub use watching::MAX_SPECTATORS;
 
 /// How long a match counts down before it starts.
 pub const COUNTDOWN: Duration = Duration::from_millis(3000);
@@ -197,6 +199,8 @@ pub struct Hub {
     pub tbp: crate::tbp::TbpBots,
     /// What is played now: rooms list their matches here (see `live.rs`).
     pub live: crate::live::LiveDirectory,
+    /// Sessions whose player lets others watch their games (`watching.rs`).
+    watchable: Mutex<std::collections::HashSet<MemberId>>,
     /// How long a lobby seat is kept for a player whose connection dropped (zero: not kept).
     reconnect: Duration,
     /// The room keeping a seat for each owner (at most one each; an entry per kept seat, so

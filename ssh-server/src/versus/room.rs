@@ -18,6 +18,7 @@ use tokio::time::{Instant, sleep_until};
 
 mod bots;
 mod kept;
+mod spectators;
 mod upkeep;
 
 use super::bot::{BotGuard, BotSeat};
@@ -33,6 +34,11 @@ pub enum RoomMsg {
     Join {
         member: Member,
         spectate: bool,
+    },
+    /// A spectator from the Live list (who asked by the match's id, and is never shown the
+    /// room's code).
+    WatchLive {
+        member: Member,
     },
     /// The member leaves (`disconnected`: their session ended).
     Leave {
@@ -113,6 +119,7 @@ pub(super) fn spawn(
         link: link.clone(),
         seats: Vec::new(),
         spectators: Vec::new(),
+        by_live: std::collections::HashSet::new(),
         host: None,
         state: RoomState::Lobby,
         live: None,
@@ -271,6 +278,8 @@ struct Room {
     link: RoomLink,
     seats: Vec<Seat>,
     spectators: Vec<Member>,
+    /// Spectators who came from the Live list: never shown the room's code.
+    by_live: std::collections::HashSet<MemberId>,
     host: Option<MemberId>,
     state: RoomState,
     live: Option<Live>,
@@ -347,10 +356,15 @@ impl Room {
         for s in &self.spectators {
             s.clear_room(&self.code);
             s.send(Response::RoomClosed {
-                message: message.clone(),
+                message: if self.by_live.contains(&s.id) {
+                    format!("The match's room closed: {why}.")
+                } else {
+                    message.clone()
+                },
             });
         }
         self.spectators.clear();
+        self.by_live.clear();
         if self.live.as_ref().is_some_and(|l| l.over) {
             self.store_match();
         }
@@ -441,6 +455,7 @@ impl Room {
     fn handle(&mut self, msg: RoomMsg, now: Instant) {
         match msg {
             RoomMsg::Join { member, spectate } => self.join(member, spectate, now),
+            RoomMsg::WatchLive { member } => self.watch_live(member, now),
             RoomMsg::Leave { id, disconnected } => self.leave(id, disconnected, now),
             RoomMsg::Ready { id, ready } => {
                 if let Some(i) = self.seat_of(id)
@@ -489,15 +504,7 @@ impl Room {
             return;
         }
         if spectate {
-            member.set_room(self.link.clone());
-            self.spectators.push(member.clone());
-            self.broadcast_view();
-            if let Some(live) = &self.live
-                && !live.over
-            {
-                member.send(Response::MatchStart(self.match_start(live, None, now)));
-                member.send(Response::Opponents(self.opponents(None)));
-            }
+            self.spectate(member, false, now);
             return;
         }
         let refusal = if self.ranked {
@@ -545,10 +552,15 @@ impl Room {
         if let Some(i) = self.spectators.iter().position(|s| s.id == id) {
             let s = self.spectators.remove(i);
             self.forget_view(id);
+            let by_live = self.by_live.remove(&id);
             s.clear_room(&self.code);
             if !disconnected {
                 s.send(Response::RoomClosed {
-                    message: format!("You left room {}.", self.code),
+                    message: if by_live {
+                        "You stopped watching the match.".to_owned()
+                    } else {
+                        format!("You left room {}.", self.code)
+                    },
                 });
             }
             self.broadcast_view();
@@ -672,10 +684,11 @@ impl Room {
         let playing = self.state == RoomState::Playing;
         if playing && self.listing.is_none() {
             let players = self.seats.iter().map(|s| s.member.name.clone()).collect();
-            let listing = self
-                .hub
-                .live
-                .publish_match(&self.code, self.options.kind, players);
+            let private = !self.everyone_lets_others_watch();
+            let listing =
+                self.hub
+                    .live
+                    .publish_match(&self.code, self.options.kind, players, private);
             self.listing = Some(listing);
         } else if !playing {
             self.listing = None;

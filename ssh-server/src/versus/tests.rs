@@ -15,6 +15,7 @@ use crate::store::PlayerId;
 mod abuse;
 mod bots;
 mod kept;
+mod watching;
 
 struct Client {
     client: Option<VersusClient>,

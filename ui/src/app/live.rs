@@ -50,13 +50,10 @@ impl App {
                 self.live.view = LiveView::Watch;
                 self.watch_live(id, now);
             }
-            LiveAction::Spectate(code) => {
+            LiveAction::Spectate(id) => {
                 self.stop_watching();
                 self.live.view = LiveView::List;
-                self.request(Request::JoinRoom {
-                    code,
-                    spectate: true,
-                });
+                self.versus_send(Request::SpectateLive { id });
                 self.live.message = Some("Joining the room as a spectator...".into());
             }
             LiveAction::Tv => {

@@ -127,9 +127,12 @@ impl App {
         self.screen = Screen::Versus;
     }
 
-    fn versus_send(&mut self, request: Request) {
+    pub(super) fn versus_send(&mut self, request: Request) {
         match &request {
-            Request::QuickMatch | Request::CreateRoom(_) | Request::JoinRoom { .. } => {
+            Request::QuickMatch
+            | Request::CreateRoom(_)
+            | Request::JoinRoom { .. }
+            | Request::SpectateLive { .. } => {
                 self.versus.left = None;
             }
             Request::LeaveRoom => {
@@ -1006,21 +1009,20 @@ pub fn progress_of(game: &Game) -> Progress {
     }
 }
 
-/// A server message made safe to draw: the control characters `sanitize` strips go, but it
-/// may be longer than a name.
+/// A server message made safe to draw: the one allowlist, as for names, but it may be
+/// longer than a name.
 fn sanitize_line(s: &str) -> String {
-    let mut tmp = [0u8; 4];
-    let clean: String = s
-        .chars()
-        .filter(|&c| c == ' ' || !sanitize(c.encode_utf8(&mut tmp)).is_empty())
-        .take(300)
-        .collect();
-    clean.trim().to_string()
+    crate::allowlist::sanitize_display(s, 300)
 }
 
+/// Every string of a room's view through the one allowlist: its code, the seated names (people
+/// and bots) and the names of the bots the host may seat.
 fn clean_room(room: &mut RoomView) {
     room.code = sanitize(&room.code);
     for s in &mut room.seats {
         s.name = sanitize(&s.name);
+    }
+    for name in &mut room.tbp_bots {
+        *name = sanitize(name);
     }
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::text::{StackStr, sanitize, sfmt};
+use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
 /// Player names: 3 to 16 characters (the server's `PlayerName` rules).
@@ -60,17 +60,10 @@ pub fn suggested_name(user: &str) -> String {
         .collect()
 }
 
-/// A server message or value made safe to draw: control characters, bidi overrides and
-/// zero-width characters removed (the rules of [`sanitize`], without its length cut), cut to
-/// a reasonable length.
+/// A server message or value made safe to draw: the one allowlist ([`crate::allowlist`], as
+/// [`crate::text::sanitize`] uses), without a name's length cut, cut to a reasonable length.
 pub fn clean(s: &str) -> String {
-    let mut buf = [0u8; 4];
-    s.chars()
-        .filter(|&c| c == ' ' || !sanitize(c.encode_utf8(&mut buf)).is_empty())
-        .take(MESSAGE_MAX)
-        .collect::<String>()
-        .trim()
-        .to_string()
+    crate::allowlist::sanitize_display(s, MESSAGE_MAX)
 }
 
 /// Edits a text field with a key: printable characters are added (up to `max`), Backspace

@@ -68,8 +68,8 @@ pub enum LiveAction {
     Moved,
     /// Watch the solo game listed as this id.
     Watch(u64),
-    /// Spectate this room's match (the versus screens take over).
-    Spectate(String),
+    /// Spectate the match listed as this id (the versus screens take over).
+    Spectate(u64),
     /// Switch to the TV.
     Tv,
     /// TV: show the next game now.
@@ -104,7 +104,7 @@ impl LiveState {
                         return match self.entries.get(self.cursor) {
                             Some(e) => match &e.kind {
                                 LiveKind::Solo => LiveAction::Watch(e.id),
-                                LiveKind::Match { code, .. } => LiveAction::Spectate(code.clone()),
+                                LiveKind::Match { .. } => LiveAction::Spectate(e.id),
                             },
                             None => LiveAction::None,
                         };
@@ -245,9 +245,9 @@ impl LiveScreenView<'_> {
                     mode_with_ruleset(e.mode, e.ruleset, dot),
                     sfmt!(64; "{}", numbers(&e.stats).as_str()),
                 ),
-                LiveKind::Match { code, kind } => (
+                LiveKind::Match { kind } => (
                     sfmt!(48; "Versus {} {}", dot, kind_name(*kind)),
-                    sfmt!(64; "room {}", sanitize(code)),
+                    sfmt!(64; "{} players", e.players.len()),
                 ),
             };
             let line = sfmt!(160; " {:<20.20} {:<24.24} {}", players(&e.players).as_str(), what.as_str(), detail.as_str());
@@ -276,7 +276,7 @@ impl LiveScreenView<'_> {
                 } else {
                     ""
                 };
-                sfmt!(160; "{}{} {} Versus {} {} room {}{}", if tv { "LIVE TV: " } else { "WATCHING: " }, players(&names).as_str(), theme.dot(), kind_name(m.kind), theme.dot(), sanitize(&m.code), ended)
+                sfmt!(160; "{}{} {} Versus {}{}", if tv { "LIVE TV: " } else { "WATCHING: " }, players(&names).as_str(), theme.dot(), kind_name(m.kind), ended)
             }
             (Some(f), _) => {
                 let title = mode_with_ruleset(f.mode, f.ruleset, theme.dot());

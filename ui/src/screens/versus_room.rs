@@ -89,20 +89,30 @@ impl Widget for &LobbyView<'_> {
         let room = self.room;
         let w = area.width.clamp(60, 72);
         let r = draw::centered(area, w, area.height.min(24));
-        let title = sfmt!(32; "ROOM {}", room.code);
+        // A spectator from the Live list is not told the code (it is what lets players in).
+        let title = if room.code.is_empty() {
+            sfmt!(32; "WATCHING")
+        } else {
+            sfmt!(32; "ROOM {}", room.code)
+        };
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
 
-        // The code, large: each character spaced out in a box, and how friends join.
-        let mut spaced = sfmt!(40; "");
-        for c in room.code.chars().take(8) {
-            spaced = sfmt!(40; "{}{} ", spaced.as_str(), c);
+        if room.code.is_empty() {
+            let line = "Watching a match from the Live list";
+            draw::put_centered(buf, inner, inner.y + 1, line, theme.text());
+        } else {
+            // The code, large: each character spaced out in a box, and how friends join.
+            let mut spaced = sfmt!(40; "");
+            for c in room.code.chars().take(8) {
+                spaced = sfmt!(40; "{}{} ", spaced.as_str(), c);
+            }
+            let code_box = draw::centered(Rect::new(inner.x, inner.y, inner.width, 3), 30, 3);
+            let code_in = draw::frame(buf, code_box, theme, "", theme.accent());
+            let line = sfmt!(48; "Room  {}", spaced.as_str().trim_end());
+            draw::put_centered(buf, code_in, code_in.y, line.as_str(), theme.accent());
+            let join = sfmt!(64; "Friends join with:  join {}", room.code);
+            draw::put_centered(buf, inner, inner.y + 3, join.as_str(), theme.text());
         }
-        let code_box = draw::centered(Rect::new(inner.x, inner.y, inner.width, 3), 30, 3);
-        let code_in = draw::frame(buf, code_box, theme, "", theme.accent());
-        let line = sfmt!(48; "Room  {}", spaced.as_str().trim_end());
-        draw::put_centered(buf, code_in, code_in.y, line.as_str(), theme.accent());
-        let join = sfmt!(64; "Friends join with:  join {}", room.code);
-        draw::put_centered(buf, inner, inner.y + 3, join.as_str(), theme.text());
 
         let kind = match room.options.kind {
             MatchKind::Battle => "Battle",

@@ -29,11 +29,10 @@ fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
     }
 }
 
-fn versus(id: u64, code: &str) -> LiveEntry {
+fn versus(id: u64) -> LiveEntry {
     LiveEntry {
         id,
         kind: LiveKind::Match {
-            code: code.into(),
             kind: MatchKind::Battle,
         },
         players: vec!["ann".into(), "bo".into()],
@@ -95,7 +94,6 @@ fn opponent(seat: usize, name: &str, rows: usize, alive: bool) -> OpponentView {
 fn match_frame(id: u64) -> LiveMatchFrame {
     LiveMatchFrame {
         id,
-        code: "K7PQ3M".into(),
         kind: MatchKind::Battle,
         boards: vec![opponent(0, "ann", 3, true), opponent(1, "bo", 9, false)],
     }
@@ -124,7 +122,7 @@ fn the_live_screen_lists_what_is_played_and_asks_again() {
     assert!(screen(&a).contains("Nobody is playing right now"));
     a.deliver(
         Response::Live(vec![
-            versus(3, "K7PQ3M"),
+            versus(3),
             solo(1, "zoe", 123_456),
             solo(2, "\u{1b}[2Jbad", 99),
         ]),
@@ -141,7 +139,7 @@ fn the_live_screen_lists_what_is_played_and_asks_again() {
     );
     assert!(m < z && z < b, "{s}");
     assert!(
-        lines[m].contains("Versus · battle") && lines[m].contains("room K7PQ3M"),
+        lines[m].contains("Versus · battle") && lines[m].contains("2 players"),
         "{s}"
     );
     assert!(lines[z].contains("Marathon · standard"), "{s}");
@@ -171,10 +169,7 @@ fn enter_watches_a_solo_game_read_only() {
     let mut a = app();
     open_live(&mut a);
     a.take_requests();
-    a.deliver(
-        Response::Live(vec![versus(3, "K7PQ3M"), solo(1, "zoe", 500)]),
-        0,
-    );
+    a.deliver(Response::Live(vec![versus(3), solo(1, "zoe", 500)]), 0);
     press(&mut a, Key::Down, 0);
     press(&mut a, Key::Enter, 0);
     assert_eq!(a.take_requests(), [Request::WatchLive { id: 1 }]);
@@ -216,20 +211,58 @@ fn enter_watches_a_solo_game_read_only() {
 }
 
 #[test]
-fn enter_on_a_match_joins_its_room_as_a_spectator() {
+fn enter_on_a_match_spectates_it_by_its_live_id() {
     let mut a = app();
     open_live(&mut a);
     a.take_requests();
-    a.deliver(Response::Live(vec![versus(3, "K7PQ3M")]), 0);
+    a.deliver(Response::Live(vec![versus(3)]), 0);
+    assert!(screen(&a).contains("2 players"), "{}", screen(&a));
     press(&mut a, Key::Enter, 0);
-    assert_eq!(
-        a.take_requests(),
-        [Request::JoinRoom {
-            code: "K7PQ3M".into(),
-            spectate: true
-        }]
-    );
+    assert_eq!(a.take_requests(), [Request::SpectateLive { id: 3 }]);
     assert!(screen(&a).contains("Joining the room as a spectator"));
+    // The server seats the spectator and tells no code: the room shows none.
+    let room = crate::online::RoomView {
+        code: String::new(),
+        options: crate::online::RoomOptions {
+            kind: MatchKind::Battle,
+            max_players: 2,
+            limit: crate::online::RoomLimit::None,
+        },
+        seats: Vec::new(),
+        spectators: 1,
+        you: None,
+        host: false,
+        state: crate::online::RoomState::Lobby,
+        ranked: false,
+        tbp_bots: Vec::new(),
+    };
+    a.deliver(Response::Room(room.clone()), 10);
+    let s = screen(&a);
+    assert!(s.contains("Watching a match from the Live list"), "{s}");
+    assert!(!s.contains("join"), "{s}");
+    // Out, and into another match from the list: its room is shown, not taken for a late
+    // update of the one left.
+    press(&mut a, Key::Esc, 20);
+    assert!(a.take_requests().contains(&Request::LeaveRoom));
+    a.deliver(
+        Response::RoomClosed {
+            message: "You stopped watching the match.".into(),
+        },
+        30,
+    );
+    // Back in the main menu, its cursor still on Live.
+    press(&mut a, Key::Esc, 40);
+    press(&mut a, Key::Enter, 45);
+    assert!(screen(&a).contains("Being played now"), "{}", screen(&a));
+    a.deliver(Response::Live(vec![versus(4)]), 50);
+    press(&mut a, Key::Enter, 60);
+    assert!(a.take_requests().contains(&Request::SpectateLive { id: 4 }));
+    a.deliver(Response::Room(room), 70);
+    assert!(
+        screen(&a).contains("Watching a match from the Live list"),
+        "{}",
+        screen(&a)
+    );
 }
 
 #[test]
@@ -246,20 +279,13 @@ fn the_tv_shows_the_best_game_and_changes_channel() {
     assert!(screen(&a).contains("LIVE TV: nothing on right now"));
     // A match leads the list: the TV shows it, every player's board.
     a.deliver(
-        Response::Live(vec![
-            versus(3, "K7PQ3M"),
-            solo(1, "zoe", 900),
-            solo(2, "yan", 800),
-        ]),
+        Response::Live(vec![versus(3), solo(1, "zoe", 900), solo(2, "yan", 800)]),
         100,
     );
     assert_eq!(a.take_requests(), [Request::WatchLive { id: 3 }]);
     a.deliver(Response::LiveMatchFrame(Box::new(match_frame(3))), 150);
     let s = screen(&a);
-    assert!(
-        s.contains("LIVE TV: ann vs bo · Versus battle · room K7PQ3M"),
-        "{s}"
-    );
+    assert!(s.contains("LIVE TV: ann vs bo · Versus battle"), "{s}");
     assert_eq!(s.matches('┌').count(), 2, "two boards: {s}");
     assert!(s.contains(" ann ") && s.contains(" bo "), "{s}");
     assert!(s.contains("sent 4") && s.contains("KO"), "{s}");

@@ -17,6 +17,7 @@ mod reconnect;
 mod rulesets;
 mod screens;
 mod snapshots;
+mod text_policy;
 mod versus;
 
 use minotty_engine::ModeKind;

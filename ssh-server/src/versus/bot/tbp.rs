@@ -1,8 +1,9 @@
 //! A Tetris Bot Protocol bot in a bot seat: the operator's external bot (`--tbp-bot
 //! NAME=COMMAND`) behind the [`BotDriver`] seam, through [`TbpPoller`] (`crate::tbp`), which
-//! owns the process and its conversation. The process lives as long as the seat: started when
-//! the host adds the bot, told `stop` at the end of each game and `start` at the next, and
-//! killed and reaped when the seat goes (removed, the room closed, the server stopped).
+//! owns the process and its conversation. The process starts with the seat's first match (its
+//! countdown), never in the lobby where the host seats it; then it lives as long as the seat:
+//! told `stop` at the end of each game and `start` at the next, and killed and reaped when the
+//! seat goes (removed, the room closed, the server stopped).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -41,6 +42,10 @@ impl BotDriver for Tbp {
 
     fn level(&self) -> Option<u8> {
         None
+    }
+
+    fn prepare(&mut self) {
+        self.poller.launch();
     }
 
     fn start(&mut self, _game: &Game, _seed: u32) {

@@ -20,6 +20,14 @@ impl Room {
         self.seats.iter().filter(|s| s.bot.is_some()).count()
     }
 
+    /// Seats of the operator's TBP bots (every bot but the built-in one, which has a level).
+    fn tbp_count(&self) -> usize {
+        self.seats
+            .iter()
+            .filter(|s| s.bot.as_ref().is_some_and(|b| b.level.is_none()))
+            .count()
+    }
+
     fn notice(&self, id: MemberId, message: String) {
         if let Some(i) = self.seat_of(id) {
             self.seats[i].member.send(Response::Notice { message });
@@ -95,10 +103,23 @@ impl Room {
     }
 
     /// The host asks for the operator's TBP bot called `name`. It counts among the server's
-    /// bots and takes one of the TBP slots; its process starts now, in the seat's poller.
+    /// bots and takes one of the TBP slots, at most `max_per_host` of them for one host's room
+    /// (one by default: a guest cannot take every slot of the server); its process starts with
+    /// the seat's first match, in the seat's poller.
     pub(super) fn add_tbp_bot(&mut self, id: MemberId, name: &str) {
+        let max = self.hub.tbp.settings().max_per_host;
         let unknown = |room: &Self| {
-            (!room.hub.tbp.has(name)).then(|| "This server has no such bot.".to_owned())
+            if !room.hub.tbp.has(name) {
+                Some("This server has no such bot.".to_owned())
+            } else if room.tbp_count() >= max {
+                Some(match max {
+                    0 => "This server lets no host seat its external bots.".to_owned(),
+                    1 => "A host may seat one external bot at a time: remove it first.".to_owned(),
+                    n => format!("A host may seat {n} external bots at a time: remove one first."),
+                })
+            } else {
+                None
+            }
         };
         let Some(guard) = self.claim_bot(id, unknown) else {
             return;

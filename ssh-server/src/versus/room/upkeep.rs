@@ -29,16 +29,16 @@ impl Room {
             .unwrap_or_default();
         tracing::error!(room = %self.code, panic = %what, "a room panicked: it is closed");
         self.hub.unregister(&self.code, &self.link.tx);
-        let message = format!(
-            "Room {} closed: something went wrong on the server (a match in it is not counted).",
-            self.code
-        );
         let members: Vec<Member> = self.listeners().cloned().collect();
         let _ = catch_unwind(AssertUnwindSafe(|| {
             for m in &members {
                 m.clear_room(&self.code);
                 m.send(Response::RoomClosed {
-                    message: message.clone(),
+                    message: format!(
+                        "{} closed: something went wrong on the server (a match in it is not \
+                         counted).",
+                        capitalized(&self.room_name(m.id))
+                    ),
                 });
             }
         }));
@@ -54,12 +54,13 @@ impl Room {
             .collect();
         for m in lagging {
             tracing::warn!(room = %self.code, member = m.id.0, "a member cannot keep up: let go");
+            // Named before the leave, which forgets how the member came.
+            let room = self.room_name(m.id);
             self.leave(m.id, true, now);
             m.tx.send_last(Response::RoomClosed {
                 message: format!(
-                    "You left room {}: your connection could not keep up with it (in a match, \
-                     a loss).",
-                    self.code
+                    "You left {room}: your connection could not keep up with it (in a match, a \
+                     loss)."
                 ),
             });
         }
@@ -110,7 +111,7 @@ impl Room {
 
     pub(super) fn view(&self, you: Option<usize>, id: MemberId) -> RoomView {
         RoomView {
-            code: self.code.clone(),
+            code: self.code_for(id).to_owned(),
             options: self.options,
             seats: self
                 .seats
@@ -161,4 +162,13 @@ impl Room {
     pub(super) fn forget_view(&mut self, id: MemberId) {
         self.sent_views.remove(&id);
     }
+}
+
+/// `s` with its first letter upper case (a sentence starting with a room's name).
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

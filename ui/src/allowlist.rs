@@ -1,0 +1,121 @@
+//! The one text policy: every string drawn to a player that another player, another instance
+//! or an external program chose (names, room views, bot names and bot info, messages) passes
+//! this allowlist. The server's names (`minotty_server::names`) use it, and so does every
+//! helper of this crate that cleans text before drawing it ([`crate::sanitize`] and the
+//! message cleaners built on it): there is no other list of characters.
+//!
+//! It is an allowlist by Unicode general category, not a list of known-bad characters:
+//! letters, numbers, punctuation, symbols, the ASCII space, and combining marks that follow
+//! something they can combine with. Everything else is refused: controls and format characters
+//! (escape sequences lose their ESC, bidi overrides and isolates, zero-width spaces and
+//! joiners, the soft hyphen, tag characters), private use, unassigned code points, line and
+//! paragraph separators, other spaces, and the invisible "fillers" and variation selectors that
+//! Unicode files as letters, symbols or marks.
+
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_width::UnicodeWidthChar;
+
+/// Combining marks allowed in a row after one base character: enough for any script's
+/// clusters, too few to stack "zalgo" text over the rows above and below a name.
+pub const MAX_MARKS_IN_A_ROW: usize = 3;
+
+/// Characters that Unicode files as letters, symbols or marks but that draw nothing (or modify
+/// the glyph before them), so a name made of them looks empty or like someone else's.
+fn is_invisible_filler(c: char) -> bool {
+    matches!(c,
+        '\u{115F}' | '\u{1160}'           // Hangul choseong and jungseong fillers
+        | '\u{3164}' | '\u{FFA0}'         // Hangul filler, halfwidth Hangul filler
+        | '\u{2800}'                      // braille pattern blank
+        | '\u{034F}'                      // combining grapheme joiner
+        | '\u{17B4}' | '\u{17B5}'         // Khmer inherent vowels
+        | '\u{180B}'..='\u{180F}'         // Mongolian free variation selectors, vowel separator
+        | '\u{FE00}'..='\u{FE0F}'         // variation selectors
+        | '\u{E0100}'..='\u{E01EF}'       // variation selectors supplement
+        | '\u{E0000}'..='\u{E007F}'       // tag characters
+    )
+}
+
+/// Whether `c` is a combining mark (it draws over the character before it).
+pub fn is_mark(c: char) -> bool {
+    matches!(
+        c.general_category(),
+        GeneralCategory::NonspacingMark
+            | GeneralCategory::SpacingMark
+            | GeneralCategory::EnclosingMark
+    )
+}
+
+/// Whether `c` may appear in a name drawn to another player, when `marks_before` combining
+/// marks directly precede it and `first` says whether it would be the name's first character.
+///
+/// A mark is allowed only after a base character (not first, and at most
+/// [`MAX_MARKS_IN_A_ROW`] in a row); every other allowed character draws at least one cell.
+pub fn is_allowed_name_char(c: char, first: bool, marks_before: usize) -> bool {
+    use GeneralCategory as G;
+    if is_invisible_filler(c) {
+        return false;
+    }
+    match c.general_category() {
+        G::UppercaseLetter
+        | G::LowercaseLetter
+        | G::TitlecaseLetter
+        | G::ModifierLetter
+        | G::OtherLetter
+        | G::DecimalNumber
+        | G::LetterNumber
+        | G::OtherNumber
+        | G::ConnectorPunctuation
+        | G::DashPunctuation
+        | G::OpenPunctuation
+        | G::ClosePunctuation
+        | G::InitialPunctuation
+        | G::FinalPunctuation
+        | G::OtherPunctuation
+        | G::MathSymbol
+        | G::CurrencySymbol
+        | G::ModifierSymbol
+        | G::OtherSymbol => c.width().is_some_and(|w| w >= 1),
+        G::NonspacingMark | G::SpacingMark | G::EnclosingMark => {
+            !first && marks_before < MAX_MARKS_IN_A_ROW
+        }
+        // Of the spaces only U+0020: the others (no-break, em, ideographic, ...) let a name
+        // pass for another with a plain space, or look empty.
+        G::SpaceSeparator => c == ' ',
+        G::LineSeparator
+        | G::ParagraphSeparator
+        | G::Control
+        | G::Format
+        | G::Surrogate
+        | G::PrivateUse
+        | G::Unassigned => false,
+    }
+}
+
+/// `raw` made safe to draw to another player: the characters [`is_allowed_name_char`] refuses
+/// are dropped, then surrounding spaces and marks left leading are removed, and the result is
+/// cut to `max_chars` characters. May be empty.
+pub fn sanitize_display(raw: &str, max_chars: usize) -> String {
+    let mut kept = String::with_capacity(raw.len().min(4 * max_chars + 4));
+    let mut marks = 0;
+    let mut first = true;
+    for c in raw.chars() {
+        if !is_allowed_name_char(c, first, marks) {
+            continue;
+        }
+        // A mark after a space would lead the name once the space is trimmed.
+        if first && c == ' ' {
+            continue;
+        }
+        first = false;
+        marks = if is_mark(c) { marks + 1 } else { 0 };
+        kept.push(c);
+    }
+    // Marks combine with what precedes them, so cutting after any character is safe; spaces
+    // left at the end are trimmed.
+    let cut = kept
+        .char_indices()
+        .nth(max_chars)
+        .map_or(kept.len(), |(i, _)| i);
+    kept.truncate(cut);
+    kept.trim_end_matches(' ').to_owned()
+}
