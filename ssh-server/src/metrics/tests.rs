@@ -179,6 +179,8 @@ fn every_metric_renders_in_the_text_format() {
     m.nats_rtt_last_us.set(1_250);
     m.db_write_matches.observe(Duration::from_millis(3));
     m.db_queue_games.add(4);
+    m.sockets_open.add(5);
+    m.connections_open.add(2);
     let health = Health::new();
     health.set_serving();
     let text = render_with(&m, &health);
@@ -198,12 +200,16 @@ fn every_metric_renders_in_the_text_format() {
         ("minotty_db_queue", "gauge"),
         ("minotty_nats_rtt_seconds", "histogram"),
         ("minotty_nats_rtt_last_seconds", "gauge"),
+        ("minotty_sockets_open", "gauge"),
+        ("minotty_connections_open", "gauge"),
     ] {
         assert_eq!(types.get(name).map(String::as_str), Some(kind), "{name}");
     }
     let v = |n, l| value(&samples, n, l);
     assert_eq!(v("minotty_up", None), Some(1.0));
     assert_eq!(v("minotty_sessions_open", None), Some(3.0));
+    assert_eq!(v("minotty_sockets_open", None), Some(5.0));
+    assert_eq!(v("minotty_connections_open", None), Some(2.0));
     assert_eq!(
         v("minotty_players_in_game", Some(("mode", "solo"))),
         Some(2.0)
