@@ -391,3 +391,28 @@ async fn the_http_server_serves_metrics_health_and_404() {
     let reply = exchange(addr, b"GET /admin HTTP/1.1\r\n\r\n").await;
     assert!(reply.starts_with("HTTP/1.1 404 "), "{reply}");
 }
+
+/// Rendered inside a runtime, the scrape counts the runtime's live tasks (soak runs and the
+/// socket tests watch it come back to where it started).
+#[tokio::test]
+async fn the_runtime_s_live_tasks_are_rendered() {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        let _ = stopped.await;
+    });
+    let text = render_with(&Metrics::new(), &Health::new());
+    let (types, samples) = parse(&text).expect(&text);
+    assert_eq!(
+        types.get("minotty_tasks_alive").map(String::as_str),
+        Some("gauge")
+    );
+    let alive = value(&samples, "minotty_tasks_alive", None).expect(&text);
+    assert!(alive >= 1.0, "the spawned task is alive: {alive}");
+    let _ = stop.send(());
+    task.await.unwrap();
+    // Outside a runtime there is nothing to count, and no line.
+    let text = std::thread::spawn(|| render_with(&Metrics::new(), &Health::new()))
+        .join()
+        .unwrap();
+    assert!(!text.contains("minotty_tasks_alive"), "{text}");
+}
