@@ -431,9 +431,19 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         &m.connections_open,
     );
     if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-        header(o, "minotty_tasks_alive", "gauge", "Tasks alive in the server's runtime.");
+        header(
+            o,
+            "minotty_tasks_alive",
+            "gauge",
+            "Tasks alive in the server's runtime.",
+        );
         let tasks = runtime.metrics().num_alive_tasks();
-        line(o, "minotty_tasks_alive", "", i64::try_from(tasks).unwrap_or(i64::MAX));
+        line(
+            o,
+            "minotty_tasks_alive",
+            "",
+            i64::try_from(tasks).unwrap_or(i64::MAX),
+        );
     }
     gauge(o, "minotty_rooms_open", "Versus rooms open.", &m.rooms_open);
     gauge(

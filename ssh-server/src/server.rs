@@ -21,8 +21,8 @@ use crate::config::Limits;
 use crate::handler::{Activity, ConnectionHandler};
 use crate::host_key::HostKey;
 use crate::limits::{ConnectionLimiter, ConnectionPermit};
-use crate::socket::{KillSwitch, Socket};
 use crate::services::account::SharedAccounts;
+use crate::socket::{KillSwitch, Socket};
 use crate::store::{GameWriter, Store, WriterConfig};
 
 /// What the server runs with.
@@ -428,7 +428,10 @@ async fn give_up(
         Err(_) => false,
     };
     if switch.kill() {
-        tracing::debug!(ended, "the disconnect did not close the socket in time; closed it");
+        tracing::debug!(
+            ended,
+            "the disconnect did not close the socket in time; closed it"
+        );
         let _ = timeout(KILLED_PATIENCE, &mut *session).await;
     }
 }

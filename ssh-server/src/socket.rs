@@ -54,7 +54,10 @@ struct Open<S> {
 }
 
 fn closed() -> io::Error {
-    io::Error::new(io::ErrorKind::ConnectionAborted, "the server closed this connection")
+    io::Error::new(
+        io::ErrorKind::ConnectionAborted,
+        "the server closed this connection",
+    )
 }
 
 impl<S> Socket<S> {

@@ -199,11 +199,11 @@ async fn a_client_stalling_the_key_exchange_holds_no_more_sockets_than_its_slots
         "{} stalled connections were never closed by the server",
         still_open.len()
     );
-    ensure!(in_slots <= 2, "{in_slots} sockets in slots at once, limit 2");
     ensure!(
-        admitted >= WAVES,
-        "the attack got in ({admitted} admitted)"
+        in_slots <= 2,
+        "{in_slots} sockets in slots at once, limit 2"
     );
+    ensure!(admitted >= WAVES, "the attack got in ({admitted} admitted)");
 
     // Everything is given back.
     let flat = settles(|| {
@@ -224,7 +224,10 @@ async fn a_client_stalling_the_key_exchange_holds_no_more_sockets_than_its_slots
         "before: 0 server sockets, {sockets_before} open, {tasks_before} tasks, {fds_before} \
          descriptors; after: {after:?}"
     );
-    ensure!(flat, "sockets, tasks and descriptors did not come back: {after:?}");
+    ensure!(
+        flat,
+        "sockets, tasks and descriptors did not come back: {after:?}"
+    );
     server.stop()
 }
 

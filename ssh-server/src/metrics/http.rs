@@ -122,9 +122,7 @@ fn address_key(ip: IpAddr) -> IpAddr {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6(Ipv6Addr::from_bits(
-                v6.to_bits() & !((1u128 << 64) - 1),
-            )),
+            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !((1u128 << 64) - 1))),
         },
     }
 }
@@ -134,8 +132,7 @@ impl Slots {
         let address = address_key(ip);
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let from_address = held.per_address.get(&address).copied().unwrap_or(0);
-        if held.total >= self.bounds.max_connections
-            || from_address >= self.bounds.max_per_address
+        if held.total >= self.bounds.max_connections || from_address >= self.bounds.max_per_address
         {
             return None;
         }

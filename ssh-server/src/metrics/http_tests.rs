@@ -150,5 +150,8 @@ async fn oversized_and_unfinished_requests_are_closed_unanswered() {
         exchange_from(ATTACKER, addr, b"GET /metrics HTTP/1.1\r\n").await,
         ""
     );
-    assert!(started.elapsed() >= READ_TIMEOUT, "closed by the read timeout");
+    assert!(
+        started.elapsed() >= READ_TIMEOUT,
+        "closed by the read timeout"
+    );
 }
