@@ -29,6 +29,7 @@ pub mod refusal;
 pub mod server;
 pub mod services;
 pub mod session;
+pub mod socket;
 pub mod store;
 pub mod stored_settings;
 pub mod tbp;

@@ -199,6 +199,9 @@ pub struct Metrics {
     pub db_queue_matches: Gauge,
     pub nats_rtt: Histogram,
     pub nats_rtt_last_us: Gauge,
+    /// Accepted SSH sockets still open (`socket.rs`), and those of them holding a slot.
+    pub sockets_open: Gauge,
+    pub connections_open: Gauge,
 }
 
 impl Metrics {
@@ -220,6 +223,8 @@ impl Metrics {
             db_queue_matches: Gauge::new(),
             nats_rtt: Histogram::new(),
             nats_rtt_last_us: Gauge::new(),
+            sockets_open: Gauge::new(),
+            connections_open: Gauge::new(),
         }
     }
 }
@@ -413,6 +418,33 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         "mode=\"versus\"",
         m.versus_players.get(),
     );
+    gauge(
+        o,
+        "minotty_sockets_open",
+        "Accepted SSH sockets still open (being refused or awaiting a PROXY header included).",
+        &m.sockets_open,
+    );
+    gauge(
+        o,
+        "minotty_connections_open",
+        "SSH sockets holding a connection slot (counted against the connection limits).",
+        &m.connections_open,
+    );
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        header(
+            o,
+            "minotty_tasks_alive",
+            "gauge",
+            "Tasks alive in the server's runtime.",
+        );
+        let tasks = runtime.metrics().num_alive_tasks();
+        line(
+            o,
+            "minotty_tasks_alive",
+            "",
+            i64::try_from(tasks).unwrap_or(i64::MAX),
+        );
+    }
     gauge(o, "minotty_rooms_open", "Versus rooms open.", &m.rooms_open);
     gauge(
         o,

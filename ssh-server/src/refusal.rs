@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 /// SSH_DISCONNECT_TOO_MANY_CONNECTIONS (RFC 4250 §4.2.2).
 const TOO_MANY_CONNECTIONS: u32 = 12;
@@ -42,8 +41,9 @@ pub fn refusal_bytes(message: &str) -> Vec<u8> {
 }
 
 /// Sends the refusal and closes gracefully: the client's own banner is read and discarded so
-/// that closing does not reset the connection before the client has read the message.
-pub async fn refuse(mut stream: TcpStream, message: &str) {
+/// that closing does not reset the connection before the client has read the message. All of
+/// it within [`REFUSAL_PATIENCE`]; the stream is dropped (closed) on return.
+pub async fn refuse<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, message: &str) {
     let bytes = refusal_bytes(message);
     let exchange = async {
         stream.write_all(&bytes).await?;
@@ -59,8 +59,11 @@ pub async fn refuse(mut stream: TcpStream, message: &str) {
         }
         Ok::<(), std::io::Error>(())
     };
-    let _ = tokio::time::timeout(Duration::from_secs(2), exchange).await;
+    let _ = tokio::time::timeout(REFUSAL_PATIENCE, exchange).await;
 }
+
+/// How long a refused connection is kept to deliver its message.
+pub const REFUSAL_PATIENCE: Duration = Duration::from_secs(2);
 
 #[cfg(test)]
 mod tests {

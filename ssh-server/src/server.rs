@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use russh::server::{Config, run_stream};
 use russh::{Disconnect, MethodKind, MethodSet, Preferred, SshId, kex};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot};
 use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
 use tokio_util::sync::CancellationToken;
@@ -22,6 +22,7 @@ use crate::handler::{Activity, ConnectionHandler};
 use crate::host_key::HostKey;
 use crate::limits::{ConnectionLimiter, ConnectionPermit};
 use crate::services::account::SharedAccounts;
+use crate::socket::{KillSwitch, Socket};
 use crate::store::{GameWriter, Store, WriterConfig};
 
 /// What the server runs with.
@@ -62,6 +63,15 @@ const MAX_PROXY_HEADERS_IN_FLIGHT: usize = 1024;
 /// How long a connection whose games and commands have all ended is kept for the client to
 /// close it (a client that never answers the channel close would otherwise hold its slot).
 pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
+
+/// How long giving up on a connection waits for its disconnect to be queued, sent and the
+/// session to end; then its socket is closed under the session (russh sends a disconnect only
+/// between key exchanges and once no channel data waits for the client's window, so a client
+/// that stalls either would otherwise keep the socket).
+pub const DISCONNECT_PATIENCE: Duration = Duration::from_secs(2);
+
+/// How long the session task has to notice its socket closed, once killed (for the logs).
+const KILLED_PATIENCE: Duration = Duration::from_millis(500);
 
 /// Key exchanges offered: elliptic-curve only, so that no client can make the server compute
 /// a large finite-field Diffie-Hellman per connection. The extension names are not key
@@ -151,7 +161,7 @@ pub async fn run(
 
     tokio::pin!(shutdown);
     loop {
-        let (stream, peer) = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
@@ -163,6 +173,13 @@ pub async fn run(
                 }
             },
         };
+        // `run_stream` does not apply `Config::nodelay` itself: without this every keystroke
+        // and frame waits for Nagle.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "set_nodelay failed");
+        }
+        // Counted, and closed for certain when whoever holds it gives up (`socket.rs`).
+        let stream = Socket::new(tcp);
         if !shared.limits.proxy_from.trusts(peer.ip()) {
             admission.admit(stream, peer, None);
             continue;
@@ -235,7 +252,7 @@ struct Admission {
 impl Admission {
     /// Counts `peer` (the player's address: the TCP peer's, or the one a trusted `proxy`'s
     /// header gave) against the limits, then serves the connection or refuses it.
-    fn admit(&self, stream: TcpStream, peer: SocketAddr, proxy: Option<SocketAddr>) {
+    fn admit(&self, stream: Socket, peer: SocketAddr, proxy: Option<SocketAddr>) {
         if self.shared.shutdown.is_cancelled() {
             return;
         }
@@ -298,19 +315,17 @@ fn ssh_config(config: &ServerConfig) -> Config {
     }
 }
 
-/// One connection from handshake to hang-up.
+/// One connection from handshake to hang-up. Its task keeps the socket's kill switch: however
+/// it ends, the socket is closed by then, and the slot (`permit`, held by the socket) with it.
 async fn serve_connection(
     shared: Arc<Shared>,
     ssh_config: Arc<Config>,
-    stream: TcpStream,
+    stream: Socket,
     peer: SocketAddr,
-    mut permit: ConnectionPermit,
+    permit: ConnectionPermit,
 ) {
-    // `run_stream` does not apply `Config::nodelay` itself: without this every keystroke and
-    // frame waits for Nagle.
-    if let Err(e) = stream.set_nodelay(true) {
-        tracing::debug!(error = %e, "set_nodelay failed");
-    }
+    stream.hold(permit);
+    let switch = stream.kill_switch();
     let auth_deadline = Instant::now() + shared.limits.auth_timeout;
     let (auth_tx, auth_rx) = oneshot::channel();
     let activity = Arc::new(Activity::default());
@@ -347,13 +362,10 @@ async fn serve_connection(
             "minotty: login took too long"
         };
         tracing::debug!(reason, "disconnecting before login");
-        let _ = handle
-            .disconnect(Disconnect::ByApplication, reason.into(), String::new())
-            .await;
-        let _ = timeout(Duration::from_secs(2), &mut session).await;
+        give_up(&handle, &mut session, &switch, reason).await;
         return;
     }
-    permit.logged_in();
+    switch.logged_in();
 
     // A logged-in connection with nothing running only holds a slot: one that never started a
     // game or command (e.g. `ssh -N`) is closed after the login timeout, one whose games and
@@ -368,7 +380,7 @@ async fn serve_connection(
                 break;
             }
             () = shared.shutdown.cancelled() => {
-                shutdown_connection(&shared, &handle, &mut session).await;
+                shutdown_connection(&shared, &handle, &mut session, &switch).await;
                 break;
             }
             () = sleep(check_every) => {
@@ -384,20 +396,44 @@ async fn serve_connection(
                 };
                 if since.elapsed() >= patience {
                     tracing::debug!("closing a connection with nothing running");
-                    let _ = handle
-                        .disconnect(
-                            Disconnect::ByApplication,
-                            "minotty: nothing to play on this connection".into(),
-                            String::new(),
-                        )
-                        .await;
-                    let _ = timeout(Duration::from_secs(2), &mut session).await;
+                    let reason = "minotty: nothing to play on this connection";
+                    give_up(&handle, &mut session, &switch, reason).await;
                     break;
                 }
             }
         }
     }
-    drop(permit);
+    // Closed by now whatever happened (the session ended, or it was given up on).
+    drop(switch);
+}
+
+/// Gives up on a connection: queues the disconnect and waits for the session to end, both
+/// within [`DISCONNECT_PATIENCE`], then closes the socket (which releases the slot) whether
+/// or not the session got there.
+async fn give_up(
+    handle: &russh::server::Handle,
+    session: &mut russh::server::RunningSession<ConnectionHandler>,
+    switch: &KillSwitch,
+    reason: &str,
+) {
+    let deadline = Instant::now() + DISCONNECT_PATIENCE;
+    // Queued on a bounded channel that a stalled session does not drain: with a deadline.
+    let queued = timeout_at(
+        deadline,
+        handle.disconnect(Disconnect::ByApplication, reason.into(), String::new()),
+    )
+    .await;
+    let ended = match queued {
+        Ok(_) => timeout_at(deadline, &mut *session).await.is_ok(),
+        Err(_) => false,
+    };
+    if switch.kill() {
+        tracing::debug!(
+            ended,
+            "the disconnect did not close the socket in time; closed it"
+        );
+        let _ = timeout(KILLED_PATIENCE, &mut *session).await;
+    }
 }
 
 /// At shutdown: the session task restores the player's terminal and closes the channel, the
@@ -406,19 +442,11 @@ async fn shutdown_connection(
     shared: &Shared,
     handle: &russh::server::Handle,
     session: &mut russh::server::RunningSession<ConnectionHandler>,
+    switch: &KillSwitch,
 ) {
     match timeout(shared.limits.shutdown_grace, &mut *session).await {
         Ok(result) => log_end(result),
-        Err(_) => {
-            let _ = handle
-                .disconnect(
-                    Disconnect::ByApplication,
-                    "minotty: the server is restarting".into(),
-                    String::new(),
-                )
-                .await;
-            let _ = timeout(Duration::from_secs(1), &mut *session).await;
-        }
+        Err(_) => give_up(handle, session, switch, "minotty: the server is restarting").await,
     }
 }
 

@@ -18,6 +18,7 @@ pub const SERVER_THREAD: &str = "minotty-iso-srv";
 #[derive(Debug)]
 pub struct IsolatedServer {
     pub addr: SocketAddr,
+    runtime: tokio::runtime::Handle,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<anyhow::Result<()>>>,
     _dir: tempfile::TempDir,
@@ -28,7 +29,8 @@ impl IsolatedServer {
     pub async fn start(limits: Limits) -> anyhow::Result<IsolatedServer> {
         let dir = tempfile::tempdir().context("creating a temporary directory")?;
         let path = dir.path().to_owned();
-        let (ready_tx, ready_rx) = oneshot::channel::<anyhow::Result<SocketAddr>>();
+        let (ready_tx, ready_rx) =
+            oneshot::channel::<anyhow::Result<(SocketAddr, tokio::runtime::Handle)>>();
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name(SERVER_THREAD.into())
@@ -46,7 +48,7 @@ impl IsolatedServer {
                             return Ok(());
                         }
                     };
-                    let _ = ready_tx.send(Ok(addr));
+                    let _ = ready_tx.send(Ok((addr, tokio::runtime::Handle::current())));
                     let _ = stopped.await;
                     let _ = stop_server.send(());
                     tokio::time::timeout(Duration::from_secs(30), task)
@@ -55,9 +57,10 @@ impl IsolatedServer {
                     Ok(())
                 })
             })?;
-        let addr = ready_rx.await.context("server thread ended")??;
+        let (addr, runtime) = ready_rx.await.context("server thread ended")??;
         Ok(IsolatedServer {
             addr,
+            runtime,
             stop: Some(stop),
             thread: Some(thread),
             _dir: dir,
@@ -67,6 +70,11 @@ impl IsolatedServer {
     /// CPU time (user + system) the server's threads have used so far.
     pub fn cpu(&self) -> anyhow::Result<Duration> {
         thread_cpu(SERVER_THREAD)
+    }
+
+    /// Tasks alive in the server's runtime (the server's own and russh's session tasks).
+    pub fn tasks_alive(&self) -> usize {
+        self.runtime.metrics().num_alive_tasks()
     }
 
     /// Stops the server and waits for its thread.

@@ -2,24 +2,30 @@
 //! and `GET /health` (200 "ok" while serving, 503 while starting or draining); anything else
 //! is 404 (405 for another method on a known path).
 //!
-//! It must never become a way to exhaust the server: at most [`MAX_CONNECTIONS`] at once (more
-//! are closed at once), a request head of at most [`MAX_REQUEST`] bytes read within
+//! It must never become a way to exhaust the server, nor to keep the operator's monitoring from
+//! its answers: at most [`MAX_PER_ADDRESS`] connections at once from one address (IPv6: one
+//! /64) and [`MAX_CONNECTIONS`] in all (more are closed at once), so that slow clients from one
+//! address cannot hold every slot; a request head of at most [`MAX_REQUEST`] bytes read within
 //! [`READ_TIMEOUT`] (else the connection is closed), one request per connection, the answer
 //! written within [`WRITE_TIMEOUT`]. Bodies are never read.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::Semaphore;
 use tokio::time::timeout;
 
 use super::Health;
 
-/// Connections served at once; more are closed without an answer.
-pub const MAX_CONNECTIONS: usize = 16;
+/// Connections served at once in all; more are closed without an answer.
+pub const MAX_CONNECTIONS: usize = 64;
+/// Connections served at once from one address (IPv6: one /64); more are closed without an
+/// answer.
+pub const MAX_PER_ADDRESS: usize = 4;
 /// The longest request head (request line and headers).
 pub const MAX_REQUEST: usize = 4096;
 /// How long a client has to send its whole request head.
@@ -27,19 +33,50 @@ pub const READ_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long writing the answer may take.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How the endpoint bounds its clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub max_connections: usize,
+    pub max_per_address: usize,
+    pub read_timeout: Duration,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            max_connections: MAX_CONNECTIONS,
+            max_per_address: MAX_PER_ADDRESS,
+            read_timeout: READ_TIMEOUT,
+        }
+    }
+}
+
 /// Serves `listener` until `shutdown` completes; `health` answers `/health`.
 pub async fn serve(
     listener: TcpListener,
     health: &'static Health,
     shutdown: impl Future<Output = ()>,
 ) {
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    serve_with(listener, health, shutdown, Bounds::default()).await;
+}
+
+/// [`serve`] with other bounds (tests).
+pub async fn serve_with(
+    listener: TcpListener,
+    health: &'static Health,
+    shutdown: impl Future<Output = ()>,
+    bounds: Bounds,
+) {
+    let slots = Arc::new(Slots {
+        bounds,
+        held: Mutex::new(Held::default()),
+    });
     tokio::pin!(shutdown);
     loop {
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             () = &mut shutdown => return,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(pair) => pair,
                 Err(e) => {
                     tracing::warn!(error = %e, "metrics: accept failed");
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -47,14 +84,81 @@ pub async fn serve(
                 }
             },
         };
-        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+        let Some(slot) = slots.try_acquire(peer.ip()) else {
             // Dropped: closed at once.
             continue;
         };
+        let read_timeout = bounds.read_timeout;
         tokio::spawn(async move {
-            answer(stream, health).await;
+            answer(stream, health, read_timeout).await;
             drop(slot);
         });
+    }
+}
+
+/// The connections being served, in all and per address.
+#[derive(Debug)]
+struct Slots {
+    bounds: Bounds,
+    held: Mutex<Held>,
+}
+
+#[derive(Debug, Default)]
+struct Held {
+    total: usize,
+    per_address: HashMap<IpAddr, usize>,
+}
+
+/// One connection's place, given back on drop.
+#[derive(Debug)]
+struct Slot {
+    slots: Arc<Slots>,
+    address: IpAddr,
+}
+
+/// What one address is: an IPv4 address (IPv4-mapped ones included) or an IPv6 /64.
+fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !((1u128 << 64) - 1))),
+        },
+    }
+}
+
+impl Slots {
+    fn try_acquire(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
+        let address = address_key(ip);
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        let from_address = held.per_address.get(&address).copied().unwrap_or(0);
+        if held.total >= self.bounds.max_connections || from_address >= self.bounds.max_per_address
+        {
+            return None;
+        }
+        held.total += 1;
+        held.per_address.insert(address, from_address + 1);
+        Some(Slot {
+            slots: Arc::clone(self),
+            address,
+        })
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = self
+            .slots
+            .held
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        held.total = held.total.saturating_sub(1);
+        if let Some(n) = held.per_address.get_mut(&self.address) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                held.per_address.remove(&self.address);
+            }
+        }
     }
 }
 
@@ -96,8 +200,8 @@ pub fn respond(head: &[u8], health: &Health) -> (&'static str, &'static str, Str
     (status, TEXT, format!("{word}\n"))
 }
 
-async fn answer(mut stream: TcpStream, health: &Health) {
-    let Ok(Some(head)) = timeout(READ_TIMEOUT, read_head(&mut stream)).await else {
+async fn answer(mut stream: TcpStream, health: &Health, read_timeout: Duration) {
+    let Ok(Some(head)) = timeout(read_timeout, read_head(&mut stream)).await else {
         // Too slow, too long, or closed early: nothing is answered.
         return;
     };
@@ -143,3 +247,7 @@ async fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "http_tests.rs"]
+mod tests;
