@@ -22,6 +22,11 @@
 //!
 //! Without `--nats` none of this exists: no task, no connection, the hub's `cluster` is unset.
 
+pub mod auth;
+pub mod checks;
+pub mod connect;
+mod receive;
+pub mod text;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -50,20 +55,33 @@ pub const DEAD_AFTER: Duration = Duration::from_secs(3);
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 /// The most proxies (members of other instances in this instance's rooms and queue).
 pub const MAX_PROXIES: usize = 10_000;
+/// The most proxies of any one other instance: one peer cannot take every slot.
+pub const MAX_PROXIES_PER_PEER: usize = 2_500;
+/// The most other instances known at once (a heartbeat of one more is dropped).
+pub const MAX_PEERS: usize = 64;
 /// Responses queued for a proxy's publishing task (as for a local session).
 const PROXY_QUEUE: usize = crate::services::RESPONSE_QUEUE;
 
 /// How an instance joins the cluster.
 #[derive(Clone, Debug)]
 pub struct ClusterConfig {
-    /// `nats://host:port` of the NATS server.
+    /// `nats://host:port` of the NATS server (may hold credentials: show it redacted).
     pub nats: String,
+    /// How to log in to NATS (`None`: as the URL says, or anonymously).
+    pub auth: Option<connect::NatsAuth>,
+    /// TLS to NATS.
+    pub tls: Option<connect::NatsTls>,
+    /// The key every message between instances is sealed with.
+    pub key: auth::ClusterKey,
     /// A name for logs and subjects (letters, digits, `-`, `_`); a random suffix makes the id.
     pub instance_name: String,
     /// After SIGTERM, how long running matches may go on before the instance stops anyway.
     pub drain: Duration,
-    /// The most members of other instances seated here at once ([`MAX_PROXIES`]).
+    /// The most members of other instances seated here at once ([`MAX_PROXIES`]; of one
+    /// instance, at most [`MAX_PROXIES_PER_PEER`] of them, and never more than this).
     pub max_proxies: usize,
+    /// The most members of any one other instance seated here ([`MAX_PROXIES_PER_PEER`]).
+    pub max_proxies_per_peer: usize,
 }
 
 /// Another instance, as its heartbeats tell.
@@ -111,6 +129,8 @@ const PROXY_ADMISSION: Duration = Duration::from_secs(5);
 #[derive(Debug)]
 pub struct Cluster {
     client: async_nats::Client,
+    /// Seals what this instance sends and checks what it receives.
+    auth: auth::Auth,
     id: String,
     started: i64,
     hub: Weak<Hub>,
@@ -125,15 +145,13 @@ pub struct Cluster {
     remotes: Mutex<HashMap<MemberId, Remote>>,
     proxies: Mutex<HashMap<MemberId, Arc<Proxy>>>,
     max_proxies: usize,
+    max_proxies_per_peer: usize,
 }
 
-/// A name another instance sent, made safe to draw and cut to a name's length (a guest's
-/// mark included).
+/// A name another instance sent, through the server's name allowlist and cut to a name's
+/// length (a guest's mark included).
 fn bounded_name(name: &str) -> String {
-    minotty_ui::sanitize(name)
-        .chars()
-        .take(crate::names::MAX_NAME_CHARS + 1)
-        .collect()
+    text::name(name)
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -153,13 +171,16 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         "{}-{suffix:08x}",
         if name.is_empty() { "minotty" } else { &name }
     );
-    let client = async_nats::ConnectOptions::new()
-        .name(format!("minotty {id}"))
-        .connect(config.nats.as_str())
-        .await
-        .map_err(|e| anyhow::anyhow!("connecting to NATS at {}: {e}", config.nats))?;
+    let client = connect::connect(
+        &config.nats,
+        config.auth.as_ref(),
+        config.tls.as_ref(),
+        &format!("minotty {id}"),
+    )
+    .await?;
     let cluster = Arc::new(Cluster {
         client,
+        auth: auth::Auth::new(config.key.clone(), &id),
         id,
         started: crate::store::unix_now(),
         hub: Arc::downgrade(hub),
@@ -171,6 +192,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         remotes: Mutex::new(HashMap::new()),
         proxies: Mutex::new(HashMap::new()),
         max_proxies: config.max_proxies,
+        max_proxies_per_peer: config.max_proxies_per_peer,
     });
     let mut joins = cluster.client.subscribe(wire::JOIN_ANY).await?;
     let mut mine = cluster
@@ -199,7 +221,9 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
     tokio::spawn(async move {
         while let Some(msg) = beats.next().await {
             let Some(c) = weak.upgrade() else { return };
-            c.on_heartbeat(&msg.subject, &msg.payload);
+            if let Some((sender, body)) = c.open(&msg) {
+                c.on_heartbeat(&sender, &msg.subject, &body);
+            }
         }
     });
     let weak = Arc::downgrade(&cluster);
@@ -218,7 +242,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
     cluster.beat().await;
     tracing::info!(
         instance = %cluster.id,
-        nats = %config.nats,
+        nats = %crate::config::secrets::redact_url(&config.nats),
         codes = %char::from(cluster.prefix.load(Ordering::Relaxed)),
         "joined the cluster"
     );
@@ -277,8 +301,10 @@ impl Cluster {
         self.leader() == self.id
     }
 
+    /// Publishes `bytes` sealed for `subject`.
     async fn publish(&self, subject: String, bytes: Vec<u8>) {
-        if let Err(e) = self.client.publish(subject, bytes.into()).await {
+        let sealed = self.seal(&subject, &bytes);
+        if let Err(e) = self.client.publish(subject, sealed.into()).await {
             tracing::warn!(error = %e, "publishing to NATS");
         }
     }
@@ -316,10 +342,16 @@ impl Cluster {
         self.send(wire::HEARTBEAT.to_owned(), &beat).await;
     }
 
-    fn on_heartbeat(&self, subject: &str, payload: &[u8]) {
+    fn on_heartbeat(&self, sender: &str, subject: &str, payload: &[u8]) {
         let Some(beat) = wire::decode::<Heartbeat>(subject, payload) else {
+            checks::dropped(checks::Drop::Malformed, subject);
             return;
         };
+        // Only an instance's own heartbeat counts (the sender is authenticated).
+        if beat.id != sender {
+            checks::dropped(checks::Drop::Malformed, subject);
+            return;
+        }
         if beat.id == self.id {
             // Our own heartbeat back from the server: the NATS round trip.
             if let Some(sent) = lock(&self.beat_sent).take() {
@@ -337,6 +369,11 @@ impl Cluster {
         {
             let mut peers = lock(&self.peers);
             if !peers.contains_key(&beat.id) {
+                if peers.len() >= MAX_PEERS {
+                    drop(peers);
+                    checks::dropped(checks::Drop::OverCap, subject);
+                    return;
+                }
                 tracing::info!(instance = %beat.id, "an instance joined the cluster");
             }
             peers.insert(
@@ -410,6 +447,7 @@ impl Cluster {
         for mid in requeue {
             self.requeue(mid);
         }
+        self.auth.forget_silent(now);
         let gone: Vec<Arc<Proxy>> = {
             let mut proxies = lock(&self.proxies);
             let gone: Vec<MemberId> = proxies
@@ -417,7 +455,9 @@ impl Cluster {
                 .filter(|(_, p)| !self.is_alive(&p.inst) || p.done.load(Ordering::Relaxed))
                 .map(|(id, _)| *id)
                 .collect();
-            gone.iter().filter_map(|id| proxies.remove(id)).collect()
+            let gone = gone.iter().filter_map(|id| proxies.remove(id)).collect();
+            checks::set_sizes(lock(&self.peers).len(), proxies.len());
+            gone
         };
         let Some(hub) = self.hub.upgrade() else {
             return;
@@ -465,10 +505,14 @@ impl Cluster {
 
     async fn request(&self, subject: String, req: &JoinReq) -> Option<JoinRep> {
         let bytes = wire::encode(req)?;
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.client.request(subject, bytes.into()))
+        let sealed = self.seal(&subject, &bytes);
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.client.request(subject, sealed.into()))
             .await
         {
-            Ok(Ok(msg)) => wire::decode(&msg.subject, &msg.payload),
+            Ok(Ok(msg)) => {
+                let (_, body) = self.open(&msg)?;
+                wire::decode(&msg.subject, &body)
+            }
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "a cluster request found nobody");
                 None
@@ -614,8 +658,15 @@ impl Cluster {
             return;
         };
         // Only the owner answers; the others stay silent.
+        if !checks::valid_part(code) {
+            checks::dropped(checks::Drop::BadSubjectPart, &msg.subject);
+            return;
+        }
         let Some(room) = hub.room(code) else { return };
-        let Some(req) = wire::decode::<JoinReq>(&msg.subject, &msg.payload) else {
+        let Some((sender, body)) = self.open(&msg) else {
+            return;
+        };
+        let Some(req) = self.join_from(&sender, &msg.subject, &body) else {
             return;
         };
         let spectate = req.spectate;
@@ -654,6 +705,12 @@ impl Cluster {
             tracing::warn!("too many members of other instances: a join is refused");
             return None;
         }
+        let of_peer = proxies.values().filter(|p| p.inst == req.inst).count();
+        if of_peer >= self.max_proxies_per_peer {
+            checks::dropped(checks::Drop::OverCap, &req.inst);
+            tracing::warn!(instance = %req.inst, "too many members of one instance: a join is refused");
+            return None;
+        }
         let (tx, rx) = mpsc::channel(PROXY_QUEUE);
         let member = Member {
             id: hub.next_member(),
@@ -675,6 +732,7 @@ impl Cluster {
             born: Instant::now(),
         });
         proxies.insert(proxy.member.id, Arc::clone(&proxy));
+        checks::set_sizes(lock(&self.peers).len(), proxies.len());
         tokio::spawn(Arc::clone(self).run_proxy(Arc::clone(&proxy), rx));
         Some(proxy)
     }
@@ -737,18 +795,22 @@ impl Cluster {
     /// Something addressed to this instance: for a proxy here, a session here, or the queue.
     async fn on_addressed(self: &Arc<Self>, msg: async_nats::Message) {
         let subject = msg.subject.as_str();
+        let Some((sender, body)) = self.open(&msg) else {
+            return;
+        };
         let mut parts = subject.split('.').skip(3);
         match (parts.next(), parts.next()) {
             (Some("p"), Some(pid)) => {
                 let Ok(pid) = pid.parse::<u64>() else { return };
-                let Some(m) = wire::decode::<ToProxy>(subject, &msg.payload) else {
+                let Some(m) = wire::decode::<ToProxy>(subject, &body) else {
+                    checks::dropped(checks::Drop::Malformed, subject);
                     return;
                 };
-                self.to_proxy(MemberId(pid), m);
+                self.to_proxy(&sender, MemberId(pid), m);
             }
             (Some("m"), Some(mid)) => {
                 let Ok(mid) = mid.parse::<u64>() else { return };
-                let Some(m) = wire::decode::<ToMember>(subject, &msg.payload) else {
+                let Some(m) = self.to_member_from(&sender, subject, &body) else {
                     return;
                 };
                 self.to_member(MemberId(mid), m);
@@ -757,7 +819,7 @@ impl Cluster {
                 let Some(reply) = msg.reply.clone() else {
                     return;
                 };
-                let Some(req) = wire::decode::<JoinReq>(subject, &msg.payload) else {
+                let Some(req) = self.join_from(&sender, subject, &body) else {
                     return;
                 };
                 let rep = self.queue_request(req);
@@ -801,10 +863,15 @@ impl Cluster {
         }
     }
 
-    fn to_proxy(&self, pid: MemberId, msg: ToProxy) {
+    fn to_proxy(&self, sender: &str, pid: MemberId, msg: ToProxy) {
         let Some(proxy) = lock(&self.proxies).get(&pid).cloned() else {
             return;
         };
+        // Only the member's own instance speaks for it.
+        if proxy.inst != sender {
+            checks::dropped(checks::Drop::Malformed, &proxy.inst);
+            return;
+        }
         let Some(hub) = self.hub.upgrade() else {
             return;
         };
@@ -842,7 +909,7 @@ impl Cluster {
         };
         match msg {
             ToMember::Response(relay) => {
-                r.tx.send(relay.into_response());
+                r.tx.send(text::clean(relay).into_response());
             }
             ToMember::Linked { code, inst, pid } => {
                 let pid = MemberId(pid);
