@@ -19,7 +19,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use tokio::time::Instant;
 
-use super::checks::{Drop, valid_part};
+use super::checks::{DropReason, valid_part};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -188,14 +188,14 @@ impl Auth {
         bytes: &'a [u8],
         now_ms: i64,
         now: Instant,
-    ) -> Result<Opened<'a>, Drop> {
-        let rest = bytes.strip_prefix(MAGIC).ok_or(Drop::Unauthenticated)?;
+    ) -> Result<Opened<'a>, DropReason> {
+        let rest = bytes.strip_prefix(MAGIC).ok_or(DropReason::Unauthenticated)?;
         let (ts, rest) = split::<8>(rest)?;
         let (seq, rest) = split::<8>(rest)?;
-        let (&len, rest) = rest.split_first().ok_or(Drop::Unauthenticated)?;
+        let (&len, rest) = rest.split_first().ok_or(DropReason::Unauthenticated)?;
         let len = usize::from(len);
         if rest.len() < len + TAG {
-            return Err(Drop::Unauthenticated);
+            return Err(DropReason::Unauthenticated);
         }
         let (id, rest) = rest.split_at(len);
         let (tag, body) = rest.split_at(TAG);
@@ -204,16 +204,16 @@ impl Auth {
         self.key
             .mac(subject, header, body)
             .verify_slice(tag)
-            .map_err(|_| Drop::Unauthenticated)?;
+            .map_err(|_| DropReason::Unauthenticated)?;
         // Authentic from here: the sender holds the key.
-        let sender = std::str::from_utf8(id).map_err(|_| Drop::BadSubjectPart)?;
+        let sender = std::str::from_utf8(id).map_err(|_| DropReason::BadSubjectPart)?;
         if !valid_part(sender) {
-            return Err(Drop::BadSubjectPart);
+            return Err(DropReason::BadSubjectPart);
         }
         let ts = i64::from_be_bytes(ts);
         let skew = i64::try_from(MAX_SKEW.as_millis()).unwrap_or(i64::MAX);
         if ts.abs_diff(now_ms) > skew.unsigned_abs() {
-            return Err(Drop::Stale);
+            return Err(DropReason::Stale);
         }
         let seq = u64::from_be_bytes(seq);
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
@@ -223,16 +223,16 @@ impl Auth {
                 windows.retain(|_, w| now.duration_since(w.heard) < MAX_SKEW);
             }
             if windows.len() >= MAX_SENDERS {
-                return Err(Drop::OverCap);
+                return Err(DropReason::OverCap);
             }
             windows.insert(sender.to_owned(), Window::new(now));
         }
         let Some(window) = windows.get_mut(sender) else {
-            return Err(Drop::OverCap);
+            return Err(DropReason::OverCap);
         };
         window.heard = now;
         if !window.accept(seq) {
-            return Err(Drop::Stale);
+            return Err(DropReason::Stale);
         }
         Ok(Opened { sender, body })
     }
@@ -250,8 +250,8 @@ impl Auth {
     }
 }
 
-fn split<const N: usize>(b: &[u8]) -> Result<([u8; N], &[u8]), Drop> {
-    let (head, rest) = b.split_first_chunk::<N>().ok_or(Drop::Unauthenticated)?;
+fn split<const N: usize>(b: &[u8]) -> Result<([u8; N], &[u8]), DropReason> {
+    let (head, rest) = b.split_first_chunk::<N>().ok_or(DropReason::Unauthenticated)?;
     Ok((*head, rest))
 }
 
@@ -291,14 +291,14 @@ mod tests {
         // The same bytes again: a replay.
         assert_eq!(
             b.open("minotty.heartbeat", &sealed, NOW + 6, now),
-            Err(Drop::Stale)
+            Err(DropReason::Stale)
         );
         // Later messages, in any order within the window, pass once each.
         let m2 = a.seal("s", b"2", NOW);
         let m3 = a.seal("s", b"3", NOW);
         assert!(b.open("s", &m3, NOW, now).is_ok());
         assert!(b.open("s", &m2, NOW, now).is_ok());
-        assert_eq!(b.open("s", &m2, NOW, now), Err(Drop::Stale));
+        assert_eq!(b.open("s", &m2, NOW, now), Err(DropReason::Stale));
     }
 
     #[test]
@@ -309,7 +309,7 @@ mod tests {
         // Another subject.
         assert_eq!(
             b.open("minotty.inst.c.queue", &sealed, NOW, now),
-            Err(Drop::Unauthenticated)
+            Err(DropReason::Unauthenticated)
         );
         // A changed payload, sender or timestamp.
         for at in [sealed.len() - 1, 30, 8] {
@@ -317,7 +317,7 @@ mod tests {
             bad[at] ^= 1;
             assert_eq!(
                 b.open("minotty.inst.b.queue", &bad, NOW, now),
-                Err(Drop::Unauthenticated),
+                Err(DropReason::Unauthenticated),
                 "byte {at}"
             );
         }
@@ -330,15 +330,15 @@ mod tests {
         for bytes in [&forged[..], b"{}", &sealed[..20]] {
             assert_eq!(
                 b.open("minotty.inst.b.queue", bytes, NOW, now),
-                Err(Drop::Unauthenticated)
+                Err(DropReason::Unauthenticated)
             );
         }
         // Too old, or from the future.
         let skew = i64::try_from(MAX_SKEW.as_millis()).expect("small");
         let old = a.seal("s", b"", NOW - skew - 1);
         let future = a.seal("s", b"", NOW + skew + 1);
-        assert_eq!(b.open("s", &old, NOW, now), Err(Drop::Stale));
-        assert_eq!(b.open("s", &future, NOW, now), Err(Drop::Stale));
+        assert_eq!(b.open("s", &old, NOW, now), Err(DropReason::Stale));
+        assert_eq!(b.open("s", &future, NOW, now), Err(DropReason::Stale));
     }
 
     #[test]
@@ -353,7 +353,7 @@ mod tests {
         let late = Auth::new(key.clone(), "late");
         assert_eq!(
             b.open("s", &late.seal("s", b"", NOW), NOW, now),
-            Err(Drop::OverCap)
+            Err(DropReason::OverCap)
         );
         assert_eq!(b.senders(), MAX_SENDERS);
         let later = now + 2 * MAX_SKEW;

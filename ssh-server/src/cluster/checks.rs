@@ -24,7 +24,7 @@ pub fn valid_part(s: &str) -> bool {
 
 /// Why a message of the cluster was dropped unread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Drop {
+pub enum DropReason {
     /// No valid seal: no or a wrong cluster key, a changed subject or payload.
     Unauthenticated,
     /// Sealed too long ago (or in the future), or already received: a replay.
@@ -39,13 +39,13 @@ pub enum Drop {
     UnknownPeer,
 }
 
-const REASONS: [(Drop, &str); 6] = [
-    (Drop::Unauthenticated, "unauthenticated"),
-    (Drop::Stale, "stale"),
-    (Drop::BadSubjectPart, "bad_subject_part"),
-    (Drop::Malformed, "malformed"),
-    (Drop::OverCap, "over_cap"),
-    (Drop::UnknownPeer, "unknown_peer"),
+const REASONS: [(DropReason, &str); 6] = [
+    (DropReason::Unauthenticated, "unauthenticated"),
+    (DropReason::Stale, "stale"),
+    (DropReason::BadSubjectPart, "bad_subject_part"),
+    (DropReason::Malformed, "malformed"),
+    (DropReason::OverCap, "over_cap"),
+    (DropReason::UnknownPeer, "unknown_peer"),
 ];
 
 static DROPPED: [AtomicU64; 6] = [
@@ -59,18 +59,18 @@ static DROPPED: [AtomicU64; 6] = [
 static PEERS: AtomicI64 = AtomicI64::new(0);
 static PROXIES: AtomicI64 = AtomicI64::new(0);
 
-fn index(reason: Drop) -> usize {
+fn index(reason: DropReason) -> usize {
     REASONS.iter().position(|(r, _)| *r == reason).unwrap_or(0)
 }
 
 /// Counts a dropped message (and logs it at debug: a flood must not flood the log).
-pub fn dropped(reason: Drop, subject: &str) {
+pub fn dropped(reason: DropReason, subject: &str) {
     DROPPED[index(reason)].fetch_add(1, Ordering::Relaxed);
     tracing::debug!(?reason, subject = %subject.escape_debug(), "a cluster message was dropped");
 }
 
 /// Messages dropped for `reason` so far.
-pub fn dropped_count(reason: Drop) -> u64 {
+pub fn dropped_count(reason: DropReason) -> u64 {
     DROPPED[index(reason)].load(Ordering::Relaxed)
 }
 
@@ -131,9 +131,9 @@ mod tests {
 
     #[test]
     fn drops_are_counted_by_reason() {
-        let before = dropped_count(Drop::Stale);
-        dropped(Drop::Stale, "minotty.heartbeat");
-        assert_eq!(dropped_count(Drop::Stale), before + 1);
+        let before = dropped_count(DropReason::Stale);
+        dropped(DropReason::Stale, "minotty.heartbeat");
+        assert_eq!(dropped_count(DropReason::Stale), before + 1);
         let mut o = String::new();
         render(&mut o);
         assert!(o.contains("minotty_cluster_dropped_total{reason=\"stale\"}"), "{o}");

@@ -344,12 +344,12 @@ impl Cluster {
 
     fn on_heartbeat(&self, sender: &str, subject: &str, payload: &[u8]) {
         let Some(beat) = wire::decode::<Heartbeat>(subject, payload) else {
-            checks::dropped(checks::Drop::Malformed, subject);
+            checks::dropped(checks::DropReason::Malformed, subject);
             return;
         };
         // Only an instance's own heartbeat counts (the sender is authenticated).
         if beat.id != sender {
-            checks::dropped(checks::Drop::Malformed, subject);
+            checks::dropped(checks::DropReason::Malformed, subject);
             return;
         }
         if beat.id == self.id {
@@ -371,7 +371,7 @@ impl Cluster {
             if !peers.contains_key(&beat.id) {
                 if peers.len() >= MAX_PEERS {
                     drop(peers);
-                    checks::dropped(checks::Drop::OverCap, subject);
+                    checks::dropped(checks::DropReason::OverCap, subject);
                     return;
                 }
                 tracing::info!(instance = %beat.id, "an instance joined the cluster");
@@ -659,7 +659,7 @@ impl Cluster {
         };
         // Only the owner answers; the others stay silent.
         if !checks::valid_part(code) {
-            checks::dropped(checks::Drop::BadSubjectPart, &msg.subject);
+            checks::dropped(checks::DropReason::BadSubjectPart, &msg.subject);
             return;
         }
         let Some(room) = hub.room(code) else { return };
@@ -707,7 +707,7 @@ impl Cluster {
         }
         let of_peer = proxies.values().filter(|p| p.inst == req.inst).count();
         if of_peer >= self.max_proxies_per_peer {
-            checks::dropped(checks::Drop::OverCap, &req.inst);
+            checks::dropped(checks::DropReason::OverCap, &req.inst);
             tracing::warn!(instance = %req.inst, "too many members of one instance: a join is refused");
             return None;
         }
@@ -803,7 +803,7 @@ impl Cluster {
             (Some("p"), Some(pid)) => {
                 let Ok(pid) = pid.parse::<u64>() else { return };
                 let Some(m) = wire::decode::<ToProxy>(subject, &body) else {
-                    checks::dropped(checks::Drop::Malformed, subject);
+                    checks::dropped(checks::DropReason::Malformed, subject);
                     return;
                 };
                 self.to_proxy(&sender, MemberId(pid), m);
@@ -869,7 +869,7 @@ impl Cluster {
         };
         // Only the member's own instance speaks for it.
         if proxy.inst != sender {
-            checks::dropped(checks::Drop::Malformed, &proxy.inst);
+            checks::dropped(checks::DropReason::Malformed, &proxy.inst);
             return;
         }
         let Some(hub) = self.hub.upgrade() else {

@@ -3,7 +3,7 @@
 //! [`valid_part`]s, an instance that is alive). What fails is dropped and counted
 //! ([`super::checks`]), never acted on.
 
-use super::checks::{self, Drop, valid_part};
+use super::checks::{self, DropReason, valid_part};
 use super::wire::{self, JoinReq, ToMember};
 use super::{Cluster, lock};
 
@@ -16,7 +16,7 @@ impl Cluster {
     /// The sender and payload of `msg` when its seal holds; `None` (counted) otherwise.
     pub(super) fn open(&self, msg: &async_nats::Message) -> Option<(String, Vec<u8>)> {
         if msg.payload.len() > wire::MAX_MESSAGE + 256 {
-            checks::dropped(Drop::Malformed, &msg.subject);
+            checks::dropped(DropReason::Malformed, &msg.subject);
             return None;
         }
         let now = tokio::time::Instant::now();
@@ -35,20 +35,20 @@ impl Cluster {
     /// A join (by code, or to the queue) that `sender` sent for one of its own sessions.
     pub(super) fn join_from(&self, sender: &str, subject: &str, body: &[u8]) -> Option<JoinReq> {
         let Some(req) = wire::decode::<JoinReq>(subject, body) else {
-            checks::dropped(Drop::Malformed, subject);
+            checks::dropped(DropReason::Malformed, subject);
             return None;
         };
         if !valid_part(&req.inst) {
-            checks::dropped(Drop::BadSubjectPart, subject);
+            checks::dropped(DropReason::BadSubjectPart, subject);
             return None;
         }
         if req.inst != sender {
-            checks::dropped(Drop::Malformed, subject);
+            checks::dropped(DropReason::Malformed, subject);
             return None;
         }
         // A member of an instance not known alive would be swept at once.
         if !lock(&self.peers).contains_key(sender) {
-            checks::dropped(Drop::UnknownPeer, subject);
+            checks::dropped(DropReason::UnknownPeer, subject);
             return None;
         }
         Some(req)
@@ -62,23 +62,23 @@ impl Cluster {
         body: &[u8],
     ) -> Option<ToMember> {
         let Some(m) = wire::decode::<ToMember>(subject, body) else {
-            checks::dropped(Drop::Malformed, subject);
+            checks::dropped(DropReason::Malformed, subject);
             return None;
         };
         if let ToMember::Linked { code, inst, .. } = &m {
             if !valid_part(inst) || !valid_part(code) {
-                checks::dropped(Drop::BadSubjectPart, subject);
+                checks::dropped(DropReason::BadSubjectPart, subject);
                 return None;
             }
             if inst != sender {
-                checks::dropped(Drop::Malformed, subject);
+                checks::dropped(DropReason::Malformed, subject);
                 return None;
             }
         }
         if let ToMember::Unlinked { code } = &m
             && !valid_part(code)
         {
-            checks::dropped(Drop::BadSubjectPart, subject);
+            checks::dropped(DropReason::BadSubjectPart, subject);
             return None;
         }
         Some(m)
