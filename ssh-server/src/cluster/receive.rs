@@ -8,6 +8,12 @@ use super::wire::{self, JoinReq, ToMember};
 use super::{Cluster, lock};
 
 impl Cluster {
+    /// Whether `id` is a proxy here: a member of another instance, whose game that instance
+    /// reports (a ranked result resting on it is verified before it is rated).
+    pub fn is_proxy(&self, id: crate::versus::MemberId) -> bool {
+        lock(&self.proxies).contains_key(&id)
+    }
+
     /// `body` sealed for `subject` by this instance.
     pub(super) fn seal(&self, subject: &str, body: &[u8]) -> Vec<u8> {
         self.auth.seal(subject, body, crate::store::unix_now())

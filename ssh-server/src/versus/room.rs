@@ -19,6 +19,7 @@ use tokio::time::{Instant, sleep_until};
 mod bots;
 mod kept;
 mod upkeep;
+mod verify;
 
 use super::bot::{BotGuard, BotSeat};
 use super::{
@@ -230,6 +231,8 @@ struct Live {
     /// When to store the match without the replays still missing; `None` once stored.
     record_due: Option<Instant>,
     recorded: bool,
+    /// A player is a member of another instance (its result is verified before it is rated).
+    remote: bool,
 }
 
 impl Live {
@@ -700,6 +703,7 @@ impl Room {
             }
             _ => None,
         };
+        let remote = self.seats.iter().any(|s| self.is_remote(s.member.id));
         let players = self
             .seats
             .iter_mut()
@@ -738,6 +742,7 @@ impl Room {
             over: false,
             record_due: None,
             recorded: false,
+            remote,
         });
         self.state = RoomState::Playing;
         tracing::info!(room = %self.code, players = self.seats.len(), ?kind, "match starts");
@@ -860,6 +865,9 @@ impl Room {
     fn end_match(&mut self, now: Instant) {
         let ranked = self.ranked;
         let code = self.code.clone();
+        // A result resting on another instance's reports changes ratings only once verified
+        // (`store_match`).
+        let remote = self.has_remote_player();
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -900,7 +908,9 @@ impl Room {
                     DEFAULT_TAU,
                 );
                 live.players[p].rating = Some((before[p], after));
-                if let Some(account) = &live.players[p].member.account {
+                if let Some(account) = &live.players[p].member.account
+                    && !remote
+                {
                     self.hub.set_rating(account.id, after);
                 }
             }
@@ -1008,6 +1018,7 @@ impl Room {
 
     /// Hands the match to the recorder (once).
     fn store_match(&mut self) {
+        let remote = self.has_remote_player();
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -1016,6 +1027,39 @@ impl Room {
             return;
         }
         live.recorded = true;
+        let rated = self.ranked
+            && live
+                .players
+                .iter()
+                .all(|p| p.rating.is_some() && p.bot.is_none());
+        if rated && remote {
+            match verify::verify_ranked(live) {
+                Ok(()) => {
+                    for pl in &live.players {
+                        if let (Some(account), Some((_, after))) = (&pl.member.account, pl.rating) {
+                            self.hub.set_rating(account.id, after);
+                        }
+                    }
+                }
+                Err(why) => {
+                    tracing::warn!(
+                        room = %self.code,
+                        %why,
+                        "a ranked result from another instance did not verify: not rated"
+                    );
+                    for pl in &mut live.players {
+                        pl.rating = None;
+                        if !pl.disconnected {
+                            pl.member.send(Response::Notice {
+                                message: "The match's result could not be verified: it is \
+                                          not rated."
+                                    .into(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
         let n = live.players.len() as u32;
         let players = live
             .players
