@@ -295,3 +295,149 @@ async fn without_nats_credentials_or_cluster_key_an_instance_refuses_to_start() 
     let log = std::fs::read_to_string(&i.log).unwrap_or_default();
     assert!(!log.contains(minotty_tests::cluster::NATS_PASSWORD), "{log}");
 }
+
+/// A compromised instance (it holds the cluster key) seats ann's and bob's accounts in the
+/// ranked queue of the leader, has them paired, and reports that bob lost: ann "wins" a game
+/// she never played. The room on the leader rates such a result only once the winner's replay
+/// verifies; none comes, so the match is stored unrated and no rating changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
+    use minotty_server::cluster::auth::{Auth, ClusterKey};
+    use minotty_server::cluster::wire::JoinRep;
+    let Some((shared, a, b)) = two_instances(
+        "a_forged_result_from_an_instance_with_the_key_changes_no_rating",
+        None,
+        Duration::from_secs(5),
+    )
+    .await
+    .expect("nats-server, a database and two instances") else {
+        return;
+    };
+    let rogue = minotty_server::cluster::connect::connect(&shared.nats.url, None, None, "rogue")
+        .await
+        .expect("NATS");
+    // One seal for everything the rogue sends: its sequence numbers are one series.
+    let seal = std::sync::Arc::new(Auth::new(
+        ClusterKey::new(minotty_tests::cluster::CLUSTER_KEY).expect("long enough"),
+        "rogue",
+    ));
+    let now_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
+    };
+    let ids = instance_ids(&rogue).await;
+    let (_ca, _ann) = registered(a.addr, "ann").await.expect("ann on A");
+    let (_cb, _bob) = registered(b.addr, "bob").await.expect("bob on B");
+    let ann_id = player_id(&shared.db, "ann").await;
+    let bob_id = player_id(&shared.db, "bob").await;
+    let mut news = rogue
+        .subscribe("minotty.inst.rogue.>")
+        .await
+        .expect("subscribe");
+    // The rogue instance beats (the youngest: it does not lead).
+    let beats = {
+        let rogue = rogue.clone();
+        let seal = std::sync::Arc::clone(&seal);
+        tokio::spawn(async move {
+            loop {
+                let beat = wire::encode(&Heartbeat {
+                    id: "rogue".into(),
+                    started: i64::MAX,
+                    draining: false,
+                    prefix: b'Z',
+                })
+                .expect("encodes");
+                let sealed = seal.seal(wire::HEARTBEAT, &beat, now_ms());
+                let _ = rogue.publish(wire::HEARTBEAT, sealed.into()).await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Both accounts into the queue of whichever instance admits them (the leader pairs).
+    let mut pids = Vec::new();
+    for (mid, account, name) in [(1u64, ann_id, "ann"), (2, bob_id, "bob")] {
+        let req = JoinReq {
+            inst: "rogue".into(),
+            mid,
+            name: name.into(),
+            account: Some((account, name.into())),
+            spectate: false,
+        };
+        let mut admitted = None;
+        for id in &ids {
+            let subject = wire::queue_subject(id);
+            let body = wire::encode(&req).expect("encodes");
+            let sealed = seal.seal(&subject, &body, now_ms());
+            let reply = tokio::time::timeout(
+                Duration::from_secs(2),
+                rogue.request(subject, sealed.into()),
+            )
+            .await
+            .expect("an answer")
+            .expect("a reply");
+            let opened = seal
+                .open(&reply.subject, &reply.payload, now_ms(), tokio::time::Instant::now())
+                .expect("sealed by the instance");
+            if let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", opened.body) {
+                admitted = Some((id.clone(), pid));
+                break;
+            }
+        }
+        pids.push(admitted.expect("admitted to a queue"));
+    }
+    // Paired: the match starts for the rogue's members.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let msg = tokio::time::timeout_at(deadline, news.next())
+            .await
+            .expect("the match starts")
+            .expect("subscription");
+        if String::from_utf8_lossy(&msg.payload).contains("MatchStart") {
+            break;
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    // bob "tops out": ann wins, with no replay at all.
+    let (owner, bob_pid) = &pids[1];
+    let lost = ToProxy::Room(WireRoom::Report {
+        reports: vec![Report::Finished {
+            won: false,
+            progress: Progress::default(),
+        }],
+    });
+    let subject = wire::proxy_subject(owner, minotty_server::versus::MemberId(*bob_pid));
+    let body = wire::encode(&lost).expect("encodes");
+    rogue
+        .publish(subject.clone(), seal.seal(&subject, &body, now_ms()).into())
+        .await
+        .expect("publish");
+    // The match is stored (after the replays' grace time), unrated.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while count(&shared.db, "matches").await == 0 {
+        assert!(tokio::time::Instant::now() < deadline, "the match is not stored");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let logs: String = [&a.log, &b.log]
+        .iter()
+        .map(|l| std::fs::read_to_string(l).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(
+        count(&shared.db, "ratings").await,
+        0,
+        "a forged result was rated:\n{logs}"
+    );
+    assert!(logs.contains("did not verify"), "{logs}");
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(&shared.db).await.expect("db");
+    let ranked: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM matches WHERE ranked = 1")
+        .fetch_one(&mut conn)
+        .await
+        .expect("counts");
+    assert_eq!(ranked, 0);
+    beats.abort();
+    drop((a, b));
+    shared.release().await.expect("drops the database");
+}
