@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use minotty_engine::versus::MatchKind;
+use minotty_server::cluster::auth::{Auth, ClusterKey};
+use minotty_server::cluster::checks::{self, DropReason};
 use minotty_server::cluster::wire::{
     self, Heartbeat, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom,
 };
-use minotty_server::cluster::auth::{Auth, ClusterKey};
-use minotty_server::cluster::checks::{self, DropReason};
 use minotty_server::cluster::{self, ClusterConfig};
 use minotty_server::versus::{Hub, Member, SessionTx};
 use minotty_ui::online::{Response, RoomLimit, RoomOptions};
@@ -70,10 +70,15 @@ fn sealed<T: serde::Serialize>(auth: &Auth, subject: &str, value: &T) -> Vec<u8>
 
 /// The payload of a message sealed for its subject, opened by `auth`.
 fn opened(auth: &Auth, msg: &async_nats::Message) -> Vec<u8> {
-    auth.open(&msg.subject, &msg.payload, now_ms(), tokio::time::Instant::now())
-        .expect("sealed by the owner")
-        .body
-        .to_vec()
+    auth.open(
+        &msg.subject,
+        &msg.payload,
+        now_ms(),
+        tokio::time::Instant::now(),
+    )
+    .expect("sealed by the owner")
+    .body
+    .to_vec()
 }
 
 /// Waits until `reason` was counted `n` times (the process's count).
@@ -187,11 +192,17 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     };
     let unauthenticated = checks::dropped_count(DropReason::Unauthenticated);
     other
-        .publish(wire::HEARTBEAT, wire::encode(&forged).expect("encodes").into())
+        .publish(
+            wire::HEARTBEAT,
+            wire::encode(&forged).expect("encodes").into(),
+        )
         .await
         .expect("forged beat");
     other
-        .publish(wire::HEARTBEAT, sealed(&evil, wire::HEARTBEAT, &forged).into())
+        .publish(
+            wire::HEARTBEAT,
+            sealed(&evil, wire::HEARTBEAT, &forged).into(),
+        )
         .await
         .expect("forged beat");
     wait_for_count(DropReason::Unauthenticated, unauthenticated + 2).await;
@@ -199,7 +210,10 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     assert!(owner.is_leader());
 
     other
-        .publish(wire::HEARTBEAT, sealed(&x, wire::HEARTBEAT, &beat(0)).into())
+        .publish(
+            wire::HEARTBEAT,
+            sealed(&x, wire::HEARTBEAT, &beat(0)).into(),
+        )
         .await
         .expect("beat");
 

@@ -147,10 +147,8 @@ impl Nats {
 
     /// The URL with the credentials of [`OTHER_USER`] (NATS access, no cluster key).
     pub fn other_url(&self) -> String {
-        self.bare_url.replace(
-            "nats://",
-            &format!("nats://{OTHER_USER}:{OTHER_PASSWORD}@"),
-        )
+        self.bare_url
+            .replace("nats://", &format!("nats://{OTHER_USER}:{OTHER_PASSWORD}@"))
     }
 
     /// Every subject some connection subscribes to now (from the monitoring endpoint).

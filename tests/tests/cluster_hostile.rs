@@ -46,7 +46,9 @@ async fn instance_ids(client: &async_nats::Client) -> Vec<String> {
 
 async fn count(db: &str, table: &str) -> i64 {
     sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(db).await.expect("the database");
+    let mut conn = sqlx::AnyConnection::connect(db)
+        .await
+        .expect("the database");
     sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}"))
         .fetch_one(&mut conn)
         .await
@@ -55,7 +57,9 @@ async fn count(db: &str, table: &str) -> i64 {
 
 async fn player_id(db: &str, name: &str) -> i64 {
     sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(db).await.expect("the database");
+    let mut conn = sqlx::AnyConnection::connect(db)
+        .await
+        .expect("the database");
     sqlx::query_scalar::<_, i64>("SELECT id FROM players WHERE name = $1")
         .bind(name)
         .fetch_one(&mut conn)
@@ -84,9 +88,10 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
     .expect("nats-server, a database and two instances") else {
         return;
     };
-    let evil = minotty_server::cluster::connect::connect(&shared.nats.other_url(), None, None, "evil")
-        .await
-        .expect("the hostile peer has NATS access");
+    let evil =
+        minotty_server::cluster::connect::connect(&shared.nats.other_url(), None, None, "evil")
+            .await
+            .expect("the hostile peer has NATS access");
     let ids = instance_ids(&evil).await;
     let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
     let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
@@ -111,7 +116,7 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
             .await
             .expect("publish");
     }
-    let mut sent_to = vec![FLOOD; 2];
+    let mut sent_to = [FLOOD; 2];
     for (k, id) in ids.iter().enumerate() {
         let queue = wire::queue_subject(id);
         // Joins seating ann's and bob's accounts in the queue, one of them with an instance id
@@ -193,9 +198,14 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        assert_eq!(inst.metric("minotty_cluster_peers").await.expect("peers"), 1);
         assert_eq!(
-            inst.metric("minotty_cluster_proxies").await.expect("proxies"),
+            inst.metric("minotty_cluster_peers").await.expect("peers"),
+            1
+        );
+        assert_eq!(
+            inst.metric("minotty_cluster_proxies")
+                .await
+                .expect("proxies"),
             0
         );
     }
@@ -210,8 +220,16 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
     wait_for_play(&mut ann).await.expect("ann plays");
     wait_for_play(&mut bob).await.expect("bob plays");
     for inst in [&a, &b] {
-        assert!(inst.metric("minotty_cluster_proxies").await.expect("proxies") <= 1);
-        assert_eq!(inst.metric("minotty_cluster_peers").await.expect("peers"), 1);
+        assert!(
+            inst.metric("minotty_cluster_proxies")
+                .await
+                .expect("proxies")
+                <= 1
+        );
+        assert_eq!(
+            inst.metric("minotty_cluster_peers").await.expect("peers"),
+            1
+        );
     }
     beats.abort();
     // Nothing of the forgeries was stored or rated.
@@ -271,10 +289,15 @@ async fn without_nats_credentials_or_cluster_key_an_instance_refuses_to_start() 
     assert!(log.contains("authorization violation"), "{log}");
     assert!(log.contains("credentials"), "{log}");
 
-    let wrong = nats.url.replace(minotty_tests::cluster::NATS_PASSWORD, "wrong-password-shh");
+    let wrong = nats
+        .url
+        .replace(minotty_tests::cluster::NATS_PASSWORD, "wrong-password-shh");
     let (failed, log) = refused(&wrong, Some(key), dir.path()).await;
     assert!(failed, "started with a wrong password:\n{log}");
-    assert!(!log.contains("wrong-password-shh"), "the password is printed:\n{log}");
+    assert!(
+        !log.contains("wrong-password-shh"),
+        "the password is printed:\n{log}"
+    );
     assert!(log.contains("<redacted>"), "{log}");
 
     let (failed, log) = refused(&nats.url, None, dir.path()).await;
@@ -283,17 +306,30 @@ async fn without_nats_credentials_or_cluster_key_an_instance_refuses_to_start() 
     let (failed, log) = refused(&nats.url, Some("short"), dir.path()).await;
     assert!(failed, "started with a short key:\n{log}");
     assert!(log.contains("at least 32"), "{log}");
-    assert!(!log.contains(minotty_tests::cluster::NATS_PASSWORD), "{log}");
+    assert!(
+        !log.contains(minotty_tests::cluster::NATS_PASSWORD),
+        "{log}"
+    );
 
     // With the credentials and the key it joins (and so does every instance of the other
     // cluster tests, against this same kind of server).
-    let mut i = Instance::start(dir.path(), &format!("sqlite://{}", dir.path().join("ok.db").display()), &nats.url, "ok", None, Duration::from_secs(1))
-        .await
-        .expect("starts with credentials and the key");
+    let mut i = Instance::start(
+        dir.path(),
+        &format!("sqlite://{}", dir.path().join("ok.db").display()),
+        &nats.url,
+        "ok",
+        None,
+        Duration::from_secs(1),
+    )
+    .await
+    .expect("starts with credentials and the key");
     assert!(i.is_running());
     i.kill();
     let log = std::fs::read_to_string(&i.log).unwrap_or_default();
-    assert!(!log.contains(minotty_tests::cluster::NATS_PASSWORD), "{log}");
+    assert!(
+        !log.contains(minotty_tests::cluster::NATS_PASSWORD),
+        "{log}"
+    );
 }
 
 /// A compromised instance (it holds the cluster key) seats ann's and bob's accounts in the
@@ -378,7 +414,12 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
             .expect("an answer")
             .expect("a reply");
             let opened = seal
-                .open(&reply.subject, &reply.payload, now_ms(), tokio::time::Instant::now())
+                .open(
+                    &reply.subject,
+                    &reply.payload,
+                    now_ms(),
+                    tokio::time::Instant::now(),
+                )
                 .expect("sealed by the instance");
             if let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", opened.body) {
                 admitted = Some((id.clone(), pid));
@@ -416,7 +457,10 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
     // The match is stored (after the replays' grace time), unrated.
     let deadline = tokio::time::Instant::now() + WAIT;
     while count(&shared.db, "matches").await == 0 {
-        assert!(tokio::time::Instant::now() < deadline, "the match is not stored");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the match is not stored"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let logs: String = [&a.log, &b.log]

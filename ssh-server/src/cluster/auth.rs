@@ -189,7 +189,9 @@ impl Auth {
         now_ms: i64,
         now: Instant,
     ) -> Result<Opened<'a>, DropReason> {
-        let rest = bytes.strip_prefix(MAGIC).ok_or(DropReason::Unauthenticated)?;
+        let rest = bytes
+            .strip_prefix(MAGIC)
+            .ok_or(DropReason::Unauthenticated)?;
         let (ts, rest) = split::<8>(rest)?;
         let (seq, rest) = split::<8>(rest)?;
         let (&len, rest) = rest.split_first().ok_or(DropReason::Unauthenticated)?;
@@ -251,7 +253,9 @@ impl Auth {
 }
 
 fn split<const N: usize>(b: &[u8]) -> Result<([u8; N], &[u8]), DropReason> {
-    let (head, rest) = b.split_first_chunk::<N>().ok_or(DropReason::Unauthenticated)?;
+    let (head, rest) = b
+        .split_first_chunk::<N>()
+        .ok_or(DropReason::Unauthenticated)?;
     Ok((*head, rest))
 }
 
@@ -264,7 +268,10 @@ mod tests {
 
     fn pair() -> (Auth, Auth) {
         let key = ClusterKey::new(KEY).expect("long enough");
-        (Auth::new(key.clone(), "a-00000001"), Auth::new(key, "b-00000002"))
+        (
+            Auth::new(key.clone(), "a-00000001"),
+            Auth::new(key, "b-00000002"),
+        )
     }
 
     #[test]

@@ -17,8 +17,7 @@ pub const MAX_PART: usize = 48;
 pub fn valid_part(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= MAX_PART
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
@@ -77,7 +76,10 @@ pub fn dropped_count(reason: DropReason) -> u64 {
 /// The peer map's and the proxy table's sizes now.
 pub fn set_sizes(peers: usize, proxies: usize) {
     PEERS.store(i64::try_from(peers).unwrap_or(i64::MAX), Ordering::Relaxed);
-    PROXIES.store(i64::try_from(proxies).unwrap_or(i64::MAX), Ordering::Relaxed);
+    PROXIES.store(
+        i64::try_from(proxies).unwrap_or(i64::MAX),
+        Ordering::Relaxed,
+    );
 }
 
 /// The cluster's lines of `/metrics`.
@@ -110,7 +112,13 @@ mod tests {
 
     #[test]
     fn subject_parts_are_plain_and_bounded() {
-        for ok in ["a", "minotty-0a1b2c3d", "K7PQ3M", "x_y-Z9", &"a".repeat(MAX_PART)] {
+        for ok in [
+            "a",
+            "minotty-0a1b2c3d",
+            "K7PQ3M",
+            "x_y-Z9",
+            &"a".repeat(MAX_PART),
+        ] {
             assert!(valid_part(ok), "{ok}");
         }
         let long = "a".repeat(MAX_PART + 1);
@@ -136,7 +144,10 @@ mod tests {
         assert_eq!(dropped_count(DropReason::Stale), before + 1);
         let mut o = String::new();
         render(&mut o);
-        assert!(o.contains("minotty_cluster_dropped_total{reason=\"stale\"}"), "{o}");
+        assert!(
+            o.contains("minotty_cluster_dropped_total{reason=\"stale\"}"),
+            "{o}"
+        );
         assert!(o.contains("minotty_cluster_proxies "), "{o}");
     }
 }

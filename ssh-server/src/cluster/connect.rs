@@ -118,8 +118,10 @@ pub async fn connect(
     }
     options.connect(addr).await.map_err(|e| {
         let hint = match auth.or(from_url.as_ref()) {
-            None => " (does the server require credentials? --nats-user/--nats-password, \
-                      --nats-token, --nats-nkey-seed or --nats-creds)",
+            None => {
+                " (does the server require credentials? --nats-user/--nats-password, \
+                      --nats-token, --nats-nkey-seed or --nats-creds)"
+            }
             Some(_) => " (check the NATS credentials)",
         };
         let why = e.to_string();

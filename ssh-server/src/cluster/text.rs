@@ -92,7 +92,10 @@ mod tests {
         assert_eq!(name(&"x".repeat(100)).chars().count(), MAX_NAME_CHARS + 1);
         let m = message("hi\r\n\u{1b}]0;owned\u{7}there");
         assert!(!m.chars().any(char::is_control), "{m:?}");
-        assert_eq!(message(&"y".repeat(10_000)).chars().count(), MAX_MESSAGE_CHARS);
+        assert_eq!(
+            message(&"y".repeat(10_000)).chars().count(),
+            MAX_MESSAGE_CHARS
+        );
         assert_eq!(code("K7PQ3M".into()), "K7PQ3M");
         assert_eq!(code("a.b\r\n".into()), "");
         let Relay::Notice { message: m } = clean(Relay::Notice {

@@ -66,7 +66,10 @@ mod tests {
             ),
             ("nats://u:p%40ss@h:4222", "nats://u:<redacted>@h:4222"),
             ("nats://t0ken@h", "nats://<redacted>@h"),
-            ("nats://a:b@h1,nats://c:d@h2", "nats://a:<redacted>@h1,nats://c:<redacted>@h2"),
+            (
+                "nats://a:b@h1,nats://c:d@h2",
+                "nats://a:<redacted>@h1,nats://c:<redacted>@h2",
+            ),
             ("nats://h:4222", "nats://h:4222"),
             ("sqlite://minotty.db", "sqlite://minotty.db"),
             ("sqlite:///tmp/a@b.db", "sqlite:///tmp/a@b.db"),

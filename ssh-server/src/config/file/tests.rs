@@ -212,7 +212,13 @@ fn printed_settings_redact_secrets() {
     ])
     .expect("parses");
     let text = &loaded.effective;
-    for secret in ["natspw", "dbpw", key.as_str(), "t0ken-secret", "SUSEEDSECRET"] {
+    for secret in [
+        "natspw",
+        "dbpw",
+        key.as_str(),
+        "t0ken-secret",
+        "SUSEEDSECRET",
+    ] {
         assert!(!text.contains(secret), "{secret} shown:\n{text}");
     }
     let lines: Vec<&str> = text.lines().collect();

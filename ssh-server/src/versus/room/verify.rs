@@ -194,7 +194,10 @@ mod tests {
         let replay = played(3, 200);
         let lost = replay.verify().expect("plays").outcome;
         assert!(lost.is_some_and(|(_, won)| !won), "{lost:?}");
-        assert_eq!(check_winner(Some(&replay), claims(3)), Err(Unverified::Lost));
+        assert_eq!(
+            check_winner(Some(&replay), claims(3)),
+            Err(Unverified::Lost)
+        );
         let conceded = Claims {
             conceded: true,
             ..claims(3)
