@@ -11,7 +11,7 @@ use crate::cluster::auth::ClusterKey;
 use crate::cluster::connect::{NatsAuth, NatsTls};
 
 /// Several instances: rooms and the ranked queue across them over NATS.
-#[derive(Clone, Debug, Args)]
+#[derive(Clone, Args)]
 pub struct ClusterArgs {
     /// NATS server URL (e.g. nats://127.0.0.1:4222, or nats://USER:PASS@HOST:4222 with
     /// credentials): join the other instances using it. Without it the server is a single
@@ -85,6 +85,30 @@ pub struct ClusterArgs {
     /// The TLS client certificate's private key (PEM file).
     #[arg(long, env = "MINOTTY_NATS_CLIENT_KEY", value_name = "PATH")]
     pub nats_client_key: Option<PathBuf>,
+}
+
+/// Shown with every secret redacted (the URL's password too).
+impl std::fmt::Debug for ClusterArgs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secret = |s: &Option<String>| s.as_ref().map(|_| super::secrets::REDACTED);
+        f.debug_struct("ClusterArgs")
+            .field(
+                "nats",
+                &self.nats.as_deref().map(super::secrets::redact_url),
+            )
+            .field("instance_name", &self.instance_name)
+            .field("drain_secs", &self.drain_secs)
+            .field("cluster_key", &self.cluster_key)
+            .field("nats_user", &self.nats_user)
+            .field("nats_password", &secret(&self.nats_password))
+            .field("nats_token", &secret(&self.nats_token))
+            .field("nats_nkey_seed", &secret(&self.nats_nkey_seed))
+            .field("nats_creds", &self.nats_creds)
+            .field("nats_ca", &self.nats_ca)
+            .field("nats_client_cert", &self.nats_client_cert)
+            .field("nats_client_key", &self.nats_client_key)
+            .finish()
+    }
 }
 
 fn parse_key(s: &str) -> Result<ClusterKey, String> {
@@ -210,6 +234,21 @@ mod tests {
             Some(NatsAuth::UserPassword { ref user, ref password }) if user == "u" && password == "p"
         ));
         assert!(!format!("{c:?}").contains("\"p\""), "{c:?}");
+        let args = cluster(&[
+            "--nats",
+            "nats://u:urlpw@h",
+            "--nats-user",
+            "u",
+            "--nats-password",
+            "flagpw",
+            "--cluster-key",
+            KEY,
+        ])
+        .expect("parses");
+        let shown = format!("{args:?}");
+        for secret in ["urlpw", "flagpw", KEY] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
         let c = with(&["--nats-token", "t0k"]).expect("fine").expect("some");
         assert!(matches!(c.auth, Some(NatsAuth::Token(ref t)) if t == "t0k"));
         assert!(!format!("{c:?}").contains("t0k"), "{c:?}");
