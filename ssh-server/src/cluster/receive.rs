@@ -21,7 +21,7 @@ impl Cluster {
 
     /// The sender and payload of `msg` when its seal holds; `None` (counted) otherwise.
     pub(super) fn open(&self, msg: &async_nats::Message) -> Option<(String, Vec<u8>)> {
-        if msg.payload.len() > wire::MAX_MESSAGE + 256 {
+        if msg.payload.len() > 1 << 20 {
             checks::dropped(DropReason::Malformed, &msg.subject);
             return None;
         }
