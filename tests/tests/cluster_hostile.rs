@@ -44,6 +44,26 @@ async fn instance_ids(client: &async_nats::Client) -> Vec<String> {
     ids
 }
 
+/// The NATS connection ids of the instances (named `minotty ID`), from nats-server's
+/// `/connz`: a connection cut (e.g. for a malformed `PUB` a subject injection makes) comes
+/// back with another id.
+fn instance_connections(connz: &str) -> Vec<u64> {
+    let v: serde_json::Value = serde_json::from_str(connz).expect("connz is JSON");
+    let mut cids: Vec<u64> = v["connections"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| {
+            c["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("minotty "))
+        })
+        .filter_map(|c| c["cid"].as_u64())
+        .collect();
+    cids.sort_unstable();
+    cids
+}
+
 async fn count(db: &str, table: &str) -> i64 {
     sqlx::any::install_default_drivers();
     let mut conn = sqlx::AnyConnection::connect(db)
@@ -93,6 +113,8 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
             .await
             .expect("the hostile peer has NATS access");
     let ids = instance_ids(&evil).await;
+    let connections = instance_connections(&shared.nats.subscriptions().await.expect("connz"));
+    assert_eq!(connections.len(), 2, "{connections:?}");
     let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
     let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
     let ann_id = player_id(&shared.db, "ann").await;
@@ -212,6 +234,8 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
     let subs = shared.nats.subscriptions().await.expect("connz");
     assert!(subs.contains("minotty.heartbeat"), "{subs}");
     assert!(!subs.contains("injected"), "{subs}");
+    // No instance's NATS connection was cut (a malformed PUB would have had it closed).
+    assert_eq!(instance_connections(&subs), connections);
 
     // The real players still pair across the instances (the queue did not follow the forged
     // leader), while the forged heartbeats go on.
