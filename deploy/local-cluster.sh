@@ -17,6 +17,11 @@
 #
 # Both instances use one host key: players' ssh remembers one key for the balancer's address,
 # and must see the same one whichever instance they land on.
+#
+# NATS requires a user and password, and the instances share a cluster key (every message
+# between them is sealed with it): both are generated on the first start into
+# $CLUSTER_DIR/secrets (mode 0600) and written into nats.conf and each instance's config file
+# (mode 0600), never printed.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,19 +86,40 @@ start_postgres() {
     echo "postgresql  127.0.0.1:$pg_port (data $dir/pg)"
 }
 
+# The NATS password and the cluster key, generated once (random hex).
+make_secrets() {
+    if [ ! -s "$dir/secrets" ]; then
+        (umask 077 && {
+            echo "nats_password=$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+            echo "cluster_key=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')"
+        } >"$dir/secrets")
+    fi
+    nats_password=$(sed -n 's/^nats_password=//p' "$dir/secrets")
+    cluster_key=$(sed -n 's/^cluster_key=//p' "$dir/secrets")
+}
+
 start_nats() {
-    nats-server -a 127.0.0.1 -p $nats_port -m $((nats_port + 6000)) \
+    (umask 077 && cat >"$dir/nats.conf" <<EOF
+listen: 127.0.0.1:$nats_port
+http: 127.0.0.1:$((nats_port + 6000))
+authorization {
+  user: minotty
+  password: "$nats_password"
+}
+EOF
+    )
+    nats-server -c "$dir/nats.conf" \
         -l "$dir/nats.log" -P "$dir/nats.pid" >/dev/null 2>&1 &
     i=0
     until [ -s "$dir/nats.pid" ]; do i=$((i + 1)); [ $i -gt 50 ] && break; sleep 0.1; done
-    echo "nats-server 127.0.0.1:$nats_port"
+    echo "nats-server 127.0.0.1:$nats_port (user minotty, password in $dir/secrets)"
 }
 
 # One instance: $1 name, $2 SSH port, $3 metrics port. Its settings go in its config file.
 start_instance() {
     name=$1 port=$2 mport=$3
     mkdir -p "$dir/$name"
-    {
+    (umask 077 && {
         echo "listen = \"127.0.0.1:$port\""
         echo "metrics-listen = \"127.0.0.1:$mport\""
         echo "db = \"$db_url\""
@@ -101,10 +127,13 @@ start_instance() {
         echo "proxy-protocol-from = [\"127.0.0.1/32\"]"
         echo "log-format = \"json\""
         echo "nats = \"nats://127.0.0.1:$nats_port\""
+        echo "nats-user = \"minotty\""
+        echo "nats-password = \"$nats_password\""
+        echo "cluster-key = \"$cluster_key\""
         echo "instance-name = \"$name\""
         # SIGTERM (stop) lets running matches finish for at most this long.
         echo "drain-secs = $drain_secs"
-    } >"$dir/$name/minotty.toml"
+    } >"$dir/$name/minotty.toml")
     (cd "$dir/$name" && exec setsid "$bin" serve --config "$dir/$name/minotty.toml" \
         >"$dir/$name/stdout.log" 2>"$dir/$name/minotty.log" </dev/null) &
     echo $! >"$dir/$name/pid"
@@ -131,6 +160,7 @@ start() {
     bin=$(minotty_bin)
     [ -x "$bin" ] || { echo "no minotty at $bin: cargo build --release, or set MINOTTY_BIN" >&2; exit 1; }
     mkdir -p "$dir"
+    make_secrets
     start_postgres
     start_nats
     db_url="postgres://minotty:minotty@127.0.0.1:$pg_port/minotty"

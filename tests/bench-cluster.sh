@@ -20,7 +20,11 @@ PORT_A=${PORT_A:-2310}
 PORT_B=${PORT_B:-2311}
 NATS_PORT=${NATS_PORT:-4322}
 DB=${DB:-sqlite://$DIR/load.db}
-nats-server -a 127.0.0.1 -p "$NATS_PORT" >"$DIR/nats.log" 2>&1 &
+# NATS with a password and the cluster key, as a deployment runs them (deploy/README.md).
+NATS_PASSWORD=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+MINOTTY_CLUSTER_KEY=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+export MINOTTY_CLUSTER_KEY MINOTTY_NATS_USER=bench MINOTTY_NATS_PASSWORD=$NATS_PASSWORD
+nats-server -a 127.0.0.1 -p "$NATS_PORT" --user bench --pass "$NATS_PASSWORD" >"$DIR/nats.log" 2>&1 &
 NATS=$!
 LIMITS="--max-per-ip 5000 --max-per-subnet 5000 --max-per-site 5000 --max-connections 5000 \
   --max-startups 500:30:1000 --connect-burst 5000 --connects-per-minute 60000"

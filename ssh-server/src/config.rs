@@ -13,6 +13,10 @@ mod file;
 mod tbp;
 pub use file::{ConfigError, Loaded, parse_with_config};
 pub use tbp::TbpArgs;
+// The cluster's flags (NATS, its credentials and TLS, the cluster key) and secret redaction.
+mod cluster;
+pub mod secrets;
+pub use cluster::ClusterArgs;
 
 /// minotty: a falling-block puzzle game served over SSH.
 ///
@@ -126,37 +130,6 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub cluster: ClusterArgs,
-}
-
-/// Several instances: rooms and the ranked queue across them over NATS.
-#[derive(Clone, Debug, Args)]
-pub struct ClusterArgs {
-    /// NATS server URL (e.g. nats://127.0.0.1:4222): join the other instances using it. Without
-    /// it the server is a single instance.
-    #[arg(long, env = "MINOTTY_NATS", value_name = "URL")]
-    pub nats: Option<String>,
-
-    /// This instance's name in logs and NATS subjects (letters, digits, '-', '_').
-    #[arg(long, env = "MINOTTY_INSTANCE_NAME", default_value = "minotty")]
-    pub instance_name: String,
-
-    /// With --nats, seconds SIGTERM lets running matches finish before the server stops.
-    #[arg(long, env = "MINOTTY_DRAIN_SECS", default_value_t = 600)]
-    pub drain_secs: u64,
-}
-
-impl ClusterArgs {
-    /// The cluster settings, when `--nats` was given.
-    pub fn config(&self) -> Option<crate::cluster::ClusterConfig> {
-        self.nats
-            .as_ref()
-            .map(|nats| crate::cluster::ClusterConfig {
-                nats: nats.clone(),
-                instance_name: self.instance_name.clone(),
-                drain: std::time::Duration::from_secs(self.drain_secs),
-                max_proxies: crate::cluster::MAX_PROXIES,
-            })
-    }
 }
 
 /// How log lines are written.

@@ -55,6 +55,9 @@ fn init_logging(format: LogFormat) {
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     init_logging(args.log_format);
+    // Refused before anything starts: a cluster without its key (or with credentials that do
+    // not go together).
+    let cluster = args.cluster.config()?;
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -112,7 +115,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             limits: Limits::from(&args.limits),
             store: Some(store),
             tbp,
-            cluster: args.cluster.config(),
+            cluster,
         };
         minotty_server::run(listener, config, shutdown_signal()).await
     })

@@ -514,6 +514,7 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         "minotty_nats_rtt_last_seconds {}",
         seconds(u64::try_from(m.nats_rtt_last_us.get()).unwrap_or(0))
     );
+    crate::cluster::checks::render(o);
     out
 }
 

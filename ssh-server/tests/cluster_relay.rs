@@ -1,7 +1,8 @@
 //! The cluster's owner side against a real `nats-server`, with a raw NATS client playing
-//! another instance: a join by code seats a proxy whose room news is published to that
-//! instance; its messages reach the room; malformed messages are dropped without harm; and
-//! when the other instance's heartbeats stop, its member leaves the room.
+//! another instance (holding the cluster key): a join by code seats a proxy whose room news is
+//! published to that instance; its messages reach the room; malformed messages are dropped
+//! without harm; and when the other instance's heartbeats stop, its member leaves the room.
+//! A client without the key (or with a replayed message, or a subject injection) is ignored.
 
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -9,6 +10,8 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use minotty_engine::versus::MatchKind;
+use minotty_server::cluster::auth::{Auth, ClusterKey};
+use minotty_server::cluster::checks::{self, DropReason};
 use minotty_server::cluster::wire::{
     self, Heartbeat, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom,
 };
@@ -51,6 +54,46 @@ impl Drop for Nats {
     }
 }
 
+const KEY: &str = "the cluster key of the relay test, long enough";
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
+}
+
+/// `value` encoded and sealed by `auth` for `subject`.
+fn sealed<T: serde::Serialize>(auth: &Auth, subject: &str, value: &T) -> Vec<u8> {
+    let body = wire::encode(value).expect("encodes");
+    auth.seal(subject, &body, now_ms())
+}
+
+/// The payload of a message sealed for its subject, opened by `auth`.
+fn opened(auth: &Auth, msg: &async_nats::Message) -> Vec<u8> {
+    auth.open(
+        &msg.subject,
+        &msg.payload,
+        now_ms(),
+        tokio::time::Instant::now(),
+    )
+    .expect("sealed by the owner")
+    .body
+    .to_vec()
+}
+
+/// Waits until `reason` was counted `n` times (the process's count).
+async fn wait_for_count(reason: DropReason, n: u64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while checks::dropped_count(reason) < n {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{reason:?} dropped {} times, not {n}",
+            checks::dropped_count(reason)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Waits for a room view on `rx` that satisfies `f`.
 async fn room_view(
     rx: &mut mpsc::Receiver<Response>,
@@ -90,9 +133,13 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     let hub = Arc::new(Hub::new(None, Some(1)));
     let config = ClusterConfig {
         nats: nats.1.clone(),
+        auth: None,
+        tls: None,
+        key: ClusterKey::new(KEY).expect("long enough"),
         instance_name: "owner".into(),
         drain: Duration::from_secs(5),
-        max_proxies: 1,
+        max_proxies: 10,
+        max_proxies_per_peer: 1,
     };
     let owner = cluster::start(&hub, &config).await.expect("joins NATS");
 
@@ -118,6 +165,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
 
     // Another instance "x", played by a raw client: it beats, then asks to join by code.
     let other = async_nats::connect(nats.1.as_str()).await.expect("client");
+    let x = Auth::new(ClusterKey::new(KEY).expect("long enough"), "x");
     let mut inbox = other
         .subscribe(wire::member_subject(
             "x",
@@ -131,9 +179,41 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         draining: false,
         prefix: b'Z',
     };
-    let bytes = wire::encode(&beat(0)).expect("encodes");
+    // Without the key, a heartbeat claiming to be the oldest instance is dropped unread and
+    // counted, unsealed or sealed with another key: the peer map does not grow and the owner
+    // still leads the queue.
+    let evil = Auth::new(
+        ClusterKey::new("not the cluster key, but long enough").expect("long"),
+        "evil",
+    );
+    let forged = Heartbeat {
+        id: "evil".into(),
+        ..beat(0)
+    };
+    let unauthenticated = checks::dropped_count(DropReason::Unauthenticated);
     other
-        .publish(wire::HEARTBEAT, bytes.into())
+        .publish(
+            wire::HEARTBEAT,
+            wire::encode(&forged).expect("encodes").into(),
+        )
+        .await
+        .expect("forged beat");
+    other
+        .publish(
+            wire::HEARTBEAT,
+            sealed(&evil, wire::HEARTBEAT, &forged).into(),
+        )
+        .await
+        .expect("forged beat");
+    wait_for_count(DropReason::Unauthenticated, unauthenticated + 2).await;
+    assert_eq!(owner.instances(), 1);
+    assert!(owner.is_leader());
+
+    other
+        .publish(
+            wire::HEARTBEAT,
+            sealed(&x, wire::HEARTBEAT, &beat(0)).into(),
+        )
         .await
         .expect("beat");
 
@@ -159,14 +239,12 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         account: None,
         spectate: false,
     };
+    let subject = wire::join_subject(&room.code);
     let reply = other
-        .request(
-            wire::join_subject(&room.code),
-            wire::encode(&req).expect("encodes").into(),
-        )
+        .request(subject.clone(), sealed(&x, &subject, &req).into())
         .await
         .expect("the owner answers");
-    let Some(JoinRep::Ok { pid }) = wire::decode(&reply.subject, &reply.payload) else {
+    let Some(JoinRep::Ok { pid }) = wire::decode(&reply.subject, &opened(&x, &reply)) else {
         panic!("not admitted: {:?}", reply.payload);
     };
     // The other instance's session hears it is linked, then the room.
@@ -177,7 +255,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
             .await
             .expect("news for the member")
             .expect("subscription");
-        match wire::decode::<ToMember>(&msg.subject, &msg.payload).expect("decodes") {
+        match wire::decode::<ToMember>(&msg.subject, &opened(&x, &msg)).expect("decodes") {
             ToMember::Linked { code, inst, pid: p } => {
                 assert_eq!(
                     (code.as_str(), inst.as_str(), p),
@@ -201,47 +279,61 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     }
     room_view(&mut host_rx, "bob seated", |v| v.seats.len() == 2).await;
 
-    // The owner seats at most `max_proxies` members of other instances (1 here).
+    // The owner seats at most `max_proxies_per_peer` members of one other instance (1 here).
     let more = JoinReq {
         mid: 8,
         spectate: true,
         ..req.clone()
     };
     let reply = other
-        .request(
-            wire::join_subject(&room.code),
-            wire::encode(&more).expect("encodes").into(),
-        )
+        .request(subject.clone(), sealed(&x, &subject, &more).into())
         .await
         .expect("the owner answers");
     assert!(
         matches!(
-            wire::decode(&reply.subject, &reply.payload),
+            wire::decode(&reply.subject, &opened(&x, &reply)),
             Some(JoinRep::Refused { .. })
         ),
         "{:?}",
         reply.payload
     );
 
-    // The member's messages reach the room through its proxy.
+    // A join whose instance id would inject a protocol line (`SUB injected.proof`) into the
+    // owner's publishes is dropped, even sealed with the key: never answered, never formatted
+    // into a subject.
+    let bad_part = checks::dropped_count(DropReason::BadSubjectPart);
+    let inject = JoinReq {
+        inst: "x\r\nSUB injected.proof 1\r\n".into(),
+        mid: 9,
+        ..req.clone()
+    };
+    let answer = tokio::time::timeout(
+        Duration::from_secs(2),
+        other.request(subject.clone(), sealed(&x, &subject, &inject).into()),
+    )
+    .await;
+    assert!(!matches!(answer, Ok(Ok(_))), "answered: {answer:?}");
+    wait_for_count(DropReason::BadSubjectPart, bad_part + 1).await;
+
+    // The member's messages reach the room through its proxy; the same sealed message
+    // published again is a replay, dropped.
     let ready = ToProxy::Room(WireRoom::Ready { ready: true });
-    other
-        .publish(
-            wire::proxy_subject(owner.id(), minotty_server::versus::MemberId(pid)),
-            wire::encode(&ready).expect("encodes").into(),
-        )
-        .await
-        .expect("publish");
+    let proxy = wire::proxy_subject(owner.id(), minotty_server::versus::MemberId(pid));
+    let ready_bytes = sealed(&x, &proxy, &ready);
+    let stale = checks::dropped_count(DropReason::Stale);
+    for _ in 0..2 {
+        other
+            .publish(proxy.clone(), ready_bytes.clone().into())
+            .await
+            .expect("publish");
+    }
+    wait_for_count(DropReason::Stale, stale + 1).await;
     room_view(&mut host_rx, "bob ready", |v| {
         v.seats.len() == 2 && v.seats[1].ready
     })
     .await;
     assert_eq!(owner.instances(), 2);
-    assert!(
-        owner
-            .nats_rtt()
-            .is_some_and(|rtt| rtt < Duration::from_secs(1))
-    );
+    assert!(owner.nats_rtt().is_some());
 
     // Instance x falls silent: after the dead time its member leaves the room.
     room_view(&mut host_rx, "bob gone with his instance", |v| {

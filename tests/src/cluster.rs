@@ -1,5 +1,6 @@
 //! Several instances for the cluster's end-to-end test: a `nats-server` of the distribution on
-//! a free loopback port, one shared database (a fresh PostgreSQL database when a server is
+//! a free loopback port that requires a user and password (as `deploy/` runs it; its
+//! monitoring port shows every connection's subscriptions), one shared database (a fresh PostgreSQL database when a server is
 //! there, as CI has; otherwise one SQLite file), and each instance a real `minotty serve`
 //! process, so that killing one (SIGKILL) or draining it (SIGTERM) is what an operator's would
 //! be.
@@ -58,11 +59,26 @@ fn free_port() -> anyhow::Result<u16> {
     Ok(l.local_addr()?.port())
 }
 
-/// A `nats-server` on loopback, killed when dropped.
+/// The NATS user the instances log in as, and another (an operator's other service, or an
+/// attacker who got NATS access) that has no cluster key.
+pub const NATS_USER: &str = "minotty";
+pub const NATS_PASSWORD: &str = "instances-nats-password";
+pub const OTHER_USER: &str = "other";
+pub const OTHER_PASSWORD: &str = "other-nats-password";
+/// The cluster key every test instance is given (`MINOTTY_CLUSTER_KEY`).
+pub const CLUSTER_KEY: &str = "the cluster key of the end-to-end tests, 32+ characters";
+
+/// A `nats-server` on loopback requiring a user and password, killed when dropped.
 #[derive(Debug)]
 pub struct Nats {
     child: Child,
+    /// With the instances' credentials in it (`nats://minotty:PASSWORD@127.0.0.1:PORT`).
     pub url: String,
+    /// Without credentials: refused by the server.
+    pub bare_url: String,
+    /// The monitoring endpoint (`/connz?subs=1` lists every connection's subscriptions).
+    pub monitor: SocketAddr,
+    _dir: tempfile::TempDir,
 }
 
 /// Set to `1` (as `.ci/run` does) to fail instead of skipping when `nats-server` is missing.
@@ -87,18 +103,34 @@ pub fn nats_available(test: &str) -> bool {
 }
 
 impl Nats {
-    /// Starts `nats-server -a 127.0.0.1 -p PORT` and waits until it accepts connections.
+    /// Starts `nats-server` on loopback with a config file that requires [`NATS_USER`] (or
+    /// [`OTHER_USER`]) and waits until it accepts connections.
     pub async fn start() -> anyhow::Result<Nats> {
         let port = free_port()?;
+        let monitor_port = free_port()?;
+        let dir = tempfile::tempdir()?;
+        let conf = dir.path().join("nats.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "listen: 127.0.0.1:{port}\nhttp: 127.0.0.1:{monitor_port}\n\
+                 authorization {{\n  users = [\n    {{user: {NATS_USER}, password: \"{NATS_PASSWORD}\"}}\n    \
+                 {{user: {OTHER_USER}, password: \"{OTHER_PASSWORD}\"}}\n  ]\n}}\n"
+            ),
+        )?;
         let child = Command::new("nats-server")
-            .args(["-a", "127.0.0.1", "-p", &port.to_string()])
+            .arg("-c")
+            .arg(&conf)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .context("starting nats-server (install it: apt-get install nats-server)")?;
         let nats = Nats {
             child,
-            url: format!("nats://127.0.0.1:{port}"),
+            url: format!("nats://{NATS_USER}:{NATS_PASSWORD}@127.0.0.1:{port}"),
+            bare_url: format!("nats://127.0.0.1:{port}"),
+            monitor: ([127, 0, 0, 1], monitor_port).into(),
+            _dir: dir,
         };
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         while tokio::net::TcpStream::connect(("127.0.0.1", port))
@@ -112,6 +144,33 @@ impl Nats {
         }
         Ok(nats)
     }
+
+    /// The URL with the credentials of [`OTHER_USER`] (NATS access, no cluster key).
+    pub fn other_url(&self) -> String {
+        self.bare_url
+            .replace("nats://", &format!("nats://{OTHER_USER}:{OTHER_PASSWORD}@"))
+    }
+
+    /// Every subject some connection subscribes to now (from the monitoring endpoint).
+    pub async fn subscriptions(&self) -> anyhow::Result<String> {
+        http_get(self.monitor, "/connz?subs=1").await
+    }
+}
+
+/// The body of `GET path` on `addr` (HTTP/1.0, read to the end).
+pub async fn http_get(addr: SocketAddr, path: &str) -> anyhow::Result<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await?;
+    s.write_all(format!("GET {path} HTTP/1.0\r\nHost: localhost\r\n\r\n").as_bytes())
+        .await?;
+    let mut body = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut body))
+        .await
+        .context("an HTTP answer")??;
+    let text = String::from_utf8_lossy(&body).into_owned();
+    Ok(text
+        .split_once("\r\n\r\n")
+        .map_or(text.clone(), |(_, b)| b.to_owned()))
 }
 
 impl Drop for Nats {
@@ -125,6 +184,8 @@ impl Drop for Nats {
 #[derive(Debug)]
 pub struct Instance {
     pub addr: SocketAddr,
+    /// Its `/metrics` and `/health`.
+    pub metrics: SocketAddr,
     pub name: String,
     child: Child,
     /// Its log (stdout and stderr).
@@ -146,6 +207,7 @@ impl Instance {
     ) -> anyhow::Result<Instance> {
         let port = free_port()?;
         let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+        let metrics: SocketAddr = ([127, 0, 0, 1], free_port()?).into();
         let log = dir.join(format!("{name}.log"));
         let out = std::fs::File::create(&log)?;
         let mut cmd = Command::new(server_binary()?);
@@ -155,6 +217,8 @@ impl Instance {
             .arg("--host-key")
             .arg(dir.join(format!("host_key_{name}")))
             .args(["--drain-secs", &drain.as_secs().to_string()])
+            .args(["--metrics-listen", &metrics.to_string()])
+            .env("MINOTTY_CLUSTER_KEY", CLUSTER_KEY)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
@@ -177,6 +241,7 @@ impl Instance {
         }
         Ok(Instance {
             addr,
+            metrics,
             name: name.to_owned(),
             child,
             log,
@@ -211,6 +276,15 @@ impl Instance {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// The value of the metric line `series` (name and labels, as printed) in `/metrics`.
+    pub async fn metric(&self, series: &str) -> anyhow::Result<i64> {
+        let text = http_get(self.metrics, "/metrics").await?;
+        text.lines()
+            .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| anyhow!("no {series} in /metrics"))
     }
 
     /// Whether the process is still running.

@@ -22,6 +22,12 @@
 //!
 //! Without `--nats` none of this exists: no task, no connection, the hub's `cluster` is unset.
 
+pub mod auth;
+pub mod checks;
+pub mod connect;
+mod peers;
+mod receive;
+pub mod text;
 pub mod wire;
 
 use std::collections::HashMap;
@@ -36,11 +42,10 @@ use tokio::time::Instant;
 
 use crate::services::AccountRef;
 use crate::store::PlayerId;
-use crate::versus::code::ALPHABET;
 use crate::versus::{
     Hub, Link, Member, MemberId, QueueMsg, ROOM_INBOX, RoomLink, RoomMsg, SessionTx,
 };
-use wire::{Heartbeat, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
+use wire::{JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
 
 /// How often an instance says it is alive.
 pub const HEARTBEAT_EVERY: Duration = Duration::from_secs(1);
@@ -50,20 +55,33 @@ pub const DEAD_AFTER: Duration = Duration::from_secs(3);
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 /// The most proxies (members of other instances in this instance's rooms and queue).
 pub const MAX_PROXIES: usize = 10_000;
+/// The most proxies of any one other instance: one peer cannot take every slot.
+pub const MAX_PROXIES_PER_PEER: usize = 2_500;
+/// The most other instances known at once (a heartbeat of one more is dropped).
+pub const MAX_PEERS: usize = 64;
 /// Responses queued for a proxy's publishing task (as for a local session).
 const PROXY_QUEUE: usize = crate::services::RESPONSE_QUEUE;
 
 /// How an instance joins the cluster.
 #[derive(Clone, Debug)]
 pub struct ClusterConfig {
-    /// `nats://host:port` of the NATS server.
+    /// `nats://host:port` of the NATS server (may hold credentials: show it redacted).
     pub nats: String,
+    /// How to log in to NATS (`None`: as the URL says, or anonymously).
+    pub auth: Option<connect::NatsAuth>,
+    /// TLS to NATS.
+    pub tls: Option<connect::NatsTls>,
+    /// The key every message between instances is sealed with.
+    pub key: auth::ClusterKey,
     /// A name for logs and subjects (letters, digits, `-`, `_`); a random suffix makes the id.
     pub instance_name: String,
     /// After SIGTERM, how long running matches may go on before the instance stops anyway.
     pub drain: Duration,
-    /// The most members of other instances seated here at once ([`MAX_PROXIES`]).
+    /// The most members of other instances seated here at once ([`MAX_PROXIES`]; of one
+    /// instance, at most [`MAX_PROXIES_PER_PEER`] of them, and never more than this).
     pub max_proxies: usize,
+    /// The most members of any one other instance seated here ([`MAX_PROXIES_PER_PEER`]).
+    pub max_proxies_per_peer: usize,
 }
 
 /// Another instance, as its heartbeats tell.
@@ -111,6 +129,8 @@ const PROXY_ADMISSION: Duration = Duration::from_secs(5);
 #[derive(Debug)]
 pub struct Cluster {
     client: async_nats::Client,
+    /// Seals what this instance sends and checks what it receives.
+    auth: auth::Auth,
     id: String,
     started: i64,
     hub: Weak<Hub>,
@@ -125,15 +145,13 @@ pub struct Cluster {
     remotes: Mutex<HashMap<MemberId, Remote>>,
     proxies: Mutex<HashMap<MemberId, Arc<Proxy>>>,
     max_proxies: usize,
+    max_proxies_per_peer: usize,
 }
 
-/// A name another instance sent, made safe to draw and cut to a name's length (a guest's
-/// mark included).
+/// A name another instance sent, through the server's name allowlist and cut to a name's
+/// length (a guest's mark included).
 fn bounded_name(name: &str) -> String {
-    minotty_ui::sanitize(name)
-        .chars()
-        .take(crate::names::MAX_NAME_CHARS + 1)
-        .collect()
+    text::name(name)
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -153,13 +171,16 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         "{}-{suffix:08x}",
         if name.is_empty() { "minotty" } else { &name }
     );
-    let client = async_nats::ConnectOptions::new()
-        .name(format!("minotty {id}"))
-        .connect(config.nats.as_str())
-        .await
-        .map_err(|e| anyhow::anyhow!("connecting to NATS at {}: {e}", config.nats))?;
+    let client = connect::connect(
+        &config.nats,
+        config.auth.as_ref(),
+        config.tls.as_ref(),
+        &format!("minotty {id}"),
+    )
+    .await?;
     let cluster = Arc::new(Cluster {
         client,
+        auth: auth::Auth::new(config.key.clone(), &id),
         id,
         started: crate::store::unix_now(),
         hub: Arc::downgrade(hub),
@@ -171,6 +192,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         remotes: Mutex::new(HashMap::new()),
         proxies: Mutex::new(HashMap::new()),
         max_proxies: config.max_proxies,
+        max_proxies_per_peer: config.max_proxies_per_peer,
     });
     let mut joins = cluster.client.subscribe(wire::JOIN_ANY).await?;
     let mut mine = cluster
@@ -199,7 +221,9 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
     tokio::spawn(async move {
         while let Some(msg) = beats.next().await {
             let Some(c) = weak.upgrade() else { return };
-            c.on_heartbeat(&msg.subject, &msg.payload);
+            if let Some((sender, body)) = c.open(&msg) {
+                c.on_heartbeat(&sender, &msg.subject, &body);
+            }
         }
     });
     let weak = Arc::downgrade(&cluster);
@@ -218,7 +242,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
     cluster.beat().await;
     tracing::info!(
         instance = %cluster.id,
-        nats = %config.nats,
+        nats = %crate::config::secrets::redact_url(&config.nats),
         codes = %char::from(cluster.prefix.load(Ordering::Relaxed)),
         "joined the cluster"
     );
@@ -252,33 +276,10 @@ impl Cluster {
         }
     }
 
-    /// The live instances known now (this one included).
-    pub fn instances(&self) -> usize {
-        lock(&self.peers).len() + 1
-    }
-
-    /// The instance leading the ranked queue: the oldest live one that is not draining (this
-    /// one when every instance drains).
-    pub fn leader(&self) -> String {
-        let peers = lock(&self.peers);
-        let mut best: Option<(i64, &str)> =
-            (!self.is_draining()).then_some((self.started, self.id.as_str()));
-        for (id, p) in peers.iter().filter(|(_, p)| !p.draining) {
-            let cand = (p.started, id.as_str());
-            if best.is_none_or(|b| cand < b) {
-                best = Some(cand);
-            }
-        }
-        best.map_or_else(|| self.id.clone(), |(_, id)| id.to_owned())
-    }
-
-    /// Whether this instance leads the queue.
-    pub fn is_leader(&self) -> bool {
-        self.leader() == self.id
-    }
-
+    /// Publishes `bytes` sealed for `subject`.
     async fn publish(&self, subject: String, bytes: Vec<u8>) {
-        if let Err(e) = self.client.publish(subject, bytes.into()).await {
+        let sealed = self.seal(&subject, &bytes);
+        if let Err(e) = self.client.publish(subject, sealed.into()).await {
             tracing::warn!(error = %e, "publishing to NATS");
         }
     }
@@ -286,153 +287,6 @@ impl Cluster {
     async fn send<T: serde::Serialize>(&self, subject: String, value: &T) {
         if let Some(bytes) = wire::encode(value) {
             self.publish(subject, bytes).await;
-        }
-    }
-
-    /// Takes a first character for room codes that no live peer uses (any, past 31 instances).
-    fn pick_prefix(&self) {
-        let used: Vec<u8> = lock(&self.peers).values().map(|p| p.prefix).collect();
-        let free: Vec<u8> = ALPHABET
-            .iter()
-            .copied()
-            .filter(|c| !used.contains(c))
-            .collect();
-        let pool = if free.is_empty() { ALPHABET } else { &free[..] };
-        let first = pool[rand::random_range(0..pool.len())];
-        self.prefix.store(first, Ordering::Relaxed);
-        if let Some(hub) = self.hub.upgrade() {
-            hub.set_code_prefix(first);
-        }
-    }
-
-    async fn beat(&self) {
-        let beat = Heartbeat {
-            id: self.id.clone(),
-            started: self.started,
-            draining: self.is_draining(),
-            prefix: self.prefix.load(Ordering::Relaxed),
-        };
-        *lock(&self.beat_sent) = Some(Instant::now());
-        self.send(wire::HEARTBEAT.to_owned(), &beat).await;
-    }
-
-    fn on_heartbeat(&self, subject: &str, payload: &[u8]) {
-        let Some(beat) = wire::decode::<Heartbeat>(subject, payload) else {
-            return;
-        };
-        if beat.id == self.id {
-            // Our own heartbeat back from the server: the NATS round trip.
-            if let Some(sent) = lock(&self.beat_sent).take() {
-                let rtt = sent.elapsed();
-                let us = u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX);
-                self.rtt_us.store(us.max(1), Ordering::Relaxed);
-                crate::metrics::nats_rtt(rtt);
-            }
-            return;
-        }
-        // Two instances that chose the same code character (started together): the younger
-        // chooses again.
-        let clash = beat.prefix == self.prefix.load(Ordering::Relaxed)
-            && (beat.started, beat.id.as_str()) < (self.started, self.id.as_str());
-        {
-            let mut peers = lock(&self.peers);
-            if !peers.contains_key(&beat.id) {
-                tracing::info!(instance = %beat.id, "an instance joined the cluster");
-            }
-            peers.insert(
-                beat.id,
-                Peer {
-                    started: beat.started,
-                    draining: beat.draining,
-                    prefix: beat.prefix,
-                    seen: Instant::now(),
-                },
-            );
-        }
-        if clash {
-            self.pick_prefix();
-            tracing::info!(
-                codes = %char::from(self.prefix.load(Ordering::Relaxed)),
-                "another instance uses the same room code character: changed"
-            );
-        }
-    }
-
-    fn is_alive(&self, inst: &str) -> bool {
-        inst == self.id || lock(&self.peers).contains_key(inst)
-    }
-
-    /// Forgets instances not heard from for [`DEAD_AFTER`]; tells this instance's sessions in
-    /// their rooms, takes their members out of this instance's rooms and queue, and hands
-    /// players waiting in a dead leader's queue to the next.
-    fn sweep(self: &Arc<Self>, now: Instant) {
-        let dead: Vec<String> = {
-            let mut peers = lock(&self.peers);
-            let dead: Vec<String> = peers
-                .iter()
-                .filter(|(_, p)| now.duration_since(p.seen) >= DEAD_AFTER)
-                .map(|(id, _)| id.clone())
-                .collect();
-            for id in &dead {
-                peers.remove(id);
-            }
-            dead
-        };
-        for inst in &dead {
-            tracing::warn!(instance = %inst, "an instance stopped answering: its rooms are gone");
-        }
-        let mut requeue = Vec::new();
-        {
-            let mut remotes = lock(&self.remotes);
-            for (mid, r) in remotes.iter_mut() {
-                if let Some((owner, _, code)) = r.room.take_if(|(o, ..)| !self.is_alive(o)) {
-                    let mut link = lock(&r.link);
-                    // Unless the session has moved on to another room meanwhile.
-                    if link.as_ref().is_some_and(|l| l.code == code) {
-                        *link = None;
-                        r.tx.send(Response::RoomClosed {
-                            message: format!(
-                                "The server running room {code} stopped: the match is not rated."
-                            ),
-                        });
-                    }
-                    tracing::debug!(room = %code, owner = %owner, "a room of a dead instance");
-                }
-                if let Some((leader, _)) = &r.queue
-                    && !self.is_alive(leader)
-                {
-                    r.queue = None;
-                    requeue.push(*mid);
-                }
-            }
-            remotes.retain(|_, r| !r.tx.is_closed() || r.room.is_some() || r.queue.is_some());
-        }
-        for mid in requeue {
-            self.requeue(mid);
-        }
-        let gone: Vec<Arc<Proxy>> = {
-            let mut proxies = lock(&self.proxies);
-            let gone: Vec<MemberId> = proxies
-                .iter()
-                .filter(|(_, p)| !self.is_alive(&p.inst) || p.done.load(Ordering::Relaxed))
-                .map(|(id, _)| *id)
-                .collect();
-            gone.iter().filter_map(|id| proxies.remove(id)).collect()
-        };
-        let Some(hub) = self.hub.upgrade() else {
-            return;
-        };
-        for p in gone.into_iter().filter(|p| !p.done.load(Ordering::Relaxed)) {
-            p.done.store(true, Ordering::Relaxed);
-            if let Some(room) = p.member.room() {
-                room.send(RoomMsg::Leave {
-                    id: p.member.id,
-                    disconnected: true,
-                });
-            }
-            if p.queued.swap(false, Ordering::Relaxed) {
-                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
-            }
         }
     }
 
@@ -465,10 +319,14 @@ impl Cluster {
 
     async fn request(&self, subject: String, req: &JoinReq) -> Option<JoinRep> {
         let bytes = wire::encode(req)?;
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.client.request(subject, bytes.into()))
+        let sealed = self.seal(&subject, &bytes);
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.client.request(subject, sealed.into()))
             .await
         {
-            Ok(Ok(msg)) => wire::decode(&msg.subject, &msg.payload),
+            Ok(Ok(msg)) => {
+                let (_, body) = self.open(&msg)?;
+                wire::decode(&msg.subject, &body)
+            }
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "a cluster request found nobody");
                 None
@@ -614,8 +472,15 @@ impl Cluster {
             return;
         };
         // Only the owner answers; the others stay silent.
+        if !checks::valid_part(code) {
+            checks::dropped(checks::DropReason::BadSubjectPart, &msg.subject);
+            return;
+        }
         let Some(room) = hub.room(code) else { return };
-        let Some(req) = wire::decode::<JoinReq>(&msg.subject, &msg.payload) else {
+        let Some((sender, body)) = self.open(&msg) else {
+            return;
+        };
+        let Some(req) = self.join_from(&sender, &msg.subject, &body) else {
             return;
         };
         let spectate = req.spectate;
@@ -654,6 +519,12 @@ impl Cluster {
             tracing::warn!("too many members of other instances: a join is refused");
             return None;
         }
+        let of_peer = proxies.values().filter(|p| p.inst == req.inst).count();
+        if of_peer >= self.max_proxies_per_peer {
+            checks::dropped(checks::DropReason::OverCap, &req.inst);
+            tracing::warn!(instance = %req.inst, "too many members of one instance: a join is refused");
+            return None;
+        }
         let (tx, rx) = mpsc::channel(PROXY_QUEUE);
         let member = Member {
             id: hub.next_member(),
@@ -675,6 +546,7 @@ impl Cluster {
             born: Instant::now(),
         });
         proxies.insert(proxy.member.id, Arc::clone(&proxy));
+        checks::set_sizes(lock(&self.peers).len(), proxies.len());
         tokio::spawn(Arc::clone(self).run_proxy(Arc::clone(&proxy), rx));
         Some(proxy)
     }
@@ -737,18 +609,22 @@ impl Cluster {
     /// Something addressed to this instance: for a proxy here, a session here, or the queue.
     async fn on_addressed(self: &Arc<Self>, msg: async_nats::Message) {
         let subject = msg.subject.as_str();
+        let Some((sender, body)) = self.open(&msg) else {
+            return;
+        };
         let mut parts = subject.split('.').skip(3);
         match (parts.next(), parts.next()) {
             (Some("p"), Some(pid)) => {
                 let Ok(pid) = pid.parse::<u64>() else { return };
-                let Some(m) = wire::decode::<ToProxy>(subject, &msg.payload) else {
+                let Some(m) = wire::decode::<ToProxy>(subject, &body) else {
+                    checks::dropped(checks::DropReason::Malformed, subject);
                     return;
                 };
-                self.to_proxy(MemberId(pid), m);
+                self.to_proxy(&sender, MemberId(pid), m);
             }
             (Some("m"), Some(mid)) => {
                 let Ok(mid) = mid.parse::<u64>() else { return };
-                let Some(m) = wire::decode::<ToMember>(subject, &msg.payload) else {
+                let Some(m) = self.to_member_from(&sender, subject, &body) else {
                     return;
                 };
                 self.to_member(MemberId(mid), m);
@@ -757,7 +633,7 @@ impl Cluster {
                 let Some(reply) = msg.reply.clone() else {
                     return;
                 };
-                let Some(req) = wire::decode::<JoinReq>(subject, &msg.payload) else {
+                let Some(req) = self.join_from(&sender, subject, &body) else {
                     return;
                 };
                 let rep = self.queue_request(req);
@@ -801,10 +677,15 @@ impl Cluster {
         }
     }
 
-    fn to_proxy(&self, pid: MemberId, msg: ToProxy) {
+    fn to_proxy(&self, sender: &str, pid: MemberId, msg: ToProxy) {
         let Some(proxy) = lock(&self.proxies).get(&pid).cloned() else {
             return;
         };
+        // Only the member's own instance speaks for it.
+        if proxy.inst != sender {
+            checks::dropped(checks::DropReason::Malformed, &proxy.inst);
+            return;
+        }
         let Some(hub) = self.hub.upgrade() else {
             return;
         };
@@ -842,7 +723,7 @@ impl Cluster {
         };
         match msg {
             ToMember::Response(relay) => {
-                r.tx.send(relay.into_response());
+                r.tx.send(text::clean(relay).into_response());
             }
             ToMember::Linked { code, inst, pid } => {
                 let pid = MemberId(pid);

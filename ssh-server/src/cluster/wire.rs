@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::versus::{MemberId, RoomMsg};
 
-/// The largest message an instance sends or reads (NATS' own default payload limit is 1 MiB).
-/// A larger one (only a very long game's replay can be) is dropped: the match is then stored
-/// without that replay, as when a replay does not arrive in time.
-pub const MAX_MESSAGE: usize = 1 << 20;
+/// The largest message an instance sends or reads: NATS' own default payload limit (1 MiB)
+/// less room for the seal (`super::auth`, under 100 bytes). A larger one (only a very long
+/// game's replay can be) is dropped: the match is then stored without that replay, as when a
+/// replay does not arrive in time.
+pub const MAX_MESSAGE: usize = (1 << 20) - 256;
 
 /// The subject every instance publishes its heartbeat on.
 pub const HEARTBEAT: &str = "minotty.heartbeat";

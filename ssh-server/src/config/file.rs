@@ -213,7 +213,8 @@ fn scalars(value: &DeValue<'_>) -> Option<Vec<String>> {
 }
 
 /// The settings in effect for `minotty serve` as a config file: every key with its value and,
-/// in a comment, where it came from (`--print-config`). `given` is the parse without the
+/// in a comment, where it came from (`--print-config`); secrets redacted
+/// ([`super::secrets`]). `given` is the parse without the
 /// file, `from_file` the ids the file set.
 fn effective(matches: &ArgMatches, given: &ArgMatches, from_file: &[String]) -> String {
     let mut out = String::new();
@@ -231,7 +232,10 @@ fn effective(matches: &ArgMatches, given: &ArgMatches, from_file: &[String]) -> 
         };
         let values: Vec<String> = matches
             .get_raw(id)
-            .map(|v| v.map(|s| quote(&s.to_string_lossy())).collect())
+            .map(|v| {
+                v.map(|s| quote(&super::secrets::shown_value(key, &s.to_string_lossy())))
+                    .collect()
+            })
             .unwrap_or_default();
         match values.as_slice() {
             [] => out.push_str(&format!("# {key} = (not set)\n")),

@@ -20,6 +20,7 @@ mod bots;
 mod kept;
 mod spectators;
 mod upkeep;
+mod verify;
 
 use super::bot::{BotGuard, BotSeat};
 use super::{
@@ -237,6 +238,8 @@ struct Live {
     /// When to store the match without the replays still missing; `None` once stored.
     record_due: Option<Instant>,
     recorded: bool,
+    /// A player is a member of another instance (its result is verified before it is rated).
+    remote: bool,
 }
 
 impl Live {
@@ -713,6 +716,7 @@ impl Room {
             }
             _ => None,
         };
+        let remote = self.seats.iter().any(|s| self.is_remote(s.member.id));
         let players = self
             .seats
             .iter_mut()
@@ -751,6 +755,7 @@ impl Room {
             over: false,
             record_due: None,
             recorded: false,
+            remote,
         });
         self.state = RoomState::Playing;
         tracing::info!(room = %self.code, players = self.seats.len(), ?kind, "match starts");
@@ -873,6 +878,9 @@ impl Room {
     fn end_match(&mut self, now: Instant) {
         let ranked = self.ranked;
         let code = self.code.clone();
+        // A result resting on another instance's reports changes ratings only once verified
+        // (`store_match`).
+        let remote = self.has_remote_player();
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -913,7 +921,9 @@ impl Room {
                     DEFAULT_TAU,
                 );
                 live.players[p].rating = Some((before[p], after));
-                if let Some(account) = &live.players[p].member.account {
+                if let Some(account) = &live.players[p].member.account
+                    && !remote
+                {
                     self.hub.set_rating(account.id, after);
                 }
             }
@@ -1021,6 +1031,7 @@ impl Room {
 
     /// Hands the match to the recorder (once).
     fn store_match(&mut self) {
+        let remote = self.has_remote_player();
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -1029,6 +1040,39 @@ impl Room {
             return;
         }
         live.recorded = true;
+        let rated = self.ranked
+            && live
+                .players
+                .iter()
+                .all(|p| p.rating.is_some() && p.bot.is_none());
+        if rated && remote {
+            match verify::verify_ranked(live) {
+                Ok(()) => {
+                    for pl in &live.players {
+                        if let (Some(account), Some((_, after))) = (&pl.member.account, pl.rating) {
+                            self.hub.set_rating(account.id, after);
+                        }
+                    }
+                }
+                Err(why) => {
+                    tracing::warn!(
+                        room = %self.code,
+                        %why,
+                        "a ranked result from another instance did not verify: not rated"
+                    );
+                    for pl in &mut live.players {
+                        pl.rating = None;
+                        if !pl.disconnected {
+                            pl.member.send(Response::Notice {
+                                message: "The match's result could not be verified: it is \
+                                          not rated."
+                                    .into(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
         let n = live.players.len() as u32;
         let players = live
             .players

@@ -192,3 +192,43 @@ fn the_example_file_names_every_key_and_parses() {
     let f = file(&all);
     serve(&["minotty", "--config", path(&f)]).expect("every key of the example parses");
 }
+
+/// `--print-config` never shows a secret: not the database's or NATS' password in their URLs,
+/// nor the cluster key or NATS credentials, whether from a flag, the environment or the file.
+#[test]
+fn printed_settings_redact_secrets() {
+    let key = "k".repeat(40);
+    let f = file(&format!(
+        "nats = \"nats://u:natspw@h:4222\"\ncluster-key = \"{key}\"\nnats-token = \"t0ken-secret\"\n"
+    ));
+    let loaded = parse_with_config([
+        "minotty",
+        "--db",
+        "postgres://minotty:dbpw@db/minotty",
+        "--nats-nkey-seed",
+        "SUSEEDSECRET",
+        "--config",
+        path(&f),
+    ])
+    .expect("parses");
+    let text = &loaded.effective;
+    for secret in [
+        "natspw",
+        "dbpw",
+        key.as_str(),
+        "t0ken-secret",
+        "SUSEEDSECRET",
+    ] {
+        assert!(!text.contains(secret), "{secret} shown:\n{text}");
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for line in [
+        "db = \"postgres://minotty:<redacted>@db/minotty\"  # flag",
+        "nats = \"nats://u:<redacted>@h:4222\"  # config file",
+        "cluster-key = \"<redacted>\"  # config file",
+        "nats-token = \"<redacted>\"  # config file",
+        "nats-nkey-seed = \"<redacted>\"  # flag",
+    ] {
+        assert!(lines.contains(&line), "{line} missing: {lines:?}");
+    }
+}

@@ -1,0 +1,204 @@
+//! The other instances, as their heartbeats tell: who is alive (and who leads the ranked
+//! queue: the oldest that is not draining), each instance's room code character, and what
+//! happens when one falls silent (its rooms and proxies go, its queue moves on). Only an
+//! authenticated heartbeat, sent by the instance it names, counts; the peer map holds at most
+//! [`MAX_PEERS`].
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use minotty_ui::online::Response;
+use tokio::time::Instant;
+
+use super::wire::{self, Heartbeat};
+use super::{Cluster, DEAD_AFTER, MAX_PEERS, Peer, Proxy, checks, lock};
+use crate::versus::code::ALPHABET;
+use crate::versus::{MemberId, QueueMsg, RoomMsg};
+
+impl Cluster {
+    /// The live instances known now (this one included).
+    pub fn instances(&self) -> usize {
+        lock(&self.peers).len() + 1
+    }
+
+    /// The instance leading the ranked queue: the oldest live one that is not draining (this
+    /// one when every instance drains).
+    pub fn leader(&self) -> String {
+        let peers = lock(&self.peers);
+        let mut best: Option<(i64, &str)> =
+            (!self.is_draining()).then_some((self.started, self.id.as_str()));
+        for (id, p) in peers.iter().filter(|(_, p)| !p.draining) {
+            let cand = (p.started, id.as_str());
+            if best.is_none_or(|b| cand < b) {
+                best = Some(cand);
+            }
+        }
+        best.map_or_else(|| self.id.clone(), |(_, id)| id.to_owned())
+    }
+
+    /// Whether this instance leads the queue.
+    pub fn is_leader(&self) -> bool {
+        self.leader() == self.id
+    }
+
+    /// Takes a first character for room codes that no live peer uses (any, past 31 instances).
+    pub(super) fn pick_prefix(&self) {
+        let used: Vec<u8> = lock(&self.peers).values().map(|p| p.prefix).collect();
+        let free: Vec<u8> = ALPHABET
+            .iter()
+            .copied()
+            .filter(|c| !used.contains(c))
+            .collect();
+        let pool = if free.is_empty() { ALPHABET } else { &free[..] };
+        let first = pool[rand::random_range(0..pool.len())];
+        self.prefix.store(first, Ordering::Relaxed);
+        if let Some(hub) = self.hub.upgrade() {
+            hub.set_code_prefix(first);
+        }
+    }
+
+    pub(super) async fn beat(&self) {
+        let beat = Heartbeat {
+            id: self.id.clone(),
+            started: self.started,
+            draining: self.is_draining(),
+            prefix: self.prefix.load(Ordering::Relaxed),
+        };
+        *lock(&self.beat_sent) = Some(Instant::now());
+        self.send(wire::HEARTBEAT.to_owned(), &beat).await;
+    }
+
+    pub(super) fn on_heartbeat(&self, sender: &str, subject: &str, payload: &[u8]) {
+        let Some(beat) = wire::decode::<Heartbeat>(subject, payload) else {
+            checks::dropped(checks::DropReason::Malformed, subject);
+            return;
+        };
+        // Only an instance's own heartbeat counts (the sender is authenticated).
+        if beat.id != sender {
+            checks::dropped(checks::DropReason::Malformed, subject);
+            return;
+        }
+        if beat.id == self.id {
+            // Our own heartbeat back from the server: the NATS round trip.
+            if let Some(sent) = lock(&self.beat_sent).take() {
+                let rtt = sent.elapsed();
+                let us = u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX);
+                self.rtt_us.store(us.max(1), Ordering::Relaxed);
+                crate::metrics::nats_rtt(rtt);
+            }
+            return;
+        }
+        // Two instances that chose the same code character (started together): the younger
+        // chooses again.
+        let clash = beat.prefix == self.prefix.load(Ordering::Relaxed)
+            && (beat.started, beat.id.as_str()) < (self.started, self.id.as_str());
+        {
+            let mut peers = lock(&self.peers);
+            if !peers.contains_key(&beat.id) {
+                if peers.len() >= MAX_PEERS {
+                    drop(peers);
+                    checks::dropped(checks::DropReason::OverCap, subject);
+                    return;
+                }
+                tracing::info!(instance = %beat.id, "an instance joined the cluster");
+            }
+            peers.insert(
+                beat.id,
+                Peer {
+                    started: beat.started,
+                    draining: beat.draining,
+                    prefix: beat.prefix,
+                    seen: Instant::now(),
+                },
+            );
+        }
+        if clash {
+            self.pick_prefix();
+            tracing::info!(
+                codes = %char::from(self.prefix.load(Ordering::Relaxed)),
+                "another instance uses the same room code character: changed"
+            );
+        }
+    }
+
+    pub(super) fn is_alive(&self, inst: &str) -> bool {
+        inst == self.id || lock(&self.peers).contains_key(inst)
+    }
+
+    /// Forgets instances not heard from for [`DEAD_AFTER`]; tells this instance's sessions in
+    /// their rooms, takes their members out of this instance's rooms and queue, and hands
+    /// players waiting in a dead leader's queue to the next.
+    pub(super) fn sweep(self: &Arc<Self>, now: Instant) {
+        let dead: Vec<String> = {
+            let mut peers = lock(&self.peers);
+            let dead: Vec<String> = peers
+                .iter()
+                .filter(|(_, p)| now.duration_since(p.seen) >= DEAD_AFTER)
+                .map(|(id, _)| id.clone())
+                .collect();
+            for id in &dead {
+                peers.remove(id);
+            }
+            dead
+        };
+        for inst in &dead {
+            tracing::warn!(instance = %inst, "an instance stopped answering: its rooms are gone");
+        }
+        let mut requeue = Vec::new();
+        {
+            let mut remotes = lock(&self.remotes);
+            for (mid, r) in remotes.iter_mut() {
+                if let Some((owner, _, code)) = r.room.take_if(|(o, ..)| !self.is_alive(o)) {
+                    let mut link = lock(&r.link);
+                    // Unless the session has moved on to another room meanwhile.
+                    if link.as_ref().is_some_and(|l| l.code == code) {
+                        *link = None;
+                        r.tx.send(Response::RoomClosed {
+                            message: format!(
+                                "The server running room {code} stopped: the match is not rated."
+                            ),
+                        });
+                    }
+                    tracing::debug!(room = %code, owner = %owner, "a room of a dead instance");
+                }
+                if let Some((leader, _)) = &r.queue
+                    && !self.is_alive(leader)
+                {
+                    r.queue = None;
+                    requeue.push(*mid);
+                }
+            }
+            remotes.retain(|_, r| !r.tx.is_closed() || r.room.is_some() || r.queue.is_some());
+        }
+        for mid in requeue {
+            self.requeue(mid);
+        }
+        self.auth.forget_silent(now);
+        let gone: Vec<Arc<Proxy>> = {
+            let mut proxies = lock(&self.proxies);
+            let gone: Vec<MemberId> = proxies
+                .iter()
+                .filter(|(_, p)| !self.is_alive(&p.inst) || p.done.load(Ordering::Relaxed))
+                .map(|(id, _)| *id)
+                .collect();
+            let gone = gone.iter().filter_map(|id| proxies.remove(id)).collect();
+            checks::set_sizes(lock(&self.peers).len(), proxies.len());
+            gone
+        };
+        let Some(hub) = self.hub.upgrade() else {
+            return;
+        };
+        for p in gone.into_iter().filter(|p| !p.done.load(Ordering::Relaxed)) {
+            p.done.store(true, Ordering::Relaxed);
+            if let Some(room) = p.member.room() {
+                room.send(RoomMsg::Leave {
+                    id: p.member.id,
+                    disconnected: true,
+                });
+            }
+            if p.queued.swap(false, Ordering::Relaxed) {
+                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
+            }
+        }
+    }
+}
