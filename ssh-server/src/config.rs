@@ -282,6 +282,11 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_BOT_OFFER_SECS", default_value_t = 20)]
     pub bot_offer_secs: u64,
 
+    /// Let the ranked quick-match queue pair two accounts from one address (IPv4 address,
+    /// IPv6 /64). Off by default: a second account of one person must not feed the first wins.
+    #[arg(long, env = "MINOTTY_RANKED_SAME_ADDRESS")]
+    pub ranked_same_address: bool,
+
     /// Seconds a solo game is kept, paused, after its player's connection dropped (the same
     /// key reconnecting is offered to resume it), and a room's lobby seat is kept (0: never).
     #[arg(long, env = "MINOTTY_RECONNECT_SECS", default_value_t = crate::reconnect::DEFAULT_SECS,
@@ -412,6 +417,7 @@ impl From<&LimitArgs> for Limits {
                 max_total: args.max_bots,
                 threads: usize::from(args.bot_threads),
                 offer_after: Duration::from_secs(args.bot_offer_secs),
+                ranked_same_address: args.ranked_same_address,
                 ..crate::versus::bot::BotLimits::default()
             },
             reconnect: Duration::from_secs(args.reconnect_secs),
@@ -449,6 +455,9 @@ mod tests {
         assert_eq!(limits.bots.threads, 1);
         assert_eq!(limits.reconnect, Duration::from_secs(60));
         assert_eq!(limits.max_parked, 1_000);
+        assert!(!limits.bots.ranked_same_address, "off by default");
+        let cli = Cli::parse_from(["minotty", "--ranked-same-address"]);
+        assert!(Limits::from(&cli.serve.limits).bots.ranked_same_address);
         let cli = Cli::parse_from(["minotty", "--reconnect-secs", "0", "--max-parked", "5"]);
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!((limits.reconnect, limits.max_parked), (Duration::ZERO, 5));

@@ -201,6 +201,7 @@ impl ConnectionHandler {
                 crate::reconnect::Reconnect {
                     games: Arc::clone(&self.shared.parked),
                     fingerprint,
+                    address: self.peer.ip(),
                 }
             }),
             services: Services::new(

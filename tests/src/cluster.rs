@@ -155,6 +155,8 @@ impl Instance {
             .arg("--host-key")
             .arg(dir.join(format!("host_key_{name}")))
             .args(["--drain-secs", &drain.as_secs().to_string()])
+            // Every test player connects from loopback: one address.
+            .arg("--ranked-same-address")
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
