@@ -297,6 +297,23 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_MAX_PARKED", default_value_t = crate::reconnect::DEFAULT_MAX)]
     pub max_parked: usize,
 
+    /// Exec commands (`leaderboard`, `replay`, `help`...) one address (IPv6: /64) may run in
+    /// a burst...
+    #[arg(long, env = "MINOTTY_COMMAND_BURST", default_value_t = 20)]
+    pub command_burst: u32,
+
+    /// ...and then per minute (one connection: at most 10 in a burst and 20 a minute).
+    #[arg(long, env = "MINOTTY_COMMANDS_PER_MINUTE", default_value_t = 30)]
+    pub commands_per_minute: u32,
+
+    /// Replay exports (`replay ID --cast`) one address may start in a burst...
+    #[arg(long, env = "MINOTTY_CAST_EXPORT_BURST", default_value_t = 3)]
+    pub cast_export_burst: u32,
+
+    /// ...and then per minute (one at a time per connection).
+    #[arg(long, env = "MINOTTY_CAST_EXPORTS_PER_MINUTE", default_value_t = 1)]
+    pub cast_exports_per_minute: u32,
+
     /// Seconds without a byte from a client before the server sends an SSH keepalive (well
     /// under the 60 s after which some load balancers drop an idle TCP connection).
     #[arg(long, env = "MINOTTY_KEEPALIVE_SECS", default_value_t = 15,
@@ -347,6 +364,8 @@ pub struct Limits {
     pub reconnect: Duration,
     /// Most solo games kept for reconnecting players at once.
     pub max_parked: usize,
+    /// Exec commands and cast exports per connection and per address.
+    pub commands: crate::command_budget::CommandLimits,
     /// SSH keepalive: sent after this long without a byte from the client...
     pub keepalive_interval: Duration,
     /// ...and the connection dropped after this many unanswered in a row.
@@ -391,6 +410,7 @@ impl Default for Limits {
             bots: crate::versus::bot::BotLimits::default(),
             reconnect: Duration::from_secs(crate::reconnect::DEFAULT_SECS),
             max_parked: crate::reconnect::DEFAULT_MAX,
+            commands: crate::command_budget::CommandLimits::default(),
             keepalive_interval: Duration::from_secs(15),
             keepalive_max: 3,
             proxy_from: TrustedProxies::default(),
@@ -422,6 +442,12 @@ impl From<&LimitArgs> for Limits {
             },
             reconnect: Duration::from_secs(args.reconnect_secs),
             max_parked: args.max_parked,
+            commands: crate::command_budget::CommandLimits {
+                burst: args.command_burst,
+                per_minute: args.commands_per_minute,
+                export_burst: args.cast_export_burst,
+                exports_per_minute: args.cast_exports_per_minute,
+            },
             keepalive_interval: Duration::from_secs(args.keepalive_secs.max(1)),
             keepalive_max: usize::try_from(args.keepalive_max.max(1)).unwrap_or(3),
             proxy_from: TrustedProxies(args.proxy_protocol_from.clone()),
@@ -456,6 +482,26 @@ mod tests {
         assert_eq!(limits.reconnect, Duration::from_secs(60));
         assert_eq!(limits.max_parked, 1_000);
         assert!(!limits.bots.ranked_same_address, "off by default");
+        assert_eq!(
+            limits.commands,
+            crate::command_budget::CommandLimits::default()
+        );
+        let cli = Cli::parse_from([
+            "minotty",
+            "--command-burst",
+            "5",
+            "--commands-per-minute",
+            "0",
+            "--cast-export-burst",
+            "1",
+            "--cast-exports-per-minute",
+            "2",
+        ]);
+        let c = Limits::from(&cli.serve.limits).commands;
+        assert_eq!(
+            (c.burst, c.per_minute, c.export_burst, c.exports_per_minute),
+            (5, 0, 1, 2)
+        );
         let cli = Cli::parse_from(["minotty", "--ranked-same-address"]);
         assert!(Limits::from(&cli.serve.limits).bots.ranked_same_address);
         let cli = Cli::parse_from(["minotty", "--reconnect-secs", "0", "--max-parked", "5"]);

@@ -65,6 +65,8 @@ pub struct SharedAccounts {
     store: Option<Store>,
     writer: Option<GameWriter>,
     live: Arc<LiveKeys>,
+    /// The exec commands' budgets per address (the commands read this store).
+    commands: Arc<crate::command_budget::CommandBudgets>,
 }
 
 /// What looking up a key's account found.
@@ -83,7 +85,13 @@ impl SharedAccounts {
             store,
             writer,
             live: Arc::default(),
+            commands: Arc::default(),
         }
+    }
+
+    /// The exec commands' budgets per address.
+    pub fn commands(&self) -> &Arc<crate::command_budget::CommandBudgets> {
+        &self.commands
     }
 
     /// The store, when the server has a database.
