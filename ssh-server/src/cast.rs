@@ -342,7 +342,7 @@ mod tests {
     }
 
     use minotty_engine::bot::autoplay;
-    use minotty_engine::{Game, GameConfig, Mode, ModeKind as ModeKindOf};
+    use minotty_engine::{Game, GameConfig, Mode};
 
     fn marathon(pieces: u32) -> Game {
         let mut game = Game::new(
