@@ -443,9 +443,9 @@ impl From<&LimitArgs> for Limits {
             reconnect: Duration::from_secs(args.reconnect_secs),
             max_parked: args.max_parked,
             commands: crate::command_budget::CommandLimits {
-                burst: args.command_burst,
+                burst: args.command_burst.max(1),
                 per_minute: args.commands_per_minute,
-                export_burst: args.cast_export_burst,
+                export_burst: args.cast_export_burst.max(1),
                 exports_per_minute: args.cast_exports_per_minute,
             },
             keepalive_interval: Duration::from_secs(args.keepalive_secs.max(1)),
