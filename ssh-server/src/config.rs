@@ -11,6 +11,7 @@ use crate::limits::{ConnectionLimits, Startups};
 use crate::proxy_protocol::TrustedProxies;
 use crate::tbp::{BotSpec, TbpBots, TbpSettings};
 
+mod fairness;
 mod file;
 pub use file::{ConfigError, Loaded, parse_with_config};
 
@@ -282,11 +283,6 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_BOT_OFFER_SECS", default_value_t = 20)]
     pub bot_offer_secs: u64,
 
-    /// Let the ranked quick-match queue pair two accounts from one address (IPv4 address,
-    /// IPv6 /64). Off by default: a second account of one person must not feed the first wins.
-    #[arg(long, env = "MINOTTY_RANKED_SAME_ADDRESS")]
-    pub ranked_same_address: bool,
-
     /// Seconds a solo game is kept, paused, after its player's connection dropped (the same
     /// key reconnecting is offered to resume it), and a room's lobby seat is kept (0: never).
     #[arg(long, env = "MINOTTY_RECONNECT_SECS", default_value_t = crate::reconnect::DEFAULT_SECS,
@@ -297,22 +293,9 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_MAX_PARKED", default_value_t = crate::reconnect::DEFAULT_MAX)]
     pub max_parked: usize,
 
-    /// Exec commands (`leaderboard`, `replay`, `help`...) one address (IPv6: /64) may run in
-    /// a burst...
-    #[arg(long, env = "MINOTTY_COMMAND_BURST", default_value_t = 20)]
-    pub command_burst: u32,
-
-    /// ...and then per minute (one connection: at most 10 in a burst and 20 a minute).
-    #[arg(long, env = "MINOTTY_COMMANDS_PER_MINUTE", default_value_t = 30)]
-    pub commands_per_minute: u32,
-
-    /// Replay exports (`replay ID --cast`) one address may start in a burst...
-    #[arg(long, env = "MINOTTY_CAST_EXPORT_BURST", default_value_t = 3)]
-    pub cast_export_burst: u32,
-
-    /// ...and then per minute (one at a time per connection).
-    #[arg(long, env = "MINOTTY_CAST_EXPORTS_PER_MINUTE", default_value_t = 1)]
-    pub cast_exports_per_minute: u32,
+    /// Budgets of exec commands and fair ranked play (`config/fairness.rs`).
+    #[command(flatten)]
+    pub fairness: fairness::FairnessArgs,
 
     /// Seconds without a byte from a client before the server sends an SSH keepalive (well
     /// under the 60 s after which some load balancers drop an idle TCP connection).
@@ -437,17 +420,12 @@ impl From<&LimitArgs> for Limits {
                 max_total: args.max_bots,
                 threads: usize::from(args.bot_threads),
                 offer_after: Duration::from_secs(args.bot_offer_secs),
-                ranked_same_address: args.ranked_same_address,
+                ranked_same_address: args.fairness.ranked_same_address,
                 ..crate::versus::bot::BotLimits::default()
             },
             reconnect: Duration::from_secs(args.reconnect_secs),
             max_parked: args.max_parked,
-            commands: crate::command_budget::CommandLimits {
-                burst: args.command_burst.max(1),
-                per_minute: args.commands_per_minute,
-                export_burst: args.cast_export_burst.max(1),
-                exports_per_minute: args.cast_exports_per_minute,
-            },
+            commands: args.fairness.command_limits(),
             keepalive_interval: Duration::from_secs(args.keepalive_secs.max(1)),
             keepalive_max: usize::try_from(args.keepalive_max.max(1)).unwrap_or(3),
             proxy_from: TrustedProxies(args.proxy_protocol_from.clone()),
@@ -481,27 +459,7 @@ mod tests {
         assert_eq!(limits.bots.threads, 1);
         assert_eq!(limits.reconnect, Duration::from_secs(60));
         assert_eq!(limits.max_parked, 1_000);
-        assert!(!limits.bots.ranked_same_address, "off by default");
-        assert_eq!(
-            limits.commands,
-            crate::command_budget::CommandLimits::default()
-        );
-        let cli = Cli::parse_from([
-            "minotty",
-            "--command-burst",
-            "5",
-            "--commands-per-minute",
-            "0",
-            "--cast-export-burst",
-            "1",
-            "--cast-exports-per-minute",
-            "2",
-        ]);
-        let c = Limits::from(&cli.serve.limits).commands;
-        assert_eq!(
-            (c.burst, c.per_minute, c.export_burst, c.exports_per_minute),
-            (5, 0, 1, 2)
-        );
+
         let cli = Cli::parse_from(["minotty", "--ranked-same-address"]);
         assert!(Limits::from(&cli.serve.limits).bots.ranked_same_address);
         let cli = Cli::parse_from(["minotty", "--reconnect-secs", "0", "--max-parked", "5"]);

@@ -250,7 +250,7 @@ impl ConnectionHandler {
     /// its output, within the connection's and the address's budgets (`command_budget.rs`).
     fn start_command(&mut self, id: ChannelId, command: &[u8], session: &mut Session) {
         let shared = Arc::clone(&self.shared);
-        let budgets = shared.services.account.commands();
+        let budgets = &shared.services.account.commands;
         let limits = shared.limits.commands;
         let ip = self.peer.ip();
         let export =

@@ -66,7 +66,7 @@ pub struct SharedAccounts {
     writer: Option<GameWriter>,
     live: Arc<LiveKeys>,
     /// The exec commands' budgets per address (the commands read this store).
-    commands: Arc<crate::command_budget::CommandBudgets>,
+    pub commands: Arc<crate::command_budget::CommandBudgets>,
 }
 
 /// What looking up a key's account found.
@@ -87,11 +87,6 @@ impl SharedAccounts {
             live: Arc::default(),
             commands: Arc::default(),
         }
-    }
-
-    /// The exec commands' budgets per address.
-    pub fn commands(&self) -> &Arc<crate::command_budget::CommandBudgets> {
-        &self.commands
     }
 
     /// The store, when the server has a database.
