@@ -5,9 +5,7 @@
 //! through the same encoder as a player's frames (`terminal::RemoteTerminal`: only changed
 //! cells are written).
 //!
-//! Who may export what: a ranked game (one that entered a leaderboard, so anyone can already
-//! watch it there) by anyone; any other stored game only by its player (connected with a key
-//! of the account). Everything else is refused with one line and exit status 1.
+//! Who may export what, and the export's bounds, are `cast_export.rs`'s.
 //!
 //! Bounds: a cast is at most [`MAX_FRAMES`] frames and about [`MAX_BYTES`] bytes (past that,
 //! only the last frame), handed out a line at a time ([`film`]): the export
