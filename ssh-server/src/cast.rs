@@ -5,21 +5,16 @@
 //! through the same encoder as a player's frames (`terminal::RemoteTerminal`: only changed
 //! cells are written).
 //!
-//! Who may export what: a ranked game (one that entered a leaderboard, so anyone can already
-//! watch it there) by anyone; any other stored game only by its player (connected with a key
-//! of the account). Everything else is refused with one line and exit status 1.
+//! Who may export what, and the export's bounds, are `cast_export.rs`'s.
 //!
-//! Bounds: the drawing runs on tokio's blocking pool (never a runtime worker), at most
-//! [`MAX_EXPORTS`] at once on the server (more are refused: "busy"), and a cast is at most
-//! [`MAX_FRAMES`] frames and about [`MAX_BYTES`] bytes (past that, only the last frame).
+//! Bounds: a cast is at most [`MAX_FRAMES`] frames and about [`MAX_BYTES`] bytes (past that,
+//! only the last frame), handed out a line at a time ([`film`]): the export
+//! (`cast_export.rs`) streams it to the client, never holding it whole.
 
 use minotty_engine::{Replay, ReplayError, Time};
-use minotty_ui::{ReplayFilm, Settings, sanitize};
+use minotty_ui::{ReplayFilm, Settings};
 use ratatui::layout::Rect;
-use tokio::sync::Semaphore;
 
-use crate::exec::Outcome;
-use crate::store::{GameId, PlayerId, Store};
 use crate::terminal::RemoteTerminal;
 
 /// The cast's default size, and the sizes `--size` accepts.
@@ -32,10 +27,6 @@ pub const MAX_FPS: u64 = 30;
 pub const MAX_FRAMES: u64 = 20_000;
 /// Bytes of frames in one cast before it skips to the last frame.
 pub const MAX_BYTES: usize = 16 << 20;
-/// Exports running at once on the server.
-pub const MAX_EXPORTS: usize = 2;
-
-static EXPORTS: Semaphore = Semaphore::const_new(MAX_EXPORTS);
 
 /// Clears the screen, hides the cursor and turns off autowrap (as the game does) before the
 /// first frame.
@@ -141,89 +132,28 @@ pub fn replay_args(command: &[u8]) -> Option<Vec<&str>> {
     (words.next()? == "replay").then(|| words.collect())
 }
 
-/// The `replay` command: `args` are the words after it; `caller` is the account of the
-/// connection's key, if any.
-pub async fn command(args: &[&str], store: Option<&Store>, caller: Option<PlayerId>) -> Outcome {
-    let a = match parse(args) {
-        Ok(a) => a,
-        Err(message) => return Outcome::fail(message),
-    };
-    let Some(store) = store else {
-        return Outcome::fail("this server has no database".into());
-    };
-    let id = GameId(a.game);
-    let found = async {
-        let Some(record) = store.game(id).await? else {
-            return Ok(None);
-        };
-        let replay = store.replay(id).await?;
-        let player = store.account(record.player).await?;
-        Ok::<_, crate::store::StoreError>(replay.map(|r| (record, r, player)))
-    };
-    let (record, replay, player) = match found.await {
-        Ok(Some(found)) => found,
-        Ok(None) => return Outcome::fail(format!("no game {} on this server", a.game)),
-        Err(e) => {
-            tracing::warn!(error = %e, game = a.game, "replay command");
-            return Outcome::fail("the game could not be read; try again".into());
-        }
-    };
-    if record.verdict != "ranked" && caller != Some(record.player) {
-        return Outcome::fail(format!(
-            "game {} is not on a leaderboard: only its player can export it (connect with \
-             their key)",
-            a.game
-        ));
-    }
-    let Ok(permit) = EXPORTS.try_acquire() else {
-        return Outcome::fail("the server is busy exporting other replays; try again soon".into());
-    };
-    let name = player.map_or_else(|| "?".to_owned(), |p| sanitize(p.name.as_str()));
-    let timestamp = record.ended_at / 1000;
-    let job = tokio::task::spawn_blocking(move || {
-        let out = cast(replay, &name, a.game, (a.cols, a.rows), timestamp);
-        drop(permit);
-        out
-    });
-    match job.await {
-        Ok(Ok(text)) => Outcome::ok(text),
-        Ok(Err(e)) => Outcome::fail(format!(
-            "the replay of game {} cannot be played: {e}",
-            a.game
-        )),
-        Err(e) => {
-            tracing::error!(error = %e, game = a.game, "replay export failed");
-            Outcome::fail("the export failed".into())
-        }
-    }
-}
-
 /// The time between frames for a game of `end` ms: 1/[`MAX_FPS`] s, longer when the game
 /// would otherwise need more than [`MAX_FRAMES`].
 pub fn frame_step(end: Time) -> Time {
     (1000 / MAX_FPS).max(end.div_ceil(MAX_FRAMES))
 }
 
-/// Draws the film's screen and appends its bytes as one output event (nothing when nothing
-/// changed); returns the bytes appended.
+/// Draws the film's screen: its bytes as one output event line (`None` when nothing changed).
 fn frame(
     film: &ReplayFilm,
     term: &mut RemoteTerminal,
-    out: &mut String,
     area: Rect,
     settings: &Settings,
     prefix: &str,
-) -> usize {
+) -> Option<String> {
     term.draw(|_, buf| film.render(area, buf, settings));
     let data = term.take_output();
     if data.is_empty() {
-        return 0;
+        return None;
     }
     let mut text = prefix.to_owned();
     text.push_str(&String::from_utf8_lossy(&data));
-    let line = event(film.position(), &text);
-    out.push_str(&line);
-    line.len()
+    Some(event(film.position(), &text))
 }
 
 /// One output event at game time `t`: `[seconds, "o", data]` and a line end.
@@ -236,8 +166,7 @@ fn event(t: Time, data: &str) -> String {
 }
 
 /// The asciicast v2 text of `replay` (game `game`, played by `player`) at `size`; `timestamp`
-/// is the header's (Unix seconds). Pure and bounded: at most [`MAX_FRAMES`] frames plus the
-/// first and the last.
+/// is the header's (Unix seconds), whole in memory (tests; exports stream with [`film`]).
 pub fn cast(
     replay: Replay,
     player: &str,
@@ -245,18 +174,46 @@ pub fn cast(
     size: (u16, u16),
     timestamp: i64,
 ) -> Result<String, ReplayError> {
-    film(replay, player, game, size, timestamp, MAX_BYTES)
+    let mut out = String::new();
+    film(
+        replay,
+        player,
+        game,
+        size,
+        timestamp,
+        MAX_BYTES,
+        &mut |line| {
+            out.push_str(&line);
+            true
+        },
+    )?;
+    Ok(out)
 }
 
-/// [`cast`] with a byte bound of its own.
-fn film(
+/// What filming did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filmed {
+    /// Output events drawn (the frames, and the end's).
+    pub frames: u64,
+    /// Bytes handed to `emit`, the header's included.
+    pub bytes: u64,
+    /// `emit` said stop: the rest was never drawn.
+    pub stopped: bool,
+}
+
+/// Films `replay` line by line: the header, then each frame as it is drawn, each handed to
+/// `emit` (false: stop at once, nothing more is drawn). Pure and bounded: at most
+/// [`MAX_FRAMES`] frames plus the first and the last, and past `max_bytes` of frames straight
+/// to the last. A replay that cannot be played fails before anything is emitted.
+pub fn film(
     replay: Replay,
     player: &str,
     game: i64,
     size: (u16, u16),
     timestamp: i64,
     max_bytes: usize,
-) -> Result<String, ReplayError> {
+    emit: &mut dyn FnMut(String) -> bool,
+) -> Result<Filmed, ReplayError> {
     let mut film = ReplayFilm::new(replay, player.to_owned(), game)?;
     let settings = Settings::default();
     let (cols, rows) = size;
@@ -273,13 +230,27 @@ fn film(
         "title": title,
         "env": { "TERM": "xterm-256color", "SHELL": "minotty" },
     });
-    let mut out = header.to_string();
-    out.push('\n');
+    let mut filmed = Filmed::default();
+    let mut put = |line: String, filmed: &mut Filmed, frame: bool| {
+        filmed.bytes += line.len() as u64;
+        filmed.frames += u64::from(frame);
+        let go_on = emit(line);
+        filmed.stopped |= !go_on;
+        go_on
+    };
+    if !put(format!("{header}\n"), &mut filmed, false) {
+        return Ok(filmed);
+    }
     let step = frame_step(film.end());
     let mut bytes = 0usize;
     let mut last: Option<Time> = None;
     // The first frame, whole.
-    bytes += frame(&film, &mut term, &mut out, area, &settings, START);
+    if let Some(line) = frame(&film, &mut term, area, &settings, START) {
+        bytes += line.len();
+        if !put(line, &mut filmed, true) {
+            return Ok(filmed);
+        }
+    }
     while !film.finished() {
         let Some(next) = film.next_change() else {
             break;
@@ -295,12 +266,17 @@ fn film(
             film.advance_to(at);
         }
         last = Some(film.position());
-        bytes += frame(&film, &mut term, &mut out, area, &settings, "");
+        if let Some(line) = frame(&film, &mut term, area, &settings, "") {
+            bytes += line.len();
+            if !put(line, &mut filmed, true) {
+                return Ok(filmed);
+            }
+        }
     }
     // Give the terminal back, a moment after the last frame.
     let t = film.position() + 1000;
-    out.push_str(&event(t, END));
-    Ok(out)
+    put(event(t, END), &mut filmed, true);
+    Ok(filmed)
 }
 
 #[cfg(test)]
@@ -364,7 +340,7 @@ mod tests {
     }
 
     use minotty_engine::bot::autoplay;
-    use minotty_engine::{Game, GameConfig, Mode, ModeKind as ModeKindOf};
+    use minotty_engine::{Game, GameConfig, Mode};
 
     fn marathon(pieces: u32) -> Game {
         let mut game = Game::new(
@@ -443,7 +419,12 @@ mod tests {
     fn past_its_byte_bound_a_cast_skips_to_the_last_frame() {
         let game = marathon(60);
         let whole = events(&cast(game.replay(), "ada", 3, (80, 24), 0).unwrap()).1;
-        let text = film(game.replay(), "ada", 3, (80, 24), 0, 4096).unwrap();
+        let mut text = String::new();
+        film(game.replay(), "ada", 3, (80, 24), 0, 4096, &mut |l| {
+            text.push_str(&l);
+            true
+        })
+        .unwrap();
         let (_, cut) = events(&text);
         assert!(
             cut.len() < whole.len() / 2,
@@ -472,57 +453,6 @@ mod tests {
             let shown = screen_of(&events, cols, rows);
             assert!(shown.contains("REPLAY"), "{cols}x{rows}:\n{shown}");
         }
-    }
-
-    #[test]
-    fn exports_beyond_the_servers_bound_are_refused_as_busy() {
-        use crate::store::{FinishedGame, KeyFingerprint, NewKey, PlayerName, Verdict, rank_key};
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async {
-            let dir = tempfile::tempdir().unwrap();
-            let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
-            let store = Store::open(&url).await.unwrap();
-            let key = NewKey {
-                fingerprint: KeyFingerprint::parse(&format!("SHA256:{:0>43}", "k1")).unwrap(),
-                algorithm: "ssh-ed25519".into(),
-            };
-            let ada = store
-                .register(&PlayerName::parse("ada").unwrap(), &key, 0)
-                .await
-                .unwrap();
-            let game = marathon(10);
-            let finished = FinishedGame {
-                player: ada.id,
-                replay: game.replay(),
-                stats: *game.stats(),
-                outcome: game.outcome(),
-                started_at: 0,
-                ended_at: 1000,
-            };
-            let verdict = Verdict::Ranked {
-                key: rank_key(ModeKindOf::Marathon, game.stats()).unwrap(),
-            };
-            let id = store.insert_games(&[(finished, verdict)]).await.unwrap()[0]
-                .id
-                .0;
-            let args = format!("{id} --cast");
-            let args: Vec<&str> = args.split(' ').collect();
-
-            let held = EXPORTS.try_acquire_many(MAX_EXPORTS as u32).unwrap();
-            let busy = command(&args, Some(&store), None).await;
-            assert_eq!(busy.status, 1);
-            assert!(busy.stderr.contains("busy"), "{}", busy.stderr);
-            drop(held);
-            let ok = command(&args, Some(&store), None).await;
-            assert_eq!(ok.status, 0, "{}", ok.stderr);
-            assert_eq!(EXPORTS.available_permits(), MAX_EXPORTS, "given back");
-            let none = command(&["999", "--cast"], Some(&store), None).await;
-            assert!(none.stderr.contains("no game 999"), "{}", none.stderr);
-        });
     }
 
     #[test]

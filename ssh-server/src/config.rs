@@ -9,6 +9,7 @@ use minotty_engine::ModeKind;
 
 use crate::limits::{ConnectionLimits, Startups};
 use crate::proxy_protocol::TrustedProxies;
+mod fairness;
 mod file;
 mod tbp;
 pub use file::{ConfigError, Loaded, parse_with_config};
@@ -213,6 +214,10 @@ pub struct LimitArgs {
     #[arg(long, env = "MINOTTY_MAX_PARKED", default_value_t = crate::reconnect::DEFAULT_MAX)]
     pub max_parked: usize,
 
+    /// Budgets of exec commands and fair ranked play (`config/fairness.rs`).
+    #[command(flatten)]
+    pub fairness: fairness::FairnessArgs,
+
     /// Seconds without a byte from a client before the server sends an SSH keepalive (well
     /// under the 60 s after which some load balancers drop an idle TCP connection).
     #[arg(long, env = "MINOTTY_KEEPALIVE_SECS", default_value_t = 15,
@@ -263,6 +268,8 @@ pub struct Limits {
     pub reconnect: Duration,
     /// Most solo games kept for reconnecting players at once.
     pub max_parked: usize,
+    /// Exec commands and cast exports per connection and per address.
+    pub commands: crate::command_budget::CommandLimits,
     /// SSH keepalive: sent after this long without a byte from the client...
     pub keepalive_interval: Duration,
     /// ...and the connection dropped after this many unanswered in a row.
@@ -307,6 +314,7 @@ impl Default for Limits {
             bots: crate::versus::bot::BotLimits::default(),
             reconnect: Duration::from_secs(crate::reconnect::DEFAULT_SECS),
             max_parked: crate::reconnect::DEFAULT_MAX,
+            commands: crate::command_budget::CommandLimits::default(),
             keepalive_interval: Duration::from_secs(15),
             keepalive_max: 3,
             proxy_from: TrustedProxies::default(),
@@ -333,10 +341,12 @@ impl From<&LimitArgs> for Limits {
                 max_total: args.max_bots,
                 threads: usize::from(args.bot_threads),
                 offer_after: Duration::from_secs(args.bot_offer_secs),
+                ranked_same_address: args.fairness.ranked_same_address,
                 ..crate::versus::bot::BotLimits::default()
             },
             reconnect: Duration::from_secs(args.reconnect_secs),
             max_parked: args.max_parked,
+            commands: args.fairness.command_limits(),
             keepalive_interval: Duration::from_secs(args.keepalive_secs.max(1)),
             keepalive_max: usize::try_from(args.keepalive_max.max(1)).unwrap_or(3),
             proxy_from: TrustedProxies(args.proxy_protocol_from.clone()),
@@ -370,6 +380,9 @@ mod tests {
         assert_eq!(limits.bots.threads, 1);
         assert_eq!(limits.reconnect, Duration::from_secs(60));
         assert_eq!(limits.max_parked, 1_000);
+
+        let cli = Cli::parse_from(["minotty", "--ranked-same-address"]);
+        assert!(Limits::from(&cli.serve.limits).bots.ranked_same_address);
         let cli = Cli::parse_from(["minotty", "--reconnect-secs", "0", "--max-parked", "5"]);
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!((limits.reconnect, limits.max_parked), (Duration::ZERO, 5));

@@ -1,6 +1,7 @@
 //! Exec requests are commands, never a shell: `help` and `leaderboard` (and `replay ID
-//! --cast`, which `handler.rs` hands to `cast.rs`). Output goes to the
-//! client, then the exit status, EOF and close. Output is plain text (no colours, with or
+//! --cast`, which `command_run.rs` hands to `cast_export.rs`), each admitted first by the
+//! budgets of `command_budget.rs`. Output goes to the client, then the exit status, EOF and
+//! close. Output is plain text (no colours, with or
 //! without a PTY).
 
 use minotty_engine::{ModeKind, RulesetId};

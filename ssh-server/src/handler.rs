@@ -33,6 +33,8 @@ pub struct ConnectionHandler {
     channels: Vec<ChannelState>,
     /// Games and commands running, for the connection's "nothing to do" check.
     activity: Arc<Activity>,
+    /// The connection's command budget and its one cast export.
+    commands: crate::command_budget::ConnectionCommands,
     /// The connection's span (`conn`: id, peer), the parent of its sessions' spans.
     span: tracing::Span,
 }
@@ -91,6 +93,9 @@ struct ChannelState {
     env: crate::terminal::TermEnv,
     /// `TERM` from the PTY request (printable ASCII, at most `doctor::MAX_TEXT` bytes).
     term: Option<String>,
+    /// Cancels the channel's command (a cast export) when the channel closes or the
+    /// connection ends: dropped with this state.
+    command: Option<tokio_util::sync::DropGuard>,
 }
 
 impl ConnectionHandler {
@@ -110,6 +115,7 @@ impl ConnectionHandler {
             authenticated: Some(authenticated),
             channels: Vec::new(),
             activity,
+            commands: Default::default(),
             span: tracing::Span::current(),
         }
     }
@@ -201,6 +207,7 @@ impl ConnectionHandler {
                 crate::reconnect::Reconnect {
                     games: Arc::clone(&self.shared.parked),
                     fingerprint,
+                    address: self.peer.ip(),
                 }
             }),
             services: Services::new(
@@ -240,20 +247,41 @@ impl ConnectionHandler {
     }
 
     /// Runs the exec command `command` on its own task (it may read the database) and sends
-    /// its output.
+    /// its output, within the connection's and the address's budgets (`command_budget.rs`).
     fn start_command(&mut self, id: ChannelId, command: &[u8], session: &mut Session) {
+        let shared = Arc::clone(&self.shared);
+        let budgets = &shared.services.account.commands;
+        let limits = shared.limits.commands;
+        let ip = self.peer.ip();
+        let export =
+            match crate::command_run::admit(budgets, &mut self.commands, ip, &limits, command) {
+                Ok(export) => export,
+                Err(refused) => {
+                    tracing::info!(peer = %self.peer, ?refused, "exec command refused");
+                    return self.start_reply(id, exec::Outcome::fail(refused.message()), session);
+                }
+            };
         let pty = self.channel_mut(id).is_some_and(|c| c.pty.is_some());
-        let handle = session.handle();
-        let store = self.shared.services.account.store().cloned();
-        let command = command.to_vec();
-        let caller = self.account.as_ref().map(|a| a.id);
+        let cancel = tokio_util::sync::CancellationToken::new();
+        if let Some(state) = self.channel_mut(id) {
+            state.command = Some(cancel.clone().drop_guard());
+        }
+        let run = crate::command_run::CommandRun {
+            handle: session.handle(),
+            channel: id,
+            pty,
+            command: command.to_vec(),
+            store: self.shared.services.account.store().cloned(),
+            caller: self.account.as_ref().map(|a| a.id),
+            peer: ip,
+            budgets: Arc::clone(budgets),
+            limits,
+            export,
+            cancel,
+        };
         let running = self.activity.enter();
         self.shared.tracker.spawn(async move {
-            let outcome = match crate::cast::replay_args(&command) {
-                Some(args) => crate::cast::command(&args, store.as_ref(), caller).await,
-                None => exec::dispatch(&command, store.as_ref()).await,
-            };
-            exec::send(&handle, id, outcome, pty).await;
+            run.run().await;
             drop(running);
         });
     }
@@ -356,6 +384,7 @@ impl russh::server::Handler for ConnectionHandler {
             window: None,
             env: crate::terminal::TermEnv::default(),
             term: None,
+            command: None,
         });
         reply.accept().await;
         Ok(())

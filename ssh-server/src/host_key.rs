@@ -9,6 +9,9 @@ use anyhow::{Context, bail};
 use russh::keys::ssh_key::LineEnding;
 use russh::keys::{Algorithm, HashAlg, PrivateKey};
 
+/// The largest host key file read: an OpenSSH ed25519 key is about 400 bytes.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024;
+
 /// The server's private host key. Its `Debug` shows only the public fingerprint.
 #[derive(Clone)]
 pub struct HostKey(PrivateKey);
@@ -24,7 +27,7 @@ impl HostKey {
     /// Loads the key at `path`, or generates one and writes it there with mode 0600 when the
     /// file does not exist. Returns the key and whether it was generated.
     pub fn load_or_generate(path: &Path) -> anyhow::Result<(HostKey, bool)> {
-        match std::fs::read_to_string(path) {
+        match read_bounded(path) {
             Ok(pem) => {
                 let key = PrivateKey::from_openssh(pem.as_bytes())
                     .with_context(|| format!("reading host key {}", path.display()))?;
@@ -80,6 +83,26 @@ impl fmt::Debug for HostKey {
     }
 }
 
+/// The file at `path`, at most [`MAX_FILE_BYTES`] of it (a larger file, or anything but a
+/// regular file, is an error, never read whole).
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {MAX_FILE_BYTES} bytes: not a host key"
+        )));
+    }
+    Ok(text)
+}
+
 #[cfg(unix)]
 fn warn_if_readable_by_others(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
@@ -125,5 +148,31 @@ mod tests {
         let path = dir.path().join("host_key");
         std::fs::write(&path, "not a key").unwrap();
         assert!(HostKey::load_or_generate(&path).is_err());
+    }
+
+    /// A huge file (or a device, a directory) where the key should be is refused with a clear
+    /// error, read no further than the bound.
+    #[test]
+    fn an_oversized_or_odd_key_file_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("host_key");
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_FILE_BYTES * 16).unwrap();
+        let err = format!("{:#}", HostKey::load_or_generate(&path).unwrap_err());
+        assert!(err.contains("larger than 65536 bytes"), "{err}");
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            MAX_FILE_BYTES * 16,
+            "left as it was"
+        );
+        let err = format!("{:#}", HostKey::load_or_generate(dir.path()).unwrap_err());
+        assert!(err.contains("not a regular file"), "{err}");
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("zero_key");
+            std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+            let err = format!("{:#}", HostKey::load_or_generate(&link).unwrap_err());
+            assert!(err.contains("not a regular file"), "{err}");
+        }
     }
 }

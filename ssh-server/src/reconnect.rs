@@ -7,13 +7,18 @@
 //! `--reconnect-secs` takes it back and offers it to the player ("Enter resume, Esc discard").
 //! Keyboard-interactive clients have no key and park nothing.
 //!
-//! Bounds: one game per key (a newer one replaces the older), at most `--max-parked` games in
-//! all (the oldest evicted first), each gone `--reconnect-secs` after it was parked. One task
+//! Bounds: one game per key (a newer one replaces the older), at most
+//! [`DEFAULT_MAX_PER_ADDRESS`] games per client address (IPv4 address, IPv6 /64: an address
+//! over it loses its own oldest game, never another address's), at most `--max-parked` games in
+//! all (when full, the oldest game of the address holding the most goes first, so many keys or
+//! many addresses of one client evict their own games before anyone else's), each gone
+//! `--reconnect-secs` after it was parked. One task
 //! for the whole server drops the expired games ([`ParkedGames::run_expiry`]); there is no task
 //! per game. A game that is not taken back is dropped like a game the player left for the main
 //! menu: no mode stores an abandoned game.
 
 use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -22,10 +27,15 @@ use tokio::sync::Notify;
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
+use crate::versus::limits::address_key;
+
 /// Seconds a parked game waits by default.
 pub const DEFAULT_SECS: u64 = 60;
 /// Parked games held at most by default, server-wide.
 pub const DEFAULT_MAX: usize = 1_000;
+/// Parked games held at most per client address (IPv4 address, IPv6 /64): as many as the
+/// connections one address may hold by default (`--max-per-ip`).
+pub const DEFAULT_MAX_PER_ADDRESS: usize = 16;
 
 /// The registry itself, over any value and the caller's milliseconds (tests drive it with a
 /// fake clock).
@@ -33,7 +43,11 @@ pub const DEFAULT_MAX: usize = 1_000;
 pub struct Parking<T> {
     ttl_ms: u64,
     cap: usize,
+    /// Entries of one address at most.
+    per_address: usize,
     entries: HashMap<String, Slot<T>>,
+    /// Entries per address (the address's key, `versus::limits::address_key`); no zeros.
+    per: HashMap<IpAddr, usize>,
     /// Every entry by (parked at, sequence): the oldest first, for expiry and eviction.
     order: BTreeMap<(u64, u64), String>,
     seq: u64,
@@ -42,6 +56,7 @@ pub struct Parking<T> {
 #[derive(Debug)]
 struct Slot<T> {
     value: T,
+    address: IpAddr,
     parked_at: u64,
     seq: u64,
 }
@@ -50,10 +65,17 @@ impl<T> Parking<T> {
     /// A registry whose entries live `ttl_ms` and that holds at most `cap` of them (either 0:
     /// nothing is ever kept).
     pub fn new(ttl_ms: u64, cap: usize) -> Parking<T> {
+        Parking::with_per_address(ttl_ms, cap, DEFAULT_MAX_PER_ADDRESS)
+    }
+
+    /// The same, holding at most `per_address` entries of one address (at least 1).
+    pub fn with_per_address(ttl_ms: u64, cap: usize, per_address: usize) -> Parking<T> {
         Parking {
             ttl_ms,
             cap,
+            per_address: per_address.max(1),
             entries: HashMap::new(),
+            per: HashMap::new(),
             order: BTreeMap::new(),
             seq: 0,
         }
@@ -67,33 +89,46 @@ impl<T> Parking<T> {
         self.entries.is_empty()
     }
 
-    /// Parks `value` under `key` at `now`. Returns what it displaced: the key's older value,
-    /// the oldest entries evicted to stay within the cap, and entries that expired. With a cap
-    /// or lifetime of 0 the value itself comes back.
-    pub fn park(&mut self, key: String, value: T, now: u64) -> Vec<T> {
+    /// Parks `value` under `key`, for a client at `address`, at `now`. Returns what it
+    /// displaced: the key's older value, the address's oldest entries evicted to stay within
+    /// its share, the entries evicted to stay within the cap (the oldest of the address holding
+    /// the most), and entries that expired. With a cap or lifetime of 0 the value itself comes
+    /// back.
+    pub fn park(&mut self, key: String, address: IpAddr, value: T, now: u64) -> Vec<T> {
         let mut out = self.expire(now);
         if self.cap == 0 || self.ttl_ms == 0 {
             out.push(value);
             return out;
         }
+        let address = address_key(address.to_canonical());
         if let Some(old) = self.remove(&key) {
             out.push(old);
         }
-        while self.entries.len() >= self.cap {
-            let Some((_, oldest)) = self.order.pop_first() else {
+        // An address over its share makes room from its own games.
+        while self.count(address) >= self.per_address {
+            let Some(oldest) = self.oldest_where(|a| a == address) else {
                 break;
             };
-            if let Some(slot) = self.entries.remove(&oldest) {
-                out.push(slot.value);
-            }
+            out.extend(self.remove(&oldest));
+        }
+        // A full registry: the address holding the most loses its oldest.
+        while self.entries.len() >= self.cap {
+            let most = self.per.values().copied().max().unwrap_or(0);
+            let fullest = |a: IpAddr| self.per.get(&a).copied().unwrap_or(0) == most;
+            let Some(victim) = self.oldest_where(fullest) else {
+                break;
+            };
+            out.extend(self.remove(&victim));
         }
         self.seq += 1;
         let seq = self.seq;
         self.order.insert((now, seq), key.clone());
+        *self.per.entry(address).or_insert(0) += 1;
         self.entries.insert(
             key,
             Slot {
                 value,
+                address,
                 parked_at: now,
                 seq,
             },
@@ -101,11 +136,23 @@ impl<T> Parking<T> {
         out
     }
 
+    /// Entries parked from `address` (its key).
+    fn count(&self, address: IpAddr) -> usize {
+        self.per.get(&address).copied().unwrap_or(0)
+    }
+
+    /// The key of the oldest entry whose address passes `pick`.
+    fn oldest_where(&self, pick: impl Fn(IpAddr) -> bool) -> Option<String> {
+        self.order
+            .values()
+            .find(|key| self.entries.get(*key).is_some_and(|s| pick(s.address)))
+            .cloned()
+    }
+
     /// Takes the value parked under `key` at `now`, with how long it waited; `None` when there
     /// is none or it has expired.
     pub fn take(&mut self, key: &str, now: u64) -> Option<(T, u64)> {
-        let slot = self.entries.remove(key)?;
-        self.order.remove(&(slot.parked_at, slot.seq));
+        let slot = self.remove_slot(key)?;
         let waited = now.saturating_sub(slot.parked_at);
         (waited < self.ttl_ms).then_some((slot.value, waited))
     }
@@ -113,14 +160,17 @@ impl<T> Parking<T> {
     /// Removes and returns every entry that has expired at `now`.
     pub fn expire(&mut self, now: u64) -> Vec<T> {
         let mut out = Vec::new();
-        while let Some((&(at, _), _)) = self.order.first_key_value() {
+        while let Some((&(at, _), key)) = self.order.first_key_value() {
             if now < at.saturating_add(self.ttl_ms) {
                 break;
             }
-            if let Some((_, key)) = self.order.pop_first()
-                && let Some(slot) = self.entries.remove(&key)
-            {
-                out.push(slot.value);
+            let key = key.clone();
+            match self.remove(&key) {
+                Some(value) => out.push(value),
+                // Never happens (the order and the map agree); without this it would loop.
+                None => {
+                    self.order.pop_first();
+                }
             }
         }
         out
@@ -134,9 +184,20 @@ impl<T> Parking<T> {
     }
 
     fn remove(&mut self, key: &str) -> Option<T> {
+        self.remove_slot(key).map(|slot| slot.value)
+    }
+
+    /// Takes `key`'s entry out of the map, the order and its address's count.
+    fn remove_slot(&mut self, key: &str) -> Option<Slot<T>> {
         let slot = self.entries.remove(key)?;
         self.order.remove(&(slot.parked_at, slot.seq));
-        Some(slot.value)
+        if let Some(n) = self.per.get_mut(&slot.address) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.per.remove(&slot.address);
+            }
+        }
+        Some(slot)
     }
 }
 
@@ -150,11 +211,18 @@ pub struct ParkedGames {
 }
 
 impl ParkedGames {
+    /// At most `cap` games, [`DEFAULT_MAX_PER_ADDRESS`] of one address, each kept `ttl`.
     pub fn new(ttl: Duration, cap: usize) -> ParkedGames {
+        ParkedGames::with_per_address(ttl, cap, DEFAULT_MAX_PER_ADDRESS)
+    }
+
+    /// The same with `per_address` games of one address at most.
+    pub fn with_per_address(ttl: Duration, cap: usize, per_address: usize) -> ParkedGames {
         ParkedGames {
-            parking: Mutex::new(Parking::new(
+            parking: Mutex::new(Parking::with_per_address(
                 u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX),
                 cap,
+                per_address,
             )),
             start: Instant::now(),
             parked: Notify::new(),
@@ -170,10 +238,10 @@ impl ParkedGames {
         self.parking.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Parks the game of the key `fingerprint`.
-    pub fn park(&self, fingerprint: &str, game: ParkedGame) {
+    /// Parks the game of the key `fingerprint`, whose client connected from `address`.
+    pub fn park(&self, fingerprint: &str, address: IpAddr, game: ParkedGame) {
         let now = self.now();
-        let displaced = self.lock().park(fingerprint.to_owned(), game, now);
+        let displaced = self.lock().park(fingerprint.to_owned(), address, game, now);
         // Dropped outside the lock.
         drop(displaced);
         self.parked.notify_one();
@@ -224,140 +292,17 @@ impl ParkedGames {
 pub struct Reconnect {
     pub games: Arc<ParkedGames>,
     pub fingerprint: String,
+    /// The client's address: a game parked counts against its share.
+    pub address: IpAddr,
+}
+
+impl Reconnect {
+    /// Parks `game` for this key, counted against this address.
+    pub fn park(&self, game: ParkedGame) {
+        self.games.park(&self.fingerprint, self.address, game);
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_value_waits_its_lifetime_and_no_longer() {
-        let mut p = Parking::new(60_000, 10);
-        assert!(p.park("a".into(), 1, 1_000).is_empty());
-        assert_eq!(p.next_expiry(), Some(61_000));
-        assert_eq!(p.take("a", 60_999), Some((1, 59_999)));
-        assert_eq!(p.take("a", 61_000), None, "taken once");
-
-        p.park("b".into(), 2, 1_000);
-        assert_eq!(p.take("b", 61_000), None, "expired at 60 s");
-        assert!(p.is_empty());
-
-        p.park("c".into(), 3, 0);
-        p.park("d".into(), 4, 30_000);
-        assert!(p.expire(59_999).is_empty());
-        assert_eq!(p.expire(60_000), vec![3]);
-        assert_eq!(p.next_expiry(), Some(90_000));
-        assert_eq!(p.expire(200_000), vec![4]);
-        assert_eq!(p.next_expiry(), None);
-        assert!(p.is_empty() && p.order.is_empty());
-    }
-
-    #[test]
-    fn a_newer_game_of_the_same_key_replaces_the_older() {
-        let mut p = Parking::new(60_000, 10);
-        p.park("k".into(), 1, 0);
-        assert_eq!(p.park("k".into(), 2, 10_000), vec![1]);
-        assert_eq!(p.len(), 1);
-        // Its lifetime counts from the newer park.
-        assert_eq!(p.next_expiry(), Some(70_000));
-        assert_eq!(p.take("k", 65_000), Some((2, 55_000)));
-        assert_eq!(p.order.len(), 0);
-    }
-
-    #[test]
-    fn the_cap_evicts_the_oldest_first() {
-        let mut p = Parking::new(60_000, 3);
-        for (i, key) in ["a", "b", "c"].into_iter().enumerate() {
-            assert!(p.park(key.into(), i, i as u64).is_empty());
-        }
-        assert_eq!(p.park("d".into(), 3, 10), vec![0], "a, the oldest");
-        assert_eq!(p.len(), 3);
-        // Re-parking b makes it the newest: c is the oldest now.
-        assert_eq!(p.park("b".into(), 4, 11), vec![1]);
-        assert_eq!(p.park("e".into(), 5, 12), vec![2], "c");
-        assert_eq!(p.take("a", 20), None);
-        assert_eq!(p.take("c", 20), None);
-        assert_eq!(p.take("d", 20).map(|(v, _)| v), Some(3));
-        assert_eq!(p.take("b", 20).map(|(v, _)| v), Some(4));
-        assert_eq!(p.take("e", 20).map(|(v, _)| v), Some(5));
-        assert!(p.is_empty() && p.order.is_empty());
-    }
-
-    #[test]
-    fn parking_expires_first_and_a_zero_cap_or_lifetime_keeps_nothing() {
-        let mut p = Parking::new(1_000, 2);
-        p.park("a".into(), 1, 0);
-        p.park("b".into(), 2, 500);
-        // At 1,200 a has expired: parking c evicts nothing else.
-        assert_eq!(p.park("c".into(), 3, 1_200), vec![1]);
-        assert_eq!(p.len(), 2);
-        let mut none = Parking::new(0, 10);
-        assert_eq!(none.park("a".into(), 1, 0), vec![1]);
-        assert!(none.is_empty());
-        let mut none = Parking::new(60_000, 0);
-        assert_eq!(none.park("a".into(), 1, 0), vec![1]);
-        assert!(none.is_empty());
-    }
-
-    #[test]
-    fn many_keys_never_push_the_registry_past_its_cap() {
-        // The attacker: a key per connection, each parking a game.
-        let cap = 100;
-        let mut p = Parking::new(60_000, cap);
-        let mut displaced = 0;
-        for i in 0..10_000u64 {
-            displaced += p.park(format!("key{i}"), i, i / 10).len();
-            assert!(p.len() <= cap);
-            assert_eq!(p.order.len(), p.len());
-        }
-        assert_eq!(p.len(), cap);
-        assert_eq!(displaced, 10_000 - cap);
-        // The newest stay.
-        assert!(p.take("key9999", 1_000).is_some());
-        assert!(p.take("key0", 1_000).is_none());
-    }
-
-    fn parked_game() -> ParkedGame {
-        let mut app = minotty_ui::App::new(minotty_ui::AppContext::default());
-        app.play(minotty_engine::ModeKind::Marathon, 0);
-        app.tick(5_000);
-        app.park_game(5_000).expect("a game in progress parks")
-    }
-
-    #[test]
-    fn many_keys_parking_real_games_stay_within_the_cap() {
-        // The attacker of the server: 500 keys, each dropping a connection mid-game.
-        let games = ParkedGames::new(Duration::from_secs(60), 50);
-        for i in 0..500 {
-            games.park(&format!("SHA256:key{i}"), parked_game());
-            assert!(games.len() <= 50);
-        }
-        assert_eq!(games.len(), 50);
-        assert!(games.take("SHA256:key499").is_some(), "the newest stay");
-        assert!(games.take("SHA256:key0").is_none(), "the oldest went first");
-        // A key parking again replaces its own game, nobody else's.
-        games.park("SHA256:key498", parked_game());
-        games.park("SHA256:key498", parked_game());
-        assert_eq!(games.len(), 49);
-    }
-
-    #[tokio::test]
-    async fn the_expiry_task_drops_games_at_their_time() {
-        // Real time, scaled down: a lifetime of 400 ms.
-        let games = Arc::new(ParkedGames::new(Duration::from_millis(400), 10));
-        let shutdown = CancellationToken::new();
-        let task = tokio::spawn(Arc::clone(&games).run_expiry(shutdown.clone()));
-        games.park("a", parked_game());
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        games.park("b", parked_game());
-        assert_eq!(games.len(), 2);
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_eq!(games.len(), 1, "a expired at 400 ms, without anyone asking");
-        assert!(games.take("b").is_some_and(|(_, waited)| waited >= 300));
-        games.park("c", parked_game());
-        tokio::time::sleep(Duration::from_millis(600)).await;
-        assert!(games.is_empty());
-        shutdown.cancel();
-        task.await.expect("the task ends at shutdown");
-    }
-}
+#[path = "reconnect_tests.rs"]
+mod tests;

@@ -498,7 +498,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         && let Some(game) = app.park_game(ms(Instant::now()))
     {
         tracing::info!(player = %player, mode = game.kind().id(), "game parked");
-        r.games.park(&r.fingerprint, game);
+        r.park(game);
     }
     // A game that ended in the last turn (the loop broke before handing it over: shutdown,
     // EOF, a close) is still stored, and the room still hears the end of a versus game.

@@ -402,3 +402,52 @@ async fn puzzle_progress_is_kept_per_account(pool: AnyPool) {
         }
     );
 }
+
+both!(a_replay_of_someone_elses_private_game_reads_no_blob);
+/// The replay viewer's request plays the same attacker as `replay ID --cast`: someone else's
+/// game that is not on a leaderboard is refused on its record, before its blob is read.
+async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
+    use minotty_server::store::{KeyFingerprint, NewKey, PlayerName, Unranked, Verdict};
+    let store = Store::from_pool(pool).await.expect("store");
+    let key = NewKey {
+        fingerprint: KeyFingerprint::parse(KEY1).expect("a fingerprint"),
+        algorithm: "ssh-ed25519".into(),
+    };
+    let ada = store
+        .register(&PlayerName::parse("ada").expect("name"), &key, 0)
+        .await
+        .expect("ada");
+    let played = forty_lines();
+    let finished = minotty_server::store::FinishedGame {
+        player: ada.id,
+        replay: played.replay,
+        stats: played.stats,
+        outcome: Some((played.reason, played.won)),
+        started_at: 0,
+        ended_at: 1_000,
+    };
+    let stored = store
+        .insert_games(&[(finished, Verdict::Unranked(Unranked::Unfinished))])
+        .await
+        .expect("stored");
+    let game = stored[0].id.0;
+    let shared = shared(&store);
+    let (mut guest, mut guest_rx) = Services::new(&shared, login(None, None));
+    assert!(matches!(
+        ask(&mut guest, &mut guest_rx, Request::Replay { game }).await,
+        Response::Error { .. }
+    ));
+    assert_eq!(store.replay_reads(), 0, "no blob read for a refusal");
+    let me = AccountRef {
+        id: ada.id,
+        name: "ada".into(),
+    };
+    let (mut own, mut own_rx) = Services::new(&shared, login(Some(KEY1), Some(me)));
+    let Response::Replay { player, .. } =
+        ask(&mut own, &mut own_rx, Request::Replay { game }).await
+    else {
+        panic!("ada watches her own game");
+    };
+    assert_eq!(player, "ada");
+    assert_eq!(store.replay_reads(), 1);
+}

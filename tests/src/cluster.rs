@@ -219,6 +219,8 @@ impl Instance {
             .args(["--drain-secs", &drain.as_secs().to_string()])
             .args(["--metrics-listen", &metrics.to_string()])
             .env("MINOTTY_CLUSTER_KEY", CLUSTER_KEY)
+            // Every test player connects from loopback: one address.
+            .arg("--ranked-same-address")
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)

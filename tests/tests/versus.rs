@@ -17,6 +17,11 @@ use minotty_tests::{Connection, Login, TestServer, WAIT};
 async fn server(seed: u32) -> TestServer {
     TestServer::start_with(Limits {
         versus_seed: Some(seed),
+        // Every test player connects from loopback: one address.
+        bots: minotty_server::versus::bot::BotLimits {
+            ranked_same_address: true,
+            ..Default::default()
+        },
         ..Limits::default()
     })
     .await

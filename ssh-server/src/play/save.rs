@@ -3,12 +3,16 @@
 //! (`$XDG_DATA_HOME/minotty/save.json`, else `~/.local/share/minotty/save.json`; on macOS
 //! `~/Library/Application Support/minotty`, on Windows `%APPDATA%\minotty`).
 //!
-//! The file is written whole, to a temporary file in the same directory that is then renamed
-//! over the old one, so a crash or a full disk never leaves half a save. A file that cannot be
+//! The file is written whole, to a temporary file in the same directory that is then fsynced
+//! and renamed over the old one, so a crash or a full disk never leaves half a save. The
+//! temporary file has a random name and is created exclusively (`create_new`: `O_CREAT |
+//! O_EXCL`, which never follows a symbolic link planted at the name) with mode 0600, so another
+//! user of a shared directory cannot make the write land elsewhere. A file that cannot be
 //! parsed is never overwritten: it is moved aside (`save.json.bad-<unix ms>`) and the player
 //! is told. A file from a newer minotty is left alone and nothing is saved in that run. The
 //! file is bounded: at most [`MAX_GAMES`] games (the oldest that are no board's best go first)
-//! and a file over [`MAX_FILE_BYTES`] is not read.
+//! and at most [`MAX_FILE_BYTES`] are ever read (a larger file, or anything but a regular file,
+//! is moved aside like a damaged one).
 
 use std::fs;
 use std::io::{self, Write};
@@ -165,7 +169,7 @@ impl SaveFile {
                 ));
             }
             Err(Unreadable::Invalid(why)) => {
-                let aside = path.with_extension(format!("json.bad-{now}"));
+                let aside = aside_name(&path, now);
                 match fs::rename(&path, &aside) {
                     Ok(()) => {
                         save.problem = Some(format!(
@@ -243,18 +247,76 @@ impl SaveFile {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
-        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        fs::create_dir_all(dir)?;
         let text = serde_json::to_vec(&self.data).map_err(io::Error::other)?;
-        let tmp = path.with_extension("json.tmp");
-        {
-            let mut file = create_private(&tmp)?;
-            file.write_all(&text)?;
-            file.sync_all()?;
+        let (tmp, mut file) = create_temporary(dir, path)?;
+        let written = file
+            .write_all(&text)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| {
+                drop(file);
+                fs::rename(&tmp, path)
+            });
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
         }
-        fs::rename(&tmp, path)
+        sync_dir(dir);
+        Ok(())
     }
+}
+
+/// Tries at a fresh random name before giving up.
+const TEMPORARY_TRIES: usize = 16;
+
+/// A new temporary file for `path` in `dir`: `.save.json.<random>.tmp`, created exclusively.
+fn create_temporary(dir: &Path, path: &Path) -> io::Result<(PathBuf, fs::File)> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "save.json".into(), |n| n.to_string_lossy());
+    let mut last = None;
+    for _ in 0..TEMPORARY_TRIES {
+        let tmp = dir.join(format!(".{name}.{:016x}.tmp", temporary_suffix()));
+        match create_private(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no temporary file could be created")))
+}
+
+#[cfg(not(test))]
+fn temporary_suffix() -> u64 {
+    rand::random()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests choose the temporary names (to plant links at them); random otherwise.
+    pub(crate) static TEMPORARY_SUFFIXES: std::cell::RefCell<Vec<u64>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+#[cfg(test)]
+fn temporary_suffix() -> u64 {
+    TEMPORARY_SUFFIXES
+        .with(|s| s.borrow_mut().pop())
+        .unwrap_or_else(rand::random)
+}
+
+/// Makes the rename durable (the directory's entry), where the system allows it.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
 }
 
 impl SaveFile {
@@ -302,6 +364,20 @@ pub fn board_bests(games: &[LocalGame]) -> Vec<i64> {
     best.into_iter().map(|b| b.3).collect()
 }
 
+/// Where a damaged file is moved: `save.json.bad-<now>`, or with `-1`, `-2`... when that is
+/// taken (a rename would replace an earlier damaged file).
+fn aside_name(path: &Path, now: i64) -> PathBuf {
+    let free = |p: &PathBuf| fs::symlink_metadata(p).is_err();
+    let first = path.with_extension(format!("json.bad-{now}"));
+    if free(&first) {
+        return first;
+    }
+    (1..100)
+        .map(|i| path.with_extension(format!("json.bad-{now}-{i}")))
+        .find(free)
+        .unwrap_or(first)
+}
+
 enum Unreadable {
     Io(io::Error),
     Invalid(String),
@@ -313,13 +389,22 @@ fn read(path: &Path) -> Result<Option<SaveData>, Unreadable> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Unreadable::Io(e)),
     };
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Unreadable::Invalid(format!(
-            "larger than {} MiB",
-            MAX_FILE_BYTES >> 20
-        )));
+    // Not opened at all when it is no regular file (a FIFO would block the open).
+    if !meta.is_file() {
+        return Err(Unreadable::Invalid("not a regular file".into()));
     }
-    let bytes = fs::read(path).map_err(Unreadable::Io)?;
+    let too_large = || Unreadable::Invalid(format!("larger than {} MiB", MAX_FILE_BYTES >> 20));
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    // The length may have grown since: never more than the bound and a byte are read.
+    let file = fs::File::open(path).map_err(Unreadable::Io)?;
+    let mut bytes = Vec::new();
+    io::Read::read_to_end(&mut io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes)
+        .map_err(Unreadable::Io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
     serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|e| Unreadable::Invalid(e.to_string()))
@@ -328,17 +413,21 @@ fn read(path: &Path) -> Result<Option<SaveData>, Unreadable> {
 #[cfg(unix)]
 fn create_private(path: &Path) -> io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
+    // `create_new`: O_CREAT | O_EXCL, which fails on anything already at the path, a
+    // symbolic link (even a dangling one) included: a link is never followed.
     fs::OpenOptions::new()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create_new(true)
         .mode(0o600)
         .open(path)
 }
 
 #[cfg(not(unix))]
 fn create_private(path: &Path) -> io::Result<fs::File> {
-    fs::File::create(path)
+    fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
 }
 
 /// Lower-case hexadecimal.

@@ -326,9 +326,11 @@ fn settings_saved_by_the_app_are_written_and_a_write_failure_is_reported() {
         None
     );
     assert_eq!(SaveFile::open(path.clone(), NOW).settings(), Some(settings));
-    // A directory where the temporary file goes: writing fails and says so, and the save
+    // A directory at every temporary name tried: writing fails and says so, and the save
     // already on disk is untouched.
-    std::fs::create_dir_all(path.with_extension("json.tmp")).expect("a directory in the way");
+    let dir = path.parent().expect("parent");
+    std::fs::create_dir_all(dir.join(format!(".save.json.{:016x}.tmp", 7))).expect("in the way");
+    save::TEMPORARY_SUFFIXES.with(|s| *s.borrow_mut() = vec![7; 16]);
     match local.answer(Request::SaveSettings(Box::default()), NOW) {
         Some(Response::Error { message }) => assert!(message.contains("could not be saved")),
         other => panic!("{other:?}"),
@@ -336,6 +338,108 @@ fn settings_saved_by_the_app_are_written_and_a_write_failure_is_reported() {
     assert_eq!(
         SaveFile::open(path, NOW).settings().map(|s| s.frame_rate),
         Some(120)
+    );
+    save::TEMPORARY_SUFFIXES.with(|s| s.borrow_mut().clear());
+}
+
+/// The attacker shares the save's directory and plants symbolic links: at the temporary name
+/// the old code always used (`save.json.tmp`), and at the very name the next write will try.
+/// Neither is followed: their targets are untouched and the save lands where it belongs.
+#[cfg(unix)]
+#[test]
+fn links_planted_at_temporary_names_are_never_followed() {
+    let (tmp, path) = dir();
+    let dir = path.parent().expect("parent").to_path_buf();
+    std::fs::create_dir_all(&dir).expect("dir");
+    let victim = tmp.path().join("victim");
+    std::fs::write(&victim, b"precious").expect("victim");
+    let dangling = tmp.path().join("nothing-here");
+    std::os::unix::fs::symlink(&victim, path.with_extension("json.tmp")).expect("old name");
+    std::os::unix::fs::symlink(&victim, dir.join(format!(".save.json.{:016x}.tmp", 1)))
+        .expect("the next name");
+    std::os::unix::fs::symlink(&dangling, dir.join(format!(".save.json.{:016x}.tmp", 2)))
+        .expect("a dangling link");
+    // The next names tried: 1, then 2, then 3 (popped from the end).
+    save::TEMPORARY_SUFFIXES.with(|s| *s.borrow_mut() = vec![3, 2, 1]);
+    let mut save = SaveFile::open(path.clone(), NOW);
+    save.data.puzzle_cleared = 4;
+    save.write().expect("written past the links");
+    save::TEMPORARY_SUFFIXES.with(|s| s.borrow_mut().clear());
+    assert_eq!(std::fs::read(&victim).expect("victim"), b"precious");
+    assert!(
+        !dangling.exists(),
+        "the dangling link's target was not created"
+    );
+    assert_eq!(SaveFile::open(path.clone(), NOW).data.puzzle_cleared, 4);
+    assert!(
+        !std::fs::symlink_metadata(&path)
+            .expect("the save")
+            .file_type()
+            .is_symlink()
+    );
+    // No temporary file of ours is left; the planted links are left as they were.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .expect("list")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert_eq!(left.len(), 3, "{left:?}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+}
+
+/// Oversized, garbage, and not a file at all: each gives a clear message, is never read past
+/// the bound, and is kept aside (nothing is lost), also twice in one millisecond.
+#[test]
+fn an_oversized_or_garbage_save_gives_a_clear_error_and_loses_nothing() {
+    let (_tmp, path) = dir();
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+    let file = std::fs::File::create(&path).expect("create");
+    file.set_len(save::MAX_FILE_BYTES + 1).expect("sparse file");
+    drop(file);
+    let save = SaveFile::open(path.clone(), NOW);
+    let problem = save.problem.clone().expect("told");
+    assert!(
+        problem.contains("larger than 64 MiB") && problem.contains("kept as"),
+        "{problem}"
+    );
+    assert!(save.persistent(), "a new save starts");
+    let aside = path.with_extension(format!("json.bad-{NOW}"));
+    assert_eq!(
+        std::fs::metadata(&aside).expect("kept aside").len(),
+        save::MAX_FILE_BYTES + 1
+    );
+    // Garbage in the same millisecond: kept aside too, beside the first.
+    std::fs::write(&path, [0xff, 0x00, 0x13, 0x37]).expect("garbage");
+    let save = SaveFile::open(path.clone(), NOW);
+    assert!(
+        save.problem
+            .as_deref()
+            .is_some_and(|p| p.contains("damaged"))
+    );
+    assert_eq!(
+        std::fs::read(path.with_extension(format!("json.bad-{NOW}-1"))).expect("second"),
+        [0xff, 0x00, 0x13, 0x37]
+    );
+    assert!(
+        std::fs::metadata(&aside).is_ok(),
+        "the first is still there"
+    );
+    // A directory where the save should be: not read, moved aside with what it holds.
+    std::fs::create_dir_all(path.join("inside")).expect("a directory");
+    let save = SaveFile::open(path.clone(), NOW + 1);
+    assert!(
+        save.problem
+            .as_deref()
+            .is_some_and(|p| p.contains("not a regular file")),
+        "{:?}",
+        save.problem
+    );
+    assert!(
+        path.with_extension(format!("json.bad-{}", NOW + 1))
+            .join("inside")
+            .is_dir()
     );
 }
 

@@ -65,6 +65,8 @@ pub struct SharedAccounts {
     store: Option<Store>,
     writer: Option<GameWriter>,
     live: Arc<LiveKeys>,
+    /// The exec commands' budgets per address (the commands read this store).
+    pub commands: Arc<crate::command_budget::CommandBudgets>,
 }
 
 /// What looking up a key's account found.
@@ -83,6 +85,7 @@ impl SharedAccounts {
             store,
             writer,
             live: Arc::default(),
+            commands: Arc::default(),
         }
     }
 

@@ -260,7 +260,11 @@ impl VersusClient {
                     cluster.queue_join(member);
                     return;
                 }
-                let _ = self.hub.queue().send(QueueMsg::Join { member, claim });
+                let _ = self.hub.queue().send(QueueMsg::JoinFrom {
+                    member,
+                    claim,
+                    address: Some(self.who.peer),
+                });
             }
             Request::CancelQuickMatch => self.leave_queue(),
             Request::CreateRoom(options) => {

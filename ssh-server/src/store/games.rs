@@ -140,8 +140,11 @@ impl Store {
         rows.iter().map(record).collect()
     }
 
-    /// A stored game's replay.
+    /// A stored game's replay (the blob: whoever asks for it has been checked already, with
+    /// [`Store::game`], which reads no blob).
     pub async fn replay(&self, id: GameId) -> Result<Option<Replay>, StoreError> {
+        self.replay_reads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let bytes: Option<Vec<u8>> = sqlx::query_scalar("SELECT replay FROM games WHERE id = $1")
             .bind(id.0)
             .fetch_optional(&self.reader)

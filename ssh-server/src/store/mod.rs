@@ -266,6 +266,9 @@ pub struct Store {
     registrations_per_day: u32,
     /// Games kept per player besides their bests, and how often they are pruned.
     game_limit: prune::GameLimit,
+    /// Replay blobs read so far (by [`Store::replay`]): tests count them to show that a
+    /// refused request read none.
+    replay_reads: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Store {
@@ -325,7 +328,13 @@ impl Store {
             key_uses,
             registrations_per_day: REGISTRATIONS_PER_DAY,
             game_limit: prune::GameLimit::default(),
+            replay_reads: Arc::default(),
         }
+    }
+
+    /// Replay blobs this store (and its clones) has read.
+    pub fn replay_reads(&self) -> u64 {
+        self.replay_reads.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Replaces the number of new accounts allowed per address in 24 hours (default

@@ -78,6 +78,10 @@ pub struct BotLimits {
     pub queue: usize,
     /// Waiting in the quick-match queue this long brings the offer of a bot match.
     pub offer_after: Duration,
+    /// The quick-match queue may pair two accounts from one client address for a ranked match
+    /// (`--ranked-same-address`; off by default). A queue setting carried here, with
+    /// `offer_after`, because these are the settings the hub is built with.
+    pub ranked_same_address: bool,
 }
 
 impl Default for BotLimits {
@@ -87,6 +91,7 @@ impl Default for BotLimits {
             threads: 1,
             queue: 256,
             offer_after: Duration::from_secs(20),
+            ranked_same_address: false,
         }
     }
 }

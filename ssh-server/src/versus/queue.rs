@@ -3,12 +3,18 @@
 //! every second of waiting (up to [`MAX_RANGE`]); two players are paired when their ratings
 //! are within the wider of their two ranges. Waiting players get `Queued` once a second.
 //!
+//! Two accounts from one client address (IPv4 address, IPv6 /64) are never paired for a ranked
+//! match unless the operator allows it (`--ranked-same-address`): one person with two accounts
+//! must not feed one of them wins. Players queued through another instance of a cluster come
+//! without their address (it is not on the wire): `None`, unknown, which blocks no pairing.
+//!
 //! A player still alone after [`super::bot::BotLimits::offer_after`] (20 s by default) is
 //! offered a match against a bot: unranked, at a level that follows their rating
 //! ([`bot_level_for`]). Accepting takes them out of the queue into that match; declining keeps
 //! them waiting, and the offer comes again after another such wait.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +26,7 @@ use minotty_ui::online::{Response, RoomLimit, RoomOptions};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 
+use super::limits::address_key;
 use super::{Hub, Member, MemberId, RankedClaim};
 
 /// The rating range right after queueing.
@@ -33,10 +40,17 @@ pub const MAX_RANGE: i32 = 1000;
 #[derive(Debug)]
 pub enum QueueMsg {
     /// `claim`: the account's claim on ranked play, held by the queue until the member is
-    /// paired (then by the match's room) or leaves.
+    /// paired (then by the match's room) or leaves. The address is unknown (players of
+    /// other instances): it blocks no pairing.
     Join {
         member: Member,
         claim: RankedClaim,
+    },
+    /// The same for a session of this instance, with its client's address.
+    JoinFrom {
+        member: Member,
+        claim: RankedClaim,
+        address: Option<IpAddr>,
     },
     Cancel {
         id: MemberId,
@@ -45,6 +59,7 @@ pub enum QueueMsg {
     Rated {
         member: Member,
         rating: Rating,
+        address: Option<IpAddr>,
     },
     /// The player takes the bot match they were offered.
     AcceptBot {
@@ -65,6 +80,8 @@ struct Waiting {
     rating: Rating,
     since: Instant,
     claim: RankedClaim,
+    /// The client's address key (`limits::address_key`); `None`: unknown.
+    address: Option<IpAddr>,
     /// A bot match is offered now (and may be accepted).
     offered: bool,
     /// When to offer one (again).
@@ -142,30 +159,23 @@ struct Queue {
 impl Queue {
     fn handle(&mut self, msg: QueueMsg) {
         match msg {
-            QueueMsg::Join { member, claim } => {
-                let Some(account) = member.account.clone() else {
-                    self.hub.release_ranked(claim);
-                    return;
-                };
-                if let Some(old) = self.pending.insert(member.id, claim)
-                    && old != claim
-                {
-                    self.hub.release_ranked(old);
-                }
-                let hub = Arc::clone(&self.hub);
-                let me = self.me.clone();
-                tokio::spawn(async move {
-                    let rating = hub.rating_of(account.id).await;
-                    let _ = me.send(QueueMsg::Rated { member, rating });
-                });
-            }
+            QueueMsg::Join { member, claim } => self.join(member, claim, None),
+            QueueMsg::JoinFrom {
+                member,
+                claim,
+                address,
+            } => self.join(member, claim, address),
             QueueMsg::Cancel { id } => {
                 if let Some(claim) = self.pending.remove(&id) {
                     self.hub.release_ranked(claim);
                 }
                 self.remove_waiting(|w| w.member.id == id);
             }
-            QueueMsg::Rated { member, rating } => {
+            QueueMsg::Rated {
+                member,
+                rating,
+                address,
+            } => {
                 let Some(claim) = self.pending.remove(&member.id) else {
                     return;
                 };
@@ -181,6 +191,7 @@ impl Queue {
                     rating,
                     since: now,
                     claim,
+                    address,
                     offered: false,
                     offer_at: now + self.hub.bots.limits.offer_after,
                 });
@@ -197,6 +208,30 @@ impl Queue {
             #[cfg(test)]
             QueueMsg::Panic => panic!("a test asked the queue to panic"),
         }
+    }
+
+    /// A member joins: their rating is read, then they wait (`Rated`).
+    fn join(&mut self, member: Member, claim: RankedClaim, address: Option<IpAddr>) {
+        let Some(account) = member.account.clone() else {
+            self.hub.release_ranked(claim);
+            return;
+        };
+        let address = address.map(|ip| address_key(ip.to_canonical()));
+        if let Some(old) = self.pending.insert(member.id, claim)
+            && old != claim
+        {
+            self.hub.release_ranked(old);
+        }
+        let hub = Arc::clone(&self.hub);
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let rating = hub.rating_of(account.id).await;
+            let _ = me.send(QueueMsg::Rated {
+                member,
+                rating,
+                address,
+            });
+        });
     }
 
     fn tick(&mut self, now: Instant) {
@@ -255,8 +290,26 @@ impl Queue {
     }
 }
 
+/// Whether `a` and `b` may meet in a ranked match: different accounts, and different
+/// addresses unless `same_address` allows them (an unknown address blocks nothing).
+fn may_meet(a: &Waiting, b: &Waiting, same_address: bool) -> bool {
+    let account = |w: &Waiting| w.member.account.as_ref().map(|x| x.id);
+    account(a) != account(b) && addresses_may_meet(a.address, b.address, same_address)
+}
+
+/// Whether players at these address keys may meet: not at one known address, unless
+/// `same_address`; an unknown address (`None`, a player queued through another instance)
+/// blocks nothing.
+fn addresses_may_meet(a: Option<IpAddr>, b: Option<IpAddr>, same_address: bool) -> bool {
+    match (a, b) {
+        (Some(x), Some(y)) => same_address || x != y,
+        _ => true,
+    }
+}
+
 /// Pairs whoever can be paired, longest waiting first, and starts a ranked room for each pair.
 fn pair(hub: &Arc<Hub>, waiting: &mut Vec<Waiting>, now: Instant) {
+    let same_address = hub.bots.limits.ranked_same_address;
     let mut i = 0;
     while i < waiting.len() {
         let a = &waiting[i];
@@ -264,9 +317,7 @@ fn pair(hub: &Arc<Hub>, waiting: &mut Vec<Waiting>, now: Instant) {
             let b = &waiting[j];
             let gap = (a.rating.rating - b.rating.rating).abs();
             let allowed = range(a.since, now).max(range(b.since, now));
-            gap <= f64::from(allowed)
-                && a.member.account.as_ref().map(|x| x.id)
-                    != b.member.account.as_ref().map(|x| x.id)
+            gap <= f64::from(allowed) && may_meet(a, b, same_address)
         });
         match found {
             Some(j) => {
@@ -306,5 +357,20 @@ mod tests {
         assert_eq!(range(t, t), BASE_RANGE);
         assert_eq!(range(t, t + Duration::from_secs(10)), BASE_RANGE + 100);
         assert_eq!(range(t, t + Duration::from_secs(10_000)), MAX_RANGE);
+    }
+
+    #[test]
+    fn one_known_address_blocks_and_an_unknown_one_does_not() {
+        let home = Some(address_key("192.0.2.1".parse().expect("ip")));
+        let away = Some(address_key("192.0.2.2".parse().expect("ip")));
+        assert!(!addresses_may_meet(home, home, false));
+        assert!(
+            addresses_may_meet(home, home, true),
+            "the operator allows it"
+        );
+        assert!(addresses_may_meet(home, away, false));
+        // Players of other instances come without an address: never blocked.
+        assert!(addresses_may_meet(home, None, false));
+        assert!(addresses_may_meet(None, None, false));
     }
 }

@@ -14,6 +14,7 @@ use crate::store::PlayerId;
 
 mod abuse;
 mod bots;
+mod fair;
 mod kept;
 mod watching;
 
@@ -23,8 +24,16 @@ struct Client {
 }
 
 impl Client {
+    /// A client: a registered player on an address of their own (the queue pairs no two
+    /// accounts of one address), a guest on loopback.
     fn new(shared: &SharedVersus, name: &str, account: Option<i64>) -> Client {
-        Client::connected_from(shared, name, account, "127.0.0.1")
+        let peer = match account {
+            Some(id) => {
+                std::net::Ipv4Addr::from(0x0a00_0000 | (id as u32 & 0x00ff_ffff)).to_string()
+            }
+            None => "127.0.0.1".to_owned(),
+        };
+        Client::connected_from(shared, name, account, &peer)
     }
 
     /// A client connected from `peer`.

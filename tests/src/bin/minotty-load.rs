@@ -11,7 +11,8 @@
 //!
 //! `--versus rooms` pairs the players in 1v1 battle rooms instead (the first of each pair
 //! creates a room as a guest, the second joins it by code, the first starts), and `--versus
-//! quick` sends registered players through the ranked quick-match queue. Both then play the
+//! quick` sends registered players through the ranked quick-match queue (the server needs
+//! `--ranked-same-address`: every player here is on loopback). Both then play the
 //! same schedule; a decided match is followed by a rematch. With `--versus-seed` (the seed the
 //! server deals, `minotty --versus-seed`) each room's host first plays a tetris planned for
 //! that seed and the tool reports the clear-to-garbage-meter latency: from sending the hard

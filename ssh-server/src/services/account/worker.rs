@@ -286,9 +286,16 @@ impl Worker {
             }
             Request::Replay { game } => {
                 let id = GameId(game);
-                let (Some(record), Some(replay)) =
-                    (self.store.game(id).await?, self.store.replay(id).await?)
-                else {
+                // Who may watch it is decided on the record (no blob read): a leaderboard game
+                // by anyone, any other only by its player (as `replay ID --cast`).
+                let Some(record) = self.store.game(id).await? else {
+                    return Ok(Some(error("no such game")));
+                };
+                let mine = self.current().is_some_and(|a| a.id == record.player);
+                if record.verdict != "ranked" && !mine {
+                    return Ok(Some(error("no such game")));
+                }
+                let Some(replay) = self.store.replay(id).await? else {
                     return Ok(Some(error("no such game")));
                 };
                 let player = self

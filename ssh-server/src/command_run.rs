@@ -1,0 +1,121 @@
+//! One exec command admitted by the handler (`command_budget.rs`), run on its own task: a cast
+//! export streamed to the channel (`cast_export.rs`), or any other command's output sent
+//! whole (`exec.rs`); then the exit status, EOF and close. A cast export cancelled (its channel
+//! closed: the client left) sends nothing more.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use russh::ChannelId;
+use russh::server::Handle;
+use tokio_util::sync::CancellationToken;
+
+use crate::cast_export::{Requester, Tuning, export};
+use crate::command_budget::{
+    CommandBudgets, CommandLimits, ConnectionCommands, ExportSlot, Refused,
+};
+use crate::exec::{self, Outcome};
+use crate::store::{PlayerId, Store};
+
+/// Admits the command `command` of the connection `conn` at `peer` (its token, and its
+/// address's), and for a cast export the connection's one export slot (the address's export
+/// budget is spent once the export is allowed, in `cast_export.rs`).
+pub(crate) fn admit(
+    budgets: &CommandBudgets,
+    conn: &mut ConnectionCommands,
+    peer: IpAddr,
+    limits: &CommandLimits,
+    command: &[u8],
+) -> Result<Option<ExportSlot>, Refused> {
+    let now = budgets.now_ms();
+    budgets.admit(conn, peer, limits, now)?;
+    match crate::cast::replay_args(command) {
+        Some(_) => budgets.begin_export(conn).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// What the command needs, taken from the connection.
+#[derive(Debug)]
+pub(crate) struct CommandRun {
+    pub handle: Handle,
+    pub channel: ChannelId,
+    /// The client asked for a PTY: line ends are CR LF.
+    pub pty: bool,
+    /// The exec request's bytes.
+    pub command: Vec<u8>,
+    pub store: Option<Store>,
+    /// The account of the connection's key.
+    pub caller: Option<PlayerId>,
+    pub peer: IpAddr,
+    pub budgets: Arc<CommandBudgets>,
+    pub limits: CommandLimits,
+    /// The connection's export slot, when the command is `replay`.
+    pub export: Option<ExportSlot>,
+    /// Cancelled when the channel closes or the connection ends.
+    pub cancel: CancellationToken,
+}
+
+impl CommandRun {
+    pub(crate) async fn run(self) {
+        let CommandRun {
+            handle,
+            channel,
+            pty,
+            command,
+            store,
+            caller,
+            peer,
+            budgets,
+            limits,
+            export: slot,
+            cancel,
+        } = self;
+        let outcome = match (crate::cast::replay_args(&command), slot) {
+            (Some(args), Some(slot)) => {
+                let write = |chunk: Vec<u8>| {
+                    let handle = handle.clone();
+                    async move {
+                        let data = if pty { crlf(chunk) } else { chunk };
+                        handle.data(channel, data).await.is_ok()
+                    }
+                };
+                let requester = Requester {
+                    caller,
+                    budget: || budgets.take_export(peer, &limits, budgets.now_ms()),
+                };
+                let done = export(
+                    &args,
+                    store.as_ref(),
+                    requester,
+                    cancel,
+                    Tuning::default(),
+                    write,
+                )
+                .await;
+                drop(slot);
+                match done {
+                    Ok(e) if e.cancelled => None,
+                    Ok(_) => Some(Outcome::ok(String::new())),
+                    Err(outcome) => Some(outcome),
+                }
+            }
+            _ => Some(exec::dispatch(&command, store.as_ref()).await),
+        };
+        if let Some(outcome) = outcome {
+            exec::send(&handle, channel, outcome, pty).await;
+        }
+    }
+}
+
+/// Line ends as a terminal in raw mode wants them (a client that asked for a PTY).
+fn crlf(chunk: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(chunk.len() + chunk.len() / 16);
+    for b in chunk {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+    out
+}
