@@ -26,6 +26,7 @@ pub mod play;
 pub mod proxy_protocol;
 pub mod reconnect;
 pub mod refusal;
+pub mod resize;
 pub mod server;
 pub mod services;
 pub mod session;
