@@ -434,8 +434,16 @@ mod tests {
         let mut reread = 0usize;
         for byte in &junk {
             decoder.feed(std::slice::from_ref(byte), &mut out);
-            assert!(decoder.since_event <= MAX_PENDING, "{}", decoder.since_event);
-            assert!(decoder.raw.len() <= MAX_PENDING + 1, "{}", decoder.raw.len());
+            assert!(
+                decoder.since_event <= MAX_PENDING,
+                "{}",
+                decoder.since_event
+            );
+            assert!(
+                decoder.raw.len() <= MAX_PENDING + 1,
+                "{}",
+                decoder.raw.len()
+            );
             reread += decoder.since_event;
         }
         assert!(reread <= junk.len() * MAX_PENDING, "{reread}");

@@ -162,7 +162,11 @@ mod tests {
         let (applied, _) = simulate(&stream);
         // Once per RESIZE_MAX_WAIT while it lasts, and once when it stops.
         assert!((5..=6).contains(&applied.len()), "{applied:?}");
-        assert!(applied.last().is_some_and(|&t| t > Duration::from_millis(4990)));
+        assert!(
+            applied
+                .last()
+                .is_some_and(|&t| t > Duration::from_millis(4990))
+        );
     }
 
     #[test]

@@ -134,7 +134,10 @@ async fn a_key_flood_is_bounded_and_others_keep_their_frame_latency() -> Result 
 
 /// How many times `needle` occurs in `haystack`.
 fn occurrences(haystack: &[u8], needle: &[u8]) -> usize {
-    haystack.windows(needle.len()).filter(|w| *w == needle).count()
+    haystack
+        .windows(needle.len())
+        .filter(|w| *w == needle)
+        .count()
 }
 
 /// 20,000 window changes between 500x200 and 499x200, then 120x45: the server applies a few

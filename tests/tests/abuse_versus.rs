@@ -77,9 +77,7 @@ async fn a_ready_flood_in_a_room_of_eight_stays_with_the_flooder() {
             .send(&kitty_tap(KittyKey::Char('r')))
             .await
             .expect("ready");
-        let seen = players[0]
-            .wait_until("bob ready", WAIT, bob_ready)
-            .await;
+        let seen = players[0].wait_until("bob ready", WAIT, bob_ready).await;
         let (flooder, others) = tokio::join!(
             async move {
                 flooder.pump_for(Duration::from_secs(3)).await;

@@ -162,7 +162,10 @@ async fn a_peer_that_stops_answering_is_dropped() -> Result {
     // `keepalive_max` keepalives first (each a read of its own, a second apart), then closed.
     let held = relay.held_reads.load(Ordering::Relaxed);
     println!("dropped {took:?} after going silent, {held} reads held back meanwhile");
-    assert!(held >= 2, "dropped after {held} unanswered sends ({took:?})");
+    assert!(
+        held >= 2,
+        "dropped after {held} unanswered sends ({took:?})"
+    );
 
     // The slot was given back: the same address plays again.
     let deadline = Instant::now() + WAIT;

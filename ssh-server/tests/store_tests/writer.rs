@@ -172,7 +172,10 @@ async fn a_busy_database_is_retried_until_the_write_goes_through() {
     // While the lock is held (300 ms, many busy timeouts of 20 ms) the game is not stored and
     // not given up on: the reply is still pending. Ordered, not timed.
     let waiting = tokio::time::timeout(Duration::from_millis(300), &mut reply).await;
-    assert!(waiting.is_err(), "answered while the database was locked: {waiting:?}");
+    assert!(
+        waiting.is_err(),
+        "answered while the database was locked: {waiting:?}"
+    );
     sqlx::query("COMMIT")
         .execute(&mut blocker)
         .await
