@@ -35,6 +35,7 @@ pub mod stored_settings;
 pub mod tbp;
 pub mod terminal;
 pub mod versus;
+pub mod work;
 
 pub use config::Limits;
 pub use host_key::HostKey;

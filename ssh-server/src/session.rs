@@ -409,6 +409,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                     if admitted < bytes.len() {
                         // The rest is discarded: never resume parsing in mid-sequence.
                         decoder.reset();
+                        crate::work::input_dropped(bytes.len() - admitted);
                     }
                     esc_deadline = decoder.has_pending().then(|| now + ESC_TIMEOUT);
                 }

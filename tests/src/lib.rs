@@ -20,7 +20,6 @@ pub mod autoplay;
 pub mod board;
 pub mod cluster;
 pub mod fuzz;
-pub mod isolated;
 pub mod keys;
 pub mod postgres;
 mod pty;
