@@ -545,8 +545,9 @@ impl russh::server::Handler for ConnectionHandler {
         if state.pty.is_some() {
             state.pty = Some((col_width, row_height));
         }
-        // Only the latest size is kept (no allocation, no queue): the session applies it before
-        // its next frame, at most every `session::RESIZE_INTERVAL`, however many arrive.
+        // Only the latest size is kept (no allocation, no queue, and the session is woken by
+        // the first change only): it applies the size once the client stops changing it
+        // (`crate::resize`), however many arrive.
         let size = (col_width, row_height);
         if let Some(window) = &state.window {
             window.send_if_modified(|current| {

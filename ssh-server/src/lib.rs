@@ -29,6 +29,7 @@ pub mod play;
 pub mod proxy_protocol;
 pub mod reconnect;
 pub mod refusal;
+pub mod resize;
 pub mod server;
 pub mod services;
 pub mod session;
@@ -38,6 +39,7 @@ pub mod stored_settings;
 pub mod tbp;
 pub mod terminal;
 pub mod versus;
+pub mod work;
 
 pub use config::Limits;
 pub use host_key::HostKey;

@@ -276,7 +276,7 @@ fn encode_round_trips() {
     assert_eq!(Header::Local.client(sock("10.0.0.9:7")), sock("10.0.0.9:7"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn read_header_takes_exactly_the_header_and_has_a_deadline() {
     let mut bytes = raw(0x21, 0x11, 12, &TCP4_BODY);
     bytes.extend_from_slice(b"SSH-2.0-client\r\n");
@@ -326,13 +326,16 @@ async fn read_header_takes_exactly_the_header_and_has_a_deadline() {
     tokio::io::AsyncWriteExt::write_all(&mut client, &SIGNATURE[..5])
         .await
         .expect("write");
+    // On tokio's paused clock: given up exactly at the deadline, not before, not later.
     let started = Instant::now();
     let deadline = started + std::time::Duration::from_millis(200);
     assert_eq!(
         read_header(&mut server, deadline).await,
         Err(ProxyError::Timeout)
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    // (Timers fire on whole milliseconds: at most one late.)
+    let late = Instant::now().saturating_duration_since(deadline);
+    assert!(Instant::now() >= deadline && late <= std::time::Duration::from_millis(1));
 }
 
 #[tokio::test]

@@ -4,8 +4,8 @@
 //!
 //! What the client sends is held to budgets before it reaches the App ([`InputGate`]): bytes
 //! parsed per second, bytes that parse to nothing, key events per second. Window changes are
-//! merged: only the latest size is kept, and it is applied when the next frame is drawn, at
-//! most every [`RESIZE_INTERVAL`].
+//! merged: only the latest size is kept, and it is applied once the client stops changing it
+//! ([`crate::resize`]).
 
 use std::time::Duration;
 
@@ -23,6 +23,7 @@ use crate::doctor::{self, Prober, Reply};
 use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
 use crate::names::DisplayName;
 use crate::outbox::Outbox;
+use crate::resize::{Check, Resizer};
 use crate::services::Services;
 use crate::terminal::{self, RemoteTerminal};
 
@@ -46,9 +47,6 @@ const SETTINGS_SAVE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// How long the goodbye (terminal restore, exit status, close) may take.
 const GOODBYE_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The shortest time between two window sizes applied (each reallocates the frame buffers).
-pub const RESIZE_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Responses handed to the App in one turn of the loop, so that a flood of them never holds
 /// up the player's own input or frames.
@@ -198,10 +196,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     }
     let mut decoder = InputDecoder::new();
     let mut gate = InputGate::new(0);
-    // A window change arrived and is not applied yet; when the last one was applied.
-    let mut resize_pending = false;
+    // Window changes seen and not applied yet.
+    let mut resizer = Resizer::new();
     let mut window_open = true;
-    let mut last_resize: Option<Instant> = None;
     let mut outbox = Outbox::new(handle, channel);
     // A stream has no terminal to ask about its keyboard.
     outbox.push_prefix(if stream {
@@ -282,24 +279,26 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             now,
         );
 
-        // Only the latest window size counts; it is applied before a frame, at most every
-        // RESIZE_INTERVAL however many window changes arrive.
-        let mut resize_due = None;
-        if resize_pending {
-            let due = last_resize.map_or(now, |t| t + RESIZE_INTERVAL);
-            if now >= due {
-                let (c, r) = *window.borrow_and_update();
-                let (cols, rows) = terminal::clamp_size(c, r);
-                if (cols, rows) != term.size() {
-                    term.resize(cols, rows);
-                    app.set_size(cols, rows, ms(now));
-                    app.mark_dirty();
+        // Only the latest window size counts; it is applied once the client stops changing it
+        // (or a second into a stream of changes that never pauses), however many arrive.
+        let mut resize_due = resizer.due();
+        if let Some(due) = resize_due
+            && now >= due
+        {
+            let more = window.has_changed().unwrap_or(false);
+            let (c, r) = *window.borrow_and_update();
+            resize_due = match resizer.check(now, more) {
+                Check::Wait(at) => Some(at),
+                Check::Apply => {
+                    let (cols, rows) = terminal::clamp_size(c, r);
+                    if (cols, rows) != term.size() {
+                        term.resize(cols, rows);
+                        app.set_size(cols, rows, ms(now));
+                        app.mark_dirty();
+                    }
+                    None
                 }
-                resize_pending = false;
-                last_resize = Some(now);
-            } else {
-                resize_due = Some(due);
-            }
+            };
         }
 
         needs_draw |= app.take_dirty();
@@ -412,6 +411,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                     if admitted < bytes.len() {
                         // The rest is discarded: never resume parsing in mid-sequence.
                         decoder.reset();
+                        crate::work::input_dropped(bytes.len() - admitted);
                     }
                     esc_deadline = decoder.has_pending().then(|| now + ESC_TIMEOUT);
                 }
@@ -428,9 +428,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                     }
                 }
             }
-            changed = window.changed(), if window_open && !resize_pending => {
+            changed = window.changed(), if window_open && !resizer.pending() => {
                 match changed {
-                    Ok(()) => resize_pending = true,
+                    Ok(()) => resizer.changed(Instant::now()),
                     Err(_) => window_open = false,
                 }
             }
@@ -522,6 +522,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         reason = ?end,
         seconds = start.elapsed().as_secs(),
         bytes_sent = outbox.bytes_sent(),
+        resizes = resizer.applied(),
         dropped_bytes,
         dropped_keys,
         "session ended"

@@ -10,6 +10,9 @@ use unicode_width::UnicodeWidthStr;
 /// Larger windows are drawn at this size (absurd sizes cost memory and bandwidth).
 pub const MAX_COLS: u16 = 500;
 pub const MAX_ROWS: u16 = 200;
+/// A screen's buffer keeps room for this many cells when its window shrinks (a 100x40
+/// screen's); beyond four times what it needs, it gives the rest back.
+const KEEP_CELLS: usize = 4_000;
 /// The size assumed when a client reports 0 (unknown).
 pub const DEFAULT_SIZE: (u16, u16) = (80, 24);
 
@@ -148,7 +151,9 @@ impl RemoteTerminal {
         (self.backend.size.width, self.backend.size.height)
     }
 
-    /// Resizes the drawing area; the next draw repaints everything.
+    /// Resizes the drawing area; the next draw repaints everything. The screen's buffer is
+    /// reused: a new size allocates only when it is larger than any drawn before, and a much
+    /// smaller one gives the memory back.
     pub fn resize(&mut self, cols: u16, rows: u16) {
         let area = Rect::new(0, 0, cols, rows);
         self.backend.size = area.as_size();
@@ -157,7 +162,20 @@ impl RemoteTerminal {
         if let Err(never) = self.backend.clear() {
             match never {}
         }
-        self.shown = Buffer::empty(area);
+        let cells = area.area() as usize;
+        let content = &mut self.shown.content;
+        content.clear();
+        if content.capacity() > cells.max(KEEP_CELLS) * 4 {
+            content.shrink_to(cells);
+        }
+        content.resize(cells, Cell::EMPTY);
+        self.shown.area = area;
+    }
+
+    /// Cells the screen's buffer can hold without allocating, and where it is (a test shows
+    /// that resizing did not move it).
+    pub fn capacity(&self) -> (usize, *const Cell) {
+        (self.shown.content.capacity(), self.shown.content.as_ptr())
     }
 
     /// Draws a frame: `render` fills the screen's area of a cleared buffer; only the cells that

@@ -73,8 +73,9 @@ async fn minotty_bot_plays_live_while_garbage_arrives() {
         Duration::from_millis(4500),
     )
     .await;
+    // Ended by the stop at 4.5 s (how long that took is printed, not compared).
     assert_eq!(end, LiveEnd::Stopped, "{:?}", g.board());
-    assert!(took < Duration::from_millis(5000), "{took:?}");
+    println!("stopped after {took:?}");
     let stats = *g.stats();
     // About one piece per 80 ms for 4.5 s.
     assert!(stats.pieces >= 25, "{} pieces", stats.pieces);
@@ -118,8 +119,9 @@ async fn a_bot_that_hangs_live_forfeits_in_time() {
     );
     assert_eq!(g.outcome(), Some((EndReason::Forfeit, false)));
     assert_eq!(g.stats().pieces, 5);
-    // Five pieces at 50 ms, then the 300 ms the sixth was given.
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    // Forfeited by the sixth piece's 300 ms deadline (the reason says so), not by the stop at
+    // 30 s, which would have ended it `Stopped`.
+    println!("forfeited after {took:?}");
     assert!(g.replay().verify().is_ok());
     bot.finish().await;
     assert!(reaped(pid).await);
@@ -127,21 +129,27 @@ async fn a_bot_that_hangs_live_forfeits_in_time() {
 
 #[tokio::test]
 async fn stopping_a_live_game_does_not_wait_for_the_bot() {
-    let bot = launch(&format!("{BOT} --fault hang@0"), settings(10_000))
+    // The bot hangs and may think for an hour: a game that waited for it would still be
+    // running when the generous wait below gives up, or end in a forfeit, not `Stopped`.
+    let bot = launch(&format!("{BOT} --fault hang@0"), settings(3_600_000))
         .await
         .expect("starts");
     let pid = bot.pid().expect("a pid");
     let mut g = game(Mode::marathon(), 33);
-    let (end, _, took, bot) = run(
-        bot,
-        &mut g,
-        Duration::ZERO,
-        vec![],
-        Duration::from_millis(200),
+    let (end, _, took, bot) = tokio::time::timeout(
+        Duration::from_secs(30),
+        run(
+            bot,
+            &mut g,
+            Duration::ZERO,
+            vec![],
+            Duration::from_millis(200),
+        ),
     )
-    .await;
+    .await
+    .expect("the stop ended the game while the bot was still thinking");
     assert_eq!(end, LiveEnd::Stopped);
-    assert!(took < Duration::from_millis(600), "{took:?}");
+    println!("stopped after {took:?}");
     assert!(!g.is_over());
     // The room goes away with the bot still thinking.
     drop(bot);
@@ -240,12 +248,12 @@ async fn a_bot_that_fails_to_start_forfeits_its_first_move() {
         .expect("known")
         .expect("a slot");
     let mut g = game(Mode::marathon(), 36);
-    let started = Instant::now();
+    // Forfeited by the 300 ms start-up deadline (the reason says so; `sleep 100` never ends
+    // on its own).
     assert_eq!(
         play(&mut poller, &mut g).await,
         LiveEnd::Forfeit(Forfeit::Timeout("info", Duration::from_millis(300)))
     );
-    assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(g.outcome(), Some((EndReason::Forfeit, false)));
     assert_eq!(g.stats().pieces, 0);
     poller.finish().await;

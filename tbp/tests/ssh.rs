@@ -67,7 +67,7 @@ async fn a_host_seats_the_tbp_bot_over_ssh_and_sees_it_play() {
         .stop(Duration::from_secs(30))
         .await
         .expect("the server stops");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     while tbp.running() > 0 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

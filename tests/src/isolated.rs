@@ -1,5 +1,6 @@
-//! A server on a runtime of its own, in threads of its own, so that a test can measure what the
-//! server alone spends (CPU time of its threads) while clients in the same process attack it.
+//! A server on a runtime of its own, in threads of its own, so that a test can count what the
+//! server alone holds (its runtime's live tasks) while clients in the same process attack it.
+//! Tests count work; they never compare CPU or wall time to a threshold.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -41,7 +42,13 @@ impl IsolatedServer {
                     .enable_all()
                     .build()?;
                 rt.block_on(async move {
-                    let (addr, stop_server, task) = match TestServer::launch(&path, limits).await {
+                    let (addr, stop_server, task) = match TestServer::launch_with(
+                        &path,
+                        limits,
+                        minotty_server::tbp::TbpBots::default(),
+                    )
+                    .await
+                    {
                         Ok(started) => started,
                         Err(e) => {
                             let _ = ready_tx.send(Err(anyhow!("{e:#}")));
@@ -67,11 +74,6 @@ impl IsolatedServer {
         })
     }
 
-    /// CPU time (user + system) the server's threads have used so far.
-    pub fn cpu(&self) -> anyhow::Result<Duration> {
-        thread_cpu(SERVER_THREAD)
-    }
-
     /// Tasks alive in the server's runtime (the server's own and russh's session tasks).
     pub fn tasks_alive(&self) -> usize {
         self.runtime.metrics().num_alive_tasks()
@@ -89,42 +91,4 @@ impl IsolatedServer {
             None => Ok(()),
         }
     }
-}
-
-/// CPU time of this process's threads named `name`, from `/proc/self/task/*/stat`.
-pub fn thread_cpu(name: &str) -> anyhow::Result<Duration> {
-    let ticks_per_sec = 100u64; // USER_HZ on Linux
-    let mut ticks = 0u64;
-    for task in std::fs::read_dir("/proc/self/task")? {
-        let Ok(stat) = std::fs::read_to_string(task?.path().join("stat")) else {
-            continue; // the thread ended meanwhile
-        };
-        // pid (comm) state ppid ... utime stime: fields 14 and 15, counted after the ')'.
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        if stat.get(open + 1..close) != Some(name) {
-            continue;
-        }
-        let fields: Vec<&str> = stat.get(close + 2..).unwrap_or("").split(' ').collect();
-        let field = |i: usize| {
-            fields
-                .get(i)
-                .and_then(|f| f.parse::<u64>().ok())
-                .unwrap_or(0)
-        };
-        ticks += field(11) + field(12);
-    }
-    Ok(Duration::from_millis(ticks * 1000 / ticks_per_sec))
-}
-
-/// This process's resident memory.
-pub fn rss_bytes() -> anyhow::Result<u64> {
-    let status = std::fs::read_to_string("/proc/self/status")?;
-    let kb = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .context("VmRSS in /proc/self/status")?;
-    Ok(kb * 1024)
 }

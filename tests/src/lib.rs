@@ -72,20 +72,9 @@ impl TestServer {
         })
     }
 
-    /// Starts a server on the host key and database in `dir` (created when missing).
-    pub(crate) async fn launch(
-        dir: &std::path::Path,
-        limits: Limits,
-    ) -> anyhow::Result<(
-        SocketAddr,
-        oneshot::Sender<()>,
-        JoinHandle<anyhow::Result<()>>,
-    )> {
-        TestServer::launch_with(dir, limits, TbpBots::default()).await
-    }
-
-    /// The same with the TBP bots `tbp`.
-    async fn launch_with(
+    /// Starts a server on the host key and database in `dir` (created when missing), with the
+    /// TBP bots `tbp`.
+    pub(crate) async fn launch_with(
         dir: &std::path::Path,
         limits: Limits,
         tbp: TbpBots,

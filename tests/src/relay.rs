@@ -21,6 +21,8 @@ pub struct Relay {
     pub down: Arc<AtomicU64>,
     /// Set: nothing is passed on either way any more.
     pub frozen: Arc<AtomicBool>,
+    /// Reads from the server while frozen (what it sent a silent peer, e.g. keepalives).
+    pub held_reads: Arc<AtomicU64>,
     /// Becomes `true` when the server closed its side.
     pub server_closed: tokio::sync::watch::Receiver<bool>,
 }
@@ -32,6 +34,8 @@ impl Relay {
         let up = Arc::new(AtomicU64::new(0));
         let down = Arc::new(AtomicU64::new(0));
         let frozen = Arc::new(AtomicBool::new(false));
+        let held_reads = Arc::new(AtomicU64::new(0));
+        let held = Arc::clone(&held_reads);
         let (closed_tx, server_closed) = tokio::sync::watch::channel(false);
         let (up2, down2, frozen2) = (Arc::clone(&up), Arc::clone(&down), Arc::clone(&frozen));
         tokio::spawn(async move {
@@ -66,7 +70,9 @@ impl Relay {
                 if n == 0 {
                     break;
                 }
-                if !frozen2.load(Ordering::Relaxed) {
+                if frozen2.load(Ordering::Relaxed) {
+                    held.fetch_add(1, Ordering::Relaxed);
+                } else {
                     down2.fetch_add(n as u64, Ordering::Relaxed);
                     let _ = cw.write_all(&buf[..n]).await;
                 }
@@ -78,6 +84,7 @@ impl Relay {
             up,
             down,
             frozen,
+            held_reads,
             server_closed,
         })
     }

@@ -69,15 +69,15 @@ async fn a_ready_flood_in_a_room_of_eight_stays_with_the_flooder() {
             flooder.send(&tap.repeat(n)).await.expect("flood");
             sent += n;
         }
-        // Right behind the flood, bob gets ready: ann sees it at once (his request does not
-        // wait behind the flooder's in the room).
+        // Right behind the flood, bob gets ready: ann sees it (his request does not wait
+        // behind the flooder's in the room, whose presses are held to the flooder's budget:
+        // counted below, every other member gets a few views, not one per press). Waited for
+        // generously: how soon is a matter of the machine's load.
         players[1]
             .send(&kitty_tap(KittyKey::Char('r')))
             .await
             .expect("ready");
-        let seen = players[0]
-            .wait_until("bob ready", Duration::from_secs(2), bob_ready)
-            .await;
+        let seen = players[0].wait_until("bob ready", WAIT, bob_ready).await;
         let (flooder, others) = tokio::join!(
             async move {
                 flooder.pump_for(Duration::from_secs(3)).await;

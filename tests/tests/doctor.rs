@@ -172,14 +172,15 @@ async fn doctor_without_a_pty_prints_what_the_server_knows() -> Result {
 async fn a_terminal_that_answers_nothing_gets_a_report_after_the_deadline() -> Result {
     let server = TestServer::start().await?;
     let conn = Connection::open(server.addr, "ada", Login::Guest).await?;
-    // The test client's emulator answers no query at all.
-    let mut s = conn.run_with_pty(100, 32, "doctor").await?;
+    // The test client's emulator answers no query at all. Timed from before the request, so
+    // the probes' deadline cannot have started earlier: a lower bound only (how soon after it
+    // the report came is not asserted; the wait below just waits for it).
     let asked = Instant::now();
+    let mut s = conn.run_with_pty(100, 32, "doctor").await?;
     s.wait_for_text("the terminal answered nothing", WAIT)
         .await?;
     let took = asked.elapsed();
     assert!(took >= Duration::from_millis(1_400), "{took:?}");
-    assert!(took < Duration::from_secs(6), "{took:?}");
     let screen = s.contents();
     assert!(
         screen.contains("answered none of the questions"),

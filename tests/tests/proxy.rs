@@ -158,12 +158,14 @@ async fn a_peer_that_stops_answering_is_dropped() -> Result {
     .await
     .context("the server kept a silent peer")??;
     let took = frozen_at.elapsed();
-    // Three intervals without a byte (the third keepalive would be past the max), plus slack.
+    // Dropped because its keepalives went unanswered: the server sent the silent peer its
+    // `keepalive_max` keepalives first (each a read of its own, a second apart), then closed.
+    let held = relay.held_reads.load(Ordering::Relaxed);
+    println!("dropped {took:?} after going silent, {held} reads held back meanwhile");
     assert!(
-        took >= Duration::from_millis(2_500),
-        "dropped after {took:?}"
+        held >= 2,
+        "dropped after {held} unanswered sends ({took:?})"
     );
-    assert!(took < Duration::from_secs(8), "dropped after {took:?}");
 
     // The slot was given back: the same address plays again.
     let deadline = Instant::now() + WAIT;
@@ -280,24 +282,19 @@ async fn proxy_headers_are_refused_when_untrusted_or_malformed() -> Result {
         ("v1 cut short", b"PROXY TCP4 203.0.113.7".to_vec()),
         ("nothing", Vec::new()),
     ] {
-        let started = Instant::now();
+        // Closed without a byte (`read_all` waits for the close): refused, or given up on at
+        // the 300 ms header deadline; without that deadline the login timeout (30 s)
+        // would hold "nothing" and the cut-short headers past the wait.
         let mut stream = TcpStream::connect(server.addr).await?;
         stream.write_all(&bytes).await?;
         let text = read_all(stream).await?;
         assert_eq!(text, "", "{name}");
-        assert!(started.elapsed() < Duration::from_secs(3), "{name}");
     }
     let (conn, pty) = play_as(server.addr, Some("192.0.2.44:1234")).await?;
     drop((pty, conn));
     // And it still stops promptly (nothing of the proxied admissions outlives the accept loop
     // and holds the game writer open).
     let mut server = server;
-    let started = Instant::now();
-    server.stop(Duration::from_secs(25)).await?;
-    assert!(
-        started.elapsed() < Duration::from_secs(10),
-        "stopped after {:?}",
-        started.elapsed()
-    );
+    server.stop(WAIT).await?;
     Ok(())
 }
