@@ -238,6 +238,9 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         name: format!("bob\u{1b}[2J{}", "x".repeat(100)),
         account: None,
         spectate: false,
+        address: None,
+        // Its instance says bob lets others watch: the owner's Live list may list the match.
+        watchable: true,
     };
     let subject = wire::join_subject(&room.code);
     let reply = other
@@ -247,6 +250,11 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     let Some(JoinRep::Ok { pid }) = wire::decode(&reply.subject, &opened(&x, &reply)) else {
         panic!("not admitted: {:?}", reply.payload);
     };
+    let bob = minotty_server::versus::MemberId(pid);
+    assert!(
+        hub.is_watchable(bob),
+        "the join's watch setting reached the owner's hub"
+    );
     // The other instance's session hears it is linked, then the room.
     let mut linked = false;
     let mut seated = false;
@@ -283,6 +291,8 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     let more = JoinReq {
         mid: 8,
         spectate: true,
+        address: None,
+        watchable: false,
         ..req.clone()
     };
     let reply = other
@@ -341,4 +351,13 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     })
     .await;
     assert_eq!(owner.instances(), 1);
+    // The proxy is gone, and so is what the owner kept of bob's setting.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while hub.is_watchable(bob) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        !hub.is_watchable(bob),
+        "a gone proxy's watch setting is forgotten"
+    );
 }

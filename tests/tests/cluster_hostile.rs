@@ -157,6 +157,8 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
                 name: name.into(),
                 account: Some((account, name.into())),
                 spectate: false,
+                address: None,
+                watchable: false,
             };
             let bytes = wire::encode(&req).expect("encodes");
             let answer = tokio::time::timeout(
@@ -179,6 +181,8 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
                 name: "ghost".into(),
                 account: None,
                 spectate: true,
+                address: None,
+                watchable: false,
             };
             let bytes = wire::encode(&req).expect("encodes");
             evil.publish(wire::join_subject("ZZZZZZ"), bytes.into())
@@ -424,6 +428,8 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
             name: name.into(),
             account: Some((account, name.into())),
             spectate: false,
+            address: None,
+            watchable: false,
         };
         let mut admitted = None;
         for id in &ids {

@@ -107,6 +107,8 @@ struct Remote {
     /// A queue request is on its way; `cancelled`: the player left before it was answered.
     queue_pending: bool,
     cancelled: bool,
+    /// The player's address, for the leader's ranked pairing (set by `queue_join`).
+    address: Option<std::net::IpAddr>,
 }
 
 /// A session of another instance, seated here.
@@ -302,18 +304,26 @@ impl Cluster {
             queue: None,
             queue_pending: false,
             cancelled: false,
+            address: None,
         });
         r.name.clone_from(&member.name);
         r.account.clone_from(&member.account);
     }
 
     fn join_req(&self, member: &Member, spectate: bool) -> JoinReq {
+        let address = lock(&self.remotes).get(&member.id).and_then(|r| r.address);
+        let watchable = self
+            .hub
+            .upgrade()
+            .is_some_and(|hub| hub.is_watchable(member.id));
         JoinReq {
             inst: self.id.clone(),
             mid: member.id.0,
             name: member.name.clone(),
             account: member.account.as_ref().map(|a| (a.id.0, a.name.clone())),
             spectate,
+            address,
+            watchable,
         }
     }
 
@@ -363,12 +373,15 @@ impl Cluster {
         });
     }
 
-    /// A session of this instance asks for a quick match, led elsewhere.
-    pub fn queue_join(self: &Arc<Self>, member: Member) {
+    /// A session of this instance, from `address`, asks for a quick match, led elsewhere.
+    pub fn queue_join(self: &Arc<Self>, member: Member, address: Option<std::net::IpAddr>) {
         self.register(&member);
         if let Some(r) = lock(&self.remotes).get_mut(&member.id) {
             r.queue_pending = true;
             r.cancelled = false;
+            if address.is_some() {
+                r.address = address;
+            }
         }
         let c = Arc::clone(self);
         tokio::spawn(async move { c.submit(member).await });
@@ -407,17 +420,18 @@ impl Cluster {
 
     /// Hands a player who waited in a dead leader's queue to the next leader.
     fn requeue(self: &Arc<Self>, mid: MemberId) {
-        let member = {
+        let (member, address) = {
             let remotes = lock(&self.remotes);
             let Some(r) = remotes.get(&mid) else { return };
-            Member {
+            let member = Member {
                 id: mid,
                 name: r.name.clone(),
                 account: r.account.clone(),
                 owner: None,
                 tx: r.tx.clone(),
                 link: Arc::clone(&r.link),
-            }
+            };
+            (member, r.address)
         };
         let Some(hub) = self.hub.upgrade() else {
             return;
@@ -429,9 +443,13 @@ impl Cluster {
             let Some(claim) = hub.claim_ranked(account.id) else {
                 return;
             };
-            let _ = hub.queue().send(QueueMsg::Join { member, claim });
+            let _ = hub.queue().send(QueueMsg::JoinFrom {
+                member,
+                claim,
+                address,
+            });
         } else {
-            self.queue_join(member);
+            self.queue_join(member, address);
         }
     }
 
@@ -545,6 +563,8 @@ impl Cluster {
             done: AtomicBool::new(false),
             born: Instant::now(),
         });
+        // What the session's own instance said of its player's setting (the owner's Live list).
+        hub.set_watchable(proxy.member.id, req.watchable);
         proxies.insert(proxy.member.id, Arc::clone(&proxy));
         checks::set_sizes(lock(&self.peers).len(), proxies.len());
         tokio::spawn(Arc::clone(self).run_proxy(Arc::clone(&proxy), rx));
@@ -583,6 +603,9 @@ impl Cluster {
         }
         proxy.done.store(true, Ordering::Relaxed);
         lock(&self.proxies).remove(&proxy.member.id);
+        if let Some(hub) = self.hub.upgrade() {
+            hub.set_watchable(proxy.member.id, false);
+        }
     }
 
     async fn sync_link(&self, proxy: &Proxy, subject: &str, linked: &mut Option<String>) {
@@ -662,15 +685,17 @@ impl Cluster {
                     .into(),
             };
         };
+        let address = req.address;
         let Some(proxy) = self.new_proxy(&hub, req, true) else {
             hub.release_ranked(claim);
             return JoinRep::Refused {
                 message: "Matchmaking is full right now: try again.".into(),
             };
         };
-        let _ = hub.queue().send(QueueMsg::Join {
+        let _ = hub.queue().send(QueueMsg::JoinFrom {
             member: proxy.member.clone(),
             claim,
+            address,
         });
         JoinRep::Ok {
             pid: proxy.member.id.0,

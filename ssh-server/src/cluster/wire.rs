@@ -67,6 +67,15 @@ pub struct JoinReq {
     /// The registered account (id, name), the same on every instance (one database).
     pub account: Option<(i64, String)>,
     pub spectate: bool,
+    /// The player's address, so that the leader's queue never pairs two accounts of one
+    /// address for ranked across instances either (`--ranked-same-address`). Parsed as an
+    /// address, never kept as text; absent from an older instance: unknown, blocks nothing.
+    #[serde(default)]
+    pub address: Option<std::net::IpAddr>,
+    /// The player lets others watch their games (the owner's Live list lists a match only when
+    /// everyone seated does); absent from an older instance: not watchable.
+    #[serde(default)]
+    pub watchable: bool,
 }
 
 /// The answer to a [`JoinReq`].
@@ -418,6 +427,26 @@ mod tests {
             message: "x".repeat(MAX_MESSAGE),
         });
         assert_eq!(encode(&too_big), None);
+    }
+
+    /// A join from an instance that predates the address and the watch setting still reads,
+    /// as "unknown address" and "not watchable"; an address must parse as one, or the whole
+    /// message is dropped.
+    #[test]
+    fn a_joins_address_and_watch_setting_are_checked_and_default_safely() {
+        let old = br#"{"inst":"b-1","mid":7,"name":"bob","account":[3,"bob"],"spectate":false}"#;
+        let req = decode::<JoinReq>("t", old).expect("an older instance's join reads");
+        assert_eq!((req.address, req.watchable), (None, false));
+        let new = br#"{"inst":"b-1","mid":7,"name":"bob","account":[3,"bob"],"spectate":false,
+            "address":"203.0.113.5","watchable":true}"#;
+        let req = decode::<JoinReq>("t", new).expect("reads");
+        assert_eq!(req.address, Some([203, 0, 113, 5].into()));
+        assert!(req.watchable);
+        let forged = br#"{"inst":"b-1","mid":7,"name":"bob","account":null,"spectate":false,
+            "address":"203.0.113.5; DROP TABLE ratings","watchable":true}"#;
+        assert_eq!(decode::<JoinReq>("t", forged), None);
+        let back = decode::<JoinReq>("t", &encode(&req).expect("encodes")).expect("round trip");
+        assert_eq!(back, req);
     }
 
     /// What the relay costs per message, for the record (ARCHITECTURE.md cites these).

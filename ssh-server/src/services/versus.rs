@@ -257,7 +257,7 @@ impl VersusClient {
                 {
                     // The queue is led by another instance, which holds the ranked claim.
                     self.hub.release_ranked(claim);
-                    cluster.queue_join(member);
+                    cluster.queue_join(member, Some(self.who.peer));
                     return;
                 }
                 let _ = self.hub.queue().send(QueueMsg::JoinFrom {
