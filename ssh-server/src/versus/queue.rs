@@ -369,7 +369,7 @@ mod tests {
             "the operator allows it"
         );
         assert!(addresses_may_meet(home, away, false));
-        // Players of other instances come without an address: never blocked.
+        // An unknown address (a join from an instance that sends none): never blocked.
         assert!(addresses_may_meet(home, None, false));
         assert!(addresses_may_meet(None, None, false));
     }

@@ -3,8 +3,9 @@
 //! seats at most [`MAX_SPECTATORS`] spectators.
 //!
 //! Each session says what its player's setting is ([`Hub::set_watchable`], whenever it
-//! changes, and forgets it when the session ends); a member the hub has no word from (a
-//! player on another instance) counts as not letting others watch, so nothing is ever listed
+//! changes, and forgets it when the session ends); a player on another instance brings the
+//! setting with the cluster's join (`JoinReq::watchable`); a member the hub has no word from
+//! counts as not letting others watch, so nothing is ever listed
 //! by default that a player did not allow.
 
 use super::{Hub, MemberId, lock};
