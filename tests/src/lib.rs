@@ -23,6 +23,7 @@ pub mod fuzz;
 pub mod isolated;
 pub mod keys;
 pub mod postgres;
+pub mod procfs;
 mod pty;
 pub mod relay;
 pub mod versus;

@@ -37,6 +37,7 @@ use anyhow::{Context, bail, ensure};
 use clap::Parser;
 use minotty_engine::{Button, Mode};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
+use minotty_tests::procfs::{clock_ticks_per_second, cpu_ticks, cpu_ticks_of, rss_kib};
 use minotty_tests::{Connection, Login, PtySession, keys, versus};
 use tokio::sync::{Barrier, Mutex, Semaphore, oneshot};
 
@@ -443,21 +444,6 @@ fn ms(us: Option<u64>) -> String {
     us.map_or("n/a".to_owned(), |us| format!("{:.1}", us as f64 / 1000.0))
 }
 
-fn cpu_ticks(pid: u32) -> Option<u64> {
-    cpu_ticks_of(&format!("/proc/{pid}/stat"))
-}
-
-/// utime + stime of a process, in clock ticks.
-fn cpu_ticks_of(path: &str) -> Option<u64> {
-    let stat = std::fs::read_to_string(path).ok()?;
-    // Fields after the command name (which may contain spaces) start after the last ')'.
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let utime: u64 = fields.get(11)?.parse().ok()?;
-    let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
-}
-
 /// (busy, total) jiffies of all CPUs from /proc/stat.
 fn machine_ticks() -> Option<(u64, u64)> {
     let stat = std::fs::read_to_string("/proc/stat").ok()?;
@@ -484,22 +470,6 @@ fn bot_thread_ticks(pid: u32) -> u64 {
         })
         .filter_map(|t| cpu_ticks_of(&t.path().join("stat").to_string_lossy()))
         .sum()
-}
-
-fn rss_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn clock_ticks_per_second() -> f64 {
-    std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100.0)
 }
 
 /// A player's part in a versus pair.

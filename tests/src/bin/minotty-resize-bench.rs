@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
 use clap::Parser;
-use minotty_tests::{Connection, Login, WAIT, board, keys};
+use minotty_tests::{Connection, Login, WAIT, board, keys, procfs};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -48,37 +48,10 @@ struct Sample {
 }
 
 fn sample(pid: u32) -> anyhow::Result<Sample> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .with_context(|| format!("reading /proc/{pid}/stat"))?;
-    // Fields after the command name (which may contain spaces) start after the last ')'.
-    let rest = stat.rsplit_once(')').context("malformed stat")?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let field = |i: usize| -> anyhow::Result<u64> {
-        fields
-            .get(i)
-            .and_then(|f| f.parse().ok())
-            .context("malformed stat")
-    };
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    let rss_kib = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .context("VmRSS in /proc/PID/status")?;
     Ok(Sample {
-        cpu_ticks: field(11)? + field(12)?,
-        rss_kib,
+        cpu_ticks: procfs::cpu_ticks(pid).with_context(|| format!("reading /proc/{pid}/stat"))?,
+        rss_kib: procfs::rss_kib(pid).context("VmRSS in /proc/PID/status")?,
     })
-}
-
-fn clock_ticks_per_second() -> f64 {
-    std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100.0)
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -118,7 +91,7 @@ async fn main() -> anyhow::Result<()> {
     .await?;
     let after = sample(args.server_pid)?;
     let ticks = after.cpu_ticks.saturating_sub(before.cpu_ticks);
-    let cpu_s = ticks as f64 / clock_ticks_per_second();
+    let cpu_s = ticks as f64 / procfs::clock_ticks_per_second();
     let rss_growth = i128::from(after.rss_kib) - i128::from(before.rss_kib);
     println!("window changes:     {}", args.changes);
     println!("sent in:            {:.2} s", sent_in.as_secs_f64());
