@@ -280,7 +280,7 @@ pub fn film(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -342,7 +342,8 @@ mod tests {
     use minotty_engine::bot::autoplay;
     use minotty_engine::{Game, GameConfig, Mode};
 
-    fn marathon(pieces: u32) -> Game {
+    /// A marathon autoplayed for `pieces` pieces (seed 5), the film of the export tests too.
+    pub(crate) fn marathon(pieces: u32) -> Game {
         let mut game = Game::new(
             GameConfig {
                 mode: Mode::marathon(),

@@ -4,8 +4,7 @@
 
 use std::sync::atomic::AtomicUsize;
 
-use minotty_engine::bot::autoplay;
-use minotty_engine::{Game, GameConfig, Mode};
+use minotty_engine::Game;
 use tokio::sync::Notify;
 
 use super::*;
@@ -14,17 +13,7 @@ use crate::store::{FinishedGame, KeyFingerprint, NewKey, PlayerName, Unranked, V
 /// The server's export slots are one static: these tests take turns.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-fn marathon(pieces: u32) -> Game {
-    let mut game = Game::new(
-        GameConfig {
-            mode: Mode::marathon(),
-            ..GameConfig::default()
-        },
-        5,
-    );
-    autoplay(&mut game, pieces, 200);
-    game
-}
+use crate::cast::tests::marathon;
 
 struct Stored {
     _dir: tempfile::TempDir,
