@@ -337,3 +337,61 @@ pub async fn two_instances(
     tokio::time::sleep(Duration::from_millis(1500)).await;
     Ok(Some((Shared { nats, db, dir }, a, b)))
 }
+
+/// Each instance's own links to NATS and to the database (see [`crate::faults::Link`]): cutting
+/// or stalling `nats_b` takes instance B off NATS alone (a partition), cutting both is a NATS
+/// outage; `db_a`/`db_b` are `None` on SQLite (a file cannot be cut).
+#[derive(Debug)]
+pub struct Links {
+    pub nats_a: crate::faults::Link,
+    pub nats_b: crate::faults::Link,
+    pub db_a: Option<crate::faults::Link>,
+    pub db_b: Option<crate::faults::Link>,
+}
+
+impl Links {
+    /// Both instances' NATS links.
+    pub fn nats(&self) -> [&crate::faults::Link; 2] {
+        [&self.nats_a, &self.nats_b]
+    }
+
+    /// Both instances' database links (none on SQLite).
+    pub fn db(&self) -> impl Iterator<Item = &crate::faults::Link> {
+        self.db_a.iter().chain(self.db_b.iter())
+    }
+}
+
+/// [`two_instances`] with each instance reaching NATS and the database through its own
+/// [`Links`], for the fault tests.
+pub async fn two_linked_instances(
+    test: &str,
+    seed: Option<u32>,
+    drain: Duration,
+) -> anyhow::Result<Option<(Shared, Instance, Instance, Links)>> {
+    use crate::faults::Link;
+    if !nats_available(test) {
+        return Ok(None);
+    }
+    let nats = Nats::start().await?;
+    let dir = tempfile::tempdir()?;
+    let db = database_url(dir.path()).await?;
+    let (nats_a, nats_url_a) = Link::in_front_of(&nats.url).await?;
+    let (nats_b, nats_url_b) = Link::in_front_of(&nats.url).await?;
+    let ((db_a, db_url_a), (db_b, db_url_b)) = if db.starts_with("postgres") {
+        let (a, url_a) = Link::in_front_of(&db).await?;
+        let (b, url_b) = Link::in_front_of(&db).await?;
+        ((Some(a), url_a), (Some(b), url_b))
+    } else {
+        ((None, db.clone()), (None, db.clone()))
+    };
+    let a = Instance::start(dir.path(), &db_url_a, &nats_url_a, "a", seed, drain).await?;
+    let b = Instance::start(dir.path(), &db_url_b, &nats_url_b, "b", seed, drain).await?;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let links = Links {
+        nats_a,
+        nats_b,
+        db_a,
+        db_b,
+    };
+    Ok(Some((Shared { nats, db, dir }, a, b, links)))
+}

@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 pub mod autoplay;
 pub mod board;
 pub mod cluster;
+pub mod faults;
 pub mod fuzz;
 pub mod isolated;
 pub mod keys;
