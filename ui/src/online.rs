@@ -25,6 +25,11 @@ pub enum Identity {
     NewKey { suggested: String },
     /// A registered player.
     Registered { name: String, has_password: bool },
+    /// A key whose account could not be looked up at login (the server's database did not
+    /// answer): the player waits for it ([`Request::RetryAccount`]) or plays as a guest for
+    /// now; nothing is stored under this identity. `suggested` is the SSH user name (the
+    /// welcome screen's, should the key turn out to be new).
+    Unreachable { suggested: String },
     /// `minotty play` with a save file: no server, but the front end keeps the player's
     /// settings, a scoreboard of finished games and their replays, and answers the requests
     /// for them (leaderboard pages of the player's own games, the profile, replays). Accounts
@@ -194,6 +199,11 @@ pub enum Request {
     /// Ask the player's terminal what it can do (the session task does, through the PTY);
     /// answered by [`Response::Doctor`] (or `Offline` where no one can ask).
     RunDoctor,
+
+    // ---- a login whose account could not be reached ----------------------------------------
+    /// Look up the key's account again (while [`Identity::Unreachable`]): answered with
+    /// [`Response::SignedIn`], [`Response::AccountNew`] or [`Response::AccountUnreachable`].
+    RetryAccount,
 }
 
 /// A room's settings, chosen by its host.
@@ -351,6 +361,11 @@ pub enum Response {
     KeyFailed {
         message: String,
     },
+    /// [`Request::RetryAccount`]: the account still cannot be reached.
+    AccountUnreachable,
+    /// [`Request::RetryAccount`]: the database answered and no account has the key: it is a
+    /// new key (the welcome screen).
+    AccountNew,
 
     // ---- leaderboards, profile, replays ---------------------------------------------------
     Leaderboard(LeaderboardPage),

@@ -13,6 +13,7 @@ use crate::screens::account_form::{Load, clean};
 use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
 use crate::screens::account_profile::{ProfileAction, ProfileScreen, ProfileView};
 use crate::screens::account_replay::{ReplayAction, ReplayScreen, ReplayView};
+use crate::screens::account_unreachable::{Unreachable, UnreachableView};
 use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
 use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
@@ -20,8 +21,10 @@ use crate::theme::Theme;
 
 /// The account sub-screens.
 #[derive(Debug)]
-enum Sub {
+pub(super) enum Sub {
     Welcome(Welcome),
+    /// The account cannot be reached right now (see `unreachable.rs`).
+    Unreachable(Unreachable),
     Board(BoardScreen),
     Profile(ProfileScreen),
     Replay(Box<ReplayScreen>),
@@ -31,7 +34,7 @@ enum Sub {
 /// The state of the account screens.
 #[derive(Debug, Default)]
 pub(super) struct AccountState {
-    sub: Option<Sub>,
+    pub(super) sub: Option<Sub>,
     /// The screen a replay was opened from.
     under: Option<Sub>,
     /// The game whose replay was asked for.
@@ -40,11 +43,15 @@ pub(super) struct AccountState {
     recorded: Option<(u64, GameRecorded)>,
     /// The settings changed since the settings screen was opened.
     settings_touched: bool,
+    /// The tries of an unreachable account (see `unreachable.rs`).
+    pub(super) retry: super::unreachable::Retry,
 }
 
 const NOT_REGISTERED: &str = "Passwords and keys belong to registered players. Connect with an \
      SSH key and choose a player name on the welcome screen to get an account.";
 const OFFLINE: &str = "This needs the minotty server: connect over SSH to use it.";
+const UNREACHABLE: &str = "Your account cannot be reached right now. Press r on the main menu \
+     to try again.";
 
 impl App {
     /// Called once by `App::new`: a new key starts on the welcome screen.
@@ -53,6 +60,7 @@ impl App {
             self.account.sub = Some(Sub::Welcome(Welcome::new(suggested)));
             self.screen = Screen::Account;
         }
+        self.unreachable_start();
     }
 
     pub(super) fn open_leaderboards(&mut self) {
@@ -76,7 +84,9 @@ impl App {
         };
         match self.identity {
             Identity::Offline => profile.load = Load::Offline,
-            Identity::Guest | Identity::NewKey { .. } => profile.guest = true,
+            Identity::Guest | Identity::NewKey { .. } | Identity::Unreachable { .. } => {
+                profile.guest = true;
+            }
             Identity::Registered { .. } | Identity::Local { .. } => self.request(Request::Profile),
         }
         self.account.sub = Some(Sub::Profile(profile));
@@ -89,6 +99,7 @@ impl App {
         match &self.identity {
             Identity::Offline | Identity::Local { .. } => keys.refused = Some(OFFLINE),
             Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(NOT_REGISTERED),
+            Identity::Unreachable { .. } => keys.refused = Some(UNREACHABLE),
             Identity::Registered { has_password, .. } => {
                 keys.has_password = *has_password;
                 self.request(Request::ListKeys);
@@ -123,6 +134,7 @@ impl App {
     pub(super) fn results_note(&self) -> OnlineNote<'_> {
         match (&self.identity, &self.account.recorded) {
             (Identity::Guest, _) => OnlineNote::Guest,
+            (Identity::Unreachable { .. }, _) => OnlineNote::Unreachable,
             (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
                 if *n == self.games =>
             {
@@ -185,6 +197,10 @@ impl App {
                 }
                 WelcomeAction::AskQuit => return self.ask_quit(true),
             },
+            Sub::Unreachable(u) => {
+                let action = u.handle(ev);
+                return self.key_unreachable(action);
+            }
             Sub::Board(b) => match b.handle(ev) {
                 BoardAction::None => return false,
                 BoardAction::Moved => {}
@@ -235,6 +251,7 @@ impl App {
     pub(super) fn tick_account(&mut self, now: u64) -> bool {
         match &mut self.account.sub {
             Some(Sub::Replay(r)) => r.tick(now),
+            Some(Sub::Unreachable(_)) => self.tick_unreachable(now),
             _ => false,
         }
     }
@@ -242,6 +259,7 @@ impl App {
     pub(super) fn account_wakeup(&self) -> Option<u64> {
         match &self.account.sub {
             Some(Sub::Replay(r)) => r.wakeup(),
+            Some(Sub::Unreachable(_)) => self.unreachable_wakeup(),
             _ => None,
         }
     }
@@ -249,6 +267,7 @@ impl App {
     pub(super) fn render_account(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
         match &self.account.sub {
             Some(Sub::Welcome(state)) => WelcomeView { state, theme }.render(area, buf),
+            Some(Sub::Unreachable(state)) => UnreachableView { state, theme }.render(area, buf),
             Some(Sub::Board(state)) => BoardView { state, theme }.render(area, buf),
             Some(Sub::Profile(state)) => ProfileView { state, theme }.render(area, buf),
             Some(Sub::Replay(state)) => ReplayView {
@@ -326,7 +345,8 @@ impl App {
                 has_password,
                 settings,
             } => {
-                let welcome = matches!(sub, Some(Sub::Welcome(_)));
+                let welcome = matches!(sub, Some(Sub::Welcome(_) | Sub::Unreachable(_)));
+                self.unreachable_resolved();
                 let name = sanitize(name);
                 self.player = name.clone();
                 self.identity = Identity::Registered {

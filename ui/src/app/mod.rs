@@ -7,6 +7,7 @@ pub(crate) mod live;
 mod parked;
 mod route;
 mod snapshots;
+mod unreachable;
 mod versus;
 
 pub use parked::ParkedGame;
@@ -356,6 +357,7 @@ impl App {
             (Screen::Menu, _) | (Screen::Game | Screen::Results, None) => MenuView {
                 cursor: self.menu_cursor,
                 player: &self.player,
+                notice: self.menu_notice(),
                 theme,
             }
             .render(area, buf),
@@ -494,6 +496,7 @@ impl App {
         }
         if self.snapshot_response(&response, now)
             || self.live_response(&response, now)
+            || self.unreachable_response(&response)
             || self.account_response(&response, now)
             || self.versus_response(response, now)
         {

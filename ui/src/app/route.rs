@@ -17,6 +17,9 @@ impl App {
     }
 
     pub(super) fn key_menu(&mut self, ev: KeyEvent) -> bool {
+        if self.key_menu_retry(ev) {
+            return true;
+        }
         match menu::handle(&mut self.menu_cursor, ev) {
             MenuAction::None => return false,
             MenuAction::Moved => {}

@@ -70,6 +70,8 @@ pub fn handle(cursor: &mut usize, ev: KeyEvent) -> MenuAction {
 pub struct MenuView<'a> {
     pub cursor: usize,
     pub player: &'a str,
+    /// Shown instead of the greeting (e.g. the account cannot be reached: how to try again).
+    pub notice: Option<&'a str>,
     pub theme: Theme,
 }
 
@@ -83,7 +85,9 @@ impl Widget for &MenuView<'_> {
         let tagline = "falling blocks over SSH";
         draw::put_centered(buf, inner, inner.y + 4, tagline, theme.dim());
         draw::menu(buf, inner, inner.y + 7, ITEMS, self.cursor, theme);
-        if !self.player.is_empty() {
+        if let Some(notice) = self.notice {
+            draw::put_centered(buf, inner, inner.y + 15, notice, theme.bad());
+        } else if !self.player.is_empty() {
             let hello = sfmt!(128; "Hello, {}!", self.player);
             draw::put_centered(buf, inner, inner.y + 15, hello.as_str(), theme.text());
         }

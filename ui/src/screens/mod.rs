@@ -6,6 +6,7 @@ pub mod account_form;
 pub mod account_keys;
 pub mod account_profile;
 pub mod account_replay;
+pub mod account_unreachable;
 pub mod account_welcome;
 pub mod custom;
 pub mod doctor;

@@ -80,6 +80,8 @@ pub enum OnlineNote<'a> {
     None,
     /// Guest games are not stored.
     Guest,
+    /// The player's account could not be reached: their game is not stored.
+    Unreachable,
     /// The server stored it.
     Recorded(&'a GameRecorded),
 }
@@ -226,6 +228,10 @@ impl ResultsView<'_> {
             OnlineNote::None => {}
             OnlineNote::Guest => {
                 let line = "Guest games are not stored";
+                draw::put_centered(buf, inner, y, line, theme.dim());
+            }
+            OnlineNote::Unreachable => {
+                let line = "Account unreachable: not stored";
                 draw::put_centered(buf, inner, y, line, theme.dim());
             }
             OnlineNote::Recorded(rec) => {

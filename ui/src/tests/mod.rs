@@ -18,6 +18,7 @@ mod rulesets;
 mod screens;
 mod snapshots;
 mod text_policy;
+mod unreachable;
 mod versus;
 
 use minotty_engine::ModeKind;
