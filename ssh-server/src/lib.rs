@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod names;
 mod outbox;
 pub mod play;
+pub mod probes;
 pub mod proxy_protocol;
 pub mod reconnect;
 pub mod refusal;

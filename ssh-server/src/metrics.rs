@@ -13,7 +13,10 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+mod deps;
 pub mod http;
+
+pub use deps::{DEPENDENCIES, Dependency, note_dependency, use_dependency};
 
 /// A number that only goes up.
 #[derive(Debug)]
@@ -515,6 +518,7 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         seconds(u64::try_from(m.nats_rtt_last_us.get()).unwrap_or(0))
     );
     crate::cluster::checks::render(o);
+    DEPENDENCIES.render(o);
     out
 }
 

@@ -131,6 +131,11 @@ pub async fn run(
     shared
         .tracker
         .spawn(Arc::clone(&shared.parked).run_expiry(shared.shutdown.clone()));
+    // `/health` says degraded while the database or NATS cannot be reached.
+    if let Some(store) = &config.store {
+        let probe = crate::probes::watch_database(store.clone(), shared.shutdown.clone());
+        shared.tracker.spawn(probe);
+    }
     let admission = Arc::new(Admission {
         shared: Arc::clone(&shared),
         ssh_config,
@@ -148,6 +153,10 @@ pub async fn run(
         )),
         None => None,
     };
+    if let Some((cluster, _)) = &cluster {
+        let probe = crate::probes::watch_nats(cluster.nats_client(), shared.shutdown.clone());
+        shared.tracker.spawn(probe);
+    }
     let shutdown = async move {
         shutdown.await;
         if let Some((cluster, cap)) = cluster {

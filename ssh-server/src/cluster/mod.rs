@@ -252,6 +252,11 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
 }
 
 impl Cluster {
+    /// The NATS client (its connection state is `/health`'s: `crate::probes`).
+    pub fn nats_client(&self) -> async_nats::Client {
+        self.client.clone()
+    }
+
     /// This instance's id (name and a random suffix).
     pub fn id(&self) -> &str {
         &self.id

@@ -1,6 +1,6 @@
 //! A very small HTTP/1.1 server for the operator: `GET /metrics` (the Prometheus text format)
-//! and `GET /health` (200 "ok" while serving, 503 while starting or draining); anything else
-//! is 404 (405 for another method on a known path).
+//! and `GET /health` (200 "ok" while serving, 200 "degraded: <reasons>" while serving without
+//! the database or NATS, see `deps.rs`; 503 while starting or draining); anything else is 404 (405 for another method on a known path).
 //!
 //! It must never become a way to exhaust the server, nor to keep the operator's monitoring from
 //! its answers: at most [`MAX_PER_ADDRESS`] connections at once from one address (IPv6: one
@@ -191,13 +191,8 @@ pub fn respond(head: &[u8], health: &Health) -> (&'static str, &'static str, Str
             super::render(),
         );
     }
-    let word = health.word();
-    let status = if health.is_serving() {
-        "200 OK"
-    } else {
-        "503 Service Unavailable"
-    };
-    (status, TEXT, format!("{word}\n"))
+    let (status, body) = super::DEPENDENCIES.health(health);
+    (status, TEXT, body)
 }
 
 async fn answer(mut stream: TcpStream, health: &Health, read_timeout: Duration) {

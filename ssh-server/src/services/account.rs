@@ -16,6 +16,7 @@
 //! `SnapshotFailed`.
 
 mod live;
+mod retry;
 mod worker;
 
 use std::sync::Arc;
@@ -34,6 +35,7 @@ use crate::store::{
     Account, FinishedGame, GameWriter, KeyFingerprint, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, Period,
     Store, StoreError, StoredGame, Verdict, WriteResult, snapshot_label, unix_now,
 };
+use crate::metrics::{Dependency, note_dependency};
 use crate::stored_settings;
 
 /// Requests one session may have waiting for its worker; more are refused with a message.
@@ -50,7 +52,8 @@ pub const SNAPSHOTS_PER_MINUTE: u32 = 12;
 /// What a save past the budget is told.
 pub const SNAPSHOT_SLOW_DOWN: &str = "too many snapshots at once: wait a few seconds";
 
-/// How long a session start waits for the player's account details and settings.
+/// How long a session start (and a retry of an account that could not be reached) waits for
+/// the player's account details and settings.
 const START_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// How long authentication waits for the account of a key (a read; it never waits for the
@@ -109,11 +112,13 @@ impl SharedAccounts {
             Ok(Ok(Some(account))) => KeyLookup::Registered(account_ref(&account)),
             Ok(Ok(None)) => KeyLookup::Unknown,
             Ok(Err(e)) => {
-                tracing::warn!(error = %e, "looking up the account of a key; a guest for now");
+                tracing::warn!(error = %e, "looking up the account of a key; unreachable for now");
+                note_dependency(Dependency::Database, false);
                 KeyLookup::Unavailable
             }
             Err(_) => {
-                tracing::warn!("looking up the account of a key timed out; a guest for now");
+                tracing::warn!("looking up the account of a key timed out; unreachable for now");
+                note_dependency(Dependency::Database, false);
                 KeyLookup::Unavailable
             }
         }
@@ -373,10 +378,12 @@ impl AccountClient {
             Ok(Ok(found)) => found,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "loading the player's account and settings");
+                note_dependency(Dependency::Database, false);
                 return self.start_unavailable();
             }
             Err(_) => {
                 tracing::warn!("loading the player's account and settings timed out");
+                note_dependency(Dependency::Database, false);
                 return self.start_unavailable();
             }
         };
@@ -400,14 +407,22 @@ impl AccountClient {
     }
 
     /// The database did not answer at the start: the account found at authentication, if
-    /// any, without settings; otherwise a guest for this session (never a new key, which
-    /// would offer to register a key that may belong to an account).
+    /// any, without settings; otherwise the account cannot be reached right now (never a new
+    /// key, which would offer to register a key that may belong to an account): the player
+    /// waits for it or plays as a guest for now, and asks again with
+    /// [`Request::RetryAccount`]. Without a key, a guest.
     fn start_unavailable(&self) -> (Identity, Option<Settings>) {
         match self.current() {
             Some(account) => (
                 Identity::Registered {
                     name: account.name,
                     has_password: false,
+                },
+                None,
+            ),
+            None if self.who.fingerprint.is_some() => (
+                Identity::Unreachable {
+                    suggested: self.suggested.clone(),
                 },
                 None,
             ),
@@ -495,105 +510,4 @@ fn reply_now(tx: &mpsc::Sender<Response>, response: Response) {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::net::{IpAddr, Ipv4Addr};
-
-    use minotty_engine::{Game, GameConfig};
-
-    use super::*;
-
-    /// A guest's client on a server without a database, and its response channel.
-    fn guest() -> (AccountClient, mpsc::Receiver<Response>) {
-        let (tx, rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
-        let (account_tx, account_rx) = watch::channel(None);
-        let who = Who {
-            ssh_user: "~ada".into(),
-            fingerprint: None,
-            key_algorithm: None,
-            peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
-            account: account_rx,
-        };
-        let client = AccountClient::new(
-            &SharedAccounts::default(),
-            who,
-            "ada".into(),
-            account_tx,
-            tx,
-        );
-        (client, rx)
-    }
-
-    fn snapshot() -> Box<minotty_engine::Snapshot> {
-        let mut g = Game::new(GameConfig::default(), 5);
-        g.update(0, None);
-        Box::new(g.snapshot().expect("a piece in play"))
-    }
-
-    fn save(label: &str) -> Request {
-        Request::SaveSnapshot {
-            label: label.into(),
-            snapshot: snapshot(),
-        }
-    }
-
-    fn drain(rx: &mut mpsc::Receiver<Response>) -> Vec<Response> {
-        std::iter::from_fn(|| rx.try_recv().ok()).collect()
-    }
-
-    #[test]
-    fn a_flood_of_saves_is_held_to_the_budget() {
-        let (mut client, mut rx) = guest();
-        for i in 0..200 {
-            client.handle(save(&format!("flood {i}")));
-        }
-        let answers = drain(&mut rx);
-        let saved = answers
-            .iter()
-            .filter(|r| matches!(r, Response::SnapshotSaved { .. }))
-            .count();
-        let slowed = answers
-            .iter()
-            .filter(|r| matches!(r, Response::SnapshotFailed { message } if message == SNAPSHOT_SLOW_DOWN))
-            .count();
-        // The flood takes far less than the 5 s a token takes to come back.
-        assert_eq!(saved, SNAPSHOT_BURST as usize, "{answers:?}");
-        assert!(slowed > 0);
-        assert!(client.session_snapshots() <= SNAPSHOT_BURST as usize);
-        // Past the request budget nothing is even answered but one "slow down".
-        assert!(
-            answers.len() <= REQUESTS_BURST as usize + 1,
-            "{}",
-            answers.len()
-        );
-    }
-
-    #[test]
-    fn a_guest_keeps_at_most_twenty_for_the_session_newest_first() {
-        let (mut client, mut rx) = guest();
-        for i in 0..(MAX_SNAPSHOTS + 13) {
-            // The save budget is the other test's: here the bound on what is kept.
-            client.snapshot_budget = crate::budget::TokenBucket::per_minute(1, 0, 0);
-            client.session_snapshot(save(&format!("save {i}\x1b[2J")), 0);
-        }
-        assert_eq!(client.session_snapshots(), MAX_SNAPSHOTS);
-        drain(&mut rx);
-        client.session_snapshot(Request::ListSnapshots, 0);
-        let Some(Response::Snapshots(list)) = rx.try_recv().ok() else {
-            panic!("a list");
-        };
-        assert_eq!(list.len(), MAX_SNAPSHOTS);
-        assert_eq!(list[0].label, format!("save {}[2J", MAX_SNAPSHOTS + 12));
-        assert_eq!(
-            list[MAX_SNAPSHOTS - 1].label,
-            "save 13[2J",
-            "the oldest went"
-        );
-        let id = list[0].id;
-        client.session_snapshot(Request::DeleteSnapshot { id }, 0);
-        let Some(Response::Snapshots(list)) = rx.try_recv().ok() else {
-            panic!("a list");
-        };
-        assert_eq!(list.len(), MAX_SNAPSHOTS - 1);
-        assert!(list.iter().all(|e| e.id != id));
-    }
-}
+mod tests;

@@ -124,7 +124,8 @@ impl Services {
             | Request::ListSnapshots
             | Request::DeleteSnapshot { .. }
             | Request::PuzzleProgress
-            | Request::PuzzleCleared { .. } => self.account.handle(request),
+            | Request::PuzzleCleared { .. }
+            | Request::RetryAccount => self.account.handle(request),
             Request::QuickMatch
             | Request::CancelQuickMatch
             | Request::CreateRoom(_)

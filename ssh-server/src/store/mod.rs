@@ -31,6 +31,7 @@ mod meta;
 mod names;
 mod passwords;
 mod period;
+mod probe;
 mod prune;
 mod puzzle;
 mod ranking;

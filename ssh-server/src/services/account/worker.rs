@@ -54,12 +54,12 @@ impl Worker {
         }
     }
 
-    fn current(&self) -> Option<AccountRef> {
+    pub(super) fn current(&self) -> Option<AccountRef> {
         self.who.account.borrow().clone()
     }
 
     /// The key of this connection; `None` for guests.
-    fn key(&self) -> Option<NewKey> {
+    pub(super) fn key(&self) -> Option<NewKey> {
         let fingerprint = KeyFingerprint::parse(self.who.fingerprint.as_deref()?)?;
         Some(NewKey {
             fingerprint,
@@ -345,6 +345,7 @@ impl Worker {
                     .await?;
                 Response::Snapshots(self.snapshots(account.id).await?)
             }
+            Request::RetryAccount => self.retry_account().await,
             other => {
                 tracing::debug!(?other, "not an account request");
                 return Ok(None);
@@ -353,7 +354,7 @@ impl Worker {
     }
 
     /// Tells the versus side (and later requests) who this session is now.
-    fn sign_in(&self, id: PlayerId, name: &PlayerName) {
+    pub(super) fn sign_in(&self, id: PlayerId, name: &PlayerName) {
         self.account.send_replace(Some(AccountRef {
             id,
             name: name.to_string(),
