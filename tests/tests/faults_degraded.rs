@@ -1,0 +1,303 @@
+//! Degraded, not silent (issue 24, item 4): a real `minotty serve` on PostgreSQL through a
+//! [`Link`] that the test cuts and mends. A login during the outage is told that the account
+//! cannot be reached and waits for it (or plays as a guest for now, and retries from the
+//! menu); once the database is back the player gets their account (their name, their stored
+//! games), a new key gets the welcome screen, and `/health` says `degraded: database
+//! unreachable` meanwhile and `ok` again after. And two instances where one loses NATS: its
+//! `/health` says `degraded: NATS unreachable` until the link is mended.
+//!
+//! Nothing here asserts how fast anything was: every wait is for something to appear, with a
+//! generous timeout.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use minotty_tests::cluster::{http_get, server_binary, two_linked_instances};
+use minotty_tests::faults::Link;
+use minotty_tests::{Connection, Login, PtySession, WELCOME, keys, new_key};
+
+type Result = anyhow::Result<()>;
+
+/// Long enough for a look-up that times out (2 s at login, 3 s at the session's start), an
+/// automatic retry (every 5 s) and a probe (every 3 s), many times over on a busy machine.
+const OUTAGE_WAIT: Duration = Duration::from_secs(60);
+
+/// What the player is told while the account cannot be reached.
+const UNREACHABLE: &str = "Your account cannot be reached right now";
+
+/// One `minotty serve` on `db`, its log in a temporary directory; killed when dropped.
+struct Served {
+    addr: SocketAddr,
+    metrics: SocketAddr,
+    child: Child,
+    log: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_addr() -> anyhow::Result<SocketAddr> {
+    let l = std::net::TcpListener::bind("127.0.0.1:0")?;
+    Ok(l.local_addr()?)
+}
+
+async fn serve(db: &str) -> anyhow::Result<Served> {
+    let dir = tempfile::tempdir()?;
+    let addr = free_addr()?;
+    let metrics = free_addr()?;
+    let log = dir.path().join("server.log");
+    let out = std::fs::File::create(&log)?;
+    let mut child = Command::new(server_binary()?)
+        .arg("serve")
+        .args(["--listen", &addr.to_string(), "--db", db])
+        .arg("--host-key")
+        .arg(dir.path().join("host_key"))
+        .args(["--metrics-listen", &metrics.to_string()])
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(out)
+        .spawn()
+        .context("starting minotty serve")?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while tokio::net::TcpStream::connect(addr).await.is_err() {
+        if let Some(status) = child.try_wait()? {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            bail!("minotty serve exited ({status}):\n{text}");
+        }
+        if tokio::time::Instant::now() >= deadline {
+            bail!("minotty serve does not accept connections");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(Served {
+        addr,
+        metrics,
+        child,
+        log,
+        _dir: dir,
+    })
+}
+
+impl Served {
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+/// Waits until `/health` on `metrics` answers `want` (the body, trimmed).
+async fn health_becomes(metrics: SocketAddr, want: &str) -> anyhow::Result<()> {
+    let deadline = tokio::time::Instant::now() + OUTAGE_WAIT;
+    let mut last = String::new();
+    while tokio::time::Instant::now() < deadline {
+        last = http_get(metrics, "/health").await.unwrap_or_default();
+        if last.trim() == want {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    bail!("/health never said {want:?}; last {last:?}")
+}
+
+/// The value of `series` in `/metrics` on `metrics`.
+async fn metric(metrics: SocketAddr, series: &str) -> anyhow::Result<Option<i64>> {
+    let text = http_get(metrics, "/metrics").await?;
+    Ok(text
+        .lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .and_then(|v| v.trim().parse().ok()))
+}
+
+const DB_UP: &str = "minotty_dependency_up{dependency=\"database\"}";
+const NATS_UP: &str = "minotty_dependency_up{dependency=\"nats\"}";
+
+/// A fresh PostgreSQL database behind a link, and a server on it. `None`: skipped (no
+/// PostgreSQL and not required).
+async fn server_behind_link(tag: &str) -> anyhow::Result<Option<(Served, Link, String)>> {
+    let Some(db) = minotty_tests::postgres::fresh_database(tag).await else {
+        return Ok(None);
+    };
+    let (link, url) = Link::in_front_of(&db).await?;
+    let server = serve(&url).await?;
+    Ok(Some((server, link, db)))
+}
+
+/// Registers `name` with `key` on the welcome screen, forfeits one game of 40 Lines (stored,
+/// unranked) and quits.
+async fn register_with_a_game(addr: SocketAddr, name: &str, key: minotty_tests::Key) -> Result {
+    let conn = Connection::open(addr, name, Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(WELCOME, OUTAGE_WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text(&format!("Hello, {name}!"), OUTAGE_WAIT)
+        .await?;
+    forfeit_a_game(&mut s).await?;
+    s.wait_until("the server's word on the game", OUTAGE_WAIT, |sc| {
+        let text = sc.contents();
+        text.contains("not ranked") || text.contains("Global rank")
+    })
+    .await?;
+    let _ = s.quit().await;
+    conn.close().await;
+    Ok(())
+}
+
+/// From the main menu: a 40 Lines game, forfeited (Ctrl+D), to its results.
+async fn forfeit_a_game(s: &mut PtySession) -> Result {
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("40 Lines", OUTAGE_WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_until("the board with a piece", OUTAGE_WAIT, |sc| {
+        minotty_tests::board::find(sc).is_some_and(|b| b.has_piece)
+    })
+    .await?;
+    s.send(b"\x04").await?;
+    s.pump_for(Duration::from_millis(300)).await;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("RESULTS", OUTAGE_WAIT).await
+}
+
+/// From the main menu: the profile, until its recent games have loaded; returns the screen.
+async fn profile(s: &mut PtySession) -> anyhow::Result<String> {
+    for _ in 0..3 {
+        s.send(keys::DOWN).await?;
+    }
+    s.send(keys::ENTER).await?;
+    s.wait_until("the profile's recent games", OUTAGE_WAIT, |sc| {
+        let text = sc.contents();
+        text.contains("RECENT GAMES") && !text.contains("Loading")
+    })
+    .await?;
+    Ok(s.contents())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_during_a_database_outage_waits_and_gets_the_account() -> Result {
+    let Some((server, link, db)) = server_behind_link("degraded_wait").await? else {
+        return Ok(());
+    };
+    let key = new_key();
+    register_with_a_game(server.addr, "kitty", key.clone()).await?;
+    health_becomes(server.metrics, "ok").await?;
+
+    link.cut();
+    let conn = Connection::open(server.addr, "kitty", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(UNREACHABLE, OUTAGE_WAIT).await?;
+    let seen = s.contents();
+    assert!(seen.contains("Wait for my account"), "{seen}");
+    assert!(!seen.contains("Hello, kitty!"), "never a silent guest:\n{seen}");
+    health_becomes(server.metrics, "degraded: database unreachable").await?;
+    assert_eq!(metric(server.metrics, DB_UP).await?, Some(0));
+
+    // The database is back: the waiting player is signed in without a key.
+    link.mend();
+    s.wait_for_text("Hello, kitty!", OUTAGE_WAIT)
+        .await
+        .with_context(|| server.log())?;
+    health_becomes(server.metrics, "ok").await?;
+    assert_eq!(metric(server.metrics, DB_UP).await?, Some(1));
+    let p = profile(&mut s).await?;
+    assert!(!p.contains("No games yet."), "their stored game:\n{p}");
+    assert!(p.contains("kitty"), "{p}");
+    let _ = s.quit().await;
+    conn.close().await;
+    drop(server);
+    minotty_tests::postgres::drop_database(&db).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_for_now_retries_from_the_menu_and_nothing_is_stored_meanwhile() -> Result {
+    let Some((server, link, db)) = server_behind_link("degraded_guest").await? else {
+        return Ok(());
+    };
+    let key = new_key();
+    let conn = Connection::open(server.addr, "tabby", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(WELCOME, OUTAGE_WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("Hello, tabby!", OUTAGE_WAIT).await?;
+    let _ = s.quit().await;
+    conn.close().await;
+
+    link.cut();
+    let conn = Connection::open(server.addr, "tabby", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(UNREACHABLE, OUTAGE_WAIT).await?;
+    // Play as a guest for now: the menu says how to try again, and the game is not stored.
+    s.send(keys::ESC).await?;
+    s.wait_for_text("Account unreachable: press r to try again", OUTAGE_WAIT)
+        .await?;
+    forfeit_a_game(&mut s).await?;
+    s.wait_for_text("Account unreachable: not stored", OUTAGE_WAIT)
+        .await?;
+    // Esc: from the results to the menu.
+    s.send(keys::ESC).await?;
+    s.wait_for_text("Leaderboards", OUTAGE_WAIT).await?;
+
+    link.mend();
+    health_becomes(server.metrics, "ok").await?;
+    s.send(b"r").await?;
+    s.wait_for_text("Hello, tabby!", OUTAGE_WAIT)
+        .await
+        .with_context(|| server.log())?;
+    // The guest's game was stored under no one: the account has none.
+    let p = profile(&mut s).await?;
+    assert!(p.contains("No games yet."), "{p}");
+    let _ = s.quit().await;
+    conn.close().await;
+    drop(server);
+    minotty_tests::postgres::drop_database(&db).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_key_during_the_outage_gets_the_welcome_screen_once_the_database_is_back() -> Result
+{
+    let Some((server, link, db)) = server_behind_link("degraded_new").await? else {
+        return Ok(());
+    };
+    link.cut();
+    let conn = Connection::open(server.addr, "newcat", Login::Key).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(UNREACHABLE, OUTAGE_WAIT).await?;
+    assert!(!s.contents().contains(WELCOME));
+    link.mend();
+    s.wait_for_text(WELCOME, OUTAGE_WAIT)
+        .await
+        .with_context(|| server.log())?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("Hello, newcat!", OUTAGE_WAIT).await?;
+    let _ = s.quit().await;
+    conn.close().await;
+    drop(server);
+    minotty_tests::postgres::drop_database(&db).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_without_nats_says_degraded_until_the_link_returns() -> Result {
+    let test = "an_instance_without_nats_says_degraded_until_the_link_returns";
+    let Some((shared, a, b, links)) =
+        two_linked_instances(test, None, Duration::from_secs(5)).await?
+    else {
+        return Ok(());
+    };
+    health_becomes(b.metrics, "ok").await?;
+    links.nats_b.cut();
+    health_becomes(b.metrics, "degraded: NATS unreachable").await?;
+    assert_eq!(metric(b.metrics, NATS_UP).await?, Some(0));
+    // A still reaches NATS.
+    assert_eq!(http_get(a.metrics, "/health").await?.trim(), "ok");
+    links.nats_b.mend();
+    health_becomes(b.metrics, "ok").await?;
+    assert_eq!(metric(b.metrics, NATS_UP).await?, Some(1));
+    drop((a, b, links));
+    shared.release().await
+}
