@@ -194,7 +194,10 @@ async fn a_login_during_a_database_outage_waits_and_gets_the_account() -> Result
     s.wait_for_text(UNREACHABLE, OUTAGE_WAIT).await?;
     let seen = s.contents();
     assert!(seen.contains("Wait for my account"), "{seen}");
-    assert!(!seen.contains("Hello, kitty!"), "never a silent guest:\n{seen}");
+    assert!(
+        !seen.contains("Hello, kitty!"),
+        "never a silent guest:\n{seen}"
+    );
     health_becomes(server.metrics, "degraded: database unreachable").await?;
     assert_eq!(metric(server.metrics, DB_UP).await?, Some(0));
 
@@ -259,8 +262,7 @@ async fn a_guest_for_now_retries_from_the_menu_and_nothing_is_stored_meanwhile()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_new_key_during_the_outage_gets_the_welcome_screen_once_the_database_is_back() -> Result
-{
+async fn a_new_key_during_the_outage_gets_the_welcome_screen_once_the_database_is_back() -> Result {
     let Some((server, link, db)) = server_behind_link("degraded_new").await? else {
         return Ok(());
     };

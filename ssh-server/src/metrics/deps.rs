@@ -78,11 +78,10 @@ impl Dependencies {
     /// dependency noted for the first time counts as used from then on; found up then, that
     /// is no change).
     pub fn note(&self, dep: Dependency, up: bool) -> bool {
-        let was = self.cell(dep).swap(if up { UP } else { DOWN }, Ordering::Relaxed);
-        match (was, up) {
-            (DOWN, true) | (UP | UNUSED, false) => true,
-            _ => false,
-        }
+        let was = self
+            .cell(dep)
+            .swap(if up { UP } else { DOWN }, Ordering::Relaxed);
+        matches!((was, up), (DOWN, true) | (UP | UNUSED, false))
     }
 
     /// Whether `dep` is used and was last found unreachable.
@@ -152,12 +151,10 @@ pub fn note_dependency(dep: Dependency, up: bool) {
 
 /// The server starts to use `dep` (it reached it at start): listed as up.
 pub fn use_dependency(dep: Dependency) {
-    let _ = DEPENDENCIES.cell(dep).compare_exchange(
-        UNUSED,
-        UP,
-        Ordering::Relaxed,
-        Ordering::Relaxed,
-    );
+    let _ =
+        DEPENDENCIES
+            .cell(dep)
+            .compare_exchange(UNUSED, UP, Ordering::Relaxed, Ordering::Relaxed);
 }
 
 #[cfg(test)]
@@ -171,7 +168,10 @@ mod tests {
         assert_eq!(deps.health(&health).0, "503 Service Unavailable");
         health.set_serving();
         assert_eq!(deps.health(&health), ("200 OK", "ok\n".to_owned()));
-        assert!(!deps.note(Dependency::Database, true), "first use: up, no change");
+        assert!(
+            !deps.note(Dependency::Database, true),
+            "first use: up, no change"
+        );
         assert!(!deps.note(Dependency::Database, true));
         assert!(deps.note(Dependency::Database, false));
         assert!(!deps.note(Dependency::Database, false), "logged once");

@@ -31,11 +31,11 @@ pub use live::LiveKeys;
 use worker::Worker;
 
 use super::{AccountRef, Who};
+use crate::metrics::{Dependency, note_dependency};
 use crate::store::{
     Account, FinishedGame, GameWriter, KeyFingerprint, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, Period,
     Store, StoreError, StoredGame, Verdict, WriteResult, snapshot_label, unix_now,
 };
-use crate::metrics::{Dependency, note_dependency};
 use crate::stored_settings;
 
 /// Requests one session may have waiting for its worker; more are refused with a message.

@@ -41,7 +41,10 @@ fn the_login_says_the_account_cannot_be_reached_and_never_greets_a_guest() {
     let a = unreachable();
     let s = screen(&a);
     assert!(s.contains(TITLE), "{s}");
-    assert!(s.contains("Your account cannot be reached right now"), "{s}");
+    assert!(
+        s.contains("Your account cannot be reached right now"),
+        "{s}"
+    );
     assert!(s.contains("Wait for my account"), "{s}");
     assert!(s.contains("Play as a guest for now"), "{s}");
     assert!(!s.contains("Hello, cat"), "{s}");
@@ -52,7 +55,11 @@ fn the_login_says_the_account_cannot_be_reached_and_never_greets_a_guest() {
 #[test]
 fn waiting_tries_again_every_few_seconds_until_the_account_is_back() {
     let mut a = unreachable();
-    assert_eq!(a.next_wakeup(), Some(RETRY_EVERY_MS), "the first try is due");
+    assert_eq!(
+        a.next_wakeup(),
+        Some(RETRY_EVERY_MS),
+        "the first try is due"
+    );
     a.tick(RETRY_EVERY_MS - 1);
     assert_eq!(retries(&mut a), 0, "not yet");
     a.tick(RETRY_EVERY_MS);
@@ -169,5 +176,8 @@ fn the_profile_is_a_guests_and_the_results_say_the_game_is_not_stored() {
     let s = screen(&a);
     assert!(s.contains("RESULTS"), "{s}");
     assert!(s.contains("Account unreachable: not stored"), "{s}");
-    assert!(a.take_finished_game().is_some(), "the front end decides: it stores nothing");
+    assert!(
+        a.take_finished_game().is_some(),
+        "the front end decides: it stores nothing"
+    );
 }

@@ -18,7 +18,10 @@ impl Worker {
             return error("guests have no account: connect with an SSH key to get one");
         };
         let load = async {
-            let Some(account) = self.store.account_by_key(&key.fingerprint, unix_now()).await?
+            let Some(account) = self
+                .store
+                .account_by_key(&key.fingerprint, unix_now())
+                .await?
             else {
                 return Ok::<_, StoreError>(None);
             };
@@ -33,7 +36,9 @@ impl Worker {
                 return Response::AccountUnreachable;
             }
             Err(_) => {
-                tracing::warn!("looking up the account of a key again timed out; still unreachable");
+                tracing::warn!(
+                    "looking up the account of a key again timed out; still unreachable"
+                );
                 note_dependency(Dependency::Database, false);
                 return Response::AccountUnreachable;
             }
@@ -46,7 +51,10 @@ impl Worker {
             tracing::info!("the account was reached again: a new key");
             return Response::AccountNew;
         };
-        tracing::info!(player = account.id.0, "the account was reached again; signed in");
+        tracing::info!(
+            player = account.id.0,
+            "the account was reached again; signed in"
+        );
         self.sign_in(account.id, &account.name);
         Response::SignedIn {
             name: account.name.to_string(),

@@ -57,7 +57,9 @@ fn a_flood_of_saves_is_held_to_the_budget() {
         .count();
     let slowed = answers
         .iter()
-        .filter(|r| matches!(r, Response::SnapshotFailed { message } if message == SNAPSHOT_SLOW_DOWN))
+        .filter(
+            |r| matches!(r, Response::SnapshotFailed { message } if message == SNAPSHOT_SLOW_DOWN),
+        )
         .count();
     // The flood takes far less than the 5 s a token takes to come back.
     assert_eq!(saved, SNAPSHOT_BURST as usize, "{answers:?}");
