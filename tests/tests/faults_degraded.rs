@@ -303,3 +303,40 @@ async fn an_instance_without_nats_says_degraded_until_the_link_returns() -> Resu
     drop((a, b, links));
     shared.release().await
 }
+
+/// The same through a partition (nothing passes, nothing closes): the look-ups time out
+/// instead of failing, and the connections stuck in them must not keep the account away once
+/// the link passes again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_during_a_database_partition_waits_and_gets_the_account() -> Result {
+    let Some((server, link, db)) = server_behind_link("degraded_stall").await? else {
+        return Ok(());
+    };
+    let key = new_key();
+    let conn = Connection::open(server.addr, "calico", Login::With(key.clone())).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(WELCOME, OUTAGE_WAIT).await?;
+    s.send(keys::ENTER).await?;
+    s.wait_for_text("Hello, calico!", OUTAGE_WAIT).await?;
+    let _ = s.quit().await;
+    conn.close().await;
+
+    link.stall();
+    let conn = Connection::open(server.addr, "calico", Login::With(key)).await?;
+    let mut s = conn.play(100, 40).await?;
+    s.wait_for_text(UNREACHABLE, OUTAGE_WAIT)
+        .await
+        .with_context(|| server.log())?;
+    health_becomes(server.metrics, "degraded: database unreachable").await?;
+    // Asked for by hand as well as automatically: the tries queue behind the stuck one.
+    s.send(b"r").await?;
+    link.mend();
+    s.wait_for_text("Hello, calico!", OUTAGE_WAIT)
+        .await
+        .with_context(|| server.log())?;
+    health_becomes(server.metrics, "ok").await?;
+    let _ = s.quit().await;
+    conn.close().await;
+    drop(server);
+    minotty_tests::postgres::drop_database(&db).await
+}
