@@ -21,6 +21,8 @@ pub(super) struct Retry {
     next_at: Option<u64>,
     /// A try is out and not answered yet.
     trying: bool,
+    /// When the last try was sent.
+    sent_at: u64,
 }
 
 impl App {
@@ -40,10 +42,16 @@ impl App {
             && matches!(self.account.sub, Some(super::account::Sub::Unreachable(_)))
     }
 
-    /// Asks the server to look the account up again.
+    /// Asks the server to look the account up again: at most one try out at a time (a try not
+    /// answered within [`RETRY_EVERY_MS`] counts as lost), however often `r` is pressed.
     fn retry_account(&mut self) {
+        let retry = &self.account.retry;
+        if retry.trying && self.now < retry.sent_at.saturating_add(RETRY_EVERY_MS) {
+            return;
+        }
         self.request(Request::RetryAccount);
         self.account.retry.trying = true;
+        self.account.retry.sent_at = self.now;
         // While the player waits, the next try follows whatever this one answers (or if it
         // never does).
         self.account.retry.next_at = self

@@ -71,8 +71,11 @@ fn waiting_tries_again_every_few_seconds_until_the_account_is_back() {
     assert_eq!(a.next_wakeup(), Some(2 * RETRY_EVERY_MS));
     a.tick(2 * RETRY_EVERY_MS);
     assert_eq!(retries(&mut a), 1, "the second automatic try");
-    // A key asks at once.
+    // A key asks at once, once the try out is answered.
     press(&mut a, Key::Char('r'), 2 * RETRY_EVERY_MS + 10);
+    assert_eq!(retries(&mut a), 0, "one try out at a time");
+    a.deliver(Response::AccountUnreachable, 2 * RETRY_EVERY_MS + 20);
+    press(&mut a, Key::Char('r'), 2 * RETRY_EVERY_MS + 30);
     assert_eq!(retries(&mut a), 1, "r tries now");
     // The database is back: the account, its name and its settings.
     a.deliver(signed_in("Cat"), 2 * RETRY_EVERY_MS + 500);
@@ -180,4 +183,25 @@ fn the_profile_is_a_guests_and_the_results_say_the_game_is_not_stored() {
         a.take_finished_game().is_some(),
         "the front end decides: it stores nothing"
     );
+}
+
+#[test]
+fn mashing_r_sends_one_try_at_a_time() {
+    let mut a = unreachable();
+    for i in 0..200 {
+        press(&mut a, Key::Char('r'), i);
+    }
+    assert_eq!(retries(&mut a), 1, "one try while it is out");
+    // Unanswered past the retry interval: it counts as lost, and the next goes out.
+    for i in 0..200 {
+        press(&mut a, Key::Char('r'), RETRY_EVERY_MS + i);
+    }
+    assert_eq!(retries(&mut a), 1);
+    // The same on the menu.
+    let mut b = unreachable();
+    press(&mut b, Key::Esc, 0);
+    for i in 0..200 {
+        press(&mut b, Key::Char('r'), 10 + i);
+    }
+    assert_eq!(retries(&mut b), 1);
 }
