@@ -66,3 +66,109 @@ impl Worker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::net::{IpAddr, Ipv4Addr};
+    use std::time::Duration;
+
+    use minotty_ui::Settings;
+    use minotty_ui::online::{Identity, Request, Response};
+    use tokio::sync::{mpsc, watch};
+
+    use crate::services::Who;
+    use crate::services::account::{AccountClient, SharedAccounts};
+    use crate::store::{KeyFingerprint, NewKey, PlayerName, Store, unix_now};
+    use crate::stored_settings;
+
+    const KEY: &str = "SHA256:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK";
+    const PEER: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
+
+    async fn next(rx: &mut mpsc::Receiver<Response>) -> Response {
+        tokio::time::timeout(Duration::from_secs(10), rx.recv())
+            .await
+            .expect("an answer")
+            .expect("the channel open")
+    }
+
+    /// A session of the key [`KEY`] on `store`, its response channel and its account watch.
+    fn session(
+        store: &Store,
+    ) -> (
+        AccountClient,
+        mpsc::Receiver<Response>,
+        watch::Receiver<Option<crate::services::AccountRef>>,
+    ) {
+        let shared = SharedAccounts::new(Some(store.clone()), None);
+        let (tx, rx) = mpsc::channel(16);
+        let (account_tx, account_rx) = watch::channel(None);
+        let who = Who {
+            ssh_user: "~cat".into(),
+            fingerprint: Some(KEY.into()),
+            key_algorithm: Some("ssh-ed25519".into()),
+            peer: PEER,
+            account: account_rx.clone(),
+        };
+        let client = AccountClient::new(&shared, who, "cat".into(), account_tx, tx);
+        (client, rx, account_rx)
+    }
+
+    #[tokio::test]
+    async fn a_retry_finds_a_new_key_then_the_account_then_nothing() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
+        let store = Store::open(&url).await.expect("the store");
+        let (mut client, mut rx, account) = session(&store);
+        client.handle(Request::RetryAccount);
+        assert_eq!(next(&mut rx).await, Response::AccountNew);
+
+        // Registered meanwhile (another session of the key): the retry signs this one in,
+        // with the stored settings, and the session's account is set for every service.
+        let key = NewKey {
+            fingerprint: KeyFingerprint::parse(KEY).expect("a fingerprint"),
+            algorithm: "ssh-ed25519".into(),
+        };
+        let name = PlayerName::parse("Cat").expect("a name");
+        let registered = store
+            .register_from(&name, &key, PEER, unix_now())
+            .await
+            .expect("registered");
+        let settings = Settings {
+            show_fps: true,
+            ..Settings::default()
+        };
+        store
+            .save_settings(
+                registered.id,
+                &stored_settings::to_json(&settings),
+                unix_now(),
+            )
+            .await
+            .expect("settings stored");
+        client.handle(Request::RetryAccount);
+        match next(&mut rx).await {
+            Response::SignedIn { name, settings, .. } => {
+                assert_eq!(name, "Cat");
+                assert!(settings.is_some_and(|s| s.show_fps));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(account.borrow().as_ref().map(|a| a.id), Some(registered.id));
+
+        // The database goes away: a session starting now is told its account is unreachable
+        // (not a guest, not a new key), and a retry says it is still unreachable.
+        store.close().await;
+        let (mut late, mut late_rx, late_account) = session(&store);
+        let (identity, stored) = late.start().await;
+        assert_eq!(
+            identity,
+            Identity::Unreachable {
+                suggested: "cat".into()
+            }
+        );
+        assert!(stored.is_none());
+        late.handle(Request::RetryAccount);
+        assert_eq!(next(&mut late_rx).await, Response::AccountUnreachable);
+        assert!(late_account.borrow().is_none(), "no account meanwhile");
+    }
+}
