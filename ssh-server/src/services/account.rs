@@ -113,7 +113,9 @@ impl SharedAccounts {
             Ok(Ok(None)) => KeyLookup::Unknown,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "looking up the account of a key; unreachable for now");
-                note_dependency(Dependency::Database, false);
+                if e.is_unreachable() {
+                    note_dependency(Dependency::Database, false);
+                }
                 KeyLookup::Unavailable
             }
             Err(_) => {
@@ -378,7 +380,9 @@ impl AccountClient {
             Ok(Ok(found)) => found,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "loading the player's account and settings");
-                note_dependency(Dependency::Database, false);
+                if e.is_unreachable() {
+                    note_dependency(Dependency::Database, false);
+                }
                 return self.start_unavailable();
             }
             Err(_) => {

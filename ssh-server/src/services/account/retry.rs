@@ -32,7 +32,9 @@ impl Worker {
             Ok(Ok(found)) => found,
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, "looking up the account of a key again; still unreachable");
-                note_dependency(Dependency::Database, false);
+                if e.is_unreachable() {
+                    note_dependency(Dependency::Database, false);
+                }
                 return Response::AccountUnreachable;
             }
             Err(_) => {

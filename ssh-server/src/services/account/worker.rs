@@ -38,6 +38,12 @@ impl Worker {
                 Ok(None) => continue,
                 Err(e) => {
                     tracing::warn!(error = %e, "an account request failed");
+                    if e.is_unreachable() {
+                        crate::metrics::note_dependency(
+                            crate::metrics::Dependency::Database,
+                            false,
+                        );
+                    }
                     let message = if matches!(e, StoreError::Busy) {
                         "the server is busy; try again in a moment"
                     } else if e.is_transient() {
