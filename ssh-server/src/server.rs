@@ -154,7 +154,8 @@ pub async fn run(
         None => None,
     };
     if let Some((cluster, _)) = &cluster {
-        let probe = crate::probes::watch_nats(cluster.nats_client(), shared.shutdown.clone());
+        let (client, id) = (cluster.nats_client(), cluster.id().to_owned());
+        let probe = crate::probes::watch_nats(client, id, shared.shutdown.clone());
         shared.tracker.spawn(probe);
     }
     let shutdown = async move {

@@ -231,7 +231,9 @@ async fn a_guest_for_now_retries_from_the_menu_and_nothing_is_stored_meanwhile()
     let _ = s.quit().await;
     conn.close().await;
 
+    // The probe alone finds the outage (no one logs in yet).
     link.cut();
+    health_becomes(server.metrics, "degraded: database unreachable").await?;
     let conn = Connection::open(server.addr, "tabby", Login::With(key)).await?;
     let mut s = conn.play(100, 40).await?;
     s.wait_for_text(UNREACHABLE, OUTAGE_WAIT).await?;
@@ -339,4 +341,26 @@ async fn a_login_during_a_database_partition_waits_and_gets_the_account() -> Res
     conn.close().await;
     drop(server);
     minotty_tests::postgres::drop_database(&db).await
+}
+
+/// A partition between one instance and NATS (its link stalls: nothing passes, nothing closes):
+/// the client still believes it is connected, and the round trip through the NATS server says
+/// otherwise.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_partitioned_from_nats_says_degraded_until_the_link_returns() -> Result {
+    let test = "an_instance_partitioned_from_nats_says_degraded_until_the_link_returns";
+    let Some((shared, a, b, links)) =
+        two_linked_instances(test, None, Duration::from_secs(5)).await?
+    else {
+        return Ok(());
+    };
+    health_becomes(b.metrics, "ok").await?;
+    links.nats_b.stall();
+    health_becomes(b.metrics, "degraded: NATS unreachable").await?;
+    assert_eq!(metric(b.metrics, NATS_UP).await?, Some(0));
+    assert_eq!(http_get(a.metrics, "/health").await?.trim(), "ok");
+    links.nats_b.mend();
+    health_becomes(b.metrics, "ok").await?;
+    drop((a, b, links));
+    shared.release().await
 }
