@@ -212,6 +212,18 @@ fn alive(pid: u32) -> bool {
     std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| !c.is_empty())
 }
 
+/// SIGKILL to `pid`, and waits until it is gone.
+async fn kill_and_wait(pid: u32) {
+    let killed = Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    while alive(pid) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// A guest in the main menu, connected through the balancer.
 async fn player_behind_the_balancer(c: &Cluster, name: &str) -> (Connection, PtySession) {
     let conn = Connection::open(c.lb(), name, Login::Guest)
@@ -287,16 +299,7 @@ async fn the_script_starts_once_restarts_one_and_stops_drained() {
 
     // ---- half-running: b killed; start starts b alone, appending to its log ----
     let log_b = c.log("b/minotty.log");
-    assert!(
-        Command::new("kill")
-            .args(["-KILL", &pid_b.to_string()])
-            .status()
-            .expect("kill")
-            .success()
-    );
-    while alive(pid_b) {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    kill_and_wait(pid_b).await;
     let repair = c.script(&["start"]);
     assert!(repair.status.success(), "start repairs");
     let new_b = c.pid("b/pid");
@@ -306,6 +309,31 @@ async fn the_script_starts_once_restarts_one_and_stops_drained() {
     assert_eq!(c.haproxies(), 1);
     let log_b_now = c.log("b/minotty.log");
     assert!(log_b_now.starts_with(&log_b) && log_b_now.len() > log_b.len());
+
+    // ---- HAProxy killed and its port taken by a stranger: start refuses, starts nothing ----
+    kill_and_wait(pid_lb).await;
+    // (Its threads may still be closing its sockets for a moment.)
+    let deadline = tokio::time::Instant::now() + SLOW;
+    let stranger = loop {
+        match std::net::TcpListener::bind(c.lb()) {
+            Ok(l) => break l,
+            Err(e) if tokio::time::Instant::now() > deadline => panic!("the port stays taken: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    };
+    let refused = c.script(&["start"]);
+    assert!(!refused.status.success(), "start refuses");
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(why.contains(&format!("port {}", c.ports.lb)), "{why}");
+    assert_eq!(c.haproxies(), 0, "no HAProxy beside the stranger");
+    drop(stranger);
+    assert!(
+        c.script(&["start"]).status.success(),
+        "start once it is free"
+    );
+    c.balancer_up().await;
+    assert_eq!(c.haproxies(), 1);
+    assert!(alive(c.pid("haproxy.pid")));
 
     // ---- restart the instance a player is on: drained, back, healthy ----
     let (_conn, mut p) = player_behind_the_balancer(&c, "pat").await;
@@ -366,7 +394,9 @@ impl Drop for StopOnDrop<'_> {
             self.0.script(&["stop"]);
         }
         for (pid, _) in self.0.processes() {
-            let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+            let _ = Command::new("kill")
+                .args(["-KILL", &pid.to_string()])
+                .status();
         }
     }
 }
