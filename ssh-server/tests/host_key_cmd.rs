@@ -23,12 +23,19 @@ fn host_key_creates_the_key_once_and_keeps_it() {
     std::fs::create_dir(path.parent().expect("a parent")).expect("mkdir");
     let first = host_key(&path);
     assert!(first.contains(" created, fingerprint SHA256:"), "{first}");
-    let mode = std::fs::metadata(&path).expect("the key").permissions().mode();
+    let mode = std::fs::metadata(&path)
+        .expect("the key")
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600);
     let pem = std::fs::read(&path).expect("the key");
     let second = host_key(&path);
     assert!(second.contains(" exists, fingerprint SHA256:"), "{second}");
     let fingerprint = |s: &str| s.split("fingerprint ").nth(1).map(str::to_owned);
     assert_eq!(fingerprint(&first), fingerprint(&second));
-    assert_eq!(std::fs::read(&path).expect("the key"), pem, "kept as it was");
+    assert_eq!(
+        std::fs::read(&path).expect("the key"),
+        pem,
+        "kept as it was"
+    );
 }

@@ -151,7 +151,9 @@ fn the_settings_table_matches_the_flags_of_serve_help() {
                     ));
                 }
             } else if let Some(stated) = stated_default(&row.default) {
-                problems.push(format!("--{name}: a default ({stated}) on a row of several"));
+                problems.push(format!(
+                    "--{name}: a default ({stated}) on a row of several"
+                ));
             }
         }
         let envs: BTreeSet<&String> = row
