@@ -424,6 +424,11 @@ stop() {
     pid_b=$pid
     drain_end a "$pid_a"
     drain_end b "$pid_b"
+    for name in a b; do
+        if port_busy "$(ssh_port "$name")"; then
+            echo "warning: port $(ssh_port "$name") (minotty $name) is still in use by a process without a pid file here: find it with \`ss -ltnp\` and stop it with SIGTERM" >&2
+        fi
+    done
     stop_pidfile "$dir/haproxy.pid" "$dir/haproxy.cfg" haproxy
     stop_pidfile "$dir/nats.pid" "$dir/nats.conf" nats-server
     if pg_running; then
