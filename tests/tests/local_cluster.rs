@@ -186,15 +186,36 @@ impl Cluster {
         ([127, 0, 0, 1], port).into()
     }
 
+    /// Game sessions open on instance `name` now.
+    async fn sessions(&self, name: &str) -> Option<u64> {
+        let text = http_get(self.metrics(name), "/metrics").await.ok()?;
+        text.lines()
+            .find_map(|l| l.strip_prefix("minotty_sessions_open "))
+            .and_then(|n| n.trim().parse().ok())
+    }
+
+    /// Waits until the instances hold `a` and `b` game sessions.
+    async fn wait_sessions(&self, a: u64, b: u64) {
+        let deadline = tokio::time::Instant::now() + SLOW;
+        loop {
+            let now = (self.sessions("a").await, self.sessions("b").await);
+            if now == (Some(a), Some(b)) {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "sessions {now:?}, not ({a}, {b})"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     /// The instance (a or b) the one open game session is on.
     async fn instance_of_the_player(&self) -> &'static str {
         let deadline = tokio::time::Instant::now() + SLOW;
         loop {
             for name in ["a", "b"] {
-                let text = http_get(self.metrics(name), "/metrics")
-                    .await
-                    .unwrap_or_default();
-                if text.lines().any(|l| l == "minotty_sessions_open 1") {
+                if self.sessions(name).await == Some(1) {
                     return name;
                 }
             }
@@ -338,6 +359,10 @@ async fn the_script_starts_once_restarts_one_and_stops_drained() {
     // ---- restart the instance a player is on: drained, back, healthy ----
     let (_conn, mut p) = player_behind_the_balancer(&c, "pat").await;
     let on = c.instance_of_the_player().await;
+    // A second player goes to the other instance (`balance leastconn`) and plays on through
+    // the restart.
+    let (conn_r, mut r) = player_behind_the_balancer(&c, "rio").await;
+    c.wait_sessions(1, 1).await;
     let old = c.pid(&format!("{on}/pid"));
     let restart = script_in_background(&c, &["restart", on]);
     p.wait_for_text("restarting", SLOW)
@@ -355,6 +380,11 @@ async fn the_script_starts_once_restarts_one_and_stops_drained() {
         .expect("/health answers");
     assert!(health.contains("ok"), "{health}");
     assert_eq!(c.haproxies(), 1);
+    r.start_40_lines()
+        .await
+        .expect("the player on the other instance still plays");
+    drop(r);
+    drop(conn_r);
 
     // ---- stop with a player behind the balancer: the drain's message, not a cut ----
     let (_conn, mut q) = player_behind_the_balancer(&c, "quin").await;
