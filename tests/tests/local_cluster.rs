@@ -21,6 +21,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use minotty_tests::cluster::{http_get, server_binary};
+use minotty_tests::versus::{self, fields};
 use minotty_tests::{Connection, Login, PtySession};
 
 /// Generous: the script waits for health checks, PostgreSQL's start and the drains.
@@ -228,6 +229,11 @@ impl Cluster {
     }
 }
 
+/// Cells filled on the player's own board.
+fn own_filled(screen: &vt100::Screen) -> usize {
+    fields(screen).first().map_or(0, |f| f.filled())
+}
+
 /// Whether `pid` is a live process (a zombie's command line is empty).
 fn alive(pid: u32) -> bool {
     std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| !c.is_empty())
@@ -386,15 +392,67 @@ async fn the_script_starts_once_restarts_one_and_stops_drained() {
     drop(r);
     drop(conn_r);
 
-    // ---- stop with a player behind the balancer: the drain's message, not a cut ----
-    let (_conn, mut q) = player_behind_the_balancer(&c, "quin").await;
-    let stop = script_in_background(&c, &["stop"]);
-    q.wait_for_text("restarting", SLOW)
+    // ---- stop during a match behind the balancer: the match plays on while the instances
+    // drain, then its players read the drain's message; nobody is cut ----
+    c.wait_sessions(0, 0).await;
+    let (conn_ann, mut ann) = versus::guest(c.lb(), "ann").await.expect("ann");
+    let x = c.instance_of_the_player().await;
+    // More guests until one lands beside ann (`leastconn` sends each to the emptier instance):
+    // that one plays her, the others wait in the menu of the other instance.
+    let mut menu = Vec::new();
+    let (conn_dan, mut dan) = loop {
+        assert!(menu.len() < 3, "no guest lands on {x}");
+        let (conn, s) = versus::guest(c.lb(), "dan").await.expect("a guest");
+        let total = menu.len() as u64 + 2;
+        let deadline = tokio::time::Instant::now() + SLOW;
+        while c.sessions("a").await.unwrap_or(0) + c.sessions("b").await.unwrap_or(0) < total {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the guest's session"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        if c.sessions(x).await == Some(2) {
+            break (conn, s);
+        }
+        menu.push((conn, s));
+    };
+    let code = versus::create_room(&mut ann, false, 2)
         .await
-        .expect("the player reads the drain's message through HAProxy");
+        .expect("a room");
+    versus::start_match(&mut ann, &mut dan, &code)
+        .await
+        .expect("ann and dan play");
+    let stop = script_in_background(&c, &["stop"]);
+    let deadline = tokio::time::Instant::now() + SLOW;
+    while !http_get(c.metrics(x), "/health")
+        .await
+        .is_ok_and(|h| h.contains("draining"))
+    {
+        assert!(tokio::time::Instant::now() < deadline, "{x} drains");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Draining, and the match goes on through HAProxy: ann's next piece lands on her board.
+    let filled = own_filled(ann.screen());
+    versus::drop_piece(&mut ann).await;
+    ann.wait_until("ann's piece on her board", SLOW, |s| own_filled(s) > filled)
+        .await
+        .expect("the match plays on while its instance drains");
+    for (_, s) in &mut menu {
+        s.wait_for_text("restarting", SLOW)
+            .await
+            .expect("a player in the menu reads the drain's message through HAProxy");
+    }
+    // dan leaves: the match is over, the drain with it, and ann is told.
+    conn_dan.close().await;
+    drop(dan);
+    ann.wait_for_text("restarting", SLOW)
+        .await
+        .expect("ann reads the drain's message through HAProxy");
     let stop = tokio::task::spawn_blocking(move || stop.join().expect("joins"))
         .await
         .expect("joins");
+    drop(conn_ann);
     assert!(stop.status.success(), "stop: {stop:?}");
     let said = String::from_utf8_lossy(&stop.stdout).into_owned();
     let order: Vec<usize> = [
