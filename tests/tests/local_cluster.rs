@@ -8,9 +8,11 @@
 //! - `start` on a half-running cluster (an instance killed) starts only the missing one and
 //!   appends to its log; a port held by a stranger makes it refuse, starting nothing;
 //! - `restart NAME` drains the instance a player behind the balancer is on (the player reads
-//!   "the server is restarting"), starts it again and returns once its `/health` is 200;
-//! - `stop` drains the instances while HAProxy still carries their players: a player behind the
-//!   balancer reads the drain's message instead of a cut connection; nothing is left running.
+//!   "the server is restarting"; a player on the other instance plays on), starts it again and
+//!   returns once its `/health` is 200;
+//! - `stop` drains the instances while HAProxy still carries their players: a match behind the
+//!   balancer plays on while its instance drains, and its players, like those in the menus,
+//!   read the drain's message instead of a cut connection; nothing is left running.
 //!
 //! Needs root (initdb runs as `postgres` through runuser), haproxy, nats-server and PostgreSQL's
 //! programs; skipped with the reason otherwise, a failure where `MINOTTY_TEST_PG_REQUIRED=1`.
