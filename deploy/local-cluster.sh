@@ -107,8 +107,12 @@ running() {
 # Whether something listens on TCP port $1 (any address, IPv4 or IPv6).
 port_busy() {
     hex=$(printf '%04X' "$1")
-    awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 }
-        END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+    for table in /proc/net/tcp /proc/net/tcp6; do
+        [ -r "$table" ] || continue
+        awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { found = 1 }
+            END { exit !found }' "$table" && return 0
+    done
+    return 1
 }
 
 # An instance's setting $2 (a key of its config file) as written when it was started.
