@@ -37,15 +37,24 @@ struct Ports {
     env: Vec<(String, String)>,
 }
 
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-    l.local_addr().expect("its address").port()
+/// A port free now, below the kernel's ephemeral range (32768 and up on Linux), so that no
+/// outgoing connection of the cluster's processes (to PostgreSQL, NATS, the instances) takes
+/// it as its local port before the process meant to listen on it starts; and not one `taken`.
+fn free_port(taken: &[u16]) -> u16 {
+    loop {
+        let port = rand::random_range(20_000..32_000);
+        if !taken.contains(&port) && std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
 }
 
 fn ports() -> Ports {
     let mut env = Vec::new();
+    let mut taken = Vec::new();
     let mut take = |var: &str| {
-        let p = free_port();
+        let p = free_port(&taken);
+        taken.push(p);
         env.push((var.to_owned(), p.to_string()));
         p
     };
