@@ -294,6 +294,7 @@ start_instance() {
 # The host key both instances use, created before either starts (so they never race to
 # create it).
 make_host_key() {
+    [ -s "$dir/host_ed25519" ] && return
     "$bin" host-key --host-key "$dir/host_ed25519" >/dev/null ||
         die "cannot create the host key $dir/host_ed25519"
 }
