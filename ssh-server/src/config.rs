@@ -41,6 +41,17 @@ pub enum Command {
     /// Play bot-vs-bot matches on every core and print matches per second and win rates by
     /// level (to tune the bot levels and the garbage rules).
     Arena(crate::arena::ArenaArgs),
+    /// Create the host key if it is missing (ed25519, mode 0600), print its fingerprint and
+    /// exit: run once before several instances that share one key start, so that they never
+    /// race to create it.
+    HostKey(HostKeyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HostKeyArgs {
+    /// Host key file, as `minotty serve --host-key`.
+    #[arg(long, env = "MINOTTY_HOST_KEY", default_value = "minotty_host_ed25519")]
+    pub host_key: PathBuf,
 }
 
 #[derive(Debug, Args)]

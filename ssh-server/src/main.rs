@@ -24,6 +24,16 @@ fn main() -> anyhow::Result<()> {
             print!("{}", minotty_server::arena::run(&args).render());
             return Ok(());
         }
+        Some(Command::HostKey(args)) => {
+            let (key, generated) = HostKey::load_or_generate(&args.host_key)?;
+            let what = if generated { "created" } else { "exists" };
+            println!(
+                "{} {what}, fingerprint {}",
+                args.host_key.display(),
+                key.fingerprint()
+            );
+            return Ok(());
+        }
         Some(Command::Serve(args)) => *args,
         None => cli.serve,
     };
