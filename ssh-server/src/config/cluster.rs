@@ -35,7 +35,7 @@ pub struct ClusterArgs {
         env = "MINOTTY_CLUSTER_KEY",
         value_name = "SECRET",
         hide_env_values = true,
-        value_parser = parse_key
+        value_parser = KeyParser
     )]
     pub cluster_key: Option<ClusterKey>,
 
@@ -111,8 +111,33 @@ impl std::fmt::Debug for ClusterArgs {
     }
 }
 
-fn parse_key(s: &str) -> Result<ClusterKey, String> {
-    ClusterKey::new(s).map_err(|e| e.to_string())
+/// Parses `--cluster-key` without ever repeating the value in its error (clap's own message for
+/// a value parser's error quotes the value given: the secret).
+#[derive(Clone, Copy, Debug)]
+struct KeyParser;
+
+impl clap::builder::TypedValueParser for KeyParser {
+    type Value = ClusterKey;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<ClusterKey, clap::Error> {
+        let name = arg.map_or_else(|| "--cluster-key".to_owned(), ToString::to_string);
+        let invalid = |why: String| {
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!("invalid value for '{name}' (not shown): {why}\n"),
+            )
+            .with_cmd(cmd)
+        };
+        let text = value
+            .to_str()
+            .ok_or_else(|| invalid("not valid UTF-8".to_owned()))?;
+        ClusterKey::new(text).map_err(|e| invalid(e.to_string()))
+    }
 }
 
 impl ClusterArgs {
@@ -207,8 +232,10 @@ mod tests {
         let c = cluster(&["--nats", "nats://127.0.0.1:4222"]).expect("parses");
         let e = c.config().expect_err("no key").to_string();
         assert!(e.contains("--cluster-key"), "{e}");
-        let short = cluster(&["--cluster-key", "short"]).expect_err("too short");
+        let short = cluster(&["--cluster-key", "short-secret"]).expect_err("too short");
         assert!(short.to_string().contains("at least 32"), "{short}");
+        // The refused value is a secret all the same: never repeated.
+        assert!(!short.to_string().contains("short-secret"), "{short}");
         let c = cluster(&["--nats", "nats://h:4222", "--cluster-key", KEY]).expect("parses");
         let config = c.config().expect("fine").expect("a cluster");
         assert!(!format!("{config:?}").contains(KEY));
