@@ -66,6 +66,37 @@ fn index(reason: DropReason) -> usize {
 pub fn dropped(reason: DropReason, subject: &str) {
     DROPPED[index(reason)].fetch_add(1, Ordering::Relaxed);
     tracing::debug!(?reason, subject = %subject.escape_debug(), "a cluster message was dropped");
+    if reason == DropReason::Unauthenticated && due(&UNSEALED_WARNED, since_start()) {
+        // Otherwise an instance started with another cluster key serves alone, unexplained.
+        tracing::warn!(
+            dropped = dropped_count(reason),
+            "cluster messages without a valid seal are being dropped: does every instance have \
+             the same --cluster-key? (or something else publishes on NATS)"
+        );
+    }
+}
+
+/// Seconds since the first call, for [`due`].
+fn since_start() -> u64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs()
+}
+
+/// When the warning about unsealed messages was last logged (seconds after start, plus one;
+/// 0: never).
+static UNSEALED_WARNED: AtomicU64 = AtomicU64::new(0);
+
+/// Whether a warning last logged at `last` is due again at `now` (at most one a minute).
+fn due(last: &AtomicU64, now: u64) -> bool {
+    let previous = last.load(Ordering::Relaxed);
+    if previous != 0 && now + 1 < previous + 60 {
+        return false;
+    }
+    last.compare_exchange(previous, now + 1, Ordering::Relaxed, Ordering::Relaxed)
+        .is_ok()
 }
 
 /// Messages dropped for `reason` so far.
@@ -108,6 +139,13 @@ pub fn render(o: &mut String) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_unsealed_warning_is_logged_at_most_once_a_minute() {
+        let last = std::sync::atomic::AtomicU64::new(0);
+        let logged: Vec<u64> = (0..200).filter(|&now| super::due(&last, now)).collect();
+        assert_eq!(logged, vec![0, 60, 120, 180]);
+    }
+
     use super::*;
 
     #[test]
