@@ -42,7 +42,7 @@ use crate::services::AccountRef;
 use crate::store::{NewMatch, PlayerId, Store};
 
 pub use queue::QueueMsg;
-pub use room::{RoomMsg, match_mode};
+pub use room::{ContactLoss, RoomMsg, match_mode};
 pub use tx::{BACKLOG_MAX, SessionTx};
 pub use watching::MAX_SPECTATORS;
 

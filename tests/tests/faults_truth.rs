@@ -1,0 +1,213 @@
+//! One truth per match (issue 24, item 1), end to end with real processes: nats-server, one
+//! database, instances A (the older: it leads the ranked queue, so ranked rooms open there)
+//! and B, each reaching NATS through its own `faults::Link`.
+//!
+//! - A partition of B from NATS (its link stalls for ~6 s, then mends) during a ranked match
+//!   in a room on A between ann (A) and bob (B): both are told the match is abandoned and not
+//!   rated, nothing is stored, no rating changes, and B's log names the NATS link as the
+//!   cause. The same for an unranked match. (Before: A rated it as bob's forfeit, 1500 -> 1338,
+//!   while bob read "not rated".)
+//! - A, the room's owner, killed (SIGKILL) mid-match: bob is told abandoned, not rated, and
+//!   nothing is stored.
+
+use std::time::Duration;
+
+use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
+use minotty_tests::versus::{create_room, guest, registered, start_match, versus_item, wait_for_play};
+use minotty_tests::{PtySession, WAIT};
+use sqlx::Connection as _;
+
+/// How long B's NATS link stalls: well past the 3 s after which instances give each other up.
+const PARTITION: Duration = Duration::from_secs(6);
+
+/// Rows in `table` of the shared database.
+async fn count(db: &str, table: &str) -> i64 {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(db)
+        .await
+        .expect("the database");
+    sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}"))
+        .fetch_one(&mut conn)
+        .await
+        .expect("counts")
+}
+
+/// The screen's text with line breaks and runs of spaces as one space (a message wraps).
+fn text(s: &PtySession) -> String {
+    s.contents().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reads both sessions for `d` (neither's connection backs up meanwhile).
+async fn pump_both(a: &mut PtySession, b: &mut PtySession, d: Duration) {
+    let until = tokio::time::Instant::now() + d;
+    while tokio::time::Instant::now() < until {
+        a.pump_for(Duration::from_millis(50)).await;
+        b.pump_for(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits (pumping both) until `s` (`a` or `b`) shows every one of `needles`.
+async fn wait_told(a: &mut PtySession, b: &mut PtySession, which_b: bool, needles: &[&str]) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let s = if which_b { &*b } else { &*a };
+        let t = text(s);
+        if needles.iter().all(|n| t.contains(n)) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{} was not told {needles:?}:\n{}",
+            if which_b { "B's player" } else { "A's player" },
+            s.contents()
+        );
+        pump_both(a, b, Duration::from_millis(100)).await;
+    }
+}
+
+fn log(i: &Instance) -> String {
+    std::fs::read_to_string(&i.log).unwrap_or_default()
+}
+
+/// Waits until `i`'s log holds `needle` at least `times` times.
+async fn wait_logged(i: &Instance, needle: &str, times: usize) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while log(i).matches(needle).count() < times {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{} never logged {needle:?} {times} times:\n{}",
+            i.name,
+            log(i)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The first warning `i` logged after `from` bytes of its log.
+fn first_warning(i: &Instance, from: usize) -> String {
+    let l = log(i);
+    l.get(from..)
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.contains("WARN"))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
+    let test = "a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated";
+    let Some((shared, a, b, links)) =
+        two_linked_instances(test, None, Duration::from_secs(5))
+            .await
+            .expect("nats-server, a database and two linked instances")
+    else {
+        return;
+    };
+
+    // ---- ranked: ann on A, bob on B, paired by A's queue, the room on A ----
+    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
+    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut ann, 0).await.expect("ann queues");
+    ann.wait_for_text("1500", WAIT).await.expect("ann queued");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    pump_both(&mut ann, &mut bob, Duration::from_millis(500)).await;
+
+    let b_log_at = log(&b).len();
+    links.nats_b.stall();
+    pump_both(&mut ann, &mut bob, PARTITION).await;
+    links.nats_b.mend();
+
+    wait_told(&mut ann, &mut bob, false, &["Lost contact with", "abandoned, not rated"]).await;
+    wait_told(
+        &mut ann,
+        &mut bob,
+        true,
+        &["cluster link (NATS)", "abandoned, not rated"],
+    )
+    .await;
+    for s in [&ann, &bob] {
+        let t = text(s);
+        assert!(!t.contains("1338") && !t.contains("1662"), "no rating shown: {t}");
+    }
+    wait_logged(&b, "reconnected to NATS", 1).await;
+    let warning = first_warning(&b, b_log_at);
+    assert!(
+        warning.contains("lost the connection to NATS"),
+        "B's first warning names NATS: {warning}\n{}",
+        log(&b)
+    );
+    assert!(
+        log(&a).contains("the match is abandoned (not stored, not rated)"),
+        "{}",
+        log(&a)
+    );
+    // A result would be stored within the replay grace (5 s) of the match's end.
+    pump_both(&mut ann, &mut bob, Duration::from_secs(6)).await;
+    assert_eq!(count(&shared.db, "matches").await, 0, "no match stored");
+    assert_eq!(count(&shared.db, "ratings").await, 0, "no rating changed");
+
+    // ---- unranked: cid's room on A, dan joins from B ----
+    // B is back in the cluster (its heartbeats reach A again).
+    wait_logged(&a, "an instance joined the cluster", 2).await;
+    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
+    start_match(&mut cid, &mut dan, &code)
+        .await
+        .expect("dan joins from B, the match starts");
+    pump_both(&mut cid, &mut dan, Duration::from_millis(500)).await;
+    links.nats_b.stall();
+    pump_both(&mut cid, &mut dan, PARTITION).await;
+    links.nats_b.mend();
+    wait_told(&mut cid, &mut dan, false, &["Lost contact with", "abandoned, not rated"]).await;
+    wait_told(&mut cid, &mut dan, true, &["abandoned, not rated"]).await;
+    pump_both(&mut cid, &mut dan, Duration::from_secs(6)).await;
+    assert_eq!(
+        count(&shared.db, "matches").await,
+        0,
+        "the unranked match is not stored as anyone's win or loss"
+    );
+    drop((a, b, links));
+    shared.release().await.expect("drops the database");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_killed_mid_match_leaves_nothing_stored_and_the_other_side_told_so() {
+    let test = "the_owner_killed_mid_match_leaves_nothing_stored_and_the_other_side_told_so";
+    let Some((shared, mut a, b)) = two_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two instances")
+    else {
+        return;
+    };
+    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
+    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    versus_item(&mut ann, 0).await.expect("ann queues");
+    ann.wait_for_text("1500", WAIT).await.expect("ann queued");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    wait_for_play(&mut ann).await.expect("ann plays");
+    wait_for_play(&mut bob).await.expect("bob plays");
+    bob.pump_for(Duration::from_millis(500)).await;
+    a.kill();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let t = text(&bob);
+        if t.contains("abandoned, not rated") {
+            assert!(t.contains("Lost contact with the server running room"), "{t}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "bob is not told: {}",
+            bob.contents()
+        );
+        bob.pump_for(Duration::from_millis(100)).await;
+    }
+    assert_eq!(count(&shared.db, "matches").await, 0, "no match stored");
+    assert_eq!(count(&shared.db, "ratings").await, 0, "no rating changed");
+    drop((a, b));
+    shared.release().await.expect("drops the database");
+}
