@@ -211,3 +211,110 @@ async fn the_owner_killed_mid_match_leaves_nothing_stored_and_the_other_side_tol
     drop((a, b));
     shared.release().await.expect("drops the database");
 }
+
+/// The first "Rating X → Y" on the screen: (X, Y).
+fn rating_shown(s: &PtySession) -> Option<(i64, i64)> {
+    let t = text(s);
+    let at = t.find("Rating ")?;
+    let mut words = t[at + 7..].split_whitespace();
+    let before = words.next()?.parse().ok()?;
+    (words.next()? == "→").then_some(())?;
+    let after = words.next()?.parse().ok()?;
+    Some((before, after))
+}
+
+/// An account's id, and (once stored) its rating.
+async fn account(db: &str, name: &str) -> (i64, Option<f64>) {
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(db)
+        .await
+        .expect("the database");
+    let id: i64 = sqlx::query_scalar("SELECT id FROM players WHERE name = $1")
+        .bind(name)
+        .fetch_one(&mut conn)
+        .await
+        .expect("registered");
+    let rating: Option<f64> = sqlx::query_scalar("SELECT rating FROM ratings WHERE player_id = $1")
+        .bind(id)
+        .fetch_optional(&mut conn)
+        .await
+        .expect("reads");
+    (id, rating)
+}
+
+/// ann has a rating of 1800 in the store (from earlier matches, not in the instance's memory);
+/// the database is out of reach when she and bob queue. Before: the queue could not read her
+/// rating and paired her as 1500 (the default), her screen said "Rating 1500 → 1662" and the
+/// store, once back, recomputed the change from 1800 and stored another number. Now the queue
+/// waits for the rating, and what her screen says is what is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
+    let test = "during_a_database_outage_the_rating_shown_is_the_rating_stored";
+    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two linked instances")
+    else {
+        return;
+    };
+    if links.db_a.is_none() {
+        eprintln!("skipped: {test} (needs PostgreSQL: a SQLite file cannot be cut)");
+        return;
+    }
+    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
+    let (cb, mut bob) = registered(a.addr, "bob").await.expect("bob on A");
+    let (ann_id, _) = account(&shared.db, "ann").await;
+    {
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect(&shared.db)
+            .await
+            .expect("the database");
+        sqlx::query(
+            "INSERT INTO ratings (player_id, rating, deviation, volatility, games, wins, \
+             last_match_at) VALUES ($1, 1800.0, 120.0, 0.06, 10, 8, 0)",
+        )
+        .bind(ann_id)
+        .execute(&mut conn)
+        .await
+        .expect("ann's earlier rating");
+    }
+    for l in links.db() {
+        l.cut();
+    }
+    versus_item(&mut ann, 0).await.expect("ann queues");
+    versus_item(&mut bob, 0).await.expect("bob queues");
+    // Past the time a read of the store takes to give up (30 s).
+    pump_both(&mut ann, &mut bob, Duration::from_secs(36)).await;
+    for l in links.db() {
+        l.mend();
+    }
+    for s in [&mut ann, &mut bob] {
+        s.wait_for_text("Esc forfeit", Duration::from_secs(60))
+            .await
+            .expect("the match");
+    }
+    cb.close().await;
+    ann.wait_for_text("You win!", Duration::from_secs(20))
+        .await
+        .expect("ann wins (bob left)");
+    ann.pump_for(Duration::from_millis(300)).await;
+    let (before, after) = rating_shown(&ann).unwrap_or_else(|| panic!("{}", ann.contents()));
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let stored = loop {
+        if let (_, Some(r)) = account(&shared.db, "ann").await
+            && count(&shared.db, "matches").await == 1
+        {
+            break r;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the match is never stored");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    eprintln!("ann was shown {before} → {after}; the store has {stored:.1}");
+    assert_eq!(
+        stored.round() as i64,
+        after,
+        "ann was shown {before} → {after}; the store has {stored}"
+    );
+    assert_eq!(before, 1800, "the match started from ann's real rating");
+    drop((a, b, links));
+    shared.release().await.expect("drops the database");
+}

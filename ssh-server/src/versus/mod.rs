@@ -18,6 +18,7 @@
 
 pub mod bot;
 pub mod code;
+mod known_rating;
 pub mod limits;
 mod queue;
 mod record;
@@ -489,22 +490,13 @@ impl Hub {
         }
     }
 
-    /// The player's current rating: the latest ranked match's, the store's, or the default.
+    /// The player's current rating: the latest ranked match's, the store's, or the default
+    /// (also when the store cannot be read: the queue uses [`Hub::known_rating`]).
     pub async fn rating_of(&self, player: PlayerId) -> Rating {
-        if let Some(r) = lock(&self.ratings).get(&player) {
-            return *r;
-        }
-        match &self.store {
-            Some(store) => match store.rating_of(player).await {
-                Ok(Some(stored)) => stored.rating,
-                Ok(None) => Rating::default(),
-                Err(e) => {
-                    tracing::warn!(error = %e, "reading a rating");
-                    Rating::default()
-                }
-            },
-            None => Rating::default(),
-        }
+        self.known_rating(player).await.unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "reading a rating");
+            Rating::default()
+        })
     }
 
     fn set_rating(&self, player: PlayerId, rating: Rating) {
