@@ -36,7 +36,10 @@ async fn versus_board(addr: std::net::SocketAddr, name: &str) -> String {
 
 /// The screen's text with line breaks and runs of spaces as one space (a message wraps).
 fn flat(s: &vt100::Screen) -> String {
-    s.contents().split_whitespace().collect::<Vec<_>>().join(" ")
+    s.contents()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A player with the connection that carries it (kept open while the test needs the player).
@@ -167,10 +170,14 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     // ---- A dies: nobody can tell what cid did, so B's match is abandoned (one truth) ----
     a.kill();
     for p in [&mut dan, &mut fay] {
-        p.wait_until("told the match is abandoned", Duration::from_secs(10), |s| {
-            let text = flat(s);
-            text.contains("Lost contact with ~cid's server") && text.contains("not rated")
-        })
+        p.wait_until(
+            "told the match is abandoned",
+            Duration::from_secs(10),
+            |s| {
+                let text = flat(s);
+                text.contains("Lost contact with ~cid's server") && text.contains("not rated")
+            },
+        )
         .await
         .unwrap_or_else(|e| panic!("{e}\n{}", p.contents()));
     }

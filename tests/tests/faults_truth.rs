@@ -13,7 +13,9 @@
 use std::time::Duration;
 
 use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
-use minotty_tests::versus::{create_room, guest, registered, start_match, versus_item, wait_for_play};
+use minotty_tests::versus::{
+    create_room, guest, registered, start_match, versus_item, wait_for_play,
+};
 use minotty_tests::{PtySession, WAIT};
 use sqlx::Connection as _;
 
@@ -34,7 +36,10 @@ async fn count(db: &str, table: &str) -> i64 {
 
 /// The screen's text with line breaks and runs of spaces as one space (a message wraps).
 fn text(s: &PtySession) -> String {
-    s.contents().split_whitespace().collect::<Vec<_>>().join(" ")
+    s.contents()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Reads both sessions for `d` (neither's connection backs up meanwhile).
@@ -97,10 +102,9 @@ fn first_warning(i: &Instance, from: usize) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     let test = "a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated";
-    let Some((shared, a, b, links)) =
-        two_linked_instances(test, None, Duration::from_secs(5))
-            .await
-            .expect("nats-server, a database and two linked instances")
+    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two linked instances")
     else {
         return;
     };
@@ -120,7 +124,13 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     pump_both(&mut ann, &mut bob, PARTITION).await;
     links.nats_b.mend();
 
-    wait_told(&mut ann, &mut bob, false, &["Lost contact with", "abandoned, not rated"]).await;
+    wait_told(
+        &mut ann,
+        &mut bob,
+        false,
+        &["Lost contact with", "abandoned, not rated"],
+    )
+    .await;
     wait_told(
         &mut ann,
         &mut bob,
@@ -130,7 +140,10 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     .await;
     for s in [&ann, &bob] {
         let t = text(s);
-        assert!(!t.contains("1338") && !t.contains("1662"), "no rating shown: {t}");
+        assert!(
+            !t.contains("1338") && !t.contains("1662"),
+            "no rating shown: {t}"
+        );
     }
     wait_logged(&b, "reconnected to NATS", 1).await;
     let warning = first_warning(&b, b_log_at);
@@ -162,7 +175,13 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     links.nats_b.stall();
     pump_both(&mut cid, &mut dan, PARTITION).await;
     links.nats_b.mend();
-    wait_told(&mut cid, &mut dan, false, &["Lost contact with", "abandoned, not rated"]).await;
+    wait_told(
+        &mut cid,
+        &mut dan,
+        false,
+        &["Lost contact with", "abandoned, not rated"],
+    )
+    .await;
     wait_told(&mut cid, &mut dan, true, &["abandoned, not rated"]).await;
     pump_both(&mut cid, &mut dan, Duration::from_secs(6)).await;
     assert_eq!(
@@ -196,7 +215,10 @@ async fn the_owner_killed_mid_match_leaves_nothing_stored_and_the_other_side_tol
     loop {
         let t = text(&bob);
         if t.contains("abandoned, not rated") {
-            assert!(t.contains("Lost contact with the server running room"), "{t}");
+            assert!(
+                t.contains("Lost contact with the server running room"),
+                "{t}"
+            );
             break;
         }
         assert!(
@@ -305,7 +327,10 @@ async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
         {
             break r;
         }
-        assert!(tokio::time::Instant::now() < deadline, "the match is never stored");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the match is never stored"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
     eprintln!("ann was shown {before} → {after}; the store has {stored:.1}");

@@ -33,8 +33,8 @@ pub(super) enum RemoteMatch {
 impl RemoteMatch {
     /// What the room sends (`msg`) or the session sends its room (`wire`) changes.
     pub(super) fn seen(&mut self, msg: Option<&ToMember>, wire: Option<&WireRoom>) {
-        use minotty_ui::online::Report;
         use super::wire::Relay;
+        use minotty_ui::online::Report;
         match msg {
             Some(ToMember::Response(Relay::MatchStart(s))) if s.you.is_some() => {
                 *self = RemoteMatch::Playing;
@@ -96,8 +96,11 @@ impl Cluster {
         r.lost_from = Some(owner.clone());
         let c = std::sync::Arc::clone(self);
         tokio::spawn(async move {
-            c.send(super::wire::proxy_subject(&owner, pid), &ToProxy::LostContact)
-                .await;
+            c.send(
+                super::wire::proxy_subject(&owner, pid),
+                &ToProxy::LostContact,
+            )
+            .await;
         });
     }
 }
@@ -120,7 +123,10 @@ mod tests {
         seen.seen(None, Some(&replay));
         assert_eq!(seen, RemoteMatch::Playing);
         let m = message("K7PQ3M", true, seen);
-        assert!(m.starts_with("This server lost its cluster link (NATS)"), "{m}");
+        assert!(
+            m.starts_with("This server lost its cluster link (NATS)"),
+            "{m}"
+        );
         assert!(m.contains("abandoned, not rated"), "{m}");
         seen.seen(Some(&ToMember::Unlinked { code: "X".into() }), None);
         assert_eq!(seen, RemoteMatch::None);

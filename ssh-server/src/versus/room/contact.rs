@@ -66,9 +66,7 @@ impl Room {
                 && l.index_of(id)
                     .is_some_and(|p| !l.over || l.players[p].replay.is_none())
         });
-        let name = self
-            .seat_of(id)
-            .map(|i| self.seats[i].member.name.clone());
+        let name = self.seat_of(id).map(|i| self.seats[i].member.name.clone());
         match name {
             Some(name) if unsettled => self.abandon_lost(&name, cause),
             _ => self.leave(id, true, now),
@@ -130,7 +128,10 @@ mod tests {
              loss). Room K7PQ3M closed."
         );
         let m = ContactLoss::OwnLink.message("bob", "the match's room", true);
-        assert!(m.starts_with("This server lost its cluster link (NATS)"), "{m}");
+        assert!(
+            m.starts_with("This server lost its cluster link (NATS)"),
+            "{m}"
+        );
         assert!(m.contains("the result shown does not count"), "{m}");
         assert!(m.ends_with("The match's room closed."), "{m}");
     }
