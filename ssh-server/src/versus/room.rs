@@ -806,7 +806,9 @@ impl Room {
                 live.players[p].replay = Some(*replay);
                 continue;
             }
-            if live.over || live.players[p].forfeited {
+            // Once decided, only the replays that close the games are taken (the one sent with
+            // the report that decided it too).
+            if live.over || live.players[p].forfeited || live.router.is_over() {
                 continue;
             }
             match report {
@@ -864,9 +866,6 @@ impl Room {
                     live.router.knock_out(p);
                 }
                 Report::Replay(_) => {}
-            }
-            if live.router.is_over() {
-                break;
             }
         }
         let over = live.over;
