@@ -248,7 +248,9 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         loop {
             tick.tick().await;
             let Some(c) = weak.upgrade() else { return };
-            c.beat().await;
+            // A link that takes no more (its client's queue full during an outage) never holds
+            // up the sweep: the heartbeat is skipped, the sweep finds the link down.
+            let _ = tokio::time::timeout(HEARTBEAT_EVERY, c.beat()).await;
             c.sweep(Instant::now());
         }
     });

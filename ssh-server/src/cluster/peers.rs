@@ -198,14 +198,15 @@ impl Cluster {
             ContactLoss::Peer
         };
         for p in gone.into_iter().filter(|p| !p.done.load(Ordering::Relaxed)) {
-            if let Some(room) = p.member.room() {
-                // The proxy's task ends once the room let the member go (after relaying what
-                // the room said, in case only this side lost contact).
+            // The proxy's task ends once the room let the member go (after relaying what the
+            // room said, in case only this side lost contact); at once when there is no room.
+            let told = p.member.room().is_some_and(|room| {
                 room.send(RoomMsg::LostContact {
                     id: p.member.id,
                     cause,
-                });
-            } else {
+                })
+            });
+            if !told {
                 p.done.store(true, Ordering::Relaxed);
             }
             if p.queued.swap(false, Ordering::Relaxed) {

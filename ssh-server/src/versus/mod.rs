@@ -76,13 +76,16 @@ pub struct RoomLink {
 
 impl RoomLink {
     /// Sends `msg` without waiting; `false` when the room has closed, or when its inbox is
-    /// full and `msg` can be dropped (everything but a leave, which then waits in a task of
-    /// its own: a leave is never lost).
+    /// full and `msg` can be dropped (everything but a leave or a lost contact, which then
+    /// waits in a task of its own: neither is ever lost).
     pub fn send(&self, msg: RoomMsg) -> bool {
         match self.tx.try_send(msg) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Closed(_)) => false,
-            Err(mpsc::error::TrySendError::Full(msg @ RoomMsg::Leave { .. })) => {
+            // A way out (and a lost member's instance: one truth per match) is never dropped.
+            Err(mpsc::error::TrySendError::Full(
+                msg @ (RoomMsg::Leave { .. } | RoomMsg::LostContact { .. }),
+            )) => {
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
                     let _ = tx.send(msg).await;
