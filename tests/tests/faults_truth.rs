@@ -34,12 +34,21 @@ async fn count(db: &str, table: &str) -> i64 {
         .expect("counts")
 }
 
-/// The screen's text with line breaks and runs of spaces as one space (a message wraps).
+/// The screen's text without box borders, line breaks and runs of spaces as one space (a
+/// message wraps inside its box).
 fn text(s: &PtySession) -> String {
-    s.contents()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    let plain: String = s
+        .contents()
+        .chars()
+        .map(|c| {
+            if ('\u{2500}'..='\u{257f}').contains(&c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    plain.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Reads both sessions for `d` (neither's connection backs up meanwhile).
@@ -340,6 +349,69 @@ async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
         "ann was shown {before} → {after}; the store has {stored}"
     );
     assert_eq!(before, 1800, "the match started from ann's real rating");
+    drop((a, b, links));
+    shared.release().await.expect("drops the database");
+}
+
+/// A NATS outage (both instances' links cut, new connections refused) for ~6 s during an
+/// unranked match across instances: each instance logs that it lost NATS (its first warning),
+/// both players are told it was the cluster link and that the match is abandoned, nothing is
+/// stored; once NATS is back, both log the reconnection and a new room across them works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
+    let test = "a_nats_outage_is_named_as_such_and_the_cluster_comes_back";
+    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two linked instances")
+    else {
+        return;
+    };
+    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
+    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
+    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
+    start_match(&mut cid, &mut dan, &code)
+        .await
+        .expect("dan joins from B, the match starts");
+    let at = (log(&a).len(), log(&b).len());
+    for l in links.nats() {
+        l.cut();
+    }
+    pump_both(&mut cid, &mut dan, PARTITION).await;
+    for l in links.nats() {
+        l.mend();
+    }
+    for which_b in [false, true] {
+        wait_told(
+            &mut cid,
+            &mut dan,
+            which_b,
+            &["cluster link (NATS)", "abandoned, not rated"],
+        )
+        .await;
+    }
+    for (i, from) in [(&a, at.0), (&b, at.1)] {
+        let warning = first_warning(i, from);
+        assert!(
+            warning.contains("lost the connection to NATS"),
+            "{}'s first warning names NATS: {warning}\n{}",
+            i.name,
+            log(i)
+        );
+        wait_logged(i, "reconnected to NATS", 1).await;
+    }
+    // Each hears the other again, and a room across them works.
+    wait_logged(&a, "an instance joined the cluster", 2).await;
+    wait_logged(&b, "an instance joined the cluster", 2).await;
+    // New players on each (fresh sessions, at the main menu).
+    let (_ce, mut eve) = guest(a.addr, "eve").await.expect("eve on A");
+    let (_cf, mut fay) = guest(b.addr, "fay").await.expect("fay on B");
+    let code = create_room(&mut eve, false, 2)
+        .await
+        .expect("a new room on A");
+    start_match(&mut eve, &mut fay, &code)
+        .await
+        .expect("fay joins from B, the match starts");
+    assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
     drop((a, b, links));
     shared.release().await.expect("drops the database");
 }

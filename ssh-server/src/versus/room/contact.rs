@@ -36,7 +36,7 @@ impl ContactLoss {
         let cause = match self {
             ContactLoss::Peer => format!("Lost contact with {name}'s server"),
             ContactLoss::OwnLink => {
-                format!("This server lost its cluster link (NATS) and with it {name}")
+                format!("This server lost its cluster link (NATS), and with it {name}'s server")
             }
         };
         let what = if shown {
