@@ -415,3 +415,122 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     drop((a, b, links));
     shared.release().await.expect("drops the database");
 }
+
+/// Only the player's instance lost contact (the owner still hears it): it says so
+/// (`ToProxy::LostContact`), and the owner abandons the match too, so that the owner never
+/// decides a match the other side was told is abandoned. Played by a peer holding the cluster
+/// key ("rat", seated in cid's room on A), which keeps beating throughout: A never finds it
+/// silent. Before: the message did not exist, the match went on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
+    use minotty_server::cluster::auth::{Auth, ClusterKey};
+    use minotty_server::cluster::wire::{self, Heartbeat, JoinRep, JoinReq, ToProxy, WireRoom};
+    use minotty_server::versus::MemberId;
+    use minotty_tests::autoplay::{K_ENTER, kitty_tap};
+    let test = "when_only_the_players_instance_lost_contact_the_owner_abandons_too";
+    let Some((shared, a, b)) = two_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two instances")
+    else {
+        return;
+    };
+    let peer = minotty_server::cluster::connect::connect(&shared.nats.url, None, None, "rat")
+        .await
+        .expect("NATS");
+    let seal = std::sync::Arc::new(Auth::new(
+        ClusterKey::new(minotty_tests::cluster::CLUSTER_KEY).expect("long enough"),
+        "rat",
+    ));
+    let now_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
+    };
+    let beats = {
+        let (peer, seal) = (peer.clone(), std::sync::Arc::clone(&seal));
+        tokio::spawn(async move {
+            loop {
+                let beat = wire::encode(&Heartbeat {
+                    id: "rat".into(),
+                    started: i64::MAX,
+                    draining: false,
+                    prefix: b'Z',
+                })
+                .expect("encodes");
+                let sealed = seal.seal(wire::HEARTBEAT, &beat, now_ms());
+                let _ = peer.publish(wire::HEARTBEAT, sealed.into()).await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
+    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
+    let join = JoinReq {
+        inst: "rat".into(),
+        mid: 1,
+        name: "rat".into(),
+        account: None,
+        spectate: false,
+        address: None,
+        watchable: false,
+    };
+    let subject = wire::join_subject(&code);
+    let body = wire::encode(&join).expect("encodes");
+    let reply = tokio::time::timeout(
+        Duration::from_secs(5),
+        peer.request(subject.clone(), seal.seal(&subject, &body, now_ms()).into()),
+    )
+    .await
+    .expect("an answer")
+    .expect("a reply");
+    let opened = seal
+        .open(
+            &reply.subject,
+            &reply.payload,
+            now_ms(),
+            tokio::time::Instant::now(),
+        )
+        .expect("sealed by A");
+    let owner = opened.sender.to_owned();
+    let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", opened.body) else {
+        panic!("rat is not seated");
+    };
+    let to_proxy = |msg: ToProxy| {
+        let subject = wire::proxy_subject(&owner, MemberId(pid));
+        let body = wire::encode(&msg).expect("encodes");
+        let sealed = seal.seal(&subject, &body, now_ms());
+        let peer = peer.clone();
+        async move { peer.publish(subject, sealed.into()).await.expect("publish") }
+    };
+    to_proxy(ToProxy::Room(WireRoom::Ready { ready: true })).await;
+    cid.wait_for_text("READY", WAIT)
+        .await
+        .expect("rat is ready");
+    cid.send(&kitty_tap(K_ENTER)).await.expect("start");
+    wait_for_play(&mut cid).await.expect("cid plays");
+    to_proxy(ToProxy::LostContact).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let t = text(&cid);
+        if t.contains("Lost contact with rat's server") && t.contains("abandoned, not rated") {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "cid is not told: {}",
+            cid.contents()
+        );
+        cid.pump_for(Duration::from_millis(100)).await;
+    }
+    assert!(
+        !log(&a).contains("an instance stopped answering"),
+        "A still hears rat: {}",
+        log(&a)
+    );
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
+    beats.abort();
+    drop((a, b));
+    shared.release().await.expect("drops the database");
+}
