@@ -16,15 +16,20 @@
 //! leader dies, each instance submits its waiting players to the next one.
 //!
 //! Heartbeats every [`HEARTBEAT_EVERY`] on `minotty.heartbeat`; an instance not heard from for
-//! [`DEAD_AFTER`] is dead: its proxies here leave their rooms (a disconnect), and this
-//! instance's sessions in its rooms are told the room stopped and go back to the lobby (the
-//! match is never stored, so never rated). Nothing else is affected.
+//! [`DEAD_AFTER`] is out of reach (dead, or cut off): one truth per match holds. The room's
+//! owner is the only judge of a match; a player who leaves forfeits (their instance sends the
+//! `Leave`), but an unsettled match with a player of an instance out of reach is abandoned on
+//! both sides, nothing stored, nothing rated (`versus/room/contact.rs` on the owner,
+//! [`contact`] on the player's instance). When this instance's own NATS link is down
+//! ([`link`]), every peer falls silent: the log and the players are told it is the link.
 //!
 //! Without `--nats` none of this exists: no task, no connection, the hub's `cluster` is unset.
 
 pub mod auth;
 pub mod checks;
 pub mod connect;
+mod contact;
+mod link;
 mod peers;
 mod receive;
 pub mod text;
@@ -109,6 +114,12 @@ struct Remote {
     cancelled: bool,
     /// The player's address, for the leader's ranked pairing (set by `queue_join`).
     address: Option<std::net::IpAddr>,
+    /// What the session saw of the match in its remote room (what it is told when contact
+    /// with the owner is lost).
+    seen: contact::RemoteMatch,
+    /// Contact with this owner was lost while the session was in its room: what it still
+    /// sends of that room is dropped (until a new `Linked`).
+    lost_from: Option<String>,
 }
 
 /// A session of another instance, seated here.
@@ -144,6 +155,8 @@ pub struct Cluster {
     /// latest one that came back (µs; 0: none yet).
     beat_sent: Mutex<Option<Instant>>,
     rtt_us: AtomicU64,
+    /// This instance's own link to NATS.
+    link: link::NatsLink,
     remotes: Mutex<HashMap<MemberId, Remote>>,
     proxies: Mutex<HashMap<MemberId, Arc<Proxy>>>,
     max_proxies: usize,
@@ -191,6 +204,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         peers: Mutex::new(HashMap::new()),
         beat_sent: Mutex::new(None),
         rtt_us: AtomicU64::new(0),
+        link: link::NatsLink::new(Instant::now()),
         remotes: Mutex::new(HashMap::new()),
         proxies: Mutex::new(HashMap::new()),
         max_proxies: config.max_proxies,
@@ -234,7 +248,9 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         loop {
             tick.tick().await;
             let Some(c) = weak.upgrade() else { return };
-            c.beat().await;
+            // A link that takes no more (its client's queue full during an outage) never holds
+            // up the sweep: the heartbeat is skipped, the sweep finds the link down.
+            let _ = tokio::time::timeout(HEARTBEAT_EVERY, c.beat()).await;
             c.sweep(Instant::now());
         }
     });
@@ -310,6 +326,8 @@ impl Cluster {
             queue_pending: false,
             cancelled: false,
             address: None,
+            seen: contact::RemoteMatch::None,
+            lost_from: None,
         });
         r.name.clone_from(&member.name);
         r.account.clone_from(&member.account);
@@ -655,7 +673,7 @@ impl Cluster {
                 let Some(m) = self.to_member_from(&sender, subject, &body) else {
                     return;
                 };
-                self.to_member(MemberId(mid), m);
+                self.to_member(&sender, MemberId(mid), m);
             }
             (Some("queue"), None) => {
                 let Some(reply) = msg.reply.clone() else {
@@ -742,15 +760,32 @@ impl Cluster {
             ToProxy::DeclineBot => {
                 let _ = hub.queue().send(QueueMsg::DeclineBot { id: pid });
             }
+            ToProxy::LostContact => {
+                // The member's instance lost contact with this one (only it may have).
+                if let Some(room) = proxy.member.room() {
+                    room.send(RoomMsg::LostContact {
+                        id: pid,
+                        cause: crate::versus::ContactLoss::Peer,
+                    });
+                }
+            }
         }
     }
 
     /// On the session's instance: what its room elsewhere sends it.
-    fn to_member(self: &Arc<Self>, mid: MemberId, msg: ToMember) {
+    fn to_member(self: &Arc<Self>, sender: &str, mid: MemberId, msg: ToMember) {
         let mut remotes = lock(&self.remotes);
         let Some(r) = remotes.get_mut(&mid) else {
             return;
         };
+        if r.lost_from.as_deref() == Some(sender) {
+            if !matches!(msg, ToMember::Linked { .. }) {
+                // Held up while contact was lost: about a room the player was told is gone.
+                return;
+            }
+            r.lost_from = None;
+        }
+        r.seen.seen(Some(&msg), None);
         match msg {
             ToMember::Response(relay) => {
                 r.tx.send(text::clean(relay).into_response());
@@ -769,7 +804,7 @@ impl Cluster {
                 r.room = Some((inst.clone(), pid, code.clone()));
                 r.queue = None;
                 let (tx, rx) = mpsc::channel(ROOM_INBOX);
-                tokio::spawn(Arc::clone(self).forward(inst, pid, rx));
+                tokio::spawn(Arc::clone(self).forward(mid, inst, pid, rx));
                 *lock(&r.link) = Some(RoomLink { code, tx });
             }
             ToMember::Requeue => {
@@ -791,6 +826,7 @@ impl Cluster {
     /// The session's side of a remote room link: publishes its messages to the proxy.
     async fn forward(
         self: Arc<Self>,
+        mid: MemberId,
         inst: String,
         pid: MemberId,
         mut rx: mpsc::Receiver<RoomMsg>,
@@ -798,6 +834,9 @@ impl Cluster {
         let subject = wire::proxy_subject(&inst, pid);
         while let Some(msg) = rx.recv().await {
             if let Some(w) = WireRoom::from_msg(msg) {
+                if let Some(r) = lock(&self.remotes).get_mut(&mid) {
+                    r.seen.seen(None, Some(&w));
+                }
                 self.send(subject.clone(), &ToProxy::Room(w)).await;
             }
         }

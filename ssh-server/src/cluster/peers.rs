@@ -7,13 +7,12 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use minotty_ui::online::Response;
 use tokio::time::Instant;
 
 use super::wire::{self, Heartbeat};
 use super::{Cluster, DEAD_AFTER, MAX_PEERS, Peer, Proxy, checks, lock};
 use crate::versus::code::ALPHABET;
-use crate::versus::{MemberId, QueueMsg, RoomMsg};
+use crate::versus::{ContactLoss, MemberId, QueueMsg, RoomMsg};
 
 impl Cluster {
     /// The live instances known now (this one included).
@@ -79,7 +78,8 @@ impl Cluster {
             return;
         }
         if beat.id == self.id {
-            // Our own heartbeat back from the server: the NATS round trip.
+            // Our own heartbeat back from the server: the link is up; the NATS round trip.
+            self.link.echoed(Instant::now());
             if let Some(sent) = lock(&self.beat_sent).take() {
                 let rtt = sent.elapsed();
                 let us = u64::try_from(rtt.as_micros()).unwrap_or(u64::MAX);
@@ -126,9 +126,12 @@ impl Cluster {
     }
 
     /// Forgets instances not heard from for [`DEAD_AFTER`]; tells this instance's sessions in
-    /// their rooms, takes their members out of this instance's rooms and queue, and hands
-    /// players waiting in a dead leader's queue to the next.
+    /// their rooms, takes their members out of this instance's rooms and queue (an unsettled
+    /// match with them is abandoned), and hands players waiting in a dead leader's queue to
+    /// the next. This instance's own NATS link is looked at first: when it is down, that is
+    /// the cause named.
     pub(super) fn sweep(self: &Arc<Self>, now: Instant) {
+        let own_link = self.link.check(&self.client.connection_state(), now);
         let dead: Vec<String> = {
             let mut peers = lock(&self.peers);
             let dead: Vec<String> = peers
@@ -142,24 +145,25 @@ impl Cluster {
             dead
         };
         for inst in &dead {
-            tracing::warn!(instance = %inst, "an instance stopped answering: its rooms are gone");
+            if own_link {
+                tracing::info!(
+                    instance = %inst,
+                    "no word from an instance while the NATS link is down: its rooms are out of reach"
+                );
+            } else {
+                tracing::warn!(
+                    instance = %inst,
+                    "an instance stopped answering: its rooms are out of reach"
+                );
+            }
         }
         let mut requeue = Vec::new();
         {
             let mut remotes = lock(&self.remotes);
             for (mid, r) in remotes.iter_mut() {
-                if let Some((owner, _, code)) = r.room.take_if(|(o, ..)| !self.is_alive(o)) {
-                    let mut link = lock(&r.link);
-                    // Unless the session has moved on to another room meanwhile.
-                    if link.as_ref().is_some_and(|l| l.code == code) {
-                        *link = None;
-                        r.tx.send(Response::RoomClosed {
-                            message: format!(
-                                "The server running room {code} stopped: the match is not rated."
-                            ),
-                        });
-                    }
+                if let Some((owner, pid, code)) = r.room.take_if(|(o, ..)| !self.is_alive(o)) {
                     tracing::debug!(room = %code, owner = %owner, "a room of a dead instance");
+                    self.lose_room(r, owner, pid, &code, own_link);
                 }
                 if let Some((leader, _)) = &r.queue
                     && !self.is_alive(leader)
@@ -188,13 +192,22 @@ impl Cluster {
         let Some(hub) = self.hub.upgrade() else {
             return;
         };
+        let cause = if own_link {
+            ContactLoss::OwnLink
+        } else {
+            ContactLoss::Peer
+        };
         for p in gone.into_iter().filter(|p| !p.done.load(Ordering::Relaxed)) {
-            p.done.store(true, Ordering::Relaxed);
-            if let Some(room) = p.member.room() {
-                room.send(RoomMsg::Leave {
+            // The proxy's task ends once the room let the member go (after relaying what the
+            // room said, in case only this side lost contact); at once when there is no room.
+            let told = p.member.room().is_some_and(|room| {
+                room.send(RoomMsg::LostContact {
                     id: p.member.id,
-                    disconnected: true,
-                });
+                    cause,
+                })
+            });
+            if !told {
+                p.done.store(true, Ordering::Relaxed);
             }
             if p.queued.swap(false, Ordering::Relaxed) {
                 let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });

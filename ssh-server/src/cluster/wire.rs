@@ -97,6 +97,9 @@ pub enum ToProxy {
     QueueCancel,
     AcceptBot,
     DeclineBot,
+    /// The member's instance lost contact with this one while the member was in a room here:
+    /// an unsettled match is abandoned (`versus/room/contact.rs`).
+    LostContact,
 }
 
 /// The part of [`RoomMsg`] a session sends (the member is the proxy, named by the subject).

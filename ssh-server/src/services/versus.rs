@@ -204,6 +204,12 @@ impl VersusClient {
         self.hub.cluster().is_some_and(|c| c.to_queue(self.id, msg))
     }
 
+    /// This session's member id (tests).
+    #[cfg(test)]
+    pub fn member_id(&self) -> crate::versus::MemberId {
+        self.id
+    }
+
     pub fn handle(&mut self, request: Request) {
         let id = self.id;
         // A match's reports flow at game speed; a way out of a room or the queue is never

@@ -18,6 +18,7 @@
 
 pub mod bot;
 pub mod code;
+mod known_rating;
 pub mod limits;
 mod queue;
 mod record;
@@ -42,7 +43,7 @@ use crate::services::AccountRef;
 use crate::store::{NewMatch, PlayerId, Store};
 
 pub use queue::QueueMsg;
-pub use room::{RoomMsg, match_mode};
+pub use room::{ContactLoss, RoomMsg, match_mode};
 pub use tx::{BACKLOG_MAX, SessionTx};
 pub use watching::MAX_SPECTATORS;
 
@@ -75,13 +76,16 @@ pub struct RoomLink {
 
 impl RoomLink {
     /// Sends `msg` without waiting; `false` when the room has closed, or when its inbox is
-    /// full and `msg` can be dropped (everything but a leave, which then waits in a task of
-    /// its own: a leave is never lost).
+    /// full and `msg` can be dropped (everything but a leave or a lost contact, which then
+    /// waits in a task of its own: neither is ever lost).
     pub fn send(&self, msg: RoomMsg) -> bool {
         match self.tx.try_send(msg) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Closed(_)) => false,
-            Err(mpsc::error::TrySendError::Full(msg @ RoomMsg::Leave { .. })) => {
+            // A way out (and a lost member's instance: one truth per match) is never dropped.
+            Err(mpsc::error::TrySendError::Full(
+                msg @ (RoomMsg::Leave { .. } | RoomMsg::LostContact { .. }),
+            )) => {
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
                     let _ = tx.send(msg).await;
@@ -489,22 +493,13 @@ impl Hub {
         }
     }
 
-    /// The player's current rating: the latest ranked match's, the store's, or the default.
+    /// The player's current rating: the latest ranked match's, the store's, or the default
+    /// (also when the store cannot be read: the queue uses [`Hub::known_rating`]).
     pub async fn rating_of(&self, player: PlayerId) -> Rating {
-        if let Some(r) = lock(&self.ratings).get(&player) {
-            return *r;
-        }
-        match &self.store {
-            Some(store) => match store.rating_of(player).await {
-                Ok(Some(stored)) => stored.rating,
-                Ok(None) => Rating::default(),
-                Err(e) => {
-                    tracing::warn!(error = %e, "reading a rating");
-                    Rating::default()
-                }
-            },
-            None => Rating::default(),
-        }
+        self.known_rating(player).await.unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "reading a rating");
+            Rating::default()
+        })
     }
 
     fn set_rating(&self, player: PlayerId, rating: Rating) {

@@ -225,7 +225,11 @@ impl Queue {
         let hub = Arc::clone(&self.hub);
         let me = self.me.clone();
         tokio::spawn(async move {
-            let rating = hub.rating_of(account.id).await;
+            // Never a made-up rating: the queue waits while the store cannot be read.
+            // (`None`: the member stopped waiting, and their `Cancel` went to the queue.)
+            let Some(rating) = hub.rating_for_queue(&member, account.id, claim).await else {
+                return;
+            };
             let _ = me.send(QueueMsg::Rated {
                 member,
                 rating,

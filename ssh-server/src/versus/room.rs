@@ -17,10 +17,13 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 mod bots;
+mod contact;
 mod kept;
 mod spectators;
 mod upkeep;
 mod verify;
+
+pub use contact::ContactLoss;
 
 use super::bot::{BotGuard, BotSeat};
 use super::{
@@ -82,6 +85,12 @@ pub enum RoomMsg {
     /// A new session of the player whose lobby seat the room keeps (`room/kept.rs`).
     Rejoin {
         member: Member,
+    },
+    /// The member's instance is out of reach: an unsettled match is abandoned on both sides
+    /// (`room/contact.rs`).
+    LostContact {
+        id: MemberId,
+        cause: ContactLoss,
     },
     /// The server is shutting down (after its sessions ended): the room stores a decided
     /// match, abandons one still running, and closes.
@@ -460,6 +469,7 @@ impl Room {
             RoomMsg::Join { member, spectate } => self.join(member, spectate, now),
             RoomMsg::WatchLive { member } => self.watch_live(member, now),
             RoomMsg::Leave { id, disconnected } => self.leave(id, disconnected, now),
+            RoomMsg::LostContact { id, cause } => self.lost_contact(id, cause, now),
             RoomMsg::Ready { id, ready } => {
                 if let Some(i) = self.seat_of(id)
                     && self.state != RoomState::Playing
@@ -796,7 +806,9 @@ impl Room {
                 live.players[p].replay = Some(*replay);
                 continue;
             }
-            if live.over || live.players[p].forfeited {
+            // Once decided, only the replays that close the games are taken (the one sent with
+            // the report that decided it too).
+            if live.over || live.players[p].forfeited || live.router.is_over() {
                 continue;
             }
             match report {
@@ -854,9 +866,6 @@ impl Room {
                     live.router.knock_out(p);
                 }
                 Report::Replay(_) => {}
-            }
-            if live.router.is_over() {
-                break;
             }
         }
         let over = live.over;

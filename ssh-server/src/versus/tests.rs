@@ -14,6 +14,7 @@ use crate::store::PlayerId;
 
 mod abuse;
 mod bots;
+mod contact;
 mod fair;
 mod kept;
 mod watching;

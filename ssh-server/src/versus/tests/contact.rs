@@ -1,0 +1,123 @@
+//! One truth per match on the room's owner (`room/contact.rs`): a member whose instance is out
+//! of reach is not a forfeit. An unsettled match is abandoned (nothing stored, everyone told);
+//! a match over with that member's replay in hand stands.
+
+use minotty_ui::online::{Progress, Report, Response};
+
+use super::{Client, battle, closed, result, room_of, start, stored_matches, temp_store};
+use crate::services::versus::SharedVersus;
+use crate::versus::{ContactLoss, RoomMsg};
+
+fn lost(shared: &SharedVersus, code: &str, c: &Client, cause: ContactLoss) {
+    let id = c.client.as_ref().unwrap().member_id();
+    let room = shared.hub().room(code).expect("the room");
+    assert!(room.send(RoomMsg::LostContact { id, cause }));
+}
+
+fn replay(seed: u32) -> Report {
+    let game = minotty_engine::Game::new(
+        minotty_engine::GameConfig {
+            mode: crate::versus::match_mode(&battle(2)),
+            ..minotty_engine::GameConfig::default()
+        },
+        seed,
+    );
+    Report::Replay(Box::new(game.replay()))
+}
+
+#[tokio::test]
+async fn a_match_running_when_a_players_server_is_lost_is_abandoned_not_a_forfeit() {
+    let (_dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    start(&mut c).await;
+    lost(&shared, &code, &c[1], ContactLoss::Peer);
+    let told = closed(&mut c[0]).await;
+    assert!(
+        told.contains("Lost contact with bob's server") && told.contains("abandoned, not rated"),
+        "{told}"
+    );
+    assert!(
+        !c[0]
+            .drain()
+            .iter()
+            .any(|r| matches!(r, Response::MatchOver(_))),
+        "ann did not win by bob's server falling silent"
+    );
+    assert_eq!(
+        shared
+            .hub()
+            .shutdown(std::time::Duration::from_secs(20))
+            .await,
+        0
+    );
+    assert_eq!(stored_matches(&store, 1).await, 0, "nothing stored");
+}
+
+#[tokio::test]
+async fn a_result_shown_before_the_lost_players_replay_came_does_not_count() {
+    let (_dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    let seed = start(&mut c).await;
+    // ann tops out: bob wins, but bob's instance falls silent before his replay arrives.
+    c[0].report(vec![
+        Report::Finished {
+            won: false,
+            progress: Progress::default(),
+        },
+        replay(seed),
+    ]);
+    result(&mut c[0]).await;
+    lost(&shared, &code, &c[1], ContactLoss::OwnLink);
+    let told = closed(&mut c[0]).await;
+    assert!(
+        told.starts_with("This server lost its cluster link (NATS)")
+            && told.contains("the result shown does not count"),
+        "{told}"
+    );
+    assert_eq!(
+        shared
+            .hub()
+            .shutdown(std::time::Duration::from_secs(20))
+            .await,
+        0
+    );
+    assert_eq!(stored_matches(&store, 1).await, 0, "nothing stored");
+}
+
+#[tokio::test]
+async fn a_result_with_the_lost_players_replay_in_hand_stands() {
+    let (_dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    let seed = start(&mut c).await;
+    // bob tops out (his replay with it); ann's replay has not come yet when bob's server is
+    // lost: the result is settled, bob's instance saw his game end.
+    // (As a client sends them: the report that ends the game, then its replay, in one batch.)
+    c[1].report(vec![
+        Report::Finished {
+            won: false,
+            progress: Progress::default(),
+        },
+        replay(seed),
+    ]);
+    result(&mut c[0]).await;
+    lost(&shared, &code, &c[1], ContactLoss::Peer);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let seen = c[0].drain();
+    assert!(
+        !seen
+            .iter()
+            .any(|r| matches!(r, Response::RoomClosed { .. })),
+        "the room stays open for ann: {seen:?}"
+    );
+    assert_eq!(
+        shared
+            .hub()
+            .shutdown(std::time::Duration::from_secs(20))
+            .await,
+        0
+    );
+    assert_eq!(stored_matches(&store, 1).await, 1, "the result is stored");
+}
