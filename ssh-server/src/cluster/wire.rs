@@ -111,6 +111,9 @@ pub enum WireRoom {
     AddBot { level: u8 },
     AddTbpBot { name: String },
     RemoveBot { seat: usize },
+    /// The session's instance drained away while it played (not a leave: the match is
+    /// abandoned, unrated; see `versus/room/drained.rs`). An older owner drops it as malformed.
+    DrainedAway,
 }
 
 impl WireRoom {
@@ -127,6 +130,7 @@ impl WireRoom {
             RoomMsg::AddBot { level, .. } => WireRoom::AddBot { level },
             RoomMsg::AddTbpBot { name, .. } => WireRoom::AddTbpBot { name },
             RoomMsg::RemoveBot { seat, .. } => WireRoom::RemoveBot { seat },
+            RoomMsg::DrainedAway { .. } => WireRoom::DrainedAway,
             _ => return None,
         })
     }
@@ -143,6 +147,7 @@ impl WireRoom {
             WireRoom::AddBot { level } => RoomMsg::AddBot { id, level },
             WireRoom::AddTbpBot { name } => RoomMsg::AddTbpBot { id, name },
             WireRoom::RemoveBot { seat } => RoomMsg::RemoveBot { id, seat },
+            WireRoom::DrainedAway => RoomMsg::DrainedAway { id },
         }
     }
 }
@@ -376,6 +381,7 @@ mod tests {
                 name: "cold".into(),
             },
             RoomMsg::RemoveBot { id: me, seat: 1 },
+            RoomMsg::DrainedAway { id: me },
         ];
         for msg in msgs {
             let shown = format!("{msg:?}");

@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 mod bots;
+mod drained;
 mod kept;
 mod spectators;
 mod upkeep;
@@ -86,6 +87,12 @@ pub enum RoomMsg {
     /// The server is shutting down (after its sessions ended): the room stores a decided
     /// match, abandons one still running, and closes.
     Shutdown,
+    /// The member's instance drained away (its `--drain-secs` ran out) while the member
+    /// played here: the match is abandoned, unrated, for everyone (`room/drained.rs`); not a
+    /// leave, which would be the member's forfeit.
+    DrainedAway {
+        id: MemberId,
+    },
     /// Tests: the room's task panics while handling this.
     #[cfg(test)]
     Panic,
@@ -468,6 +475,7 @@ impl Room {
                     self.broadcast_view();
                 }
             }
+            RoomMsg::Start { id } | RoomMsg::Rematch { id } if self.refused_while_draining(id) => {}
             RoomMsg::Start { id } => self.start_request(id, now),
             RoomMsg::Rematch { id } => self.rematch(id, now),
             RoomMsg::Targeting { id, targeting } => {
@@ -486,6 +494,7 @@ impl Room {
             RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
             RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
+            RoomMsg::DrainedAway { id } => self.drained_away(id, now),
             #[cfg(test)]
             RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
             #[cfg(test)]
