@@ -33,6 +33,9 @@ use crate::versus::{Hub, MemberId, QueueMsg};
 pub const RECONNECT: &str = "This server is restarting: reconnect (you will land on another \
                              server) to play on.";
 
+/// How long the players told their match is abandoned have to see it before shutdown.
+const TELL_GRACE: Duration = Duration::from_millis(500);
+
 /// How often the drain logs what it still waits for.
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
@@ -238,6 +241,8 @@ impl Cluster {
                 abandoned,
                 "matches of this instance's players elsewhere are abandoned (not rated)"
             );
+            // The sessions draw what they were told before shutdown ends them.
+            tokio::time::sleep(TELL_GRACE).await;
         }
     }
 }

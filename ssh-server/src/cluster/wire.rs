@@ -102,15 +102,29 @@ pub enum ToProxy {
 /// The part of [`RoomMsg`] a session sends (the member is the proxy, named by the subject).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum WireRoom {
-    Leave { disconnected: bool },
-    Ready { ready: bool },
+    Leave {
+        disconnected: bool,
+    },
+    Ready {
+        ready: bool,
+    },
     Start,
     Rematch,
-    Targeting { targeting: Targeting },
-    Report { reports: Vec<Report> },
-    AddBot { level: u8 },
-    AddTbpBot { name: String },
-    RemoveBot { seat: usize },
+    Targeting {
+        targeting: Targeting,
+    },
+    Report {
+        reports: Vec<Report>,
+    },
+    AddBot {
+        level: u8,
+    },
+    AddTbpBot {
+        name: String,
+    },
+    RemoveBot {
+        seat: usize,
+    },
     /// The session's instance drained away while it played (not a leave: the match is
     /// abandoned, unrated; see `versus/room/drained.rs`). An older owner drops it as malformed.
     DrainedAway,
