@@ -14,6 +14,7 @@ use crate::store::PlayerId;
 
 mod abuse;
 mod bots;
+mod drained;
 mod fair;
 mod kept;
 mod watching;

@@ -31,3 +31,11 @@ impl VersusClient {
         true
     }
 }
+
+#[cfg(test)]
+impl VersusClient {
+    /// The session's member id (tests speak for it as its instance would).
+    pub fn member_id(&self) -> crate::versus::MemberId {
+        self.id
+    }
+}
