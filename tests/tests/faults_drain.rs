@@ -132,6 +132,15 @@ async fn rated(
     }
 }
 
+/// A screen's text as prose: without the frame's borders, lines joined (a wrapped message
+/// reads whole).
+fn prose(text: &str) -> String {
+    text.replace(['│', '┃', '║'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// An instance's log without colours.
 fn log_of(i: &Instance) -> String {
     let raw = std::fs::read_to_string(&i.log).unwrap_or_default();
@@ -219,6 +228,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let (_c9, mut hal) = guest(b.addr, "hal").await.expect("hal on B");
 
     // ---- SIGTERM to B ----
+    let b_log = b.log.clone();
     let stopping = tokio::spawn(async move {
         let mut b = b;
         b.stop().await.expect("B stops cleanly");
@@ -250,7 +260,11 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     assert!(!stopping.is_finished(), "two matches still run");
     top_out(&mut cat).await;
     both_screens_agree(&mut dan, &mut cat, true).await;
-    assert!(!stopping.is_finished(), "one match still runs");
+    assert!(
+        !stopping.is_finished(),
+        "one match still runs:\n{}",
+        std::fs::read_to_string(&b_log).unwrap_or_default()
+    );
     top_out(&mut fay).await;
     both_screens_agree(&mut eve, &mut fay, false).await;
     let b = tokio::time::timeout(Duration::from_secs(60), stopping)
@@ -354,25 +368,22 @@ async fn a_drain_out_of_time_abandons_the_match_on_both_sides() {
     let (_c1, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
     let (_c2, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
     ranked_pair(&mut ann, &mut bob).await;
-    let b_log = b.log.clone();
     let stopping = tokio::spawn(async move {
         b.stop().await.expect("B stops cleanly");
         b
     });
-    if let Err(e) = bob
-        .wait_for_text("abandoned", Duration::from_secs(30))
+    bob.wait_for_text("abandoned", Duration::from_secs(30))
         .await
-    {
-        panic!(
-            "B's player is told the match is abandoned: {e}\n{}",
-            std::fs::read_to_string(&b_log).unwrap_or_default()
-        );
-    }
-    assert!(bob.contents().contains("not rated"), "{}", bob.contents());
+        .expect("B's player is told the match is abandoned");
+    assert!(
+        prose(&bob.contents()).contains("not rated"),
+        "{}",
+        bob.contents()
+    );
     ann.wait_for_text("abandoned", Duration::from_secs(30))
         .await
         .expect("A's player is told the match is abandoned");
-    let text = ann.contents();
+    let text = prose(&ann.contents());
     assert!(
         text.contains("not rated") && !text.contains("You win!"),
         "{text}"
@@ -389,6 +400,50 @@ async fn a_drain_out_of_time_abandons_the_match_on_both_sides() {
     // Nothing was rated: neither player is on the board (once A would have stored a result).
     tokio::time::sleep(Duration::from_secs(6)).await;
     let board = rated(a.addr, &["ann", "bob"], 0).await;
+    assert!(
+        board.is_empty(),
+        "an abandoned match is not rated: {board:?}"
+    );
+    drop((a, b));
+    shared.release().await.expect("drops the database");
+}
+
+/// The owner's drain time runs out (A, the leader, owns the ranked room) while its match with
+/// a player of B runs: the match is abandoned, unrated, and B's player is told so (not only
+/// that the room closed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated() {
+    let Some((shared, mut a, b)) = two_instances(
+        "an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated",
+        None,
+        Duration::from_secs(4),
+    )
+    .await
+    .expect("nats-server, a database and two instances") else {
+        return;
+    };
+    let (_c1, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
+    let (_c2, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
+    ranked_pair(&mut ann, &mut bob).await;
+    let stopping = tokio::spawn(async move {
+        a.stop().await.expect("A stops cleanly");
+        a
+    });
+    bob.wait_for_text("closed", Duration::from_secs(30))
+        .await
+        .expect("B's player is told A's room closed");
+    let text = prose(&bob.contents());
+    assert!(
+        text.contains("abandoned, not rated") && !text.contains("You win!"),
+        "{text}"
+    );
+    let a = tokio::time::timeout(Duration::from_secs(60), stopping)
+        .await
+        .expect("A stops")
+        .expect("the stopping task");
+    assert!(log_of(&a).contains("local_rooms=1"), "{}", log_of(&a));
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let board = rated(b.addr, &["ann", "bob"], 0).await;
     assert!(
         board.is_empty(),
         "an abandoned match is not rated: {board:?}"

@@ -36,6 +36,10 @@ pub const RECONNECT: &str = "This server is restarting: reconnect (you will land
 /// How long the players told their match is abandoned have to see it before shutdown.
 const TELL_GRACE: Duration = Duration::from_millis(500);
 
+/// After the last match ended, how long the drain still lets its players see the results and
+/// their games' replays reach the rooms (a room waits [`crate::versus::REPLAY_GRACE`] for them).
+const AFTER_LAST_MATCH: Duration = Duration::from_secs(3);
+
 /// How often the drain logs what it still waits for.
 const LOG_EVERY: Duration = Duration::from_secs(10);
 
@@ -117,23 +121,29 @@ impl Cluster {
         }
         let deadline = Instant::now() + cap;
         let mut told: Option<Instant> = None;
+        let mut last_running: Option<Instant> = None;
         loop {
             let running = self.running(&hub);
-            if running.total() == 0 {
+            let now = Instant::now();
+            if running.total() > 0 {
+                last_running = Some(now);
+            } else if last_running.is_none_or(|t| now.duration_since(t) >= AFTER_LAST_MATCH) {
                 tracing::info!("drained: no match is running");
                 return;
             }
-            if Instant::now() >= deadline {
-                tracing::warn!(
-                    local_rooms = running.local_rooms,
-                    remote_matches = running.remote_matches,
-                    "the drain time is up: stopping with matches running (abandoned, not rated)"
-                );
-                self.abandon_remote_matches().await;
+            if now >= deadline {
+                if running.total() > 0 {
+                    tracing::warn!(
+                        local_rooms = running.local_rooms,
+                        remote_matches = running.remote_matches,
+                        "the drain time is up: stopping with matches running (abandoned, not rated)"
+                    );
+                    self.abandon_remote_matches().await;
+                }
                 return;
             }
             if told.is_none_or(|t| t.elapsed() >= LOG_EVERY) {
-                told = Some(Instant::now());
+                told = Some(now);
                 tracing::info!(
                     local_rooms = running.local_rooms,
                     remote_matches = running.remote_matches,

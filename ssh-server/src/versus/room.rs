@@ -134,6 +134,7 @@ pub(super) fn spawn(
         sent_views: HashMap::new(),
         claims,
         listing: None,
+        abandoned: false,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -299,6 +300,8 @@ struct Room {
     claims: Vec<RankedClaim>,
     /// The match on the server's Live list while it is played (unlisted when dropped).
     listing: Option<crate::live::MatchListing>,
+    /// A match was abandoned at shutdown: the room's closing message says it is not rated.
+    abandoned: bool,
 }
 
 impl Drop for Room {
@@ -356,7 +359,14 @@ impl Room {
     /// decided match is stored (with the replays that arrived).
     fn close(&mut self, why: &str) {
         self.hub.unregister(&self.code, &self.link.tx);
-        let message = format!("Room {} closed: {why}.", self.code);
+        let message = if self.abandoned {
+            format!(
+                "Room {} closed: {why}; the match is abandoned, not rated.",
+                self.code
+            )
+        } else {
+            format!("Room {} closed: {why}.", self.code)
+        };
         for s in self.seats.iter().filter(|s| s.connected) {
             s.member.clear_room(&self.code);
             s.member.send(Response::RoomClosed {
@@ -387,6 +397,7 @@ impl Room {
         let Some(live) = self.live.take_if(|l| !l.over) else {
             return;
         };
+        self.abandoned = true;
         let players: Vec<&str> = live
             .players
             .iter()

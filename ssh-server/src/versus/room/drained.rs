@@ -16,10 +16,6 @@ use tokio::time::Instant;
 use super::Room;
 use crate::versus::MemberId;
 
-/// What a player is told when a draining server refuses a new match.
-pub const RESTARTING: &str =
-    "This server is restarting: no new match starts here. Reconnect to play on.";
-
 impl Room {
     /// While this instance drains, a start or rematch request of `id` is refused (told why);
     /// `false`: not draining, the request goes on.
@@ -29,7 +25,10 @@ impl Room {
         }
         if let Some(i) = self.seat_of(id) {
             self.seats[i].member.send(Response::RoomFailed {
-                message: RESTARTING.to_owned(),
+                message: format!(
+                    "The server running room {} is restarting: no new match starts in it.",
+                    self.code
+                ),
             });
         }
         true
