@@ -29,7 +29,9 @@ pub mod auth;
 pub mod checks;
 pub mod connect;
 mod contact;
+mod drain;
 mod link;
+pub use drain::{RECONNECT, Running};
 mod peers;
 mod receive;
 pub mod text;
@@ -120,6 +122,8 @@ struct Remote {
     /// Contact with this owner was lost while the session was in its room: what it still
     /// sends of that room is dropped (until a new `Linked`).
     lost_from: Option<String>,
+    /// Plays in a match there now (from its start to its result): a drain waits for it.
+    playing: bool,
 }
 
 /// A session of another instance, seated here.
@@ -328,6 +332,7 @@ impl Cluster {
             address: None,
             seen: contact::RemoteMatch::None,
             lost_from: None,
+            playing: false,
         });
         r.name.clone_from(&member.name);
         r.account.clone_from(&member.account);
@@ -788,6 +793,7 @@ impl Cluster {
         r.seen.seen(Some(&msg), None);
         match msg {
             ToMember::Response(relay) => {
+                drain::note(r, &relay);
                 r.tx.send(text::clean(relay).into_response());
             }
             ToMember::Linked { code, inst, pid } => {
@@ -803,6 +809,7 @@ impl Cluster {
                 }
                 r.room = Some((inst.clone(), pid, code.clone()));
                 r.queue = None;
+                r.playing = false;
                 let (tx, rx) = mpsc::channel(ROOM_INBOX);
                 tokio::spawn(Arc::clone(self).forward(mid, inst, pid, rx));
                 *lock(&r.link) = Some(RoomLink { code, tx });
@@ -818,6 +825,7 @@ impl Cluster {
                 if link.as_ref().is_some_and(|l| l.code == code) {
                     *link = None;
                     r.room = None;
+                    r.playing = false;
                 }
             }
         }
@@ -839,61 +847,6 @@ impl Cluster {
                 }
                 self.send(subject.clone(), &ToProxy::Room(w)).await;
             }
-        }
-    }
-
-    /// Running matches on this instance (what a drain waits for).
-    pub fn running_matches(hub: &Hub) -> usize {
-        hub.live
-            .list()
-            .iter()
-            .filter(|e| matches!(e.kind, minotty_ui::online::LiveKind::Match { .. }))
-            .count()
-    }
-
-    /// After SIGTERM: stops admitting, waits until this instance's matches ended (at most
-    /// `cap`), so that a rolling upgrade never cuts a match.
-    pub async fn drain(&self, cap: Duration) {
-        self.begin_drain();
-        self.beat().await;
-        let Some(hub) = self.hub.upgrade() else {
-            return;
-        };
-        // Players of other instances waiting in this queue queue at the next leader (once it
-        // has heard this instance drains).
-        tokio::time::sleep(HEARTBEAT_EVERY).await;
-        let waiting: Vec<Arc<Proxy>> = lock(&self.proxies)
-            .values()
-            .filter(|p| p.queued.load(Ordering::Relaxed))
-            .cloned()
-            .collect();
-        for p in waiting {
-            if p.queued.swap(false, Ordering::Relaxed) {
-                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
-                self.send(wire::member_subject(&p.inst, p.mid), &ToMember::Requeue)
-                    .await;
-            }
-        }
-        let deadline = Instant::now() + cap;
-        let mut told: Option<Instant> = None;
-        loop {
-            let running = Cluster::running_matches(&hub);
-            if running == 0 {
-                tracing::info!("drained: no match is running");
-                return;
-            }
-            if Instant::now() >= deadline {
-                tracing::warn!(
-                    running,
-                    "the drain time is up: stopping with matches running"
-                );
-                return;
-            }
-            if told.is_none_or(|t| t.elapsed() >= Duration::from_secs(10)) {
-                told = Some(Instant::now());
-                tracing::info!(running, "draining: waiting for matches to end");
-            }
-            tokio::time::sleep(Duration::from_millis(500)).await;
         }
     }
 }

@@ -105,15 +105,32 @@ pub enum ToProxy {
 /// The part of [`RoomMsg`] a session sends (the member is the proxy, named by the subject).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum WireRoom {
-    Leave { disconnected: bool },
-    Ready { ready: bool },
+    Leave {
+        disconnected: bool,
+    },
+    Ready {
+        ready: bool,
+    },
     Start,
     Rematch,
-    Targeting { targeting: Targeting },
-    Report { reports: Vec<Report> },
-    AddBot { level: u8 },
-    AddTbpBot { name: String },
-    RemoveBot { seat: usize },
+    Targeting {
+        targeting: Targeting,
+    },
+    Report {
+        reports: Vec<Report>,
+    },
+    AddBot {
+        level: u8,
+    },
+    AddTbpBot {
+        name: String,
+    },
+    RemoveBot {
+        seat: usize,
+    },
+    /// The session's instance drained away while it played (not a leave: the match is
+    /// abandoned, unrated; see `versus/room/drained.rs`). An older owner drops it as malformed.
+    DrainedAway,
 }
 
 impl WireRoom {
@@ -130,6 +147,7 @@ impl WireRoom {
             RoomMsg::AddBot { level, .. } => WireRoom::AddBot { level },
             RoomMsg::AddTbpBot { name, .. } => WireRoom::AddTbpBot { name },
             RoomMsg::RemoveBot { seat, .. } => WireRoom::RemoveBot { seat },
+            RoomMsg::DrainedAway { .. } => WireRoom::DrainedAway,
             _ => return None,
         })
     }
@@ -146,6 +164,7 @@ impl WireRoom {
             WireRoom::AddBot { level } => RoomMsg::AddBot { id, level },
             WireRoom::AddTbpBot { name } => RoomMsg::AddTbpBot { id, name },
             WireRoom::RemoveBot { seat } => RoomMsg::RemoveBot { id, seat },
+            WireRoom::DrainedAway => RoomMsg::DrainedAway { id },
         }
     }
 }
@@ -379,6 +398,7 @@ mod tests {
                 name: "cold".into(),
             },
             RoomMsg::RemoveBot { id: me, seat: 1 },
+            RoomMsg::DrainedAway { id: me },
         ];
         for msg in msgs {
             let shown = format!("{msg:?}");

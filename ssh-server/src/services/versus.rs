@@ -20,6 +20,7 @@ use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx, code};
 
+mod draining;
 mod spectate;
 
 /// Shared by every session: the room registry and the matchmaking queue.
@@ -223,6 +224,9 @@ impl VersusClient {
         if lobby && !self.allowed() {
             return;
         }
+        if self.refused_while_draining(&request) {
+            return;
+        }
         if matches!(
             request,
             Request::QuickMatch
@@ -274,14 +278,6 @@ impl VersusClient {
             }
             Request::CancelQuickMatch => self.leave_queue(),
             Request::CreateRoom(options) => {
-                if self.hub.cluster().is_some_and(|c| c.is_draining()) {
-                    self.reply(Response::RoomFailed {
-                        message: "This server is restarting: join a room by its code, or \
-                                  reconnect in a moment to create one."
-                            .into(),
-                    });
-                    return;
-                }
                 self.leave_queue();
                 self.leave_room(false);
                 let member = self.member();

@@ -445,6 +445,12 @@ impl Hub {
         self.room_tasks.spawn(task);
     }
 
+    /// Whether this instance drains (SIGTERM with `--nats`): nothing new starts here, neither
+    /// for its own players nor in its rooms (`cluster/drain.rs`).
+    pub fn is_draining(&self) -> bool {
+        self.cluster().is_some_and(|c| c.is_draining())
+    }
+
     /// Whether the server is shutting down (see [`Hub::begin_shutdown`]).
     pub fn is_shutting_down(&self) -> bool {
         self.shutting_down.load(Ordering::Relaxed)

@@ -69,6 +69,9 @@ pub enum QueueMsg {
     DeclineBot {
         id: MemberId,
     },
+    /// This instance drains (`cluster/drain.rs`): its own players stop waiting, told to
+    /// reconnect (players of other instances are handed to the next leader by the drain).
+    Drain,
     /// Tests: the queue panics while handling this.
     #[cfg(test)]
     Panic,
@@ -179,6 +182,13 @@ impl Queue {
                 let Some(claim) = self.pending.remove(&member.id) else {
                     return;
                 };
+                if self.hub.is_draining() && self.is_local(member.id) {
+                    self.hub.release_ranked(claim);
+                    member.send(Response::RoomFailed {
+                        message: crate::cluster::RECONNECT.to_owned(),
+                    });
+                    return;
+                }
                 // One place in the queue per session.
                 self.remove_waiting(|w| w.member.id == member.id);
                 let now = Instant::now();
@@ -198,6 +208,7 @@ impl Queue {
                 pair(&self.hub, &mut self.waiting, now);
             }
             QueueMsg::AcceptBot { member } => self.accept_bot(member),
+            QueueMsg::Drain => self.drain(),
             QueueMsg::DeclineBot { id } => {
                 let again = Instant::now() + self.hub.bots.limits.offer_after;
                 if let Some(w) = self.waiting.iter_mut().find(|w| w.member.id == id) {
@@ -278,6 +289,30 @@ impl Queue {
             Err(message) => {
                 member.send(Response::Notice { message });
             }
+        }
+    }
+
+    /// Whether `id` is a session of this instance (not a player of another one, seated here).
+    fn is_local(&self, id: MemberId) -> bool {
+        !self.hub.cluster().is_some_and(|c| c.is_proxy(id))
+    }
+
+    /// The instance drains: its own players leave the queue, told to reconnect elsewhere.
+    fn drain(&mut self) {
+        let local: Vec<MemberId> = self
+            .waiting
+            .iter()
+            .map(|w| w.member.id)
+            .filter(|id| self.is_local(*id))
+            .collect();
+        for w in self.waiting.iter().filter(|w| local.contains(&w.member.id)) {
+            w.member.send(Response::RoomFailed {
+                message: crate::cluster::RECONNECT.to_owned(),
+            });
+        }
+        self.remove_waiting(|w| local.contains(&w.member.id));
+        if !local.is_empty() {
+            tracing::info!(players = local.len(), "draining: players out of the queue");
         }
     }
 

@@ -18,6 +18,7 @@ use tokio::time::{Instant, sleep_until};
 
 mod bots;
 mod contact;
+mod drained;
 mod kept;
 mod spectators;
 mod upkeep;
@@ -95,6 +96,12 @@ pub enum RoomMsg {
     /// The server is shutting down (after its sessions ended): the room stores a decided
     /// match, abandons one still running, and closes.
     Shutdown,
+    /// The member's instance drained away (its `--drain-secs` ran out) while the member
+    /// played here: the match is abandoned, unrated, for everyone (`room/drained.rs`); not a
+    /// leave, which would be the member's forfeit.
+    DrainedAway {
+        id: MemberId,
+    },
     /// Tests: the room's task panics while handling this.
     #[cfg(test)]
     Panic,
@@ -136,6 +143,7 @@ pub(super) fn spawn(
         sent_views: HashMap::new(),
         claims,
         listing: None,
+        abandoned: false,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -301,6 +309,8 @@ struct Room {
     claims: Vec<RankedClaim>,
     /// The match on the server's Live list while it is played (unlisted when dropped).
     listing: Option<crate::live::MatchListing>,
+    /// A match was abandoned at shutdown: the room's closing message says it is not rated.
+    abandoned: bool,
 }
 
 impl Drop for Room {
@@ -358,7 +368,14 @@ impl Room {
     /// decided match is stored (with the replays that arrived).
     fn close(&mut self, why: &str) {
         self.hub.unregister(&self.code, &self.link.tx);
-        let message = format!("Room {} closed: {why}.", self.code);
+        let message = if self.abandoned {
+            format!(
+                "Room {} closed: {why}; the match is abandoned, not rated.",
+                self.code
+            )
+        } else {
+            format!("Room {} closed: {why}.", self.code)
+        };
         for s in self.seats.iter().filter(|s| s.connected) {
             s.member.clear_room(&self.code);
             s.member.send(Response::RoomClosed {
@@ -389,6 +406,7 @@ impl Room {
         let Some(live) = self.live.take_if(|l| !l.over) else {
             return;
         };
+        self.abandoned = true;
         let players: Vec<&str> = live
             .players
             .iter()
@@ -478,6 +496,7 @@ impl Room {
                     self.broadcast_view();
                 }
             }
+            RoomMsg::Start { id } | RoomMsg::Rematch { id } if self.refused_while_draining(id) => {}
             RoomMsg::Start { id } => self.start_request(id, now),
             RoomMsg::Rematch { id } => self.rematch(id, now),
             RoomMsg::Targeting { id, targeting } => {
@@ -496,6 +515,7 @@ impl Room {
             RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
             RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
+            RoomMsg::DrainedAway { id } => self.drained_away(id, now),
             #[cfg(test)]
             RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
             #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::store::PlayerId;
 mod abuse;
 mod bots;
 mod contact;
+mod drained;
 mod fair;
 mod kept;
 mod watching;
