@@ -515,6 +515,7 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         seconds(u64::try_from(m.nats_rtt_last_us.get()).unwrap_or(0))
     );
     crate::cluster::checks::render(o);
+    crate::spool::render(o);
     out
 }
 

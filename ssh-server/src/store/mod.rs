@@ -38,6 +38,7 @@ mod rate_limit;
 mod ratings;
 mod settings;
 mod snapshots;
+mod spooled;
 mod verify;
 mod writer;
 
@@ -164,7 +165,9 @@ pub const READERS: u32 = 8;
 pub const MMAP_BYTES: u64 = 1 << 31;
 
 /// A registered player's id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct PlayerId(pub i64);
 
 /// An error of the database itself (connection, IO, SQL, migration) or a row that does not
