@@ -16,6 +16,7 @@ mod abuse;
 mod bots;
 mod fair;
 mod kept;
+mod spooled;
 mod watching;
 
 struct Client {
