@@ -131,8 +131,29 @@ fn scores<'a>(games: impl Iterator<Item = &'a minotty_engine::Stats>) -> Vec<(u6
     v
 }
 
+/// How the database goes away.
+#[derive(Clone, Copy, Debug)]
+enum Fault {
+    /// Connections closed, new ones closed at once: an attempt fails in milliseconds.
+    Cut,
+    /// Nothing passes, nothing closes: an attempt waits for a connection (sqlx's 30 s).
+    Stall,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_finished_during_a_database_outage_survive_a_restart() -> Result {
+    outage_across_a_restart(Fault::Cut).await
+}
+
+/// The case: SIGTERM while the writer waits for a connection that never comes. Before,
+/// shutdown waited 30 s for the writer, gave up on it ("queued games may be lost") and the
+/// games were gone without a trace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_finished_during_a_database_partition_survive_a_restart() -> Result {
+    outage_across_a_restart(Fault::Stall).await
+}
+
+async fn outage_across_a_restart(fault: Fault) -> Result {
     let Some(db) = minotty_tests::postgres::fresh_database("spool").await else {
         return Ok(());
     };
@@ -165,7 +186,10 @@ async fn games_finished_during_a_database_outage_survive_a_restart() -> Result {
     assert_eq!(stored.len(), 1, "the first game is stored");
 
     // The database goes away; two more games end.
-    link.cut();
+    match fault {
+        Fault::Cut => link.cut(),
+        Fault::Stall => link.stall(),
+    }
     for _ in 0..2 {
         s.send(keys::ENTER).await?; // Retry
         s.wait_until("a new game", WAIT, |screen| {
@@ -180,6 +204,14 @@ async fn games_finished_during_a_database_outage_survive_a_restart() -> Result {
     // SIGTERM: a clean exit, with the two games in the spool.
     server.stop().await?;
     let log = read(&server.log);
+    // For the record (RELIABILITY.md): from SIGTERM to the exit, what was spooled.
+    for line in log.lines().filter(|l| {
+        ["SIGTERM", "spool", "stopped", "retrying"]
+            .iter()
+            .any(|w| l.contains(w))
+    }) {
+        eprintln!("{fault:?}: {line}");
+    }
     assert!(
         !log.contains("did not finish in time"),
         "the writer was waited out:\n{log}"
