@@ -139,11 +139,8 @@ pub async fn run(
     if let Some(spool) = &config.spool {
         shared.services.versus.hub().set_spool(spool.clone());
         if let Some(store) = &config.store {
-            let replays = crate::spool::run_replays(
-                spool.clone(),
-                store.clone(),
-                shared.shutdown.clone(),
-            );
+            let replays =
+                crate::spool::run_replays(spool.clone(), store.clone(), shared.shutdown.clone());
             shared.tracker.spawn(replays);
         }
     }

@@ -68,7 +68,9 @@ impl Default for SpoolLimits {
 /// Why a record was not spooled.
 #[derive(Debug, thiserror::Error)]
 pub enum SpoolError {
-    #[error("the spool is full ({records} records, {bytes} bytes; at most {max_records}, {max_bytes})")]
+    #[error(
+        "the spool is full ({records} records, {bytes} bytes; at most {max_records}, {max_bytes})"
+    )]
     Full {
         records: usize,
         bytes: u64,
@@ -283,7 +285,10 @@ impl Spool {
         let to = self.dir().join(ASIDE).join(name);
         let was_record = is_record(path);
         let len = fs::metadata(path).map_or(0, |m| m.len());
-        match fs::rename(path, &to).map_err(io(path)).and_then(|()| sync_dir(self.dir())) {
+        match fs::rename(path, &to)
+            .map_err(io(path))
+            .and_then(|()| sync_dir(self.dir()))
+        {
             Ok(()) => {
                 METRICS.aside.add(1);
                 if was_record {
@@ -314,9 +319,7 @@ fn is_record(path: &Path) -> bool {
 
 /// Makes a rename or removal in `dir` durable.
 fn sync_dir(dir: &Path) -> Result<(), SpoolError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io(dir))
+    File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
 }
 
 /// The spool's numbers, process-wide (several spools in one process, in tests, add up).
@@ -332,7 +335,11 @@ pub struct SpoolMetrics {
 
 impl SpoolMetrics {
     fn spooled(&self, kind: &str) -> &Counter {
-        if kind == "game" { &self.games } else { &self.matches }
+        if kind == "game" {
+            &self.games
+        } else {
+            &self.matches
+        }
     }
 }
 

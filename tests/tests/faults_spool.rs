@@ -33,7 +33,9 @@ struct Server {
 }
 
 fn free_port() -> anyhow::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
 }
 
 impl Server {
@@ -69,7 +71,11 @@ impl Server {
     /// SIGTERM; waits (generously) for the exit and fails unless it was clean.
     async fn stop(&mut self) -> Result {
         let pid = self.child.id().to_string();
-        if !Command::new("kill").args(["-TERM", &pid]).status()?.success() {
+        if !Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()?
+            .success()
+        {
             bail!("kill -TERM {pid} failed");
         }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(180);
@@ -221,7 +227,7 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
     let mut kept: Vec<FinishedGame> = Vec::new();
     for f in &files {
         match format::decode(&std::fs::read(f)?) {
-            Ok(Record::Game(g)) => kept.push(g),
+            Ok(Record::Game(g)) => kept.push(*g),
             other => bail!("{}: not a game: {other:?}", f.display()),
         }
     }
@@ -242,9 +248,19 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(games.len(), 3, "every game is stored:\n{}", read(&again.log));
+    assert_eq!(
+        games.len(),
+        3,
+        "every game is stored:\n{}",
+        read(&again.log)
+    );
     assert!(spooled(&spool).is_empty(), "the spool is empty");
-    let want = scores(stored.iter().map(|g| &g.stats).chain(kept.iter().map(|g| &g.stats)));
+    let want = scores(
+        stored
+            .iter()
+            .map(|g| &g.stats)
+            .chain(kept.iter().map(|g| &g.stats)),
+    );
     assert_eq!(scores(games.iter().map(|g| &g.stats)), want);
     assert!(
         games.iter().all(|g| g.verdict != "rejected"),

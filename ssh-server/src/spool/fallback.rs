@@ -62,8 +62,9 @@ impl Fallback {
 
     /// The spool's directory, for log lines.
     pub fn dir(&self) -> String {
-        self.spool
-            .as_ref()
-            .map_or_else(|| "(no spool)".to_owned(), |s| s.dir().display().to_string())
+        self.spool.as_ref().map_or_else(
+            || "(no spool)".to_owned(),
+            |s| s.dir().display().to_string(),
+        )
     }
 }

@@ -25,7 +25,7 @@ pub const VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Record {
     /// A finished solo game of a registered player (judged again when it is stored).
-    Game(FinishedGame),
+    Game(Box<FinishedGame>),
     /// A finished versus match.
     Match(NewMatch),
 }
@@ -132,14 +132,14 @@ pub fn decode(bytes: &[u8]) -> Result<Record, Corrupt> {
             let g: GameBody = serde_json::from_slice(body).map_err(|e| bad(&e))?;
             let replay = unhex(&g.replay).ok_or_else(|| bad(&"the replay is not hex"))?;
             let replay = Replay::from_bytes(&replay).map_err(|e| bad(&e))?;
-            Ok(Record::Game(FinishedGame {
+            Ok(Record::Game(Box::new(FinishedGame {
                 player: PlayerId(g.player),
                 replay,
                 stats: g.stats,
                 outcome: g.outcome,
                 started_at: g.started_at,
                 ended_at: g.ended_at,
-            }))
+            })))
         }
         "match" => Ok(Record::Match(
             serde_json::from_slice(body).map_err(|e| bad(&e))?,

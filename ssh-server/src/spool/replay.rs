@@ -6,7 +6,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::{METRICS, Record, Spool, SpoolError};
-use crate::store::{Store, StoreError};
+use crate::store::{FinishedGame, Store, StoreError};
 
 /// What one pass over the spool did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -112,7 +112,7 @@ async fn store_once(store: &Store, record: &Record) -> Result<bool, StoreError> 
                 return Ok(false);
             }
             // Judged again, as the writer would have (a replay that could rank is re-simulated).
-            let game = Arc::new(game.clone());
+            let game = Arc::new(FinishedGame::clone(game));
             let judged = Arc::clone(&game);
             let verdict = tokio::task::spawn_blocking(move || judged.judge())
                 .await

@@ -7,8 +7,8 @@ use minotty_engine::{Game, GameConfig, Mode};
 
 use super::*;
 use crate::store::{
-    FinishedGame, GameWriter, KeyFingerprint, MatchPlayer, NewKey, NewMatch, PlayerId,
-    PlayerName, Store, WriteError, WriterConfig,
+    FinishedGame, GameWriter, KeyFingerprint, MatchPlayer, NewKey, NewMatch, PlayerId, PlayerName,
+    Store, WriteError, WriterConfig,
 };
 
 fn dir() -> tempfile::TempDir {
@@ -82,7 +82,11 @@ async fn store(dir: &std::path::Path) -> (Store, PlayerId) {
 
 fn files(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir)
-        .map(|d| d.filter_map(Result::ok).filter(|e| e.path().is_file()).count())
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.path().is_file())
+                .count()
+        })
         .unwrap_or(0)
 }
 
@@ -91,7 +95,7 @@ fn records_round_trip_through_their_files() {
     let d = dir();
     let spool = Spool::open(d.path(), SpoolLimits::default()).expect("open");
     let records = [
-        Record::Game(game(PlayerId(3), 30, 5_000_000)),
+        Record::Game(Box::new(game(PlayerId(3), 30, 5_000_000))),
         Record::Match(a_match(Some(PlayerId(3)), 9)),
     ];
     for r in &records {
@@ -106,7 +110,12 @@ fn records_round_trip_through_their_files() {
         .collect();
     assert!(read.contains(&records[0]) && read.contains(&records[1]));
     // A new spool on the directory counts them again.
-    assert_eq!(Spool::open(d.path(), SpoolLimits::default()).expect("reopen").len(), 2);
+    assert_eq!(
+        Spool::open(d.path(), SpoolLimits::default())
+            .expect("reopen")
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -121,7 +130,10 @@ fn the_spool_is_bounded_in_records_and_in_bytes() {
     let m = Record::Match(a_match(None, 1));
     spool.put(&m).expect("first");
     spool.put(&m).expect("second");
-    assert!(matches!(spool.put(&m), Err(SpoolError::Full { records: 2, .. })));
+    assert!(matches!(
+        spool.put(&m),
+        Err(SpoolError::Full { records: 2, .. })
+    ));
     assert_eq!(spool.pending().expect("listed").len(), 2);
     assert!(METRICS.full.get() > full_before);
 
@@ -134,7 +146,10 @@ fn the_spool_is_bounded_in_records_and_in_bytes() {
     };
     let spool = Spool::open(d.path(), limits).expect("open");
     spool.put(&m).expect("first");
-    assert!(matches!(spool.put(&m), Err(SpoolError::Full { records: 1, .. })));
+    assert!(matches!(
+        spool.put(&m),
+        Err(SpoolError::Full { records: 1, .. })
+    ));
     // Room again once a record left.
     let first = spool.pending().expect("listed").remove(0);
     spool.remove(&first).expect("removed");
@@ -144,7 +159,8 @@ fn the_spool_is_bounded_in_records_and_in_bytes() {
 
 #[test]
 fn a_cut_or_changed_record_is_refused_whole() {
-    let bytes = format::encode(&Record::Game(game(PlayerId(1), 20, 1_000_000))).expect("encodes");
+    let bytes =
+        format::encode(&Record::Game(Box::new(game(PlayerId(1), 20, 1_000_000)))).expect("encodes");
     assert!(format::decode(&bytes).is_ok());
     for cut in [0, 10, bytes.len() / 2, bytes.len() - 1] {
         assert!(format::decode(&bytes[..cut]).is_err(), "cut at {cut}");
@@ -153,9 +169,11 @@ fn a_cut_or_changed_record_is_refused_whole() {
     let last = changed.len() - 2;
     changed[last] ^= 0x01;
     assert_eq!(format::decode(&changed), Err(format::Corrupt::Checksum));
-    let newer = String::from_utf8(bytes.clone())
-        .expect("utf-8")
-        .replacen("\"version\":1", "\"version\":2", 1);
+    let newer = String::from_utf8(bytes.clone()).expect("utf-8").replacen(
+        "\"version\":1",
+        "\"version\":2",
+        1,
+    );
     assert!(matches!(
         format::decode(newer.as_bytes()),
         Err(format::Corrupt::Version(_, 2))
@@ -169,13 +187,17 @@ async fn corrupt_and_half_written_records_are_set_aside_and_the_rest_is_stored()
     let spool_dir = d.path().join("spool");
     let spool = Spool::open(&spool_dir, SpoolLimits::default()).expect("open");
     spool
-        .put(&Record::Game(game(ada, 30, 7_000_000)))
+        .put(&Record::Game(Box::new(game(ada, 30, 7_000_000))))
         .expect("spooled");
     let good = spool.pending().expect("listed").remove(0);
     // A record cut short (as a crash of an older writer would leave it under its final
     // name), garbage, and a temporary file a crash left mid-write.
     let bytes = std::fs::read(&good).expect("read");
-    std::fs::write(spool_dir.join("0-1-2.game.spool"), &bytes[..bytes.len() / 2]).expect("w");
+    std::fs::write(
+        spool_dir.join("0-1-2.game.spool"),
+        &bytes[..bytes.len() / 2],
+    )
+    .expect("w");
     std::fs::write(spool_dir.join("0-1-3.match.spool"), b"not a record").expect("w");
     std::fs::write(spool_dir.join(".tmp-0-1-4.game.spool"), &bytes[..20]).expect("w");
     drop(spool);
@@ -208,7 +230,7 @@ async fn replay_stores_each_record_exactly_once() {
     let spool = Spool::open(&d.path().join("spool"), SpoolLimits::default()).expect("open");
     let g = game(ada, 40, 9_000_000);
     let m = a_match(Some(ada), 77);
-    spool.put(&Record::Game(g.clone())).expect("game");
+    spool.put(&Record::Game(Box::new(g.clone()))).expect("game");
     spool.put(&Record::Match(m.clone())).expect("match");
     let done = spool.replay(&store).await;
     assert_eq!((done.stored, done.already, done.remaining), (2, 0, 0));
@@ -216,7 +238,9 @@ async fn replay_stores_each_record_exactly_once() {
 
     // A crash between storing and deleting: the same records are in the spool again. They
     // are found stored and only deleted.
-    spool.put(&Record::Game(g.clone())).expect("game again");
+    spool
+        .put(&Record::Game(Box::new(g.clone())))
+        .expect("game again");
     spool.put(&Record::Match(m.clone())).expect("match again");
     let done = spool.replay(&store).await;
     assert_eq!((done.stored, done.already), (0, 2));
@@ -226,7 +250,13 @@ async fn replay_stores_each_record_exactly_once() {
     assert_eq!(games[0].stats.score, g.stats.score);
     let id = store.stored_match(&m).await.expect("read").expect("stored");
     assert_eq!(store.match_players(id).await.expect("players").len(), 2);
-    assert!(store.stored_match(&a_match(Some(ada), 78)).await.expect("read").is_none());
+    assert!(
+        store
+            .stored_match(&a_match(Some(ada), 78))
+            .await
+            .expect("read")
+            .is_none()
+    );
 }
 
 #[tokio::test]
@@ -236,7 +266,7 @@ async fn a_record_the_database_refuses_is_set_aside_not_retried() {
     let spool = Spool::open(&d.path().join("spool"), SpoolLimits::default()).expect("open");
     // No such player: the foreign key refuses the game, for good.
     spool
-        .put(&Record::Game(game(PlayerId(999), 20, 3_000_000)))
+        .put(&Record::Game(Box::new(game(PlayerId(999), 20, 3_000_000))))
         .expect("spooled");
     let done = spool.replay(&store).await;
     assert_eq!((done.stored, done.aside, done.remaining), (0, 1, 0));
@@ -249,8 +279,12 @@ async fn records_wait_while_the_database_is_unreachable() {
     let d = dir();
     let (store, ada) = store(d.path()).await;
     let spool = Spool::open(&d.path().join("spool"), SpoolLimits::default()).expect("open");
-    spool.put(&Record::Game(game(ada, 20, 3_000_000))).expect("1");
-    spool.put(&Record::Game(game(ada, 25, 3_100_000))).expect("2");
+    spool
+        .put(&Record::Game(Box::new(game(ada, 20, 3_000_000))))
+        .expect("1");
+    spool
+        .put(&Record::Game(Box::new(game(ada, 25, 3_100_000))))
+        .expect("2");
     store.close().await;
     let done = spool.replay(&store).await;
     assert_eq!((done.stored, done.aside, done.remaining), (0, 0, 2));
@@ -282,7 +316,10 @@ async fn at_shutdown_the_writer_spools_instead_of_retrying() {
     }
     assert_eq!(spool.len(), 1);
     let path = spool.pending().expect("listed").remove(0);
-    assert!(matches!(spool.read(&path).expect("read"), Ok(Record::Game(_))));
+    assert!(matches!(
+        spool.read(&path).expect("read"),
+        Ok(Record::Game(_))
+    ));
 }
 
 /// While the server runs, a write given up after every retry is spooled too.
@@ -297,8 +334,7 @@ async fn a_game_given_up_after_every_retry_is_spooled() {
         max_attempts: 3,
         ..WriterConfig::default()
     };
-    let (writer, task) =
-        GameWriter::spawn_with(store, config, Fallback::to(Some(spool.clone())));
+    let (writer, task) = GameWriter::spawn_with(store, config, Fallback::to(Some(spool.clone())));
     let reply = writer.submit(game(ada, 30, 4_000_000));
     match reply.await.expect("answered") {
         Err(WriteError::Failed { attempts, .. }) => assert_eq!(attempts, 3),

@@ -313,7 +313,10 @@ impl Writing {
             let (error, transient) = match self.fallback.bounded(write).await {
                 Some(Ok(stored)) => return Ok(stored),
                 Some(Err(e)) => (e.to_string(), e.is_transient()),
-                None => ("the server is stopping and the database did not answer in time".to_owned(), true),
+                None => (
+                    "the server is stopping and the database did not answer in time".to_owned(),
+                    true,
+                ),
             };
             if transient && self.fallback.stopping() {
                 self.down = true;
@@ -325,7 +328,12 @@ impl Writing {
                     transient,
                 });
             }
-            tracing::warn!(attempt, error, games = items.len(), "storing games failed; retrying");
+            tracing::warn!(
+                attempt,
+                error,
+                games = items.len(),
+                "storing games failed; retrying"
+            );
             self.fallback.backoff(delay).await;
             delay = (delay * 2).min(self.config.max_backoff);
             attempt += 1;
@@ -342,7 +350,10 @@ impl Writing {
         error: &str,
     ) {
         match &self.fallback.spool {
-            Some(spool) => match spool.put_async(Record::Game(FinishedGame::clone(game))).await {
+            Some(spool) => match spool
+                .put_async(Record::Game(Box::new(FinishedGame::clone(game))))
+                .await
+            {
                 Ok(path) => {
                     self.spooled += 1;
                     tracing::warn!(

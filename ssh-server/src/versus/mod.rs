@@ -435,7 +435,9 @@ impl Hub {
             return;
         }
         slot.recorder
-            .get_or_insert_with(|| record::Recorder::spawn(store.clone(), self.spool.get().cloned()))
+            .get_or_insert_with(|| {
+                record::Recorder::spawn(store.clone(), self.spool.get().cloned())
+            })
             .record(m);
     }
 

@@ -60,7 +60,11 @@ impl Recorder {
         let mut state = lock(&self.shared.state);
         if state.closing {
             drop(state);
-            keep(self.shared.fallback.spool.as_ref(), &m, "the server is shutting down");
+            keep(
+                self.shared.fallback.spool.as_ref(),
+                &m,
+                "the server is shutting down",
+            );
             return;
         }
         state.queued.push_back(m);
