@@ -1,11 +1,12 @@
 //! A database outage across a restart: nothing acknowledged is lost (issue 24, item 3).
 //!
 //! A real `minotty serve` on PostgreSQL through a [`Link`]. A registered player finishes a
-//! game (stored), the link is cut (an outage), the player finishes two more, and the server
-//! gets SIGTERM. It must exit cleanly without waiting out retries that cannot succeed, with
-//! the two games in its spool (beside the host key). With the link mended, the server starts
-//! again on the same spool and stores them: every game is in the database, with the scores
-//! the player got, and the spool is empty.
+//! game (stored), the link is cut (an outage) or stalls (a partition), the player finishes two
+//! more, two guests play a versus match to its end, and the server gets SIGTERM. It must exit
+//! cleanly without waiting out retries that cannot succeed, with the two games and the match
+//! in its spool (beside the host key). With the link mended, the server starts again on the
+//! same spool and stores them: every game is in the database, with the scores the player got,
+//! the match with its seats as played, and the spool is empty.
 //!
 //! Before the spool: the server took about 60 s to exit, said "the game writer did not finish
 //! in time; queued games may be lost", and the games of the outage were gone.
@@ -18,9 +19,10 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use minotty_server::Store;
 use minotty_server::spool::{Record, format};
-use minotty_server::store::{FinishedGame, PlayerName};
+use minotty_server::store::{FinishedGame, NewMatch, PlayerName};
 use minotty_tests::cluster::server_binary;
 use minotty_tests::faults::Link;
+use minotty_tests::versus::{create_room, drop_piece, guest, start_match};
 use minotty_tests::{Connection, Login, PtySession, WAIT, WELCOME, keys, new_key};
 
 type Result = anyhow::Result<()>;
@@ -204,7 +206,21 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
         .await?;
         finish_game(&mut s).await?;
     }
-    // Let the writer take them (and fail at its first attempts).
+    // And a versus match of two guests: bob tops out.
+    let (_ca, mut ann) = guest(server.addr, "ann").await?;
+    let (_cb, mut bob) = guest(server.addr, "bob").await?;
+    let code = create_room(&mut ann, false, 2).await?;
+    start_match(&mut ann, &mut bob, &code).await?;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while !bob.contents().contains("MATCH RESULTS") {
+        if tokio::time::Instant::now() >= deadline {
+            bail!("bob did not top out:\n{}", bob.contents());
+        }
+        drop_piece(&mut bob).await;
+        bob.pump_for(Duration::from_millis(40)).await;
+    }
+    ann.wait_for_text("MATCH RESULTS", WAIT).await?;
+    // Let the writer and the recorder take them (and fail at their first attempts).
     s.pump_for(Duration::from_secs(1)).await;
 
     // SIGTERM: a clean exit, with the two games in the spool.
@@ -223,17 +239,20 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
         "the writer was waited out:\n{log}"
     );
     let files = spooled(&spool);
-    assert_eq!(files.len(), 2, "two games spooled:\n{log}");
     let mut kept: Vec<FinishedGame> = Vec::new();
+    let mut matches: Vec<NewMatch> = Vec::new();
     for f in &files {
         match format::decode(&std::fs::read(f)?) {
             Ok(Record::Game(g)) => kept.push(*g),
-            other => bail!("{}: not a game: {other:?}", f.display()),
+            Ok(Record::Match(m)) => matches.push(m),
+            Err(e) => bail!("{}: {e}", f.display()),
         }
     }
+    assert_eq!(kept.len(), 2, "two games spooled:\n{log}");
+    assert_eq!(matches.len(), 1, "the match spooled:\n{log}");
     assert!(kept.iter().all(|g| g.player == account.id));
     assert!(log.contains("spool"), "the log says where:\n{log}");
-    drop(s);
+    drop((s, ann, bob));
     conn.close().await;
 
     // The database is back; the server starts again on the same spool and stores them.
@@ -255,6 +274,13 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
         read(&again.log)
     );
     assert!(spooled(&spool).is_empty(), "the spool is empty");
+    let id = direct
+        .stored_match(&matches[0])
+        .await?
+        .context("the match is stored")?;
+    let seats = direct.match_players(id).await?;
+    assert_eq!(seats.len(), 2);
+    assert_eq!(seats, matches[0].players, "the match as it was played");
     let want = scores(
         stored
             .iter()
