@@ -18,7 +18,8 @@
 //!   deleted.
 //!
 //! One spool directory belongs to one process at a time (the default is beside the host key,
-//! which is one instance's own).
+//! which is one instance's own): [`Spool::open`] takes an exclusive lock on its `lock` file and
+//! refuses a directory another process holds, so two instances never store one record twice.
 
 mod fallback;
 pub mod format;
@@ -47,6 +48,8 @@ const EXTENSION: &str = "spool";
 const TEMP_PREFIX: &str = ".tmp-";
 /// Where records that cannot be read or stored go (inside the spool directory).
 const ASIDE: &str = "aside";
+/// The file whose lock says which process owns the directory.
+const LOCK: &str = "lock";
 
 /// The bounds of a spool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +89,8 @@ pub enum SpoolError {
     },
     #[error("a blocking task failed: {0}")]
     Task(String),
+    #[error("{0}: another process uses this spool (each instance needs its own --spool-dir)")]
+    Taken(PathBuf),
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SpoolError + '_ {
@@ -108,6 +113,8 @@ struct Inner {
     /// Records in the directory and their bytes (each reserved before it is written).
     usage: Mutex<Usage>,
     next: AtomicU64,
+    /// Holds the directory's lock while the spool lives.
+    _lock: File,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -126,12 +133,25 @@ impl Spool {
             use std::os::unix::fs::PermissionsExt as _;
             fs::set_permissions(dir, fs::Permissions::from_mode(0o700)).map_err(io(dir))?;
         }
+        let lock_path = dir.join(LOCK);
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io(&lock_path))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => return Err(SpoolError::Taken(dir.to_owned())),
+            Err(fs::TryLockError::Error(e)) => return Err(io(&lock_path)(e)),
+        }
         let spool = Spool {
             inner: Arc::new(Inner {
                 dir: dir.to_owned(),
                 limits,
                 usage: Mutex::new(Usage::default()),
                 next: AtomicU64::new(0),
+                _lock: lock,
             }),
         };
         let mut usage = Usage::default();

@@ -84,7 +84,7 @@ fn files(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(Result::ok)
-                .filter(|e| e.path().is_file())
+                .filter(|e| e.path().is_file() && e.file_name() != LOCK)
                 .count()
         })
         .unwrap_or(0)
@@ -109,7 +109,12 @@ fn records_round_trip_through_their_files() {
         .map(|p| spool.read(p).expect("read").expect("decodes"))
         .collect();
     assert!(read.contains(&records[0]) && read.contains(&records[1]));
-    // A new spool on the directory counts them again.
+    // While it is open no other spool takes the directory; then a new one counts them again.
+    assert!(matches!(
+        Spool::open(d.path(), SpoolLimits::default()),
+        Err(SpoolError::Taken(_))
+    ));
+    drop(spool);
     assert_eq!(
         Spool::open(d.path(), SpoolLimits::default())
             .expect("reopen")
