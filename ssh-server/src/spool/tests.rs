@@ -316,7 +316,7 @@ async fn at_shutdown_the_writer_spools_instead_of_retrying() {
     drop(writer);
     task.await.expect("the writer ends");
     match reply.await.expect("answered") {
-        Err(WriteError::Failed { attempts, .. }) => assert_eq!(attempts, 1),
+        Err(WriteError::Spooled { attempts, .. }) => assert_eq!(attempts, 1),
         other => panic!("expected a failure, got {other:?}"),
     }
     assert_eq!(spool.len(), 1);
@@ -342,7 +342,7 @@ async fn a_game_given_up_after_every_retry_is_spooled() {
     let (writer, task) = GameWriter::spawn_with(store, config, Fallback::to(Some(spool.clone())));
     let reply = writer.submit(game(ada, 30, 4_000_000));
     match reply.await.expect("answered") {
-        Err(WriteError::Failed { attempts, .. }) => assert_eq!(attempts, 3),
+        Err(WriteError::Spooled { attempts, .. }) => assert_eq!(attempts, 3),
         other => panic!("expected a failure, got {other:?}"),
     }
     assert_eq!(spool.len(), 1);

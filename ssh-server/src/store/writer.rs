@@ -64,6 +64,11 @@ pub enum WriteError {
     Failed { attempts: u32, error: String },
     #[error("the game writer has stopped")]
     Closed,
+    /// Not stored now, but kept in the spool: it is stored once the database takes it.
+    #[error(
+        "the game was not stored after {attempts} attempts ({error}); it is spooled, to be stored later"
+    )]
+    Spooled { attempts: u32, error: String },
     /// Refused at [`GameWriter::submit`], neither judged nor stored: the engine never records
     /// more inputs than `MAX_INPUTS`, so such a game was not played by it.
     #[error("the game has {0} inputs, more than a game can record")]
@@ -340,8 +345,8 @@ impl Writing {
         }
     }
 
-    /// Gives up on `game`: spooled (or, failing that, logged whole); the submitter gets the
-    /// error.
+    /// Gives up on `game`: spooled (the submitter hears so) or, failing that, logged whole
+    /// (the submitter gets the error).
     async fn fail(
         &mut self,
         game: &Arc<FinishedGame>,
@@ -362,6 +367,9 @@ impl Writing {
                         error,
                         "a finished game was not stored: spooled, to be stored later"
                     );
+                    let error = error.to_owned();
+                    let _ = reply.send(Err(WriteError::Spooled { attempts, error }));
+                    return;
                 }
                 Err(e) => log_lost(game, &format!("{error}; not spooled either: {e}")),
             },
