@@ -32,7 +32,7 @@ use worker::Worker;
 use super::{AccountRef, Who};
 use crate::store::{
     Account, FinishedGame, GameWriter, KeyFingerprint, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, Period,
-    Store, StoreError, StoredGame, Verdict, WriteError, WriteResult, snapshot_label, unix_now,
+    Store, StoreError, StoredGame, Verdict, WriteResult, snapshot_label, unix_now,
 };
 use crate::stored_settings;
 
@@ -474,12 +474,9 @@ fn recorded(result: WriteResult) -> Response {
                 note,
             })
         }
-        Err(WriteError::Spooled { .. }) => {
-            error("the database is away: your game is kept and will be stored when it is back")
-        }
         Err(e) => {
             tracing::warn!(error = %e, "a finished game was not stored");
-            error("your game could not be stored")
+            error(e.for_player())
         }
     }
 }

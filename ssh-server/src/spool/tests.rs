@@ -342,8 +342,11 @@ async fn a_game_given_up_after_every_retry_is_spooled() {
     let (writer, task) = GameWriter::spawn_with(store, config, Fallback::to(Some(spool.clone())));
     let reply = writer.submit(game(ada, 30, 4_000_000));
     match reply.await.expect("answered") {
-        Err(WriteError::Spooled { attempts, .. }) => assert_eq!(attempts, 3),
-        other => panic!("expected a failure, got {other:?}"),
+        Err(e @ WriteError::Spooled { attempts: 3, .. }) => {
+            // The player hears that it is kept, not that it is lost.
+            assert!(e.for_player().contains("kept"), "{}", e.for_player());
+        }
+        other => panic!("expected a spooled game after 3 attempts, got {other:?}"),
     }
     assert_eq!(spool.len(), 1);
     drop(writer);

@@ -75,6 +75,18 @@ pub enum WriteError {
     TooManyInputs(usize),
 }
 
+impl WriteError {
+    /// What the player is told.
+    pub fn for_player(&self) -> &'static str {
+        match self {
+            WriteError::Spooled { .. } => {
+                "the database is away: your game is kept and will be stored when it is back"
+            }
+            _ => "your game could not be stored",
+        }
+    }
+}
+
 /// What a submitter gets back.
 pub type WriteResult = Result<StoredGame, WriteError>;
 
