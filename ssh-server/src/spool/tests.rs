@@ -352,3 +352,77 @@ async fn a_game_given_up_after_every_retry_is_spooled() {
     drop(writer);
     task.await.expect("the writer ends");
 }
+
+/// Log lines written to a shared buffer (the current thread's default subscriber).
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        let bytes = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+/// A game that neither the database nor a full spool takes is logged whole at error level:
+/// its replay in hex, enough to store it by hand.
+#[tokio::test]
+async fn a_game_a_full_spool_refuses_is_logged_whole() {
+    let d = dir();
+    let (store, ada) = store(d.path()).await;
+    let limits = SpoolLimits {
+        max_records: 0,
+        max_bytes: 1 << 20,
+    };
+    let spool = Spool::open(&d.path().join("spool"), limits).expect("open");
+    store.close().await;
+    let captured = Captured::default();
+    let sink = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || sink.clone())
+        .with_ansi(false)
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    tokio::time::pause();
+    let fallback = Fallback::to(Some(spool.clone()));
+    let full_before = METRICS.full.get();
+    let (writer, task) = GameWriter::spawn_with(store, WriterConfig::default(), fallback.clone());
+    fallback.stop.cancel();
+    let g = game(ada, 30, 4_000_000);
+    let replay = format::hex(&g.replay.to_bytes());
+    let reply = writer.submit(g);
+    drop(writer);
+    task.await.expect("the writer ends");
+    assert!(matches!(
+        reply.await.expect("answered"),
+        Err(WriteError::Failed { .. })
+    ));
+    assert!(spool.is_empty());
+    assert!(METRICS.full.get() > full_before);
+    // (The spool's own error line is written on the blocking pool, not captured here.)
+    let log = captured.text();
+    let lost = log
+        .lines()
+        .find(|l| l.contains("a finished game could not be stored"))
+        .unwrap_or_else(|| panic!("no line for the lost game:\n{log}"));
+    assert!(lost.contains("ERROR"), "{lost}");
+    assert!(lost.contains(&replay), "the replay in hex: {lost}");
+    assert!(lost.contains("the spool is full"), "{lost}");
+}
