@@ -5,6 +5,8 @@
 //! database may come back). Once shutdown began ([`Fallback::stop`]), nothing is retried: a
 //! write in flight gets [`STOP_PATIENCE`] more (with the database down, an attempt otherwise
 //! waits for a pool connection for up to 30 s), then it and everything after it is spooled.
+//! Without a spool there is nowhere to put them: the writers retry as before, within the
+//! server's patience at shutdown, and log what they give up on.
 
 use std::future::Future;
 use std::time::Duration;
@@ -35,13 +37,17 @@ impl Fallback {
         }
     }
 
-    /// Whether shutdown began.
+    /// Whether shutdown began (and there is a spool to give up to).
     pub fn stopping(&self) -> bool {
-        self.stop.is_cancelled()
+        self.spool.is_some() && self.stop.is_cancelled()
     }
 
-    /// `attempt`'s result, or `None` when shutdown began and [`STOP_PATIENCE`] went by first.
+    /// `attempt`'s result, or `None` when shutdown began and [`STOP_PATIENCE`] went by first
+    /// (with a spool; without one, the result).
     pub async fn bounded<T>(&self, attempt: impl Future<Output = T>) -> Option<T> {
+        if self.spool.is_none() {
+            return Some(attempt.await);
+        }
         let expired = async {
             self.stop.cancelled().await;
             tokio::time::sleep(STOP_PATIENCE).await;
@@ -52,8 +58,11 @@ impl Fallback {
         }
     }
 
-    /// Sleeps `delay` before a retry, or less when shutdown begins.
+    /// Sleeps `delay` before a retry, or less when shutdown begins (with a spool).
     pub async fn backoff(&self, delay: Duration) {
+        if self.spool.is_none() {
+            return tokio::time::sleep(delay).await;
+        }
         tokio::select! {
             () = tokio::time::sleep(delay) => {}
             () = self.stop.cancelled() => {}

@@ -426,3 +426,27 @@ async fn a_game_a_full_spool_refuses_is_logged_whole() {
     assert!(lost.contains(&replay), "the replay in hex: {lost}");
     assert!(lost.contains("the spool is full"), "{lost}");
 }
+
+/// Without a spool there is nowhere to give up to: at shutdown the writer still retries (as
+/// before), within the server's patience.
+#[tokio::test]
+async fn without_a_spool_the_writer_still_retries_at_shutdown() {
+    let d = dir();
+    let (store, ada) = store(d.path()).await;
+    store.close().await;
+    tokio::time::pause();
+    let fallback = Fallback::to(None);
+    let config = WriterConfig {
+        max_attempts: 3,
+        ..WriterConfig::default()
+    };
+    let (writer, task) = GameWriter::spawn_with(store, config, fallback.clone());
+    fallback.stop.cancel();
+    let reply = writer.submit(game(ada, 30, 4_000_000));
+    drop(writer);
+    task.await.expect("the writer ends");
+    assert!(matches!(
+        reply.await.expect("answered"),
+        Err(WriteError::Failed { attempts: 3, .. })
+    ));
+}
