@@ -134,6 +134,12 @@ pub struct ServeArgs {
     #[arg(long, env = "MINOTTY_HOST_KEY", default_value = "minotty_host_ed25519")]
     pub host_key: PathBuf,
 
+    /// Directory where finished games and versus matches that the database does not take are
+    /// kept (fsynced, bounded) until it does: at the next start, or sooner. Default: the host
+    /// key's path with `.spool` added (`minotty_host_ed25519.spool`); one per instance.
+    #[arg(long, env = "MINOTTY_SPOOL_DIR", value_name = "DIR")]
+    pub spool_dir: Option<PathBuf>,
+
     #[command(flatten)]
     pub limits: LimitArgs,
 
@@ -142,6 +148,17 @@ pub struct ServeArgs {
 
     #[command(flatten)]
     pub cluster: ClusterArgs,
+}
+
+impl ServeArgs {
+    /// `--spool-dir`, or its default beside the host key.
+    pub fn spool_dir(&self) -> PathBuf {
+        self.spool_dir.clone().unwrap_or_else(|| {
+            let mut dir = self.host_key.clone().into_os_string();
+            dir.push(".spool");
+            PathBuf::from(dir)
+        })
+    }
 }
 
 /// How log lines are written.
@@ -383,6 +400,18 @@ mod tests {
         assert_eq!(cli.serve.listen.to_string(), "127.0.0.1:2222");
         assert_eq!(cli.serve.db, "sqlite://minotty.db");
         assert_eq!(cli.serve.host_key, PathBuf::from("minotty_host_ed25519"));
+        assert_eq!(
+            cli.serve.spool_dir(),
+            PathBuf::from("minotty_host_ed25519.spool")
+        );
+        let cli = Cli::parse_from(["minotty", "--host-key", "/k/a", "--spool-dir", "/s"]);
+        assert_eq!(cli.serve.spool_dir(), PathBuf::from("/s"));
+        let cli = Cli::parse_from(["minotty", "--host-key", "/var/lib/minotty/key"]);
+        assert_eq!(
+            cli.serve.spool_dir(),
+            PathBuf::from("/var/lib/minotty/key.spool")
+        );
+        let cli = Cli::parse_from(["minotty"]);
         let limits = Limits::from(&cli.serve.limits);
         assert_eq!(limits.max_per_ip, 16);
         assert_eq!(limits.min_frame_interval, Duration::from_micros(16_666));

@@ -35,6 +35,7 @@ pub mod server;
 pub mod services;
 pub mod session;
 pub mod socket;
+pub mod spool;
 pub mod store;
 pub mod stored_settings;
 pub mod tbp;

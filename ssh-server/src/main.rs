@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 
 use anyhow::Context;
 use minotty_server::config::{Command, ConfigError, LogFormat, ServeArgs};
+use minotty_server::spool::{Spool, SpoolLimits};
 use minotty_server::{HostKey, Limits, ServerConfig, Store};
 use tracing_subscriber::EnvFilter;
 
@@ -98,6 +99,20 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("opening the database {db}"))?;
         tracing::info!(url = %db, backend = ?store.backend(), "database ready");
+        let spool_dir = args.spool_dir();
+        let spool = match Spool::open(&spool_dir, SpoolLimits::default()) {
+            Ok(spool) => {
+                tracing::info!(dir = %spool_dir.display(), waiting = spool.len(), "spool");
+                Some(spool)
+            }
+            Err(e) => {
+                tracing::error!(
+                    error = %e,
+                    "no spool: games and matches the database does not take are only logged"
+                );
+                None
+            }
+        };
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
@@ -126,6 +141,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             store: Some(store),
             tbp,
             cluster,
+            spool,
         };
         minotty_server::run(listener, config, shutdown_signal()).await
     })

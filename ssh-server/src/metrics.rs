@@ -519,6 +519,7 @@ fn render_with(m: &Metrics, health: &Health) -> String {
     );
     crate::cluster::checks::render(o);
     DEPENDENCIES.render(o);
+    crate::spool::render(o);
     out
 }
 

@@ -37,6 +37,9 @@ pub struct ServerConfig {
     pub tbp: crate::tbp::TbpBots,
     /// Rooms and the queue across instances over NATS (`--nats`); `None`: a single instance.
     pub cluster: Option<crate::cluster::ClusterConfig>,
+    /// Where games and matches the database does not take are kept until it does
+    /// (`--spool-dir`); `None`: they are logged whole instead.
+    pub spool: Option<crate::spool::Spool>,
 }
 
 /// State shared by all connections: settings and the shutdown signal, never a player's state.
@@ -95,7 +98,8 @@ pub async fn run(
     let ssh_config = Arc::new(ssh_config(&config));
     let limiter = ConnectionLimiter::new(config.limits.connection_limits());
     // Finished games are written by the writer's tasks; they end when every session (and this
-    // function) has dropped its sender, after writing what is queued.
+    // function) has dropped its sender, after writing (or spooling) what is queued.
+    let fallback = crate::spool::Fallback::to(config.spool.clone());
     let (writer, writer_task) = match &config.store {
         Some(store) => {
             if let Err(e) = store
@@ -104,7 +108,8 @@ pub async fn run(
             {
                 tracing::warn!(error = %e, "recording the server start");
             }
-            let (writer, task) = GameWriter::spawn(store.clone(), WriterConfig::default());
+            let (writer, task) =
+                GameWriter::spawn_with(store.clone(), WriterConfig::default(), fallback.clone());
             (Some(writer), Some(task))
         }
         None => (None, None),
@@ -135,6 +140,14 @@ pub async fn run(
     if let Some(store) = &config.store {
         let probe = crate::probes::watch_database(store.clone(), shared.shutdown.clone());
         shared.tracker.spawn(probe);
+    }
+    if let Some(spool) = &config.spool {
+        shared.services.versus.hub().set_spool(spool.clone());
+        if let Some(store) = &config.store {
+            let replays =
+                crate::spool::run_replays(spool.clone(), store.clone(), shared.shutdown.clone());
+            shared.tracker.spawn(replays);
+        }
     }
     let admission = Arc::new(Admission {
         shared: Arc::clone(&shared),
@@ -224,6 +237,8 @@ pub async fn run(
     // not lost by whoever's session happens to end first.
     shared.services.versus.hub().begin_shutdown();
     shared.shutdown.cancel();
+    // No more retries: what the database does not take at once goes to the spool.
+    fallback.stop.cancel();
     shared.tracker.close();
     let patience = config.limits.shutdown_grace + Duration::from_secs(3);
     if timeout(patience, shared.tracker.wait()).await.is_err() {
@@ -233,7 +248,7 @@ pub async fn run(
     // and the match recorder writes what is queued (bounded; what it cannot write is logged).
     let unwritten = shared.services.versus.hub().shutdown(WRITER_PATIENCE).await;
     if unwritten > 0 {
-        tracing::error!(unwritten, "versus matches were not stored before shutdown");
+        tracing::warn!(unwritten, "versus matches were not stored before shutdown");
     }
     // The last senders go with `shared`, and the writer stores what is still queued before it
     // stops.
@@ -246,7 +261,14 @@ pub async fn run(
     if let Some(store) = &config.store {
         store.close().await;
     }
-    tracing::info!("stopped");
+    match &config.spool {
+        Some(spool) if !spool.is_empty() => tracing::warn!(
+            records = spool.len(),
+            spool = %spool.dir().display(),
+            "stopped; games and matches wait in the spool, to be stored at the next start"
+        ),
+        _ => tracing::info!("stopped"),
+    }
     Ok(())
 }
 

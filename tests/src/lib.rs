@@ -96,6 +96,7 @@ impl TestServer {
             store: Some(store),
             tbp,
             cluster: None,
+            spool: None,
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;

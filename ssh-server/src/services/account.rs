@@ -495,7 +495,7 @@ fn recorded(result: WriteResult) -> Response {
         }
         Err(e) => {
             tracing::warn!(error = %e, "a finished game was not stored");
-            error("your game could not be stored")
+            error(e.for_player())
         }
     }
 }

@@ -16,8 +16,8 @@ use super::{Backend, PlayerId, Store, StoreError, UnixMs, from_db, to_db};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MatchId(pub i64);
 
-/// A finished match, as the room hands it to the store.
-#[derive(Clone, Debug, PartialEq)]
+/// A finished match, as the room hands it to the store (and the spool keeps it, `spool/`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewMatch {
     pub kind: MatchKind,
     /// A ranked quick match: every player with `rating_after` gets it stored.
@@ -30,7 +30,7 @@ pub struct NewMatch {
 }
 
 /// One seat of a match.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MatchPlayer {
     pub seat: u32,
     /// `None` for guests.

@@ -39,6 +39,7 @@ mod rate_limit;
 mod ratings;
 mod settings;
 mod snapshots;
+mod spooled;
 mod verify;
 mod writer;
 
@@ -165,7 +166,9 @@ pub const READERS: u32 = 8;
 pub const MMAP_BYTES: u64 = 1 << 31;
 
 /// A registered player's id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct PlayerId(pub i64);
 
 /// An error of the database itself (connection, IO, SQL, migration) or a row that does not

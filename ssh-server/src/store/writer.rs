@@ -10,9 +10,20 @@
 //!    busy database, an IO error) with exponential backoff. A batch that fails for good is
 //!    written game by game, so one bad game does not take the others with it.
 //!
-//! Nothing is lost silently: a rejected replay is stored and logged; a game that cannot be
-//! stored after every retry is logged at error level with its replay in hex (enough to store
-//! it again by hand) and its receiver gets the error. Nothing here panics.
+//! How long a write is retried ([`WriterConfig::default`]): 10 attempts with 50 ms to 5 s
+//! between them, about 17 s of backoff in all. With the database merely busy that is the
+//! whole wait; with it down each attempt also waits for a connection. A connection refused or
+//! reset fails an attempt at once (measured through a cut link: 10 attempts in 16.4 s); an
+//! address that does not answer makes each attempt wait sqlx's acquire timeout of 30 s
+//! (measured through a stalled link: 30 s for the first; 10 of them are about 5 min 17 s).
+//!
+//! Nothing is lost silently: a rejected replay is stored and logged. A game that cannot be
+//! stored after every retry goes to the spool (`spool/`, stored at the next start or sooner)
+//! and its receiver hears [`WriteError::Spooled`]. At shutdown nothing is retried: whatever the
+//! database does not take within [`crate::spool::STOP_PATIENCE`] is spooled at once. Only a
+//! game the spool cannot take either (or, without a spool, after every retry) is logged at
+//! error level with its replay in hex (enough to store it again by hand); its receiver gets the
+//! error. Nothing here panics.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,7 +32,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{FinishedGame, Period, Store, StoreError, StoredGame, Verdict};
+use super::{FinishedGame, Period, Store, StoredGame, Verdict};
+use crate::spool::{Fallback, Record};
 
 /// How the writer batches and retries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +47,8 @@ pub struct WriterConfig {
 }
 
 impl Default for WriterConfig {
-    /// Up to 64 games a transaction; 10 tries over about 25 s.
+    /// Up to 64 games a transaction; 10 tries with about 17 s of backoff between them (plus
+    /// what each attempt waits for a connection: see the module's doc).
     fn default() -> Self {
         WriterConfig {
             max_batch: 64,
@@ -53,10 +66,27 @@ pub enum WriteError {
     Failed { attempts: u32, error: String },
     #[error("the game writer has stopped")]
     Closed,
+    /// Not stored now, but kept in the spool: it is stored once the database takes it.
+    #[error(
+        "the game was not stored after {attempts} attempts ({error}); it is spooled, to be stored later"
+    )]
+    Spooled { attempts: u32, error: String },
     /// Refused at [`GameWriter::submit`], neither judged nor stored: the engine never records
     /// more inputs than `MAX_INPUTS`, so such a game was not played by it.
     #[error("the game has {0} inputs, more than a game can record")]
     TooManyInputs(usize),
+}
+
+impl WriteError {
+    /// What the player is told.
+    pub fn for_player(&self) -> &'static str {
+        match self {
+            WriteError::Spooled { .. } => {
+                "the database is away: your game is kept and will be stored when it is back"
+            }
+            _ => "your game could not be stored",
+        }
+    }
 }
 
 /// What a submitter gets back.
@@ -87,13 +117,23 @@ impl GameWriter {
     /// clone is dropped and the queue is written; the handle finishes then (await it at
     /// shutdown so no game is left behind).
     pub fn spawn(store: Store, config: WriterConfig) -> (GameWriter, JoinHandle<()>) {
+        Self::spawn_with(store, config, Fallback::default())
+    }
+
+    /// [`GameWriter::spawn`] with a fallback: games given up on go to its spool, and once its
+    /// stop token is cancelled (shutdown) nothing is retried.
+    pub fn spawn_with(
+        store: Store,
+        config: WriterConfig,
+        fallback: Fallback,
+    ) -> (GameWriter, JoinHandle<()>) {
         let (jobs, rx) = mpsc::unbounded_channel();
         // A few judged batches may wait for the database; beyond that the judge waits, and
         // games gather in the queue to be judged and written as bigger batches.
         let (judged, judged_rx) = mpsc::channel(4);
         let queued = Arc::new(AtomicUsize::new(0));
         tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
-        let handle = tokio::spawn(write_loop(store, judged_rx, config));
+        let handle = tokio::spawn(write_loop(store, judged_rx, config, fallback));
         (GameWriter { jobs, queued }, handle)
     }
 
@@ -201,7 +241,15 @@ async fn write_loop(
     store: Store,
     mut judged: mpsc::Receiver<Vec<(Job, Verdict)>>,
     config: WriterConfig,
+    fallback: Fallback,
 ) {
+    let mut w = Writing {
+        store,
+        config,
+        fallback,
+        down: false,
+        spooled: 0,
+    };
     let mut batches = Vec::new();
     // Judged batches that queued up while the last transaction ran go into one transaction.
     while judged.recv_many(&mut batches, 8).await > 0 {
@@ -211,53 +259,140 @@ async fn write_loop(
             .map(|(job, verdict)| (job.reply, (job.game, verdict)))
             .unzip();
         let _queued = crate::metrics::writer_batch(items.len());
-        match insert_with_retry(&store, &items, &config).await {
+        match w.insert_with_retry(&items).await {
             Ok(stored) => {
                 for ((reply, (game, _)), stored) in replies.into_iter().zip(&items).zip(stored) {
-                    answer(&store, game.clone(), stored, reply);
+                    answer(&w.store, game.clone(), stored, reply);
                 }
             }
-            Err((e, _)) if items.len() > 1 && !e.is_transient() => {
-                tracing::warn!(error = %e, games = items.len(), "a batch failed; writing its games one by one");
+            Err(f) if items.len() > 1 && !f.transient => {
+                tracing::warn!(error = %f.error, games = items.len(), "a batch failed; writing its games one by one");
                 for (reply, item) in replies.into_iter().zip(items) {
-                    match insert_with_retry(&store, std::slice::from_ref(&item), &config).await {
+                    match w.insert_with_retry(std::slice::from_ref(&item)).await {
                         Ok(mut stored) => match stored.pop() {
-                            Some(s) => answer(&store, item.0, s, reply),
-                            None => fail(&item.0, reply, 1, "nothing was stored"),
+                            Some(s) => answer(&w.store, item.0, s, reply),
+                            None => w.fail(&item.0, reply, 1, "nothing was stored").await,
                         },
-                        Err((e, attempts)) => fail(&item.0, reply, attempts, &e.to_string()),
+                        Err(f) => w.fail(&item.0, reply, f.attempts, &f.error).await,
                     }
                 }
             }
-            Err((e, attempts)) => {
+            Err(f) => {
                 for (reply, (game, _)) in replies.into_iter().zip(&items) {
-                    fail(game, reply, attempts, &e.to_string());
+                    w.fail(game, reply, f.attempts, &f.error).await;
                 }
             }
         }
     }
+    if w.spooled > 0 {
+        tracing::warn!(
+            games = w.spooled,
+            spool = %w.fallback.dir(),
+            "the game writer stopped; the games the database did not take are in the spool"
+        );
+    }
 }
 
-/// Stores `items` in one transaction, retrying transient failures with backoff. On failure,
-/// the last error and the number of attempts made.
-async fn insert_with_retry(
-    store: &Store,
-    items: &[(Arc<FinishedGame>, Verdict)],
-    config: &WriterConfig,
-) -> Result<Vec<StoredGame>, (StoreError, u32)> {
-    let mut delay = config.first_backoff;
-    let mut attempt = 1;
-    loop {
-        match crate::metrics::db_write_timed(store.insert_games(items)).await {
-            Ok(stored) => return Ok(stored),
-            Err(e) if e.is_transient() && attempt < config.max_attempts => {
-                tracing::warn!(attempt, error = %e, games = items.len(), "storing games failed; retrying");
-                tokio::time::sleep(delay).await;
-                delay = (delay * 2).min(config.max_backoff);
-                attempt += 1;
+/// The writer's state.
+struct Writing {
+    store: Store,
+    config: WriterConfig,
+    fallback: Fallback,
+    /// A write failed after shutdown began: the rest is spooled without trying.
+    down: bool,
+    /// Games spooled.
+    spooled: usize,
+}
+
+/// Why a write was given up.
+struct Failure {
+    error: String,
+    attempts: u32,
+    transient: bool,
+}
+
+impl Writing {
+    /// Stores `items` in one transaction, retrying transient failures with backoff (none once
+    /// shutdown began). On failure, the last error and the number of attempts made.
+    async fn insert_with_retry(
+        &mut self,
+        items: &[(Arc<FinishedGame>, Verdict)],
+    ) -> Result<Vec<StoredGame>, Failure> {
+        let mut delay = self.config.first_backoff;
+        let mut attempt = 1;
+        loop {
+            if self.down {
+                return Err(Failure {
+                    error: "the server is stopping and the database did not answer".to_owned(),
+                    attempts: attempt - 1,
+                    transient: true,
+                });
             }
-            Err(e) => return Err((e, attempt)),
+            let write = crate::metrics::db_write_timed(self.store.insert_games(items));
+            let (error, transient) = match self.fallback.bounded(write).await {
+                Some(Ok(stored)) => return Ok(stored),
+                Some(Err(e)) => (e.to_string(), e.is_transient()),
+                None => (
+                    "the server is stopping and the database did not answer in time".to_owned(),
+                    true,
+                ),
+            };
+            if transient && self.fallback.stopping() {
+                self.down = true;
+            }
+            if !transient || self.down || attempt >= self.config.max_attempts {
+                return Err(Failure {
+                    error,
+                    attempts: attempt,
+                    transient,
+                });
+            }
+            tracing::warn!(
+                attempt,
+                error,
+                games = items.len(),
+                "storing games failed; retrying"
+            );
+            self.fallback.backoff(delay).await;
+            delay = (delay * 2).min(self.config.max_backoff);
+            attempt += 1;
         }
+    }
+
+    /// Gives up on `game`: spooled (the submitter hears so) or, failing that, logged whole
+    /// (the submitter gets the error).
+    async fn fail(
+        &mut self,
+        game: &Arc<FinishedGame>,
+        reply: oneshot::Sender<WriteResult>,
+        attempts: u32,
+        error: &str,
+    ) {
+        match &self.fallback.spool {
+            Some(spool) => match spool
+                .put_async(Record::Game(Box::new(FinishedGame::clone(game))))
+                .await
+            {
+                Ok(path) => {
+                    self.spooled += 1;
+                    tracing::warn!(
+                        player = game.player.0,
+                        file = %path.display(),
+                        error,
+                        "a finished game was not stored: spooled, to be stored later"
+                    );
+                    let error = error.to_owned();
+                    let _ = reply.send(Err(WriteError::Spooled { attempts, error }));
+                    return;
+                }
+                Err(e) => log_lost(game, &format!("{error}; not spooled either: {e}")),
+            },
+            None => log_lost(game, error),
+        }
+        let _ = reply.send(Err(WriteError::Failed {
+            attempts,
+            error: error.to_owned(),
+        }));
     }
 }
 
@@ -287,14 +422,6 @@ fn answer(
         }
         let _ = reply.send(Ok(stored));
     });
-}
-
-fn fail(game: &FinishedGame, reply: oneshot::Sender<WriteResult>, attempts: u32, error: &str) {
-    log_lost(game, error);
-    let _ = reply.send(Err(WriteError::Failed {
-        attempts,
-        error: error.to_owned(),
-    }));
 }
 
 /// Logs everything needed to store the game again by hand.

@@ -180,6 +180,8 @@ pub struct Hub {
     rooms: Mutex<HashMap<String, mpsc::Sender<RoomMsg>>>,
     queue: OnceLock<mpsc::UnboundedSender<QueueMsg>>,
     recorder: Mutex<RecorderSlot>,
+    /// Where matches the database does not take go (`--spool-dir`; set at start).
+    spool: OnceLock<crate::spool::Spool>,
     /// Every room's task (shutdown waits for them to hand over their matches).
     room_tasks: TaskTracker,
     /// The server is shutting down: a match still running is abandoned, not decided by who
@@ -432,12 +434,22 @@ impl Hub {
         let mut slot = lock(&self.recorder);
         if slot.closed {
             drop(slot);
-            record::lost(&m, "it ended after the match recorder was shut down");
+            let why = "it ended after the match recorder was shut down";
+            record::keep(self.spool.get(), &m, why);
             return;
         }
         slot.recorder
-            .get_or_insert_with(|| record::Recorder::spawn(store.clone()))
+            .get_or_insert_with(|| {
+                record::Recorder::spawn(store.clone(), self.spool.get().cloned())
+            })
             .record(m);
+    }
+
+    /// Sends the matches the database does not take to `spool` (before the first match).
+    pub fn set_spool(&self, spool: crate::spool::Spool) {
+        if self.spool.set(spool).is_err() {
+            tracing::warn!("the versus hub has a spool already");
+        }
     }
 
     /// Runs a room's task, tracked for shutdown.

@@ -1,9 +1,11 @@
 //! The background writer of finished matches: rooms hand their records over without waiting
-//! for the database. A busy database is retried a few times.
+//! for the database. A busy database is retried a few times (5 attempts, 50 ms to 3.2 s apart,
+//! each also waiting for a connection while the database is down).
 //!
-//! A record is never lost silently: one the database refuses is logged as an error, and at
-//! shutdown [`Recorder::finish`] waits (bounded) for what is queued and logs each match it
-//! could not write.
+//! A record is never lost silently: one the database does not take goes to the spool
+//! (`spool/`, stored later), and at shutdown [`Recorder::finish`] stops the retries and spools
+//! each match it could not write. Only a match the spool cannot take either is logged as an
+//! error.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -13,6 +15,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use super::lock;
+use crate::spool::{Fallback, Record, Spool};
 use crate::store::{NewMatch, Store};
 
 /// Tries per match before it is given up (and logged).
@@ -22,13 +25,14 @@ const TRIES: u32 = 5;
 #[derive(Debug)]
 pub(super) struct Recorder {
     shared: Arc<Shared>,
-    task: JoinHandle<()>,
+    task: JoinHandle<usize>,
 }
 
 #[derive(Debug, Default)]
 struct Shared {
     state: Mutex<State>,
     wake: Notify,
+    fallback: Fallback,
 }
 
 #[derive(Debug, Default)]
@@ -41,9 +45,12 @@ struct State {
 }
 
 impl Recorder {
-    /// Starts the writing task.
-    pub(super) fn spawn(store: Store) -> Recorder {
-        let shared = Arc::new(Shared::default());
+    /// Starts the writing task; what it gives up on goes to `spool` (or the log, without).
+    pub(super) fn spawn(store: Store, spool: Option<Spool>) -> Recorder {
+        let shared = Arc::new(Shared {
+            fallback: Fallback::to(spool),
+            ..Shared::default()
+        });
         let task = tokio::spawn(run(store, Arc::clone(&shared)));
         Recorder { shared, task }
     }
@@ -53,7 +60,11 @@ impl Recorder {
         let mut state = lock(&self.shared.state);
         if state.closing {
             drop(state);
-            lost(&m, "the server is shutting down");
+            keep(
+                self.shared.fallback.spool.as_ref(),
+                &m,
+                "the server is shutting down",
+            );
             return;
         }
         state.queued.push_back(m);
@@ -69,14 +80,23 @@ impl Recorder {
         state.queued.len() + usize::from(state.writing.is_some())
     }
 
-    /// Shutdown: takes no more matches and waits up to `patience` for the queued ones to be
-    /// written. Each match still unwritten then is logged as an error. Returns how many.
+    /// Shutdown: takes no more matches, stops retrying, and waits up to `patience` for the
+    /// queued ones to be written or spooled. Each match still unwritten then is spooled (or
+    /// logged as an error). Returns how many were not written.
     pub(super) async fn finish(self, patience: Duration) -> usize {
         let Recorder { shared, mut task } = self;
         lock(&shared.state).closing = true;
+        shared.fallback.stop.cancel();
         shared.wake.notify_one();
-        if tokio::time::timeout(patience, &mut task).await.is_ok() {
-            return 0;
+        if let Ok(Ok(given_up)) = tokio::time::timeout(patience, &mut task).await {
+            if given_up > 0 {
+                tracing::warn!(
+                    matches = given_up,
+                    spool = %shared.fallback.dir(),
+                    "the match recorder stopped; the matches the database did not take are in the spool"
+                );
+            }
+            return given_up;
         }
         task.abort();
         let mut state = lock(&shared.state);
@@ -89,7 +109,11 @@ impl Recorder {
         drop(state);
         crate::metrics::match_recorder_queued(-i64::try_from(unwritten.len()).unwrap_or(0));
         for m in &unwritten {
-            lost(m, "the match recorder did not finish before shutdown");
+            keep(
+                shared.fallback.spool.as_ref(),
+                m,
+                "the match recorder did not finish before shutdown",
+            );
         }
         unwritten.len()
     }
@@ -110,7 +134,28 @@ pub(super) fn lost(m: &NewMatch, why: &str) {
     );
 }
 
-async fn run(store: Store, shared: Arc<Shared>) {
+/// Spools a match that was not stored, or logs it as lost when there is no spool or it is
+/// full (blocks on the disk: a rare path, taken once per match).
+pub(super) fn keep(spool: Option<&Spool>, m: &NewMatch, why: &str) {
+    let Some(spool) = spool else {
+        lost(m, why);
+        return;
+    };
+    match spool.put(&Record::Match(m.clone())) {
+        Ok(path) => tracing::warn!(
+            room = %m.room,
+            ranked = m.ranked,
+            file = %path.display(),
+            why,
+            "a match was not stored: spooled, to be stored later"
+        ),
+        Err(e) => lost(m, &format!("{why}; not spooled either: {e}")),
+    }
+}
+
+/// Writes what is queued until closed; returns how many matches it gave up on.
+async fn run(store: Store, shared: Arc<Shared>) -> usize {
+    let mut given_up = 0;
     loop {
         let next = {
             let mut state = lock(&shared.state);
@@ -119,13 +164,22 @@ async fn run(store: Store, shared: Arc<Shared>) {
                     state.writing = Some(m.clone());
                     Some(m)
                 }
-                None if state.closing => return,
+                None if state.closing => return given_up,
                 None => None,
             }
         };
         match next {
             Some(m) => {
-                write(&store, &m).await;
+                if let Err(why) = write(&store, &m, &shared.fallback).await {
+                    given_up += 1;
+                    let spool = shared.fallback.spool.clone();
+                    let m = m.clone();
+                    let kept =
+                        tokio::task::spawn_blocking(move || keep(spool.as_ref(), &m, &why)).await;
+                    if let Err(e) = kept {
+                        tracing::error!(error = %e, "spooling a match");
+                    }
+                }
                 lock(&shared.state).writing = None;
                 crate::metrics::match_recorder_queued(-1);
             }
@@ -135,24 +189,29 @@ async fn run(store: Store, shared: Arc<Shared>) {
     }
 }
 
-async fn write(store: &Store, m: &NewMatch) {
+/// Stores `m`, retrying a transient failure (not once shutdown began); why not, if not.
+async fn write(store: &Store, m: &NewMatch, fallback: &Fallback) -> Result<(), String> {
     let mut delay = Duration::from_millis(50);
     for attempt in 1..=TRIES {
-        match crate::metrics::match_write_timed(store.record_match(m)).await {
-            Ok(id) => {
+        let stored = fallback
+            .bounded(crate::metrics::match_write_timed(store.record_match(m)))
+            .await;
+        match stored {
+            Some(Ok(id)) => {
                 tracing::info!(id = id.0, room = %m.room, ranked = m.ranked, "match stored");
-                return;
+                return Ok(());
             }
-            Err(e) if e.is_transient() && attempt < TRIES => {
+            Some(Err(e)) if e.is_transient() && attempt < TRIES && !fallback.stopping() => {
                 tracing::warn!(error = %e, attempt, "storing a match; trying again");
-                tokio::time::sleep(delay).await;
+                fallback.backoff(delay).await;
                 delay *= 4;
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 tracing::error!(error = %e, "storing a match failed");
-                lost(m, "the database refused it");
-                return;
+                return Err(format!("the database did not take it: {e}"));
             }
+            None => return Err("the server is stopping and the database did not answer".into()),
         }
     }
+    Err("the database did not take it".into())
 }

@@ -18,6 +18,7 @@ mod contact;
 mod drained;
 mod fair;
 mod kept;
+mod spooled;
 mod watching;
 
 struct Client {
@@ -897,7 +898,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
             .collect(),
     };
     // Given time, everything queued is written before `finish` returns.
-    let recorder = super::record::Recorder::spawn(store.clone());
+    let recorder = super::record::Recorder::spawn(store.clone(), None);
     for i in 0..20 {
         recorder.record(m(i));
     }
@@ -905,7 +906,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
     assert_eq!(recorder.finish(Duration::from_secs(20)).await, 0);
     assert_eq!(stored_matches(&store, 20).await, 20);
     // Given none, what was not written is counted (and logged), never silently lost.
-    let recorder = super::record::Recorder::spawn(store.clone());
+    let recorder = super::record::Recorder::spawn(store.clone(), None);
     for i in 0..20 {
         recorder.record(m(i));
     }
