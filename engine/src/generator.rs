@@ -7,13 +7,46 @@
 //! bit: no floating point is used while dealing, and the few real numbers involved (`a^snap`,
 //! `e^-d`) are replaced by integer tables whose construction is documented below.
 //!
-//! Randomness: [`Generator::Bag`] deals exactly [`rng::Bag`] from the seed's LCG (existing
-//! replays and leaderboards depend on it). Every other generator draws from
-//! `SplitMix::new(seed, PIECE_STREAM)` with [`PIECE_STREAM`] = 3: stream 1 is the game's garbage
-//! and start boards, stream 2 the versus router's, and the streams must never be shared.
+//! Randomness: [`Generator::Bag`] deals by the ruleset's [`BagShuffle`]: exactly [`rng::Bag`]
+//! from the rules seed's LCG (`tui-tetris`, and every ruleset's version 1), or
+//! [`rng::FairBag`], every order equally likely. The fair bag and every other generator draw
+//! from `SplitMix::new(seed, PIECE_STREAM)` with [`PIECE_STREAM`] = 3: stream 1 is the game's
+//! garbage and start boards, stream 2 the versus router's, and the streams must never be
+//! shared.
 
 use crate::piece::Piece;
 use crate::rng::{self, SplitMix};
+
+mod bytes;
+#[cfg(test)]
+mod tests;
+
+/// How the 7-bag is shuffled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BagShuffle {
+    /// The rules seed's exact queue: [`rng::Bag`], its LCG's value modulo `i + 1` (1,260 of
+    /// the 5,040 orders occur).
+    SeedLcg,
+    /// [`rng::FairBag`]: every order with equal chance.
+    Fair,
+}
+
+/// How a ruleset's version deals what its [`Generator`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dealing {
+    pub bag: BagShuffle,
+    /// Recency may deal the piece it just dealt (weight `1^snap`: "any piece may be generated
+    /// at any time"); version 1 gave it weight 0.
+    pub recency_repeats: bool,
+}
+
+impl Dealing {
+    /// The current versions of `standard` and `tetrs` (`tui-tetris` keeps the seed's bag).
+    pub const CURRENT: Dealing = Dealing {
+        bag: BagShuffle::Fair,
+        recency_repeats: true,
+    };
+}
 
 /// The [`SplitMix`] stream the non-bag generators draw from (1 is garbage's, 2 the versus
 /// router's).
@@ -46,9 +79,11 @@ pub enum Generator {
     /// with probability proportional to the copies left, and restocked (adding `multiplicity`
     /// of each piece) as soon as `restock` pieces are left (`0 <= restock < 7 * multiplicity`).
     Stock { multiplicity: u8, restock: u8 },
-    /// Recency-based: each piece is weighted by `age^snap`, where `age` is the number of pieces
-    /// dealt since it was last dealt (so the piece just dealt has age 0 and weight 0 unless snap
-    /// is 0) and all ages start at 1. `snap_centi` is snap × 100, 0..=1000; default 250.
+    /// Recency-based: each piece is weighted by `age^snap`, where `age` is how many pieces ago
+    /// it was last dealt (1 for the piece just dealt, so any piece may come next) and all ages
+    /// start at 1 (the first piece is uniform). `snap_centi` is snap × 100, 0..=1000; default
+    /// 250. (Version 1 rulesets counted the piece just dealt as age 0, weight 0: it never came
+    /// twice in a row; see [`Dealing::recency_repeats`].)
     Recency { snap_centi: u16 },
     /// Uniformly random.
     Uniform,
@@ -422,6 +457,7 @@ pub struct PieceSource {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 enum State {
     Bag(rng::Bag),
+    FairBag(rng::FairBag),
     Stock {
         rng: SplitMix,
         multiplicity: u8,
@@ -433,8 +469,10 @@ enum State {
     Recency {
         rng: SplitMix,
         snap_centi: u16,
-        /// Pieces dealt since each piece was last dealt, saturating at [`MAX_AGE`].
+        /// How many pieces ago each piece was last dealt, saturating at [`MAX_AGE`]: the piece
+        /// just dealt has age 1 when `repeats`, 0 (weight 0) otherwise (version 1).
         ages: [u8; 7],
+        repeats: bool,
     },
     Uniform {
         rng: SplitMix,
@@ -448,11 +486,19 @@ enum State {
 
 impl PieceSource {
     /// The source for `generator` (validated first, see [`Generator::validated`]) and a game's
-    /// seed.
+    /// seed, dealing as the current `standard` and `tetrs` do ([`Dealing::CURRENT`]).
     pub fn new(generator: Generator, seed: u32) -> PieceSource {
+        PieceSource::dealing(generator, seed, Dealing::CURRENT)
+    }
+
+    /// The source for `generator` and a game's seed, dealing as a ruleset version does.
+    pub fn dealing(generator: Generator, seed: u32, dealing: Dealing) -> PieceSource {
         let rng = SplitMix::new(seed, PIECE_STREAM);
         let state = match generator.validated() {
-            Generator::Bag => State::Bag(rng::Bag::new(seed)),
+            Generator::Bag => match dealing.bag {
+                BagShuffle::SeedLcg => State::Bag(rng::Bag::new(seed)),
+                BagShuffle::Fair => State::FairBag(rng::FairBag::new(seed, PIECE_STREAM)),
+            },
             Generator::Stock {
                 multiplicity,
                 restock,
@@ -466,6 +512,7 @@ impl PieceSource {
                 rng,
                 snap_centi,
                 ages: [1; 7],
+                repeats: dealing.recency_repeats,
             },
             Generator::Uniform => State::Uniform { rng },
             Generator::BalanceRelative => State::Balance {
@@ -479,7 +526,7 @@ impl PieceSource {
     /// The (validated) generator this source deals for.
     pub fn generator(&self) -> Generator {
         match self.state {
-            State::Bag(_) => Generator::Bag,
+            State::Bag(_) | State::FairBag(_) => Generator::Bag,
             State::Stock {
                 multiplicity,
                 restock,
@@ -496,13 +543,14 @@ impl PieceSource {
 
     /// The next piece. No allocation and no floating point:
     ///
-    /// * `Bag`: [`rng::Bag::next_piece`].
+    /// * `Bag`: [`rng::Bag::next_piece`] or [`rng::FairBag::next_piece`].
     /// * `Stock`: `r = below(total copies left)` ([`SplitMix::below`]), and the piece whose
     ///   cumulative copies in [`Piece::ALL`] order first exceed `r`; one copy is removed, and if
     ///   exactly `restock` copies are then left, `multiplicity` copies of every piece are added.
     /// * `Recency`: weights [`recency_weight`]`(age, snap_centi)`, `r =`
     ///   [`SplitMix::below_u128`]`(sum)`, the piece whose cumulative weight first exceeds `r`;
-    ///   then every age grows by one (saturating at [`MAX_AGE`]) and the dealt piece's becomes 0.
+    ///   then every age grows by one (saturating at [`MAX_AGE`]) and the dealt piece's becomes 1
+    ///   (0 in version 1).
     /// * `Uniform`: `Piece::ALL[below(7)]`.
     /// * `BalanceRelative`: weights [`balance_weight`]`(relative count)`, chosen as for recency;
     ///   the dealt piece's relative count grows by one, and if every count is then positive,
@@ -511,6 +559,7 @@ impl PieceSource {
     pub fn next_piece(&mut self) -> Piece {
         match &mut self.state {
             State::Bag(bag) => bag.next_piece(),
+            State::FairBag(bag) => bag.next_piece(),
             _ => self.next_drawn(),
         }
     }
@@ -521,6 +570,7 @@ impl PieceSource {
     fn next_drawn(&mut self) -> Piece {
         match &mut self.state {
             State::Bag(bag) => bag.next_piece(),
+            State::FairBag(bag) => bag.next_piece(),
             State::Stock {
                 rng,
                 multiplicity,
@@ -541,6 +591,7 @@ impl PieceSource {
                 rng,
                 snap_centi,
                 ages,
+                repeats,
             } => {
                 let i = if *snap_centi == DEFAULT_SNAP_CENTI {
                     let weights = ages.map(|a| DEFAULT_RECENCY[usize::from(a)]);
@@ -552,7 +603,7 @@ impl PieceSource {
                 for a in ages.iter_mut() {
                     *a = a.saturating_add(1);
                 }
-                ages[i] = 0;
+                ages[i] = u8::from(*repeats);
                 Piece::ALL[i]
             }
             State::Uniform { rng } => Piece::ALL[rng.below(7) as usize],
@@ -569,127 +620,6 @@ impl PieceSource {
                 Piece::ALL[i]
             }
         }
-    }
-}
-
-impl PieceSource {
-    /// The running state in a snapshot's binary form: a tag (0 bag, 1 stock, 2 recency, 3
-    /// uniform, 4 balance), then the state's numbers.
-    pub(crate) fn write(&self, w: &mut Vec<u8>) {
-        use crate::replay::put;
-        match &self.state {
-            State::Bag(bag) => {
-                let (lcg, pieces, next) = bag.parts();
-                w.push(0);
-                put(w, u64::from(lcg));
-                w.extend(pieces.iter().map(|&p| p as u8));
-                w.push(next as u8);
-            }
-            State::Stock {
-                rng,
-                multiplicity,
-                restock,
-                left,
-            } => {
-                w.push(1);
-                put(w, rng.state());
-                w.push(*multiplicity);
-                w.push(*restock);
-                w.extend_from_slice(left);
-            }
-            State::Recency {
-                rng,
-                snap_centi,
-                ages,
-            } => {
-                w.push(2);
-                put(w, rng.state());
-                put(w, u64::from(*snap_centi));
-                w.extend_from_slice(ages);
-            }
-            State::Uniform { rng } => {
-                w.push(3);
-                put(w, rng.state());
-            }
-            State::Balance { rng, relative } => {
-                w.push(4);
-                put(w, rng.state());
-                w.extend_from_slice(relative);
-            }
-        }
-    }
-
-    /// Reads [`PieceSource::write`]'s form, refusing any state no game could reach (so dealing
-    /// from it keeps every invariant `next_piece` relies on).
-    pub(crate) fn read(
-        r: &mut crate::replay::Reader<'_>,
-    ) -> Result<PieceSource, crate::replay::ReplayError> {
-        use crate::replay::ReplayError::Malformed;
-        let seven = |r: &mut crate::replay::Reader<'_>| -> Result<[u8; 7], _> {
-            let mut a = [0u8; 7];
-            a.copy_from_slice(r.take(7)?);
-            Ok(a)
-        };
-        let state = match r.byte()? {
-            0 => {
-                let lcg = r.small("bag")?;
-                let codes = seven(r)?;
-                let mut pieces = [Piece::I; 7];
-                for (p, &c) in pieces.iter_mut().zip(&codes) {
-                    *p = *Piece::ALL.get(usize::from(c)).ok_or(Malformed("bag"))?;
-                }
-                let next = usize::from(r.byte()?);
-                State::Bag(rng::Bag::from_parts(lcg, pieces, next).ok_or(Malformed("bag"))?)
-            }
-            1 => {
-                let rng = SplitMix::from_state(r.var()?);
-                let (multiplicity, restock) = (r.byte()?, r.byte()?);
-                let left = seven(r)?;
-                let total: u32 = left.iter().map(|&c| u32::from(c)).sum();
-                // Every draw leaves more than `restock` copies (restocking when it reaches it),
-                // and no more than a fresh stock on top of them.
-                let valid = (1..=MAX_MULTIPLICITY).contains(&multiplicity)
-                    && u32::from(restock) < 7 * u32::from(multiplicity)
-                    && total > u32::from(restock)
-                    && total <= u32::from(restock) + 7 * u32::from(multiplicity);
-                if !valid {
-                    return Err(Malformed("stock"));
-                }
-                State::Stock {
-                    rng,
-                    multiplicity,
-                    restock,
-                    left,
-                }
-            }
-            2 => {
-                let rng = SplitMix::from_state(r.var()?);
-                let snap_centi: u16 = r.small("recency")?;
-                let ages = seven(r)?;
-                // Only the piece dealt last has age 0.
-                if snap_centi > MAX_SNAP_CENTI || ages.iter().filter(|&&a| a == 0).count() > 1 {
-                    return Err(Malformed("recency"));
-                }
-                State::Recency {
-                    rng,
-                    snap_centi,
-                    ages,
-                }
-            }
-            3 => State::Uniform {
-                rng: SplitMix::from_state(r.var()?),
-            },
-            4 => {
-                let rng = SplitMix::from_state(r.var()?);
-                let relative = seven(r)?;
-                if relative.iter().min() != Some(&0) {
-                    return Err(Malformed("balance"));
-                }
-                State::Balance { rng, relative }
-            }
-            _ => return Err(Malformed("generator")),
-        };
-        Ok(PieceSource { state })
     }
 }
 
@@ -710,63 +640,5 @@ impl Iterator for PieceSource {
 
     fn next(&mut self) -> Option<Piece> {
         Some(self.next_piece())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read(bytes: &[u8]) -> Result<PieceSource, crate::replay::ReplayError> {
-        PieceSource::read(&mut crate::replay::Reader { bytes, pos: 0 })
-    }
-
-    #[test]
-    fn every_generator_state_reads_back_and_deals_alike() {
-        for g in Generator::PRESETS {
-            let mut source = PieceSource::new(g, 99);
-            for _ in 0..10 {
-                source.next_piece();
-            }
-            let mut w = Vec::new();
-            source.write(&mut w);
-            let mut back = read(&w).expect("its own state");
-            assert_eq!(back, source);
-            for _ in 0..50 {
-                assert_eq!(back.next_piece(), source.next_piece());
-            }
-        }
-    }
-
-    #[test]
-    fn impossible_generator_states_are_refused() {
-        use crate::replay::ReplayError::Malformed;
-        for (bytes, what) in [
-            // A bag that is not the seven pieces, or dealt past its end.
-            (&[0u8, 5, 0, 0, 1, 2, 3, 4, 5, 0][..], "bag"),
-            (&[0, 5, 0, 1, 2, 3, 4, 5, 6, 8][..], "bag"),
-            // A stock with no copies left, or more than one restock could hold.
-            (&[1, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0][..], "stock"),
-            (&[1, 0, 2, 3, 9, 9, 9, 0, 0, 0, 0][..], "stock"),
-            (&[1, 0, 9, 3, 2, 2, 2, 2, 2, 2, 2][..], "stock"),
-            // Recency: two pieces dealt last; a snap above 10.
-            (&[2, 0, 0xfa, 0x01, 0, 0, 1, 1, 1, 1, 1][..], "recency"),
-            (&[2, 0, 0xe9, 0x07, 1, 0, 1, 1, 1, 1, 1][..], "recency"),
-            // Balance counts not relative to the smallest.
-            (&[4, 0, 1, 1, 1, 1, 1, 1, 1][..], "balance"),
-            (&[9][..], "generator"),
-        ] {
-            assert_eq!(read(bytes), Err(Malformed(what)), "{bytes:?}");
-        }
-    }
-
-    #[test]
-    fn the_default_snap_table_is_the_formula() {
-        for age in 0..=u8::MAX {
-            assert_eq!(
-                u128::from(DEFAULT_RECENCY[usize::from(age)]),
-                recency_weight(age, DEFAULT_SNAP_CENTI)
-            );
-        }
     }
 }
