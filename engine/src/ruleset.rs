@@ -415,11 +415,13 @@ impl Ruleset {
     }
 
     /// When a delay of `ms` started at `t` runs out. Without a step grid, `t + ms`. On the
-    /// grid (the rules seed's fixed step), the delay counts whole steps from the step `t`
-    /// falls in (the first at or after `t`), as many as reach `ms`: the 450 ms lock delay is
-    /// always 29 steps (464 ms) and the 180 ms clear 12 (192 ms), whenever in a step the input
-    /// that starts them lands. (Version 1 took the first step at or after `t + ms`, one step
-    /// later for an input late in its step: [`Legacy::delay_from_input`].)
+    /// grid (the rules seed's fixed step), the delay counts whole steps: the seed applies an
+    /// input between two ticks and counts from the next tick, so a delay started anywhere in
+    /// the step `[k * step, (k + 1) * step)` ends `ceil(ms / step)` steps after `k * step`,
+    /// the last counting tick: the 450 ms lock delay always takes 29 steps (464 ms) and the
+    /// 180 ms clear 12 (192 ms), wherever in its step the input that starts them lands.
+    /// (Version 1 took the first step at or after `t + ms`: one step later for an input late
+    /// in its step, [`Legacy::delay_from_input`].)
     #[inline]
     pub fn after(&self, t: Time, ms: u32) -> Time {
         if self.step <= 1 {
@@ -428,7 +430,8 @@ impl Ruleset {
         if self.legacy.delay_from_input {
             return self.on_step(t + Time::from(ms));
         }
-        self.on_step(t) + self.on_step(Time::from(ms))
+        let step = Time::from(self.step);
+        t / step * step + self.on_step(Time::from(ms))
     }
 }
 

@@ -7,7 +7,8 @@
 //! - **1**: the first rules.
 //! - **2** (issue 26, every rule exact to its seed text): `tetrs`'s ground time keeps counting
 //!   after a grounded piece reaches a new lowest row (version 1 stopped it: a stall); on the
-//!   16 ms grid of `tui-tetris` every delay counts whole steps from the step it starts in;
+//!   16 ms grid of `tui-tetris` every delay counts whole steps from the step it starts in
+//!   (version 1 ended one step late when it started late in its step);
 //!   recency may deal the piece it just dealt; the 7-bag of `standard` and `tetrs` reaches
 //!   all 5,040 orders, each with equal chance (`tui-tetris` keeps the rules seed's exact
 //!   queue); Ocular's L North clockwise and J North counter-clockwise lists hold their missing
