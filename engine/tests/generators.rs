@@ -122,9 +122,10 @@ fn tui_tetris_and_version_1_bags_deal_exactly_rng_bag() {
     assert_eq!(v1_dealing().bag, BagShuffle::SeedLcg);
     for seed in seeds {
         let want: Vec<Piece> = Bag::new(seed).take(700).collect();
-        let got: Vec<Piece> = PieceSource::dealing(Generator::Bag, seed, Ruleset::TUI_TETRIS.dealing)
-            .take(700)
-            .collect();
+        let got: Vec<Piece> =
+            PieceSource::dealing(Generator::Bag, seed, Ruleset::TUI_TETRIS.dealing)
+                .take(700)
+                .collect();
         assert_eq!(got, want, "seed {seed:#x}");
     }
     assert_eq!(Generator::default(), Generator::Bag);
@@ -676,7 +677,9 @@ fn sequences_are_pinned() {
         (Generator::Bag, "OLIJTZSTSOIJZLOIJTLZSLSTJIZO"),
         (Generator::recency(), "SLJZTOSIJLSZTOJLISJLZTOIJSLO"),
     ] {
-        let got = PieceSource::dealing(g, 42, v1_dealing()).take(28).map(Piece::letter);
+        let got = PieceSource::dealing(g, 42, v1_dealing())
+            .take(28)
+            .map(Piece::letter);
         assert_eq!(got.collect::<String>(), want, "{}", g.id());
     }
     assert_eq!(

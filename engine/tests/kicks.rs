@@ -842,7 +842,11 @@ fn assert_kicks_same_cells_as_tetrs(
 fn version_1_ocular_reaches_exactly_the_cells_tetrs_does() {
     let v1 = minotty_engine::Ruleset::of_version(minotty_engine::RulesetId::Tetrs, 1).unwrap();
     assert_eq!(v1.rotation, RotationSystem::Ocular);
-    assert_kicks_same_cells_as_tetrs(RotationSystem::Ocular, &|p, o, t| v1.kicks(p, o, t), tetrs_ocular);
+    assert_kicks_same_cells_as_tetrs(
+        RotationSystem::Ocular,
+        &|p, o, t| v1.kicks(p, o, t),
+        tetrs_ocular,
+    );
 }
 
 /// Today's Ocular is tetrs's data but for kick 2 of L North clockwise and J North

@@ -162,12 +162,19 @@ fn l_and_j_turns_incorporate_every_two_cell_overlap() {
                 let two = overlapping(piece, from, turn, 2);
                 assert_eq!(two.len(), 4, "{piece:?} {from:?} {turn:?}");
                 for k in &two {
-                    assert!(kicks.contains(k), "{piece:?} {from:?} {turn:?} misses {k:?}");
+                    assert!(
+                        kicks.contains(k),
+                        "{piece:?} {from:?} {turn:?} misses {k:?}"
+                    );
                 }
                 let mut unique = kicks.to_vec();
                 unique.sort_unstable();
                 unique.dedup();
-                assert_eq!(unique.len(), kicks.len(), "{piece:?} {from:?} {turn:?} repeats");
+                assert_eq!(
+                    unique.len(),
+                    kicks.len(),
+                    "{piece:?} {from:?} {turn:?} repeats"
+                );
                 for &k in kicks {
                     assert!(
                         !overlapping(piece, from, turn, 0).contains(&k),
@@ -179,11 +186,19 @@ fn l_and_j_turns_incorporate_every_two_cell_overlap() {
     }
     // Version 1 (replays recorded under it) keeps tetrs's lists.
     let v1 = Ruleset::of_version(RulesetId::Tetrs, 1).expect("version 1");
-    assert_eq!(v1.kicks(L, North, Cw), &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)]);
-    assert_eq!(v1.kicks(J, North, Ccw), &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)]);
-    assert!(!overlapping(L, North, Cw, 2)
-        .iter()
-        .all(|k| v1.kicks(L, North, Cw).contains(k)));
+    assert_eq!(
+        v1.kicks(L, North, Cw),
+        &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)]
+    );
+    assert_eq!(
+        v1.kicks(J, North, Ccw),
+        &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)]
+    );
+    assert!(
+        !overlapping(L, North, Cw, 2)
+            .iter()
+            .all(|k| v1.kicks(L, North, Cw).contains(k))
+    );
 }
 
 #[test]
@@ -204,14 +219,27 @@ fn the_new_l_kick_turns_in_place_where_the_old_list_jumped_aside() {
         "....#.....",
         "..........",
     ]);
-    let flat = Placed { piece: L, rotation: North, x: 3, y: 36 };
+    let flat = Placed {
+        piece: L,
+        rotation: North,
+        x: 3,
+        y: 36,
+    };
     assert_eq!(flat.cells(), [(5, 36), (3, 37), (4, 37), (5, 37)]);
     assert!(board.fits(&flat));
     let turn = |kicks: &[Kick]| {
         kicks
             .iter()
             .enumerate()
-            .map(|(i, &(dx, dy))| (i, Placed { rotation: East, ..flat.shifted(dx, dy) }))
+            .map(|(i, &(dx, dy))| {
+                (
+                    i,
+                    Placed {
+                        rotation: East,
+                        ..flat.shifted(dx, dy)
+                    },
+                )
+            })
             .find(|(_, p)| board.fits(p))
             .map(|(i, p)| (i, sorted(p.cells().to_vec())))
     };

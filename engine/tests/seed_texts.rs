@@ -183,7 +183,11 @@ fn tui_tetris_lock_delay_is_29_steps_wherever_in_its_step_the_input_lands() {
         (191, 640, 656),
     ] {
         assert_eq!(lock_after_shift_at(2, t), want_v2, "input at {t}");
-        assert_eq!(lock_after_shift_at(1, t), want_v1, "version 1, input at {t}");
+        assert_eq!(
+            lock_after_shift_at(1, t),
+            want_v1,
+            "version 1, input at {t}"
+        );
         assert_eq!((want_v2 - t / 16 * 16) / 16, 29);
     }
 }
@@ -217,7 +221,11 @@ fn tui_tetris_line_clear_pause_is_12_steps_wherever_in_its_step_the_lock_lands()
         (336, 528, 528),
     ] {
         assert_eq!(spawn_after_clear_at(2, t), want_v2, "drop at {t}");
-        assert_eq!(spawn_after_clear_at(1, t), want_v1, "version 1, drop at {t}");
+        assert_eq!(
+            spawn_after_clear_at(1, t),
+            want_v1,
+            "version 1, drop at {t}"
+        );
         assert_eq!((want_v2 - t / 16 * 16) / 16, 12);
     }
 }

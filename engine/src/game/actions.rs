@@ -1,12 +1,12 @@
 //! Inputs and piece movement: shifting with DAS/ARR, rotation with kicks, drops, hold, and the
 //! lock-delay bookkeeping that follows every movement.
 
+use super::lockdown::bottom_row;
 use super::{Game, Phase, Shift};
 use crate::event::{EndReason, EventKind};
 use crate::garbage::Incoming;
 use crate::input::{Button, Input};
 use crate::piece::{Piece, Turn};
-use super::lockdown::bottom_row;
 use crate::ruleset::{LockDown, RotationFlag, Scoring, SoftDrop, Time};
 
 /// What moved the active piece, for the lock-down bookkeeping.

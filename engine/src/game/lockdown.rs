@@ -125,7 +125,6 @@ impl Game {
     }
 }
 
-
 /// The lowest cell row of a placed piece, relative to its box.
 pub(super) fn bottom_row(placed: crate::piece::Placed) -> i8 {
     placed

@@ -28,8 +28,12 @@ pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick]
 /// North counter-clockwise try their first kick again at index 2.
 pub(super) fn kicks_v1(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
     match (piece, from, turn) {
-        (Piece::L, Rotation::North, Turn::Cw) => &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)],
-        (Piece::J, Rotation::North, Turn::Ccw) => &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)],
+        (Piece::L, Rotation::North, Turn::Cw) => {
+            &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)]
+        }
+        (Piece::J, Rotation::North, Turn::Ccw) => {
+            &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)]
+        }
         _ => kicks(piece, from, turn),
     }
 }

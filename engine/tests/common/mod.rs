@@ -5,8 +5,8 @@
 use minotty_engine::board::{HEIGHT, WIDTH};
 use minotty_engine::rng::Bag;
 use minotty_engine::{
-    Board, Button, Generator, PieceSource, Clear, Event, EventKind, Game, GameConfig, Handling, Input, Mode, Piece, Placed,
-    Rotation, RulesetId, Spin,
+    Board, Button, Clear, Event, EventKind, Game, GameConfig, Generator, Handling, Input, Mode,
+    Piece, PieceSource, Placed, Rotation, RulesetId, Spin,
 };
 
 /// A piece's four rotations, four cells each.
