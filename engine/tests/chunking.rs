@@ -269,7 +269,7 @@ fn bot_inputs_at_odd_times(mut game: Game, pieces: u32) -> Vec<(Time, Input)> {
             t += 1 + n % 3;
             game.update(t, Some(Input::Release(b)));
         }
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             game.update(t, Some(Input::Press(Button::HardDrop)));
             game.update(t + 3, Some(Input::Release(Button::HardDrop)));
             t += 3;
