@@ -52,7 +52,10 @@ async fn version_1_games_stored_before_the_change_still_verify_and_rank(pool: An
         };
         // Judged now, by the engine of version 2: re-simulated under version 1, ranked.
         let verdict = game.judge();
-        assert!(matches!(verdict, Verdict::Ranked { .. }), "{name}: {verdict:?}");
+        assert!(
+            matches!(verdict, Verdict::Ranked { .. }),
+            "{name}: {verdict:?}"
+        );
         items.push((game, verdict));
     }
     let stored = store.insert_games(&items).await.expect("inserts");
