@@ -72,7 +72,8 @@ pub const MAX_AGE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Generator {
-    /// The rules seed's 7-bag by its LCG, exactly [`rng::Bag`] (the default).
+    /// The 7-bag (the default), shuffled as the ruleset's [`Dealing`] says: uniformly
+    /// ([`rng::FairBag`]) or as the rules seed's LCG queue ([`rng::Bag`], `tui-tetris`).
     #[default]
     Bag,
     /// Bag variants: `multiplicity` copies of each piece per stock (1..=8), drawn one at a time

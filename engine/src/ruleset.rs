@@ -18,7 +18,7 @@ use crate::kicks::RotationSystem;
 
 mod versions;
 
-pub use versions::Legacy;
+pub use versions::{FIRST_VERSION, Legacy};
 
 /// Game time in milliseconds since the game started. The engine never reads a clock: the
 /// caller passes the time in.

@@ -8,8 +8,13 @@ fn read(bytes: &[u8]) -> Result<PieceSource, crate::replay::ReplayError> {
 
 #[test]
 fn every_generator_state_reads_back_and_deals_alike() {
-    for g in Generator::PRESETS {
-        let mut source = PieceSource::new(g, 99);
+    let v1 = crate::ruleset::Ruleset::of_version(crate::RulesetId::Standard, 1)
+        .expect("version 1")
+        .dealing;
+    let sources = Generator::PRESETS
+        .into_iter()
+        .flat_map(|g| [PieceSource::new(g, 99), PieceSource::dealing(g, 99, v1)]);
+    for mut source in sources {
         for _ in 0..10 {
             source.next_piece();
         }
