@@ -521,47 +521,6 @@ impl Game {
         }
     }
 
-    /// A copy of the game for look-ahead (bots, previews) without its recorded inputs, so that
-    /// forking is cheap however long the game has run. Its own replay starts empty, and so
-    /// does its count towards [`MAX_INPUTS`].
-    pub fn fork(&self) -> Game {
-        Game {
-            config: self.config.clone(),
-            rules: self.rules,
-            seed: self.seed,
-            now: self.now,
-            phase: self.phase,
-            board: self.board.clone(),
-            active: self.active,
-            bag: self.bag.clone(),
-            queue: self.queue.clone(),
-            hold: self.hold,
-            hold_used: self.hold_used,
-            buttons: self.buttons,
-            shift: self.shift,
-            soft_next: self.soft_next,
-            ground: self.ground,
-            time_limit: self.time_limit,
-            gravity: self.gravity,
-            last_fall: self.last_fall,
-            sliding: self.sliding,
-            combo: self.combo,
-            b2b: self.b2b,
-            b2b_chain: self.b2b_chain,
-            stats: self.stats,
-            garbage: self.garbage.clone(),
-            rng: self.rng,
-            cheese_left: self.cheese_left,
-            puzzle: self.puzzle,
-            descent: self.descent.clone(),
-            events: Vec::with_capacity(16),
-            inputs: Vec::new(),
-            paused: self.paused,
-            bot: self.bot,
-            due: self.due,
-        }
-    }
-
     /// Whether the player paused this game ([`Input::Pause`]) before it ended.
     pub fn paused(&self) -> bool {
         self.paused

@@ -22,6 +22,10 @@ use crate::kicks::RotationSystem;
 use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 use crate::ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 
+mod playback;
+
+pub use playback::Playback;
+
 const MAGIC: &[u8; 4] = b"MTRP";
 /// Format 1: no tuning. Format 2 (written only for a game with a tuning): format 1 with the
 /// tuning after the handling.
@@ -114,7 +118,7 @@ impl Replay {
     /// The game this replay starts, under the ruleset version it was recorded with, once the
     /// replay is known to be playable by this engine: a version it does not know (a later one)
     /// is refused.
-    fn new_game(&self) -> Result<Game, ReplayError> {
+    pub(crate) fn new_game(&self) -> Result<Game, ReplayError> {
         let version_error = || ReplayError::RulesetVersion {
             recorded: self.version,
             current: Ruleset::get(self.ruleset).version,
@@ -256,55 +260,6 @@ impl Replay {
             inputs,
             end,
         })
-    }
-}
-
-/// Plays a replay back over time, for watching it: [`Playback::advance_to`] feeds the recorded
-/// inputs up to a time, so a viewer can run at 1x, faster, or step.
-#[derive(Clone, Debug)]
-pub struct Playback {
-    replay: Replay,
-    game: Game,
-    next: usize,
-}
-
-impl Playback {
-    /// Refuses a replay this engine cannot play, or one with more than [`MAX_INPUTS`] inputs.
-    pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
-        let game = replay.new_game()?;
-        Ok(Playback {
-            replay,
-            game,
-            next: 0,
-        })
-    }
-
-    /// Plays up to game time `t` (capped at the replay's end) and returns the events.
-    pub fn advance_to(&mut self, t: Time) -> Vec<Event> {
-        let t = t.min(self.replay.end);
-        let mut events = Vec::new();
-        while let Some(&(time, input)) = self.replay.inputs.get(self.next) {
-            if time > t {
-                break;
-            }
-            events.extend_from_slice(self.game.update(time, Some(input)));
-            self.next += 1;
-        }
-        events.extend_from_slice(self.game.update(t, None));
-        events
-    }
-
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
-    pub fn replay(&self) -> &Replay {
-        &self.replay
-    }
-
-    /// Whether playback reached the end of the recording.
-    pub fn finished(&self) -> bool {
-        self.game.now() >= self.replay.end
     }
 }
 
