@@ -6,8 +6,10 @@
 //! caller chunks time: see `tests/chunking.rs`.
 
 mod actions;
+mod build;
 mod descent;
 mod lock;
+mod lockdown;
 mod position;
 mod setup;
 mod snapshot;
@@ -158,52 +160,11 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game. Nothing happens until the first [`Game::update`], which sets up the board and
-    /// spawns the first piece at time 0.
+    /// A new game under the current version of its ruleset. Nothing happens until the first
+    /// [`Game::update`], which sets up the board and spawns the first piece at time 0.
     pub fn new(config: GameConfig, seed: u32) -> Game {
-        let rules = Ruleset::get(config.ruleset).tuned(&config.tuning);
-        let level = config.mode.start_level.max(rules.min_level);
-        Game {
-            rules,
-            seed,
-            now: 0,
-            phase: Phase::Ready,
-            board: Board::new(),
-            active: None,
-            bag: PieceSource::new(rules.generator, seed),
-            queue: VecDeque::with_capacity(16),
-            hold: None,
-            hold_used: false,
-            buttons: [false; Button::ALL.len()],
-            shift: None,
-            soft_next: None,
-            ground: Ground::default(),
-            time_limit: config.mode.time_limit(),
-            gravity: gravity_at(&config.mode, &rules, level),
-            last_fall: 0,
-            sliding: false,
-            combo: -1,
-            b2b: false,
-            b2b_chain: 0,
-            stats: Stats {
-                level,
-                ..Stats::default()
-            },
-            garbage: GarbageQueue::default(),
-            rng: SplitMix::new(seed, 1),
-            cheese_left: 0,
-            puzzle: None,
-            descent: None,
-            events: Vec::with_capacity(32),
-            inputs: Vec::with_capacity(256),
-            paused: false,
-            bot: false,
-            due: None,
-            config: GameConfig {
-                handling: config.handling.clamped(),
-                ..config
-            },
-        }
+        let rules = *Ruleset::get(config.ruleset);
+        Game::with_rules(config, seed, rules)
     }
 
     /// Advances the game to `now` (earlier times count as the current time), then applies
@@ -253,7 +214,7 @@ impl Game {
                         Some(t) => next = next.min(t),
                         None => {
                             if let Some(i) = self.fall_interval() {
-                                next = next.min(self.rules.on_step(self.last_fall + Time::from(i)));
+                                next = next.min(self.rules.after(self.last_fall, i));
                             }
                         }
                     }
@@ -364,7 +325,7 @@ impl Game {
         }
         if self
             .fall_interval()
-            .is_some_and(|i| self.rules.on_step(self.last_fall + Time::from(i)) <= now)
+            .is_some_and(|i| self.rules.after(self.last_fall, i) <= now)
         {
             // Descent's piece never locks, so resting it has no lock timer to wait for: a
             // step onto the ground restarts the gravity timer (the next step is due an
@@ -557,47 +518,6 @@ impl Game {
             tuning: self.config.tuning,
             inputs: self.inputs.clone(),
             end: self.now,
-        }
-    }
-
-    /// A copy of the game for look-ahead (bots, previews) without its recorded inputs, so that
-    /// forking is cheap however long the game has run. Its own replay starts empty, and so
-    /// does its count towards [`MAX_INPUTS`].
-    pub fn fork(&self) -> Game {
-        Game {
-            config: self.config.clone(),
-            rules: self.rules,
-            seed: self.seed,
-            now: self.now,
-            phase: self.phase,
-            board: self.board.clone(),
-            active: self.active,
-            bag: self.bag.clone(),
-            queue: self.queue.clone(),
-            hold: self.hold,
-            hold_used: self.hold_used,
-            buttons: self.buttons,
-            shift: self.shift,
-            soft_next: self.soft_next,
-            ground: self.ground,
-            time_limit: self.time_limit,
-            gravity: self.gravity,
-            last_fall: self.last_fall,
-            sliding: self.sliding,
-            combo: self.combo,
-            b2b: self.b2b,
-            b2b_chain: self.b2b_chain,
-            stats: self.stats,
-            garbage: self.garbage.clone(),
-            rng: self.rng,
-            cheese_left: self.cheese_left,
-            puzzle: self.puzzle,
-            descent: self.descent.clone(),
-            events: Vec::with_capacity(16),
-            inputs: Vec::new(),
-            paused: self.paused,
-            bot: self.bot,
-            due: self.due,
         }
     }
 

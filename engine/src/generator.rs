@@ -7,13 +7,50 @@
 //! bit: no floating point is used while dealing, and the few real numbers involved (`a^snap`,
 //! `e^-d`) are replaced by integer tables whose construction is documented below.
 //!
-//! Randomness: [`Generator::Bag`] deals exactly [`rng::Bag`] from the seed's LCG (existing
-//! replays and leaderboards depend on it). Every other generator draws from
-//! `SplitMix::new(seed, PIECE_STREAM)` with [`PIECE_STREAM`] = 3: stream 1 is the game's garbage
-//! and start boards, stream 2 the versus router's, and the streams must never be shared.
+//! Randomness: [`Generator::Bag`] deals by the ruleset's [`BagShuffle`]: exactly [`rng::Bag`]
+//! from the rules seed's LCG (`tui-tetris`, and every ruleset's version 1), or
+//! [`rng::FairBag`], every order equally likely. The fair bag and every other generator draw
+//! from `SplitMix::new(seed, PIECE_STREAM)` with [`PIECE_STREAM`] = 3: stream 1 is the game's
+//! garbage and start boards, stream 2 the versus router's, and the streams must never be
+//! shared.
 
 use crate::piece::Piece;
 use crate::rng::{self, SplitMix};
+
+mod bytes;
+#[cfg(test)]
+mod tests;
+mod weights;
+
+use weights::DEFAULT_RECENCY;
+pub use weights::{balance_weight, recency_weight};
+
+/// How the 7-bag is shuffled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BagShuffle {
+    /// The rules seed's exact queue: [`rng::Bag`], its LCG's value modulo `i + 1` (1,260 of
+    /// the 5,040 orders occur).
+    SeedLcg,
+    /// [`rng::FairBag`]: every order with equal chance.
+    Fair,
+}
+
+/// How a ruleset's version deals what its [`Generator`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dealing {
+    pub bag: BagShuffle,
+    /// Recency may deal the piece it just dealt (weight `1^snap`: "any piece may be generated
+    /// at any time"); version 1 gave it weight 0.
+    pub recency_repeats: bool,
+}
+
+impl Dealing {
+    /// The current versions of `standard` and `tetrs` (`tui-tetris` keeps the seed's bag).
+    pub const CURRENT: Dealing = Dealing {
+        bag: BagShuffle::Fair,
+        recency_repeats: true,
+    };
+}
 
 /// The [`SplitMix`] stream the non-bag generators draw from (1 is garbage's, 2 the versus
 /// router's).
@@ -39,16 +76,19 @@ pub const MAX_AGE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Generator {
-    /// The rules seed's 7-bag by its LCG, exactly [`rng::Bag`] (the default).
+    /// The 7-bag (the default), shuffled as the ruleset's [`Dealing`] says: uniformly
+    /// ([`rng::FairBag`]) or as the rules seed's LCG queue ([`rng::Bag`], `tui-tetris`).
     #[default]
     Bag,
     /// Bag variants: `multiplicity` copies of each piece per stock (1..=8), drawn one at a time
     /// with probability proportional to the copies left, and restocked (adding `multiplicity`
     /// of each piece) as soon as `restock` pieces are left (`0 <= restock < 7 * multiplicity`).
     Stock { multiplicity: u8, restock: u8 },
-    /// Recency-based: each piece is weighted by `age^snap`, where `age` is the number of pieces
-    /// dealt since it was last dealt (so the piece just dealt has age 0 and weight 0 unless snap
-    /// is 0) and all ages start at 1. `snap_centi` is snap × 100, 0..=1000; default 250.
+    /// Recency-based: each piece is weighted by `age^snap`, where `age` is how many pieces ago
+    /// it was last dealt (1 for the piece just dealt, so any piece may come next) and all ages
+    /// start at 1 (the first piece is uniform). `snap_centi` is snap × 100, 0..=1000; default
+    /// 250. (Version 1 rulesets counted the piece just dealt as age 0, weight 0: it never came
+    /// twice in a row; see [`Dealing::recency_repeats`].)
     Recency { snap_centi: u16 },
     /// Uniformly random.
     Uniform,
@@ -204,213 +244,6 @@ fn parse_centi(s: &str) -> Option<u16> {
     u16::try_from(whole.checked_mul(100)?.checked_add(frac)?).ok()
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fixed-point arithmetic for recency weights.
-//
-// `recency_weight(a, c)` is `a^(c/100)` in units of 2^-40. With `c = 100 n + f` (`f < 100`) it
-// is `a^n * 2^(f * log2(a) / 100)`: the integer power `a^n` exactly (so integer snaps give exact
-// weights), times the fractional power computed in fixed point:
-//
-// * `LOG2_Q48[a]` is `log2(a)` in Q48 (48 fraction bits) for `a` in 1..=255, by the classic
-//   bit-by-bit method: `a = 2^j * y` with `y` in [1, 2) held in Q62; each of 48 steps squares `y`
-//   (truncating to Q62) and, if `y >= 2`, halves it and sets the next fraction bit.
-// * `EXP2_Q62[i]` is `2^(2^-(i+1))` in Q62 for i in 0..48: the first is `isqrt(2 * 2^124)` and
-//   each next one `isqrt(previous * 2^62)` (successive square roots of 2, truncated).
-// * `EXP2_BYTES_Q62[j][b]` is `2^(b / 256^(j+1))` in Q62 for j in 0..6 and b in 0..256: the
-//   product of `EXP2_Q62[i]` over the bits of `b` (truncating to Q62, most significant first).
-// * The exponent `e = f * LOG2_Q48[a] / 100` (integer division, truncating) is split into its
-//   integer part `k` and its six fraction bytes; the mantissa `m` starts at 1.0 in Q62 and is
-//   multiplied (truncating to Q62) by `EXP2_BYTES_Q62[j][byte j]` for each nonzero byte, most
-//   significant first. The fractional power is `(m >> 22) << k`: the mantissa with 40 fraction
-//   bits, shifted by `k`; the weight is that times `a^n`.
-//
-// All tables are computed at compile time by `const fn`s with `u128` integer arithmetic only.
-// Every step truncates; the relative error against the real `a^snap` is 0 for integer snaps
-// and below 2^-38 (about 4e-12) otherwise; tests check 1e-10 against f64. With `a <= 255` and
-// snap <= 10 a weight is at most `255^10 * 2^40 < 2^120` (and every intermediate product is
-// below the final weight's bound), so the sum of seven is below 2^123: no overflow.
-// ---------------------------------------------------------------------------------------------
-
-const ONE_Q62: u128 = 1 << 62;
-
-const fn log2_q48(a: u32) -> u64 {
-    let n = 31 - a.leading_zeros();
-    let mut y: u128 = ((a as u128) << 62) >> n;
-    let mut result: u64 = (n as u64) << 48;
-    let mut bit: u64 = 1 << 47;
-    while bit > 0 {
-        y = (y * y) >> 62;
-        if y >= 2 * ONE_Q62 {
-            y >>= 1;
-            result |= bit;
-        }
-        bit >>= 1;
-    }
-    result
-}
-
-const LOG2_Q48: [u64; 256] = {
-    let mut table = [0u64; 256];
-    let mut a = 1;
-    while a < 256 {
-        table[a] = log2_q48(a as u32);
-        a += 1;
-    }
-    table
-};
-
-/// Each entry is in (1, 2) in Q62, so below 2^63: stored as `u64` so that a product of two is
-/// one widening 64 x 64 -> 128 bit multiplication.
-const EXP2_Q62: [u64; 48] = {
-    let mut table = [0u64; 48];
-    let mut x = (2 * ONE_Q62 * ONE_Q62).isqrt();
-    let mut i = 0;
-    while i < 48 {
-        table[i] = x as u64;
-        x = (x * ONE_Q62).isqrt();
-        i += 1;
-    }
-    table
-};
-
-/// `EXP2_BYTES_Q62[j][b]` is `2^(b / 256^(j+1))` in Q62: the product (truncating to Q62, most
-/// significant first) of `EXP2_Q62[8j + 7 - t]` over the set bits `t` of `b`.
-const EXP2_BYTES_Q62: [[u64; 256]; 6] = {
-    let mut table = [[0u64; 256]; 6];
-    let mut j = 0;
-    while j < 6 {
-        let mut b = 0;
-        while b < 256 {
-            let mut m = ONE_Q62 as u64;
-            let mut t = 8;
-            while t > 0 {
-                t -= 1;
-                if b & (1 << t) != 0 {
-                    m = ((m as u128 * EXP2_Q62[8 * j + 7 - t] as u128) >> 62) as u64;
-                }
-            }
-            table[j][b] = m;
-            b += 1;
-        }
-        j += 1;
-    }
-    table
-};
-
-/// The recency weight of a piece `age` pieces old under snap `snap_centi / 100`: `age^snap` in
-/// units of 2^-40 (so `2^40` is weight 1), with `0^0 = 1` and `0^snap = 0` otherwise.
-/// `snap_centi` above 1000 is taken as 1000. Integer arithmetic only, as described in this
-/// module's source: exact for integer snaps, relative error below 2^-38 otherwise.
-pub const fn recency_weight(age: u8, snap_centi: u16) -> u128 {
-    let snap_centi = if snap_centi > MAX_SNAP_CENTI {
-        MAX_SNAP_CENTI
-    } else {
-        snap_centi
-    };
-    if snap_centi == 0 {
-        return 1 << 40;
-    }
-    if age == 0 {
-        return 0;
-    }
-    let whole = (snap_centi / 100) as u32;
-    let frac = (snap_centi % 100) as u64;
-    // frac < 2^7 and LOG2_Q48 < 8 * 2^48 = 2^51: the product is below 2^58; k <= 7.
-    let e = frac * LOG2_Q48[age as usize] / 100;
-    let k = e >> 48;
-    // The six bytes of the fraction, most significant first; m stays in [1, 2) in Q62.
-    let mut m = ONE_Q62 as u64;
-    let mut j = 0;
-    while j < 6 {
-        let byte = ((e >> (40 - 8 * j)) & 0xFF) as usize;
-        if byte != 0 {
-            m = ((m as u128 * EXP2_BYTES_Q62[j][byte] as u128) >> 62) as u64;
-        }
-        j += 1;
-    }
-    // a^n <= 255^10 < 2^80 and the fractional power < a < 2^8 in Q40: the product < 2^128,
-    // and in fact at most 255^10 * 2^40 < 2^120 (the power is monotonic in the snap).
-    (age as u128).pow(whole) * (((m >> 22) as u128) << k)
-}
-
-/// [`recency_weight`] at the default snap for every age, computed at compile time (tetrs games
-/// deal from it: a lookup instead of six multiplications per piece and weight). At this snap
-/// seven weights add up to less than 2^64 (checked below), so the draw runs in 64 bits.
-static DEFAULT_RECENCY: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut age = 0;
-    while age < 256 {
-        let w = recency_weight(age as u8, DEFAULT_SNAP_CENTI);
-        assert!(
-            w <= u64::MAX as u128 / 7,
-            "seven default weights must fit 64 bits"
-        );
-        t[age] = w as u64;
-        age += 1;
-    }
-    t
-};
-
-/// `round(2^60 * e^-d)` for d in 0..=42, worked out once with 60-digit decimal arithmetic and
-/// pinned; `e^-42 * 2^60` rounds to 1, and every larger difference also weighs 1 (such a
-/// difference is never reached in practice: see the balance tests).
-const BALANCE_Q60: [u64; 43] = [
-    1_152_921_504_606_846_976,
-    424_136_118_829_305_330,
-    156_030_958_375_549_300,
-    57_400_581_772_641_654,
-    21_116_493_945_435_090,
-    7_768_323_992_146_806,
-    2_857_806_689_069_675,
-    1_051_328_327_750_962,
-    386_762_077_700_731,
-    142_281_817_010_851,
-    52_342_555_330_809,
-    19_255_750_004_583,
-    7_083_794_551_023,
-    2_605_982_380_804,
-    958_687_341_953,
-    352_681_363_616,
-    129_744_222_959,
-    47_730_232_237,
-    17_558_971_162,
-    6_459_584_499,
-    2_376_348_336,
-    874_209_698,
-    321_603_775,
-    118_311_417,
-    43_524_338,
-    16_011_709,
-    5_890_379,
-    2_166_949,
-    797_176,
-    293_265,
-    107_886,
-    39_689,
-    14_601,
-    5_371,
-    1_976,
-    727,
-    267,
-    98,
-    36,
-    13,
-    5,
-    2,
-    1,
-];
-
-/// The balance-relative weight of a piece dealt `d` more times than the least dealt piece:
-/// `e^-d` in units of 2^-60, rounded, from a pinned table; 1 unit for `d >= 42`.
-pub const fn balance_weight(d: u8) -> u64 {
-    let i = if (d as usize) < BALANCE_Q60.len() {
-        d as usize
-    } else {
-        BALANCE_Q60.len() - 1
-    };
-    BALANCE_Q60[i]
-}
-
 /// The running state of a [`Generator`] for one game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -422,6 +255,7 @@ pub struct PieceSource {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 enum State {
     Bag(rng::Bag),
+    FairBag(rng::FairBag),
     Stock {
         rng: SplitMix,
         multiplicity: u8,
@@ -433,8 +267,10 @@ enum State {
     Recency {
         rng: SplitMix,
         snap_centi: u16,
-        /// Pieces dealt since each piece was last dealt, saturating at [`MAX_AGE`].
+        /// How many pieces ago each piece was last dealt, saturating at [`MAX_AGE`]: the piece
+        /// just dealt has age 1 when `repeats`, 0 (weight 0) otherwise (version 1).
         ages: [u8; 7],
+        repeats: bool,
     },
     Uniform {
         rng: SplitMix,
@@ -448,11 +284,19 @@ enum State {
 
 impl PieceSource {
     /// The source for `generator` (validated first, see [`Generator::validated`]) and a game's
-    /// seed.
+    /// seed, dealing as the current `standard` and `tetrs` do ([`Dealing::CURRENT`]).
     pub fn new(generator: Generator, seed: u32) -> PieceSource {
+        PieceSource::dealing(generator, seed, Dealing::CURRENT)
+    }
+
+    /// The source for `generator` and a game's seed, dealing as a ruleset version does.
+    pub fn dealing(generator: Generator, seed: u32, dealing: Dealing) -> PieceSource {
         let rng = SplitMix::new(seed, PIECE_STREAM);
         let state = match generator.validated() {
-            Generator::Bag => State::Bag(rng::Bag::new(seed)),
+            Generator::Bag => match dealing.bag {
+                BagShuffle::SeedLcg => State::Bag(rng::Bag::new(seed)),
+                BagShuffle::Fair => State::FairBag(rng::FairBag::new(seed, PIECE_STREAM)),
+            },
             Generator::Stock {
                 multiplicity,
                 restock,
@@ -466,6 +310,7 @@ impl PieceSource {
                 rng,
                 snap_centi,
                 ages: [1; 7],
+                repeats: dealing.recency_repeats,
             },
             Generator::Uniform => State::Uniform { rng },
             Generator::BalanceRelative => State::Balance {
@@ -479,7 +324,7 @@ impl PieceSource {
     /// The (validated) generator this source deals for.
     pub fn generator(&self) -> Generator {
         match self.state {
-            State::Bag(_) => Generator::Bag,
+            State::Bag(_) | State::FairBag(_) => Generator::Bag,
             State::Stock {
                 multiplicity,
                 restock,
@@ -496,13 +341,14 @@ impl PieceSource {
 
     /// The next piece. No allocation and no floating point:
     ///
-    /// * `Bag`: [`rng::Bag::next_piece`].
+    /// * `Bag`: [`rng::Bag::next_piece`] or [`rng::FairBag::next_piece`].
     /// * `Stock`: `r = below(total copies left)` ([`SplitMix::below`]), and the piece whose
     ///   cumulative copies in [`Piece::ALL`] order first exceed `r`; one copy is removed, and if
     ///   exactly `restock` copies are then left, `multiplicity` copies of every piece are added.
     /// * `Recency`: weights [`recency_weight`]`(age, snap_centi)`, `r =`
     ///   [`SplitMix::below_u128`]`(sum)`, the piece whose cumulative weight first exceeds `r`;
-    ///   then every age grows by one (saturating at [`MAX_AGE`]) and the dealt piece's becomes 0.
+    ///   then every age grows by one (saturating at [`MAX_AGE`]) and the dealt piece's becomes 1
+    ///   (0 in version 1).
     /// * `Uniform`: `Piece::ALL[below(7)]`.
     /// * `BalanceRelative`: weights [`balance_weight`]`(relative count)`, chosen as for recency;
     ///   the dealt piece's relative count grows by one, and if every count is then positive,
@@ -511,6 +357,7 @@ impl PieceSource {
     pub fn next_piece(&mut self) -> Piece {
         match &mut self.state {
             State::Bag(bag) => bag.next_piece(),
+            State::FairBag(bag) => bag.next_piece(),
             _ => self.next_drawn(),
         }
     }
@@ -521,6 +368,7 @@ impl PieceSource {
     fn next_drawn(&mut self) -> Piece {
         match &mut self.state {
             State::Bag(bag) => bag.next_piece(),
+            State::FairBag(bag) => bag.next_piece(),
             State::Stock {
                 rng,
                 multiplicity,
@@ -541,6 +389,7 @@ impl PieceSource {
                 rng,
                 snap_centi,
                 ages,
+                repeats,
             } => {
                 let i = if *snap_centi == DEFAULT_SNAP_CENTI {
                     let weights = ages.map(|a| DEFAULT_RECENCY[usize::from(a)]);
@@ -552,7 +401,7 @@ impl PieceSource {
                 for a in ages.iter_mut() {
                     *a = a.saturating_add(1);
                 }
-                ages[i] = 0;
+                ages[i] = u8::from(*repeats);
                 Piece::ALL[i]
             }
             State::Uniform { rng } => Piece::ALL[rng.below(7) as usize],
@@ -569,127 +418,6 @@ impl PieceSource {
                 Piece::ALL[i]
             }
         }
-    }
-}
-
-impl PieceSource {
-    /// The running state in a snapshot's binary form: a tag (0 bag, 1 stock, 2 recency, 3
-    /// uniform, 4 balance), then the state's numbers.
-    pub(crate) fn write(&self, w: &mut Vec<u8>) {
-        use crate::replay::put;
-        match &self.state {
-            State::Bag(bag) => {
-                let (lcg, pieces, next) = bag.parts();
-                w.push(0);
-                put(w, u64::from(lcg));
-                w.extend(pieces.iter().map(|&p| p as u8));
-                w.push(next as u8);
-            }
-            State::Stock {
-                rng,
-                multiplicity,
-                restock,
-                left,
-            } => {
-                w.push(1);
-                put(w, rng.state());
-                w.push(*multiplicity);
-                w.push(*restock);
-                w.extend_from_slice(left);
-            }
-            State::Recency {
-                rng,
-                snap_centi,
-                ages,
-            } => {
-                w.push(2);
-                put(w, rng.state());
-                put(w, u64::from(*snap_centi));
-                w.extend_from_slice(ages);
-            }
-            State::Uniform { rng } => {
-                w.push(3);
-                put(w, rng.state());
-            }
-            State::Balance { rng, relative } => {
-                w.push(4);
-                put(w, rng.state());
-                w.extend_from_slice(relative);
-            }
-        }
-    }
-
-    /// Reads [`PieceSource::write`]'s form, refusing any state no game could reach (so dealing
-    /// from it keeps every invariant `next_piece` relies on).
-    pub(crate) fn read(
-        r: &mut crate::replay::Reader<'_>,
-    ) -> Result<PieceSource, crate::replay::ReplayError> {
-        use crate::replay::ReplayError::Malformed;
-        let seven = |r: &mut crate::replay::Reader<'_>| -> Result<[u8; 7], _> {
-            let mut a = [0u8; 7];
-            a.copy_from_slice(r.take(7)?);
-            Ok(a)
-        };
-        let state = match r.byte()? {
-            0 => {
-                let lcg = r.small("bag")?;
-                let codes = seven(r)?;
-                let mut pieces = [Piece::I; 7];
-                for (p, &c) in pieces.iter_mut().zip(&codes) {
-                    *p = *Piece::ALL.get(usize::from(c)).ok_or(Malformed("bag"))?;
-                }
-                let next = usize::from(r.byte()?);
-                State::Bag(rng::Bag::from_parts(lcg, pieces, next).ok_or(Malformed("bag"))?)
-            }
-            1 => {
-                let rng = SplitMix::from_state(r.var()?);
-                let (multiplicity, restock) = (r.byte()?, r.byte()?);
-                let left = seven(r)?;
-                let total: u32 = left.iter().map(|&c| u32::from(c)).sum();
-                // Every draw leaves more than `restock` copies (restocking when it reaches it),
-                // and no more than a fresh stock on top of them.
-                let valid = (1..=MAX_MULTIPLICITY).contains(&multiplicity)
-                    && u32::from(restock) < 7 * u32::from(multiplicity)
-                    && total > u32::from(restock)
-                    && total <= u32::from(restock) + 7 * u32::from(multiplicity);
-                if !valid {
-                    return Err(Malformed("stock"));
-                }
-                State::Stock {
-                    rng,
-                    multiplicity,
-                    restock,
-                    left,
-                }
-            }
-            2 => {
-                let rng = SplitMix::from_state(r.var()?);
-                let snap_centi: u16 = r.small("recency")?;
-                let ages = seven(r)?;
-                // Only the piece dealt last has age 0.
-                if snap_centi > MAX_SNAP_CENTI || ages.iter().filter(|&&a| a == 0).count() > 1 {
-                    return Err(Malformed("recency"));
-                }
-                State::Recency {
-                    rng,
-                    snap_centi,
-                    ages,
-                }
-            }
-            3 => State::Uniform {
-                rng: SplitMix::from_state(r.var()?),
-            },
-            4 => {
-                let rng = SplitMix::from_state(r.var()?);
-                let relative = seven(r)?;
-                if relative.iter().min() != Some(&0) {
-                    return Err(Malformed("balance"));
-                }
-                State::Balance { rng, relative }
-            }
-            _ => return Err(Malformed("generator")),
-        };
-        Ok(PieceSource { state })
     }
 }
 
@@ -710,63 +438,5 @@ impl Iterator for PieceSource {
 
     fn next(&mut self) -> Option<Piece> {
         Some(self.next_piece())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read(bytes: &[u8]) -> Result<PieceSource, crate::replay::ReplayError> {
-        PieceSource::read(&mut crate::replay::Reader { bytes, pos: 0 })
-    }
-
-    #[test]
-    fn every_generator_state_reads_back_and_deals_alike() {
-        for g in Generator::PRESETS {
-            let mut source = PieceSource::new(g, 99);
-            for _ in 0..10 {
-                source.next_piece();
-            }
-            let mut w = Vec::new();
-            source.write(&mut w);
-            let mut back = read(&w).expect("its own state");
-            assert_eq!(back, source);
-            for _ in 0..50 {
-                assert_eq!(back.next_piece(), source.next_piece());
-            }
-        }
-    }
-
-    #[test]
-    fn impossible_generator_states_are_refused() {
-        use crate::replay::ReplayError::Malformed;
-        for (bytes, what) in [
-            // A bag that is not the seven pieces, or dealt past its end.
-            (&[0u8, 5, 0, 0, 1, 2, 3, 4, 5, 0][..], "bag"),
-            (&[0, 5, 0, 1, 2, 3, 4, 5, 6, 8][..], "bag"),
-            // A stock with no copies left, or more than one restock could hold.
-            (&[1, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0][..], "stock"),
-            (&[1, 0, 2, 3, 9, 9, 9, 0, 0, 0, 0][..], "stock"),
-            (&[1, 0, 9, 3, 2, 2, 2, 2, 2, 2, 2][..], "stock"),
-            // Recency: two pieces dealt last; a snap above 10.
-            (&[2, 0, 0xfa, 0x01, 0, 0, 1, 1, 1, 1, 1][..], "recency"),
-            (&[2, 0, 0xe9, 0x07, 1, 0, 1, 1, 1, 1, 1][..], "recency"),
-            // Balance counts not relative to the smallest.
-            (&[4, 0, 1, 1, 1, 1, 1, 1, 1][..], "balance"),
-            (&[9][..], "generator"),
-        ] {
-            assert_eq!(read(bytes), Err(Malformed(what)), "{bytes:?}");
-        }
-    }
-
-    #[test]
-    fn the_default_snap_table_is_the_formula() {
-        for age in 0..=u8::MAX {
-            assert_eq!(
-                u128::from(DEFAULT_RECENCY[usize::from(age)]),
-                recency_weight(age, DEFAULT_SNAP_CENTI)
-            );
-        }
     }
 }

@@ -115,6 +115,19 @@ impl RotationSystem {
     }
 }
 
+impl crate::ruleset::Ruleset {
+    /// The offsets this ruleset's version tries for a turn: its rotation system's lists
+    /// ([`RotationSystem::kicks`]), or for a version 1 ruleset playing Ocular, the tetrs
+    /// engine's L/J data with its repeated kick (see `kicks/ocular.rs`).
+    #[inline]
+    pub fn kicks(&self, piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
+        if self.rotation == RotationSystem::Ocular && self.legacy.ocular_repeated_kick {
+            return ocular::kicks_v1(piece, from, turn);
+        }
+        self.rotation.kicks(piece, from, turn)
+    }
+}
+
 /// The column of a turn in the `[Cw, Ccw, Half]` tables of the submodules.
 const fn turn_index(turn: Turn) -> usize {
     match turn {

@@ -22,6 +22,10 @@ use crate::kicks::RotationSystem;
 use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 use crate::ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 
+mod playback;
+
+pub use playback::Playback;
+
 const MAGIC: &[u8; 4] = b"MTRP";
 /// Format 1: no tuning. Format 2 (written only for a game with a tuning): format 1 with the
 /// tuning after the handling.
@@ -58,7 +62,8 @@ pub struct Replay {
 pub enum ReplayError {
     /// The bytes are not a replay, or are cut short, or hold an invalid value.
     Malformed(&'static str),
-    /// The replay was recorded under another version of its ruleset.
+    /// The replay was recorded under a version of its ruleset this engine does not play (one
+    /// newer than its own, `current`). Every earlier version still plays.
     RulesetVersion { recorded: u16, current: u16 },
     /// Input times go backwards.
     UnorderedInputs,
@@ -72,7 +77,7 @@ impl std::fmt::Display for ReplayError {
             ReplayError::Malformed(what) => write!(f, "malformed replay: {what}"),
             ReplayError::RulesetVersion { recorded, current } => write!(
                 f,
-                "replay recorded under ruleset version {recorded}, this engine has {current}"
+                "replay recorded under ruleset version {recorded}, this engine plays 1 to {current}"
             ),
             ReplayError::UnorderedInputs => write!(f, "replay inputs are not in time order"),
             ReplayError::TooManyInputs { count } => write!(
@@ -100,7 +105,7 @@ impl Replay {
 
     /// Re-simulates, handing every event to `on_event`.
     pub fn play_with(&self, mut on_event: impl FnMut(&Event)) -> Result<Game, ReplayError> {
-        let mut game = Game::new(self.checked_config()?, self.seed);
+        let mut game = self.new_game()?;
         for &(time, input) in &self.inputs {
             game.update(time, Some(input))
                 .iter()
@@ -110,15 +115,22 @@ impl Replay {
         Ok(game)
     }
 
-    /// The game configuration, once the replay is known to be playable by this engine.
+    /// The game this replay starts, under the ruleset version it was recorded with, once the
+    /// replay is known to be playable by this engine: a version it does not know (a later one)
+    /// is refused.
+    pub(crate) fn new_game(&self) -> Result<Game, ReplayError> {
+        let version_error = || ReplayError::RulesetVersion {
+            recorded: self.version,
+            current: Ruleset::get(self.ruleset).version,
+        };
+        // Checked before anything is built for it.
+        Ruleset::of_version(self.ruleset, self.version).ok_or_else(version_error)?;
+        let config = self.checked_config()?;
+        Game::of_version(config, self.seed, self.version).ok_or_else(version_error)
+    }
+
+    /// The game configuration, once the replay's inputs are known to be playable.
     fn checked_config(&self) -> Result<GameConfig, ReplayError> {
-        let current = Ruleset::get(self.ruleset).version;
-        if self.version != current {
-            return Err(ReplayError::RulesetVersion {
-                recorded: self.version,
-                current,
-            });
-        }
         if self.inputs.len() > MAX_INPUTS {
             return Err(ReplayError::TooManyInputs {
                 count: self.inputs.len() as u64,
@@ -248,55 +260,6 @@ impl Replay {
             inputs,
             end,
         })
-    }
-}
-
-/// Plays a replay back over time, for watching it: [`Playback::advance_to`] feeds the recorded
-/// inputs up to a time, so a viewer can run at 1x, faster, or step.
-#[derive(Clone, Debug)]
-pub struct Playback {
-    replay: Replay,
-    game: Game,
-    next: usize,
-}
-
-impl Playback {
-    /// Refuses a replay this engine cannot play, or one with more than [`MAX_INPUTS`] inputs.
-    pub fn new(replay: Replay) -> Result<Playback, ReplayError> {
-        let game = Game::new(replay.checked_config()?, replay.seed);
-        Ok(Playback {
-            replay,
-            game,
-            next: 0,
-        })
-    }
-
-    /// Plays up to game time `t` (capped at the replay's end) and returns the events.
-    pub fn advance_to(&mut self, t: Time) -> Vec<Event> {
-        let t = t.min(self.replay.end);
-        let mut events = Vec::new();
-        while let Some(&(time, input)) = self.replay.inputs.get(self.next) {
-            if time > t {
-                break;
-            }
-            events.extend_from_slice(self.game.update(time, Some(input)));
-            self.next += 1;
-        }
-        events.extend_from_slice(self.game.update(t, None));
-        events
-    }
-
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
-    pub fn replay(&self) -> &Replay {
-        &self.replay
-    }
-
-    /// Whether playback reached the end of the recording.
-    pub fn finished(&self) -> bool {
-        self.game.now() >= self.replay.end
     }
 }
 

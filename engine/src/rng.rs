@@ -1,6 +1,6 @@
-//! Seeded randomness owned by each game: the rules seed's LCG for the 7-bag, and a separate
-//! SplitMix64 stream (derived from the same seed) for garbage holes and start boards, so that
-//! garbage never changes the pieces a seed deals.
+//! Seeded randomness owned by each game: the rules seed's LCG for its 7-bag, a uniformly
+//! shuffled 7-bag, and SplitMix64 streams (derived from the same seed) for garbage holes and
+//! start boards, so that garbage never changes the pieces a seed deals.
 
 use crate::piece::Piece;
 
@@ -85,6 +85,76 @@ impl Bag {
 }
 
 impl Iterator for Bag {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        Some(self.next_piece())
+    }
+}
+
+/// The 7-bag shuffled so that every one of the 5,040 orders has the same chance: each bag
+/// starts as `[I, O, T, S, Z, J, L]` and is shuffled by Fisher-Yates from the last index down
+/// with `j` drawn exactly uniformly from `0..=i` ([`SplitMix::below_u64`], by rejection).
+///
+/// [`Bag`] (the rules seed's queue) takes `j = next() % (i + 1)` from an LCG modulo 2^32,
+/// whose low bits have short periods: the parities of consecutive draws alternate, so only
+/// 1,260 orders ever occur (no bag opens T then I). The draws here come from SplitMix64,
+/// whose every output bit is well mixed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct FairBag {
+    rng: SplitMix,
+    bag: [Piece; 7],
+    next: usize,
+}
+
+impl FairBag {
+    /// The bag of a game's seed, drawing from `SplitMix::new(seed, stream)`.
+    pub fn new(seed: u32, stream: u64) -> FairBag {
+        FairBag {
+            rng: SplitMix::new(seed, stream),
+            bag: Piece::ALL,
+            next: 7,
+        }
+    }
+
+    /// The next piece, shuffling a new bag when the current one is used up.
+    #[inline]
+    pub fn next_piece(&mut self) -> Piece {
+        if self.next == 7 {
+            self.bag = Piece::ALL;
+            for i in (1..7).rev() {
+                let j = self.rng.below_u64(i as u64 + 1) as usize;
+                self.bag.swap(i, j);
+            }
+            self.next = 0;
+        }
+        let piece = self.bag[self.next];
+        self.next += 1;
+        piece
+    }
+
+    /// The running state, for snapshots: the stream's state, the current bag and how many of
+    /// it were dealt.
+    pub(crate) fn parts(&self) -> (u64, [Piece; 7], usize) {
+        (self.rng.state(), self.bag, self.next)
+    }
+
+    /// A bag from [`FairBag::parts`]; `None` unless `bag` is the seven pieces and `next <= 7`.
+    pub(crate) fn from_parts(state: u64, bag: [Piece; 7], next: usize) -> Option<FairBag> {
+        let mut seen = [false; 7];
+        for p in bag {
+            seen[p as usize] = true;
+        }
+        (next <= 7 && seen.iter().all(|&s| s)).then_some(FairBag {
+            rng: SplitMix::from_state(state),
+            bag,
+            next,
+        })
+    }
+}
+
+impl Iterator for FairBag {
     type Item = Piece;
 
     fn next(&mut self) -> Option<Piece> {

@@ -13,8 +13,12 @@
 //! the ruleset, its version and the tuning, so it verifies under exactly the rules it was
 //! played by.
 
-use crate::generator::Generator;
+use crate::generator::{Dealing, Generator};
 use crate::kicks::RotationSystem;
+
+mod versions;
+
+pub use versions::{FIRST_VERSION, Legacy};
 
 /// Game time in milliseconds since the game started. The engine never reads a clock: the
 /// caller passes the time in.
@@ -219,6 +223,11 @@ pub struct Ruleset {
     pub garbage_delay: u32,
     /// The most garbage lines that rise on a single lock.
     pub garbage_cap: u32,
+    /// How the generator deals: the bag's shuffle, whether recency may repeat a piece.
+    pub dealing: Dealing,
+    /// Behaviours of an earlier version, kept so that its replays play as recorded (none in
+    /// the current versions; see [`Ruleset::of_version`]).
+    pub legacy: Legacy,
 }
 
 impl Ruleset {
@@ -232,7 +241,7 @@ impl Ruleset {
     /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop.
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
-        version: 1,
+        version: 2,
         rotation: RotationSystem::Super,
         generator: Generator::Bag,
         gravity: GravityCurve::Table([1000, 800, 650, 500, 400, 320, 250, 200, 160, 120]),
@@ -267,12 +276,14 @@ impl Ruleset {
         },
         garbage_delay: 500,
         garbage_cap: 8,
+        dealing: Dealing::CURRENT,
+        legacy: Legacy::NONE,
     };
 
     /// `tui-tetris`: the rules seed to the letter, timings on its 16 ms fixed step.
     pub const TUI_TETRIS: Ruleset = Ruleset {
         id: RulesetId::TuiTetris,
-        version: 1,
+        version: 2,
         rotation: RotationSystem::Super,
         lock: LockDown::Extended {
             resets: 15,
@@ -295,13 +306,18 @@ impl Ruleset {
         hidden_rows: false,
         turns_180: false,
         sonic_drop: false,
+        // The rules seed's exact queue: its LCG, as its implementation shuffles.
+        dealing: Dealing {
+            bag: crate::generator::BagShuffle::SeedLcg,
+            ..Dealing::CURRENT
+        },
         ..Ruleset::STANDARD
     };
 
     /// `tetrs`: the tetrs seed's game.
     pub const TETRS: Ruleset = Ruleset {
         id: RulesetId::Tetrs,
-        version: 1,
+        version: 2,
         rotation: RotationSystem::Ocular,
         generator: Generator::Recency { snap_centi: 250 },
         gravity: GravityCurve::Tetrs,
@@ -396,6 +412,26 @@ impl Ruleset {
         }
         let step = Time::from(self.step);
         t.div_ceil(step) * step
+    }
+
+    /// When a delay of `ms` started at `t` runs out. Without a step grid, `t + ms`. On the
+    /// grid (the rules seed's fixed step), the delay counts whole steps: the seed applies an
+    /// input between two ticks and counts from the next tick, so a delay started anywhere in
+    /// the step `[k * step, (k + 1) * step)` ends `ceil(ms / step)` steps after `k * step`,
+    /// the last counting tick: the 450 ms lock delay always takes 29 steps (464 ms) and the
+    /// 180 ms clear 12 (192 ms), wherever in its step the input that starts them lands.
+    /// (Version 1 took the first step at or after `t + ms`: one step later for an input late
+    /// in its step, [`Legacy::delay_from_input`].)
+    #[inline]
+    pub fn after(&self, t: Time, ms: u32) -> Time {
+        if self.step <= 1 {
+            return t + Time::from(ms);
+        }
+        if self.legacy.delay_from_input {
+            return self.on_step(t + Time::from(ms));
+        }
+        let step = Time::from(self.step);
+        t / step * step + self.on_step(Time::from(ms))
     }
 }
 

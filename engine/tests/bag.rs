@@ -1,11 +1,12 @@
-//! The 7-bag from the rules seed's LCG, checked against an independent reimplementation and
-//! against piece orders pinned by hand.
+//! The 7-bag from the rules seed's LCG (the queue `tui-tetris` deals), checked against an
+//! independent reimplementation and against piece orders pinned by hand. The uniformly
+//! shuffled bag of `standard` and `tetrs` is tested in `bag_orders.rs`.
 
 mod common;
 
 use common::*;
 use minotty_engine::rng::{Bag, Lcg};
-use minotty_engine::{Mode, Piece};
+use minotty_engine::{GameConfig, Mode, Piece, RulesetId};
 
 /// The seed's generator, written again from its text: `state = (1664525 * state + 1013904223)
 /// mod 2^32`, and the new state is the drawn value. Bags start as "IOTSZJL" and are shuffled by
@@ -57,19 +58,19 @@ fn first_three_bags_match_the_reference() {
 #[test]
 fn first_fourteen_pieces_are_pinned() {
     // Worked out once from the formula and pinned here.
-    assert_eq!(letters(deal(0, 14)), "ZLOIJTSLIJTSZO");
-    assert_eq!(letters(deal(42, 14)), "OLIJTZSTSOIJZL");
+    assert_eq!(letters(deal_seed_queue(0, 14)), "ZLOIJTSLIJTSZO");
+    assert_eq!(letters(deal_seed_queue(42, 14)), "OLIJTZSTSOIJZL");
     assert_eq!(reference_bags(0, 2).concat(), "ZLOIJTSLIJTSZO");
     assert_eq!(reference_bags(42, 2).concat(), "OLIJTZSTSOIJZL");
     // Seed 0, first swap by hand: next() = 1013904223, 1013904223 % 7 = 3, so L (index 6) and
     // S (index 3) swap: the bag ends with S.
-    assert_eq!(deal(0, 7)[6], Piece::S);
+    assert_eq!(deal_seed_queue(0, 7)[6], Piece::S);
 }
 
 #[test]
 fn every_bag_is_a_permutation() {
     for seed in SEEDS.into_iter().chain(0..200) {
-        let pieces = deal(seed, 7 * 20);
+        let pieces = deal_seed_queue(seed, 7 * 20);
         for bag in pieces.chunks(7) {
             let mut sorted = bag.to_vec();
             sorted.sort();
@@ -78,11 +79,19 @@ fn every_bag_is_a_permutation() {
     }
 }
 
+fn tui_tetris(seed: u32) -> Sim {
+    let config = GameConfig {
+        ruleset: RulesetId::TuiTetris,
+        ..config(Mode::sprint())
+    };
+    Sim::with_config(config, seed)
+}
+
 #[test]
-fn the_game_deals_the_bag_order() {
+fn tui_tetris_deals_the_seed_s_bag_order() {
     for seed in SEEDS {
         let want = reference_bags(seed, 4).concat();
-        let mut sim = Sim::new(Mode::sprint(), seed);
+        let mut sim = tui_tetris(seed);
         sim.at(0);
         let mut dealt = String::new();
         dealt.push(sim.placed().piece.letter());
@@ -107,7 +116,7 @@ fn the_game_deals_the_bag_order() {
 #[test]
 fn hold_does_not_change_the_order_of_the_queue() {
     let want = reference_bags(42, 2).concat();
-    let mut sim = Sim::new(Mode::sprint(), 42);
+    let mut sim = tui_tetris(42);
     sim.at(0);
     sim.tap(minotty_engine::Button::Hold);
     assert_eq!(

@@ -7,9 +7,11 @@
 
 use std::collections::HashMap;
 
-use minotty_engine::generator::{PIECE_STREAM, PieceSource, balance_weight, recency_weight};
+use minotty_engine::generator::{
+    BagShuffle, Dealing, PIECE_STREAM, PieceSource, balance_weight, recency_weight,
+};
 use minotty_engine::rng::{Bag, SplitMix};
-use minotty_engine::{Generator, Piece};
+use minotty_engine::{Generator, Piece, Ruleset, RulesetId};
 
 const SEEDS: [u32; 5] = [0, 1, 42, 0xDEAD_BEEF, 123_456_789];
 
@@ -24,6 +26,20 @@ fn letters(generator: Generator, seed: u32, n: usize) -> String {
     PieceSource::new(generator, seed)
         .take(n)
         .map(Piece::letter)
+        .collect()
+}
+
+/// How version 1 of every ruleset dealt (the rules seed's bag, recency without repeats).
+fn v1_dealing() -> Dealing {
+    Ruleset::of_version(RulesetId::Standard, 1)
+        .expect("version 1")
+        .dealing
+}
+
+fn deal_v1(generator: Generator, seed: u32, n: usize) -> Vec<usize> {
+    PieceSource::dealing(generator, seed, v1_dealing())
+        .take(n)
+        .map(|p| p as usize)
         .collect()
 }
 
@@ -98,13 +114,18 @@ fn chi_square(observed: &[u64], probs: &[f64]) -> (f64, usize) {
 // ------------------------------------------------------------------------------------------
 
 #[test]
-fn bag_deals_exactly_rng_bag() {
+fn tui_tetris_and_version_1_bags_deal_exactly_rng_bag() {
     let seeds = (0..300u32)
         .chain(SEEDS)
         .chain([u32::MAX, 0x8000_0000, 0x1234_5678]);
+    assert_eq!(Ruleset::TUI_TETRIS.dealing.bag, BagShuffle::SeedLcg);
+    assert_eq!(v1_dealing().bag, BagShuffle::SeedLcg);
     for seed in seeds {
         let want: Vec<Piece> = Bag::new(seed).take(700).collect();
-        let got: Vec<Piece> = PieceSource::new(Generator::Bag, seed).take(700).collect();
+        let got: Vec<Piece> =
+            PieceSource::dealing(Generator::Bag, seed, Ruleset::TUI_TETRIS.dealing)
+                .take(700)
+                .collect();
         assert_eq!(got, want, "seed {seed:#x}");
     }
     assert_eq!(Generator::default(), Generator::Bag);
@@ -407,8 +428,9 @@ fn histogram(g: &[usize], len: usize) -> Vec<u64> {
     h
 }
 
+/// Version 1's recency (the piece just dealt has weight 0), which its replays still deal.
 #[test]
-fn recency_gaps_follow_the_exact_distribution() {
+fn version_1_recency_gaps_follow_the_exact_distribution() {
     for (snap_centi, max_age) in [(250u16, 30u8), (400, 24)] {
         let snap = f64::from(snap_centi) / 100.0;
         let (exact, lost) = recency_exact_gaps(snap, max_age);
@@ -422,7 +444,7 @@ fn recency_gaps_follow_the_exact_distribution() {
         assert_eq!(exact[0] + exact[1], 0.0, "no repeats with snap > 0");
         let g = Generator::Recency { snap_centi };
         for seed in [7u32, 2024] {
-            let seq = deal(g, seed, 200_000);
+            let seq = deal_v1(g, seed, 200_000);
             let gs = gaps(&seq);
             // Bins 2.. (gaps 0 and 1 never happen, checked below), the last bin the tail.
             let h = histogram(&gs, exact.len());
@@ -650,9 +672,23 @@ fn a_serde_round_trip_mid_sequence_continues_identically() {
 /// (and so to replays) shows here.
 #[test]
 fn sequences_are_pinned() {
-    let pinned = [
+    // Version 1 (the bag of the rules seed's queue, recency without repeats).
+    for (g, want) in [
         (Generator::Bag, "OLIJTZSTSOIJZLOIJTLZSLSTJIZO"),
         (Generator::recency(), "SLJZTOSIJLSZTOJLISJLZTOIJSLO"),
+    ] {
+        let got = PieceSource::dealing(g, 42, v1_dealing())
+            .take(28)
+            .map(Piece::letter);
+        assert_eq!(got.collect::<String>(), want, "{}", g.id());
+    }
+    assert_eq!(
+        letters_of(Bag::new(42).take(28)),
+        "OLIJTZSTSOIJZLOIJTLZSLSTJIZO"
+    );
+    let pinned = [
+        (Generator::Bag, "IJTOZLSZILOTJSJILZSOTIOSLZJT"),
+        (Generator::recency(), "SLJZTSLIOJZSTLISLJZSTJOILZJO"),
         (Generator::Uniform, "SSZZSLSLTZOTSTTJOZSJZITLLLJS"),
         (
             Generator::Stock {
@@ -664,10 +700,9 @@ fn sequences_are_pinned() {
         (Generator::BalanceRelative, "SZLLJLSTOOZZTJISITOOLZTJIIJO"),
         (
             Generator::Recency { snap_centi: 1000 },
-            "SZLJTIOSZLJTOISZLJTOISZLTJOI",
+            "SZLSJOTILZSJTLOISZJTLOSIZJTL",
         ),
     ];
-    assert_eq!(pinned[0].1, letters_of(Bag::new(42).take(28)));
     for (g, want) in pinned {
         assert_eq!(letters(g, 42, 28), want, "{}", g.id());
     }

@@ -9,7 +9,7 @@ use Rotation::{East, North, South, West};
 use Turn::{Ccw, Cw, Half};
 use common::*;
 use minotty_engine::kicks::{Kick, RotationSystem};
-use minotty_engine::{Board, Piece, Placed, Rotation, Turn};
+use minotty_engine::{Board, Piece, Placed, Rotation, Ruleset, RulesetId, Turn};
 
 const OCULAR: RotationSystem = RotationSystem::Ocular;
 
@@ -79,7 +79,7 @@ const TABLE: [Row; 84] = [
     (Z, West, Ccw, &[(-1, 0), (0, 0), (-1, 1), (-2, 0), (-1, -1), (0, -1)]),
     (Z, West, Half, &[(-2, 1), (-1, 0)]),
     (J, North, Cw, &[(0, 0), (-1, 0), (0, 1), (-1, 1), (0, -1), (-1, -1)]),
-    (J, North, Ccw, &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)]),
+    (J, North, Ccw, &[(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (1, -1)]),
     (J, North, Half, &[(0, 0), (-1, 0), (1, 0), (0, -1), (-1, -1)]),
     (J, East, Cw, &[(0, 0), (1, 0), (0, -1), (-1, 0), (1, -1), (-1, -1), (0, 1), (1, 1)]),
     (J, East, Ccw, &[(0, 0), (1, 0), (0, 1), (1, 1), (0, -1), (1, -1)]),
@@ -90,7 +90,7 @@ const TABLE: [Row; 84] = [
     (J, West, Cw, &[(0, 0), (0, 1), (1, 0), (1, 1), (-1, 1), (-1, 0)]),
     (J, West, Ccw, &[(0, 0), (-1, 0), (-1, 1), (0, 1), (-1, -1), (0, -1)]),
     (J, West, Half, &[(0, 0), (0, 1), (-1, 0), (-1, 1)]),
-    (L, North, Cw, &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)]),
+    (L, North, Cw, &[(0, 0), (0, -1), (1, 0), (1, -1), (-1, 0), (-1, -1)]),
     (L, North, Ccw, &[(0, 0), (1, 0), (0, 1), (1, 1), (0, -1), (1, -1)]),
     (L, North, Half, &[(0, 0), (1, 0), (-1, 0), (0, -1), (1, -1)]),
     (L, East, Cw, &[(0, 0), (1, 0), (1, 1), (0, 1), (1, -1), (0, -1)]),
@@ -121,14 +121,137 @@ fn every_list_in_board_coordinates() {
     assert_eq!(seen.len(), 84);
 }
 
+/// The positions (offsets of the box) at which `piece` turned by `turn` from `from` shares
+/// exactly `n` cells with where it was.
+fn overlapping(piece: Piece, from: Rotation, turn: Turn, n: usize) -> Vec<Kick> {
+    let to = from.turned(turn.quarter_turns());
+    let old = piece.cells(from);
+    let mut out = Vec::new();
+    for dy in -3..=3 {
+        for dx in -3..=3 {
+            let shared = piece
+                .cells(to)
+                .iter()
+                .filter(|&&(x, y)| old.contains(&(x + dx, y + dy)))
+                .count();
+            if shared == n {
+                out.push((dx, dy));
+            }
+        }
+    }
+    out
+}
+
 #[test]
-fn l_north_clockwise_repeats_its_first_kick_as_in_tetrs() {
-    // tetrs lists (1, -1) twice for L N right (kicks 0 and 2); the mirrored J N left inherits it.
-    // Kept so every index matches tetrs's numbering; the repeat can never be the one that fits.
-    let l = OCULAR.kicks(L, North, Cw);
-    let j = OCULAR.kicks(J, North, Ccw);
-    assert_eq!((l[0], l[2]), ((0, 0), (0, 0)));
-    assert_eq!((j[0], j[2]), ((0, 0), (0, 0)));
+fn l_and_j_turns_incorporate_every_two_cell_overlap() {
+    // The seed (tetrs README, "Ocular Rotation System - Comments"): "there are no disjoint
+    // rotation states, i.e. the old and new position always overlap in at least one tile. This
+    // heuristic also influenced the L/J rotations, always incorporating all rotations where
+    // *two* of the new pieces overlap with the old."
+    //
+    // Two cells is the most an L or J shares with itself turned a quarter, and each of the 16
+    // quarter-turn lists holds all four such positions, each once. The tetrs engine's data (our
+    // version 1) missed one in L North clockwise, (1, 0), and so in its mirror J North
+    // counter-clockwise, (-1, 0), listing kick 0 twice instead.
+    for piece in [J, L] {
+        for from in Rotation::ALL {
+            for turn in [Cw, Ccw] {
+                let kicks = OCULAR.kicks(piece, from, turn);
+                assert!(overlapping(piece, from, turn, 3).is_empty());
+                assert!(overlapping(piece, from, turn, 4).is_empty());
+                let two = overlapping(piece, from, turn, 2);
+                assert_eq!(two.len(), 4, "{piece:?} {from:?} {turn:?}");
+                for k in &two {
+                    assert!(
+                        kicks.contains(k),
+                        "{piece:?} {from:?} {turn:?} misses {k:?}"
+                    );
+                }
+                let mut unique = kicks.to_vec();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(
+                    unique.len(),
+                    kicks.len(),
+                    "{piece:?} {from:?} {turn:?} repeats"
+                );
+                for &k in kicks {
+                    assert!(
+                        !overlapping(piece, from, turn, 0).contains(&k),
+                        "{piece:?} {from:?} {turn:?}: {k:?} is disjoint"
+                    );
+                }
+            }
+        }
+    }
+    // Version 1 (replays recorded under it) keeps tetrs's lists.
+    let v1 = Ruleset::of_version(RulesetId::Tetrs, 1).expect("version 1");
+    assert_eq!(
+        v1.kicks(L, North, Cw),
+        &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)]
+    );
+    assert_eq!(
+        v1.kicks(J, North, Ccw),
+        &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)]
+    );
+    assert!(
+        !overlapping(L, North, Cw, 2)
+            .iter()
+            .all(|k| v1.kicks(L, North, Cw).contains(k))
+    );
+}
+
+#[test]
+fn the_new_l_kick_turns_in_place_where_the_old_list_jumped_aside() {
+    // Rows 35-38 (x 3..6; row 39, the floor row, is empty). An L lies flat at box (3, 36) (cells `L`); `#` blocks kicks 0 and 1
+    // and the old list's 2-4. Turned clockwise, the new kick 2, (1, 0), stands it up sharing
+    // two cells with where it lay; the old list (version 1) tried kick 0 again and then went
+    // on to kick 5, (-1, -1), a row up and a column left.
+    //     x: 3456
+    //  35:   .#..
+    //  36:   ..L.
+    //  37:   LLL#
+    //  38:   .#..
+    let board = Board::from_ascii(&[
+        "....#.....",
+        "..........",
+        "......#...",
+        "....#.....",
+        "..........",
+    ]);
+    let flat = Placed {
+        piece: L,
+        rotation: North,
+        x: 3,
+        y: 36,
+    };
+    assert_eq!(flat.cells(), [(5, 36), (3, 37), (4, 37), (5, 37)]);
+    assert!(board.fits(&flat));
+    let turn = |kicks: &[Kick]| {
+        kicks
+            .iter()
+            .enumerate()
+            .map(|(i, &(dx, dy))| {
+                (
+                    i,
+                    Placed {
+                        rotation: East,
+                        ..flat.shifted(dx, dy)
+                    },
+                )
+            })
+            .find(|(_, p)| board.fits(p))
+            .map(|(i, p)| (i, sorted(p.cells().to_vec())))
+    };
+    let v1 = Ruleset::of_version(RulesetId::Tetrs, 1).expect("version 1");
+    assert_eq!(
+        turn(OCULAR.kicks(L, North, Cw)),
+        Some((2, vec![(5, 36), (5, 37), (5, 38), (6, 38)]))
+    );
+    assert_eq!(
+        turn(v1.kicks(L, North, Cw)),
+        Some((5, vec![(3, 35), (3, 36), (3, 37), (4, 37)]))
+    );
 }
 
 /// The first kick of `sys` at which `from`, turned by `turn`, fits on `board`.

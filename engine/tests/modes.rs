@@ -116,7 +116,7 @@ fn ultra_ends_on_time_even_during_a_line_clear() {
 
 #[test]
 fn master_is_20g_a_spawned_piece_is_already_on_the_floor() {
-    let mut sim = Sim::new(Mode::master(), 0);
+    let mut sim = Sim::new(Mode::master(), ZLOIJTSLIJ);
     let ev = sim.at(0);
     assert!(has(&ev, |k| *k == EventKind::Fall { rows: 18 }));
     let p = sim.placed();

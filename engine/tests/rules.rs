@@ -26,7 +26,7 @@ fn stacked<'a>(rows: &[&'a str], fill: &'a str, below: usize) -> Vec<&'a str> {
 fn block_out_when_the_spawn_place_is_taken() {
     // At the start: a cell of row 21 under the spawning piece.
     let rows = stacked(&["....#....."], "....#.....", 18);
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.game.set_board(board(&rows));
     let ev = sim.at(0);
     assert!(has(&ev, |k| *k
@@ -111,7 +111,7 @@ fn top_out_when_garbage_pushes_blocks_over_the_top() {
 #[test]
 fn hold_once_per_piece_then_swap() {
     // Seed 0 deals Z L O I J T S.
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     assert_eq!(sim.placed().piece, Piece::Z);
     sim.tap(Button::RotateCw);
@@ -157,7 +157,7 @@ fn hold_once_per_piece_then_swap() {
 
 #[test]
 fn initial_hold_when_hold_is_held_as_a_piece_spawns() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Hold); // Z to hold, L in play
     assert_eq!(sim.placed().piece, Piece::L);
@@ -185,7 +185,7 @@ fn initial_rotation_when_a_rotate_button_is_held_as_a_piece_spawns() {
         (Button::RotateCcw, Rotation::West),
         (Button::Rotate180, Rotation::South),
     ] {
-        let mut sim = Sim::new(Mode::sprint(), 0);
+        let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
         sim.at(0);
         sim.press(button);
         let ev = sim.tap(Button::HardDrop);
@@ -216,7 +216,7 @@ fn with_handling(das: u32, arr: u32, sdf: u32) -> GameConfig {
 #[test]
 fn a_tap_moves_once() {
     // Seed 0 starts with a Z at x = 3; it can go right to x = 7.
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right);
     assert_eq!(sim.placed().x, 4);
@@ -235,7 +235,7 @@ fn a_tap_moves_once() {
 #[test]
 fn held_direction_moves_at_press_then_after_das_then_every_arr() {
     // Defaults: DAS 150 ms, ARR 50 ms.
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right);
     for (t, x) in [
@@ -260,7 +260,7 @@ fn held_direction_moves_at_press_then_after_das_then_every_arr() {
     assert_eq!(times, vec![0, 150, 200, 250]);
 
     // Other settings: DAS 100, ARR 20, from the left.
-    let mut sim = Sim::with_config(with_handling(100, 20, 10), 0);
+    let mut sim = Sim::with_config(with_handling(100, 20, 10), ZLOIJTSLIJ);
     sim.at(0);
     sim.at(10);
     sim.press(Button::Left);
@@ -272,7 +272,7 @@ fn held_direction_moves_at_press_then_after_das_then_every_arr() {
 
 #[test]
 fn arr_zero_slides_to_the_wall_at_das() {
-    let mut sim = Sim::with_config(with_handling(150, 0, 10), 0);
+    let mut sim = Sim::with_config(with_handling(150, 0, 10), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right);
     assert_eq!(sim.placed().x, 4);
@@ -285,7 +285,7 @@ fn arr_zero_slides_to_the_wall_at_das() {
 #[test]
 fn a_charged_shift_carries_over_to_the_next_piece() {
     // ARR 0: held right through a hard drop, the next piece slides to the wall as it spawns.
-    let mut sim = Sim::with_config(with_handling(150, 0, 10), 0);
+    let mut sim = Sim::with_config(with_handling(150, 0, 10), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right);
     sim.at(150);
@@ -294,7 +294,7 @@ fn a_charged_shift_carries_over_to_the_next_piece() {
     let p = sim.placed();
     assert_eq!((p.piece, p.x), (Piece::L, 7));
     // ARR 50: the next piece moves on the next repeat, not after a new DAS.
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right);
     sim.at(250);
@@ -310,7 +310,7 @@ fn a_charged_shift_carries_over_to_the_next_piece() {
 
 #[test]
 fn opposite_direction_takes_over_and_falls_back() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right); // x 4
     sim.at(100);
@@ -332,7 +332,7 @@ fn opposite_direction_takes_over_and_falls_back() {
 #[test]
 fn soft_drop_interval() {
     // Level 0: gravity / 10 = 100 ms, but never slower than 50 ms.
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::SoftDrop);
     for (t, y) in [(0, 21), (49, 21), (50, 22), (99, 22), (100, 23)] {
@@ -347,7 +347,7 @@ fn soft_drop_interval() {
     assert_eq!(sim.placed().y, 24);
 
     // Level 9: 120 / 10 = 12 ms.
-    let mut sim = Sim::new(Mode::custom(9, false, None), 0);
+    let mut sim = Sim::new(Mode::custom(9, false, None), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::SoftDrop);
     for (t, y) in [(0, 21), (11, 21), (12, 22), (24, 23), (36, 24)] {
@@ -356,7 +356,7 @@ fn soft_drop_interval() {
     }
 
     // Soft drop factor 0: straight to the floor, without locking.
-    let mut sim = Sim::with_config(with_handling(150, 50, 0), 0);
+    let mut sim = Sim::with_config(with_handling(150, 50, 0), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::SoftDrop);
     assert_eq!(sim.placed().y, 38);
@@ -369,7 +369,7 @@ fn gravity_by_level() {
         1000, 800, 650, 500, 400, 320, 250, 200, 160, 120, 120, 120, 120, 120,
     ];
     for (level, &ms) in table.iter().enumerate() {
-        let mut sim = Sim::new(Mode::custom(level as u32, false, None), 0);
+        let mut sim = Sim::new(Mode::custom(level as u32, false, None), ZLOIJTSLIJ);
         sim.at(0);
         assert_eq!(sim.game.level(), level as u32);
         assert_eq!(sim.game.next_deadline(), Some(ms));
@@ -425,7 +425,7 @@ fn level_rises_every_ten_lines() {
 
 #[test]
 fn lock_delay_is_450_ms_on_the_ground() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.at(100);
     sim.tap(Button::SonicDrop);
@@ -437,7 +437,7 @@ fn lock_delay_is_450_ms_on_the_ground() {
     assert_eq!(sim.game.stats().pieces, 1);
 
     // Landing by gravity: 18 rows at 1000 ms, then 450 ms.
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.at(18_000);
     assert_eq!(sim.placed().y, 38);
@@ -449,7 +449,7 @@ fn lock_delay_is_450_ms_on_the_ground() {
 
 #[test]
 fn fifteen_move_resets_then_no_more() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.tap(Button::SonicDrop);
     assert_eq!(sim.game.next_deadline(), Some(450));
@@ -477,7 +477,7 @@ fn fifteen_move_resets_then_no_more() {
 
 #[test]
 fn rotations_reset_the_lock_too() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.tap(Button::SonicDrop);
     sim.at(300);
@@ -521,7 +521,7 @@ fn a_new_lowest_row_restores_the_resets() {
 
 #[test]
 fn line_clear_pause_is_180_ms() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.at(1000);
     let ev = sim.single();
@@ -547,7 +547,7 @@ fn line_clear_pause_is_180_ms() {
 
 #[test]
 fn next_deadline_reports_the_next_step() {
-    let mut sim = Sim::new(Mode::sprint(), 0);
+    let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     assert_eq!(sim.game.next_deadline(), Some(0), "the first spawn");
     sim.at(0);
     assert_eq!(sim.game.next_deadline(), Some(1000), "gravity");

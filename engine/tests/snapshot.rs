@@ -21,7 +21,12 @@ fn config(ruleset: RulesetId, mode: Mode, tuning: Tuning) -> GameConfig {
 /// A custom game that starts from `s` under the snapshot's ruleset and tuning. Its seed is
 /// deliberately unrelated: everything must come from the snapshot.
 fn resumed(s: &Snapshot) -> Game {
-    let mut mode = Mode::custom(0, true, None);
+    resumed_levelling(s, true)
+}
+
+/// [`resumed`] with the custom game's level rule (a snapshot leaves it to the custom game).
+fn resumed_levelling(s: &Snapshot, level_increase: bool) -> Game {
+    let mut mode = Mode::custom(0, level_increase, None);
     mode.start_board = StartBoard::Snapshot(Box::new(s.clone()));
     let mut game = Game::new(config(s.ruleset(), mode, s.tuning()), 0xDEAD_BEEF);
     game.update(0, None);
@@ -56,7 +61,8 @@ fn resumes_alike(name: &str, mut original: Game, more: u32) {
     assert!(bytes.len() <= MAX_BYTES, "{name}: {} bytes", bytes.len());
     assert_eq!(Snapshot::from_bytes(&bytes).as_ref(), Ok(&snap), "{name}");
     let from = original.inputs().len();
-    let mut game = resumed(&snap);
+    // The same level rule as the original, so that only the snapshot can make them differ.
+    let mut game = resumed_levelling(&snap, original.mode().level_increase);
     assert_eq!(view(&game), view(&original), "{name}: at the snapshot");
     let target = original.stats().pieces + more;
     autoplay(&mut original, target, 120);

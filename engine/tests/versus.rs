@@ -2,9 +2,10 @@
 //! hole columns, knock-outs, winners and targeting, with scripted players and bots.
 
 use minotty_engine::bot::{Weights, best_plan};
-use minotty_engine::rng::Bag;
 use minotty_engine::versus::{Match, MatchEvent, MatchKind, PlayerView, Router, Targeting};
-use minotty_engine::{Board, Button, EventKind, GameConfig, Input, Mode, Piece, Time};
+use minotty_engine::{
+    Board, Button, EventKind, GameConfig, Generator, Input, Mode, Piece, PieceSource, Time,
+};
 
 fn battle_config() -> GameConfig {
     GameConfig {
@@ -16,7 +17,7 @@ fn battle_config() -> GameConfig {
 /// The first seed whose bag deals `first` first.
 fn seed_starting_with(first: Piece) -> u32 {
     (0..)
-        .find(|&s| Bag::new(s).next_piece() == first)
+        .find(|&s| PieceSource::new(Generator::Bag, s).next_piece() == first)
         .expect("some seed")
 }
 

@@ -259,6 +259,13 @@ pub fn film(
             Some(l) => next.max(l + step),
             None => next.max(step),
         };
+        // The end is always a frame: a frame due less than a step before it waits for the
+        // end, so that no two frames are closer than a step.
+        let at = if at.saturating_add(step) > film.end() {
+            film.end()
+        } else {
+            at
+        };
         if bytes > max_bytes {
             // Too much already: straight to the end.
             film.advance_to(film.end());

@@ -265,7 +265,7 @@ impl Mover {
             return None;
         }
         let to = from.rotation.turned(turn.quarter_turns());
-        let kicks = self.rules.rotation.kicks(from.piece, from.rotation, turn);
+        let kicks = self.rules.kicks(from.piece, from.rotation, turn);
         kicks.iter().enumerate().find_map(|(i, &(kx, ky))| {
             let candidate = Placed {
                 rotation: to,

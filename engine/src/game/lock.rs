@@ -5,7 +5,7 @@ use crate::board::{BUFFER_HEIGHT, Board, HEIGHT};
 use crate::event::{Clear, EndReason, EventKind};
 use crate::mode::Stat;
 use crate::piece::{Piece, Placed, Rotation};
-use crate::ruleset::{Ruleset, Scoring, SpinRule, Time};
+use crate::ruleset::{Ruleset, Scoring, SpinRule};
 use crate::scoring::{self, Spin};
 
 impl Game {
@@ -51,7 +51,7 @@ impl Game {
             self.update_level();
             let delay = self.rules.line_clear_delay + self.rules.appearance_delay;
             self.phase = Phase::Clearing {
-                until: self.rules.on_step(self.now + Time::from(delay)),
+                until: self.rules.after(self.now, delay),
                 rows,
             };
             self.check_limits();
@@ -76,9 +76,7 @@ impl Game {
         if self.rules.appearance_delay > 0 {
             // The next piece appears after the appearance delay (ARE).
             self.phase = Phase::Clearing {
-                until: self
-                    .rules
-                    .on_step(self.now + Time::from(self.rules.appearance_delay)),
+                until: self.rules.after(self.now, self.rules.appearance_delay),
                 rows: 0,
             };
         } else {

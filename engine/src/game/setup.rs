@@ -236,7 +236,7 @@ impl Game {
         self.active = Some(Active {
             placed,
             // Timer lock down tracks the piece's lowest cell, extended its box.
-            lowest: placed.y + timer.map_or(0, |_| super::actions::bottom_row(placed)),
+            lowest: placed.y + timer.map_or(0, |_| super::lockdown::bottom_row(placed)),
             lock_at: None,
             resets: 0,
             rotated: None,

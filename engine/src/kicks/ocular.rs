@@ -10,15 +10,32 @@
 //! - I, S and Z behave the same from both of their equal-looking orientations, and which way they
 //!   are turned decides on which side of the old position they land.
 //! - Half turns of I and O keep their cells; S and Z first try a diagonal step down.
-//! - L's North clockwise list (and so J's North counter-clockwise one) tries the same offset at
-//!   positions 0 and 2; tetrs lists it twice and so does this table, keeping every kick's index
-//!   equal to tetrs's numbering.
+//! - Where this data differs from tetrs's: L's North clockwise list (and so J's North
+//!   counter-clockwise one) holds at index 2 the position `(1, 0)` (J: `(-1, 0)`), one of the
+//!   four where the new piece overlaps the old in two cells, which the seed says L/J rotations
+//!   always incorporate. tetrs's data repeats the first kick there instead and so misses it;
+//!   version 1 of the rulesets played that data ([`kicks_v1`]), which replays recorded under it
+//!   still use. Every other index keeps tetrs's numbering.
 
 use super::{Kick, turn_index};
 use crate::piece::{Piece, Rotation, Turn};
 
 pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
     TABLE[piece as usize][from as usize][turn_index(turn)]
+}
+
+/// The lists of version 1 (the tetrs engine's data): as [`kicks`], but L North clockwise and J
+/// North counter-clockwise try their first kick again at index 2.
+pub(super) fn kicks_v1(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
+    match (piece, from, turn) {
+        (Piece::L, Rotation::North, Turn::Cw) => {
+            &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)]
+        }
+        (Piece::J, Rotation::North, Turn::Ccw) => {
+            &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)]
+        }
+        _ => kicks(piece, from, turn),
+    }
 }
 
 /// `TABLE[piece][from][turn]`: pieces in `Piece` order (I, O, T, S, Z, J, L), orientations North,
@@ -165,7 +182,7 @@ static TABLE: [[[&[Kick]; 3]; 4]; 7] = [
         // North: clockwise, counter-clockwise, half turn
         [
             &[(0, 0), (-1, 0), (0, 1), (-1, 1), (0, -1), (-1, -1)],
-            &[(0, 0), (0, -1), (0, 0), (-1, -1), (1, 0), (1, -1)],
+            &[(0, 0), (0, -1), (-1, 0), (-1, -1), (1, 0), (1, -1)],
             &[(0, 0), (-1, 0), (1, 0), (0, -1), (-1, -1)],
         ],
         // East: clockwise, counter-clockwise, half turn
@@ -191,7 +208,7 @@ static TABLE: [[[&[Kick]; 3]; 4]; 7] = [
     [
         // North: clockwise, counter-clockwise, half turn
         [
-            &[(0, 0), (0, -1), (0, 0), (1, -1), (-1, 0), (-1, -1)],
+            &[(0, 0), (0, -1), (1, 0), (1, -1), (-1, 0), (-1, -1)],
             &[(0, 0), (1, 0), (0, 1), (1, 1), (0, -1), (1, -1)],
             &[(0, 0), (1, 0), (-1, 0), (0, -1), (1, -1)],
         ],

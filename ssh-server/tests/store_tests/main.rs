@@ -20,4 +20,5 @@ mod puzzle;
 mod rulesets;
 mod snapshots;
 mod support;
+mod versions;
 mod writer;

@@ -162,7 +162,7 @@ fn step(rules: &Ruleset, board: &Board, p: Placed, button: Button) -> Option<Pla
                 return None;
             }
             let to = p.rotation.turned(turn.quarter_turns());
-            let kicks = rules.rotation.kicks(p.piece, p.rotation, turn);
+            let kicks = rules.kicks(p.piece, p.rotation, turn);
             kicks.iter().find_map(|&(kx, ky)| {
                 moved(Placed {
                     rotation: to,

@@ -1,0 +1,109 @@
+//! Creating a game under a ruleset version, and forking one.
+
+use std::collections::VecDeque;
+
+use super::{Game, GameConfig, Ground, Phase, gravity_at};
+use crate::board::Board;
+use crate::event::Stats;
+use crate::garbage::GarbageQueue;
+use crate::generator::PieceSource;
+use crate::input::Button;
+use crate::rng::SplitMix;
+use crate::ruleset::Ruleset;
+
+impl Game {
+    /// A new game under `version` of its ruleset (see [`Ruleset::of_version`]), as a replay
+    /// recorded under that version plays; `None` for a version this engine does not know.
+    pub fn of_version(config: GameConfig, seed: u32, version: u16) -> Option<Game> {
+        let rules = Ruleset::of_version(config.ruleset, version)?;
+        Some(Game::with_rules(config, seed, rules))
+    }
+
+    /// A new game under `base` (a version of the config's ruleset) with the config's tuning.
+    pub(super) fn with_rules(config: GameConfig, seed: u32, base: Ruleset) -> Game {
+        let rules = base.tuned(&config.tuning);
+        let level = config.mode.start_level.max(rules.min_level);
+        Game {
+            rules,
+            seed,
+            now: 0,
+            phase: Phase::Ready,
+            board: Board::new(),
+            active: None,
+            bag: PieceSource::dealing(rules.generator, seed, rules.dealing),
+            queue: VecDeque::with_capacity(16),
+            hold: None,
+            hold_used: false,
+            buttons: [false; Button::ALL.len()],
+            shift: None,
+            soft_next: None,
+            ground: Ground::default(),
+            time_limit: config.mode.time_limit(),
+            gravity: gravity_at(&config.mode, &rules, level),
+            last_fall: 0,
+            sliding: false,
+            combo: -1,
+            b2b: false,
+            b2b_chain: 0,
+            stats: Stats {
+                level,
+                ..Stats::default()
+            },
+            garbage: GarbageQueue::default(),
+            rng: SplitMix::new(seed, 1),
+            cheese_left: 0,
+            puzzle: None,
+            descent: None,
+            events: Vec::with_capacity(32),
+            inputs: Vec::with_capacity(256),
+            paused: false,
+            bot: false,
+            due: None,
+            config: GameConfig {
+                handling: config.handling.clamped(),
+                ..config
+            },
+        }
+    }
+
+    /// A copy of the game for look-ahead (bots, previews) without its recorded inputs, so that
+    /// forking is cheap however long the game has run. Its own replay starts empty, and so
+    /// does its count towards [`MAX_INPUTS`](crate::MAX_INPUTS).
+    pub fn fork(&self) -> Game {
+        Game {
+            config: self.config.clone(),
+            rules: self.rules,
+            seed: self.seed,
+            now: self.now,
+            phase: self.phase,
+            board: self.board.clone(),
+            active: self.active,
+            bag: self.bag.clone(),
+            queue: self.queue.clone(),
+            hold: self.hold,
+            hold_used: self.hold_used,
+            buttons: self.buttons,
+            shift: self.shift,
+            soft_next: self.soft_next,
+            ground: self.ground,
+            time_limit: self.time_limit,
+            gravity: self.gravity,
+            last_fall: self.last_fall,
+            sliding: self.sliding,
+            combo: self.combo,
+            b2b: self.b2b,
+            b2b_chain: self.b2b_chain,
+            stats: self.stats,
+            garbage: self.garbage.clone(),
+            rng: self.rng,
+            cheese_left: self.cheese_left,
+            puzzle: self.puzzle,
+            descent: self.descent.clone(),
+            events: Vec::with_capacity(16),
+            inputs: Vec::new(),
+            paused: self.paused,
+            bot: self.bot,
+            due: self.due,
+        }
+    }
+}
