@@ -1,0 +1,189 @@
+//! The release synthesizer's tables: events at times against what is forwarded.
+
+use super::*;
+use Forward::*;
+use KeyKind::{Press as P, Release as R, Repeat as Rep};
+
+const L: Key = Key::Left;
+
+/// Runs `(time, kind, expected forward, expected next deadline)` rows, popping due
+/// releases before each event and checking they happen at `releases`.
+fn run(synth: &mut ReleaseSynth, rows: &[(u64, KeyKind, Forward, Option<u64>)], releases: &[u64]) {
+    let mut released = Vec::new();
+    for &(t, kind, fwd, next) in rows {
+        while let Some((_, at)) = synth.pop_due(t) {
+            released.push(at);
+        }
+        assert_eq!(synth.on_event(L, kind, t), fwd, "forward at {t}");
+        assert_eq!(synth.next_deadline(), next, "deadline after {t}");
+    }
+    while let Some((_, at)) = synth.pop_due(u64::MAX) {
+        released.push(at);
+    }
+    assert_eq!(released, releases);
+}
+
+#[test]
+fn initial_timeout_table() {
+    for (setting, das, expected) in [
+        (150, 150, 149),
+        (150, 200, 150),
+        (100, 150, 100),
+        (300, 167, 166),
+        (150, 0, 150),
+        (150, 1, 150),
+        (0, 150, 1),
+    ] {
+        assert_eq!(initial_timeout(setting, das), expected, "{setting} {das}");
+    }
+}
+
+#[test]
+fn repeat_timeout_table() {
+    for (cadence, expected) in [
+        (None, 80),
+        (Some(20), 80),
+        (Some(40), 80),
+        (Some(50), 100),
+        (Some(100), 200),
+        (Some(150), 300),
+        (Some(400), 300),
+    ] {
+        assert_eq!(repeat_timeout(cadence), expected, "{cadence:?}");
+    }
+}
+
+#[test]
+fn a_tap_is_released_before_das() {
+    let mut s = ReleaseSynth::new(true, initial_timeout(150, 150));
+    run(&mut s, &[(1000, P, Press, Some(1149))], &[1149]);
+}
+
+#[test]
+fn a_hold_with_os_repeats_follows_the_cadence() {
+    let mut s = ReleaseSynth::new(true, 149);
+    // Press, OS repeat delay of 400 ms, then repeats every 40 ms, then the key goes up.
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (400, P, Press, Some(549)),
+            (440, P, Nothing, Some(520)),
+            (480, P, Nothing, Some(560)),
+            (520, P, Nothing, Some(600)),
+        ],
+        &[149, 600],
+    );
+    assert_eq!((s.cadence(), s.delay()), (Some(40), Some(400)));
+}
+
+#[test]
+fn slow_explicit_repeats_stretch_the_timeout() {
+    let mut s = ReleaseSynth::new(true, 149);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (500, Rep, Press, Some(580)),
+            (560, Rep, Nothing, Some(680)),
+            (670, Rep, Nothing, Some(814)),
+            (770, Rep, Nothing, Some(928)),
+        ],
+        &[149, 928],
+    );
+    // 60, then (3*60 + 110) / 4 = 72, then (3*72 + 100) / 4 = 79.
+    assert_eq!(s.cadence(), Some(79));
+}
+
+#[test]
+fn a_quick_second_tap_is_a_fresh_press() {
+    let mut s = ReleaseSynth::new(true, 149);
+    run(
+        &mut s,
+        &[(0, P, Press, Some(149)), (110, P, Repress, Some(259))],
+        &[259],
+    );
+    // After a 40 ms cadence is known, 90 ms is still too slow to be a repeat.
+    let mut s = ReleaseSynth::new(true, 149);
+    s.cadence = Some(40);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (90, P, Repress, Some(239)),
+            (120, P, Repress, Some(269)),
+        ],
+        &[269],
+    );
+}
+
+#[test]
+fn presses_in_one_millisecond_collapse_into_one() {
+    // These were separate taps (a release and a press each) until a flood of one key in
+    // one packet turned out to double the engine inputs it caused: now the repeats in the
+    // same millisecond do nothing, and the key stays held with its first deadline.
+    let mut s = ReleaseSynth::new(true, 149);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (0, P, Nothing, Some(149)),
+            (0, P, Nothing, Some(149)),
+        ],
+        &[149],
+    );
+    // A thousand presses of one key in one millisecond: one press, no repeat cadence
+    // learnt from them, one release.
+    let mut s = ReleaseSynth::new(true, 149);
+    assert_eq!(s.on_event(L, P, 0), Press);
+    for _ in 0..1000 {
+        assert_eq!(s.on_event(L, P, 0), Nothing);
+    }
+    assert_eq!(s.cadence(), None);
+    assert_eq!(s.next_deadline(), Some(149));
+}
+
+#[test]
+fn real_releases_win_and_clear_forgets() {
+    let mut s = ReleaseSynth::new(true, 149);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (50, R, Release, None),
+            (60, R, Nothing, None),
+        ],
+        &[],
+    );
+    s.on_event(L, P, 100);
+    s.clear();
+    assert_eq!(s.next_deadline(), None);
+    assert_eq!(s.pop_due(u64::MAX), None);
+}
+
+#[test]
+fn without_synthesis_events_pass_through() {
+    let mut s = ReleaseSynth::new(false, 149);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, None),
+            (30, Rep, Nothing, None),
+            (200, R, Release, None),
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn many_keys_never_overflow() {
+    let mut s = ReleaseSynth::new(true, 149);
+    for (i, c) in ('a'..='z').enumerate() {
+        assert_eq!(s.on_event(Key::Char(c), P, i as u64), Press);
+    }
+    let mut n = 0;
+    while s.pop_due(u64::MAX).is_some() {
+        n += 1;
+    }
+    assert_eq!(n, MAX_HELD);
+}
