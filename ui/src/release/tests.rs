@@ -187,3 +187,69 @@ fn many_keys_never_overflow() {
     }
     assert_eq!(n, MAX_HELD);
 }
+
+#[test]
+fn presses_before_the_repeat_delay_are_taps() {
+    // However fast, a second press before any terminal could repeat the key is a new tap:
+    // a release and a press (these were read as repeats of a held key below 80 ms).
+    for gap in [1, 20, 50, 60, 90, 149] {
+        let mut s = ReleaseSynth::new(true, 149);
+        assert_eq!(s.on_event(L, P, 0), Press, "{gap}");
+        assert_eq!(s.on_event(L, P, gap), Repress, "{gap}");
+        assert_eq!(s.next_deadline(), Some(gap + 149), "{gap}");
+    }
+    assert_eq!(delay_floor(None), DEFAULT_DELAY_FLOOR_MS);
+    assert_eq!(delay_floor(Some(100)), MIN_DELAY_FLOOR_MS);
+    assert_eq!(delay_floor(Some(600)), 450);
+}
+
+#[test]
+fn the_repeat_delay_is_learnt_from_a_hold_and_moves_the_floor() {
+    // A long release timeout (a player who set it high, with a DAS to match): the key is
+    // still down 300 ms after its press.
+    let mut s = ReleaseSynth::new(true, 400);
+    // Before anything is learnt, 300 ms may be the terminal's first repeat.
+    run(
+        &mut s,
+        &[(0, P, Press, Some(400)), (300, P, Nothing, Some(700))],
+        &[700],
+    );
+    assert_eq!(s.delay(), None, "one event is no proof of a repeat");
+    // A hold as this terminal sends it: press, 600 ms, then every 40 ms.
+    let mut s = ReleaseSynth::new(true, 400);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(400)),
+            (600, P, Press, Some(1000)),
+            (640, P, Nothing, Some(720)),
+            (680, P, Nothing, Some(760)),
+        ],
+        &[400, 760],
+    );
+    assert_eq!((s.delay(), s.cadence()), (Some(600), Some(40)));
+    // Now a second press 300 ms after the first is a tap: the terminal repeats at 600.
+    run(
+        &mut s,
+        &[(2000, P, Press, Some(2400)), (2300, P, Repress, Some(2700))],
+        &[2700],
+    );
+}
+
+#[test]
+fn a_stream_held_up_by_the_network_goes_on_repeating() {
+    let mut s = ReleaseSynth::new(true, 149);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (400, P, Press, Some(549)),
+            (430, P, Nothing, Some(510)),
+            (460, P, Nothing, Some(540)),
+            // A 100 ms hole: the release was made up at 540; the stream goes on.
+            (560, P, Press, Some(640)),
+            (590, P, Nothing, Some(670)),
+        ],
+        &[149, 540, 670],
+    );
+}

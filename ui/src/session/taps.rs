@@ -117,20 +117,26 @@ fn taps_and_holds_move_the_cells_they_should() {
         ("left held 200 ms at 150/50", 150, 50, true, strokes(L, &[(0, 200)]), Moved::Cells(-3)),
         ("right held 100 ms at 100/0", 100, 0, true, strokes(R, &[(0, 100)]), Moved::Wall),
     ];
-    // The same taps once the session has seen a held Left repeat every 30 ms.
-    let warm = held(L, 400, 30, 1000);
+    // The same taps once the session has seen a held Left repeat every 30 ms (fast) or every
+    // 50 ms (slow) after the terminal's repeat delay.
+    let fast = held(L, 400, 30, 1000);
+    let slow = held(L, 500, 50, 1000);
     #[rustfmt::skip]
-    let learnt: Vec<(&str, u32, u32, bool, Vec<(u64, Key, KeyKind)>, Moved)> = vec![
-        ("learnt: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2)),
-        ("learnt: right, 60 ms, right at 100/0", 100, 0, false, taps(R, &[0, 60]), Moved::Cells(2)),
-        ("learnt: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2)),
-        ("learnt: held right", 150, 50, false, held(R, 400, 30, 1000), Moved::Wall),
+    let learnt: Vec<(&str, u32, u32, bool, Vec<(u64, Key, KeyKind)>, Moved, &[_])> = vec![
+        ("fast: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2), &fast),
+        ("fast: right, 60 ms, right at 100/0", 100, 0, false, taps(R, &[0, 60]), Moved::Cells(2), &fast),
+        ("fast: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2), &fast),
+        ("fast: held right", 150, 50, false, held(R, 400, 30, 1000), Moved::Wall, &fast),
+        ("slow: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2), &slow),
+        ("slow: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2), &slow),
+        ("slow: held right", 150, 50, false, held(R, 500, 50, 1200), Moved::Wall, &slow),
     ];
     let mut wrong = Vec::new();
-    let all = rows
-        .into_iter()
-        .map(|r| (r, &[][..]))
-        .chain(learnt.into_iter().map(|r| (r, &warm[..])));
+    let all = rows.into_iter().map(|r| (r, &[][..])).chain(
+        learnt
+            .into_iter()
+            .map(|(n, d, a, r, e, m, w)| ((n, d, a, r, e, m), w)),
+    );
     for ((name, das, arr, releases, events, expected), warm) in all {
         let (dx, wall, _) = play_after(das, arr, releases, warm, &events);
         let ok = match expected {
