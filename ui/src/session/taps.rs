@@ -74,6 +74,13 @@ fn play_after(
 
 use KeyKind::{Press as P, Release as U, Repeat as Rep};
 
+/// Key events at game-relative ms.
+type Events = Vec<(u64, Key, KeyKind)>;
+/// A movement row: name, DAS, ARR, whether the terminal reports releases, events, outcome.
+type MoveRow = (&'static str, u32, u32, bool, Events, Moved);
+/// Events played before a row, to learn the terminal's key repeat.
+type Warm<'a> = &'a [(u64, Key, KeyKind)];
+
 /// A key held as a terminal without releases sends it: a press, then after its repeat delay
 /// of `delay` ms, repeated presses every `rate` ms until `until`.
 fn held(key: Key, delay: u64, rate: u64, until: u64) -> Vec<(u64, Key, KeyKind)> {
@@ -97,7 +104,7 @@ fn strokes(key: Key, times: &[(u64, u64)]) -> Vec<(u64, Key, KeyKind)> {
 #[test]
 fn taps_and_holds_move_the_cells_they_should() {
     #[rustfmt::skip]
-    let rows: Vec<(&str, u32, u32, bool, Vec<(u64, Key, KeyKind)>, Moved)> = vec![
+    let rows: Vec<MoveRow> = vec![
         // No key releases: every event is a press.
         ("right, 60 ms, right at 100/0", 100, 0, false, taps(R, &[0, 60]), Moved::Cells(2)),
         ("right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2)),
@@ -122,21 +129,18 @@ fn taps_and_holds_move_the_cells_they_should() {
     let fast = held(L, 400, 30, 1000);
     let slow = held(L, 500, 50, 1000);
     #[rustfmt::skip]
-    let learnt: Vec<(&str, u32, u32, bool, Vec<(u64, Key, KeyKind)>, Moved, &[_])> = vec![
-        ("fast: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2), &fast),
-        ("fast: right, 60 ms, right at 100/0", 100, 0, false, taps(R, &[0, 60]), Moved::Cells(2), &fast),
-        ("fast: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2), &fast),
-        ("fast: held right", 150, 50, false, held(R, 400, 30, 1000), Moved::Wall, &fast),
-        ("slow: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2), &slow),
-        ("slow: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2), &slow),
-        ("slow: held right", 150, 50, false, held(R, 500, 50, 1200), Moved::Wall, &slow),
+    let learnt: Vec<(MoveRow, Warm)> = vec![
+        (("fast: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2)), &fast),
+        (("fast: right, 60 ms, right at 100/0", 100, 0, false, taps(R, &[0, 60]), Moved::Cells(2)), &fast),
+        (("fast: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2)), &fast),
+        (("fast: held right", 150, 50, false, held(R, 400, 30, 1000), Moved::Wall), &fast),
+        (("slow: right, 90 ms, right at 100/0", 100, 0, false, taps(R, &[0, 90]), Moved::Cells(2)), &slow),
+        (("slow: right, 50 ms, right at 150/50", 150, 50, false, taps(R, &[0, 50]), Moved::Cells(2)), &slow),
+        (("slow: held right", 150, 50, false, held(R, 500, 50, 1200), Moved::Wall), &slow),
     ];
     let mut wrong = Vec::new();
-    let all = rows.into_iter().map(|r| (r, &[][..])).chain(
-        learnt
-            .into_iter()
-            .map(|(n, d, a, r, e, m, w)| ((n, d, a, r, e, m), w)),
-    );
+    let none: Warm = &[];
+    let all = rows.into_iter().map(|r| (r, none)).chain(learnt);
     for ((name, das, arr, releases, events, expected), warm) in all {
         let (dx, wall, _) = play_after(das, arr, releases, warm, &events);
         let ok = match expected {
@@ -159,7 +163,7 @@ fn taps_and_holds_move_the_cells_they_should() {
 fn every_hard_drop_press_places_a_piece_and_a_held_key_does_not_machine_gun() {
     let stream: Vec<u64> = (0..8).map(|i| i * 70).collect();
     #[rustfmt::skip]
-    let rows: Vec<(&str, bool, Vec<(u64, Key, KeyKind)>, u32)> = vec![
+    let rows: Vec<(&str, bool, Events, u32)> = vec![
         // No key releases.
         ("two drops 50 ms apart", false, taps(DROP, &[0, 50]), 2),
         ("two drops 70 ms apart", false, taps(DROP, &[0, 70]), 2),
