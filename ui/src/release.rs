@@ -13,6 +13,8 @@
 //! always a new tap (Right, 60 ms, Right is two taps, never a hold). Later, it may be the
 //! terminal's first repeat: it is forwarded as a press (it may be one) and the key counts as
 //! repeating from then on, so that the presses that follow at the repeat cadence are repeats.
+//! The next press confirms the hold only if it comes at a repeat's pace ([`fits_cadence`]);
+//! otherwise it is another tap (a pause, then taps 70 ms apart, are taps).
 //! The delay is learnt per client from its holds (a press, a first repeat, then a second repeat
 //! at the cadence confirms it), and until then a floor of [`DEFAULT_DELAY_FLOOR_MS`] stands in.
 //! Presses of a held key in the same millisecond collapse into the first: OS key repeat never
@@ -39,6 +41,8 @@ pub const DEFAULT_DELAY_FLOOR_MS: u64 = 200;
 pub const MIN_DELAY_FLOOR_MS: u64 = 150;
 /// A second press later than this after the first is never its first repeat.
 pub const MAX_DELAY_MS: u64 = 1000;
+/// Before a cadence is learnt, a repeat confirming a hold comes sooner than this.
+pub const UNLEARNT_CADENCE_MAX_MS: u64 = 60;
 /// Keys tracked at once; terminals without releases only auto-repeat the last key anyway.
 const MAX_HELD: usize = 8;
 
@@ -111,6 +115,17 @@ pub fn delay_floor(delay: Option<u64>) -> u64 {
     delay
         .map_or(DEFAULT_DELAY_FLOOR_MS, |d| d - d / 4)
         .clamp(MIN_DELAY_FLOOR_MS, MAX_DELAY_MS)
+}
+
+/// Whether `interval` after a possible first repeat is the next repeat: within half the
+/// learnt cadence (at least 10 ms) of it, or, before any is learnt, under
+/// [`UNLEARNT_CADENCE_MAX_MS`] (terminals repeat at 25-40 per second; nobody taps one key
+/// that fast).
+pub fn fits_cadence(interval: u64, cadence: Option<u64>) -> bool {
+    match cadence {
+        Some(c) => interval <= c + (c / 2).max(10),
+        None => interval < UNLEARNT_CADENCE_MAX_MS,
+    }
 }
 
 impl ReleaseSynth {
@@ -212,6 +227,12 @@ impl ReleaseSynth {
         };
         if h.repeating {
             if h.down {
+                if h.first_delay.is_some() && !fits_cadence(now - h.last, self.cadence) {
+                    // What looked like the first repeat is not followed at a repeat's pace:
+                    // it was a press after a pause, and this is another tap.
+                    self.insert(h.key, now, false);
+                    return Forward::Repress;
+                }
                 self.repeat(i, now);
                 return Forward::Nothing;
             }

@@ -253,3 +253,36 @@ fn a_stream_held_up_by_the_network_goes_on_repeating() {
         &[149, 540, 670],
     );
 }
+
+#[test]
+fn a_pause_then_quick_taps_is_no_hold() {
+    // Press, 500 ms, press (perhaps the first repeat), 70 ms, press: 70 ms is no repeat's
+    // pace before a cadence is learnt, so the third press is a tap, and so is the fourth.
+    let mut s = ReleaseSynth::new(true, 149);
+    run(
+        &mut s,
+        &[
+            (0, P, Press, Some(149)),
+            (500, P, Press, Some(649)),
+            (570, P, Repress, Some(719)),
+            (640, P, Repress, Some(789)),
+        ],
+        &[149, 789],
+    );
+    assert_eq!((s.cadence(), s.delay()), (None, None));
+    for (interval, cadence, fits) in [
+        (59, None, true),
+        (60, None, false),
+        (40, Some(30), true),
+        (46, Some(30), false),
+        (135, Some(90), true),
+        (136, Some(90), false),
+        (15, Some(5), true),
+    ] {
+        assert_eq!(
+            fits_cadence(interval, cadence),
+            fits,
+            "{interval} {cadence:?}"
+        );
+    }
+}

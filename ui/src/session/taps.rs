@@ -113,6 +113,7 @@ fn taps_and_holds_move_the_cells_they_should() {
         ("one left tap at 150/50", 150, 50, false, taps(L, &[0]), Moved::Cells(-1)),
         ("one right tap at 100/0", 100, 0, false, taps(R, &[0]), Moved::Cells(1)),
         ("slow taps 250 ms apart", 150, 50, false, taps(L, &[0, 250]), Moved::Cells(-2)),
+        ("right, 500 ms, right, 70 ms, right", 150, 50, false, taps(R, &[0, 500, 570]), Moved::Cells(3)),
         ("held right, 400 ms delay, 30 ms rate", 150, 50, false, held(R, 400, 30, 1200), Moved::Wall),
         ("held left, 300 ms delay, 40 ms rate", 100, 0, false, held(L, 300, 40, 700), Moved::Wall),
         // Key releases: DAS is exact.
@@ -169,6 +170,7 @@ fn every_hard_drop_press_places_a_piece_and_a_held_key_does_not_machine_gun() {
         ("two drops 70 ms apart", false, taps(DROP, &[0, 70]), 2),
         ("eight drops 70 ms apart", false, taps(DROP, &stream), 8),
         ("two drops 400 ms apart", false, taps(DROP, &[0, 400]), 2),
+        ("drops at 0, 500, 570, 640", false, taps(DROP, &[0, 500, 570, 640]), 4),
         ("drop held 1.2 s (400 ms delay, 30 ms rate)", false, held(DROP, 400, 30, 1200), 2),
         // Key releases.
         ("two strokes 50 ms apart", true, strokes(DROP, &[(0, 30), (50, 80)]), 2),
