@@ -1,16 +1,29 @@
 //! Synthetic key releases for terminals that report none (no kitty keyboard protocol: xterm,
 //! tmux, screen, most SSH clients' terminals).
 //!
-//! Without releases a held key looks like a press followed, after the OS repeat delay, by a
-//! stream of repeated presses. Following the rules seed's DAS/ARR notes, a key counts as
-//! released a timeout after its last press: 150 ms by default (kept below DAS, so that a tap
-//! moves once), and once the terminal's repeat cadence has been observed, twice that cadence
-//! clamped to 80..300 ms, so that movement stops soon after the repeats stop without breaking
-//! slower repeat rates. A press of a held key is a repeat when it fits the cadence, and a fresh
-//! tap (release, then press again) when it does not. Presses of a held key in the same
-//! millisecond collapse into the first: OS key repeat never sends two at once, and a batch of
-//! the same key pasted or flooded in one packet must not become a release and a press each
-//! (two engine inputs a byte, against the game's input budget).
+//! Without releases a held key looks like a press followed, after the terminal's repeat delay
+//! (250-600 ms on common systems), by a stream of repeated presses at its repeat rate. Following
+//! the rules seed's DAS/ARR notes, a key counts as released a timeout after its last press:
+//! 150 ms by default (kept below DAS, so that a tap moves once), and while the key repeats,
+//! twice the observed repeat cadence clamped to 80..300 ms (the seed's repeat-driven release),
+//! so that movement stops soon after the repeats stop without breaking slower repeat rates.
+//!
+//! Which press is a repeat: a terminal repeats a key only once its repeat delay has passed since
+//! the press, so a second press of a key that has not repeated yet, sooner than that delay, is
+//! always a new tap (Right, 60 ms, Right is two taps, never a hold). Later, it may be the
+//! terminal's first repeat: it is forwarded as a press (it may be one) and the key counts as
+//! repeating from then on, so that the presses that follow at the repeat cadence are repeats.
+//! The next press confirms the hold only if it comes at a repeat's pace ([`fits_cadence`]);
+//! otherwise it is another tap (a pause, then taps 70 ms apart, are taps).
+//! The delay is learnt per client from its holds (a press, a first repeat, then a second repeat
+//! at the cadence confirms it), and until then a floor of [`DEFAULT_DELAY_FLOOR_MS`] stands in.
+//! Presses of a held key in the same millisecond collapse into the first: OS key repeat never
+//! sends two at once, and a batch of the same key pasted or flooded in one packet must not
+//! become a release and a press each (two engine inputs a byte, against the game's input
+//! budget).
+//!
+//! With real releases (kitty keyboard protocol) nothing is made up: presses and releases pass
+//! through as they come, repeats are dropped, and the engine's DAS is exact.
 //!
 //! Architecture Invariant: this module is pure: time comes in as the caller's milliseconds.
 
@@ -21,6 +34,15 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 150;
 /// The clamp of the repeat-driven timeout.
 pub const REPEAT_TIMEOUT_MIN_MS: u64 = 80;
 pub const REPEAT_TIMEOUT_MAX_MS: u64 = 300;
+/// How soon after a press a terminal's first repeat can come, until the client's own delay is
+/// learnt: terminals start repeating 250-600 ms after a press (short settings go to ~200 ms).
+pub const DEFAULT_DELAY_FLOOR_MS: u64 = 200;
+/// The floor never goes below this, whatever was learnt: two presses this close are two taps.
+pub const MIN_DELAY_FLOOR_MS: u64 = 150;
+/// A second press later than this after the first is never its first repeat.
+pub const MAX_DELAY_MS: u64 = 1000;
+/// Before a cadence is learnt, a repeat confirming a hold comes sooner than this.
+pub const UNLEARNT_CADENCE_MAX_MS: u64 = 60;
 /// Keys tracked at once; terminals without releases only auto-repeat the last key anyway.
 const MAX_HELD: usize = 8;
 
@@ -40,10 +62,19 @@ pub enum Forward {
 #[derive(Clone, Copy, Debug)]
 struct Held {
     key: Key,
+    /// The press that began this tap or hold.
+    pressed: u64,
+    /// The last event of the key.
     last: u64,
     deadline: u64,
+    /// Whether the key counts as down; once its release is made up the record stays, to tell
+    /// the terminal's first repeat from a new press.
+    down: bool,
     /// Repeats were seen since the key was (re)pressed.
     repeating: bool,
+    /// The delay from the press to what may be the first repeat, learnt once a second repeat
+    /// confirms it.
+    first_delay: Option<u64>,
 }
 
 /// Tracks held keys and their synthetic release deadlines.
@@ -53,6 +84,8 @@ pub struct ReleaseSynth {
     timeout: u64,
     /// The observed repeat interval (a running average), once seen.
     cadence: Option<u64>,
+    /// The observed repeat delay (press to first repeat, a running average), once seen.
+    delay: Option<u64>,
     held: [Option<Held>; MAX_HELD],
 }
 
@@ -76,6 +109,25 @@ pub fn repeat_timeout(cadence: Option<u64>) -> u64 {
         .clamp(REPEAT_TIMEOUT_MIN_MS, REPEAT_TIMEOUT_MAX_MS)
 }
 
+/// How long after a press a second press may be the terminal's first repeat: three quarters
+/// of the learnt delay (network jitter), or [`DEFAULT_DELAY_FLOOR_MS`] before any is learnt.
+pub fn delay_floor(delay: Option<u64>) -> u64 {
+    delay
+        .map_or(DEFAULT_DELAY_FLOOR_MS, |d| d - d / 4)
+        .clamp(MIN_DELAY_FLOOR_MS, MAX_DELAY_MS)
+}
+
+/// Whether `interval` after a possible first repeat is the next repeat: within half the
+/// learnt cadence (at least 10 ms) of it, or, before any is learnt, under
+/// [`UNLEARNT_CADENCE_MAX_MS`] (terminals repeat at 25-40 per second; nobody taps one key
+/// that fast).
+pub fn fits_cadence(interval: u64, cadence: Option<u64>) -> bool {
+    match cadence {
+        Some(c) => interval <= c + (c / 2).max(10),
+        None => interval < UNLEARNT_CADENCE_MAX_MS,
+    }
+}
+
 impl ReleaseSynth {
     /// `synthesize`: whether releases must be made up; `timeout`: see [`initial_timeout`].
     pub fn new(synthesize: bool, timeout: u64) -> ReleaseSynth {
@@ -83,6 +135,7 @@ impl ReleaseSynth {
             synthesize,
             timeout: timeout.max(1),
             cadence: None,
+            delay: None,
             held: [None; MAX_HELD],
         }
     }
@@ -107,7 +160,13 @@ impl ReleaseSynth {
         self.cadence
     }
 
-    /// Forgets every held key (no releases are produced).
+    /// The repeat delay observed so far.
+    pub fn delay(&self) -> Option<u64> {
+        self.delay
+    }
+
+    /// Forgets every held key (no releases are produced). What was learnt of the terminal's
+    /// repeat delay and cadence stays.
     pub fn clear(&mut self) {
         self.held = [None; MAX_HELD];
     }
@@ -125,17 +184,22 @@ impl ReleaseSynth {
             .held
             .iter()
             .position(|h| h.is_some_and(|h| h.key == key));
-        match (kind, slot) {
-            (KeyKind::Release, Some(i)) => {
+        let rec = slot.and_then(|i| self.held[i].map(|h| (i, h)));
+        match (kind, rec) {
+            (KeyKind::Release, Some((i, h))) => {
                 self.held[i] = None;
-                Forward::Release
+                if h.down {
+                    Forward::Release
+                } else {
+                    Forward::Nothing
+                }
             }
             (KeyKind::Release, None) => Forward::Nothing,
-            (KeyKind::Repeat, Some(i)) => {
+            (KeyKind::Repeat, Some((i, h))) if h.down => {
                 self.repeat(i, now);
                 Forward::Nothing
             }
-            (KeyKind::Repeat, None) => {
+            (KeyKind::Repeat, _) => {
                 // The key is still down after all: its release was made up too early.
                 self.insert(key, now, true);
                 Forward::Press
@@ -144,36 +208,80 @@ impl ReleaseSynth {
                 self.insert(key, now, false);
                 Forward::Press
             }
-            (KeyKind::Press, Some(i)) => {
-                let Some(h) = self.held[i] else {
-                    return Forward::Nothing;
-                };
-                // Presses in the same millisecond arrived in one batch (a paste, a flood, or
-                // taps held up by the network): they collapse into the press already held,
-                // so that a flood costs the game no inputs.
-                let interval = now.saturating_sub(h.last);
-                if interval == 0 {
-                    return Forward::Nothing;
+            (KeyKind::Press, Some((i, h))) => self.press(i, h, now),
+        }
+    }
+
+    /// A press of a key with a record `h` in slot `i`.
+    fn press(&mut self, i: usize, h: Held, now: u64) -> Forward {
+        // Presses in the same millisecond arrived in one batch (a paste, a flood, or taps held
+        // up by the network): they collapse into the press already held, so that a flood
+        // costs the game no inputs.
+        if h.down && now <= h.last {
+            return Forward::Nothing;
+        }
+        let again = if h.down {
+            Forward::Repress
+        } else {
+            Forward::Press
+        };
+        if h.repeating {
+            if h.down {
+                if h.first_delay.is_some() && !fits_cadence(now - h.last, self.cadence) {
+                    // What looked like the first repeat is not followed at a repeat's pace:
+                    // it was a press after a pause, and this is another tap.
+                    self.insert(h.key, now, false);
+                    return Forward::Repress;
                 }
-                if h.repeating || interval < repeat_timeout(self.cadence) {
-                    self.repeat(i, now);
-                    Forward::Nothing
-                } else {
-                    self.held[i] = Some(Held {
-                        last: now,
-                        deadline: now + self.timeout,
-                        repeating: false,
-                        ..h
-                    });
-                    Forward::Repress
-                }
+                self.repeat(i, now);
+                return Forward::Nothing;
             }
+            // The repeats stopped and the release was made up. Soon after, this is the same
+            // stream held up (the key is still down: it repeats on); later, a new press.
+            if now - h.last < 2 * repeat_timeout(self.cadence) {
+                self.insert(h.key, now, true);
+            } else {
+                self.insert(h.key, now, false);
+            }
+            return Forward::Press;
+        }
+        let since = now.saturating_sub(h.pressed);
+        if since < delay_floor(self.delay) || since > MAX_DELAY_MS {
+            // Too soon for the terminal to repeat the key (or far too late): a new tap.
+            self.insert(h.key, now, false);
+            return again;
+        }
+        // Perhaps the terminal's first repeat, perhaps a new press: the key is down either
+        // way, and counts as repeating, so that the repeats that may follow are not taps. Its
+        // release comes as after a press, unless the cadence needs longer to reach the next
+        // repeat: a lone second tap must not charge DAS.
+        let wait = self
+            .timeout
+            .max(self.cadence.map_or(0, |c| c + c / 2))
+            .max(1);
+        self.held[i] = Some(Held {
+            last: now,
+            deadline: now + wait,
+            down: true,
+            repeating: true,
+            first_delay: Some(since),
+            ..h
+        });
+        if h.down {
+            Forward::Nothing
+        } else {
+            Forward::Press
         }
     }
 
     /// When the next synthetic release is due.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.held.iter().flatten().map(|h| h.deadline).min()
+        self.held
+            .iter()
+            .flatten()
+            .filter(|h| h.down)
+            .map(|h| h.deadline)
+            .min()
     }
 
     /// Takes the earliest release due at or before `now`, with the time it is due.
@@ -183,9 +291,9 @@ impl ReleaseSynth {
             .iter()
             .enumerate()
             .filter_map(|(i, h)| h.map(|h| (i, h)))
-            .filter(|(_, h)| h.deadline <= now)
+            .filter(|(_, h)| h.down && h.deadline <= now)
             .min_by_key(|(_, h)| h.deadline)?;
-        self.held[i] = None;
+        self.held[i] = Some(Held { down: false, ..h });
         Some((h.key, h.deadline))
     }
 
@@ -197,6 +305,13 @@ impl ReleaseSynth {
                 None => interval,
                 Some(c) => (3 * c + interval) / 4,
             });
+            // A second repeat at the cadence: the first one was a repeat, after this delay.
+            if let Some(d) = h.first_delay.take() {
+                self.delay = Some(match self.delay {
+                    None => d,
+                    Some(x) => (3 * x + d) / 4,
+                });
+            }
         }
         h.last = now;
         h.repeating = true;
@@ -212,17 +327,21 @@ impl ReleaseSynth {
             };
         let held = Held {
             key,
+            pressed: now,
             last: now,
             deadline,
+            down: true,
             repeating,
+            first_delay: None,
         };
         let i = self
             .held
             .iter()
-            .position(Option::is_none)
+            .position(|h| h.is_some_and(|h| h.key == key))
+            .or_else(|| self.held.iter().position(Option::is_none))
             .or_else(|| {
-                // Full: forget the key pressed longest ago.
-                (0..MAX_HELD).min_by_key(|&i| self.held[i].map_or(0, |h| h.last))
+                // Full: forget a released key first, then the one pressed longest ago.
+                (0..MAX_HELD).min_by_key(|&i| self.held[i].map_or((false, 0), |h| (h.down, h.last)))
             })
             .unwrap_or(0);
         self.held[i] = Some(held);
@@ -230,196 +349,4 @@ impl ReleaseSynth {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use Forward::*;
-    use KeyKind::{Press as P, Release as R, Repeat as Rep};
-
-    const L: Key = Key::Left;
-
-    /// Runs `(time, kind, expected forward, expected next deadline)` rows, popping due
-    /// releases before each event and checking they happen at `releases`.
-    fn run(
-        synth: &mut ReleaseSynth,
-        rows: &[(u64, KeyKind, Forward, Option<u64>)],
-        releases: &[u64],
-    ) {
-        let mut released = Vec::new();
-        for &(t, kind, fwd, next) in rows {
-            while let Some((_, at)) = synth.pop_due(t) {
-                released.push(at);
-            }
-            assert_eq!(synth.on_event(L, kind, t), fwd, "forward at {t}");
-            assert_eq!(synth.next_deadline(), next, "deadline after {t}");
-        }
-        while let Some((_, at)) = synth.pop_due(u64::MAX) {
-            released.push(at);
-        }
-        assert_eq!(released, releases);
-    }
-
-    #[test]
-    fn initial_timeout_table() {
-        for (setting, das, expected) in [
-            (150, 150, 149),
-            (150, 200, 150),
-            (100, 150, 100),
-            (300, 167, 166),
-            (150, 0, 150),
-            (150, 1, 150),
-            (0, 150, 1),
-        ] {
-            assert_eq!(initial_timeout(setting, das), expected, "{setting} {das}");
-        }
-    }
-
-    #[test]
-    fn repeat_timeout_table() {
-        for (cadence, expected) in [
-            (None, 80),
-            (Some(20), 80),
-            (Some(40), 80),
-            (Some(50), 100),
-            (Some(100), 200),
-            (Some(150), 300),
-            (Some(400), 300),
-        ] {
-            assert_eq!(repeat_timeout(cadence), expected, "{cadence:?}");
-        }
-    }
-
-    #[test]
-    fn a_tap_is_released_before_das() {
-        let mut s = ReleaseSynth::new(true, initial_timeout(150, 150));
-        run(&mut s, &[(1000, P, Press, Some(1149))], &[1149]);
-    }
-
-    #[test]
-    fn a_hold_with_os_repeats_follows_the_cadence() {
-        let mut s = ReleaseSynth::new(true, 149);
-        // Press, OS repeat delay of 400 ms, then repeats every 40 ms, then the key goes up.
-        run(
-            &mut s,
-            &[
-                (0, P, Press, Some(149)),
-                (400, P, Press, Some(549)),
-                (440, P, Nothing, Some(520)),
-                (480, P, Nothing, Some(560)),
-                (520, P, Nothing, Some(600)),
-            ],
-            &[149, 600],
-        );
-        assert_eq!(s.cadence(), Some(40));
-    }
-
-    #[test]
-    fn slow_explicit_repeats_stretch_the_timeout() {
-        let mut s = ReleaseSynth::new(true, 149);
-        run(
-            &mut s,
-            &[
-                (0, P, Press, Some(149)),
-                (500, Rep, Press, Some(580)),
-                (560, Rep, Nothing, Some(680)),
-                (670, Rep, Nothing, Some(814)),
-                (770, Rep, Nothing, Some(928)),
-            ],
-            &[149, 928],
-        );
-        // 60, then (3*60 + 110) / 4 = 72, then (3*72 + 100) / 4 = 79.
-        assert_eq!(s.cadence(), Some(79));
-    }
-
-    #[test]
-    fn a_quick_second_tap_is_a_fresh_press() {
-        let mut s = ReleaseSynth::new(true, 149);
-        run(
-            &mut s,
-            &[(0, P, Press, Some(149)), (110, P, Repress, Some(259))],
-            &[259],
-        );
-        // After a 40 ms cadence is known, 90 ms is still too slow to be a repeat.
-        let mut s = ReleaseSynth::new(true, 149);
-        s.cadence = Some(40);
-        run(
-            &mut s,
-            &[
-                (0, P, Press, Some(149)),
-                (90, P, Repress, Some(239)),
-                (120, P, Nothing, Some(200)),
-            ],
-            &[200],
-        );
-    }
-
-    #[test]
-    fn presses_in_one_millisecond_collapse_into_one() {
-        // These were separate taps (a release and a press each) until a flood of one key in
-        // one packet turned out to double the engine inputs it caused: now the repeats in the
-        // same millisecond do nothing, and the key stays held with its first deadline.
-        let mut s = ReleaseSynth::new(true, 149);
-        run(
-            &mut s,
-            &[
-                (0, P, Press, Some(149)),
-                (0, P, Nothing, Some(149)),
-                (0, P, Nothing, Some(149)),
-            ],
-            &[149],
-        );
-        // A thousand presses of one key in one millisecond: one press, no repeat cadence
-        // learnt from them, one release.
-        let mut s = ReleaseSynth::new(true, 149);
-        assert_eq!(s.on_event(L, P, 0), Press);
-        for _ in 0..1000 {
-            assert_eq!(s.on_event(L, P, 0), Nothing);
-        }
-        assert_eq!(s.cadence(), None);
-        assert_eq!(s.next_deadline(), Some(149));
-    }
-
-    #[test]
-    fn real_releases_win_and_clear_forgets() {
-        let mut s = ReleaseSynth::new(true, 149);
-        run(
-            &mut s,
-            &[
-                (0, P, Press, Some(149)),
-                (50, R, Release, None),
-                (60, R, Nothing, None),
-            ],
-            &[],
-        );
-        s.on_event(L, P, 100);
-        s.clear();
-        assert_eq!(s.next_deadline(), None);
-        assert_eq!(s.pop_due(u64::MAX), None);
-    }
-
-    #[test]
-    fn without_synthesis_events_pass_through() {
-        let mut s = ReleaseSynth::new(false, 149);
-        run(
-            &mut s,
-            &[
-                (0, P, Press, None),
-                (30, Rep, Nothing, None),
-                (200, R, Release, None),
-            ],
-            &[],
-        );
-    }
-
-    #[test]
-    fn many_keys_never_overflow() {
-        let mut s = ReleaseSynth::new(true, 149);
-        for (i, c) in ('a'..='z').enumerate() {
-            assert_eq!(s.on_event(Key::Char(c), P, i as u64), Press);
-        }
-        let mut n = 0;
-        while s.pop_due(u64::MAX).is_some() {
-            n += 1;
-        }
-        assert_eq!(n, MAX_HELD);
-    }
-}
+mod tests;

@@ -77,8 +77,9 @@ impl Widget for &HelpView<'_> {
         let note = if self.releases {
             "Controls can be changed in Settings."
         } else {
-            "This terminal reports no key releases, so holding a key follows its \
-             key repeat. Kitty, WezTerm, foot or Ghostty play smoother."
+            "This terminal reports no key releases: a key pressed again sooner than its \
+             key repeat delay is a new tap, and a held key moves on once the repeats \
+             begin. Kitty, WezTerm, foot or Ghostty play smoother."
         };
         draw::wrapped(buf, table, y, note, theme.dim());
     }

@@ -636,4 +636,6 @@ fn timeout(settings: &Settings, game: &Game) -> u64 {
 }
 
 #[cfg(test)]
+mod taps;
+#[cfg(test)]
 mod tests;

@@ -114,14 +114,16 @@ fn synthetic_releases_let_a_repeating_key_auto_shift() {
     let (mut a, now) = playing(ModeKind::Sprint);
     a.set_release_events(false);
     let x0 = piece_x(&a);
-    // The terminal repeats the key every 30 ms from the start (a short repeat delay).
+    // The terminal repeats the key after a 250 ms delay, then every 30 ms. (Repeats every
+    // 30 ms from the press itself are taps: no terminal repeats that soon, a player does.)
+    press(&mut a, Key::Right, now + 100);
     for i in 0..12 {
-        press(&mut a, Key::Right, now + 100 + i * 30);
+        press(&mut a, Key::Right, now + 350 + i * 30);
     }
     // DAS (150 ms) charged while repeats kept the key down: the piece auto-shifted.
     assert!(piece_x(&a) >= x0 + 3, "{} {}", piece_x(&a), x0);
     // Repeats stop: the key is released 80 ms (the clamp of 2 x 30 ms) after the last one.
-    let last = now + 100 + 11 * 30;
+    let last = now + 350 + 11 * 30;
     assert!(wakeups(&mut a, last + 79).iter().all(|&w| w < last + 80));
     assert_eq!(a.game().map(|g| g.is_held(Button::Right)), Some(true));
     assert_eq!(a.next_wakeup(), Some(last + 80));
