@@ -96,6 +96,17 @@ struct ChannelState {
     /// Cancels the channel's command (a cast export) when the channel closes or the
     /// connection ends: dropped with this state.
     command: Option<tokio_util::sync::DropGuard>,
+    /// Set when the channel's command or reply has been sent and the channel closed by us.
+    ended: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ChannelState {
+    /// Its work is over and the server closed it: its slot is free. (russh does not call
+    /// `channel_close` for a channel the server closed first, so without this a connection's
+    /// fifth command would find every slot taken.)
+    fn is_over(&self) -> bool {
+        self.ended.load(Ordering::Relaxed) || self.session.as_ref().is_some_and(|tx| tx.is_closed())
+    }
 }
 
 impl ConnectionHandler {
@@ -280,8 +291,10 @@ impl ConnectionHandler {
             cancel,
         };
         let running = self.activity.enter();
+        let ended = self.ended_flag(id);
         self.shared.tracker.spawn(async move {
             run.run().await;
+            ended.store(true, Ordering::Relaxed);
             drop(running);
         });
     }
@@ -290,10 +303,20 @@ impl ConnectionHandler {
         let pty = self.channel_mut(id).is_some_and(|c| c.pty.is_some());
         let handle = session.handle();
         let running = self.activity.enter();
+        let ended = self.ended_flag(id);
         self.shared.tracker.spawn(async move {
             exec::send(&handle, id, outcome, pty).await;
+            ended.store(true, Ordering::Relaxed);
             drop(running);
         });
+    }
+
+    /// The flag a task sets when it is done with channel `id` (a detached one for a channel
+    /// already forgotten).
+    fn ended_flag(&mut self, id: ChannelId) -> Arc<std::sync::atomic::AtomicBool> {
+        self.channel_mut(id)
+            .map(|c| Arc::clone(&c.ended))
+            .unwrap_or_default()
     }
 }
 
@@ -370,6 +393,7 @@ impl russh::server::Handler for ConnectionHandler {
         // Everything arrives through the callbacks below; the Channel object is not read.
         let id = channel.id();
         drop(channel);
+        self.channels.retain(|c| !c.is_over());
         if self.channels.len() >= MAX_CHANNELS {
             reply
                 .reject(ChannelOpenFailure::AdministrativelyProhibited)
@@ -385,6 +409,7 @@ impl russh::server::Handler for ConnectionHandler {
             env: crate::terminal::TermEnv::default(),
             term: None,
             command: None,
+            ended: Arc::default(),
         });
         reply.accept().await;
         Ok(())

@@ -82,3 +82,47 @@ async fn a_command_flood_from_many_connections_of_one_address_is_refused_past_it
     assert_eq!(refused, 10 * 3 - 20);
     Ok(())
 }
+
+/// Runs `command` on its own channel and reads until the server closes it (the client never
+/// closes it: russh then never tells the server's handler that the channel closed).
+async fn exec_to_close(conn: &Connection, command: &str) -> anyhow::Result<Option<u32>> {
+    let mut channel = conn.handle.channel_open_session().await?;
+    channel.exec(true, command).await?;
+    let mut status = None;
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match tokio::time::timeout_at(deadline, channel.wait()).await? {
+            Some(ChannelMsg::ExitStatus { exit_status }) => status = Some(exit_status),
+            Some(ChannelMsg::Close) | None => break,
+            Some(_) => {}
+        }
+    }
+    Ok(status)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn command_after_command_on_one_connection_and_still_four_channels_at_once()
+-> anyhow::Result<()> {
+    let server = server(50).await;
+    let conn = Connection::open(server.addr, "one", Login::Guest).await?;
+    // Before: the fifth command found its 4 slots held by channels the server had closed, and
+    // its channel was refused (`AdministrativelyProhibited`).
+    for i in 0..12 {
+        let status = exec_to_close(&conn, "help").await?;
+        // Past the connection's own burst (10) a command is refused, but answered.
+        let want = if i < 10 { 0 } else { 1 };
+        assert_eq!(status, Some(want), "command {i}");
+    }
+    // The cap on channels open at once holds: four idle channels, then a fifth is refused.
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(conn.handle.channel_open_session().await?);
+    }
+    assert!(
+        conn.handle.channel_open_session().await.is_err(),
+        "a fifth channel at once was opened"
+    );
+    drop(held);
+    conn.close().await;
+    Ok(())
+}
