@@ -75,9 +75,20 @@ pub async fn drop_database(url: &str) -> anyhow::Result<()> {
         .filter(|n| n.starts_with("minotty_e2e_"))
         .ok_or_else(|| anyhow::anyhow!("not a database of fresh_database: {url}"))?;
     let mut conn = sqlx::AnyConnection::connect(&admin_url()).await?;
-    sqlx::query(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"))
-        .execute(&mut conn)
-        .await?;
+    let drop = format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)");
+    // `WITH (FORCE)` may not terminate a backend of another role (an autovacuum worker that
+    // happens to be on the database): it is gone within moments, so try again a few times.
+    let mut tries = 0;
+    loop {
+        match sqlx::query(&drop).execute(&mut conn).await {
+            Ok(_) => break,
+            Err(e) if tries < 20 && e.to_string().contains("must be a member of the role") => {
+                tries += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
     conn.close().await?;
     Ok(())
 }

@@ -149,10 +149,18 @@ impl PgDatabase {
         let mut conn = sqlx::AnyConnection::connect(&self.admin)
             .await
             .expect("connects to drop");
-        sqlx::query(&format!("DROP DATABASE \"{}\" WITH (FORCE)", self.name))
-            .execute(&mut conn)
-            .await
-            .expect("drops the test database");
+        let drop = format!("DROP DATABASE \"{}\" WITH (FORCE)", self.name);
+        // `WITH (FORCE)` may not terminate a backend of another role (an autovacuum worker on
+        // the database): it is gone within moments, so try again a few times.
+        for tries in 0.. {
+            match sqlx::query(&drop).execute(&mut conn).await {
+                Ok(_) => break,
+                Err(e) if tries < 20 && e.to_string().contains("must be a member of the role") => {
+                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                }
+                Err(e) => panic!("drops the test database: {e}"),
+            }
+        }
         conn.close().await.ok();
     }
 }
