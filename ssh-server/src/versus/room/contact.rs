@@ -27,6 +27,8 @@ pub enum ContactLoss {
     Peer,
     /// This instance's own connection to NATS is down: every other instance is out of reach.
     OwnLink,
+    /// Its drain time ran out while the match went on (`RoomMsg::DrainedAway`): it stopped.
+    Drained,
 }
 
 impl ContactLoss {
@@ -38,6 +40,7 @@ impl ContactLoss {
             ContactLoss::OwnLink => {
                 format!("This server lost its cluster link (NATS), and with it {name}'s server")
             }
+            ContactLoss::Drained => format!("{name}'s server restarted before the match ended"),
         };
         let what = if shown {
             "the result shown does not count: the match is abandoned, not rated (no win or \
@@ -68,14 +71,14 @@ impl Room {
         });
         let name = self.seat_of(id).map(|i| self.seats[i].member.name.clone());
         match name {
-            Some(name) if unsettled => self.abandon_lost(&name, cause),
+            Some(name) if unsettled => self.abandon_lost(id, &name, cause),
             _ => self.leave(id, true, now),
         }
     }
 
-    /// Drops the match unstored and unrated, tells everyone why, and empties the room (its
-    /// task then closes it).
-    fn abandon_lost(&mut self, name: &str, cause: ContactLoss) {
+    /// Drops the match unstored and unrated, tells everyone but the lost member `id` (whose
+    /// own instance tells them) why, and empties the room (its task then closes it).
+    pub(super) fn abandon_lost(&mut self, id: MemberId, name: &str, cause: ContactLoss) {
         let Some(live) = self.live.take() else {
             return;
         };
@@ -91,13 +94,13 @@ impl Room {
             lost = name,
             ?cause,
             decided = live.over,
-            "lost contact with a player's server: the match is abandoned (not stored, not rated)"
+            "a player's server is out of reach: the match is abandoned (not stored, not rated)"
         );
         self.hub.unregister(&self.code, &self.link.tx);
         let seated = self
             .seats
             .iter()
-            .filter(|s| s.connected && s.bot.is_none())
+            .filter(|s| s.connected && s.bot.is_none() && s.member.id != id)
             .map(|s| &s.member);
         for m in seated.chain(self.spectators.iter()) {
             m.clear_room(&self.code);

@@ -10,11 +10,11 @@
 //! match is abandoned, unrated, on every side: nothing is stored, no rating changes, and
 //! everyone in the room is told so, then the room closes.
 
-use minotty_ui::online::{Response, RoomState};
+use minotty_ui::online::Response;
 use tokio::time::Instant;
 
 use super::Room;
-use crate::versus::MemberId;
+use crate::versus::{ContactLoss, MemberId};
 
 impl Room {
     /// While this instance drains, a start or rematch request of `id` is refused (told why);
@@ -49,43 +49,6 @@ impl Room {
             .seat_of(id)
             .map(|i| self.seats[i].member.name.clone())
             .unwrap_or_default();
-        let players: Vec<String> = self
-            .live
-            .as_ref()
-            .map(|l| l.players.iter().map(|p| p.member.name.clone()).collect())
-            .unwrap_or_default();
-        tracing::warn!(
-            room = %self.code,
-            ranked = self.ranked,
-            ?players,
-            gone = %name,
-            "a player's server stopped (its drain time ran out) mid-match: the match is \
-             abandoned (not stored, not rated)"
-        );
-        self.live = None;
-        self.state = RoomState::Lobby;
-        self.release_claims();
-        let message = format!(
-            "{name}'s server restarted before the match in room {} ended: the match is \
-             abandoned, not rated.",
-            self.code
-        );
-        for s in &mut self.seats {
-            s.member.clear_room(&self.code);
-            if s.connected && s.member.id != id {
-                s.member.send(Response::RoomClosed {
-                    message: message.clone(),
-                });
-            }
-            s.connected = false;
-        }
-        for s in self.spectators.drain(..) {
-            s.clear_room(&self.code);
-            s.send(Response::RoomClosed {
-                message: message.clone(),
-            });
-        }
-        self.by_live.clear();
-        // No person is left: the room's task closes it.
+        self.abandon_lost(id, &name, ContactLoss::Drained);
     }
 }
