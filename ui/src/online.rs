@@ -749,4 +749,11 @@ pub struct ResultRow {
     pub forfeited: bool,
     /// Ranked: (before, after) rating.
     pub rating: Option<(f64, f64)>,
+    /// Game time the player's game ran, in ms: in a race, the finish time of those who
+    /// reached the goal (older instances do not send it: 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub time_ms: u64,
+    /// Pieces placed (older instances do not send it: 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pieces: u32,
 }

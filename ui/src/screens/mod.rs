@@ -17,6 +17,7 @@ pub mod menu;
 pub mod mode_select;
 pub mod pause;
 pub mod quit;
+pub mod race_results;
 pub mod results;
 pub mod settings;
 pub mod too_small;

@@ -294,17 +294,28 @@ impl MatchView<'_> {
                 (sfmt!(24; "{}", stats.lines), ("TIME", game.now()))
             }
         };
-        let rows: [(&str, StackStr<24>); 6] = [
-            (time.0, sfmt!(24; "{}", clock(time.1).as_str())),
-            ("LINES", lines),
-            ("SENT", sfmt!(24; "{}", stats.sent)),
-            ("RECV", sfmt!(24; "{}", stats.garbage_received)),
-            ("APM", sfmt!(24; "{}.{}", apm / 10, apm % 10)),
-            (
-                "PPS",
-                sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
-            ),
-        ];
+        let time = (time.0, sfmt!(24; "{}", clock(time.1).as_str()));
+        let pps = (
+            "PPS",
+            sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
+        );
+        // A race sends nothing: its numbers are time, lines and pace, none of attack.
+        let rows: Vec<(&str, StackStr<24>)> = match self.game.start.kind {
+            MatchKind::Race => vec![
+                time,
+                ("LINES", lines),
+                ("PIECES", sfmt!(24; "{}", stats.pieces)),
+                pps,
+            ],
+            MatchKind::Battle => vec![
+                time,
+                ("LINES", lines),
+                ("SENT", sfmt!(24; "{}", stats.sent)),
+                ("RECV", sfmt!(24; "{}", stats.garbage_received)),
+                ("APM", sfmt!(24; "{}.{}", apm / 10, apm % 10)),
+                pps,
+            ],
+        };
         let nums_y = next_at.bottom() + 1;
         let nums = Rect::new(side_x, nums_y, BOX_W, r.bottom().saturating_sub(nums_y));
         for (i, (label, value)) in rows.iter().enumerate() {
@@ -351,7 +362,7 @@ impl MatchView<'_> {
         }
         if let Some((c, piece)) = s.effects().action(t).filter(|_| !s.is_over()) {
             let name = clear_name(c, piece);
-            let text = if c.attack > 0 {
+            let text = if c.attack > 0 && m.start.kind == MatchKind::Battle {
                 sfmt!(40; "{} +{}", name.as_str(), c.attack)
             } else {
                 sfmt!(40; "{}", name.as_str())

@@ -20,6 +20,7 @@ mod snapshots;
 mod text_policy;
 mod unreachable;
 mod versus;
+mod versus_screens;
 
 use minotty_engine::ModeKind;
 use ratatui::Terminal;

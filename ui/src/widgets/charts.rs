@@ -171,9 +171,15 @@ impl Widget for &ChartView<'_> {
             })
             .collect();
         let labels = |b: [f64; 2], f: fn(f64) -> String| -> Vec<Line<'static>> {
-            [b[0], (b[0] + b[1]) / 2.0, b[1]]
+            let mut texts = vec![f(b[0]), f((b[0] + b[1]) / 2.0), f(b[1])];
+            // A middle label that reads as an end's (a range of 0 to 1 in whole numbers) would
+            // name two places by one value: the ends alone then.
+            if texts[1] == texts[0] || texts[1] == texts[2] {
+                texts.remove(1);
+            }
+            texts
                 .into_iter()
-                .map(|v| Line::from(Span::styled(f(v), theme.text())))
+                .map(|t| Line::from(Span::styled(t, theme.text())))
                 .collect()
         };
         let chart = Chart::new(datasets)

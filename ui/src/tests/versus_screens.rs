@@ -1,0 +1,300 @@
+//! Versus screens as a player of races, a spectator and a host sees them: race results and
+//! the race's own numbers, the results at 80x24, the lobby's bot keys. Whole frames or whole
+//! lines compared.
+
+use minotty_engine::board::{Board, HEIGHT};
+use minotty_engine::versus::MatchKind;
+use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
+
+use super::versus::{bot_seat, online, room, seat, text};
+use super::*;
+use crate::online::{MatchResult, MatchStart, OpponentView, Response, ResultRow};
+
+fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
+    Response::MatchStart(MatchStart {
+        kind: MatchKind::Race,
+        mode: Mode::sprint(),
+        seed,
+        players: players.iter().map(|p| p.to_string()).collect(),
+        you,
+        countdown_ms: 3000,
+        ranked: false,
+    })
+}
+
+fn to_versus_menu(a: &mut App) {
+    press(a, Key::Down, 0);
+    press(a, Key::Enter, 0);
+}
+
+fn row(seat: usize, name: &str, place: u8, lines: u32, time_ms: u64, pieces: u32) -> ResultRow {
+    ResultRow {
+        seat,
+        name: name.into(),
+        place,
+        kos: 2,
+        attack_per_minute: 12.5,
+        pieces_per_second: 9.99,
+        lines,
+        attack_sent: 7,
+        garbage_received: 3,
+        forfeited: false,
+        rating: None,
+        time_ms,
+        pieces,
+    }
+}
+
+/// Whole lines of a frame, trailing spaces cut (the expected frames are written that way).
+fn frame(a: &App, w: u16, h: u16) -> Vec<String> {
+    lines(&draw(a, w, h))
+        .into_iter()
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+/// A race of three: ada wins in 41.63 s, bob stops at 31 lines, cy leaves at 12.
+fn race_over(a: &mut App) {
+    let mut cy = row(2, "cy", 3, 12, 20_000, 30);
+    cy.forfeited = true;
+    a.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Race,
+            rows: vec![
+                row(0, "ada", 1, 40, 41_630, 101),
+                row(1, "bob", 2, 31, 41_630, 80),
+                cy,
+            ],
+            you: Some(0),
+            ranked: false,
+        }),
+        50_000,
+    );
+}
+
+#[test]
+fn race_results_show_finish_times_or_lines_place_and_pps_and_no_attack() {
+    let mut a = online();
+    to_versus_menu(&mut a);
+    a.deliver(race_start(3, &["ada", "bob", "cy"], Some(0)), 0);
+    a.tick(3000);
+    race_over(&mut a);
+    let got = frame(&a, 80, 24);
+    assert_eq!(got, RACE_80X24, "\n{}", got.join("\n"));
+}
+
+const RACE_80X24: [&str; 24] = [
+    "  ┌───────────────────────────── MATCH RESULTS ──────────────────────────────┐",
+    "  │                                 You win!                                 │",
+    "  │                                                                          │",
+    "  │                   # Player           Finish    PPS                       │",
+    "  │                   1 ada              0:41.6   2.42                       │",
+    "  │                   2 bob            31 lines   1.92                       │",
+    "  │                   3 cy             12 lines   1.50 left                  │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                                                          │",
+    "  │                                 Rematch                                  │",
+    "  │                               Back to room                               │",
+    "  │                                  Leave                                   │",
+    "  │                                                                          │",
+    "  │                   Enter select   r rematch   Esc room                    │",
+    "  └──────────────────────────────────────────────────────────────────────────┘",
+];
+
+fn quiet_board() -> crate::online::BoardSnapshot {
+    crate::online::BoardSnapshot {
+        rows: vec![[0u8; 10]; 20],
+    }
+}
+
+/// A battle of four over a minute where each opponent sends one line at the end (attack per
+/// minute from 0 to 1: axis labels that could repeat), then its results at 80x24.
+fn battle_of_four() -> App {
+    let mut a = online();
+    to_versus_menu(&mut a);
+    a.deliver(
+        Response::MatchStart(MatchStart {
+            kind: MatchKind::Battle,
+            mode: Mode::custom(1, false, None),
+            seed: 3,
+            players: vec!["ada".into(), "bob".into(), "cy".into(), "dee".into()],
+            you: Some(0),
+            countdown_ms: 3000,
+            ranked: false,
+        }),
+        0,
+    );
+    for t in (0..=60_000u64).step_by(500) {
+        a.tick(3000 + t);
+        let list = [(1, "bob"), (2, "cy"), (3, "dee")]
+            .into_iter()
+            .map(|(seat, name)| OpponentView {
+                seat,
+                name: name.into(),
+                board: quiet_board(),
+                progress: crate::online::Progress {
+                    attack_sent: u32::from(t >= 60_000),
+                    time_ms: t,
+                    ..Default::default()
+                },
+                alive: true,
+                place: None,
+                kos: 0,
+                target: Some(0),
+            })
+            .collect();
+        a.deliver(Response::Opponents(list), 3000 + t);
+    }
+    a.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Battle,
+            rows: vec![
+                row(1, "bob", 1, 20, 60_000, 90),
+                row(2, "cy", 2, 18, 60_000, 80),
+                row(3, "dee", 3, 15, 60_000, 70),
+                row(0, "ada", 4, 10, 60_000, 60),
+            ],
+            you: Some(0),
+            ranked: false,
+        }),
+        64_000,
+    );
+    a
+}
+
+#[test]
+fn battle_results_at_80x24_chart_every_player_with_distinct_axis_labels() {
+    let a = battle_of_four();
+    let got = frame(&a, 80, 24);
+    assert_eq!(got, BATTLE_80X24, "\n{}", got.join("\n"));
+}
+
+const BATTLE_80X24: [&str; 24] = [
+    "  ┌───────────────────────────── MATCH RESULTS ──────────────────────────────┐",
+    "  │                                  Defeat                                  │",
+    "  │                                                                          │",
+    "  │   # Player       KOs   APM  PPS Lines Sent Recv                          │",
+    "  │   1 bob            2  12.5 9.99    20    7    3                          │",
+    "  │   2 cy             2  12.5 9.99    18    7    3                          │",
+    "  │   3 dee            2  12.5 9.99    15    7    3                          │",
+    "  │   4 ada            2  12.5 9.99    10    7    3                          │",
+    "  │                                                                          │",
+    "  │ ATTACK PER MINUTE                            ⣿ bob  • cy  █ dee  ▄ ada   │",
+    "  │ 1  │                                                                  ⢀█ │",
+    "  │    │                                                                 ██  │",
+    "  │    │                                                                █⠁   │",
+    "  │    │                                                              ██     │",
+    "  │ 0  │▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄ │",
+    "  │    └──────────────────────────────────────────────────────────────────── │",
+    "  │ 0:05                               0:33                             1:00 │",
+    "  │                                                                          │",
+    "  │                                 Rematch                                  │",
+    "  │                               Back to room                               │",
+    "  │                                  Leave                                   │",
+    "  │                                                                          │",
+    "  │                   Enter select   r rematch   Esc room                    │",
+    "  └──────────────────────────────────────────────────────────────────────────┘",
+];
+
+/// A seed whose first piece in a race (40 lines) is an I.
+fn race_i_first_seed() -> u32 {
+    (0..500)
+        .find(|&seed| {
+            let config = GameConfig {
+                mode: Mode::sprint(),
+                ..GameConfig::default()
+            };
+            let mut g = Game::new(config, seed);
+            g.update(0, None);
+            g.active().is_some_and(|p| p.placed.piece == Piece::I)
+        })
+        .expect("a seed")
+}
+
+#[test]
+fn a_race_shows_no_attack_while_played() {
+    let mut a = online();
+    to_versus_menu(&mut a);
+    a.deliver(race_start(race_i_first_seed(), &["ada", "bob"], Some(0)), 0);
+    a.tick(3000);
+    a.take_requests();
+    let mut board = Board::new();
+    board.set(0, HEIGHT - 5, Cell::Garbage);
+    for y in HEIGHT - 4..HEIGHT {
+        for x in (0..10).filter(|&x| x != 5) {
+            board.set(x, y, Cell::Garbage);
+        }
+    }
+    a.versus_game_mut().expect("game").set_board(board);
+    tap(&mut a, Key::Char('x'), 3050);
+    tap(&mut a, Key::Up, 3060);
+    assert_eq!(a.versus_game().map(|g| g.stats().tetrises), Some(1));
+    for (w, h) in [(60, 24), (80, 24), (120, 40)] {
+        let got = frame(&a, w, h);
+        let s = got.join("\n");
+        let clear = got.iter().find(|l| l.contains("TETRIS")).expect(&s);
+        assert!(
+            !clear.contains('+'),
+            "nothing is sent in a race: {clear}\n{s}"
+        );
+        for label in ["SENT", "RECV", "APM"] {
+            assert!(!got.iter().any(|l| l.contains(label)), "{label}\n{s}");
+        }
+        for label in ["TIME", "LINES", "PIECES", "PPS"] {
+            assert!(got.iter().any(|l| l.contains(label)), "{label}\n{s}");
+        }
+    }
+}
+
+#[test]
+fn the_lobby_offers_remove_bot_only_when_a_bot_sits() {
+    let mut a = online();
+    to_versus_menu(&mut a);
+    // A full room of people: nothing to add, nothing to remove.
+    let mut full = room(
+        vec![seat("ada", true, true), seat("bob", true, false)],
+        Some(0),
+        true,
+    );
+    full.options.max_players = 2;
+    a.deliver(Response::Room(full), 0);
+    let got = frame(&a, 80, 24);
+    let bob = got.iter().position(|l| l.contains("bob")).expect("bob");
+    assert_eq!(
+        got[bob + 1],
+        "    │                                                                      │",
+        "\n{}",
+        got.join("\n")
+    );
+    assert!(
+        !got.iter().any(|l| l.contains("remove bot")),
+        "{}",
+        got.join("\n")
+    );
+    // A full room with a bot: its removal is offered, under the seats.
+    let mut with_bot = room(
+        vec![
+            seat("ada", true, true),
+            bot_seat(3),
+            seat("bob", true, false),
+            seat("cy", true, false),
+        ],
+        Some(0),
+        true,
+    );
+    with_bot.options.max_players = 4;
+    a.deliver(Response::Room(with_bot), 0);
+    let got = frame(&a, 80, 24);
+    let cy = got.iter().position(|l| l.contains("cy")).expect("cy");
+    assert!(got[cy + 1].contains("x remove bot"), "{}", got.join("\n"));
+    assert!(text(&a, 80, 24).contains("x remove bot"));
+}
