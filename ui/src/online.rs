@@ -444,6 +444,11 @@ pub enum Response {
     LiveEnded {
         id: u64,
     },
+    /// The player of the game being watched dropped: their game is parked, paused, until they
+    /// reconnect (it is listed again then, under a new id). No more frames come.
+    LiveParked {
+        id: u64,
+    },
     /// `WatchLive` was refused (the game ended, too many watchers, too many requests).
     LiveFailed {
         message: String,

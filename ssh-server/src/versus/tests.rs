@@ -376,7 +376,10 @@ async fn a_race_ends_when_one_player_clears_40_lines() {
     // The results can tell the finish time and the pace from the counts.
     let ann = &result.rows[0];
     assert_eq!((ann.time_ms, ann.pieces, ann.lines), (41_630, 120, 40));
-    assert_eq!((result.rows[1].time_ms, result.rows[1].pieces), (30_000, 36));
+    assert_eq!(
+        (result.rows[1].time_ms, result.rows[1].pieces),
+        (30_000, 36)
+    );
     assert!(
         c[1].drain()
             .iter()
