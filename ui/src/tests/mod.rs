@@ -18,6 +18,7 @@ mod rulesets;
 mod screens;
 mod snapshots;
 mod text_policy;
+mod unranked_note;
 mod unreachable;
 mod versus;
 mod versus_screens;
