@@ -76,8 +76,10 @@ impl Tier {
     fn cell(self) -> (u16, u16) {
         match self {
             Tier::Full => (1 + FULL_W + 1, FULL_H),
-            Tier::Mini => (MINI_W + 1, MINI_H + 1),
-            Tier::Micro => (MICRO_W + 3, MICRO_H + 1),
+            // The meter, the board, a gap.
+            Tier::Mini => (1 + MINI_W + 1, MINI_H + 1),
+            // The meter, the board and room for its status, a gap.
+            Tier::Micro => (1 + MICRO_W + 2, MICRO_H + 1),
         }
     }
 }
@@ -423,7 +425,22 @@ fn draw_others(
             Tier::Mini | Tier::Micro => {
                 let name = Rect::new(at.x, at.y, cw.saturating_sub(1), 1).intersection(area);
                 draw::put(buf, name, name.x, name.y, &o.name, name_style);
-                let b = Rect::new(at.x, at.y + 1, cw.saturating_sub(1), ch - 1).intersection(area);
+                // The incoming-garbage meter at the left, as beside a full board.
+                let (bh, per_cell) = if tier == Tier::Mini {
+                    (MINI_H, 2)
+                } else {
+                    (MICRO_H, 4)
+                };
+                let meter = Rect::new(at.x, at.y + 1, 1, bh).intersection(area);
+                garbage_meter::draw_compact(
+                    buf,
+                    meter,
+                    o.progress.pending_garbage,
+                    per_cell,
+                    theme,
+                );
+                let b =
+                    Rect::new(at.x + 1, at.y + 1, cw.saturating_sub(2), ch - 1).intersection(area);
                 if tier == Tier::Mini {
                     mini_board::mini(buf, b, &o.board, theme);
                 } else {
@@ -432,7 +449,7 @@ fn draw_others(
                 let w = if tier == Tier::Mini {
                     MINI_W
                 } else {
-                    MICRO_W + 2
+                    MICRO_W + 1
                 };
                 let line = Rect::new(b.x, b.y, w, 1).intersection(area);
                 let style = if o.alive { theme.accent() } else { theme.bad() };

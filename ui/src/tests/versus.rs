@@ -77,6 +77,10 @@ pub(super) fn battle_mode() -> Mode {
 }
 
 /// An App in a running 1v1 match (game time 0 at front-end time 3000).
+pub(super) fn in_match_pub(seed: u32) -> App {
+    in_match(seed)
+}
+
 fn in_match(seed: u32) -> App {
     let mut a = online();
     versus_menu(&mut a);

@@ -298,3 +298,33 @@ fn the_lobby_offers_remove_bot_only_when_a_bot_sits() {
     assert!(got[cy + 1].contains("x remove bot"), "{}", got.join("\n"));
     assert!(text(&a, 80, 24).contains("x remove bot"));
 }
+
+#[test]
+fn every_opponents_board_has_an_incoming_garbage_meter_at_every_size() {
+    // Each opponent has 3 lines coming: a cell and a half beside a half-block board, three
+    // quarters of a cell beside a braille one.
+    let names = ["bob", "eve", "kim", "lou", "max", "ned", "oz"];
+    for (n, (w, h), want) in [
+        (3, (80, 24), "│ ▄▀▀▀▀▀▀▀▀▀▀ ▄▀▀▀▀▀▀▀▀▀▀ ▄▀▀▀▀▀▀▀▀▀▀"),
+        (7, (60, 24), "│ ▆⣿⣿⢸⣿⣿  ▆⣿⣿⢸⣿⣿  ▆⣿⣿⢸⣿⣿"),
+    ] {
+        let mut a = super::versus::in_match_pub(4);
+        let list = (0..n)
+            .map(|i| super::versus::opponent(i + 1, names[i], true))
+            .collect();
+        a.deliver(Response::Opponents(list), 3100);
+        let got = frame(&a, w, h);
+        let s = got.join("\n");
+        assert!(
+            got.iter().any(|l| l.ends_with(want)),
+            "{n} at {w}x{h}:\n{s}"
+        );
+        let full: Vec<&String> = got
+            .iter()
+            .filter(|l| l.ends_with(&want.replace(['▄', '▆'], "█")))
+            .collect();
+        if n == 3 {
+            assert_eq!(full.len(), 1, "one full cell under the half:\n{s}");
+        }
+    }
+}
