@@ -261,7 +261,17 @@ pub struct Progress {
     pub time_ms: u64,
     /// Lines of garbage waiting to rise.
     pub pending_garbage: u32,
+    /// The held piece (engine `Piece` order + 1, as in [`BoardSnapshot`]; 0: none). Older
+    /// instances do not send it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub hold: u8,
+    /// The next pieces, soonest first (the same coding; 0: none).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub next: [u8; NEXT_SHOWN],
 }
+
+/// The next pieces a player's [`Progress`] tells (what spectators see of the queue).
+pub const NEXT_SHOWN: usize = 5;
 
 /// The 20 visible rows of a board, top first; each cell 0 (empty), 1-7 (I, O, T, S, Z, J, L
 /// in the engine's `Piece` order) or 8 (garbage). The falling piece is included.

@@ -25,6 +25,7 @@ pub mod versus_match;
 pub mod versus_menu;
 pub mod versus_results;
 pub mod versus_room;
+pub mod versus_watch;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
 

@@ -11,6 +11,7 @@ use ratatui::widgets::Widget;
 use crate::draw;
 use crate::online::OpponentView;
 use crate::online::{MatchStart, RoomLimit};
+use crate::screens::versus_watch;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
 use crate::text::{StackStr, clock, pps, sfmt};
@@ -208,14 +209,19 @@ impl Widget for &MatchView<'_> {
                         theme.dim(),
                     );
                 }
-                draw_others(
-                    buf,
-                    opp_area,
-                    others,
-                    (tier, cols, rows),
-                    m.start.kind,
-                    theme,
-                );
+                if versus_watch::fits(others.len(), area.width, rows_h) {
+                    // Room beside the boards: each player's hold, next and numbers too.
+                    versus_watch::draw(buf, area, boards_y, others, m.start.kind, theme);
+                } else {
+                    draw_others(
+                        buf,
+                        opp_area,
+                        others,
+                        (tier, cols, rows),
+                        m.start.kind,
+                        theme,
+                    );
+                }
                 if let Some(n) = m.countdown(self.now) {
                     let inner = draw::dialog(buf, area, 8, 3, theme, "");
                     let digit = sfmt!(8; "{}", n);
@@ -388,6 +394,32 @@ fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
     }
 }
 
+/// Another player's board at full size at `at` (its meter at the left), clipped to `area`.
+pub(crate) fn draw_full(
+    buf: &mut Buffer,
+    at: Rect,
+    area: Rect,
+    o: &OpponentView,
+    kind: MatchKind,
+    theme: Theme,
+) {
+    let st = status(o, kind);
+    let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
+    garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
+    let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
+    let footer = if o.kos > 0 {
+        sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
+    } else {
+        sfmt!(40; " {} ", st.as_str())
+    };
+    let frame = if o.alive { theme.dim() } else { theme.bad() };
+    mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
+    if !o.alive {
+        let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
+        draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
+    }
+}
+
 /// Draws the other players' boards in a grid.
 fn draw_others(
     buf: &mut Buffer,
@@ -406,22 +438,7 @@ fn draw_others(
         let st = status(o, kind);
         let name_style = if o.alive { theme.text() } else { theme.bad() };
         match tier {
-            Tier::Full => {
-                let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
-                garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
-                let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
-                let footer = if o.kos > 0 {
-                    sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
-                } else {
-                    sfmt!(40; " {} ", st.as_str())
-                };
-                let frame = if o.alive { theme.dim() } else { theme.bad() };
-                mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
-                if !o.alive {
-                    let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
-                    draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
-                }
-            }
+            Tier::Full => draw_full(buf, at, area, o, kind, theme),
             Tier::Mini | Tier::Micro => {
                 let name = Rect::new(at.x, at.y, cw.saturating_sub(1), 1).intersection(area);
                 draw::put(buf, name, name.x, name.y, &o.name, name_style);

@@ -328,3 +328,87 @@ fn every_opponents_board_has_an_incoming_garbage_meter_at_every_size() {
         }
     }
 }
+
+#[test]
+fn a_spectator_at_80x24_sees_each_players_hold_next_numbers_and_meter() {
+    let a = watched_pair();
+    let got = frame(&a, 80, 24);
+    assert_eq!(got, WATCHED_80X24, "\n{}", got.join("\n"));
+}
+
+const WATCHED_80X24: [&str; 24] = [
+    " VERSUS · Battle                                                     spectating",
+    "    ┌─────── bob ────────┐ ┌── HOLD ──┐  ┌─────── eve ────────┐ ┌── HOLD ──┐",
+    "    │ · · · · · · · · · ·│ │    ██    │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │  ██████  │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ └──────────┘  │ · · · · · · · · · ·│ └──────────┘",
+    "    │ · · · · · · · · · ·│ ┌── NEXT ──┐  │ · · · · · · · · · ·│ ┌── NEXT ──┐",
+    "    │ · · · · · · · · · ·│ │   ▀▀▀▀   │  │ · · · · · · · · · ·│ │   ▀█▄    │",
+    "    │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │    ██    │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │   █▄▄    │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │   ▄█▀    │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ │   ▄▄█    │  │ · · · · · · · · · ·│ │          │",
+    "    │ · · · · · · · · · ·│ └──────────┘  │ · · · · · · · · · ·│ └──────────┘",
+    "    │ · · · · · · · · · ·│               │ · · · · · · · · · ·│",
+    "    │ · · · · · · · · · ·│ LINES      7  │ · · · · · · · · · ·│ LINES      7",
+    "    │████████ ·██████████│ SENT       5  │████████ ·██████████│ SENT       5",
+    "   █│████████ ·██████████│ RECV       4  │████████ ·██████████│ RECV       0",
+    "   █│████████ ·██████████│ APM     15.0  │████████ ·██████████│ APM     15.0",
+    "   █│████████ ·██████████│ PPS     1.50  │████████ ·██████████│ PPS     0.40",
+    "    └────── sent 5 ──────┘               └────── sent 5 ──────┘",
+    "                              Watching   Esc leave",
+];
+
+#[test]
+fn a_players_hold_and_next_go_to_the_room_with_their_numbers() {
+    let mut a = super::versus::in_match_pub(4);
+    let hold = crate::Key::Char('c');
+    tap(&mut a, hold, 3050);
+    let game = a.versus_game().expect("game");
+    let held = game.hold_piece().expect("a piece held");
+    let next: Vec<u8> = game.preview().take(5).map(|p| p as u8 + 1).collect();
+    let progress = a
+        .take_requests()
+        .into_iter()
+        .flat_map(|r| match r {
+            crate::online::Request::Report(list) => list,
+            _ => Vec::new(),
+        })
+        .filter_map(|r| match r {
+            crate::online::Report::Progress(p) => Some(p),
+            _ => None,
+        })
+        .last()
+        .expect("the hold is reported");
+    assert_eq!(progress.hold, held as u8 + 1);
+    assert_eq!(progress.next.to_vec(), next);
+}
+
+/// A spectator of bob and eve, bob holding a T with I O J S L next, eve without a hold yet.
+fn watched_pair() -> App {
+    use super::versus::opponent;
+    let mut a = online();
+    to_versus_menu(&mut a);
+    a.deliver(
+        super::versus::start(super::versus::battle_mode(), 3, &["bob", "eve"], None),
+        0,
+    );
+    a.tick(3000);
+    let mut bob = opponent(0, "bob", true);
+    bob.progress.hold = 3;
+    bob.progress.next = [1, 2, 6, 4, 7];
+    bob.progress.pieces = 30;
+    bob.progress.time_ms = 20_000;
+    bob.progress.garbage_received = 4;
+    let mut eve = opponent(1, "eve", true);
+    eve.progress.next = [5, 0, 0, 0, 0];
+    eve.progress.pieces = 8;
+    eve.progress.time_ms = 20_000;
+    eve.progress.pending_garbage = 0;
+    a.deliver(Response::Opponents(vec![bob, eve]), 3100);
+    a
+}
