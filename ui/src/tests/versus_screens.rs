@@ -119,6 +119,11 @@ fn quiet_board() -> crate::online::BoardSnapshot {
 /// A battle of four over a minute where each opponent sends one line at the end (attack per
 /// minute from 0 to 1: axis labels that could repeat), then its results at 80x24.
 fn battle_of_four() -> App {
+    battle_of_four_named(["ada", "bob", "cy", "dee"])
+}
+
+/// The same with other names (seat 0 is the player's).
+fn battle_of_four_named(names: [&str; 4]) -> App {
     let mut a = online();
     to_versus_menu(&mut a);
     a.deliver(
@@ -126,7 +131,7 @@ fn battle_of_four() -> App {
             kind: MatchKind::Battle,
             mode: Mode::custom(1, false, None),
             seed: 3,
-            players: vec!["ada".into(), "bob".into(), "cy".into(), "dee".into()],
+            players: names.iter().map(|n| n.to_string()).collect(),
             you: Some(0),
             countdown_ms: 3000,
             ranked: false,
@@ -135,7 +140,7 @@ fn battle_of_four() -> App {
     );
     for t in (0..=60_000u64).step_by(500) {
         a.tick(3000 + t);
-        let list = [(1, "bob"), (2, "cy"), (3, "dee")]
+        let list = [(1, names[1]), (2, names[2]), (3, names[3])]
             .into_iter()
             .map(|(seat, name)| OpponentView {
                 seat,
@@ -158,10 +163,10 @@ fn battle_of_four() -> App {
         Response::MatchOver(MatchResult {
             kind: MatchKind::Battle,
             rows: vec![
-                row(1, "bob", 1, 20, 60_000, 90),
-                row(2, "cy", 2, 18, 60_000, 80),
-                row(3, "dee", 3, 15, 60_000, 70),
-                row(0, "ada", 4, 10, 60_000, 60),
+                row(1, names[1], 1, 20, 60_000, 90),
+                row(2, names[2], 2, 18, 60_000, 80),
+                row(3, names[3], 3, 15, 60_000, 70),
+                row(0, names[0], 4, 10, 60_000, 60),
             ],
             you: Some(0),
             ranked: false,
@@ -176,6 +181,29 @@ fn battle_results_at_80x24_chart_every_player_with_distinct_axis_labels() {
     let a = battle_of_four();
     let got = frame(&a, 80, 24);
     assert_eq!(got, BATTLE_80X24, "\n{}", got.join("\n"));
+}
+
+#[test]
+fn the_results_chart_names_every_player_even_with_long_names() {
+    let names = [
+        "adalovelace1",
+        "bobbytables2",
+        "cyrilfigures",
+        "deedeeramone",
+    ];
+    let a = battle_of_four_named(names);
+    let got = frame(&a, 80, 24);
+    let title = got
+        .iter()
+        .find(|l| l.contains("ATTACK PER MINUTE"))
+        .expect("the chart");
+    for glyph in ["⣿ bobb", "• cyri", "█ deed", "▄ adal"] {
+        assert!(title.contains(glyph), "{glyph} missing: {title}");
+    }
+    assert_eq!(
+        title,
+        "  │ ATTACK PER MINUTE   ⣿ bobbytabl  • cyrilfigu  █ deedeeram  ▄ adalovela   │"
+    );
 }
 
 const BATTLE_80X24: [&str; 24] = [

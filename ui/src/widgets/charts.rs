@@ -123,12 +123,21 @@ impl ChartView<'_> {
     }
 
     fn legend(&self, buf: &mut Buffer, area: Rect) {
+        let title = draw::width(self.title);
+        let n = self.series().count() as u16;
+        // Every series keeps its entry: long labels are cut to share the row after the title.
+        let room = area.width.saturating_sub(title + 2);
+        let full: u16 = self.series().map(|(_, s)| draw::width(s.label) + 4).sum();
+        let cut = (full > room).then(|| (room / n.max(1)).saturating_sub(4).max(1));
         let mut entries: Vec<(usize, String)> = Vec::new();
         for (i, s) in self.series() {
-            entries.push((i, format!("{} {}", self.marker(i).1, s.label)));
+            let label: String = match cut {
+                Some(max) => s.label.chars().take(usize::from(max)).collect(),
+                None => s.label.to_string(),
+            };
+            entries.push((i, format!("{} {}", self.marker(i).1, label)));
         }
         let width: u16 = entries.iter().map(|(_, e)| draw::width(e) + 2).sum::<u16>();
-        let title = draw::width(self.title);
         let mut x = area.right().saturating_sub(width).max(area.x + title + 2);
         for (i, e) in entries {
             if x >= area.right() {
