@@ -356,6 +356,12 @@ impl LiveScreenView<'_> {
             area.width,
             area.height.saturating_sub(2),
         );
+        if crate::screens::versus_watch::fits(m.boards.len(), body.width, body.height) {
+            // As in the room's spectator seat: each board with hold, next and numbers.
+            let y0 = body.y + (body.height - mini_board::FULL_H) / 2;
+            crate::screens::versus_watch::draw(buf, body, y0, &m.boards, m.kind, theme);
+            return;
+        }
         let n = m.boards.len().max(1) as u16;
         let full_w = mini_board::FULL_W + 1;
         if n.saturating_mul(full_w) <= body.width && body.height >= mini_board::FULL_H {

@@ -286,7 +286,9 @@ fn the_tv_shows_the_best_game_and_changes_channel() {
     a.deliver(Response::LiveMatchFrame(Box::new(match_frame(3))), 150);
     let s = screen(&a);
     assert!(s.contains("LIVE TV: ann vs bo · Versus battle"), "{s}");
-    assert_eq!(s.matches('┌').count(), 2, "two boards: {s}");
+    // Two boards, each with its hold and next beside it (as a spectator of the room sees).
+    assert_eq!(s.matches("┌── HOLD ──┐").count(), 2, "two boards: {s}");
+    assert_eq!(s.matches("┌── NEXT ──┐").count(), 2, "two boards: {s}");
     assert!(s.contains(" ann ") && s.contains(" bo "), "{s}");
     assert!(s.contains("sent 4") && s.contains("KO"), "{s}");
     // Eight players do not fit full size at 80x24: half-block minis.

@@ -440,3 +440,33 @@ fn watched_pair() -> App {
     a.deliver(Response::Opponents(vec![bob, eve]), 3100);
     a
 }
+
+#[test]
+fn the_new_views_draw_at_any_size() {
+    let mut race = online();
+    to_versus_menu(&mut race);
+    race.deliver(race_start(3, &["ada", "bob", "cy"], Some(0)), 0);
+    race.tick(3000);
+    race_over(&mut race);
+    let apps = [watched_pair(), race, battle_of_four()];
+    for a in &apps {
+        for (w, h) in [
+            (1, 1),
+            (20, 10),
+            (60, 24),
+            (72, 24),
+            (73, 22),
+            (74, 24),
+            (80, 23),
+            (300, 100),
+        ] {
+            draw(a, w, h);
+        }
+    }
+    // Where the blocks do not fit beside each other, the boards alone (no panel).
+    let s = frame(&apps[0], 72, 24).join("\n");
+    assert!(
+        !s.contains("HOLD") && s.contains("bob") && s.contains("eve"),
+        "{s}"
+    );
+}
