@@ -81,11 +81,9 @@ fn draw_panel(buf: &mut Buffer, panel: Rect, o: &OpponentView, kind: MatchKind, 
             pace,
         ],
         MatchKind::Battle => {
-            let apm = if p.time_ms == 0 {
-                0
-            } else {
-                u64::from(p.attack_sent) * 600_000 / p.time_ms
-            };
+            let apm = (u64::from(p.attack_sent) * 600_000)
+                .checked_div(p.time_ms)
+                .unwrap_or(0);
             vec![
                 ("LINES", sfmt!(24; "{}", p.lines)),
                 ("SENT", sfmt!(24; "{}", p.attack_sent)),

@@ -410,7 +410,7 @@ fn a_players_hold_and_next_go_to_the_room_with_their_numbers() {
             crate::online::Report::Progress(p) => Some(p),
             _ => None,
         })
-        .last()
+        .next_back()
         .expect("the hold is reported");
     assert_eq!(progress.hold, held as u8 + 1);
     assert_eq!(progress.next.to_vec(), next);
