@@ -76,13 +76,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub enum LiveUpdate {
     Solo(LiveFrame),
     Match(LiveMatchFrame),
+    /// The last word of a solo game whose player dropped: it is parked, not over.
+    Parked,
 }
 
 impl LiveUpdate {
-    fn response(&self) -> Response {
+    /// What a watcher is sent (nothing for [`LiveUpdate::Parked`]: it is told once the
+    /// publisher is gone).
+    fn response(&self) -> Option<Response> {
         match self {
-            LiveUpdate::Solo(f) => Response::LiveFrame(Box::new(f.clone())),
-            LiveUpdate::Match(f) => Response::LiveMatchFrame(Box::new(f.clone())),
+            LiveUpdate::Solo(f) => Some(Response::LiveFrame(Box::new(f.clone()))),
+            LiveUpdate::Match(f) => Some(Response::LiveMatchFrame(Box::new(f.clone()))),
+            LiveUpdate::Parked => None,
         }
     }
 }
@@ -430,6 +435,15 @@ impl SoloPublisher {
         )
     }
 
+    /// The player dropped and their game is parked for their return: its watchers are told
+    /// so (not that it is over), and it leaves the list.
+    pub fn parked(&mut self) {
+        if let Some(p) = &self.listed {
+            p.tx.send_replace(Some(Arc::new(LiveUpdate::Parked)));
+        }
+        self.unlist();
+    }
+
     fn unlist(&mut self) {
         if let Some(p) = self.listed.take() {
             self.dir.remove(p.id);
@@ -532,16 +546,25 @@ impl LiveClient {
                     () = token.cancelled() => return,
                     changed = rx.changed() => {
                         if changed.is_err() {
-                            // The publisher is gone: the game ended or its player left.
-                            let _ = tx.try_send(Response::LiveEnded { id });
+                            // The publisher is gone: the game ended or its player left, or
+                            // it is parked for their return (its last word says so).
+                            let parked = matches!(
+                                rx.borrow().as_deref(),
+                                Some(LiveUpdate::Parked)
+                            );
+                            let _ = tx.try_send(if parked {
+                                Response::LiveParked { id }
+                            } else {
+                                Response::LiveEnded { id }
+                            });
                             return;
                         }
                     }
                 }
                 let frame = rx.borrow_and_update().clone();
-                if let Some(frame) = frame {
+                if let Some(response) = frame.and_then(|f| f.response()) {
                     // A full queue drops the frame: a newer one comes.
-                    let _ = tx.try_send(frame.response());
+                    let _ = tx.try_send(response);
                 }
                 tokio::select! {
                     () = token.cancelled() => return,

@@ -499,6 +499,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     {
         tracing::info!(player = %player, mode = game.kind().id(), "game parked");
         r.park(game);
+        // Its watchers hear that it waits for its player, not that it is over.
+        publisher.parked();
     }
     // A game that ended in the last turn (the loop broke before handing it over: shutdown,
     // EOF, a close) is still stored, and the room still hears the end of a versus game.

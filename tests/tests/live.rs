@@ -254,3 +254,37 @@ async fn a_flapping_watcher_is_bounded() -> Result {
     eve.wait_for_text("WATCHING: ~ada", WAIT).await?;
     Ok(())
 }
+
+/// A watched player's connection drops: their game is parked for their return, and the
+/// watcher is told so, not that the game is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_of_a_dropped_players_game_sees_it_parked_not_over() -> Result {
+    let server = TestServer::start().await?;
+    let (ada_conn, ada) = ada_plays_marathon(&server).await?;
+
+    let bo_conn = Connection::open(server.addr, "bo", Login::Key).await?;
+    let mut bo = bo_conn.play(100, 32).await?;
+    bo.skip_welcome().await?;
+    for _ in 0..6 {
+        bo.send(keys::DOWN).await?;
+    }
+    bo.send(keys::ENTER).await?;
+    bo.wait_for_text("~ada", WAIT).await?;
+    bo.send(keys::ENTER).await?;
+    bo.wait_for_text("WATCHING: ~ada · Marathon · standard", WAIT)
+        .await?;
+    bo.wait_until("ada's board", WAIT, |sc| board::find(sc).is_some())
+        .await?;
+
+    // Ada's connection drops: no quit, no channel close, the client is just gone.
+    drop(ada);
+    drop(ada_conn);
+    bo.wait_for_text("reconnecting...", WAIT).await?;
+    let screen = bo.contents();
+    assert!(
+        screen.contains("(player dropped: paused, reconnecting...)"),
+        "{screen}"
+    );
+    assert!(!screen.contains("game over"), "{screen}");
+    Ok(())
+}

@@ -261,7 +261,17 @@ pub struct Progress {
     pub time_ms: u64,
     /// Lines of garbage waiting to rise.
     pub pending_garbage: u32,
+    /// The held piece (engine `Piece` order + 1, as in [`BoardSnapshot`]; 0: none). Older
+    /// instances do not send it.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub hold: u8,
+    /// The next pieces, soonest first (the same coding; 0: none).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub next: [u8; NEXT_SHOWN],
 }
+
+/// The next pieces a player's [`Progress`] tells (what spectators see of the queue).
+pub const NEXT_SHOWN: usize = 5;
 
 /// The 20 visible rows of a board, top first; each cell 0 (empty), 1-7 (I, O, T, S, Z, J, L
 /// in the engine's `Piece` order) or 8 (garbage). The falling piece is included.
@@ -442,6 +452,11 @@ pub enum Response {
     LiveMatchFrame(Box<LiveMatchFrame>),
     /// The game being watched ended (or its player left): no more frames come.
     LiveEnded {
+        id: u64,
+    },
+    /// The player of the game being watched dropped: their game is parked, paused, until they
+    /// reconnect (it is listed again then, under a new id). No more frames come.
+    LiveParked {
         id: u64,
     },
     /// `WatchLive` was refused (the game ended, too many watchers, too many requests).
@@ -749,4 +764,11 @@ pub struct ResultRow {
     pub forfeited: bool,
     /// Ranked: (before, after) rating.
     pub rating: Option<(f64, f64)>,
+    /// Game time the player's game ran, in ms: in a race, the finish time of those who
+    /// reached the goal (older instances do not send it: 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub time_ms: u64,
+    /// Pieces placed (older instances do not send it: 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pieces: u32,
 }

@@ -303,6 +303,8 @@ mod tests {
                 garbage_received: 4,
                 time_ms: 61_000,
                 pending_garbage: 2,
+                hold: 3,
+                next: [1, 2, 3, 4, 5],
             },
             alive: true,
             place: None,

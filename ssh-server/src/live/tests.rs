@@ -247,6 +247,32 @@ async fn a_watcher_gets_frames_then_the_end() {
 }
 
 #[tokio::test]
+async fn a_watcher_of_a_parked_game_is_told_it_is_parked_not_over() {
+    let dir = LiveDirectory::default();
+    let mut publisher = SoloPublisher::new(dir.clone());
+    let mut game = marathon(5);
+    game.update(1000, None);
+    publisher.update(Some((1, &game)), true, || "ada".into(), Instant::now());
+    let id = publisher.id().unwrap();
+    let (mut watcher, mut rx) = client(&dir);
+    watcher.handle(Request::WatchLive { id });
+    let mut at = 1000;
+    drop_pieces(&mut game, &mut at, 1);
+    publisher.update(Some((1, &game)), true, || unreachable!(), Instant::now());
+    assert!(matches!(next(&mut rx).await, Response::LiveFrame(_)));
+    // The player drops: the session parks the game.
+    publisher.parked();
+    match next(&mut rx).await {
+        Response::LiveParked { id: parked } => assert_eq!(parked, id),
+        other => panic!("expected the game parked, got {other:?}"),
+    }
+    assert!(dir.list().is_empty(), "a parked game is not listed");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(rx.try_recv().is_err(), "one word, then nothing");
+    assert_eq!(dir.watchers(), 0);
+}
+
+#[tokio::test]
 async fn watchers_are_bounded_per_game_and_server_wide() {
     let dir = LiveDirectory::default();
     let game = marathon(2);

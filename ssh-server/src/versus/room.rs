@@ -991,6 +991,8 @@ impl Room {
                     garbage_received: live.router.received(p),
                     forfeited: pl.forfeited,
                     rating: pl.rating.map(|(b, a)| (b.rating, a.rating)),
+                    time_ms,
+                    pieces: pl.progress.pieces,
                 }
             })
             .collect();

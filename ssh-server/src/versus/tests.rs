@@ -361,7 +361,10 @@ async fn a_race_ends_when_one_player_clears_40_lines() {
     }]);
     c[0].report(vec![Report::Finished {
         won: true,
-        progress: progress(40),
+        progress: Progress {
+            time_ms: 41_630,
+            ..progress(40)
+        },
     }]);
     let result = result(&mut c[2]).await;
     let names: Vec<(&str, u8)> = result
@@ -370,6 +373,13 @@ async fn a_race_ends_when_one_player_clears_40_lines() {
         .map(|r| (r.name.as_str(), r.place))
         .collect();
     assert_eq!(names, [("ann", 1), ("cid", 2), ("bob", 3)]);
+    // The results can tell the finish time and the pace from the counts.
+    let ann = &result.rows[0];
+    assert_eq!((ann.time_ms, ann.pieces, ann.lines), (41_630, 120, 40));
+    assert_eq!(
+        (result.rows[1].time_ms, result.rows[1].pieces),
+        (30_000, 36)
+    );
     assert!(
         c[1].drain()
             .iter()

@@ -90,6 +90,7 @@ impl App {
         l.frame = None;
         l.match_frame = None;
         l.ended_at = None;
+        l.parked = false;
         l.message = None;
         self.request(Request::WatchLive { id });
     }
@@ -101,6 +102,7 @@ impl App {
         self.live.frame = None;
         self.live.match_frame = None;
         self.live.ended_at = None;
+        self.live.parked = false;
     }
 
     /// The TV's game: `keep` while it is listed, else the list's first.
@@ -164,6 +166,7 @@ impl App {
         if ended {
             let skip = l.watching;
             self.live.ended_at = None;
+            self.live.parked = false;
             self.live.frame = None;
             self.live.match_frame = None;
             self.live.watching = None;
@@ -240,6 +243,15 @@ impl App {
                     return false;
                 }
                 self.live.ended_at = Some(now);
+                self.screen == Screen::Live
+            }
+            Response::LiveParked { id } => {
+                if self.live.watching != Some(*id) {
+                    return false;
+                }
+                // Not over: its player dropped and it waits for them.
+                self.live.ended_at = Some(now);
+                self.live.parked = true;
                 self.screen == Screen::Live
             }
             Response::LiveFailed { message } => {

@@ -946,8 +946,12 @@ impl EventDigest {
                 EventKind::Move { .. }
                 | EventKind::Rotate { .. }
                 | EventKind::Fall { .. }
-                | EventKind::Spawn { .. }
-                | EventKind::Hold { .. } => d.moved = true,
+                | EventKind::Spawn { .. } => d.moved = true,
+                // The held piece and the queue changed: spectators see them in the numbers.
+                EventKind::Hold { .. } => {
+                    d.moved = true;
+                    d.progress = true;
+                }
                 EventKind::GameOver { won, reason } => {
                     d.finished = Some((won, reason == EndReason::Forfeit));
                 }
@@ -999,6 +1003,10 @@ pub fn snapshot(game: &Game) -> BoardSnapshot {
 pub fn progress_of(game: &Game) -> Progress {
     let stats = game.stats();
     let (ready, waiting) = game.garbage().pending();
+    let mut next = [0u8; crate::online::NEXT_SHOWN];
+    for (slot, p) in next.iter_mut().zip(game.preview()) {
+        *slot = p as u8 + 1;
+    }
     Progress {
         lines: stats.lines,
         pieces: stats.pieces,
@@ -1006,6 +1014,8 @@ pub fn progress_of(game: &Game) -> Progress {
         garbage_received: stats.garbage_received,
         time_ms: game.now(),
         pending_garbage: ready + waiting,
+        hold: game.hold_piece().map_or(0, |p| p as u8 + 1),
+        next,
     }
 }
 

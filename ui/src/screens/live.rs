@@ -51,6 +51,8 @@ pub struct LiveState {
     pub match_frame: Option<Box<LiveMatchFrame>>,
     /// When the watched game ended (its last frame stays on screen).
     pub ended_at: Option<u64>,
+    /// It did not end: its player dropped and it is parked until they reconnect.
+    pub parked: bool,
     /// A line of status under the list or the board ("too many watchers").
     pub message: Option<String>,
     /// When the list was last asked for.
@@ -280,10 +282,10 @@ impl LiveScreenView<'_> {
             }
             (Some(f), _) => {
                 let title = mode_with_ruleset(f.mode, f.ruleset, theme.dot());
-                let ended = if s.ended_at.is_some() {
-                    "  (game over)"
-                } else {
-                    ""
+                let ended = match (s.ended_at, s.parked) {
+                    (Some(_), true) => "  (player dropped: paused, reconnecting...)",
+                    (Some(_), false) => "  (game over)",
+                    (None, _) => "",
                 };
                 sfmt!(160; "{}{} {} {}{}", if tv { "LIVE TV: " } else { "WATCHING: " }, sanitize(&f.player), theme.dot(), title.as_str(), ended)
             }
@@ -311,10 +313,10 @@ impl LiveScreenView<'_> {
             self.match_boards(area, buf, m);
         }
         if let Some(f) = &s.frame {
-            let footer = if s.ended_at.is_some() {
-                "game over"
-            } else {
-                ""
+            let footer = match (s.ended_at, s.parked) {
+                (Some(_), true) => "reconnecting...",
+                (Some(_), false) => "game over",
+                (None, _) => "",
             };
             mini_board::full(buf, body, &f.board, theme, "", footer, theme.dim());
             let panel = Rect::new(
@@ -354,6 +356,12 @@ impl LiveScreenView<'_> {
             area.width,
             area.height.saturating_sub(2),
         );
+        if crate::screens::versus_watch::fits(m.boards.len(), body.width, body.height) {
+            // As in the room's spectator seat: each board with hold, next and numbers.
+            let y0 = body.y + (body.height - mini_board::FULL_H) / 2;
+            crate::screens::versus_watch::draw(buf, body, y0, &m.boards, m.kind, theme);
+            return;
+        }
         let n = m.boards.len().max(1) as u16;
         let full_w = mini_board::FULL_W + 1;
         if n.saturating_mul(full_w) <= body.width && body.height >= mini_board::FULL_H {

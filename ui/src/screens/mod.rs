@@ -17,6 +17,7 @@ pub mod menu;
 pub mod mode_select;
 pub mod pause;
 pub mod quit;
+pub mod race_results;
 pub mod results;
 pub mod settings;
 pub mod too_small;
@@ -24,6 +25,7 @@ pub mod versus_match;
 pub mod versus_menu;
 pub mod versus_results;
 pub mod versus_room;
+pub mod versus_watch;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
 

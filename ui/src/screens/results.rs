@@ -219,6 +219,18 @@ fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
 }
 
 impl ResultsView<'_> {
+    /// The screen says by itself that the game is not ranked, and why (the server's note
+    /// would say it a second time).
+    fn said_unranked(&self) -> bool {
+        let game = self.game;
+        let mode = game.mode();
+        game.bot_played()
+            || (game.paused() && mode.timed() && mode.kind != ModeKind::Custom)
+            || game
+                .outcome()
+                .is_some_and(|(reason, _)| reason == EndReason::InputLimit)
+    }
+
     /// "NEW PERSONAL BEST" under the outcome, the global rank (or why there is none) under the
     /// table; for guests, that nothing is stored.
     fn online_note(&self, buf: &mut Buffer, inner: Rect) {
@@ -242,7 +254,7 @@ impl ResultsView<'_> {
                 if let Some(rank) = rec.rank {
                     let line = sfmt!(48; "Global rank #{}", rank);
                     draw::put_centered(buf, inner, y, line.as_str(), theme.good());
-                } else if let Some(note) = &rec.note {
+                } else if let Some(note) = rec.note.as_ref().filter(|_| !self.said_unranked()) {
                     // Cleaned of control characters when it arrived (`app/account.rs`).
                     draw::put_centered(buf, inner, y, note, theme.dim());
                 }

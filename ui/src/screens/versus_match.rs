@@ -11,6 +11,7 @@ use ratatui::widgets::Widget;
 use crate::draw;
 use crate::online::OpponentView;
 use crate::online::{MatchStart, RoomLimit};
+use crate::screens::versus_watch;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
 use crate::text::{StackStr, clock, pps, sfmt};
@@ -76,8 +77,10 @@ impl Tier {
     fn cell(self) -> (u16, u16) {
         match self {
             Tier::Full => (1 + FULL_W + 1, FULL_H),
-            Tier::Mini => (MINI_W + 1, MINI_H + 1),
-            Tier::Micro => (MICRO_W + 3, MICRO_H + 1),
+            // The meter, the board, a gap.
+            Tier::Mini => (1 + MINI_W + 1, MINI_H + 1),
+            // The meter, the board and room for its status, a gap.
+            Tier::Micro => (1 + MICRO_W + 2, MICRO_H + 1),
         }
     }
 }
@@ -206,14 +209,19 @@ impl Widget for &MatchView<'_> {
                         theme.dim(),
                     );
                 }
-                draw_others(
-                    buf,
-                    opp_area,
-                    others,
-                    (tier, cols, rows),
-                    m.start.kind,
-                    theme,
-                );
+                if versus_watch::fits(others.len(), area.width, rows_h) {
+                    // Room beside the boards: each player's hold, next and numbers too.
+                    versus_watch::draw(buf, area, boards_y, others, m.start.kind, theme);
+                } else {
+                    draw_others(
+                        buf,
+                        opp_area,
+                        others,
+                        (tier, cols, rows),
+                        m.start.kind,
+                        theme,
+                    );
+                }
                 if let Some(n) = m.countdown(self.now) {
                     let inner = draw::dialog(buf, area, 8, 3, theme, "");
                     let digit = sfmt!(8; "{}", n);
@@ -294,17 +302,28 @@ impl MatchView<'_> {
                 (sfmt!(24; "{}", stats.lines), ("TIME", game.now()))
             }
         };
-        let rows: [(&str, StackStr<24>); 6] = [
-            (time.0, sfmt!(24; "{}", clock(time.1).as_str())),
-            ("LINES", lines),
-            ("SENT", sfmt!(24; "{}", stats.sent)),
-            ("RECV", sfmt!(24; "{}", stats.garbage_received)),
-            ("APM", sfmt!(24; "{}.{}", apm / 10, apm % 10)),
-            (
-                "PPS",
-                sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
-            ),
-        ];
+        let time = (time.0, sfmt!(24; "{}", clock(time.1).as_str()));
+        let pps = (
+            "PPS",
+            sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
+        );
+        // A race sends nothing: its numbers are time, lines and pace, none of attack.
+        let rows: Vec<(&str, StackStr<24>)> = match self.game.start.kind {
+            MatchKind::Race => vec![
+                time,
+                ("LINES", lines),
+                ("PIECES", sfmt!(24; "{}", stats.pieces)),
+                pps,
+            ],
+            MatchKind::Battle => vec![
+                time,
+                ("LINES", lines),
+                ("SENT", sfmt!(24; "{}", stats.sent)),
+                ("RECV", sfmt!(24; "{}", stats.garbage_received)),
+                ("APM", sfmt!(24; "{}.{}", apm / 10, apm % 10)),
+                pps,
+            ],
+        };
         let nums_y = next_at.bottom() + 1;
         let nums = Rect::new(side_x, nums_y, BOX_W, r.bottom().saturating_sub(nums_y));
         for (i, (label, value)) in rows.iter().enumerate() {
@@ -351,7 +370,7 @@ impl MatchView<'_> {
         }
         if let Some((c, piece)) = s.effects().action(t).filter(|_| !s.is_over()) {
             let name = clear_name(c, piece);
-            let text = if c.attack > 0 {
+            let text = if c.attack > 0 && m.start.kind == MatchKind::Battle {
                 sfmt!(40; "{} +{}", name.as_str(), c.attack)
             } else {
                 sfmt!(40; "{}", name.as_str())
@@ -375,6 +394,32 @@ fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
     }
 }
 
+/// Another player's board at full size at `at` (its meter at the left), clipped to `area`.
+pub(crate) fn draw_full(
+    buf: &mut Buffer,
+    at: Rect,
+    area: Rect,
+    o: &OpponentView,
+    kind: MatchKind,
+    theme: Theme,
+) {
+    let st = status(o, kind);
+    let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
+    garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
+    let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
+    let footer = if o.kos > 0 {
+        sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
+    } else {
+        sfmt!(40; " {} ", st.as_str())
+    };
+    let frame = if o.alive { theme.dim() } else { theme.bad() };
+    mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
+    if !o.alive {
+        let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
+        draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
+    }
+}
+
 /// Draws the other players' boards in a grid.
 fn draw_others(
     buf: &mut Buffer,
@@ -393,26 +438,26 @@ fn draw_others(
         let st = status(o, kind);
         let name_style = if o.alive { theme.text() } else { theme.bad() };
         match tier {
-            Tier::Full => {
-                let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
-                garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
-                let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
-                let footer = if o.kos > 0 {
-                    sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
-                } else {
-                    sfmt!(40; " {} ", st.as_str())
-                };
-                let frame = if o.alive { theme.dim() } else { theme.bad() };
-                mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
-                if !o.alive {
-                    let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
-                    draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
-                }
-            }
+            Tier::Full => draw_full(buf, at, area, o, kind, theme),
             Tier::Mini | Tier::Micro => {
                 let name = Rect::new(at.x, at.y, cw.saturating_sub(1), 1).intersection(area);
                 draw::put(buf, name, name.x, name.y, &o.name, name_style);
-                let b = Rect::new(at.x, at.y + 1, cw.saturating_sub(1), ch - 1).intersection(area);
+                // The incoming-garbage meter at the left, as beside a full board.
+                let (bh, per_cell) = if tier == Tier::Mini {
+                    (MINI_H, 2)
+                } else {
+                    (MICRO_H, 4)
+                };
+                let meter = Rect::new(at.x, at.y + 1, 1, bh).intersection(area);
+                garbage_meter::draw_compact(
+                    buf,
+                    meter,
+                    o.progress.pending_garbage,
+                    per_cell,
+                    theme,
+                );
+                let b =
+                    Rect::new(at.x + 1, at.y + 1, cw.saturating_sub(2), ch - 1).intersection(area);
                 if tier == Tier::Mini {
                     mini_board::mini(buf, b, &o.board, theme);
                 } else {
@@ -421,7 +466,7 @@ fn draw_others(
                 let w = if tier == Tier::Mini {
                     MINI_W
                 } else {
-                    MICRO_W + 2
+                    MICRO_W + 1
                 };
                 let line = Rect::new(b.x, b.y, w, 1).intersection(area);
                 let style = if o.alive { theme.accent() } else { theme.bad() };

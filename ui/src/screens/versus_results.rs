@@ -11,10 +11,11 @@ use super::{Nav, nav, wrap};
 use crate::draw;
 use crate::keys::KeyEvent;
 use crate::online::MatchResult;
+use crate::screens::race_results;
 use crate::screens::versus_menu::arrow;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
-use crate::widgets::charts::{AttackTimeline, ChartView, MAX_SERIES, Series};
+use crate::widgets::charts::{AttackTimeline, ChartView, MAX_SERIES, MIN_CHART, Series};
 
 pub const ITEMS: [&str; 3] = ["Rematch", "Back to room", "Leave"];
 
@@ -92,8 +93,10 @@ impl Widget for &ResultsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
         let res = self.result;
+        let race = res.kind == MatchKind::Race;
+        // A race sends no attack: no attack chart after it.
+        let chart = !race && !self.attack.is_empty();
         // A taller and wider frame where the chart has room.
-        let chart = !self.attack.is_empty();
         let extra = if chart && area.height >= 36 {
             (area.height - 24).min(14)
         } else {
@@ -126,27 +129,10 @@ impl Widget for &ResultsView<'_> {
         draw::put_centered(buf, inner, inner.y, head.as_str(), style);
 
         let table = Rect::new(inner.x + 1, inner.y + 2, inner.width.saturating_sub(2), 10);
-        let header = "  # Player       KOs   APM  PPS Lines Sent Recv";
-        draw::put(buf, table, table.x, table.y, header, theme.dim());
-        for (i, row) in res.rows.iter().enumerate().take(8) {
-            let y = table.y + 1 + i as u16;
-            let mine = res.you == Some(row.seat);
-            let style = if mine { theme.title() } else { theme.text() };
-            let place = sfmt!(8; "{:>3}", row.place);
-            draw::put(buf, table, table.x, y, place.as_str(), style);
-            let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
-            draw::put(buf, name, name.x, y, &row.name, style);
-            let nums = sfmt!(64; "{:>3} {:>5.1} {:>4.2} {:>5} {:>4} {:>4}",
-                row.kos, row.attack_per_minute, row.pieces_per_second, row.lines,
-                row.attack_sent, row.garbage_received);
-            let nx = table.x + 17;
-            let x = draw::put(buf, table, nx, y, nums.as_str(), style);
-            if row.forfeited {
-                draw::put(buf, table, x + 1, y, "left", theme.bad());
-            } else if let Some((b, a)) = row.rating {
-                let (_, _, change) = rating_change(b, a);
-                draw::put(buf, table, x + 1, y, change.as_str(), theme.dim());
-            }
+        if race {
+            race_results::draw_table(buf, table, res, theme);
+        } else {
+            battle_table(buf, table, res, theme);
         }
         let mut y = table.y + 2 + res.rows.len().min(8) as u16;
         if let Some((before, after)) = you.and_then(|row| row.rating) {
@@ -156,8 +142,11 @@ impl Widget for &ResultsView<'_> {
             draw::put_centered(buf, inner, y, line.as_str(), style);
             y += 1;
         }
-        let menu_y = y.max(inner.y + 14 + extra) + 1;
-        if chart {
+        // The menu and its message right above the key hint: the rows between are the chart's.
+        let menu_y = (y + 1).max(inner.bottom().saturating_sub(1 + MENU_ROWS));
+        let chart_h = menu_y.saturating_sub(y + 1);
+        // Never a chart too small to show every player it names (a sparkline shows one).
+        if chart && chart_h >= MIN_CHART.1 {
             let rows = charted(res);
             let points: Vec<Vec<(f64, f64)>> =
                 rows.iter().map(|row| self.attack.apm(row.seat)).collect();
@@ -169,12 +158,7 @@ impl Widget for &ResultsView<'_> {
                     points,
                 })
                 .collect();
-            let area = Rect::new(
-                inner.x + 1,
-                y,
-                inner.width.saturating_sub(2),
-                menu_y.saturating_sub(y + 1),
-            );
+            let area = Rect::new(inner.x + 1, y, inner.width.saturating_sub(2), chart_h);
             ChartView {
                 title: "ATTACK PER MINUTE",
                 series: &series,
@@ -187,9 +171,43 @@ impl Widget for &ResultsView<'_> {
         }
         draw::menu(buf, inner, menu_y, ITEMS, self.cursor, theme);
         if !self.message.is_empty() {
-            let area = Rect::new(inner.x + 1, menu_y + 4, inner.width.saturating_sub(2), 1);
+            let area = Rect::new(
+                inner.x + 1,
+                menu_y + ITEMS.len() as u16,
+                inner.width.saturating_sub(2),
+                1,
+            );
             draw::put_centered(buf, area, area.y, self.message, theme.accent());
         }
         draw::hint(buf, inner, "Enter select   r rematch   Esc room", theme);
+    }
+}
+
+/// The rows under the chart: the menu and a message line.
+const MENU_ROWS: u16 = ITEMS.len() as u16 + 1;
+
+/// A battle's table: places with each player's numbers and rating change.
+fn battle_table(buf: &mut Buffer, table: Rect, res: &MatchResult, theme: Theme) {
+    let header = "  # Player       KOs   APM  PPS Lines Sent Recv";
+    draw::put(buf, table, table.x, table.y, header, theme.dim());
+    for (i, row) in res.rows.iter().enumerate().take(8) {
+        let y = table.y + 1 + i as u16;
+        let mine = res.you == Some(row.seat);
+        let style = if mine { theme.title() } else { theme.text() };
+        let place = sfmt!(8; "{:>3}", row.place);
+        draw::put(buf, table, table.x, y, place.as_str(), style);
+        let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
+        draw::put(buf, name, name.x, y, &row.name, style);
+        let nums = sfmt!(64; "{:>3} {:>5.1} {:>4.2} {:>5} {:>4} {:>4}",
+            row.kos, row.attack_per_minute, row.pieces_per_second, row.lines,
+            row.attack_sent, row.garbage_received);
+        let nx = table.x + 17;
+        let x = draw::put(buf, table, nx, y, nums.as_str(), style);
+        if row.forfeited {
+            draw::put(buf, table, x + 1, y, "left", theme.bad());
+        } else if let Some((b, a)) = row.rating {
+            let (_, _, change) = rating_change(b, a);
+            draw::put(buf, table, x + 1, y, change.as_str(), theme.dim());
+        }
     }
 }

@@ -192,12 +192,14 @@ impl Widget for &LobbyView<'_> {
             } else {
                 "+/- bot"
             };
+            // Each key only where it applies: no "remove" without a bot, no "add" when full.
             let line = match (free, has_bot) {
                 (true, true) => {
                     sfmt!(96; "b add bot ({})   {}   x remove bot", which.as_str(), choose)
                 }
                 (true, false) => sfmt!(96; "b add a bot ({})   {}", which.as_str(), choose),
-                (false, _) => sfmt!(96; "x remove bot"),
+                (false, true) => sfmt!(96; "x remove bot"),
+                (false, false) => sfmt!(96; ""),
             };
             let y = list.y + room.seats.len() as u16;
             draw::put(buf, list, list.x + 2, y, line.as_str(), theme.dim());

@@ -603,8 +603,12 @@ impl GameSession {
                     EventKind::Spawn { .. }
                     | EventKind::Move { .. }
                     | EventKind::Fall { .. }
-                    | EventKind::Rotate { .. }
-                    | EventKind::Hold { .. } => log.moved = true,
+                    | EventKind::Rotate { .. } => log.moved = true,
+                    // Kept: the room hears the held piece (spectators see it).
+                    EventKind::Hold { .. } => {
+                        log.moved = true;
+                        log.events.push(*e);
+                    }
                     EventKind::LevelUp { .. } | EventKind::GarbageReady { .. } => {}
                     _ => log.events.push(*e),
                 }

@@ -225,6 +225,8 @@ mod versus {
             garbage_received: 4,
             forfeited: false,
             rating: None,
+            time_ms: 60_000,
+            pieces: 90,
         }
     }
 

@@ -286,7 +286,9 @@ fn the_tv_shows_the_best_game_and_changes_channel() {
     a.deliver(Response::LiveMatchFrame(Box::new(match_frame(3))), 150);
     let s = screen(&a);
     assert!(s.contains("LIVE TV: ann vs bo · Versus battle"), "{s}");
-    assert_eq!(s.matches('┌').count(), 2, "two boards: {s}");
+    // Two boards, each with its hold and next beside it (as a spectator of the room sees).
+    assert_eq!(s.matches("┌── HOLD ──┐").count(), 2, "two boards: {s}");
+    assert_eq!(s.matches("┌── NEXT ──┐").count(), 2, "two boards: {s}");
     assert!(s.contains(" ann ") && s.contains(" bo "), "{s}");
     assert!(s.contains("sent 4") && s.contains("KO"), "{s}");
     // Eight players do not fit full size at 80x24: half-block minis.
@@ -415,4 +417,44 @@ fn the_setting_says_whether_others_may_watch() {
     assert!(!a.settings().let_watch);
     assert!(screen(&a).contains("< no >"));
     assert!(a.take_settings_changed());
+}
+
+#[test]
+fn a_watched_game_whose_player_dropped_says_so_not_game_over() {
+    let mut a = app();
+    open_live(&mut a);
+    a.deliver(Response::Live(vec![solo(1, "zoe", 500)]), 0);
+    press(&mut a, Key::Enter, 0);
+    a.take_requests();
+    a.deliver(Response::LiveFrame(Box::new(frame(1, "zoe", 3, 4_321))), 10);
+    // Another game's word is not this one's.
+    a.deliver(Response::LiveParked { id: 9 }, 20);
+    assert!(!screen(&a).contains("reconnecting"));
+    a.deliver(Response::LiveParked { id: 1 }, 30);
+    let got: Vec<String> = lines(&draw(&a, 80, 24))
+        .into_iter()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let s = got.join("\n");
+    assert_eq!(
+        got[0], " WATCHING: zoe · Marathon · standard  (player dropped: paused, reconnecting...)",
+        "{s}"
+    );
+    assert!(!s.contains("game over"), "{s}");
+    assert!(
+        got.iter()
+            .any(|l| l.contains("└") && l.contains("reconnecting...")),
+        "the board's frame says it too:\n{s}"
+    );
+    // Watching another game after it: that one is not said to be parked when it ends.
+    press(&mut a, Key::Esc, 40);
+    a.deliver(Response::Live(vec![solo(2, "yan", 500)]), 50);
+    press(&mut a, Key::Enter, 50);
+    a.deliver(Response::LiveFrame(Box::new(frame(2, "yan", 1, 10))), 60);
+    a.deliver(Response::LiveEnded { id: 2 }, 70);
+    let s = screen(&a);
+    assert!(
+        s.contains("(game over)") && !s.contains("reconnecting"),
+        "{s}"
+    );
 }

@@ -18,8 +18,10 @@ mod rulesets;
 mod screens;
 mod snapshots;
 mod text_policy;
+mod unranked_note;
 mod unreachable;
 mod versus;
+mod versus_screens;
 
 use minotty_engine::ModeKind;
 use ratatui::Terminal;

@@ -189,6 +189,8 @@ fn a_bot_name_with_hostile_characters_is_drawn_clean_in_a_match_and_its_results(
         garbage_received: 0,
         forfeited: false,
         rating: None,
+        time_ms: 0,
+        pieces: 0,
     };
     a.deliver(
         Response::MatchOver(MatchResult {

@@ -11,7 +11,7 @@ use crate::online::{
     Response, ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
 };
 
-fn online() -> App {
+pub(super) fn online() -> App {
     App::new(AppContext {
         player_name: "ada".into(),
         seed: 7,
@@ -20,7 +20,7 @@ fn online() -> App {
     })
 }
 
-fn text(app: &App, w: u16, h: u16) -> String {
+pub(super) fn text(app: &App, w: u16, h: u16) -> String {
     lines(&draw(app, w, h)).join("\n")
 }
 
@@ -31,7 +31,7 @@ fn versus_menu(a: &mut App) {
     assert!(screen(a).contains("VERSUS"), "{}", screen(a));
 }
 
-fn seat(name: &str, ready: bool, host: bool) -> SeatView {
+pub(super) fn seat(name: &str, ready: bool, host: bool) -> SeatView {
     SeatView {
         name: name.into(),
         ready,
@@ -42,7 +42,7 @@ fn seat(name: &str, ready: bool, host: bool) -> SeatView {
     }
 }
 
-fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
+pub(super) fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
     RoomView {
         code: "K7PQ3M".into(),
         options: RoomOptions {
@@ -60,7 +60,7 @@ fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
     }
 }
 
-fn start(mode: Mode, seed: u32, players: &[&str], you: Option<usize>) -> Response {
+pub(super) fn start(mode: Mode, seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {
         kind: MatchKind::Battle,
         mode,
@@ -72,11 +72,15 @@ fn start(mode: Mode, seed: u32, players: &[&str], you: Option<usize>) -> Respons
     })
 }
 
-fn battle_mode() -> Mode {
+pub(super) fn battle_mode() -> Mode {
     Mode::custom(1, false, None)
 }
 
 /// An App in a running 1v1 match (game time 0 at front-end time 3000).
+pub(super) fn in_match_pub(seed: u32) -> App {
+    in_match(seed)
+}
+
 fn in_match(seed: u32) -> App {
     let mut a = online();
     versus_menu(&mut a);
@@ -96,7 +100,7 @@ fn reports(a: &mut App) -> Vec<Report> {
         .collect()
 }
 
-fn opponent(seat: usize, name: &str, alive: bool) -> OpponentView {
+pub(super) fn opponent(seat: usize, name: &str, alive: bool) -> OpponentView {
     let mut rows = vec![[0u8; 10]; 20];
     for row in rows.iter_mut().skip(16) {
         *row = [8, 8, 8, 8, 0, 8, 8, 8, 8, 8];
@@ -309,7 +313,7 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     assert!(screen(&a).contains("Quick match"));
 }
 
-fn bot_seat(level: u8) -> SeatView {
+pub(super) fn bot_seat(level: u8) -> SeatView {
     SeatView {
         name: format!("Bot level {level}"),
         ready: true,
@@ -719,6 +723,8 @@ fn result_row(seat: usize, name: &str, place: u8, rating: (f64, f64)) -> ResultR
         garbage_received: 9,
         forfeited: place == 2,
         rating: Some(rating),
+        time_ms: 60_000,
+        pieces: 74,
     }
 }
 

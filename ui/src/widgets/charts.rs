@@ -123,12 +123,21 @@ impl ChartView<'_> {
     }
 
     fn legend(&self, buf: &mut Buffer, area: Rect) {
+        let title = draw::width(self.title);
+        let n = self.series().count() as u16;
+        // Every series keeps its entry: long labels are cut to share the row after the title.
+        let room = area.width.saturating_sub(title + 2);
+        let full: u16 = self.series().map(|(_, s)| draw::width(s.label) + 4).sum();
+        let cut = (full > room).then(|| (room / n.max(1)).saturating_sub(4).max(1));
         let mut entries: Vec<(usize, String)> = Vec::new();
         for (i, s) in self.series() {
-            entries.push((i, format!("{} {}", self.marker(i).1, s.label)));
+            let label: String = match cut {
+                Some(max) => s.label.chars().take(usize::from(max)).collect(),
+                None => s.label.to_string(),
+            };
+            entries.push((i, format!("{} {}", self.marker(i).1, label)));
         }
         let width: u16 = entries.iter().map(|(_, e)| draw::width(e) + 2).sum::<u16>();
-        let title = draw::width(self.title);
         let mut x = area.right().saturating_sub(width).max(area.x + title + 2);
         for (i, e) in entries {
             if x >= area.right() {
@@ -171,9 +180,15 @@ impl Widget for &ChartView<'_> {
             })
             .collect();
         let labels = |b: [f64; 2], f: fn(f64) -> String| -> Vec<Line<'static>> {
-            [b[0], (b[0] + b[1]) / 2.0, b[1]]
+            let mut texts = vec![f(b[0]), f((b[0] + b[1]) / 2.0), f(b[1])];
+            // A middle label that reads as an end's (a range of 0 to 1 in whole numbers) would
+            // name two places by one value: the ends alone then.
+            if texts[1] == texts[0] || texts[1] == texts[2] {
+                texts.remove(1);
+            }
+            texts
                 .into_iter()
-                .map(|v| Line::from(Span::styled(f(v), theme.text())))
+                .map(|t| Line::from(Span::styled(t, theme.text())))
                 .collect()
         };
         let chart = Chart::new(datasets)

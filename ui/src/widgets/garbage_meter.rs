@@ -34,6 +34,31 @@ pub fn draw(buf: &mut Buffer, area: Rect, ready: u32, waiting: u32, theme: Theme
     }
 }
 
+/// The meter beside a board drawn smaller (a half-block mini board shows two rows a cell, a
+/// braille micro board four): `per_cell` lines a cell, the last cell partly filled, so it
+/// stands as high as the rising garbage will. `lines` all waiting, in one colour.
+pub fn draw_compact(buf: &mut Buffer, area: Rect, lines: u32, per_cell: u32, theme: Theme) {
+    let per_cell = per_cell.max(1);
+    let unicode = theme.graphics == Graphics::Unicode;
+    let height = u32::from(area.height);
+    let cells = lines.div_ceil(per_cell);
+    for i in 0..cells.min(height) {
+        let y = area.bottom().saturating_sub(1).saturating_sub(i as u16);
+        let filled = lines.saturating_sub(i * per_cell).min(per_cell);
+        let g = if i + 1 == height && cells > height {
+            "+"
+        } else if filled == per_cell {
+            if unicode { "█" } else { "#" }
+        } else if !unicode {
+            "_"
+        } else {
+            // A part of a cell, in quarters (at least one).
+            ["▂", "▄", "▆", "█"][((filled * 4 / per_cell).max(1) - 1) as usize]
+        };
+        draw::put_narrow(buf, area, area.x, y, g, theme.accent());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +76,26 @@ mod tests {
         let mut buf = Buffer::empty(Rect::new(0, 0, 1, 4));
         draw(&mut buf, Rect::new(0, 0, 1, 4), 9, 0, theme);
         assert_eq!(crate::testutil::lines(&buf), ["+", "█", "█", "█"]);
+    }
+
+    #[test]
+    fn a_compact_meter_stands_as_high_as_the_garbage_will_on_a_smaller_board() {
+        let theme = Theme::new(&Settings::default());
+        let draw_it = |lines: u32, per_cell: u32| {
+            let mut buf = Buffer::empty(Rect::new(0, 0, 1, 5));
+            draw_compact(&mut buf, Rect::new(0, 0, 1, 5), lines, per_cell, theme);
+            crate::testutil::lines(&buf)
+        };
+        assert_eq!(draw_it(0, 2), [" "; 5]);
+        assert_eq!(draw_it(3, 2), [" ", " ", " ", "▄", "█"]);
+        assert_eq!(draw_it(5, 4), [" ", " ", " ", "▂", "█"]);
+        assert_eq!(draw_it(11, 2), ["+", "█", "█", "█", "█"]);
+        let ascii = Theme::new(&Settings {
+            graphics: Graphics::Ascii,
+            ..Settings::default()
+        });
+        let mut buf = Buffer::empty(Rect::new(0, 0, 1, 3));
+        draw_compact(&mut buf, Rect::new(0, 0, 1, 3), 3, 2, ascii);
+        assert_eq!(crate::testutil::lines(&buf), [" ", "_", "#"]);
     }
 }
