@@ -6,6 +6,7 @@ mod account;
 mod autopause;
 mod bot;
 mod charts;
+mod clock;
 mod descent;
 mod doctor;
 mod graphics;
