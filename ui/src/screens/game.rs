@@ -135,6 +135,8 @@ pub struct GameView<'a> {
     pub player: &'a str,
     /// The pause menu's cursor, when paused.
     pub pause_cursor: usize,
+    /// The leave question, when open over the pause menu.
+    pub leave: Option<super::leave::LeaveTo>,
     /// A short message shown in place of the footer for a moment ("Snapshot saved").
     pub notice: Option<&'a str>,
 }
@@ -324,7 +326,10 @@ impl Playfield<'_> {
 impl GameView<'_> {
     fn overlay(&self, cells: Rect, buf: &mut Buffer, theme: Theme, t: u64) {
         let s = self.session;
-        if s.is_paused() {
+        if let Some(to) = self.leave.filter(|_| s.is_paused()) {
+            let stores = super::leave::stores(s.game().mode().kind);
+            super::leave::draw(buf, cells, to, stores, theme);
+        } else if s.is_paused() {
             let unranked = s.pause_unranks() && s.game().paused();
             pause::draw(buf, cells, self.pause_cursor, unranked, theme);
         } else if s.pause_prompt() {

@@ -7,6 +7,7 @@
 
 mod effects;
 mod pilot;
+mod retry;
 
 pub use effects::{Effects, clear_name};
 #[cfg(test)]
