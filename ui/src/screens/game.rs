@@ -189,6 +189,17 @@ impl Widget for &GameView<'_> {
         } else if game.descent().is_some() {
             // Descent is never snapshotted.
             ("Esc pause   Ctrl+C quit", theme.dim())
+        } else if super::retry::at_once(game.mode().kind)
+            && self
+                .settings
+                .keys
+                .lookup(Key::Char(super::retry::RETRY_KEY))
+                .is_none()
+        {
+            (
+                "R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit",
+                theme.dim(),
+            )
         } else {
             ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())
         };

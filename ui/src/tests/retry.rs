@@ -24,6 +24,11 @@ fn r_retries_40_lines_at_once_from_play() {
     a.tick(now + 800);
     assert_fresh_at(&a, 500);
     assert!(!screen(&a).contains("Esc resumes"));
+    let rows = crate::testutil::lines(&super::draw(&a, 80, 24));
+    assert_eq!(
+        rows[22], "             R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit              ",
+        "the footer tells of R"
+    );
     // The new game takes keys at once.
     tap(&mut a, Key::Up, now + 900);
     assert_eq!(a.game().map(|g| g.stats().pieces), Some(1));
