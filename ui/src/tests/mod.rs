@@ -18,6 +18,7 @@ mod puzzle;
 mod reconnect;
 mod retry;
 mod rulesets;
+mod scaling;
 mod screens;
 mod snapshots;
 mod text_policy;

@@ -27,7 +27,8 @@ fn r_retries_40_lines_at_once_from_play() {
     let rows = crate::testutil::lines(&super::draw(&a, 80, 24));
     let footer = rows.iter().find(|r| r.contains("Esc pause"));
     assert_eq!(
-        footer.map(String::as_str).unwrap_or_default(), "              R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit               ",
+        footer.map(String::as_str).unwrap_or_default(),
+        "              R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit               ",
         "the footer tells of R"
     );
     // The new game takes keys at once.
