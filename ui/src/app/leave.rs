@@ -22,6 +22,11 @@ impl App {
 
     /// A key while the leave question is open; it takes every key.
     pub(super) fn key_leave(&mut self, to: LeaveTo, ev: KeyEvent, now: u64) -> bool {
+        if crate::screens::is_ctrl(ev, 'c') {
+            // Ctrl+C asks to quit wherever it is pressed; the question goes.
+            self.leave = None;
+            return self.ask_quit(false);
+        }
         match leave::answer(ev) {
             None => false,
             Some(false) => {

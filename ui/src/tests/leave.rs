@@ -130,3 +130,12 @@ fn a_game_not_yet_played_is_left_at_once() {
     assert!(a.game().is_none());
     assert!(a.take_finished_game().is_none());
 }
+
+#[test]
+fn ctrl_c_over_the_question_asks_to_quit() {
+    let (mut a, now) = pick_from_pause(ModeKind::Marathon, 5);
+    a.handle_key(super::ctrl('c'), now + 10);
+    assert!(screen(&a).contains("Quit minotty?"), "{}", screen(&a));
+    press(&mut a, Key::Char('n'), now + 20);
+    assert!(screen(&a).contains("Resume"), "back on the pause menu");
+}
