@@ -367,7 +367,11 @@ impl GameView<'_> {
             super::leave::draw(buf, cells, to, stores, theme);
         } else if s.is_paused() {
             let unranked = s.pause_unranks() && s.game().paused();
-            pause::draw(buf, cells, self.pause_cursor, unranked, theme);
+            let retry = super::retry::at_once(s.game().mode().kind)
+                && (self.settings.keys)
+                    .lookup(Key::Char(super::retry::RETRY_KEY))
+                    .is_none();
+            pause::draw(buf, cells, self.pause_cursor, unranked, retry, theme);
         } else if s.pause_prompt() {
             pause::draw_prompt(buf, cells, theme);
         } else if let Some(n) = s.countdown() {

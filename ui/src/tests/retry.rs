@@ -104,3 +104,42 @@ fn r_bound_to_a_button_is_that_button() {
     assert!(g.hold_piece().is_some(), "R held the piece");
     assert_eq!(g.now(), 100, "the same game");
 }
+
+/// The pause dialog as drawn at 80 x 24: its 16 columns on each of its rows.
+fn pause_dialog(a: &crate::App) -> Vec<String> {
+    let rows = crate::testutil::lines(&super::draw(a, 80, 24));
+    let Some(top) = rows.iter().position(|r| r.contains("PAUSED")) else {
+        return Vec::new();
+    };
+    let byte = rows[top].find('┌').unwrap_or(0);
+    let x = rows[top][..byte].chars().count();
+    rows[top..]
+        .iter()
+        .map(|r| r.chars().skip(x).take(16).collect::<String>())
+        .take(12)
+        .collect()
+}
+
+#[test]
+fn the_pause_menu_of_40_lines_tells_of_r() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    press(&mut a, Key::Esc, now + 200);
+    press(&mut a, Key::Char('y'), now + 200);
+    assert_eq!(
+        pause_dialog(&a),
+        [
+            "┌─── PAUSED ───┐",
+            "│    Resume    │",
+            "│   Restart    │",
+            "│   Settings   │",
+            "│     Help     │",
+            "│   Forfeit    │",
+            "│  Main menu   │",
+            "│              │",
+            "│ Esc resumes  │",
+            "│  R retries   │",
+            "│  Not ranked  │",
+            "└──────────────┘",
+        ]
+    );
+}
