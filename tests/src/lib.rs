@@ -27,6 +27,7 @@ pub mod postgres;
 pub mod procfs;
 mod pty;
 pub mod relay;
+pub mod tmux;
 pub mod versus;
 
 pub use pty::{PtySession, WELCOME};

@@ -3,6 +3,7 @@
 
 mod account;
 mod doctor;
+mod leave;
 pub(crate) mod live;
 mod parked;
 mod route;
@@ -70,6 +71,8 @@ pub struct App {
     menu_cursor: usize,
     modes: ModeSelect,
     pause_cursor: usize,
+    /// "Leave this game?" is open over the pause menu (see `leave.rs`).
+    leave: Option<crate::screens::leave::LeaveTo>,
     results_cursor: usize,
     settings_ui: SettingsScreen,
     session: Option<GameSession>,
@@ -133,6 +136,7 @@ impl App {
                 ..ModeSelect::default()
             },
             pause_cursor: 0,
+            leave: None,
             results_cursor: 0,
             settings_ui: SettingsScreen::default(),
             session: None,
@@ -372,6 +376,7 @@ impl App {
                 settings: &self.settings,
                 player: &self.player,
                 pause_cursor: self.pause_cursor,
+                leave: self.leave,
                 notice: self.snapshot_notice(),
             }
             .render(area, buf),
@@ -585,6 +590,7 @@ impl App {
         ));
         self.screen = Screen::Game;
         self.pause_cursor = 0;
+        self.leave = None;
         self.results_cursor = 0;
         self.recorded = false;
         self.dirty = true;

@@ -4,10 +4,12 @@ use super::{App, Screen};
 use crate::keys::KeyEvent;
 use crate::screens::game::{self, GameAction};
 use crate::screens::help::{self, HelpAction};
+use crate::screens::leave::LeaveTo;
 use crate::screens::menu::{self, MenuAction};
 use crate::screens::mode_select::ModeAction;
 use crate::screens::pause::{self, PauseAction};
 use crate::screens::results::{self, ResultsAction};
+use crate::screens::retry;
 use crate::screens::settings::{SettingsAction, SettingsScreen};
 
 impl App {
@@ -72,6 +74,18 @@ impl App {
             return true;
         };
         if s.is_paused() {
+            if let Some(to) = self.leave {
+                return self.key_leave(to, ev, now);
+            }
+            let kind = s.game().mode().kind;
+            if retry::is_retry(ev, keys) {
+                if retry::at_once(kind) {
+                    self.retry(now);
+                } else {
+                    self.ask_leave(LeaveTo::Restart, now);
+                }
+                return true;
+            }
             match pause::handle(&mut self.pause_cursor, ev) {
                 PauseAction::None => return false,
                 PauseAction::Moved => {}
@@ -79,17 +93,11 @@ impl App {
                 // terminal is big enough).
                 PauseAction::Resume if !self.fits => return false,
                 PauseAction::Resume => s.resume(now),
-                PauseAction::Restart => {
-                    let setup = s.setup.clone();
-                    self.start(setup, now);
-                }
+                PauseAction::Restart => self.ask_leave(LeaveTo::Restart, now),
                 PauseAction::Settings => self.open_settings(Screen::Game),
                 PauseAction::Help => self.open_help(Screen::Game),
                 PauseAction::Forfeit => s.forfeit(now, keys),
-                PauseAction::MainMenu => {
-                    self.session = None;
-                    self.screen = Screen::Menu;
-                }
+                PauseAction::MainMenu => self.ask_leave(LeaveTo::MainMenu, now),
                 PauseAction::AskQuit => return self.ask_quit(false),
             }
             return true;
@@ -104,6 +112,13 @@ impl App {
             } else {
                 s.cancel_pause();
             }
+            return true;
+        }
+        // R: a fresh game at once, from play or the final board (no dialog, so no clock runs
+        // behind one).
+        let kind = s.game().mode().kind;
+        if retry::is_retry(ev, keys) && (retry::at_once(kind) || s.is_over()) {
+            self.retry(now);
             return true;
         }
         match game::handle(s, ev, now, &self.settings) {
@@ -138,10 +153,7 @@ impl App {
         match results::handle(&mut self.results_cursor, ev) {
             ResultsAction::None => return false,
             ResultsAction::Moved => {}
-            ResultsAction::Retry => match &self.session {
-                Some(s) => self.start(s.setup.clone(), now),
-                None => self.screen = Screen::ModeSelect,
-            },
+            ResultsAction::Retry => self.retry(now),
             ResultsAction::Modes => self.screen = Screen::ModeSelect,
             ResultsAction::MainMenu => self.screen = Screen::Menu,
             ResultsAction::AskQuit => return self.ask_quit(true),

@@ -14,7 +14,7 @@ use crate::settings::{BoardSize, Settings};
 use crate::text::sfmt;
 use crate::theme::Theme;
 use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cells_area};
-use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
+use crate::widgets::piece_box::{BOX_W, HoldView, NextView, box_w};
 use crate::widgets::stats::{ACTION_ROWS, ActionView, PieceCountsView, STATS_ROWS, StatsView};
 
 const LEFT_W: u16 = 18;
@@ -27,19 +27,40 @@ pub const HEIGHT: u16 = BOARD_H + 2;
 /// The whole game screen's size with the board at `scale`: the board, a column each side of
 /// it for hold and stats and for the next queue, a title row and a footer row.
 pub fn size(theme: Theme, scale: Scale) -> (u16, u16) {
-    let (bw, bh) = board_size(theme, scale);
-    (LEFT_W + 1 + bw + 1 + BOX_W, bh + 2)
+    size_with(theme, scale, 1)
 }
 
-/// The board's scale on a `area`-sized screen: the largest the theme draws at which the whole
-/// game screen fits (1x when the setting says so, or when nothing fits); half-block scales
-/// only when `halves` allows them.
-pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize, halves: bool) -> Scale {
+/// [`size`] with the hold and next boxes `n` times 1x.
+fn size_with(theme: Theme, scale: Scale, n: u16) -> (u16, u16) {
+    let (bw, bh) = board_size(theme, scale);
+    (left_w(n) + 1 + bw + 1 + box_w(n), bh + 2)
+}
+
+/// The left column's width (hold box, stats) with the hold box `n` times 1x.
+fn left_w(n: u16) -> u16 {
+    LEFT_W.max(box_w(n))
+}
+
+/// How many times 1x the hold and next boxes are drawn beside a board at `scale` in `area`:
+/// as the board where the screen has room for them so, else 1x (the board never shrinks for
+/// them).
+fn side_times(area: Rect, theme: Theme, scale: Scale) -> u16 {
+    let n = scale.times();
+    let (w, h) = size_with(theme, scale, n);
+    if n > 1 && w <= area.width && h <= area.height {
+        n
+    } else {
+        1
+    }
+}
+
+/// The board's scale on a `area`-sized screen: the largest at which the whole game screen
+/// fits (1x when the setting says so, or when nothing fits).
+pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize) -> Scale {
     if setting == BoardSize::One {
         return Scale::ONE;
     }
-    Scale::offered(theme)
-        .filter(|s| halves || !s.halves())
+    Scale::offered()
         .find(|&s| {
             let (w, h) = size(theme, s);
             w <= area.width && h <= area.height
@@ -135,6 +156,8 @@ pub struct GameView<'a> {
     pub player: &'a str,
     /// The pause menu's cursor, when paused.
     pub pause_cursor: usize,
+    /// The leave question, when open over the pause menu.
+    pub leave: Option<super::leave::LeaveTo>,
     /// A short message shown in place of the footer for a moment ("Snapshot saved").
     pub notice: Option<&'a str>,
 }
@@ -146,10 +169,8 @@ impl Widget for &GameView<'_> {
         let game = s.game();
         let t = s.game_time();
         let hidden = s.is_paused();
-        // Half blocks show colours only; Descent's gems need their glyphs.
-        let halves = game.descent().is_none();
-        let scale = pick_scale(area, theme, self.settings.board_size, halves);
-        let (width, height) = size(theme, scale);
+        let scale = pick_scale(area, theme, self.settings.board_size);
+        let (width, height) = size_with(theme, scale, side_times(area, theme, scale));
         let r = draw::centered(area, width, height);
         let (x0, y0) = (r.x, r.y);
 
@@ -187,6 +208,17 @@ impl Widget for &GameView<'_> {
         } else if game.descent().is_some() {
             // Descent is never snapshotted.
             ("Esc pause   Ctrl+C quit", theme.dim())
+        } else if super::retry::at_once(game.mode().kind)
+            && self
+                .settings
+                .keys
+                .lookup(Key::Char(super::retry::RETRY_KEY))
+                .is_none()
+        {
+            (
+                "R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit",
+                theme.dim(),
+            )
         } else {
             ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())
         };
@@ -245,9 +277,14 @@ impl Playfield<'_> {
             preview,
             scale,
         } = *self;
-        let (width, _) = size(theme, scale);
+        let n = side_times(r, theme, scale);
+        let (width, _) = size_with(theme, scale, n);
         let (bw, bh) = board_size(theme, scale);
         let (x0, y0) = (r.x, r.y);
+        let left = left_w(n);
+        // Below the hold box: the stats, then the action text.
+        let stats_y = y0 + 2 + HoldView::height(n);
+        let step = n.min(2);
         let hold = HoldView {
             piece: game.hold_piece(),
             used: !game.can_hold(),
@@ -256,7 +293,7 @@ impl Playfield<'_> {
         };
         if let Some(p) = game.puzzle_state() {
             // Puzzle mode has no hold: the stage, its name and the attempt instead.
-            let at = Rect::new(x0, y0 + 1, LEFT_W, HoldView::HEIGHT).intersection(r);
+            let at = Rect::new(x0, y0 + 1, left, HoldView::height(n)).intersection(r);
             let title = sfmt!(24; "STAGE {}/{}", p.stage, minotty_engine::puzzle::STAGE_COUNT);
             let inner = draw::frame(buf, at, theme, title.as_str(), theme.dim());
             draw::put(buf, inner, inner.x, inner.y, p.name, theme.accent());
@@ -269,8 +306,8 @@ impl Playfield<'_> {
             };
             draw::put(buf, inner, inner.x, inner.y + 1, attempt.as_str(), style);
         } else {
-            let hold_at = Rect::new(x0 + LEFT_W - BOX_W, y0 + 1, BOX_W, HoldView::HEIGHT);
-            hold.render(hold_at.intersection(r), buf);
+            let hold_at = Rect::new(x0 + left - box_w(n), y0 + 1, box_w(n), HoldView::height(n));
+            hold.render_scaled(hold_at.intersection(r), buf, n);
         }
 
         let stats = StatsView {
@@ -279,15 +316,16 @@ impl Playfield<'_> {
             last_lock: fx.last_lock_time(),
             theme,
         };
-        stats.render(
-            Rect::new(x0, y0 + 6, LEFT_W, STATS_ROWS).intersection(r),
+        stats.render_spaced(
+            Rect::new(x0, stats_y, left, STATS_ROWS * step).intersection(r),
             buf,
+            step,
         );
         let action = ActionView { fx, t, theme };
-        let action_at = Rect::new(x0, y0 + 7 + STATS_ROWS, LEFT_W, ACTION_ROWS);
+        let action_at = Rect::new(x0, stats_y + 1 + STATS_ROWS * step, left, ACTION_ROWS);
         action.render(action_at.intersection(r), buf);
 
-        let board_at = Rect::new(x0 + LEFT_W + 1, y0 + 1, bw, bh).intersection(r);
+        let board_at = Rect::new(x0 + left + 1, y0 + 1, bw, bh).intersection(r);
         let board = BoardView {
             game,
             fx,
@@ -314,9 +352,9 @@ impl Playfield<'_> {
             hidden,
             compact,
         };
-        let height = NextView::height(count, compact);
-        let next_at = Rect::new(x0 + width - BOX_W, y0 + 1, BOX_W, height);
-        next.render(next_at.intersection(r), buf);
+        let height = NextView::height_scaled(count, compact, n);
+        let next_at = Rect::new(x0 + width - box_w(n), y0 + 1, box_w(n), height);
+        next.render_scaled(next_at.intersection(r), buf, n);
         cells_area(board_at, theme, scale)
     }
 }
@@ -324,9 +362,16 @@ impl Playfield<'_> {
 impl GameView<'_> {
     fn overlay(&self, cells: Rect, buf: &mut Buffer, theme: Theme, t: u64) {
         let s = self.session;
-        if s.is_paused() {
+        if let Some(to) = self.leave.filter(|_| s.is_paused()) {
+            let stores = super::leave::stores(s.game().mode().kind);
+            super::leave::draw(buf, cells, to, stores, theme);
+        } else if s.is_paused() {
             let unranked = s.pause_unranks() && s.game().paused();
-            pause::draw(buf, cells, self.pause_cursor, unranked, theme);
+            let retry = super::retry::at_once(s.game().mode().kind)
+                && (self.settings.keys)
+                    .lookup(Key::Char(super::retry::RETRY_KEY))
+                    .is_none();
+            pause::draw(buf, cells, self.pause_cursor, unranked, retry, theme);
         } else if s.pause_prompt() {
             pause::draw_prompt(buf, cells, theme);
         } else if let Some(n) = s.countdown() {

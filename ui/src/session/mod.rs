@@ -7,6 +7,7 @@
 
 mod effects;
 mod pilot;
+mod retry;
 
 pub use effects::{Effects, clear_name};
 #[cfg(test)]
@@ -27,11 +28,10 @@ pub const COUNT_STEP_MS: u64 = 1000;
 pub const COUNTDOWN_MS: u64 = 3 * COUNT_STEP_MS;
 /// How long the final board shows before the results.
 pub const OVER_MS: u64 = 1500;
-/// The game clock is shown in tenths of a second, but on its own it only asks for a redraw
-/// once a second: every frame drawn for another reason (a move, gravity, a lock) shows the
-/// current tenth. A clock redrawn ten times a second would double the frames (and bytes) a
-/// player costs the server.
-const CLOCK_STEP_MS: u64 = 1000;
+/// The game clock is shown in tenths of a second, and ticks at that resolution on its own: a
+/// redraw each time the shown tenth changes (ten a second, within every frame rate offered),
+/// never more for the clock (a tick that changes nothing visible draws nothing).
+const CLOCK_STEP_MS: u64 = 100;
 
 /// What a game is made from, kept to restart it.
 #[derive(Clone, Debug, PartialEq, Eq)]

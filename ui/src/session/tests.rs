@@ -67,10 +67,12 @@ fn pausing_in_the_countdown_restarts_it() {
 fn wakeups_follow_the_engine_and_the_clock() {
     let (mut s, keys) = session(false);
     s.tick(13_000, &keys);
-    // "GO!" goes away after 600 ms; then the clock's next second comes with the first gravity
-    // step (1 s at level 0). The clock's tenths alone never wake the session.
-    assert_eq!(s.next_wakeup(), Some(13_600));
-    s.tick(13_600, &keys);
+    // The clock's tenths wake the session, each once; "GO!" goes away after 600 ms, and the
+    // first gravity step (1 s at level 0) comes with the clock's tenth at 0:01.0.
+    assert_eq!(s.next_wakeup(), Some(13_100));
+    s.tick(13_150, &keys);
+    assert_eq!(s.next_wakeup(), Some(13_200));
+    s.tick(13_900, &keys);
     assert_eq!(s.next_wakeup(), Some(14_000));
     s.tick(13_990, &keys);
     assert_eq!(s.next_wakeup(), Some(14_000));

@@ -104,8 +104,8 @@ type Expected = (Graphics, ColorMode, (u16, u16), [&'static str; 5]);
 #[test]
 fn every_style_draws_its_board_exactly_at_each_size() {
     // The first piece (an I) lies on the floor, the next piece's ghost (an S) on it: 1x at
-    // 80x24; at 100x40 1.5x where half blocks work (the ghost's half row that shares a row
-    // with the I is the I's), else 1x; at 200x60 2.5x, or 2x for the glyph styles.
+    // 80x24 and 100x40 (2x needs 44 rows), 2x at 200x60, by whole cells in every style (half
+    // blocks drew cells one and two rows tall by turns).
     let expected: [Expected; 12] = [
         (
             Graphics::Unicode,
@@ -124,11 +124,11 @@ fn every_style_draws_its_board_exactly_at_each_size() {
             ColorMode::Ansi256,
             (100, 40),
             [
-                "│            ░░░░░░            │",
-                "│ ·  ·  ·  · ░░░░░░ ·  ·  ·  · │",
-                "│ ·  ·  · ░░░░░░ ·  ·  ·  ·  · │",
-                "│         ▄▄▄▄▄▄▄▄▄▄▄▄         │",
-                "│ ·  ·  · ████████████ ·  ·  · │",
+                "│ · · · · · · · · · ·│",
+                "│ · · · · · · · · · ·│",
+                "│ · · · ·░░░░ · · · ·│",
+                "│ · · ·░░░░ · · · · ·│",
+                "│ · · ·████████ · · ·│",
             ],
         ),
         (
@@ -136,11 +136,11 @@ fn every_style_draws_its_board_exactly_at_each_size() {
             ColorMode::Ansi256,
             (200, 60),
             [
-                "│               ░░░░░░░░░░                         │",
-                "│  ·    ·    ·  ░░░░░░░░░░  ·    ·    ·    ·    ·  │",
-                "│               ▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄               │",
-                "│  ·    ·    ·  ████████████████████  ·    ·    ·  │",
-                "│               ████████████████████               │",
+                "│   ·   ·   ·   ·░░░░░░░░   ·   ·   ·   ·│",
+                "│            ░░░░░░░░                    │",
+                "│   ·   ·   ·░░░░░░░░   ·   ·   ·   ·   ·│",
+                "│            ████████████████            │",
+                "│   ·   ·   ·████████████████   ·   ·   ·│",
             ],
         ),
         (
@@ -309,13 +309,10 @@ fn larger_terminals_draw_larger_boards() {
             2
         };
         assert_eq!(small, 20 + well, "{graphics:?} {colors:?}");
-        // Half blocks (Unicode in colour) give 100x40 a board of 1.5x; the glyph styles
-        // scale by whole cells, and 2x needs 44 rows.
-        let half = graphics == Graphics::Unicode && colors != ColorMode::Monochrome;
-        let (m, l) = if half { (30, 50) } else { (20, 40) };
+        // Whole cells in every style: 2x needs 44 rows, so 100x40 keeps 1x.
         assert_eq!(
             (medium, large),
-            (m + well, l + well),
+            (20 + well, 40 + well),
             "{graphics:?} {colors:?}"
         );
         // "Board size: 1x" keeps the small board.
@@ -370,15 +367,16 @@ fn a_hard_drop_leaves_a_fading_trail_that_ends_with_its_wakeups() {
     let (dark, medium, light) = trail_glyphs(&a);
     assert_eq!(dark, 0, "{dark} {medium} {light}");
     assert!(medium >= 4 * 2 * 10, "{dark} {medium} {light}");
-    // The trail asks for no frame of its own: it ends with the lock flash, 120 ms later.
-    assert_eq!(a.next_wakeup(), Some(drop + 120));
+    // The trail asks for no frame of its own: it ends with the lock flash, 120 ms later (the
+    // clock's next tenth comes first).
+    assert_eq!(a.next_wakeup(), Some(drop + 100));
     let seen = wakeups(&mut a, drop + 120);
-    assert_eq!(seen, [drop + 120], "{seen:?}");
+    assert_eq!(seen, [drop + 100, drop + 120], "{seen:?}");
     // Gone after 120 ms: only the new piece's ghost shades the board, and no wakeup is
-    // asked for before the next second of the clock or gravity.
+    // asked for before the next tenth of the clock or gravity.
     assert_eq!(trail_glyphs(&a), (0, 0, ghost));
     assert!(
-        a.next_wakeup().is_some_and(|w| w >= drop + 300),
+        a.next_wakeup().is_some_and(|w| w >= drop + 200),
         "{:?}",
         a.next_wakeup()
     );
@@ -401,7 +399,11 @@ fn a_hard_drop_leaves_a_fading_trail_that_ends_with_its_wakeups() {
     tap(&mut c, Key::Char(' '), now + 700);
     assert_eq!(trail_glyphs(&c), (0, 0, ghost));
     let seen = wakeups(&mut c, now + 820);
-    assert_eq!(seen, [now + 820], "only the lock flash's end");
+    assert_eq!(
+        seen,
+        [now + 800, now + 820],
+        "only the clock's tenth and the lock flash's end"
+    );
 }
 
 #[test]

@@ -8,7 +8,7 @@ use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
 use minotty_engine::{Cell, Game, Gem, Placed, Time};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use crate::draw;
@@ -20,9 +20,10 @@ use crate::theme::Theme;
 pub const BOARD_W: u16 = WIDTH as u16 * 2 + 2;
 pub const BOARD_H: u16 = VISIBLE_HEIGHT as u16 + 2;
 
-/// How big a board cell is drawn: `k` columns wide and `k` half rows tall, so 2 is the usual
-/// two columns by one row (1x), 4 is four by two (2x), and the odd sizes (3: three columns by
-/// a row and a half) draw with half blocks.
+/// How big a board cell is drawn: `k` columns wide and `k / 2` rows tall, so 2 is the usual
+/// two columns by one row (1x), 4 is four by two (2x) and 6 six by three (3x). Only whole
+/// cells: half-block sizes (three columns by a row and a half) drew cells of uneven heights,
+/// one row and two rows by turns, and smeared cheese holes across them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Scale(u8);
 
@@ -37,18 +38,14 @@ impl Scale {
         u16::from(self.0)
     }
 
-    /// Whether cells straddle rows (odd scales), drawn with half blocks.
-    pub fn halves(self) -> bool {
-        self.0 % 2 == 1
+    /// The scales offered, largest first: 3x, 2x, 1x.
+    pub fn offered() -> impl Iterator<Item = Scale> {
+        (Scale::ONE.0..=Scale::MAX.0).rev().step_by(2).map(Scale)
     }
 
-    /// The scales `theme` can draw, largest first (odd ones only where half blocks work).
-    pub fn offered(theme: Theme) -> impl Iterator<Item = Scale> {
-        let half = theme.half_blocks();
-        (Scale::ONE.0..=Scale::MAX.0)
-            .rev()
-            .map(Scale)
-            .filter(move |s| half || !s.halves())
+    /// How many times 1x this is (1, 2 or 3).
+    pub fn times(self) -> u16 {
+        self.k() / 2
     }
 }
 
@@ -127,11 +124,7 @@ impl Widget for &BoardView<'_> {
         }
         let mut looks = [[Look::Empty; WIDTH]; VISIBLE_HEIGHT];
         self.fill(&mut looks);
-        if self.scale.halves() {
-            self.draw_halves(buf, cells, &looks);
-        } else {
-            self.draw_glyphs(buf, cells, &looks);
-        }
+        self.draw_glyphs(buf, cells, &looks);
     }
 }
 
@@ -224,7 +217,7 @@ impl BoardView<'_> {
         Look::Empty
     }
 
-    /// Even scales: each cell is its two-column glyph stretched over `k` columns (each
+    /// Each cell is its two-column glyph stretched over `k` columns (each
     /// character `k / 2` times: `[]` becomes `[[]]`, one big block) on `k / 2` rows; an empty
     /// cell shows its dot once, at its bottom right.
     fn draw_glyphs(&self, buf: &mut Buffer, cells: Rect, looks: &[[Look; WIDTH]; VISIBLE_HEIGHT]) {
@@ -255,48 +248,6 @@ impl BoardView<'_> {
             }
         }
     }
-
-    /// Odd scales: cell edges fall between half rows, so each screen row shows the upper and
-    /// lower halves of cells with `▀` / `▄` in the cells' colours. See-through cells show
-    /// their shading where no solid cell shares the row, and empty cells a dot at their middle.
-    fn draw_halves(&self, buf: &mut Buffer, cells: Rect, looks: &[[Look; WIDTH]; VISIBLE_HEIGHT]) {
-        let theme = self.theme;
-        let k = self.scale.k();
-        let rows = VISIBLE_HEIGHT as u16 * k / 2;
-        let look_at = |x: usize, half: u16| looks[usize::from(half / k)][x];
-        let colour = |look: Look| match look {
-            Look::Solid(_, style) => Some(style.fg.unwrap_or(Color::Reset)),
-            _ => None,
-        };
-        for r in 0..rows {
-            let (top, bottom) = (2 * r, 2 * r + 1);
-            let sy = cells.y.saturating_add(r);
-            for x in 0..WIDTH {
-                let (up, down) = (look_at(x, top), look_at(x, bottom));
-                for dx in 0..k {
-                    let sx = cells.x.saturating_add(x as u16 * k + dx);
-                    let (glyph, style) = match (colour(up), colour(down)) {
-                        (Some(a), Some(b)) if a == b => ("█", Style::new().fg(a)),
-                        (Some(a), Some(b)) => ("▀", Style::new().fg(a).bg(b)),
-                        (Some(a), None) => ("▀", Style::new().fg(a)),
-                        (None, Some(b)) => ("▄", Style::new().fg(b)),
-                        (None, None) => match (up, down) {
-                            (Look::Shade(g, s), _) | (_, Look::Shade(g, s)) => (split(g).1, s),
-                            // The dot in the middle of the cell: middle column, the row
-                            // holding its middle half row.
-                            _ if dx == k / 2
-                                && (top..=bottom).contains(&(k / 2 + up_cell_start(top, k))) =>
-                            {
-                                (split(theme.empty()).1, theme.empty_style())
-                            }
-                            _ => (" ", theme.empty_style()),
-                        },
-                    };
-                    draw::put_narrow(buf, cells, sx, sy, glyph, style);
-                }
-            }
-        }
-    }
 }
 
 /// A two-column glyph's two characters ("[]" -> "[", "]").
@@ -306,9 +257,4 @@ fn split(glyph: &'static str) -> (&'static str, &'static str) {
         glyph.get(..cut).unwrap_or(glyph),
         glyph.get(cut..).unwrap_or(""),
     )
-}
-
-/// The first half row of the cell that half row `half` belongs to.
-fn up_cell_start(half: u16, k: u16) -> u16 {
-    half / k * k
 }

@@ -12,20 +12,51 @@ use crate::theme::Theme;
 /// Width of a piece box, frame included (four cells of two columns, a margin each side).
 pub const BOX_W: u16 = 12;
 
+/// Width of a piece box whose pieces are drawn `n` times 1x (cells of `2n` columns by `n`
+/// rows, as the board's at that scale): `BOX_W` at 1x.
+pub fn box_w(n: u16) -> u16 {
+    8 * n + 4
+}
+
 /// Draws `piece` in its spawn orientation, centred across `at` from its top row, clipped to
 /// `at`.
-pub fn draw_piece(buf: &mut Buffer, at: Rect, piece: Piece, glyph: &str, style: Style) {
+pub fn draw_piece(buf: &mut Buffer, at: Rect, piece: Piece, glyph: &'static str, style: Style) {
+    draw_piece_scaled(buf, at, piece, glyph, style, 1);
+}
+
+/// [`draw_piece`] with cells `n` times 1x: each cell's two-column glyph stretched over `2n`
+/// columns (each character `n` times, `[]` becoming `[[]]`) on `n` rows, like the board's.
+pub fn draw_piece_scaled(
+    buf: &mut Buffer,
+    at: Rect,
+    piece: Piece,
+    glyph: &'static str,
+    style: Style,
+    n: u16,
+) {
+    let n = n.max(1);
     let (x, y, width) = (at.x, at.y, at.width);
     let cells = piece.cells(Rotation::North);
     let min_x = cells.iter().map(|c| c.0).min().unwrap_or(0);
     let max_x = cells.iter().map(|c| c.0).max().unwrap_or(0);
     let min_y = cells.iter().map(|c| c.1).min().unwrap_or(0);
-    let cols = ((max_x - min_x + 1) as u16) * 2;
+    let cols = ((max_x - min_x + 1) as u16) * 2 * n;
     let left = x.saturating_add(width.saturating_sub(cols) / 2);
+    let cut = glyph.char_indices().nth(1).map_or(glyph.len(), |(i, _)| i);
+    let halves = [
+        glyph.get(..cut).unwrap_or(glyph),
+        glyph.get(cut..).unwrap_or(""),
+    ];
     for (cx, cy) in cells {
-        let sx = left.saturating_add(((cx - min_x) as u16) * 2);
-        let sy = y.saturating_add((cy - min_y) as u16);
-        draw::put_narrow(buf, at, sx, sy, glyph, style);
+        let sx = left.saturating_add(((cx - min_x) as u16) * 2 * n);
+        let sy = y.saturating_add((cy - min_y) as u16 * n);
+        for dy in 0..n {
+            for dx in 0..2 * n {
+                let ch = halves[usize::from(dx >= n)];
+                let (px, py) = (sx.saturating_add(dx), sy.saturating_add(dy));
+                draw::put_narrow(buf, at, px, py, ch, style);
+            }
+        }
     }
 }
 
@@ -41,11 +72,15 @@ pub struct HoldView {
 
 impl HoldView {
     pub const HEIGHT: u16 = 4;
-}
 
-impl Widget for &HoldView {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let rect = Rect::new(area.x, area.y, BOX_W, HoldView::HEIGHT).intersection(area);
+    /// The box's height with its piece `n` times 1x.
+    pub fn height(n: u16) -> u16 {
+        2 * n.max(1) + 2
+    }
+
+    /// Draws the box ([`box_w`] by [`HoldView::height`]) with its piece `n` times 1x.
+    pub fn render_scaled(&self, area: Rect, buf: &mut Buffer, n: u16) {
+        let rect = Rect::new(area.x, area.y, box_w(n), HoldView::height(n)).intersection(area);
         let inner = draw::frame(buf, rect, self.theme, "HOLD", self.theme.dim());
         if let Some(p) = self.piece.filter(|_| !self.hidden) {
             let style = if self.used {
@@ -53,8 +88,14 @@ impl Widget for &HoldView {
             } else {
                 self.theme.piece(p)
             };
-            draw_piece(buf, inner, p, self.theme.piece_block(p), style);
+            draw_piece_scaled(buf, inner, p, self.theme.piece_block(p), style, n);
         }
+    }
+}
+
+impl Widget for &HoldView {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        self.render_scaled(area, buf, 1);
     }
 }
 
@@ -103,6 +144,39 @@ impl NextView<'_> {
             count.saturating_mul(2).saturating_add(2)
         } else {
             count.saturating_mul(3).saturating_add(1)
+        }
+    }
+}
+
+impl NextView<'_> {
+    /// The box's height for `count` pieces `n` times 1x (each `2n` rows, one row between);
+    /// at 1x, [`NextView::height`].
+    pub fn height_scaled(count: usize, compact: bool, n: u16) -> u16 {
+        if n <= 1 {
+            return NextView::height(count, compact);
+        }
+        (count as u16).saturating_mul(2 * n + 1).saturating_add(1)
+    }
+
+    /// Draws the queue with its pieces `n` times 1x (never compact above 1x).
+    pub fn render_scaled(&self, area: Rect, buf: &mut Buffer, n: u16) {
+        if n <= 1 {
+            return self.render(area, buf);
+        }
+        if self.count == 0 {
+            return;
+        }
+        let height = NextView::height_scaled(self.count, false, n);
+        let rect = Rect::new(area.x, area.y, box_w(n), height).intersection(area);
+        let inner = draw::frame(buf, rect, self.theme, "NEXT", self.theme.dim());
+        if self.hidden {
+            return;
+        }
+        for (i, p) in self.game.preview().take(self.count).enumerate() {
+            let y = inner.y.saturating_add(i as u16 * (2 * n + 1));
+            let at = Rect::new(inner.x, y, inner.width, 2 * n).intersection(inner);
+            let (glyph, style) = (self.theme.piece_block(p), self.theme.piece(p));
+            draw_piece_scaled(buf, at, p, glyph, style, n);
         }
     }
 }

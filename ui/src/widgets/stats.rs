@@ -106,13 +106,21 @@ impl StatsView<'_> {
     }
 }
 
-impl Widget for &StatsView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl StatsView<'_> {
+    /// Draws the rows `step` rows apart (1: one under the other; 2 beside a 2x board, which
+    /// spreads them along it).
+    pub fn render_spaced(&self, area: Rect, buf: &mut Buffer, step: u16) {
         let styles = [self.theme.dim(), self.theme.text()];
         for (i, row) in self.rows().iter().flatten().enumerate() {
-            let y = area.y.saturating_add(i as u16);
+            let y = area.y.saturating_add(i as u16 * step.max(1));
             draw::put_row(buf, area, y, row.0, row.1.as_str(), styles);
         }
+    }
+}
+
+impl Widget for &StatsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        self.render_spaced(area, buf, 1);
     }
 }
 

@@ -1,0 +1,74 @@
+//! "Leave this game?": asked before a paused solo game that has been played is left for the
+//! main menu or restarted, so that no game is thrown away without the player agreeing.
+//!
+//! What leaving does depends on the mode. Where the game so far is a result (Marathon, Endless,
+//! Ultra, Master, Combo, Descent: a score, lines or gems that count at any end), the game ends
+//! there and is stored like a forfeit (in the player's games, never ranked). Where only
+//! reaching the goal is a result (40 lines, cheese, puzzle stages, custom games), an unfinished
+//! game has nothing to store: leaving loses it, and the question says so.
+
+use minotty_engine::ModeKind;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::draw;
+use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::theme::Theme;
+
+/// Where the player goes once they agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaveTo {
+    MainMenu,
+    /// A fresh game of the same setup.
+    Restart,
+}
+
+/// Whether a game of `kind` left before its end is stored as ended (true) or lost (false).
+pub fn stores(kind: ModeKind) -> bool {
+    !matches!(
+        kind,
+        ModeKind::Sprint | ModeKind::Cheese | ModeKind::Puzzle | ModeKind::Custom
+    )
+}
+
+/// The answer to the question: `Some(true)` leaves, `Some(false)` goes back to the pause menu,
+/// `None` is any other key (ignored).
+pub fn answer(ev: KeyEvent) -> Option<bool> {
+    if ev.kind != KeyKind::Press || ev.mods.ctrl || ev.mods.alt {
+        return None;
+    }
+    match ev.key {
+        Key::Char('y' | 'Y') | Key::Enter => Some(true),
+        Key::Char('n' | 'N') | Key::Esc => Some(false),
+        _ => None,
+    }
+}
+
+/// The question's lines, each at most 14 columns.
+pub fn lines(stores: bool) -> [&'static str; 3] {
+    if stores {
+        ["End this game", "here? It is", "stored as is."]
+    } else {
+        ["Leave and lose", "this game? It", "is not stored."]
+    }
+}
+
+/// Draws the question in `area` (the board's cells).
+pub fn draw(buf: &mut Buffer, area: Rect, to: LeaveTo, stores: bool, theme: Theme) {
+    let title = match to {
+        LeaveTo::MainMenu => "MAIN MENU",
+        LeaveTo::Restart => "RESTART",
+    };
+    let text = lines(stores);
+    let inner = draw::dialog(buf, area, 18, text.len() as u16 + 4, theme, title);
+    for (i, line) in text.iter().enumerate() {
+        draw::put_centered(buf, inner, inner.y + i as u16, line, theme.text());
+    }
+    let y = inner.y + text.len() as u16 + 1;
+    let hint = if stores {
+        "y end  n stay"
+    } else {
+        "y leave n stay"
+    };
+    draw::put_centered(buf, inner, y, hint, theme.accent());
+}
