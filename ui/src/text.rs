@@ -94,6 +94,18 @@ macro_rules! sfmt {
 pub(crate) use sfmt;
 
 /// A game-clock reading as `m:ss.t` (or `h:mm:ss` from one hour on).
+/// A running clock at the resolution `step_ms` ticks at (see `session::clock_step_ms`): tenths
+/// for a step under a second, else whole seconds ("1:23"), so no digit is shown that does not
+/// move.
+pub fn running_clock(ms: u64, step_ms: u64) -> StackStr<16> {
+    let secs = ms / 1000;
+    if step_ms < 1000 || secs >= 3600 {
+        clock(ms)
+    } else {
+        sfmt!(16; "{}:{:02}", secs / 60, secs % 60)
+    }
+}
+
 pub fn clock(ms: u64) -> StackStr<16> {
     let tenths = ms / 100;
     let secs = ms / 1000;

@@ -28,10 +28,19 @@ pub const COUNT_STEP_MS: u64 = 1000;
 pub const COUNTDOWN_MS: u64 = 3 * COUNT_STEP_MS;
 /// How long the final board shows before the results.
 pub const OVER_MS: u64 = 1500;
-/// The game clock is shown in tenths of a second, and ticks at that resolution on its own: a
-/// redraw each time the shown tenth changes (ten a second, within every frame rate offered),
-/// never more for the clock (a tick that changes nothing visible draws nothing).
-const CLOCK_STEP_MS: u64 = 100;
+/// The game clock ticks at the resolution it is shown at, on its own: a redraw each time the
+/// shown value changes, never more for the clock (a tick that changes nothing visible draws
+/// nothing). Tenths where players race the clock (40 lines, ultra, master:
+/// [`minotty_engine::Mode::timed`]; and cheese, dug against the clock), whole seconds elsewhere
+/// (marathon, endless, combo...), where the clock is only information and ten frames a second
+/// would double what a player costs the server (BENCHMARKS.md, "The game clock's tenths").
+pub fn clock_step_ms(mode: &minotty_engine::Mode) -> u64 {
+    if mode.timed() || mode.kind == minotty_engine::ModeKind::Cheese {
+        100
+    } else {
+        1000
+    }
+}
 
 /// What a game is made from, kept to restart it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -498,7 +507,8 @@ impl GameSession {
             RunState::Running => {
                 let t = self.game_time();
                 let clearing = matches!(self.game.phase(), Phase::Clearing { .. });
-                let next_tick = (t / CLOCK_STEP_MS + 1) * CLOCK_STEP_MS;
+                let step = clock_step_ms(self.game.mode());
+                let next_tick = (t / step + 1) * step;
                 let tap = self.pilot.as_ref().and_then(|p| p.next_tap());
                 [
                     self.game.next_deadline(),
@@ -523,7 +533,7 @@ impl GameSession {
         Stamp {
             state: self.state,
             count: self.countdown().unwrap_or(0),
-            clock: t / CLOCK_STEP_MS,
+            clock: t / clock_step_ms(self.game.mode()),
             fx: self.fx.stamp(t, clearing),
         }
     }

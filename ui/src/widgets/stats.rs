@@ -8,7 +8,7 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::session::{Effects, clear_name};
-use crate::text::{StackStr, clock, pps, sfmt};
+use crate::text::{StackStr, pps, running_clock, sfmt};
 use crate::theme::Theme;
 
 /// Rows the statistics take at most.
@@ -43,12 +43,16 @@ impl StatsView<'_> {
         let game = self.game;
         let s = game.stats();
         let goal = game.mode().goal();
+        let step = crate::session::clock_step_ms(game.mode());
         let time = match game.mode().time_limit() {
             Some(limit) => (
                 "LEFT",
-                sfmt!(24; "{}", clock(limit.saturating_sub(self.t)).as_str()),
+                sfmt!(24; "{}", running_clock(limit.saturating_sub(self.t), step).as_str()),
             ),
-            None => ("TIME", sfmt!(24; "{}", clock(self.t).as_str())),
+            None => (
+                "TIME",
+                sfmt!(24; "{}", running_clock(self.t, step).as_str()),
+            ),
         };
         if let Some(d) = game.descent() {
             // Descent: no lines, pieces or levels to speak of.
