@@ -39,10 +39,19 @@ pub enum FaultKind {
     Flood,
     /// Answers 600 ms late.
     Slow,
+    /// Answers an empty suggestion while less than [`COLD_START`] has passed since the last
+    /// `start` (as Cold Clear 2 answers before its search found a move), then as usual.
+    ColdStart,
+    /// Keeps a core busy from the first `start` on, answered or not (as Cold Clear 2 keeps
+    /// searching while it waits), and answers as usual.
+    Spin,
 }
 
+/// How long a `cold-start` bot answers empty suggestions after a `start`.
+pub const COLD_START: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl FaultKind {
-    pub const ALL: [(&'static str, FaultKind); 9] = [
+    pub const ALL: [(&'static str, FaultKind); 11] = [
         ("garbage", FaultKind::Garbage),
         ("wrong-type", FaultKind::WrongType),
         ("impossible", FaultKind::Impossible),
@@ -52,6 +61,8 @@ impl FaultKind {
         ("alloc", FaultKind::Alloc),
         ("flood", FaultKind::Flood),
         ("slow", FaultKind::Slow),
+        ("cold-start", FaultKind::ColdStart),
+        ("spin", FaultKind::Spin),
     ];
 }
 
@@ -100,6 +111,8 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
     send(&mut output, &info())?;
     let mut state: Option<TbpState> = None;
     let mut answered = 0u32;
+    let mut started_at: Option<std::time::Instant> = None;
+    let mut spinning = false;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -115,9 +128,22 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
         };
         match message {
             FrontendMessage::Rules => send(&mut output, &BotMessage::Ready)?,
-            FrontendMessage::Start(start) => state = Some(TbpState::from_start(&start)),
+            FrontendMessage::Start(start) => {
+                state = Some(TbpState::from_start(&start));
+                started_at = Some(std::time::Instant::now());
+                if fault.is_some_and(|f| f.kind == FaultKind::Spin) && !spinning {
+                    spinning = true;
+                    std::thread::spawn(spin);
+                }
+            }
             FrontendMessage::Stop => state = None,
             FrontendMessage::Suggest => {
+                let cold = fault.is_some_and(|f| f.kind == FaultKind::ColdStart)
+                    && started_at.is_some_and(|t| t.elapsed() < COLD_START);
+                if cold {
+                    send(&mut output, &BotMessage::Suggestion { moves: Vec::new() })?;
+                    continue;
+                }
                 if let Some(f) = fault.filter(|f| answered >= f.after) {
                     misbehave(f.kind, &mut output)?;
                 }
@@ -245,6 +271,15 @@ fn misbehave(kind: FaultKind, output: &mut impl Write) -> io::Result<()> {
             std::thread::sleep(std::time::Duration::from_millis(600));
             Ok(())
         }
+        FaultKind::ColdStart | FaultKind::Spin => Ok(()),
+    }
+}
+
+/// Keeps a core busy until the process ends.
+fn spin() {
+    let mut x = 0u64;
+    loop {
+        x = std::hint::black_box(x.wrapping_add(1));
     }
 }
 

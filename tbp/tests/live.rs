@@ -259,3 +259,38 @@ async fn a_bot_that_fails_to_start_forfeits_its_first_move() {
     poller.finish().await;
     assert_eq!(pool.running(), 0, "the failed bot's slot is back");
 }
+
+/// Cold Clear 2 answers `suggest` at once with the best move it found so far, which right after
+/// a `start` is none. Every garbage attack makes the frontend start the bot afresh: such a bot
+/// must still play the whole game, its empty answers asked again within the move time.
+#[tokio::test]
+async fn a_bot_that_answers_empty_right_after_start_plays_through_garbage() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let log = dir.path().join("to-bot.jsonl");
+    let command = recorded(&format!("{BOT} --fault cold-start"), &log);
+    let bot = launch(&command, settings(2000)).await.expect("starts");
+    let mut g = game(Mode::marathon(), 33);
+    let (end, events, took, bot) = run(
+        bot,
+        &mut g,
+        Duration::from_millis(80),
+        vec![1; 6],
+        Duration::from_millis(4500),
+    )
+    .await;
+    println!("ended after {took:?}");
+    assert_eq!(end, LiveEnd::Stopped, "no forfeit: {:?}", g.outcome());
+    let queued = events
+        .iter()
+        .filter(|k| matches!(k, EventKind::GarbageQueued { .. }))
+        .count();
+    assert_eq!(queued, 6, "every attack reached the game");
+    assert!(g.stats().pieces >= 10, "{} pieces", g.stats().pieces);
+    assert!(bot.finish().await);
+    let [starts, _, suggests, plays, _] = assert_life_cycle(&log);
+    // Started afresh at least at the first piece and after garbage rose; every start was
+    // answered empty first, so it was asked again.
+    assert!(starts >= 2, "{starts} starts");
+    assert!(suggests > plays, "{suggests} suggest, {plays} play");
+    assert_eq!(plays as u32, g.stats().pieces);
+}

@@ -25,6 +25,8 @@ pub const MAX_IGNORED: usize = 64;
 pub const MAX_MOVES_CHECKED: usize = 16;
 /// How long a bot has to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(200);
+/// How long after an empty suggestion the bot is asked again (while the move time lasts).
+pub const ASK_AGAIN: Duration = Duration::from_millis(20);
 /// Characters kept of a bot's name, version, author or error reason.
 const MAX_TEXT: usize = 40;
 
@@ -79,6 +81,8 @@ pub struct TbpBot {
     told: Option<TbpState>,
     /// The bot was sent `start` and not `stop` since.
     calculating: bool,
+    /// `suggest` messages sent.
+    asked: u64,
 }
 
 impl TbpBot {
@@ -94,6 +98,7 @@ impl TbpBot {
             settings,
             told: None,
             calculating: false,
+            asked: 0,
         };
         let startup = bot.settings.startup_time;
         let deadline = Instant::now() + startup;
@@ -133,16 +138,35 @@ impl TbpBot {
     /// Tells the bot the position `view` (a fresh `start` when its view differs in anything but
     /// pieces it has not been told of yet, else those pieces), asks for a suggestion and waits
     /// for it (at most the move time).
+    ///
+    /// An empty suggestion is asked again every [`ASK_AGAIN`] until the move time is up (the
+    /// last empty one is the answer): a bot that answers at once with the best move found so
+    /// far, which right after a `start` is none (Cold Clear 2), gets time to think. Asking is
+    /// paced, so one turn sends at most the move time over [`ASK_AGAIN`] `suggest` messages.
     pub async fn suggest(&mut self, view: &TbpState) -> Result<Vec<Move>, Forfeit> {
         self.sync(view).await?;
-        self.send(&FrontendMessage::Suggest).await?;
         let limit = self.settings.move_time;
         let deadline = Instant::now() + limit;
-        self.expect("suggestion", deadline, limit, |m| match m {
-            BotMessage::Suggestion { moves } => Some(moves),
-            _ => None,
-        })
-        .await
+        loop {
+            self.send(&FrontendMessage::Suggest).await?;
+            self.asked = self.asked.saturating_add(1);
+            let moves = self
+                .expect("suggestion", deadline, limit, |m| match m {
+                    BotMessage::Suggestion { moves } => Some(moves),
+                    _ => None,
+                })
+                .await?;
+            let again = Instant::now() + ASK_AGAIN;
+            if !moves.is_empty() || again >= deadline {
+                return Ok(moves);
+            }
+            tokio::time::sleep_until(again).await;
+        }
+    }
+
+    /// `suggest` messages sent so far.
+    pub fn asked(&self) -> u64 {
+        self.asked
     }
 
     /// Plays the first of `moves` that can be played on `game` as it is now: sends `play` and

@@ -37,7 +37,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 pub use confine::Confinement;
-pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
+pub use driver::{ASK_AGAIN, BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
 pub use live::{Live, LiveEnd, play_live};
 pub use poller::{Step, TbpPoller};
 pub use process::BotProcess;
