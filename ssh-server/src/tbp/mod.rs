@@ -229,7 +229,8 @@ impl TbpBots {
         };
         let bots = self.clone();
         let launch = async move { bots.launch_spec(&spec, slot).await };
-        Some(Ok(TbpPoller::new(launch, min_piece, self.settings.preview)))
+        let poller = TbpPoller::new(launch, min_piece, self.settings.preview);
+        Some(Ok(poller.named(name, "")))
     }
 
     async fn launch_spec(&self, spec: &BotSpec, Slot(slot): Slot) -> Result<TbpBot, Forfeit> {
