@@ -164,6 +164,17 @@ impl TbpBot {
         }
     }
 
+    /// Tells the bot the position `view` (as [`TbpBot::suggest`] does first), to think on it
+    /// before it is asked.
+    pub async fn tell(&mut self, view: &TbpState) -> Result<(), Forfeit> {
+        self.sync(view).await
+    }
+
+    /// Next pieces the bot is told of besides the piece in play.
+    pub fn preview(&self) -> usize {
+        self.settings.preview
+    }
+
     /// `suggest` messages sent so far.
     pub fn asked(&self) -> u64 {
         self.asked
