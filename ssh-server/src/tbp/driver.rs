@@ -83,6 +83,8 @@ pub struct TbpBot {
     calculating: bool,
     /// `suggest` messages sent.
     asked: u64,
+    /// The process is stopped (SIGSTOP) until the next message to it.
+    paused: bool,
 }
 
 impl TbpBot {
@@ -99,6 +101,7 @@ impl TbpBot {
             told: None,
             calculating: false,
             asked: 0,
+            paused: false,
         };
         let startup = bot.settings.startup_time;
         let deadline = Instant::now() + startup;
@@ -123,6 +126,7 @@ impl TbpBot {
             matches!(m, BotMessage::Ready).then_some(())
         })
         .await?;
+        bot.rest();
         Ok(bot)
     }
 
@@ -158,6 +162,8 @@ impl TbpBot {
                 .await?;
             let again = Instant::now() + ASK_AGAIN;
             if !moves.is_empty() || again >= deadline {
+                // Nothing to think about until it is told what happened.
+                self.rest();
                 return Ok(moves);
             }
             tokio::time::sleep_until(again).await;
@@ -219,6 +225,7 @@ impl TbpBot {
     /// Ends the bot: `stop` and `quit` (each given a moment), then the process is killed and
     /// reaped. Returns whether it was reaped.
     pub async fn finish(mut self) -> bool {
+        self.wake();
         let moment = QUIT_GRACE;
         if self.calculating {
             let _ = self
@@ -274,7 +281,25 @@ impl TbpBot {
         Ok(())
     }
 
+    /// Stops the process until the next message to it (its CPU between moves is bounded to
+    /// nothing: a bot that searches while it waits, as Cold Clear 2, cannot take a core).
+    fn rest(&mut self) {
+        if !self.paused {
+            self.process.pause();
+            self.paused = true;
+        }
+    }
+
+    /// Lets the process run again (before any message to it).
+    fn wake(&mut self) {
+        if self.paused {
+            self.process.resume();
+            self.paused = false;
+        }
+    }
+
     async fn send(&mut self, message: &FrontendMessage) -> Result<(), Forfeit> {
+        self.wake();
         self.process
             .send(&message.to_line(), self.settings.move_time)
             .await
