@@ -32,11 +32,17 @@ fn a_tbp_bot_plays_a_level_in_both_seatings_and_the_report_says_how_it_went() {
     assert_eq!(r.forfeits, [0, 0], "no forfeit: {text}");
     assert!(r.pieces[0] > 20 && r.pieces[1] > 20, "{:?}", r.pieces);
     assert!(text.contains("Wilson"), "{text}");
-    assert!(text.contains("cold vs L3") && text.contains("L3 vs cold"), "{text}");
+    assert!(
+        text.contains("cold vs L3") && text.contains("L3 vs cold"),
+        "{text}"
+    );
     // The same run again finds the same: the pieces and the pace are the seed's, whatever the
     // bot's wall time.
     let again = tbp::run(&a).expect("the run");
-    assert_eq!((again.wins, again.sent, again.pieces), (r.wins, r.sent, r.pieces));
+    assert_eq!(
+        (again.wins, again.sent, again.pieces),
+        (r.wins, r.sent, r.pieces)
+    );
 }
 
 #[test]

@@ -135,7 +135,10 @@ async fn a_bot_that_forfeits_is_ended_frees_its_seat_and_is_named_in_the_log() {
         "Bot cc forfeited (no move of the bot's suggestion can be played) and left its seat."
     );
     let after = view(&mut rx, 1).await;
-    assert_eq!(after.seats[0].name, "~ada", "only the host (a guest) is seated");
+    assert_eq!(
+        after.seats[0].name, "~ada",
+        "only the host (a guest) is seated"
+    );
 
     // Its process was ended and reaped, and its slot is free, while the room lives on.
     let pid = pid_in(&pid_file);

@@ -116,7 +116,11 @@ impl TbpReport {
                 );
             }
         }
-        let _ = writeln!(out, "\n{:>16} {:>10} {:>8} {:>8}", "player", "attack/pc", "pieces", "forfeits");
+        let _ = writeln!(
+            out,
+            "\n{:>16} {:>10} {:>8} {:>8}",
+            "player", "attack/pc", "pieces", "forfeits"
+        );
         for (i, p) in self.players.iter().enumerate() {
             let app = self.sent[i] as f64 / self.pieces[i].max(1) as f64;
             let _ = writeln!(
@@ -144,8 +148,8 @@ struct Played {
 
 /// A seat's way of choosing moves.
 enum Seat {
-    Level(Brain),
-    Tbp(TbpBot),
+    Level(Box<Brain>),
+    Tbp(Box<TbpBot>),
 }
 
 /// Plays the run (`args.tbp` not empty).
@@ -158,7 +162,10 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<TbpReport> {
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
         .filter(|&(a, _)| matches!(players[a], Player::Tbp(_)))
         .collect();
-    anyhow::ensure!(!pairs.is_empty(), "no pair to play: give --tbp and --levels");
+    anyhow::ensure!(
+        !pairs.is_empty(),
+        "no pair to play: give --tbp and --levels"
+    );
     // Both seatings of a pair share a seed: rounds of 2 matches per pair.
     let rounds = (args.matches / (2 * pairs.len())).max(1);
     let jobs = rounds * pairs.len();
@@ -271,9 +278,9 @@ async fn duel(
     let mut seats: Vec<Option<Seat>> = Vec::with_capacity(2);
     for (i, p) in who.iter().enumerate() {
         seats.push(match p {
-            Player::Level(l) => Some(Seat::Level(Brain::new(l.spec(), brain_seed))),
+            Player::Level(l) => Some(Seat::Level(Box::new(Brain::new(l.spec(), brain_seed)))),
             Player::Tbp(spec) => match bots.launch(&spec.name).await {
-                Some(Ok(bot)) => Some(Seat::Tbp(bot)),
+                Some(Ok(bot)) => Some(Seat::Tbp(Box::new(bot))),
                 Some(Err(e)) => {
                     tracing::warn!(bot = %spec.name, error = %e, "an arena bot did not start");
                     forfeit[i] = true;
@@ -296,7 +303,9 @@ async fn duel(
         // next deadline.
         let mut turn: Option<(Time, usize)> = None;
         for (i, at) in free_at.iter().enumerate() {
-            if m.game(i).is_some_and(|g| !g.is_over() && g.active().is_some()) {
+            if m.game(i)
+                .is_some_and(|g| !g.is_over() && g.active().is_some())
+            {
                 let t = (*at).max(now);
                 if turn.is_none_or(|(u, _)| t < u) {
                     turn = Some((t, i));
@@ -389,7 +398,11 @@ fn level_buttons(brain: &mut Brain, game: &Game) -> Vec<Button> {
 }
 
 /// The TBP bot's move: told the position, `think` to think, then asked; played if it can be.
-async fn tbp_buttons(bot: &mut TbpBot, game: &Game, think: Duration) -> Result<Vec<Button>, Forfeit> {
+async fn tbp_buttons(
+    bot: &mut TbpBot,
+    game: &Game,
+    think: Duration,
+) -> Result<Vec<Button>, Forfeit> {
     let Some(view) = TbpState::of_game(game, bot.preview()) else {
         return Ok(Vec::new());
     };
@@ -406,7 +419,10 @@ mod tests {
     #[test]
     fn the_wilson_interval_matches_known_values() {
         let (lo, hi) = wilson(5.0, 10.0);
-        assert!((lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3, "{lo} {hi}");
+        assert!(
+            (lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3,
+            "{lo} {hi}"
+        );
         let (lo, hi) = wilson(0.0, 10.0);
         assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{lo} {hi}");
         let (lo, hi) = wilson(100.0, 100.0);
