@@ -294,3 +294,35 @@ async fn a_bot_that_answers_empty_right_after_start_plays_through_garbage() {
     assert!(suggests > plays, "{suggests} suggest, {plays} play");
     assert_eq!(plays as u32, g.stats().pieces);
 }
+
+/// Cold Clear 2 itself (MinusKelvin/cold-clear-2 at ed8b193, built by hand: CI cannot fetch
+/// it) plays through rising garbage, when `MINOTTY_TEST_CC2` names its binary; skipped
+/// otherwise.
+#[tokio::test]
+async fn cold_clear_2_plays_live_while_garbage_arrives() {
+    let Ok(cc2) = std::env::var("MINOTTY_TEST_CC2") else {
+        println!("skipped: MINOTTY_TEST_CC2 does not name a Cold Clear 2 binary");
+        return;
+    };
+    let bot = launch(&cc2, settings(1000)).await.expect("starts");
+    let pid = bot.pid().expect("a pid");
+    let mut g = game(Mode::marathon(), 34);
+    let (end, events, took, bot) = run(
+        bot,
+        &mut g,
+        Duration::from_millis(200),
+        vec![2; 10],
+        Duration::from_secs(8),
+    )
+    .await;
+    println!("{took:?}, {} pieces", g.stats().pieces);
+    assert_eq!(end, LiveEnd::Stopped, "no forfeit: {:?}", g.outcome());
+    let queued = events
+        .iter()
+        .filter(|k| matches!(k, EventKind::GarbageQueued { .. }))
+        .count();
+    assert_eq!(queued, 10, "every attack reached the game");
+    assert!(g.stats().pieces >= 10, "{} pieces", g.stats().pieces);
+    assert!(bot.finish().await);
+    assert!(reaped(pid).await);
+}

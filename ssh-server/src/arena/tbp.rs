@@ -426,7 +426,10 @@ mod tests {
         let (lo, hi) = wilson(0.0, 10.0);
         assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{lo} {hi}");
         let (lo, hi) = wilson(100.0, 100.0);
-        assert!((lo - 0.9630).abs() < 1e-3 && (hi - 1.0).abs() < 1e-9, "{lo} {hi}");
+        assert!(
+            (lo - 0.9630).abs() < 1e-3 && (hi - 1.0).abs() < 1e-9,
+            "{lo} {hi}"
+        );
         assert_eq!(wilson(0.0, 0.0), (0.0, 1.0));
     }
 }
