@@ -12,7 +12,9 @@ use std::io::{self, BufRead, Read, Write};
 use minotty_engine::bot::versus::Level;
 
 use crate::brain::{self, VersusBrain};
-use crate::msg::{BotMessage, FrontendMessage, Location, Move, Orientation, TbpPiece, TbpSpin};
+use crate::msg::{
+    BotMessage, FEATURE_GARBAGE, FrontendMessage, Location, Move, Orientation, TbpPiece, TbpSpin,
+};
 use crate::state::TbpState;
 
 /// The longest line the bot reads; a longer one is skipped whole.
@@ -85,13 +87,21 @@ impl Fault {
     }
 }
 
-/// The bot's `info`.
-pub fn info() -> BotMessage {
+/// The bot's `info`: it takes `garbage` messages, unless it plays Cold Clear 2's part
+/// (`cold-start`), which lists no feature.
+pub fn info(options: &Options) -> BotMessage {
+    let cold = options
+        .fault
+        .is_some_and(|f| f.kind == FaultKind::ColdStart);
     BotMessage::Info {
         name: String::from("minotty-bot"),
         version: String::from(env!("CARGO_PKG_VERSION")),
         author: String::from("minotty"),
-        features: Vec::new(),
+        features: if cold {
+            Vec::new()
+        } else {
+            vec![String::from(FEATURE_GARBAGE)]
+        },
     }
 }
 
@@ -108,7 +118,7 @@ pub struct Options {
 pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) -> io::Result<()> {
     let fault = options.fault;
     let mut versus = options.level.map(|l| VersusBrain::new(l, 1));
-    send(&mut output, &info())?;
+    send(&mut output, &info(&options))?;
     let mut state: Option<TbpState> = None;
     let mut answered = 0u32;
     let mut started_at: Option<std::time::Instant> = None;
@@ -160,6 +170,11 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
                     && let Err(e) = s.play(&mv)
                 {
                     eprintln!("minotty-bot: cannot play {mv:?}: {e:?}");
+                }
+            }
+            FrontendMessage::Garbage { rows } => {
+                if let Some(s) = state.as_mut() {
+                    s.add_garbage(&rows);
                 }
             }
             FrontendMessage::NewPiece { piece } => {

@@ -326,3 +326,46 @@ async fn cold_clear_2_plays_live_while_garbage_arrives() {
     assert!(bot.finish().await);
     assert!(reaped(pid).await);
 }
+
+/// A bot that takes `garbage` messages (minotty-bot lists the feature) is told of rising
+/// garbage as rows pushed in under its board: one `start` for the whole game, however often
+/// garbage rises.
+#[tokio::test]
+async fn rising_garbage_needs_no_restart_for_a_bot_that_takes_garbage_messages() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let log = dir.path().join("to-bot.jsonl");
+    let bot = launch(&recorded(BOT, &log), settings(2000))
+        .await
+        .expect("starts");
+    let mut g = game(Mode::marathon(), 35);
+    let (end, _, _, bot) = run(
+        bot,
+        &mut g,
+        Duration::from_millis(80),
+        vec![1; 6],
+        Duration::from_millis(4000),
+    )
+    .await;
+    assert_eq!(end, LiveEnd::Stopped, "no forfeit: {:?}", g.outcome());
+    assert!(g.stats().garbage_received >= 6, "{:?}", g.stats());
+    assert!(bot.finish().await);
+    let [starts, _, _, plays, _] = assert_life_cycle(&log);
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let garbage = text
+        .lines()
+        .filter(|l| l.contains(r#""type":"garbage""#))
+        .count();
+    assert!(
+        text.starts_with(r#"{"type":"rules","garbage":"general"}"#),
+        "{text:.80}"
+    );
+    println!("{starts} starts, {garbage} garbage messages, {plays} plays");
+    // An answer for a piece that locked while the bot thought still starts it afresh; garbage
+    // never does.
+    assert!(garbage >= 1, "{garbage} garbage messages");
+    assert!(
+        starts < 1 + garbage,
+        "{starts} starts for {garbage} garbage messages"
+    );
+    assert_eq!(plays as u32, g.stats().pieces);
+}

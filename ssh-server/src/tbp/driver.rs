@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use minotty_engine::{Button, Game};
+use minotty_tbp::msg::FEATURE_GARBAGE;
 use minotty_tbp::path::{path_among, placements};
 use minotty_tbp::{BotMessage, FrontendMessage, Move, TbpState};
 use tokio::time::Instant;
@@ -85,6 +86,9 @@ pub struct TbpBot {
     asked: u64,
     /// The process is stopped (SIGSTOP) until the next message to it.
     paused: bool,
+    /// The bot takes `garbage` messages (it listed the feature): rising garbage needs no
+    /// fresh `start`.
+    garbage: bool,
 }
 
 impl TbpBot {
@@ -102,25 +106,31 @@ impl TbpBot {
             calculating: false,
             asked: 0,
             paused: false,
+            garbage: false,
         };
         let startup = bot.settings.startup_time;
         let deadline = Instant::now() + startup;
-        bot.info = bot
+        let (info, garbage) = bot
             .expect("info", deadline, startup, |m| match m {
                 BotMessage::Info {
                     name,
                     version,
                     author,
-                    ..
-                } => Some(BotInfo {
-                    name: printable(&name),
-                    version: printable(&version),
-                    author: printable(&author),
-                }),
+                    features,
+                } => Some((
+                    BotInfo {
+                        name: printable(&name),
+                        version: printable(&version),
+                        author: printable(&author),
+                    },
+                    features.iter().any(|f| f == FEATURE_GARBAGE),
+                )),
                 _ => None,
             })
             .await?;
-        bot.send(&FrontendMessage::Rules).await?;
+        bot.info = info;
+        bot.garbage = garbage;
+        bot.send_line(&FrontendMessage::rules_line(garbage)).await?;
         let deadline = Instant::now() + startup;
         bot.expect("ready", deadline, startup, |m| {
             matches!(m, BotMessage::Ready).then_some(())
@@ -240,12 +250,13 @@ impl TbpBot {
         self.process.shutdown(QUIT_GRACE).await.is_some()
     }
 
-    /// Brings the bot's view to `view`.
+    /// Brings the bot's view to `view`: rows of garbage risen under its board as a `garbage`
+    /// message when it takes them, pieces it has not been told of as `new_piece`; anything
+    /// else different as `stop` and a fresh `start`.
     async fn sync(&mut self, view: &TbpState) -> Result<(), Forfeit> {
         let mut told = match self.told.take() {
             Some(told)
                 if self.calculating
-                    && told.board == view.board
                     && told.hold == view.hold
                     && !told.queue.is_empty()
                     && view.queue.len() >= told.queue.len()
@@ -253,14 +264,23 @@ impl TbpBot {
             {
                 told
             }
-            _ => {
-                if self.calculating {
-                    self.send(&FrontendMessage::Stop).await?;
-                    self.calculating = false;
-                }
-                return self.start(view).await;
-            }
+            _ => return self.restart(view).await,
         };
+        if told.board != view.board {
+            let rows = if self.garbage {
+                told.garbage_to(&view.board)
+            } else {
+                None
+            };
+            let Some(rows) = rows else {
+                return self.restart(view).await;
+            };
+            told.add_garbage(&rows);
+            self.send(&FrontendMessage::Garbage { rows }).await?;
+            if told.board != view.board {
+                return self.restart(view).await;
+            }
+        }
         for &piece in view.queue.iter().skip(told.queue.len()) {
             self.send(&FrontendMessage::NewPiece {
                 piece: piece.into(),
@@ -272,6 +292,15 @@ impl TbpBot {
         }
         self.told = Some(told);
         Ok(())
+    }
+
+    /// `stop` (when calculating) and a fresh `start` at `view`.
+    async fn restart(&mut self, view: &TbpState) -> Result<(), Forfeit> {
+        if self.calculating {
+            self.send(&FrontendMessage::Stop).await?;
+            self.calculating = false;
+        }
+        self.start(view).await
     }
 
     async fn start(&mut self, view: &TbpState) -> Result<(), Forfeit> {
@@ -299,9 +328,13 @@ impl TbpBot {
     }
 
     async fn send(&mut self, message: &FrontendMessage) -> Result<(), Forfeit> {
+        self.send_line(&message.to_line()).await
+    }
+
+    async fn send_line(&mut self, line: &str) -> Result<(), Forfeit> {
         self.wake();
         self.process
-            .send(&message.to_line(), self.settings.move_time)
+            .send(line, self.settings.move_time)
             .await
             .map_err(|e| match e {
                 IoFailure::Timeout => Forfeit::Blocked,
