@@ -50,4 +50,7 @@ fn a_bot_that_cannot_start_forfeits_every_match() {
     let r = tbp::run(&args("/nonexistent/bot")).expect("the run");
     assert_eq!(r.forfeits, [2, 0]);
     assert_eq!(r.wins[1][0], 2, "{}", r.render());
+    assert_eq!(r.reasons.len(), 1, "one reason: {:?}", r.reasons);
+    let text = r.render();
+    assert!(text.contains("cold forfeited 2x: the bot exited"), "{text}");
 }

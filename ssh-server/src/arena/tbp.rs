@@ -56,6 +56,8 @@ pub struct TbpReport {
     pub pieces: Vec<u64>,
     /// Per player: matches it lost by forfeiting.
     pub forfeits: Vec<u32>,
+    /// Why: the player's index, the reason, how many times.
+    pub reasons: Vec<(usize, String, u32)>,
     pub matches: usize,
     pub timed_out: usize,
 }
@@ -132,18 +134,25 @@ impl TbpReport {
                 self.forfeits[i]
             );
         }
+        for (p, why, count) in &self.reasons {
+            let _ = writeln!(
+                out,
+                "{} forfeited {count}x: {why}",
+                self.players[*p].label()
+            );
+        }
         out
     }
 }
 
 /// One match's result.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Played {
     winner: Option<usize>,
     timed_out: bool,
     sent: [u32; 2],
     pieces: [u32; 2],
-    forfeit: [bool; 2],
+    forfeit: [Option<String>; 2],
 }
 
 /// A seat's way of choosing moves.
@@ -229,6 +238,7 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<TbpReport> {
         sent: vec![0; n],
         pieces: vec![0; n],
         forfeits: vec![0; n],
+        reasons: Vec::new(),
         matches: 0,
         timed_out: 0,
     };
@@ -245,7 +255,17 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<TbpReport> {
         for (i, &p) in seats.iter().enumerate() {
             report.sent[p] += u64::from(r.sent[i]);
             report.pieces[p] += u64::from(r.pieces[i]);
-            report.forfeits[p] += u32::from(r.forfeit[i]);
+            if let Some(reason) = &r.forfeit[i] {
+                report.forfeits[p] += 1;
+                match report
+                    .reasons
+                    .iter_mut()
+                    .find(|(q, why, _)| *q == p && why == reason)
+                {
+                    Some((_, _, count)) => *count += 1,
+                    None => report.reasons.push((p, reason.clone(), 1)),
+                }
+            }
         }
     }
     Ok(report)
@@ -274,7 +294,7 @@ async fn duel(
         rng.next_u64() as u32,
     );
     let brain_seed = rng.next_u64() as u32;
-    let mut forfeit = [false; 2];
+    let mut forfeit: [Option<String>; 2] = [None, None];
     let mut seats: Vec<Option<Seat>> = Vec::with_capacity(2);
     for (i, p) in who.iter().enumerate() {
         seats.push(match p {
@@ -283,7 +303,7 @@ async fn duel(
                 Some(Ok(bot)) => Some(Seat::Tbp(Box::new(bot))),
                 Some(Err(e)) => {
                     tracing::warn!(bot = %spec.name, error = %e, "an arena bot did not start");
-                    forfeit[i] = true;
+                    forfeit[i] = Some(e.to_string());
                     None
                 }
                 None => None,
@@ -292,7 +312,7 @@ async fn duel(
     }
     m.update(0);
     for (i, f) in forfeit.iter().enumerate() {
-        if *f {
+        if f.is_some() {
             m.input(i, 0, Input::Forfeit);
         }
     }
@@ -345,7 +365,7 @@ async fn duel(
             Err(f) => {
                 let name = who[i].label();
                 tracing::warn!(bot = %name, reason = %f, "an arena bot forfeits");
-                forfeit[i] = true;
+                forfeit[i] = Some(f.to_string());
                 m.input(i, t, Input::Forfeit);
                 if let Some(Seat::Tbp(bot)) = seats[i].take() {
                     bot.finish().await;
