@@ -25,7 +25,7 @@ pub struct ArenaArgs {
     /// Levels that play: a range (`1-7`), a list (`2,5,7`) or one level.
     #[arg(long, default_value = "1-7", value_parser = parse_levels)]
     pub levels: LevelSet,
-    /// Threads (default: one per core).
+    /// Threads (default: one per core; one with `--tbp`).
     #[arg(long)]
     pub threads: Option<usize>,
     /// A match still going after this many seconds of game time goes to the player who sent
@@ -37,7 +37,7 @@ pub struct ArenaArgs {
     pub seed: u32,
     /// A Tetris Bot Protocol bot that plays too, `NAME=COMMAND` (repeatable): then each of
     /// these bots plays every other bot and every level of `--levels`, both seatings on the same
-    /// pieces, at `--pps` (see `arena/tbp.rs`). Threads default to 1 then.
+    /// pieces, at `--pps` (see `arena/tbp.rs`).
     #[arg(long = "tbp", value_name = "NAME=COMMAND")]
     pub tbp: Vec<BotSpec>,
     /// With `--tbp`: the pieces per second every player places at most (game time).
