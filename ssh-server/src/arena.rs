@@ -13,6 +13,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use minotty_engine::bot::versus::{Duel, Level, duel};
 
+use crate::tbp::BotSpec;
+
+pub mod tbp;
+
 #[derive(Clone, Debug, Args)]
 pub struct ArenaArgs {
     /// Matches to play in all.
@@ -21,7 +25,7 @@ pub struct ArenaArgs {
     /// Levels that play: a range (`1-7`), a list (`2,5,7`) or one level.
     #[arg(long, default_value = "1-7", value_parser = parse_levels)]
     pub levels: LevelSet,
-    /// Threads (default: one per core).
+    /// Threads (default: one per core; one with `--tbp`).
     #[arg(long)]
     pub threads: Option<usize>,
     /// A match still going after this many seconds of game time goes to the player who sent
@@ -31,6 +35,20 @@ pub struct ArenaArgs {
     /// The first match's seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u32,
+    /// A Tetris Bot Protocol bot that plays too, `NAME=COMMAND` (repeatable): then each of
+    /// these bots plays every other bot and every level of `--levels`, both seatings on the same
+    /// pieces, at `--pps` (see `arena/tbp.rs`).
+    #[arg(long = "tbp", value_name = "NAME=COMMAND")]
+    pub tbp: Vec<BotSpec>,
+    /// With `--tbp`: the pieces per second every player places at most (game time).
+    #[arg(long, default_value_t = 2.0)]
+    pub pps: f64,
+    /// With `--tbp`: the wall time a TBP bot thinks on each position before it is asked, ms.
+    #[arg(long, default_value_t = 100)]
+    pub think_ms: u64,
+    /// With `--tbp`: the longest a TBP bot may take to answer, ms (a room's `--tbp-move-ms`).
+    #[arg(long, default_value_t = 1000)]
+    pub move_ms: u64,
 }
 
 /// The levels of a run, in order, without repeats.
@@ -242,6 +260,10 @@ mod tests {
             threads: Some(2),
             limit_secs: 120,
             seed: 1,
+            tbp: Vec::new(),
+            pps: 2.0,
+            think_ms: 100,
+            move_ms: 1000,
         };
         let r = run(&args);
         assert_eq!(r.matches, 6);

@@ -21,6 +21,11 @@ fn main() -> anyhow::Result<()> {
     let cli = loaded.cli;
     let serve_args = match cli.command {
         Some(Command::Play(args)) => return minotty_server::play::run(args),
+        Some(Command::Arena(args)) if !args.tbp.is_empty() => {
+            let report = minotty_server::arena::tbp::run(&args).context("the arena")?;
+            print!("{}", report.render());
+            return Ok(());
+        }
         Some(Command::Arena(args)) => {
             print!("{}", minotty_server::arena::run(&args).render());
             return Ok(());

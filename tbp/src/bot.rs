@@ -12,7 +12,9 @@ use std::io::{self, BufRead, Read, Write};
 use minotty_engine::bot::versus::Level;
 
 use crate::brain::{self, VersusBrain};
-use crate::msg::{BotMessage, FrontendMessage, Location, Move, Orientation, TbpPiece, TbpSpin};
+use crate::msg::{
+    BotMessage, FEATURE_GARBAGE, FrontendMessage, Location, Move, Orientation, TbpPiece, TbpSpin,
+};
 use crate::state::TbpState;
 
 /// The longest line the bot reads; a longer one is skipped whole.
@@ -39,10 +41,19 @@ pub enum FaultKind {
     Flood,
     /// Answers 600 ms late.
     Slow,
+    /// Answers an empty suggestion while less than [`COLD_START`] has passed since the last
+    /// `start` (as Cold Clear 2 answers before its search found a move), then as usual.
+    ColdStart,
+    /// Keeps a core busy from the first `start` on, answered or not (as Cold Clear 2 keeps
+    /// searching while it waits), and answers as usual.
+    Spin,
 }
 
+/// How long a `cold-start` bot answers empty suggestions after a `start`.
+pub const COLD_START: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl FaultKind {
-    pub const ALL: [(&'static str, FaultKind); 9] = [
+    pub const ALL: [(&'static str, FaultKind); 11] = [
         ("garbage", FaultKind::Garbage),
         ("wrong-type", FaultKind::WrongType),
         ("impossible", FaultKind::Impossible),
@@ -52,6 +63,8 @@ impl FaultKind {
         ("alloc", FaultKind::Alloc),
         ("flood", FaultKind::Flood),
         ("slow", FaultKind::Slow),
+        ("cold-start", FaultKind::ColdStart),
+        ("spin", FaultKind::Spin),
     ];
 }
 
@@ -74,13 +87,21 @@ impl Fault {
     }
 }
 
-/// The bot's `info`.
-pub fn info() -> BotMessage {
+/// The bot's `info`: it takes `garbage` messages, unless it plays Cold Clear 2's part
+/// (`cold-start`), which lists no feature.
+pub fn info(options: &Options) -> BotMessage {
+    let cold = options
+        .fault
+        .is_some_and(|f| f.kind == FaultKind::ColdStart);
     BotMessage::Info {
         name: String::from("minotty-bot"),
         version: String::from(env!("CARGO_PKG_VERSION")),
         author: String::from("minotty"),
-        features: Vec::new(),
+        features: if cold {
+            Vec::new()
+        } else {
+            vec![String::from(FEATURE_GARBAGE)]
+        },
     }
 }
 
@@ -97,9 +118,11 @@ pub struct Options {
 pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) -> io::Result<()> {
     let fault = options.fault;
     let mut versus = options.level.map(|l| VersusBrain::new(l, 1));
-    send(&mut output, &info())?;
+    send(&mut output, &info(&options))?;
     let mut state: Option<TbpState> = None;
     let mut answered = 0u32;
+    let mut started_at: Option<std::time::Instant> = None;
+    let mut spinning = false;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -115,9 +138,22 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
         };
         match message {
             FrontendMessage::Rules => send(&mut output, &BotMessage::Ready)?,
-            FrontendMessage::Start(start) => state = Some(TbpState::from_start(&start)),
+            FrontendMessage::Start(start) => {
+                state = Some(TbpState::from_start(&start));
+                started_at = Some(std::time::Instant::now());
+                if fault.is_some_and(|f| f.kind == FaultKind::Spin) && !spinning {
+                    spinning = true;
+                    std::thread::spawn(spin);
+                }
+            }
             FrontendMessage::Stop => state = None,
             FrontendMessage::Suggest => {
+                let cold = fault.is_some_and(|f| f.kind == FaultKind::ColdStart)
+                    && started_at.is_some_and(|t| t.elapsed() < COLD_START);
+                if cold {
+                    send(&mut output, &BotMessage::Suggestion { moves: Vec::new() })?;
+                    continue;
+                }
                 if let Some(f) = fault.filter(|f| answered >= f.after) {
                     misbehave(f.kind, &mut output)?;
                 }
@@ -134,6 +170,11 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
                     && let Err(e) = s.play(&mv)
                 {
                     eprintln!("minotty-bot: cannot play {mv:?}: {e:?}");
+                }
+            }
+            FrontendMessage::Garbage { rows } => {
+                if let Some(s) = state.as_mut() {
+                    s.add_garbage(&rows);
                 }
             }
             FrontendMessage::NewPiece { piece } => {
@@ -245,6 +286,15 @@ fn misbehave(kind: FaultKind, output: &mut impl Write) -> io::Result<()> {
             std::thread::sleep(std::time::Duration::from_millis(600));
             Ok(())
         }
+        FaultKind::ColdStart | FaultKind::Spin => Ok(()),
+    }
+}
+
+/// Keeps a core busy until the process ends.
+fn spin() {
+    let mut x = 0u64;
+    loop {
+        x = std::hint::black_box(x.wrapping_add(1));
     }
 }
 

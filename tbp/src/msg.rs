@@ -98,6 +98,12 @@ pub enum FrontendMessage {
     NewPiece {
         piece: TbpPiece,
     },
+    /// Garbage rows pushed in under the board (the `garbage` extension, `tbp-spec`
+    /// `text/0002-garbage.md`): the last row becomes the new bottom row. Sent only to a bot
+    /// that lists [`FEATURE_GARBAGE`] in its `info`, and only while it calculates.
+    Garbage {
+        rows: TbpBoard,
+    },
     Quit,
     #[serde(other)]
     Unknown,
@@ -124,10 +130,23 @@ pub enum BotMessage {
     Unknown,
 }
 
+/// The feature a bot lists in its `info` when it takes `garbage` messages.
+pub const FEATURE_GARBAGE: &str = "garbage";
+
 impl FrontendMessage {
     /// The message as one line of JSON, without the line break.
     pub fn to_line(&self) -> String {
         to_line(self)
+    }
+
+    /// The `rules` line; for a bot that takes `garbage` messages it says that garbage rows may
+    /// come in any shape (`"garbage": "general"`), as the extension asks.
+    pub fn rules_line(garbage: bool) -> String {
+        if garbage {
+            String::from(r#"{"type":"rules","garbage":"general"}"#)
+        } else {
+            FrontendMessage::Rules.to_line()
+        }
     }
 }
 

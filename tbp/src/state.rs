@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use minotty_engine::{Game, Piece, Position};
 
 use crate::frame::{board_from_tbp, board_to_tbp, location_to_placed};
-use crate::msg::{Move, Start, TbpPiece, TbpSpin};
+use crate::msg::{Move, Start, TbpBoard, TbpPiece, TbpSpin};
 
 /// The most pieces a queue holds; `new_piece` beyond it is refused (a bound on what a frontend
 /// can make a bot hold).
@@ -92,6 +92,31 @@ impl TbpState {
             combo: self.combo,
             back_to_back: self.back_to_back,
         })
+    }
+
+    /// Garbage rows pushed in under the board, as a `garbage` message lists them (the last row
+    /// becomes the bottom row); rows pushed past the top are gone.
+    pub fn add_garbage(&mut self, rows: &TbpBoard) {
+        let old = board_to_tbp(&self.board);
+        let height = old.len();
+        let mut new: TbpBoard = rows.iter().rev().cloned().collect();
+        new.extend(old);
+        new.truncate(height);
+        self.board = board_from_tbp(&new);
+    }
+
+    /// The garbage rows (as a `garbage` message lists them) that turn this board into `other`:
+    /// `Some` when `other` is this board pushed up over 1 to 39 new rows with nothing lost at
+    /// the top.
+    pub fn garbage_to(&self, other: &minotty_engine::Board) -> Option<TbpBoard> {
+        let a = board_to_tbp(&self.board);
+        let b = board_to_tbp(other);
+        let height = a.len();
+        (1..height)
+            .find(|&k| {
+                b[k..] == a[..height - k] && a[height - k..].iter().flatten().all(Option::is_none)
+            })
+            .map(|k| b[..k].iter().rev().cloned().collect())
     }
 
     /// A piece joins the end of the queue.

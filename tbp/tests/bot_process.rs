@@ -61,7 +61,7 @@ fn a_whole_game_over_stdin_and_stdout() {
         (name.as_str(), version.as_str(), author.as_str()),
         ("minotty-bot", env!("CARGO_PKG_VERSION"), "minotty")
     );
-    assert!(features.is_empty());
+    assert_eq!(features, ["garbage"], "it takes garbage messages");
     bot.send(&FrontendMessage::Rules);
     assert_eq!(bot.recv(), BotMessage::Ready);
 

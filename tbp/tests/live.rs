@@ -259,3 +259,113 @@ async fn a_bot_that_fails_to_start_forfeits_its_first_move() {
     poller.finish().await;
     assert_eq!(pool.running(), 0, "the failed bot's slot is back");
 }
+
+/// Cold Clear 2 answers `suggest` at once with the best move it found so far, which right after
+/// a `start` is none. Every garbage attack makes the frontend start the bot afresh: such a bot
+/// must still play the whole game, its empty answers asked again within the move time.
+#[tokio::test]
+async fn a_bot_that_answers_empty_right_after_start_plays_through_garbage() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let log = dir.path().join("to-bot.jsonl");
+    let command = recorded(&format!("{BOT} --fault cold-start"), &log);
+    let bot = launch(&command, settings(2000)).await.expect("starts");
+    let mut g = game(Mode::marathon(), 33);
+    let (end, events, took, bot) = run(
+        bot,
+        &mut g,
+        Duration::from_millis(80),
+        vec![1; 6],
+        Duration::from_millis(4500),
+    )
+    .await;
+    println!("ended after {took:?}");
+    assert_eq!(end, LiveEnd::Stopped, "no forfeit: {:?}", g.outcome());
+    let queued = events
+        .iter()
+        .filter(|k| matches!(k, EventKind::GarbageQueued { .. }))
+        .count();
+    assert_eq!(queued, 6, "every attack reached the game");
+    assert!(g.stats().pieces >= 10, "{} pieces", g.stats().pieces);
+    assert!(bot.finish().await);
+    let [starts, _, suggests, plays, _] = assert_life_cycle(&log);
+    // Started afresh at least at the first piece and after garbage rose; every start was
+    // answered empty first, so it was asked again.
+    assert!(starts >= 2, "{starts} starts");
+    assert!(suggests > plays, "{suggests} suggest, {plays} play");
+    assert_eq!(plays as u32, g.stats().pieces);
+}
+
+/// Cold Clear 2 itself (MinusKelvin/cold-clear-2 at ed8b193, built by hand: CI cannot fetch
+/// it) plays through rising garbage, when `MINOTTY_TEST_CC2` names its binary; skipped
+/// otherwise.
+#[tokio::test]
+async fn cold_clear_2_plays_live_while_garbage_arrives() {
+    let Ok(cc2) = std::env::var("MINOTTY_TEST_CC2") else {
+        println!("skipped: MINOTTY_TEST_CC2 does not name a Cold Clear 2 binary");
+        return;
+    };
+    let bot = launch(&cc2, settings(1000)).await.expect("starts");
+    let pid = bot.pid().expect("a pid");
+    let mut g = game(Mode::marathon(), 34);
+    let (end, events, took, bot) = run(
+        bot,
+        &mut g,
+        Duration::from_millis(200),
+        vec![2; 10],
+        Duration::from_secs(8),
+    )
+    .await;
+    println!("{took:?}, {} pieces", g.stats().pieces);
+    assert_eq!(end, LiveEnd::Stopped, "no forfeit: {:?}", g.outcome());
+    let queued = events
+        .iter()
+        .filter(|k| matches!(k, EventKind::GarbageQueued { .. }))
+        .count();
+    assert_eq!(queued, 10, "every attack reached the game");
+    assert!(g.stats().pieces >= 10, "{} pieces", g.stats().pieces);
+    assert!(bot.finish().await);
+    assert!(reaped(pid).await);
+}
+
+/// A bot that takes `garbage` messages (minotty-bot lists the feature) is told of rising
+/// garbage as rows pushed in under its board: one `start` for the whole game, however often
+/// garbage rises.
+#[tokio::test]
+async fn rising_garbage_needs_no_restart_for_a_bot_that_takes_garbage_messages() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let log = dir.path().join("to-bot.jsonl");
+    let bot = launch(&recorded(BOT, &log), settings(2000))
+        .await
+        .expect("starts");
+    let mut g = game(Mode::marathon(), 35);
+    let (end, _, _, bot) = run(
+        bot,
+        &mut g,
+        Duration::from_millis(80),
+        vec![1; 6],
+        Duration::from_millis(4000),
+    )
+    .await;
+    assert_eq!(end, LiveEnd::Stopped, "no forfeit: {:?}", g.outcome());
+    assert!(g.stats().garbage_received >= 6, "{:?}", g.stats());
+    assert!(bot.finish().await);
+    let [starts, _, _, plays, _] = assert_life_cycle(&log);
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let garbage = text
+        .lines()
+        .filter(|l| l.contains(r#""type":"garbage""#))
+        .count();
+    assert!(
+        text.starts_with(r#"{"type":"rules","garbage":"general"}"#),
+        "{text:.80}"
+    );
+    println!("{starts} starts, {garbage} garbage messages, {plays} plays");
+    // An answer for a piece that locked while the bot thought still starts it afresh; garbage
+    // never does.
+    assert!(garbage >= 1, "{garbage} garbage messages");
+    assert!(
+        starts < 1 + garbage,
+        "{starts} starts for {garbage} garbage messages"
+    );
+    assert_eq!(plays as u32, g.stats().pieces);
+}

@@ -40,6 +40,17 @@ fn frontend_messages_are_written_as_specified() {
     };
     let table: Vec<(FrontendMessage, Value)> = vec![
         (FrontendMessage::Rules, json!({"type": "rules"})),
+        (
+            FrontendMessage::Garbage {
+                rows: vec![
+                    vec![Some(TbpCell::G); 9]
+                        .into_iter()
+                        .chain([None])
+                        .collect(),
+                ],
+            },
+            json!({"type": "garbage", "rows": [["G", "G", "G", "G", "G", "G", "G", "G", "G", null]]}),
+        ),
         (FrontendMessage::Stop, json!({"type": "stop"})),
         (FrontendMessage::Suggest, json!({"type": "suggest"})),
         (FrontendMessage::Quit, json!({"type": "quit"})),
@@ -161,4 +172,12 @@ fn malformed_messages_are_errors() {
             "{text} should not parse"
         );
     }
+}
+
+#[test]
+fn rules_say_general_garbage_only_to_a_bot_that_takes_it() {
+    let with: Value = serde_json::from_str(&FrontendMessage::rules_line(true)).expect("json");
+    assert_eq!(with, json!({"type": "rules", "garbage": "general"}));
+    let without: Value = serde_json::from_str(&FrontendMessage::rules_line(false)).expect("json");
+    assert_eq!(without, json!({"type": "rules"}));
 }

@@ -266,3 +266,21 @@ fn a_move_of_the_piece_in_play_is_played_without_hold() {
     let buttons = path_to(&game, &m).expect("reachable through hold");
     assert_eq!(buttons.first(), Some(&minotty_engine::Button::Hold));
 }
+
+#[test]
+fn garbage_rows_push_the_board_up_and_are_found_again() {
+    let before = state(&["TT........", "TTT.....OO"], &[Piece::I], None);
+    let after = Board::from_ascii(&["TT........", "TTT.....OO", "GGGG.GGGGG", "GGGGGGG.GG"]);
+    // Two rows, listed top first: the last one is the new bottom row.
+    let rows = before.garbage_to(&after).expect("garbage rose");
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][4], None, "the upper row's hole");
+    assert_eq!(rows[1][7], None, "the bottom row's hole");
+    let mut told = before.clone();
+    told.add_garbage(&rows);
+    assert_eq!(told.board, after);
+    // Anything but rows pushed in under it is no garbage.
+    let changed = Board::from_ascii(&["TT.......I", "TTT.....OO", "GGGG.GGGGG"]);
+    assert_eq!(before.garbage_to(&changed), None);
+    assert_eq!(before.garbage_to(&before.board), None);
+}

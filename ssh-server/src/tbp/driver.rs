@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use minotty_engine::{Button, Game};
+use minotty_tbp::msg::FEATURE_GARBAGE;
 use minotty_tbp::path::{path_among, placements};
 use minotty_tbp::{BotMessage, FrontendMessage, Move, TbpState};
 use tokio::time::Instant;
@@ -25,6 +26,8 @@ pub const MAX_IGNORED: usize = 64;
 pub const MAX_MOVES_CHECKED: usize = 16;
 /// How long a bot has to exit after `quit` before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(200);
+/// How long after an empty suggestion the bot is asked again (while the move time lasts).
+pub const ASK_AGAIN: Duration = Duration::from_millis(20);
 /// Characters kept of a bot's name, version, author or error reason.
 const MAX_TEXT: usize = 40;
 
@@ -79,6 +82,13 @@ pub struct TbpBot {
     told: Option<TbpState>,
     /// The bot was sent `start` and not `stop` since.
     calculating: bool,
+    /// `suggest` messages sent.
+    asked: u64,
+    /// The process is stopped (SIGSTOP) until the next message to it.
+    paused: bool,
+    /// The bot takes `garbage` messages (it listed the feature): rising garbage needs no
+    /// fresh `start`.
+    garbage: bool,
 }
 
 impl TbpBot {
@@ -94,30 +104,39 @@ impl TbpBot {
             settings,
             told: None,
             calculating: false,
+            asked: 0,
+            paused: false,
+            garbage: false,
         };
         let startup = bot.settings.startup_time;
         let deadline = Instant::now() + startup;
-        bot.info = bot
+        let (info, garbage) = bot
             .expect("info", deadline, startup, |m| match m {
                 BotMessage::Info {
                     name,
                     version,
                     author,
-                    ..
-                } => Some(BotInfo {
-                    name: printable(&name),
-                    version: printable(&version),
-                    author: printable(&author),
-                }),
+                    features,
+                } => Some((
+                    BotInfo {
+                        name: printable(&name),
+                        version: printable(&version),
+                        author: printable(&author),
+                    },
+                    features.iter().any(|f| f == FEATURE_GARBAGE),
+                )),
                 _ => None,
             })
             .await?;
-        bot.send(&FrontendMessage::Rules).await?;
+        bot.info = info;
+        bot.garbage = garbage;
+        bot.send_line(&FrontendMessage::rules_line(garbage)).await?;
         let deadline = Instant::now() + startup;
         bot.expect("ready", deadline, startup, |m| {
             matches!(m, BotMessage::Ready).then_some(())
         })
         .await?;
+        bot.rest();
         Ok(bot)
     }
 
@@ -133,16 +152,48 @@ impl TbpBot {
     /// Tells the bot the position `view` (a fresh `start` when its view differs in anything but
     /// pieces it has not been told of yet, else those pieces), asks for a suggestion and waits
     /// for it (at most the move time).
+    ///
+    /// An empty suggestion is asked again every [`ASK_AGAIN`] until the move time is up (the
+    /// last empty one is the answer): a bot that answers at once with the best move found so
+    /// far, which right after a `start` is none (Cold Clear 2), gets time to think. Asking is
+    /// paced, so one turn sends at most the move time over [`ASK_AGAIN`] `suggest` messages.
     pub async fn suggest(&mut self, view: &TbpState) -> Result<Vec<Move>, Forfeit> {
         self.sync(view).await?;
-        self.send(&FrontendMessage::Suggest).await?;
         let limit = self.settings.move_time;
         let deadline = Instant::now() + limit;
-        self.expect("suggestion", deadline, limit, |m| match m {
-            BotMessage::Suggestion { moves } => Some(moves),
-            _ => None,
-        })
-        .await
+        loop {
+            self.send(&FrontendMessage::Suggest).await?;
+            self.asked = self.asked.saturating_add(1);
+            let moves = self
+                .expect("suggestion", deadline, limit, |m| match m {
+                    BotMessage::Suggestion { moves } => Some(moves),
+                    _ => None,
+                })
+                .await?;
+            let again = Instant::now() + ASK_AGAIN;
+            if !moves.is_empty() || again >= deadline {
+                // Nothing to think about until it is told what happened.
+                self.rest();
+                return Ok(moves);
+            }
+            tokio::time::sleep_until(again).await;
+        }
+    }
+
+    /// Tells the bot the position `view` (as [`TbpBot::suggest`] does first), to think on it
+    /// before it is asked.
+    pub async fn tell(&mut self, view: &TbpState) -> Result<(), Forfeit> {
+        self.sync(view).await
+    }
+
+    /// Next pieces the bot is told of besides the piece in play.
+    pub fn preview(&self) -> usize {
+        self.settings.preview
+    }
+
+    /// `suggest` messages sent so far.
+    pub fn asked(&self) -> u64 {
+        self.asked
     }
 
     /// Plays the first of `moves` that can be played on `game` as it is now: sends `play` and
@@ -184,6 +235,7 @@ impl TbpBot {
     /// Ends the bot: `stop` and `quit` (each given a moment), then the process is killed and
     /// reaped. Returns whether it was reaped.
     pub async fn finish(mut self) -> bool {
+        self.wake();
         let moment = QUIT_GRACE;
         if self.calculating {
             let _ = self
@@ -198,12 +250,13 @@ impl TbpBot {
         self.process.shutdown(QUIT_GRACE).await.is_some()
     }
 
-    /// Brings the bot's view to `view`.
+    /// Brings the bot's view to `view`: rows of garbage risen under its board as a `garbage`
+    /// message when it takes them, pieces it has not been told of as `new_piece`; anything
+    /// else different as `stop` and a fresh `start`.
     async fn sync(&mut self, view: &TbpState) -> Result<(), Forfeit> {
         let mut told = match self.told.take() {
             Some(told)
                 if self.calculating
-                    && told.board == view.board
                     && told.hold == view.hold
                     && !told.queue.is_empty()
                     && view.queue.len() >= told.queue.len()
@@ -211,14 +264,23 @@ impl TbpBot {
             {
                 told
             }
-            _ => {
-                if self.calculating {
-                    self.send(&FrontendMessage::Stop).await?;
-                    self.calculating = false;
-                }
-                return self.start(view).await;
-            }
+            _ => return self.restart(view).await,
         };
+        if told.board != view.board {
+            let rows = if self.garbage {
+                told.garbage_to(&view.board)
+            } else {
+                None
+            };
+            let Some(rows) = rows else {
+                return self.restart(view).await;
+            };
+            told.add_garbage(&rows);
+            self.send(&FrontendMessage::Garbage { rows }).await?;
+            if told.board != view.board {
+                return self.restart(view).await;
+            }
+        }
         for &piece in view.queue.iter().skip(told.queue.len()) {
             self.send(&FrontendMessage::NewPiece {
                 piece: piece.into(),
@@ -232,6 +294,15 @@ impl TbpBot {
         Ok(())
     }
 
+    /// `stop` (when calculating) and a fresh `start` at `view`.
+    async fn restart(&mut self, view: &TbpState) -> Result<(), Forfeit> {
+        if self.calculating {
+            self.send(&FrontendMessage::Stop).await?;
+            self.calculating = false;
+        }
+        self.start(view).await
+    }
+
     async fn start(&mut self, view: &TbpState) -> Result<(), Forfeit> {
         self.send(&FrontendMessage::Start(view.to_start())).await?;
         self.calculating = true;
@@ -239,9 +310,31 @@ impl TbpBot {
         Ok(())
     }
 
+    /// Stops the process until the next message to it (its CPU between moves is bounded to
+    /// nothing: a bot that searches while it waits, as Cold Clear 2, cannot take a core).
+    fn rest(&mut self) {
+        if !self.paused {
+            self.process.pause();
+            self.paused = true;
+        }
+    }
+
+    /// Lets the process run again (before any message to it).
+    fn wake(&mut self) {
+        if self.paused {
+            self.process.resume();
+            self.paused = false;
+        }
+    }
+
     async fn send(&mut self, message: &FrontendMessage) -> Result<(), Forfeit> {
+        self.send_line(&message.to_line()).await
+    }
+
+    async fn send_line(&mut self, line: &str) -> Result<(), Forfeit> {
+        self.wake();
         self.process
-            .send(&message.to_line(), self.settings.move_time)
+            .send(line, self.settings.move_time)
             .await
             .map_err(|e| match e {
                 IoFailure::Timeout => Forfeit::Blocked,

@@ -37,7 +37,7 @@ use std::time::Duration;
 use tokio::sync::Semaphore;
 
 pub use confine::Confinement;
-pub use driver::{BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
+pub use driver::{ASK_AGAIN, BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, TbpBot, choose};
 pub use live::{Live, LiveEnd, play_live};
 pub use poller::{Step, TbpPoller};
 pub use process::BotProcess;
@@ -229,7 +229,8 @@ impl TbpBots {
         };
         let bots = self.clone();
         let launch = async move { bots.launch_spec(&spec, slot).await };
-        Some(Ok(TbpPoller::new(launch, min_piece, self.settings.preview)))
+        let poller = TbpPoller::new(launch, min_piece, self.settings.preview);
+        Some(Ok(poller.named(name, "")))
     }
 
     async fn launch_spec(&self, spec: &BotSpec, Slot(slot): Slot) -> Result<TbpBot, Forfeit> {

@@ -18,6 +18,8 @@
 
 use std::collections::VecDeque;
 use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use minotty_engine::{Game, Input, Piece, Time};
@@ -84,6 +86,13 @@ pub struct TbpPoller {
     preview: usize,
     forfeit: Option<Forfeit>,
     task: Option<JoinHandle<bool>>,
+    /// The operator's name for the bot and the room it plays in, for the log.
+    bot: String,
+    room: String,
+    /// The bot's process id once it runs (0 before), for the log.
+    pid: Arc<AtomicU32>,
+    /// Ends the bot's task (and with it the process): cancelled by a forfeit.
+    end: CancellationToken,
     /// Cancels the task's wait for the bot (a launch or an answer) when the poller goes.
     _gone: DropGuard,
 }
@@ -112,7 +121,14 @@ impl TbpPoller {
         let (commands, command_rx) = mpsc::channel(4);
         let (answer_tx, answers) = mpsc::channel(1);
         let gone = CancellationToken::new();
-        let task = tokio::spawn(serve(launch, command_rx, answer_tx, gone.clone()));
+        let pid = Arc::new(AtomicU32::new(0));
+        let task = tokio::spawn(serve(
+            launch,
+            command_rx,
+            answer_tx,
+            gone.clone(),
+            Arc::clone(&pid),
+        ));
         TbpPoller {
             commands,
             answers,
@@ -126,8 +142,19 @@ impl TbpPoller {
             preview,
             forfeit: None,
             task: Some(task),
+            bot: String::new(),
+            room: String::new(),
+            pid,
+            end: gone.clone(),
             _gone: gone.drop_guard(),
         }
+    }
+
+    /// Names the bot (the operator's name) and the room it plays in, for the log.
+    pub fn named(mut self, bot: &str, room: &str) -> TbpPoller {
+        bot.clone_into(&mut self.bot);
+        room.clone_into(&mut self.room);
+        self
     }
 
     /// Why the bot forfeited, once it did.
@@ -270,10 +297,15 @@ impl TbpPoller {
         self.pressing = Some((mv, now));
     }
 
+    /// The bot forfeits: for good (a forfeited bot plays no more games), so its process is
+    /// ended and reaped now, in its task.
     fn give_up(&mut self, f: Forfeit) -> Step {
-        tracing::info!(reason = %f, "a TBP bot forfeits");
+        let pid = self.pid.load(Ordering::Acquire);
+        tracing::warn!(bot = %self.bot, room = %self.room, pid, reason = %f,
+            "a TBP bot forfeits: its process is ended");
         self.forfeit = Some(f);
         self.pending.clear();
+        self.end.cancel();
         Step::Input(Input::Forfeit)
     }
 }
@@ -287,6 +319,7 @@ async fn serve(
     mut commands: mpsc::Receiver<Command>,
     answers: mpsc::Sender<Answer>,
     gone: CancellationToken,
+    pid: Arc<AtomicU32>,
 ) -> bool {
     // No process before it is needed: a seat in a lobby holds a slot, not a running bot.
     let first = tokio::select! {
@@ -303,7 +336,10 @@ async fn serve(
         () = gone.cancelled() => return false,
     };
     let mut bot = match launched {
-        Ok(bot) => bot,
+        Ok(bot) => {
+            pid.store(bot.pid().unwrap_or(0), Ordering::Release);
+            bot
+        }
         Err(f) => {
             // Said at the first question.
             while let Some(command) = next_command(&mut next, &mut commands).await {
@@ -316,7 +352,16 @@ async fn serve(
         }
     };
     let mut broken: Option<Forfeit> = None;
-    while let Some(command) = next_command(&mut next, &mut commands).await {
+    loop {
+        let command = tokio::select! {
+            biased;
+            // Gone, or forfeited: the bot plays no more.
+            () = gone.cancelled() => break,
+            command = next_command(&mut next, &mut commands) => command,
+        };
+        let Some(command) = command else {
+            break;
+        };
         match command {
             Command::Launch => {}
             Command::Suggest(view, game) => {

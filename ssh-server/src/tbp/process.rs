@@ -171,6 +171,17 @@ impl BotProcess {
         }
     }
 
+    /// Stops the bot's process group (SIGSTOP) while it has nothing to answer: a bot that keeps
+    /// searching while it waits (Cold Clear 2) uses no CPU then.
+    pub fn pause(&self) {
+        signal_group(self.pid, Signal::SIGSTOP);
+    }
+
+    /// Lets the bot's process group run again (SIGCONT).
+    pub fn resume(&self) {
+        signal_group(self.pid, Signal::SIGCONT);
+    }
+
     /// Bytes of the bot's output held but not yet read as lines.
     pub fn buffered(&self) -> usize {
         self.stdout.buffered()
@@ -215,8 +226,13 @@ impl Drop for BotProcess {
 
 /// SIGKILL to the process group `pid` leads (nothing when it is gone).
 fn kill_group(pid: Option<u32>) {
+    signal_group(pid, Signal::SIGKILL);
+}
+
+/// `signal` to the process group `pid` leads (nothing when it is gone).
+fn signal_group(pid: Option<u32>, signal: Signal) {
     if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()).filter(|&p| p > 1) {
-        let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        let _ = killpg(Pid::from_raw(pid), signal);
     }
 }
 

@@ -65,6 +65,11 @@ pub trait BotDriver: Send + std::fmt::Debug + 'static {
     /// The bot's game is over, or the match was decided while it played (a TBP bot is told to
     /// stop calculating).
     fn end(&mut self) {}
+    /// Why the bot can play no more, once it cannot (a TBP bot that forfeited: its process was
+    /// ended). Its seat is given up after the match.
+    fn retired(&self) -> Option<String> {
+        None
+    }
 }
 
 /// How many bots the server runs, and how it thinks for them.
@@ -391,6 +396,12 @@ async fn run(
             break;
         }
         if crashed {
+            break;
+        }
+        if play.is_none()
+            && let Some(reason) = driver.retired()
+        {
+            room.send(RoomMsg::BotRetired { id, reason });
             break;
         }
     }

@@ -83,6 +83,12 @@ pub enum RoomMsg {
         id: MemberId,
         seat: usize,
     },
+    /// A bot that can play no more (its TBP process forfeited) gives up its seat; the room
+    /// says why (`room/bots.rs`).
+    BotRetired {
+        id: MemberId,
+        reason: String,
+    },
     /// A new session of the player whose lobby seat the room keeps (`room/kept.rs`).
     Rejoin {
         member: Member,
@@ -513,6 +519,7 @@ impl Room {
             RoomMsg::AddBot { id, level } => self.add_bot(id, level),
             RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
             RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
+            RoomMsg::BotRetired { id, reason } => self.bot_retired(id, &reason, now),
             RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
             RoomMsg::DrainedAway { id } => self.drained_away(id, now),

@@ -22,7 +22,8 @@ A TBP frontend starts it and talks to it; e.g. minotty's server:
 Testing the frontend (not for play):
   --fault KIND[@N]   misbehave after N correct suggestions; KIND is one of
                      garbage, wrong-type, impossible, hang, exit, endless-line, alloc, flood,
-                     slow
+                     slow; or cold-start (empty suggestions for 50 ms after each start, as
+                     Cold Clear 2), spin (a core kept busy from the first start on)
 ";
 
 fn main() -> ExitCode {

@@ -88,6 +88,7 @@ pub fn assert_life_cycle(log: &Path) -> [usize; 5] {
                 suggested = false;
                 counts[3] += 1;
             }
+            FrontendMessage::Garbage { .. } => assert!(calculating, "{at}"),
             FrontendMessage::NewPiece { .. } => {
                 assert!(calculating, "{at}");
                 counts[4] += 1;

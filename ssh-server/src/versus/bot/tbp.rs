@@ -67,4 +67,8 @@ impl BotDriver for Tbp {
     fn end(&mut self) {
         self.poller.end_game();
     }
+
+    fn retired(&self) -> Option<String> {
+        self.poller.forfeited().map(ToString::to_string)
+    }
 }

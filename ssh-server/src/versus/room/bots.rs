@@ -5,6 +5,7 @@
 use minotty_engine::bot::versus::Level;
 use minotty_engine::versus::Targeting;
 use minotty_ui::online::{Response, RoomState};
+use tokio::time::Instant;
 
 use super::{Room, Seat};
 use crate::versus::MemberId;
@@ -126,7 +127,7 @@ impl Room {
         };
         let pace = self.hub.tbp.settings().min_piece;
         let poller = match self.hub.tbp.poller(name, pace) {
-            Some(Ok(poller)) => poller,
+            Some(Ok(poller)) => poller.named(name, &self.code.to_string()),
             Some(Err(_)) | None => {
                 self.notice(
                     id,
@@ -158,6 +159,24 @@ impl Room {
             bot: Some(seat),
             away_until: None,
         });
+    }
+
+    /// The bot `id` can play no more (its process forfeited and was ended): its seat is freed
+    /// (as when a player leaves) and the people in the room are told why, so a rematch goes
+    /// on without it knowingly.
+    pub(super) fn bot_retired(&mut self, id: MemberId, reason: &str, now: Instant) {
+        let Some(i) = self.seat_of(id) else {
+            return;
+        };
+        let name = self.seats[i].member.name.clone();
+        tracing::info!(room = %self.code, bot = %name, reason, "a bot that forfeited leaves its seat");
+        let message = format!("{name} forfeited ({reason}) and left its seat.");
+        for s in self.seats.iter().filter(|s| s.connected && s.bot.is_none()) {
+            s.member.send(Response::Notice {
+                message: message.clone(),
+            });
+        }
+        self.leave(id, true, now);
     }
 
     /// The host takes the bot in `seat` out.

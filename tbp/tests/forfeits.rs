@@ -1,0 +1,162 @@
+//! A TBP bot that forfeits in a room is out for good, and visibly: its process is ended and
+//! reaped at once, its seat is freed after the match with a notice saying why (so a rematch
+//! goes on without it knowingly), and the log line names the bot, the room and the process.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{BOT, reaped, settings};
+use minotty_engine::versus::MatchKind;
+use minotty_server::services::account::SharedAccounts;
+use minotty_server::services::versus::SharedVersus;
+use minotty_server::services::{Login, Services, SharedServices};
+use minotty_server::tbp::{BotSpec, TbpBots, TbpSettings};
+use minotty_server::versus::bot::BotLimits;
+use minotty_ui::online::{Request, Response, RoomLimit, RoomOptions, RoomView};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, timeout};
+
+/// Log lines, as the server writes them.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("the log").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("the log")).into_owned()
+    }
+}
+
+/// The next response that `pick` accepts, within 20 s.
+async fn until<T>(
+    rx: &mut mpsc::Receiver<Response>,
+    mut pick: impl FnMut(Response) -> Option<T>,
+) -> T {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = timeout(deadline - Instant::now(), rx.recv())
+            .await
+            .expect("in time")
+            .expect("open");
+        if let Some(t) = pick(r) {
+            return t;
+        }
+    }
+}
+
+async fn view(rx: &mut mpsc::Receiver<Response>, seats: usize) -> RoomView {
+    until(rx, |r| match r {
+        Response::Room(v) if v.seats.len() == seats => Some(v),
+        _ => None,
+    })
+    .await
+}
+
+fn pid_in(file: &Path) -> u32 {
+    std::fs::read_to_string(file)
+        .expect("the pid file")
+        .trim()
+        .parse()
+        .expect("a pid")
+}
+
+#[tokio::test]
+async fn a_bot_that_forfeits_is_ended_frees_its_seat_and_is_named_in_the_log() {
+    let captured = Captured::default();
+    let sink = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || sink.clone())
+        .with_ansi(false)
+        .finish();
+    let _log = tracing::subscriber::set_default(subscriber);
+
+    let dir = tempfile::tempdir().expect("a directory");
+    let pid_file = dir.path().join("pid");
+    // Plays three pieces, then suggests a move below the floor and hangs (alive, idle).
+    let command = format!(
+        "sh -c 'echo $$ > {}; exec {BOT} --fault impossible@3'",
+        pid_file.display()
+    );
+    let spec: BotSpec = format!("cc={command}").parse().expect("a spec");
+    let tbp = TbpBots::new(
+        vec![spec],
+        TbpSettings {
+            min_piece: Duration::from_millis(60),
+            ..settings(3000)
+        },
+        2,
+    );
+    let shared = SharedServices {
+        account: SharedAccounts::new(None, None),
+        versus: SharedVersus::with_tbp(None, Some(3), BotLimits::default(), tbp.clone()),
+    };
+    let login = Login {
+        ssh_user: "ada".into(),
+        fingerprint: None,
+        key_algorithm: None,
+        peer: "192.0.2.1".parse().expect("an address"),
+        account: None,
+    };
+    let (mut host, mut rx) = Services::new(&shared, login);
+    host.handle(Request::CreateRoom(RoomOptions {
+        kind: MatchKind::Battle,
+        max_players: 3,
+        limit: RoomLimit::None,
+    }));
+    let lobby = view(&mut rx, 1).await;
+    host.handle(Request::AddTbpBot { name: "cc".into() });
+    let seated = view(&mut rx, 2).await;
+    assert_eq!(seated.seats[1].name, "Bot cc");
+    host.handle(Request::SetReady(true));
+    host.handle(Request::StartMatch);
+
+    // The bot forfeits its game, which ends the match (the host is the last one standing);
+    // then it leaves its seat and the host is told why.
+    let notice = until(&mut rx, |r| match r {
+        Response::Notice { message } => Some(message),
+        _ => None,
+    })
+    .await;
+    assert_eq!(
+        notice,
+        "Bot cc forfeited (no move of the bot's suggestion can be played) and left its seat."
+    );
+    let after = view(&mut rx, 1).await;
+    assert_eq!(
+        after.seats[0].name, "~ada",
+        "only the host (a guest) is seated"
+    );
+
+    // Its process was ended and reaped, and its slot is free, while the room lives on.
+    let pid = pid_in(&pid_file);
+    assert!(reaped(pid).await, "process {pid} is gone");
+    assert_eq!(tbp.running(), 0, "its slot is back");
+
+    let log = captured.text();
+    let line = log
+        .lines()
+        .find(|l| l.contains("a TBP bot forfeits"))
+        .unwrap_or_else(|| panic!("no forfeit line in:\n{log}"));
+    for field in [
+        "bot=cc".to_owned(),
+        format!("room={}", lobby.code),
+        format!("pid={pid}"),
+        "reason=no move of the bot's suggestion can be played".to_owned(),
+    ] {
+        assert!(line.contains(&field), "{field} missing in {line}");
+    }
+    host.handle(Request::LeaveRoom);
+}
