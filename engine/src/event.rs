@@ -23,7 +23,7 @@ pub enum EndReason {
     /// Garbage pushed blocks out over the top of the buffer.
     TopOut,
     /// A limit of the mode was reached (its goal, or a losing limit).
-    Limit(crate::mode::Stat),
+    Limit(crate::limit::Stat),
     /// A lock cleared nothing in a mode that ends then (combo).
     ComboBroken,
     /// The player gave up.

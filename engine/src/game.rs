@@ -14,6 +14,7 @@ mod position;
 mod setup;
 mod snapshot;
 
+pub use crate::active::Active;
 pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
 pub(crate) use lock::spin_at;
 pub use position::Position;
@@ -27,7 +28,6 @@ use crate::generator::PieceSource;
 use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Mode};
 use crate::piece::{Piece, Placed};
-use crate::replay::Replay;
 use crate::rng::SplitMix;
 use crate::ruleset::{Handling, Ruleset, RulesetId, SoftDrop, Time, Tuning};
 
@@ -71,22 +71,6 @@ pub enum Phase {
         reason: EndReason,
         won: bool,
     },
-}
-
-/// The piece in play and its locking state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Active {
-    pub placed: Placed,
-    /// The lowest row (largest `y`) the piece has reached.
-    pub lowest: i8,
-    /// When the piece locks if it stays on the ground; `None` while it can fall.
-    pub lock_at: Option<Time>,
-    /// Lock resets used since the piece last reached a new lowest row.
-    pub resets: u8,
-    /// Set when the last successful action was a rotation: `(kick index, was last kick)`.
-    pub rotated: Option<(u8, bool)>,
-    /// Hard-dropped and waiting for the hard drop delay: it no longer moves.
-    pub dropped: bool,
 }
 
 /// Timer lock down's bookkeeping for the piece in play: whether it touches the ground, since
@@ -505,20 +489,6 @@ impl Game {
     /// Whether a button is held, as far as the game knows.
     pub fn is_held(&self, button: Button) -> bool {
         self.buttons[button as usize]
-    }
-
-    /// The inputs so far, as a replay of this game up to now.
-    pub fn replay(&self) -> Replay {
-        Replay {
-            ruleset: self.config.ruleset,
-            version: self.rules.version,
-            mode: self.config.mode.clone(),
-            seed: self.seed,
-            handling: self.config.handling,
-            tuning: self.config.tuning,
-            inputs: self.inputs.clone(),
-            end: self.now,
-        }
     }
 
     /// Whether the player paused this game ([`Input::Pause`]) before it ended.

@@ -17,7 +17,6 @@
 use crate::piece::Piece;
 use crate::rng::{self, SplitMix};
 
-mod bytes;
 #[cfg(test)]
 mod tests;
 mod weights;
@@ -248,12 +247,12 @@ fn parse_centi(s: &str) -> Option<u16> {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PieceSource {
-    state: State,
+    pub(crate) state: State,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-enum State {
+pub(crate) enum State {
     Bag(rng::Bag),
     FairBag(rng::FairBag),
     Stock {

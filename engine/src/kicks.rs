@@ -115,16 +115,21 @@ impl RotationSystem {
     }
 }
 
-impl crate::ruleset::Ruleset {
-    /// The offsets this ruleset's version tries for a turn: its rotation system's lists
-    /// ([`RotationSystem::kicks`]), or for a version 1 ruleset playing Ocular, the tetrs
-    /// engine's L/J data with its repeated kick (see `kicks/ocular.rs`).
+impl RotationSystem {
+    /// [`kicks`](Self::kicks), or, with `ocular_repeated_kick` (a version 1 ruleset playing
+    /// Ocular), the tetrs engine's L/J data with its repeated kick (see `kicks/ocular.rs`).
     #[inline]
-    pub fn kicks(&self, piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
-        if self.rotation == RotationSystem::Ocular && self.legacy.ocular_repeated_kick {
+    pub(crate) fn kicks_of_version(
+        self,
+        ocular_repeated_kick: bool,
+        piece: Piece,
+        from: Rotation,
+        turn: Turn,
+    ) -> &'static [Kick] {
+        if self == RotationSystem::Ocular && ocular_repeated_kick {
             return ocular::kicks_v1(piece, from, turn);
         }
-        self.rotation.kicks(piece, from, turn)
+        self.kicks(piece, from, turn)
     }
 }
 

@@ -18,16 +18,20 @@
 //! assert!(game.next_deadline().is_some());
 //! ```
 
+mod active;
 pub mod board;
 pub mod bot;
+mod codec;
 pub mod event;
 pub mod game;
 pub mod garbage;
 pub mod generator;
 pub mod input;
 pub mod kicks;
+mod limit;
 pub mod mode;
 pub mod piece;
+mod preset;
 pub mod puzzle;
 pub mod rating;
 pub mod replay;

@@ -5,111 +5,10 @@
 use crate::ruleset::Time;
 use crate::snapshot::Snapshot;
 
-/// Which preset a mode was made from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum ModeKind {
-    Sprint,
-    Marathon,
-    Ultra,
-    Master,
-    Cheese,
-    Combo,
-    Custom,
-    /// Marathon's rising levels with no goal: the game ends only by topping out. After every
-    /// older kind so that the replay byte of every older kind keeps its value.
-    Endless,
-    /// Stages of a garbage board and a fixed list of pieces, each to be cleared perfectly
-    /// (`crate::puzzle`).
-    Puzzle,
-    /// Steer one L or J piece down an endless lattice of pegs for three minutes, collecting
-    /// gems (`Mode::descent`). Its replay byte is its index in [`ModeKind::ALL`].
-    Descent,
-}
+pub use crate::limit::{Limit, Stat};
+pub use crate::preset::{CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, DESCENT_TIME, ModeKind};
 
 impl ModeKind {
-    /// Every kind in the order of its discriminant (a replay stores the index into this).
-    pub const ALL: [ModeKind; 10] = [
-        ModeKind::Sprint,
-        ModeKind::Marathon,
-        ModeKind::Ultra,
-        ModeKind::Master,
-        ModeKind::Cheese,
-        ModeKind::Combo,
-        ModeKind::Custom,
-        ModeKind::Endless,
-        ModeKind::Puzzle,
-        ModeKind::Descent,
-    ];
-
-    /// The identifier used in commands and storage (`40l`, `marathon`, ...).
-    pub fn id(self) -> &'static str {
-        match self {
-            ModeKind::Sprint => "40l",
-            ModeKind::Marathon => "marathon",
-            ModeKind::Ultra => "ultra",
-            ModeKind::Master => "master",
-            ModeKind::Cheese => "cheese",
-            ModeKind::Combo => "combo",
-            ModeKind::Custom => "custom",
-            ModeKind::Endless => "endless",
-            ModeKind::Puzzle => "puzzle",
-            ModeKind::Descent => "descent",
-        }
-    }
-
-    /// Parses an identifier, accepting a few common aliases.
-    pub fn parse(s: &str) -> Option<ModeKind> {
-        let s = s.trim().to_ascii_lowercase();
-        Some(match s.as_str() {
-            "40l" | "40lines" | "40-lines" | "sprint" => ModeKind::Sprint,
-            "marathon" => ModeKind::Marathon,
-            "ultra" | "timetrial" | "time-trial" | "blitz" => ModeKind::Ultra,
-            "master" => ModeKind::Master,
-            "cheese" | "dig" => ModeKind::Cheese,
-            "combo" => ModeKind::Combo,
-            "custom" => ModeKind::Custom,
-            "endless" | "zen" => ModeKind::Endless,
-            "puzzle" => ModeKind::Puzzle,
-            "descent" => ModeKind::Descent,
-            _ => return None,
-        })
-    }
-
-    pub fn title(self) -> &'static str {
-        match self {
-            ModeKind::Sprint => "40 Lines",
-            ModeKind::Marathon => "Marathon",
-            ModeKind::Ultra => "Ultra",
-            ModeKind::Master => "Master",
-            ModeKind::Cheese => "Cheese",
-            ModeKind::Combo => "Combo",
-            ModeKind::Custom => "Custom",
-            ModeKind::Endless => "Endless",
-            ModeKind::Puzzle => "Puzzle",
-            ModeKind::Descent => "Descent",
-        }
-    }
-
-    pub fn description(self) -> &'static str {
-        match self {
-            ModeKind::Sprint => "Clear 40 lines as fast as you can.",
-            ModeKind::Marathon => "Clear 150 lines while the speed rises; score high.",
-            ModeKind::Ultra => "Score as much as you can in 3 minutes.",
-            ModeKind::Master => "Clear 100 lines with pieces dropping instantly (20G).",
-            ModeKind::Cheese => {
-                "Dig through garbage lines (20 unless you choose) in as few pieces as possible."
-            }
-            ModeKind::Combo => "Keep a combo going in an endless 4-wide well.",
-            ModeKind::Custom => "Your own start level, speed-up and limit.",
-            ModeKind::Endless => "Marathon without an end: play until you top out.",
-            ModeKind::Puzzle => "24 stages: clear each board perfectly with the pieces given.",
-            ModeKind::Descent => {
-                "Climb down an endless grid of pegs with one L or J; gather gems for 3 minutes."
-            }
-        }
-    }
-
     /// The preset mode of this kind (custom: level 0, level increase, no limit).
     pub fn mode(self) -> Mode {
         match self {
@@ -125,38 +24,6 @@ impl ModeKind {
             ModeKind::Descent => Mode::descent(),
         }
     }
-}
-
-/// The garbage rows of the cheese preset (tetrs' default) and the range a player may choose.
-pub const CHEESE_DEFAULT: u32 = 20;
-pub const CHEESE_MIN: u32 = 1;
-pub const CHEESE_MAX: u32 = 1000;
-
-/// Descent's time limit (ms).
-pub const DESCENT_TIME: Time = 180_000;
-
-/// A quantity that a limit watches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Stat {
-    /// Game time in ms.
-    Time,
-    Lines,
-    Pieces,
-    Score,
-    Level,
-    /// Rows holding garbage that were cleared.
-    GarbageCleared,
-}
-
-/// A condition that ends the game when `stat` reaches `value`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Limit {
-    pub stat: Stat,
-    pub value: u64,
-    /// Whether reaching it is a win (a goal) or a loss.
-    pub win: bool,
 }
 
 /// How fast pieces fall.

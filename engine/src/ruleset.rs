@@ -14,7 +14,8 @@
 //! played by.
 
 use crate::generator::{Dealing, Generator};
-use crate::kicks::RotationSystem;
+use crate::kicks::{Kick, RotationSystem};
+use crate::piece::{Piece, Rotation, Turn};
 
 mod versions;
 
@@ -231,6 +232,15 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
+    /// The offsets this ruleset's version tries for a turn: its rotation system's lists
+    /// ([`RotationSystem::kicks`]), or for a version 1 ruleset playing Ocular, the tetrs
+    /// engine's L/J data with its repeated kick (see `kicks/ocular.rs`).
+    #[inline]
+    pub fn kicks(&self, piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
+        self.rotation
+            .kicks_of_version(self.legacy.ocular_repeated_kick, piece, from, turn)
+    }
+
     /// The `standard` ruleset: the rules seed's tables and timings, with these deliberate
     /// differences from its text (each kept because versus and every leaderboard since the
     /// first version depend on it; `tui-tetris` has the seed's behaviour instead):

@@ -1,24 +1,13 @@
 //! Inputs and piece movement: shifting with DAS/ARR, rotation with kicks, drops, hold, and the
 //! lock-delay bookkeeping that follows every movement.
 
-use super::lockdown::bottom_row;
+use super::lockdown::{Cause, bottom_row};
 use super::{Game, Phase, Shift};
 use crate::event::{EndReason, EventKind};
 use crate::garbage::Incoming;
 use crate::input::{Button, Input};
 use crate::piece::{Piece, Turn};
 use crate::ruleset::{LockDown, RotationFlag, Scoring, SoftDrop, Time};
-
-/// What moved the active piece, for the lock-down bookkeeping.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Cause {
-    /// A shift, a rotation or a drop by the player.
-    Player,
-    /// A gravity step that moved the piece.
-    Gravity,
-    /// Nothing moved: a spawn, a new board, a gravity step onto the ground.
-    Settle,
-}
 
 impl Game {
     pub(super) fn apply(&mut self, input: Input) {

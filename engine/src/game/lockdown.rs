@@ -1,9 +1,19 @@
 //! Lock down after every movement: extended placement (the rules seed's, and `standard`'s
 //! variant) and the tetrs seed's timer lock down with its ground-time cap.
 
-use super::actions::Cause;
 use super::{Active, Game, Ground};
 use crate::ruleset::{ResetRefill, Time};
+
+/// What moved the active piece, for the lock-down bookkeeping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cause {
+    /// A shift, a rotation or a drop by the player.
+    Player,
+    /// A gravity step that moved the piece.
+    Gravity,
+    /// Nothing moved: a spawn, a new board, a gravity step onto the ground.
+    Settle,
+}
 
 impl Game {
     /// Extended placement lock down; returns whether the piece locks now.

@@ -21,7 +21,7 @@ impl Game {
         self.board = board;
         self.due = None;
         if self.active.is_some() {
-            self.after_move(super::actions::Cause::Settle);
+            self.after_move(super::lockdown::Cause::Settle);
         }
     }
 
@@ -253,7 +253,7 @@ impl Game {
             piece,
             rotation: placed.rotation,
         });
-        self.after_move(super::actions::Cause::Settle);
+        self.after_move(super::lockdown::Cause::Settle);
     }
 
     /// The rotation a held button asks for at spawn, if any.

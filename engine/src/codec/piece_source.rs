@@ -1,7 +1,9 @@
 //! A [`PieceSource`]'s running state in a snapshot's binary form.
 
-use super::{MAX_MULTIPLICITY, MAX_SNAP_CENTI, PieceSource, State};
+use super::{Reader, put};
+use crate::generator::{MAX_MULTIPLICITY, MAX_SNAP_CENTI, PieceSource, State};
 use crate::piece::Piece;
+use crate::replay::ReplayError;
 use crate::rng::{self, SplitMix};
 
 impl PieceSource {
@@ -9,7 +11,6 @@ impl PieceSource {
     /// recency of version 1, 3 uniform, 4 balance, 5 the fair bag, 6 recency), then the
     /// state's numbers.
     pub(crate) fn write(&self, w: &mut Vec<u8>) {
-        use crate::replay::put;
         match &self.state {
             State::Bag(bag) => {
                 let (lcg, pieces, next) = bag.parts();
@@ -62,16 +63,14 @@ impl PieceSource {
 
     /// Reads [`PieceSource::write`]'s form, refusing any state no game could reach (so dealing
     /// from it keeps every invariant `next_piece` relies on).
-    pub(crate) fn read(
-        r: &mut crate::replay::Reader<'_>,
-    ) -> Result<PieceSource, crate::replay::ReplayError> {
-        use crate::replay::ReplayError::Malformed;
-        let seven = |r: &mut crate::replay::Reader<'_>| -> Result<[u8; 7], _> {
+    pub(crate) fn read(r: &mut Reader<'_>) -> Result<PieceSource, ReplayError> {
+        use ReplayError::Malformed;
+        let seven = |r: &mut Reader<'_>| -> Result<[u8; 7], _> {
             let mut a = [0u8; 7];
             a.copy_from_slice(r.take(7)?);
             Ok(a)
         };
-        let bag = |r: &mut crate::replay::Reader<'_>| -> Result<([Piece; 7], usize), _> {
+        let bag = |r: &mut Reader<'_>| -> Result<([Piece; 7], usize), _> {
             let codes = seven(r)?;
             let mut pieces = [Piece::I; 7];
             for (p, &c) in pieces.iter_mut().zip(&codes) {
@@ -143,5 +142,60 @@ impl PieceSource {
             _ => return Err(Malformed("generator")),
         };
         Ok(PieceSource { state })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reader;
+    use crate::generator::{Generator, PieceSource};
+    use crate::replay::ReplayError;
+
+    fn read(bytes: &[u8]) -> Result<PieceSource, ReplayError> {
+        PieceSource::read(&mut Reader { bytes, pos: 0 })
+    }
+
+    #[test]
+    fn every_generator_state_reads_back_and_deals_alike() {
+        let v1 = crate::ruleset::Ruleset::of_version(crate::RulesetId::Standard, 1)
+            .expect("version 1")
+            .dealing;
+        let sources = Generator::PRESETS
+            .into_iter()
+            .flat_map(|g| [PieceSource::new(g, 99), PieceSource::dealing(g, 99, v1)]);
+        for mut source in sources {
+            for _ in 0..10 {
+                source.next_piece();
+            }
+            let mut w = Vec::new();
+            source.write(&mut w);
+            let mut back = read(&w).expect("its own state");
+            assert_eq!(back, source);
+            for _ in 0..50 {
+                assert_eq!(back.next_piece(), source.next_piece());
+            }
+        }
+    }
+
+    #[test]
+    fn impossible_generator_states_are_refused() {
+        use crate::replay::ReplayError::Malformed;
+        for (bytes, what) in [
+            // A bag that is not the seven pieces, or dealt past its end.
+            (&[0u8, 5, 0, 0, 1, 2, 3, 4, 5, 0][..], "bag"),
+            (&[0, 5, 0, 1, 2, 3, 4, 5, 6, 8][..], "bag"),
+            // A stock with no copies left, or more than one restock could hold.
+            (&[1, 0, 2, 3, 0, 0, 0, 0, 0, 0, 0][..], "stock"),
+            (&[1, 0, 2, 3, 9, 9, 9, 0, 0, 0, 0][..], "stock"),
+            (&[1, 0, 9, 3, 2, 2, 2, 2, 2, 2, 2][..], "stock"),
+            // Recency: two pieces dealt last; a snap above 10.
+            (&[2, 0, 0xfa, 0x01, 0, 0, 1, 1, 1, 1, 1][..], "recency"),
+            (&[2, 0, 0xe9, 0x07, 1, 0, 1, 1, 1, 1, 1][..], "recency"),
+            // Balance counts not relative to the smallest.
+            (&[4, 0, 1, 1, 1, 1, 1, 1, 1][..], "balance"),
+            (&[9][..], "generator"),
+        ] {
+            assert_eq!(read(bytes), Err(Malformed(what)), "{bytes:?}");
+        }
     }
 }
