@@ -138,7 +138,7 @@ pub enum Unranked {
     Paused,
     #[error("a bot played")]
     Bot,
-    #[error("nothing to rank: {0}")]
+    #[error("{0}")]
     Nothing(&'static str),
 }
 

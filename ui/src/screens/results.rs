@@ -8,9 +8,10 @@ use ratatui::widgets::Widget;
 use super::game::game_outcome_text;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
+use crate::figures::{self, pps};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::GameRecorded;
-use crate::text::{StackStr, clock, pps, sfmt};
+use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::stats::{piece_counts_line, piece_letter};
 
@@ -146,7 +147,7 @@ impl Widget for &ResultsView<'_> {
         let classic_rows: [(&str, StackStr<24>); 10];
         let rows: &[(&str, StackStr<24>)] = if let Some(d) = game.descent() {
             descent_rows = [
-                ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
+                ("Time", sfmt!(24; "{}", figures::time(s.time).as_str())),
                 ("Gems", sfmt!(24; "{}", d.gems())),
                 ("Depth", sfmt!(24; "{} rows", d.depth())),
                 ("Piece", sfmt!(24; "{}", piece_letter(d.piece()))),
@@ -186,8 +187,11 @@ fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
     let s = game.stats();
     let puzzle = game.puzzle_state();
     [
-        ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
-        ("Score", sfmt!(24; "{}", s.score)),
+        ("Time", sfmt!(24; "{}", figures::time(s.time).as_str())),
+        (
+            "Score",
+            sfmt!(24; "{}", figures::thousands(s.score).as_str()),
+        ),
         ("Lines", sfmt!(24; "{}", s.lines)),
         ("Pieces", sfmt!(24; "{}", s.pieces)),
         (
