@@ -578,6 +578,8 @@ pub struct Profile {
     /// bests under other rulesets, only where the player has one.
     pub bests: Vec<ProfileBest>,
     pub recent: Vec<RecentGame>,
+    /// The latest versus matches, newest first (listed with the recent games by date).
+    pub matches: Vec<RecentMatch>,
     /// Ranked 1v1 rating, deviation and games played, when the player has played one.
     pub rating: Option<(f64, f64, u32)>,
     /// What the profile's charts show.
@@ -641,6 +643,19 @@ pub struct RecentGame {
     /// e.g. "1:02.345" or "123,456 pts"
     pub result: String,
     /// e.g. "finished", "topped out"
+    pub outcome: String,
+}
+
+/// A versus match of the profile's recent list, from the player's seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecentMatch {
+    pub id: i64,
+    /// "battle" or "race".
+    pub kind: String,
+    pub ended_at: i64,
+    /// e.g. "won vs bob", "lost to bob", "2nd of 3"
+    pub result: String,
+    /// e.g. "+14 rating", "unranked", "left"
     pub outcome: String,
 }
 

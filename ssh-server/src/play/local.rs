@@ -262,6 +262,8 @@ impl Local {
             name: self.name.clone(),
             bests,
             recent,
+            // `minotty play` has no versus.
+            matches: Vec::new(),
             rating: None,
             charts: self.charts(),
         }

@@ -16,6 +16,7 @@
 //! `SnapshotFailed`.
 
 mod live;
+mod recent_matches;
 mod retry;
 mod worker;
 

@@ -586,6 +586,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
                 outcome: "finished".into(),
             },
         ],
+        matches: Vec::new(),
         rating: Some((1612.4, 80.2, 14)),
         charts: Default::default(),
     };
@@ -729,6 +730,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
             name: "ada".into(),
             bests: vec![],
             recent: vec![],
+            matches: Vec::new(),
             rating: None,
             charts: Default::default(),
         }),

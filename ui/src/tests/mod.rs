@@ -14,6 +14,7 @@ mod live;
 mod play;
 mod puzzle;
 mod reconnect;
+mod records;
 mod rulesets;
 mod screens;
 mod snapshots;

@@ -405,6 +405,7 @@ fn the_profile_names_each_games_ruleset() {
             result: "0:49.000".into(),
             outcome: "finished".into(),
         }],
+        matches: Vec::new(),
         rating: None,
         charts: Default::default(),
     };

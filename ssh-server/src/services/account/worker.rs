@@ -433,6 +433,14 @@ impl Worker {
             .iter()
             .map(recent_game)
             .collect();
+        // The versus matches are stored apart from the solo games (`store/matches.rs`).
+        let matches = self
+            .store
+            .match_history(account.id, super::recent_matches::RECENT_MATCHES)
+            .await?
+            .iter()
+            .map(super::recent_matches::recent_match)
+            .collect();
         let rating = self
             .store
             .rating_rank_of(account.id, Period::AllTime, now)
@@ -450,6 +458,7 @@ impl Worker {
             name: account.name,
             bests,
             recent,
+            matches,
             rating,
             charts: crate::charts::profile_charts(&ranked, &pace),
         })

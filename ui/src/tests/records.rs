@@ -1,0 +1,98 @@
+//! Records that are true: the profile's versus matches, the leaderboard's arrows on what the
+//! keys change, the results' personal-best context, drawn as whole frames.
+
+use minotty_engine::{ModeKind, RulesetId};
+
+use super::*;
+use crate::online::{Identity, Profile, ProfileBest, RecentGame, RecentMatch, Request, Response};
+
+fn registered() -> App {
+    App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        identity: Identity::Registered {
+            name: "ada".into(),
+            has_password: false,
+        },
+        ..AppContext::default()
+    })
+}
+
+fn rows(a: &App) -> Vec<String> {
+    screen(a).lines().map(str::to_owned).collect()
+}
+
+/// Nov 22 2025 00:00 UTC, and a day.
+const T0: i64 = 1_763_769_600_000;
+const DAY: i64 = 86_400_000;
+
+#[test]
+fn the_profile_lists_versus_matches_with_the_games_newest_first() {
+    let mut a = registered();
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0); // Profile
+    assert_eq!(a.take_requests().last(), Some(&Request::Profile));
+    let game = |game, ended_at| RecentGame {
+        game,
+        mode: ModeKind::Sprint,
+        ruleset: RulesetId::Standard,
+        ended_at,
+        result: "0:58.123".into(),
+        outcome: "finished".into(),
+    };
+    let profile = Profile {
+        name: "ada".into(),
+        bests: vec![ProfileBest {
+            mode: ModeKind::Sprint,
+            ruleset: RulesetId::Standard,
+            best: Some("0:58.123".into()),
+            rank: Some(3),
+            game: Some(9),
+        }],
+        recent: vec![game(9, T0 + 3 * DAY), game(8, T0)],
+        matches: vec![
+            RecentMatch {
+                id: 12,
+                kind: "race".into(),
+                ended_at: T0 + 2 * DAY,
+                result: "2nd of 3".into(),
+                outcome: "unranked".into(),
+            },
+            RecentMatch {
+                id: 11,
+                kind: "battle".into(),
+                ended_at: T0 + DAY,
+                result: "won vs bob\u{1b}[2J".into(),
+                outcome: "+14 rating".into(),
+            },
+        ],
+        rating: Some((1514.2, 80.0, 1)),
+        charts: Default::default(),
+    };
+    a.deliver(Response::Profile(profile), 0);
+    let s = rows(&a);
+    let at = s
+        .iter()
+        .position(|l| l.contains("RECENT GAMES"))
+        .unwrap_or_else(|| panic!("{}", s.join("\n")));
+    assert_eq!(
+        s[at + 1..at + 5],
+        [
+            " │  40 Lines  standard    0:58.123          finished    #9        2025-11-25  │ ",
+            " │  Versus    race        2nd of 3          unranked    m12       2025-11-24  │ ",
+            " │  Versus    battle      won vs bob[2J     +14 rating  m11       2025-11-23  │ ",
+            " │  40 Lines  standard    0:58.123          finished    #8        2025-11-22  │ ",
+        ],
+        "{}",
+        s.join("\n")
+    );
+    // A match has no replay of its own: Enter says so instead of asking for a game.
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("No replay for this one."));
+}
