@@ -96,3 +96,89 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
     assert!(a.take_requests().is_empty());
     assert!(screen(&a).contains("No replay for this one."));
 }
+
+fn leaderboard(rows: Vec<crate::online::BoardRow>, board: crate::online::BoardId) -> Response {
+    Response::Leaderboard(crate::online::LeaderboardPage {
+        board,
+        ruleset: RulesetId::Standard,
+        period: crate::online::BoardPeriod::AllTime,
+        offset: 0,
+        total: rows.len() as u64,
+        columns: vec!["Time".into(), "PPS".into()],
+        rows,
+        own: None,
+    })
+}
+
+fn board_row(rank: u64, name: &str, time: &str, pps: &str) -> crate::online::BoardRow {
+    crate::online::BoardRow {
+        rank,
+        name: name.into(),
+        values: vec![time.into(), pps.into()],
+        achieved_at: T0,
+        game: Some(rank as i64),
+    }
+}
+
+#[test]
+fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
+    let mut a = registered();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0); // Leaderboards
+    a.take_requests();
+    let sprint = crate::online::BoardId::Solo(ModeKind::Sprint);
+    a.deliver(
+        leaderboard(
+            vec![
+                board_row(1, "alice", "0:41.674", "2.45"),
+                board_row(2, "bob", "0:58.001", "1.72"),
+            ],
+            sprint,
+        ),
+        0,
+    );
+    let blank = " │                                                                            │ ";
+    let mut expected = vec![
+        " ┌─────────────────────────────── LEADERBOARDS ───────────────────────────────┐ ",
+        " │  <  40 Lines  Marathon  Ultra  Master  Cheese  Combo  Descent  Versus  >   │ ",
+        " │                       All time   This month   Today                        │ ",
+        " │                       Ruleset: standard  (u changes)                       │ ",
+        " │     # Player                 Time   PPS        Date                        │ ",
+        " │     1 alice              0:41.674  2.45  2025-11-22                        │ ",
+        " │     2 bob                0:58.001  1.72  2025-11-22                        │ ",
+    ];
+    expected.extend([blank; 14]);
+    expected.extend([
+        " │                     1-2 of 2   Enter watch the replay                      │ ",
+        " │      Left/Right mode  Tab period  u ruleset  PgUp/PgDn page  Esc back      │ ",
+        " └────────────────────────────────────────────────────────────────────────────┘ ",
+    ]);
+    assert_eq!(rows(&a), expected, "{}", rows(&a).join("\n"));
+    // Left/Right change the mode; master has one board (standard): no ruleset key to offer.
+    for _ in 0..3 {
+        press(&mut a, Key::Right, 0);
+    }
+    let master = crate::online::BoardId::Solo(ModeKind::Master);
+    a.deliver(
+        leaderboard(
+            vec![board_row(1, "carol", "3 lines 0:09.120", "1.10")],
+            master,
+        ),
+        0,
+    );
+    let frame = rows(&a);
+    assert_eq!(
+        frame[3],
+        " │                             Ruleset: standard                              │ "
+    );
+    assert_eq!(
+        frame[22],
+        " │           Left/Right mode  Tab period  PgUp/PgDn page  Esc back            │ "
+    );
+    assert!(
+        frame
+            .iter()
+            .all(|l| !l.contains("< standard") && !l.contains("u ruleset"))
+    );
+}

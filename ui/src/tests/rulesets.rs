@@ -310,7 +310,7 @@ fn the_leaderboards_switch_ruleset_with_u() {
     let s = rows(&a);
     assert_eq!(
         s[3].trim(),
-        "│                          Ruleset: < tui-tetris >                           │"
+        "│                      Ruleset: tui-tetris  (u changes)                      │"
     );
     assert!(
         s[5].contains("bob") && s[5].contains("0:31.000"),
