@@ -182,3 +182,42 @@ fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
             .all(|l| !l.contains("< standard") && !l.contains("u ruleset"))
     );
 }
+
+#[test]
+fn the_personal_best_chart_names_each_moment_once_on_its_x_axis() {
+    let mut a = registered();
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0); // Profile
+    a.take_requests();
+    // Two improvements 20 s apart at 14:05 UTC: the axis has one moment to name.
+    let at = T0 + (14 * 60 + 5) * 60_000;
+    let point = |at, value| crate::online::BestPoint { at, value };
+    let profile = Profile {
+        name: "ada".into(),
+        bests: vec![ProfileBest {
+            mode: ModeKind::Sprint,
+            ruleset: RulesetId::Standard,
+            best: Some("0:58.123".into()),
+            rank: Some(3),
+            game: Some(9),
+        }],
+        recent: vec![],
+        matches: vec![],
+        rating: None,
+        charts: crate::online::ProfileCharts {
+            bests: vec![crate::online::BestHistory {
+                mode: ModeKind::Sprint,
+                ruleset: RulesetId::Standard,
+                points: vec![point(at, 61_000), point(at + 20_000, 58_123)],
+            }],
+            pps: vec![],
+        },
+    };
+    a.deliver(Response::Profile(profile), 0);
+    press(&mut a, Key::Char('c'), 0);
+    let text = screen(&a);
+    assert!(text.contains("PERSONAL BEST"), "{text}");
+    assert_eq!(text.matches("14:05").count(), 1, "{text}");
+}
