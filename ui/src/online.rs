@@ -669,6 +669,9 @@ pub struct GameRecorded {
     pub rank: Option<u64>,
     /// Why it is not on the leaderboard, when it is not (e.g. "custom games are not ranked").
     pub note: Option<String>,
+    /// The player's all-time best on the game's board before this game, and this game's
+    /// difference to it, formatted (`figures`): ("0:42.908", "-1.234"). `None` without one.
+    pub previous_best: Option<(String, String)>,
 }
 
 /// A room, as its members and spectators see it.

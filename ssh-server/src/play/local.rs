@@ -365,5 +365,6 @@ fn recorded(game: i64, personal_best: bool, note: String) -> Response {
         personal_best,
         rank: None,
         note: Some(note),
+        previous_best: None,
     })
 }

@@ -221,3 +221,83 @@ fn the_personal_best_chart_names_each_moment_once_on_its_x_axis() {
     assert!(text.contains("PERSONAL BEST"), "{text}");
     assert_eq!(text.matches("14:05").count(), 1, "{text}");
 }
+
+/// A 40 lines game given up at once, on its results screen.
+fn sprint_results() -> App {
+    let mut a = registered();
+    a.play(ModeKind::Sprint, 0);
+    a.tick(COUNTDOWN_MS);
+    // Three pieces: one moved left and dropped, two dropped (4 keys).
+    let t = COUNTDOWN_MS;
+    press(&mut a, Key::Left, t + 100);
+    press(&mut a, Key::Char(' '), t + 400);
+    press(&mut a, Key::Char(' '), t + 900);
+    press(&mut a, Key::Char(' '), t + 1_400);
+    a.tick(t + 2_000);
+    a.handle_key(ctrl('d'), t + 2_010);
+    press(&mut a, Key::Enter, t + 2_020);
+    assert!(screen(&a).contains("RESULTS"), "{}", screen(&a));
+    a
+}
+
+#[test]
+fn the_results_show_the_best_the_game_faced_and_the_difference() {
+    let mut a = sprint_results();
+    a.deliver(
+        Response::GameRecorded(crate::online::GameRecorded {
+            game: 5,
+            personal_best: true,
+            rank: Some(3),
+            note: None,
+            previous_best: Some(("0:42.908".into(), "-1.234".into())),
+        }),
+        0,
+    );
+    let frame: Vec<String> = rows(&a).iter().map(|l| l.trim_end().to_owned()).collect();
+    let expected = [
+        "                  ┌────── RESULTS: 40 Lines · standard ──────┐",
+        "                  │                                          │",
+        "                  │                 FORFEIT                  │",
+        "                  │               You gave up                │",
+        "                  │        NEW PERSONAL BEST  -1.234         │",
+        "                  │    Time                      0:02.010    │",
+        "                  │    Pieces                           1    │",
+        "                  │    Pieces per second             0.50    │",
+        "                  │    Keys per piece                2.00    │",
+        "                  │    Lines                            0    │",
+        "                  │    Score                           36    │",
+        "                  │    Tetrises                         0    │",
+        "                  │    T-spins                          0    │",
+        "                  │    Best combo / B2B             0 / 0    │",
+        "                  │    Perfect clears                   0    │",
+        "                  │    I 0  O 0  T 0  S 0  Z 1  J 0  L 0     │",
+        "                  │      Global rank #3  (was 0:42.908)      │",
+        "                  │                  Retry                   │",
+        "                  │               Choose mode                │",
+        "                  │                Main menu                 │",
+        "                  │                                          │",
+        "                  │    Enter select   r retry   Esc menu     │",
+        "                  └──────────────────────────────────────────┘",
+        "",
+    ];
+    assert_eq!(frame, expected, "{}", frame.join("\n"));
+
+    // A ranked game that is not a best: the best it faced and how far it was.
+    let mut b = sprint_results();
+    b.deliver(
+        Response::GameRecorded(crate::online::GameRecorded {
+            game: 6,
+            personal_best: false,
+            rank: None,
+            note: None,
+            previous_best: Some(("0:40.440".into(), "+1.234".into())),
+        }),
+        0,
+    );
+    let frame = rows(&b);
+    assert_eq!(
+        frame[4].trim_end(),
+        "                  │        Your best 0:40.440  +1.234        │"
+    );
+    assert!(!frame.iter().any(|l| l.contains("PERSONAL BEST")));
+}
