@@ -93,4 +93,14 @@ async fn a_game_is_told_the_best_it_faced_and_its_difference(pool: AnyPool) {
             time_delta(delta).as_str().to_owned()
         ))
     );
+    // The mode select's bests: the better of the two on the 40 lines board.
+    s.handle(Request::Bests);
+    let Response::Bests(bests) = next(&mut rx).await else {
+        panic!("bests");
+    };
+    let sprint: Vec<(ModeKind, String)> = bests.into_iter().map(|b| (b.mode, b.best)).collect();
+    assert_eq!(
+        sprint,
+        [(ModeKind::Sprint, time(t1.min(t2)).as_str().to_owned())]
+    );
 }

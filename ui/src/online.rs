@@ -133,6 +133,9 @@ pub enum Request {
     /// opens). Answered with [`Response::PuzzleProgress`]; a front end without a store for it
     /// answers [`Response::Offline`] and the App keeps what it saw this session.
     PuzzleProgress,
+    /// The player's all-time best on every board they have one on, for the mode select (asked
+    /// each time it opens). Answered with [`Response::Bests`].
+    Bests,
     /// The player has now cleared every puzzle stage up to `stage` (sent when that grows;
     /// `stage` is at most [`minotty_engine::puzzle::STAGE_COUNT`]). Answered with
     /// [`Response::PuzzleProgress`] when stored.
@@ -377,6 +380,8 @@ pub enum Response {
     },
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),
+    /// The player's all-time bests, one per board they are on.
+    Bests(Vec<ModeBest>),
     /// The highest puzzle stage the player has cleared (0: none); `completed` once every stage
     /// was cleared.
     PuzzleProgress {
@@ -644,6 +649,14 @@ pub struct RecentGame {
     pub result: String,
     /// e.g. "finished", "topped out"
     pub outcome: String,
+}
+
+/// A personal best on one board, as its board shows it (`0:41.674`, `12,345`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModeBest {
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    pub best: String,
 }
 
 /// A versus match of the profile's recent list, from the player's seat.

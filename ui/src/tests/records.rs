@@ -301,3 +301,57 @@ fn the_results_show_the_best_the_game_faced_and_the_difference() {
     );
     assert!(!frame.iter().any(|l| l.contains("PERSONAL BEST")));
 }
+
+#[test]
+fn the_mode_select_shows_the_best_of_the_board_chosen() {
+    let mut a = registered();
+    a.take_requests();
+    press(&mut a, Key::Enter, 0); // Play
+    assert!(a.take_requests().contains(&Request::Bests));
+    let best = |mode, ruleset, best: &str| crate::online::ModeBest {
+        mode,
+        ruleset,
+        best: best.into(),
+    };
+    a.deliver(
+        Response::Bests(vec![
+            best(ModeKind::Sprint, RulesetId::Standard, "0:41.674"),
+            best(ModeKind::Sprint, RulesetId::Tetrs, "0:39.000\u{1b}[2J"),
+            best(ModeKind::Master, RulesetId::Standard, "12 lines 1:02.000"),
+        ]),
+        0,
+    );
+    let frame = rows(&a);
+    assert_eq!(
+        frame[19],
+        "  │                     Your best  0:41.674                                  │  "
+    );
+    let line = |frame: &[String], text: &str| frame.iter().filter(|l| l.contains(text)).count();
+    assert_eq!(
+        line(&frame, "Your best  0:41.674"),
+        1,
+        "{}",
+        frame.join("\n")
+    );
+    // Another ruleset: its own board's best (cleaned of control characters).
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Right, 0);
+    let frame = rows(&a);
+    assert!(
+        frame.iter().any(|l| l.contains("tetrs")),
+        "{}",
+        frame.join("\n")
+    );
+    assert_eq!(
+        line(&frame, "Your best  0:39.000[2J"),
+        1,
+        "{}",
+        frame.join("\n")
+    );
+    assert_eq!(line(&frame, "0:41.674"), 0);
+    // A mode without a best shows none.
+    press(&mut a, Key::Down, 0);
+    let frame = rows(&a);
+    assert!(frame.iter().any(|l| l.contains("Marathon")));
+    assert_eq!(line(&frame, "Your best"), 0, "{}", frame.join("\n"));
+}

@@ -2,11 +2,14 @@
 //! board before it, and the game's difference to it, as the results show them ("was 0:42.908",
 //! "-1.234"). Read before the game is handed to the writer, so it is the best the game faced.
 
-use minotty_engine::{ModeKind, Replay, Stats};
+use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
 use minotty_ui::figures::{count_delta, time_delta};
+use minotty_ui::online::ModeBest;
 
 use crate::boards::{self, Figures};
-use crate::store::{Board, Entry, Period, PlayerId, Store, StoreError, UnixMs, has_board};
+use crate::store::{
+    Board, Entry, Period, PlayerId, Store, StoreError, UnixMs, has_board, ranked_modes,
+};
 
 /// How long the read may take before the results go without it.
 pub(super) const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
@@ -26,6 +29,31 @@ pub(super) async fn read(
     now: UnixMs,
 ) -> Result<Option<Entry>, StoreError> {
     store.rank_of(board, Period::AllTime, now, player).await
+}
+
+/// The player's all-time best on every board they are on, for the mode select.
+pub(super) async fn all(
+    store: &Store,
+    player: PlayerId,
+    now: UnixMs,
+) -> Result<Vec<ModeBest>, StoreError> {
+    let mut bests = Vec::new();
+    for mode in ranked_modes() {
+        for ruleset in RulesetId::ALL {
+            if !has_board(mode, ruleset) {
+                continue;
+            }
+            let board = Board::new(mode, ruleset);
+            if let Some(e) = read(store, board, player, now).await? {
+                bests.push(ModeBest {
+                    mode,
+                    ruleset,
+                    best: boards::result(mode, Figures::from(&e)),
+                });
+            }
+        }
+    }
+    Ok(bests)
 }
 
 fn signed(a: u64, b: u64) -> i64 {

@@ -259,6 +259,12 @@ impl Worker {
                 };
                 Response::Profile(self.profile(account, now).await?)
             }
+            Request::Bests => {
+                let Some(account) = self.current() else {
+                    return Ok(None);
+                };
+                Response::Bests(super::previous_best::all(&self.store, account.id, now).await?)
+            }
             Request::PuzzleProgress => {
                 let Some(account) = self.current() else {
                     // Guests and new keys: the App keeps its progress for the session.
