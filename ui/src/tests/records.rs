@@ -355,3 +355,28 @@ fn the_mode_select_shows_the_best_of_the_board_chosen() {
     assert!(frame.iter().any(|l| l.contains("Marathon")));
     assert_eq!(line(&frame, "Your best"), 0, "{}", frame.join("\n"));
 }
+
+#[test]
+fn cheese_results_lead_with_pieces_and_rows_dug() {
+    let mut a = registered();
+    a.play(ModeKind::Cheese, 0);
+    a.tick(COUNTDOWN_MS);
+    let t = COUNTDOWN_MS;
+    press(&mut a, Key::Char(' '), t + 100);
+    a.tick(t + 1_000);
+    a.handle_key(ctrl('d'), t + 1_010);
+    press(&mut a, Key::Enter, t + 1_020);
+    let frame: Vec<String> = rows(&a).iter().map(|l| l.trim_end().to_owned()).collect();
+    assert!(frame[0].contains("RESULTS: Cheese"), "{}", frame.join("\n"));
+    assert_eq!(
+        frame[5..9],
+        [
+            "                  │    Pieces                           1    │",
+            "                  │    Rows dug                         0    │",
+            "                  │    Time                      0:01.010    │",
+            "                  │    Pieces per second             0.99    │",
+        ],
+        "{}",
+        frame.join("\n")
+    );
+}
