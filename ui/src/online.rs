@@ -7,6 +7,9 @@
 //! Everything here is plain data. Strings a player typed (names, codes) arrive as typed; the
 //! server validates them and the UI strips control characters before drawing anything.
 
+mod records;
+pub use records::{ModeBest, RecentMatch};
+
 use minotty_engine::versus::{MatchKind, Targeting};
 use minotty_engine::{Mode, ModeKind, Replay, RulesetId, Snapshot};
 
@@ -648,27 +651,6 @@ pub struct RecentGame {
     /// e.g. "1:02.345" or "123,456 pts"
     pub result: String,
     /// e.g. "finished", "topped out"
-    pub outcome: String,
-}
-
-/// A personal best on one board, as its board shows it (`0:41.674`, `12,345`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ModeBest {
-    pub mode: ModeKind,
-    pub ruleset: RulesetId,
-    pub best: String,
-}
-
-/// A versus match of the profile's recent list, from the player's seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecentMatch {
-    pub id: i64,
-    /// "battle" or "race".
-    pub kind: String,
-    pub ended_at: i64,
-    /// e.g. "won vs bob", "lost to bob", "2nd of 3"
-    pub result: String,
-    /// e.g. "+14 rating", "unranked", "left"
     pub outcome: String,
 }
 

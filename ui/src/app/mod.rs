@@ -2,6 +2,7 @@
 //! The key routing of each screen is in `route.rs`.
 
 mod account;
+mod bests;
 mod doctor;
 pub(crate) mod live;
 mod parked;
@@ -477,17 +478,10 @@ impl App {
             self.dirty = true;
             return;
         }
-        if let Response::Bests(bests) = response {
-            self.modes.bests = bests
-                .into_iter()
-                .map(|b| crate::online::ModeBest {
-                    best: crate::screens::account_form::clean(&b.best),
-                    ..b
-                })
-                .collect();
-            self.dirty = true;
-            return;
-        }
+        let response = match self.bests_response(response) {
+            Some(response) => response,
+            None => return,
+        };
         if matches!(response, Response::SignedIn { .. }) {
             // Progress made before signing in belongs to the account now, and an account the
             // key was linked to may have more.
@@ -623,13 +617,7 @@ impl App {
     /// Opens the mode select; the first time, asks for the player's puzzle progress.
     pub(super) fn open_modes(&mut self) {
         self.screen = Screen::ModeSelect;
-        // The bests may have changed since it last opened (a game was stored).
-        if matches!(
-            self.identity,
-            Identity::Registered { .. } | Identity::Local { .. }
-        ) {
-            self.request(Request::Bests);
-        }
+        self.ask_bests();
         if !self.puzzle_asked {
             self.puzzle_asked = true;
             self.request(Request::PuzzleProgress);
