@@ -3,12 +3,13 @@
 //!
 //! Every value shown for a board, a personal best or a recent game is formatted here, once, so
 //! the game screens and the command say the same thing: 40 lines `1:02.345`, marathon
-//! `123,456`, master `150 lines 4:01.2`, cheese `37 pieces`, combo `12 combo`, descent
+//! `123,456`, master `150 lines 4:01.290`, cheese `37 pieces`, combo `12 combo`, descent
 //! `37 gems`, versus `1,523 ±87`.
 
 use std::fmt::Write;
 
 use minotty_engine::{ModeKind, RulesetId, Stats};
+use minotty_ui::figures;
 use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 
 use crate::store::{
@@ -34,35 +35,23 @@ pub fn board_period(p: Period) -> BoardPeriod {
     }
 }
 
-/// `m:ss.mmm`, e.g. `1:02.345` (hours fold into minutes).
+/// `m:ss.mmm`, e.g. `1:02.345` (hours fold into minutes): [`figures::time`], the one time
+/// format of a finished game, which the results screen shows too.
 pub fn time(ms: u64) -> String {
-    format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
+    figures::time(ms).as_str().to_owned()
 }
 
-/// `m:ss.t`, e.g. `4:01.2` (tenths, truncated).
-pub fn time_tenths(ms: u64) -> String {
-    format!("{}:{:02}.{}", ms / 60_000, ms / 1000 % 60, ms % 1000 / 100)
-}
-
-/// Digits grouped by three with commas: `123,456`.
+/// Digits grouped by three with commas: `123,456` ([`figures::thousands`]).
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    figures::thousands(n).as_str().to_owned()
 }
 
-/// Pieces per second, two decimals.
+/// Pieces per second, two decimals rounded ([`figures::pps`]); `-` without a time.
 fn pps(pieces: u32, ms: u64) -> String {
     if ms == 0 {
         return "-".into();
     }
-    format!("{:.2}", f64::from(pieces) * 1000.0 / ms as f64)
+    figures::pps(pieces, ms).as_str().to_owned()
 }
 
 /// A rating and its deviation, rounded: `1,523 ±87`.
@@ -116,7 +105,7 @@ pub fn result(mode: ModeKind, f: Figures) -> String {
     match mode {
         ModeKind::Sprint => time(f.time_ms),
         ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => thousands(f.score),
-        ModeKind::Master => format!("{} lines {}", f.lines, time_tenths(f.time_ms)),
+        ModeKind::Master => format!("{} lines {}", f.lines, time(f.time_ms)),
         ModeKind::Cheese => format!("{} pieces", f.pieces),
         ModeKind::Combo => format!("{} combo", f.max_combo),
         // A descent game's score is its gems.
@@ -397,7 +386,6 @@ mod tests {
     fn values_are_formatted() {
         assert_eq!(time(62_345), "1:02.345");
         assert_eq!(time(3_600_000 + 5), "60:00.005");
-        assert_eq!(time_tenths(241_290), "4:01.2");
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
@@ -415,7 +403,7 @@ mod tests {
         assert_eq!(result(ModeKind::Sprint, f), "4:01.290");
         assert_eq!(result(ModeKind::Puzzle, f), "stage 7");
         assert_eq!(result(ModeKind::Marathon, f), "123,456");
-        assert_eq!(result(ModeKind::Master, f), "150 lines 4:01.2");
+        assert_eq!(result(ModeKind::Master, f), "150 lines 4:01.290");
         assert_eq!(result(ModeKind::Cheese, f), "37 pieces");
         assert_eq!(result(ModeKind::Combo, f), "12 combo");
         for board in [

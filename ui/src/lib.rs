@@ -36,6 +36,7 @@ pub mod allowlist;
 mod app;
 pub mod doctor;
 mod draw;
+pub mod figures;
 mod fps;
 pub mod keymap;
 pub mod keys;

@@ -7,6 +7,9 @@
 //! Everything here is plain data. Strings a player typed (names, codes) arrive as typed; the
 //! server validates them and the UI strips control characters before drawing anything.
 
+mod records;
+pub use records::{ModeBest, RecentMatch};
+
 use minotty_engine::versus::{MatchKind, Targeting};
 use minotty_engine::{Mode, ModeKind, Replay, RulesetId, Snapshot};
 
@@ -133,6 +136,9 @@ pub enum Request {
     /// opens). Answered with [`Response::PuzzleProgress`]; a front end without a store for it
     /// answers [`Response::Offline`] and the App keeps what it saw this session.
     PuzzleProgress,
+    /// The player's all-time best on every board they have one on, for the mode select (asked
+    /// each time it opens). Answered with [`Response::Bests`].
+    Bests,
     /// The player has now cleared every puzzle stage up to `stage` (sent when that grows;
     /// `stage` is at most [`minotty_engine::puzzle::STAGE_COUNT`]). Answered with
     /// [`Response::PuzzleProgress`] when stored.
@@ -387,6 +393,8 @@ pub enum Response {
     },
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),
+    /// The player's all-time bests, one per board they are on.
+    Bests(Vec<ModeBest>),
     /// The highest puzzle stage the player has cleared (0: none); `completed` once every stage
     /// was cleared.
     PuzzleProgress {
@@ -593,6 +601,8 @@ pub struct Profile {
     /// bests under other rulesets, only where the player has one.
     pub bests: Vec<ProfileBest>,
     pub recent: Vec<RecentGame>,
+    /// The latest versus matches, newest first (listed with the recent games by date).
+    pub matches: Vec<RecentMatch>,
     /// Ranked 1v1 rating, deviation and games played, when the player has played one.
     pub rating: Option<(f64, f64, u32)>,
     /// What the profile's charts show.
@@ -669,6 +679,9 @@ pub struct GameRecorded {
     pub rank: Option<u64>,
     /// Why it is not on the leaderboard, when it is not (e.g. "custom games are not ranked").
     pub note: Option<String>,
+    /// The player's all-time best on the game's board before this game, and this game's
+    /// difference to it, formatted (`figures`): ("0:42.908", "-1.234"). `None` without one.
+    pub previous_best: Option<(String, String)>,
 }
 
 /// A room, as its members and spectators see it.

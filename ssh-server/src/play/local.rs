@@ -90,6 +90,19 @@ impl Local {
             }
             Request::ListSnapshots => Response::Snapshots(self.snapshots()),
             Request::PuzzleProgress => self.puzzle_progress(),
+            Request::Bests => Response::Bests(
+                self.profile()
+                    .bests
+                    .into_iter()
+                    .filter_map(|b| {
+                        Some(minotty_ui::online::ModeBest {
+                            mode: b.mode,
+                            ruleset: b.ruleset,
+                            best: b.best?,
+                        })
+                    })
+                    .collect(),
+            ),
             Request::PuzzleCleared { stage } => {
                 let stage = stage.min(STAGE_COUNT);
                 if stage > self.save.data.puzzle_cleared {
@@ -262,6 +275,8 @@ impl Local {
             name: self.name.clone(),
             bests,
             recent,
+            // `minotty play` has no versus.
+            matches: Vec::new(),
             rating: None,
             charts: self.charts(),
         }
@@ -363,5 +378,6 @@ fn recorded(game: i64, personal_best: bool, note: String) -> Response {
         personal_best,
         rank: None,
         note: Some(note),
+        previous_best: None,
     })
 }

@@ -16,6 +16,8 @@
 //! `SnapshotFailed`.
 
 mod live;
+mod previous_best;
+mod recent_matches;
 mod retry;
 mod worker;
 
@@ -451,11 +453,30 @@ impl AccountClient {
             started_at: ended_at.saturating_sub(duration),
             ended_at,
         };
-        let reply = writer.submit(finished);
         let tx = self.tx.clone();
+        let store = self.shared.store.clone();
+        let writer = writer.clone();
+        let (mode, stats) = (finished.replay.mode.kind, finished.stats);
+        let board = previous_best::board_of(&finished.replay);
         tokio::spawn(async move {
+            // The best this game faced, read before the writer may store it: for the results'
+            // "was 0:42.908  -1.234". A failed read only leaves the context out.
+            let before = match (&store, board) {
+                (Some(store), Some(board)) => {
+                    let read = previous_best::read(store, board, finished.player, ended_at);
+                    match tokio::time::timeout(previous_best::READ_TIMEOUT, read).await {
+                        Ok(Ok(entry)) => entry,
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let reply = writer.submit(finished);
             let response = match reply.await {
-                Ok(result) => recorded(result),
+                Ok(result) => {
+                    let context = before.map(|b| previous_best::context(mode, &b, &stats));
+                    recorded(result, context)
+                }
                 Err(_) => error("the game writer stopped before storing your game"),
             };
             let _ = tx.send(response).await;
@@ -473,7 +494,7 @@ impl Drop for AccountClient {
 }
 
 /// What the results screen is told about a stored game.
-fn recorded(result: WriteResult) -> Response {
+fn recorded(result: WriteResult, previous_best: Option<(String, String)>) -> Response {
     match result {
         Ok(StoredGame {
             id,
@@ -491,6 +512,7 @@ fn recorded(result: WriteResult) -> Response {
                 personal_best: improved.contains(&Period::AllTime),
                 rank,
                 note,
+                previous_best,
             })
         }
         Err(e) => {

@@ -124,6 +124,7 @@ impl Services {
             | Request::ListSnapshots
             | Request::DeleteSnapshot { .. }
             | Request::PuzzleProgress
+            | Request::Bests
             | Request::PuzzleCleared { .. }
             | Request::RetryAccount => self.account.handle(request),
             Request::QuickMatch

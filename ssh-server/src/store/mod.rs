@@ -26,6 +26,7 @@ mod charts;
 mod games;
 mod keys;
 mod leaderboard;
+mod match_history;
 mod matches;
 mod meta;
 mod names;
@@ -54,6 +55,7 @@ pub use charts::{PaceGame, RankedGame};
 pub use games::{FinishedGame, GameId, GameRecord, StoredGame, outcome_text};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyFingerprint, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
+pub use match_history::MatchLine;
 pub use matches::{MatchId, MatchPlayer, NewMatch};
 pub use names::{NameError, PlayerName};
 pub use passwords::{

@@ -10,6 +10,12 @@
 //! | combo | longest combo | the game ended |
 //! | descent | gems (its score) | the game ended (its time limit) |
 //!
+//! And every board ranks only a game that achieved something in its measure ([`achieved`]): a
+//! master game with 0 lines, a marathon or ultra game with 0 points, a combo game without a
+//! combo, a descent game without a gem is stored, never ranked, so it is neither a personal best
+//! nor on a board (40 lines and cheese already need their goal). This is the one place the rule
+//! lives: the writer's verdict ([`eligible`]) decides both the boards and the personal bests.
+//!
 //! Endless and custom games are stored, never ranked. So is a cheese game with a row count other
 //! than the preset's 20 (it is not the preset).
 //!
@@ -132,6 +138,22 @@ pub enum Unranked {
     Paused,
     #[error("a bot played")]
     Bot,
+    #[error("{0}")]
+    Nothing(&'static str),
+}
+
+/// Whether a game of `kind` with `stats` achieved something in the measure its board ranks on;
+/// `Err` says what it lacks. Modes ranked on a goal (40 lines, cheese) achieve it by winning,
+/// which [`eligible`] checks.
+pub fn achieved(kind: ModeKind, stats: &Stats) -> Result<(), Unranked> {
+    let lacks = match kind {
+        ModeKind::Master if stats.lines == 0 => "no line cleared",
+        ModeKind::Marathon | ModeKind::Ultra if stats.score == 0 => "no points scored",
+        ModeKind::Combo if stats.max_combo == 0 => "no combo",
+        ModeKind::Descent if stats.score == 0 => "no gem collected",
+        _ => return Ok(()),
+    };
+    Err(Unranked::Nothing(lacks))
 }
 
 /// Whether a game with this replay and (re-simulated) outcome may rank; the key when it may.
@@ -168,6 +190,7 @@ pub fn eligible(
     if needs_goal && !won {
         return Err(Unranked::GoalMissed);
     }
+    achieved(kind, stats)?;
     Ok(key)
 }
 
@@ -267,6 +290,71 @@ mod tests {
         assert!(rank_key(ModeKind::Master, &stats(u64::MAX, 0, u32::MAX, 0, 0)).unwrap() < 0);
     }
 
+    /// Stats that achieved something in every mode's measure.
+    fn something() -> Stats {
+        stats(60_000, 100, 4, 10, 2)
+    }
+
+    #[test]
+    fn a_game_that_achieved_nothing_in_its_measure_never_ranks() {
+        let ended = Some((EndReason::BlockOut, false));
+        let time_up = Some((EndReason::Limit(minotty_engine::Stat::Time), true));
+        // (mode, ruleset, outcome, the stats that rank on nothing)
+        let cases = [
+            (
+                Mode::master(),
+                RulesetId::Standard,
+                ended,
+                stats(4_900, 0, 0, 11, 0),
+            ),
+            (
+                Mode::marathon(),
+                RulesetId::Standard,
+                ended,
+                stats(9_000, 0, 0, 9, 0),
+            ),
+            (
+                Mode::ultra(),
+                RulesetId::Tetrs,
+                time_up,
+                stats(120_000, 0, 0, 9, 0),
+            ),
+            (
+                Mode::combo(),
+                RulesetId::Standard,
+                ended,
+                stats(900, 0, 0, 1, 0),
+            ),
+            (
+                Mode::descent(),
+                RulesetId::Tetrs,
+                time_up,
+                stats(180_000, 0, 0, 0, 0),
+            ),
+        ];
+        let none = minotty_engine::Tuning::default();
+        for (mode, ruleset, outcome, nothing) in cases {
+            let kind = mode.kind;
+            let r = replay_under(mode, ruleset, none);
+            assert!(
+                matches!(eligible(&r, &nothing, outcome), Err(Unranked::Nothing(_))),
+                "{kind:?}"
+            );
+            // The least that is something ranks.
+            let mut least = nothing;
+            match kind {
+                ModeKind::Master => least.lines = 1,
+                ModeKind::Combo => least.max_combo = 1,
+                _ => least.score = 1,
+            }
+            assert!(eligible(&r, &least, outcome).is_ok(), "{kind:?}");
+        }
+        // The goal modes: nothing is a missed goal.
+        let sprint = replay(Mode::sprint());
+        let zero = Stats::default();
+        assert_eq!(eligible(&sprint, &zero, ended), Err(Unranked::GoalMissed));
+    }
+
     fn replay(mode: Mode) -> Replay {
         minotty_engine::Game::new(
             minotty_engine::GameConfig {
@@ -280,7 +368,7 @@ mod tests {
 
     #[test]
     fn only_finished_preset_games_rank() {
-        let s = Stats::default();
+        let s = something();
         let sprint = replay(Mode::sprint());
         let goal = Some((EndReason::Limit(minotty_engine::Stat::Lines), true));
         assert!(eligible(&sprint, &s, goal).is_ok());
@@ -326,7 +414,7 @@ mod tests {
 
     #[test]
     fn other_rulesets_rank_on_their_own_boards_untuned() {
-        let s = Stats::default();
+        let s = something();
         let goal = Some((EndReason::Limit(minotty_engine::Stat::Lines), true));
         let topped = Some((EndReason::BlockOut, false));
         let none = minotty_engine::Tuning::default();
@@ -370,7 +458,7 @@ mod tests {
 
     #[test]
     fn a_pause_unranks_timed_modes_only() {
-        let s = Stats::default();
+        let s = something();
         let time_up = Some((EndReason::Limit(minotty_engine::Stat::Time), true));
         let topped = Some((EndReason::BlockOut, false));
         for (mode, outcome, unranked) in [
@@ -394,7 +482,7 @@ mod tests {
 
     #[test]
     fn a_game_a_bot_played_never_ranks() {
-        let s = Stats::default();
+        let s = something();
         let topped = Some((EndReason::ComboBroken, false));
         for mode in [Mode::combo(), Mode::marathon()] {
             let mut r = replay(mode);

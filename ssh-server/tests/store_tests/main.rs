@@ -16,6 +16,7 @@ mod integrity;
 mod leaderboard;
 mod limits;
 mod meta;
+mod nothing;
 mod puzzle;
 mod rulesets;
 mod snapshots;

@@ -317,6 +317,7 @@ impl App {
                                 personal_best: false,
                                 rank: None,
                                 note: Some(m),
+                                previous_best: None,
                             };
                             self.account.recorded = Some((self.games, rec));
                             true
@@ -440,6 +441,10 @@ impl App {
                 if self.session.as_ref().is_some_and(|s| s.game().is_over()) {
                     let rec = GameRecorded {
                         note: rec.note.as_deref().map(clean),
+                        previous_best: rec
+                            .previous_best
+                            .as_ref()
+                            .map(|(best, delta)| (clean(best), clean(delta))),
                         ..rec.clone()
                     };
                     self.account.recorded = Some((self.games, rec));

@@ -2,6 +2,7 @@
 //! The key routing of each screen is in `route.rs`.
 
 mod account;
+mod bests;
 mod doctor;
 mod leave;
 pub(crate) mod live;
@@ -482,6 +483,10 @@ impl App {
             self.dirty = true;
             return;
         }
+        let response = match self.bests_response(response) {
+            Some(response) => response,
+            None => return,
+        };
         if matches!(response, Response::SignedIn { .. }) {
             // Progress made before signing in belongs to the account now, and an account the
             // key was linked to may have more.
@@ -618,6 +623,7 @@ impl App {
     /// Opens the mode select; the first time, asks for the player's puzzle progress.
     pub(super) fn open_modes(&mut self) {
         self.screen = Screen::ModeSelect;
+        self.ask_bests();
         if !self.puzzle_asked {
             self.puzzle_asked = true;
             self.request(Request::PuzzleProgress);

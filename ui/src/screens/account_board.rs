@@ -289,6 +289,11 @@ impl Widget for &BoardView<'_> {
             titles_w + BOARDS.len() as u16 - 1
         };
         let mut x = inner.x + inner.width.saturating_sub(tabs_w) / 2;
+        // Left/Right change the mode: the arrows sit on the mode tabs, where they fit.
+        if tabs_w + 4 <= inner.width {
+            draw::put(buf, inner, x - 2, inner.y, "<", theme.dim());
+            draw::put(buf, inner, x + tabs_w + 1, inner.y, ">", theme.dim());
+        }
         for (i, &b) in BOARDS.iter().enumerate() {
             let style = if i == s.tab {
                 theme.selected()
@@ -321,9 +326,10 @@ impl Widget for &BoardView<'_> {
             x = draw::put(buf, inner, x, inner.y + 1, label.as_str(), style);
             x = draw::put(buf, inner, x, inner.y + 1, " ", theme.dim());
         }
-        // The ruleset of the board: a switch where the mode has one board per ruleset.
+        // The ruleset of the board, and the key that changes it where the mode has one board
+        // per ruleset (no arrows: Left/Right change the mode).
         let ruleset = if s.per_ruleset() {
-            sfmt!(48; "Ruleset: < {} >", ruleset_name(s.ruleset()))
+            sfmt!(48; "Ruleset: {}  (u changes)", ruleset_name(s.ruleset()))
         } else {
             sfmt!(48; "Ruleset: {}", ruleset_name(s.ruleset()))
         };
@@ -378,8 +384,10 @@ impl Widget for &BoardView<'_> {
         }
         let hint = if matches!(s.load, Load::Offline) {
             "Esc back"
-        } else {
+        } else if s.per_ruleset() {
             "Left/Right mode  Tab period  u ruleset  PgUp/PgDn page  Esc back"
+        } else {
+            "Left/Right mode  Tab period  PgUp/PgDn page  Esc back"
         };
         draw::hint(buf, inner, hint, theme);
     }

@@ -1,5 +1,6 @@
 //! The player's own page: bests per mode (and per ruleset, where played) with their global
-//! rank, recent games with their ruleset and id (Enter watches one), and the versus rating;
+//! rank, recent games with their ruleset and id (Enter watches one) and versus matches, newest
+//! first, and the versus rating;
 //! `c` shows charts instead: a board's personal best over time (the board of the best
 //! selected; Left/Right for another) and pieces per second of the latest games.
 
@@ -11,7 +12,7 @@ use super::account_form::{Load, clean, date, load_message};
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{BestHistory, Profile};
+use crate::online::{BestHistory, Profile, RecentGame, RecentMatch};
 use crate::rules::ruleset_name;
 use crate::text::{clock, sanitize, sfmt};
 use crate::theme::Theme;
@@ -50,15 +51,18 @@ impl ProfileScreen {
     fn items(&self) -> usize {
         self.profile
             .as_ref()
-            .map_or(0, |p| p.bests.len() + p.recent.len())
+            .map_or(0, |p| p.bests.len() + p.recent.len() + p.matches.len())
     }
 
-    /// The game of item `i`, if it has one.
+    /// The game of item `i`, if it has one (a versus match has no game of its own).
     fn game(&self, i: usize) -> Option<i64> {
         let p = self.profile.as_ref()?;
         match p.bests.get(i) {
             Some(b) => b.game,
-            None => p.recent.get(i - p.bests.len()).map(|g| g.game),
+            None => match recent_item(p, i - p.bests.len())? {
+                Recent::Game(g) => Some(g.game),
+                Recent::Match(_) => None,
+            },
         }
     }
 
@@ -123,10 +127,10 @@ impl ProfileScreen {
         let p = self.profile.as_ref()?;
         let (mode, ruleset) = match p.bests.get(self.cursor) {
             Some(b) => (b.mode, b.ruleset),
-            None => {
-                let g = p.recent.get(self.cursor - p.bests.len())?;
-                (g.mode, g.ruleset)
-            }
+            None => match recent_item(p, self.cursor - p.bests.len())? {
+                Recent::Game(g) => (g.mode, g.ruleset),
+                Recent::Match(_) => return None,
+            },
         };
         p.charts
             .bests
@@ -143,6 +147,11 @@ impl ProfileScreen {
         for g in &mut p.recent {
             g.result = clean(&g.result);
             g.outcome = clean(&g.outcome);
+        }
+        for m in &mut p.matches {
+            m.kind = clean(&m.kind);
+            m.result = clean(&m.result);
+            m.outcome = clean(&m.outcome);
         }
         self.profile = Some(p);
         self.load = Load::Ready;
@@ -238,16 +247,20 @@ impl Widget for &ProfileView<'_> {
         draw::put(buf, body, body.x, y, "RECENT GAMES", theme.dim());
         let rows = inner.bottom().saturating_sub(y + 3);
         let list = Rect::new(body.x, y + 1, body.width, rows).intersection(body);
-        if p.recent.is_empty() {
+        let recent = p.recent.len() + p.matches.len();
+        if recent == 0 {
             draw::put(buf, list, list.x, list.y, "No games yet.", theme.dim());
         }
         let selected = s.cursor.checked_sub(p.bests.len());
         let first = selected.map_or(0, |c| (c + 1).saturating_sub(usize::from(rows)));
-        for (i, g) in p.recent.iter().enumerate().skip(first) {
+        for i in first..recent {
             let y = list.y + (i - first) as u16;
             if y >= list.bottom() {
                 break;
             }
+            let Some(item) = recent_item(p, i) else {
+                break;
+            };
             let style = if Some(i) == selected {
                 theme.selected()
             } else {
@@ -257,6 +270,19 @@ impl Widget for &ProfileView<'_> {
             for x in line.left()..line.right() {
                 draw::put(buf, line, x, y, " ", style);
             }
+            let g = match item {
+                Recent::Game(g) => g,
+                Recent::Match(m) => {
+                    draw::put(buf, line, line.x, y, "Versus", style);
+                    draw::put(buf, line, line.x + 10, y, &m.kind, style);
+                    draw::put(buf, line, line.x + 22, y, &m.result, style);
+                    draw::put(buf, line, line.x + 40, y, &m.outcome, style);
+                    let id = sfmt!(24; "m{}", m.id);
+                    draw::put(buf, line, line.x + 52, y, id.as_str(), style);
+                    draw::put_right(buf, line, y, date(m.ended_at).as_str(), style);
+                    continue;
+                }
+            };
             draw::put(buf, line, line.x, y, g.mode.title(), style);
             draw::put(buf, line, line.x + 10, y, ruleset_name(g.ruleset), style);
             draw::put(buf, line, line.x + 22, y, &g.result, style);
@@ -274,6 +300,33 @@ impl Widget for &ProfileView<'_> {
             draw::put_centered(buf, inner, y, line.as_str(), theme.dim());
         }
         draw::hint(buf, inner, hint, theme);
+    }
+}
+
+/// A line of the recent list: the solo games and the versus matches, merged newest first.
+#[derive(Clone, Copy, Debug)]
+enum Recent<'a> {
+    Game(&'a RecentGame),
+    Match(&'a RecentMatch),
+}
+
+/// Line `k` of the recent list (both lists arrive newest first; a tie lists the game first).
+fn recent_item(p: &Profile, k: usize) -> Option<Recent<'_>> {
+    let (mut g, mut m) = (0, 0);
+    loop {
+        let item = match (p.recent.get(g), p.matches.get(m)) {
+            (Some(a), Some(b)) if a.ended_at >= b.ended_at => Recent::Game(a),
+            (_, Some(b)) => Recent::Match(b),
+            (Some(a), None) => Recent::Game(a),
+            (None, None) => return None,
+        };
+        if g + m == k {
+            return Some(item);
+        }
+        match item {
+            Recent::Game(_) => g += 1,
+            Recent::Match(_) => m += 1,
+        }
     }
 }
 

@@ -175,16 +175,7 @@ fn numbers(s: &LiveStats) -> StackStr<48> {
 
 /// `1234567` as "1,234,567".
 pub fn grouped(n: u64) -> StackStr<32> {
-    let digits = sfmt!(32; "{}", n);
-    let d = digits.as_str();
-    let mut out = StackStr::<32>::new();
-    for (i, c) in d.chars().enumerate() {
-        if i > 0 && (d.len() - i).is_multiple_of(3) {
-            let _ = out.write_char(',');
-        }
-        let _ = out.write_char(c);
-    }
-    out
+    crate::figures::thousands(n)
 }
 
 /// Draws the Live screen.

@@ -46,6 +46,9 @@ pub struct ModeSelect {
     pub puzzle_stage: u8,
     /// The highest puzzle stage the player has cleared (0: none), as the App knows it.
     pub puzzle_cleared: u8,
+    /// The player's all-time bests (the answer to `Request::Bests`), shown for the mode and
+    /// ruleset chosen.
+    pub bests: Vec<crate::online::ModeBest>,
     /// Descent can be started (the App's [`crate::App::descent_unlocked`]).
     pub descent_unlocked: bool,
 }
@@ -61,6 +64,7 @@ impl Default for ModeSelect {
             snapshots: Vec::new(),
             puzzle_stage: 1,
             puzzle_cleared: 0,
+            bests: Vec::new(),
             descent_unlocked: false,
         }
     }
@@ -383,6 +387,21 @@ impl Widget for &ModeSelectView<'_> {
                     draw::put(buf, right, right.x, y + 2, LOCKED_NOTE, theme.bad());
                 }
             }
+        }
+        // The personal best of the board this choice plays on, at the foot of the pane.
+        let board_ruleset = if takes_ruleset(kind) {
+            st.ruleset
+        } else {
+            fixed_ruleset(kind)
+        };
+        let best = st
+            .bests
+            .iter()
+            .find(|b| b.mode == kind && b.ruleset == board_ruleset);
+        if let (Some(b), None) = (best, st.focus) {
+            let y = right.bottom().saturating_sub(1);
+            let line = sfmt!(64; "Your best  {}", b.best.as_str());
+            draw::put(buf, right, right.x, y, line.as_str(), theme.accent());
         }
         let opt = st.focus.and_then(|f| st.custom.row(f, st.ruleset));
         let hint = match (st.focus, opt) {

@@ -8,9 +8,10 @@ use ratatui::widgets::Widget;
 use super::game::game_outcome_text;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
+use crate::figures::{self, pps};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::GameRecorded;
-use crate::text::{StackStr, clock, pps, sfmt};
+use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::stats::{piece_counts_line, piece_letter};
 
@@ -146,7 +147,7 @@ impl Widget for &ResultsView<'_> {
         let classic_rows: [(&str, StackStr<24>); 10];
         let rows: &[(&str, StackStr<24>)] = if let Some(d) = game.descent() {
             descent_rows = [
-                ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
+                ("Time", sfmt!(24; "{}", figures::time(s.time).as_str())),
                 ("Gems", sfmt!(24; "{}", d.gems())),
                 ("Depth", sfmt!(24; "{} rows", d.depth())),
                 ("Piece", sfmt!(24; "{}", piece_letter(d.piece()))),
@@ -181,41 +182,86 @@ impl Widget for &ResultsView<'_> {
     }
 }
 
-/// The results table of every mode but Descent.
+/// The results table of every mode but Descent. 40 lines shows keys per piece (its players
+/// count their inputs) instead of the level; cheese leads with what it ranks on, pieces, and
+/// the garbage rows dug.
 fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
     let s = game.stats();
     let puzzle = game.puzzle_state();
-    [
-        ("Time", sfmt!(24; "{}", clock(s.time).as_str())),
-        ("Score", sfmt!(24; "{}", s.score)),
-        ("Lines", sfmt!(24; "{}", s.lines)),
-        ("Pieces", sfmt!(24; "{}", s.pieces)),
-        (
-            "Pieces per second",
-            sfmt!(24; "{}", pps(s.pieces, s.time).as_str()),
-        ),
-        match puzzle {
-            Some(p) => ("Stage reached", sfmt!(24; "{}: {}", p.stage, p.name)),
-            None => ("Level", sfmt!(24; "{}", s.level)),
-        },
-        match puzzle {
-            Some(p) => {
-                let start = game.mode().puzzle_start().unwrap_or(1);
-                let cleared = (p.stage + u8::from(won)).saturating_sub(start);
-                (
-                    "Stages cleared",
-                    sfmt!(24; "{} (from stage {})", cleared, start),
-                )
-            }
-            None => ("Tetrises", sfmt!(24; "{}", s.tetrises)),
-        },
-        (spins_label(game), sfmt!(24; "{}", s.tspins)),
-        (
-            "Best combo / B2B",
-            sfmt!(24; "{} / {}", s.max_combo, s.max_b2b),
-        ),
-        ("Perfect clears", sfmt!(24; "{}", s.perfect_clears)),
-    ]
+    let time = ("Time", sfmt!(24; "{}", figures::time(s.time).as_str()));
+    let score = (
+        "Score",
+        sfmt!(24; "{}", figures::thousands(s.score).as_str()),
+    );
+    let lines = ("Lines", sfmt!(24; "{}", s.lines));
+    let pieces = ("Pieces", sfmt!(24; "{}", s.pieces));
+    let pps = (
+        "Pieces per second",
+        sfmt!(24; "{}", pps(s.pieces, s.time).as_str()),
+    );
+    let kpp = (
+        "Keys per piece",
+        sfmt!(24; "{}", figures::per_piece(key_presses(game), s.pieces).as_str()),
+    );
+    let tetrises = ("Tetrises", sfmt!(24; "{}", s.tetrises));
+    let spins = (spins_label(game), sfmt!(24; "{}", s.tspins));
+    let combo = (
+        "Best combo / B2B",
+        sfmt!(24; "{} / {}", s.max_combo, s.max_b2b),
+    );
+    let perfect = ("Perfect clears", sfmt!(24; "{}", s.perfect_clears));
+    match game.mode().kind {
+        ModeKind::Sprint => [
+            time, pieces, pps, kpp, lines, score, tetrises, spins, combo, perfect,
+        ],
+        ModeKind::Cheese => [
+            pieces,
+            ("Rows dug", sfmt!(24; "{}", s.garbage_cleared)),
+            time,
+            pps,
+            kpp,
+            lines,
+            score,
+            spins,
+            combo,
+            perfect,
+        ],
+        _ => [
+            time,
+            score,
+            lines,
+            pieces,
+            pps,
+            match puzzle {
+                Some(p) => ("Stage reached", sfmt!(24; "{}: {}", p.stage, p.name)),
+                None => ("Level", sfmt!(24; "{}", s.level)),
+            },
+            match puzzle {
+                Some(p) => {
+                    let start = game.mode().puzzle_start().unwrap_or(1);
+                    let cleared = (p.stage + u8::from(won)).saturating_sub(start);
+                    (
+                        "Stages cleared",
+                        sfmt!(24; "{} (from stage {})", cleared, start),
+                    )
+                }
+                None => tetrises,
+            },
+            spins,
+            combo,
+            perfect,
+        ],
+    }
+}
+
+/// The keys the player pressed in `game` (each press once, however long it was held).
+fn key_presses(game: &Game) -> u64 {
+    let presses = game
+        .inputs()
+        .iter()
+        .filter(|(_, i)| matches!(i, minotty_engine::Input::Press(_)))
+        .count();
+    presses as u64
 }
 
 impl ResultsView<'_> {
@@ -247,12 +293,25 @@ impl ResultsView<'_> {
                 draw::put_centered(buf, inner, y, line, theme.dim());
             }
             OnlineNote::Recorded(rec) => {
+                // The best the game faced and its difference: "NEW PERSONAL BEST  -1.234" and
+                // "was 0:42.908" by the rank, or "Your best 0:40.440  +1.234".
+                let previous = rec.previous_best.as_ref();
+                let was = previous.map(|(best, _)| best.as_str());
                 if rec.personal_best {
-                    let pb = "NEW PERSONAL BEST";
-                    draw::put_centered(buf, inner, inner.y + 3, pb, theme.accent());
+                    let pb = match previous {
+                        Some((_, delta)) => sfmt!(48; "NEW PERSONAL BEST  {}", delta),
+                        None => sfmt!(48; "NEW PERSONAL BEST"),
+                    };
+                    draw::put_centered(buf, inner, inner.y + 3, pb.as_str(), theme.accent());
+                } else if let (Some((best, delta)), None) = (previous, &rec.note) {
+                    let line = sfmt!(48; "Your best {}  {}", best, delta);
+                    draw::put_centered(buf, inner, inner.y + 3, line.as_str(), theme.dim());
                 }
                 if let Some(rank) = rec.rank {
-                    let line = sfmt!(48; "Global rank #{}", rank);
+                    let line = match was.filter(|_| rec.personal_best) {
+                        Some(was) => sfmt!(64; "Global rank #{}  (was {})", rank, was),
+                        None => sfmt!(64; "Global rank #{}", rank),
+                    };
                     draw::put_centered(buf, inner, y, line.as_str(), theme.good());
                 } else if let Some(note) = rec.note.as_ref().filter(|_| !self.said_unranked()) {
                     // Cleaned of control characters when it arrived (`app/account.rs`).

@@ -586,6 +586,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
                 outcome: "finished".into(),
             },
         ],
+        matches: Vec::new(),
         rating: Some((1612.4, 80.2, 14)),
         charts: Default::default(),
     };
@@ -653,6 +654,7 @@ fn results_show_a_new_personal_best_and_the_global_rank() {
             personal_best: true,
             rank: Some(3),
             note: None,
+            previous_best: None,
         }),
         0,
     );
@@ -672,6 +674,7 @@ fn results_show_a_new_personal_best_and_the_global_rank() {
             personal_best: false,
             rank: None,
             note: Some("forfeited games are not \u{1b}ranked".into()),
+            previous_best: None,
         }),
         0,
     );
@@ -729,6 +732,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
             name: "ada".into(),
             bests: vec![],
             recent: vec![],
+            matches: Vec::new(),
             rating: None,
             charts: Default::default(),
         }),
@@ -755,6 +759,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
             personal_best: true,
             rank: None,
             note: Some("#1 of your 40 Lines games".into()),
+            previous_best: None,
         }),
         0,
     );

@@ -56,6 +56,7 @@ fn profile() -> Profile {
             result: "1:01.000".into(),
             outcome: "finished".into(),
         }],
+        matches: Vec::new(),
         rating: None,
         charts: ProfileCharts {
             bests: vec![

@@ -16,6 +16,7 @@ mod live;
 mod play;
 mod puzzle;
 mod reconnect;
+mod records;
 mod retry;
 mod rulesets;
 mod scaling;

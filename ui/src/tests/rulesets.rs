@@ -310,7 +310,7 @@ fn the_leaderboards_switch_ruleset_with_u() {
     let s = rows(&a);
     assert_eq!(
         s[3].trim(),
-        "│                          Ruleset: < tui-tetris >                           │"
+        "│                      Ruleset: tui-tetris  (u changes)                      │"
     );
     assert!(
         s[5].contains("bob") && s[5].contains("0:31.000"),
@@ -405,6 +405,7 @@ fn the_profile_names_each_games_ruleset() {
             result: "0:49.000".into(),
             outcome: "finished".into(),
         }],
+        matches: Vec::new(),
         rating: None,
         charts: Default::default(),
     };

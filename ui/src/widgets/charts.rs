@@ -191,11 +191,19 @@ impl Widget for &ChartView<'_> {
                 .map(|t| Line::from(Span::styled(t, theme.text())))
                 .collect()
         };
+        // An x label that repeats the one before it is left blank: the moments of a personal
+        // best chart within one minute would otherwise read `14:05 14:05 14:05`.
+        let mut x_labels = labels(xb, self.x_label);
+        for i in (1..x_labels.len()).rev() {
+            if x_labels[..i].contains(&x_labels[i]) {
+                x_labels[i] = Line::from("");
+            }
+        }
         let chart = Chart::new(datasets)
             .x_axis(
                 Axis::default()
                     .bounds(xb)
-                    .labels(labels(xb, self.x_label))
+                    .labels(x_labels)
                     .style(theme.dim()),
             )
             .y_axis(

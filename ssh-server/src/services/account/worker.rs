@@ -259,6 +259,12 @@ impl Worker {
                 };
                 Response::Profile(self.profile(account, now).await?)
             }
+            Request::Bests => {
+                let Some(account) = self.current() else {
+                    return Ok(None);
+                };
+                Response::Bests(super::previous_best::all(&self.store, account.id, now).await?)
+            }
             Request::PuzzleProgress => {
                 let Some(account) = self.current() else {
                     // Guests and new keys: the App keeps its progress for the session.
@@ -433,6 +439,14 @@ impl Worker {
             .iter()
             .map(recent_game)
             .collect();
+        // The versus matches are stored apart from the solo games (`store/matches.rs`).
+        let matches = self
+            .store
+            .match_history(account.id, super::recent_matches::RECENT_MATCHES)
+            .await?
+            .iter()
+            .map(super::recent_matches::recent_match)
+            .collect();
         let rating = self
             .store
             .rating_rank_of(account.id, Period::AllTime, now)
@@ -450,6 +464,7 @@ impl Worker {
             name: account.name,
             bests,
             recent,
+            matches,
             rating,
             charts: crate::charts::profile_charts(&ranked, &pace),
         })
