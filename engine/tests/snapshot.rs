@@ -388,3 +388,24 @@ fn a_resumed_game_is_the_same_however_its_updates_are_chunked() {
         assert_eq!(view(&g), view(&original), "updates every {step} ms");
     }
 }
+
+#[test]
+fn a_snapshot_taken_during_the_appearance_delay_reads_back_and_resumes_alike() {
+    // tetrs waits 50 ms between a lock that clears nothing and the next piece: the game is
+    // then between pieces (a clear of no rows), a moment a player can save. Its bytes were
+    // written but refused on reading ("line clear"), so the saved snapshot was lost.
+    let mut g = played(RulesetId::Tetrs, Mode::marathon(), Tuning::default(), 7, 3);
+    let t = g.now() + 40;
+    g.update(t, None);
+    let locks = g.stats().pieces;
+    g.update(t, Some(Input::Press(Button::HardDrop)));
+    g.update(t + 1, Some(Input::Release(Button::HardDrop)));
+    assert_eq!(g.stats().pieces, locks + 1, "the drop locked a piece");
+    let snap = g.snapshot().expect("between pieces");
+    assert!(
+        matches!(snap.phase(), SnapshotPhase::Clearing { rows: 0, .. }),
+        "{:?}",
+        snap.phase()
+    );
+    resumes_alike("tetrs, appearance delay", g, 20);
+}

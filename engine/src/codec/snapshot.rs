@@ -191,7 +191,9 @@ impl Snapshot {
             1 => {
                 let until = r.var()?;
                 let rows = r.var()?;
-                if rows == 0 || rows >> HEIGHT != 0 || until < time {
+                // No rows: the appearance delay between a lock that cleared nothing and the
+                // next piece, which the game keeps as a clear of no rows.
+                if rows >> HEIGHT != 0 || until < time {
                     return Err(SnapshotError::Malformed("line clear"));
                 }
                 SnapshotPhase::Clearing { until, rows }
