@@ -24,7 +24,7 @@ use ratatui::widgets::Widget;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::{Identity, Request, Response};
 use crate::screens::game::GameView;
-use crate::screens::help::HelpView;
+use crate::screens::help::{HelpScreen, HelpView};
 use crate::screens::menu::MenuView;
 use crate::screens::mode_select::{ModeSelect, ModeSelectView};
 use crate::screens::quit::{self, QuitAction};
@@ -64,6 +64,7 @@ pub struct App {
     settings_changed: bool,
     screen: Screen,
     help_back: Screen,
+    help: HelpScreen,
     settings_back: Screen,
     /// The quit confirmation, when open: whether "Quit" is selected.
     quit_dialog: Option<bool>,
@@ -124,6 +125,7 @@ impl App {
             settings_changed: false,
             screen: Screen::Menu,
             help_back: Screen::Menu,
+            help: HelpScreen::default(),
             settings_back: Screen::Menu,
             quit_dialog: None,
             menu_cursor: 0,
@@ -383,6 +385,7 @@ impl App {
             }
             .render(area, buf),
             (Screen::Help, _) => HelpView {
+                state: &self.help,
                 keys: &self.settings.keys,
                 releases: self.releases,
                 theme,

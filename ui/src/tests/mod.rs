@@ -9,6 +9,7 @@ mod charts;
 mod descent;
 mod doctor;
 mod graphics;
+mod help;
 mod integrity;
 mod live;
 mod play;
