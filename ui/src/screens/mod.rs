@@ -19,6 +19,8 @@ pub mod pause;
 pub mod quit;
 pub mod results;
 pub mod settings;
+pub mod settings_confirm;
+pub mod settings_explain;
 pub mod too_small;
 pub mod versus_match;
 pub mod versus_menu;

@@ -38,7 +38,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Soft drop                                             Down  ",
         "  Hard drop                                        Up, Space  ",
         "  Sonic drop                                               -  ",
-        "  Hold                                              C, Shift  ",
+        "  Hold                                                     C  ",
         "",
         "  Pause / resume                                      Esc, P  ",
         "  Snapshot (solo; start it in Custom)                 Ctrl+S  ",

@@ -17,6 +17,7 @@ mod puzzle;
 mod reconnect;
 mod rulesets;
 mod screens;
+mod settings;
 mod snapshots;
 mod text_policy;
 mod unreachable;
