@@ -61,7 +61,7 @@ pub fn ruleset_description(id: RulesetId) -> &'static str {
              soft drop one row a press, no room above the field."
         }
         RulesetId::Tetrs => {
-            "The tetrs game: its own Ocular rotation and 180 turns, pieces seen lately come \
+            "The tetrs game: its own rotation, Ocular and 180 turns, pieces seen lately come \
              less often, falling up to instant, every spin scores."
         }
     }

@@ -59,7 +59,7 @@ fn the_mode_select_picks_a_ruleset_and_remembers_it() {
     );
     assert_eq!(
         s[8],
-        "  │  Combo              The tetrs game: its own Ocular rotation and 180      │  "
+        "  │  Combo              The tetrs game: its own rotation, Ocular and 180     │  "
     );
     assert_eq!(a.settings().ruleset, RulesetId::Tetrs);
     // Left goes back through tui-tetris.
