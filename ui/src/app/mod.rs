@@ -360,6 +360,7 @@ impl App {
                 cursor: self.menu_cursor,
                 player: &self.player,
                 notice: self.menu_notice(),
+                guest: self.identity == Identity::Guest,
                 theme,
             }
             .render(area, buf),

@@ -9,6 +9,7 @@ mod charts;
 mod descent;
 mod doctor;
 mod graphics;
+mod guest;
 mod help;
 mod integrity;
 mod live;
