@@ -14,6 +14,7 @@ mod help;
 mod integrity;
 mod live;
 mod play;
+mod polish;
 mod puzzle;
 mod reconnect;
 mod rulesets;
