@@ -139,7 +139,7 @@ impl Keymap {
                 *free = Some(key);
                 None
             }
-            None => std::mem::replace(&mut slots[SLOTS - 1], Some(key)),
+            None => slots[SLOTS - 1].replace(key),
         };
         Rebound {
             taken_from: owner,
