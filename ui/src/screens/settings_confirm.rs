@@ -95,11 +95,12 @@ impl ConfirmState {
             ),
         };
         let inner = draw::dialog(buf, area, 56, 12, theme, title);
+        // The text stops two rows above the buttons, however long the list of what is lost.
         let text = Rect::new(
             inner.x + 2,
             inner.y,
             inner.width.saturating_sub(4),
-            inner.height,
+            inner.height.saturating_sub(3),
         );
         draw::put(buf, text, text.x, inner.y + 1, question, theme.title());
         let after = self.result(s);
@@ -174,4 +175,56 @@ fn changed(a: &Settings, b: &Settings) -> Vec<&'static str> {
     .into_iter()
     .filter_map(|(differs, name)| differs.then_some(name))
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::{BoardSize, ColorMode, Graphics};
+    use minotty_engine::Handling;
+
+    /// Everything changed: the list of what is lost never runs into the buttons.
+    #[test]
+    fn a_long_loss_stays_above_the_buttons() {
+        let mut s = Settings {
+            handling: Handling {
+                das: 90,
+                arr: 0,
+                sdf: 0,
+            },
+            preview: 1,
+            ghost: false,
+            drop_trail: false,
+            graphics: Graphics::Ascii,
+            board_size: BoardSize::One,
+            colors: ColorMode::Monochrome,
+            frame_rate: 30,
+            show_fps: true,
+            release_timeout_ms: 90,
+            let_watch: false,
+            ..Settings::default()
+        };
+        for (i, b) in Button::ALL.into_iter().enumerate() {
+            s.keys.bind(b, Key::F(i as u8 + 1));
+        }
+        let theme = Theme::new(&Settings::default());
+        let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
+        let area = buf.area;
+        ConfirmState::new(Confirm::ResetAll).draw(&mut buf, area, &s, theme);
+        let rows = crate::testutil::lines(&buf);
+        let buttons = rows
+            .iter()
+            .position(|r| r.contains("Keep") && r.contains("Reset"))
+            .expect("buttons drawn");
+        assert!(
+            rows[buttons - 1].trim_matches([' ', '│']).is_empty(),
+            "{}",
+            rows.join("\n")
+        );
+        assert!(
+            rows.join(" ").contains("Your own keys for Move left"),
+            "{}",
+            rows.join("\n")
+        );
+    }
 }
