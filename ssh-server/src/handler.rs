@@ -221,6 +221,7 @@ impl ConnectionHandler {
                 ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
                 open: kind == SessionKind::Doctor,
             },
+            local: self.local,
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
             // Only a key is recognised when it comes back (keyboard-interactive: nothing).

@@ -165,6 +165,7 @@ impl App {
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
             app.live.stream = ctx.tv_stream;
+            app.live.address = ctx.server_address.clone();
             app.open_live(true);
         }
         if ctx.start_doctor {

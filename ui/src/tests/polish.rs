@@ -19,3 +19,27 @@ fn the_footer_says_esc_resumes_while_paused() {
     let s = screen(&a);
     assert!(!s.contains("PAUSED") && s.contains("Esc pause"), "{s}");
 }
+
+/// The streamed TV's hint names the server's own address when the front end knows it (the SSH
+/// server passes the address the client connected to), and keeps `HOST` when it does not.
+#[test]
+fn the_streamed_tv_names_the_servers_address() {
+    for (address, want) in [
+        (
+            Some("-p 2222 192.0.2.7".to_owned()),
+            "minotty live TV: ssh -t -p 2222 192.0.2.7 watch for keys   Ctrl+C ends",
+        ),
+        (
+            None,
+            "minotty live TV: ssh -t HOST watch for keys   Ctrl+C ends",
+        ),
+    ] {
+        let a = App::new(AppContext {
+            tv_stream: true,
+            server_address: address,
+            ..AppContext::default()
+        });
+        let s = screen(&a);
+        assert_eq!(s.lines().last().map(str::trim), Some(want), "{s}");
+    }
+}
