@@ -84,9 +84,9 @@ const NO_RELEASES: [&str; 5] = [
     "A tap: a key pressed again before your terminal could start repeating it is always a \
      new tap, so two quick taps move two cells.",
     "A hold: your terminal repeats a held key only after its own repeat delay (often 0.25 to \
-     0.6 s). From the first repeat the key counts as held and the piece moves like any held \
-     key: once more after DAS, then every ARR. minotty learns your terminal's repeat delay and \
-     speed from your first holds.",
+     0.6 s). From the first repeat the key counts as held: the piece moves a cell, then after \
+     DAS slides every ARR. minotty learns your terminal's repeat delay and speed from your \
+     first holds.",
     "Letting go: a key counts as released once its repeats stop, or, after a single press \
      that did not repeat, after the release timeout (Settings, 150 ms by default; always \
      shorter than DAS, so a tap never slides).",

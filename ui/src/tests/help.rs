@@ -49,7 +49,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "",
         "  Keys, DAS, ARR and soft drop speed can be changed in",
         "  Settings.",
-        "                 rows 1-20 of 43   Down: more",
+        "                 rows 1-20 of 42   Down: more",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -61,6 +61,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
     frame(&a);
     press(&mut a, Key::End, 0);
     let expected = framed(&[
+        "  This terminal does not say when you let go of a key, so",
         "  minotty reads taps and holds from the presses it sends.",
         "",
         "  A tap: a key pressed again before your terminal could",
@@ -69,10 +70,9 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  A hold: your terminal repeats a held key only after its",
         "  own repeat delay (often 0.25 to 0.6 s). From the first",
-        "  repeat the key counts as held and the piece moves like any",
-        "  held key: once more after DAS, then every ARR. minotty",
-        "  learns your terminal's repeat delay and speed from your",
-        "  first holds.",
+        "  repeat the key counts as held: the piece moves a cell,",
+        "  then after DAS slides every ARR. minotty learns your",
+        "  terminal's repeat delay and speed from your first holds.",
         "",
         "  Letting go: a key counts as released once its repeats",
         "  stop, or, after a single press that did not repeat, after",
@@ -81,7 +81,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  Kitty, WezTerm, foot and Ghostty report releases: there",
         "  every hold is exact.",
-        "                       rows 24-43 of 43",
+        "                       rows 23-42 of 42",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -92,7 +92,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
     let up = frame(&a);
     assert_eq!(
         up[1],
-        "        │  This terminal does not say when you let go of a key, so     │        "
+        "        │  Taps and holds                                              │        "
     );
     assert_eq!(up[2], expected[1]);
     // Esc leaves, and the help opens at its top again.
