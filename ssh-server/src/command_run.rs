@@ -48,6 +48,8 @@ pub(crate) struct CommandRun {
     /// The account of the connection's key.
     pub caller: Option<PlayerId>,
     pub peer: IpAddr,
+    /// The address the player connected to, for the commands `help` shows (`address.rs`).
+    pub local: Option<std::net::SocketAddr>,
     pub budgets: Arc<CommandBudgets>,
     pub limits: CommandLimits,
     /// The connection's export slot, when the command is `replay`.
@@ -66,6 +68,7 @@ impl CommandRun {
             store,
             caller,
             peer,
+            local,
             budgets,
             limits,
             export: slot,
@@ -100,7 +103,7 @@ impl CommandRun {
                     Err(outcome) => Some(outcome),
                 }
             }
-            _ => Some(exec::dispatch(&command, store.as_ref()).await),
+            _ => Some(exec::dispatch(&command, store.as_ref(), local).await),
         };
         if let Some(outcome) = outcome {
             exec::send(&handle, channel, outcome, pty).await;

@@ -42,11 +42,17 @@ impl Outcome {
 }
 
 /// Runs the command line `command` (the exec request's bytes); `store` answers `leaderboard`.
-pub async fn dispatch(command: &[u8], store: Option<&Store>) -> Outcome {
+pub async fn dispatch(
+    command: &[u8],
+    store: Option<&Store>,
+    local: Option<std::net::SocketAddr>,
+) -> Outcome {
     let line = String::from_utf8_lossy(command);
     let mut words = line.split_whitespace();
     match words.next() {
-        Some("help" | "--help" | "-h") => Outcome::ok(HELP.to_owned()),
+        Some("help" | "--help" | "-h") => {
+            Outcome::ok(crate::address::fill(HELP, local).into_owned())
+        }
         Some("leaderboard" | "leaderboards" | "lb") => {
             let args: Vec<&str> = words.collect();
             match parse_leaderboard(&args) {
@@ -249,7 +255,7 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        rt.block_on(dispatch(command, None))
+        rt.block_on(dispatch(command, None, None))
     }
 
     #[test]

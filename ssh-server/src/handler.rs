@@ -37,6 +37,9 @@ pub struct ConnectionHandler {
     commands: crate::command_budget::ConnectionCommands,
     /// The connection's span (`conn`: id, peer), the parent of its sessions' spans.
     span: tracing::Span,
+    /// The address the player connected to (not behind a proxy): filled into the commands
+    /// shown to them (`address.rs`).
+    local: Option<SocketAddr>,
 }
 
 /// What runs on one connection: the connection is closed when nothing has run for a while,
@@ -128,7 +131,14 @@ impl ConnectionHandler {
             activity,
             commands: Default::default(),
             span: tracing::Span::current(),
+            local: None,
         }
+    }
+
+    /// The handler of a connection the player made to `local` (see `address.rs`).
+    pub(crate) fn reached_at(mut self, local: Option<SocketAddr>) -> ConnectionHandler {
+        self.local = local;
+        self
     }
 
     /// The account a key belongs to: one read on a read connection, bounded in time, never
@@ -211,6 +221,7 @@ impl ConnectionHandler {
                 ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
                 open: kind == SessionKind::Doctor,
             },
+            local: self.local,
             limits: self.shared.limits.clone(),
             shutdown: self.shared.shutdown.clone(),
             // Only a key is recognised when it comes back (keyboard-interactive: nothing).
@@ -285,6 +296,7 @@ impl ConnectionHandler {
             store: self.shared.services.account.store().cloned(),
             caller: self.account.as_ref().map(|a| a.id),
             peer: ip,
+            local: self.local,
             budgets: Arc::clone(budgets),
             limits,
             export,
@@ -520,7 +532,11 @@ impl russh::server::Handler for ConnectionHandler {
                         ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
                     };
                     let outcome = exec::Outcome {
-                        stdout: crate::doctor::plain_report(&info),
+                        stdout: crate::address::fill(
+                            &crate::doctor::plain_report(&info),
+                            self.local,
+                        )
+                        .into_owned(),
                         stderr: String::new(),
                         status: 0,
                     };
@@ -542,14 +558,20 @@ impl russh::server::Handler for ConnectionHandler {
                 None => self.start_reply(
                     channel,
                     refuse(
-                        "minotty: joining a room needs a terminal: add -t \
-                         (ssh -t -p PORT HOST join CODE)\n"
-                            .into(),
+                        crate::address::fill(
+                            "minotty: joining a room needs a terminal: add -t \
+                             (ssh -t -p PORT HOST join CODE)\n",
+                            self.local,
+                        )
+                        .into_owned(),
                     ),
                     session,
                 ),
             },
-            Some(Err(message)) => self.start_reply(channel, refuse(message), session),
+            Some(Err(message)) => {
+                let message = crate::address::fill(&message, self.local).into_owned();
+                self.start_reply(channel, refuse(message), session);
+            }
             None => self.start_command(channel, data, session),
         }
         Ok(())

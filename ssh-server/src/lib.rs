@@ -5,6 +5,7 @@
 //! everything else is here so tests can start a server on `127.0.0.1:0` with [`server::run`].
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod address;
 pub mod arena;
 pub mod boards;
 pub mod budget;

@@ -201,10 +201,12 @@ pub async fn run(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "set_nodelay failed");
         }
+        // The address the player connected to, shown in the commands the server prints.
+        let local = tcp.local_addr().ok();
         // Counted, and closed for certain when whoever holds it gives up (`socket.rs`).
         let stream = Socket::new(tcp);
         if !shared.limits.proxy_from.trusts(peer.ip()) {
-            admission.admit(stream, peer, None);
+            admission.admit(stream, peer, None, local);
             continue;
         }
         // A trusted load balancer's connection: the player's address comes first, in a PROXY
@@ -220,7 +222,8 @@ pub async fn run(
             let header = crate::proxy_protocol::read_header(&mut stream, deadline).await;
             drop(slot);
             match header {
-                Ok(header) => admission.admit(stream, header.client(peer), Some(peer)),
+                // Behind a proxy the local address is the proxy's way in, not the player's.
+                Ok(header) => admission.admit(stream, header.client(peer), Some(peer), None),
                 Err(error) => {
                     tracing::warn!(proxy = %peer, %error, "bad PROXY header; closing");
                 }
@@ -284,7 +287,13 @@ struct Admission {
 impl Admission {
     /// Counts `peer` (the player's address: the TCP peer's, or the one a trusted `proxy`'s
     /// header gave) against the limits, then serves the connection or refuses it.
-    fn admit(&self, stream: Socket, peer: SocketAddr, proxy: Option<SocketAddr>) {
+    fn admit(
+        &self,
+        stream: Socket,
+        peer: SocketAddr,
+        proxy: Option<SocketAddr>,
+        local: Option<SocketAddr>,
+    ) {
         if self.shared.shutdown.is_cancelled() {
             return;
         }
@@ -301,6 +310,7 @@ impl Admission {
                     Arc::clone(&self.ssh_config),
                     stream,
                     peer,
+                    local,
                     permit,
                 );
                 shared.tracker.spawn(task.instrument(span));
@@ -354,6 +364,7 @@ async fn serve_connection(
     ssh_config: Arc<Config>,
     stream: Socket,
     peer: SocketAddr,
+    local: Option<SocketAddr>,
     permit: ConnectionPermit,
 ) {
     stream.hold(permit);
@@ -361,7 +372,8 @@ async fn serve_connection(
     let auth_deadline = Instant::now() + shared.limits.auth_timeout;
     let (auth_tx, auth_rx) = oneshot::channel();
     let activity = Arc::new(Activity::default());
-    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&activity));
+    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&activity))
+        .reached_at(local);
     // Only the header a trusted proxy sent first was read: a PROXY header here is refused.
     let stream = crate::proxy_protocol::Sniff::new(stream);
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await

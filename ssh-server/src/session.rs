@@ -90,6 +90,8 @@ pub struct SessionParams {
     /// What the terminal doctor starts from (TERM, the client's SSH version), and whether the
     /// session opens on it (`ssh -t HOST doctor`).
     pub doctor: DoctorParams,
+    /// The address the player connected to (`address.rs`), for the commands screens print.
+    pub local: Option<std::net::SocketAddr>,
 }
 
 /// The terminal doctor's part of [`SessionParams`].
@@ -136,6 +138,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         services: (mut services, mut responses),
         kind,
         doctor: doctor_params,
+        local,
     } = params;
     let stream = kind == SessionKind::TvStream;
     let client = doctor::ClientInfo {
@@ -166,6 +169,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         open_tv: kind == SessionKind::Tv,
         tv_stream: stream,
         start_doctor: doctor_params.open,
+        server_address: local.map(crate::address::ssh_target),
         ..AppContext::default()
     };
     let mut app = match stored {

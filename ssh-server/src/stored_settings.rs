@@ -298,6 +298,37 @@ mod tests {
         assert!(from_json(odd).expect("reads").let_watch);
     }
 
+    /// The default keys no longer bind a bare Shift (terminals cannot send it alone) and soft
+    /// drop now steps up to instant: settings an earlier server stored load as they were, the
+    /// player's Shift and instant soft drop included; only settings without keys get the new
+    /// defaults.
+    #[test]
+    fn settings_stored_before_the_new_defaults_load_unchanged() {
+        let old = r#"{"version":1,"keys":{"left":["left"],"right":["right"],
+            "rotate_cw":["char:d","char:x"],"rotate_ccw":["char:a","char:z"],"rotate_180":[],
+            "soft_drop":["down"],"hard_drop":["up","char: "],"sonic_drop":[],
+            "hold":["char:c","shift"]},"handling":{"das":90,"arr":0,"sdf":0},"preview":5,
+            "ghost":true,"graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,
+            "release_timeout_ms":150,"ruleset":"standard","drop_trail":true,
+            "board_size":"auto","let_watch":true}"#;
+        let read = from_json(old).expect("reads");
+        assert_eq!(read.keys.lookup(Key::Shift), Some((Button::Hold, 1)));
+        assert_eq!(read.keys.describe(Button::Hold).as_str(), "C, Shift");
+        assert_eq!(
+            read.handling,
+            Handling {
+                das: 90,
+                arr: 0,
+                sdf: 0
+            }
+        );
+        assert_eq!(from_json(&to_json(&read)), Some(read.clone()));
+        let no_keys = r#"{"version":1,"handling":{"das":90,"arr":0,"sdf":0}}"#;
+        let read = from_json(no_keys).expect("reads");
+        assert_eq!(read.keys, Keymap::default());
+        assert_eq!(read.keys.lookup(Key::Shift), None);
+    }
+
     #[test]
     fn settings_round_trip() {
         let mut s = Settings::default();

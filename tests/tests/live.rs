@@ -160,6 +160,17 @@ async fn watch_without_a_terminal_streams_the_tv_and_with_one_opens_it() -> Resu
         parser.screen().contents().contains("Ctrl+C ends"),
         "a stream's hint says how to stop"
     );
+    // ... and how to watch with keys, at the address the viewer connected to.
+    let here = format!(
+        "ssh -t -p {} {} watch",
+        server.addr.port(),
+        server.addr.ip()
+    );
+    assert!(
+        parser.screen().contents().contains(&here),
+        "{}",
+        parser.screen().contents()
+    );
     // Ada plays on: the stream shows her board changing.
     let before = parser.screen().contents();
     for _ in 0..3 {

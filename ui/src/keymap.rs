@@ -18,32 +18,88 @@ pub struct Keymap {
 }
 
 impl Default for Keymap {
-    /// The tetrs defaults (arrows move and drop, A/D rotate) plus common alternatives
-    /// (Z/X rotate, Space hard drop, C and Shift hold).
+    /// The [`KeyPreset::Minotty`] keys.
     fn default() -> Self {
-        let mut map = Keymap {
-            bindings: [[None; SLOTS]; Button::ALL.len()],
-        };
-        let defaults: [(Button, &[Key]); 6] = [
-            (Button::Left, &[Key::Left]),
-            (Button::Right, &[Key::Right]),
-            (Button::SoftDrop, &[Key::Down]),
-            (Button::HardDrop, &[Key::Up, Key::Char(' ')]),
-            (Button::RotateCcw, &[Key::Char('a'), Key::Char('z')]),
-            (Button::RotateCw, &[Key::Char('d'), Key::Char('x')]),
-        ];
-        for (button, keys) in defaults {
+        Keymap::preset(KeyPreset::Minotty)
+    }
+}
+
+/// Ready-made sets of keys. None binds a key that a terminal cannot send alone (a bare Shift,
+/// Ctrl or Alt reaches the game only with the kitty keyboard protocol).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyPreset {
+    /// The tetrs defaults (arrows move and drop, A/D rotate) plus common alternatives (Z/X
+    /// rotate, Space hard drop, C hold).
+    Minotty,
+    /// Like TETR.IO's defaults: Up and X rotate clockwise, Z counter-clockwise, A 180°, Space
+    /// hard drop, C hold.
+    TetrioLike,
+}
+
+impl KeyPreset {
+    pub const ALL: [KeyPreset; 2] = [KeyPreset::Minotty, KeyPreset::TetrioLike];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyPreset::Minotty => "minotty",
+            KeyPreset::TetrioLike => "TETR.IO-like",
+        }
+    }
+
+    /// The keys of each button, in slot order (buttons not listed have none).
+    fn bindings(self) -> &'static [(Button, &'static [Key])] {
+        match self {
+            KeyPreset::Minotty => &[
+                (Button::Left, &[Key::Left]),
+                (Button::Right, &[Key::Right]),
+                (Button::SoftDrop, &[Key::Down]),
+                (Button::HardDrop, &[Key::Up, Key::Char(' ')]),
+                (Button::RotateCcw, &[Key::Char('a'), Key::Char('z')]),
+                (Button::RotateCw, &[Key::Char('d'), Key::Char('x')]),
+                (Button::Hold, &[Key::Char('c')]),
+            ],
+            KeyPreset::TetrioLike => &[
+                (Button::Left, &[Key::Left]),
+                (Button::Right, &[Key::Right]),
+                (Button::SoftDrop, &[Key::Down]),
+                (Button::HardDrop, &[Key::Char(' ')]),
+                (Button::RotateCw, &[Key::Up, Key::Char('x')]),
+                (Button::RotateCcw, &[Key::Char('z')]),
+                (Button::Rotate180, &[Key::Char('a')]),
+                (Button::Hold, &[Key::Char('c')]),
+            ],
+        }
+    }
+}
+
+/// What a [`Keymap::bind`] changed besides adding the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Rebound {
+    /// The button the key was taken from.
+    pub taken_from: Option<Button>,
+    /// The key pushed out of the button's last slot (every slot was taken).
+    pub replaced: Option<Key>,
+}
+
+impl Keymap {
+    /// The keys of `preset`.
+    pub fn preset(preset: KeyPreset) -> Keymap {
+        let mut map = Keymap::empty();
+        for &(button, keys) in preset.bindings() {
             for &key in keys {
                 map.bind(button, key);
             }
         }
-        map.bind(Button::Hold, Key::Char('c'));
-        map.bind(Button::Hold, Key::Shift);
         map
     }
-}
 
-impl Keymap {
+    /// The preset these keys are, if they are one.
+    pub fn which_preset(&self) -> Option<KeyPreset> {
+        KeyPreset::ALL
+            .into_iter()
+            .find(|&p| Keymap::preset(p) == *self)
+    }
+
     /// A keymap with no bindings at all.
     pub fn empty() -> Keymap {
         Keymap {
@@ -68,17 +124,26 @@ impl Keymap {
     }
 
     /// Binds `key` to `button`, taking it away from any other button. The key goes into the
-    /// first free slot; when every slot is taken it replaces the last one.
-    pub fn bind(&mut self, button: Button, key: Key) {
+    /// first free slot; when every slot is taken it replaces the last one. Returns what else
+    /// changed, for the player to be told.
+    pub fn bind(&mut self, button: Button, key: Key) -> Rebound {
         let key = normalize(key);
-        if self.lookup(key).is_some_and(|(b, _)| b == button) {
-            return;
+        let owner = self.lookup(key).map(|(b, _)| b);
+        if owner == Some(button) {
+            return Rebound::default();
         }
         self.unbind(key);
         let slots = &mut self.bindings[button as usize];
-        match slots.iter_mut().find(|s| s.is_none()) {
-            Some(free) => *free = Some(key),
-            None => slots[SLOTS - 1] = Some(key),
+        let replaced = match slots.iter_mut().find(|s| s.is_none()) {
+            Some(free) => {
+                *free = Some(key);
+                None
+            }
+            None => slots[SLOTS - 1].replace(key),
+        };
+        Rebound {
+            taken_from: owner,
+            replaced,
         }
     }
 
@@ -185,15 +250,68 @@ mod tests {
         assert_eq!(b(Key::Char('z')), Some(Button::RotateCcw));
         assert_eq!(b(Key::Char('X')), Some(Button::RotateCw));
         assert_eq!(b(Key::Char('c')), Some(Button::Hold));
-        assert_eq!(b(Key::Shift), Some(Button::Hold));
         assert_eq!(b(Key::Char('q')), None);
+    }
+
+    /// A bare Shift (or Ctrl, Alt) never reaches the game from a terminal without the kitty
+    /// keyboard protocol: no preset binds one, so no button is left on a key that cannot be sent.
+    #[test]
+    fn no_preset_binds_a_key_terminals_cannot_send_alone() {
+        for preset in KeyPreset::ALL {
+            let map = Keymap::preset(preset);
+            for key in [Key::Shift, Key::Ctrl, Key::Alt] {
+                assert_eq!(map.lookup(key), None, "{preset:?} binds {key:?}");
+            }
+            for b in [
+                Button::Left,
+                Button::Right,
+                Button::SoftDrop,
+                Button::HardDrop,
+                Button::RotateCw,
+                Button::RotateCcw,
+                Button::Hold,
+            ] {
+                assert!(map.keys(b).next().is_some(), "{preset:?}: {b:?} has no key");
+            }
+            assert_eq!(map.which_preset(), Some(preset));
+        }
+        assert_eq!(Keymap::default().which_preset(), Some(KeyPreset::Minotty));
+    }
+
+    #[test]
+    fn the_tetrio_like_preset_rotates_with_up() {
+        let map = Keymap::preset(KeyPreset::TetrioLike);
+        let b = |k| map.lookup(k).map(|(b, _)| b);
+        assert_eq!(b(Key::Up), Some(Button::RotateCw));
+        assert_eq!(b(Key::Char('x')), Some(Button::RotateCw));
+        assert_eq!(b(Key::Char('z')), Some(Button::RotateCcw));
+        assert_eq!(b(Key::Char('a')), Some(Button::Rotate180));
+        assert_eq!(b(Key::Char(' ')), Some(Button::HardDrop));
+        assert_eq!(b(Key::Char('c')), Some(Button::Hold));
+        assert_eq!(b(Key::Char('d')), None);
+        assert!(map.up_rotates());
+        let mut custom = map.clone();
+        custom.bind(Button::Hold, Key::Char('v'));
+        assert_eq!(custom.which_preset(), None);
+    }
+
+    #[test]
+    fn binding_says_what_it_took() {
+        let mut map = Keymap::default();
+        let r = map.bind(Button::Hold, Key::Char(' '));
+        assert_eq!(r.taken_from, Some(Button::HardDrop));
+        assert_eq!(r.replaced, None);
+        assert_eq!(map.bind(Button::Hold, Key::Char(' ')), Rebound::default());
+        map.bind(Button::Hold, Key::Char('v'));
+        let r = map.bind(Button::Hold, Key::Char('b'));
+        assert_eq!((r.taken_from, r.replaced), (None, Some(Key::Char('v'))));
     }
 
     #[test]
     fn binding_moves_a_key_and_up_rotates_toggles() {
         let mut map = Keymap::default();
         map.bind(Button::Hold, Key::Up);
-        assert_eq!(map.lookup(Key::Up), Some((Button::Hold, 2)));
+        assert_eq!(map.lookup(Key::Up), Some((Button::Hold, 1)));
         assert_eq!(map.describe(Button::HardDrop).as_str(), "Space");
         let mut map = Keymap::default();
         map.set_up_rotates(true);

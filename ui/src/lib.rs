@@ -96,6 +96,9 @@ pub struct AppContext {
     pub tv_stream: bool,
     /// Open on the terminal doctor (`ssh -t HOST doctor`); leaving it ends the session.
     pub start_doctor: bool,
+    /// How `ssh` reaches this server (`-p 2222 192.0.2.7`), when the front end knows: put in
+    /// the commands the screens print instead of `HOST`.
+    pub server_address: Option<String>,
 }
 
 /// A game that ended, as the App hands it to the front end once.

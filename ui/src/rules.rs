@@ -48,11 +48,40 @@ pub fn fixed_ruleset(kind: ModeKind) -> RulesetId {
     }
 }
 
+/// What a ruleset plays like, in words a player understands (no jargon beyond the names
+/// [`rotation_label`] uses too, so every screen calls the same thing the same).
+pub fn ruleset_description(id: RulesetId) -> &'static str {
+    match id {
+        RulesetId::Standard => {
+            "The rules most players know: SRS and 180 turns, each piece once in every 7, \
+             T-spins, combos and back-to-back. Versus and leaderboards use it."
+        }
+        RulesetId::TuiTetris => {
+            "The tui-tetris rules as written: SRS without 180 turns, time in 16 ms steps, \
+             soft drop one row a press, no room above the field."
+        }
+        RulesetId::Tetrs => {
+            "The tetrs game: its own rotation, Ocular and 180 turns, pieces seen lately come \
+             less often, falling up to instant, every spin scores."
+        }
+    }
+}
+
 pub fn rotation_name(r: RotationSystem) -> &'static str {
     match r {
         RotationSystem::Super => "SRS",
         RotationSystem::Classic => "classic (no kicks)",
         RotationSystem::Ocular => "Ocular",
+    }
+}
+
+/// The rotation as a ruleset plays it: [`rotation_name`], and whether 180° turns exist
+/// ("SRS and 180 turns" in `standard`, plain "SRS" in `tui-tetris`).
+pub fn rotation_label(r: RotationSystem, turns_180: bool) -> StackStr<32> {
+    if turns_180 {
+        sfmt!(32; "{} and 180 turns", rotation_name(r))
+    } else {
+        sfmt!(32; "{}", rotation_name(r))
     }
 }
 
@@ -157,6 +186,24 @@ mod tests {
         for k in GeneratorKind::ALL {
             assert_eq!(GeneratorKind::of(k.default_generator()), k);
         }
+        for id in RulesetId::ALL {
+            // Each description names the rotation as the custom options show it, from what
+            // the engine plays.
+            let r = minotty_engine::Ruleset::get(id);
+            let label = rotation_label(r.rotation, r.turns_180);
+            let text = ruleset_description(id);
+            assert!(
+                text.contains(label.as_str()),
+                "{id:?}: {text} / {}",
+                label.as_str()
+            );
+            assert!(!text.contains("SRS+") && !text.contains("seed"), "{text}");
+        }
+        assert_eq!(
+            rotation_label(RotationSystem::Super, false).as_str(),
+            "SRS",
+            "tui-tetris has no 180"
+        );
         let title = mode_with_ruleset(ModeKind::Sprint, RulesetId::Tetrs, "·");
         assert_eq!(title.as_str(), "40 Lines · tetrs");
         assert!(takes_ruleset(ModeKind::Ultra) && !takes_ruleset(ModeKind::Master));

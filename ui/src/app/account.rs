@@ -11,7 +11,7 @@ use crate::online::{GameRecorded, Identity, Request, Response};
 use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
 use crate::screens::account_form::{Load, clean};
 use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
-use crate::screens::account_profile::{ProfileAction, ProfileScreen, ProfileView};
+use crate::screens::account_profile::{GuestKind, ProfileAction, ProfileScreen, ProfileView};
 use crate::screens::account_replay::{ReplayAction, ReplayScreen, ReplayView};
 use crate::screens::account_unreachable::{Unreachable, UnreachableView};
 use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
@@ -45,10 +45,17 @@ pub(super) struct AccountState {
     settings_touched: bool,
     /// The tries of an unreachable account (see `unreachable.rs`).
     pub(super) retry: super::unreachable::Retry,
+    /// The player connected with an SSH key and chose to play as a guest this time: told how
+    /// to get an account with that key, not to connect with one.
+    chose_guest: bool,
 }
 
 const NOT_REGISTERED: &str = "Passwords and keys belong to registered players. Connect with an \
      SSH key and choose a player name on the welcome screen to get an account.";
+/// [`NOT_REGISTERED`] for a player who connected with a key.
+const KEY_NOT_REGISTERED: &str = "Passwords and keys belong to registered players. You chose to \
+     play as a guest this time: connect again with your key and choose a player name on the \
+     welcome screen to get an account.";
 const OFFLINE: &str = "This needs the minotty server: connect over SSH to use it.";
 const UNREACHABLE: &str = "Your account cannot be reached right now. Press r on the main menu \
      to try again.";
@@ -86,6 +93,11 @@ impl App {
             Identity::Offline => profile.load = Load::Offline,
             Identity::Guest | Identity::NewKey { .. } | Identity::Unreachable { .. } => {
                 profile.guest = true;
+                profile.guest_kind = match self.identity {
+                    Identity::Unreachable { .. } => GuestKind::Unreachable,
+                    Identity::Guest if !self.account.chose_guest => GuestKind::NoKey,
+                    _ => GuestKind::ChoseGuest,
+                };
             }
             Identity::Registered { .. } | Identity::Local { .. } => self.request(Request::Profile),
         }
@@ -98,7 +110,8 @@ impl App {
         let mut keys = KeysScreen::default();
         match &self.identity {
             Identity::Offline | Identity::Local { .. } => keys.refused = Some(OFFLINE),
-            Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(NOT_REGISTERED),
+            Identity::Guest if !self.account.chose_guest => keys.refused = Some(NOT_REGISTERED),
+            Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(KEY_NOT_REGISTERED),
             Identity::Unreachable { .. } => keys.refused = Some(UNREACHABLE),
             Identity::Registered { has_password, .. } => {
                 keys.has_password = *has_password;
@@ -193,6 +206,7 @@ impl App {
                 }
                 WelcomeAction::Guest => {
                     self.identity = Identity::Guest;
+                    self.account.chose_guest = true;
                     self.account_to_menu();
                 }
                 WelcomeAction::AskQuit => return self.ask_quit(true),

@@ -26,7 +26,7 @@ use ratatui::widgets::Widget;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::{Identity, Request, Response};
 use crate::screens::game::GameView;
-use crate::screens::help::HelpView;
+use crate::screens::help::{HelpScreen, HelpView};
 use crate::screens::menu::MenuView;
 use crate::screens::mode_select::{ModeSelect, ModeSelectView};
 use crate::screens::quit::{self, QuitAction};
@@ -66,6 +66,7 @@ pub struct App {
     settings_changed: bool,
     screen: Screen,
     help_back: Screen,
+    help: HelpScreen,
     settings_back: Screen,
     /// The quit confirmation, when open: whether "Quit" is selected.
     quit_dialog: Option<bool>,
@@ -128,6 +129,7 @@ impl App {
             settings_changed: false,
             screen: Screen::Menu,
             help_back: Screen::Menu,
+            help: HelpScreen::default(),
             settings_back: Screen::Menu,
             quit_dialog: None,
             menu_cursor: 0,
@@ -168,6 +170,7 @@ impl App {
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
             app.live.stream = ctx.tv_stream;
+            app.live.address = ctx.server_address.clone();
             app.open_live(true);
         }
         if ctx.start_doctor {
@@ -363,6 +366,7 @@ impl App {
                 cursor: self.menu_cursor,
                 player: &self.player,
                 notice: self.menu_notice(),
+                guest: self.identity == Identity::Guest,
                 theme,
             }
             .render(area, buf),
@@ -389,6 +393,7 @@ impl App {
             }
             .render(area, buf),
             (Screen::Help, _) => HelpView {
+                state: &self.help,
                 keys: &self.settings.keys,
                 releases: self.releases,
                 theme,

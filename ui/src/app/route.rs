@@ -3,7 +3,7 @@
 use super::{App, Screen};
 use crate::keys::KeyEvent;
 use crate::screens::game::{self, GameAction};
-use crate::screens::help::{self, HelpAction};
+use crate::screens::help::{HelpAction, HelpScreen};
 use crate::screens::leave::LeaveTo;
 use crate::screens::menu::{self, MenuAction};
 use crate::screens::mode_select::ModeAction;
@@ -162,8 +162,9 @@ impl App {
     }
 
     pub(super) fn key_help(&mut self, ev: KeyEvent) -> bool {
-        match help::handle(ev) {
+        match self.help.handle(ev) {
             HelpAction::None => return false,
+            HelpAction::Moved => {}
             HelpAction::Back => self.screen = self.help_back,
             HelpAction::AskQuit => return self.ask_quit(self.help_back != Screen::Game),
         }
@@ -200,6 +201,7 @@ impl App {
 
     pub(super) fn open_help(&mut self, back: Screen) {
         self.help_back = back;
+        self.help = HelpScreen::default();
         self.screen = Screen::Help;
     }
 }

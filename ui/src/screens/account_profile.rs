@@ -29,6 +29,8 @@ pub struct ProfileScreen {
     pub cursor: usize,
     /// A guest: explains how to get a profile instead.
     pub guest: bool,
+    /// Why the player is a guest, which says what to do about it.
+    pub guest_kind: GuestKind,
     pub note: Option<String>,
     /// The player's own games on this computer (`minotty play`): there is no global rank.
     pub local: bool,
@@ -36,6 +38,18 @@ pub struct ProfileScreen {
     pub charts: bool,
     /// The board whose personal bests the chart shows (index into the charts' `bests`).
     pub chart_board: usize,
+}
+
+/// Why a player is a guest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GuestKind {
+    /// Connected without an SSH key.
+    #[default]
+    NoKey,
+    /// Connected with a key and chose to play as a guest (or has not chosen a name yet).
+    ChoseGuest,
+    /// The key's account could not be looked up: a guest for now.
+    Unreachable,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,7 +194,18 @@ impl Widget for &ProfileView<'_> {
         } else {
             "Up/Down choose   Enter watch   c charts   Esc back"
         };
-        let message = if s.guest {
+        let message = if s.guest && s.guest_kind == GuestKind::ChoseGuest {
+            Some(
+                "You chose to play as a guest this time: nothing is stored. Connect again \
+                 with your key and choose a player name on the welcome screen to save your \
+                 games, keep your settings and enter the leaderboards.",
+            )
+        } else if s.guest && s.guest_kind == GuestKind::Unreachable {
+            Some(
+                "Your account could not be reached, so you play as a guest for now: nothing \
+                 is stored. Press r on the main menu to try again.",
+            )
+        } else if s.guest {
             Some(
                 "You are playing as a guest: nothing is stored. Connect with an SSH key \
                  (ssh -i ~/.ssh/id_ed25519 ...) to save your games, keep your settings and \

@@ -10,7 +10,7 @@ use minotty_engine::game::MAX_PREVIEW;
 use minotty_engine::ruleset::{LockDown, MAX_DELAY, SoftDrop};
 use minotty_engine::{Generator, Handling, Mode, RotationSystem, Ruleset, RulesetId, Stat, Tuning};
 
-use crate::rules::{GeneratorKind, generator_name, rotation_name, ruleset_name};
+use crate::rules::{GeneratorKind, generator_name, rotation_label, ruleset_name};
 use crate::settings::{MAX_ARR, MAX_DAS, MAX_SDF, Settings, cycle, step};
 use crate::text::{StackStr, clock, sfmt};
 
@@ -408,7 +408,7 @@ impl CustomOptions {
             Opt::Ruleset => (sfmt!(32; "{}", ruleset_name(ruleset)), false),
             Opt::Rotation => {
                 let x = self.choices.rotation.unwrap_or(r.rotation);
-                (sfmt!(32; "{}", rotation_name(x)), x != r.rotation)
+                (rotation_label(x, r.turns_180), x != r.rotation)
             }
             Opt::Generator => {
                 let name = match GeneratorKind::of(generator) {

@@ -201,6 +201,9 @@ impl Widget for &GameView<'_> {
 
         let (footer, style) = if let Some(notice) = self.notice {
             (notice, theme.accent())
+        } else if hidden {
+            // Paused: Esc resumes (the pause menu is open).
+            ("Esc resume   Ctrl+C quit", theme.dim())
         } else if s.bot_playing() {
             ("BOT PLAYING - press B to take over", theme.accent())
         } else if s.bot_available() {

@@ -61,6 +61,8 @@ pub struct LiveState {
     pub listed: bool,
     /// The TV is streamed to a client without keys.
     pub stream: bool,
+    /// How `ssh` reaches the server (`-p 2222 192.0.2.7`), for the stream's hint.
+    pub address: Option<String>,
 }
 
 /// What a key on the Live screen asks the App to do.
@@ -322,7 +324,14 @@ impl LiveScreenView<'_> {
         if let Some(m) = &s.message {
             draw::put_centered(buf, area, area.bottom().saturating_sub(2), m, theme.bad());
         }
-        let hint = if s.stream {
+        let with_address = s
+            .address
+            .as_deref()
+            .filter(|_| s.stream)
+            .map(|at| sfmt!(96; "minotty live TV: ssh -t {} watch for keys   Ctrl+C ends", at));
+        let hint = if let Some(h) = &with_address {
+            h.as_str()
+        } else if s.stream {
             "minotty live TV: ssh -t HOST watch for keys   Ctrl+C ends"
         } else if tv {
             "n next game   Esc list   q quit"

@@ -72,6 +72,8 @@ pub struct MenuView<'a> {
     pub player: &'a str,
     /// Shown instead of the greeting (e.g. the account cannot be reached: how to try again).
     pub notice: Option<&'a str>,
+    /// The player plays as a guest: said under the greeting (nothing is stored).
+    pub guest: bool,
     pub theme: Theme,
 }
 
@@ -90,6 +92,10 @@ impl Widget for &MenuView<'_> {
         } else if !self.player.is_empty() {
             let hello = sfmt!(128; "Hello, {}!", self.player);
             draw::put_centered(buf, inner, inner.y + 15, hello.as_str(), theme.text());
+        }
+        if self.guest {
+            let mark = "Playing as a guest: nothing is stored.";
+            draw::put_centered(buf, inner, inner.y + 16, mark, theme.dim());
         }
         let hint = "Up/Down choose   Enter select   q quit";
         draw::hint(buf, inner, hint, theme);

@@ -22,6 +22,8 @@ pub mod race_results;
 pub mod results;
 pub mod retry;
 pub mod settings;
+pub mod settings_confirm;
+pub mod settings_explain;
 pub mod too_small;
 pub mod versus_match;
 pub mod versus_menu;

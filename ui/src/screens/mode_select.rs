@@ -15,7 +15,9 @@ use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::SnapshotEntry;
-use crate::rules::{fixed_ruleset, preset_ruleset, ruleset_name, takes_ruleset};
+use crate::rules::{
+    fixed_ruleset, preset_ruleset, ruleset_description, ruleset_name, takes_ruleset,
+};
 use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
@@ -335,7 +337,7 @@ impl Widget for &ModeSelectView<'_> {
                 draw::put(buf, right, right.x, y, "Ruleset", theme.text());
                 draw::put_right(buf, right, y, name.as_str(), theme.selected());
                 let at = Rect::new(right.x, y + 1, right.width, 3).intersection(right);
-                draw::wrapped(buf, at, y + 1, st.ruleset.description(), theme.dim());
+                draw::wrapped(buf, at, y + 1, ruleset_description(st.ruleset), theme.dim());
             } else if kind == ModeKind::Cheese {
                 let y = right.y + 3 + rows;
                 let n = sfmt!(16; "< {} >", st.cheese_rows);

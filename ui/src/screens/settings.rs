@@ -8,12 +8,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+use super::settings_confirm::{Confirm, ConfirmOutcome, ConfirmState};
+use super::settings_explain::{self, step_sdf};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
+use crate::keymap::{KeyPreset, Keymap, Rebound, key_name};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
-    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_SDF, RELEASE_TIMEOUT_RANGE,
-    Settings, cycle, step,
+    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, RELEASE_TIMEOUT_RANGE, Settings,
+    cycle, step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
@@ -39,7 +42,7 @@ const ROWS: [&str; 18] = [
     "Back",
 ];
 /// The remap list: the buttons, then these.
-const REMAP_EXTRA: [&str; 3] = ["Up arrow", "Reset controls", "Back"];
+const REMAP_EXTRA: [&str; 4] = ["Up arrow", "Key preset", "Reset controls", "Back"];
 const REMAP_ROWS: usize = Button::ALL.len() + REMAP_EXTRA.len();
 
 /// The state of the settings screen.
@@ -48,6 +51,10 @@ pub struct SettingsScreen {
     pub cursor: usize,
     /// The controls list, when open: its cursor and whether a key is being captured.
     pub remap: Option<(usize, bool)>,
+    /// The confirmation before something is thrown away, when open.
+    pub confirm: Option<ConfirmState>,
+    /// What the last key binding took from elsewhere, until the next key.
+    pub notice: Option<StackStr<96>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +74,18 @@ impl SettingsScreen {
     pub fn handle(&mut self, ev: KeyEvent, s: &mut Settings) -> SettingsAction {
         if is_ctrl(ev, 'c') {
             return SettingsAction::AskQuit;
+        }
+        if let Some(mut confirm) = self.confirm {
+            let outcome = confirm.handle(ev, s);
+            self.confirm = match outcome {
+                ConfirmOutcome::None | ConfirmOutcome::Moved => Some(confirm),
+                ConfirmOutcome::Applied | ConfirmOutcome::Kept => None,
+            };
+            return match outcome {
+                ConfirmOutcome::None => SettingsAction::None,
+                ConfirmOutcome::Applied => SettingsAction::Changed,
+                ConfirmOutcome::Moved | ConfirmOutcome::Kept => SettingsAction::Moved,
+            };
         }
         if let Some((cursor, capturing)) = self.remap {
             return self.handle_remap(cursor, capturing, ev, s);
@@ -94,7 +113,7 @@ impl SettingsScreen {
             }
             1 => h.das = step(h.das, dir * 10, 0, MAX_DAS),
             2 => h.arr = step(h.arr, dir * 5, 0, MAX_ARR),
-            3 => h.sdf = step(h.sdf, dir, 0, MAX_SDF),
+            3 => h.sdf = step_sdf(h.sdf, dir),
             4 => s.preview = step(u32::from(s.preview), dir, 0, 6) as u8,
             5 => s.ghost = !s.ghost,
             6 => s.graphics = cycle(&Graphics::ALL, s.graphics, dir),
@@ -116,7 +135,12 @@ impl SettingsScreen {
             13 => s.let_watch = !s.let_watch,
             14 if select => return SettingsAction::Doctor,
             15 if select => return SettingsAction::Account,
-            16 if select => *s = Settings::default(),
+            16 if select => {
+                if *s != Settings::default() {
+                    self.confirm = Some(ConfirmState::new(Confirm::ResetAll));
+                }
+                return SettingsAction::Moved;
+            }
             17 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
@@ -139,9 +163,13 @@ impl SettingsScreen {
                 return SettingsAction::Moved;
             }
             if let Some(&b) = Button::ALL.get(cursor) {
-                s.keys.bind(b, ev.key);
+                let rebound = s.keys.bind(b, ev.key);
+                self.notice = notice(ev.key, b, rebound, &s.keys);
             }
             return SettingsAction::Changed;
+        }
+        if ev.kind != KeyKind::Release {
+            self.notice = None;
         }
         let button = Button::ALL.get(cursor).copied();
         if ev.kind != KeyKind::Release
@@ -157,10 +185,22 @@ impl SettingsScreen {
             Some(Nav::Back) => self.remap = None,
             Some(Nav::Select) if button.is_some() => self.remap = Some((cursor, true)),
             Some(Nav::Select | Nav::Left | Nav::Right) if button.is_none() => {
+                let dir = if nav(ev) == Some(Nav::Left) { -1 } else { 1 };
+                let select = nav(ev) == Some(Nav::Select);
                 match cursor.saturating_sub(Button::ALL.len()) {
                     0 => s.keys.set_up_rotates(!s.keys.up_rotates()),
-                    1 if nav(ev) == Some(Nav::Select) => s.keys = Default::default(),
-                    2 if nav(ev) == Some(Nav::Select) => self.remap = None,
+                    1 => {
+                        // From the player's own keys, Right and Enter offer TETR.IO-like
+                        // (Reset controls is the way back to minotty's), Left minotty's.
+                        let next = match s.keys.which_preset() {
+                            Some(now) => cycle(&KeyPreset::ALL, now, dir),
+                            None if dir < 0 => KeyPreset::Minotty,
+                            None => KeyPreset::TetrioLike,
+                        };
+                        return self.replace_keys(next, s);
+                    }
+                    2 if select => return self.replace_keys(KeyPreset::Minotty, s),
+                    3 if select => self.remap = None,
                     _ => return SettingsAction::None,
                 }
                 return SettingsAction::Changed;
@@ -169,6 +209,38 @@ impl SettingsScreen {
         }
         SettingsAction::Moved
     }
+
+    /// Puts the keys of `preset` in place: at once when the keys now are a preset (nothing of
+    /// the player's own is lost), else after a confirmation that says what is lost.
+    fn replace_keys(&mut self, preset: KeyPreset, s: &mut Settings) -> SettingsAction {
+        if s.keys.which_preset().is_some() {
+            if s.keys.which_preset() == Some(preset) {
+                return SettingsAction::None;
+            }
+            s.keys = Keymap::preset(preset);
+            return SettingsAction::Changed;
+        }
+        self.confirm = Some(ConfirmState::new(Confirm::Keys(preset)));
+        SettingsAction::Moved
+    }
+}
+
+/// What a binding of `key` to `button` changed elsewhere, in words: "Space was Hard drop's:
+/// Hard drop keeps Up" or "... Hard drop has no key now", and a key pushed out of a full
+/// button.
+fn notice(key: Key, button: Button, r: Rebound, keys: &Keymap) -> Option<StackStr<96>> {
+    let name = key_name(key);
+    if let Some(from) = r.taken_from {
+        let left = keys.describe(from);
+        return Some(if keys.keys(from).next().is_none() {
+            sfmt!(96; "{} was {}'s key: {} has no key now!", name.as_str(), from.name(), from.name())
+        } else {
+            sfmt!(96; "{} was {}'s key: {} keeps {}.", name.as_str(), from.name(), from.name(), left.as_str())
+        });
+    }
+    r.replaced.map(|old| {
+        sfmt!(96; "{} has 3 keys at most: {} replaced {}.", button.name(), name.as_str(), key_name(old).as_str())
+    })
 }
 
 /// The value shown for settings row `i`.
@@ -176,7 +248,9 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
     let h = &s.handling;
     match i {
         1 => sfmt!(24; "{} ms", h.das),
+        2 if h.arr == 0 => sfmt!(24; "0 ms (instant)"),
         2 => sfmt!(24; "{} ms", h.arr),
+        3 if h.sdf == 0 && s.graphics == Graphics::Unicode => sfmt!(24; "∞ (instant)"),
         3 if h.sdf == 0 => sfmt!(24; "instant"),
         3 => sfmt!(24; "{}x", h.sdf),
         4 => sfmt!(24; "{}", s.preview),
@@ -204,41 +278,51 @@ pub struct SettingsView<'a> {
 impl Widget for &SettingsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 56, 23);
+        let r = draw::centered(area, 60, 24);
         let title = if self.state.remap.is_some() {
             "CONTROLS"
         } else {
             "SETTINGS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let list = Rect::new(inner.x + 2, inner.y + 1, inner.width.saturating_sub(4), 17);
+        let rows = ROWS.len() as u16;
+        let list = Rect::new(inner.x + 2, inner.y, inner.width.saturating_sub(4), rows);
         let list = list.intersection(inner);
-        let hint = match self.state.remap {
+        // Under the list, up to three rows on the selected row (or what a binding took).
+        let about = Rect::new(
+            list.x,
+            inner.y.saturating_add(rows),
+            list.width,
+            inner.height.saturating_sub(rows + 1),
+        )
+        .intersection(inner);
+        let (hint, explain) = match self.state.remap {
             Some((cursor, capturing)) => {
                 self.remap(buf, list, cursor, capturing);
-                if capturing {
+                let hint = if capturing {
                     "press the new key   Esc cancel"
                 } else {
                     "Enter add a key   Backspace clear   Esc back"
-                }
+                };
+                (hint, settings_explain::remap_row(cursor))
             }
             None => {
                 for (i, label) in ROWS.iter().enumerate() {
                     let v = value(self.settings, i);
                     self.row(buf, list, i, label, v.as_str(), i == self.state.cursor);
                 }
-                "Left/Right change   Enter select   Esc back"
+                let hint = "Left/Right change   Enter select   Esc back";
+                (hint, settings_explain::row(self.state.cursor))
             }
         };
-        let note = "DAS, ARR and soft drop apply from the next game.";
-        draw::put_centered(
-            buf,
-            inner,
-            inner.bottom().saturating_sub(3),
-            note,
-            theme.dim(),
-        );
+        match &self.state.notice {
+            Some(notice) => draw::wrapped(buf, about, about.y, notice.as_str(), theme.bad()),
+            None => draw::wrapped(buf, about, about.y, explain, theme.dim()),
+        };
         draw::hint(buf, inner, hint, theme);
+        if let Some(confirm) = &self.state.confirm {
+            confirm.draw(buf, area, self.settings, theme);
+        }
     }
 }
 
@@ -271,6 +355,7 @@ impl SettingsView<'_> {
             let v = match j {
                 0 if keys.up_rotates() => "rotates",
                 0 => "hard drop",
+                1 => keys.which_preset().map_or("your own", KeyPreset::name),
                 _ => "",
             };
             self.row(buf, list, i, label, v, i == cursor);

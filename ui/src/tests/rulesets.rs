@@ -59,7 +59,7 @@ fn the_mode_select_picks_a_ruleset_and_remembers_it() {
     );
     assert_eq!(
         s[8],
-        "  │  Combo              tetrs: Ocular rotation, recency pieces, every spin   │  "
+        "  │  Combo              The tetrs game: its own rotation, Ocular and 180     │  "
     );
     assert_eq!(a.settings().ruleset, RulesetId::Tetrs);
     // Left goes back through tui-tetris.
@@ -138,7 +138,7 @@ fn custom_options_follow_the_ruleset() {
     let expected = [
         "  │  40 Lines           Custom                                               │  ",
         "  │  Marathon           Ruleset                              < standard >    │  ",
-        "  │  Ultra              Rotation                                      SRS    │  ",
+        "  │  Ultra              Rotation                        SRS and 180 turns    │  ",
         "  │  Master             Pieces                                      7-bag    │  ",
         "  │  Cheese             DAS                                        150 ms    │  ",
         "  │  Combo              ARR                                         50 ms    │  ",
@@ -423,5 +423,55 @@ fn the_profile_names_each_games_ruleset() {
     assert_eq!(
         line(9),
         "│  40 Lines  tetrs       0:49.000          finished    #7        2025-11-22  │"
+    );
+}
+
+/// The ruleset's description under its name on the mode select, read whole: the right-hand
+/// column's rows from the description on, joined.
+fn ruleset_text(a: &App) -> String {
+    let s = rows(a);
+    let right: Vec<String> = s[8..12]
+        .iter()
+        .map(|r| {
+            let cols: String = r.chars().skip(23).collect();
+            cols.trim_end_matches([' ', '│']).trim().to_owned()
+        })
+        .collect();
+    right.join(" ").trim().to_owned()
+}
+
+/// In plain words, whole at 80x24 (the old text was cut mid-sentence), naming the rotation the
+/// way the custom options do.
+#[test]
+fn ruleset_descriptions_are_plain_and_whole_at_80x24() {
+    let mut a = registered();
+    press(&mut a, Key::Enter, 0); // Play: 40 lines takes a ruleset
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let id = a.settings().ruleset;
+        let text = ruleset_text(&a);
+        assert_eq!(
+            text,
+            crate::rules::ruleset_description(id),
+            "{}",
+            screen(&a)
+        );
+        seen.push(id);
+        press(&mut a, Key::Right, 0);
+    }
+    assert_eq!(seen, RulesetId::ALL);
+    let mut a = custom();
+    let standard = rows(&a);
+    assert!(
+        standard[5].contains("Rotation                        SRS and 180 turns"),
+        "{}",
+        standard[5]
+    );
+    press(&mut a, Key::Right, 0); // tui-tetris: no 180
+    let tui = rows(&a);
+    assert!(
+        tui[5].trim_end_matches([' ', '│']).ends_with(" SRS"),
+        "{}",
+        tui[5]
     );
 }

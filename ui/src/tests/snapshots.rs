@@ -110,7 +110,7 @@ fn the_help_lists_ctrl_s() {
         );
         // Nothing was pushed out of the frame: the last special key and the note still show.
         assert!(
-            s.contains("Menus") && s.contains("Controls can be changed"),
+            s.contains("Menus") && s.contains("can be changed in"),
             "{s}"
         );
     }

@@ -1,0 +1,90 @@
+//! What each settings row means, in plain words, shown under the list for the selected row
+//! (instead of one fixed note), and the soft drop steps up to instant.
+
+use minotty_engine::Button;
+
+use crate::settings::{MAX_SDF, step};
+
+/// The explanation of settings row `i` (see `ROWS` in `settings.rs`).
+pub fn row(i: usize) -> &'static str {
+    match i {
+        0 => "Which keys move, rotate, drop and hold, and ready-made key sets (TETR.IO-like).",
+        1 => {
+            "DAS: how long a held Left or Right waits before the piece slides on its own. \
+              Default 150 ms, from the standard rules. From the next game."
+        }
+        2 => {
+            "ARR: once sliding, the time between moves; 0 ms goes straight to the wall. \
+              Default 50 ms, from the standard rules. From the next game."
+        }
+        3 => {
+            "How many times faster than falling a soft drop goes; the last step drops \
+              straight down. Default 10x, from the standard rules. From the next game."
+        }
+        4 => "How many of the coming pieces show beside the board.",
+        5 => "A faint outline of where the piece would land.",
+        6 => {
+            "Unicode blocks, plain ASCII for consoles without good fonts, or the look of \
+              the 1984 original."
+        }
+        7 => {
+            "Which colours your terminal can show. Monochrome tells pieces apart by their \
+              glyphs."
+        }
+        8 => "The most screens per second sent to you; lower it on a slow connection.",
+        9 => "Shows the frames per second you receive on the game screen.",
+        10 => {
+            "For terminals without key releases: a key pressed once counts as let go \
+               after this long (always below DAS, so a tap moves once). Help says more."
+        }
+        11 => "A short fading trail over the columns a hard-dropped piece fell through.",
+        12 => "auto: the biggest board the terminal fits. 1x: always the smallest.",
+        13 => "Whether your solo games are listed on the Live screen for others to watch.",
+        14 => "Checks what your terminal does: colours, key releases, key repeat, size.",
+        15 => "Your password and the SSH keys that sign you in.",
+        16 => "Every setting and key back to its default. Asks first and says what changes.",
+        _ => "Changes apply at once; DAS, ARR and soft drop from the next game.",
+    }
+}
+
+/// The explanation of row `cursor` of the controls list (the buttons, then the extra rows).
+pub fn remap_row(cursor: usize) -> &'static str {
+    match cursor.checked_sub(Button::ALL.len()) {
+        None => {
+            "Enter: add a key (up to 3). Backspace: clear this action's keys. A key \
+                 taken from another action is said here."
+        }
+        Some(0) => "Whether Up rotates clockwise (then Space hard-drops) or hard-drops.",
+        Some(1) => {
+            "Ready-made keys: minotty (arrows, A/D and Z/X rotate) or TETR.IO-like (Up \
+                    and X rotate, Z back, A 180, Space drop). Asks before replacing yours."
+        }
+        Some(2) => "The minotty keys back. Asks first if yours are your own.",
+        _ => "Back to the settings.",
+    }
+}
+
+/// The soft drop factor one step from `sdf` in direction `dir`: `1..=MAX_SDF`, then instant
+/// (stored as 0, the engine's "drop to the floor at once"), at the top of the range.
+pub fn step_sdf(sdf: u32, dir: i32) -> u32 {
+    let rank = if sdf == 0 { MAX_SDF + 1 } else { sdf };
+    match step(rank, dir, 1, MAX_SDF + 1) {
+        r if r > MAX_SDF => 0,
+        r => r,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn soft_drop_steps_up_to_instant_and_back() {
+        assert_eq!(step_sdf(MAX_SDF - 1, 1), MAX_SDF);
+        assert_eq!(step_sdf(MAX_SDF, 1), 0);
+        assert_eq!(step_sdf(0, 1), 0);
+        assert_eq!(step_sdf(0, -1), MAX_SDF);
+        assert_eq!(step_sdf(1, -1), 1);
+        assert_eq!(step_sdf(10, 1), 11);
+    }
+}

@@ -1,0 +1,94 @@
+//! Guests are marked on the main menu, and a player who connected with a key and chose to play
+//! as a guest is told how to get an account with that key (not to "connect with an SSH key").
+
+use super::*;
+use crate::online::Identity;
+
+fn with(identity: Identity) -> App {
+    App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        identity,
+        ..AppContext::default()
+    })
+}
+
+/// The main menu item `n` (0-based), chosen.
+fn menu_item(a: &mut App, n: usize) {
+    for _ in 0..n {
+        press(a, Key::Down, 0);
+    }
+    press(a, Key::Enter, 0);
+}
+
+/// The screen's text as one line (wrapped sentences whole).
+fn said(a: &App) -> String {
+    screen(a)
+        .lines()
+        .map(|l| l.trim_matches(|c| c == ' ' || c == '│'))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+const MARK: &str = "Playing as a guest: nothing is stored.";
+
+#[test]
+fn a_key_holder_who_chose_guest_is_marked_and_told_how_to_get_an_account() {
+    let mut a = with(Identity::NewKey {
+        suggested: "ada".into(),
+    });
+    press(&mut a, Key::Esc, 0); // play as a guest this time
+    assert_eq!(a.identity(), &Identity::Guest);
+    assert!(said(&a).contains(MARK), "{}", screen(&a));
+    menu_item(&mut a, 3); // Profile
+    let s = said(&a);
+    assert!(
+        s.contains("You chose to play as a guest this time: nothing is stored. Connect again with your key and choose a player name on the welcome screen"),
+        "{s}"
+    );
+    assert!(!s.contains("Connect with an SSH key"), "{s}");
+    press(&mut a, Key::Esc, 0);
+    // Settings, then Account (password, keys).
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    for _ in 0..3 {
+        press(&mut a, Key::Up, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    let s = said(&a);
+    assert!(s.contains("You chose to play as a guest this time"), "{s}");
+    assert!(!s.contains("Connect with an SSH key"), "{s}");
+}
+
+#[test]
+fn a_guest_without_a_key_is_marked_and_told_to_connect_with_one() {
+    let mut a = with(Identity::Guest);
+    assert!(said(&a).contains(MARK), "{}", screen(&a));
+    menu_item(&mut a, 3);
+    assert!(
+        said(&a).contains("Connect with an SSH key"),
+        "{}",
+        screen(&a)
+    );
+    // A registered player carries no mark.
+    let r = with(Identity::Registered {
+        name: "ada".into(),
+        has_password: false,
+    });
+    assert!(!said(&r).contains(MARK));
+}
+
+#[test]
+fn an_unreachable_account_is_told_to_try_again_not_to_connect_with_a_key() {
+    let mut a = with(Identity::Unreachable {
+        suggested: "ada".into(),
+    });
+    press(&mut a, Key::Esc, 0); // a guest for now
+    menu_item(&mut a, 3);
+    let s = said(&a);
+    assert!(s.contains("Your account could not be reached"), "{s}");
+    assert!(!s.contains("Connect with an SSH key"), "{s}");
+}

@@ -1,0 +1,246 @@
+//! The settings screen: explained rows, confirmations before anything is lost, bindings that
+//! say what they took, soft drop up to instant, the key presets.
+
+use minotty_engine::Button;
+
+use super::*;
+
+/// The app on its settings screen (the fifth item of the main menu).
+fn settings() -> App {
+    let mut a = app();
+    for _ in 0..4 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    a
+}
+
+fn frame(a: &App) -> Vec<String> {
+    lines(&draw(a, 80, 24))
+}
+
+fn down(a: &mut App, n: usize) {
+    for _ in 0..n {
+        press(a, Key::Down, 0);
+    }
+}
+
+/// Whether the frame says `text`: its rows without frame edges, read as one text (so that
+/// wrapped sentences are found whole).
+fn shows(a: &App, text: &str) -> bool {
+    let rows: Vec<String> = frame(a)
+        .iter()
+        .map(|l| l.trim_matches(|c| c == ' ' || c == '│').to_owned())
+        .collect();
+    let said = rows
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    said.contains(text)
+}
+
+#[test]
+fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
+    let mut a = settings();
+    down(&mut a, 10); // Release timeout
+    let row = |s: &str| format!("          │{s:<58}│          ");
+    let expected: Vec<String> = [
+        format!("          ┌{:─^58}┐          ", " SETTINGS "),
+        row("  Controls"),
+        row("  DAS (auto-shift delay)                          150 ms"),
+        row("  ARR (auto-repeat rate)                           50 ms"),
+        row("  Soft drop speed                                    10x"),
+        row("  Next pieces shown                                    5"),
+        row("  Ghost piece                                         on"),
+        row("  Graphics                                       Unicode"),
+        row("  Colours                                    256 colours"),
+        row("  Frame rate                                      60 fps"),
+        row("  FPS counter                                     hidden"),
+        row("  Release timeout                             < 150 ms >"),
+        row("  Hard drop trail                                     on"),
+        row("  Board size                                        auto"),
+        row("  Let others watch my games                          yes"),
+        row("  Terminal doctor"),
+        row("  Account (password, keys)"),
+        row("  Reset to defaults"),
+        row("  Back"),
+        row("  For terminals without key releases: a key pressed once"),
+        row("  counts as let go after this long (always below DAS, so"),
+        row("  a tap moves once). Help says more."),
+        row("       Left/Right change   Enter select   Esc back"),
+        format!("          └{}┘          ", "─".repeat(58)),
+    ]
+    .into();
+    assert_eq!(frame(&a), expected);
+    // The handling rows say what their defaults are based on.
+    press(&mut a, Key::Home, 0);
+    for _ in 0..9 {
+        press(&mut a, Key::Up, 0); // DAS
+    }
+    assert!(
+        shows(
+            &a,
+            "DAS: how long a held Left or Right waits before the piece slides on its own. Default 150 ms, from the standard rules."
+        ),
+        "{}",
+        frame(&a).join("\n")
+    );
+}
+
+#[test]
+fn reset_to_defaults_asks_first_and_says_what_is_lost() {
+    let mut a = settings();
+    // Own keys: V holds. DAS 140.
+    press(&mut a, Key::Enter, 0); // Controls
+    down(&mut a, 8); // Hold
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Char('v'), 0);
+    press(&mut a, Key::Esc, 0);
+    down(&mut a, 1);
+    press(&mut a, Key::Left, 0); // DAS 140
+    down(&mut a, 15); // Reset to defaults
+    press(&mut a, Key::Enter, 0);
+    let before = a.settings().clone();
+    assert_eq!(before.handling.das, 140);
+    assert!(
+        shows(&a, "Reset every setting to its default?"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    assert!(
+        shows(
+            &a,
+            "Your own keys for Hold will be lost. Back to default: DAS."
+        ),
+        "{}",
+        frame(&a).join("\n")
+    );
+    // Enter at once keeps everything ("Keep" is selected first).
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(*a.settings(), before);
+    assert!(!shows(&a, "Reset every setting to its default?"));
+    // Esc keeps too.
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Esc, 0);
+    assert_eq!(*a.settings(), before);
+    assert!(
+        screen(&a).contains("SETTINGS"),
+        "Esc closed the dialog only"
+    );
+    // Choosing Reset resets.
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(*a.settings(), crate::Settings::default());
+}
+
+#[test]
+fn binding_a_key_of_another_action_says_so() {
+    let mut a = settings();
+    press(&mut a, Key::Enter, 0); // Controls
+    down(&mut a, 8); // Hold
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Char(' '), 0);
+    assert!(
+        shows(&a, "Space was Hard drop's key: Hard drop keeps Up."),
+        "{}",
+        frame(&a).join("\n")
+    );
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Up, 0); // captured: the Up arrow is bound to Hold too
+    assert!(
+        shows(&a, "Up was Hard drop's key: Hard drop has no key now!"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    assert_eq!(a.settings().keys.keys(Button::HardDrop).count(), 0);
+    // The notice goes with the next key.
+    press(&mut a, Key::Down, 0);
+    assert!(!frame(&a).join("\n").contains("has no key now"));
+    // A fourth key pushes one out, and says which.
+    press(&mut a, Key::Up, 0);
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Char('v'), 0);
+    assert!(
+        shows(&a, "Hold has 3 keys at most: V replaced Up."),
+        "{}",
+        frame(&a).join("\n")
+    );
+}
+
+#[test]
+fn soft_drop_goes_up_to_instant_and_arr_down_to_zero() {
+    let mut a = settings();
+    down(&mut a, 3);
+    for _ in 0..30 {
+        press(&mut a, Key::Right, 0);
+    }
+    assert!(frame(&a).join("\n").contains("< 40x >"));
+    press(&mut a, Key::Right, 0);
+    assert_eq!(
+        a.settings().handling.sdf,
+        0,
+        "0 is the engine's instant soft drop"
+    );
+    assert!(
+        frame(&a).join("\n").contains("< ∞ (instant) >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    press(&mut a, Key::Right, 0);
+    assert_eq!(a.settings().handling.sdf, 0);
+    press(&mut a, Key::Left, 0);
+    assert_eq!(a.settings().handling.sdf, 40);
+    press(&mut a, Key::Up, 0); // ARR
+    for _ in 0..10 {
+        press(&mut a, Key::Left, 0);
+    }
+    assert_eq!(a.settings().handling.arr, 0);
+    assert!(frame(&a).join("\n").contains("< 0 ms (instant) >"));
+}
+
+#[test]
+fn key_presets_tetrio_like_and_back_asking_before_own_keys_are_lost() {
+    let mut a = settings();
+    press(&mut a, Key::Enter, 0); // Controls
+    let preset_row = Button::ALL.len() + 1;
+    down(&mut a, preset_row);
+    assert!(frame(&a).join("\n").contains("< minotty >"));
+    press(&mut a, Key::Right, 0); // from a preset: at once, nothing of the player's is lost
+    let keys = &a.settings().keys;
+    assert_eq!(keys.lookup(Key::Up), Some((Button::RotateCw, 0)));
+    assert_eq!(keys.lookup(Key::Char('a')), Some((Button::Rotate180, 0)));
+    assert!(frame(&a).join("\n").contains("< TETR.IO-like >"));
+    // Own keys: replacing them asks.
+    press(&mut a, Key::Home, 0);
+    for _ in 0..preset_row {
+        press(&mut a, Key::Up, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Char('v'), 0); // Move left: Left, V
+    down(&mut a, preset_row);
+    assert!(frame(&a).join("\n").contains("< your own >"));
+    press(&mut a, Key::Left, 0);
+    assert!(
+        shows(&a, "Replace your keys with the minotty keys?"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    assert!(
+        shows(
+            &a,
+            "Your own keys for Move left, Rotate clockwise, Rotate counter-clockwise, Rotate 180, Hard drop will be lost."
+        ),
+        "{}",
+        frame(&a).join("\n")
+    );
+    press(&mut a, Key::Esc, 0);
+    assert_eq!(
+        a.settings().keys.lookup(Key::Char('v')),
+        Some((Button::Left, 1))
+    );
+    press(&mut a, Key::Left, 0);
+    press(&mut a, Key::Char('y'), 0);
+    assert_eq!(a.settings().keys, crate::keymap::Keymap::default());
+}
