@@ -116,9 +116,6 @@ pub fn clock(ms: u64) -> StackStr<16> {
     }
 }
 
-/// Pieces per second: the one formatter of [`crate::figures`].
-pub use crate::figures::pps;
-
 #[cfg(test)]
 mod tests {
     use super::*;

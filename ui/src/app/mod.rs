@@ -7,15 +7,16 @@ mod doctor;
 mod leave;
 pub(crate) mod live;
 mod parked;
+mod reports;
 mod route;
 mod snapshots;
 mod unreachable;
 mod versus;
 
 pub use parked::ParkedGame;
+pub use reports::{EventDigest, end_reports, progress_of, snapshot};
 #[cfg(test)]
 pub use snapshots::NOTICE_MS as SNAPSHOT_NOTICE_MS;
-pub use versus::{EventDigest, end_reports, progress_of, snapshot};
 
 use minotty_engine::{Game, ModeKind};
 use ratatui::Frame;

@@ -15,10 +15,11 @@ use ratatui::widgets::Widget;
 
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
+use crate::figures::pps;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::online::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 use crate::rules::mode_with_ruleset;
-use crate::text::{StackStr, clock, pps, sanitize, sfmt};
+use crate::text::{StackStr, clock, sanitize, sfmt};
 use crate::theme::Theme;
 use crate::widgets::mini_board;
 

@@ -6,8 +6,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::draw;
+use crate::figures::pps;
 use crate::online::{MatchResult, ResultRow};
-use crate::text::{StackStr, clock, pps, sfmt};
+use crate::text::{StackStr, clock, sfmt};
 use crate::theme::Theme;
 
 /// The lines a race is run to (the room's goal for a race).

@@ -9,12 +9,14 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
+use crate::figures::pps;
 use crate::online::OpponentView;
 use crate::online::{MatchStart, RoomLimit};
+use crate::screens::opponent_board::{draw_full, status};
 use crate::screens::versus_watch;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
-use crate::text::{StackStr, clock, pps, sfmt};
+use crate::text::{StackStr, clock, sfmt};
 use crate::theme::Theme;
 use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cells_area};
 use crate::widgets::garbage_meter;
@@ -377,46 +379,6 @@ impl MatchView<'_> {
             };
             draw::put_centered(buf, cells, cells.y, text.as_str(), theme.accent());
         }
-    }
-}
-
-/// The short status of another player: place once out, else the numbers that matter.
-fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
-    match (o.alive, o.place) {
-        (false, Some(p)) => sfmt!(32; "KO #{}", p),
-        (false, None) => sfmt!(32; "KO"),
-        (true, Some(1)) => sfmt!(32; "WINNER"),
-        (true, Some(p)) => sfmt!(32; "#{}", p),
-        (true, None) => match kind {
-            MatchKind::Race => sfmt!(32; "{}/40", o.progress.lines),
-            MatchKind::Battle => sfmt!(32; "sent {}", o.progress.attack_sent),
-        },
-    }
-}
-
-/// Another player's board at full size at `at` (its meter at the left), clipped to `area`.
-pub(crate) fn draw_full(
-    buf: &mut Buffer,
-    at: Rect,
-    area: Rect,
-    o: &OpponentView,
-    kind: MatchKind,
-    theme: Theme,
-) {
-    let st = status(o, kind);
-    let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
-    garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
-    let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
-    let footer = if o.kos > 0 {
-        sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
-    } else {
-        sfmt!(40; " {} ", st.as_str())
-    };
-    let frame = if o.alive { theme.dim() } else { theme.bad() };
-    mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
-    if !o.alive {
-        let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
-        draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
     }
 }
 

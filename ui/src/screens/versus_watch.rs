@@ -9,10 +9,11 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
+use crate::figures::pps;
 use crate::online::{NEXT_SHOWN, OpponentView};
+use crate::screens::opponent_board::draw_full;
 use crate::screens::race_results::RACE_LINES;
-use crate::screens::versus_match::draw_full;
-use crate::text::{StackStr, clock, pps, sfmt};
+use crate::text::{StackStr, clock, sfmt};
 use crate::theme::Theme;
 use crate::widgets::mini_board::{FULL_H, FULL_W};
 use crate::widgets::piece_box::{BOX_W, HoldView, draw_piece_small};

@@ -5,6 +5,8 @@
 //! paused: `game = base + now - origin`, where `origin` moves forward by each pause's length
 //! and `base` is 0, or a snapshot's time for a game resumed from one.
 
+mod clock;
+pub use clock::clock_step_ms;
 mod effects;
 mod pilot;
 mod retry;
@@ -28,19 +30,6 @@ pub const COUNT_STEP_MS: u64 = 1000;
 pub const COUNTDOWN_MS: u64 = 3 * COUNT_STEP_MS;
 /// How long the final board shows before the results.
 pub const OVER_MS: u64 = 1500;
-/// The game clock ticks at the resolution it is shown at, on its own: a redraw each time the
-/// shown value changes, never more for the clock (a tick that changes nothing visible draws
-/// nothing). Tenths where players race the clock (40 lines, ultra, master:
-/// [`minotty_engine::Mode::timed`]; and cheese, dug against the clock), whole seconds elsewhere
-/// (marathon, endless, combo...), where the clock is only information and ten frames a second
-/// would double what a player costs the server (BENCHMARKS.md, "The game clock's tenths").
-pub fn clock_step_ms(mode: &minotty_engine::Mode) -> u64 {
-    if mode.timed() || mode.kind == minotty_engine::ModeKind::Cheese {
-        100
-    } else {
-        1000
-    }
-}
 
 /// What a game is made from, kept to restart it.
 #[derive(Clone, Debug, PartialEq, Eq)]

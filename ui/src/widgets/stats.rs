@@ -7,8 +7,9 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
+use crate::figures::pps;
 use crate::session::{Effects, clear_name};
-use crate::text::{StackStr, pps, running_clock, sfmt};
+use crate::text::{StackStr, running_clock, sfmt};
 use crate::theme::Theme;
 
 /// Rows the statistics take at most.

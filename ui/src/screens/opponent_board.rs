@@ -1,0 +1,53 @@
+//! Another player's board at full size with its status and incoming-garbage meter: what the
+//! match screen and the spectators' view both draw.
+
+use minotty_engine::versus::MatchKind;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::draw;
+use crate::online::OpponentView;
+use crate::text::{StackStr, sfmt};
+use crate::theme::Theme;
+use crate::widgets::garbage_meter;
+use crate::widgets::mini_board::{self, FULL_H, FULL_W};
+
+/// The short status of another player: place once out, else the numbers that matter.
+pub(crate) fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
+    match (o.alive, o.place) {
+        (false, Some(p)) => sfmt!(32; "KO #{}", p),
+        (false, None) => sfmt!(32; "KO"),
+        (true, Some(1)) => sfmt!(32; "WINNER"),
+        (true, Some(p)) => sfmt!(32; "#{}", p),
+        (true, None) => match kind {
+            MatchKind::Race => sfmt!(32; "{}/40", o.progress.lines),
+            MatchKind::Battle => sfmt!(32; "sent {}", o.progress.attack_sent),
+        },
+    }
+}
+
+/// Another player's board at full size at `at` (its meter at the left), clipped to `area`.
+pub(crate) fn draw_full(
+    buf: &mut Buffer,
+    at: Rect,
+    area: Rect,
+    o: &OpponentView,
+    kind: MatchKind,
+    theme: Theme,
+) {
+    let st = status(o, kind);
+    let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
+    garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
+    let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
+    let footer = if o.kos > 0 {
+        sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
+    } else {
+        sfmt!(40; " {} ", st.as_str())
+    };
+    let frame = if o.alive { theme.dim() } else { theme.bad() };
+    mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
+    if !o.alive {
+        let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
+        draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());
+    }
+}
