@@ -336,6 +336,7 @@ mod tests {
             host: true,
             state: RoomState::Lobby,
             ranked: false,
+            listed: false,
             tbp_bots: vec!["cold".into()],
         };
         let all = [
