@@ -4,6 +4,7 @@
 mod account;
 mod doctor;
 pub(crate) mod live;
+mod open_rooms;
 mod parked;
 mod route;
 mod snapshots;

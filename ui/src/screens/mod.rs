@@ -15,6 +15,7 @@ pub mod help;
 pub mod live;
 pub mod menu;
 pub mod mode_select;
+pub mod open_rooms;
 pub mod pause;
 pub mod quit;
 pub mod race_results;

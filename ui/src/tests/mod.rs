@@ -11,6 +11,7 @@ mod doctor;
 mod graphics;
 mod integrity;
 mod live;
+mod open_rooms;
 mod play;
 mod puzzle;
 mod reconnect;
