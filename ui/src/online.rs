@@ -179,6 +179,12 @@ pub enum Request {
     RemoveBot {
         seat: usize,
     },
+    /// The host lists the room among the open rooms (anyone may join it from there) or makes
+    /// it private again (join by code only). Never for a ranked room.
+    SetListed(bool),
+    /// The rooms their hosts listed, answered with [`Response::OpenRooms`] (the Open rooms
+    /// screen asks again every 2 s while it shows).
+    OpenRooms,
     /// Play the bot the quick-match queue offered (unranked), leaving the queue.
     AcceptBotMatch,
     /// Keep waiting for a person.
@@ -428,6 +434,8 @@ pub enum Response {
     },
     /// The room as it is now (sent on every change while in a room's lobby or results).
     Room(RoomView),
+    /// The listed rooms in their lobbies with a free seat (see [`OpenRoomEntry`]).
+    OpenRooms(Vec<OpenRoomEntry>),
     /// Joining or creating a room failed ("no room K7PQ", "the room is full").
     RoomFailed {
         message: String,
@@ -637,9 +645,25 @@ pub struct RoomView {
     pub state: RoomState,
     /// Ranked quick-match room (no lobby: it starts by itself).
     pub ranked: bool,
+    /// The host listed the room among the open rooms (older instances do not send it).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub listed: bool,
     /// The server's Tetris Bot Protocol bots the host can add, by name (empty for everyone
     /// else).
     pub tbp_bots: Vec<String>,
+}
+
+/// A room on the list of open rooms: listed by its host, in its lobby, with a free seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OpenRoomEntry {
+    /// What [`Request::JoinRoom`] takes (the host chose to show it).
+    pub code: String,
+    /// The host's name, as others see it.
+    pub host: String,
+    pub kind: MatchKind,
+    pub players: u8,
+    pub seats: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -131,6 +131,11 @@ pub enum WireRoom {
     /// The session's instance drained away while it played (not a leave: the match is
     /// abandoned, unrated; see `versus/room/drained.rs`). An older owner drops it as malformed.
     DrainedAway,
+    /// The host lists the room among the open rooms of the room's instance, or unlists it
+    /// (`versus/room/listed.rs`). An older owner drops it as malformed.
+    SetListed {
+        listed: bool,
+    },
 }
 
 impl WireRoom {
@@ -148,6 +153,7 @@ impl WireRoom {
             RoomMsg::AddTbpBot { name, .. } => WireRoom::AddTbpBot { name },
             RoomMsg::RemoveBot { seat, .. } => WireRoom::RemoveBot { seat },
             RoomMsg::DrainedAway { .. } => WireRoom::DrainedAway,
+            RoomMsg::SetListed { listed, .. } => WireRoom::SetListed { listed },
             _ => return None,
         })
     }
@@ -165,6 +171,7 @@ impl WireRoom {
             WireRoom::AddTbpBot { name } => RoomMsg::AddTbpBot { id, name },
             WireRoom::RemoveBot { seat } => RoomMsg::RemoveBot { id, seat },
             WireRoom::DrainedAway => RoomMsg::DrainedAway { id },
+            WireRoom::SetListed { listed } => RoomMsg::SetListed { id, listed },
         }
     }
 }
@@ -336,6 +343,7 @@ mod tests {
             host: true,
             state: RoomState::Lobby,
             ranked: false,
+            listed: false,
             tbp_bots: vec!["cold".into()],
         };
         let all = [
@@ -401,6 +409,10 @@ mod tests {
             },
             RoomMsg::RemoveBot { id: me, seat: 1 },
             RoomMsg::DrainedAway { id: me },
+            RoomMsg::SetListed {
+                id: me,
+                listed: true,
+            },
         ];
         for msg in msgs {
             let shown = format!("{msg:?}");

@@ -140,6 +140,8 @@ impl Services {
             | Request::AddBot { .. }
             | Request::AddTbpBot { .. }
             | Request::RemoveBot { .. }
+            | Request::SetListed(_)
+            | Request::OpenRooms
             | Request::AcceptBotMatch
             | Request::DeclineBotMatch
             | Request::Report(_) => self.versus.handle(request),

@@ -371,6 +371,13 @@ impl VersusClient {
             Request::RemoveBot { seat } => {
                 self.to_room(RoomMsg::RemoveBot { id, seat });
             }
+            Request::SetListed(listed) => {
+                self.to_room(RoomMsg::SetListed { id, listed });
+            }
+            Request::OpenRooms => {
+                // Only this instance's rooms (another instance's room is joined by its code).
+                self.reply(Response::OpenRooms(self.hub.open_rooms.entries()));
+            }
             Request::AcceptBotMatch => {
                 if self.queued && !self.to_cluster_queue(ToProxy::AcceptBot) {
                     // The queue takes the player out (releasing the ranked claim) and starts

@@ -20,6 +20,7 @@ pub mod bot;
 pub mod code;
 mod known_rating;
 pub mod limits;
+pub mod open_rooms;
 mod queue;
 mod record;
 mod room;
@@ -205,6 +206,8 @@ pub struct Hub {
     pub tbp: crate::tbp::TbpBots,
     /// What is played now: rooms list their matches here (see `live.rs`).
     pub live: crate::live::LiveDirectory,
+    /// Rooms their hosts list for anyone to join (`open_rooms.rs`).
+    pub open_rooms: open_rooms::OpenRooms,
     /// Sessions whose player lets others watch their games (`watching.rs`).
     watchable: Mutex<std::collections::HashSet<MemberId>>,
     /// How long a lobby seat is kept for a player whose connection dropped (zero: not kept).

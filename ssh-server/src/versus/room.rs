@@ -20,6 +20,7 @@ mod bots;
 mod contact;
 mod drained;
 mod kept;
+mod listed;
 mod spectators;
 mod upkeep;
 mod verify;
@@ -89,6 +90,11 @@ pub enum RoomMsg {
         id: MemberId,
         reason: String,
     },
+    /// The host lists the room among the open rooms, or makes it private (`room/listed.rs`).
+    SetListed {
+        id: MemberId,
+        listed: bool,
+    },
     /// A new session of the player whose lobby seat the room keeps (`room/kept.rs`).
     Rejoin {
         member: Member,
@@ -150,6 +156,8 @@ pub(super) fn spawn(
         claims,
         listing: None,
         abandoned: false,
+        listed: false,
+        open_listing: None,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -177,6 +185,7 @@ pub(super) fn spawn(
     }
     tracing::info!(room = %room.code, ranked, "room opened");
     room.sync_listing();
+    room.sync_open_listing();
     let hub = Arc::clone(&room.hub);
     hub.spawn_room(room.run(rx));
     Some(link)
@@ -317,6 +326,11 @@ struct Room {
     listing: Option<crate::live::MatchListing>,
     /// A match was abandoned at shutdown: the room's closing message says it is not rated.
     abandoned: bool,
+    /// The host lists the room among the open rooms (`room/listed.rs`).
+    listed: bool,
+    /// The room's entry on the list of open rooms, while it is listed, in its lobby and has a
+    /// free seat (unlisted when dropped).
+    open_listing: Option<super::open_rooms::OpenRoomListing>,
 }
 
 impl Drop for Room {
@@ -359,6 +373,7 @@ impl Room {
                 return;
             }
             self.sync_listing();
+            self.sync_open_listing();
             if !self.has_people() {
                 break if self.hub.is_shutting_down() {
                     "the server is restarting"
@@ -374,6 +389,7 @@ impl Room {
     /// decided match is stored (with the replays that arrived).
     fn close(&mut self, why: &str) {
         self.hub.unregister(&self.code, &self.link.tx);
+        self.open_listing = None;
         let message = if self.abandoned {
             format!(
                 "Room {} closed: {why}; the match is abandoned, not rated.",
@@ -520,6 +536,7 @@ impl Room {
             RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
             RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
             RoomMsg::BotRetired { id, reason } => self.bot_retired(id, &reason, now),
+            RoomMsg::SetListed { id, listed } => self.set_listed(id, listed),
             RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
             RoomMsg::DrainedAway { id } => self.drained_away(id, now),

@@ -18,6 +18,7 @@ mod contact;
 mod drained;
 mod fair;
 mod kept;
+mod open_rooms;
 mod spooled;
 mod watching;
 

@@ -6,6 +6,7 @@ mod bests;
 mod doctor;
 mod leave;
 pub(crate) mod live;
+mod open_rooms;
 mod parked;
 mod reports;
 mod route;

@@ -4,7 +4,6 @@
 //! stops); what happens in it goes to the room as [`Report`]s, and the room's garbage comes back
 //! as [`Response::Garbage`]. The views are in `screens/versus_*.rs`.
 
-use minotty_engine::Game;
 use minotty_engine::versus::{MatchKind, Targeting};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -35,7 +34,7 @@ const BOARD_EVERY_MS: u64 = 100;
 
 /// Which versus screen shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum View {
+pub(super) enum View {
     #[default]
     Menu,
     Create,
@@ -47,6 +46,8 @@ enum View {
     Room,
     Match,
     Results,
+    /// The rooms their hosts listed (`app/open_rooms.rs`).
+    OpenRooms,
 }
 
 /// The quick-match queue, as the player sees it.
@@ -61,12 +62,12 @@ pub(crate) struct Queue {
 /// The state of the versus screens and of a match in progress.
 #[derive(Debug, Default)]
 pub(super) struct VersusState {
-    view: View,
+    pub(super) view: View,
     menu_cursor: usize,
     create: CreateForm,
     code: String,
     queue: Option<Queue>,
-    room: Option<RoomView>,
+    pub(super) room: Option<RoomView>,
     game: Option<Match>,
     result: Option<MatchResult>,
     results_cursor: usize,
@@ -76,11 +77,11 @@ pub(super) struct VersusState {
     /// When the results arrived (front-end time).
     results_at: u64,
     /// A line of status or error under the current screen.
-    message: Option<String>,
+    pub(super) message: Option<String>,
     /// A dismissable message box, drawn over any screen.
     notice: Option<String>,
     /// A `Room`, `Queued` or `RoomFailed` answer is expected (after a request from the menu).
-    awaiting: bool,
+    pub(super) awaiting: bool,
     /// The host was told who is not ready: the next Enter starts anyway.
     confirm_start: bool,
     /// The code of the room the player left last (its late updates are ignored).
@@ -95,6 +96,8 @@ pub(super) struct VersusState {
     bot_offer: Option<u8>,
     /// Attack sent by seat over the match (the results' chart), from `MatchStart` on.
     attack: AttackTimeline,
+    /// The Open rooms screen.
+    pub(super) open: super::open_rooms::OpenRoomsState,
 }
 
 /// The level of the next bot a host adds, before they choose.
@@ -158,6 +161,7 @@ impl App {
             View::Queue => self.key_versus_queue(ev),
             View::Room => self.key_versus_room(ev, now),
             View::Results => self.key_versus_results(ev, now),
+            View::OpenRooms => self.key_open_rooms(ev),
             View::Match => false,
         }
     }
@@ -192,6 +196,7 @@ impl App {
                         self.versus_send(Request::QuickMatch);
                     }
                     1 => v.view = View::Create,
+                    4 => self.open_open_rooms(now),
                     _ => {
                         v.code.clear();
                         v.view = View::Join {
@@ -310,6 +315,7 @@ impl App {
                 self.versus_send(Request::LeaveRoom);
                 self.versus_left(None);
             }
+            Some('l') => return self.toggle_listed(),
             Some('r') => {
                 let Some(seat) = you else { return false };
                 let ready = !seat.ready;
@@ -531,6 +537,7 @@ impl App {
                 self.versus.queue_secs = secs;
                 changed
             }
+            View::OpenRooms => self.tick_open_rooms(now),
             _ => false,
         }
     }
@@ -552,6 +559,7 @@ impl App {
                 let waited = self.now.saturating_sub(q.since);
                 Some(q.since + (waited / 1000 + 1) * 1000)
             }
+            View::OpenRooms => self.open_rooms_wakeup(),
             _ => None,
         }
     }
@@ -610,6 +618,7 @@ impl App {
                 }
                 .render(area, buf),
             },
+            View::OpenRooms => self.open_rooms_view(message, theme).render(area, buf),
             View::Match => {
                 if let Some(m) = &v.game {
                     MatchView {
@@ -832,6 +841,7 @@ impl App {
             Response::Notice { message } => {
                 v.notice = Some(sanitize_line(&message));
             }
+            Response::OpenRooms(rooms) => return self.open_rooms_response(rooms),
             _ => return false,
         }
         true
@@ -889,7 +899,7 @@ impl App {
 
     /// The player's versus game, if one is running or just ended.
     #[cfg(test)]
-    pub(crate) fn versus_game(&self) -> Option<&Game> {
+    pub(crate) fn versus_game(&self) -> Option<&minotty_engine::Game> {
         self.versus
             .game
             .as_ref()
@@ -898,7 +908,7 @@ impl App {
     }
 
     #[cfg(test)]
-    pub(crate) fn versus_game_mut(&mut self) -> Option<&mut Game> {
+    pub(crate) fn versus_game_mut(&mut self) -> Option<&mut minotty_engine::Game> {
         self.versus
             .game
             .as_mut()

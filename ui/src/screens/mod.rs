@@ -16,6 +16,7 @@ pub mod leave;
 pub mod live;
 pub mod menu;
 pub mod mode_select;
+pub mod open_rooms;
 pub(crate) mod opponent_board;
 pub mod pause;
 pub mod quit;

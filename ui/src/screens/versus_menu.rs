@@ -12,11 +12,12 @@ use crate::online::{RoomLimit, RoomOptions};
 use crate::text::sfmt;
 use crate::theme::Theme;
 
-pub const ITEMS: [&str; 5] = [
+pub const ITEMS: [&str; 6] = [
     "Quick match",
     "Create room",
     "Join room",
     "Watch room",
+    "Open rooms",
     "Back",
 ];
 

@@ -112,6 +112,10 @@ impl Widget for &LobbyView<'_> {
             draw::put_centered(buf, code_in, code_in.y, line.as_str(), theme.accent());
             let join = sfmt!(64; "Friends join with:  join {}", room.code);
             draw::put_centered(buf, inner, inner.y + 3, join.as_str(), theme.text());
+            if !room.ranked {
+                let listed = crate::screens::open_rooms::listed_line(room.listed);
+                draw::put_centered(buf, inner, inner.y + 4, listed, theme.dim());
+            }
         }
 
         let kind = match room.options.kind {
@@ -247,7 +251,8 @@ impl Widget for &LobbyView<'_> {
             }
             (true, false) => "r ready   Esc leave",
         };
-        draw::hint(buf, inner, hint, theme);
+        let hint = crate::screens::open_rooms::lobby_hint(hint, room);
+        draw::hint(buf, inner, hint.as_str(), theme);
     }
 }
 

@@ -234,6 +234,7 @@ fn enter_on_a_match_spectates_it_by_its_live_id() {
         host: false,
         state: crate::online::RoomState::Lobby,
         ranked: false,
+        listed: false,
         tbp_bots: Vec::new(),
     };
     a.deliver(Response::Room(room.clone()), 10);

@@ -15,6 +15,7 @@ mod help;
 mod integrity;
 mod leave;
 mod live;
+mod open_rooms;
 mod play;
 mod polish;
 mod puzzle;

@@ -249,6 +249,7 @@ fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
         host: true,
         state,
         ranked: false,
+        listed: false,
         tbp_bots: Vec::new(),
     };
     let mut a = app();

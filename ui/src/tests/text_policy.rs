@@ -118,6 +118,7 @@ fn a_room_view_with_hostile_strings_is_drawn_clean() {
         host: true,
         state: RoomState::Lobby,
         ranked: false,
+        listed: false,
         tbp_bots: vec![hostile("evilbot")],
     };
     a.deliver(Response::Room(view), 0);

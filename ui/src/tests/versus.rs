@@ -56,6 +56,7 @@ pub(super) fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> Room
         host,
         state: RoomState::Lobby,
         ranked: false,
+        listed: false,
         tbp_bots: Vec::new(),
     }
 }

@@ -130,6 +130,7 @@ impl Room {
             host: self.host == Some(id),
             state: self.state,
             ranked: self.ranked,
+            listed: self.listed,
             // The host chooses among the operator's TBP bots by name.
             tbp_bots: if self.host == Some(id) && !self.ranked {
                 self.hub.tbp.names().map(str::to_owned).collect()

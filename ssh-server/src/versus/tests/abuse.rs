@@ -140,6 +140,7 @@ async fn a_session_tx_bounds_its_backlog_and_marks_the_session_behind() {
             host: false,
             state: minotty_ui::online::RoomState::Lobby,
             ranked: false,
+            listed: false,
             tbp_bots: Vec::new(),
         })
     };

@@ -1,0 +1,142 @@
+//! The list of open rooms: a room is on it only while its host lists it, it is in its lobby
+//! and it has a free seat; it goes when unlisted, full, started or closed; a list is bounded.
+
+use std::time::Duration;
+
+use minotty_ui::online::{OpenRoomEntry, Request, Response};
+
+use super::{Client, battle, room_of};
+use crate::services::versus::SharedVersus;
+use crate::versus::open_rooms::{self, MAX_OPEN_LISTED};
+
+/// Waits (generously) until the directory holds what `f` wants, and returns it.
+async fn listed_until(
+    shared: &SharedVersus,
+    f: impl Fn(&[OpenRoomEntry]) -> bool,
+) -> Vec<OpenRoomEntry> {
+    for _ in 0..3000 {
+        let entries = shared.hub().open_rooms.entries();
+        if f(&entries) {
+            return entries;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!(
+        "the open rooms never became as expected: {:?}",
+        shared.hub().open_rooms.entries()
+    );
+}
+
+/// What a player asking for the list is told.
+async fn open_rooms(c: &mut Client) -> Vec<OpenRoomEntry> {
+    c.send(Request::OpenRooms);
+    c.wait(|r| match r {
+        Response::OpenRooms(list) => Some(list),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_seat() {
+    let shared = SharedVersus::default();
+    let (mut c, code) = room_of(&shared, battle(3), &["ann", "bob"]).await;
+    let mut eve = Client::new(&shared, "eve", None);
+
+    // Private by default: nobody sees it.
+    assert!(!c[0].room().await.listed);
+    assert_eq!(open_rooms(&mut eve).await, []);
+
+    // Only the host lists it.
+    c[1].send(Request::SetListed(true));
+    let notice = c[1]
+        .wait(|r| match r {
+            Response::Notice { message } => Some(message),
+            _ => None,
+        })
+        .await;
+    assert!(notice.contains("host"), "{notice}");
+    assert_eq!(open_rooms(&mut eve).await, []);
+
+    c[0].send(Request::SetListed(true));
+    c[0].wait(|r| matches!(r, Response::Room(v) if v.listed).then_some(()))
+        .await;
+    listed_until(&shared, |e| e.len() == 1).await;
+    let list = open_rooms(&mut eve).await;
+    assert_eq!(
+        list,
+        [OpenRoomEntry {
+            code: code.clone(),
+            host: "ann".into(),
+            kind: minotty_engine::versus::MatchKind::Battle,
+            players: 2,
+            seats: 3,
+        }]
+    );
+
+    // Full: off the list; a seat frees: back on it.
+    eve.send(Request::JoinRoom {
+        code: code.clone(),
+        spectate: false,
+    });
+    eve.room().await;
+    listed_until(&shared, <[_]>::is_empty).await;
+    assert_eq!(open_rooms(&mut c[0]).await, []);
+    eve.send(Request::LeaveRoom);
+    listed_until(&shared, |e| e.len() == 1 && e[0].players == 2).await;
+
+    // Started: off the list.
+    c[1].send(Request::SetReady(true));
+    super::start(&mut c).await;
+    listed_until(&shared, <[_]>::is_empty).await;
+    assert_eq!(open_rooms(&mut eve).await, []);
+}
+
+#[tokio::test]
+async fn an_unlisted_or_closed_room_leaves_the_list() {
+    let shared = SharedVersus::default();
+    let (mut c, _code) = room_of(&shared, battle(2), &["ann"]).await;
+    c[0].send(Request::SetListed(true));
+    listed_until(&shared, |e| e.len() == 1).await;
+    c[0].send(Request::SetListed(false));
+    c[0].wait(|r| matches!(r, Response::Room(v) if !v.listed).then_some(()))
+        .await;
+    listed_until(&shared, <[_]>::is_empty).await;
+
+    c[0].send(Request::SetListed(true));
+    listed_until(&shared, |e| e.len() == 1).await;
+    // The last player goes: the room closes and its entry with it.
+    drop(c);
+    listed_until(&shared, <[_]>::is_empty).await;
+    assert_eq!(shared.hub().room_count(), 0);
+}
+
+#[tokio::test]
+async fn a_ranked_room_is_never_listed() {
+    let shared = SharedVersus::default();
+    let mut a = Client::new(&shared, "ann", Some(1));
+    let mut b = Client::new(&shared, "bob", Some(2));
+    a.send(Request::QuickMatch);
+    b.send(Request::QuickMatch);
+    a.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
+        .await;
+    for c in [&mut a, &mut b] {
+        c.send(Request::SetListed(true));
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(shared.hub().open_rooms.is_empty());
+}
+
+#[test]
+fn a_list_sends_at_most_fifty_rooms_and_a_dropped_listing_is_gone() {
+    let rooms = open_rooms::OpenRooms::default();
+    let listings: Vec<_> = (0..MAX_OPEN_LISTED + 10)
+        .map(|i| rooms.list(open_rooms::entry(&format!("R{i:05}"), "ann", battle(2), 1)))
+        .collect();
+    assert_eq!(rooms.len(), MAX_OPEN_LISTED + 10);
+    let sent = rooms.entries();
+    assert_eq!(sent.len(), MAX_OPEN_LISTED);
+    assert_eq!(sent[0].code, "R00000", "the oldest first");
+    drop(listings);
+    assert!(rooms.is_empty());
+}
