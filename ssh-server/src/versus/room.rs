@@ -21,11 +21,13 @@ mod contact;
 mod drained;
 mod kept;
 mod listed;
+mod msg;
 mod spectators;
 mod upkeep;
 mod verify;
 
 pub use contact::ContactLoss;
+pub use msg::RoomMsg;
 
 use super::bot::{BotGuard, BotSeat};
 use super::{
@@ -33,94 +35,6 @@ use super::{
     RoomLink, unix_now,
 };
 use crate::store::{MatchPlayer, NewMatch};
-
-/// What sessions tell their room.
-#[derive(Debug)]
-pub enum RoomMsg {
-    Join {
-        member: Member,
-        spectate: bool,
-    },
-    /// A spectator from the Live list (who asked by the match's id, and is never shown the
-    /// room's code).
-    WatchLive {
-        member: Member,
-    },
-    /// The member leaves (`disconnected`: their session ended).
-    Leave {
-        id: MemberId,
-        disconnected: bool,
-    },
-    Ready {
-        id: MemberId,
-        ready: bool,
-    },
-    Start {
-        id: MemberId,
-    },
-    Rematch {
-        id: MemberId,
-    },
-    Targeting {
-        id: MemberId,
-        targeting: Targeting,
-    },
-    Report {
-        id: MemberId,
-        reports: Vec<Report>,
-    },
-    /// The host seats a bot of `level` in an empty seat.
-    AddBot {
-        id: MemberId,
-        level: u8,
-    },
-    /// The host seats the operator's TBP bot called `name` in an empty seat.
-    AddTbpBot {
-        id: MemberId,
-        name: String,
-    },
-    /// The host takes the bot in `seat` out.
-    RemoveBot {
-        id: MemberId,
-        seat: usize,
-    },
-    /// A bot that can play no more (its TBP process forfeited) gives up its seat; the room
-    /// says why (`room/bots.rs`).
-    BotRetired {
-        id: MemberId,
-        reason: String,
-    },
-    /// The host lists the room among the open rooms, or makes it private (`room/listed.rs`).
-    SetListed {
-        id: MemberId,
-        listed: bool,
-    },
-    /// A new session of the player whose lobby seat the room keeps (`room/kept.rs`).
-    Rejoin {
-        member: Member,
-    },
-    /// The member's instance is out of reach: an unsettled match is abandoned on both sides
-    /// (`room/contact.rs`).
-    LostContact {
-        id: MemberId,
-        cause: ContactLoss,
-    },
-    /// The server is shutting down (after its sessions ended): the room stores a decided
-    /// match, abandons one still running, and closes.
-    Shutdown,
-    /// The member's instance drained away (its `--drain-secs` ran out) while the member
-    /// played here: the match is abandoned, unrated, for everyone (`room/drained.rs`); not a
-    /// leave, which would be the member's forfeit.
-    DrainedAway {
-        id: MemberId,
-    },
-    /// Tests: the room's task panics while handling this.
-    #[cfg(test)]
-    Panic,
-    /// Tests: seats a bot played by this driver (another kind than the built-in one).
-    #[cfg(test)]
-    SeatDriver(Box<dyn super::bot::BotDriver>),
-}
 
 /// Starts a room with `players` seated (the first is the host of a private room); a ranked
 /// room starts its match at once, with the players' `claims` on ranked play (released when

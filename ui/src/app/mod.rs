@@ -6,8 +6,8 @@ mod bests;
 mod doctor;
 mod leave;
 pub(crate) mod live;
-mod open_rooms;
 mod parked;
+mod puzzle;
 mod reports;
 mod route;
 mod snapshots;
@@ -614,47 +614,6 @@ impl App {
         self.screen = Screen::Results;
         self.results_cursor = 0;
         self.dirty = true;
-    }
-
-    /// The highest puzzle stage cleared, as far as this App knows (the store's answer to
-    /// [`Request::PuzzleProgress`], and every stage cleared since).
-    pub fn puzzle_cleared(&self) -> u8 {
-        self.modes.puzzle_cleared
-    }
-
-    /// Whether every puzzle stage has been cleared (unlocks what puzzle mode unlocks).
-    pub fn puzzle_completed(&self) -> bool {
-        self.modes.puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
-    }
-
-    /// Opens the mode select; the first time, asks for the player's puzzle progress.
-    pub(super) fn open_modes(&mut self) {
-        self.screen = Screen::ModeSelect;
-        self.ask_bests();
-        if !self.puzzle_asked {
-            self.puzzle_asked = true;
-            self.request(Request::PuzzleProgress);
-        }
-    }
-
-    /// Notes the stages the puzzle game in play has cleared: every stage before the one it
-    /// plays now, all of them once it is won. Progress only grows; each growth is reported.
-    fn note_puzzle_progress(&mut self) {
-        let Some(game) = self.session.as_ref().map(GameSession::game) else {
-            return;
-        };
-        let Some(p) = game.puzzle_state() else { return };
-        let cleared = if game.outcome().is_some_and(|(_, won)| won) {
-            p.stage
-        } else {
-            p.stage - 1
-        };
-        // Only a stage played in this game counts (starting at stage 5 clears nothing before).
-        let start = game.mode().puzzle_start().unwrap_or(1);
-        if cleared >= start && cleared > self.modes.puzzle_cleared {
-            self.modes.note_puzzle_cleared(cleared);
-            self.request(Request::PuzzleCleared { stage: cleared });
-        }
     }
 
     fn record_finished(&mut self) {

@@ -4,6 +4,8 @@
 //! stops); what happens in it goes to the room as [`Report`]s, and the room's garbage comes back
 //! as [`Response::Garbage`]. The views are in `screens/versus_*.rs`.
 
+mod open_rooms;
+
 use minotty_engine::versus::{MatchKind, Targeting};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -46,7 +48,7 @@ pub(super) enum View {
     Room,
     Match,
     Results,
-    /// The rooms their hosts listed (`app/open_rooms.rs`).
+    /// The rooms their hosts listed (`app/versus/open_rooms.rs`).
     OpenRooms,
 }
 
@@ -97,7 +99,7 @@ pub(super) struct VersusState {
     /// Attack sent by seat over the match (the results' chart), from `MatchStart` on.
     attack: AttackTimeline,
     /// The Open rooms screen.
-    pub(super) open: super::open_rooms::OpenRoomsState,
+    pub(super) open: open_rooms::OpenRoomsState,
 }
 
 /// The level of the next bot a host adds, before they choose.

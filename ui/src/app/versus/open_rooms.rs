@@ -3,8 +3,8 @@
 //! join path of a typed code, so the room's every check applies). Also the lobby host's key
 //! that lists the room or makes it private again. The view is in `screens/open_rooms.rs`.
 
-use super::App;
-use super::versus::View;
+use super::View;
+use crate::app::App;
 use crate::keys::{Key, KeyEvent};
 use crate::online::{OpenRoomEntry, Request, RoomState};
 use crate::screens::open_rooms::OpenRoomsView;
@@ -16,7 +16,7 @@ pub const OPEN_ROOMS_EVERY_MS: u64 = 2_000;
 
 /// The Open rooms screen's state.
 #[derive(Debug, Default)]
-pub(super) struct OpenRoomsState {
+pub(in crate::app) struct OpenRoomsState {
     rooms: Vec<OpenRoomEntry>,
     cursor: usize,
     /// When the list was last asked for (front-end time).
@@ -27,7 +27,7 @@ pub(super) struct OpenRoomsState {
 
 impl App {
     /// Opens the Open rooms screen and asks for the list.
-    pub(super) fn open_open_rooms(&mut self, now: u64) {
+    pub(in crate::app) fn open_open_rooms(&mut self, now: u64) {
         let o = &mut self.versus.open;
         o.rooms.clear();
         o.cursor = 0;
@@ -38,7 +38,7 @@ impl App {
         self.versus_send(Request::OpenRooms);
     }
 
-    pub(super) fn key_open_rooms(&mut self, ev: KeyEvent) -> bool {
+    pub(in crate::app) fn key_open_rooms(&mut self, ev: KeyEvent) -> bool {
         let o = &mut self.versus.open;
         let n = o.rooms.len();
         match nav(ev) {
@@ -66,7 +66,7 @@ impl App {
     }
 
     /// Asks for the list again when it is due; `false`: nothing to draw.
-    pub(super) fn tick_open_rooms(&mut self, now: u64) -> bool {
+    pub(in crate::app) fn tick_open_rooms(&mut self, now: u64) -> bool {
         if now >= self.versus.open.asked_at + OPEN_ROOMS_EVERY_MS {
             self.versus.open.asked_at = now;
             self.versus_send(Request::OpenRooms);
@@ -74,12 +74,12 @@ impl App {
         false
     }
 
-    pub(super) fn open_rooms_wakeup(&self) -> Option<u64> {
+    pub(in crate::app) fn open_rooms_wakeup(&self) -> Option<u64> {
         Some(self.versus.open.asked_at + OPEN_ROOMS_EVERY_MS)
     }
 
     /// The server's list: kept (cleaned for drawing) while the screen shows.
-    pub(super) fn open_rooms_response(&mut self, mut rooms: Vec<OpenRoomEntry>) -> bool {
+    pub(in crate::app) fn open_rooms_response(&mut self, mut rooms: Vec<OpenRoomEntry>) -> bool {
         if self.versus.view != View::OpenRooms {
             return false;
         }
@@ -98,7 +98,7 @@ impl App {
         true
     }
 
-    pub(super) fn open_rooms_view<'a>(
+    pub(in crate::app) fn open_rooms_view<'a>(
         &'a self,
         message: &'a str,
         theme: crate::theme::Theme,
@@ -113,7 +113,7 @@ impl App {
     }
 
     /// The lobby's `l`: the host lists the room or makes it private again.
-    pub(super) fn toggle_listed(&mut self) -> bool {
+    pub(in crate::app) fn toggle_listed(&mut self) -> bool {
         let Some(room) = &self.versus.room else {
             return false;
         };
