@@ -172,3 +172,14 @@ fn finesse_is_a_function_of_the_replay() {
     assert_eq!(finesse(&back), Ok(f));
     assert_eq!(f, Finesse { pieces: 2, faults: 1 });
 }
+
+/// The auto-shift case really slides to the wall: it leaves the board three taps leave.
+#[test]
+fn the_held_shift_reaches_the_wall_the_taps_reach() {
+    let (held, f) = play(Piece::T, &[HoldFor(Left, 1_000), Drop]);
+    let (tapped, _) = play(Piece::T, &[Tap(Left), Tap(Left), Tap(Left), Drop]);
+    let (one, _) = play(Piece::T, &[Tap(Left), Tap(Left), Drop]);
+    assert_eq!(held.board(), tapped.board());
+    assert_ne!(held.board(), one.board(), "three taps reach the wall, two do not");
+    assert_eq!(f, Finesse { pieces: 1, faults: 0 });
+}

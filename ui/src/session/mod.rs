@@ -6,6 +6,7 @@
 //! and `base` is 0, or a snapshot's time for a game resumed from one.
 
 mod effects;
+mod finesse;
 mod pilot;
 mod retry;
 
@@ -115,6 +116,8 @@ pub struct GameSession {
     pause_prompt: bool,
     /// The combo bot's seat (combo mode only): it can take the game over.
     pilot: Option<pilot::Pilot>,
+    /// The finished game's finesse faults, judged once (see `finesse.rs`).
+    finesse: std::sync::OnceLock<Option<u32>>,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -171,6 +174,7 @@ impl GameSession {
             versus: None,
             pause_prompt: false,
             pilot,
+            finesse: std::sync::OnceLock::new(),
         }
     }
 

@@ -24,6 +24,7 @@ fn recorded(note: &str) -> Response {
         personal_best: false,
         rank: None,
         note: Some(note.into()),
+        previous_best: None,
     })
 }
 
