@@ -76,7 +76,13 @@ fn finesse_faults_of_scripted_pieces() {
     // (what, first piece, script, pieces locked, faults)
     let table: &[(&str, Piece, &[Step], u32, u32)] = &[
         ("a hard drop where it appears", Piece::T, &[Drop], 1, 0),
-        ("one shift to its column", Piece::T, &[Tap(Left), Drop], 1, 0),
+        (
+            "one shift to its column",
+            Piece::T,
+            &[Tap(Left), Drop],
+            1,
+            0,
+        ),
         (
             "left then right: back where it was",
             Piece::T,
@@ -99,6 +105,20 @@ fn finesse_faults_of_scripted_pieces() {
             &[Tap(RotateCw), Tap(RotateCw), Drop],
             1,
             1,
+        ),
+        (
+            "a vertical Z turned the far way and shifted back",
+            Piece::Z,
+            &[Tap(RotateCw), Tap(Left), Drop],
+            1,
+            1,
+        ),
+        (
+            "a vertical Z turned the near way",
+            Piece::Z,
+            &[Tap(RotateCcw), Drop],
+            1,
+            0,
         ),
         ("a hold", Piece::T, &[Tap(Hold), Drop], 1, 0),
         (
@@ -170,7 +190,13 @@ fn finesse_is_a_function_of_the_replay() {
     let bytes = g.replay().to_bytes();
     let back = minotty_engine::Replay::from_bytes(&bytes).expect("reads back");
     assert_eq!(finesse(&back), Ok(f));
-    assert_eq!(f, Finesse { pieces: 2, faults: 1 });
+    assert_eq!(
+        f,
+        Finesse {
+            pieces: 2,
+            faults: 1
+        }
+    );
 }
 
 /// The auto-shift case really slides to the wall: it leaves the board three taps leave.
@@ -180,6 +206,16 @@ fn the_held_shift_reaches_the_wall_the_taps_reach() {
     let (tapped, _) = play(Piece::T, &[Tap(Left), Tap(Left), Tap(Left), Drop]);
     let (one, _) = play(Piece::T, &[Tap(Left), Tap(Left), Drop]);
     assert_eq!(held.board(), tapped.board());
-    assert_ne!(held.board(), one.board(), "three taps reach the wall, two do not");
-    assert_eq!(f, Finesse { pieces: 1, faults: 0 });
+    assert_ne!(
+        held.board(),
+        one.board(),
+        "three taps reach the wall, two do not"
+    );
+    assert_eq!(
+        f,
+        Finesse {
+            pieces: 1,
+            faults: 0
+        }
+    );
 }

@@ -49,7 +49,11 @@ fn the_40_line_results_count_finesse_faults() {
             "                  │    Finesse faults                   1    │",
         ),
         (
-            &[&[Key::Left, Key::Right], &[Key::Right, Key::Left], &[Key::Left]],
+            &[
+                &[Key::Left, Key::Right],
+                &[Key::Right, Key::Left],
+                &[Key::Left],
+            ],
             "                  │    Finesse faults                   2    │",
         ),
     ];
