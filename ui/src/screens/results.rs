@@ -186,8 +186,8 @@ impl Widget for &ResultsView<'_> {
 
 /// The results table of every mode but Descent. 40 lines shows keys per piece and finesse
 /// faults (its players count their inputs; pieces that took more presses than the fewest that
-/// reach where they locked) instead of the level and the score; cheese leads with what it
-/// ranks on, pieces, and the garbage rows dug.
+/// reach where they locked) instead of the level and the spins (a race for lines rarely
+/// spins); cheese leads with what it ranks on, pieces, and the garbage rows dug.
 fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, StackStr<24>); 10] {
     let s = game.stats();
     let puzzle = game.puzzle_state();
@@ -225,8 +225,8 @@ fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, Stac
             kpp,
             ("Finesse faults", faults),
             lines,
+            score,
             tetrises,
-            spins,
             combo,
             perfect,
         ],

@@ -140,6 +140,7 @@ fn results_after_a_forfeited_game() {
         "RESULTS: 40 Lines",
         "FORFEIT",
         "Time",
+        "Score",
         "Finesse faults",
         "Lines",
         "Pieces",
