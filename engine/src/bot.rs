@@ -6,10 +6,12 @@
 //! [`combo`] is the combo bot of combo mode, which plays on a model of the well instead.
 
 pub mod combo;
+pub mod finesse;
 pub mod movegen;
 pub mod versus;
 
 pub use combo::{ComboBot, SeenPieces, combo_plan};
+pub use finesse::{Finesse, finesse};
 pub use movegen::{Reach, path_to, reachable, reachable_after_hold};
 
 use crate::board::{Board, HEIGHT, WIDTH};

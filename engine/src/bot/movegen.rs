@@ -585,7 +585,7 @@ impl Search {
         path
     }
 
-    fn reaches(&self, hold: bool) -> Vec<Reach> {
+    pub(crate) fn reaches(&self, hold: bool) -> Vec<Reach> {
         self.landings
             .iter()
             .map(|l| {

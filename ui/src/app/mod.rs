@@ -392,6 +392,7 @@ impl App {
                 cursor: self.results_cursor,
                 theme,
                 online: self.results_note(),
+                finesse: session.finesse_faults(),
             }
             .render(area, buf),
             (Screen::Help, _) => HelpView {

@@ -94,6 +94,8 @@ pub struct ResultsView<'a> {
     pub cursor: usize,
     pub theme: Theme,
     pub online: OnlineNote<'a>,
+    /// The game's finesse faults (40 lines, once it is judged: `GameSession::finesse_faults`).
+    pub finesse: Option<u32>,
 }
 
 impl Widget for &ResultsView<'_> {
@@ -154,7 +156,7 @@ impl Widget for &ResultsView<'_> {
             ];
             &descent_rows
         } else {
-            classic_rows = classic(game, won);
+            classic_rows = classic(game, won, self.finesse);
             &classic_rows
         };
         let table = Rect::new(inner.x + 4, inner.y + 4, inner.width.saturating_sub(8), 10);
@@ -182,10 +184,11 @@ impl Widget for &ResultsView<'_> {
     }
 }
 
-/// The results table of every mode but Descent. 40 lines shows keys per piece (its players
-/// count their inputs) instead of the level; cheese leads with what it ranks on, pieces, and
-/// the garbage rows dug.
-fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
+/// The results table of every mode but Descent. 40 lines shows keys per piece and finesse
+/// faults (its players count their inputs; pieces that took more presses than the fewest that
+/// reach where they locked) instead of the level and the spins (a race for lines rarely
+/// spins); cheese leads with what it ranks on, pieces, and the garbage rows dug.
+fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, StackStr<24>); 10] {
     let s = game.stats();
     let puzzle = game.puzzle_state();
     let time = ("Time", sfmt!(24; "{}", figures::time(s.time).as_str()));
@@ -203,6 +206,10 @@ fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
         "Keys per piece",
         sfmt!(24; "{}", figures::per_piece(key_presses(game), s.pieces).as_str()),
     );
+    let faults = match finesse {
+        Some(n) => sfmt!(24; "{}", n),
+        None => sfmt!(24; "-"),
+    };
     let tetrises = ("Tetrises", sfmt!(24; "{}", s.tetrises));
     let spins = (spins_label(game), sfmt!(24; "{}", s.tspins));
     let combo = (
@@ -212,7 +219,16 @@ fn classic(game: &Game, won: bool) -> [(&'static str, StackStr<24>); 10] {
     let perfect = ("Perfect clears", sfmt!(24; "{}", s.perfect_clears));
     match game.mode().kind {
         ModeKind::Sprint => [
-            time, pieces, pps, kpp, lines, score, tetrises, spins, combo, perfect,
+            time,
+            pieces,
+            pps,
+            kpp,
+            ("Finesse faults", faults),
+            lines,
+            score,
+            tetrises,
+            combo,
+            perfect,
         ],
         ModeKind::Cheese => [
             pieces,

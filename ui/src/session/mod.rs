@@ -8,6 +8,7 @@
 mod clock;
 pub use clock::clock_step_ms;
 mod effects;
+mod finesse;
 mod pilot;
 mod retry;
 
@@ -104,6 +105,8 @@ pub struct GameSession {
     pause_prompt: bool,
     /// The combo bot's seat (combo mode only): it can take the game over.
     pilot: Option<pilot::Pilot>,
+    /// The finished game's finesse faults, judged once (see `finesse.rs`).
+    finesse: std::sync::OnceLock<Option<u32>>,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -160,6 +163,7 @@ impl GameSession {
             versus: None,
             pause_prompt: false,
             pilot,
+            finesse: std::sync::OnceLock::new(),
         }
     }
 

@@ -9,6 +9,7 @@ mod charts;
 mod clock;
 mod descent;
 mod doctor;
+mod finesse;
 mod graphics;
 mod guest;
 mod help;

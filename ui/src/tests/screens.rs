@@ -141,6 +141,7 @@ fn results_after_a_forfeited_game() {
         "FORFEIT",
         "Time",
         "Score",
+        "Finesse faults",
         "Lines",
         "Pieces",
         "Retry",
