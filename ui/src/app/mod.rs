@@ -10,6 +10,7 @@ mod parked;
 mod puzzle;
 mod reports;
 mod route;
+mod self_pause;
 mod snapshots;
 mod unreachable;
 mod versus;
@@ -307,26 +308,6 @@ impl App {
         if !fits && self.screen == Screen::Game {
             self.auto_pause(self.now);
         }
-    }
-
-    /// When the running solo game on screen pauses itself for want of keys, if it can.
-    fn idle_pause_due(&self) -> Option<u64> {
-        let limit = self.idle_pause?;
-        let s = self.session.as_ref()?;
-        let running = self.screen == Screen::Game && !s.is_paused() && !s.is_over();
-        (running && !s.is_versus()).then(|| self.last_key.saturating_add(limit))
-    }
-
-    /// Pauses the running solo game on screen without the player asking (never a versus game,
-    /// never one already paused or over); the pause menu opens at its first entry.
-    fn auto_pause(&mut self, now: u64) {
-        let Some(s) = &mut self.session else { return };
-        if self.screen != Screen::Game || s.is_paused() || s.is_over() || s.is_versus() {
-            return;
-        }
-        s.pause(now, &self.settings.keys);
-        self.pause_cursor = 0;
-        self.dirty = true;
     }
 
     pub fn take_dirty(&mut self) -> bool {
