@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use crate::draw;
 use crate::figures::pps;
 use crate::online::{MatchResult, ResultRow};
-use crate::text::{StackStr, clock, sfmt};
+use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
 /// The lines a race is run to (the room's goal for a race).
@@ -23,7 +23,7 @@ const TABLE_W: u16 = 3 + 1 + 12 + 1 + 10 + 1 + 6 + 5;
 /// A row's finish: the time when the player reached the goal, else their lines.
 pub fn finish(row: &ResultRow) -> StackStr<16> {
     if row.lines >= RACE_LINES && row.time_ms > 0 {
-        clock(row.time_ms)
+        crate::figures::time(row.time_ms)
     } else if row.lines == 1 {
         sfmt!(16; "1 line")
     } else {

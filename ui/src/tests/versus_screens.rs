@@ -88,7 +88,7 @@ const RACE_80X24: [&str; 24] = [
     "  │                                 You win!                                 │",
     "  │                                                                          │",
     "  │                   # Player           Finish    PPS                       │",
-    "  │                   1 ada              0:41.6   2.42                       │",
+    "  │                   1 ada            0:41.630   2.43                       │",
     "  │                   2 bob            31 lines   1.92                       │",
     "  │                   3 cy             12 lines   1.50 left                  │",
     "  │                                                                          │",
