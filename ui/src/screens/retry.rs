@@ -35,6 +35,33 @@ pub fn at_once(kind: ModeKind) -> bool {
     )
 }
 
+/// Whether `key` may retry: not a key the pause menu and the results are worked with (the
+/// retry key is checked before their menus, so it would take Enter or the arrows from them).
+pub fn bindable(key: Key) -> bool {
+    !matches!(
+        key,
+        Key::Enter
+            | Key::Esc
+            | Key::Backspace
+            | Key::Delete
+            | Key::Tab
+            | Key::BackTab
+            | Key::Up
+            | Key::Down
+    )
+}
+
+/// Why `key` was not made the retry key: "Enter works the menus: Retry keeps R.".
+pub fn refused_notice(key: Key, keys: &Keymap) -> StackStr<96> {
+    let key = key_name(key);
+    match keys.retry_key() {
+        Some(old) => {
+            sfmt!(96; "{} works the menus: {LABEL} keeps {}.", key.as_str(), key_name(old).as_str())
+        }
+        None => sfmt!(96; "{} works the menus: choose another key for {LABEL}.", key.as_str()),
+    }
+}
+
 /// What binding `key` to a button took from retry: "R was Retry's key: no key retries now!".
 pub fn taken_notice(key: Key) -> StackStr<96> {
     sfmt!(96; "{} was {LABEL}'s key: no key retries now!", key_name(key).as_str())

@@ -168,6 +168,9 @@ impl SettingsScreen {
             if let Some(&b) = Button::ALL.get(cursor) {
                 let rebound = s.keys.bind(b, ev.key);
                 self.notice = notice(ev.key, b.name(), rebound, &s.keys);
+            } else if cursor == RETRY_ROW && !retry::bindable(ev.key) {
+                self.notice = Some(retry::refused_notice(ev.key, &s.keys));
+                return SettingsAction::Moved;
             } else if cursor == RETRY_ROW {
                 let rebound = s.keys.bind_retry(ev.key);
                 self.notice = notice(ev.key, retry::LABEL, rebound, &s.keys);

@@ -163,3 +163,26 @@ fn binding_retry_to_a_buttons_key_says_what_it_took() {
         screen(&a)
     );
 }
+
+/// The retry key is checked before the pause menu and the results: it cannot be a key they
+/// are worked with, or Enter would retry instead of choosing.
+#[test]
+fn retry_cannot_take_the_keys_the_menus_are_worked_with() {
+    let mut a = controls_at(RETRY_ROW);
+    for key in [Key::Enter, Key::Up, Key::Down, Key::Tab, Key::Backspace] {
+        press(&mut a, Key::Enter, 0);
+        press(&mut a, key, 0);
+        assert_eq!(
+            a.settings().keys.retry_key(),
+            Some(Key::Char('r')),
+            "{key:?}"
+        );
+        assert!(
+            screen(&a).contains("works the menus: Retry keeps R."),
+            "{key:?}: {}",
+            screen(&a)
+        );
+        // Buttons keep their keys.
+        assert_eq!(*a.settings(), Settings::default(), "{key:?}");
+    }
+}
