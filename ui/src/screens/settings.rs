@@ -45,7 +45,7 @@ const ROWS: [&str; 18] = [
 /// The remap list: the buttons, Retry, then these.
 const REMAP_EXTRA: [&str; 4] = ["Up arrow", "Key preset", "Reset controls", "Back"];
 /// The row of the retry key in the remap list, after the buttons.
-pub const RETRY_ROW: usize = Button::ALL.len();
+const RETRY_ROW: usize = Button::ALL.len();
 const REMAP_ROWS: usize = RETRY_ROW + 1 + REMAP_EXTRA.len();
 
 /// The state of the settings screen.
