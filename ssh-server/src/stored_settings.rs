@@ -29,8 +29,10 @@ fn read_retry(map: &mut Keymap, stored: Option<&Value>) {
     match stored.and_then(Value::as_array) {
         Some(keys) => {
             let key = keys.iter().filter_map(Value::as_str).find_map(parse_key);
-            // A key a button has stays the button's (the stored form keeps them apart).
-            if let Some(key) = key.filter(|&k| map.lookup(k).is_none()) {
+            // A key a button has stays the button's (the stored form keeps them apart), and
+            // a menu key (written by hand) cannot retry.
+            let free = |k: &Key| map.lookup(*k).is_none() && minotty_ui::keymap::may_retry(*k);
+            if let Some(key) = key.filter(free) {
                 map.bind_retry(key);
             }
         }
@@ -390,6 +392,8 @@ mod tests {
         let read = from_json(both).expect("reads");
         assert_eq!(read.keys.lookup(Key::Char('q')), Some((Button::Hold, 1)));
         assert_eq!(read.keys.retry_key(), None);
+        let menu_key = r#"{"keys":{"retry":["enter"]}}"#;
+        assert_eq!(from_json(menu_key).expect("reads").keys.retry_key(), None);
     }
 
     #[test]

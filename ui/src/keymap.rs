@@ -11,7 +11,7 @@ use crate::text::{StackStr, sfmt};
 
 mod retry;
 
-pub use retry::DEFAULT_RETRY;
+pub use retry::{DEFAULT_RETRY, may_retry};
 
 /// Binding slots per button.
 pub const SLOTS: usize = 3;

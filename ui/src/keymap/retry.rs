@@ -8,6 +8,22 @@ use crate::keys::Key;
 /// The retry key of the presets and of stored settings older than the binding.
 pub const DEFAULT_RETRY: char = 'r';
 
+/// Whether `key` may retry: not a key the pause menu and the results are worked with (the
+/// retry key is checked before their menus, so it would take Enter or the arrows from them).
+pub fn may_retry(key: Key) -> bool {
+    !matches!(
+        key,
+        Key::Enter
+            | Key::Esc
+            | Key::Backspace
+            | Key::Delete
+            | Key::Tab
+            | Key::BackTab
+            | Key::Up
+            | Key::Down
+    )
+}
+
 impl Keymap {
     /// The key that retries (`None`: none).
     pub fn retry_key(&self) -> Option<Key> {

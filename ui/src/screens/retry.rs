@@ -35,20 +35,9 @@ pub fn at_once(kind: ModeKind) -> bool {
     )
 }
 
-/// Whether `key` may retry: not a key the pause menu and the results are worked with (the
-/// retry key is checked before their menus, so it would take Enter or the arrows from them).
+/// Whether `key` may retry (see `keymap::may_retry`).
 pub fn bindable(key: Key) -> bool {
-    !matches!(
-        key,
-        Key::Enter
-            | Key::Esc
-            | Key::Backspace
-            | Key::Delete
-            | Key::Tab
-            | Key::BackTab
-            | Key::Up
-            | Key::Down
-    )
+    crate::keymap::may_retry(key)
 }
 
 /// Why `key` was not made the retry key: "Enter works the menus: Retry keeps R.".
