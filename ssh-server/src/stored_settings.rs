@@ -2,7 +2,7 @@
 //! without serde, so its stored form is written out here, field by field, with stable names).
 //!
 //! ```json
-//! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "]},
+//! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "],"retry":["char:r"]},
 //!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
 //!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
 //!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto","let_watch":true}
@@ -18,6 +18,32 @@ use serde_json::{Map, Value, json};
 
 /// The version of this form.
 const VERSION: u64 = 1;
+
+/// The retry key's entry among the keys (an array of at most one key, like a button's).
+const RETRY_ID: &str = "retry";
+
+/// Reads the retry key into `map` (whose buttons are read). Settings stored before retry was
+/// a binding have none: R, the key it was, unless a button has R (then the button kept it, as
+/// it did then, and no key retries). A stored empty array is no retry key.
+fn read_retry(map: &mut Keymap, stored: Option<&Value>) {
+    match stored.and_then(Value::as_array) {
+        Some(keys) => {
+            let key = keys.iter().filter_map(Value::as_str).find_map(parse_key);
+            // A key a button has stays the button's (the stored form keeps them apart), and
+            // a menu key (written by hand) cannot retry.
+            let free = |k: &Key| map.lookup(*k).is_none() && minotty_ui::keymap::may_retry(*k);
+            if let Some(key) = key.filter(free) {
+                map.bind_retry(key);
+            }
+        }
+        None => {
+            let r = Key::Char(minotty_ui::keymap::DEFAULT_RETRY);
+            if map.lookup(r).is_none() {
+                map.bind_retry(r);
+            }
+        }
+    }
+}
 
 fn button_id(b: Button) -> &'static str {
     match b {
@@ -126,6 +152,11 @@ pub fn to_json(settings: &Settings) -> String {
             .collect();
         keys.insert(button_id(b).to_owned(), Value::Array(bound));
     }
+    let retry = settings.keys.retry_key().map(|k| Value::String(key_id(k)));
+    keys.insert(
+        RETRY_ID.to_owned(),
+        Value::Array(retry.into_iter().collect()),
+    );
     json!({
         "version": VERSION,
         "keys": keys,
@@ -165,6 +196,7 @@ pub fn from_json(text: &str) -> Option<Settings> {
                 }
             }
         }
+        read_retry(&mut map, keys.get(RETRY_ID));
         s.keys = map;
     }
     if let Some(h) = obj.get("handling").and_then(Value::as_object) {
@@ -327,6 +359,41 @@ mod tests {
         let read = from_json(no_keys).expect("reads");
         assert_eq!(read.keys, Keymap::default());
         assert_eq!(read.keys.lookup(Key::Shift), None);
+    }
+
+    /// Settings stored before retry was a binding load with R, the key it was, unless a button
+    /// had R (the button kept it then, and keeps it); a stored retry key round-trips, and so
+    /// does none.
+    #[test]
+    fn the_retry_key_loads_with_r_when_old_and_round_trips() {
+        let old = r#"{"version":1,"keys":{"left":["left"],"hold":["char:c"]}}"#;
+        let read = from_json(old).expect("reads");
+        assert_eq!(read.keys.retry_key(), Some(Key::Char('r')));
+        let r_holds = r#"{"version":1,"keys":{"hold":["char:c","char:r"]}}"#;
+        let read = from_json(r_holds).expect("reads");
+        assert_eq!(read.keys.lookup(Key::Char('r')), Some((Button::Hold, 1)));
+        assert_eq!(read.keys.retry_key(), None);
+
+        let mut s = Settings::default();
+        s.keys.bind_retry(Key::F(5));
+        let text = to_json(&s);
+        assert!(text.contains("\"retry\":[\"f5\"]"), "{text}");
+        let read = from_json(&text).expect("reads");
+        assert_eq!(read.keys.retry_key(), Some(Key::F(5)));
+        assert_eq!(read, s);
+        s.keys.bind(Button::Hold, Key::F(5));
+        let text = to_json(&s);
+        assert!(text.contains("\"retry\":[]"), "{text}");
+        assert_eq!(from_json(&text), Some(s.clone()));
+        // Defaults store R.
+        assert!(to_json(&Settings::default()).contains("\"retry\":[\"char:r\"]"));
+        // A stored retry key a button also has (written by hand) stays the button's.
+        let both = r#"{"keys":{"hold":["char:c","char:q"],"retry":["char:q"]}}"#;
+        let read = from_json(both).expect("reads");
+        assert_eq!(read.keys.lookup(Key::Char('q')), Some((Button::Hold, 1)));
+        assert_eq!(read.keys.retry_key(), None);
+        let menu_key = r#"{"keys":{"retry":["enter"]}}"#;
+        assert_eq!(from_json(menu_key).expect("reads").keys.retry_key(), None);
     }
 
     #[test]

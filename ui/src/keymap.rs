@@ -1,5 +1,6 @@
-//! Which keys press which game buttons. Each button has a few binding slots; a key is bound to
-//! at most one button, so a key press always means one thing.
+//! Which keys press which game buttons, and which key retries (one slot, default R, see
+//! `screens/retry.rs`). Each button has a few binding slots; a key is bound to at most one
+//! button or to retry, so a key press always means one thing.
 
 use std::fmt::Write;
 
@@ -8,6 +9,10 @@ use minotty_engine::Button;
 use crate::keys::Key;
 use crate::text::{StackStr, sfmt};
 
+mod retry;
+
+pub use retry::{DEFAULT_RETRY, may_retry};
+
 /// Binding slots per button.
 pub const SLOTS: usize = 3;
 
@@ -15,6 +20,8 @@ pub const SLOTS: usize = 3;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Keymap {
     bindings: [[Option<Key>; SLOTS]; Button::ALL.len()],
+    /// The retry key (`None`: no key retries).
+    retry: Option<Key>,
 }
 
 impl Default for Keymap {
@@ -77,8 +84,11 @@ impl KeyPreset {
 pub struct Rebound {
     /// The button the key was taken from.
     pub taken_from: Option<Button>,
-    /// The key pushed out of the button's last slot (every slot was taken).
+    /// The key pushed out of the button's last slot (every slot was taken), or the retry key
+    /// a new one replaced.
     pub replaced: Option<Key>,
+    /// The key was the retry key (no key retries now).
+    pub took_retry: bool,
 }
 
 impl Keymap {
@@ -90,6 +100,7 @@ impl Keymap {
                 map.bind(button, key);
             }
         }
+        map.retry = Some(Key::Char(DEFAULT_RETRY));
         map
     }
 
@@ -104,6 +115,7 @@ impl Keymap {
     pub fn empty() -> Keymap {
         Keymap {
             bindings: [[None; SLOTS]; Button::ALL.len()],
+            retry: None,
         }
     }
 
@@ -132,6 +144,7 @@ impl Keymap {
         if owner == Some(button) {
             return Rebound::default();
         }
+        let took_retry = self.retry == Some(key);
         self.unbind(key);
         let slots = &mut self.bindings[button as usize];
         let replaced = match slots.iter_mut().find(|s| s.is_none()) {
@@ -144,12 +157,16 @@ impl Keymap {
         Rebound {
             taken_from: owner,
             replaced,
+            took_retry,
         }
     }
 
-    /// Removes `key` from whatever button has it.
+    /// Removes `key` from whatever button (or retry) has it.
     pub fn unbind(&mut self, key: Key) {
         let key = normalize(key);
+        if self.retry == Some(key) {
+            self.retry = None;
+        }
         for slots in &mut self.bindings {
             for s in slots.iter_mut() {
                 if *s == Some(key) {

@@ -374,6 +374,7 @@ impl App {
                 theme,
                 online: self.results_note(),
                 finesse: session.finesse_faults(),
+                keys: &self.settings.keys,
             }
             .render(area, buf),
             (Screen::Help, _) => HelpView {

@@ -150,7 +150,7 @@ impl App {
     }
 
     pub(super) fn key_results(&mut self, ev: KeyEvent, now: u64) -> bool {
-        match results::handle(&mut self.results_cursor, ev) {
+        match results::handle(&mut self.results_cursor, ev, &self.settings.keys) {
             ResultsAction::None => return false,
             ResultsAction::Moved => {}
             ResultsAction::Retry => self.retry(now),

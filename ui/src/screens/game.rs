@@ -11,7 +11,7 @@ use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::{Effects, GameSession};
 use crate::settings::{BoardSize, Settings};
-use crate::text::sfmt;
+use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cells_area};
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView, box_w};
@@ -199,6 +199,7 @@ impl Widget for &GameView<'_> {
         }
         .draw(buf, r);
 
+        let retry_footer;
         let (footer, style) = if let Some(notice) = self.notice {
             (notice, theme.accent())
         } else if hidden {
@@ -212,16 +213,11 @@ impl Widget for &GameView<'_> {
             // Descent is never snapshotted.
             ("Esc pause   Ctrl+C quit", theme.dim())
         } else if super::retry::at_once(game.mode().kind)
-            && self
-                .settings
-                .keys
-                .lookup(Key::Char(super::retry::RETRY_KEY))
-                .is_none()
+            && let Some(retry) = super::retry::hint(&self.settings.keys, "retry")
         {
-            (
-                "R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit",
-                theme.dim(),
-            )
+            retry_footer =
+                sfmt!(64; "{}   Esc pause   Ctrl+S snapshot   Ctrl+C quit", retry.as_str());
+            (retry_footer.as_str(), theme.dim())
         } else {
             ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())
         };
@@ -370,10 +366,9 @@ impl GameView<'_> {
             super::leave::draw(buf, cells, to, stores, theme);
         } else if s.is_paused() {
             let unranked = s.pause_unranks() && s.game().paused();
-            let retry = super::retry::at_once(s.game().mode().kind)
-                && (self.settings.keys)
-                    .lookup(Key::Char(super::retry::RETRY_KEY))
-                    .is_none();
+            let retry = super::retry::hint(&self.settings.keys, "retries")
+                .filter(|_| super::retry::at_once(s.game().mode().kind));
+            let retry = retry.as_ref().map(StackStr::as_str);
             pause::draw(buf, cells, self.pause_cursor, unranked, retry, theme);
         } else if s.pause_prompt() {
             pause::draw_prompt(buf, cells, theme);

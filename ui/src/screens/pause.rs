@@ -87,25 +87,25 @@ pub fn draw_prompt(buf: &mut Buffer, area: Rect, theme: Theme) {
 }
 
 /// Draws the pause menu in `area` (the board's cells); `unranked`: the pause took a timed
-/// game off the leaderboards, which the menu repeats; `retry`: R retries this game at once
-/// (`screens/retry.rs`), which the menu says.
+/// game off the leaderboards, which the menu repeats; `retry`: the retry key retries this game
+/// at once (`screens/retry.rs`), which the menu says in these words ("R retries").
 pub fn draw(
     buf: &mut Buffer,
     area: Rect,
     cursor: usize,
     unranked: bool,
-    retry: bool,
+    retry: Option<&str>,
     theme: Theme,
 ) {
     // 16 columns: the dialog starts and ends on cell boundaries of the 20-column board.
-    let rows = ITEMS.len() as u16 + 4 + u16::from(unranked) + u16::from(retry);
+    let rows = ITEMS.len() as u16 + 4 + u16::from(unranked) + u16::from(retry.is_some());
     let inner = draw::dialog(buf, area, 16, rows, theme, "PAUSED");
     draw::menu(buf, inner, inner.y, ITEMS, cursor, theme);
     let mut hint = inner.y + 1 + ITEMS.len() as u16;
     draw::put_centered(buf, inner, hint, "Esc resumes", theme.dim());
-    if retry {
+    if let Some(retry) = retry {
         hint += 1;
-        draw::put_centered(buf, inner, hint, "R retries", theme.dim());
+        draw::put_centered(buf, inner, hint, retry, theme.dim());
     }
     if unranked {
         draw::put_centered(buf, inner, hint + 1, "Not ranked", theme.bad());

@@ -9,7 +9,8 @@ use super::game::game_outcome_text;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::figures::{self, pps};
-use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::keymap::Keymap;
+use crate::keys::{Key, KeyEvent};
 use crate::online::GameRecorded;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
@@ -27,11 +28,12 @@ pub enum ResultsAction {
     AskQuit,
 }
 
-pub fn handle(cursor: &mut usize, ev: KeyEvent) -> ResultsAction {
+/// Handles a key on the results; the retry key of `keys` retries (`screens/retry.rs`).
+pub fn handle(cursor: &mut usize, ev: KeyEvent, keys: &Keymap) -> ResultsAction {
     if is_ctrl(ev, 'c') {
         return ResultsAction::AskQuit;
     }
-    if ev.kind == KeyKind::Press && matches!(ev.key, Key::Char('r' | 'R')) {
+    if super::retry::is_retry(ev, keys) {
         return ResultsAction::Retry;
     }
     match nav(ev) {
@@ -96,6 +98,8 @@ pub struct ResultsView<'a> {
     pub online: OnlineNote<'a>,
     /// The game's finesse faults (40 lines, once it is judged: `GameSession::finesse_faults`).
     pub finesse: Option<u32>,
+    /// The player's keys (the hint names the retry key).
+    pub keys: &'a Keymap,
 }
 
 impl Widget for &ResultsView<'_> {
@@ -179,8 +183,11 @@ impl Widget for &ResultsView<'_> {
         }
         self.online_note(buf, inner);
         draw::menu(buf, inner, inner.y + 16, ITEMS, self.cursor, theme);
-        let hint = "Enter select   r retry   Esc menu";
-        draw::hint(buf, inner, hint, theme);
+        let hint = match super::retry::hint(self.keys, "retry") {
+            Some(retry) => sfmt!(64; "Enter select   {}   Esc menu", retry.as_str()),
+            None => sfmt!(64; "Enter select   Esc menu"),
+        };
+        draw::hint(buf, inner, hint.as_str(), theme);
     }
 }
 

@@ -8,6 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+use super::retry;
 use super::settings_confirm::{Confirm, ConfirmOutcome, ConfirmState};
 use super::settings_explain::{self, step_sdf};
 use super::{Nav, is_ctrl, nav, wrap};
@@ -41,9 +42,11 @@ const ROWS: [&str; 18] = [
     "Reset to defaults",
     "Back",
 ];
-/// The remap list: the buttons, then these.
+/// The remap list: the buttons, Retry, then these.
 const REMAP_EXTRA: [&str; 4] = ["Up arrow", "Key preset", "Reset controls", "Back"];
-const REMAP_ROWS: usize = Button::ALL.len() + REMAP_EXTRA.len();
+/// The row of the retry key in the remap list, after the buttons.
+const RETRY_ROW: usize = Button::ALL.len();
+const REMAP_ROWS: usize = RETRY_ROW + 1 + REMAP_EXTRA.len();
 
 /// The state of the settings screen.
 #[derive(Clone, Debug, Default)]
@@ -164,7 +167,13 @@ impl SettingsScreen {
             }
             if let Some(&b) = Button::ALL.get(cursor) {
                 let rebound = s.keys.bind(b, ev.key);
-                self.notice = notice(ev.key, b, rebound, &s.keys);
+                self.notice = notice(ev.key, b.name(), rebound, &s.keys);
+            } else if cursor == RETRY_ROW && !retry::bindable(ev.key) {
+                self.notice = Some(retry::refused_notice(ev.key, &s.keys));
+                return SettingsAction::Moved;
+            } else if cursor == RETRY_ROW {
+                let rebound = s.keys.bind_retry(ev.key);
+                self.notice = notice(ev.key, retry::LABEL, rebound, &s.keys);
             }
             return SettingsAction::Changed;
         }
@@ -172,22 +181,24 @@ impl SettingsScreen {
             self.notice = None;
         }
         let button = Button::ALL.get(cursor).copied();
-        if ev.kind != KeyKind::Release
-            && matches!(ev.key, Key::Backspace | Key::Delete)
-            && let Some(b) = button
-        {
-            s.keys.clear(b);
+        let bindable = cursor <= RETRY_ROW;
+        if ev.kind != KeyKind::Release && matches!(ev.key, Key::Backspace | Key::Delete) {
+            match button {
+                Some(b) => s.keys.clear(b),
+                None if cursor == RETRY_ROW => s.keys.clear_retry(),
+                None => return SettingsAction::None,
+            }
             return SettingsAction::Changed;
         }
         match nav(ev) {
             Some(Nav::Up) => self.remap = Some((wrap(cursor, REMAP_ROWS, false), false)),
             Some(Nav::Down) => self.remap = Some((wrap(cursor, REMAP_ROWS, true), false)),
             Some(Nav::Back) => self.remap = None,
-            Some(Nav::Select) if button.is_some() => self.remap = Some((cursor, true)),
-            Some(Nav::Select | Nav::Left | Nav::Right) if button.is_none() => {
+            Some(Nav::Select) if bindable => self.remap = Some((cursor, true)),
+            Some(Nav::Select | Nav::Left | Nav::Right) if !bindable => {
                 let dir = if nav(ev) == Some(Nav::Left) { -1 } else { 1 };
                 let select = nav(ev) == Some(Nav::Select);
-                match cursor.saturating_sub(Button::ALL.len()) {
+                match cursor - (RETRY_ROW + 1) {
                     0 => s.keys.set_up_rotates(!s.keys.up_rotates()),
                     1 => {
                         // From the player's own keys, Right and Enter offer TETR.IO-like
@@ -225,11 +236,15 @@ impl SettingsScreen {
     }
 }
 
-/// What a binding of `key` to `button` changed elsewhere, in words: "Space was Hard drop's:
-/// Hard drop keeps Up" or "... Hard drop has no key now", and a key pushed out of a full
-/// button.
-fn notice(key: Key, button: Button, r: Rebound, keys: &Keymap) -> Option<StackStr<96>> {
+/// What a binding of `key` to `action` (a button's name or Retry) changed elsewhere, in
+/// words: "Space was Hard drop's: Hard drop keeps Up" or "... Hard drop has no key now", "R
+/// was Retry's key: no key retries now!", and a key pushed out of a full button or the retry
+/// key replaced.
+fn notice(key: Key, action: &str, r: Rebound, keys: &Keymap) -> Option<StackStr<96>> {
     let name = key_name(key);
+    if r.took_retry {
+        return Some(retry::taken_notice(key));
+    }
     if let Some(from) = r.taken_from {
         let left = keys.describe(from);
         return Some(if keys.keys(from).next().is_none() {
@@ -238,8 +253,11 @@ fn notice(key: Key, button: Button, r: Rebound, keys: &Keymap) -> Option<StackSt
             sfmt!(96; "{} was {}'s key: {} keeps {}.", name.as_str(), from.name(), from.name(), left.as_str())
         });
     }
+    if action == retry::LABEL {
+        return r.replaced.map(|old| retry::replaced_notice(key, old));
+    }
     r.replaced.map(|old| {
-        sfmt!(96; "{} has 3 keys at most: {} replaced {}.", button.name(), name.as_str(), key_name(old).as_str())
+        sfmt!(96; "{} has 3 keys at most: {} replaced {}.", action, name.as_str(), key_name(old).as_str())
     })
 }
 
@@ -350,8 +368,15 @@ impl SettingsView<'_> {
             };
             self.row(buf, list, i, b.name(), v.as_str(), i == cursor);
         }
+        let v = match keys.retry_key() {
+            _ if capturing && cursor == RETRY_ROW => sfmt!(40; "press a key..."),
+            Some(key) => sfmt!(40; "{}", key_name(key).as_str()),
+            None => sfmt!(40; "-"),
+        };
+        let on = cursor == RETRY_ROW;
+        self.row(buf, list, RETRY_ROW, retry::LABEL, v.as_str(), on);
         for (j, label) in REMAP_EXTRA.iter().enumerate() {
-            let i = Button::ALL.len() + j;
+            let i = RETRY_ROW + 1 + j;
             let v = match j {
                 0 if keys.up_rotates() => "rotates",
                 0 => "hard drop",

@@ -126,11 +126,14 @@ impl ConfirmState {
 /// player's own ones when they are not a preset), then the other settings that change.
 pub fn lost(before: &Settings, after: &Settings) -> StackStr<240> {
     let mut out = StackStr::<240>::new();
-    let keys: Vec<&str> = Button::ALL
+    let mut keys: Vec<&str> = Button::ALL
         .into_iter()
         .filter(|&b| !before.keys.keys(b).eq(after.keys.keys(b)))
         .map(Button::name)
         .collect();
+    if before.keys.retry_key() != after.keys.retry_key() {
+        keys.push(super::retry::LABEL);
+    }
     if !keys.is_empty() {
         let whose = if before.keys.which_preset().is_some() {
             "The keys of"

@@ -47,19 +47,24 @@ pub fn row(i: usize) -> &'static str {
     }
 }
 
-/// The explanation of row `cursor` of the controls list (the buttons, then the extra rows).
+/// The explanation of row `cursor` of the controls list (the buttons, Retry, then the extra
+/// rows).
 pub fn remap_row(cursor: usize) -> &'static str {
     match cursor.checked_sub(Button::ALL.len()) {
         None => {
             "Enter: add a key (up to 3). Backspace: clear this action's keys. A key \
                  taken from another action is said here."
         }
-        Some(0) => "Whether Up rotates clockwise (then Space hard-drops) or hard-drops.",
-        Some(1) => {
+        Some(0) => {
+            "The key that starts the game again at once in 40 lines, ultra, cheese and \
+                 combo (and from results). Enter: change it. Backspace: no retry key."
+        }
+        Some(1) => "Whether Up rotates clockwise (then Space hard-drops) or hard-drops.",
+        Some(2) => {
             "Ready-made keys: minotty (arrows, A/D and Z/X rotate) or TETR.IO-like (Up \
                     and X rotate, Z back, A 180, Space drop). Asks before replacing yours."
         }
-        Some(2) => "The minotty keys back. Asks first if yours are your own.",
+        Some(3) => "The minotty keys back. Asks first if yours are your own.",
         _ => "Back to the settings.",
     }
 }

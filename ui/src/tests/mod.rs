@@ -23,6 +23,7 @@ mod puzzle;
 mod reconnect;
 mod records;
 mod retry;
+mod retry_key;
 mod rulesets;
 mod scaling;
 mod screens;

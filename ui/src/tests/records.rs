@@ -276,7 +276,7 @@ fn the_results_show_the_best_the_game_faced_and_the_difference() {
         "                  │               Choose mode                │",
         "                  │                Main menu                 │",
         "                  │                                          │",
-        "                  │    Enter select   r retry   Esc menu     │",
+        "                  │    Enter select   R retry   Esc menu     │",
         "                  └──────────────────────────────────────────┘",
         "",
     ];

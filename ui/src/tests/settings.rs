@@ -204,7 +204,7 @@ fn soft_drop_goes_up_to_instant_and_arr_down_to_zero() {
 fn key_presets_tetrio_like_and_back_asking_before_own_keys_are_lost() {
     let mut a = settings();
     press(&mut a, Key::Enter, 0); // Controls
-    let preset_row = Button::ALL.len() + 1;
+    let preset_row = Button::ALL.len() + 2; // after the buttons, Retry and Up arrow
     down(&mut a, preset_row);
     assert!(frame(&a).join("\n").contains("< minotty >"));
     press(&mut a, Key::Right, 0); // from a preset: at once, nothing of the player's is lost
