@@ -12,12 +12,12 @@
 
 use super::Spec;
 use super::eval::{Move, Weights, board_value, move_value};
-use crate::board::{BUFFER_HEIGHT, Board};
-use crate::bot::movegen::{Flag, Landing, Mover, Search};
-use crate::game::Game;
-use crate::piece::{Piece, Placed};
-use crate::rng::SplitMix;
-use crate::scoring::{self, Spin};
+use minotty_engine::board::{BUFFER_HEIGHT, Board};
+use crate::movegen::{Flag, Landing, Mover, Search};
+use minotty_engine::game::Game;
+use minotty_engine::piece::{Piece, Placed};
+use minotty_engine::rng::SplitMix;
+use minotty_engine::scoring::{self, Spin};
 
 /// What the brain decided for the piece in play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,12 +24,12 @@
 //! when gravity moved it. Paths are short (a few taps on the ground), far below the lock resets
 //! a piece has.
 
-use crate::board::{Board, HEIGHT, WIDTH};
-use crate::game::{Game, SPAWN_X, SPAWN_Y, fits_under, spin_at};
-use crate::input::Button;
-use crate::piece::{Piece, Placed, Rotation, Turn};
-use crate::ruleset::{RotationFlag, Ruleset, SoftDrop, SpinRule};
-use crate::scoring::Spin;
+use minotty_engine::board::{Board, HEIGHT, WIDTH};
+use minotty_engine::game::{Game, SPAWN_X, SPAWN_Y, fits_under, spin_at};
+use minotty_engine::input::Button;
+use minotty_engine::piece::{Piece, Placed, Rotation, Turn};
+use minotty_engine::ruleset::{RotationFlag, Ruleset, SoftDrop, SpinRule};
+use minotty_engine::scoring::Spin;
 
 /// One reachable final placement of a piece.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 //! double that sends little is worth less than keeping the surface clean, danger near the top
 //! outweighs everything), tuned with the bot arena (`BENCHMARKS.md`).
 
-use crate::board::{Board, HEIGHT, WIDTH};
-use crate::scoring::Spin;
+use minotty_engine::board::{Board, HEIGHT, WIDTH};
+use minotty_engine::scoring::Spin;
 
 /// Weights of the evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

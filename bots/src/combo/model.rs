@@ -10,15 +10,15 @@
 
 // The search tries move generation's moves, in its order (shorter routes first, then that
 // order).
-use crate::bot::movegen::MOVES;
+use crate::movegen::MOVES;
 use std::collections::HashMap;
 
 use super::well::Well;
-use crate::board::{BUFFER_HEIGHT, Board};
-use crate::game::{SPAWN_X, SPAWN_Y};
-use crate::input::Button;
-use crate::piece::{Piece, Placed, Rotation, Turn};
-use crate::ruleset::Ruleset;
+use minotty_engine::board::Board;
+use minotty_engine::game::{SPAWN_X, SPAWN_Y, fits_under};
+use minotty_engine::input::Button;
+use minotty_engine::piece::{Piece, Placed, Rotation, Turn};
+use minotty_engine::ruleset::Ruleset;
 
 /// A well's index in a [`ComboModel`].
 pub type WellId = u16;
@@ -134,10 +134,10 @@ pub struct Route {
     pub at: Placed,
 }
 
-/// Whether a piece may be at `p`: the board, and without hidden rows the top of the field.
+/// Whether a piece may be at `p`: the board, and without hidden rows the top of the field (the
+/// game's own test).
 fn fits(rules: &Ruleset, board: &Board, p: &Placed) -> bool {
-    board.fits(p)
-        && (rules.hidden_rows || p.y + p.piece.footprint(p.rotation).top >= BUFFER_HEIGHT as i8)
+    fits_under(board, rules, p)
 }
 
 /// Where `button` takes the piece at `p`, if it moves.

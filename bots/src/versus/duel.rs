@@ -4,11 +4,11 @@
 //! arena`) plays thousands of these on every core.
 
 use super::{Level, VersusBot};
-use crate::game::GameConfig;
-use crate::mode::Mode;
-use crate::rng::SplitMix;
-use crate::ruleset::Time;
-use crate::versus::{Match, MatchKind};
+use minotty_engine::game::GameConfig;
+use minotty_engine::mode::Mode;
+use minotty_engine::rng::SplitMix;
+use minotty_engine::ruleset::Time;
+use minotty_engine::versus::{Match, MatchKind};
 
 /// How a duel went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

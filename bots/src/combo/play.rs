@@ -7,11 +7,11 @@ use super::model::{placements_from, spawn};
 use super::search::{Choice, ComboBot};
 use super::value::{FULL, Knowledge};
 use super::well::Well;
-use crate::game::Game;
-use crate::generator::Generator;
-use crate::input::Button;
-use crate::piece::Piece;
-use crate::ruleset::{Ruleset, RulesetId};
+use minotty_engine::game::Game;
+use minotty_engine::generator::Generator;
+use minotty_engine::input::Button;
+use minotty_engine::piece::Piece;
+use minotty_engine::ruleset::{Ruleset, RulesetId};
 
 /// How many of the latest dealt pieces [`SeenPieces`] remembers (two bags and a bit).
 const MEMORY: usize = 16;

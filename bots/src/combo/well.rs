@@ -1,6 +1,6 @@
 //! The contents of combo mode's 4-wide well as a small bit mask, and the boards it stands for.
 
-use crate::board::{Board, Cell, HEIGHT, WIDTH};
+use minotty_engine::board::{Board, Cell, HEIGHT, WIDTH};
 
 /// Columns of the well.
 pub const WELL_WIDTH: usize = 4;

@@ -13,8 +13,8 @@
 
 use super::model::{ComboModel, Transition, WellId};
 use super::value::{FULL, Knowledge, NO_HOLD, Values};
-use crate::piece::Piece;
-use crate::ruleset::Ruleset;
+use minotty_engine::piece::Piece;
+use minotty_engine::ruleset::Ruleset;
 
 /// The combo bot: the model of the well, the frontier values, and the successor masks.
 #[derive(Clone, Debug)]

@@ -25,11 +25,11 @@ pub use brain::{Brain, Decision};
 pub use duel::{Duel, duel};
 pub use eval::Weights;
 
-use crate::bot::movegen;
-use crate::game::Game;
-use crate::input::{Button, Input};
-use crate::piece::Placed;
-use crate::ruleset::Time;
+use crate::movegen;
+use minotty_engine::game::Game;
+use minotty_engine::input::{Button, Input};
+use minotty_engine::piece::Placed;
+use minotty_engine::ruleset::Time;
 
 /// A versus bot's level, 1 (gentle) to 7 (relentless).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -12,11 +12,11 @@ pub mod versus;
 pub use combo::{ComboBot, SeenPieces, combo_plan};
 pub use movegen::{Reach, path_to, reachable, reachable_after_hold};
 
-use crate::board::{Board, HEIGHT, WIDTH};
-use crate::event::EventKind;
-use crate::game::Game;
-use crate::input::{Button, Input};
-use crate::ruleset::Time;
+use minotty_engine::board::{Board, HEIGHT, WIDTH};
+use minotty_engine::event::EventKind;
+use minotty_engine::game::Game;
+use minotty_engine::input::{Button, Input};
+use minotty_engine::ruleset::Time;
 
 /// A plan for one piece: the buttons to tap, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub fn execute(game: &mut Game, plan: &[Button], mut time: Time) -> Time {
 
 /// What a plan did on a forked game.
 pub(crate) struct Tried {
-    pub locked: Option<crate::piece::Placed>,
+    pub locked: Option<minotty_engine::piece::Placed>,
     pub lines: u32,
 }
 

@@ -5,7 +5,7 @@
 //! uniformly at random (every other generator).
 
 use super::model::{ComboModel, WellId};
-use crate::piece::Piece;
+use minotty_engine::piece::Piece;
 
 /// What is known about the pieces after the last one the bot can see.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -29,7 +29,7 @@ pub use value::Knowledge;
 pub use well::{WELL_LEFT, WELL_ROWS, WELL_WIDTH, Well};
 
 use super::Plan;
-use crate::game::Game;
+use minotty_engine::game::Game;
 
 /// The combo bot's plan for `game`'s piece in play, looking `lookahead` pieces into the preview,
 /// from what the game shows now (no memory of earlier pieces: a caller that follows the game

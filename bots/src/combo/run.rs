@@ -7,8 +7,8 @@ use super::model::WellId;
 use super::search::{Choice, ComboBot};
 use super::value::Knowledge;
 use super::well::Well;
-use crate::generator::{Generator, PieceSource};
-use crate::piece::Piece;
+use minotty_engine::generator::{Generator, PieceSource};
+use minotty_engine::piece::Piece;
 
 /// One run of the bot from combo mode's start well.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
