@@ -3,8 +3,8 @@
 //! wells, holds and bag knowledge is the one it plays), and the time to build the bot.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use minotty_engine::bot::ComboBot;
-use minotty_engine::bot::combo::{Position, Well};
+use minotty_bots::ComboBot;
+use minotty_bots::combo::{Position, Well};
 use minotty_engine::{Generator, Ruleset, RulesetId};
 use std::hint::black_box;
 

@@ -244,7 +244,7 @@ proptest! {
 /// Inputs for `game` from the placement bot, each piece's taps starting at another offset of
 /// its 16 ms step, half the pieces hard-dropped and half left to lock by lock delay.
 fn bot_inputs_at_odd_times(mut game: Game, pieces: u32) -> Vec<(Time, Input)> {
-    use minotty_engine::bot::{Weights, best_plan};
+    use minotty_bots::{Weights, best_plan};
     let weights = Weights::default();
     let mut t: Time = 0;
     game.update(0, None);

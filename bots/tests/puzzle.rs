@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 
-use minotty_engine::bot::{path_to, reachable};
+use minotty_bots::{path_to, reachable};
 use minotty_engine::puzzle::{self, MAX_ATTEMPTS, STAGE_COUNT, STAGES, Stage};
 use minotty_engine::{
     Board, Button, EndReason, EventKind, Game, GameConfig, Input, Mode, ModeKind, Piece, Placed,
@@ -328,7 +328,7 @@ fn stages_marked_for_ocular_cannot_be_solved_under_super_and_the_others_can() {
     assert!(ocular >= 8, "only {ocular} stages need Ocular");
 }
 
-/// A design aid: `cargo test -p minotty-engine --test puzzle report -- --ignored --nocapture`.
+/// A design aid: `cargo test -p minotty-bots --test puzzle report -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn report() {
@@ -388,7 +388,7 @@ fn walk(s: &Stage) -> Option<(usize, usize)> {
 /// A design aid: random stages carved backwards from full rows for the pieces in
 /// `PUZZLE_PIECES`, `PUZZLE_ROWS` high, keeping those whose solution plays under tetrs with at
 /// least `PUZZLE_TUCKED` tucked pieces (and, with `PUZZLE_OCULAR=1`, no solution under Super).
-/// `PUZZLE_PIECES=TSZ PUZZLE_ROWS=3 cargo test -p minotty-engine --test puzzle design --
+/// `PUZZLE_PIECES=TSZ PUZZLE_ROWS=3 cargo test -p minotty-bots --test puzzle design --
 /// --ignored --nocapture`
 #[test]
 #[ignore]

@@ -1,10 +1,10 @@
 //! The combo bot's strength table, as the tetrs seed measured its bot: runs of combo mode on
-//! the bot's model (the engine's rules, see `minotty_engine::bot::combo`), one per seed
+//! the bot's model (the engine's rules, see `minotty_bots::combo`), one per seed
 //! `1..=samples`, each until nothing keeps the combo; the combo is the number of pieces placed
 //! (every one clears a line), the hold starting empty.
 //!
 //! ```sh
-//! cargo run --release -p minotty-engine --example combo_table -- \
+//! cargo run --release -p minotty-bots --example combo_table -- \
 //!     --generator bag --lookahead 0..=9 --samples 10000
 //! ```
 //!
@@ -16,8 +16,8 @@
 
 use std::time::Instant;
 
-use minotty_engine::bot::ComboBot;
-use minotty_engine::bot::combo::{Run, Well};
+use minotty_bots::ComboBot;
+use minotty_bots::combo::{Run, Well};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::{Generator, Piece, PieceSource, RulesetId};
 

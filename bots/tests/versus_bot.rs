@@ -2,7 +2,7 @@
 //! garbage, its games replay and verify, it decides the same on and off its own thread, it is
 //! deterministic, and its levels are ordered.
 
-use minotty_engine::bot::versus::{Level, VersusBot, duel};
+use minotty_bots::versus::{Level, VersusBot, duel};
 use minotty_engine::{Game, GameConfig, Input, Mode, Time};
 
 fn battle_game(seed: u32) -> Game {

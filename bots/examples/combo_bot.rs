@@ -2,12 +2,12 @@
 //! look-ahead: the longest combo (pieces that cleared a line in a row, as in the strength
 //! table) and the time per piece, engine included.
 //!
-//! `cargo run --release -p minotty-engine --example combo_bot [-- SEEDS]`
+//! `cargo run --release -p minotty-bots --example combo_bot [-- SEEDS]`
 //!
 //! A real game's preview holds 7 pieces, so the look-ahead goes up to 7 here; a game also stops
 //! at the engine's input limit (100,000 inputs, about 12,000 pieces of the bot's taps).
 
-use minotty_engine::bot::autoplay_combo;
+use minotty_bots::autoplay_combo;
 use minotty_engine::{Game, GameConfig, Mode};
 
 fn main() {

@@ -1,7 +1,7 @@
 //! Versus in one deterministic room simulation: attack routing, cancelling, the per-lock cap,
 //! hole columns, knock-outs, winners and targeting, with scripted players and bots.
 
-use minotty_engine::bot::{Weights, best_plan};
+use minotty_bots::{Weights, best_plan};
 use minotty_engine::versus::{Match, MatchEvent, MatchKind, PlayerView, Router, Targeting};
 use minotty_engine::{
     Board, Button, EventKind, GameConfig, Generator, Input, Mode, Piece, PieceSource, Time,

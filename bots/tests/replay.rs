@@ -1,7 +1,7 @@
 //! Replays reproduce games exactly: every event, the final board and the stats; the binary and
 //! JSON forms round-trip; damaged replays are refused without panicking.
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::{
     Button, EndReason, Event, Game, GameConfig, Handling, Input, Mode, Playback, Replay,
     ReplayError, Stat,

@@ -2,7 +2,7 @@
 //! the piece exactly where it says, with the spin it says, under every ruleset; spins, tucks
 //! and caves drawn as boards are found.
 
-use minotty_engine::bot::{Reach, path_to, reachable, reachable_after_hold};
+use minotty_bots::{Reach, path_to, reachable, reachable_after_hold};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::{
     Board, Button, EventKind, Game, GameConfig, Handling, Input, Mode, Piece, Placed,

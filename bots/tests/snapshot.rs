@@ -2,7 +2,7 @@
 //! times, same board and stats), the case of a snapshot taken after a hold, the bounded binary
 //! form, and replays of resumed games.
 
-use minotty_engine::bot::{autoplay, execute};
+use minotty_bots::{autoplay, execute};
 use minotty_engine::snapshot::{MAX_BYTES, SnapshotPhase};
 use minotty_engine::{
     Board, Button, Game, GameConfig, Generator, Input, Mode, ModeKind, Phase, Piece, Position,

@@ -1,6 +1,6 @@
 //! The bots play real games by the rules.
 
-use minotty_engine::bot::{autoplay, autoplay_combo};
+use minotty_bots::{autoplay, autoplay_combo};
 use minotty_engine::{EndReason, Game, GameConfig, Mode};
 
 fn game(mode: Mode, seed: u32) -> Game {

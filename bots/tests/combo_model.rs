@@ -2,13 +2,14 @@
 //! same wells as placing that piece through [`Game`]'s own moves, every route makes its
 //! placement, and the bot's plans, applied to real games, lead where it said.
 
+#[path = "../../engine/tests/common/mod.rs"]
 mod common;
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use common::seed_for;
-use minotty_engine::bot::combo::{ComboBot, SeenPieces, Well, WellId};
-use minotty_engine::bot::{autoplay_combo, execute};
+use minotty_bots::combo::{ComboBot, SeenPieces, Well, WellId};
+use minotty_bots::{autoplay_combo, execute};
 use minotty_engine::{
     Button, EventKind, Game, GameConfig, Generator, Input, Mode, Phase, Piece, RulesetId,
 };
@@ -248,7 +249,7 @@ fn with_the_bag_the_bot_beats_the_seed_s_table_at_look_ahead_3() {
 
 #[test]
 fn watching_the_preview_tells_what_is_left_of_the_bag() {
-    use minotty_engine::bot::combo::Knowledge;
+    use minotty_bots::combo::Knowledge;
     let bot = ComboBot::shared(RulesetId::Standard);
     for (seed, lookahead) in [(14, 0), (8, 1), (9, 2), (10, 5)] {
         let dealt_pieces: Vec<Piece> = common::deal(seed, 400);

@@ -13,7 +13,7 @@
 //! bag under every ruleset, Ocular under `standard` and `tui-tetris`), and "stall" games at 20G
 //! that wiggle the piece on the ground without hard drops.
 
-use minotty_engine::bot::{Weights, best_plan};
+use minotty_bots::{Weights, best_plan};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::{
     Button, Game, GameConfig, Generator, Handling, Input, Mode, Replay, RotationSystem, RulesetId,
