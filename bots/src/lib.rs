@@ -1,7 +1,12 @@
-//! A small placement bot: for the current piece it tries every rotation and column reachable by
-//! "rotate, shift, hard drop", simulates each on a copy of the game and keeps the placement
-//! whose board scores best. It plays real games for tests, benchmarks and replays, and makes a
-//! serviceable practice opponent. It is deterministic: same game, same choice.
+//! # minotty-bots
+//!
+//! Bots that play minotty's [`Game`] through its inputs, built only on `minotty-engine`'s public
+//! API and as deterministic as the engine: no IO, no clock, no threads.
+//!
+//! The crate root is a small placement bot: for the current piece it tries every rotation and
+//! column reachable by "rotate, shift, hard drop", simulates each on a copy of the game and
+//! keeps the placement whose board scores best. It plays real games for tests, benchmarks and
+//! replays, and makes a serviceable practice opponent. It is deterministic: same game, same choice.
 //!
 //! [`combo`] is the combo bot of combo mode, which plays on a model of the well instead.
 
