@@ -1,8 +1,9 @@
 //! Replays recorded under earlier versions of each ruleset still play exactly as they did.
 //!
-//! `data/v1_replays.txt` holds games recorded by the engine *before* version 2 of every ruleset
-//! (issue 26: the tetrs ground-time stall, tui-tetris's fixed steps, recency repeats, the bag's
-//! shuffle, Ocular's L/J lists), one per line with the end state the old engine reached. Each
+//! `engine/tests/data/v1_replays.txt` (beside the engine's tests; the store's tests read it too)
+//! holds games recorded by the engine *before* version 2 of every ruleset (issue 26: the tetrs
+//! ground-time stall, tui-tetris's fixed steps, recency repeats, the bag's shuffle, Ocular's L/J
+//! lists), one per line with the end state the old engine reached. Each
 //! game is played again here by today's engine under its recorded version and must reach the
 //! same end state: the same stats, outcome and board. The file was written by
 //! `record_v1_replays` (ignored) run on the old engine; running it now would record the current
@@ -297,7 +298,7 @@ fn from_hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-const RECORDED: &str = include_str!("data/v1_replays.txt");
+const RECORDED: &str = include_str!("../../engine/tests/data/v1_replays.txt");
 
 /// The recorded games: `(name, replay, fingerprint)`.
 fn recorded() -> Vec<(String, Replay, String)> {
@@ -314,7 +315,8 @@ fn recorded() -> Vec<(String, Replay, String)> {
         .collect()
 }
 
-/// Writes `data/v1_replays.txt` from the engine as it is (run once, on the old engine).
+/// Writes `engine/tests/data/v1_replays.txt` from the engine as it is (run once, on the old
+/// engine).
 #[test]
 #[ignore = "records the test data; run only on the engine whose version is being recorded"]
 fn record_v1_replays() {
@@ -332,7 +334,10 @@ fn record_v1_replays() {
             fingerprint(&game)
         ));
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/v1_replays.txt");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../engine/tests/data/v1_replays.txt"
+    );
     std::fs::write(path, out).expect("writes the recordings");
 }
 

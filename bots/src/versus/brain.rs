@@ -12,8 +12,8 @@
 
 use super::Spec;
 use super::eval::{Move, Weights, board_value, move_value};
-use minotty_engine::board::{BUFFER_HEIGHT, Board};
 use crate::movegen::{Flag, Landing, Mover, Search};
+use minotty_engine::board::{BUFFER_HEIGHT, Board};
 use minotty_engine::game::Game;
 use minotty_engine::piece::{Piece, Placed};
 use minotty_engine::rng::SplitMix;
