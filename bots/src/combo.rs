@@ -10,7 +10,7 @@
 //! values where the known pieces run out by the expected number of pieces still to place
 //! (computed once per model, by value iteration, knowing which pieces are left in a 7-bag).
 //!
-//! `tests/combo_model.rs` checks the model against [`crate::Game`]: for every well and piece,
+//! `tests/combo_model.rs` checks the model against [`Game`]: for every well and piece,
 //! the wells that placing the piece through the game's own moves can give are exactly the
 //! model's, and every route the model gives makes its placement in a real game.
 

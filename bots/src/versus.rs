@@ -12,7 +12,8 @@
 //!   the piece is where the path expects, and finding a new path when gravity moved it), and
 //!   hard drops at its level's pace. A caller that runs the brain elsewhere (a server's worker
 //!   threads) takes a [`DecisionJob`] out and hands the [`DecisionDone`] back.
-//! - [`duel`] (`versus/duel.rs`): a whole bot-vs-bot match through [`crate::versus::Match`].
+//! - [`duel`] (`versus/duel.rs`): a whole bot-vs-bot match through the engine's
+//!   [`Match`](minotty_engine::versus::Match).
 //!
 //! Everything is deterministic: the same game, level and seed give the same inputs at the same
 //! times.

@@ -6,7 +6,7 @@
 //! drop of one row, a sonic drop where the ruleset has one, hard drop). A breadth-first search
 //! over the piece's positions from its spawn finds every reachable resting place; the wells are
 //! the closure of combo mode's start under those placements. `tests/combo_model.rs` checks the
-//! result against placements made through [`crate::Game`] itself.
+//! result against placements made through [`Game`](minotty_engine::Game) itself.
 
 // The search tries move generation's moves, in its order (shorter routes first, then that
 // order).
