@@ -3,7 +3,7 @@
 //! [`Game::update`] advances exactly to the time it is given, firing every deadline on the way
 //! in a fixed order, then applies the input. Because every timed rule is a deadline computed
 //! from the state (never an accumulator of elapsed time), the result does not depend on how the
-//! caller chunks time: see `bots/tests/chunking.rs`.
+//! caller chunks time: see `tests/chunking.rs`.
 
 mod actions;
 mod build;

@@ -1,0 +1,192 @@
+//! Determinism: any chunking of the same inputs gives the same events and the same final state
+//! as one update per millisecond. (A tui-tetris game of the placement bot, cut at every offset
+//! of its 16 ms step, is in `bots/tests/chunking.rs`.)
+
+use minotty_engine::{
+    Board, Button, Event, Game, GameConfig, Handling, Input, Mode, RotationSystem, RulesetId, Time,
+    Tuning,
+};
+use proptest::prelude::*;
+
+#[path = "common/chunked.rs"]
+mod chunked;
+
+use chunked::{chunked, per_ms};
+
+fn input_strategy() -> impl Strategy<Value = Input> {
+    let button = proptest::sample::select(Button::ALL.to_vec());
+    prop_oneof![
+        6 => button.clone().prop_map(Input::Press),
+        6 => button.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+        1 => (1u8..7).prop_map(Input::Garbage),
+        1 => Just(Input::Pause),
+        1 => Just(Input::Bot),
+    ]
+}
+
+fn mode_strategy() -> impl Strategy<Value = Mode> {
+    prop_oneof![
+        Just(Mode::sprint()),
+        Just(Mode::master()),
+        Just(Mode::cheese(5)),
+        Just(Mode::combo()),
+        (1u8..=24).prop_map(Mode::puzzle),
+        Just(Mode::ultra()),
+        Just(Mode::descent()),
+        (0u32..20).prop_map(|l| Mode::custom(l, true, None)),
+    ]
+}
+
+fn ruleset_strategy() -> impl Strategy<Value = RulesetId> {
+    proptest::sample::select(RulesetId::ALL.to_vec())
+}
+
+/// Custom tunings, including delays that are not multiples of anything.
+fn tuning_strategy() -> impl Strategy<Value = Tuning> {
+    let rotation = proptest::option::of(proptest::sample::select(vec![
+        RotationSystem::Super,
+        RotationSystem::Classic,
+        RotationSystem::Ocular,
+    ]));
+    let delay = || proptest::option::of(0u32..700);
+    prop_oneof![
+        2 => Just(Tuning::default()),
+        1 => (rotation, delay(), delay(), delay(), delay(), delay(), any::<bool>()).prop_map(
+            |(rotation, lock_delay, ground_cap, line_clear_delay, appearance_delay, hard_drop_delay, no_soft_drop_lock)| Tuning {
+                rotation,
+                lock_delay,
+                ground_cap,
+                line_clear_delay,
+                appearance_delay,
+                hard_drop_delay,
+                no_soft_drop_lock,
+                ..Tuning::default()
+            }
+        ),
+    ]
+}
+
+fn handling_strategy() -> impl Strategy<Value = Handling> {
+    (0u32..250, 0u32..80, 0u32..30).prop_map(|(das, arr, sdf)| Handling { das, arr, sdf })
+}
+
+/// Turns (delay, input) pairs into absolute times.
+fn timeline(script: &[(u16, Input)]) -> Vec<(Time, Input)> {
+    let mut t = 0;
+    script
+        .iter()
+        .map(|&(d, i)| {
+            t += Time::from(d);
+            (t, i)
+        })
+        .collect()
+}
+
+fn run_per_ms(
+    config: &GameConfig,
+    seed: u32,
+    inputs: &[(Time, Input)],
+    end: Time,
+) -> (Vec<Event>, String) {
+    per_ms(Game::new(config.clone(), seed), inputs, end)
+}
+
+fn run_chunked(
+    config: &GameConfig,
+    seed: u32,
+    inputs: &[(Time, Input)],
+    end: Time,
+    cuts: &[Time],
+) -> (Vec<Event>, String) {
+    chunked(Game::new(config.clone(), seed), inputs, end, cuts)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_chunking_matches_one_update_per_millisecond(
+        seed in any::<u32>(),
+        mode in mode_strategy(),
+        ruleset in ruleset_strategy(),
+        tuning in tuning_strategy(),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..300, input_strategy()), 1..150),
+        cuts in proptest::collection::vec(any::<u64>(), 0..40),
+        tail in 0u64..3000,
+    ) {
+        let config = GameConfig { mode, handling, ruleset, tuning };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = run_per_ms(&config, seed, &inputs, end);
+        let chunked = run_chunked(&config, seed, &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &chunked.0);
+        prop_assert_eq!(&reference.1, &chunked.1);
+        // And the one-call-per-input extreme: no time steps between inputs at all.
+        let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}
+
+/// Descent's inputs: mostly rotations and soft drops, so the piece climbs down, collects gems
+/// and scrolls the view.
+fn descent_input() -> impl Strategy<Value = Input> {
+    let button = proptest::sample::select(vec![
+        Button::RotateCw,
+        Button::RotateCcw,
+        Button::Rotate180,
+        Button::Left,
+        Button::Right,
+        Button::SoftDrop,
+        Button::HardDrop,
+    ]);
+    prop_oneof![
+        4 => button.clone().prop_map(Input::Press),
+        4 => button.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Descent's scrolls are deadlines from state (the last scroll, the piece at the bottom):
+    /// any chunking gives the same lattice, gems, depth and events. With `open`, the lattice of
+    /// the first view is cleared away at time 0 so that the piece falls to the bottom and the
+    /// view scrolls from the start.
+    #[test]
+    fn descent_is_the_same_however_time_is_chunked(
+        seed in any::<u32>(),
+        open in any::<bool>(),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..200, descent_input()), 1..250),
+        cuts in proptest::collection::vec(any::<u64>(), 0..60),
+        tail in 0u64..5000,
+    ) {
+        let config = GameConfig {
+            mode: Mode::descent(),
+            handling,
+            ruleset: RulesetId::Tetrs,
+            tuning: Tuning::default(),
+        };
+        let start = || {
+            let mut game = Game::new(config.clone(), seed);
+            game.update(0, None);
+            if open {
+                game.set_board(Board::new());
+            }
+            game
+        };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = per_ms(start(), &inputs, end);
+        let cut = chunked(start(), &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &cut.0);
+        prop_assert_eq!(&reference.1, &cut.1);
+        let sparse = chunked(start(), &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}
