@@ -16,7 +16,7 @@ mod snapshot;
 
 pub use crate::active::Active;
 pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
-pub(crate) use lock::spin_at;
+pub use lock::spin_at;
 pub use position::Position;
 
 use std::collections::VecDeque;
@@ -361,8 +361,10 @@ impl Game {
     }
 
     /// Gravity alone (no soft drop): ms per row, `None` at 20G.
+    ///
+    /// Public for bots and front ends (`minotty-bots` times its soft drops by it).
     #[inline]
-    pub(crate) fn gravity_interval(&self) -> Option<u32> {
+    pub fn gravity_interval(&self) -> Option<u32> {
         self.gravity
     }
 
@@ -522,8 +524,12 @@ impl Game {
 /// Whether a piece can be at `placed` on `board` under `rules`: the board's cells, and for a
 /// ruleset without hidden rows the top of the visible field as a wall. What rotations and
 /// spawns test (shifts and drops test the board alone); move generation uses it too.
+///
+/// Public for bots and front ends (`minotty-bots`' move generation and combo model), so that
+/// their idea of where a piece fits is the game's; one of the few rules the engine exposes
+/// beyond [`Game`] itself, with [`spin_at`] and [`Game::gravity_interval`].
 #[inline(always)]
-pub(crate) fn fits_under(board: &Board, rules: &Ruleset, placed: &Placed) -> bool {
+pub fn fits_under(board: &Board, rules: &Ruleset, placed: &Placed) -> bool {
     board.fits(placed)
         && (rules.hidden_rows
             || placed.y + placed.piece.footprint(placed.rotation).top >= BUFFER_HEIGHT as i8)

@@ -20,7 +20,6 @@
 
 mod active;
 pub mod board;
-pub mod bot;
 mod codec;
 pub mod event;
 pub mod game;

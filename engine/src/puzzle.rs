@@ -7,7 +7,7 @@
 //! cells of the solution's n-th piece are marked with the n-th character of [`MARKS`]. The board
 //! the player sees is the drawing with the marks left empty; [`Stage::solution`] turns the marks
 //! into placements (rows cleared by earlier pieces taken out, as the game does), and
-//! `engine/tests/puzzle.rs` plays every solution on a real game and shows which stages the
+//! `bots/tests/puzzle.rs` plays every solution on a real game and shows which stages the
 //! Super rotation system cannot solve with the same pieces.
 
 use crate::board::{Board, Cell, HEIGHT, WIDTH};
@@ -38,7 +38,7 @@ pub struct Stage {
     /// a cell of that piece of the solution.
     pub drawing: &'static [&'static str],
     /// The stage cannot be solved with these pieces under the Super rotation system (shown by
-    /// a search over every placement in `engine/tests/puzzle.rs`).
+    /// a search over every placement in `bots/tests/puzzle.rs`).
     pub needs_ocular: bool,
 }
 

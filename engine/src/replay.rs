@@ -120,8 +120,9 @@ impl Replay {
 
     /// The game this replay starts, under the ruleset version it was recorded with, once the
     /// replay is known to be playable by this engine: a version it does not know (a later one)
-    /// is refused.
-    pub(crate) fn new_game(&self) -> Result<Game, ReplayError> {
+    /// is refused. Public for whoever steps a replay's inputs themselves (the bots crate's
+    /// finesse judge, between them).
+    pub fn new_game(&self) -> Result<Game, ReplayError> {
         let version_error = || ReplayError::RulesetVersion {
             recorded: self.version,
             current: Ruleset::get(self.ruleset).version,

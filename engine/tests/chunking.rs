@@ -1,11 +1,17 @@
 //! Determinism: any chunking of the same inputs gives the same events and the same final state
-//! as one update per millisecond.
+//! as one update per millisecond. (A tui-tetris game of the placement bot, cut at every offset
+//! of its 16 ms step, is in `bots/tests/chunking.rs`.)
 
 use minotty_engine::{
     Board, Button, Event, Game, GameConfig, Handling, Input, Mode, RotationSystem, RulesetId, Time,
     Tuning,
 };
 use proptest::prelude::*;
+
+#[path = "common/chunked.rs"]
+mod chunked;
+
+use chunked::{chunked, per_ms};
 
 fn input_strategy() -> impl Strategy<Value = Input> {
     let button = proptest::sample::select(Button::ALL.to_vec());
@@ -65,25 +71,6 @@ fn handling_strategy() -> impl Strategy<Value = Handling> {
     (0u32..250, 0u32..80, 0u32..30).prop_map(|(das, arr, sdf)| Handling { das, arr, sdf })
 }
 
-/// Everything observable about a game, for comparison.
-fn snapshot(game: &Game) -> String {
-    format!(
-        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
-        game.board(),
-        game.active(),
-        game.phase(),
-        game.stats(),
-        game.hold_piece(),
-        game.can_hold(),
-        game.preview().collect::<Vec<_>>(),
-        game.garbage().entries().collect::<Vec<_>>(),
-        game.next_deadline(),
-        game.combo(),
-        game.back_to_back(),
-        game.descent(),
-    )
-}
-
 /// Turns (delay, input) pairs into absolute times.
 fn timeline(script: &[(u16, Input)]) -> Vec<(Time, Input)> {
     let mut t = 0;
@@ -105,19 +92,6 @@ fn run_per_ms(
     per_ms(Game::new(config.clone(), seed), inputs, end)
 }
 
-fn per_ms(mut game: Game, inputs: &[(Time, Input)], end: Time) -> (Vec<Event>, String) {
-    let mut events = Vec::new();
-    let mut next = 0;
-    for t in 0..=end {
-        events.extend_from_slice(game.update(t, None));
-        while next < inputs.len() && inputs[next].0 == t {
-            events.extend_from_slice(game.update(t, Some(inputs[next].1)));
-            next += 1;
-        }
-    }
-    (events, snapshot(&game))
-}
-
 fn run_chunked(
     config: &GameConfig,
     seed: u32,
@@ -126,30 +100,6 @@ fn run_chunked(
     cuts: &[Time],
 ) -> (Vec<Event>, String) {
     chunked(Game::new(config.clone(), seed), inputs, end, cuts)
-}
-
-fn chunked(
-    mut game: Game,
-    inputs: &[(Time, Input)],
-    end: Time,
-    cuts: &[Time],
-) -> (Vec<Event>, String) {
-    let mut events = Vec::new();
-    let mut cuts: Vec<Time> = cuts.iter().map(|c| c % (end + 1)).collect();
-    cuts.sort_unstable();
-    let (mut i, mut c) = (0, 0);
-    // Merge the input times and the arbitrary cut points; inputs at a time come after a cut there.
-    while i < inputs.len() || c < cuts.len() {
-        if c < cuts.len() && (i == inputs.len() || cuts[c] <= inputs[i].0) {
-            events.extend_from_slice(game.update(cuts[c], None));
-            c += 1;
-        } else {
-            events.extend_from_slice(game.update(inputs[i].0, Some(inputs[i].1)));
-            i += 1;
-        }
-    }
-    events.extend_from_slice(game.update(end, None));
-    (events, snapshot(&game))
 }
 
 proptest! {
@@ -238,93 +188,5 @@ proptest! {
         let sparse = chunked(start(), &inputs, end, &[]);
         prop_assert_eq!(&reference.0, &sparse.0);
         prop_assert_eq!(reference.1, sparse.1);
-    }
-}
-
-/// Inputs for `game` from the placement bot, each piece's taps starting at another offset of
-/// its 16 ms step, half the pieces hard-dropped and half left to lock by lock delay.
-fn bot_inputs_at_odd_times(mut game: Game, pieces: u32) -> Vec<(Time, Input)> {
-    use minotty_engine::bot::{Weights, best_plan};
-    let weights = Weights::default();
-    let mut t: Time = 0;
-    game.update(0, None);
-    let mut n = 0u64;
-    while !game.is_over() && game.stats().pieces < pieces {
-        if game.active().is_none() {
-            let Some(due) = game.next_deadline() else {
-                break;
-            };
-            t = t.max(due);
-            game.update(t, None);
-            continue;
-        }
-        n += 1;
-        t += 16 * (n % 4) + n % 16 + 1;
-        let Some(plan) = best_plan(&game, &weights) else {
-            break;
-        };
-        let (moves, _) = plan.buttons.split_at(plan.buttons.len().saturating_sub(1));
-        for &b in moves {
-            game.update(t, Some(Input::Press(b)));
-            t += 1 + n % 3;
-            game.update(t, Some(Input::Release(b)));
-        }
-        if n.is_multiple_of(2) {
-            game.update(t, Some(Input::Press(Button::HardDrop)));
-            game.update(t + 3, Some(Input::Release(Button::HardDrop)));
-            t += 3;
-        } else {
-            // Left to lock by lock delay (the next deadline is the lock, on the step grid).
-            let due = game.next_deadline().unwrap_or(t);
-            t = t.max(due) + n % 16;
-            game.update(t, None);
-        }
-    }
-    game.replay().inputs
-}
-
-/// `tui-tetris`'s fixed step: a bot's game with inputs at every offset inside a 16 ms step
-/// (locks by lock delay, clears after hard drops at odd times), under the current version and
-/// version 1, the same however the updates are cut: per millisecond, on every step boundary,
-/// one millisecond before every boundary, in the middle of every step, at random points, and
-/// only at the inputs.
-#[test]
-fn tui_tetris_fixed_steps_are_the_same_however_time_is_chunked() {
-    let config = GameConfig {
-        ruleset: RulesetId::TuiTetris,
-        mode: Mode::sprint(),
-        handling: Handling::default(),
-        tuning: Tuning::default(),
-    };
-    for version in [2, 1] {
-        for seed in [3u32, 26] {
-            let game = || Game::of_version(config.clone(), seed, version).expect("a version");
-            let inputs = bot_inputs_at_odd_times(game(), 40);
-            let end = inputs.last().map_or(0, |l| l.0) + 2000;
-            let mut rng = minotty_engine::rng::SplitMix::new(seed, 9);
-            let random: Vec<Time> = (0..300).map(|_| rng.next_u64() % (end + 1)).collect();
-            let cut_sets: [Vec<Time>; 5] = [
-                (0..=end).step_by(16).collect(),
-                (15..=end).step_by(16).collect(),
-                (8..=end).step_by(16).collect(),
-                random,
-                Vec::new(),
-            ];
-            let reference = per_ms(game(), &inputs, end);
-            let clears = reference
-                .0
-                .iter()
-                .filter(|e| matches!(e.kind, minotty_engine::EventKind::LineClear(_)))
-                .count();
-            assert!(
-                clears >= 5,
-                "version {version} seed {seed}: {clears} clears"
-            );
-            for cuts in &cut_sets {
-                let got = chunked(game(), &inputs, end, cuts);
-                assert_eq!(reference.0, got.0, "version {version} seed {seed}");
-                assert_eq!(reference.1, got.1, "version {version} seed {seed}");
-            }
-        }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use minotty_engine::bot::{autoplay, autoplay_combo};
+use minotty_bots::{autoplay, autoplay_combo};
 use minotty_engine::{Game, GameConfig, ModeKind, Stats};
 use minotty_server::store::{
     FinishedGame, GameWriter, KeyFingerprint, NewKey, Page, Period, PlayerId, PlayerName, Store,

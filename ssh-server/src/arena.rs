@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use minotty_engine::bot::versus::{Duel, Level, duel};
+use minotty_bots::versus::{Duel, Level, duel};
 
 use crate::tbp::BotSpec;
 

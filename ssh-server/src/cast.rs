@@ -346,7 +346,7 @@ pub(crate) mod tests {
         );
     }
 
-    use minotty_engine::bot::autoplay;
+    use minotty_bots::autoplay;
     use minotty_engine::{Game, GameConfig, Mode};
 
     /// A marathon autoplayed for `pieces` pieces (seed 5), the film of the export tests too.

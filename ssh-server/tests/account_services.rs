@@ -8,7 +8,7 @@ mod store_db;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, ModeKind, RulesetId};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};

@@ -20,7 +20,7 @@ fn main() {
     let level = std::env::args()
         .nth(1)
         .and_then(|n| n.parse().ok())
-        .and_then(minotty_engine::bot::versus::Level::new);
+        .and_then(minotty_bots::versus::Level::new);
     let mut versus = level.map(|l| brain::VersusBrain::new(l, 1));
     let mut inproc = Vec::new();
     let mut lines = 0;

@@ -9,7 +9,7 @@
 
 use std::io::{self, BufRead, Read, Write};
 
-use minotty_engine::bot::versus::Level;
+use minotty_bots::versus::Level;
 
 use crate::brain::{self, VersusBrain};
 use crate::msg::{

@@ -3,8 +3,8 @@
 //! the best few are looked at one piece further when the next piece is known, and the moves
 //! are suggested best first. Deterministic: the same position gives the same suggestion.
 
-use minotty_engine::bot::versus::{Brain, Level};
-use minotty_engine::bot::{Weights, evaluate};
+use minotty_bots::versus::{Brain, Level};
+use minotty_bots::{Weights, evaluate};
 use minotty_engine::{Game, GameConfig, Piece};
 
 use crate::frame::placed_to_location;

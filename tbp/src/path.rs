@@ -1,12 +1,12 @@
 //! From placements to buttons, under the engine's own rules, with the engine's move generation
-//! (`minotty_engine::bot::movegen`): every placement the piece in play (or the one hold brings
+//! (`minotty_bots::movegen`): every placement the piece in play (or the one hold brings
 //! in) can reach with the taps that get it there, and the taps for one TBP move.
 //!
 //! Paths are pressed the way movegen means them: every tap pressed and released at one
 //! instant, the game's current time ([`execute`]), so gravity and the lock delay cannot act
 //! between taps and a path does on the real game what the search said.
 
-use minotty_engine::bot::movegen::{self, Reach};
+use minotty_bots::movegen::{self, Reach};
 use minotty_engine::{Button, EventKind, Game, Input, Placed, Spin, Time};
 
 use crate::frame::location_to_placed;

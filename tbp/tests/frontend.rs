@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{BOT, assert_life_cycle, launch, reaped, recorded, settings};
-use minotty_engine::bot::{Weights, best_plan};
+use minotty_bots::{Weights, best_plan};
 use minotty_engine::versus::{Match, MatchKind};
 use minotty_engine::{Button, EndReason, EventKind, Game, GameConfig, Input, Time};
 use minotty_server::tbp::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings};

@@ -157,7 +157,7 @@ fn minotty_bot_plays_a_long_marathon_by_the_rules() {
 #[test]
 fn minotty_bot_with_the_versus_brain_plays_by_the_rules() {
     for level in [1, 4, 7] {
-        let level = minotty_engine::bot::versus::Level::new(level).expect("a level");
+        let level = minotty_bots::versus::Level::new(level).expect("a level");
         let mut versus = brain::VersusBrain::new(level, 1);
         let mut game = Game::new(
             GameConfig {

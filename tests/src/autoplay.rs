@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_engine::bot::{Weights, evaluate};
+use minotty_bots::{Weights, evaluate};
 use minotty_engine::{Board, Cell, Piece, Placed, Rotation};
 
 use crate::{PtySession, board};

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_engine::bot::{Weights, best_plan, evaluate};
+use minotty_bots::{Weights, best_plan, evaluate};
 use minotty_engine::event::EventKind;
 use minotty_engine::{Button, Game, GameConfig, Input, Mode};
 use russh::ChannelMsg;

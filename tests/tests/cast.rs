@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode};
 use minotty_server::store::{
     FinishedGame, KeyFingerprint, NewKey, PlayerName, Unranked, Verdict, rank_key,

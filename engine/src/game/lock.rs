@@ -267,7 +267,10 @@ impl Game {
 /// seed's 3-corner rule for a T (in `standard` a rotation that used the last kick of its table
 /// always makes a full T-spin), or tetrs' "any piece that cannot move up". Move generation
 /// asks it too, so a bot's idea of a spin is the game's.
-pub(crate) fn spin_at(
+///
+/// Public for bots and front ends (`minotty-bots`' move generation), with
+/// [`fits_under`](crate::game::fits_under).
+pub fn spin_at(
     board: &Board,
     rules: &Ruleset,
     placed: Placed,

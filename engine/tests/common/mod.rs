@@ -352,3 +352,34 @@ pub fn at(piece: Piece, rotation: Rotation, x: i8, y: i8) -> Placed {
 pub fn cells(p: &Placed) -> Vec<(i8, i8)> {
     sorted(p.cells().to_vec())
 }
+
+/// A puzzle-mode game from `stage` under `tetrs`, its first piece in play.
+pub fn puzzle_game(stage: u8) -> Game {
+    let mut g = Game::new(
+        GameConfig {
+            ruleset: RulesetId::Tetrs,
+            mode: Mode::puzzle(stage),
+            ..GameConfig::default()
+        },
+        7,
+    );
+    g.update(0, None);
+    g
+}
+
+/// Presses `buttons` (each pressed and released) at the game's current time, then lets time
+/// run until the next piece is in play or the game is over. Returns every event on the way.
+pub fn press_and_settle(g: &mut Game, buttons: &[Button]) -> Vec<EventKind> {
+    let t = g.now();
+    let mut events = Vec::new();
+    for &b in buttons {
+        for input in [Input::Press(b), Input::Release(b)] {
+            events.extend(g.update(t, Some(input)).iter().map(|e| e.kind));
+        }
+    }
+    while g.active().is_none() && !g.is_over() {
+        let Some(next) = g.next_deadline() else { break };
+        events.extend(g.update(next, None).iter().map(|e| e.kind));
+    }
+    events
+}

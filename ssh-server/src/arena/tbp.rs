@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use minotty_engine::bot::versus::{Brain, Level};
+use minotty_bots::versus::{Brain, Level};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::versus::{Match, MatchKind};
 use minotty_engine::{Button, Game, GameConfig, Input, Mode, Spin, Time};

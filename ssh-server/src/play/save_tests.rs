@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, RulesetId};
 use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
 use minotty_ui::{FinishedGame, Settings};

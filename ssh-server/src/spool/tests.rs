@@ -1,7 +1,7 @@
 //! The spool on real files and a real SQLite store: bounds, corrupt and cut records, replay
 //! exactly once, and the writer's shutdown that spools instead of retrying.
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode};
 

@@ -340,7 +340,7 @@ impl Hub {
     pub fn create_bot_match(
         self: &Arc<Self>,
         member: Member,
-        level: minotty_engine::bot::versus::Level,
+        level: minotty_bots::versus::Level,
     ) -> Result<RoomLink, String> {
         let guard = self.bots.claim().ok_or_else(|| {
             "Every bot of the server is busy right now: still looking for a person.".to_owned()

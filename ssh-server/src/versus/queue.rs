@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
-use minotty_engine::bot::versus::Level;
+use minotty_bots::versus::Level;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_ui::online::{Response, RoomLimit, RoomOptions};

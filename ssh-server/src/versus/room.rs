@@ -46,7 +46,7 @@ pub(super) fn spawn(
     ranked: bool,
     players: Vec<(Member, Option<Rating>)>,
     claims: Vec<RankedClaim>,
-    bot: Option<(minotty_engine::bot::versus::Level, BotGuard)>,
+    bot: Option<(minotty_bots::versus::Level, BotGuard)>,
 ) -> Option<RoomLink> {
     let (tx, rx) = mpsc::channel(ROOM_INBOX);
     let code = hub.register(&tx)?;

@@ -1,7 +1,7 @@
 //! Snapshots: saved, listed newest first, deleted by their owner only, at most 20 a player
 //! (the 21st replaces the oldest), labels sanitised and cut.
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Snapshot};
 use minotty_server::store::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, SnapshotId, Store};
 use sqlx::AnyPool;

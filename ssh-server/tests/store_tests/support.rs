@@ -1,6 +1,6 @@
 //! Helpers: keys, names, real games played by the engine's bot, and games with chosen stats.
 
-use minotty_engine::bot::{autoplay, autoplay_combo};
+use minotty_bots::{autoplay, autoplay_combo};
 use minotty_engine::{EndReason, Game, GameConfig, Mode, ModeKind, RulesetId, Stat, Stats, Tuning};
 use minotty_server::store::{
     Account, FinishedGame, KeyFingerprint, NewKey, PlayerName, Store, UnixMs, Verdict, rank_key,

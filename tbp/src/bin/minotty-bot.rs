@@ -4,7 +4,7 @@
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
-use minotty_engine::bot::versus::Level;
+use minotty_bots::versus::Level;
 use minotty_tbp::bot::{Fault, FaultKind, Options, run};
 
 const USAGE: &str = "\

@@ -258,5 +258,5 @@ impl Widget for &LobbyView<'_> {
 
 /// A bot level's name, as the engine names its levels.
 fn bot_level_name(level: u8) -> &'static str {
-    minotty_engine::bot::versus::Level::new(level).map_or("?", |l| l.name())
+    minotty_bots::versus::Level::new(level).map_or("?", |l| l.name())
 }

@@ -1,14 +1,14 @@
 //! The finesse faults of a finished 40-lines game, for its results.
 
+use minotty_bots::finesse;
 use minotty_engine::ModeKind;
-use minotty_engine::bot::finesse;
 
 use super::GameSession;
 
 impl GameSession {
     /// The finesse faults of the game once it is over (40 lines only, `None` before and in any
     /// other mode): the pieces for which the player pressed more movement keys than the fewest
-    /// that reach where they locked (`minotty_engine::bot::finesse` says how each is counted).
+    /// that reach where they locked (`minotty_bots::finesse` says how each is counted).
     /// Judged by re-simulating the replay the first time it is asked for after the game ended,
     /// then kept: never per frame, never while the game is played.
     pub fn finesse_faults(&self) -> Option<u32> {

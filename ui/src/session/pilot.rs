@@ -2,14 +2,14 @@
 //! key and takes it back with the same key (the tetrs seed's `-e`, made a toggle).
 //!
 //! The bot's moves are ordinary inputs: for each piece it plans with
-//! [`minotty_engine::bot::ComboBot`] (looking as far into the preview as the player sees),
+//! [`minotty_bots::ComboBot`] (looking as far into the preview as the player sees),
 //! then taps the plan's buttons at a watchable pace, each a press and a release at one game
 //! time. So the replay re-simulates like any other; it holds an [`minotty_engine::Input::Bot`]
 //! wherever the bot took over, which keeps the game off the leaderboards.
 
 use std::collections::VecDeque;
 
-use minotty_engine::bot::{ComboBot, SeenPieces};
+use minotty_bots::{ComboBot, SeenPieces};
 use minotty_engine::{Button, Game, Input, Time};
 
 use super::{GameSession, GameSetup, RunState};

@@ -2,7 +2,7 @@
 //! replays, the results' personal best, saved settings, and keys and password. Requests are
 //! read with `take_requests`; answers are handed in with `deliver`, as a front end does.
 
-use minotty_engine::bot::autoplay;
+use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay, RulesetId};
 
 use super::*;

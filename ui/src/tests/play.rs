@@ -1,7 +1,7 @@
 //! Playing: input, timing, animations, robustness.
 
+use minotty_bots::{Weights, best_plan};
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT};
-use minotty_engine::bot::{Weights, best_plan};
 use minotty_engine::{Button, ModeKind, Phase};
 use ratatui::style::Color;
 

@@ -2,7 +2,7 @@
 //! and the stage's pieces as the preview, a stage cleared with keys (movegen's taps for the
 //! stored solution), retries, the results, and the progress requests.
 
-use minotty_engine::bot::path_to;
+use minotty_bots::path_to;
 use minotty_engine::puzzle::{self, STAGE_COUNT};
 use minotty_engine::{Button, Mode, ModeKind, RulesetId};
 

@@ -125,7 +125,7 @@ fn stored() -> Snapshot {
         },
         31,
     );
-    minotty_engine::bot::autoplay(&mut g, 6, 200);
+    minotty_bots::autoplay(&mut g, 6, 200);
     let t = g.now() + 10;
     g.update(t, Some(Input::Press(minotty_engine::Button::Hold)));
     g.update(t + 5, Some(Input::Release(minotty_engine::Button::Hold)));

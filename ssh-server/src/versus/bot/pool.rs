@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use minotty_engine::bot::versus::{DecisionDone, DecisionJob, Level, VersusBot};
+use minotty_bots::versus::{DecisionDone, DecisionJob, Level, VersusBot};
 use minotty_engine::{Game, Time};
 use tokio::sync::oneshot;
 

@@ -2,7 +2,7 @@
 //! or after a match). A bot seat is a member like a player's (see `versus/bot.rs`); the room
 //! only keeps its name and level, never rates it, and closes when no person is left.
 
-use minotty_engine::bot::versus::Level;
+use minotty_bots::versus::Level;
 use minotty_engine::versus::Targeting;
 use minotty_ui::online::{Response, RoomState};
 use tokio::time::Instant;
