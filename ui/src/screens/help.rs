@@ -147,6 +147,13 @@ fn rows(keys: &Keymap, releases: bool, width: u16) -> Vec<Row<'static>> {
         out.push(Row::Pair(b.name(), keys.describe(b)));
     }
     out.push(Row::Blank);
+    if let Some(key) = keys.retry_key() {
+        let name = crate::keymap::key_name(key);
+        out.push(Row::Pair(
+            "Retry at once (40 lines, ultra, cheese, combo)",
+            sfmt!(40; "{}", name.as_str()),
+        ));
+    }
     for (what, keys) in SPECIAL {
         out.push(Row::Pair(what, sfmt!(40; "{}", keys)));
     }

@@ -40,6 +40,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Sonic drop                                               -  ",
         "  Hold                                                     C  ",
         "",
+        "  Retry at once (40 lines, ultra, cheese, combo)           R  ",
         "  Pause / resume                                      Esc, P  ",
         "  Snapshot (solo; start it in Custom)                 Ctrl+S  ",
         "  Combo: the bot plays / you do                            B  ",
@@ -48,8 +49,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Menus                                   arrows, Enter, Esc  ",
         "",
         "  Keys, DAS, ARR and soft drop speed can be changed in",
-        "  Settings.",
-        "                 rows 1-20 of 42   Down: more",
+        "                 rows 1-20 of 43   Down: more",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -81,7 +81,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  Kitty, WezTerm, foot and Ghostty report releases: there",
         "  every hold is exact.",
-        "                       rows 23-42 of 42",
+        "                       rows 24-43 of 43",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
