@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
@@ -17,7 +17,11 @@ use crate::services::account::KeyLookup;
 use crate::services::{AccountRef, Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams};
 
+mod activity;
+mod channels;
 mod commands;
+pub use activity::Activity;
+use channels::{ChannelState, MAX_CHANNELS};
 use commands::{is_doctor_command, is_watch_tv, versus_command};
 
 /// One SSH connection's handler.
@@ -43,76 +47,6 @@ pub struct ConnectionHandler {
     /// The address the player connected to (not behind a proxy): filled into the commands
     /// shown to them (`address.rs`).
     local: Option<SocketAddr>,
-}
-
-/// What runs on one connection: the connection is closed when nothing has run for a while,
-/// also when a client never answers the close of a channel whose game has ended.
-#[derive(Debug, Default)]
-pub struct Activity {
-    running: AtomicUsize,
-    started: AtomicUsize,
-}
-
-impl Activity {
-    /// Games and commands running now.
-    pub fn running(&self) -> usize {
-        self.running.load(Ordering::Relaxed)
-    }
-
-    /// Games and commands started on the connection so far.
-    pub fn started(&self) -> usize {
-        self.started.load(Ordering::Relaxed)
-    }
-
-    /// Counts a game or command as running until the guard drops (with its task, also when
-    /// the task panics).
-    fn enter(self: &Arc<Self>) -> RunningGuard {
-        self.started.fetch_add(1, Ordering::Relaxed);
-        self.running.fetch_add(1, Ordering::Relaxed);
-        RunningGuard(Arc::clone(self))
-    }
-}
-
-#[derive(Debug)]
-struct RunningGuard(Arc<Activity>);
-
-impl Drop for RunningGuard {
-    fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
-/// Session channels one connection may have open at once.
-const MAX_CHANNELS: usize = 4;
-
-#[derive(Debug)]
-struct ChannelState {
-    id: ChannelId,
-    /// Columns and rows from the PTY request, when there was one.
-    pty: Option<(u32, u32)>,
-    /// A shell or exec request was accepted: no more requests of either kind.
-    started: bool,
-    session: Option<mpsc::Sender<SessionEvent>>,
-    /// The latest window size, read by the session when it draws (never a queue of sizes).
-    window: Option<watch::Sender<(u32, u32)>>,
-    /// `COLORTERM`, `TERM_PROGRAM` and `LANG` from environment requests (nothing else).
-    env: crate::terminal::TermEnv,
-    /// `TERM` from the PTY request (printable ASCII, at most `doctor::MAX_TEXT` bytes).
-    term: Option<String>,
-    /// Cancels the channel's command (a cast export) when the channel closes or the
-    /// connection ends: dropped with this state.
-    command: Option<tokio_util::sync::DropGuard>,
-    /// Set when the channel's command or reply has been sent and the channel closed by us.
-    ended: Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl ChannelState {
-    /// Its work is over and the server closed it: its slot is free. (russh does not call
-    /// `channel_close` for a channel the server closed first, so without this a connection's
-    /// fifth command would find every slot taken.)
-    fn is_over(&self) -> bool {
-        self.ended.load(Ordering::Relaxed) || self.session.as_ref().is_some_and(|tx| tx.is_closed())
-    }
 }
 
 impl ConnectionHandler {

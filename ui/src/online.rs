@@ -9,11 +9,18 @@
 
 mod live;
 mod records;
+mod rooms;
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
-pub use records::{ModeBest, RecentMatch};
+pub use records::{
+    BEST_POINTS, BestHistory, BestPoint, GamePps, ModeBest, PPS_GAMES, Profile, ProfileBest,
+    ProfileCharts, RecentGame, RecentMatch,
+};
+pub use rooms::{
+    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomState, RoomView, SeatView,
+};
 
 use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_engine::{Mode, ModeKind, Replay, RulesetId, Snapshot};
+use minotty_engine::{ModeKind, Replay, RulesetId, Snapshot};
 
 use crate::settings::Settings;
 
@@ -540,82 +547,6 @@ pub struct BoardRow {
     pub game: Option<i64>,
 }
 
-/// The personal screen.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Profile {
-    pub name: String,
-    /// For each ranked mode: the best (formatted) and its all-time rank, if played; then the
-    /// bests under other rulesets, only where the player has one.
-    pub bests: Vec<ProfileBest>,
-    pub recent: Vec<RecentGame>,
-    /// The latest versus matches, newest first (listed with the recent games by date).
-    pub matches: Vec<RecentMatch>,
-    /// Ranked 1v1 rating, deviation and games played, when the player has played one.
-    pub rating: Option<(f64, f64, u32)>,
-    /// What the profile's charts show.
-    pub charts: ProfileCharts,
-}
-
-/// Games of the profile's pieces-per-second chart, at most.
-pub const PPS_GAMES: usize = 100;
-/// Points of one board's personal-best chart, at most (the latest improvements).
-pub const BEST_POINTS: usize = 64;
-
-/// The profile's charts: personal bests over time and pieces per second per game.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ProfileCharts {
-    /// Each board the player has ranked games on, in the order of `Profile::bests`.
-    pub bests: Vec<BestHistory>,
-    /// The player's latest games (at most [`PPS_GAMES`]), oldest first.
-    pub pps: Vec<GamePps>,
-}
-
-/// A board's personal best after each ranked game that improved it, oldest first (at most
-/// [`BEST_POINTS`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BestHistory {
-    pub mode: ModeKind,
-    pub ruleset: RulesetId,
-    pub points: Vec<BestPoint>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BestPoint {
-    /// When the game ended (Unix ms).
-    pub at: i64,
-    /// The mode's own figure: the time in ms for 40 lines, lines for master, pieces for
-    /// cheese, the longest combo for combo, the score (gems) otherwise.
-    pub value: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GamePps {
-    pub game: i64,
-    pub mode: ModeKind,
-    pub pps: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ProfileBest {
-    pub mode: ModeKind,
-    pub ruleset: RulesetId,
-    pub best: Option<String>,
-    pub rank: Option<u64>,
-    pub game: Option<i64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecentGame {
-    pub game: i64,
-    pub mode: ModeKind,
-    pub ruleset: RulesetId,
-    pub ended_at: i64,
-    /// e.g. "1:02.345" or "123,456 pts"
-    pub result: String,
-    /// e.g. "finished", "topped out"
-    pub outcome: String,
-}
-
 /// What storing a solo game earned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecorded {
@@ -629,122 +560,4 @@ pub struct GameRecorded {
     /// The player's all-time best on the game's board before this game, and this game's
     /// difference to it, formatted (`figures`): ("0:42.908", "-1.234"). `None` without one.
     pub previous_best: Option<(String, String)>,
-}
-
-/// A room, as its members and spectators see it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RoomView {
-    pub code: String,
-    pub options: RoomOptions,
-    pub seats: Vec<SeatView>,
-    pub spectators: u32,
-    /// The player's seat; `None` when spectating.
-    pub you: Option<usize>,
-    pub host: bool,
-    pub state: RoomState,
-    /// Ranked quick-match room (no lobby: it starts by itself).
-    pub ranked: bool,
-    /// The host listed the room among the open rooms (older instances do not send it).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub listed: bool,
-    /// The server's Tetris Bot Protocol bots the host can add, by name (empty for everyone
-    /// else).
-    pub tbp_bots: Vec<String>,
-}
-
-/// A room on the list of open rooms: listed by its host, in its lobby, with a free seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct OpenRoomEntry {
-    /// What [`Request::JoinRoom`] takes (the host chose to show it).
-    pub code: String,
-    /// The host's name, as others see it.
-    pub host: String,
-    pub kind: MatchKind,
-    pub players: u8,
-    pub seats: u8,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RoomState {
-    Lobby,
-    Playing,
-    Results,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SeatView {
-    pub name: String,
-    pub ready: bool,
-    pub host: bool,
-    pub connected: bool,
-    pub rating: Option<i32>,
-    /// A server bot of this level (1-7; 0 for a Tetris Bot Protocol bot), not a person.
-    pub bot: Option<u8>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct MatchStart {
-    pub kind: MatchKind,
-    pub mode: Mode,
-    pub seed: u32,
-    pub players: Vec<String>,
-    pub you: Option<usize>,
-    pub countdown_ms: u64,
-    pub ranked: bool,
-}
-
-/// One opponent's (or, for spectators, every player's) live state.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct OpponentView {
-    pub seat: usize,
-    pub name: String,
-    pub board: BoardSnapshot,
-    pub progress: Progress,
-    pub alive: bool,
-    pub place: Option<u8>,
-    pub kos: u32,
-    /// Whom this player is attacking.
-    pub target: Option<usize>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct MatchResult {
-    pub kind: MatchKind,
-    /// In placement order (first = winner).
-    pub rows: Vec<ResultRow>,
-    /// The player's seat (`None`: spectator).
-    pub you: Option<usize>,
-    pub ranked: bool,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct ResultRow {
-    pub seat: usize,
-    pub name: String,
-    pub place: u8,
-    pub kos: u32,
-    pub attack_per_minute: f64,
-    pub pieces_per_second: f64,
-    pub lines: u32,
-    pub attack_sent: u32,
-    pub garbage_received: u32,
-    /// Left or disconnected before the end.
-    pub forfeited: bool,
-    /// Ranked: (before, after) rating.
-    pub rating: Option<(f64, f64)>,
-    /// Game time the player's game ran, in ms: in a race, the finish time of those who
-    /// reached the goal (older instances do not send it: 0).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub time_ms: u64,
-    /// Pieces placed (older instances do not send it: 0).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub pieces: u32,
 }

@@ -1,5 +1,5 @@
-//! The records a player reads outside a game: personal bests per board (the mode select) and
-//! versus matches (the profile).
+//! The records a player reads outside a game: the profile (bests, recent games and matches,
+//! charts), personal bests per board (the mode select).
 
 use minotty_engine::{ModeKind, RulesetId};
 
@@ -21,5 +21,81 @@ pub struct RecentMatch {
     /// e.g. "won vs bob", "lost to bob", "2nd of 3"
     pub result: String,
     /// e.g. "+14 rating", "unranked", "left"
+    pub outcome: String,
+}
+
+/// The personal screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    pub name: String,
+    /// For each ranked mode: the best (formatted) and its all-time rank, if played; then the
+    /// bests under other rulesets, only where the player has one.
+    pub bests: Vec<ProfileBest>,
+    pub recent: Vec<RecentGame>,
+    /// The latest versus matches, newest first (listed with the recent games by date).
+    pub matches: Vec<RecentMatch>,
+    /// Ranked 1v1 rating, deviation and games played, when the player has played one.
+    pub rating: Option<(f64, f64, u32)>,
+    /// What the profile's charts show.
+    pub charts: ProfileCharts,
+}
+
+/// Games of the profile's pieces-per-second chart, at most.
+pub const PPS_GAMES: usize = 100;
+/// Points of one board's personal-best chart, at most (the latest improvements).
+pub const BEST_POINTS: usize = 64;
+
+/// The profile's charts: personal bests over time and pieces per second per game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProfileCharts {
+    /// Each board the player has ranked games on, in the order of `Profile::bests`.
+    pub bests: Vec<BestHistory>,
+    /// The player's latest games (at most [`PPS_GAMES`]), oldest first.
+    pub pps: Vec<GamePps>,
+}
+
+/// A board's personal best after each ranked game that improved it, oldest first (at most
+/// [`BEST_POINTS`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestHistory {
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    pub points: Vec<BestPoint>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestPoint {
+    /// When the game ended (Unix ms).
+    pub at: i64,
+    /// The mode's own figure: the time in ms for 40 lines, lines for master, pieces for
+    /// cheese, the longest combo for combo, the score (gems) otherwise.
+    pub value: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GamePps {
+    pub game: i64,
+    pub mode: ModeKind,
+    pub pps: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileBest {
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    pub best: Option<String>,
+    pub rank: Option<u64>,
+    pub game: Option<i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecentGame {
+    pub game: i64,
+    pub mode: ModeKind,
+    pub ruleset: RulesetId,
+    pub ended_at: i64,
+    /// e.g. "1:02.345" or "123,456 pts"
+    pub result: String,
+    /// e.g. "finished", "topped out"
     pub outcome: String,
 }

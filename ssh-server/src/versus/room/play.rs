@@ -1,0 +1,188 @@
+//! A match in play: its start, the players' reports routed (attacks to garbage), replays.
+
+use minotty_engine::versus::{MatchKind, Router, Targeting};
+use minotty_ui::online::{
+    BoardSnapshot, MatchStart, Progress, Report, Response, RoomLimit, RoomState,
+};
+use tokio::time::Instant;
+
+use super::{Live, Player, Room, match_mode, win};
+use crate::versus::{COUNTDOWN, MemberId, unix_now};
+
+impl Room {
+    pub(super) fn start_match(&mut self, now: Instant) {
+        if self.live.as_ref().is_some_and(|l| l.over) {
+            self.store_match();
+        }
+        if self.ranked && !self.claim_ranked() {
+            self.broadcast_view();
+            return;
+        }
+        let seed = self.hub.seed();
+        let kind = self.options.kind;
+        let targeting: Vec<Targeting> = self.seats.iter().map(|s| s.targeting).collect();
+        let go = now + COUNTDOWN;
+        let deadline = match self.options.limit {
+            RoomLimit::Seconds(s) if kind == MatchKind::Battle => {
+                Some(go + std::time::Duration::from_secs(u64::from(s)))
+            }
+            _ => None,
+        };
+        let remote = self.seats.iter().any(|s| self.is_remote(s.member.id));
+        let players = self
+            .seats
+            .iter_mut()
+            .map(|s| {
+                // Bots are always ready for the next one.
+                s.ready = s.bot.is_some();
+                Player {
+                    member: s.member.clone(),
+                    bot: s.bot.clone(),
+                    board: BoardSnapshot {
+                        rows: vec![[0; 10]; 20],
+                    },
+                    progress: Progress::default(),
+                    forfeited: false,
+                    disconnected: false,
+                    changed: false,
+                    replay: None,
+                    target: None,
+                    rating: None,
+                    rating_before: s.rating,
+                }
+            })
+            .collect();
+        self.live = Some(Live {
+            kind,
+            seed,
+            router: Router::new(kind, &targeting, seed),
+            go,
+            started_at: unix_now(),
+            ended_at: 0,
+            deadline,
+            players,
+            dirty: false,
+            everyone: false,
+            next_flush: now,
+            over: false,
+            record_due: None,
+            recorded: false,
+            remote,
+        });
+        self.state = RoomState::Playing;
+        tracing::info!(room = %self.code, players = self.seats.len(), ?kind, "match starts");
+        if let Some(live) = &self.live {
+            for (i, s) in self.seats.iter().enumerate() {
+                s.member
+                    .send(Response::MatchStart(self.match_start(live, Some(i), now)));
+            }
+            for s in &self.spectators {
+                s.send(Response::MatchStart(self.match_start(live, None, now)));
+            }
+        }
+        self.broadcast_view();
+    }
+
+    pub(super) fn match_start(&self, live: &Live, you: Option<usize>, now: Instant) -> MatchStart {
+        MatchStart {
+            kind: live.kind,
+            mode: match_mode(&self.options),
+            seed: live.seed,
+            players: live.players.iter().map(|p| p.member.name.clone()).collect(),
+            you,
+            countdown_ms: u64::try_from(live.go.saturating_duration_since(now).as_millis())
+                .unwrap_or(0),
+            ranked: self.ranked,
+        }
+    }
+
+    pub(super) fn reports(&mut self, id: MemberId, reports: Vec<Report>, now: Instant) {
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
+        let Some(p) = live.index_of(id) else {
+            return;
+        };
+        for report in reports {
+            if let Report::Replay(replay) = report {
+                live.players[p].replay = Some(*replay);
+                continue;
+            }
+            // Once decided, only the replays that close the games are taken (the one sent with
+            // the report that decided it too).
+            if live.over || live.players[p].forfeited || live.router.is_over() {
+                continue;
+            }
+            match report {
+                Report::Attack { lines } => {
+                    let views = live.views();
+                    let at = live.elapsed_ms(now);
+                    if let Some(to) = live.router.route(p, u32::from(lines), at, &views) {
+                        live.players[p].target = Some(to);
+                        live.players[to]
+                            .member
+                            .send(Response::Garbage { lines, from: p });
+                        live.dirty = true;
+                        live.everyone = true;
+                    }
+                }
+                Report::Board(mut board) => {
+                    board.rows.truncate(20);
+                    live.players[p].board = board;
+                    live.players[p].changed = true;
+                    live.dirty = true;
+                }
+                Report::Progress(progress) => {
+                    live.players[p].progress = progress;
+                    live.players[p].changed = true;
+                    live.dirty = true;
+                    if let RoomLimit::Lines(n) = self.options.limit
+                        && live.kind == MatchKind::Battle
+                        && progress.lines >= n
+                    {
+                        win(live, p);
+                    }
+                }
+                Report::Finished { won, progress } => {
+                    live.players[p].progress = progress;
+                    live.dirty = true;
+                    live.everyone = true;
+                    let goal = match (live.kind, self.options.limit) {
+                        (MatchKind::Race, _) => Some(40),
+                        (MatchKind::Battle, RoomLimit::Lines(n)) => Some(n),
+                        _ => None,
+                    };
+                    if won && goal.is_some_and(|g| progress.lines >= g) {
+                        win(live, p);
+                    } else {
+                        live.router.knock_out(p);
+                    }
+                }
+                Report::Forfeited { progress } => {
+                    // Given up from the prompt: the same as leaving the match, but the player
+                    // stays in the room for the results.
+                    live.players[p].progress = progress;
+                    live.players[p].forfeited = true;
+                    live.dirty = true;
+                    live.everyone = true;
+                    live.router.knock_out(p);
+                }
+                Report::Replay(_) => {}
+            }
+        }
+        let over = live.over;
+        if !over && live.router.is_over() {
+            self.end_match(now);
+        } else if over && self.replays_complete() {
+            self.store_match();
+        }
+    }
+
+    pub(super) fn replays_complete(&self) -> bool {
+        self.live.as_ref().is_some_and(|l| {
+            l.players
+                .iter()
+                .all(|p| p.replay.is_some() || p.disconnected)
+        })
+    }
+}

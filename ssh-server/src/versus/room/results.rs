@@ -1,0 +1,254 @@
+//! A match's end: the placements, ranked rating changes and the results every member is
+//! sent, then the match handed to the recorder with its replays.
+
+use minotty_engine::Replay;
+use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
+use minotty_engine::versus::MatchKind;
+use minotty_ui::online::{MatchResult, Response, ResultRow, RoomState};
+use tokio::time::Instant;
+
+use super::{Room, verify};
+use crate::store::{MatchPlayer, NewMatch};
+use crate::versus::{MemberId, REPLAY_GRACE, unix_now};
+
+impl Room {
+    pub(super) fn end_match(&mut self, now: Instant) {
+        let ranked = self.ranked;
+        let code = self.code.clone();
+        // A result resting on another instance's reports changes ratings only once verified
+        // (`store_match`).
+        let remote = self.has_remote_player();
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
+        if live.over {
+            return;
+        }
+        live.over = true;
+        live.ended_at = unix_now();
+        let n = live.players.len();
+        // Anyone still unplaced (cannot happen with the router's rules, but a result needs a
+        // place for everyone) goes after the placed, by lines.
+        let mut rest: Vec<usize> = (0..n).collect();
+        rest.sort_by_key(|&p| std::cmp::Reverse(live.players[p].progress.lines));
+        live.router.close(&rest);
+        for p in 0..n {
+            if live.router.place(p).is_none() {
+                live.router.knock_out(p);
+            }
+        }
+        // A match with a bot is never rated (ranked rooms have no bots; this holds whatever).
+        if ranked && n == 2 && live.players.iter().all(|p| p.bot.is_none()) {
+            let before: Vec<Rating> = live
+                .players
+                .iter()
+                .map(|p| p.rating_before.unwrap_or_default())
+                .collect();
+            for p in 0..2 {
+                let score = if live.router.place(p) == Some(1) {
+                    1.0
+                } else {
+                    0.0
+                };
+                let after = before[p].update(
+                    &[Outcome {
+                        opponent: before[1 - p],
+                        score,
+                    }],
+                    DEFAULT_TAU,
+                );
+                live.players[p].rating = Some((before[p], after));
+                if let Some(account) = &live.players[p].member.account
+                    && !remote
+                {
+                    self.hub.set_rating(account.id, after);
+                }
+            }
+        }
+        let elapsed = live.elapsed_ms(now);
+        let mut rows: Vec<ResultRow> = (0..n)
+            .map(|p| {
+                let pl = &live.players[p];
+                let time_ms = if pl.progress.time_ms > 0 {
+                    pl.progress.time_ms
+                } else {
+                    elapsed
+                };
+                let minutes = time_ms as f64 / 60_000.0;
+                let attack_sent = match live.kind {
+                    MatchKind::Battle => live.router.sent(p),
+                    MatchKind::Race => pl.progress.attack_sent,
+                };
+                ResultRow {
+                    seat: p,
+                    name: pl.member.name.clone(),
+                    place: live.router.place(p).unwrap_or(n as u8),
+                    kos: live.router.kos(p),
+                    attack_per_minute: if minutes > 0.0 {
+                        f64::from(attack_sent) / minutes
+                    } else {
+                        0.0
+                    },
+                    pieces_per_second: if time_ms > 0 {
+                        f64::from(pl.progress.pieces) * 1000.0 / time_ms as f64
+                    } else {
+                        0.0
+                    },
+                    lines: pl.progress.lines,
+                    attack_sent,
+                    garbage_received: live.router.received(p),
+                    forfeited: pl.forfeited,
+                    rating: pl.rating.map(|(b, a)| (b.rating, a.rating)),
+                    time_ms,
+                    pieces: pl.progress.pieces,
+                }
+            })
+            .collect();
+        rows.sort_by_key(|r| (r.place, r.seat));
+        let winner = rows.first().map(|r| r.name.clone()).unwrap_or_default();
+        for p in 0..n {
+            let pl = &live.players[p];
+            if pl.disconnected
+                && let Some(account) = &pl.member.account
+            {
+                let place = live.router.place(p).unwrap_or(n as u8);
+                let mut message = format!(
+                    "Your match in room {code} ended while you were away: {winner} won; you \
+                     placed {place} of {n} (left early: a loss)."
+                );
+                if let Some((b, a)) = pl.rating {
+                    message.push_str(&format!(" Rating {:.0} -> {:.0}.", b.rating, a.rating));
+                }
+                self.hub.note_result(account.id, &code, message);
+            }
+        }
+        let result = |you| MatchResult {
+            kind: live.kind,
+            rows: rows.clone(),
+            you,
+            ranked,
+        };
+        for (p, pl) in live.players.iter().enumerate() {
+            if !pl.disconnected {
+                pl.member.send(Response::MatchOver(result(Some(p))));
+            }
+        }
+        for s in &self.spectators {
+            s.send(Response::MatchOver(result(None)));
+        }
+        live.dirty = true;
+        live.everyone = true;
+        live.record_due = Some(now + REPLAY_GRACE);
+        tracing::info!(room = %code, %winner, "match over");
+        self.state = RoomState::Results;
+        self.release_claims();
+        // A rematch in a ranked room starts from the new ratings.
+        let rated: Vec<(MemberId, Rating)> = self
+            .live
+            .as_ref()
+            .map(|l| {
+                l.players
+                    .iter()
+                    .filter_map(|p| p.rating.map(|(_, a)| (p.member.id, a)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (id, after) in rated {
+            if let Some(i) = self.seat_of(id) {
+                self.seats[i].rating = Some(after);
+            }
+        }
+        self.flush_opponents(now);
+        // Players who left during the match leave their seats now.
+        self.seats.retain(|s| s.connected);
+        self.fix_host();
+        self.broadcast_view();
+        if self.replays_complete() {
+            self.store_match();
+        }
+    }
+
+    /// Hands the match to the recorder (once).
+    pub(super) fn store_match(&mut self) {
+        let remote = self.has_remote_player();
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
+        live.record_due = None;
+        if live.recorded || !live.over {
+            return;
+        }
+        live.recorded = true;
+        let rated = self.ranked
+            && live
+                .players
+                .iter()
+                .all(|p| p.rating.is_some() && p.bot.is_none());
+        if rated && remote {
+            match verify::verify_ranked(live) {
+                Ok(()) => {
+                    for pl in &live.players {
+                        if let (Some(account), Some((_, after))) = (&pl.member.account, pl.rating) {
+                            self.hub.set_rating(account.id, after);
+                        }
+                    }
+                }
+                Err(why) => {
+                    tracing::warn!(
+                        room = %self.code,
+                        %why,
+                        "a ranked result from another instance did not verify: not rated"
+                    );
+                    for pl in &mut live.players {
+                        pl.rating = None;
+                        if !pl.disconnected {
+                            pl.member.send(Response::Notice {
+                                message: "The match's result could not be verified: it is \
+                                          not rated."
+                                    .into(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let n = live.players.len() as u32;
+        let players = live
+            .players
+            .iter()
+            .enumerate()
+            .map(|(p, pl)| MatchPlayer {
+                seat: p as u32,
+                player: pl.member.account.as_ref().map(|a| a.id),
+                name: pl.member.name.clone(),
+                place: live.router.place(p).map_or(n, u32::from),
+                kos: live.router.kos(p),
+                forfeited: pl.forfeited,
+                lines: pl.progress.lines,
+                pieces: pl.progress.pieces,
+                attack_sent: match live.kind {
+                    MatchKind::Battle => live.router.sent(p),
+                    MatchKind::Race => pl.progress.attack_sent,
+                },
+                garbage_received: live.router.received(p),
+                time_ms: pl.progress.time_ms,
+                rating: pl.rating,
+                replay: pl.replay.as_ref().map(Replay::to_bytes),
+                bot: pl.bot.as_ref().map(|b| b.kind.clone()),
+            })
+            .collect();
+        self.hub.record(NewMatch {
+            kind: live.kind,
+            ranked: self.ranked
+                && live
+                    .players
+                    .iter()
+                    .all(|p| p.rating.is_some() && p.bot.is_none()),
+            room: self.code.clone(),
+            seed: live.seed,
+            started_at: live.started_at,
+            ended_at: live.ended_at,
+            players,
+        });
+    }
+}

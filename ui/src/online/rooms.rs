@@ -1,0 +1,127 @@
+//! Rooms and matches as the App is told them: the room's view, the open rooms list, a match's
+//! start, the other players' boards and the results. Also the cluster's wire form (serde).
+
+use minotty_engine::Mode;
+use minotty_engine::versus::MatchKind;
+
+#[cfg(doc)]
+use super::Request;
+use super::{BoardSnapshot, Progress, RoomOptions};
+
+/// A room, as its members and spectators see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RoomView {
+    pub code: String,
+    pub options: RoomOptions,
+    pub seats: Vec<SeatView>,
+    pub spectators: u32,
+    /// The player's seat; `None` when spectating.
+    pub you: Option<usize>,
+    pub host: bool,
+    pub state: RoomState,
+    /// Ranked quick-match room (no lobby: it starts by itself).
+    pub ranked: bool,
+    /// The host listed the room among the open rooms (older instances do not send it).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub listed: bool,
+    /// The server's Tetris Bot Protocol bots the host can add, by name (empty for everyone
+    /// else).
+    pub tbp_bots: Vec<String>,
+}
+
+/// A room on the list of open rooms: listed by its host, in its lobby, with a free seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OpenRoomEntry {
+    /// What [`Request::JoinRoom`] takes (the host chose to show it).
+    pub code: String,
+    /// The host's name, as others see it.
+    pub host: String,
+    pub kind: MatchKind,
+    pub players: u8,
+    pub seats: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RoomState {
+    Lobby,
+    Playing,
+    Results,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeatView {
+    pub name: String,
+    pub ready: bool,
+    pub host: bool,
+    pub connected: bool,
+    pub rating: Option<i32>,
+    /// A server bot of this level (1-7; 0 for a Tetris Bot Protocol bot), not a person.
+    pub bot: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MatchStart {
+    pub kind: MatchKind,
+    pub mode: Mode,
+    pub seed: u32,
+    pub players: Vec<String>,
+    pub you: Option<usize>,
+    pub countdown_ms: u64,
+    pub ranked: bool,
+}
+
+/// One opponent's (or, for spectators, every player's) live state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct OpponentView {
+    pub seat: usize,
+    pub name: String,
+    pub board: BoardSnapshot,
+    pub progress: Progress,
+    pub alive: bool,
+    pub place: Option<u8>,
+    pub kos: u32,
+    /// Whom this player is attacking.
+    pub target: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MatchResult {
+    pub kind: MatchKind,
+    /// In placement order (first = winner).
+    pub rows: Vec<ResultRow>,
+    /// The player's seat (`None`: spectator).
+    pub you: Option<usize>,
+    pub ranked: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ResultRow {
+    pub seat: usize,
+    pub name: String,
+    pub place: u8,
+    pub kos: u32,
+    pub attack_per_minute: f64,
+    pub pieces_per_second: f64,
+    pub lines: u32,
+    pub attack_sent: u32,
+    pub garbage_received: u32,
+    /// Left or disconnected before the end.
+    pub forfeited: bool,
+    /// Ranked: (before, after) rating.
+    pub rating: Option<(f64, f64)>,
+    /// Game time the player's game ran, in ms: in a race, the finish time of those who
+    /// reached the goal (older instances do not send it: 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub time_ms: u64,
+    /// Pieces placed (older instances do not send it: 0).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub pieces: u32,
+}
