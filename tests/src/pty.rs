@@ -157,6 +157,25 @@ impl PtySession {
         }
     }
 
+    /// Reads what the server sends until `until` completes, and returns its output. A load
+    /// player that stops reading while others ramp up fills its channel, stops answering SSH
+    /// keepalives and is dropped after `keepalive_max` unanswered ones (200 of 1,000 were).
+    /// Without a session it only waits.
+    pub async fn read_while<T>(session: Option<&mut Self>, until: impl Future<Output = T>) -> T {
+        let Some(this) = session else {
+            return until.await;
+        };
+        tokio::pin!(until);
+        loop {
+            tokio::select! {
+                biased;
+                out = &mut until => return out,
+                _ = this.pump_for(Duration::from_millis(100)), if !this.closed => {}
+                _ = tokio::time::sleep(Duration::from_millis(100)), if this.closed => {}
+            }
+        }
+    }
+
     /// Handles whatever arrives for `duration`.
     pub async fn pump_for(&mut self, duration: Duration) {
         let deadline = tokio::time::Instant::now() + duration;

@@ -196,7 +196,7 @@ async fn main() -> anyhow::Result<()> {
                 let _slot = gate.acquire().await;
                 join(&args, i).await
             };
-            let joined = match joined {
+            let mut joined = match joined {
                 Ok(j) => Some(j),
                 Err(e) => {
                     if failed.fetch_add(1, Ordering::Relaxed) < 5 {
@@ -205,7 +205,7 @@ async fn main() -> anyhow::Result<()> {
                     None
                 }
             };
-            ready.wait().await;
+            PtySession::read_while(joined.as_mut().map(|(_, s)| s), ready.wait()).await;
             if let Some((conn, mut session)) = joined {
                 session.record = i == 0 && args.record.is_some();
                 let stats = play(&args, &mut session, Duration::from_secs(args.seconds)).await;
@@ -551,7 +551,7 @@ async fn versus_main(args: Arc<Args>) -> anyhow::Result<()> {
                     Arc::clone(&totals),
                 );
                 both.push(tokio::spawn(async move {
-                    ready.wait().await;
+                    PtySession::read_while(Some(&mut s), ready.wait()).await;
                     let window = Duration::from_secs(args.seconds);
                     let stats = play_versus(&args, &mut s, window, role).await;
                     let mut t = totals.lock().await;
