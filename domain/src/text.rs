@@ -1,8 +1,9 @@
 //! The one text policy: every string drawn to a player that another player, another instance
 //! or an external program chose (names, room views, bot names and bot info, messages) passes
-//! this allowlist. The server's names (`minotty_server::names`) use it, and so does every
-//! helper of this crate that cleans text before drawing it ([`crate::sanitize`] and the
-//! message cleaners built on it): there is no other list of characters.
+//! this allowlist. The names of this crate ([`crate::names`], [`crate::PlayerName`]) use it, and
+//! so does every helper of the UI and the server that cleans text before drawing it
+//! (`minotty_ui::sanitize` and the message cleaners built on it): there is no other list of
+//! characters.
 //!
 //! It is an allowlist by Unicode general category, not a list of known-bad characters:
 //! letters, numbers, punctuation, symbols, the ASCII space, and combining marks that follow
