@@ -20,6 +20,9 @@ mod tests {
     #[test]
     fn a_player_id_serializes_as_its_number() {
         assert_eq!(serde_json::to_string(&PlayerId(42)).unwrap(), "42");
-        assert_eq!(serde_json::from_str::<PlayerId>("-7").unwrap(), PlayerId(-7));
+        assert_eq!(
+            serde_json::from_str::<PlayerId>("-7").unwrap(),
+            PlayerId(-7)
+        );
     }
 }

@@ -22,6 +22,7 @@ pub mod room_code;
 pub mod snapshots;
 pub mod text;
 
+pub use chart_games::{PaceGame, RankedGame};
 pub use fingerprint::KeyFingerprint;
 pub use ids::{GameId, PlayerId, UnixMs};
 pub use judge::{Rejected, Verdict, judge, verify_replay};
@@ -32,3 +33,4 @@ pub use period::{Period, civil_date};
 pub use player_name::{NameError, PlayerName};
 pub use ranking::{Unranked, achieved, bucket_floor, eligible, rank_key};
 pub use room_code::RoomCode;
+pub use snapshots::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, snapshot_label};

@@ -38,8 +38,16 @@ pub const TABLE: [ModeRules; 10] = [
     row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS),
     row(ModeKind::Marathon, Plays::Chosen, ALL_RULESETS),
     row(ModeKind::Ultra, Plays::Chosen, ALL_RULESETS),
-    row(ModeKind::Master, Plays::Fixed(RulesetId::Standard), STANDARD),
-    row(ModeKind::Cheese, Plays::Fixed(RulesetId::Standard), STANDARD),
+    row(
+        ModeKind::Master,
+        Plays::Fixed(RulesetId::Standard),
+        STANDARD,
+    ),
+    row(
+        ModeKind::Cheese,
+        Plays::Fixed(RulesetId::Standard),
+        STANDARD,
+    ),
     row(ModeKind::Combo, Plays::Fixed(RulesetId::Standard), STANDARD),
     row(ModeKind::Custom, Plays::Chosen, &[]),
     row(ModeKind::Endless, Plays::Chosen, &[]),

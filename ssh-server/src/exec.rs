@@ -4,13 +4,14 @@
 //! close. Output is plain text (no colours, with or
 //! without a PTY).
 
+use minotty_domain::{Period, ranked_modes};
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::online::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
 
 use crate::boards;
-use crate::store::{Period, Store, ranked_modes, unix_now};
+use crate::store::{Store, unix_now};
 
 /// Rows the `leaderboard` command prints.
 pub const COMMAND_ROWS: u32 = 20;

@@ -9,9 +9,27 @@ use minotty_engine::RulesetId as R;
 /// (mode, takes the chosen ruleset, the ruleset it plays otherwise, home board's ruleset,
 /// the rulesets it has a board under).
 const EXPECTED: [(K, bool, R, R, &[R]); 10] = [
-    (K::Sprint, true, R::Standard, R::Standard, &[R::Standard, R::TuiTetris, R::Tetrs]),
-    (K::Marathon, true, R::Standard, R::Standard, &[R::Standard, R::TuiTetris, R::Tetrs]),
-    (K::Ultra, true, R::Standard, R::Standard, &[R::Standard, R::TuiTetris, R::Tetrs]),
+    (
+        K::Sprint,
+        true,
+        R::Standard,
+        R::Standard,
+        &[R::Standard, R::TuiTetris, R::Tetrs],
+    ),
+    (
+        K::Marathon,
+        true,
+        R::Standard,
+        R::Standard,
+        &[R::Standard, R::TuiTetris, R::Tetrs],
+    ),
+    (
+        K::Ultra,
+        true,
+        R::Standard,
+        R::Standard,
+        &[R::Standard, R::TuiTetris, R::Tetrs],
+    ),
     (K::Master, false, R::Standard, R::Standard, &[R::Standard]),
     (K::Cheese, false, R::Standard, R::Standard, &[R::Standard]),
     (K::Combo, false, R::Standard, R::Standard, &[R::Standard]),
@@ -43,7 +61,15 @@ fn every_mode_plays_and_ranks_as_it_did() {
 fn the_mode_lists_are_the_tables() {
     assert_eq!(
         ranked_modes(),
-        [K::Sprint, K::Marathon, K::Ultra, K::Master, K::Cheese, K::Combo, K::Descent]
+        [
+            K::Sprint,
+            K::Marathon,
+            K::Ultra,
+            K::Master,
+            K::Cheese,
+            K::Combo,
+            K::Descent
+        ]
     );
     assert_eq!(ruleset_modes(), [K::Sprint, K::Marathon, K::Ultra]);
     // A mode has a board exactly when it has a leaderboard key.
