@@ -120,3 +120,29 @@ pub fn sanitize_display(raw: &str, max_chars: usize) -> String {
     kept.truncate(cut);
     kept.trim_end_matches(' ').to_owned()
 }
+
+/// The longest untrusted word echoed back in a message, in characters.
+pub const MAX_ECHO_CHARS: usize = 64;
+
+/// An untrusted word (an exec command's argument or option) as a message echoes it back to
+/// the client: what the allowlist allows of it, at most [`MAX_ECHO_CHARS`] characters.
+pub fn echo(word: &str) -> String {
+    sanitize_display(word, MAX_ECHO_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_echoed_word_passes_the_allowlist() {
+        assert_eq!(echo("rm"), "rm");
+        assert_eq!(echo("--size=80x24"), "--size=80x24");
+        assert_eq!(echo("\x1b]0;pwned\x07"), "]0;pwned");
+        assert_eq!(echo(&"é".repeat(100)), "é".repeat(MAX_ECHO_CHARS));
+        // The two copies this replaces (`exec.rs`, `cast.rs`) dropped only controls, so a
+        // bidi override or a zero-width space reached the client's terminal: no longer.
+        assert_eq!(echo("evil\u{202E}gnp.exe"), "evilgnp.exe");
+        assert_eq!(echo("zero\u{200B}width\u{E000}"), "zerowidth");
+    }
+}
