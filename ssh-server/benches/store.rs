@@ -15,11 +15,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use minotty_bots::{autoplay, autoplay_combo};
-use minotty_engine::{Game, GameConfig, ModeKind, Stats};
-use minotty_server::store::{
-    FinishedGame, GameWriter, KeyFingerprint, NewKey, Page, Period, PlayerId, PlayerName, Store,
-    Verdict, WriterConfig, rank_key, ranked_modes,
+use minotty_domain::{
+    KeyFingerprint, Period, PlayerId, PlayerName, Verdict, rank_key, ranked_modes,
 };
+use minotty_engine::{Game, GameConfig, ModeKind, Stats};
+use minotty_server::store::{FinishedGame, GameWriter, NewKey, Page, Store, WriterConfig};
 
 /// 2024-02-29T13:14:15.678Z.
 const NOW: i64 = 1_709_212_455_678;

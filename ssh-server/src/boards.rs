@@ -8,14 +8,12 @@
 
 use std::fmt::Write;
 
+use minotty_domain::{Period, PlayerId, has_board, home_ruleset};
 use minotty_engine::{ModeKind, RulesetId, Stats};
 use minotty_ui::figures;
 use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 
-use crate::store::{
-    Board, Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs, has_board,
-    home_ruleset,
-};
+use crate::store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 
 /// The store's period of a UI period.
 pub fn period(p: BoardPeriod) -> Period {
@@ -303,7 +301,7 @@ pub fn title(board: BoardId) -> &'static str {
 
 /// The date (UTC) of a Unix ms time, `YYYY-MM-DD`.
 pub fn date(t: UnixMs) -> String {
-    let (y, m, d) = crate::store::civil_date(t);
+    let (y, m, d) = minotty_domain::civil_date(t);
     format!("{y:04}-{m:02}-{d:02}")
 }
 

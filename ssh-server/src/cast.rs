@@ -11,6 +11,7 @@
 //! only the last frame), handed out a line at a time ([`film`]): the export
 //! (`cast_export.rs`) streams it to the client, never holding it whole.
 
+use minotty_domain::text::echo;
 use minotty_engine::{Replay, ReplayError, Time};
 use minotty_ui::{ReplayFilm, Settings};
 use ratatui::layout::Rect;
@@ -67,10 +68,10 @@ pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
             continue;
         }
         if arg.starts_with('-') {
-            return Err(format!("unknown option \"{}\"; {USAGE}", printable(arg)));
+            return Err(format!("unknown option \"{}\"; {USAGE}", echo(arg)));
         }
         if game.is_some() {
-            return Err(format!("unexpected \"{}\"; {USAGE}", printable(arg)));
+            return Err(format!("unexpected \"{}\"; {USAGE}", echo(arg)));
         }
         let id = arg.strip_prefix('#').unwrap_or(arg);
         match id.parse::<i64>() {
@@ -78,7 +79,7 @@ pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
             _ => {
                 return Err(format!(
                     "\"{}\" is not a game ID (a number such as 42); {USAGE}",
-                    printable(arg)
+                    echo(arg)
                 ));
             }
         }
@@ -102,7 +103,7 @@ fn parse_size(value: &str) -> Result<(u16, u16), String> {
     let bad = || {
         format!(
             "bad size \"{}\": COLSxROWS from {}x{} to {}x{}, such as 80x24",
-            printable(value),
+            echo(value),
             MIN_SIZE.0,
             MIN_SIZE.1,
             MAX_SIZE.0,
@@ -118,11 +119,6 @@ fn parse_size(value: &str) -> Result<(u16, u16), String> {
         return Err(bad());
     }
     Ok((c, r))
-}
-
-/// At most 64 printable characters of an untrusted word, for echoing back.
-fn printable(word: &str) -> String {
-    word.chars().filter(|c| !c.is_control()).take(64).collect()
 }
 
 /// The words after `replay` when `command` (an exec request's bytes) is the `replay` command.

@@ -19,6 +19,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use minotty_domain::{GameId, PlayerId};
 use minotty_ui::sanitize;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -26,7 +27,7 @@ use tokio_util::sync::CancellationToken;
 use crate::cast::{self, CastArgs, MAX_BYTES, film};
 use crate::command_budget::Refused;
 use crate::exec::Outcome;
-use crate::store::{GameId, PlayerId, Store};
+use crate::store::Store;
 
 /// Exports running at once on the server.
 pub const MAX_EXPORTS: usize = 2;

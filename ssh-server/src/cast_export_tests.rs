@@ -4,11 +4,12 @@
 
 use std::sync::atomic::AtomicUsize;
 
+use minotty_domain::{KeyFingerprint, PlayerName, Unranked, Verdict};
 use minotty_engine::Game;
 use tokio::sync::Notify;
 
 use super::*;
-use crate::store::{FinishedGame, KeyFingerprint, NewKey, PlayerName, Unranked, Verdict};
+use crate::store::{FinishedGame, NewKey};
 
 /// The server's export slots are one static: these tests take turns.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -55,7 +56,7 @@ async fn stored(pieces: u32) -> Stored {
         ended_at: 1000,
     };
     let ranked = Verdict::Ranked {
-        key: crate::store::rank_key(minotty_engine::ModeKind::Marathon, game.stats())
+        key: minotty_domain::rank_key(minotty_engine::ModeKind::Marathon, game.stats())
             .expect("a marathon ranks"),
     };
     let unranked = Verdict::Unranked(Unranked::Unfinished);

@@ -2,10 +2,9 @@
 //! alike): each board's personal best after every ranked game that improved it, and pieces
 //! per second per game.
 
+use minotty_domain::{PaceGame, RankedGame, rank_key};
 use minotty_engine::{ModeKind, Stats};
 use minotty_ui::online::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
-
-use crate::store::{PaceGame, RankedGame, rank_key};
 
 /// Ranked games read for the personal-best chart, at most (the store keeps a player's newest
 /// 1,000 games and every best).
@@ -85,7 +84,7 @@ pub fn profile_charts(ranked: &[RankedGame], pace: &[PaceGame]) -> ProfileCharts
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::GameId;
+    use minotty_domain::GameId;
     use minotty_engine::RulesetId;
 
     fn sprint(at: i64, time: u64, ruleset: RulesetId) -> RankedGame {

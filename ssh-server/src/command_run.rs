@@ -6,6 +6,7 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
+use minotty_domain::PlayerId;
 use russh::ChannelId;
 use russh::server::Handle;
 use tokio_util::sync::CancellationToken;
@@ -15,7 +16,7 @@ use crate::command_budget::{
     CommandBudgets, CommandLimits, ConnectionCommands, ExportSlot, Refused,
 };
 use crate::exec::{self, Outcome};
-use crate::store::{PlayerId, Store};
+use crate::store::Store;
 
 /// Admits the command `command` of the connection `conn` at `peer` (its token, and its
 /// address's), and for a cast export the connection's one export slot (the address's export

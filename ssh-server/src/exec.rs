@@ -4,13 +4,15 @@
 //! close. Output is plain text (no colours, with or
 //! without a PTY).
 
+use minotty_domain::text::echo;
+use minotty_domain::{Period, ranked_modes};
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::online::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
 
 use crate::boards;
-use crate::store::{Period, Store, ranked_modes, unix_now};
+use crate::store::{Store, unix_now};
 
 /// Rows the `leaderboard` command prints.
 pub const COMMAND_ROWS: u32 = 20;
@@ -64,7 +66,7 @@ pub async fn dispatch(
             stdout: String::new(),
             stderr: format!(
                 "minotty: unknown command \"{}\"; the commands are listed by \"help\"\n",
-                printable(other)
+                echo(other)
             ),
             status: 1,
         },
@@ -133,7 +135,7 @@ fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period, RulesetId), Stri
             ruleset = RulesetId::parse(value).ok_or_else(|| {
                 format!(
                     "unknown ruleset \"{}\"; rulesets: standard, tui-tetris, tetrs",
-                    printable(value)
+                    echo(value)
                 )
             })?;
             continue;
@@ -151,7 +153,7 @@ fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period, RulesetId), Stri
             let p = Period::parse(value).ok_or_else(|| {
                 format!(
                     "unknown period \"{}\"; periods: all, month, today",
-                    printable(value)
+                    echo(value)
                 )
             })?;
             period = Some(p);
@@ -160,7 +162,7 @@ fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period, RulesetId), Stri
         if board.is_some() {
             return Err(format!(
                 "unexpected \"{}\"; usage: leaderboard [MODE] [--period all|month|today]",
-                printable(arg)
+                echo(arg)
             ));
         }
         let found = if arg.eq_ignore_ascii_case("versus") || arg.eq_ignore_ascii_case("1v1") {
@@ -170,13 +172,10 @@ fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period, RulesetId), Stri
                 .filter(|m| ranked_modes().contains(m))
                 .map(BoardId::Solo)
         };
-        board = Some(found.ok_or_else(|| {
-            format!(
-                "unknown mode \"{}\"; modes: {}",
-                printable(arg),
-                board_names()
-            )
-        })?);
+        board =
+            Some(found.ok_or_else(|| {
+                format!("unknown mode \"{}\"; modes: {}", echo(arg), board_names())
+            })?);
     }
     Ok((
         board.unwrap_or(BoardId::Solo(ModeKind::Sprint)),
@@ -212,11 +211,6 @@ async fn leaderboard(
             Outcome::fail("the leaderboard could not be read; try again".into())
         }
     }
-}
-
-/// At most 64 printable characters of an untrusted word, for echoing back.
-fn printable(word: &str) -> String {
-    word.chars().filter(|c| !c.is_control()).take(64).collect()
 }
 
 /// Sends `outcome` on `channel` and ends the channel. With a PTY the client's terminal is in

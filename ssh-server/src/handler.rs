@@ -5,13 +5,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use minotty_domain::DisplayName;
 use russh::keys::HashAlg;
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::exec;
-use crate::names::DisplayName;
 use crate::server::Shared;
 use crate::services::account::KeyLookup;
 use crate::services::{AccountRef, Login, Services};

@@ -24,7 +24,6 @@ pub mod input;
 pub mod limits;
 pub mod live;
 pub mod metrics;
-pub mod names;
 mod outbox;
 pub mod play;
 pub mod probes;

@@ -54,7 +54,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             }
         }
     };
-    let name = crate::names::sanitize_display(&std::env::var("USER").unwrap_or_default(), 16);
+    let name =
+        minotty_domain::text::sanitize_display(&std::env::var("USER").unwrap_or_default(), 16);
     let local = Local::new(save, if name.is_empty() { "you".into() } else { name });
     let guard = TerminalGuard::enter()?;
     let kitty = guard.kitty;

@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use minotty_domain::DisplayName;
 use minotty_ui::online::{Identity, Request, Response};
 use minotty_ui::{App, AppContext};
 use russh::ChannelId;
@@ -21,7 +22,6 @@ use crate::budget::InputGate;
 use crate::config::Limits;
 use crate::doctor::{self, Prober, Reply};
 use crate::input::{ESC_TIMEOUT, Input, InputDecoder};
-use crate::names::DisplayName;
 use crate::outbox::Outbox;
 use crate::resize::{Check, Resizer};
 use crate::services::Services;

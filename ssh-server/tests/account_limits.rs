@@ -10,11 +10,12 @@ mod store_db;
 use std::net::IpAddr;
 use std::time::Duration;
 
+use minotty_domain::{KeyFingerprint, PlayerName};
 use minotty_engine::versus::MatchKind;
 use minotty_server::services::account::{KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
-use minotty_server::store::{KeyFingerprint, NewKey, PlayerName, Store};
+use minotty_server::store::{NewKey, Store};
 use minotty_ui::online::{Identity, Request, Response, RoomLimit, RoomOptions, RoomView};
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
@@ -270,7 +271,7 @@ async fn room(rx: &mut mpsc::Receiver<Response>) -> RoomView {
 async fn guests_are_marked_and_never_show_a_registered_players_name() {
     let shared = shared(None);
     let bob = AccountRef {
-        id: minotty_server::store::PlayerId(7),
+        id: minotty_domain::PlayerId(7),
         name: "Bob".into(),
     };
     // A guest who calls themselves "Bob", a new key, and the real Bob.
@@ -303,8 +304,8 @@ both!(a_flood_of_snapshot_saves_stays_within_the_bounds);
 /// store keeps them, a list shows them, and a second session of the same player sees them;
 /// a guest's are the session's alone.
 async fn a_flood_of_snapshot_saves_stays_within_the_bounds(pool: AnyPool) {
+    use minotty_domain::MAX_SNAPSHOTS;
     use minotty_server::services::account::{SNAPSHOT_BURST, SNAPSHOT_SLOW_DOWN};
-    use minotty_server::store::MAX_SNAPSHOTS;
 
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(Some(&store));

@@ -407,7 +407,8 @@ both!(a_replay_of_someone_elses_private_game_reads_no_blob);
 /// The replay viewer's request plays the same attacker as `replay ID --cast`: someone else's
 /// game that is not on a leaderboard is refused on its record, before its blob is read.
 async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
-    use minotty_server::store::{KeyFingerprint, NewKey, PlayerName, Unranked, Verdict};
+    use minotty_domain::{KeyFingerprint, PlayerName, Unranked, Verdict};
+    use minotty_server::store::NewKey;
     let store = Store::from_pool(pool).await.expect("store");
     let key = NewKey {
         fingerprint: KeyFingerprint::parse(KEY1).expect("a fingerprint"),

@@ -8,13 +8,13 @@ mod store_db;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
+use minotty_domain::{KeyFingerprint, PlayerId, PlayerName};
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{Login, Services, SharedServices};
 use minotty_server::store::{
-    GameWriter, KeyFingerprint, MatchPlayer, NewKey, NewMatch, PlayerId, PlayerName, Store,
-    WriterConfig, unix_now,
+    GameWriter, MatchPlayer, NewKey, NewMatch, Store, WriterConfig, unix_now,
 };
 use minotty_ui::online::{Request, Response};
 use sqlx::AnyPool;

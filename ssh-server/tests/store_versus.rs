@@ -5,13 +5,11 @@
 #[macro_use]
 mod store_db;
 
+use minotty_domain::{KeyFingerprint, Period, PlayerId, PlayerName};
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
-use minotty_server::store::{
-    Account, KeyFingerprint, MatchPlayer, NewKey, NewMatch, Page, Period, PlayerId, PlayerName,
-    Store, UnixMs,
-};
+use minotty_server::store::{Account, MatchPlayer, NewKey, NewMatch, Page, Store, UnixMs};
 use sqlx::AnyPool;
 
 /// 2024-02-29T13:14:15.678Z.

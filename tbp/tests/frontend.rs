@@ -390,7 +390,7 @@ sleep 100
     );
     for c in [info.name, info.version, info.author].concat().chars() {
         assert!(
-            minotty_server::names::is_allowed_name_char(c, false, 0),
+            minotty_domain::text::is_allowed_name_char(c, false, 0),
             "{c:?}"
         );
     }

@@ -5,7 +5,9 @@
 
 use std::time::Duration;
 
-use minotty_server::store::{Password, PlayerName};
+use minotty_domain::PlayerName;
+use minotty_server::store::Password;
+
 use minotty_tests::autoplay::{self, K_ENTER, KITTY_REPLY, kitty_tap};
 use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, board, keys, new_key};
 

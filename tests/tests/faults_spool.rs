@@ -17,9 +17,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use minotty_domain::PlayerName;
 use minotty_server::Store;
 use minotty_server::spool::{Record, format};
-use minotty_server::store::{FinishedGame, NewMatch, PlayerName};
+use minotty_server::store::{FinishedGame, NewMatch};
 use minotty_tests::cluster::server_binary;
 use minotty_tests::faults::Link;
 use minotty_tests::versus::{create_room, drop_piece, guest, start_match};

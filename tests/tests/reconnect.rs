@@ -110,7 +110,7 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
     s.wait_for_text("Retry", WAIT).await?;
     let store = server.store().await?;
     let account = store
-        .account_by_name(&minotty_server::store::PlayerName::parse("ada")?)
+        .account_by_name(&minotty_domain::PlayerName::parse("ada")?)
         .await?
         .expect("ada is registered");
     let mut games = Vec::new();

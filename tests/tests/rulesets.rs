@@ -2,8 +2,8 @@
 //! plays a few pieces over real SSH and sees the ruleset on the game and results screens; the
 //! game is stored as a tetrs game and the choice is remembered in the stored settings.
 
+use minotty_domain::PlayerName;
 use minotty_engine::RulesetId;
-use minotty_server::store::PlayerName;
 use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, board, keys, new_key};
 
 type Result = anyhow::Result<()>;

@@ -32,7 +32,6 @@
 //! Architecture Invariant: drawing never panics, whatever the terminal size, and allocates
 //! nothing of its own (text is formatted on the stack).
 
-pub mod allowlist;
 mod app;
 pub mod doctor;
 mod draw;

@@ -14,39 +14,8 @@ pub fn ruleset_name(id: RulesetId) -> &'static str {
     }
 }
 
-/// Whether a preset can be played under another ruleset than `standard` (40 lines, marathon,
-/// endless, ultra; custom games too). Master, cheese and combo are `standard` only.
-pub fn takes_ruleset(kind: ModeKind) -> bool {
-    matches!(
-        kind,
-        ModeKind::Sprint
-            | ModeKind::Marathon
-            | ModeKind::Ultra
-            | ModeKind::Endless
-            | ModeKind::Custom
-    )
-}
-
-/// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`: the chosen
-/// one for the modes that take one, else [`fixed_ruleset`].
-pub fn preset_ruleset(kind: ModeKind, chosen: RulesetId) -> RulesetId {
-    if takes_ruleset(kind) {
-        chosen
-    } else {
-        fixed_ruleset(kind)
-    }
-}
-
-/// The ruleset of a preset that does not take one: puzzle and Descent play `tetrs` (puzzle's
-/// stages are built on Ocular's kicks, and they are what Descent's piece climbs by), every
-/// other one `standard`.
-pub fn fixed_ruleset(kind: ModeKind) -> RulesetId {
-    if matches!(kind, ModeKind::Puzzle | ModeKind::Descent) {
-        RulesetId::Tetrs
-    } else {
-        RulesetId::Standard
-    }
-}
+// Which ruleset each mode plays is the one table of `minotty_domain::modes`.
+pub use minotty_domain::modes::{fixed_ruleset, preset_ruleset, takes_ruleset};
 
 /// What a ruleset plays like, in words a player understands (no jargon beyond the names
 /// [`rotation_label`] uses too, so every screen calls the same thing the same).

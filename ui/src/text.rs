@@ -1,16 +1,15 @@
 //! Text helpers: [`sanitize`] for player-provided strings (the one allowlist of
-//! [`crate::allowlist`]), and [`StackStr`], a fixed-capacity
+//! [`minotty_domain::text`]), and [`StackStr`], a fixed-capacity
 //! string formatted on the stack so that drawing a frame allocates nothing of its own.
 
+use minotty_domain::text::sanitize_display;
 use std::fmt::{self, Write};
-
-use crate::allowlist::sanitize_display;
 
 /// The longest player name the UI draws, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
 
 /// A player-provided string (a name, a room's code, a label) made safe to draw: what the one
-/// text policy ([`crate::allowlist`]) allows of it, cut to [`MAX_NAME_CHARS`] characters.
+/// text policy ([`minotty_domain::text`]) allows of it, cut to [`MAX_NAME_CHARS`] characters.
 /// Nothing that moves the cursor or changes the terminal's state survives (escape sequences
 /// lose their ESC), nor bidi overrides, zero-width characters or private-use characters.
 pub fn sanitize(s: &str) -> String {

@@ -43,12 +43,12 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use minotty_domain::PlayerId;
 use minotty_ui::online::Response;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::services::AccountRef;
-use crate::store::PlayerId;
 use crate::versus::{
     Hub, Link, Member, MemberId, QueueMsg, ROOM_INBOX, RoomLink, RoomMsg, SessionTx,
 };

@@ -7,11 +7,11 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use minotty_domain::room_code::ALPHABET;
 use tokio::time::Instant;
 
 use super::wire::{self, Heartbeat};
 use super::{Cluster, DEAD_AFTER, MAX_PEERS, Peer, Proxy, checks, lock};
-use crate::versus::code::ALPHABET;
 use crate::versus::{ContactLoss, MemberId, QueueMsg, RoomMsg};
 
 impl Cluster {

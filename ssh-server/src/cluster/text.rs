@@ -1,12 +1,13 @@
 //! Text another instance sends for this instance's players: every name passes the server's one
-//! name allowlist (`crate::names`), every message the same characters, bounded, before any
+//! name allowlist (`minotty_domain::text`), every message the same characters, bounded, before any
 //! player sees it.
 
+use minotty_domain::names::MAX_NAME_CHARS;
+use minotty_domain::text::sanitize_display;
 use minotty_ui::online::{MatchResult, MatchStart, OpponentView, RoomView};
 
 use super::checks::valid_part;
 use super::wire::Relay;
-use crate::names::{MAX_NAME_CHARS, sanitize_display};
 
 /// The longest message (notice, refusal) of another instance shown to a player.
 pub const MAX_MESSAGE_CHARS: usize = 300;

@@ -3,6 +3,7 @@
 //! settings. The App asks exactly as it asks a server (`Identity::Local`); accounts and versus
 //! are answered with `Response::Offline`.
 
+use minotty_domain::{Verdict, has_board, home_ruleset, judge, profile_boards};
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::Settings;
@@ -13,7 +14,6 @@ use minotty_ui::online::{
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
 use crate::boards::{self, Figures};
-use crate::store::{self, PlayerId, Verdict, has_board, home_ruleset, ranked_modes, ruleset_modes};
 
 /// Recent games on the profile.
 const RECENT_GAMES: usize = 10;
@@ -78,9 +78,13 @@ impl Local {
                 },
             },
             Request::SaveSnapshot { label, snapshot } => {
-                let label = store::snapshot_label(&label);
-                self.save
-                    .add_snapshot(label.clone(), &snapshot, now, store::MAX_SNAPSHOTS);
+                let label = minotty_domain::snapshot_label(&label);
+                self.save.add_snapshot(
+                    label.clone(),
+                    &snapshot,
+                    now,
+                    minotty_domain::MAX_SNAPSHOTS,
+                );
                 match self.save.write() {
                     Ok(()) => Response::SnapshotSaved { label },
                     Err(e) => Response::SnapshotFailed {
@@ -233,12 +237,8 @@ impl Local {
 
     fn profile(&self) -> Profile {
         // Every mode's home board (standard; tetrs for descent), then the other rulesets'.
-        let standard = ranked_modes().map(|m| (m, home_ruleset(m)));
-        let others = [RulesetId::TuiTetris, RulesetId::Tetrs]
-            .into_iter()
-            .flat_map(|r| ruleset_modes().map(|m| (m, r)));
         let mut bests = Vec::new();
-        for (mode, ruleset) in standard.into_iter().chain(others) {
+        for (mode, ruleset) in profile_boards() {
             let games = self.board_games(mode, ruleset, BoardPeriod::AllTime, 0);
             let best = games.first();
             if best.is_none() && ruleset != home_ruleset(mode) {
@@ -285,11 +285,11 @@ impl Local {
     /// The profile's charts from the save file's games (every board's best is kept there).
     fn charts(&self) -> minotty_ui::online::ProfileCharts {
         let games = &self.save.data.games;
-        let ranked: Vec<store::RankedGame> = games
+        let ranked: Vec<minotty_domain::RankedGame> = games
             .iter()
             .filter(|g| g.key.is_some())
             .filter_map(|g| {
-                Some(store::RankedGame {
+                Some(minotty_domain::RankedGame {
                     mode: g.mode()?,
                     ruleset: g.ruleset(),
                     ended_at: g.ended_at,
@@ -298,11 +298,11 @@ impl Local {
             })
             .collect();
         let skip = games.len().saturating_sub(minotty_ui::online::PPS_GAMES);
-        let pace: Vec<store::PaceGame> = games[skip..]
+        let pace: Vec<minotty_domain::PaceGame> = games[skip..]
             .iter()
             .filter_map(|g| {
-                Some(store::PaceGame {
-                    id: store::GameId(g.id),
+                Some(minotty_domain::PaceGame {
+                    id: minotty_domain::GameId(g.id),
                     mode: g.mode()?,
                     pieces: g.stats.pieces,
                     time_ms: g.stats.time,
@@ -320,15 +320,8 @@ impl Local {
             return recorded(0, false, "not kept: no lines cleared".into());
         }
         let outcome = Some((game.reason, game.won));
-        let finished = store::FinishedGame {
-            player: PlayerId(0),
-            replay: game.replay,
-            stats: game.stats,
-            outcome,
-            started_at: now,
-            ended_at: now,
-        };
-        let (key, note) = match finished.judge() {
+        let (replay, stats) = (game.replay, game.stats);
+        let (key, note) = match judge(&replay, &stats, outcome) {
             Verdict::Ranked { key } => (Some(key), None),
             Verdict::Unranked(why) => (None, Some(format!("not on your scoreboard: {why}"))),
             Verdict::Rejected(why) => (None, Some(format!("not on your scoreboard: {why}"))),
@@ -336,19 +329,19 @@ impl Local {
         let id = self.save.add_game(LocalGame {
             id: 0,
             mode: kind.id().to_owned(),
-            ruleset: finished.replay.ruleset.id().to_owned(),
+            ruleset: replay.ruleset.id().to_owned(),
             ended_at: now,
-            outcome: store::outcome_text(outcome).to_owned(),
-            stats: finished.stats,
+            outcome: minotty_domain::outcome_text(outcome).to_owned(),
+            stats,
             key,
             note: note.clone(),
-            replay: to_hex(&finished.replay.to_bytes()),
+            replay: to_hex(&replay.to_bytes()),
         });
         let written = self.save.write();
         let best = key.is_some() && board_bests(&self.save.data.games).contains(&id);
         let mut text = match (key, note) {
             (Some(_), _) => {
-                let ruleset = finished.replay.ruleset;
+                let ruleset = replay.ruleset;
                 let place = self
                     .board_games(kind, ruleset, BoardPeriod::AllTime, now)
                     .iter()

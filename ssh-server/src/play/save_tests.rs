@@ -245,7 +245,7 @@ fn finished_games_make_the_local_scoreboard_profile_and_replays() {
         .expect("a 40 lines row");
     assert_eq!(sprint_best.best.as_deref(), Some(expected[0].as_str()));
     // Every mode's home board has a row (descent's under tetrs), as on the server.
-    assert_eq!(profile.bests.len(), crate::store::ranked_modes().len());
+    assert_eq!(profile.bests.len(), minotty_domain::ranked_modes().len());
     assert!(
         profile
             .bests
@@ -464,7 +464,7 @@ fn snapshots_are_kept_listed_newest_first_bounded_and_deleted() {
     let mut game = Game::new(GameConfig::default(), 5);
     autoplay(&mut game, 3, 100);
     let snapshot = game.snapshot().expect("a piece in play");
-    for i in 0..crate::store::MAX_SNAPSHOTS + 3 {
+    for i in 0..minotty_domain::MAX_SNAPSHOTS + 3 {
         let saved = local.answer(
             Request::SaveSnapshot {
                 label: format!("game {i}\u{1b}[31m"),
@@ -486,12 +486,12 @@ fn snapshots_are_kept_listed_newest_first_bounded_and_deleted() {
     let list = listed(&mut local);
     assert_eq!(
         list.len(),
-        crate::store::MAX_SNAPSHOTS,
+        minotty_domain::MAX_SNAPSHOTS,
         "the oldest go first"
     );
     assert_eq!(
         list[0].label,
-        format!("game {}[31m", crate::store::MAX_SNAPSHOTS + 2)
+        format!("game {}[31m", minotty_domain::MAX_SNAPSHOTS + 2)
     );
     assert_eq!(*list[0].snapshot, snapshot);
     assert_eq!(list[0].mode, game.mode().kind);

@@ -24,6 +24,7 @@ mod worker;
 use std::sync::Arc;
 use std::time::Duration;
 
+use minotty_domain::{KeyFingerprint, MAX_SNAPSHOTS, Period, Verdict, snapshot_label};
 use minotty_ui::Settings;
 use minotty_ui::online::{GameRecorded, Identity, Request, Response, SnapshotEntry};
 use tokio::sync::{mpsc, watch};
@@ -35,8 +36,8 @@ use worker::Worker;
 use super::{AccountRef, Who};
 use crate::metrics::{Dependency, note_dependency};
 use crate::store::{
-    Account, FinishedGame, GameWriter, KeyFingerprint, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, Period,
-    Store, StoreError, StoredGame, Verdict, WriteResult, snapshot_label, unix_now,
+    Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, StoredGame,
+    WriteResult, unix_now,
 };
 use crate::stored_settings;
 

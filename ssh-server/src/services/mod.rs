@@ -11,11 +11,10 @@ pub mod versus;
 
 use std::net::IpAddr;
 
+use minotty_domain::DisplayName;
+use minotty_domain::PlayerId;
 use minotty_ui::online::{Request, Response};
 use tokio::sync::{mpsc, watch};
-
-use crate::names::DisplayName;
-use crate::store::PlayerId;
 
 /// Responses queued for one session before senders wait.
 pub const RESPONSE_QUEUE: usize = 256;

@@ -9,6 +9,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use minotty_domain::room_code;
 use minotty_ui::online::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -18,7 +19,7 @@ use crate::cluster::wire::ToProxy;
 use crate::store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
-use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx, code};
+use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx};
 
 mod draining;
 mod spectate;
@@ -303,13 +304,13 @@ impl VersusClient {
                     });
                     return;
                 }
-                let Some(code) = code::normalize(&typed) else {
+                let Some(code) = room_code::normalize(&typed) else {
                     let shown: String = minotty_ui::sanitize(&typed).chars().take(16).collect();
                     let message = format!(
                         "\"{shown}\" is not a room code: codes are {} letters and digits, \
                          like {}.",
-                        code::LEN,
-                        code::EXAMPLE
+                        room_code::LEN,
+                        room_code::EXAMPLE
                     );
                     self.join_failed(now, message);
                     return;

@@ -10,11 +10,12 @@
 //! changed is refused as corrupt, never half read. A game's replay is the engine's own codec
 //! (`Replay::to_bytes`) in hex, as the log gives it for a game that could not be stored.
 
+use minotty_domain::PlayerId;
 use minotty_engine::{EndReason, Replay, Stats};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::store::{FinishedGame, NewMatch, PlayerId, UnixMs};
+use crate::store::{FinishedGame, NewMatch, UnixMs};
 
 /// What the first line names.
 pub const FORMAT: &str = "minotty-spool";

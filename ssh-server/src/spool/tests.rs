@@ -2,13 +2,13 @@
 //! exactly once, and the writer's shutdown that spools instead of retrying.
 
 use minotty_bots::autoplay;
+use minotty_domain::{KeyFingerprint, PlayerId, PlayerName};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode};
 
 use super::*;
 use crate::store::{
-    FinishedGame, GameWriter, KeyFingerprint, MatchPlayer, NewKey, NewMatch, PlayerId, PlayerName,
-    Store, WriteError, WriterConfig,
+    FinishedGame, GameWriter, MatchPlayer, NewKey, NewMatch, Store, WriteError, WriterConfig,
 };
 
 fn dir() -> tempfile::TempDir {

@@ -69,7 +69,7 @@ fn account(row: AccountRow) -> Result<Account, StoreError> {
     let (id, name, hash, created_at) = row;
     Ok(Account {
         id: PlayerId(id),
-        name: PlayerName::from_db(name)?,
+        name: super::name_from_db(name)?,
         has_password: hash.is_some(),
         created_at,
     })

@@ -2,30 +2,12 @@
 //! time, folded by `crate::charts`) and their latest games' pieces and time (pieces per
 //! second). Both statements are standard SQL (SQLite and PostgreSQL alike).
 
-use minotty_engine::{ModeKind, RulesetId, Stats};
+use minotty_domain::chart_games::{PaceGame, RankedGame};
+use minotty_engine::Stats;
 use sqlx::Row;
 
 use super::games::{mode_of, ruleset_of};
-use super::{GameId, PlayerId, Store, StoreError, UnixMs, from_db};
-
-/// A ranked game as the personal-best chart needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RankedGame {
-    pub mode: ModeKind,
-    pub ruleset: RulesetId,
-    pub ended_at: UnixMs,
-    /// Only the figures boards rank by: time, score, lines, pieces, longest combo.
-    pub stats: Stats,
-}
-
-/// A game as the pieces-per-second chart needs it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PaceGame {
-    pub id: GameId,
-    pub mode: ModeKind,
-    pub pieces: u32,
-    pub time_ms: u64,
-}
+use super::{GameId, PlayerId, Store, StoreError, from_db};
 
 impl Store {
     /// `player`'s latest `limit` ranked games, oldest first.

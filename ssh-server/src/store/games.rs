@@ -3,16 +3,12 @@
 
 use std::borrow::Borrow;
 
+use minotty_domain::{bucket_floor, outcome_text};
 use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use super::ranking::bucket_floor;
-use super::{Period, PlayerId, Store, StoreError, UnixMs, Verdict, from_db, to_db};
-
-/// A stored game's id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GameId(pub i64);
+use super::{GameId, Period, PlayerId, Store, StoreError, UnixMs, Verdict, from_db, to_db};
 
 /// A game as the session hands it over when it ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +20,14 @@ pub struct FinishedGame {
     pub outcome: Option<(EndReason, bool)>,
     pub started_at: UnixMs,
     pub ended_at: UnixMs,
+}
+
+impl FinishedGame {
+    /// The judge's verdict on this game ([`minotty_domain::judge`]): call it on a blocking
+    /// thread, since it may re-simulate the replay.
+    pub fn judge(&self) -> Verdict {
+        minotty_domain::judge(&self.replay, &self.stats, self.outcome)
+    }
 }
 
 /// What storing a game did.
@@ -56,21 +60,6 @@ pub struct GameRecord {
     pub verdict: String,
     pub verdict_note: Option<String>,
     pub stats: Stats,
-}
-
-/// The `outcome` column's word for a game's outcome.
-pub fn outcome_text(outcome: Option<(EndReason, bool)>) -> &'static str {
-    match outcome {
-        None => "unfinished",
-        Some((_, true)) => "won",
-        Some((EndReason::BlockOut, _)) => "block_out",
-        Some((EndReason::LockOut, _)) => "lock_out",
-        Some((EndReason::TopOut, _)) => "top_out",
-        Some((EndReason::Limit(_), _)) => "limit",
-        Some((EndReason::ComboBroken, _)) => "combo_broken",
-        Some((EndReason::Forfeit, _)) => "forfeit",
-        Some((EndReason::InputLimit, _)) => "input_limit",
-    }
 }
 
 /// The columns of a game read back, as a literal so that every statement stays one constant

@@ -2,10 +2,10 @@
 //! account has one or more keys, listed and removed by its player (never the key in use).
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::{Mutex, PoisonError, Weak};
 use std::time::Duration;
 
+use minotty_domain::KeyFingerprint;
 use sqlx::{Any, AnyPool, Transaction};
 
 use super::{Backend, PlayerId, Store, StoreError, UnixMs};
@@ -16,32 +16,6 @@ pub const KEY_USE_FLUSH: Duration = Duration::from_secs(10);
 /// Keys whose use waits to be written; past this, more uses are not noted until the next
 /// write (`last_used_at` is informational: a use missed is a later date missed).
 pub const MAX_PENDING_KEY_USES: usize = 10_000;
-
-/// A key's SHA-256 fingerprint as OpenSSH prints it: `SHA256:` and 43 characters of unpadded
-/// base64 (russh: `key.fingerprint(HashAlg::Sha256).to_string()`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct KeyFingerprint(String);
-
-impl KeyFingerprint {
-    pub fn parse(raw: &str) -> Option<KeyFingerprint> {
-        let b64 = raw.strip_prefix("SHA256:")?;
-        let ok = b64.len() == 43
-            && b64
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
-        ok.then(|| KeyFingerprint(raw.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for KeyFingerprint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
 
 /// The latest use of each key that logged in since the last write, kept in memory so that a
 /// login never waits for the database writer.
@@ -251,25 +225,4 @@ pub(super) async fn insert_key(
     .execute(&mut **tx)
     .await?;
     Ok(done.rows_affected() == 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fingerprints_are_validated() {
-        let good = "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s";
-        assert_eq!(KeyFingerprint::parse(good).unwrap().as_str(), good);
-        for bad in [
-            "",
-            "uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
-            "MD5:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s",
-            "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2",
-            "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2s=",
-            "SHA256:uNiVztksCsDhcc0u9e8BujQXVUpKZIDTMczCvj3tD2'",
-        ] {
-            assert_eq!(KeyFingerprint::parse(bad), None, "{bad:?}");
-        }
-    }
 }

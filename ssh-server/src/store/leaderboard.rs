@@ -6,11 +6,11 @@
 //! `leaderboard_best`; ranks add up the bucket counts of `leaderboard_counts` (see
 //! `migrations/0004_leaderboards.sql`).
 
+use minotty_domain::{bucket_floor, home_ruleset};
 use minotty_engine::{ModeKind, RulesetId};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::ranking::bucket_floor;
 use super::{GameId, Period, PlayerId, PlayerName, Store, StoreError, UnixMs, from_db};
 
 /// A solo board: a mode under a ruleset. A bare [`ModeKind`] is its `standard` board.
@@ -26,10 +26,10 @@ impl Board {
     }
 }
 
-/// A mode's home board: `standard`, or `tetrs` for descent ([`super::home_ruleset`]).
+/// A mode's home board: `standard`, or `tetrs` for descent ([`minotty_domain::home_ruleset`]).
 impl From<ModeKind> for Board {
     fn from(mode: ModeKind) -> Board {
-        Board::new(mode, super::home_ruleset(mode))
+        Board::new(mode, home_ruleset(mode))
     }
 }
 
@@ -217,7 +217,7 @@ fn entry(row: &AnyRow, rank: u64) -> Result<Entry, StoreError> {
     Ok(Entry {
         rank,
         player: PlayerId(int("player_id")?),
-        name: PlayerName::from_db(row.try_get("name")?)?,
+        name: super::name_from_db(row.try_get("name")?)?,
         game: GameId(int("game_id")?),
         achieved_at: int("achieved_at")?,
         rank_key: int("rank_key")?,

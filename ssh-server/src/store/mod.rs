@@ -29,54 +29,45 @@ mod leaderboard;
 mod match_history;
 mod matches;
 mod meta;
-mod names;
 mod passwords;
-mod period;
 mod probe;
 mod prune;
 mod puzzle;
-mod ranking;
 mod rate_limit;
 mod ratings;
 mod settings;
 mod snapshots;
 mod spooled;
-mod verify;
 mod writer;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+// The domain's types that the store reads and writes (private: callers import them from
+// `minotty_domain`).
+use minotty_domain::{GameId, KeyFingerprint, Period, PlayerId, PlayerName, Verdict};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{Any, AnyPool, Executor, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
-pub use charts::{PaceGame, RankedGame};
-pub use games::{FinishedGame, GameId, GameRecord, StoredGame, outcome_text};
-pub use keys::{KEY_USE_FLUSH, KeyError, KeyFingerprint, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
+pub use games::{FinishedGame, GameRecord, StoredGame};
+pub use keys::{KEY_USE_FLUSH, KeyError, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
 pub use match_history::MatchLine;
 pub use matches::{MatchId, MatchPlayer, NewMatch};
-pub use names::{NameError, PlayerName};
 pub use passwords::{
     HASH_PERMITS, HASH_WAITERS, HashLimiter, Password, PasswordError, PasswordHash,
 };
-pub use period::{Period, civil_date};
 pub use prune::{KEEP_GAMES, PRUNE_EVERY};
 pub use puzzle::{PuzzleError, PuzzleProgress};
-pub use ranking::{Unranked, has_board, home_ruleset, rank_key, ranked_modes, ruleset_modes};
 pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};
-pub use snapshots::{
-    MAX_LABEL_CHARS, MAX_SNAPSHOT_BYTES, MAX_SNAPSHOTS, SnapshotError, SnapshotId, StoredSnapshot,
-    snapshot_label,
-};
-pub use verify::{Rejected, Verdict, verify_replay};
+pub use snapshots::{MAX_SNAPSHOT_BYTES, SnapshotError, SnapshotId, StoredSnapshot};
 pub use writer::{GameWriter, WriteError, WriteResult, WriterConfig};
 
-/// Milliseconds since the Unix epoch, UTC.
-pub type UnixMs = i64;
+/// Milliseconds since the Unix epoch, UTC (the domain's [`minotty_domain::UnixMs`]).
+pub type UnixMs = minotty_domain::UnixMs;
 
 /// The system clock as [`UnixMs`] (the store itself never reads it: callers pass times in).
 pub fn unix_now() -> UnixMs {
@@ -166,12 +157,6 @@ pub const READERS: u32 = 8;
 
 /// How much of the database file is memory-mapped (SQLite `mmap_size`).
 pub const MMAP_BYTES: u64 = 1 << 31;
-
-/// A registered player's id.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct PlayerId(pub i64);
 
 /// An error of the database itself (connection, IO, SQL, migration) or a row that does not
 /// decode: nothing a player did wrong.
@@ -471,6 +456,11 @@ pub async fn sqlite_pool(
 /// value instead of wrapping.
 fn from_db<T: TryFrom<i64>>(v: i64, what: &str) -> Result<T, StoreError> {
     T::try_from(v).map_err(|_| StoreError::Corrupt(format!("{what} out of range: {v}")))
+}
+
+/// A name read back from the database, which only ever stores parsed names.
+fn name_from_db(raw: String) -> Result<PlayerName, StoreError> {
+    PlayerName::parse(&raw).map_err(|e| StoreError::Corrupt(format!("stored name {raw:?}: {e}")))
 }
 
 /// Converts an engine value to a stored integer, saturating at `i64::MAX`.

@@ -126,7 +126,7 @@ fn entry(row: &AnyRow) -> Result<RatingEntry, StoreError> {
     Ok(RatingEntry {
         rank: from_db::<u64>(better, "rank")? + 1,
         player: PlayerId(row.try_get("player_id")?),
-        name: PlayerName::from_db(row.try_get("name")?)?,
+        name: super::name_from_db(row.try_get("name")?)?,
         rating: s.rating.rating,
         deviation: s.rating.deviation,
         volatility: s.rating.volatility,

@@ -1,19 +1,15 @@
 //! Snapshots: each registered player's stored game states (`minotty_engine::Snapshot` in its
 //! binary form), newest first. At most [`MAX_SNAPSHOTS`] a player: saving one more deletes the
 //! oldest in the same transaction. Labels are sanitised here (the names allowlist) and cut to
-//! [`MAX_LABEL_CHARS`]; bytes over [`MAX_SNAPSHOT_BYTES`] are refused.
+//! [`minotty_domain::MAX_LABEL_CHARS`]; bytes over [`MAX_SNAPSHOT_BYTES`] are refused.
 
+use minotty_domain::{MAX_SNAPSHOTS, snapshot_label};
 use minotty_engine::{ModeKind, Snapshot};
 
 use super::{PlayerId, Store, StoreError, UnixMs};
-use crate::names::sanitize_display;
 
-/// The most snapshots a player keeps; saving another replaces the oldest.
-pub const MAX_SNAPSHOTS: usize = 20;
 /// The largest snapshot stored, in bytes (the engine's own bound).
 pub const MAX_SNAPSHOT_BYTES: usize = minotty_engine::snapshot::MAX_BYTES;
-/// Labels are cut to this many characters.
-pub const MAX_LABEL_CHARS: usize = 40;
 
 /// A stored snapshot's id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,17 +32,6 @@ pub enum SnapshotError {
     TooLarge(usize),
     #[error(transparent)]
     Store(#[from] StoreError),
-}
-
-/// A label as stored: the allowlisted characters of `raw`, at most [`MAX_LABEL_CHARS`];
-/// "snapshot" when nothing is left.
-pub fn snapshot_label(raw: &str) -> String {
-    let label = sanitize_display(raw, MAX_LABEL_CHARS);
-    if label.is_empty() {
-        "snapshot".to_owned()
-    } else {
-        label
-    }
 }
 
 impl Store {

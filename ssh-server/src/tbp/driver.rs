@@ -409,5 +409,5 @@ fn kind(message: &BotMessage) -> &'static str {
 
 /// At most [`MAX_TEXT`] characters of `s` that are safe to draw to a player.
 fn printable(s: &str) -> String {
-    crate::names::sanitize_display(s, MAX_TEXT)
+    minotty_domain::text::sanitize_display(s, MAX_TEXT)
 }

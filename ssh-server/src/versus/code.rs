@@ -1,15 +1,6 @@
-//! Room codes: six characters that are easy to read aloud and to type. With 31 characters
-//! there are 31^6 (about 8.9e8) codes: with wrong codes throttled (`limits.rs`), guessing
-//! one in use is hopeless.
+//! Random room codes (the code's rules are [`minotty_domain::room_code`]).
 
-/// Upper-case letters and digits without the look-alikes 0/O, 1/I/L (31 characters).
-pub const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
-
-/// Characters in a code.
-pub const LEN: usize = 6;
-
-/// A code as the help texts show one.
-pub const EXAMPLE: &str = "K7PQ3M";
+use minotty_domain::room_code::{ALPHABET, LEN};
 
 /// A random code (not checked against the rooms in use).
 pub fn random() -> String {
@@ -28,16 +19,10 @@ pub fn random_with(first: Option<u8>) -> String {
     code
 }
 
-/// The code a player typed, in canonical form: surrounding space trimmed, case ignored.
-/// `None` when it cannot be a code.
-pub fn normalize(typed: &str) -> Option<String> {
-    let code = typed.trim().to_ascii_uppercase();
-    (code.len() == LEN && code.bytes().all(|b| ALPHABET.contains(&b))).then_some(code)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use minotty_domain::room_code::normalize;
 
     #[test]
     fn codes_avoid_ambiguous_characters() {
@@ -63,15 +48,5 @@ mod tests {
                 .bytes()
                 .all(|b| ALPHABET.contains(&b))
         );
-    }
-
-    #[test]
-    fn typed_codes_are_normalised() {
-        assert_eq!(normalize(" k7pq3m ").as_deref(), Some("K7PQ3M"));
-        assert_eq!(normalize(EXAMPLE).as_deref(), Some(EXAMPLE));
-        assert_eq!(normalize("K7PQ"), None);
-        assert_eq!(normalize("K7PQ3MX"), None);
-        assert_eq!(normalize("K0PQ3M"), None);
-        assert_eq!(normalize("ké7q3m"), None);
     }
 }

@@ -6,11 +6,12 @@
 
 use std::time::Duration;
 
+use minotty_domain::PlayerId;
 use minotty_engine::rating::Rating;
 use minotty_ui::online::Response;
 
 use super::{Hub, Member, RankedClaim, lock};
-use crate::store::{PlayerId, StoreError};
+use crate::store::StoreError;
 
 /// How long the queue waits between two reads of a rating the store could not give.
 pub const RATING_RETRY: Duration = Duration::from_secs(2);

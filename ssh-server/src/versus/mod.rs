@@ -34,6 +34,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
+use minotty_domain::PlayerId;
 use minotty_engine::rating::Rating;
 use minotty_ui::online::{Response, RoomOptions};
 use tokio::sync::mpsc;
@@ -41,7 +42,7 @@ use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
 
 use crate::services::AccountRef;
-use crate::store::{NewMatch, PlayerId, Store};
+use crate::store::{NewMatch, Store};
 
 pub use queue::QueueMsg;
 pub use room::{ContactLoss, RoomMsg, match_mode};

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use minotty_domain::PlayerId;
 use minotty_engine::versus::MatchKind;
 use minotty_ui::online::{
     BoardSnapshot, Progress, Report, Request, Response, RoomLimit, RoomOptions, RoomState,
@@ -10,7 +11,6 @@ use tokio::sync::{mpsc, watch};
 
 use crate::services::versus::{SharedVersus, VersusClient};
 use crate::services::{AccountRef, Who};
-use crate::store::PlayerId;
 
 mod abuse;
 mod bots;

@@ -1,9 +1,10 @@
 //! The profile's chart queries: a player's latest ranked games (oldest first) and their latest
 //! games' pieces and time.
 
+use minotty_domain::{Unranked, Verdict};
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_server::charts::{HISTORY_GAMES, best_histories, pps};
-use minotty_server::store::{Store, Unranked, Verdict};
+use minotty_server::store::Store;
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player, ranked, ranked_under, stats};

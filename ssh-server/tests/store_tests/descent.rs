@@ -1,10 +1,11 @@
 //! Descent's board: under `tetrs` only, ranked by gems (its score), judged by re-simulating the
 //! replay like every ranked game.
 
+use minotty_domain::{Period, Unranked, Verdict};
 use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, Mode, ModeKind, RulesetId, Stat, Time,
 };
-use minotty_server::store::{Board, FinishedGame, Page, Period, Store, Unranked, Verdict};
+use minotty_server::store::{Board, FinishedGame, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player, ranked_under, stats};

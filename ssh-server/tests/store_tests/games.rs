@@ -1,7 +1,8 @@
 //! Storing finished games, their verdicts, and replay verification.
 
+use minotty_domain::{Period, Rejected, Unranked, Verdict, verify_replay};
 use minotty_engine::{EndReason, Input, Mode, ModeKind, Stat};
-use minotty_server::store::{Page, Period, Rejected, Store, Unranked, Verdict, verify_replay};
+use minotty_server::store::{Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, played, player};

@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::Duration;
 
+use minotty_domain::{Period, Verdict};
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_server::store::{
-    Account, Board, FinishedGame, Page, Period, RegisterError, Store, StoreError, StoredGame,
-    Verdict,
+    Account, Board, FinishedGame, Page, RegisterError, Store, StoreError, StoredGame,
 };
 use sqlx::AnyPool;
 

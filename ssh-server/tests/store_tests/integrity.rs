@@ -3,13 +3,11 @@
 
 use std::time::Duration;
 
+use minotty_domain::{Period, Rejected, Unranked, Verdict};
 use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, MAX_INPUTS, Mode, ModeKind, ReplayError,
 };
-use minotty_server::store::{
-    FinishedGame, GameWriter, Page, Period, Rejected, Store, Unranked, Verdict, WriteError,
-    WriterConfig,
-};
+use minotty_server::store::{FinishedGame, GameWriter, Page, Store, WriteError, WriterConfig};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, played, player};

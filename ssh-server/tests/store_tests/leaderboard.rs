@@ -1,7 +1,8 @@
 //! Leaderboards: each mode's order, best entry per player, ties, periods, paging, own rank.
 
+use minotty_domain::Period;
 use minotty_engine::ModeKind;
-use minotty_server::store::{Account, Entry, Page, Period, Store};
+use minotty_server::store::{Account, Entry, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{DAY, NOW, player, ranked, stats};

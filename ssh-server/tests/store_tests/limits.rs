@@ -5,10 +5,9 @@ use std::collections::BTreeSet;
 use std::net::IpAddr;
 use std::time::Duration;
 
+use minotty_domain::{GameId, Period, Unranked, Verdict};
 use minotty_engine::ModeKind;
-use minotty_server::store::{
-    Account, FinishedGame, GameId, PRUNE_EVERY, Period, RegisterError, Store, Unranked, Verdict,
-};
+use minotty_server::store::{Account, FinishedGame, PRUNE_EVERY, RegisterError, Store};
 use sqlx::sqlite::SqliteConnection;
 use sqlx::{AnyPool, Connection};
 

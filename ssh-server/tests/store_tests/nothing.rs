@@ -5,11 +5,9 @@
 
 use std::time::Duration;
 
+use minotty_domain::{Period, Unranked, Verdict, has_board, rank_key, ranked_modes};
 use minotty_engine::{Game, GameConfig, ModeKind, RulesetId, Tuning};
-use minotty_server::store::{
-    Board, FinishedGame, GameWriter, Page, Period, Store, Unranked, Verdict, WriterConfig,
-    has_board, rank_key, ranked_modes,
-};
+use minotty_server::store::{Board, FinishedGame, GameWriter, Page, Store, WriterConfig};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};

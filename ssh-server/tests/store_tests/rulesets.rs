@@ -2,8 +2,9 @@
 //! boards of their own; the judge re-simulates a replay under its own ruleset and tuning; a
 //! tuned game is stored and shown, never ranked.
 
+use minotty_domain::{Period, Unranked, Verdict};
 use minotty_engine::{Mode, ModeKind, RulesetId, Tuning};
-use minotty_server::store::{Board, Page, Period, Store, Unranked, Verdict};
+use minotty_server::store::{Board, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, played, played_under, player, ranked, ranked_under, stats};

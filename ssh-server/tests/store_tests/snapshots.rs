@@ -2,8 +2,9 @@
 //! (the 21st replaces the oldest), labels sanitised and cut.
 
 use minotty_bots::autoplay;
+use minotty_domain::{MAX_LABEL_CHARS, MAX_SNAPSHOTS};
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Snapshot};
-use minotty_server::store::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, SnapshotId, Store};
+use minotty_server::store::{SnapshotId, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};
@@ -132,8 +133,9 @@ async fn long_or_empty_labels(pool: AnyPool) {
 
 both!(a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out);
 async fn a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out(pool: AnyPool) {
+    use minotty_domain::{Verdict, verify_replay};
     use minotty_engine::StartBoard;
-    use minotty_server::store::{FinishedGame, Verdict, verify_replay};
+    use minotty_server::store::FinishedGame;
 
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;

@@ -2,8 +2,9 @@
 //! still verify and rank: the engine plays each replay by the version it names. The replays
 //! here were written by the engine before the change (`engine/tests/data/v1_replays.txt`).
 
+use minotty_domain::{Period, Verdict};
 use minotty_engine::{ModeKind, Replay, RulesetId};
-use minotty_server::store::{Board, FinishedGame, Page, Period, Store, Verdict};
+use minotty_server::store::{Board, FinishedGame, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};

@@ -7,8 +7,7 @@
 //! Checks: no panic; a display name is 1 to 16 characters, trimmed, and holds none of the
 //! characters in [`unsafe_char`]; an account name is 3 to 16 of `A-Z a-z 0-9 - _`.
 
-use minotty_server::names::DisplayName;
-use minotty_server::store::PlayerName;
+use minotty_domain::{DisplayName, PlayerName};
 
 use super::{Figures, Rng};
 

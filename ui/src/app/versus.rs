@@ -581,7 +581,7 @@ impl App {
 /// A server message made safe to draw: the one allowlist, as for names, but it may be
 /// longer than a name.
 fn sanitize_line(s: &str) -> String {
-    crate::allowlist::sanitize_display(s, 300)
+    minotty_domain::text::sanitize_display(s, 300)
 }
 
 /// Every string of a room's view through the one allowlist: its code, the seated names (people

@@ -60,10 +60,10 @@ pub fn suggested_name(user: &str) -> String {
         .collect()
 }
 
-/// A server message or value made safe to draw: the one allowlist ([`crate::allowlist`], as
+/// A server message or value made safe to draw: the one allowlist ([`minotty_domain::text`], as
 /// [`crate::text::sanitize`] uses), without a name's length cut, cut to a reasonable length.
 pub fn clean(s: &str) -> String {
-    crate::allowlist::sanitize_display(s, MESSAGE_MAX)
+    minotty_domain::text::sanitize_display(s, MESSAGE_MAX)
 }
 
 /// Edits a text field with a key: printable characters are added (up to `max`), Backspace

@@ -1,12 +1,12 @@
 //! The one text policy on screen: whatever another player, another instance or an operator's
-//! bot chose to call itself, what is drawn passes the allowlist (`crate::allowlist`), and so
+//! bot chose to call itself, what is drawn passes the allowlist (`minotty_domain::text`), and so
 //! does every other string a room view carries.
 
+use minotty_domain::text::{is_allowed_name_char, sanitize_display};
 use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
 
 use super::*;
-use crate::allowlist::{is_allowed_name_char, sanitize_display};
 use crate::online::{
     BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Response, ResultRow,
     RoomLimit, RoomOptions, RoomState, RoomView, SeatView,

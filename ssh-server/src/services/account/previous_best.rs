@@ -2,14 +2,13 @@
 //! board before it, and the game's difference to it, as the results show them ("was 0:42.908",
 //! "-1.234"). Read before the game is handed to the writer, so it is the best the game faced.
 
+use minotty_domain::{Period, PlayerId, has_board, ranked_modes};
 use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
 use minotty_ui::figures::{count_delta, time_delta};
 use minotty_ui::online::ModeBest;
 
 use crate::boards::{self, Figures};
-use crate::store::{
-    Board, Entry, Period, PlayerId, Store, StoreError, UnixMs, has_board, ranked_modes,
-};
+use crate::store::{Board, Entry, Store, StoreError, UnixMs};
 
 /// How long the read may take before the results go without it.
 pub(super) const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
@@ -96,7 +95,7 @@ pub(super) fn context(mode: ModeKind, before: &Entry, stats: &Stats) -> (String,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{GameId, PlayerName};
+    use minotty_domain::{GameId, PlayerName};
 
     fn entry(time_ms: u64, score: u64, lines: u32, pieces: u32) -> Entry {
         Entry {

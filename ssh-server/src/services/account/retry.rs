@@ -80,8 +80,9 @@ mod tests {
 
     use crate::services::Who;
     use crate::services::account::{AccountClient, SharedAccounts};
-    use crate::store::{KeyFingerprint, NewKey, PlayerName, Store, unix_now};
+    use crate::store::{NewKey, Store, unix_now};
     use crate::stored_settings;
+    use minotty_domain::{KeyFingerprint, PlayerName};
 
     const KEY: &str = "SHA256:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK";
     const PEER: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);

@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use minotty_engine::RulesetId;
+use minotty_domain::{
+    GameId, KeyFingerprint, Period, PlayerId, PlayerName, home_ruleset, profile_boards,
+};
 use minotty_ui::online::{
     KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
 };
@@ -13,9 +15,8 @@ use super::{LiveKeys, error};
 use crate::boards::{self, Figures};
 use crate::services::{AccountRef, Who};
 use crate::store::{
-    Board, GameId, GameRecord, KeyError, KeyFingerprint, LinkError, NewKey, Password,
-    PasswordChangeError, Period, PlayerId, PlayerName, PuzzleError, RegisterError, SnapshotError,
-    SnapshotId, Store, StoreError, home_ruleset, ranked_modes, ruleset_modes, unix_now,
+    Board, GameRecord, KeyError, LinkError, NewKey, Password, PasswordChangeError, PuzzleError,
+    RegisterError, SnapshotError, SnapshotId, Store, StoreError, unix_now,
 };
 use crate::stored_settings;
 
@@ -410,11 +411,7 @@ impl Worker {
         let mut bests = Vec::new();
         // Every mode's home board (standard; tetrs for descent), then the other rulesets'
         // boards the player is on.
-        let standard = ranked_modes().map(|m| (m, home_ruleset(m)));
-        let others = [RulesetId::TuiTetris, RulesetId::Tetrs]
-            .into_iter()
-            .flat_map(|r| ruleset_modes().map(|m| (m, r)));
-        for (mode, ruleset) in standard.into_iter().chain(others) {
+        for (mode, ruleset) in profile_boards() {
             let entry = self
                 .store
                 .rank_of(Board::new(mode, ruleset), Period::AllTime, now, account.id)

@@ -6,12 +6,13 @@
 
 use std::time::Duration;
 
+use minotty_domain::PlayerId;
 use minotty_engine::Replay;
 use minotty_ui::online::{MatchStart, Progress, Report, Request, Response, RoomView};
 
 use super::{Client, battle, result, room_of, stored_matches, temp_store};
 use crate::services::versus::SharedVersus;
-use crate::store::{MatchId, PlayerId};
+use crate::store::MatchId;
 use crate::versus::bot::BotLimits;
 
 fn shared_with(limits: BotLimits) -> SharedVersus {
@@ -202,12 +203,12 @@ async fn a_ranked_room_takes_no_bot() {
 async fn a_match_against_a_bot_is_never_rated_and_is_stored_with_the_bot_marked() {
     let (_dir, store) = temp_store().await;
     let key = crate::store::NewKey {
-        fingerprint: crate::store::KeyFingerprint::parse(&format!("SHA256:{:0>43}", "botmatch"))
+        fingerprint: minotty_domain::KeyFingerprint::parse(&format!("SHA256:{:0>43}", "botmatch"))
             .unwrap(),
         algorithm: "ssh-ed25519".into(),
     };
     let account = store
-        .register(&crate::store::PlayerName::parse("ann").unwrap(), &key, 1)
+        .register(&minotty_domain::PlayerName::parse("ann").unwrap(), &key, 1)
         .await
         .unwrap();
     let shared = SharedVersus::with_bots(Some(store.clone()), Some(5), BotLimits::default());

@@ -1,6 +1,6 @@
 //! Leaderboard periods: all time, the current calendar month and the current day, in UTC.
 
-use super::UnixMs;
+use crate::UnixMs;
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -18,7 +18,7 @@ impl Period {
     pub const ALL: [Period; 3] = [Period::AllTime, Period::Month, Period::Today];
 
     /// The value of the `period` column.
-    pub(crate) fn as_db(self) -> &'static str {
+    pub fn as_db(self) -> &'static str {
         match self {
             Period::AllTime => "all",
             Period::Month => "month",

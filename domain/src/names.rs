@@ -1,8 +1,8 @@
 //! Names drawn to other players, and the one allowlist of characters they may hold.
 //!
 //! Every name another player sees goes through [`is_allowed_name_char`] (defined once, in
-//! `minotty_ui::allowlist`, for the server and the screens alike): account names
-//! ([`crate::store::PlayerName`], which further narrows it to ASCII), SSH user names
+//! [`crate::text`], for the server and the screens alike): account names
+//! ([`crate::PlayerName`], which further narrows it to ASCII), SSH user names
 //! ([`DisplayName`]) and anything else a player typed. It is an allowlist by Unicode general
 //! category, not a list of known-bad characters: letters, numbers, punctuation, symbols, the
 //! ASCII space, and combining marks that follow something they can combine with. Everything
@@ -11,16 +11,12 @@
 //! line and paragraph separators, other spaces, and the invisible "fillers" and variation
 //! selectors that Unicode files as letters, symbols or marks.
 //!
-//! Account names are the strict `store::PlayerName`; a `DisplayName` is only ever shown (the
+//! Account names are the strict [`crate::PlayerName`]; a `DisplayName` is only ever shown (the
 //! name of a guest, or the name offered to a new key on the welcome screen).
 
 use std::fmt;
 
-// The allowlist itself lives in the UI crate (`minotty_ui::allowlist`), below both the server
-// and the screens, so that there is exactly one: these are it, not copies.
-pub use minotty_ui::allowlist::{
-    MAX_MARKS_IN_A_ROW, is_allowed_name_char, is_mark, sanitize_display,
-};
+use crate::text::{is_allowed_name_char, is_mark, sanitize_display};
 
 /// The longest displayed name, in characters.
 pub const MAX_NAME_CHARS: usize = 16;

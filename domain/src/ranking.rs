@@ -19,51 +19,18 @@
 //! Endless and custom games are stored, never ranked. So is a cheese game with a row count other
 //! than the preset's 20 (it is not the preset).
 //!
-//! Every mode has a board under its home ruleset ([`home_ruleset`]: `tetrs` for descent,
+//! Every mode has a board under its home ruleset ([`crate::home_ruleset`]: `tetrs` for descent,
 //! `standard` for the others); 40 lines, marathon and ultra also have one under `tui-tetris`
-//! and one under `tetrs` ([`ruleset_modes`]). A leaderboard game plays its mode's
+//! and one under `tetrs` ([`crate::ruleset_modes`]; the one table is [`crate::modes`]). A leaderboard game plays its mode's
 //! preset exactly (a custom mode that calls itself 40 lines does not rank) under its ruleset's
 //! own values: a game with any [`minotty_engine::Tuning`] is stored, never ranked. A forfeited
 //! game never ranks. Neither does a game ended by the input limit (a flood of keys, not play),
 //! nor a paused game of a timed mode (`Mode::timed`: 40 lines, ultra, master), whose replay
 //! holds `Input::Pause`.
 
-use minotty_engine::{EndReason, Input, ModeKind, Replay, RulesetId, Stats};
+use minotty_engine::{EndReason, Input, ModeKind, Replay, Stats};
 
-/// The modes with a leaderboard.
-pub fn ranked_modes() -> [ModeKind; 7] {
-    [
-        ModeKind::Sprint,
-        ModeKind::Marathon,
-        ModeKind::Ultra,
-        ModeKind::Master,
-        ModeKind::Cheese,
-        ModeKind::Combo,
-        ModeKind::Descent,
-    ]
-}
-
-/// The ruleset of a mode's one board (or of its first, for the modes of [`ruleset_modes`]):
-/// descent is played under `tetrs` (its climbing is Ocular's kicks), every other mode's home is
-/// `standard`.
-pub fn home_ruleset(mode: ModeKind) -> RulesetId {
-    if mode == ModeKind::Descent {
-        RulesetId::Tetrs
-    } else {
-        RulesetId::Standard
-    }
-}
-
-/// The modes that also have boards under the rulesets other than `standard`.
-pub fn ruleset_modes() -> [ModeKind; 3] {
-    [ModeKind::Sprint, ModeKind::Marathon, ModeKind::Ultra]
-}
-
-/// Whether `mode` has a board under `ruleset`.
-pub fn has_board(mode: ModeKind, ruleset: RulesetId) -> bool {
-    rank_key(mode, &Stats::default()).is_some()
-        && (ruleset == home_ruleset(mode) || ruleset_modes().contains(&mode))
-}
+use crate::modes::has_board;
 
 /// Master keys lines above time: a time takes the low 40 bits (34 years of milliseconds) and
 /// lines the 22 above them (4 million lines), so the key never overflows.
@@ -87,7 +54,7 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
         ModeKind::Cheese => i64::from(stats.pieces),
         ModeKind::Combo => -i64::from(stats.max_combo),
         // Endless is stored, never ranked: a game with no end has no comparable result yet.
-        // Puzzle has its progress per account instead (`store/puzzle.rs`).
+        // Puzzle has its progress per account instead (the server's `store/puzzle.rs`).
         ModeKind::Custom | ModeKind::Endless | ModeKind::Puzzle => return None,
     })
 }
@@ -197,7 +164,8 @@ pub fn eligible(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use minotty_engine::Mode;
+    use crate::modes::ranked_modes;
+    use minotty_engine::{Mode, RulesetId};
 
     fn stats(time: u64, score: u64, lines: u32, pieces: u32, max_combo: u32) -> Stats {
         Stats {

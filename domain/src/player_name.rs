@@ -33,13 +33,13 @@ pub enum NameError {
 
 impl PlayerName {
     /// Validates `raw` as typed (no trimming: what the player sees is what they get). The
-    /// server's one name allowlist ([`crate::names::is_allowed_name_char`]) is checked first,
+    /// server's one name allowlist ([`crate::text::is_allowed_name_char`]) is checked first,
     /// then this type's narrower ASCII rule. Never panics, whatever `raw` holds.
     pub fn parse(raw: &str) -> Result<PlayerName, NameError> {
         if let Some((_, c)) = raw
             .chars()
             .enumerate()
-            .find(|(i, c)| !crate::names::is_allowed_name_char(*c, *i == 0, 0))
+            .find(|(i, c)| !crate::text::is_allowed_name_char(*c, *i == 0, 0))
         {
             return Err(NameError::BadCharacter(c));
         }
@@ -70,19 +70,12 @@ impl PlayerName {
     pub fn folded(&self) -> String {
         self.0.to_ascii_lowercase()
     }
-
-    /// A name read back from the database, which only ever stores parsed names.
-    pub(crate) fn from_db(raw: String) -> Result<PlayerName, super::StoreError> {
-        PlayerName::parse(&raw)
-            .map(|_| PlayerName(raw.clone()))
-            .map_err(|e| super::StoreError::Corrupt(format!("stored name {raw:?}: {e}")))
-    }
 }
 
 /// A refused character as the error message shows it: quoted when it can be drawn, as its
 /// code point when it cannot (a control or bidi character must not reach anyone's screen).
 fn shown(c: char) -> String {
-    if crate::names::is_allowed_name_char(c, false, 0) && c != ' ' {
+    if crate::text::is_allowed_name_char(c, false, 0) && c != ' ' {
         format!("'{c}'")
     } else {
         format!("U+{:04X}", u32::from(c))

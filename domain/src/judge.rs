@@ -3,8 +3,7 @@
 
 use minotty_engine::{EndReason, MAX_INPUTS, Replay, ReplayError, Stats, Verified};
 
-use super::FinishedGame;
-use super::ranking::{Unranked, eligible, rank_key};
+use crate::ranking::{Unranked, eligible, rank_key};
 
 /// What the store decided about a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,7 +18,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// The value of the `verdict` column.
-    pub(crate) fn as_db(&self) -> &'static str {
+    pub fn as_db(&self) -> &'static str {
         match self {
             Verdict::Ranked { .. } => "ranked",
             Verdict::Unranked(_) => "unranked",
@@ -28,7 +27,7 @@ impl Verdict {
     }
 
     /// The `verdict_note` column: why the game does not rank.
-    pub(crate) fn note(&self) -> Option<String> {
+    pub fn note(&self) -> Option<String> {
         match self {
             Verdict::Ranked { .. } => None,
             Verdict::Unranked(why) => Some(why.to_string()),
@@ -68,42 +67,42 @@ pub fn verify_replay(replay: &Replay, claimed: &Stats) -> Result<Verified, Rejec
     Ok(verified)
 }
 
-impl FinishedGame {
-    /// Decides whether the game ranks. Games that cannot rank whatever their replay holds (a
-    /// custom mode, a forfeit, a missed goal, by their own account) are not re-simulated; the
-    /// others are, which costs up to a few milliseconds of CPU: call it on a blocking thread.
-    /// An engine panic while re-simulating rejects the game instead of unwinding further.
-    /// A replay over [`MAX_INPUTS`] is rejected before anything else, unplayed.
-    pub fn judge(&self) -> Verdict {
-        if self.replay.inputs.len() > MAX_INPUTS {
-            return Verdict::Rejected(Rejected::Unplayable(ReplayError::TooManyInputs {
-                count: self.replay.inputs.len() as u64,
-            }));
-        }
-        if rank_key(self.replay.mode.kind, &self.stats).is_none() {
-            return Verdict::Unranked(Unranked::NoLeaderboard);
-        }
-        // Judged on the claims first: a claim can only keep a game out of the leaderboards.
-        if let Err(why) = eligible(&self.replay, &self.stats, self.outcome) {
-            return Verdict::Unranked(why);
-        }
-        let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            verify_replay(&self.replay, &self.stats)
+/// Decides whether a game with this replay, claimed `stats` and claimed `outcome`
+/// (`Game::outcome()`: `None` when the recording stopped before the game ended) ranks. Games
+/// that cannot rank whatever their replay holds (a custom mode, a forfeit, a missed goal, by
+/// their own account) are not re-simulated; the others are, which costs up to a few
+/// milliseconds of CPU: call it on a blocking thread. An engine panic while re-simulating
+/// rejects the game instead of unwinding further. A replay over [`MAX_INPUTS`] is rejected
+/// before anything else, unplayed.
+pub fn judge(replay: &Replay, stats: &Stats, outcome: Option<(EndReason, bool)>) -> Verdict {
+    if replay.inputs.len() > MAX_INPUTS {
+        return Verdict::Rejected(Rejected::Unplayable(ReplayError::TooManyInputs {
+            count: replay.inputs.len() as u64,
         }));
-        let verified = match checked {
-            Ok(Ok(v)) => v,
-            Ok(Err(why)) => return Verdict::Rejected(why),
-            Err(_) => return Verdict::Rejected(Rejected::Panicked),
-        };
-        if verified.outcome != self.outcome {
-            return Verdict::Rejected(Rejected::OutcomeDiffers {
-                claimed: self.outcome,
-                replayed: verified.outcome,
-            });
-        }
-        match eligible(&self.replay, &verified.stats, verified.outcome) {
-            Ok(key) => Verdict::Ranked { key },
-            Err(why) => Verdict::Unranked(why),
-        }
+    }
+    if rank_key(replay.mode.kind, stats).is_none() {
+        return Verdict::Unranked(Unranked::NoLeaderboard);
+    }
+    // Judged on the claims first: a claim can only keep a game out of the leaderboards.
+    if let Err(why) = eligible(replay, stats, outcome) {
+        return Verdict::Unranked(why);
+    }
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        verify_replay(replay, stats)
+    }));
+    let verified = match checked {
+        Ok(Ok(v)) => v,
+        Ok(Err(why)) => return Verdict::Rejected(why),
+        Err(_) => return Verdict::Rejected(Rejected::Panicked),
+    };
+    if verified.outcome != outcome {
+        return Verdict::Rejected(Rejected::OutcomeDiffers {
+            claimed: outcome,
+            replayed: verified.outcome,
+        });
+    }
+    match eligible(replay, &verified.stats, verified.outcome) {
+        Ok(key) => Verdict::Ranked { key },
+        Err(why) => Verdict::Unranked(why),
     }
 }

@@ -1,8 +1,9 @@
 //! The one text policy: every string drawn to a player that another player, another instance
 //! or an external program chose (names, room views, bot names and bot info, messages) passes
-//! this allowlist. The server's names (`minotty_server::names`) use it, and so does every
-//! helper of this crate that cleans text before drawing it ([`crate::sanitize`] and the
-//! message cleaners built on it): there is no other list of characters.
+//! this allowlist. The names of this crate ([`crate::names`], [`crate::PlayerName`]) use it, and
+//! so does every helper of the UI and the server that cleans text before drawing it
+//! (`minotty_ui::sanitize` and the message cleaners built on it): there is no other list of
+//! characters.
 //!
 //! It is an allowlist by Unicode general category, not a list of known-bad characters:
 //! letters, numbers, punctuation, symbols, the ASCII space, and combining marks that follow
@@ -118,4 +119,30 @@ pub fn sanitize_display(raw: &str, max_chars: usize) -> String {
         .map_or(kept.len(), |(i, _)| i);
     kept.truncate(cut);
     kept.trim_end_matches(' ').to_owned()
+}
+
+/// The longest untrusted word echoed back in a message, in characters.
+pub const MAX_ECHO_CHARS: usize = 64;
+
+/// An untrusted word (an exec command's argument or option) as a message echoes it back to
+/// the client: what the allowlist allows of it, at most [`MAX_ECHO_CHARS`] characters.
+pub fn echo(word: &str) -> String {
+    sanitize_display(word, MAX_ECHO_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_echoed_word_passes_the_allowlist() {
+        assert_eq!(echo("rm"), "rm");
+        assert_eq!(echo("--size=80x24"), "--size=80x24");
+        assert_eq!(echo("\x1b]0;pwned\x07"), "]0;pwned");
+        assert_eq!(echo(&"é".repeat(100)), "é".repeat(MAX_ECHO_CHARS));
+        // The two copies this replaces (`exec.rs`, `cast.rs`) dropped only controls, so a
+        // bidi override or a zero-width space reached the client's terminal: no longer.
+        assert_eq!(echo("evil\u{202E}gnp.exe"), "evilgnp.exe");
+        assert_eq!(echo("zero\u{200B}width\u{E000}"), "zerowidth");
+    }
 }

@@ -1,6 +1,7 @@
 //! The name allowlist, one table row per class of character.
 
 use super::*;
+use crate::text::MAX_MARKS_IN_A_ROW;
 
 /// Characters refused anywhere in a name, with the class each stands for.
 const REFUSED: &[(char, &str)] = &[

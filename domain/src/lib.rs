@@ -1,0 +1,36 @@
+//! # minotty-domain
+//!
+//! minotty's pure domain rules, below the server, the UI and `minotty play` alike: the
+//! validated names and identities ([`PlayerName`], [`DisplayName`], [`KeyFingerprint`],
+//! [`RoomCode`], [`PlayerId`], [`GameId`]), the one text policy ([`text`]), which ruleset each
+//! mode plays and ranks under (one table, [`modes`]), ranking ([`ranking`]), leaderboard
+//! periods ([`period`]) and the judge of a finished game ([`judge`]).
+//!
+//! No IO, no clock, no threads, no randomness: every function is a function of its arguments.
+
+pub mod chart_games;
+pub mod fingerprint;
+pub mod ids;
+pub mod judge;
+pub mod modes;
+pub mod names;
+pub mod outcome;
+pub mod period;
+pub mod player_name;
+pub mod ranking;
+pub mod room_code;
+pub mod snapshots;
+pub mod text;
+
+pub use chart_games::{PaceGame, RankedGame};
+pub use fingerprint::KeyFingerprint;
+pub use ids::{GameId, PlayerId, UnixMs};
+pub use judge::{Rejected, Verdict, judge, verify_replay};
+pub use modes::{has_board, home_ruleset, profile_boards, ranked_modes, ruleset_modes};
+pub use names::DisplayName;
+pub use outcome::outcome_text;
+pub use period::{Period, civil_date};
+pub use player_name::{NameError, PlayerName};
+pub use ranking::{Unranked, achieved, bucket_floor, eligible, rank_key};
+pub use room_code::RoomCode;
+pub use snapshots::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, snapshot_label};

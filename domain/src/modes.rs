@@ -1,0 +1,160 @@
+//! Which ruleset each mode plays, and under which rulesets it has a leaderboard: one table
+//! ([`TABLE`]), read by the UI's mode menu, the server's boards and profiles, the judge and
+//! `minotty play` alike.
+//!
+//! A mode either takes the ruleset the player chose (40 lines, marathon, ultra, endless,
+//! custom) or always plays one (master, cheese and combo `standard`; puzzle and descent
+//! `tetrs`: puzzle's stages are built on Ocular's kicks, and they are what descent's piece
+//! climbs by). A mode's boards are a separate column: endless and custom take a ruleset but
+//! have no board, puzzle has its progress per account instead.
+
+use minotty_engine::{ModeKind, RulesetId};
+
+/// Which ruleset a mode plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plays {
+    /// The ruleset the player chose.
+    Chosen,
+    /// Always this one.
+    Fixed(RulesetId),
+}
+
+/// One row of [`TABLE`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModeRules {
+    pub kind: ModeKind,
+    pub plays: Plays,
+    /// The rulesets with a board of this mode, its home board first; empty for a mode without
+    /// a leaderboard.
+    pub boards: &'static [RulesetId],
+}
+
+const ALL_RULESETS: &[RulesetId] = &[RulesetId::Standard, RulesetId::TuiTetris, RulesetId::Tetrs];
+const STANDARD: &[RulesetId] = &[RulesetId::Standard];
+const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
+
+/// Every mode, in [`ModeKind::ALL`]'s order.
+pub const TABLE: [ModeRules; 10] = [
+    row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS),
+    row(ModeKind::Marathon, Plays::Chosen, ALL_RULESETS),
+    row(ModeKind::Ultra, Plays::Chosen, ALL_RULESETS),
+    row(
+        ModeKind::Master,
+        Plays::Fixed(RulesetId::Standard),
+        STANDARD,
+    ),
+    row(
+        ModeKind::Cheese,
+        Plays::Fixed(RulesetId::Standard),
+        STANDARD,
+    ),
+    row(ModeKind::Combo, Plays::Fixed(RulesetId::Standard), STANDARD),
+    row(ModeKind::Custom, Plays::Chosen, &[]),
+    row(ModeKind::Endless, Plays::Chosen, &[]),
+    row(ModeKind::Puzzle, Plays::Fixed(RulesetId::Tetrs), &[]),
+    row(ModeKind::Descent, Plays::Fixed(RulesetId::Tetrs), TETRS),
+];
+
+const fn row(kind: ModeKind, plays: Plays, boards: &'static [RulesetId]) -> ModeRules {
+    ModeRules {
+        kind,
+        plays,
+        boards,
+    }
+}
+
+// The table holds every kind at its discriminant's index, checked when compiling.
+const _: () = {
+    let mut i = 0;
+    while i < TABLE.len() {
+        assert!(TABLE[i].kind as usize == i && ModeKind::ALL[i] as usize == i);
+        i += 1;
+    }
+    assert!(TABLE.len() == ModeKind::ALL.len());
+};
+
+/// The row of `kind`.
+pub fn rules(kind: ModeKind) -> &'static ModeRules {
+    &TABLE[kind as usize]
+}
+
+/// Whether a preset of `kind` plays the ruleset the player chose (else [`fixed_ruleset`]).
+pub fn takes_ruleset(kind: ModeKind) -> bool {
+    rules(kind).plays == Plays::Chosen
+}
+
+/// The ruleset a preset that does not take one plays (`standard` for the modes that do).
+pub fn fixed_ruleset(kind: ModeKind) -> RulesetId {
+    match rules(kind).plays {
+        Plays::Fixed(r) => r,
+        Plays::Chosen => RulesetId::Standard,
+    }
+}
+
+/// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`.
+pub fn preset_ruleset(kind: ModeKind, chosen: RulesetId) -> RulesetId {
+    match rules(kind).plays {
+        Plays::Fixed(r) => r,
+        Plays::Chosen => chosen,
+    }
+}
+
+/// Modes with boards: `many` picks those with a board under more than one ruleset.
+const fn select<const N: usize>(many: bool) -> [ModeKind; N] {
+    let mut out = [ModeKind::Sprint; N];
+    let (mut i, mut n) = (0, 0);
+    while i < TABLE.len() {
+        let boards = TABLE[i].boards.len();
+        if (many && boards > 1) || (!many && boards > 0) {
+            out[n] = TABLE[i].kind;
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "the count does not match the table");
+    out
+}
+
+const RANKED: [ModeKind; 7] = select(false);
+const RULESET_MODES: [ModeKind; 3] = select(true);
+
+/// The modes with a leaderboard.
+pub fn ranked_modes() -> [ModeKind; 7] {
+    RANKED
+}
+
+/// The modes that also have boards under rulesets other than their home one.
+pub fn ruleset_modes() -> [ModeKind; 3] {
+    RULESET_MODES
+}
+
+/// The ruleset of a mode's one board (or of its first, for the modes of [`ruleset_modes`]):
+/// descent's is `tetrs`, every other mode's `standard` (a mode without a board too).
+pub fn home_ruleset(mode: ModeKind) -> RulesetId {
+    rules(mode)
+        .boards
+        .first()
+        .copied()
+        .unwrap_or(RulesetId::Standard)
+}
+
+/// Whether `mode` has a board under `ruleset`.
+pub fn has_board(mode: ModeKind, ruleset: RulesetId) -> bool {
+    rules(mode).boards.contains(&ruleset)
+}
+
+/// Every board of a profile in the order it lists them: each mode's home board, then the
+/// other rulesets' boards, ruleset by ruleset.
+pub fn profile_boards() -> Vec<(ModeKind, RulesetId)> {
+    let home = ranked_modes().map(|m| (m, home_ruleset(m)));
+    let others = RulesetId::ALL.into_iter().flat_map(|r| {
+        ruleset_modes()
+            .into_iter()
+            .filter(move |&m| r != home_ruleset(m) && has_board(m, r))
+            .map(move |m| (m, r))
+    });
+    home.into_iter().chain(others).collect()
+}
+
+#[cfg(test)]
+mod tests;

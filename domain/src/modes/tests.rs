@@ -1,0 +1,93 @@
+//! The table pinned against what the five places that used to decide it each said: the UI's
+//! `takes_ruleset`/`fixed_ruleset`, the store's `home_ruleset`, `ruleset_modes` and
+//! `has_board`, and the profiles' board lists of the server and `minotty play`.
+
+use super::*;
+use minotty_engine::ModeKind as K;
+use minotty_engine::RulesetId as R;
+
+/// (mode, takes the chosen ruleset, the ruleset it plays otherwise, home board's ruleset,
+/// the rulesets it has a board under).
+const EXPECTED: [(K, bool, R, R, &[R]); 10] = [
+    (
+        K::Sprint,
+        true,
+        R::Standard,
+        R::Standard,
+        &[R::Standard, R::TuiTetris, R::Tetrs],
+    ),
+    (
+        K::Marathon,
+        true,
+        R::Standard,
+        R::Standard,
+        &[R::Standard, R::TuiTetris, R::Tetrs],
+    ),
+    (
+        K::Ultra,
+        true,
+        R::Standard,
+        R::Standard,
+        &[R::Standard, R::TuiTetris, R::Tetrs],
+    ),
+    (K::Master, false, R::Standard, R::Standard, &[R::Standard]),
+    (K::Cheese, false, R::Standard, R::Standard, &[R::Standard]),
+    (K::Combo, false, R::Standard, R::Standard, &[R::Standard]),
+    // Custom and endless take the player's ruleset but have no board (the two lists that
+    // disagreed on them answered two questions: what a mode plays, and where it ranks).
+    (K::Custom, true, R::Standard, R::Standard, &[]),
+    (K::Endless, true, R::Standard, R::Standard, &[]),
+    // Puzzle plays tetrs and has no board; its "home" stays standard, as the store said.
+    (K::Puzzle, false, R::Tetrs, R::Standard, &[]),
+    (K::Descent, false, R::Tetrs, R::Tetrs, &[R::Tetrs]),
+];
+
+#[test]
+fn every_mode_plays_and_ranks_as_it_did() {
+    for (kind, takes, fixed, home, boards) in EXPECTED {
+        assert_eq!(takes_ruleset(kind), takes, "{kind:?} takes a ruleset");
+        assert_eq!(fixed_ruleset(kind), fixed, "{kind:?} fixed ruleset");
+        assert_eq!(home_ruleset(kind), home, "{kind:?} home");
+        for r in RulesetId::ALL {
+            assert_eq!(has_board(kind, r), boards.contains(&r), "{kind:?} {r:?}");
+            let plays = if takes { r } else { fixed };
+            assert_eq!(preset_ruleset(kind, r), plays, "{kind:?} chosen {r:?}");
+        }
+        assert_eq!(rules(kind).kind, kind);
+    }
+}
+
+#[test]
+fn the_mode_lists_are_the_tables() {
+    assert_eq!(
+        ranked_modes(),
+        [
+            K::Sprint,
+            K::Marathon,
+            K::Ultra,
+            K::Master,
+            K::Cheese,
+            K::Combo,
+            K::Descent
+        ]
+    );
+    assert_eq!(ruleset_modes(), [K::Sprint, K::Marathon, K::Ultra]);
+    // A mode has a board exactly when it has a leaderboard key.
+    for kind in ModeKind::ALL {
+        let key = crate::rank_key(kind, &minotty_engine::Stats::default());
+        assert_eq!(key.is_some(), ranked_modes().contains(&kind), "{kind:?}");
+    }
+}
+
+#[test]
+fn a_profile_lists_home_boards_then_the_other_rulesets() {
+    let mut want: Vec<(K, R)> = ranked_modes().map(|m| (m, home_ruleset(m))).to_vec();
+    for r in [R::TuiTetris, R::Tetrs] {
+        for m in [K::Sprint, K::Marathon, K::Ultra] {
+            want.push((m, r));
+        }
+    }
+    assert_eq!(profile_boards(), want);
+    assert_eq!(profile_boards().len(), 13);
+    assert_eq!(profile_boards()[6], (K::Descent, R::Tetrs));
+}
