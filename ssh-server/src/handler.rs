@@ -5,8 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use minotty_domain::DisplayName;
-use russh::keys::HashAlg;
+use minotty_domain::{DisplayName, KeyFingerprint};
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -20,6 +19,7 @@ use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams
 mod activity;
 mod channels;
 mod commands;
+mod identity;
 pub use activity::Activity;
 use channels::{ChannelState, MAX_CHANNELS};
 use commands::{is_doctor_command, is_watch_tv, versus_command};
@@ -30,7 +30,7 @@ pub struct ConnectionHandler {
     shared: Arc<Shared>,
     peer: SocketAddr,
     player: DisplayName,
-    key_fingerprint: Option<String>,
+    key_fingerprint: Option<KeyFingerprint>,
     /// The algorithm of that key, stored with it when it registers or links.
     key_algorithm: Option<String>,
     /// The account of the key, looked up once, when authentication succeeded.
@@ -82,7 +82,7 @@ impl ConnectionHandler {
     /// waiting for the database writer. A database that cannot answer in time is logged and
     /// the key is unknown for now (the player can still play; the session's start looks
     /// again).
-    async fn lookup_account(&self, fingerprint: &str) -> Option<AccountRef> {
+    async fn lookup_account(&self, fingerprint: &KeyFingerprint) -> Option<AccountRef> {
         match self
             .shared
             .services
@@ -293,7 +293,7 @@ impl russh::server::Handler for ConnectionHandler {
         // Only noted here: the account is looked up once, for the key that authentication
         // ends with (`auth_succeeded`), however many keys a client offers.
         self.player = DisplayName::parse_or_guest(user);
-        self.key_fingerprint = Some(key.public_key.fingerprint(HashAlg::Sha256).to_string());
+        self.key_fingerprint = identity::fingerprint_of(key.public_key);
         self.key_algorithm = Some(key.public_key.algorithm().to_string());
         self.account = None;
         Ok(Auth::Accept)
@@ -326,7 +326,7 @@ impl russh::server::Handler for ConnectionHandler {
         tracing::info!(
             peer = %self.peer,
             player = %self.player,
-            key = self.key_fingerprint.as_deref().unwrap_or("none"),
+            key = self.key_fingerprint.as_ref().map_or("none", KeyFingerprint::as_str),
             account = self.account.as_ref().map_or("none", |a| a.name.as_str()),
             "logged in"
         );

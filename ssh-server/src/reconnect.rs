@@ -22,6 +22,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use minotty_domain::KeyFingerprint;
 use minotty_ui::ParkedGame;
 use tokio::sync::Notify;
 use tokio::time::{Instant, sleep_until};
@@ -239,18 +240,20 @@ impl ParkedGames {
     }
 
     /// Parks the game of the key `fingerprint`, whose client connected from `address`.
-    pub fn park(&self, fingerprint: &str, address: IpAddr, game: ParkedGame) {
+    pub fn park(&self, fingerprint: &KeyFingerprint, address: IpAddr, game: ParkedGame) {
         let now = self.now();
-        let displaced = self.lock().park(fingerprint.to_owned(), address, game, now);
+        let displaced = self
+            .lock()
+            .park(fingerprint.as_str().to_owned(), address, game, now);
         // Dropped outside the lock.
         drop(displaced);
         self.parked.notify_one();
     }
 
     /// Takes back the game parked for the key `fingerprint`, with how long it waited (ms).
-    pub fn take(&self, fingerprint: &str) -> Option<(ParkedGame, u64)> {
+    pub fn take(&self, fingerprint: &KeyFingerprint) -> Option<(ParkedGame, u64)> {
         let now = self.now();
-        self.lock().take(fingerprint, now)
+        self.lock().take(fingerprint.as_str(), now)
     }
 
     /// Games parked now.
@@ -291,7 +294,7 @@ impl ParkedGames {
 #[derive(Clone, Debug)]
 pub struct Reconnect {
     pub games: Arc<ParkedGames>,
-    pub fingerprint: String,
+    pub fingerprint: KeyFingerprint,
     /// The client's address: a game parked counts against its share.
     pub address: IpAddr,
 }

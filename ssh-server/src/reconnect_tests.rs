@@ -6,6 +6,13 @@ use std::net::Ipv4Addr;
 use super::*;
 
 /// An address of its own for each key (the registry's bounds without the address's).
+/// A valid fingerprint made of `name` (the registry of real games takes parsed keys only):
+/// `name` without its `SHA256:`, padded with `+` to 43 characters.
+fn key(name: &str) -> KeyFingerprint {
+    let b64 = name.strip_prefix("SHA256:").unwrap_or(name);
+    KeyFingerprint::parse(&format!("SHA256:{b64:+<43}")).expect("a fingerprint")
+}
+
 fn own(key: &str) -> IpAddr {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.hash(&mut h);
@@ -195,18 +202,24 @@ fn many_keys_parking_real_games_stay_within_the_cap() {
     let games = ParkedGames::new(Duration::from_secs(60), 50);
     for i in 0..500 {
         games.park(
-            &format!("SHA256:key{i}"),
+            &key(&format!("SHA256:key{i}")),
             own(&format!("SHA256:key{i}")),
             parked_game(),
         );
         assert!(games.len() <= 50);
     }
     assert_eq!(games.len(), 50);
-    assert!(games.take("SHA256:key499").is_some(), "the newest stay");
-    assert!(games.take("SHA256:key0").is_none(), "the oldest went first");
+    assert!(
+        games.take(&key("SHA256:key499")).is_some(),
+        "the newest stay"
+    );
+    assert!(
+        games.take(&key("SHA256:key0")).is_none(),
+        "the oldest went first"
+    );
     // A key parking again replaces its own game, nobody else's.
-    games.park("SHA256:key498", own("SHA256:key498"), parked_game());
-    games.park("SHA256:key498", own("SHA256:key498"), parked_game());
+    games.park(&key("SHA256:key498"), own("SHA256:key498"), parked_game());
+    games.park(&key("SHA256:key498"), own("SHA256:key498"), parked_game());
     assert_eq!(games.len(), 49);
 }
 
@@ -215,22 +228,22 @@ fn real_games_of_one_address_stay_within_its_share() {
     let games = ParkedGames::with_per_address(Duration::from_secs(60), 50, 4);
     let home: IpAddr = "192.0.2.10".parse().expect("ip");
     let attacker: IpAddr = "192.0.2.66".parse().expect("ip");
-    games.park("SHA256:home", home, parked_game());
+    games.park(&key("SHA256:home"), home, parked_game());
     for i in 0..100 {
-        games.park(&format!("SHA256:evil{i}"), attacker, parked_game());
+        games.park(&key(&format!("SHA256:evil{i}")), attacker, parked_game());
     }
     assert_eq!(games.len(), 5);
     assert!(
-        games.take("SHA256:home").is_some(),
+        games.take(&key("SHA256:home")).is_some(),
         "the other address's game survives"
     );
     let r = Reconnect {
         games: Arc::new(ParkedGames::new(Duration::from_secs(60), 10)),
-        fingerprint: "SHA256:k".into(),
+        fingerprint: key("SHA256:k"),
         address: home,
     };
     r.park(parked_game());
-    assert!(r.games.take("SHA256:k").is_some());
+    assert!(r.games.take(&key("SHA256:k")).is_some());
 }
 
 #[tokio::test]
@@ -239,14 +252,18 @@ async fn the_expiry_task_drops_games_at_their_time() {
     let games = Arc::new(ParkedGames::new(Duration::from_millis(400), 10));
     let shutdown = CancellationToken::new();
     let task = tokio::spawn(Arc::clone(&games).run_expiry(shutdown.clone()));
-    games.park("a", own("a"), parked_game());
+    games.park(&key("a"), own("a"), parked_game());
     tokio::time::sleep(Duration::from_millis(200)).await;
-    games.park("b", own("b"), parked_game());
+    games.park(&key("b"), own("b"), parked_game());
     assert_eq!(games.len(), 2);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(games.len(), 1, "a expired at 400 ms, without anyone asking");
-    assert!(games.take("b").is_some_and(|(_, waited)| waited >= 300));
-    games.park("c", own("c"), parked_game());
+    assert!(
+        games
+            .take(&key("b"))
+            .is_some_and(|(_, waited)| waited >= 300)
+    );
+    games.park(&key("c"), own("c"), parked_game());
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert!(games.is_empty());
     shutdown.cancel();

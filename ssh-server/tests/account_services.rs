@@ -9,6 +9,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use minotty_bots::autoplay;
+use minotty_domain::KeyFingerprint;
 use minotty_engine::{Game, GameConfig, ModeKind, RulesetId};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
@@ -32,7 +33,7 @@ fn shared(store: &Store) -> SharedServices {
 fn login(fingerprint: Option<&str>, account: Option<AccountRef>) -> Login {
     Login {
         ssh_user: "ada".into(),
-        fingerprint: fingerprint.map(str::to_owned),
+        fingerprint: fingerprint.map(|f| KeyFingerprint::parse(f).expect("a fingerprint")),
         key_algorithm: fingerprint.map(|_| "ssh-ed25519".to_owned()),
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         account,

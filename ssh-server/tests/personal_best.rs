@@ -9,6 +9,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use minotty_bots::autoplay;
+use minotty_domain::KeyFingerprint;
 use minotty_engine::{Game, GameConfig, ModeKind};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{Login, Services, SharedServices};
@@ -60,7 +61,7 @@ async fn a_game_is_told_the_best_it_faced_and_its_difference(pool: AnyPool) {
     };
     let login = Login {
         ssh_user: "ada".into(),
-        fingerprint: Some(KEY1.into()),
+        fingerprint: KeyFingerprint::parse(KEY1),
         key_algorithm: Some("ssh-ed25519".into()),
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         account: None,

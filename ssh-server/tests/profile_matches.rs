@@ -57,7 +57,7 @@ async fn the_profile_lists_the_players_versus_matches(pool: AnyPool) {
     };
     let login = Login {
         ssh_user: "ada".into(),
-        fingerprint: Some(KEY1.into()),
+        fingerprint: KeyFingerprint::parse(KEY1),
         key_algorithm: Some("ssh-ed25519".into()),
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         account: None,

@@ -107,11 +107,11 @@ impl SharedAccounts {
 
     /// The account of the key `fingerprint`, read within [`LOOKUP_TIMEOUT`] on a read
     /// connection (never the writer): once per connection, when authentication succeeds.
-    pub async fn account_by_key(&self, fingerprint: &str) -> KeyLookup {
-        let (Some(store), Some(key)) = (&self.store, KeyFingerprint::parse(fingerprint)) else {
+    pub async fn account_by_key(&self, key: &KeyFingerprint) -> KeyLookup {
+        let Some(store) = &self.store else {
             return KeyLookup::Unknown;
         };
-        match tokio::time::timeout(LOOKUP_TIMEOUT, store.account_by_key(&key, unix_now())).await {
+        match tokio::time::timeout(LOOKUP_TIMEOUT, store.account_by_key(key, unix_now())).await {
             Ok(Ok(Some(account))) => KeyLookup::Registered(account_ref(&account)),
             Ok(Ok(None)) => KeyLookup::Unknown,
             Ok(Err(e)) => {
@@ -365,15 +365,11 @@ impl AccountClient {
     /// key removed since authentication is a new key, and a login whose look-up timed out
     /// (a guest for now) gets its account after all.
     pub async fn start(&self) -> (Identity, Option<Settings>) {
-        let fingerprint = self.who.fingerprint.as_deref();
-        let (Some(store), Some(key)) = (&self.shared.store, fingerprint) else {
-            return (Identity::Guest, None);
-        };
-        let Some(key) = KeyFingerprint::parse(key) else {
+        let (Some(store), Some(key)) = (&self.shared.store, &self.who.fingerprint) else {
             return (Identity::Guest, None);
         };
         let load = async {
-            let Some(account) = store.account_by_key(&key, unix_now()).await? else {
+            let Some(account) = store.account_by_key(key, unix_now()).await? else {
                 return Ok::<_, StoreError>(None);
             };
             let settings = store.settings(account.id).await?;

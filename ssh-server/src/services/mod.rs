@@ -11,8 +11,7 @@ pub mod versus;
 
 use std::net::IpAddr;
 
-use minotty_domain::DisplayName;
-use minotty_domain::PlayerId;
+use minotty_domain::{DisplayName, KeyFingerprint, PlayerId};
 use minotty_ui::online::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -34,7 +33,7 @@ pub struct Who {
     /// guest never shows with a registered player's name.
     pub ssh_user: String,
     /// `SHA256:...` of the key the client logged in with; `None` for guests.
-    pub fingerprint: Option<String>,
+    pub fingerprint: Option<KeyFingerprint>,
     /// The algorithm of that key (`ssh-ed25519`, ...), stored with it when it registers or links.
     pub key_algorithm: Option<String>,
     pub peer: IpAddr,
@@ -55,7 +54,7 @@ pub struct AccountRef {
 pub struct Login {
     /// The SSH user name, sanitised for display (a [`DisplayName`]).
     pub ssh_user: String,
-    pub fingerprint: Option<String>,
+    pub fingerprint: Option<KeyFingerprint>,
     /// The key's algorithm name, as the client offered it.
     pub key_algorithm: Option<String>,
     pub peer: IpAddr,

@@ -9,7 +9,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use minotty_domain::room_code;
+use minotty_domain::{RoomCode, room_code};
 use minotty_ui::online::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -304,7 +304,8 @@ impl VersusClient {
                     });
                     return;
                 }
-                let Some(code) = room_code::normalize(&typed) else {
+                // The App's input: parsed here, once, into a `RoomCode`.
+                let Some(code) = RoomCode::parse(&typed) else {
                     let shown: String = minotty_ui::sanitize(&typed).chars().take(16).collect();
                     let message = format!(
                         "\"{shown}\" is not a room code: codes are {} letters and digits, \
@@ -315,14 +316,14 @@ impl VersusClient {
                     self.join_failed(now, message);
                     return;
                 };
-                let Some(room) = self.hub.room(&code) else {
+                let Some(room) = self.hub.room(code.as_str()) else {
                     if let Some(cluster) = self.hub.cluster().cloned() {
                         // Perhaps another instance's room: its owner answers.
                         self.leave_queue();
                         self.leave_room(false);
                         let (hub, peer) = (Arc::clone(&self.hub), self.who.peer);
                         let failed = move || hub.join_failed(peer, Instant::now());
-                        cluster.join_remote(self.member(), code, spectate, failed);
+                        cluster.join_remote(self.member(), code.into_string(), spectate, failed);
                         return;
                     }
                     self.join_failed(now, format!("There is no room {code}."));
@@ -330,7 +331,7 @@ impl VersusClient {
                 };
                 self.leave_queue();
                 let current = self.member().room();
-                if current.as_ref().is_some_and(|c| c.code != code) {
+                if current.as_ref().is_some_and(|c| c.code != code.as_str()) {
                     self.leave_room(false);
                 }
                 let member = self.member();

@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use minotty_domain::PlayerId;
+use minotty_domain::{KeyFingerprint, PlayerId};
 use minotty_engine::rating::Rating;
 use minotty_ui::online::{Response, RoomOptions};
 use tokio::sync::mpsc;
@@ -107,7 +107,7 @@ impl RoomLink {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
     Account(PlayerId),
-    Key(String),
+    Key(KeyFingerprint),
 }
 
 /// A session, as rooms and the queue know it.

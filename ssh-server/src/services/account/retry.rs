@@ -107,7 +107,7 @@ mod tests {
         let (account_tx, account_rx) = watch::channel(None);
         let who = Who {
             ssh_user: "~cat".into(),
-            fingerprint: Some(KEY.into()),
+            fingerprint: KeyFingerprint::parse(KEY),
             key_algorithm: Some("ssh-ed25519".into()),
             peer: PEER,
             account: account_rx.clone(),

@@ -67,7 +67,7 @@ impl Worker {
 
     /// The key of this connection; `None` for guests.
     pub(super) fn key(&self) -> Option<NewKey> {
-        let fingerprint = KeyFingerprint::parse(self.who.fingerprint.as_deref()?)?;
+        let fingerprint = self.who.fingerprint.clone()?;
         Some(NewKey {
             fingerprint,
             algorithm: self.who.key_algorithm.clone().unwrap_or_default(),
@@ -232,7 +232,7 @@ impl Worker {
                     .await
                 {
                     Ok(()) => {
-                        let ended = self.live.revoke(key.as_str());
+                        let ended = self.live.revoke(&key);
                         tracing::info!(player = account.id.0, key = %key, ended, "key removed");
                         Response::KeyRemoved { fingerprint }
                     }
@@ -391,14 +391,14 @@ impl Worker {
     }
 
     async fn keys(&self, player: PlayerId) -> Result<Vec<KeyView>, StoreError> {
-        let in_use = self.who.fingerprint.as_deref();
+        let in_use = self.who.fingerprint.as_ref();
         Ok(self
             .store
             .keys(player)
             .await?
             .into_iter()
             .map(|k| KeyView {
-                in_use: Some(k.fingerprint.as_str()) == in_use,
+                in_use: Some(&k.fingerprint) == in_use,
                 fingerprint: k.fingerprint.to_string(),
                 algorithm: k.algorithm,
                 added_at: k.added_at,

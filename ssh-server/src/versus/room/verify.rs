@@ -1,5 +1,5 @@
 //! A ranked result that rests on another instance's reports is rated only once the winner's
-//! replay is verified, as solo games are before they rank (`store::verify`): a player of
+//! replay is verified, as solo games are before they rank (`minotty_domain::judge`): a player of
 //! another instance reached this room through a proxy, so what the room knows of their game
 //! (lines, attack, that they are still alive) is that instance's say. The winner's replay,
 //! re-simulated by this engine, must be of this match's seed, play, hold at least the lines

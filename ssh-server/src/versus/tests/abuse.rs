@@ -290,3 +290,27 @@ async fn a_panicking_queue_goes_on() {
             .await;
     }
 }
+
+/// A typed room code is parsed once, where the App's request arrives: surrounding space and
+/// case do not matter, and anything else that is not a code gets the same message as before
+/// the `RoomCode` type.
+#[tokio::test]
+async fn typed_room_codes_are_parsed_where_the_request_arrives() {
+    let shared = SharedVersus::default();
+    let (mut c, code) = room_of(&shared, battle(4), &["ann", "bob"]).await;
+    drop(c.pop());
+    let mut typist = Client::connected_from(&shared, "cat", None, "10.0.0.9");
+    typist.send(Request::JoinRoom {
+        code: "k0\u{1b}[2J".into(),
+        spectate: false,
+    });
+    assert_eq!(
+        typist.failed().await,
+        "\"k0[2J\" is not a room code: codes are 6 letters and digits, like K7PQ3M."
+    );
+    typist.send(Request::JoinRoom {
+        code: format!("  {}  ", code.to_ascii_lowercase()),
+        spectate: false,
+    });
+    assert_eq!(typist.room().await.code, code);
+}
