@@ -19,6 +19,8 @@ mod drained;
 mod fair;
 mod kept;
 mod open_rooms;
+mod paused_queue;
+mod paused_room;
 mod spooled;
 mod watching;
 
