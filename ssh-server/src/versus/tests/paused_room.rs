@@ -180,14 +180,22 @@ async fn a_kept_seat_is_held_for_exactly_the_reconnect_time() {
     assert_eq!(view.seats[1].name, "bob");
     let dropped = Instant::now();
     sleep(ttl - Duration::from_millis(1)).await;
-    assert_eq!(shared.hub().kept_seats(), 1, "still kept a millisecond before");
+    assert_eq!(
+        shared.hub().kept_seats(),
+        1,
+        "still kept a millisecond before"
+    );
     let view = ann
         .wait(|r| match r {
             Response::Room(v) if v.seats.len() == 1 => Some(v),
             _ => None,
         })
         .await;
-    assert_eq!(dropped.elapsed(), ttl, "freed at the reconnect time, not later");
+    assert_eq!(
+        dropped.elapsed(),
+        ttl,
+        "freed at the reconnect time, not later"
+    );
     assert_eq!(view.seats[0].name, "ann");
     assert_eq!(shared.hub().kept_seats(), 0);
 }

@@ -1,0 +1,276 @@
+//! Exact frames of the online key screens at 80x24: the versus menu, a room's lobby, a versus
+//! game in play, the profile and the Live list. Every cell's symbol is compared
+//! (`Buffer::with_lines`); fixed seeds, times and dates.
+
+use minotty_engine::versus::MatchKind;
+use minotty_engine::{ModeKind, RulesetId};
+
+use super::frames_solo::{assert_frame, selected};
+use super::versus::{in_match_pub, online, opponent, room, seat};
+use super::*;
+use crate::online::{
+    Identity, LiveEntry, LiveKind, LiveStats, Profile, ProfileBest, RecentGame, RecentMatch,
+    Response,
+};
+
+#[test]
+fn the_versus_menu_at_80x24() {
+    let mut a = online();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    assert_frame(&a, &VERSUS_MENU);
+    assert_eq!(selected(&a), ["Quick match"]);
+}
+
+#[test]
+fn a_rooms_lobby_at_80x24_as_its_host_sees_it() {
+    let mut a = online();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    a.deliver(
+        Response::Room(room(
+            vec![seat("ada", true, true), seat("bob", false, false)],
+            Some(0),
+            true,
+        )),
+        0,
+    );
+    assert_frame(&a, &LOBBY);
+}
+
+#[test]
+fn a_versus_game_in_play_at_80x24_with_the_opponents_board_and_meter() {
+    let mut a = in_match_pub(5);
+    a.deliver(Response::Opponents(vec![opponent(1, "bob", true)]), 3_100);
+    a.tick(4_000);
+    assert_frame(&a, &MATCH);
+}
+
+/// Nov 22 2025 00:00 UTC, and a day.
+const T0: i64 = 1_763_769_600_000;
+const DAY: i64 = 86_400_000;
+
+#[test]
+fn the_profile_at_80x24_with_bests_games_and_a_match() {
+    let mut a = App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        identity: Identity::Registered {
+            name: "ada".into(),
+            has_password: false,
+        },
+        ..AppContext::default()
+    });
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    let game = |game, ended_at| RecentGame {
+        game,
+        mode: ModeKind::Sprint,
+        ruleset: RulesetId::Standard,
+        ended_at,
+        result: "0:58.123".into(),
+        outcome: "finished".into(),
+    };
+    let profile = Profile {
+        name: "ada".into(),
+        bests: vec![ProfileBest {
+            mode: ModeKind::Sprint,
+            ruleset: RulesetId::Standard,
+            best: Some("0:58.123".into()),
+            rank: Some(3),
+            game: Some(9),
+        }],
+        recent: vec![game(9, T0 + 3 * DAY), game(8, T0)],
+        matches: vec![RecentMatch {
+            id: 11,
+            kind: "battle".into(),
+            ended_at: T0 + DAY,
+            result: "won vs bob".into(),
+            outcome: "+14 rating".into(),
+        }],
+        rating: Some((1514.2, 80.0, 1)),
+        charts: Default::default(),
+    };
+    a.deliver(Response::Profile(profile), 0);
+    assert_frame(&a, &PROFILE);
+}
+
+fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
+    LiveEntry {
+        id,
+        kind: LiveKind::Solo,
+        players: vec![name.into()],
+        mode: ModeKind::Marathon,
+        ruleset: RulesetId::Standard,
+        stats: LiveStats {
+            score,
+            lines: 12,
+            level: 2,
+            pieces: 40,
+            time_ms: 61_500,
+        },
+        watchers: 1,
+    }
+}
+
+#[test]
+fn the_live_list_at_80x24_with_two_games_and_a_match() {
+    let mut a = app();
+    for _ in 0..6 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    let battle = LiveEntry {
+        id: 3,
+        kind: LiveKind::Match {
+            kind: MatchKind::Battle,
+        },
+        players: vec!["ann".into(), "bo".into()],
+        mode: ModeKind::Custom,
+        ruleset: RulesetId::Standard,
+        stats: LiveStats::default(),
+        watchers: 0,
+    };
+    a.deliver(
+        Response::Live(vec![solo(1, "cy", 4_200), solo(2, "dee", 900), battle]),
+        0,
+    );
+    assert_frame(&a, &LIVE);
+}
+
+const VERSUS_MENU: [&str; 24] = [
+    "",
+    "",
+    "                ┌─────────────────── VERSUS ───────────────────┐",
+    "                │                                              │",
+    "                │         ▄▄▄▄ ▄█▀ ▀█▄ ▄█▄ ▄▄█ █▄▄ ██          │",
+    "                │                                              │",
+    "                │             Play against others              │",
+    "                │                                              │",
+    "                │                 Quick match                  │",
+    "                │                 Create room                  │",
+    "                │                  Join room                   │",
+    "                │                  Watch room                  │",
+    "                │                  Open rooms                  │",
+    "                │                     Back                     │",
+    "                │                                              │",
+    "                │                                              │",
+    "                │                                              │",
+    "                │                                              │",
+    "                │                                              │",
+    "                │                                              │",
+    "                │   Up/Down choose   Enter select   Esc back   │",
+    "                └──────────────────────────────────────────────┘",
+    "",
+    "",
+];
+
+const LOBBY: [&str; 24] = [
+    "    ┌──────────────────────────── ROOM K7PQ3M ─────────────────────────────┐",
+    "    │                    ┌────────────────────────────┐                    │",
+    "    │                    │     Room  K 7 P Q 3 M      │                    │",
+    "    │                    └────────────────────────────┘                    │",
+    "    │                   Friends join with:  join K7PQ3M                    │",
+    "    │                        Private: join by code                         │",
+    "    │                         Battle · 2/4 players                         │",
+    "    │                                                                      │",
+    "    │  >★ ada                      host  READY                       1500  │",
+    "    │     bob                            not ready                   1500  │",
+    "    │    b add a bot (level 3, steady)   +/- level                         │",
+    "    │  1 watching                                                          │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │                           Targeting: even                            │",
+    "    │                                                                      │",
+    "    │                                                                      │",
+    "    │    l list room   r ready   Enter start   t targeting   Esc leave     │",
+    "    └──────────────────────────────────────────────────────────────────────┘",
+];
+
+const MATCH: [&str; 24] = [
+    " VERSUS · Battle                                                            ada",
+    "          ┌────────────────────┐ ┌── HOLD ──┐  ┌─────── bob ────────┐",
+    "          │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│",
+    "          │ · · ·████ · · · · ·│ │          │  │ · · · · · · · · · ·│",
+    "          │ · · · ·████ · · · ·│ └──────────┘  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ ┌── NEXT ──┐  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ │      ██  │  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ │  ██████  │  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ │    ██    │  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ │          │  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ │   █▄▄    │  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ └──────────┘  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│               │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ TIME  0:01.0  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ LINES      0  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ SENT       0  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ RECV       0  │ · · · · · · · · · ·│",
+    "          │ · · · · · · · · · ·│ APM      0.0  │████████ ·██████████│",
+    "          │ · · · · · · · · · ·│ PPS     0.00 █│████████ ·██████████│",
+    "          │ · · ·░░░░ · · · · ·│              █│████████ ·██████████│",
+    "          │ · · · ·░░░░ · · · ·│              █│████████ ·██████████│",
+    "          └────────────────────┘               └────── sent 5 ──────┘",
+    "                           Esc forfeit   Ctrl+C quit",
+];
+
+const PROFILE: [&str; 24] = [
+    " ┌───────────────────────────────── PROFILE ──────────────────────────────────┐",
+    " │  ada                                  Versus rating 1514 (+/-80, 1 games)  │",
+    " │                                                                            │",
+    " │  BESTS                                                        global rank  │",
+    " │  40 Lines  standard    0:58.123                                        #3  │",
+    " │                                                                            │",
+    " │  RECENT GAMES                                                              │",
+    " │  40 Lines  standard    0:58.123          finished    #9        2025-11-25  │",
+    " │  Versus    battle      won vs bob        +14 rating  m11       2025-11-23  │",
+    " │  40 Lines  standard    0:58.123          finished    #8        2025-11-22  │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │                                                                            │",
+    " │               game #9: ssh HOST replay 9 --cast > game.cast                │",
+    " │             Up/Down choose   Enter watch   c charts   Esc back             │",
+    " └────────────────────────────────────────────────────────────────────────────┘",
+];
+
+const LIVE: [&str; 24] = [
+    "┌──────────────────────────────────── LIVE ────────────────────────────────────┐",
+    "│                    Being played now, most exciting first                     │",
+    "│                                                                              │",
+    "│  cy                   Marathon · standard          4,200   12 lines  1:01.5  │",
+    "│  dee                  Marathon · standard            900   12 lines  1:01.5  │",
+    "│  ann vs bo            Versus · battle          2 players                     │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                                                                              │",
+    "│                        Enter watch   t TV   Esc back                         │",
+    "└──────────────────────────────────────────────────────────────────────────────┘",
+];
