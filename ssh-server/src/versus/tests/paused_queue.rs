@@ -16,15 +16,12 @@ use crate::versus::queue::{BASE_RANGE, MAX_RANGE, WIDEN_PER_SEC};
 
 const TICK: Duration = Duration::from_secs(1);
 
-/// The widest range `c` was told since the last look.
+/// The latest range `c` was told since the last look.
 fn latest_range(c: &mut Client) -> Option<i32> {
-    c.drain()
-        .into_iter()
-        .filter_map(|r| match r {
-            Response::Queued { range, .. } => Some(range),
-            _ => None,
-        })
-        .last()
+    c.drain().into_iter().rev().find_map(|r| match r {
+        Response::Queued { range, .. } => Some(range),
+        _ => None,
+    })
 }
 
 fn offered(c: &mut Client) -> bool {
