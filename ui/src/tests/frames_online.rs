@@ -6,12 +6,11 @@ use minotty_engine::versus::MatchKind;
 use minotty_engine::{ModeKind, RulesetId};
 
 use super::frames_solo::{assert_frame, selected};
+use super::live::solo;
+use super::records::{ada_profile, registered};
 use super::versus::{in_match_pub, online, opponent, room, seat};
 use super::*;
-use crate::online::{
-    Identity, LiveEntry, LiveKind, LiveStats, Profile, ProfileBest, RecentGame, RecentMatch,
-    Response,
-};
+use crate::online::{LiveEntry, LiveKind, LiveStats, Response};
 
 #[test]
 fn the_versus_menu_at_80x24() {
@@ -46,73 +45,15 @@ fn a_versus_game_in_play_at_80x24_with_the_opponents_board_and_meter() {
     assert_frame(&a, &MATCH);
 }
 
-/// Nov 22 2025 00:00 UTC, and a day.
-const T0: i64 = 1_763_769_600_000;
-const DAY: i64 = 86_400_000;
-
 #[test]
-fn the_profile_at_80x24_with_bests_games_and_a_match() {
-    let mut a = App::new(AppContext {
-        player_name: "ada".into(),
-        seed: 7,
-        identity: Identity::Registered {
-            name: "ada".into(),
-            has_password: false,
-        },
-        ..AppContext::default()
-    });
+fn the_profile_at_80x24_with_bests_games_and_matches() {
+    let mut a = registered();
     for _ in 0..3 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Enter, 0);
-    let game = |game, ended_at| RecentGame {
-        game,
-        mode: ModeKind::Sprint,
-        ruleset: RulesetId::Standard,
-        ended_at,
-        result: "0:58.123".into(),
-        outcome: "finished".into(),
-    };
-    let profile = Profile {
-        name: "ada".into(),
-        bests: vec![ProfileBest {
-            mode: ModeKind::Sprint,
-            ruleset: RulesetId::Standard,
-            best: Some("0:58.123".into()),
-            rank: Some(3),
-            game: Some(9),
-        }],
-        recent: vec![game(9, T0 + 3 * DAY), game(8, T0)],
-        matches: vec![RecentMatch {
-            id: 11,
-            kind: "battle".into(),
-            ended_at: T0 + DAY,
-            result: "won vs bob".into(),
-            outcome: "+14 rating".into(),
-        }],
-        rating: Some((1514.2, 80.0, 1)),
-        charts: Default::default(),
-    };
-    a.deliver(Response::Profile(profile), 0);
+    a.deliver(Response::Profile(ada_profile()), 0);
     assert_frame(&a, &PROFILE);
-}
-
-fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
-    LiveEntry {
-        id,
-        kind: LiveKind::Solo,
-        players: vec![name.into()],
-        mode: ModeKind::Marathon,
-        ruleset: RulesetId::Standard,
-        stats: LiveStats {
-            score,
-            lines: 12,
-            level: 2,
-            pieces: 40,
-            time_ms: 61_500,
-        },
-        watchers: 1,
-    }
 }
 
 #[test]
@@ -230,9 +171,9 @@ const PROFILE: [&str; 24] = [
     " │                                                                            │",
     " │  RECENT GAMES                                                              │",
     " │  40 Lines  standard    0:58.123          finished    #9        2025-11-25  │",
-    " │  Versus    battle      won vs bob        +14 rating  m11       2025-11-23  │",
+    " │  Versus    race        2nd of 3          unranked    m12       2025-11-24  │",
+    " │  Versus    battle      won vs bob[2J     +14 rating  m11       2025-11-23  │",
     " │  40 Lines  standard    0:58.123          finished    #8        2025-11-22  │",
-    " │                                                                            │",
     " │                                                                            │",
     " │                                                                            │",
     " │                                                                            │",
