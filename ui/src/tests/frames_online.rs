@@ -2,15 +2,12 @@
 //! game in play, the profile and the Live list. Every cell's symbol is compared
 //! (`Buffer::with_lines`); fixed seeds, times and dates.
 
-use minotty_engine::versus::MatchKind;
-use minotty_engine::{ModeKind, RulesetId};
-
 use super::frames_solo::{assert_frame, selected};
-use super::live::solo;
+use super::live::{solo, versus as live_match};
 use super::records::{ada_profile, registered};
 use super::versus::{in_match_pub, online, opponent, room, seat};
 use super::*;
-use crate::online::{LiveEntry, LiveKind, LiveStats, Response};
+use crate::online::Response;
 
 #[test]
 fn the_versus_menu_at_80x24() {
@@ -63,19 +60,12 @@ fn the_live_list_at_80x24_with_two_games_and_a_match() {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Enter, 0);
-    let battle = LiveEntry {
-        id: 3,
-        kind: LiveKind::Match {
-            kind: MatchKind::Battle,
-        },
-        players: vec!["ann".into(), "bo".into()],
-        mode: ModeKind::Custom,
-        ruleset: RulesetId::Standard,
-        stats: LiveStats::default(),
-        watchers: 0,
-    };
     a.deliver(
-        Response::Live(vec![solo(1, "cy", 4_200), solo(2, "dee", 900), battle]),
+        Response::Live(vec![
+            solo(1, "cy", 4_200),
+            solo(2, "dee", 900),
+            live_match(3),
+        ]),
         0,
     );
     assert_frame(&a, &LIVE);

@@ -29,7 +29,7 @@ pub(super) fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
     }
 }
 
-fn versus(id: u64) -> LiveEntry {
+pub(super) fn versus(id: u64) -> LiveEntry {
     LiveEntry {
         id,
         kind: LiveKind::Match {
