@@ -308,14 +308,14 @@ pub async fn registered(
     Ok((conn, s))
 }
 
-/// A ranked match across two instances: ann registers on `a`, bob on `b`; ann queues (and is
-/// told her rating), then bob; the queue's leader pairs them and both play.
-pub async fn ranked_pair_across(
+/// A ranked match: ann registers on `a`, bob on `b` (one server, or two instances); ann queues
+/// (and is told her rating), then bob; the queue (its leader's) pairs them and both play.
+pub async fn ranked_pair(
     a: std::net::SocketAddr,
     b: std::net::SocketAddr,
 ) -> anyhow::Result<((Connection, PtySession), (Connection, PtySession))> {
-    let (ca, mut ann) = registered(a, "ann").await.context("ann on A")?;
-    let (cb, mut bob) = registered(b, "bob").await.context("bob on B")?;
+    let (ca, mut ann) = registered(a, "ann").await.context("ann on a")?;
+    let (cb, mut bob) = registered(b, "bob").await.context("bob on b")?;
     versus_item(&mut ann, 0).await.context("ann queues")?;
     ann.wait_for_text("1500", WAIT)
         .await

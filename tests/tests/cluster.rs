@@ -10,7 +10,7 @@ use std::time::Duration;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::cluster::{Instance, two_instances};
 use minotty_tests::versus::{
-    create_room, drop_piece, fields, guest, join_room, meter, play, ranked_pair_across, registered,
+    create_room, drop_piece, fields, guest, join_room, meter, play, ranked_pair, registered,
     start_match, tetris_seed, versus_item, wait_for_play, wait_for_sent,
 };
 use minotty_tests::{Connection, Login, PtySession, WAIT};
@@ -84,7 +84,7 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     };
 
     // ---- quick match: ann on A, bob on B, paired by the one queue (led by A, the oldest) ----
-    let ((_ca, mut ann), (cb, bob)) = ranked_pair_across(a.addr, b.addr)
+    let ((_ca, mut ann), (cb, bob)) = ranked_pair(a.addr, b.addr)
         .await
         .expect("ann on A and bob on B, paired for ranked");
     assert!(bob.contents().contains("ann"), "{}", bob.contents());

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
 use minotty_tests::versus::{
-    create_room, guest, ranked_pair_across, registered, start_match, versus_item, wait_for_play,
+    create_room, guest, ranked_pair, registered, start_match, versus_item, wait_for_play,
 };
 use minotty_tests::{PtySession, WAIT};
 use sqlx::Connection as _;
@@ -119,7 +119,7 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     };
 
     // ---- ranked: ann on A, bob on B, paired by A's queue, the room on A ----
-    let ((_ca, mut ann), (_cb, mut bob)) = ranked_pair_across(a.addr, b.addr)
+    let ((_ca, mut ann), (_cb, mut bob)) = ranked_pair(a.addr, b.addr)
         .await
         .expect("ann on A and bob on B, paired for ranked");
     pump_both(&mut ann, &mut bob, Duration::from_millis(500)).await;
@@ -207,7 +207,7 @@ async fn the_owner_killed_mid_match_leaves_nothing_stored_and_the_other_side_tol
     else {
         return;
     };
-    let ((_ca, _ann), (_cb, mut bob)) = ranked_pair_across(a.addr, b.addr)
+    let ((_ca, _ann), (_cb, mut bob)) = ranked_pair(a.addr, b.addr)
         .await
         .expect("ann on A and bob on B, paired for ranked");
     bob.pump_for(Duration::from_millis(500)).await;
