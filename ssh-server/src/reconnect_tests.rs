@@ -246,9 +246,9 @@ fn real_games_of_one_address_stay_within_its_share() {
     assert!(r.games.take(&key("SHA256:k")).is_some());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_expiry_task_drops_games_at_their_time() {
-    // Real time, scaled down: a lifetime of 400 ms.
+    // On tokio's paused clock: a lifetime of 400 ms.
     let games = Arc::new(ParkedGames::new(Duration::from_millis(400), 10));
     let shutdown = CancellationToken::new();
     let task = tokio::spawn(Arc::clone(&games).run_expiry(shutdown.clone()));

@@ -4,74 +4,18 @@
 #[path = "store_db/mod.rs"]
 #[macro_use]
 mod store_db;
+#[path = "services_db/mod.rs"]
+mod services_db;
 
-use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
-use minotty_bots::autoplay;
-use minotty_domain::KeyFingerprint;
-use minotty_engine::{Game, GameConfig, ModeKind, RulesetId};
-use minotty_server::services::account::SharedAccounts;
-use minotty_server::services::{AccountRef, Login, Services, SharedServices};
-use minotty_server::store::{GameWriter, Store, WriterConfig};
+use minotty_engine::{ModeKind, RulesetId};
+use minotty_server::services::{AccountRef, Services};
+use minotty_server::store::Store;
+use minotty_ui::Settings;
 use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
-use minotty_ui::{FinishedGame, Settings};
+use services_db::{KEY1, KEY2, ask, forty_lines, login, next, shared};
 use sqlx::AnyPool;
-use tokio::sync::mpsc;
-
-const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
-const KEY2: &str = "SHA256:0000000000000000000000000000000000000000002";
-
-fn shared(store: &Store) -> SharedServices {
-    let (writer, _task) = GameWriter::spawn(store.clone(), WriterConfig::default());
-    SharedServices {
-        account: SharedAccounts::new(Some(store.clone()), Some(writer)),
-        ..SharedServices::default()
-    }
-}
-
-fn login(fingerprint: Option<&str>, account: Option<AccountRef>) -> Login {
-    Login {
-        ssh_user: "ada".into(),
-        fingerprint: fingerprint.map(|f| KeyFingerprint::parse(f).expect("a fingerprint")),
-        key_algorithm: fingerprint.map(|_| "ssh-ed25519".to_owned()),
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        account,
-    }
-}
-
-async fn next(rx: &mut mpsc::Receiver<Response>) -> Response {
-    tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("an answer in time")
-        .expect("the channel is open")
-}
-
-async fn ask(s: &mut Services, rx: &mut mpsc::Receiver<Response>, request: Request) -> Response {
-    s.handle(request);
-    next(rx).await
-}
-
-/// A real 40 lines game, played to the goal by the engine's bot.
-fn forty_lines() -> FinishedGame {
-    let mut game = Game::new(
-        GameConfig {
-            mode: ModeKind::Sprint.mode(),
-            ..GameConfig::default()
-        },
-        7,
-    );
-    autoplay(&mut game, 400, 200);
-    let (reason, won) = game.outcome().expect("the game ended");
-    assert!(won, "the bot clears 40 lines");
-    FinishedGame {
-        kind: ModeKind::Sprint,
-        replay: game.replay(),
-        stats: *game.stats(),
-        reason,
-        won,
-    }
-}
 
 both!(guests_read_boards_but_have_no_account);
 async fn guests_read_boards_but_have_no_account(pool: AnyPool) {
@@ -174,7 +118,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
     assert_eq!(ask(&mut s, &mut rx, good).await, Response::PasswordSet);
 
     // A finished game goes to the writer and comes back as GameRecorded.
-    s.account.submit_game(forty_lines(), 1_709_212_455_678);
+    s.account.submit_game(forty_lines(7), 1_709_212_455_678);
     let Response::GameRecorded(recorded) = next(&mut rx).await else {
         panic!("recorded");
     };
@@ -419,7 +363,7 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
         .register(&PlayerName::parse("ada").expect("name"), &key, 0)
         .await
         .expect("ada");
-    let played = forty_lines();
+    let played = forty_lines(7);
     let finished = minotty_server::store::FinishedGame {
         player: ada.id,
         replay: played.replay,

@@ -4,69 +4,24 @@
 #[path = "store_db/mod.rs"]
 #[macro_use]
 mod store_db;
+#[path = "services_db/mod.rs"]
+mod services_db;
 
-use std::net::{IpAddr, Ipv4Addr};
-use std::time::Duration;
-
-use minotty_bots::autoplay;
-use minotty_domain::KeyFingerprint;
-use minotty_engine::{Game, GameConfig, ModeKind};
-use minotty_server::services::account::SharedAccounts;
-use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::store::{GameWriter, Store, WriterConfig};
-use minotty_ui::FinishedGame;
+use minotty_engine::ModeKind;
+use minotty_server::services::Services;
+use minotty_server::store::Store;
 use minotty_ui::figures::{time, time_delta};
 use minotty_ui::online::{Request, Response};
+use services_db::{KEY1, forty_lines, login, next, shared};
 use sqlx::AnyPool;
-use tokio::sync::mpsc;
 
-const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
 const NOW: i64 = 1_709_212_455_678;
-
-/// A real 40 lines game played to the goal by the engine's bot.
-fn forty_lines(seed: u32) -> FinishedGame {
-    let mut game = Game::new(
-        GameConfig {
-            mode: ModeKind::Sprint.mode(),
-            ..GameConfig::default()
-        },
-        seed,
-    );
-    autoplay(&mut game, 400, 200);
-    let (reason, won) = game.outcome().expect("the game ended");
-    assert!(won, "the bot clears 40 lines");
-    FinishedGame {
-        kind: ModeKind::Sprint,
-        replay: game.replay(),
-        stats: *game.stats(),
-        reason,
-        won,
-    }
-}
-
-async fn next(rx: &mut mpsc::Receiver<Response>) -> Response {
-    tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("an answer in time")
-        .expect("the channel is open")
-}
 
 both!(a_game_is_told_the_best_it_faced_and_its_difference);
 async fn a_game_is_told_the_best_it_faced_and_its_difference(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
-    let (writer, _task) = GameWriter::spawn(store.clone(), WriterConfig::default());
-    let shared = SharedServices {
-        account: SharedAccounts::new(Some(store.clone()), Some(writer)),
-        ..SharedServices::default()
-    };
-    let login = Login {
-        ssh_user: "ada".into(),
-        fingerprint: KeyFingerprint::parse(KEY1),
-        key_algorithm: Some("ssh-ed25519".into()),
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        account: None,
-    };
-    let (mut s, mut rx) = Services::new(&shared, login);
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
     s.account.start().await;
     s.handle(Request::Register { name: "Ada".into() });
     assert!(matches!(next(&mut rx).await, Response::SignedIn { .. }));

@@ -4,22 +4,21 @@
 #[path = "store_db/mod.rs"]
 #[macro_use]
 mod store_db;
+#[path = "services_db/mod.rs"]
+mod services_db;
 
-use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use minotty_domain::{KeyFingerprint, PlayerId, PlayerName};
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
-use minotty_server::services::account::SharedAccounts;
-use minotty_server::services::{Login, Services, SharedServices};
+use minotty_server::services::Services;
 use minotty_server::store::{
-    GameWriter, MatchPlayer, NewKey, NewMatch, Store, WriterConfig, unix_now,
+    MatchPlayer, NewKey, NewMatch, Store, unix_now,
 };
 use minotty_ui::online::{Request, Response};
+use services_db::{KEY1, login, shared};
 use sqlx::AnyPool;
-
-const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";
 
 fn seat(seat: u32, player: Option<PlayerId>, name: &str, place: u32) -> MatchPlayer {
     MatchPlayer {
@@ -50,19 +49,8 @@ fn rating(r: f64) -> Rating {
 both!(the_profile_lists_the_players_versus_matches);
 async fn the_profile_lists_the_players_versus_matches(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
-    let (writer, _task) = GameWriter::spawn(store.clone(), WriterConfig::default());
-    let shared = SharedServices {
-        account: SharedAccounts::new(Some(store.clone()), Some(writer)),
-        ..SharedServices::default()
-    };
-    let login = Login {
-        ssh_user: "ada".into(),
-        fingerprint: KeyFingerprint::parse(KEY1),
-        key_algorithm: Some("ssh-ed25519".into()),
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        account: None,
-    };
-    let (mut s, mut rx) = Services::new(&shared, login);
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
     s.account.start().await;
     let mut ask = async |request: Request| {
         s.handle(request);

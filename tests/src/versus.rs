@@ -308,6 +308,24 @@ pub async fn registered(
     Ok((conn, s))
 }
 
+/// A ranked match: ann registers on `a`, bob on `b` (one server, or two instances); ann queues
+/// (and is told her rating), then bob; the queue (its leader's) pairs them and both play.
+pub async fn ranked_pair(
+    a: std::net::SocketAddr,
+    b: std::net::SocketAddr,
+) -> anyhow::Result<((Connection, PtySession), (Connection, PtySession))> {
+    let (ca, mut ann) = registered(a, "ann").await.context("ann on a")?;
+    let (cb, mut bob) = registered(b, "bob").await.context("bob on b")?;
+    versus_item(&mut ann, 0).await.context("ann queues")?;
+    ann.wait_for_text("1500", WAIT)
+        .await
+        .context("ann queued")?;
+    versus_item(&mut bob, 0).await.context("bob queues")?;
+    wait_for_play(&mut ann).await.context("ann plays")?;
+    wait_for_play(&mut bob).await.context("bob plays")?;
+    Ok(((ca, ann), (cb, bob)))
+}
+
 /// From the main menu to the versus menu, then the `item`th entry (0 quick match, 1 create,
 /// 2 join, 3 watch).
 pub async fn versus_item(s: &mut PtySession, item: usize) -> anyhow::Result<()> {

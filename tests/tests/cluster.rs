@@ -10,8 +10,8 @@ use std::time::Duration;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::cluster::{Instance, two_instances};
 use minotty_tests::versus::{
-    create_room, drop_piece, fields, guest, join_room, meter, play, registered, start_match,
-    tetris_seed, versus_item, wait_for_play, wait_for_sent,
+    create_room, drop_piece, fields, guest, join_room, meter, play, ranked_pair, registered,
+    start_match, tetris_seed, versus_item, wait_for_play, wait_for_sent,
 };
 use minotty_tests::{Connection, Login, PtySession, WAIT};
 
@@ -84,13 +84,9 @@ async fn rooms_and_quick_match_across_two_instances_and_one_dies() {
     };
 
     // ---- quick match: ann on A, bob on B, paired by the one queue (led by A, the oldest) ----
-    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
-    let (cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    versus_item(&mut ann, 0).await.expect("ann queues");
-    ann.wait_for_text("1500", WAIT).await.expect("ann queued");
-    versus_item(&mut bob, 0).await.expect("bob queues");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+    let ((_ca, mut ann), (cb, bob)) = ranked_pair(a.addr, b.addr)
+        .await
+        .expect("ann on A and bob on B, paired for ranked");
     assert!(bob.contents().contains("ann"), "{}", bob.contents());
     cb.close().await;
     ann.wait_for_text("You win!", WAIT).await.expect("ann wins");

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
 use minotty_tests::versus::{
-    create_room, guest, registered, start_match, versus_item, wait_for_play,
+    create_room, guest, ranked_pair, registered, start_match, versus_item, wait_for_play,
 };
 use minotty_tests::{PtySession, WAIT};
 use sqlx::Connection as _;
@@ -119,13 +119,9 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     };
 
     // ---- ranked: ann on A, bob on B, paired by A's queue, the room on A ----
-    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
-    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    versus_item(&mut ann, 0).await.expect("ann queues");
-    ann.wait_for_text("1500", WAIT).await.expect("ann queued");
-    versus_item(&mut bob, 0).await.expect("bob queues");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+    let ((_ca, mut ann), (_cb, mut bob)) = ranked_pair(a.addr, b.addr)
+        .await
+        .expect("ann on A and bob on B, paired for ranked");
     pump_both(&mut ann, &mut bob, Duration::from_millis(500)).await;
 
     let b_log_at = log(&b).len();
@@ -211,13 +207,9 @@ async fn the_owner_killed_mid_match_leaves_nothing_stored_and_the_other_side_tol
     else {
         return;
     };
-    let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
-    let (_cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    versus_item(&mut ann, 0).await.expect("ann queues");
-    ann.wait_for_text("1500", WAIT).await.expect("ann queued");
-    versus_item(&mut bob, 0).await.expect("bob queues");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+    let ((_ca, _ann), (_cb, mut bob)) = ranked_pair(a.addr, b.addr)
+        .await
+        .expect("ann on A and bob on B, paired for ranked");
     bob.pump_for(Duration::from_millis(500)).await;
     a.kill();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);

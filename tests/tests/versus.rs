@@ -11,7 +11,7 @@ use minotty_server::store::Page;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{
     bot_plan, create_room, drop_piece, exec_join, exec_output, fields, guest, join_room, meter,
-    play, registered, start_match, tetris_seed, versus_item, wait_for_play, wait_for_sent,
+    play, ranked_pair, start_match, tetris_seed, wait_for_play, wait_for_sent,
 };
 use minotty_tests::{Connection, Login, TestServer, WAIT};
 
@@ -138,15 +138,9 @@ async fn four_players_a_tetris_sends_four_garbage_rows_to_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_disconnect_ends_a_ranked_1v1_with_ratings() {
     let mut server = server(7).await;
-    let (_ca, mut ann) = registered(server.addr, "ann").await.expect("ann");
-    let (cb, mut bob) = registered(server.addr, "bob").await.expect("bob");
-    versus_item(&mut ann, 0).await.expect("queue");
-    ann.wait_for_text("1500", WAIT)
+    let ((_ca, mut ann), (cb, _bob)) = ranked_pair(server.addr, server.addr)
         .await
-        .expect("queued with a rating");
-    versus_item(&mut bob, 0).await.expect("queue");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+        .expect("ann and bob paired for ranked");
     cb.close().await;
     ann.wait_for_text("You win!", WAIT).await.expect("ann wins");
     ann.wait_for_text("1662", WAIT)
@@ -236,15 +230,9 @@ async fn join_needs_a_terminal_and_a_room() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_in_progress_at_shutdown_is_abandoned_and_terminals_restored() {
     let mut server = server(7).await;
-    let (_ca, mut ann) = registered(server.addr, "ann").await.expect("ann");
-    let (_cb, mut bob) = registered(server.addr, "bob").await.expect("bob");
-    versus_item(&mut ann, 0).await.expect("queue");
-    ann.wait_for_text("1500", WAIT)
+    let ((_ca, mut ann), (_cb, mut bob)) = ranked_pair(server.addr, server.addr)
         .await
-        .expect("queued with a rating");
-    versus_item(&mut bob, 0).await.expect("queue");
-    wait_for_play(&mut ann).await.expect("ann plays");
-    wait_for_play(&mut bob).await.expect("bob plays");
+        .expect("ann and bob paired for ranked");
     let (stopped, a, b) = tokio::join!(
         server.stop(Duration::from_secs(20)),
         ann.wait_closed(WAIT),

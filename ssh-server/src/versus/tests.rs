@@ -19,6 +19,8 @@ mod drained;
 mod fair;
 mod kept;
 mod open_rooms;
+mod paused_queue;
+mod paused_room;
 mod spooled;
 mod watching;
 
@@ -178,7 +180,7 @@ async fn result(c: &mut Client) -> minotty_ui::online::MatchResult {
     .await
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn rooms_are_created_and_joined_by_code() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -238,7 +240,7 @@ async fn rooms_are_created_and_joined_by_code() {
     assert_eq!(shared.hub().room_count(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn attacks_become_garbage_for_the_opponent_and_boards_are_relayed() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -307,7 +309,7 @@ async fn attacks_become_garbage_for_the_opponent_and_boards_are_relayed() {
     assert_eq!(opponents(&mut c[1]), 0, "bob's own board is no news to bob");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_disconnect_ends_a_1v1_and_the_other_player_wins() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -336,7 +338,7 @@ async fn a_disconnect_ends_a_1v1_and_the_other_player_wins() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_race_ends_when_one_player_clears_40_lines() {
     let shared = SharedVersus::default();
     let options = RoomOptions {
@@ -388,7 +390,7 @@ async fn a_race_ends_when_one_player_clears_40_lines() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_battle_time_limit_goes_to_the_most_attack() {
     let shared = SharedVersus::default();
     let options = RoomOptions {
@@ -414,7 +416,7 @@ async fn a_battle_time_limit_goes_to_the_most_attack() {
     assert_eq!(names, ["bob", "cid", "ann"]);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn spectators_see_every_board_and_the_result() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -456,7 +458,7 @@ async fn spectators_see_every_board_and_the_result() {
     assert_eq!(result.rows[0].kos, 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn four_players_with_kos_and_rematch() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(4), &["ann", "bob", "cid", "dan"]).await;
@@ -498,7 +500,7 @@ async fn start_seen(clients: &mut [Client]) {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn quick_match_pairs_registered_players_and_rates_the_result() {
     let shared = SharedVersus::default();
     let mut guest = Client::new(&shared, "guest", None);
@@ -585,7 +587,7 @@ fn after_of(result: &minotty_ui::online::MatchResult, name: &str) -> f64 {
         .unwrap()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_cancelled_player_is_not_paired() {
     let shared = SharedVersus::default();
     let mut ann = Client::new(&shared, "ann", Some(1));
@@ -608,7 +610,7 @@ async fn a_cancelled_player_is_not_paired() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_player_who_drops_out_is_told_the_result_when_back() {
     let shared = SharedVersus::default();
     let mut ann = Client::new(&shared, "ann", Some(1));
@@ -658,7 +660,7 @@ async fn a_player_who_drops_out_is_told_the_result_when_back() {
     assert!(third.drain().is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_top_out_after_the_opponents_garbage_is_their_ko() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -684,7 +686,7 @@ async fn a_top_out_after_the_opponents_garbage_is_their_ko() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_forfeit_from_the_prompt_is_shown_as_left_not_as_a_top_out() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -712,7 +714,7 @@ async fn a_forfeit_from_the_prompt_is_shown_as_left_not_as_a_top_out() {
     assert_eq!(view.state, RoomState::Results);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn garbage_and_the_match_end_reach_a_session_whose_queue_is_full() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;

@@ -11,7 +11,7 @@ use crate::online::{
     Progress, Request, Response,
 };
 
-fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
+pub(super) fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
     LiveEntry {
         id,
         kind: LiveKind::Solo,
@@ -29,7 +29,7 @@ fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
     }
 }
 
-fn versus(id: u64) -> LiveEntry {
+pub(super) fn versus(id: u64) -> LiveEntry {
     LiveEntry {
         id,
         kind: LiveKind::Match {

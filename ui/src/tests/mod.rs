@@ -10,6 +10,8 @@ mod clock;
 mod descent;
 mod doctor;
 mod finesse;
+mod frames_online;
+mod frames_solo;
 mod graphics;
 mod guest;
 mod help;

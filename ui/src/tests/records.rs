@@ -6,7 +6,7 @@ use minotty_engine::{ModeKind, RulesetId};
 use super::*;
 use crate::online::{Identity, Profile, ProfileBest, RecentGame, RecentMatch, Request, Response};
 
-fn registered() -> App {
+pub(super) fn registered() -> App {
     App::new(AppContext {
         player_name: "ada".into(),
         seed: 7,
@@ -26,14 +26,9 @@ fn rows(a: &App) -> Vec<String> {
 const T0: i64 = 1_763_769_600_000;
 const DAY: i64 = 86_400_000;
 
-#[test]
-fn the_profile_lists_versus_matches_with_the_games_newest_first() {
-    let mut a = registered();
-    for _ in 0..3 {
-        press(&mut a, Key::Down, 0);
-    }
-    press(&mut a, Key::Enter, 0); // Profile
-    assert_eq!(a.take_requests().last(), Some(&Request::Profile));
+/// ada's profile: a best, two games and two matches (one result with a control sequence) over
+/// four days from `T0`.
+pub(super) fn ada_profile() -> Profile {
     let game = |game, ended_at| RecentGame {
         game,
         mode: ModeKind::Sprint,
@@ -42,7 +37,7 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
         result: "0:58.123".into(),
         outcome: "finished".into(),
     };
-    let profile = Profile {
+    Profile {
         name: "ada".into(),
         bests: vec![ProfileBest {
             mode: ModeKind::Sprint,
@@ -70,7 +65,18 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
         ],
         rating: Some((1514.2, 80.0, 1)),
         charts: Default::default(),
-    };
+    }
+}
+
+#[test]
+fn the_profile_lists_versus_matches_with_the_games_newest_first() {
+    let mut a = registered();
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0); // Profile
+    assert_eq!(a.take_requests().last(), Some(&Request::Profile));
+    let profile = ada_profile();
     a.deliver(Response::Profile(profile), 0);
     let s = rows(&a);
     let at = s

@@ -25,7 +25,7 @@ async fn settle(c: &mut Client) -> Vec<Response> {
     c.drain()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_view_goes_out_only_when_it_changed() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(3), &["ann", "bob", "cid"]).await;
@@ -49,7 +49,7 @@ async fn a_view_goes_out_only_when_it_changed() {
     assert_eq!(c[2].room().await.seats.len(), 3);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_hundred_thousand_ready_presses_reach_the_others_as_a_few_views() {
     let shared = SharedVersus::default();
     let names = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"];
@@ -86,7 +86,7 @@ async fn a_hundred_thousand_ready_presses_reach_the_others_as_a_few_views() {
     assert!(view.seats[1].ready);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn reports_are_not_rate_limited() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -150,7 +150,7 @@ async fn a_session_tx_bounds_its_backlog_and_marks_the_session_behind() {
     assert_eq!(views.backlog_len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_player_who_stops_reading_forfeits_and_the_room_goes_on() {
     let shared = SharedVersus::default();
     let (mut c, _) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -170,7 +170,7 @@ async fn a_player_who_stops_reading_forfeits_and_the_room_goes_on() {
     assert_eq!(shared.hub().room_count(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn wrong_room_codes_back_off_per_session_and_per_address() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(4), &["ann", "bob"]).await;
@@ -209,7 +209,7 @@ async fn wrong_room_codes_back_off_per_session_and_per_address() {
     assert_eq!(friend.room().await.seats.len(), 2);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn one_ranked_match_per_account() {
     let shared = SharedVersus::default();
     let mut ann = Client::new(&shared, "ann", Some(1));
@@ -243,7 +243,7 @@ async fn one_ranked_match_per_account() {
         .await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_panicking_room_closes_alone() {
     let shared = SharedVersus::default();
     let (mut a, code_a) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -270,7 +270,7 @@ async fn a_panicking_room_closes_alone() {
     assert_ne!(a[0].room().await.code, code_a);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_panicking_queue_goes_on() {
     let shared = SharedVersus::default();
     let mut ann = Client::new(&shared, "ann", Some(1));

@@ -316,7 +316,7 @@ async fn the_queue_offers_a_bot_match_after_the_wait_and_a_decline_keeps_waiting
     .await;
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn no_bot_is_offered_when_the_server_runs_none() {
     let shared = shared_with(BotLimits {
         max_total: 0,

@@ -37,7 +37,7 @@ async fn no_room_left(shared: &SharedVersus) {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_player_drained_away_mid_match_abandons_it_for_everyone_unrated() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(3), &["ann", "bob", "cid"]).await;
@@ -80,7 +80,7 @@ async fn a_player_drained_away_mid_match_abandons_it_for_everyone_unrated() {
     assert!(shared.hub().live.list().is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_player_drained_away_in_the_lobby_just_leaves() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(3), &["ann", "bob", "cid"]).await;

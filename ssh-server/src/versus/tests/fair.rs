@@ -22,7 +22,7 @@ async fn queued(c: &mut Client) {
 
 /// The attacker: one person, two accounts, one address, queueing both to feed one of them
 /// wins. Before the fix they were paired at once (same rating, different accounts).
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn two_accounts_from_one_address_are_never_paired_for_ranked() {
     let shared = SharedVersus::default();
     // The second account comes from the same IPv4 address written v4-mapped.
@@ -53,7 +53,7 @@ async fn two_accounts_from_one_address_are_never_paired_for_ranked() {
 
 /// An IPv6 client holds a whole /64: two accounts on two interface ids of one network are one
 /// address.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn two_accounts_from_one_ipv6_network_are_never_paired_for_ranked() {
     let shared = SharedVersus::default();
     let mut v6a = Client::connected_from(&shared, "v6a", Some(1), "2001:db8:7:1::10");
@@ -72,7 +72,7 @@ async fn two_accounts_from_one_ipv6_network_are_never_paired_for_ranked() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_operator_may_allow_accounts_of_one_address_to_meet() {
     let shared = SharedVersus::with_bots(
         None,

@@ -32,7 +32,7 @@ async fn bob_drops(shared: &SharedVersus) -> (Client, String) {
     (ann, code)
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_dropped_players_lobby_seat_is_theirs_again_when_they_reconnect() {
     let shared = shared(60_000);
     let (mut ann, code) = bob_drops(&shared).await;
@@ -64,7 +64,7 @@ async fn a_dropped_players_lobby_seat_is_theirs_again_when_they_reconnect() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_kept_seat_is_freed_after_the_reconnect_time() {
     let shared = shared(300);
     let (mut ann, _) = bob_drops(&shared).await;
@@ -81,7 +81,7 @@ async fn a_kept_seat_is_freed_after_the_reconnect_time() {
     );
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_host_dropping_hands_the_host_on_and_a_guest_without_a_key_just_leaves() {
     let shared = shared(60_000);
     let mut ann = Client::new(&shared, "ann", Some(1));
@@ -115,7 +115,7 @@ async fn the_host_dropping_hands_the_host_on_and_a_guest_without_a_key_just_leav
     assert!(!view.host);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_drop_during_a_match_is_still_a_forfeit() {
     let shared = shared(60_000);
     let (mut c, _) = super::room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -126,7 +126,7 @@ async fn a_drop_during_a_match_is_still_a_forfeit() {
     assert_eq!(shared.hub().kept_seats(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_room_left_with_only_kept_seats_closes_and_keeps_nothing() {
     let shared = shared(60_000);
     let mut ann = Client::new(&shared, "ann", Some(1));

@@ -37,7 +37,7 @@ async fn open_rooms(c: &mut Client) -> Vec<OpenRoomEntry> {
     .await
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_seat() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(3), &["ann", "bob"]).await;
@@ -92,7 +92,7 @@ async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_
     assert_eq!(open_rooms(&mut eve).await, []);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn an_unlisted_or_closed_room_leaves_the_list() {
     let shared = SharedVersus::default();
     let (mut c, _code) = room_of(&shared, battle(2), &["ann"]).await;
@@ -111,7 +111,7 @@ async fn an_unlisted_or_closed_room_leaves_the_list() {
     assert_eq!(shared.hub().room_count(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_ranked_room_is_never_listed() {
     let shared = SharedVersus::default();
     let mut a = Client::new(&shared, "ann", Some(1));

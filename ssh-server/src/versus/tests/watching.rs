@@ -20,7 +20,7 @@ async fn live_list(shared: &SharedVersus) -> Vec<minotty_ui::online::LiveEntry> 
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_live_list_tells_no_room_code_and_spectating_goes_by_its_id() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
@@ -72,7 +72,7 @@ async fn the_live_list_tells_no_room_code_and_spectating_goes_by_its_id() {
     assert!(dan.failed().await.contains("ended"));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_private_players_match_is_not_listed() {
     let shared = SharedVersus::default();
     let (mut c, _code) = room_of(&shared, battle(2), &["ann", "shy"]).await;
@@ -108,7 +108,7 @@ async fn a_private_players_match_is_not_listed() {
     assert_eq!(live_list(&shared).await.len(), 1);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_spectator_past_the_cap_is_refused_with_the_reason() {
     let shared = SharedVersus::default();
     let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
