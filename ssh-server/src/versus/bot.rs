@@ -29,8 +29,7 @@ use minotty_ui::online::{MatchStart, Report, Response};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-use super::{Member, MemberId, RoomLink, RoomMsg, SessionTx};
-use crate::services::RESPONSE_QUEUE;
+use super::{Member, MemberId, RESPONSE_QUEUE, RoomLink, SessionTx};
 
 /// What to do next, as a driver sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,7 +391,7 @@ async fn run(
                 }
             }
         }
-        if !reports.is_empty() && room.tx.send(RoomMsg::Report { id, reports }).await.is_err() {
+        if !reports.is_empty() && !room.report(id, reports).await {
             break;
         }
         if crashed {
@@ -401,16 +400,13 @@ async fn run(
         if play.is_none()
             && let Some(reason) = driver.retired()
         {
-            room.send(RoomMsg::BotRetired { id, reason });
+            room.retire_bot(id, reason);
             break;
         }
     }
     // However the task ends, the bot leaves like a player who disconnected: a forfeit in a
     // match, its seat freed otherwise (nothing when the room is gone or already let it go).
-    room.send(RoomMsg::Leave {
-        id,
-        disconnected: true,
-    });
+    room.leave(id, true);
 }
 
 fn far_future() -> Instant {

@@ -185,7 +185,7 @@ impl Queue {
                 if self.hub.is_draining() && self.is_local(member.id) {
                     self.hub.release_ranked(claim);
                     member.send(Response::RoomFailed {
-                        message: crate::cluster::RECONNECT.to_owned(),
+                        message: super::RECONNECT.to_owned(),
                     });
                     return;
                 }
@@ -294,7 +294,7 @@ impl Queue {
 
     /// Whether `id` is a session of this instance (not a player of another one, seated here).
     fn is_local(&self, id: MemberId) -> bool {
-        !self.hub.cluster().is_some_and(|c| c.is_proxy(id))
+        !self.hub.is_remote_member(id)
     }
 
     /// The instance drains: its own players leave the queue, told to reconnect elsewhere.
@@ -307,7 +307,7 @@ impl Queue {
             .collect();
         for w in self.waiting.iter().filter(|w| local.contains(&w.member.id)) {
             w.member.send(Response::RoomFailed {
-                message: crate::cluster::RECONNECT.to_owned(),
+                message: super::RECONNECT.to_owned(),
             });
         }
         self.remove_waiting(|w| local.contains(&w.member.id));

@@ -11,6 +11,10 @@ use tokio::sync::mpsc;
 
 use super::lock;
 
+/// Responses queued for one session before senders wait (the session's response channel,
+/// which rooms, the queue and the services write to).
+pub const RESPONSE_QUEUE: usize = 256;
+
 /// The most responses that wait for a session whose queue is full. A session this far behind
 /// cannot keep up: it is marked overflowed, and its room lets it go (a forfeit in a match).
 pub const BACKLOG_MAX: usize = 1024;
