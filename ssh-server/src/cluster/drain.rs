@@ -94,7 +94,7 @@ impl Cluster {
         self.begin_drain();
         self.beat().await;
         // This instance's own players waiting in its queue: out, told to reconnect.
-        let _ = hub.queue().send(QueueMsg::Drain);
+        hub.to_queue(QueueMsg::Drain);
         self.release_remote_places().await;
         // Players of other instances waiting in this queue queue at the next leader (once it
         // has heard this instance drains).
@@ -106,7 +106,7 @@ impl Cluster {
             .collect();
         for p in waiting {
             if p.queued.swap(false, Ordering::Relaxed) {
-                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
+                hub.to_queue(QueueMsg::Cancel { id: p.member.id });
                 self.send(wire::member_subject(&p.inst, p.mid), &ToMember::Requeue)
                     .await;
             }

@@ -205,7 +205,7 @@ impl Cluster {
                 p.done.store(true, Ordering::Relaxed);
             }
             if p.queued.swap(false, Ordering::Relaxed) {
-                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
+                hub.to_queue(QueueMsg::Cancel { id: p.member.id });
             }
         }
     }

@@ -14,7 +14,9 @@ use tokio::time::Instant;
 use super::wire::{self, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, HEARTBEAT_EVERY, Proxy, bounded_name, checks, lock};
 use crate::store::PlayerId;
-use crate::versus::{AccountRef, Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx};
+use crate::versus::{
+    AccountRef, Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx,
+};
 
 /// Responses queued for a proxy's publishing task (as for a local session).
 const PROXY_QUEUE: usize = RESPONSE_QUEUE;
@@ -194,11 +196,15 @@ impl Cluster {
                 message: "Matchmaking is full right now: try again.".into(),
             };
         };
-        let _ = hub.queue().send(QueueMsg::JoinFrom {
+        let queued = hub.to_queue(QueueMsg::JoinFrom {
             member: proxy.member.clone(),
             claim,
             address,
         });
+        if !queued {
+            // Told (relayed) that matchmaking is busy: the proxy is done once it relayed it.
+            proxy.queued.store(false, Ordering::Relaxed);
+        }
         JoinRep::Ok {
             pid: proxy.member.id.0,
         }
@@ -220,21 +226,25 @@ impl Cluster {
                 } else if matches!(w, WireRoom::Leave { .. })
                     && proxy.queued.swap(false, Ordering::Relaxed)
                 {
-                    let _ = hub.queue().send(QueueMsg::Cancel { id: pid });
+                    hub.to_queue(QueueMsg::Cancel { id: pid });
                 }
             }
             ToProxy::QueueCancel => {
                 if proxy.queued.swap(false, Ordering::Relaxed) {
-                    let _ = hub.queue().send(QueueMsg::Cancel { id: pid });
+                    hub.to_queue(QueueMsg::Cancel { id: pid });
                 }
             }
             ToProxy::AcceptBot => {
-                let _ = hub.queue().send(QueueMsg::AcceptBot {
+                hub.to_queue(QueueMsg::AcceptBot {
                     member: proxy.member.clone(),
                 });
             }
             ToProxy::DeclineBot => {
-                let _ = hub.queue().send(QueueMsg::DeclineBot { id: pid });
+                if !hub.to_queue(QueueMsg::DeclineBot { id: pid }) {
+                    proxy.member.send(Response::Notice {
+                        message: crate::versus::QUEUE_BUSY.into(),
+                    });
+                }
             }
             ToProxy::LostContact => {
                 // The member's instance lost contact with this one (only it may have).

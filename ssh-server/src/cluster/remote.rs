@@ -166,7 +166,7 @@ impl Cluster {
             let Some(claim) = hub.claim_ranked(account.id) else {
                 return;
             };
-            let _ = hub.queue().send(QueueMsg::JoinFrom {
+            hub.to_queue(QueueMsg::JoinFrom {
                 member,
                 claim,
                 address,
@@ -245,7 +245,8 @@ impl Cluster {
                 r.playing = false;
                 let (tx, rx) = mpsc::channel(ROOM_INBOX);
                 self.spawn(Arc::clone(self).forward(mid, inst, pid, rx));
-                *lock(&r.link) = Some(RoomLink { code, tx });
+                let tasks = self.tasks.clone();
+                *lock(&r.link) = Some(RoomLink { code, tx, tasks });
             }
             ToMember::Requeue => {
                 if r.queue.take().is_some() {

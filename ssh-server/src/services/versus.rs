@@ -18,7 +18,8 @@ use crate::store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{
-    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteRooms, RoomMsg, SessionTx, code,
+    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteRooms, RoomMsg, SessionTx,
+    code,
 };
 
 mod draining;
@@ -209,14 +210,16 @@ impl VersusClient {
         if self.queued {
             self.queued = false;
             if !self.to_cluster_queue(QueueAction::Cancel) {
-                let _ = self.hub.queue().send(QueueMsg::Cancel { id: self.id });
+                self.hub.to_queue(QueueMsg::Cancel { id: self.id });
             }
         }
     }
 
     /// Sends `action` to the queue leader elsewhere when the session waits there (`--nats`).
     fn to_cluster_queue(&self, action: QueueAction) -> bool {
-        self.hub.remote().is_some_and(|r| r.to_queue(self.id, action))
+        self.hub
+            .remote()
+            .is_some_and(|r| r.to_queue(self.id, action))
     }
 
     /// This session's member id (tests).
@@ -285,7 +288,8 @@ impl VersusClient {
                     remote.queue_join(member, Some(self.who.peer), watchable);
                     return;
                 }
-                let _ = self.hub.queue().send(QueueMsg::JoinFrom {
+                // Refused when the queue's inbox is full: the player is told, the claim released.
+                self.queued = self.hub.to_queue(QueueMsg::JoinFrom {
                     member,
                     claim,
                     address: Some(self.who.peer),
@@ -398,14 +402,19 @@ impl VersusClient {
                 if self.queued && !self.to_cluster_queue(QueueAction::AcceptBot) {
                     // The queue takes the player out (releasing the ranked claim) and starts
                     // the bot match, or keeps them waiting and says why.
-                    let _ = self.hub.queue().send(QueueMsg::AcceptBot {
+                    self.hub.to_queue(QueueMsg::AcceptBot {
                         member: self.member(),
                     });
                 }
             }
             Request::DeclineBotMatch => {
-                if self.queued && !self.to_cluster_queue(QueueAction::DeclineBot) {
-                    let _ = self.hub.queue().send(QueueMsg::DeclineBot { id });
+                if self.queued
+                    && !self.to_cluster_queue(QueueAction::DeclineBot)
+                    && !self.hub.to_queue(QueueMsg::DeclineBot { id })
+                {
+                    self.reply(Response::Notice {
+                        message: crate::versus::QUEUE_BUSY.into(),
+                    });
                 }
             }
             Request::Report(reports) => {

@@ -27,6 +27,7 @@ use std::time::Duration;
 use minotty_engine::{Event, Game, GameConfig, Input, Time};
 use minotty_ui::online::{MatchStart, Report, Response};
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
 use super::{Member, MemberId, RESPONSE_QUEUE, RoomLink, SessionTx};
@@ -164,8 +165,10 @@ pub struct BotSeat {
     pub kind: String,
 }
 
-/// Starts a bot's task for `room` and returns it as a member to seat.
+/// Starts a bot's task for `room` among the room's own `tasks` (ended with the room) and
+/// returns it as a member to seat.
 pub fn spawn(
+    tasks: &mut JoinSet<()>,
     id: MemberId,
     room: RoomLink,
     driver: Box<dyn BotDriver>,
@@ -184,7 +187,9 @@ pub fn spawn(
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(Some(room.clone()))),
     };
-    tokio::spawn(run(id, room, driver, rx, guard));
+    // The bots that left already are reaped first: the set holds the seated ones.
+    while tasks.try_join_next().is_some() {}
+    tasks.spawn(run(id, room, driver, rx, guard));
     (member, seat)
 }
 

@@ -25,6 +25,9 @@ mod member;
 mod notices;
 pub mod open_rooms;
 mod queue;
+mod queue_inbox;
+#[cfg(test)]
+mod queue_inbox_tests;
 mod ranked;
 mod record;
 mod registry;
@@ -49,6 +52,7 @@ use crate::store::{PlayerId, Store};
 
 pub use member::{AccountRef, Link, Member, MemberId, Owner};
 pub use queue::QueueMsg;
+pub use queue_inbox::{QUEUE_BUSY, QUEUE_INBOX, QueueRefused, QueueTx};
 pub use ranked::RankedClaim;
 pub use remote::{QueueAction, RECONNECT, RemoteRooms};
 pub use room::{ContactLoss, RoomMsg, match_mode};
@@ -72,6 +76,8 @@ pub const ROOM_INBOX: usize = 1024;
 pub struct RoomLink {
     pub code: String,
     pub tx: mpsc::Sender<RoomMsg>,
+    /// Where a way out waits for a full inbox (the hub's tasks, or the cluster's).
+    pub tasks: TaskTracker,
 }
 
 impl RoomLink {
@@ -87,7 +93,7 @@ impl RoomLink {
                 msg @ (RoomMsg::Leave { .. } | RoomMsg::LostContact { .. }),
             )) => {
                 let tx = self.tx.clone();
-                tokio::spawn(async move {
+                self.tasks.spawn(async move {
                     let _ = tx.send(msg).await;
                 });
                 true
@@ -133,7 +139,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 #[derive(Debug, Default)]
 pub struct Hub {
     rooms: Mutex<HashMap<String, mpsc::Sender<RoomMsg>>>,
-    queue: OnceLock<mpsc::UnboundedSender<QueueMsg>>,
+    /// The matchmaking queue's inbox (`queue_inbox.rs`), once started.
+    queue: OnceLock<QueueTx>,
+    /// Queue requests refused because its inbox was full.
+    queue_refused: AtomicU64,
+    /// The hub's own tasks: the queue's, and messages waiting for a full inbox (a room's, the
+    /// queue's); `stop` ends them at shutdown.
+    tasks: TaskTracker,
+    stop: tokio_util::sync::CancellationToken,
     recorder: Mutex<shutdown::RecorderSlot>,
     /// Where matches the database does not take go (`--spool-dir`; set at start).
     spool: OnceLock<crate::spool::Spool>,
@@ -205,13 +218,6 @@ impl Hub {
 
     pub fn next_member(&self) -> MemberId {
         MemberId(self.next_member.fetch_add(1, Ordering::Relaxed) + 1)
-    }
-
-    /// The matchmaking queue (started on first use).
-    pub fn queue(self: &Arc<Self>) -> mpsc::UnboundedSender<QueueMsg> {
-        self.queue
-            .get_or_init(|| queue::spawn(Arc::clone(self)))
-            .clone()
     }
 
     /// Sends the matches the database does not take to `spool` (before the first match).

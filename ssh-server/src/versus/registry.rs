@@ -16,6 +16,7 @@ impl Hub {
         lock(&self.rooms).get(code).map(|tx| RoomLink {
             code: code.to_owned(),
             tx: tx.clone(),
+            tasks: self.tasks.clone(),
         })
     }
 

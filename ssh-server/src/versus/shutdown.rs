@@ -77,6 +77,10 @@ impl Hub {
         if let Some(remote) = &self.remote {
             remote.stop();
         }
+        // The queue and what waits for a full inbox end with the hub.
+        self.stop.cancel();
+        self.tasks.close();
+        let _ = tokio::time::timeout_at(deadline, self.tasks.wait()).await;
         let recorder = {
             let mut slot = lock(&self.recorder);
             slot.closed = true;
