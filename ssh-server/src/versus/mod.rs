@@ -15,6 +15,15 @@
 //!
 //! Rooms and the queue are supervised: a panic while handling a message is caught and logged;
 //! the room then closes (its code unregistered, its members told), the queue goes on.
+//! The queue's inbox is bounded too ([`QUEUE_INBOX`], `queue_inbox.rs`): a full one refuses a
+//! join with a message to its player, and a way out waits its turn.
+//!
+//! The [`Hub`] is split by concern: the room registry (`registry.rs`), ranked claims
+//! (`ranked.rs`), kept lobby seats (`kept_seats.rs`), notices for players who dropped out
+//! (`notices.rs`), the recorder and shutdown (`shutdown.rs`), and other instances behind
+//! [`RemoteRooms`] (`remote.rs`), given at construction. Every task the hub, its rooms and
+//! its queue start is tracked and ends with its owner: rooms and the queue with the hub's
+//! shutdown, bots with their room, rating reads with the queue.
 
 pub mod bot;
 pub mod code;
@@ -32,6 +41,8 @@ mod ranked;
 mod record;
 mod registry;
 mod remote;
+#[cfg(test)]
+mod remote_tests;
 mod room;
 mod shutdown;
 #[cfg(test)]
