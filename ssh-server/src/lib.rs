@@ -29,6 +29,7 @@ pub mod play;
 pub mod probes;
 pub mod proxy_protocol;
 pub mod reconnect;
+pub mod redact;
 pub mod refusal;
 pub mod resize;
 pub mod server;

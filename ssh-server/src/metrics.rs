@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU8, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+pub mod cluster;
 mod deps;
 pub mod http;
 
@@ -517,7 +518,7 @@ fn render_with(m: &Metrics, health: &Health) -> String {
         "minotty_nats_rtt_last_seconds {}",
         seconds(u64::try_from(m.nats_rtt_last_us.get()).unwrap_or(0))
     );
-    crate::cluster::checks::render(o);
+    cluster::render(o);
     DEPENDENCIES.render(o);
     crate::spool::render(o);
     out

@@ -114,6 +114,15 @@ pub async fn run(
         }
         None => (None, None),
     };
+    // With `--nats`: connected first, so that the versus hub is built reaching the other
+    // instances (it listens once the hub exists, below).
+    let cluster = match &config.cluster {
+        Some(c) => Some(crate::cluster::connect(c).await?),
+        None => None,
+    };
+    let remote = cluster
+        .clone()
+        .map(|c| c as Arc<dyn crate::versus::RemoteRooms>);
     let shared = Arc::new(Shared {
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
@@ -124,7 +133,8 @@ pub async fn run(
                 config.limits.bots,
                 config.tbp.clone(),
             )
-            .with_reconnect(config.limits.reconnect),
+            .with_reconnect(config.limits.reconnect)
+            .with_remote(remote),
         },
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
@@ -159,22 +169,23 @@ pub async fn run(
     let proxy_headers = Arc::new(Semaphore::new(MAX_PROXY_HEADERS_IN_FLIGHT));
     // With `--nats`: join the other instances; on the shutdown signal, drain first (new rooms
     // refused, running matches finish, at most `--drain-secs`).
-    let cluster = match &config.cluster {
-        Some(c) => Some((
-            crate::cluster::start(shared.services.versus.hub(), c).await?,
-            c.drain,
-        )),
-        None => None,
+    let cluster = match (cluster, &config.cluster) {
+        (Some(cluster), Some(c)) => {
+            let hub = Arc::clone(shared.services.versus.hub());
+            cluster.serve(&hub).await?;
+            Some((cluster, hub, c.drain))
+        }
+        _ => None,
     };
-    if let Some((cluster, _)) = &cluster {
+    if let Some((cluster, ..)) = &cluster {
         let (client, id) = (cluster.nats_client(), cluster.id().to_owned());
         let probe = crate::probes::watch_nats(client, id, shared.shutdown.clone());
         shared.tracker.spawn(probe);
     }
     let shutdown = async move {
         shutdown.await;
-        if let Some((cluster, cap)) = cluster {
-            cluster.drain(cap).await;
+        if let Some((cluster, hub, cap)) = cluster {
+            cluster.drain(&hub, cap).await;
         }
     };
     if let Ok(addr) = listener.local_addr() {

@@ -130,7 +130,6 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         return;
     }
     let nats = Nats::start().await;
-    let hub = Arc::new(Hub::new(None, Some(1)));
     let config = ClusterConfig {
         nats: nats.1.clone(),
         auth: None,
@@ -141,7 +140,10 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         max_proxies: 10,
         max_proxies_per_peer: 1,
     };
-    let owner = cluster::start(&hub, &config).await.expect("joins NATS");
+    let owner = cluster::connect(&config).await.expect("joins NATS");
+    let remote: Arc<dyn minotty_server::versus::RemoteRooms> = owner.clone();
+    let hub = Arc::new(Hub::new(None, Some(1)).with_remote(Some(remote)));
+    owner.serve(&hub).await.expect("listens");
 
     // The host, a session of the owner.
     let (tx, mut host_rx) = mpsc::channel(256);

@@ -1,13 +1,15 @@
 //! What an instance checks in every message of another before acting on it, and the counts of
-//! what it dropped (`minotty_cluster_dropped_total{reason}` in `/metrics`), with the sizes of
-//! what other instances can make it hold (peers, proxies).
+//! what it dropped (`minotty_cluster_dropped_total{reason}` in `/metrics`, kept by
+//! `metrics/cluster.rs`), with the sizes of what other instances can make it hold (peers,
+//! proxies).
 //!
 //! A subject part taken from a message (an instance id, a room code) is formatted into a NATS
 //! subject only when [`valid_part`] accepts it: the NATS protocol is text, so a part holding a
 //! space, a dot, a wildcard or a line break would publish elsewhere or inject a command.
 
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub use crate::metrics::cluster::{DropReason, dropped_count, render, set_sizes};
 
 /// The longest subject part read from another instance (an instance id is at most 32
 /// characters of name, a dash and 8 hex digits).
@@ -21,50 +23,9 @@ pub fn valid_part(s: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// Why a message of the cluster was dropped unread.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DropReason {
-    /// No valid seal: no or a wrong cluster key, a changed subject or payload.
-    Unauthenticated,
-    /// Sealed too long ago (or in the future), or already received: a replay.
-    Stale,
-    /// A subject part (instance id, room code) outside [`valid_part`].
-    BadSubjectPart,
-    /// Does not decode, or says something its sender may not say (another instance's id).
-    Malformed,
-    /// Would grow a bounded table past its cap (peers, proxies of one peer).
-    OverCap,
-    /// A join from an instance not heard from (no heartbeat yet, or dead).
-    UnknownPeer,
-}
-
-const REASONS: [(DropReason, &str); 6] = [
-    (DropReason::Unauthenticated, "unauthenticated"),
-    (DropReason::Stale, "stale"),
-    (DropReason::BadSubjectPart, "bad_subject_part"),
-    (DropReason::Malformed, "malformed"),
-    (DropReason::OverCap, "over_cap"),
-    (DropReason::UnknownPeer, "unknown_peer"),
-];
-
-static DROPPED: [AtomicU64; 6] = [
-    AtomicU64::new(0),
-    AtomicU64::new(0),
-    AtomicU64::new(0),
-    AtomicU64::new(0),
-    AtomicU64::new(0),
-    AtomicU64::new(0),
-];
-static PEERS: AtomicI64 = AtomicI64::new(0);
-static PROXIES: AtomicI64 = AtomicI64::new(0);
-
-fn index(reason: DropReason) -> usize {
-    REASONS.iter().position(|(r, _)| *r == reason).unwrap_or(0)
-}
-
 /// Counts a dropped message (and logs it at debug: a flood must not flood the log).
 pub fn dropped(reason: DropReason, subject: &str) {
-    DROPPED[index(reason)].fetch_add(1, Ordering::Relaxed);
+    crate::metrics::cluster::count_drop(reason);
     tracing::debug!(?reason, subject = %subject.escape_debug(), "a cluster message was dropped");
     if reason == DropReason::Unauthenticated && due(&UNSEALED_WARNED, since_start()) {
         // Otherwise an instance started with another cluster key serves alone, unexplained.
@@ -97,44 +58,6 @@ fn due(last: &AtomicU64, now: u64) -> bool {
     }
     last.compare_exchange(previous, now + 1, Ordering::Relaxed, Ordering::Relaxed)
         .is_ok()
-}
-
-/// Messages dropped for `reason` so far.
-pub fn dropped_count(reason: DropReason) -> u64 {
-    DROPPED[index(reason)].load(Ordering::Relaxed)
-}
-
-/// The peer map's and the proxy table's sizes now.
-pub fn set_sizes(peers: usize, proxies: usize) {
-    PEERS.store(i64::try_from(peers).unwrap_or(i64::MAX), Ordering::Relaxed);
-    PROXIES.store(
-        i64::try_from(proxies).unwrap_or(i64::MAX),
-        Ordering::Relaxed,
-    );
-}
-
-/// The cluster's lines of `/metrics`.
-pub fn render(o: &mut String) {
-    let _ = writeln!(
-        o,
-        "# HELP minotty_cluster_dropped_total Messages of the cluster dropped unread, by reason.\n\
-         # TYPE minotty_cluster_dropped_total counter"
-    );
-    for (i, (_, name)) in REASONS.iter().enumerate() {
-        let n = DROPPED[i].load(Ordering::Relaxed);
-        let _ = writeln!(o, "minotty_cluster_dropped_total{{reason=\"{name}\"}} {n}");
-    }
-    let _ = writeln!(
-        o,
-        "# HELP minotty_cluster_peers Other instances known now.\n\
-         # TYPE minotty_cluster_peers gauge\n\
-         minotty_cluster_peers {}\n\
-         # HELP minotty_cluster_proxies Members of other instances seated here.\n\
-         # TYPE minotty_cluster_proxies gauge\n\
-         minotty_cluster_proxies {}",
-        PEERS.load(Ordering::Relaxed),
-        PROXIES.load(Ordering::Relaxed)
-    );
 }
 
 #[cfg(test)]

@@ -1,14 +1,14 @@
 //! Connecting to NATS: the credentials (user and password, token, nkey seed or creds file, or
 //! those written in the URL, `nats://USER:PASS@HOST` or `nats://TOKEN@HOST`) and TLS (a CA
 //! file, optionally a client certificate). Nothing here logs or returns a secret: errors show
-//! the URL redacted ([`crate::config::secrets::redact_url`]).
+//! the URL redacted ([`crate::redact::redact_url`]).
 
 use std::path::PathBuf;
 
 use anyhow::Context;
 use async_nats::{ConnectOptions, ServerAddr};
 
-use crate::config::secrets::redact_url;
+use crate::redact::redact_url;
 
 /// How this instance logs in to the NATS server. `Debug` shows which way, never the secret.
 #[derive(Clone)]

@@ -95,7 +95,7 @@ impl Cluster {
         r.seen = RemoteMatch::None;
         r.lost_from = Some(owner.clone());
         let c = std::sync::Arc::clone(self);
-        tokio::spawn(async move {
+        self.spawn(async move {
             c.send(
                 super::wire::proxy_subject(&owner, pid),
                 &ToProxy::LostContact,

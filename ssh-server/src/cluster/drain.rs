@@ -26,12 +26,7 @@ use tokio::time::Instant;
 
 use super::wire::{self, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, HEARTBEAT_EVERY, Proxy, Remote, lock};
-use crate::versus::{Hub, MemberId, QueueMsg};
-
-/// What this instance's players are told when the drain takes them out of a queue or a room
-/// elsewhere.
-pub const RECONNECT: &str = "This server is restarting: reconnect (you will land on another \
-                             server) to play on.";
+use crate::versus::{Hub, MemberId, QueueMsg, RECONNECT};
 
 /// How long the players told their match is abandoned have to see it before shutdown.
 const TELL_GRACE: Duration = Duration::from_millis(500);
@@ -94,15 +89,12 @@ impl Cluster {
 
     /// After SIGTERM: stops admitting and handing out, waits until every match of this
     /// instance's rooms and of its players ended (at most `cap`); what still runs then is
-    /// abandoned, unrated, on every side.
-    pub async fn drain(&self, cap: Duration) {
+    /// abandoned, unrated, on every side. `hub`: the hub this cluster serves.
+    pub async fn drain(&self, hub: &Arc<Hub>, cap: Duration) {
         self.begin_drain();
         self.beat().await;
-        let Some(hub) = self.hub.upgrade() else {
-            return;
-        };
         // This instance's own players waiting in its queue: out, told to reconnect.
-        let _ = hub.queue().send(QueueMsg::Drain);
+        hub.to_queue(QueueMsg::Drain);
         self.release_remote_places().await;
         // Players of other instances waiting in this queue queue at the next leader (once it
         // has heard this instance drains).
@@ -114,7 +106,7 @@ impl Cluster {
             .collect();
         for p in waiting {
             if p.queued.swap(false, Ordering::Relaxed) {
-                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
+                hub.to_queue(QueueMsg::Cancel { id: p.member.id });
                 self.send(wire::member_subject(&p.inst, p.mid), &ToMember::Requeue)
                     .await;
             }
@@ -123,7 +115,7 @@ impl Cluster {
         let mut told: Option<Instant> = None;
         let mut last_running: Option<Instant> = None;
         loop {
-            let running = self.running(&hub);
+            let running = self.running(hub);
             let now = Instant::now();
             if running.total() > 0 {
                 last_running = Some(now);

@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use super::wire::{self, Heartbeat};
 use super::{Cluster, DEAD_AFTER, MAX_PEERS, Peer, Proxy, checks, lock};
-use crate::versus::{ContactLoss, MemberId, QueueMsg, RoomMsg};
+use crate::versus::{ContactLoss, Hub, MemberId, QueueMsg, RoomMsg};
 
 impl Cluster {
     /// The live instances known now (this one included).
@@ -50,10 +50,8 @@ impl Cluster {
             .collect();
         let pool = if free.is_empty() { ALPHABET } else { &free[..] };
         let first = pool[rand::random_range(0..pool.len())];
+        // The hub reads it for each new room code (`RemoteRooms::code_prefix`).
         self.prefix.store(first, Ordering::Relaxed);
-        if let Some(hub) = self.hub.upgrade() {
-            hub.set_code_prefix(first);
-        }
     }
 
     pub(super) async fn beat(&self) {
@@ -130,7 +128,7 @@ impl Cluster {
     /// match with them is abandoned), and hands players waiting in a dead leader's queue to
     /// the next. This instance's own NATS link is looked at first: when it is down, that is
     /// the cause named.
-    pub(super) fn sweep(self: &Arc<Self>, now: Instant) {
+    pub(super) fn sweep(self: &Arc<Self>, hub: &Arc<Hub>, now: Instant) {
         let own_link = self.link.check(&self.client.connection_state(), now);
         let dead: Vec<String> = {
             let mut peers = lock(&self.peers);
@@ -175,7 +173,7 @@ impl Cluster {
             remotes.retain(|_, r| !r.tx.is_closed() || r.room.is_some() || r.queue.is_some());
         }
         for mid in requeue {
-            self.requeue(mid);
+            self.requeue(hub, mid);
         }
         self.auth.forget_silent(now);
         let gone: Vec<Arc<Proxy>> = {
@@ -188,9 +186,6 @@ impl Cluster {
             let gone = gone.iter().filter_map(|id| proxies.remove(id)).collect();
             checks::set_sizes(lock(&self.peers).len(), proxies.len());
             gone
-        };
-        let Some(hub) = self.hub.upgrade() else {
-            return;
         };
         let cause = if own_link {
             ContactLoss::OwnLink
@@ -210,7 +205,7 @@ impl Cluster {
                 p.done.store(true, Ordering::Relaxed);
             }
             if p.queued.swap(false, Ordering::Relaxed) {
-                let _ = hub.queue().send(QueueMsg::Cancel { id: p.member.id });
+                hub.to_queue(QueueMsg::Cancel { id: p.member.id });
             }
         }
     }

@@ -11,12 +11,13 @@ pub mod versus;
 
 use std::net::IpAddr;
 
-use minotty_domain::{DisplayName, KeyFingerprint, PlayerId};
+use minotty_domain::{DisplayName, KeyFingerprint};
 use minotty_ui::online::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
-/// Responses queued for one session before senders wait.
-pub const RESPONSE_QUEUE: usize = 256;
+/// Responses queued for one session before senders wait (the session's channel, as versus
+/// writes to it).
+pub use crate::versus::RESPONSE_QUEUE;
 
 /// What is shared by all sessions: the store, the game writer, the rooms.
 #[derive(Debug, Default)]
@@ -42,12 +43,8 @@ pub struct Who {
     pub account: watch::Receiver<Option<AccountRef>>,
 }
 
-/// A registered player, as the services know them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AccountRef {
-    pub id: PlayerId,
-    pub name: String,
-}
+/// A registered player, as the services (and versus, which defines it) know them.
+pub use crate::versus::AccountRef;
 
 /// What the handler knows at login, before the session starts.
 #[derive(Clone, Debug)]

@@ -15,11 +15,12 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Who;
-use crate::cluster::wire::ToProxy;
 use crate::store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
-use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx};
+use crate::versus::{
+    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteRooms, RoomMsg, SessionTx,
+};
 
 mod draining;
 mod spectate;
@@ -60,6 +61,19 @@ impl SharedVersus {
         match Arc::get_mut(&mut self.hub) {
             Some(hub) => hub.set_reconnect(reconnect),
             None => tracing::warn!("the versus hub is shared already: lobby seats are not kept"),
+        }
+        self
+    }
+
+    /// The same, reaching the other instances through `remote` (`--nats`; before any session
+    /// shares the hub).
+    pub fn with_remote(mut self, remote: Option<Arc<dyn RemoteRooms>>) -> SharedVersus {
+        if remote.is_none() {
+            return self;
+        }
+        match Arc::get_mut(&mut self.hub) {
+            Some(hub) => hub.set_remote(remote),
+            None => tracing::warn!("the versus hub is shared already: it stays a single instance"),
         }
         self
     }
@@ -195,15 +209,17 @@ impl VersusClient {
     fn leave_queue(&mut self) {
         if self.queued {
             self.queued = false;
-            if !self.to_cluster_queue(ToProxy::QueueCancel) {
-                let _ = self.hub.queue().send(QueueMsg::Cancel { id: self.id });
+            if !self.to_cluster_queue(QueueAction::Cancel) {
+                self.hub.to_queue(QueueMsg::Cancel { id: self.id });
             }
         }
     }
 
-    /// Sends `msg` to the queue leader elsewhere when the session waits there (`--nats`).
-    fn to_cluster_queue(&self, msg: ToProxy) -> bool {
-        self.hub.cluster().is_some_and(|c| c.to_queue(self.id, msg))
+    /// Sends `action` to the queue leader elsewhere when the session waits there (`--nats`).
+    fn to_cluster_queue(&self, action: QueueAction) -> bool {
+        self.hub
+            .remote()
+            .is_some_and(|r| r.to_queue(self.id, action))
     }
 
     /// This session's member id (tests).
@@ -263,15 +279,17 @@ impl VersusClient {
                 };
                 self.leave_room(false);
                 self.queued = true;
-                if let Some(cluster) = self.hub.cluster().cloned()
-                    && !cluster.is_leader()
+                if let Some(remote) = self.hub.remote().cloned()
+                    && !remote.leads_queue()
                 {
                     // The queue is led by another instance, which holds the ranked claim.
                     self.hub.release_ranked(claim);
-                    cluster.queue_join(member, Some(self.who.peer));
+                    let watchable = self.hub.is_watchable(self.id);
+                    remote.queue_join(member, Some(self.who.peer), watchable);
                     return;
                 }
-                let _ = self.hub.queue().send(QueueMsg::JoinFrom {
+                // Refused when the queue's inbox is full: the player is told, the claim released.
+                self.queued = self.hub.to_queue(QueueMsg::JoinFrom {
                     member,
                     claim,
                     address: Some(self.who.peer),
@@ -317,13 +335,20 @@ impl VersusClient {
                     return;
                 };
                 let Some(room) = self.hub.room(code.as_str()) else {
-                    if let Some(cluster) = self.hub.cluster().cloned() {
+                    if let Some(remote) = self.hub.remote().cloned() {
                         // Perhaps another instance's room: its owner answers.
                         self.leave_queue();
                         self.leave_room(false);
                         let (hub, peer) = (Arc::clone(&self.hub), self.who.peer);
-                        let failed = move || hub.join_failed(peer, Instant::now());
-                        cluster.join_remote(self.member(), code.into_string(), spectate, failed);
+                        let failed = Box::new(move || hub.join_failed(peer, Instant::now()));
+                        let watchable = self.hub.is_watchable(self.id);
+                        remote.join(
+                            self.member(),
+                            code.into_string(),
+                            spectate,
+                            watchable,
+                            failed,
+                        );
                         return;
                     }
                     self.join_failed(now, format!("There is no room {code}."));
@@ -381,17 +406,22 @@ impl VersusClient {
                 self.reply(Response::OpenRooms(self.hub.open_rooms.entries()));
             }
             Request::AcceptBotMatch => {
-                if self.queued && !self.to_cluster_queue(ToProxy::AcceptBot) {
+                if self.queued && !self.to_cluster_queue(QueueAction::AcceptBot) {
                     // The queue takes the player out (releasing the ranked claim) and starts
                     // the bot match, or keeps them waiting and says why.
-                    let _ = self.hub.queue().send(QueueMsg::AcceptBot {
+                    self.hub.to_queue(QueueMsg::AcceptBot {
                         member: self.member(),
                     });
                 }
             }
             Request::DeclineBotMatch => {
-                if self.queued && !self.to_cluster_queue(ToProxy::DeclineBot) {
-                    let _ = self.hub.queue().send(QueueMsg::DeclineBot { id });
+                if self.queued
+                    && !self.to_cluster_queue(QueueAction::DeclineBot)
+                    && !self.hub.to_queue(QueueMsg::DeclineBot { id })
+                {
+                    self.reply(Response::Notice {
+                        message: crate::versus::QUEUE_BUSY.into(),
+                    });
                 }
             }
             Request::Report(reports) => {

@@ -27,10 +27,10 @@ use std::time::Duration;
 use minotty_engine::{Event, Game, GameConfig, Input, Time};
 use minotty_ui::online::{MatchStart, Report, Response};
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
-use super::{Member, MemberId, RoomLink, RoomMsg, SessionTx};
-use crate::services::RESPONSE_QUEUE;
+use super::{Member, MemberId, RESPONSE_QUEUE, RoomLink, SessionTx};
 
 /// What to do next, as a driver sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,8 +165,10 @@ pub struct BotSeat {
     pub kind: String,
 }
 
-/// Starts a bot's task for `room` and returns it as a member to seat.
+/// Starts a bot's task for `room` among the room's own `tasks` (ended with the room) and
+/// returns it as a member to seat.
 pub fn spawn(
+    tasks: &mut JoinSet<()>,
     id: MemberId,
     room: RoomLink,
     driver: Box<dyn BotDriver>,
@@ -185,7 +187,9 @@ pub fn spawn(
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(Some(room.clone()))),
     };
-    tokio::spawn(run(id, room, driver, rx, guard));
+    // The bots that left already are reaped first: the set holds the seated ones.
+    while tasks.try_join_next().is_some() {}
+    tasks.spawn(run(id, room, driver, rx, guard));
     (member, seat)
 }
 
@@ -392,7 +396,7 @@ async fn run(
                 }
             }
         }
-        if !reports.is_empty() && room.tx.send(RoomMsg::Report { id, reports }).await.is_err() {
+        if !reports.is_empty() && !room.report(id, reports).await {
             break;
         }
         if crashed {
@@ -401,16 +405,13 @@ async fn run(
         if play.is_none()
             && let Some(reason) = driver.retired()
         {
-            room.send(RoomMsg::BotRetired { id, reason });
+            room.retire_bot(id, reason);
             break;
         }
     }
     // However the task ends, the bot leaves like a player who disconnected: a forfeit in a
     // match, its seat freed otherwise (nothing when the room is gone or already let it go).
-    room.send(RoomMsg::Leave {
-        id,
-        disconnected: true,
-    });
+    room.leave(id, true);
 }
 
 fn far_future() -> Instant {

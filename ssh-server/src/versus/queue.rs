@@ -24,7 +24,9 @@ use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_ui::online::{Response, RoomLimit, RoomOptions};
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tokio::time::{Instant, MissedTickBehavior, interval};
+use tokio_util::sync::CancellationToken;
 
 use super::limits::address_key;
 use super::{Hub, Member, MemberId, RankedClaim};
@@ -55,7 +57,7 @@ pub enum QueueMsg {
     Cancel {
         id: MemberId,
     },
-    /// The rating of a member who joined was read (sent by the queue to itself).
+    /// The rating of a member who joined was read (the queue's own rating task's answer).
     Rated {
         member: Member,
         rating: Rating,
@@ -113,22 +115,13 @@ pub fn range(since: Instant, now: Instant) -> i32 {
         .min(MAX_RANGE)
 }
 
-pub(super) fn spawn(hub: Arc<Hub>) -> mpsc::UnboundedSender<QueueMsg> {
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(hub, tx.clone(), rx));
-    tx
-}
-
-/// The queue's task, supervised: a panic while handling a message or a tick is caught and
-/// logged, and the queue goes on with the players it had (nobody notices).
-async fn run(
-    hub: Arc<Hub>,
-    me: mpsc::UnboundedSender<QueueMsg>,
-    mut rx: mpsc::UnboundedReceiver<QueueMsg>,
-) {
+/// The queue's task (the hub's, see `queue_inbox.rs`), until `stop`; supervised: a panic
+/// while handling a message or a tick is caught and logged, and the queue goes on with the
+/// players it had (nobody notices). The ratings it reads are its own tasks, ended with it.
+pub(super) async fn run(hub: Arc<Hub>, mut rx: mpsc::Receiver<QueueMsg>, stop: CancellationToken) {
     let mut queue = Queue {
         hub,
-        me,
+        ratings: JoinSet::new(),
         pending: HashMap::new(),
         waiting: Vec::new(),
     };
@@ -136,9 +129,16 @@ async fn run(
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
     loop {
         let step = tokio::select! {
+            () = stop.cancelled() => break,
             msg = rx.recv() => match msg {
                 Some(msg) => catch_unwind(AssertUnwindSafe(|| queue.handle(msg))),
                 None => break,
+            },
+            Some(read) = queue.ratings.join_next(), if !queue.ratings.is_empty() => match read {
+                Ok(Some(msg)) => catch_unwind(AssertUnwindSafe(|| queue.handle(msg))),
+                // The member stopped waiting, or the read panicked (its claim is released
+                // when the member's `Cancel` comes, or the member's session ends).
+                Ok(None) | Err(_) => Ok(()),
             },
             _ = tick.tick() => catch_unwind(AssertUnwindSafe(|| queue.tick(Instant::now()))),
         };
@@ -153,7 +153,8 @@ async fn run(
 
 struct Queue {
     hub: Arc<Hub>,
-    me: mpsc::UnboundedSender<QueueMsg>,
+    /// Ratings being read, one task each; each answers with the member's `Rated`.
+    ratings: JoinSet<Option<QueueMsg>>,
     /// Joined, rating being read.
     pending: HashMap<MemberId, RankedClaim>,
     waiting: Vec<Waiting>,
@@ -185,7 +186,7 @@ impl Queue {
                 if self.hub.is_draining() && self.is_local(member.id) {
                     self.hub.release_ranked(claim);
                     member.send(Response::RoomFailed {
-                        message: crate::cluster::RECONNECT.to_owned(),
+                        message: super::RECONNECT.to_owned(),
                     });
                     return;
                 }
@@ -234,18 +235,15 @@ impl Queue {
             self.hub.release_ranked(old);
         }
         let hub = Arc::clone(&self.hub);
-        let me = self.me.clone();
-        tokio::spawn(async move {
+        self.ratings.spawn(async move {
             // Never a made-up rating: the queue waits while the store cannot be read.
             // (`None`: the member stopped waiting, and their `Cancel` went to the queue.)
-            let Some(rating) = hub.rating_for_queue(&member, account.id, claim).await else {
-                return;
-            };
-            let _ = me.send(QueueMsg::Rated {
+            let rating = hub.rating_for_queue(&member, account.id, claim).await?;
+            Some(QueueMsg::Rated {
                 member,
                 rating,
                 address,
-            });
+            })
         });
     }
 
@@ -294,7 +292,7 @@ impl Queue {
 
     /// Whether `id` is a session of this instance (not a player of another one, seated here).
     fn is_local(&self, id: MemberId) -> bool {
-        !self.hub.cluster().is_some_and(|c| c.is_proxy(id))
+        !self.hub.is_remote_member(id)
     }
 
     /// The instance drains: its own players leave the queue, told to reconnect elsewhere.
@@ -307,7 +305,7 @@ impl Queue {
             .collect();
         for w in self.waiting.iter().filter(|w| local.contains(&w.member.id)) {
             w.member.send(Response::RoomFailed {
-                message: crate::cluster::RECONNECT.to_owned(),
+                message: super::RECONNECT.to_owned(),
             });
         }
         self.remove_waiting(|w| local.contains(&w.member.id));

@@ -51,6 +51,7 @@ pub(super) fn spawn(
     let link = RoomLink {
         code: code.clone(),
         tx: tx.clone(),
+        tasks: hub.tasks.clone(),
     };
     let mut room = Room {
         hub,
@@ -70,6 +71,7 @@ pub(super) fn spawn(
         abandoned: false,
         listed: false,
         open_listing: None,
+        bot_tasks: tokio::task::JoinSet::new(),
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -243,6 +245,8 @@ struct Room {
     /// The room's entry on the list of open rooms, while it is listed, in its lobby and has a
     /// free seat (unlisted when dropped).
     open_listing: Option<super::open_rooms::OpenRoomListing>,
+    /// The tasks of the bots seated here: ended with the room.
+    bot_tasks: tokio::task::JoinSet<()>,
 }
 
 impl Drop for Room {

@@ -8,8 +8,13 @@ use std::sync::{Arc, Mutex};
 
 use minotty_ui::online::Response;
 use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
 
 use super::lock;
+
+/// Responses queued for one session before senders wait (the session's response channel,
+/// which rooms, the queue and the services write to).
+pub const RESPONSE_QUEUE: usize = 256;
 
 /// The most responses that wait for a session whose queue is full. A session this far behind
 /// cannot keep up: it is marked overflowed, and its room lets it go (a forfeit in a match).
@@ -30,6 +35,9 @@ pub struct SessionTx {
     backlog: Arc<Mutex<Backlog>>,
     /// The backlog was full and a response was dropped (see [`SessionTx::overflowed`]).
     overflowed: Arc<AtomicBool>,
+    /// The backlog's forwarding task (at most one at a time), which ends when the backlog is
+    /// empty or the session's receiver is gone: it never outlives its session.
+    forwarder: TaskTracker,
 }
 
 #[derive(Debug, Default)]
@@ -45,7 +53,13 @@ impl SessionTx {
             tx,
             backlog: Arc::new(Mutex::new(Backlog::default())),
             overflowed: Arc::new(AtomicBool::new(false)),
+            forwarder: TaskTracker::new(),
         }
+    }
+
+    /// Forwarding tasks running for this session now (0 or 1).
+    pub fn forwarding_tasks(&self) -> usize {
+        self.forwarder.len()
     }
 
     /// The session has ended (its receiver is gone).
@@ -98,7 +112,8 @@ impl SessionTx {
                 tracing::debug!("a session's response queue is full: responses wait in order");
                 backlog.queued.push_back(response);
                 backlog.forwarding = true;
-                tokio::spawn(forward(self.tx.clone(), Arc::clone(&self.backlog)));
+                let task = forward(self.tx.clone(), Arc::clone(&self.backlog));
+                self.forwarder.spawn(task);
                 true
             }
         }

@@ -26,7 +26,7 @@ impl VersusClient {
             return false;
         }
         self.reply(Response::RoomFailed {
-            message: crate::cluster::RECONNECT.to_owned(),
+            message: crate::versus::RECONNECT.to_owned(),
         });
         true
     }

@@ -149,7 +149,8 @@ impl Room {
 
     /// Seats a bot played by `driver`, whatever kind it is.
     pub(super) fn seat_driver(&mut self, driver: Box<dyn bot::BotDriver>, guard: BotGuard) {
-        let (member, seat) = bot::spawn(self.hub.next_member(), self.link.clone(), driver, guard);
+        let id = self.hub.next_member();
+        let (member, seat) = bot::spawn(&mut self.bot_tasks, id, self.link.clone(), driver, guard);
         self.seats.push(Seat {
             member,
             ready: true,

@@ -78,7 +78,7 @@ pub(crate) fn check_winner(replay: Option<&Replay>, claims: Claims) -> Result<()
 impl Room {
     /// Whether `id` is a member of another instance (a cluster's proxy).
     pub(super) fn is_remote(&self, id: MemberId) -> bool {
-        self.hub.cluster().is_some_and(|c| c.is_proxy(id))
+        self.hub.is_remote_member(id)
     }
 
     /// Whether a player of the match in progress was a member of another instance when it

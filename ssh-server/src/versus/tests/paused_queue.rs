@@ -11,8 +11,8 @@ use tokio::time::{Instant, sleep};
 
 use super::Client;
 use crate::services::versus::SharedVersus;
-use crate::store::PlayerId;
 use crate::versus::queue::{BASE_RANGE, MAX_RANGE, WIDEN_PER_SEC};
+use minotty_domain::PlayerId;
 
 const TICK: Duration = Duration::from_secs(1);
 

@@ -1,0 +1,71 @@
+//! A session as rooms and the queue know it: its [`MemberId`], its name and account, who may
+//! take its seat back ([`Owner`]), the [`SessionTx`] rooms answer it through, and its
+//! [`Link`] to the room it is in.
+
+use std::sync::{Arc, Mutex};
+
+use minotty_ui::online::Response;
+
+use super::{RoomLink, SessionTx, lock};
+use minotty_domain::{KeyFingerprint, PlayerId};
+
+/// A session's identity within versus (unique per session, not per account).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemberId(pub u64);
+
+/// A registered player, as the services know them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRef {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+/// Which room a session is in, set by the room itself when it admits the session and cleared
+/// when it lets it go; the session routes its requests through it.
+pub type Link = Arc<Mutex<Option<RoomLink>>>;
+
+/// Whose seat a room keeps for a player whose connection dropped in its lobby: the account,
+/// or the key of an unregistered player (keyboard-interactive guests have neither).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Account(PlayerId),
+    Key(KeyFingerprint),
+}
+
+/// A session, as rooms and the queue know it.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub id: MemberId,
+    /// The displayed name (account name, or the sanitised SSH user name of a guest).
+    pub name: String,
+    pub account: Option<AccountRef>,
+    /// Who may take the member's seat back after a drop (`None`: bots, guests without a key).
+    pub owner: Option<Owner>,
+    pub tx: SessionTx,
+    pub link: Link,
+}
+
+impl Member {
+    /// Queues `response` for the session without waiting (see [`SessionTx::send`]); `false`
+    /// when it was dropped.
+    pub fn send(&self, response: Response) -> bool {
+        self.tx.send(response)
+    }
+
+    /// The room the session is in.
+    pub fn room(&self) -> Option<RoomLink> {
+        lock(&self.link).clone()
+    }
+
+    pub(super) fn set_room(&self, room: RoomLink) {
+        *lock(&self.link) = Some(room);
+    }
+
+    /// Forgets the room `code`, unless the session has moved on to another room meanwhile.
+    pub(super) fn clear_room(&self, code: &str) {
+        let mut link = lock(&self.link);
+        if link.as_ref().is_some_and(|l| l.code == code) {
+            *link = None;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! What a registered player who dropped out of a match is told when they come back: that it
+//! still runs without them, or how it ended (within [`NOTICE_WINDOW`], once).
+
+use tokio::time::Instant;
+
+use super::{Hub, NOTICE_WINDOW, lock};
+use minotty_domain::PlayerId;
+
+/// A registered player who dropped out of a match: told the result when they come back.
+#[derive(Clone, Debug)]
+pub(super) struct Dropped {
+    code: String,
+    /// The result, once the match is over.
+    result: Option<String>,
+    at: Instant,
+}
+
+impl Hub {
+    pub(super) fn note_dropped(&self, player: PlayerId, code: &str) {
+        let now = Instant::now();
+        let mut dropped = lock(&self.dropped);
+        dropped.retain(|_, d| now.duration_since(d.at) < NOTICE_WINDOW);
+        dropped.insert(
+            player,
+            Dropped {
+                code: code.to_owned(),
+                result: None,
+                at: now,
+            },
+        );
+    }
+
+    pub(super) fn note_result(&self, player: PlayerId, code: &str, result: String) {
+        if let Some(d) = lock(&self.dropped).get_mut(&player)
+            && d.code == code
+        {
+            d.result = Some(result);
+            d.at = Instant::now();
+        }
+    }
+
+    /// What to tell a player who comes back after dropping out of a match, once.
+    pub fn notice_for(&self, player: PlayerId) -> Option<String> {
+        let mut dropped = lock(&self.dropped);
+        let d = dropped.get(&player)?;
+        if d.at.elapsed() >= NOTICE_WINDOW {
+            dropped.remove(&player);
+            return None;
+        }
+        match &d.result {
+            Some(result) => {
+                let result = result.clone();
+                dropped.remove(&player);
+                Some(result)
+            }
+            None => Some(format!(
+                "Your match in room {} is still running without you; leaving it counts as a loss.",
+                d.code
+            )),
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! The room registry: this instance's rooms by code, how a room is opened (a private room,
+//! a ranked pair's, a battle against a bot), and wrong room codes per source address.
+
+use std::sync::Arc;
+
+use minotty_engine::rating::Rating;
+use minotty_ui::online::RoomOptions;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::{Hub, Member, RankedClaim, RoomLink, RoomMsg, code, lock, room};
+
+impl Hub {
+    /// The room with this (normalised) code.
+    pub fn room(&self, code: &str) -> Option<RoomLink> {
+        lock(&self.rooms).get(code).map(|tx| RoomLink {
+            code: code.to_owned(),
+            tx: tx.clone(),
+            tasks: self.tasks.clone(),
+        })
+    }
+
+    /// How many rooms are open.
+    pub fn room_count(&self) -> usize {
+        lock(&self.rooms).len()
+    }
+
+    /// Creates a room with `players` (the first hosts a private room) and starts its task;
+    /// a ranked room holds the players' `claims` until its match ends. `None` when no free
+    /// code was found.
+    pub fn create_room(
+        self: &Arc<Self>,
+        options: RoomOptions,
+        ranked: bool,
+        players: Vec<(Member, Option<Rating>)>,
+        claims: Vec<RankedClaim>,
+    ) -> Option<RoomLink> {
+        room::spawn(Arc::clone(self), options, ranked, players, claims, None)
+    }
+
+    /// Starts an unranked 1v1 battle of `member` against a bot of `level` at once (the
+    /// quick match's offer). `Err` says why not (no bot free, no room code).
+    pub fn create_bot_match(
+        self: &Arc<Self>,
+        member: Member,
+        level: minotty_bots::versus::Level,
+    ) -> Result<RoomLink, String> {
+        let guard = self.bots.claim().ok_or_else(|| {
+            "Every bot of the server is busy right now: still looking for a person.".to_owned()
+        })?;
+        let options = RoomOptions {
+            kind: minotty_engine::versus::MatchKind::Battle,
+            max_players: 2,
+            limit: minotty_ui::online::RoomLimit::None,
+        };
+        room::spawn(
+            Arc::clone(self),
+            options,
+            false,
+            vec![(member, None)],
+            Vec::new(),
+            Some((level, guard)),
+        )
+        .ok_or_else(|| "The server has no free room: try again.".to_owned())
+    }
+
+    /// Reserves a fresh code for `tx`.
+    pub(super) fn register(&self, tx: &mpsc::Sender<RoomMsg>) -> Option<String> {
+        let mut rooms = lock(&self.rooms);
+        let first = self.remote.as_ref().and_then(|r| r.code_prefix());
+        for _ in 0..64 {
+            let code = code::random_with(first);
+            if !rooms.contains_key(&code) {
+                rooms.insert(code.clone(), tx.clone());
+                return Some(code);
+            }
+        }
+        None
+    }
+
+    /// Frees `code`, if it still belongs to the room behind `tx` (a code is reused only once
+    /// free, so a late call never removes a newer room).
+    pub(super) fn unregister(&self, code: &str, tx: &mpsc::Sender<RoomMsg>) {
+        let mut rooms = lock(&self.rooms);
+        if rooms.get(code).is_some_and(|t| t.same_channel(tx)) {
+            rooms.remove(code);
+        }
+    }
+
+    /// When the address `ip` may try another room code, if not now.
+    pub fn join_blocked_until(&self, ip: std::net::IpAddr, now: Instant) -> Option<Instant> {
+        lock(&self.join_failures).blocked_until(ip, now)
+    }
+
+    /// Counts a wrong room code from `ip`.
+    pub fn join_failed(&self, ip: std::net::IpAddr, now: Instant) {
+        lock(&self.join_failures).fail(ip, now);
+    }
+}
