@@ -4,7 +4,7 @@
 
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
-use minotty_ui::online::{
+use minotty_protocol::{
     BoardSnapshot, MatchResult, MatchStart, OpenRoomEntry, OpponentView, Progress, Report,
     ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
 };
