@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use minotty_engine::{ModeKind, RulesetId, Stats};
 use minotty_ui::figures;
-use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
+use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 
 use crate::store::{
     Board, Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs, has_board,

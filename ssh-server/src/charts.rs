@@ -3,7 +3,7 @@
 //! per second per game.
 
 use minotty_engine::{ModeKind, Stats};
-use minotty_ui::online::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
+use minotty_protocol::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
 
 use crate::store::{PaceGame, RankedGame, rank_key};
 

@@ -5,7 +5,7 @@
 //! without a PTY).
 
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_ui::online::BoardId;
+use minotty_protocol::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
 

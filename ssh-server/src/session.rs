@@ -9,7 +9,8 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{Identity, Request, Response};
+use minotty_protocol::{Identity};
+use minotty_ui::{Request, Response};
 use minotty_ui::{App, AppContext};
 use russh::ChannelId;
 use russh::server::Handle;

@@ -15,7 +15,7 @@ use minotty_server::services::{Login, Services, SharedServices};
 use minotty_server::store::{GameWriter, Store, WriterConfig};
 use minotty_ui::FinishedGame;
 use minotty_ui::figures::{time, time_delta};
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
 

@@ -16,7 +16,7 @@ use minotty_server::store::{
     GameWriter, KeyFingerprint, MatchPlayer, NewKey, NewMatch, PlayerId, PlayerName, Store,
     WriterConfig, unix_now,
 };
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use sqlx::AnyPool;
 
 const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";

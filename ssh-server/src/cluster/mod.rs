@@ -43,7 +43,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 

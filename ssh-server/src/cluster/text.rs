@@ -2,7 +2,7 @@
 //! name allowlist (`crate::names`), every message the same characters, bounded, before any
 //! player sees it.
 
-use minotty_ui::online::{MatchResult, MatchStart, OpponentView, RoomView};
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, RoomView};
 
 use super::checks::valid_part;
 use super::wire::Relay;

@@ -6,10 +6,8 @@
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::Settings;
-use minotty_ui::online::{
-    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
-    ProfileBest, Request, Response, SnapshotEntry,
-};
+use minotty_protocol::{BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile, ProfileBest, SnapshotEntry};
+use minotty_ui::{Request, Response};
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
 use crate::boards::{self, Figures};
@@ -95,7 +93,7 @@ impl Local {
                     .bests
                     .into_iter()
                     .filter_map(|b| {
-                        Some(minotty_ui::online::ModeBest {
+                        Some(minotty_protocol::ModeBest {
                             mode: b.mode,
                             ruleset: b.ruleset,
                             best: b.best?,
@@ -283,7 +281,7 @@ impl Local {
     }
 
     /// The profile's charts from the save file's games (every board's best is kept there).
-    fn charts(&self) -> minotty_ui::online::ProfileCharts {
+    fn charts(&self) -> minotty_protocol::ProfileCharts {
         let games = &self.save.data.games;
         let ranked: Vec<store::RankedGame> = games
             .iter()
@@ -297,7 +295,7 @@ impl Local {
                 })
             })
             .collect();
-        let skip = games.len().saturating_sub(minotty_ui::online::PPS_GAMES);
+        let skip = games.len().saturating_sub(minotty_protocol::PPS_GAMES);
         let pace: Vec<store::PaceGame> = games[skip..]
             .iter()
             .filter_map(|g| {

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, RulesetId};
-use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
+use minotty_protocol::{BoardId, BoardPeriod, Identity};
+use minotty_ui::{Request, Response};
 use minotty_ui::{FinishedGame, Settings};
 
 use super::local::Local;

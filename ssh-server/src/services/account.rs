@@ -25,7 +25,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use minotty_ui::Settings;
-use minotty_ui::online::{GameRecorded, Identity, Request, Response, SnapshotEntry};
+use minotty_protocol::{GameRecorded, Identity, SnapshotEntry};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 

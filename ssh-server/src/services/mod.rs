@@ -11,7 +11,7 @@ pub mod versus;
 
 use std::net::IpAddr;
 
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 use crate::names::DisplayName;

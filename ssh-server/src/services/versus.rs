@@ -9,7 +9,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use minotty_engine::rating::Rating;
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::{Hub, Member, RankedClaim, lock};
 use crate::store::{PlayerId, StoreError};

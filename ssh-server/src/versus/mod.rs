@@ -35,7 +35,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use minotty_engine::rating::Rating;
-use minotty_ui::online::{Response, RoomOptions};
+use minotty_protocol::{RoomOptions};
+use minotty_ui::{Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
@@ -348,7 +349,7 @@ impl Hub {
         let options = RoomOptions {
             kind: minotty_engine::versus::MatchKind::Battle,
             max_players: 2,
-            limit: minotty_ui::online::RoomLimit::None,
+            limit: minotty_protocol::RoomLimit::None,
         };
         room::spawn(
             Arc::clone(self),

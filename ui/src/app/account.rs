@@ -1,5 +1,5 @@
 //! Accounts, leaderboards, the profile and replays: the App's side of the conversation with
-//! the server (see [`crate::online`]). One sub-screen shows at a time on `Screen::Account`;
+//! the server (see [`minotty_protocol`]). One sub-screen shows at a time on `Screen::Account`;
 //! a replay remembers the screen it was opened from and returns to it.
 
 use ratatui::buffer::Buffer;
@@ -7,7 +7,8 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{App, Screen};
-use crate::online::{GameRecorded, Identity, Request, Response};
+use minotty_protocol::{GameRecorded, Identity};
+use crate::{Request, Response};
 use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
 use crate::screens::account_form::{Load, clean};
 use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
@@ -398,7 +399,7 @@ impl App {
                 if let Some(Sub::Keys(k)) = sub {
                     let keys = keys
                         .iter()
-                        .map(|k| crate::online::KeyView {
+                        .map(|k| minotty_protocol::KeyView {
                             fingerprint: clean(&k.fingerprint),
                             algorithm: clean(&k.algorithm).chars().take(24).collect(),
                             ..k.clone()

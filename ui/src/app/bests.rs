@@ -2,7 +2,8 @@
 //! been stored since), kept cleaned of control characters.
 
 use super::App;
-use crate::online::{Identity, ModeBest, Request, Response};
+use minotty_protocol::{Identity, ModeBest};
+use crate::{Request, Response};
 use crate::screens::account_form::clean;
 
 impl App {

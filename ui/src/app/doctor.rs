@@ -7,7 +7,7 @@ use ratatui::widgets::Widget;
 
 use super::{App, Screen};
 use crate::keys::KeyEvent;
-use crate::online::{Request, Response};
+use crate::{Request, Response};
 use crate::screens::doctor::{DoctorAction, DoctorScreen, DoctorView};
 use crate::theme::Theme;
 

@@ -8,7 +8,7 @@
 
 use super::{App, Screen};
 use crate::keys::KeyEvent;
-use crate::online::{Request, Response};
+use crate::{Request, Response};
 use crate::screens::live::{LiveAction, LiveView};
 
 /// The list is asked for again this often while the Live screen shows.

@@ -8,7 +8,6 @@ mod leave;
 pub(crate) mod live;
 mod parked;
 mod puzzle;
-mod reports;
 mod route;
 mod self_pause;
 mod snapshots;
@@ -16,7 +15,6 @@ mod unreachable;
 mod versus;
 
 pub use parked::ParkedGame;
-pub use reports::{EventDigest, end_reports, progress_of, snapshot};
 #[cfg(test)]
 pub use snapshots::NOTICE_MS as SNAPSHOT_NOTICE_MS;
 
@@ -27,7 +25,8 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{Identity, Request, Response};
+use minotty_protocol::{Identity};
+use crate::{Request, Response};
 use crate::screens::game::GameView;
 use crate::screens::help::{HelpScreen, HelpView};
 use crate::screens::menu::MenuView;
@@ -94,7 +93,7 @@ pub struct App {
     quit: bool,
     dirty: bool,
     identity: Identity,
-    /// Requests for the front end, oldest first (see [`crate::online`]).
+    /// Requests for the front end, oldest first (see [`minotty_protocol`]).
     requests: Vec<Request>,
     account: account::AccountState,
     versus: versus::VersusState,
@@ -449,7 +448,7 @@ impl App {
     }
 
     /// The requests queued since the last call, oldest first: the front end carries them out
-    /// and answers with [`App::deliver`] (see [`crate::online`]).
+    /// and answers with [`App::deliver`] (see [`minotty_protocol`]).
     pub fn take_requests(&mut self) -> Vec<Request> {
         std::mem::take(&mut self.requests)
     }

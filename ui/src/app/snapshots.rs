@@ -5,7 +5,7 @@
 use minotty_engine::Game;
 
 use super::{App, Screen};
-use crate::online::{Request, Response};
+use crate::{Request, Response};
 use crate::screens::account_form::clean;
 use crate::text::clock;
 

@@ -8,7 +8,8 @@
 
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{Identity, Request, Response};
+use minotty_protocol::{Identity};
+use crate::{Request, Response};
 use crate::screens::account_unreachable::{
     MENU_NOTICE, MENU_TRYING, RETRY_EVERY_MS, Unreachable, UnreachableAction,
 };

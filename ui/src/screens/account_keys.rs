@@ -10,7 +10,7 @@ use super::account_form::{Load, PASSWORD_MAX, PASSWORD_MIN, date, edit, field, l
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::KeyView;
+use minotty_protocol::KeyView;
 use crate::text::sfmt;
 use crate::theme::Theme;
 

@@ -14,7 +14,7 @@ pub use super::custom::{CustomOptions, Opt};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::SnapshotEntry;
+use minotty_protocol::SnapshotEntry;
 use crate::rules::{
     fixed_ruleset, preset_ruleset, ruleset_description, ruleset_name, takes_ruleset,
 };
@@ -50,7 +50,7 @@ pub struct ModeSelect {
     pub puzzle_cleared: u8,
     /// The player's all-time bests (the answer to `Request::Bests`), shown for the mode and
     /// ruleset chosen.
-    pub bests: Vec<crate::online::ModeBest>,
+    pub bests: Vec<minotty_protocol::ModeBest>,
     /// Descent can be started (the App's [`crate::App::descent_unlocked`]).
     pub descent_unlocked: bool,
 }

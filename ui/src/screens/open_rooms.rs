@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::online::{OpenRoomEntry, RoomState, RoomView};
+use minotty_protocol::{OpenRoomEntry, RoomState, RoomView};
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 

@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::draw;
-use crate::online::OpponentView;
+use minotty_protocol::OpponentView;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::garbage_meter;

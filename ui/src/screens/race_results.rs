@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::online::{MatchResult, ResultRow};
+use minotty_protocol::{MatchResult, ResultRow};
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 

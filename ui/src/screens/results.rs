@@ -11,7 +11,7 @@ use crate::draw;
 use crate::figures::{self, pps};
 use crate::keymap::Keymap;
 use crate::keys::{Key, KeyEvent};
-use crate::online::GameRecorded;
+use minotty_protocol::GameRecorded;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::stats::{piece_counts_line, piece_letter};

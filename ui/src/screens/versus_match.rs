@@ -10,8 +10,8 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::online::OpponentView;
-use crate::online::{MatchStart, RoomLimit};
+use minotty_protocol::OpponentView;
+use minotty_protocol::{MatchStart, RoomLimit};
 use crate::screens::opponent_board::{draw_full, status};
 use crate::screens::versus_watch;
 use crate::session::{Effects, GameSession, clear_name};

@@ -8,7 +8,7 @@ use ratatui::widgets::Widget;
 use super::{Nav, nav, wrap};
 use crate::draw;
 use crate::keys::KeyEvent;
-use crate::online::{RoomLimit, RoomOptions};
+use minotty_protocol::{RoomLimit, RoomOptions};
 use crate::text::sfmt;
 use crate::theme::Theme;
 

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::online::{RoomLimit, RoomState, RoomView};
+use minotty_protocol::{RoomLimit, RoomState, RoomView};
 use crate::text::sfmt;
 use crate::theme::Theme;
 

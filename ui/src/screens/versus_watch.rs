@@ -10,7 +10,7 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::online::{NEXT_SHOWN, OpponentView};
+use minotty_protocol::{NEXT_SHOWN, OpponentView};
 use crate::screens::opponent_board::draw_full;
 use crate::screens::race_results::RACE_LINES;
 use crate::text::{StackStr, clock, sfmt};
@@ -28,7 +28,7 @@ pub fn fits(n: usize, w: u16, h: u16) -> bool {
     n > 0 && (n as u32) * u32::from(BLOCK_W) <= u32::from(w) + 1 && h >= FULL_H
 }
 
-/// A piece as [`crate::online::Progress`] codes it.
+/// A piece as [`minotty_protocol::Progress`] codes it.
 fn piece(v: u8) -> Option<Piece> {
     Piece::ALL.get(usize::from(v).wrapping_sub(1)).copied()
 }

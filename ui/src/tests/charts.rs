@@ -7,9 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent};
-use crate::online::{
-    BestHistory, BestPoint, GamePps, Profile, ProfileBest, ProfileCharts, RecentGame,
-};
+use minotty_protocol::{BestHistory, BestPoint, GamePps, Profile, ProfileBest, ProfileCharts, RecentGame};
 use crate::screens::account_form::Load;
 use crate::screens::account_profile::{ProfileAction, ProfileScreen, ProfileView};
 use crate::settings::{ColorMode, Graphics, Settings};
@@ -205,10 +203,8 @@ mod versus {
     use minotty_engine::Mode;
     use minotty_engine::versus::MatchKind;
 
-    use crate::online::{
-        BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Response,
-        ResultRow,
-    };
+    use minotty_protocol::{BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow};
+    use crate::{Response};
     use crate::tests::{draw, press};
     use crate::testutil::lines;
     use crate::{App, AppContext, Graphics, Key};

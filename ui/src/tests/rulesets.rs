@@ -4,10 +4,8 @@
 use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
-use crate::online::{
-    BoardId, BoardPeriod, BoardRow, Identity, LeaderboardPage, Profile, ProfileBest, RecentGame,
-    Request, Response,
-};
+use minotty_protocol::{BoardId, BoardPeriod, BoardRow, Identity, LeaderboardPage, Profile, ProfileBest, RecentGame};
+use crate::{Request, Response};
 use crate::{App, AppContext, Key};
 
 fn registered() -> App {

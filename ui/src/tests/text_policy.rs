@@ -7,10 +7,8 @@ use minotty_engine::versus::MatchKind;
 
 use super::*;
 use crate::allowlist::{is_allowed_name_char, sanitize_display};
-use crate::online::{
-    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Response, ResultRow,
-    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
-};
+use minotty_protocol::{BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
+use crate::{Response};
 
 /// What a hostile name hides: bidi overrides and isolates, zero-width joiners and spaces, an
 /// escape sequence and a C1 CSI, private-use characters, a tag character, a variation

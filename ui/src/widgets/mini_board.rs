@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 
 use crate::draw;
-use crate::online::BoardSnapshot;
+use minotty_protocol::BoardSnapshot;
 use crate::settings::Graphics;
 use crate::theme::Theme;
 

@@ -4,7 +4,7 @@
 
 use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
 use minotty_ui::figures::{count_delta, time_delta};
-use minotty_ui::online::ModeBest;
+use minotty_protocol::ModeBest;
 
 use crate::boards::{self, Figures};
 use crate::store::{

@@ -4,9 +4,8 @@
 use std::sync::Arc;
 
 use minotty_engine::RulesetId;
-use minotty_ui::online::{
-    KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
-};
+use minotty_protocol::{KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, SnapshotEntry};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 use super::{LiveKeys, error};

@@ -6,7 +6,8 @@
 use super::View;
 use crate::app::App;
 use crate::keys::{Key, KeyEvent};
-use crate::online::{OpenRoomEntry, Request, RoomState};
+use minotty_protocol::{OpenRoomEntry, RoomState};
+use crate::{Request};
 use crate::screens::open_rooms::OpenRoomsView;
 use crate::screens::{Nav, nav, wrap};
 use crate::text::sanitize;
