@@ -9,8 +9,8 @@
 use std::fmt::Write;
 
 use minotty_engine::{ModeKind, RulesetId, Stats};
-use minotty_ui::figures;
 use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
+use minotty_ui::figures;
 
 use crate::store::{
     Board, Entry, Page, Period, PlayerId, RatingEntry, Store, StoreError, UnixMs, has_board,

@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, ModeKind, RulesetId};
+use minotty_protocol::{BoardId, BoardPeriod, Identity};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
 use minotty_server::store::{GameWriter, Store, WriterConfig};
-use minotty_protocol::{BoardId, BoardPeriod, Identity};
-use minotty_ui::{Request, Response};
 use minotty_ui::{FinishedGame, Settings};
+use minotty_ui::{Request, Response};
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
 

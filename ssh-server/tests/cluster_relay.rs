@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::{RoomLimit, RoomOptions};
 use minotty_server::cluster::auth::{Auth, ClusterKey};
 use minotty_server::cluster::checks::{self, DropReason};
 use minotty_server::cluster::wire::{
@@ -17,8 +18,7 @@ use minotty_server::cluster::wire::{
 };
 use minotty_server::cluster::{self, ClusterConfig};
 use minotty_server::versus::{Hub, Member, SessionTx};
-use minotty_protocol::{RoomLimit, RoomOptions};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 
 struct Nats(Child, String);

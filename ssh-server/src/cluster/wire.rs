@@ -4,7 +4,7 @@
 
 use minotty_engine::versus::Targeting;
 use minotty_protocol::{MatchResult, MatchStart, OpponentView, Report, RoomView};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 

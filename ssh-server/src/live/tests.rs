@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Button, Game, GameConfig, Input, Mode, ModeKind};
-use minotty_protocol::{LiveKind};
+use minotty_protocol::LiveKind;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;

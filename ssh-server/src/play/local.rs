@@ -5,8 +5,11 @@
 
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
+use minotty_protocol::{
+    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
+    ProfileBest, SnapshotEntry,
+};
 use minotty_ui::Settings;
-use minotty_protocol::{BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile, ProfileBest, SnapshotEntry};
 use minotty_ui::{Request, Response};
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};

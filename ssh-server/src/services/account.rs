@@ -24,8 +24,8 @@ mod worker;
 use std::sync::Arc;
 use std::time::Duration;
 
-use minotty_ui::Settings;
 use minotty_protocol::{GameRecorded, Identity, SnapshotEntry};
+use minotty_ui::Settings;
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use minotty_engine::{Event, Game, GameConfig, Input, Time};
 use minotty_protocol::{MatchStart, Report};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 

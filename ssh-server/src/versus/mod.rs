@@ -35,8 +35,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use minotty_engine::rating::Rating;
-use minotty_protocol::{RoomOptions};
-use minotty_ui::{Response};
+use minotty_protocol::RoomOptions;
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::task::TaskTracker;

@@ -23,7 +23,7 @@ use minotty_bots::versus::Level;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_protocol::{RoomLimit, RoomOptions};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 

@@ -7,8 +7,6 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{App, Screen};
-use minotty_protocol::{GameRecorded, Identity};
-use crate::{Request, Response};
 use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
 use crate::screens::account_form::{Load, clean};
 use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
@@ -19,6 +17,8 @@ use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
 use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
 use crate::theme::Theme;
+use crate::{Request, Response};
+use minotty_protocol::{GameRecorded, Identity};
 
 /// The account sub-screens.
 #[derive(Debug)]

@@ -25,8 +25,6 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
-use minotty_protocol::{Identity};
-use crate::{Request, Response};
 use crate::screens::game::GameView;
 use crate::screens::help::{HelpScreen, HelpView};
 use crate::screens::menu::MenuView;
@@ -40,6 +38,8 @@ use crate::settings::Settings;
 use crate::text::sanitize;
 use crate::theme::Theme;
 use crate::{AppContext, FinishedGame};
+use crate::{Request, Response};
+use minotty_protocol::Identity;
 
 /// The full-screen views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

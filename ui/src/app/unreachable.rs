@@ -8,12 +8,12 @@
 
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use minotty_protocol::{Identity};
-use crate::{Request, Response};
 use crate::screens::account_unreachable::{
     MENU_NOTICE, MENU_TRYING, RETRY_EVERY_MS, Unreachable, UnreachableAction,
 };
 use crate::screens::account_welcome::Welcome;
+use crate::{Request, Response};
+use minotty_protocol::Identity;
 
 /// The tries of an unreachable account.
 #[derive(Debug, Default)]

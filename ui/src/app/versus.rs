@@ -12,11 +12,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use minotty_protocol::{EventDigest, end_reports, progress_of, snapshot};
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use minotty_protocol::{MatchResult, Report, RoomLimit, RoomState, RoomView};
-use crate::{Request, Response};
 use crate::screens::is_ctrl;
 use crate::screens::versus_match::{Match, MatchView};
 use crate::screens::versus_menu::{self, CreateForm, JoinView, MenuView};
@@ -26,6 +23,9 @@ use crate::session::GameSession;
 use crate::text::sanitize;
 use crate::theme::Theme;
 use crate::widgets::charts::AttackTimeline;
+use crate::{Request, Response};
+use minotty_protocol::{EventDigest, end_reports, progress_of, snapshot};
+use minotty_protocol::{MatchResult, Report, RoomLimit, RoomState, RoomView};
 
 /// The longest room code the join field takes.
 pub const CODE_MAX: usize = 8;

@@ -17,11 +17,11 @@ use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::figures::pps;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 use crate::rules::mode_with_ruleset;
 use crate::text::{StackStr, clock, sanitize, sfmt};
 use crate::theme::Theme;
 use crate::widgets::mini_board;
+use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 
 /// What the Live screen shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

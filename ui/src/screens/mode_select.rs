@@ -14,7 +14,6 @@ pub use super::custom::{CustomOptions, Opt};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use minotty_protocol::SnapshotEntry;
 use crate::rules::{
     fixed_ruleset, preset_ruleset, ruleset_description, ruleset_name, takes_ruleset,
 };
@@ -22,6 +21,7 @@ use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
+use minotty_protocol::SnapshotEntry;
 
 /// What a locked Descent says.
 pub const LOCKED_NOTE: &str = "Locked: Finish Puzzle to unlock";

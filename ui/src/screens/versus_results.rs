@@ -10,12 +10,12 @@ use ratatui::widgets::Widget;
 use super::{Nav, nav, wrap};
 use crate::draw;
 use crate::keys::KeyEvent;
-use minotty_protocol::MatchResult;
 use crate::screens::race_results;
 use crate::screens::versus_menu::arrow;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::charts::{AttackTimeline, ChartView, MAX_SERIES, MIN_CHART, Series};
+use minotty_protocol::MatchResult;
 
 pub const ITEMS: [&str; 3] = ["Rematch", "Back to room", "Leave"];
 

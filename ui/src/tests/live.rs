@@ -6,8 +6,11 @@ use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
 use crate::app::live::{LIST_EVERY_MS, TV_ENDED_HOLD_MS, TV_SWITCH_MS};
-use minotty_protocol::{BoardSnapshot, LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView, Progress};
 use crate::{Request, Response};
+use minotty_protocol::{
+    BoardSnapshot, LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView,
+    Progress,
+};
 
 fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
     LiveEntry {

@@ -4,8 +4,8 @@
 use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
-use minotty_protocol::{Identity, Profile, ProfileBest, RecentGame, RecentMatch};
 use crate::{Request, Response};
+use minotty_protocol::{Identity, Profile, ProfileBest, RecentGame, RecentMatch};
 
 fn registered() -> App {
     App::new(AppContext {
@@ -98,7 +98,10 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
     assert!(screen(&a).contains("No replay for this one."));
 }
 
-fn leaderboard(rows: Vec<minotty_protocol::BoardRow>, board: minotty_protocol::BoardId) -> Response {
+fn leaderboard(
+    rows: Vec<minotty_protocol::BoardRow>,
+    board: minotty_protocol::BoardId,
+) -> Response {
     Response::Leaderboard(minotty_protocol::LeaderboardPage {
         board,
         ruleset: RulesetId::Standard,

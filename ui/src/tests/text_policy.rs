@@ -6,9 +6,12 @@ use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
 
 use super::*;
+use crate::Response;
 use crate::allowlist::{is_allowed_name_char, sanitize_display};
-use minotty_protocol::{BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
-use crate::{Response};
+use minotty_protocol::{
+    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow, RoomLimit,
+    RoomOptions, RoomState, RoomView, SeatView,
+};
 
 /// What a hostile name hides: bidi overrides and isolates, zero-width joiners and spaces, an
 /// escape sequence and a C1 CSI, private-use characters, a tag character, a variation

@@ -4,8 +4,8 @@
 use minotty_engine::ModeKind;
 
 use super::*;
+use crate::Response;
 use minotty_protocol::{GameRecorded, Identity};
-use crate::{Response};
 
 fn registered() -> App {
     App::new(AppContext {

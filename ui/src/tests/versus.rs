@@ -6,8 +6,11 @@ use minotty_engine::versus::MatchKind;
 use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
 
 use super::*;
-use minotty_protocol::{BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
 use crate::{Request, Response};
+use minotty_protocol::{
+    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, ResultRow,
+    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+};
 
 pub(super) fn online() -> App {
     App::new(AppContext {

@@ -8,8 +8,8 @@ use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
+use crate::Response;
 use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow};
-use crate::{Response};
 
 fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {

@@ -3,8 +3,8 @@
 //! "-1.234"). Read before the game is handed to the writer, so it is the best the game faced.
 
 use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
-use minotty_ui::figures::{count_delta, time_delta};
 use minotty_protocol::ModeBest;
+use minotty_ui::figures::{count_delta, time_delta};
 
 use crate::boards::{self, Figures};
 use crate::store::{

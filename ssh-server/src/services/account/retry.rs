@@ -74,8 +74,8 @@ mod tests {
     use std::net::{IpAddr, Ipv4Addr};
     use std::time::Duration;
 
+    use minotty_protocol::Identity;
     use minotty_ui::Settings;
-    use minotty_protocol::{Identity};
     use minotty_ui::{Request, Response};
     use tokio::sync::{mpsc, watch};
 

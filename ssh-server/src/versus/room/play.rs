@@ -2,7 +2,7 @@
 
 use minotty_engine::versus::{MatchKind, Router, Targeting};
 use minotty_protocol::{BoardSnapshot, MatchStart, Progress, Report, RoomLimit, RoomState};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Live, Player, Room, match_mode, win};

@@ -5,7 +5,7 @@ use minotty_engine::Replay;
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_protocol::{MatchResult, ResultRow, RoomState};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, verify};

@@ -4,7 +4,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use minotty_protocol::{RoomView, SeatView};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Member, MemberId, Room};

@@ -3,7 +3,7 @@
 //! a match over with that member's replay in hand stands.
 
 use minotty_protocol::{Progress, Report};
-use minotty_ui::{Response};
+use minotty_ui::Response;
 
 use super::{Client, battle, closed, result, room_of, start, stored_matches, temp_store};
 use crate::services::versus::SharedVersus;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use minotty_protocol::{RoomState};
+use minotty_protocol::RoomState;
 use minotty_ui::{Request, Response};
 
 use super::{Client, SharedVersus, battle};

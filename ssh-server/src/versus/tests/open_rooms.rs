@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use minotty_protocol::{OpenRoomEntry};
+use minotty_protocol::OpenRoomEntry;
 use minotty_ui::{Request, Response};
 
 use super::{Client, battle, room_of};

@@ -2,7 +2,7 @@
 //! list and what a Live spectator is sent never tell); private players' matches unlisted;
 //! spectators per room capped.
 
-use minotty_protocol::{LiveKind};
+use minotty_protocol::LiveKind;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 
@@ -94,11 +94,9 @@ async fn a_private_players_match_is_not_listed() {
     assert!(cat.failed().await.contains("ended"));
 
     // After the match, shy lets others watch again: the rematch is listed.
-    c[0].send(Request::Report(vec![
-        minotty_protocol::Report::Forfeited {
-            progress: minotty_protocol::Progress::default(),
-        },
-    ]));
+    c[0].send(Request::Report(vec![minotty_protocol::Report::Forfeited {
+        progress: minotty_protocol::Progress::default(),
+    }]));
     c[1].wait(|r| matches!(r, Response::MatchOver(_)).then_some(()))
         .await;
     c[1].client.as_mut().expect("a client").set_watchable(true);
