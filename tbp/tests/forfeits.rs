@@ -15,7 +15,7 @@ use minotty_protocol::{RoomLimit, RoomOptions, RoomView};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::tbp::{BotSpec, TbpBots, TbpSettings};
+use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
 use minotty_server::versus::bot::BotLimits;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;

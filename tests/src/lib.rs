@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_server::tbp::TbpBots;
+use minotty_tbp::frontend::TbpBots;
 use minotty_server::{HostKey, Limits, ServerConfig, Store};
 use russh::client::{self, Handle, Msg};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};

@@ -38,7 +38,7 @@ impl SharedVersus {
 
     /// The same with these bot limits.
     pub fn with_bots(store: Option<Store>, seed: Option<u32>, bots: BotLimits) -> SharedVersus {
-        SharedVersus::with_tbp(store, seed, bots, crate::tbp::TbpBots::default())
+        SharedVersus::with_tbp(store, seed, bots, minotty_tbp::frontend::TbpBots::default())
     }
 
     /// The same with these bot limits and the operator's Tetris Bot Protocol bots.
@@ -46,7 +46,7 @@ impl SharedVersus {
         store: Option<Store>,
         seed: Option<u32>,
         bots: BotLimits,
-        tbp: crate::tbp::TbpBots,
+        tbp: minotty_tbp::frontend::TbpBots,
     ) -> SharedVersus {
         SharedVersus {
             hub: Arc::new(Hub::with_bots(store, seed, bots).with_tbp(tbp)),

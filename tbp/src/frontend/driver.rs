@@ -11,9 +11,9 @@
 use std::time::Duration;
 
 use minotty_engine::{Button, Game};
-use minotty_tbp::msg::FEATURE_GARBAGE;
-use minotty_tbp::path::{path_among, placements};
-use minotty_tbp::{BotMessage, FrontendMessage, Move, TbpState};
+use crate::msg::FEATURE_GARBAGE;
+use crate::path::{path_among, placements};
+use crate::{BotMessage, FrontendMessage, Move, TbpState};
 use tokio::time::Instant;
 
 use super::TbpSettings;
@@ -409,5 +409,5 @@ fn kind(message: &BotMessage) -> &'static str {
 
 /// At most [`MAX_TEXT`] characters of `s` that are safe to draw to a player.
 fn printable(s: &str) -> String {
-    crate::names::sanitize_display(s, MAX_TEXT)
+    minotty_ui::allowlist::sanitize_display(s, MAX_TEXT)
 }

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use minotty_engine::{Game, Input, Piece, Time};
-use minotty_tbp::{Move, TbpState};
+use crate::{Move, TbpState};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::{CancellationToken, DropGuard};
