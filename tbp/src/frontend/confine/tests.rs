@@ -169,7 +169,7 @@ mod proc {
             let out = std::process::Command::new(exe)
                 .args([
                     "--exact",
-                    "tbp::confine::tests::proc::the_servers_environment_never_reaches_a_bot",
+                    "frontend::confine::tests::proc::the_servers_environment_never_reaches_a_bot",
                     "--test-threads=1",
                 ])
                 .env("MINOTTY_DB", CANARY)
