@@ -1,4 +1,4 @@
-//! The services a session's App talks to (see `minotty_ui::online`): accounts, leaderboards,
+//! The services a session's App talks to (see `minotty_protocol`): accounts, leaderboards,
 //! profile and replays (`account.rs`, over the store) and versus rooms and matchmaking
 //! (`versus.rs`). The session task drains the App's requests into [`Services::handle`] and
 //! feeds every [`Response`] that arrives on the receiver back with `App::deliver`.

@@ -10,10 +10,10 @@
 
 use std::time::Duration;
 
-use minotty_engine::{Button, Game};
 use crate::msg::FEATURE_GARBAGE;
 use crate::path::{path_among, placements};
 use crate::{BotMessage, FrontendMessage, Move, TbpState};
+use minotty_engine::{Button, Game};
 use tokio::time::Instant;
 
 use super::TbpSettings;
