@@ -44,8 +44,6 @@ pub(super) struct AccountState {
     recorded: Option<(u64, GameRecorded)>,
     /// The settings changed since the settings screen was opened.
     settings_touched: bool,
-    /// The tries of an unreachable account (see `unreachable.rs`).
-    pub(super) retry: super::unreachable::Retry,
     /// The player connected with an SSH key and chose to play as a guest this time: told how
     /// to get an account with that key, not to connect with one.
     chose_guest: bool,

@@ -96,6 +96,9 @@ pub struct App {
     /// Requests for the front end, oldest first (see [`minotty_protocol`]).
     requests: Vec<Request>,
     account: account::AccountState,
+    /// The tries of an unreachable account: the `unreachable` feature's own state (the account
+    /// screens only show its screen).
+    unreachable: unreachable::Retry,
     versus: versus::VersusState,
     /// Snapshot requests in flight and the footer notice (see `snapshots.rs`).
     snaps: snapshots::SnapshotState,
@@ -159,6 +162,7 @@ impl App {
             identity: ctx.identity,
             requests: Vec::new(),
             account: account::AccountState::default(),
+            unreachable: unreachable::Retry::default(),
             versus: versus::VersusState::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
