@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use minotty_bots::versus::{Duel, Level, duel};
 
-use crate::tbp::BotSpec;
+use minotty_tbp::frontend::BotSpec;
 
 pub mod tbp;
 

@@ -10,8 +10,8 @@ use std::fmt::Write;
 
 use minotty_domain::{Period, PlayerId, has_board, home_ruleset};
 use minotty_engine::{ModeKind, RulesetId, Stats};
+use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 use minotty_ui::figures;
-use minotty_ui::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 
 use crate::store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 

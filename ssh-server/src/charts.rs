@@ -4,7 +4,7 @@
 
 use minotty_domain::{PaceGame, RankedGame, rank_key};
 use minotty_engine::{ModeKind, Stats};
-use minotty_ui::online::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
+use minotty_protocol::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
 
 /// Ranked games read for the personal-best chart, at most (the store keeps a player's newest
 /// 1,000 games and every best).

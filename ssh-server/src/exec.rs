@@ -7,7 +7,7 @@
 use minotty_domain::text::echo;
 use minotty_domain::{Period, ranked_modes};
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_ui::online::BoardId;
+use minotty_protocol::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
 

@@ -125,7 +125,7 @@ impl ConnectionHandler {
         cols: u32,
         rows: u32,
         session: &mut Session,
-        initial: Option<minotty_ui::online::Request>,
+        initial: Option<minotty_ui::Request>,
         kind: SessionKind,
     ) {
         let (tx, rx) = mpsc::channel(EVENT_QUEUE);

@@ -39,7 +39,6 @@ pub mod socket;
 pub mod spool;
 pub mod store;
 pub mod stored_settings;
-pub mod tbp;
 pub mod terminal;
 pub mod versus;
 pub mod work;

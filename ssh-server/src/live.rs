@@ -28,9 +28,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use minotty_engine::{Game, ModeKind, RulesetId};
-use minotty_ui::online::{
-    LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, Request, Response,
-};
+use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -305,7 +304,7 @@ pub fn frame_of(id: u64, player: &str, game: &Game) -> LiveFrame {
         player: player.to_owned(),
         mode: config.mode.kind,
         ruleset: config.ruleset,
-        board: minotty_ui::snapshot(game),
+        board: minotty_protocol::snapshot(game),
         stats: stats_of(game),
         next: game.preview().take(5).map(|p| p as u8 + 1).collect(),
         hold: game.hold_piece().map_or(0, |p| p as u8 + 1),

@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Stdout, Write};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use minotty_ui::{App, AppContext, Key, KeyEvent, KeyKind, Mods};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;

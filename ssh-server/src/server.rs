@@ -34,7 +34,7 @@ pub struct ServerConfig {
     /// and screens that need it say so.
     pub store: Option<Store>,
     /// The Tetris Bot Protocol bots players can face (none: `TbpBots::default()`).
-    pub tbp: crate::tbp::TbpBots,
+    pub tbp: minotty_tbp::frontend::TbpBots,
     /// Rooms and the queue across instances over NATS (`--nats`); `None`: a single instance.
     pub cluster: Option<crate::cluster::ClusterConfig>,
     /// Where games and matches the database does not take are kept until it does

@@ -10,8 +10,9 @@
 use std::time::Duration;
 
 use minotty_domain::DisplayName;
-use minotty_ui::online::{Identity, Request, Response};
+use minotty_protocol::Identity;
 use minotty_ui::{App, AppContext};
+use minotty_ui::{Request, Response};
 use russh::ChannelId;
 use russh::server::Handle;
 use tokio::sync::{mpsc, watch};

@@ -12,11 +12,12 @@ use std::time::Duration;
 
 use minotty_domain::{KeyFingerprint, PlayerName};
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::{Identity, RoomLimit, RoomOptions, RoomView};
 use minotty_server::services::account::{KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
 use minotty_server::store::{NewKey, Store};
-use minotty_ui::online::{Identity, Request, Response, RoomLimit, RoomOptions, RoomView};
+use minotty_ui::{Request, Response};
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
 

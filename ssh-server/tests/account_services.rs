@@ -10,10 +10,11 @@ mod services_db;
 use std::time::Duration;
 
 use minotty_engine::{ModeKind, RulesetId};
+use minotty_protocol::{BoardId, BoardPeriod, Identity};
 use minotty_server::services::{AccountRef, Services};
 use minotty_server::store::Store;
 use minotty_ui::Settings;
-use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
+use minotty_ui::{Request, Response};
 use services_db::{KEY1, KEY2, ask, forty_lines, login, next, shared};
 use sqlx::AnyPool;
 

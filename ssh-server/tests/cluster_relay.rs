@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::{RoomLimit, RoomOptions};
 use minotty_server::cluster::auth::{Auth, ClusterKey};
 use minotty_server::cluster::checks::{self, DropReason};
 use minotty_server::cluster::wire::{
@@ -17,7 +18,7 @@ use minotty_server::cluster::wire::{
 };
 use minotty_server::cluster::{self, ClusterConfig};
 use minotty_server::versus::{Hub, Member, SessionTx};
-use minotty_ui::online::{Response, RoomLimit, RoomOptions};
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 
 struct Nats(Child, String);
@@ -98,7 +99,7 @@ async fn wait_for_count(reason: DropReason, n: u64) {
 async fn room_view(
     rx: &mut mpsc::Receiver<Response>,
     what: &str,
-    f: impl Fn(&minotty_ui::online::RoomView) -> bool,
+    f: impl Fn(&minotty_protocol::RoomView) -> bool,
 ) {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {

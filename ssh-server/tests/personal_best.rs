@@ -11,7 +11,7 @@ use minotty_engine::ModeKind;
 use minotty_server::services::Services;
 use minotty_server::store::Store;
 use minotty_ui::figures::{time, time_delta};
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use services_db::{KEY1, forty_lines, login, next, shared};
 use sqlx::AnyPool;
 

@@ -14,7 +14,7 @@ use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_server::services::Services;
 use minotty_server::store::{MatchPlayer, NewKey, NewMatch, Store, unix_now};
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use services_db::{KEY1, login, shared};
 use sqlx::AnyPool;
 

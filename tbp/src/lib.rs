@@ -5,13 +5,16 @@
 //! engine's ([`frame`]), the game state both ends track ([`state`]), placements turned into
 //! buttons under the engine's rules ([`path`]), and minotty's own TBP bot ([`brain`], [`bot`],
 //! the `minotty-bot` binary). The server's frontend, which runs any TBP bot as a versus
-//! opponent, is `minotty_server::tbp`.
+//! opponent, is `frontend`, behind the feature of that name.
 //!
-//! Nothing here does IO but [`bot::run`] on the streams it is given.
+//! Nothing here does IO but [`bot::run`] on the streams it is given, and the frontend (child
+//! processes, tokio).
 
 pub mod bot;
 pub mod brain;
 pub mod frame;
+#[cfg(feature = "frontend")]
+pub mod frontend;
 pub mod msg;
 pub mod path;
 pub mod state;

@@ -1,4 +1,4 @@
-//! The server's TBP frontend (`minotty_server::tbp`) against real bot processes: the real
+//! The server's TBP frontend (`minotty_tbp::frontend`) against real bot processes: the real
 //! `minotty-bot`, the same bot misbehaving on purpose (`--fault`), and tiny shell scripts.
 //! Every test checks that the bot process is gone (killed and reaped) at the end.
 
@@ -10,8 +10,8 @@ use common::{BOT, assert_life_cycle, launch, reaped, recorded, settings};
 use minotty_bots::{Weights, best_plan};
 use minotty_engine::versus::{Match, MatchKind};
 use minotty_engine::{Button, EndReason, EventKind, Game, GameConfig, Input, Time};
-use minotty_server::tbp::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings};
 use minotty_tbp::TbpState;
+use minotty_tbp::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings};
 
 /// How a harness match ended for the TBP bot.
 #[derive(Debug)]

@@ -1,4 +1,4 @@
-//! TBP bots playing in real time (`minotty_server::tbp::play_live`), as a room runs them: the
+//! TBP bots playing in real time (`minotty_tbp::frontend::play_live`), as a room runs them: the
 //! clock runs while the bot thinks and garbage arrives on a channel.
 
 mod common;
@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::{BOT, assert_life_cycle, launch, reaped, recorded, settings};
 use minotty_engine::{EndReason, EventKind, Game, GameConfig, Input, Mode, Stat};
-use minotty_server::tbp::{Forfeit, Live, LiveEnd, TbpBot, TbpPoller, play_live};
+use minotty_tbp::frontend::{Forfeit, Live, LiveEnd, TbpBot, TbpPoller, play_live};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep};
 use tokio_util::sync::CancellationToken;
@@ -214,8 +214,8 @@ async fn play(poller: &mut TbpPoller, game: &mut Game) -> LiveEnd {
 
 #[tokio::test]
 async fn seats_take_the_servers_bot_slots() {
-    let spec: minotty_server::tbp::BotSpec = format!("bot={BOT}").parse().expect("a spec");
-    let pool = minotty_server::tbp::TbpBots::new(vec![spec], settings(2000), 1);
+    let spec: minotty_tbp::frontend::BotSpec = format!("bot={BOT}").parse().expect("a spec");
+    let pool = minotty_tbp::frontend::TbpBots::new(vec![spec], settings(2000), 1);
     assert!(pool.poller("nobody", Duration::ZERO).is_none());
     let mut first = pool
         .poller("bot", Duration::ZERO)
@@ -237,12 +237,12 @@ async fn seats_take_the_servers_bot_slots() {
 
 #[tokio::test]
 async fn a_bot_that_fails_to_start_forfeits_its_first_move() {
-    let spec: minotty_server::tbp::BotSpec = "mute=sleep 100".parse().expect("a spec");
-    let quick = minotty_server::tbp::TbpSettings {
+    let spec: minotty_tbp::frontend::BotSpec = "mute=sleep 100".parse().expect("a spec");
+    let quick = minotty_tbp::frontend::TbpSettings {
         startup_time: Duration::from_millis(300),
         ..settings(300)
     };
-    let pool = minotty_server::tbp::TbpBots::new(vec![spec], quick, 2);
+    let pool = minotty_tbp::frontend::TbpBots::new(vec![spec], quick, 2);
     let mut poller = pool
         .poller("mute", Duration::ZERO)
         .expect("known")

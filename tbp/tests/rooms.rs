@@ -9,12 +9,13 @@ use std::time::Duration;
 
 use common::{BOT, settings};
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::{Progress, Report, RoomLimit, RoomOptions, RoomView};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::tbp::{BotSpec, TbpBots, TbpSettings};
 use minotty_server::versus::bot::BotLimits;
-use minotty_ui::online::{Progress, Report, Request, Response, RoomLimit, RoomOptions, RoomView};
+use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, timeout};
 

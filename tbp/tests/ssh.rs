@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use common::{BOT, settings};
 use minotty_server::Limits;
-use minotty_server::tbp::{BotSpec, TbpBots, TbpSettings};
+use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{create_room, fields, guest, wait_for_play};
 use minotty_tests::{TestServer, WAIT};

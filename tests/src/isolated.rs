@@ -45,7 +45,7 @@ impl IsolatedServer {
                     let (addr, stop_server, task) = match TestServer::launch_with(
                         &path,
                         limits,
-                        minotty_server::tbp::TbpBots::default(),
+                        minotty_tbp::frontend::TbpBots::default(),
                     )
                     .await
                     {

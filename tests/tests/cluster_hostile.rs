@@ -11,11 +11,11 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use minotty_protocol::{Progress, Report};
 use minotty_server::cluster::wire::{self, Heartbeat, JoinReq, ToProxy, WireRoom};
 use minotty_tests::WAIT;
 use minotty_tests::cluster::{Instance, Nats, nats_available, server_binary, two_instances};
 use minotty_tests::versus::{registered, versus_item, wait_for_play};
-use minotty_ui::online::{Progress, Report};
 use sqlx::Connection as _;
 
 /// How many forged heartbeats (each from another made-up instance) and joins the flood sends.

@@ -3,7 +3,7 @@
 //! they call for ([`ADVICE`], one table: each row says when it applies and what to change).
 //!
 //! The UI never probes: the SSH server sends the questions through the player's PTY and
-//! answers [`crate::online::Request::RunDoctor`] with a report.
+//! answers [`crate::Request::RunDoctor`] with a report.
 
 use crate::text::{StackStr, sfmt};
 

@@ -39,7 +39,6 @@ pub mod figures;
 mod fps;
 pub mod keymap;
 pub mod keys;
-pub mod online;
 pub mod release;
 mod rules;
 mod screens;
@@ -57,9 +56,6 @@ mod testutil;
 use minotty_engine::{EndReason, ModeKind, Replay, Stats};
 
 pub use app::{App, ParkedGame};
-/// A versus game as a room sees it: the board snapshot and running numbers a player's App
-/// reports (server-side bots report the same).
-pub use app::{EventDigest, end_reports, progress_of, snapshot};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;
@@ -81,7 +77,7 @@ pub struct AppContext {
     /// Entropy for game seeds (the UI reads no clock and no random source of its own).
     pub seed: u64,
     /// Who the player is to the server (offline for `minotty play`).
-    pub identity: online::Identity,
+    pub identity: minotty_protocol::Identity,
     /// A running solo game pauses itself after this many milliseconds without a key (`None`:
     /// never). The SSH server passes its idle timeout.
     pub idle_pause_ms: Option<u64>,
@@ -99,6 +95,12 @@ pub struct AppContext {
     /// the commands the screens print instead of `HOST`.
     pub server_address: Option<String>,
 }
+
+/// What the App asks of the services: the protocol's requests, with the App's settings.
+pub type Request = minotty_protocol::Request<Settings>;
+/// What the App is told: the protocol's responses, with the App's settings and the terminal
+/// doctor's report.
+pub type Response = minotty_protocol::Response<Settings, doctor::DoctorReport>;
 
 /// A game that ended, as the App hands it to the front end once.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,7 +24,7 @@ use minotty_tbp::frame::placed_to_location;
 use minotty_tbp::{Move, TbpSpin, TbpState};
 
 use super::ArenaArgs;
-use crate::tbp::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
+use minotty_tbp::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
 
 /// Someone who plays in the arena.
 #[derive(Clone, Debug)]

@@ -13,7 +13,7 @@
 //! After the loss, whatever that owner still sends the session about the old room (held up in
 //! a stalled link) is dropped until the session joins a room of that owner again.
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::wire::{ToMember, ToProxy, WireRoom};
 use super::{Cluster, Remote};
@@ -34,7 +34,7 @@ impl RemoteMatch {
     /// What the room sends (`msg`) or the session sends its room (`wire`) changes.
     pub(super) fn seen(&mut self, msg: Option<&ToMember>, wire: Option<&WireRoom>) {
         use super::wire::Relay;
-        use minotty_ui::online::Report;
+        use minotty_protocol::Report;
         match msg {
             Some(ToMember::Response(Relay::MatchStart(s))) if s.you.is_some() => {
                 *self = RemoteMatch::Playing;
@@ -108,7 +108,7 @@ impl Cluster {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use minotty_ui::online::Report;
+    use minotty_protocol::Report;
 
     #[test]
     fn what_the_player_is_told_follows_what_was_seen() {

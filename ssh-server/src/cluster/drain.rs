@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::wire::{self, Relay, ToMember, ToProxy, WireRoom};
@@ -67,7 +67,7 @@ impl Cluster {
         hub.live
             .list()
             .iter()
-            .filter(|e| matches!(e.kind, minotty_ui::online::LiveKind::Match { .. }))
+            .filter(|e| matches!(e.kind, minotty_protocol::LiveKind::Match { .. }))
             .count()
     }
 

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 
 use super::wire::{self, JoinRep, JoinReq, ToMember, ToProxy, WireRoom};

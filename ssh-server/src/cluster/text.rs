@@ -4,7 +4,7 @@
 
 use minotty_domain::names::MAX_NAME_CHARS;
 use minotty_domain::text::sanitize_display;
-use minotty_ui::online::{MatchResult, MatchStart, OpponentView, RoomView};
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, RoomView};
 
 use super::checks::valid_part;
 use super::wire::Relay;

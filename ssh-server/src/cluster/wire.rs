@@ -3,7 +3,8 @@
 //! decode is logged and dropped by the caller, never a panic).
 
 use minotty_engine::versus::Targeting;
-use minotty_ui::online::{MatchResult, MatchStart, OpponentView, Report, Response, RoomView};
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, Report, RoomView};
+use minotty_ui::Response;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -284,9 +285,7 @@ pub fn decode<T: DeserializeOwned>(subject: &str, bytes: &[u8]) -> Option<T> {
 mod tests {
     use super::*;
     use minotty_engine::versus::MatchKind;
-    use minotty_ui::online::{
-        BoardSnapshot, Progress, RoomLimit, RoomOptions, RoomState, SeatView,
-    };
+    use minotty_protocol::{BoardSnapshot, Progress, RoomLimit, RoomOptions, RoomState, SeatView};
 
     fn board() -> BoardSnapshot {
         let mut rows = vec![[0u8; 10]; 20];
@@ -381,7 +380,7 @@ mod tests {
     /// proxy named by the subject.
     #[test]
     fn room_messages_round_trip() {
-        use minotty_ui::online::Report;
+        use minotty_protocol::Report;
         let me = MemberId(3);
         let msgs = [
             RoomMsg::Leave {

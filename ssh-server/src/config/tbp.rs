@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::tbp::confine::is_env_name;
-use crate::tbp::{BotSpec, TbpBots, TbpSettings};
+use minotty_tbp::frontend::confine::is_env_name;
+use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
 
 /// Tetris Bot Protocol bots: external programs players can face in versus.
 #[derive(Clone, Debug, Args)]

@@ -17,7 +17,7 @@ pub(super) fn is_doctor_command(data: &[u8]) -> bool {
 
 /// `join CODE` (play in the room) or `watch CODE` (spectate): the request the game starts with,
 /// or why the command is wrong; `None` for other commands.
-pub(super) fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::Request, String>> {
+pub(super) fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::Request, String>> {
     let line = String::from_utf8_lossy(data);
     let mut words = line.split_whitespace();
     let spectate = match words.next()? {
@@ -26,7 +26,7 @@ pub(super) fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::R
         _ => return None,
     };
     Some(match (words.next(), words.next()) {
-        (Some(code), None) => Ok(minotty_ui::online::Request::JoinRoom {
+        (Some(code), None) => Ok(minotty_ui::Request::JoinRoom {
             code: code.to_owned(),
             spectate,
         }),

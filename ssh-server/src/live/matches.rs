@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_ui::online::{LiveKind, LiveMatchFrame, LiveStats, OpponentView};
+use minotty_protocol::{LiveKind, LiveMatchFrame, LiveStats, OpponentView};
 use tokio::sync::watch;
 
 use super::{Entry, FrameTx, LiveDirectory, LiveUpdate, lock};

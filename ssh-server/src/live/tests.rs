@@ -4,7 +4,8 @@ use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Button, Game, GameConfig, Input, Mode, ModeKind};
-use minotty_ui::online::{LiveKind, Request, Response};
+use minotty_protocol::LiveKind;
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -181,7 +182,7 @@ async fn frames_go_out_only_while_watched_and_at_a_bounded_rate() {
     publisher.update(Some((1, &game)), true, || unreachable!(), t0);
     let first = solo_frame(&rx);
     assert_eq!(first.player, "ada");
-    assert_eq!(first.board, minotty_ui::snapshot(&game));
+    assert_eq!(first.board, minotty_protocol::snapshot(&game));
     // The game moves on within the interval: no new frame until it has passed.
     let mut at = 1000;
     drop_pieces(&mut game, &mut at, 2);
@@ -359,7 +360,7 @@ async fn one_session_flapping_watches_is_bounded() {
 /// A versus match is listed from its start to its end, through the room's own task.
 #[tokio::test]
 async fn a_room_lists_its_match_while_it_is_played() {
-    use minotty_ui::online::{RoomLimit, RoomOptions};
+    use minotty_protocol::{RoomLimit, RoomOptions};
 
     use crate::services::Who;
     use crate::services::versus::{SharedVersus, VersusClient};
@@ -413,8 +414,8 @@ async fn a_room_lists_its_match_while_it_is_played() {
     tv.handle(Request::WatchLive { id });
     let mut rows = vec![[0u8; 10]; 20];
     rows[19] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 0];
-    let board = minotty_ui::online::BoardSnapshot { rows };
-    bo.handle(Request::Report(vec![minotty_ui::online::Report::Board(
+    let board = minotty_protocol::BoardSnapshot { rows };
+    bo.handle(Request::Report(vec![minotty_protocol::Report::Board(
         board.clone(),
     )]));
     let frame = loop {

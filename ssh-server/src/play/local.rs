@@ -6,11 +6,12 @@
 use minotty_domain::{Verdict, has_board, home_ruleset, judge, profile_boards};
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_ui::Settings;
-use minotty_ui::online::{
+use minotty_protocol::{
     BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
-    ProfileBest, Request, Response, SnapshotEntry,
+    ProfileBest, SnapshotEntry,
 };
+use minotty_ui::Settings;
+use minotty_ui::{Request, Response};
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
 use crate::boards::{self, Figures};
@@ -99,7 +100,7 @@ impl Local {
                     .bests
                     .into_iter()
                     .filter_map(|b| {
-                        Some(minotty_ui::online::ModeBest {
+                        Some(minotty_protocol::ModeBest {
                             mode: b.mode,
                             ruleset: b.ruleset,
                             best: b.best?,
@@ -283,7 +284,7 @@ impl Local {
     }
 
     /// The profile's charts from the save file's games (every board's best is kept there).
-    fn charts(&self) -> minotty_ui::online::ProfileCharts {
+    fn charts(&self) -> minotty_protocol::ProfileCharts {
         let games = &self.save.data.games;
         let ranked: Vec<minotty_domain::RankedGame> = games
             .iter()
@@ -297,7 +298,7 @@ impl Local {
                 })
             })
             .collect();
-        let skip = games.len().saturating_sub(minotty_ui::online::PPS_GAMES);
+        let skip = games.len().saturating_sub(minotty_protocol::PPS_GAMES);
         let pace: Vec<minotty_domain::PaceGame> = games[skip..]
             .iter()
             .filter_map(|g| {

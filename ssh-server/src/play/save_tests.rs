@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, RulesetId};
-use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
+use minotty_protocol::{BoardId, BoardPeriod, Identity};
 use minotty_ui::{FinishedGame, Settings};
+use minotty_ui::{Request, Response};
 
 use super::local::Local;
 use super::save::{self, FORMAT, LocalGame, MAX_GAMES, SaveFile, from_hex, to_hex};

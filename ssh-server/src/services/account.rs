@@ -25,8 +25,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use minotty_domain::{KeyFingerprint, MAX_SNAPSHOTS, Period, Verdict, snapshot_label};
+use minotty_protocol::{GameRecorded, Identity, SnapshotEntry};
 use minotty_ui::Settings;
-use minotty_ui::online::{GameRecorded, Identity, Request, Response, SnapshotEntry};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 

@@ -1,4 +1,4 @@
-//! The services a session's App talks to (see `minotty_ui::online`): accounts, leaderboards,
+//! The services a session's App talks to (see `minotty_protocol`): accounts, leaderboards,
 //! profile and replays (`account.rs`, over the store) and versus rooms and matchmaking
 //! (`versus.rs`). The session task drains the App's requests into [`Services::handle`] and
 //! feeds every [`Response`] that arrives on the receiver back with `App::deliver`.
@@ -12,7 +12,7 @@ pub mod versus;
 use std::net::IpAddr;
 
 use minotty_domain::{DisplayName, KeyFingerprint};
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 /// Responses queued for one session before senders wait (the session's channel, as versus

@@ -10,7 +10,7 @@
 use std::sync::{Arc, Mutex};
 
 use minotty_domain::{RoomCode, room_code};
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -40,7 +40,7 @@ impl SharedVersus {
 
     /// The same with these bot limits.
     pub fn with_bots(store: Option<Store>, seed: Option<u32>, bots: BotLimits) -> SharedVersus {
-        SharedVersus::with_tbp(store, seed, bots, crate::tbp::TbpBots::default())
+        SharedVersus::with_tbp(store, seed, bots, minotty_tbp::frontend::TbpBots::default())
     }
 
     /// The same with these bot limits and the operator's Tetris Bot Protocol bots.
@@ -48,7 +48,7 @@ impl SharedVersus {
         store: Option<Store>,
         seed: Option<u32>,
         bots: BotLimits,
-        tbp: crate::tbp::TbpBots,
+        tbp: minotty_tbp::frontend::TbpBots,
     ) -> SharedVersus {
         SharedVersus {
             hub: Arc::new(Hub::with_bots(store, seed, bots).with_tbp(tbp)),

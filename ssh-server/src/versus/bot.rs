@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use minotty_engine::{Event, Game, GameConfig, Input, Time};
-use minotty_ui::online::{MatchStart, Report, Response};
+use minotty_protocol::{MatchStart, Report};
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
@@ -310,23 +311,23 @@ impl Play {
 
     /// What happened since the last report, as a player's App reports it.
     fn reports(&mut self, now: Instant) -> Vec<Report> {
-        let digest = minotty_ui::EventDigest::of(&self.events);
+        let digest = minotty_protocol::EventDigest::of(&self.events);
         self.events.clear();
         let (board, progress, finished) = (digest.board, digest.progress, digest.finished);
         self.board_due |= digest.moved;
         let mut reports = digest.attacks;
         let throttled = self.last_board.is_some_and(|b| now < b + BOARD_EVERY);
         if board || (self.board_due && !throttled) {
-            reports.push(Report::Board(minotty_ui::snapshot(&self.game)));
+            reports.push(Report::Board(minotty_protocol::snapshot(&self.game)));
             self.last_board = Some(now);
             self.board_due = false;
         }
         if progress {
-            reports.push(Report::Progress(minotty_ui::progress_of(&self.game)));
+            reports.push(Report::Progress(minotty_protocol::progress_of(&self.game)));
         }
         if let Some((won, forfeit)) = finished {
             self.finished = true;
-            reports.extend(minotty_ui::end_reports(&self.game, won, forfeit));
+            reports.extend(minotty_protocol::end_reports(&self.game, won, forfeit));
         }
         reports
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use minotty_domain::PlayerId;
 use minotty_engine::rating::Rating;
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::{Hub, Member, RankedClaim, lock};
 use crate::store::StoreError;

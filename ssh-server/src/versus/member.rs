@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::{RoomLink, SessionTx, lock};
 use minotty_domain::{KeyFingerprint, PlayerId};

@@ -119,7 +119,7 @@ impl RoomLink {
 
     /// Reports of a seat played at game speed (a bot's), waiting while the inbox is full;
     /// `false` when the room has closed.
-    pub async fn report(&self, id: MemberId, reports: Vec<minotty_ui::online::Report>) -> bool {
+    pub async fn report(&self, id: MemberId, reports: Vec<minotty_protocol::Report>) -> bool {
         self.tx.send(RoomMsg::Report { id, reports }).await.is_ok()
     }
 
@@ -182,7 +182,7 @@ pub struct Hub {
     /// The server's bots: how many, and the threads that think for them.
     pub bots: Arc<bot::Bots>,
     /// The operator's Tetris Bot Protocol bots, which a host can seat by name.
-    pub tbp: crate::tbp::TbpBots,
+    pub tbp: minotty_tbp::frontend::TbpBots,
     /// What is played now: rooms list their matches here (see `live.rs`).
     pub live: crate::live::LiveDirectory,
     /// Rooms their hosts list for anyone to join (`open_rooms.rs`).
@@ -214,7 +214,7 @@ impl Hub {
     }
 
     /// The same with the operator's TBP bots.
-    pub fn with_tbp(self, tbp: crate::tbp::TbpBots) -> Hub {
+    pub fn with_tbp(self, tbp: minotty_tbp::frontend::TbpBots) -> Hub {
         Hub { tbp, ..self }
     }
 

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use minotty_ui::online::{OpenRoomEntry, RoomOptions};
+use minotty_protocol::{OpenRoomEntry, RoomOptions};
 
 use super::lock;
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 

@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 
 use super::{

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use minotty_engine::rating::Rating;
-use minotty_ui::online::RoomOptions;
+use minotty_protocol::RoomOptions;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -51,7 +51,7 @@ impl Hub {
         let options = RoomOptions {
             kind: minotty_engine::versus::MatchKind::Battle,
             max_players: 2,
-            limit: minotty_ui::online::RoomLimit::None,
+            limit: minotty_protocol::RoomLimit::None,
         };
         room::spawn(
             Arc::clone(self),

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
-use minotty_ui::online::{Request, Response, RoomLimit, RoomOptions};
+use minotty_protocol::{RoomLimit, RoomOptions};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 use super::{AccountRef, Member, MemberId, QueueAction, RemoteRooms, SessionTx, lock};

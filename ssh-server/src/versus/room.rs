@@ -9,9 +9,10 @@ use std::sync::Arc;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::{MatchKind, PlayerView, Router, Targeting};
 use minotty_engine::{Mode, Replay, Stat};
-use minotty_ui::online::{
-    BoardSnapshot, OpponentView, Progress, Response, RoomLimit, RoomOptions, RoomState, RoomView,
+use minotty_protocol::{
+    BoardSnapshot, OpponentView, Progress, RoomLimit, RoomOptions, RoomState, RoomView,
 };
+use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 

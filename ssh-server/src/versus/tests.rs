@@ -4,9 +4,8 @@ use std::time::Duration;
 
 use minotty_domain::PlayerId;
 use minotty_engine::versus::MatchKind;
-use minotty_ui::online::{
-    BoardSnapshot, Progress, Report, Request, Response, RoomLimit, RoomOptions, RoomState,
-};
+use minotty_protocol::{BoardSnapshot, Progress, Report, RoomLimit, RoomOptions, RoomState};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 use crate::services::versus::{SharedVersus, VersusClient};
@@ -98,7 +97,7 @@ impl Client {
         all
     }
 
-    async fn room(&mut self) -> minotty_ui::online::RoomView {
+    async fn room(&mut self) -> minotty_protocol::RoomView {
         self.wait(|r| match r {
             Response::Room(v) => Some(v),
             _ => None,
@@ -172,7 +171,7 @@ async fn start(clients: &mut [Client]) -> u32 {
     seeds[0]
 }
 
-async fn result(c: &mut Client) -> minotty_ui::online::MatchResult {
+async fn result(c: &mut Client) -> minotty_protocol::MatchResult {
     c.wait(|r| match r {
         Response::MatchOver(m) => Some(m),
         _ => None,
@@ -577,7 +576,7 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
     );
 }
 
-fn after_of(result: &minotty_ui::online::MatchResult, name: &str) -> f64 {
+fn after_of(result: &minotty_protocol::MatchResult, name: &str) -> f64 {
     result
         .rows
         .iter()

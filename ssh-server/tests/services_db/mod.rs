@@ -14,7 +14,7 @@ use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
 use minotty_server::store::{GameWriter, Store, WriterConfig};
 use minotty_ui::FinishedGame;
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 
 pub const KEY1: &str = "SHA256:0000000000000000000000000000000000000000001";

@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use minotty_server::tbp::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings};
 use minotty_tbp::FrontendMessage;
+use minotty_tbp::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings};
 
 pub const BOT: &str = env!("CARGO_BIN_EXE_minotty-bot");
 

@@ -1,5 +1,5 @@
 //! Accounts, leaderboards, the profile and replays: the App's side of the conversation with
-//! the server (see [`crate::online`]). One sub-screen shows at a time on `Screen::Account`;
+//! the server (see [`minotty_protocol`]). One sub-screen shows at a time on `Screen::Account`;
 //! a replay remembers the screen it was opened from and returns to it.
 
 use ratatui::buffer::Buffer;
@@ -7,7 +7,6 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{App, Screen};
-use crate::online::{GameRecorded, Identity, Request, Response};
 use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
 use crate::screens::account_form::{Load, clean};
 use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
@@ -18,6 +17,8 @@ use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
 use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
 use crate::theme::Theme;
+use crate::{Request, Response};
+use minotty_protocol::{GameRecorded, Identity};
 
 /// The account sub-screens.
 #[derive(Debug)]
@@ -43,8 +44,6 @@ pub(super) struct AccountState {
     recorded: Option<(u64, GameRecorded)>,
     /// The settings changed since the settings screen was opened.
     settings_touched: bool,
-    /// The tries of an unreachable account (see `unreachable.rs`).
-    pub(super) retry: super::unreachable::Retry,
     /// The player connected with an SSH key and chose to play as a guest this time: told how
     /// to get an account with that key, not to connect with one.
     chose_guest: bool,
@@ -398,7 +397,7 @@ impl App {
                 if let Some(Sub::Keys(k)) = sub {
                     let keys = keys
                         .iter()
-                        .map(|k| crate::online::KeyView {
+                        .map(|k| minotty_protocol::KeyView {
                             fingerprint: clean(&k.fingerprint),
                             algorithm: clean(&k.algorithm).chars().take(24).collect(),
                             ..k.clone()

@@ -2,8 +2,9 @@
 //! been stored since), kept cleaned of control characters.
 
 use super::App;
-use crate::online::{Identity, ModeBest, Request, Response};
 use crate::screens::account_form::clean;
+use crate::{Request, Response};
+use minotty_protocol::{Identity, ModeBest};
 
 impl App {
     /// Asks for the bests, when the player has any to be asked for.

@@ -7,9 +7,9 @@ use ratatui::widgets::Widget;
 
 use super::{App, Screen};
 use crate::keys::KeyEvent;
-use crate::online::{Request, Response};
 use crate::screens::doctor::{DoctorAction, DoctorScreen, DoctorView};
 use crate::theme::Theme;
+use crate::{Request, Response};
 
 /// The doctor's part of the App.
 #[derive(Debug, Default)]

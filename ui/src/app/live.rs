@@ -8,8 +8,8 @@
 
 use super::{App, Screen};
 use crate::keys::KeyEvent;
-use crate::online::{Request, Response};
 use crate::screens::live::{LiveAction, LiveView};
+use crate::{Request, Response};
 
 /// The list is asked for again this often while the Live screen shows.
 pub const LIST_EVERY_MS: u64 = 2_000;

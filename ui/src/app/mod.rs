@@ -8,7 +8,6 @@ mod leave;
 pub(crate) mod live;
 mod parked;
 mod puzzle;
-mod reports;
 mod route;
 mod self_pause;
 mod snapshots;
@@ -16,7 +15,6 @@ mod unreachable;
 mod versus;
 
 pub use parked::ParkedGame;
-pub use reports::{EventDigest, end_reports, progress_of, snapshot};
 #[cfg(test)]
 pub use snapshots::NOTICE_MS as SNAPSHOT_NOTICE_MS;
 
@@ -27,7 +25,6 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{Identity, Request, Response};
 use crate::screens::game::GameView;
 use crate::screens::help::{HelpScreen, HelpView};
 use crate::screens::menu::MenuView;
@@ -41,6 +38,8 @@ use crate::settings::Settings;
 use crate::text::sanitize;
 use crate::theme::Theme;
 use crate::{AppContext, FinishedGame};
+use crate::{Request, Response};
+use minotty_protocol::Identity;
 
 /// The full-screen views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,9 +93,12 @@ pub struct App {
     quit: bool,
     dirty: bool,
     identity: Identity,
-    /// Requests for the front end, oldest first (see [`crate::online`]).
+    /// Requests for the front end, oldest first (see [`minotty_protocol`]).
     requests: Vec<Request>,
     account: account::AccountState,
+    /// The tries of an unreachable account: the `unreachable` feature's own state (the account
+    /// screens only show its screen).
+    unreachable: unreachable::Retry,
     versus: versus::VersusState,
     /// Snapshot requests in flight and the footer notice (see `snapshots.rs`).
     snaps: snapshots::SnapshotState,
@@ -160,6 +162,7 @@ impl App {
             identity: ctx.identity,
             requests: Vec::new(),
             account: account::AccountState::default(),
+            unreachable: unreachable::Retry::default(),
             versus: versus::VersusState::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
@@ -449,7 +452,7 @@ impl App {
     }
 
     /// The requests queued since the last call, oldest first: the front end carries them out
-    /// and answers with [`App::deliver`] (see [`crate::online`]).
+    /// and answers with [`App::deliver`] (see [`minotty_protocol`]).
     pub fn take_requests(&mut self) -> Vec<Request> {
         std::mem::take(&mut self.requests)
     }

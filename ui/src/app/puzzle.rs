@@ -2,7 +2,7 @@
 //! every stage cleared since), reported as it grows.
 
 use super::{App, Screen};
-use crate::online::Request;
+use crate::Request;
 use crate::session::GameSession;
 
 impl App {

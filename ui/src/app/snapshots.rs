@@ -5,9 +5,9 @@
 use minotty_engine::Game;
 
 use super::{App, Screen};
-use crate::online::{Request, Response};
 use crate::screens::account_form::clean;
 use crate::text::clock;
+use crate::{Request, Response};
 
 /// How long a snapshot notice shows in the game's footer.
 pub const NOTICE_MS: u64 = 2000;

@@ -8,11 +8,12 @@
 
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{Identity, Request, Response};
 use crate::screens::account_unreachable::{
     MENU_NOTICE, MENU_TRYING, RETRY_EVERY_MS, Unreachable, UnreachableAction,
 };
 use crate::screens::account_welcome::Welcome;
+use crate::{Request, Response};
+use minotty_protocol::Identity;
 
 /// The tries of an unreachable account.
 #[derive(Debug, Default)]
@@ -32,7 +33,7 @@ impl App {
         if matches!(self.identity, Identity::Unreachable { .. }) {
             self.account.sub = Some(super::account::Sub::Unreachable(Unreachable::default()));
             self.screen = Screen::Account;
-            self.account.retry.next_at = Some(self.now.saturating_add(RETRY_EVERY_MS));
+            self.unreachable.next_at = Some(self.now.saturating_add(RETRY_EVERY_MS));
         }
     }
 
@@ -45,16 +46,16 @@ impl App {
     /// Asks the server to look the account up again: at most one try out at a time (a try not
     /// answered within [`RETRY_EVERY_MS`] counts as lost), however often `r` is pressed.
     fn retry_account(&mut self) {
-        let retry = &self.account.retry;
+        let retry = &self.unreachable;
         if retry.trying && self.now < retry.sent_at.saturating_add(RETRY_EVERY_MS) {
             return;
         }
         self.request(Request::RetryAccount);
-        self.account.retry.trying = true;
-        self.account.retry.sent_at = self.now;
+        self.unreachable.trying = true;
+        self.unreachable.sent_at = self.now;
         // While the player waits, the next try follows whatever this one answers (or if it
         // never does).
-        self.account.retry.next_at = self
+        self.unreachable.next_at = self
             .waiting_on_screen()
             .then(|| self.now.saturating_add(RETRY_EVERY_MS));
         if let Some(super::account::Sub::Unreachable(u)) = &mut self.account.sub {
@@ -70,7 +71,7 @@ impl App {
             UnreachableAction::Moved => {}
             UnreachableAction::Retry => self.retry_account(),
             UnreachableAction::Guest => {
-                self.account.retry.next_at = None;
+                self.unreachable.next_at = None;
                 self.account.sub = None;
                 self.screen = Screen::Menu;
             }
@@ -96,7 +97,7 @@ impl App {
     /// The main menu's line instead of the greeting, while the account is unreachable.
     pub(super) fn menu_notice(&self) -> Option<&'static str> {
         matches!(self.identity, Identity::Unreachable { .. }).then_some(
-            if self.account.retry.trying {
+            if self.unreachable.trying {
                 MENU_TRYING
             } else {
                 MENU_NOTICE
@@ -106,7 +107,7 @@ impl App {
 
     /// Makes the automatic try when it is due; `true` when the screen changed.
     pub(super) fn tick_unreachable(&mut self, now: u64) -> bool {
-        let due = self.account.retry.next_at.is_some_and(|at| now >= at);
+        let due = self.unreachable.next_at.is_some_and(|at| now >= at);
         if due && self.waiting_on_screen() {
             self.retry_account();
             return true;
@@ -116,7 +117,7 @@ impl App {
 
     /// When the next automatic try is due.
     pub(super) fn unreachable_wakeup(&self) -> Option<u64> {
-        self.account.retry.next_at
+        self.unreachable.next_at
     }
 
     /// Handles the answers to [`Request::RetryAccount`]; `true` when it was one.
@@ -125,7 +126,7 @@ impl App {
     pub(super) fn unreachable_response(&mut self, response: &Response) -> bool {
         match response {
             Response::AccountUnreachable => {
-                self.account.retry.trying = false;
+                self.unreachable.trying = false;
                 if let Some(super::account::Sub::Unreachable(u)) = &mut self.account.sub {
                     u.trying = false;
                 }
@@ -155,6 +156,6 @@ impl App {
 
     /// The account was reached (signed in, or the key is new): no more tries.
     pub(super) fn unreachable_resolved(&mut self) {
-        self.account.retry = Retry::default();
+        self.unreachable = Retry::default();
     }
 }

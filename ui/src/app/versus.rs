@@ -1,4 +1,4 @@
-//! Versus: quick match, rooms and matches, the App's side (see [`crate::online`]).
+//! Versus: quick match, rooms and matches, the App's side (see [`minotty_protocol`]).
 //!
 //! The player's own game runs here, in a [`GameSession`] of the versus flavour (its clock never
 //! stops); what happens in it goes to the room as [`Report`]s, and the room's garbage comes back
@@ -12,10 +12,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::reports::{EventDigest, end_reports, progress_of, snapshot};
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{MatchResult, Report, Request, Response, RoomLimit, RoomState, RoomView};
 use crate::screens::is_ctrl;
 use crate::screens::versus_match::{Match, MatchView};
 use crate::screens::versus_menu::{self, CreateForm, JoinView, MenuView};
@@ -25,6 +23,9 @@ use crate::session::GameSession;
 use crate::text::sanitize;
 use crate::theme::Theme;
 use crate::widgets::charts::AttackTimeline;
+use crate::{Request, Response};
+use minotty_protocol::{EventDigest, end_reports, progress_of, snapshot};
+use minotty_protocol::{MatchResult, Report, RoomLimit, RoomState, RoomView};
 
 /// The longest room code the join field takes.
 pub const CODE_MAX: usize = 8;

@@ -15,10 +15,10 @@ use super::account_form::{Load, clean, date, load_message};
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 use crate::rules::ruleset_name;
 use crate::text::{StackStr, sanitize, sfmt};
 use crate::theme::Theme;
+use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
 /// The tabs, left to right.
 pub const BOARDS: [BoardId; 8] = [

@@ -10,9 +10,9 @@ use super::account_form::{Load, PASSWORD_MAX, PASSWORD_MIN, date, edit, field, l
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::KeyView;
 use crate::text::sfmt;
 use crate::theme::Theme;
+use minotty_protocol::KeyView;
 
 /// The state of the keys and password screen.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

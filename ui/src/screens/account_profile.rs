@@ -12,12 +12,12 @@ use super::account_form::{Load, clean, date, load_message};
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{BestHistory, Profile, RecentGame, RecentMatch};
 use crate::rules::ruleset_name;
 use crate::text::{clock, sanitize, sfmt};
 use crate::theme::Theme;
 use crate::widgets::charts::{ChartView, Series};
 use minotty_engine::ModeKind;
+use minotty_protocol::{BestHistory, Profile, RecentGame, RecentMatch};
 
 /// The state of the profile screen.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -17,11 +17,11 @@ use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::figures::pps;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 use crate::rules::mode_with_ruleset;
 use crate::text::{StackStr, clock, sanitize, sfmt};
 use crate::theme::Theme;
 use crate::widgets::mini_board;
+use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 
 /// What the Live screen shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -159,7 +159,7 @@ fn kind_name(kind: MatchKind) -> &'static str {
 }
 
 /// A match player's line under their board: "#2", "KO", "18/40", "sent 12".
-fn status(b: &crate::online::OpponentView, kind: MatchKind) -> StackStr<16> {
+fn status(b: &minotty_protocol::OpponentView, kind: MatchKind) -> StackStr<16> {
     match (b.alive, b.place) {
         (false, _) => sfmt!(16; "KO"),
         (true, Some(1)) => sfmt!(16; "WINNER"),

@@ -14,7 +14,6 @@ pub use super::custom::{CustomOptions, Opt};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::SnapshotEntry;
 use crate::rules::{
     fixed_ruleset, preset_ruleset, ruleset_description, ruleset_name, takes_ruleset,
 };
@@ -22,6 +21,7 @@ use crate::session::GameSetup;
 use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
+use minotty_protocol::SnapshotEntry;
 
 /// What a locked Descent says.
 pub const LOCKED_NOTE: &str = "Locked: Finish Puzzle to unlock";
@@ -50,7 +50,7 @@ pub struct ModeSelect {
     pub puzzle_cleared: u8,
     /// The player's all-time bests (the answer to `Request::Bests`), shown for the mode and
     /// ruleset chosen.
-    pub bests: Vec<crate::online::ModeBest>,
+    pub bests: Vec<minotty_protocol::ModeBest>,
     /// Descent can be started (the App's [`crate::App::descent_unlocked`]).
     pub descent_unlocked: bool,
 }

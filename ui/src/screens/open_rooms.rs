@@ -8,9 +8,9 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::online::{OpenRoomEntry, RoomState, RoomView};
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
+use minotty_protocol::{OpenRoomEntry, RoomState, RoomView};
 
 /// What an empty list says.
 pub const EMPTY: &str = "No open rooms: create one and list it, or join by code";

@@ -6,11 +6,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::draw;
-use crate::online::OpponentView;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::garbage_meter;
 use crate::widgets::mini_board::{self, FULL_H, FULL_W};
+use minotty_protocol::OpponentView;
 
 /// The short status of another player: place once out, else the numbers that matter.
 pub(crate) fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {

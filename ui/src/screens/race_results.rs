@@ -7,9 +7,9 @@ use ratatui::layout::Rect;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::online::{MatchResult, ResultRow};
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
+use minotty_protocol::{MatchResult, ResultRow};
 
 /// The lines a race is run to (the room's goal for a race).
 pub const RACE_LINES: u32 = 40;

@@ -11,10 +11,10 @@ use crate::draw;
 use crate::figures::{self, pps};
 use crate::keymap::Keymap;
 use crate::keys::{Key, KeyEvent};
-use crate::online::GameRecorded;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::stats::{piece_counts_line, piece_letter};
+use minotty_protocol::GameRecorded;
 
 pub const ITEMS: [&str; 3] = ["Retry", "Choose mode", "Main menu"];
 

@@ -10,8 +10,6 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::online::OpponentView;
-use crate::online::{MatchStart, RoomLimit};
 use crate::screens::opponent_board::{draw_full, status};
 use crate::screens::versus_watch;
 use crate::session::{Effects, GameSession, clear_name};
@@ -22,6 +20,8 @@ use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cell
 use crate::widgets::garbage_meter;
 use crate::widgets::mini_board::{self, FULL_H, FULL_W, MICRO_H, MICRO_W, MINI_H, MINI_W};
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView};
+use minotty_protocol::OpponentView;
+use minotty_protocol::{MatchStart, RoomLimit};
 
 /// The player's block: meter, board, a gap, hold/next and numbers.
 const OWN_W: u16 = 1 + BOARD_W + 1 + BOX_W;

@@ -8,9 +8,9 @@ use ratatui::widgets::Widget;
 use super::{Nav, nav, wrap};
 use crate::draw;
 use crate::keys::KeyEvent;
-use crate::online::{RoomLimit, RoomOptions};
 use crate::text::sfmt;
 use crate::theme::Theme;
+use minotty_protocol::{RoomLimit, RoomOptions};
 
 pub const ITEMS: [&str; 6] = [
     "Quick match",

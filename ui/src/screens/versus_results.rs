@@ -10,12 +10,12 @@ use ratatui::widgets::Widget;
 use super::{Nav, nav, wrap};
 use crate::draw;
 use crate::keys::KeyEvent;
-use crate::online::MatchResult;
 use crate::screens::race_results;
 use crate::screens::versus_menu::arrow;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::charts::{AttackTimeline, ChartView, MAX_SERIES, MIN_CHART, Series};
+use minotty_protocol::MatchResult;
 
 pub const ITEMS: [&str; 3] = ["Rematch", "Back to room", "Leave"];
 
@@ -70,7 +70,7 @@ pub struct ResultsView<'a> {
 
 /// The rows charted: placement order, at most [`MAX_SERIES`], the player's own always among
 /// them.
-fn charted(res: &MatchResult) -> Vec<&crate::online::ResultRow> {
+fn charted(res: &MatchResult) -> Vec<&minotty_protocol::ResultRow> {
     let mut rows: Vec<_> = res.rows.iter().take(MAX_SERIES).collect();
     if let Some(own) = res
         .rows

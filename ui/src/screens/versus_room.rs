@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::online::{RoomLimit, RoomState, RoomView};
 use crate::text::sfmt;
 use crate::theme::Theme;
+use minotty_protocol::{RoomLimit, RoomState, RoomView};
 
 /// The queue: a wait clock and the rating range searched.
 #[derive(Debug)]

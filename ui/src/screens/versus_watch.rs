@@ -10,13 +10,13 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::online::{NEXT_SHOWN, OpponentView};
 use crate::screens::opponent_board::draw_full;
 use crate::screens::race_results::RACE_LINES;
 use crate::text::{StackStr, clock, sfmt};
 use crate::theme::Theme;
 use crate::widgets::mini_board::{FULL_H, FULL_W};
 use crate::widgets::piece_box::{BOX_W, HoldView, draw_piece_small};
+use minotty_protocol::{NEXT_SHOWN, OpponentView};
 
 /// One player's block: the meter, the board, a gap, the panel, a gap.
 pub const BLOCK_W: u16 = 1 + FULL_W + 1 + BOX_W + 1;
@@ -28,7 +28,7 @@ pub fn fits(n: usize, w: u16, h: u16) -> bool {
     n > 0 && (n as u32) * u32::from(BLOCK_W) <= u32::from(w) + 1 && h >= FULL_H
 }
 
-/// A piece as [`crate::online::Progress`] codes it.
+/// A piece as [`minotty_protocol::Progress`] codes it.
 fn piece(v: u8) -> Option<Piece> {
     Piece::ALL.get(usize::from(v).wrapping_sub(1)).copied()
 }

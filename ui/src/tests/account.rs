@@ -6,13 +6,14 @@ use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay, RulesetId};
 
 use super::*;
-use crate::online::{
-    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, KeyView, LeaderboardPage, PAGE_ROWS,
-    Profile, ProfileBest, RecentGame, Request, Response,
-};
 use crate::session::COUNTDOWN_MS;
 use crate::settings::Settings;
 use crate::{App, AppContext, Key};
+use crate::{Request, Response};
+use minotty_protocol::{
+    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, KeyView, LeaderboardPage, PAGE_ROWS,
+    Profile, ProfileBest, RecentGame,
+};
 
 fn with(identity: Identity) -> App {
     App::new(AppContext {

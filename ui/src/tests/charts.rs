@@ -7,14 +7,14 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent};
-use crate::online::{
-    BestHistory, BestPoint, GamePps, Profile, ProfileBest, ProfileCharts, RecentGame,
-};
 use crate::screens::account_form::Load;
 use crate::screens::account_profile::{ProfileAction, ProfileScreen, ProfileView};
 use crate::settings::{ColorMode, Graphics, Settings};
 use crate::testutil::lines;
 use crate::theme::Theme;
+use minotty_protocol::{
+    BestHistory, BestPoint, GamePps, Profile, ProfileBest, ProfileCharts, RecentGame,
+};
 
 const DAY: i64 = 86_400_000;
 /// 2025-11-22.
@@ -205,13 +205,13 @@ mod versus {
     use minotty_engine::Mode;
     use minotty_engine::versus::MatchKind;
 
-    use crate::online::{
-        BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Response,
-        ResultRow,
-    };
+    use crate::Response;
     use crate::tests::{draw, press};
     use crate::testutil::lines;
     use crate::{App, AppContext, Graphics, Key};
+    use minotty_protocol::{
+        BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow,
+    };
 
     fn result_row(seat: usize, name: &str, place: u8) -> ResultRow {
         ResultRow {

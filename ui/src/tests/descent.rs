@@ -68,7 +68,7 @@ fn finishing_puzzle_unlocks_descent() {
     let mut a = on_descent(app());
     // Progress short of the last stage keeps it locked.
     a.deliver(
-        crate::online::Response::PuzzleProgress {
+        crate::Response::PuzzleProgress {
             cleared: 23,
             completed: false,
         },
@@ -77,7 +77,7 @@ fn finishing_puzzle_unlocks_descent() {
     assert!(!a.descent_unlocked());
     assert!(text(&draw(&a, 80, 24)).contains(LOCKED_NOTE));
     a.deliver(
-        crate::online::Response::PuzzleProgress {
+        crate::Response::PuzzleProgress {
             cleared: 24,
             completed: true,
         },

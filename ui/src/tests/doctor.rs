@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::doctor::{DoctorReport, GLYPHS, Probe, Rtt};
-use crate::online::{Request, Response};
+use crate::{Request, Response};
 
 fn report() -> DoctorReport {
     let mut widths = vec![Some(1); GLYPHS.len()];

@@ -7,7 +7,7 @@ use super::live::{solo, versus as live_match};
 use super::records::{ada_profile, registered};
 use super::versus::{in_match_pub, online, opponent, room, seat};
 use super::*;
-use crate::online::Response;
+use crate::Response;
 
 #[test]
 fn the_versus_menu_at_80x24() {

@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 
 use super::*;
-use crate::online::Identity;
+use minotty_protocol::Identity;
 
 /// The whole 80x24 frame, symbols only (every cell's style reset), for `Buffer::with_lines`.
 fn symbols(a: &App) -> Buffer {

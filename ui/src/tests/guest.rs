@@ -2,7 +2,7 @@
 //! as a guest is told how to get an account with that key (not to "connect with an SSH key").
 
 use super::*;
-use crate::online::Identity;
+use minotty_protocol::Identity;
 
 fn with(identity: Identity) -> App {
     App::new(AppContext {

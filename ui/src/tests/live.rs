@@ -6,9 +6,10 @@ use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
 use crate::app::live::{LIST_EVERY_MS, TV_ENDED_HOLD_MS, TV_SWITCH_MS};
-use crate::online::{
+use crate::{Request, Response};
+use minotty_protocol::{
     BoardSnapshot, LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats, OpponentView,
-    Progress, Request, Response,
+    Progress,
 };
 
 pub(super) fn solo(id: u64, name: &str, score: u64) -> LiveEntry {
@@ -221,18 +222,18 @@ fn enter_on_a_match_spectates_it_by_its_live_id() {
     assert_eq!(a.take_requests(), [Request::SpectateLive { id: 3 }]);
     assert!(screen(&a).contains("Joining the room as a spectator"));
     // The server seats the spectator and tells no code: the room shows none.
-    let room = crate::online::RoomView {
+    let room = minotty_protocol::RoomView {
         code: String::new(),
-        options: crate::online::RoomOptions {
+        options: minotty_protocol::RoomOptions {
             kind: MatchKind::Battle,
             max_players: 2,
-            limit: crate::online::RoomLimit::None,
+            limit: minotty_protocol::RoomLimit::None,
         },
         seats: Vec::new(),
         spectators: 1,
         you: None,
         host: false,
-        state: crate::online::RoomState::Lobby,
+        state: minotty_protocol::RoomState::Lobby,
         ranked: false,
         listed: false,
         tbp_bots: Vec::new(),

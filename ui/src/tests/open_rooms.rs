@@ -5,7 +5,8 @@ use minotty_engine::versus::MatchKind;
 
 use super::versus::{online, room, seat};
 use super::*;
-use crate::online::{OpenRoomEntry, Request, Response};
+use crate::{Request, Response};
+use minotty_protocol::OpenRoomEntry;
 
 /// From the main menu to the Open rooms screen (the versus menu's fifth entry).
 fn to_open_rooms(a: &mut App) {

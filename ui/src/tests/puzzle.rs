@@ -7,7 +7,7 @@ use minotty_engine::puzzle::{self, STAGE_COUNT};
 use minotty_engine::{Button, Mode, ModeKind, RulesetId};
 
 use super::*;
-use crate::online::{Request, Response};
+use crate::{Request, Response};
 
 /// An App whose keymap also has keys for sonic drop and the half turn (not bound by default),
 /// which movegen's paths use under tetrs.

@@ -226,8 +226,9 @@ fn the_offer_draws_at_every_size() {
 
 #[test]
 fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
-    use crate::online::{Response, RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
+    use crate::Response;
     use minotty_engine::versus::MatchKind;
+    use minotty_protocol::{RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
     let seat = |name: &str, connected: bool| SeatView {
         name: name.into(),
         ready: false,

@@ -4,7 +4,8 @@
 use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
-use crate::online::{Identity, Profile, ProfileBest, RecentGame, RecentMatch, Request, Response};
+use crate::{Request, Response};
+use minotty_protocol::{Identity, Profile, ProfileBest, RecentGame, RecentMatch};
 
 pub(super) fn registered() -> App {
     App::new(AppContext {
@@ -103,11 +104,14 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
     assert!(screen(&a).contains("No replay for this one."));
 }
 
-fn leaderboard(rows: Vec<crate::online::BoardRow>, board: crate::online::BoardId) -> Response {
-    Response::Leaderboard(crate::online::LeaderboardPage {
+fn leaderboard(
+    rows: Vec<minotty_protocol::BoardRow>,
+    board: minotty_protocol::BoardId,
+) -> Response {
+    Response::Leaderboard(minotty_protocol::LeaderboardPage {
         board,
         ruleset: RulesetId::Standard,
-        period: crate::online::BoardPeriod::AllTime,
+        period: minotty_protocol::BoardPeriod::AllTime,
         offset: 0,
         total: rows.len() as u64,
         columns: vec!["Time".into(), "PPS".into()],
@@ -116,8 +120,8 @@ fn leaderboard(rows: Vec<crate::online::BoardRow>, board: crate::online::BoardId
     })
 }
 
-fn board_row(rank: u64, name: &str, time: &str, pps: &str) -> crate::online::BoardRow {
-    crate::online::BoardRow {
+fn board_row(rank: u64, name: &str, time: &str, pps: &str) -> minotty_protocol::BoardRow {
+    minotty_protocol::BoardRow {
         rank,
         name: name.into(),
         values: vec![time.into(), pps.into()],
@@ -133,7 +137,7 @@ fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
     press(&mut a, Key::Down, 0);
     press(&mut a, Key::Enter, 0); // Leaderboards
     a.take_requests();
-    let sprint = crate::online::BoardId::Solo(ModeKind::Sprint);
+    let sprint = minotty_protocol::BoardId::Solo(ModeKind::Sprint);
     a.deliver(
         leaderboard(
             vec![
@@ -165,7 +169,7 @@ fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
     for _ in 0..3 {
         press(&mut a, Key::Right, 0);
     }
-    let master = crate::online::BoardId::Solo(ModeKind::Master);
+    let master = minotty_protocol::BoardId::Solo(ModeKind::Master);
     a.deliver(
         leaderboard(
             vec![board_row(1, "carol", "3 lines 0:09.120", "1.10")],
@@ -199,7 +203,7 @@ fn the_personal_best_chart_names_each_moment_once_on_its_x_axis() {
     a.take_requests();
     // Two improvements 20 s apart at 14:05 UTC: the axis has one moment to name.
     let at = T0 + (14 * 60 + 5) * 60_000;
-    let point = |at, value| crate::online::BestPoint { at, value };
+    let point = |at, value| minotty_protocol::BestPoint { at, value };
     let profile = Profile {
         name: "ada".into(),
         bests: vec![ProfileBest {
@@ -212,8 +216,8 @@ fn the_personal_best_chart_names_each_moment_once_on_its_x_axis() {
         recent: vec![],
         matches: vec![],
         rating: None,
-        charts: crate::online::ProfileCharts {
-            bests: vec![crate::online::BestHistory {
+        charts: minotty_protocol::ProfileCharts {
+            bests: vec![minotty_protocol::BestHistory {
                 mode: ModeKind::Sprint,
                 ruleset: RulesetId::Standard,
                 points: vec![point(at, 61_000), point(at + 20_000, 58_123)],
@@ -250,7 +254,7 @@ fn sprint_results() -> App {
 fn the_results_show_the_best_the_game_faced_and_the_difference() {
     let mut a = sprint_results();
     a.deliver(
-        Response::GameRecorded(crate::online::GameRecorded {
+        Response::GameRecorded(minotty_protocol::GameRecorded {
             game: 5,
             personal_best: true,
             rank: Some(3),
@@ -291,7 +295,7 @@ fn the_results_show_the_best_the_game_faced_and_the_difference() {
     // A ranked game that is not a best: the best it faced and how far it was.
     let mut b = sprint_results();
     b.deliver(
-        Response::GameRecorded(crate::online::GameRecorded {
+        Response::GameRecorded(minotty_protocol::GameRecorded {
             game: 6,
             personal_best: false,
             rank: None,
@@ -314,7 +318,7 @@ fn the_mode_select_shows_the_best_of_the_board_chosen() {
     a.take_requests();
     press(&mut a, Key::Enter, 0); // Play
     assert!(a.take_requests().contains(&Request::Bests));
-    let best = |mode, ruleset, best: &str| crate::online::ModeBest {
+    let best = |mode, ruleset, best: &str| minotty_protocol::ModeBest {
         mode,
         ruleset,
         best: best.into(),

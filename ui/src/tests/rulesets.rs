@@ -4,11 +4,11 @@
 use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
-use crate::online::{
-    BoardId, BoardPeriod, BoardRow, Identity, LeaderboardPage, Profile, ProfileBest, RecentGame,
-    Request, Response,
-};
 use crate::{App, AppContext, Key};
+use crate::{Request, Response};
+use minotty_protocol::{
+    BoardId, BoardPeriod, BoardRow, Identity, LeaderboardPage, Profile, ProfileBest, RecentGame,
+};
 
 fn registered() -> App {
     App::new(AppContext {

@@ -5,7 +5,8 @@ use minotty_engine::{Game, GameConfig, Input, Mode, ModeKind, Piece, Snapshot, S
 
 use super::*;
 use crate::app::SNAPSHOT_NOTICE_MS;
-use crate::online::{Request, Response, SnapshotEntry};
+use crate::{Request, Response};
+use minotty_protocol::SnapshotEntry;
 
 fn text(app: &App, w: u16, h: u16) -> String {
     lines(&draw(app, w, h)).join("\n")

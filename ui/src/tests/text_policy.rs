@@ -7,9 +7,10 @@ use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
 
 use super::*;
-use crate::online::{
-    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Response, ResultRow,
-    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+use crate::Response;
+use minotty_protocol::{
+    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow, RoomLimit,
+    RoomOptions, RoomState, RoomView, SeatView,
 };
 
 /// What a hostile name hides: bidi overrides and isolates, zero-width joiners and spaces, an

@@ -4,7 +4,8 @@
 use minotty_engine::ModeKind;
 
 use super::*;
-use crate::online::{GameRecorded, Identity, Response};
+use crate::Response;
+use minotty_protocol::{GameRecorded, Identity};
 
 fn registered() -> App {
     App::new(AppContext {

@@ -3,9 +3,10 @@
 //! and trying again from the menu, and what each answer leads to.
 
 use super::*;
-use crate::online::{Identity, Request, Response};
 use crate::screens::account_unreachable::{MENU_NOTICE, RETRY_EVERY_MS, SAYS, TITLE};
 use crate::settings::Settings;
+use crate::{Request, Response};
+use minotty_protocol::Identity;
 
 fn unreachable() -> App {
     App::new(AppContext {

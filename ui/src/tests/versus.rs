@@ -6,9 +6,10 @@ use minotty_engine::versus::MatchKind;
 use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
 
 use super::*;
-use crate::online::{
-    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, Request,
-    Response, ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+use crate::{Request, Response};
+use minotty_protocol::{
+    BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, ResultRow,
+    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
 };
 
 pub(super) fn online() -> App {

@@ -8,7 +8,8 @@ use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
-use crate::online::{MatchResult, MatchStart, OpponentView, Response, ResultRow};
+use crate::Response;
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow};
 
 fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {
@@ -110,8 +111,8 @@ const RACE_80X24: [&str; 24] = [
     "  └──────────────────────────────────────────────────────────────────────────┘",
 ];
 
-fn quiet_board() -> crate::online::BoardSnapshot {
-    crate::online::BoardSnapshot {
+fn quiet_board() -> minotty_protocol::BoardSnapshot {
+    minotty_protocol::BoardSnapshot {
         rows: vec![[0u8; 10]; 20],
     }
 }
@@ -146,7 +147,7 @@ fn battle_of_four_named(names: [&str; 4]) -> App {
                 seat,
                 name: name.into(),
                 board: quiet_board(),
-                progress: crate::online::Progress {
+                progress: minotty_protocol::Progress {
                     attack_sent: u32::from(t >= 60_000),
                     time_ms: t,
                     ..Default::default()
@@ -403,11 +404,11 @@ fn a_players_hold_and_next_go_to_the_room_with_their_numbers() {
         .take_requests()
         .into_iter()
         .flat_map(|r| match r {
-            crate::online::Request::Report(list) => list,
+            crate::Request::Report(list) => list,
             _ => Vec::new(),
         })
         .filter_map(|r| match r {
-            crate::online::Report::Progress(p) => Some(p),
+            minotty_protocol::Report::Progress(p) => Some(p),
             _ => None,
         })
         .next_back()

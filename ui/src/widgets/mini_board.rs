@@ -9,9 +9,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 
 use crate::draw;
-use crate::online::BoardSnapshot;
 use crate::settings::Graphics;
 use crate::theme::Theme;
+use minotty_protocol::BoardSnapshot;
 
 /// Board columns and visible rows of a snapshot.
 pub const COLS: usize = 10;

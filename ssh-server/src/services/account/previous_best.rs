@@ -4,8 +4,8 @@
 
 use minotty_domain::{Period, PlayerId, has_board, ranked_modes};
 use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
+use minotty_protocol::ModeBest;
 use minotty_ui::figures::{count_delta, time_delta};
-use minotty_ui::online::ModeBest;
 
 use crate::boards::{self, Figures};
 use crate::store::{Board, Entry, Store, StoreError, UnixMs};

@@ -2,7 +2,7 @@
 //! ("won vs bob", "+14 rating").
 
 use minotty_engine::versus::MatchKind;
-use minotty_ui::online::RecentMatch;
+use minotty_protocol::RecentMatch;
 
 use crate::store::MatchLine;
 

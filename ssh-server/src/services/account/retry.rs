@@ -1,10 +1,10 @@
-//! [`Request::RetryAccount`](minotty_ui::online::Request::RetryAccount): a session whose
+//! [`Request::RetryAccount`](minotty_ui::Request::RetryAccount): a session whose
 //! account could not be reached at login (the database did not answer) looks the key's account
 //! up again, within [`START_TIMEOUT`](super::START_TIMEOUT). Found, the session is signed in
 //! with its settings; not found, the key is new (the welcome screen); no answer, still
 //! unreachable. Nothing is stored for the session meanwhile: it has no account.
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::worker::Worker;
 use super::{START_TIMEOUT, error};
@@ -74,8 +74,9 @@ mod tests {
     use std::net::{IpAddr, Ipv4Addr};
     use std::time::Duration;
 
+    use minotty_protocol::Identity;
     use minotty_ui::Settings;
-    use minotty_ui::online::{Identity, Request, Response};
+    use minotty_ui::{Request, Response};
     use tokio::sync::{mpsc, watch};
 
     use crate::services::Who;

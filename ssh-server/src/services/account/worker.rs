@@ -6,9 +6,8 @@ use std::sync::Arc;
 use minotty_domain::{
     GameId, KeyFingerprint, Period, PlayerId, PlayerName, home_ruleset, profile_boards,
 };
-use minotty_ui::online::{
-    KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
-};
+use minotty_protocol::{KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, SnapshotEntry};
+use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 use super::{LiveKeys, error};

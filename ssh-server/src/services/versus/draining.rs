@@ -4,7 +4,7 @@
 //! to reconnect: the balancer sends the new connection to another instance. A way out (leaving
 //! a room or the queue) and a running match's reports are never refused.
 
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 
 use super::VersusClient;
 

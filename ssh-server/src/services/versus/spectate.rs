@@ -2,7 +2,7 @@
 //! list never tells a room's code, which is what lets players into a room), and says whether
 //! its player lets others watch their games, so that their matches are listed or not.
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::VersusClient;
 use crate::versus::RoomMsg;

@@ -1,5 +1,5 @@
 //! A Tetris Bot Protocol bot in a bot seat: the operator's external bot (`--tbp-bot
-//! NAME=COMMAND`) behind the [`BotDriver`] seam, through [`TbpPoller`] (`crate::tbp`), which
+//! NAME=COMMAND`) behind the [`BotDriver`] seam, through [`TbpPoller`] (`minotty_tbp::frontend`), which
 //! owns the process and its conversation. The process starts with the seat's first match (its
 //! countdown), never in the lobby where the host seats it; then it lives as long as the seat:
 //! told `stop` at the end of each game and `start` at the next, and killed and reaped when the
@@ -11,7 +11,7 @@ use std::pin::Pin;
 use minotty_engine::{Game, Time};
 
 use super::{BotDriver, BotStep};
-use crate::tbp::{Step, TbpPoller};
+use minotty_tbp::frontend::{Step, TbpPoller};
 
 /// A TBP bot's seat driver.
 #[derive(Debug)]

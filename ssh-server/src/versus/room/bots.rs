@@ -4,7 +4,8 @@
 
 use minotty_bots::versus::Level;
 use minotty_engine::versus::Targeting;
-use minotty_ui::online::{Response, RoomState};
+use minotty_protocol::RoomState;
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, Seat};

@@ -14,7 +14,7 @@
 
 use tokio::time::Instant;
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 
 use super::Room;
 use crate::versus::MemberId;
@@ -112,7 +112,7 @@ impl Room {
         self.spectators.clear();
         self.by_live.clear();
         self.sent_views.clear();
-        self.state = minotty_ui::online::RoomState::Lobby;
+        self.state = minotty_protocol::RoomState::Lobby;
         self.host = None;
         self.release_claims();
     }

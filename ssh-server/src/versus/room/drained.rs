@@ -10,7 +10,7 @@
 //! match is abandoned, unrated, on every side: nothing is stored, no rating changes, and
 //! everyone in the room is told so, then the room closes.
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::Room;

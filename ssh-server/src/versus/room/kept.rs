@@ -8,7 +8,8 @@
 //! is told who the room waits for). Ranked rooms, bots and players without an account or key
 //! keep nothing: their drop is a leave, as before. During a match a drop stays a forfeit.
 
-use minotty_ui::online::{Response, RoomState};
+use minotty_protocol::RoomState;
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Member, Room};

@@ -3,7 +3,8 @@
 //! there while the room is listed, in its lobby and has a free seat, and is updated as players
 //! come and go ([`Room::sync_open_listing`] runs after every message, like the Live listing).
 
-use minotty_ui::online::{Response, RoomState};
+use minotty_protocol::RoomState;
+use minotty_ui::Response;
 
 use super::Room;
 use crate::versus::MemberId;

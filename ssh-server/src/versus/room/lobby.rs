@@ -1,7 +1,8 @@
 //! The lobby: members joining and leaving, the host, asking to start and to play again.
 
 use minotty_engine::versus::Targeting;
-use minotty_ui::online::{Response, RoomState};
+use minotty_protocol::RoomState;
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, Seat};

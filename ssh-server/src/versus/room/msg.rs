@@ -2,7 +2,7 @@
 //! and the hub send to a room task.
 
 use minotty_engine::versus::Targeting;
-use minotty_ui::online::Report;
+use minotty_protocol::Report;
 
 use super::ContactLoss;
 use crate::versus::{Member, MemberId};

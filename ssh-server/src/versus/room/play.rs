@@ -1,9 +1,8 @@
 //! A match in play: its start, the players' reports routed (attacks to garbage), replays.
 
 use minotty_engine::versus::{MatchKind, Router, Targeting};
-use minotty_ui::online::{
-    BoardSnapshot, MatchStart, Progress, Report, Response, RoomLimit, RoomState,
-};
+use minotty_protocol::{BoardSnapshot, MatchStart, Progress, Report, RoomLimit, RoomState};
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Live, Player, Room, match_mode, win};

@@ -4,7 +4,8 @@
 use minotty_engine::Replay;
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
-use minotty_ui::online::{MatchResult, Response, ResultRow, RoomState};
+use minotty_protocol::{MatchResult, ResultRow, RoomState};
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, verify};

@@ -3,7 +3,7 @@
 //! its views or its messages. A match is listed on the Live screen as watchable only when every
 //! person playing it lets others watch their games.
 
-use minotty_ui::online::Response;
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Member, MemberId, Room};

@@ -3,7 +3,8 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use minotty_ui::online::{Response, RoomView, SeatView};
+use minotty_protocol::{RoomView, SeatView};
+use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Member, MemberId, Room};

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{Progress, Report, Request, Response};
+use minotty_protocol::{Progress, Report};
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 
 use super::{Client, battle, room_of, start};
@@ -131,14 +132,14 @@ async fn a_session_tx_bounds_its_backlog_and_marks_the_session_behind() {
     let views = SessionTx::new(tx);
     views.send(garbage(1));
     let view = |n: u32| {
-        Response::Room(minotty_ui::online::RoomView {
+        Response::Room(minotty_protocol::RoomView {
             code: "AAAAAA".into(),
             options: battle(2),
             seats: Vec::new(),
             spectators: n,
             you: None,
             host: false,
-            state: minotty_ui::online::RoomState::Lobby,
+            state: minotty_protocol::RoomState::Lobby,
             ranked: false,
             listed: false,
             tbp_bots: Vec::new(),

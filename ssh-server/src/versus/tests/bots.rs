@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use minotty_domain::PlayerId;
 use minotty_engine::Replay;
-use minotty_ui::online::{MatchStart, Progress, Report, Request, Response, RoomView};
+use minotty_protocol::{MatchStart, Progress, Report, RoomView};
+use minotty_ui::{Request, Response};
 
 use super::{Client, battle, result, room_of, stored_matches, temp_store};
 use crate::services::versus::SharedVersus;

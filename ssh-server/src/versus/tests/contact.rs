@@ -2,7 +2,8 @@
 //! of reach is not a forfeit. An unsettled match is abandoned (nothing stored, everyone told);
 //! a match over with that member's replay in hand stands.
 
-use minotty_ui::online::{Progress, Report, Response};
+use minotty_protocol::{Progress, Report};
+use minotty_ui::Response;
 
 use super::{Client, battle, closed, result, room_of, start, stored_matches, temp_store};
 use crate::services::versus::SharedVersus;

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 
 use super::{Client, SharedVersus, battle, room_of, start};
 use crate::versus::RoomMsg;

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 
 use super::Client;
 use crate::services::versus::SharedVersus;

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{Request, Response, RoomState};
+use minotty_protocol::RoomState;
+use minotty_ui::{Request, Response};
 
 use super::{Client, SharedVersus, battle};
 

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use minotty_ui::online::{OpenRoomEntry, Request, Response};
+use minotty_protocol::OpenRoomEntry;
+use minotty_ui::{Request, Response};
 
 use super::{Client, battle, room_of};
 use crate::services::versus::SharedVersus;

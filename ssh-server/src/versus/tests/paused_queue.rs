@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use minotty_engine::rating::Rating;
-use minotty_ui::online::{Request, Response};
+use minotty_ui::{Request, Response};
 use tokio::time::{Instant, sleep};
 
 use super::Client;

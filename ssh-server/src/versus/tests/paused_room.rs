@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
-use minotty_ui::online::{Progress, Report, Request, Response, RoomLimit, RoomOptions, RoomState};
+use minotty_protocol::{Progress, Report, RoomLimit, RoomOptions, RoomState};
+use minotty_ui::{Request, Response};
 use tokio::time::{Instant, sleep};
 
 use super::{Client, battle, board, result, room_of, start};

@@ -2,7 +2,8 @@
 //! list and what a Live spectator is sent never tell); private players' matches unlisted;
 //! spectators per room capped.
 
-use minotty_ui::online::{LiveKind, Request, Response};
+use minotty_protocol::LiveKind;
+use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 
 use super::{Client, SharedVersus, battle, room_of, start};
@@ -10,7 +11,7 @@ use crate::live::LiveClient;
 use crate::versus::MAX_SPECTATORS;
 
 /// A third player's Live screen: the list it is sent.
-async fn live_list(shared: &SharedVersus) -> Vec<minotty_ui::online::LiveEntry> {
+async fn live_list(shared: &SharedVersus) -> Vec<minotty_protocol::LiveEntry> {
     let (tx, mut rx) = mpsc::channel(16);
     let mut live = LiveClient::new(shared.hub().live.clone(), tx);
     live.handle(Request::LiveList);
@@ -93,11 +94,9 @@ async fn a_private_players_match_is_not_listed() {
     assert!(cat.failed().await.contains("ended"));
 
     // After the match, shy lets others watch again: the rematch is listed.
-    c[0].send(Request::Report(vec![
-        minotty_ui::online::Report::Forfeited {
-            progress: minotty_ui::online::Progress::default(),
-        },
-    ]));
+    c[0].send(Request::Report(vec![minotty_protocol::Report::Forfeited {
+        progress: minotty_protocol::Progress::default(),
+    }]));
     c[1].wait(|r| matches!(r, Response::MatchOver(_)).then_some(()))
         .await;
     c[1].client.as_mut().expect("a client").set_watchable(true);

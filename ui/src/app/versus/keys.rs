@@ -4,9 +4,9 @@
 use minotty_engine::versus::{MatchKind, Targeting};
 
 use super::{CODE_MAX, Queue, READY_RESEND_MS, RESULTS_GRACE_MS, View, bot_picks};
+use crate::Request;
 use crate::app::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::online::Request;
 use crate::screens::versus_menu;
 use crate::screens::versus_results;
 use crate::screens::{Nav, is_ctrl, nav, wrap};

@@ -4,12 +4,13 @@
 //! that lists the room or makes it private again. The view is in `screens/open_rooms.rs`.
 
 use super::View;
+use crate::Request;
 use crate::app::App;
 use crate::keys::{Key, KeyEvent};
-use crate::online::{OpenRoomEntry, Request, RoomState};
 use crate::screens::open_rooms::OpenRoomsView;
 use crate::screens::{Nav, nav, wrap};
 use crate::text::sanitize;
+use minotty_protocol::{OpenRoomEntry, RoomState};
 
 /// The list is asked for again this often while the screen shows.
 pub const OPEN_ROOMS_EVERY_MS: u64 = 2_000;

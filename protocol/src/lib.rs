@@ -1,88 +1,57 @@
-//! What the App asks of a server and what it is told back: accounts, leaderboards, replays and
-//! versus. The App does no IO: it queues [`Request`]s, which the front end drains with
-//! [`crate::App::take_requests`] and carries out, and the front end hands the answers back with
-//! [`crate::App::deliver`]. `minotty play` has no server: it answers the requests its save
-//! file can ([`Identity::Local`]) and every other one with [`Response::Offline`].
+//! # minotty-protocol
+//!
+//! What a session's App asks of the services and what it is told back: accounts, leaderboards,
+//! replays, snapshots, rooms and matches, the Live screen. The App does no IO: it queues
+//! [`Request`]s, which the front end drains (`App::take_requests` in minotty-ui) and carries
+//! out, and the front end hands the answers back (`App::deliver`). `minotty play` has no
+//! server: it answers the requests its save file can ([`Identity::Local`]) and every other one
+//! with [`Response::Offline`].
+//!
+//! Grouped by concern: `accounts` (who the player is, their keys), `records` (leaderboards,
+//! the profile, bests, snapshots), `rooms` (rooms and matches as the App is told them),
+//! `reports` (what a versus game tells its room) and `live` (what is being played now); every
+//! type is exported at the crate root.
+//!
+//! Two things a request or response carries belong to the App and are not looked into here:
+//! the player's settings and the terminal doctor's report. They are the type parameters
+//! `Settings` and `Doctor`; minotty-ui names the App's instances (`minotty_ui::Request`,
+//! `minotty_ui::Response`).
 //!
 //! Everything here is plain data. Strings a player typed (names, codes) arrive as typed; the
 //! server validates them and the UI strips control characters before drawing anything.
+//!
+//! Architecture Invariant: this crate imports only minotty-engine (and serde, behind its
+//! `serde` feature); no ratatui, no IO.
+//! Architecture Invariant: the serde forms (the room and match messages, [`Report`]) are the
+//! cluster's wire form between instances of different versions: `tests/wire_golden.rs` pins
+//! their bytes, and a field added later carries `#[serde(default)]`.
 
+mod accounts;
 mod live;
 mod records;
+mod reports;
 mod rooms;
+pub use accounts::{Identity, KeyView};
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 pub use records::{
-    BEST_POINTS, BestHistory, BestPoint, GamePps, ModeBest, PPS_GAMES, Profile, ProfileBest,
-    ProfileCharts, RecentGame, RecentMatch,
+    BEST_POINTS, BestHistory, BestPoint, BoardId, BoardPeriod, BoardRow, GamePps, GameRecorded,
+    LeaderboardPage, ModeBest, PAGE_ROWS, PPS_GAMES, Profile, ProfileBest, ProfileCharts,
+    RecentGame, RecentMatch, SnapshotEntry,
+};
+pub use reports::{
+    BoardSnapshot, EventDigest, NEXT_SHOWN, Progress, Report, end_reports, progress_of, snapshot,
 };
 pub use rooms::{
-    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomState, RoomView, SeatView,
+    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomLimit, RoomOptions,
+    RoomState, RoomView, SeatView,
 };
 
-use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_engine::{ModeKind, Replay, RulesetId, Snapshot};
+use minotty_engine::versus::Targeting;
+use minotty_engine::{Replay, RulesetId, Snapshot};
 
-use crate::settings::Settings;
-
-/// Who the player is, as the front end knows at connection time.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Identity {
-    /// No server at all (`minotty play`): online features say they are offline.
-    #[default]
-    Offline,
-    /// Connected without a key: plays everything but the leaderboards, nothing is stored.
-    Guest,
-    /// A key the server has not seen: the welcome screen asks for a player name (or links the
-    /// key to an existing account with its password). `suggested` is the SSH user name.
-    NewKey { suggested: String },
-    /// A registered player.
-    Registered { name: String, has_password: bool },
-    /// A key whose account could not be looked up at login (the server's database did not
-    /// answer): the player waits for it ([`Request::RetryAccount`]) or plays as a guest for
-    /// now; nothing is stored under this identity. `suggested` is the SSH user name (the
-    /// welcome screen's, should the key turn out to be new).
-    Unreachable { suggested: String },
-    /// `minotty play` with a save file: no server, but the front end keeps the player's
-    /// settings, a scoreboard of finished games and their replays, and answers the requests
-    /// for them (leaderboard pages of the player's own games, the profile, replays). Accounts
-    /// and versus still need a server.
-    Local { name: String },
-}
-
-impl Identity {
-    /// Whether finished games and settings are kept (by a server or a local save file).
-    pub fn keeps_records(&self) -> bool {
-        matches!(self, Identity::Registered { .. } | Identity::Local { .. })
-    }
-
-    /// Whether there is no server to talk to (accounts and versus say so).
-    pub fn without_server(&self) -> bool {
-        matches!(self, Identity::Offline | Identity::Local { .. })
-    }
-}
-
-/// A leaderboard: one per solo mode, and the ranked 1v1 rating board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BoardId {
-    Solo(ModeKind),
-    Versus,
-}
-
-/// Which games a leaderboard counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum BoardPeriod {
-    #[default]
-    AllTime,
-    Month,
-    Today,
-}
-
-/// Rows per leaderboard page the UI asks for.
-pub const PAGE_ROWS: u32 = 15;
-
-/// What the App asks for.
+/// What the App asks for. `Settings` are the App's settings (stored as they are).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Request {
+pub enum Request<Settings> {
     // ---- accounts -------------------------------------------------------------------------
     /// Register the key in use under this name.
     Register {
@@ -227,139 +196,14 @@ pub enum Request {
     RetryAccount,
 }
 
-/// A room's settings, chosen by its host.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RoomOptions {
-    pub kind: MatchKind,
-    /// 2 to 8.
-    pub max_players: u8,
-    pub limit: RoomLimit,
-}
-
-/// An optional limit on a battle (a race is always 40 lines).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RoomLimit {
-    #[default]
-    None,
-    /// The first to clear this many lines wins.
-    Lines(u32),
-    /// After this many seconds the player who sent the most attack wins.
-    Seconds(u32),
-}
-
-/// One thing that happened in the player's own versus game, reported to the room.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Report {
-    /// Lines of attack left after cancelling against the player's own incoming garbage.
-    Attack { lines: u8 },
-    /// The board changed (after a lock, a clear or rising garbage).
-    Board(BoardSnapshot),
-    /// The player's running numbers.
-    Progress(Progress),
-    /// The player's game ended: topped out, or (race) reached the goal. (Sessions before
-    /// `Forfeited` existed also sent this for a forfeit.)
-    Finished { won: bool, progress: Progress },
-    /// The player gave up from the in-game prompt: a loss shown as "left", not a top-out.
-    /// Sent instead of `Finished`, followed by the `Replay`.
-    Forfeited { progress: Progress },
-    /// The player's whole game, for the match record: sent once when the game ends (after
-    /// `Finished`, or on `MatchOver` when the player was still playing).
-    Replay(Box<Replay>),
-}
-
-/// An opponent's running numbers (also used in results).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Progress {
-    pub lines: u32,
-    pub pieces: u32,
-    pub attack_sent: u32,
-    pub garbage_received: u32,
-    /// Game time in ms.
-    pub time_ms: u64,
-    /// Lines of garbage waiting to rise.
-    pub pending_garbage: u32,
-    /// The held piece (engine `Piece` order + 1, as in [`BoardSnapshot`]; 0: none). Older
-    /// instances do not send it.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub hold: u8,
-    /// The next pieces, soonest first (the same coding; 0: none).
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub next: [u8; NEXT_SHOWN],
-}
-
-/// The next pieces a player's [`Progress`] tells (what spectators see of the queue).
-pub const NEXT_SHOWN: usize = 5;
-
-/// The 20 visible rows of a board, top first; each cell 0 (empty), 1-7 (I, O, T, S, Z, J, L
-/// in the engine's `Piece` order) or 8 (garbage). The falling piece is included.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardSnapshot {
-    pub rows: Vec<[u8; 10]>,
-}
-
-/// The serde form of a [`BoardSnapshot`] (servers relay boards between instances): one digit
-/// per cell, rows top first, 200 characters for a board instead of a list of lists. Reading
-/// accepts at most [`BoardSnapshot::MAX_ROWS`] whole rows of digits 0-8, nothing else.
-#[cfg(feature = "serde")]
-mod board_serde {
-    use super::BoardSnapshot;
-
-    impl serde::Serialize for BoardSnapshot {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let text: String = self
-                .rows
-                .iter()
-                .flatten()
-                .map(|&c| char::from(b'0' + c.min(8)))
-                .collect();
-            s.serialize_str(&text)
-        }
-    }
-
-    impl<'de> serde::Deserialize<'de> for BoardSnapshot {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            use serde::de::Error;
-            let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-            let bytes = text.as_bytes();
-            if bytes.len() % 10 != 0 || bytes.len() > 10 * BoardSnapshot::MAX_ROWS {
-                return Err(D::Error::custom(
-                    "a board is whole rows of 10 cells, at most 40",
-                ));
-            }
-            if !bytes.iter().all(|b| (b'0'..=b'8').contains(b)) {
-                return Err(D::Error::custom("a board cell is a digit 0-8"));
-            }
-            let rows = bytes
-                .chunks_exact(10)
-                .map(|row| {
-                    let mut cells = [0u8; 10];
-                    for (c, b) in cells.iter_mut().zip(row) {
-                        *c = b - b'0';
-                    }
-                    cells
-                })
-                .collect();
-            Ok(BoardSnapshot { rows })
-        }
-    }
-}
-
-impl BoardSnapshot {
-    /// The most rows a board has (the engine's whole board, hidden rows included).
-    pub const MAX_ROWS: usize = 40;
-}
-
-/// What the App is told.
+/// What the App is told. `Settings` are the App's settings (as stored), `Doctor` the terminal
+/// doctor's report.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Response {
+pub enum Response<Settings, Doctor> {
     /// There is no server (`minotty play`).
     Offline,
     /// The terminal doctor's findings (answers [`Request::RunDoctor`]).
-    Doctor(Box<crate::doctor::DoctorReport>),
+    Doctor(Box<Doctor>),
     /// A request failed for a reason the player can read (e.g. "the database is busy").
     Error {
         message: String,
@@ -488,76 +332,4 @@ pub enum Response {
     LiveFailed {
         message: String,
     },
-}
-
-/// One stored snapshot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SnapshotEntry {
-    pub id: i64,
-    /// As stored (the UI still strips control characters before drawing it).
-    pub label: String,
-    /// The mode it was taken in.
-    pub mode: ModeKind,
-    /// Unix ms.
-    pub created_at: i64,
-    pub snapshot: Box<Snapshot>,
-}
-
-/// One key of the account.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeyView {
-    /// `SHA256:...`
-    pub fingerprint: String,
-    /// `ssh-ed25519`, `ssh-rsa`, ...; empty when not known (keys stored before it was kept).
-    pub algorithm: String,
-    /// Unix ms.
-    pub added_at: i64,
-    pub last_used_at: Option<i64>,
-    /// The key of this connection (cannot be removed).
-    pub in_use: bool,
-}
-
-/// A page of a leaderboard, formatted by the server (the same text as the `leaderboard` command).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LeaderboardPage {
-    pub board: BoardId,
-    /// The ruleset of the board shown (`standard` for boards without others).
-    pub ruleset: RulesetId,
-    pub period: BoardPeriod,
-    pub offset: u32,
-    /// Entries on the whole board.
-    pub total: u64,
-    /// Column titles after rank and name, e.g. `["Time", "PPS"]`.
-    pub columns: Vec<String>,
-    pub rows: Vec<BoardRow>,
-    /// The player's own entry, also when it is not on this page.
-    pub own: Option<BoardRow>,
-}
-
-/// One line of a leaderboard.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardRow {
-    pub rank: u64,
-    pub name: String,
-    /// One value per column of the page.
-    pub values: Vec<String>,
-    /// Unix ms when it was achieved.
-    pub achieved_at: i64,
-    /// The game to watch (solo boards).
-    pub game: Option<i64>,
-}
-
-/// What storing a solo game earned.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecorded {
-    pub game: i64,
-    /// A new all-time personal best in the mode.
-    pub personal_best: bool,
-    /// Its all-time global rank, when it is the player's best.
-    pub rank: Option<u64>,
-    /// Why it is not on the leaderboard, when it is not (e.g. "custom games are not ranked").
-    pub note: Option<String>,
-    /// The player's all-time best on the game's board before this game, and this game's
-    /// difference to it, formatted (`figures`): ("0:42.908", "-1.234"). `None` without one.
-    pub previous_best: Option<(String, String)>,
 }

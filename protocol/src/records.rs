@@ -1,7 +1,8 @@
-//! The records a player reads outside a game: the profile (bests, recent games and matches,
-//! charts), personal bests per board (the mode select).
+//! The records a player reads outside a game: leaderboards, what storing a game earned, the
+//! profile (bests, recent games and matches, charts), personal bests per board (the mode
+//! select) and stored snapshots.
 
-use minotty_engine::{ModeKind, RulesetId};
+use minotty_engine::{ModeKind, RulesetId, Snapshot};
 
 /// A personal best on one board, as its board shows it (`0:41.674`, `12,345`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,4 +99,81 @@ pub struct RecentGame {
     pub result: String,
     /// e.g. "finished", "topped out"
     pub outcome: String,
+}
+
+/// A leaderboard: one per solo mode, and the ranked 1v1 rating board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardId {
+    Solo(ModeKind),
+    Versus,
+}
+
+/// Which games a leaderboard counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BoardPeriod {
+    #[default]
+    AllTime,
+    Month,
+    Today,
+}
+
+/// Rows per leaderboard page the UI asks for.
+pub const PAGE_ROWS: u32 = 15;
+
+/// A page of a leaderboard, formatted by the server (the same text as the `leaderboard` command).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderboardPage {
+    pub board: BoardId,
+    /// The ruleset of the board shown (`standard` for boards without others).
+    pub ruleset: RulesetId,
+    pub period: BoardPeriod,
+    pub offset: u32,
+    /// Entries on the whole board.
+    pub total: u64,
+    /// Column titles after rank and name, e.g. `["Time", "PPS"]`.
+    pub columns: Vec<String>,
+    pub rows: Vec<BoardRow>,
+    /// The player's own entry, also when it is not on this page.
+    pub own: Option<BoardRow>,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardRow {
+    pub rank: u64,
+    pub name: String,
+    /// One value per column of the page.
+    pub values: Vec<String>,
+    /// Unix ms when it was achieved.
+    pub achieved_at: i64,
+    /// The game to watch (solo boards).
+    pub game: Option<i64>,
+}
+
+/// What storing a solo game earned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecorded {
+    pub game: i64,
+    /// A new all-time personal best in the mode.
+    pub personal_best: bool,
+    /// Its all-time global rank, when it is the player's best.
+    pub rank: Option<u64>,
+    /// Why it is not on the leaderboard, when it is not (e.g. "custom games are not ranked").
+    pub note: Option<String>,
+    /// The player's all-time best on the game's board before this game, and this game's
+    /// difference to it, formatted (`figures`): ("0:42.908", "-1.234"). `None` without one.
+    pub previous_best: Option<(String, String)>,
+}
+
+/// One stored snapshot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotEntry {
+    pub id: i64,
+    /// As stored (the UI still strips control characters before drawing it).
+    pub label: String,
+    /// The mode it was taken in.
+    pub mode: ModeKind,
+    /// Unix ms.
+    pub created_at: i64,
+    pub snapshot: Box<Snapshot>,
 }

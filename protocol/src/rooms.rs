@@ -6,7 +6,29 @@ use minotty_engine::versus::MatchKind;
 
 #[cfg(doc)]
 use super::Request;
-use super::{BoardSnapshot, Progress, RoomOptions};
+use super::{BoardSnapshot, Progress};
+
+/// A room's settings, chosen by its host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RoomOptions {
+    pub kind: MatchKind,
+    /// 2 to 8.
+    pub max_players: u8,
+    pub limit: RoomLimit,
+}
+
+/// An optional limit on a battle (a race is always 40 lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RoomLimit {
+    #[default]
+    None,
+    /// The first to clear this many lines wins.
+    Lines(u32),
+    /// After this many seconds the player who sent the most attack wins.
+    Seconds(u32),
+}
 
 /// A room, as its members and spectators see it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -44,7 +44,7 @@ mod proc {
     use tokio::sync::Semaphore;
 
     use super::*;
-    use crate::tbp::BotProcess;
+    use crate::frontend::BotProcess;
 
     /// The server's database URL with its password: what must never reach a bot.
     const CANARY: &str = "postgres://u:secret@h/d";
@@ -148,7 +148,7 @@ mod proc {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
         assert_eq!(
             bot.recv(deadline).await,
-            Err(crate::tbp::process::IoFailure::Closed),
+            Err(crate::frontend::process::IoFailure::Closed),
             "it ended"
         );
         let status = bot.shutdown(Duration::from_secs(5)).await.expect("reaped");
@@ -169,7 +169,7 @@ mod proc {
             let out = std::process::Command::new(exe)
                 .args([
                     "--exact",
-                    "tbp::confine::tests::proc::the_servers_environment_never_reaches_a_bot",
+                    "frontend::confine::tests::proc::the_servers_environment_never_reaches_a_bot",
                     "--test-threads=1",
                 ])
                 .env("MINOTTY_DB", CANARY)

@@ -10,10 +10,10 @@
 
 use std::time::Duration;
 
+use crate::msg::FEATURE_GARBAGE;
+use crate::path::{path_among, placements};
+use crate::{BotMessage, FrontendMessage, Move, TbpState};
 use minotty_engine::{Button, Game};
-use minotty_tbp::msg::FEATURE_GARBAGE;
-use minotty_tbp::path::{path_among, placements};
-use minotty_tbp::{BotMessage, FrontendMessage, Move, TbpState};
 use tokio::time::Instant;
 
 use super::TbpSettings;

@@ -22,6 +22,14 @@
 //! bot by name, and a host seats at most [`TbpSettings::max_per_host`] of them in their room.
 //! A seated bot holds one of the server's slots; its process starts with the first match it
 //! plays, never in a lobby.
+//!
+//! What the server gives it comes in as parameters: the bots and their limits
+//! ([`BotSpec`], [`TbpSettings`], from its configuration), the room's clock, garbage and
+//! events through [`play_live`] and [`TbpPoller`]. It imports nothing of the server.
+
+// A bot is a process the operator configured but whose output nobody vouches for: nothing it
+// says may panic the server (as in minotty-server, `unwrap` only in tests).
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod confine;
 mod driver;
