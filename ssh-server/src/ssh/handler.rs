@@ -10,9 +10,9 @@ use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPub
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::shared::Shared;
 use crate::exec;
 use crate::names::DisplayName;
-use crate::server::Shared;
 use crate::services::account::KeyLookup;
 use crate::services::{AccountRef, Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams};
