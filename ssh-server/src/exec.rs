@@ -290,6 +290,52 @@ mod tests {
         assert_eq!(run(&[0xff, 0xfe]).status, 1);
     }
 
+    /// Every reply of the commands that need no database, pinned whole (issue 27 moved the
+    /// parser: the bytes the client reads stay the same).
+    #[test]
+    fn replies_pinned_whole() {
+        let help = run(b"help");
+        assert_eq!(help.stdout, HELP);
+        assert_eq!((help.stdout.len(), help.stdout.lines().count()), (1955, 27));
+        assert_eq!(run(b"-h"), help);
+        assert_eq!(run(b"--help x"), help);
+        let fail = |stderr: &str| Outcome {
+            stdout: String::new(),
+            stderr: stderr.to_owned(),
+            status: 1,
+        };
+        assert_eq!(
+            run(b"rm -rf /"),
+            fail("minotty: unknown command \"rm\"; the commands are listed by \"help\"\n")
+        );
+        assert_eq!(
+            run(b"   "),
+            fail("minotty: empty command; the commands are listed by \"help\"\n")
+        );
+        assert_eq!(
+            run(b"lb --period"),
+            fail("minotty: --period needs a value: all, month or today\n")
+        );
+        assert_eq!(
+            run(b"leaderboards 40l ultra"),
+            fail(
+                "minotty: unexpected \"ultra\"; usage: leaderboard [MODE] [--period \
+                 all|month|today]\n"
+            )
+        );
+        assert_eq!(
+            run(b"leaderboard"),
+            fail("minotty: this server has no database\n")
+        );
+        assert_eq!(
+            no_pty(),
+            fail(
+                "minotty needs a terminal: connect without -T (or add -t) to play; \"help\" \
+                 lists the commands\n"
+            )
+        );
+    }
+
     #[test]
     fn leaderboard_arguments() {
         let sprint = BoardId::Solo(ModeKind::Sprint);
