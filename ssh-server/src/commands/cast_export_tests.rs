@@ -88,7 +88,7 @@ async fn run(store: &Store, id: i64, caller: Option<PlayerId>) -> Result<Vec<u8>
         std::future::ready(true)
     };
     export(
-        &args,
+        cast::parse(&args).map_err(Outcome::fail)?,
         Some(store),
         requester,
         CancellationToken::new(),
@@ -134,7 +134,7 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob() {
     };
     let write = |_: Vec<u8>| std::future::ready(true);
     let over = export(
-        &args,
+        cast::parse(&args).unwrap(),
         Some(&s.store),
         requester,
         CancellationToken::new(),
@@ -190,7 +190,7 @@ async fn a_slow_reader_gets_the_whole_cast_through_a_bounded_buffer() {
         budget: || Ok(()),
     };
     let done = export(
-        &args,
+        cast::parse(&args).unwrap(),
         Some(&s.store),
         requester,
         CancellationToken::new(),
@@ -271,7 +271,7 @@ async fn a_client_that_leaves_stops_the_export() {
     };
     let (done, ()) = tokio::join!(
         export(
-            &args,
+            cast::parse(&args).unwrap(),
             Some(&s.store),
             requester,
             cancel.clone(),
@@ -302,7 +302,7 @@ async fn a_client_that_leaves_stops_the_export() {
         budget: || Ok(()),
     };
     let done = export(
-        &args,
+        cast::parse(&args).unwrap(),
         Some(&s.store),
         requester,
         CancellationToken::new(),

@@ -1,39 +1,181 @@
-//! The exec commands that open a game rather than print a reply: `watch`/`tv`, `doctor`,
-//! `join CODE` and `watch CODE`, read from the command line the client sent.
+//! The one parser of exec requests: the bytes a client sent (`ssh host leaderboard ...`) as a
+//! typed [`Command`], arguments included. Nothing else reads a command line.
 
-/// `watch` alone (or `tv`): the Live screen's TV, with a terminal or streamed without one.
-pub(super) fn is_watch_tv(data: &[u8]) -> bool {
-    let line = String::from_utf8_lossy(data);
-    let mut words = line.split_whitespace();
-    matches!(words.next(), Some("watch" | "tv")) && words.next().is_none()
+use minotty_engine::{ModeKind, RulesetId};
+use minotty_ui::online::BoardId;
+
+use crate::cast::{self, CastArgs};
+use crate::store::{Period, ranked_modes};
+
+/// An exec request, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `help` (or `--help`, `-h`), whatever follows.
+    Help,
+    /// `leaderboard` (or `leaderboards`, `lb`): its board, period and ruleset, or why the
+    /// arguments are wrong.
+    Leaderboard(Result<BoardQuery, String>),
+    /// `replay ID --cast [--size COLSxROWS]`: a stored game as an asciicast file, or why the
+    /// arguments are wrong.
+    Replay(Result<CastArgs, String>),
+    /// `join CODE` (play in the room) or `watch CODE` / `spectate CODE` (watch it).
+    Join { code: String, spectate: bool },
+    /// `join` or `watch` with the wrong number of words.
+    JoinUsage,
+    /// `watch` (or `tv`) alone: the live TV.
+    Tv,
+    /// `doctor` alone: the terminal doctor.
+    Doctor,
+    /// Any other first word, made printable for echoing back.
+    Unknown(String),
+    /// Nothing but white space.
+    Empty,
 }
 
-/// Whether the command is `doctor` (the terminal doctor).
-pub(super) fn is_doctor_command(data: &[u8]) -> bool {
-    let line = String::from_utf8_lossy(data);
-    let mut words = line.split_whitespace();
-    words.next() == Some("doctor") && words.next().is_none()
+/// What `leaderboard` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardQuery {
+    pub board: BoardId,
+    pub period: Period,
+    pub ruleset: RulesetId,
 }
 
-/// `join CODE` (play in the room) or `watch CODE` (spectate): the request the game starts with,
-/// or why the command is wrong; `None` for other commands.
-pub(super) fn versus_command(data: &[u8]) -> Option<Result<minotty_ui::online::Request, String>> {
-    let line = String::from_utf8_lossy(data);
-    let mut words = line.split_whitespace();
-    let spectate = match words.next()? {
-        "join" => false,
-        "watch" | "spectate" => true,
-        _ => return None,
-    };
-    Some(match (words.next(), words.next()) {
-        (Some(code), None) => Ok(minotty_ui::online::Request::JoinRoom {
-            code: code.to_owned(),
-            spectate,
-        }),
-        (None, _) if spectate => return None,
-        _ => Err(
-            "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ3M\"\n"
-                .into(),
-        ),
+/// The usage line of a `join` or `watch` with the wrong number of words.
+pub(crate) const JOIN_USAGE: &str =
+    "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ3M\"\n";
+
+impl Command {
+    /// Parses the exec request's bytes (invalid UTF-8 is read lossily, except that `replay`
+    /// needs its line whole: a `replay` with invalid bytes is an unknown command).
+    pub fn parse(bytes: &[u8]) -> Command {
+        let line = String::from_utf8_lossy(bytes);
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            return Command::Empty;
+        };
+        let rest: Vec<&str> = words.collect();
+        match first {
+            "join" => match rest.as_slice() {
+                [code] => Command::Join {
+                    code: (*code).to_owned(),
+                    spectate: false,
+                },
+                _ => Command::JoinUsage,
+            },
+            "watch" | "spectate" => match rest.as_slice() {
+                [code] => Command::Join {
+                    code: (*code).to_owned(),
+                    spectate: true,
+                },
+                [] if first == "watch" => Command::Tv,
+                [] => Command::Unknown(printable(first)),
+                _ => Command::JoinUsage,
+            },
+            "tv" if rest.is_empty() => Command::Tv,
+            "doctor" if rest.is_empty() => Command::Doctor,
+            "help" | "--help" | "-h" => Command::Help,
+            "leaderboard" | "leaderboards" | "lb" => {
+                Command::Leaderboard(parse_leaderboard(&rest))
+            }
+            "replay" if std::str::from_utf8(bytes).is_ok() => Command::Replay(cast::parse(&rest)),
+            other => Command::Unknown(printable(other)),
+        }
+    }
+
+    /// Whether the command opens a game screen rather than printing a reply (with a terminal:
+    /// one game per connection).
+    pub fn is_game(&self) -> bool {
+        matches!(
+            self,
+            Command::Join { .. } | Command::JoinUsage | Command::Tv | Command::Doctor
+        )
+    }
+}
+
+/// The names of the boards, for error messages.
+fn board_names() -> String {
+    let mut names: Vec<&str> = ranked_modes().iter().map(|m| m.id()).collect();
+    names.push("versus");
+    names.join(", ")
+}
+
+/// `[MODE] [--period P | --period=P] [--ruleset R | --ruleset=R]` in any order.
+fn parse_leaderboard(args: &[&str]) -> Result<BoardQuery, String> {
+    let mut board = None;
+    let mut period = None;
+    let mut ruleset = RulesetId::Standard;
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        let rules = if arg == "--ruleset" || arg == "-r" {
+            Some(
+                *rest
+                    .next()
+                    .ok_or("--ruleset needs a value: standard, tui-tetris or tetrs")?,
+            )
+        } else {
+            arg.strip_prefix("--ruleset=")
+        };
+        if let Some(value) = rules {
+            ruleset = RulesetId::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown ruleset \"{}\"; rulesets: standard, tui-tetris, tetrs",
+                    printable(value)
+                )
+            })?;
+            continue;
+        }
+        let value = if arg == "--period" || arg == "-p" {
+            Some(
+                *rest
+                    .next()
+                    .ok_or("--period needs a value: all, month or today")?,
+            )
+        } else {
+            arg.strip_prefix("--period=")
+        };
+        if let Some(value) = value {
+            let p = Period::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown period \"{}\"; periods: all, month, today",
+                    printable(value)
+                )
+            })?;
+            period = Some(p);
+            continue;
+        }
+        if board.is_some() {
+            return Err(format!(
+                "unexpected \"{}\"; usage: leaderboard [MODE] [--period all|month|today]",
+                printable(arg)
+            ));
+        }
+        let found = if arg.eq_ignore_ascii_case("versus") || arg.eq_ignore_ascii_case("1v1") {
+            Some(BoardId::Versus)
+        } else {
+            ModeKind::parse(arg)
+                .filter(|m| ranked_modes().contains(m))
+                .map(BoardId::Solo)
+        };
+        board = Some(found.ok_or_else(|| {
+            format!(
+                "unknown mode \"{}\"; modes: {}",
+                printable(arg),
+                board_names()
+            )
+        })?);
+    }
+    Ok(BoardQuery {
+        board: board.unwrap_or(BoardId::Solo(ModeKind::Sprint)),
+        period: period.unwrap_or(Period::AllTime),
+        ruleset,
     })
 }
+
+/// At most 64 printable characters of an untrusted word, for echoing back.
+pub(crate) fn printable(word: &str) -> String {
+    word.chars().filter(|c| !c.is_control()).take(64).collect()
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;
