@@ -20,7 +20,7 @@ use crate::doctor::ClientInfo;
 use crate::session::SessionKind;
 
 /// Where an exec request goes once its channel is accepted.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 pub enum Route {
     /// A session on the channel: the game opened as `kind` at `cols` x `rows`, starting with
     /// the request `initial` (`join CODE`).
@@ -82,8 +82,7 @@ impl Command {
             // With a terminal the doctor can ask it: the session opens on its screen.
             (Command::Doctor, Some(size)) => session(SessionKind::Doctor, size, None),
             (Command::Doctor, None) => Route::Reply(Outcome::ok(
-                crate::address::fill(&crate::doctor::plain_report(&client()), local)
-                    .into_owned(),
+                crate::address::fill(&crate::doctor::plain_report(&client()), local).into_owned(),
             )),
             (Command::Join { code, spectate }, Some(size)) => session(
                 SessionKind::Play,

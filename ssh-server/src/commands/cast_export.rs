@@ -23,9 +23,9 @@ use minotty_ui::sanitize;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 
-use crate::cast::{self, CastArgs, MAX_BYTES, film};
-use crate::command_budget::Refused;
 use super::exec::Outcome;
+use crate::cast::{CastArgs, MAX_BYTES, film};
+use crate::command_budget::Refused;
 use crate::store::{GameId, PlayerId, Store};
 
 /// Exports running at once on the server.

@@ -8,6 +8,7 @@ use minotty_engine::Game;
 use tokio::sync::Notify;
 
 use super::*;
+use crate::cast;
 use crate::store::{FinishedGame, KeyFingerprint, NewKey, PlayerName, Unranked, Verdict};
 
 /// The server's export slots are one static: these tests take turns.

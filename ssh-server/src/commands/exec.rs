@@ -75,7 +75,9 @@ pub async fn dispatch(
 fn unknown(word: &str) -> Outcome {
     Outcome {
         stdout: String::new(),
-        stderr: format!("minotty: unknown command \"{word}\"; the commands are listed by \"help\"\n"),
+        stderr: format!(
+            "minotty: unknown command \"{word}\"; the commands are listed by \"help\"\n"
+        ),
         status: 1,
     }
 }

@@ -74,9 +74,7 @@ impl Command {
             "tv" if rest.is_empty() => Command::Tv,
             "doctor" if rest.is_empty() => Command::Doctor,
             "help" | "--help" | "-h" => Command::Help,
-            "leaderboard" | "leaderboards" | "lb" => {
-                Command::Leaderboard(parse_leaderboard(&rest))
-            }
+            "leaderboard" | "leaderboards" | "lb" => Command::Leaderboard(parse_leaderboard(&rest)),
             "replay" if std::str::from_utf8(bytes).is_ok() => Command::Replay(cast::parse(&rest)),
             other => Command::Unknown(printable(other)),
         }

@@ -6,51 +6,51 @@ fn lb(args: &[&str]) -> Result<(BoardId, Period, RulesetId), String> {
 }
 
 /// Moved from `exec.rs` with the leaderboard's argument parser.
-    #[test]
-    fn leaderboard_arguments() {
-        let sprint = BoardId::Solo(ModeKind::Sprint);
-        let std = RulesetId::Standard;
-        assert_eq!(lb(&[]), Ok((sprint, Period::AllTime, std)));
-        assert_eq!(
-            lb(&["marathon", "--period", "today"]),
-            Ok((BoardId::Solo(ModeKind::Marathon), Period::Today, std))
-        );
-        assert_eq!(
-            lb(&["--period=month", "versus"]),
-            Ok((BoardId::Versus, Period::Month, std))
-        );
-        assert_eq!(
-            lb(&["--ruleset", "tetrs", "ultra"]),
-            Ok((
-                BoardId::Solo(ModeKind::Ultra),
-                Period::AllTime,
-                RulesetId::Tetrs
-            ))
-        );
-        assert_eq!(
-            lb(&["--ruleset=tui-tetris"]),
-            Ok((sprint, Period::AllTime, RulesetId::TuiTetris))
-        );
-        assert!(lb(&["--ruleset", "nes"]).is_err());
-        assert!(lb(&["--ruleset"]).is_err());
-        let bad = lb(&["tetris"]).unwrap_err();
-        assert_eq!(
-            bad,
-            "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
+#[test]
+fn leaderboard_arguments() {
+    let sprint = BoardId::Solo(ModeKind::Sprint);
+    let std = RulesetId::Standard;
+    assert_eq!(lb(&[]), Ok((sprint, Period::AllTime, std)));
+    assert_eq!(
+        lb(&["marathon", "--period", "today"]),
+        Ok((BoardId::Solo(ModeKind::Marathon), Period::Today, std))
+    );
+    assert_eq!(
+        lb(&["--period=month", "versus"]),
+        Ok((BoardId::Versus, Period::Month, std))
+    );
+    assert_eq!(
+        lb(&["--ruleset", "tetrs", "ultra"]),
+        Ok((
+            BoardId::Solo(ModeKind::Ultra),
+            Period::AllTime,
+            RulesetId::Tetrs
+        ))
+    );
+    assert_eq!(
+        lb(&["--ruleset=tui-tetris"]),
+        Ok((sprint, Period::AllTime, RulesetId::TuiTetris))
+    );
+    assert!(lb(&["--ruleset", "nes"]).is_err());
+    assert!(lb(&["--ruleset"]).is_err());
+    let bad = lb(&["tetris"]).unwrap_err();
+    assert_eq!(
+        bad,
+        "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
              versus"
-        );
-        assert_eq!(
-            lb(&["descent"]),
-            Ok((BoardId::Solo(ModeKind::Descent), Period::AllTime, std))
-        );
-        assert!(lb(&["custom"]).is_err());
-        assert!(
-            lb(&["--period", "week"])
-                .unwrap_err()
-                .contains("all, month, today")
-        );
-        assert!(lb(&["--period"]).is_err());
-        assert!(lb(&["40l", "ultra"]).is_err());
+    );
+    assert_eq!(
+        lb(&["descent"]),
+        Ok((BoardId::Solo(ModeKind::Descent), Period::AllTime, std))
+    );
+    assert!(lb(&["custom"]).is_err());
+    assert!(
+        lb(&["--period", "week"])
+            .unwrap_err()
+            .contains("all, month, today")
+    );
+    assert!(lb(&["--period"]).is_err());
+    assert!(lb(&["40l", "ultra"]).is_err());
 }
 
 /// Every command word, as the handler, `exec.rs` and `command_run.rs` each recognised it before
@@ -124,10 +124,26 @@ fn each_command_line_is_one_command() {
 /// Which commands open a game screen (one per connection with a terminal).
 #[test]
 fn games_are_join_watch_tv_and_doctor() {
-    for line in ["join A", "join", "watch A", "watch A B", "watch", "tv", "doctor"] {
+    for line in [
+        "join A",
+        "join",
+        "watch A",
+        "watch A B",
+        "watch",
+        "tv",
+        "doctor",
+    ] {
         assert!(Command::parse(line.as_bytes()).is_game(), "{line}");
     }
-    for line in ["help", "lb", "replay 1 --cast", "tv x", "doctor x", "spectate", ""] {
+    for line in [
+        "help",
+        "lb",
+        "replay 1 --cast",
+        "tv x",
+        "doctor x",
+        "spectate",
+        "",
+    ] {
         assert!(!Command::parse(line.as_bytes()).is_game(), "{line}");
     }
 }

@@ -35,7 +35,10 @@ fn games_open_sessions_of_their_kind() {
     };
     let pty = Some((100, 40));
     assert_eq!(route("watch", pty), session(SessionKind::Tv, 100, 40, None));
-    assert_eq!(route("tv", None), session(SessionKind::TvStream, 80, 24, None));
+    assert_eq!(
+        route("tv", None),
+        session(SessionKind::TvStream, 80, 24, None)
+    );
     assert_eq!(
         route("doctor", pty),
         session(SessionKind::Doctor, 100, 40, None)
@@ -75,7 +78,9 @@ fn replies_known_at_once_are_pinned() {
         panic!("a usage line is a reply");
     };
     assert!(
-        filled.stderr.contains("ssh -t -p 2222 192.0.2.7 join K7PQ3M"),
+        filled
+            .stderr
+            .contains("ssh -t -p 2222 192.0.2.7 join K7PQ3M"),
         "{}",
         filled.stderr
     );
@@ -90,7 +95,15 @@ fn replies_known_at_once_are_pinned() {
 /// Everything else runs on its own task, admitted by the budgets.
 #[test]
 fn other_commands_run() {
-    for line in ["help", "lb 40l", "replay 3 --cast", "replay x", "tv x", "nope", ""] {
+    for line in [
+        "help",
+        "lb 40l",
+        "replay 3 --cast",
+        "replay x",
+        "tv x",
+        "nope",
+        "",
+    ] {
         let command = Command::parse(line.as_bytes());
         assert_eq!(
             command.clone().route(Some((80, 24)), client, None),
