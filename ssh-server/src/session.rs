@@ -27,6 +27,9 @@ use crate::resize::{Check, Resizer};
 use crate::services::Services;
 use crate::terminal::{self, RemoteTerminal};
 
+mod idle;
+use idle::{Doing, IdleEnd, Idleness};
+
 /// What the handler forwards to the session task.
 #[derive(Debug)]
 pub enum SessionEvent {
@@ -227,8 +230,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     // The frame to draw answers a key: it is not held back by the frame-rate cap.
     let mut key_frame = false;
     let mut last_frame: Option<Instant> = None;
-    let mut last_input = start;
-    let mut was_paused = false;
+    let mut idleness = Idleness::new(start, stream, limits.idle_timeout);
     let mut esc_deadline: Option<Instant> = None;
     let mut inputs: Vec<Input> = Vec::new();
     // The App asked for the terminal doctor; the probe running (frames wait while it asks).
@@ -244,32 +246,23 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if app.should_quit() {
             break End::Quit;
         }
-        // A game that just paused (by the player, or by itself for a small window or for
-        // idleness) idles out an idle timeout after its pause, not at once.
         let paused = app.game_paused();
-        if paused && !was_paused {
-            last_input = last_input.max(now);
-        }
-        was_paused = paused;
         if let Negotiation::Waiting { deadline, .. } = negotiation
             && now >= deadline
         {
             negotiation = Negotiation::Done;
             app.set_release_events(false);
         }
-        // Watchers are not expected to press keys: no idle timeout, but a longest watch.
-        let watching = stream || app.watching_live();
-        let idle_deadline = if watching {
-            if stream { start } else { last_input }.max(start) + crate::live::MAX_WATCH
-        } else {
-            last_input + limits.idle_timeout
+        let doing = Doing {
+            paused,
+            in_game: app.in_game(),
+            watching_live: app.watching_live(),
         };
-        if watching && now >= idle_deadline {
-            break End::WatchLimit;
-        }
-        // A paused game idles out like a menu: it holds a slot and does nothing.
-        if now >= idle_deadline && (!app.in_game() || app.game_paused()) {
-            break End::Idle;
+        let (idle_deadline, idle_end) = idleness.check(now, doing);
+        match idle_end {
+            Some(IdleEnd::WatchLimit) => break End::WatchLimit,
+            Some(IdleEnd::Idle) => break End::Idle,
+            None => {}
         }
         // The same setting covers the player's versus matches on the Live list.
         services.versus.set_watchable(app.settings().let_watch);
@@ -408,7 +401,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 Some(SessionEvent::Input(_) | SessionEvent::Eof) if stream => {}
                 Some(SessionEvent::Input(bytes)) => {
                     let now = Instant::now();
-                    last_input = now;
+                    idleness.input(now);
                     let at = ms(now);
                     let admitted = gate.admit_bytes(bytes.len(), at);
                     decoder.feed(bytes.get(..admitted).unwrap_or_default(), &mut inputs);
@@ -490,7 +483,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         }
         if keys_handled && app.take_dirty() {
             // What changed now answers the keys just handled.
-            latency.key(last_input);
+            latency.key(idleness.last_input());
             needs_draw = true;
             key_frame = true;
         }
