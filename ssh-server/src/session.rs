@@ -28,7 +28,11 @@ use crate::services::Services;
 use crate::terminal::{self, RemoteTerminal};
 
 mod idle;
+mod negotiation;
+mod pacing;
 use idle::{Doing, IdleEnd, Idleness};
+use negotiation::Negotiation;
+use pacing::Pacer;
 
 /// What the handler forwards to the session task.
 #[derive(Debug)]
@@ -43,8 +47,6 @@ pub enum SessionEvent {
 /// Events queued between the handler and the session before the handler waits.
 pub const EVENT_QUEUE: usize = 64;
 
-/// How long the terminal gets to answer the keyboard protocol queries.
-const NEGOTIATION_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long a session's end waits to store settings the player left unsaved.
 const SETTINGS_SAVE_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -118,13 +120,6 @@ enum End {
     KeyRemoved,
     /// A watcher reached [`crate::live::MAX_WATCH`].
     WatchLimit,
-}
-
-/// The kitty keyboard protocol handshake: the flags reply must come before the DA1 reply.
-#[derive(Clone, Copy, Debug)]
-enum Negotiation {
-    Waiting { flags_seen: bool, deadline: Instant },
-    Done,
 }
 
 /// Runs the session until the player quits, the client leaves or the server shuts down.
@@ -213,23 +208,16 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     } else {
         terminal::ENTER
     });
-    let mut negotiation = if stream {
+    let mut negotiation = Negotiation::start(start, stream);
+    if stream {
         app.set_release_events(false);
-        Negotiation::Done
-    } else {
-        Negotiation::Waiting {
-            flags_seen: false,
-            deadline: start + NEGOTIATION_TIMEOUT,
-        }
-    };
+    }
     // The player's solo game on the Live list (while they let others watch).
     let mut publisher = crate::live::SoloPublisher::new(services.live.directory().clone());
     let public_name = player.for_guest();
     let mut kitty_pushed = false;
     let mut needs_draw = true;
-    // The frame to draw answers a key: it is not held back by the frame-rate cap.
-    let mut key_frame = false;
-    let mut last_frame: Option<Instant> = None;
+    let mut pacer = Pacer::default();
     let mut idleness = Idleness::new(start, stream, limits.idle_timeout);
     let mut esc_deadline: Option<Instant> = None;
     let mut inputs: Vec<Input> = Vec::new();
@@ -247,10 +235,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             break End::Quit;
         }
         let paused = app.game_paused();
-        if let Negotiation::Waiting { deadline, .. } = negotiation
-            && now >= deadline
-        {
-            negotiation = Negotiation::Done;
+        if negotiation.expire(now) {
             app.set_release_events(false);
         }
         let doing = Doing {
@@ -306,11 +291,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         // these frames are too.
         let interval =
             Duration::from_millis(app.frame_interval_ms()).max(limits.min_frame_interval);
-        let frame_due = if key_frame {
-            now
-        } else {
-            last_frame.map_or(now, |t| t + interval)
-        };
+        let frame_due = pacer.due(now, interval);
         if doctor_may_start(
             doctor_wanted,
             prober.is_some(),
@@ -342,8 +323,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             if needs_draw && now >= frame_due {
                 term.draw(|area, buf| app.render_into(area, buf));
                 needs_draw = false;
-                key_frame = false;
-                last_frame = Some(now);
+                pacer.drawn(now);
                 outbox.send(terminal::frame_bytes(&[], &term.take_output()));
                 latency.frame();
             } else if outbox.has_prefix() {
@@ -366,7 +346,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         {
             wake = wake.min(at);
         }
-        if let Negotiation::Waiting { deadline, .. } = negotiation {
+        if let Some(deadline) = negotiation.deadline() {
             wake = wake.min(deadline);
         }
         if let Some(at) = prober.as_ref().and_then(Prober::deadline) {
@@ -453,20 +433,12 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 Input::Reply {
                     reply: Reply::KittyFlags(_),
                     ..
-                } if matches!(negotiation, Negotiation::Waiting { .. }) => {
-                    if let Negotiation::Waiting { deadline, .. } = negotiation {
-                        negotiation = Negotiation::Waiting {
-                            flags_seen: true,
-                            deadline,
-                        };
-                    }
-                }
+                } if negotiation.is_waiting() => negotiation.flags(),
                 Input::Reply {
                     reply: Reply::DeviceAttributes,
                     ..
-                } if matches!(negotiation, Negotiation::Waiting { .. }) => {
-                    if let Negotiation::Waiting { flags_seen, .. } = negotiation {
-                        negotiation = Negotiation::Done;
+                } if negotiation.is_waiting() => {
+                    if let Some(flags_seen) = negotiation.attributes() {
                         if flags_seen {
                             outbox.push_prefix(terminal::KITTY_PUSH);
                             kitty_pushed = true;
@@ -485,7 +457,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             // What changed now answers the keys just handled.
             latency.key(idleness.last_input());
             needs_draw = true;
-            key_frame = true;
+            pacer.answer_key();
         }
         hand_over(&mut app, &mut services, &mut doctor_wanted);
     };
@@ -547,7 +519,7 @@ fn doctor_may_start(
     negotiation: &Negotiation,
     frame_pending: bool,
 ) -> bool {
-    wanted && !running && matches!(negotiation, Negotiation::Done) && !frame_pending
+    wanted && !running && !negotiation.is_waiting() && !frame_pending
 }
 
 fn hand_over(app: &mut App, services: &mut Services, doctor_wanted: &mut bool) {
