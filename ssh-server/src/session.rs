@@ -30,9 +30,13 @@ use crate::terminal::{self, RemoteTerminal};
 mod idle;
 mod negotiation;
 mod pacing;
+mod probe;
+mod wake;
 use idle::{Doing, IdleEnd, Idleness};
 use negotiation::Negotiation;
 use pacing::Pacer;
+use probe::DoctorProbe;
+use wake::Wake;
 
 /// What the handler forwards to the session task.
 #[derive(Debug)]
@@ -221,9 +225,8 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     let mut idleness = Idleness::new(start, stream, limits.idle_timeout);
     let mut esc_deadline: Option<Instant> = None;
     let mut inputs: Vec<Input> = Vec::new();
-    // The App asked for the terminal doctor; the probe running (frames wait while it asks).
-    let mut doctor_wanted = false;
-    let mut prober: Option<Prober> = None;
+    // The terminal doctor, once the App asks for it (frames wait while it asks).
+    let mut doctor_probe = DoctorProbe::default();
     let mut playing = crate::metrics::Playing::default();
     let mut latency = crate::metrics::InputLatency::default();
 
@@ -292,30 +295,19 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         let interval =
             Duration::from_millis(app.frame_interval_ms()).max(limits.min_frame_interval);
         let frame_due = pacer.due(now, interval);
-        if doctor_may_start(
-            doctor_wanted,
-            prober.is_some(),
-            &negotiation,
-            needs_draw || outbox.busy(),
-        ) {
-            doctor_wanted = false;
-            prober = Some(Prober::new(&client, term.size().1));
+        if doctor_probe.may_start(&negotiation, needs_draw || outbox.busy()) {
+            doctor_probe.start(Prober::new(&client, term.size().1));
         }
-        if let Some(p) = &mut prober {
-            p.poll(ms(now));
-            if p.is_done() {
-                if let Some(p) = prober.take() {
-                    app.deliver(Response::Doctor(Box::new(p.into_report())), ms(now));
-                }
-                // The probe printed on the screen: repaint all of it.
-                let (cols, rows) = term.size();
-                term.resize(cols, rows);
-                needs_draw = true;
-            }
+        if let Some(report) = doctor_probe.poll(ms(now)) {
+            app.deliver(Response::Doctor(Box::new(report)), ms(now));
+            // The probe printed on the screen: repaint all of it.
+            let (cols, rows) = term.size();
+            term.resize(cols, rows);
+            needs_draw = true;
         }
-        if let Some(p) = &mut prober {
+        if doctor_probe.running() {
             if !outbox.busy()
-                && let Some(bytes) = p.next_write(ms(now))
+                && let Some(bytes) = doctor_probe.next_write(ms(now))
             {
                 outbox.send(bytes);
             }
@@ -331,39 +323,23 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             }
         }
 
-        let mut wake = idle_deadline.max(now + Duration::from_secs(1));
-        if let Some(at) = app.next_wakeup() {
-            wake = wake.min(start + Duration::from_millis(at));
+        let mut wake = Wake::new(now, idle_deadline);
+        let after_start = |at: u64| start + Duration::from_millis(at);
+        wake.by(app.next_wakeup().map(after_start));
+        if needs_draw && !outbox.busy() && !doctor_probe.running() {
+            wake.by(Some(frame_due));
         }
-        if needs_draw && !outbox.busy() && prober.is_none() {
-            wake = wake.min(frame_due);
-        }
-        if let Some(at) = esc_deadline
-            .into_iter()
-            .chain(resize_due)
-            .chain(publisher.next_due())
-            .min()
-        {
-            wake = wake.min(at);
-        }
-        if let Some(deadline) = negotiation.deadline() {
-            wake = wake.min(deadline);
-        }
-        if let Some(at) = prober.as_ref().and_then(Prober::deadline) {
-            wake = wake.min(start + Duration::from_millis(at));
-        }
+        wake.by(esc_deadline);
+        wake.by(resize_due);
+        wake.by(publisher.next_due());
+        wake.by(negotiation.deadline());
+        wake.by(doctor_probe.deadline().map(after_start));
         // The doctor can start on the next turn (the frame drawn above may have been empty,
         // which wakes nothing).
-        if doctor_may_start(
-            doctor_wanted,
-            prober.is_some(),
-            &negotiation,
-            needs_draw || outbox.busy(),
-        ) {
-            wake = now;
+        if doctor_probe.may_start(&negotiation, needs_draw || outbox.busy()) {
+            wake.at_once();
         }
-        // A wakeup in the past must not spin the loop.
-        let wake = wake.max(now + Duration::from_millis(1));
+        let wake = wake.at();
 
         // The player's own frames and input come before what others send (a flood of
         // responses is handed over in bounded batches and never starves them).
@@ -449,7 +425,13 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 }
                 Input::Reply { reply, bytes } => {
                     // A reply nobody asked for costs what garbage costs.
-                    doctor::route_reply(prober.as_mut(), &reply, bytes, &mut gate, now_ms);
+                    doctor::route_reply(
+                        doctor_probe.prober_mut(),
+                        &reply,
+                        bytes,
+                        &mut gate,
+                        now_ms,
+                    );
                 }
             }
         }
@@ -459,7 +441,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             needs_draw = true;
             pacer.answer_key();
         }
-        hand_over(&mut app, &mut services, &mut doctor_wanted);
+        hand_over(&mut app, &mut services, &mut doctor_probe);
     };
     // The connection dropped: a solo game in progress waits, paused, for the same key.
     if matches!(end, End::ClientEof | End::ClientGone)
@@ -474,7 +456,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     // A game that ended in the last turn (the loop broke before handing it over: shutdown,
     // EOF, a close) is still stored, and the room still hears the end of a versus game.
     app.tick(ms(Instant::now()));
-    hand_over(&mut app, &mut services, &mut doctor_wanted);
+    hand_over(&mut app, &mut services, &mut doctor_probe);
 
     // The handler must never wait on a session that no longer reads.
     events.close();
@@ -513,23 +495,14 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 /// Whether the terminal doctor's probe starts now: it was asked for and none runs, the
 /// keyboard negotiation is over (its DA1 reply would be taken for the doctor's), and the frame
 /// that says so is out (`frame_pending`: one to draw or a write in flight).
-fn doctor_may_start(
-    wanted: bool,
-    running: bool,
-    negotiation: &Negotiation,
-    frame_pending: bool,
-) -> bool {
-    wanted && !running && !negotiation.is_waiting() && !frame_pending
-}
-
-fn hand_over(app: &mut App, services: &mut Services, doctor_wanted: &mut bool) {
+fn hand_over(app: &mut App, services: &mut Services, doctor_probe: &mut DoctorProbe) {
     if let Some(game) = app.take_finished_game() {
         services.account.submit_game(game, crate::store::unix_now());
     }
     if app.has_requests() {
         for request in app.take_requests() {
             if request == Request::RunDoctor {
-                *doctor_wanted = true;
+                doctor_probe.want();
             } else {
                 services.handle(request);
             }
