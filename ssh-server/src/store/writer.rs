@@ -35,6 +35,9 @@ use tokio::task::JoinHandle;
 use super::{FinishedGame, Period, Store, StoredGame, Verdict};
 use crate::spool::{Fallback, Record};
 
+mod overflow;
+use overflow::Overflow;
+
 /// How the writer batches and retries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriterConfig {
@@ -100,8 +103,10 @@ struct Job {
 /// The sending side of the writer (cheap to clone, one per session is fine).
 #[derive(Clone, Debug)]
 pub struct GameWriter {
-    jobs: mpsc::UnboundedSender<Job>,
+    jobs: mpsc::Sender<Job>,
     queued: Arc<AtomicUsize>,
+    /// Where games go when `jobs` is full (`writer/overflow.rs`).
+    overflow: Overflow,
 }
 
 impl std::fmt::Debug for Job {
@@ -127,17 +132,41 @@ impl GameWriter {
         config: WriterConfig,
         fallback: Fallback,
     ) -> (GameWriter, JoinHandle<()>) {
-        let (jobs, rx) = mpsc::unbounded_channel();
+        Self::spawn_queued(store, config, fallback, overflow::QUEUE)
+    }
+
+    /// [`GameWriter::spawn_with`] with room for `queue` games submitted and not yet judged;
+    /// past that a game is spooled at once (`writer/overflow.rs`). The handle finishes once
+    /// the judge, the writes and the spooling have all ended.
+    pub fn spawn_queued(
+        store: Store,
+        config: WriterConfig,
+        fallback: Fallback,
+        queue: usize,
+    ) -> (GameWriter, JoinHandle<()>) {
+        let (jobs, rx) = mpsc::channel(queue.max(1));
         // A few judged batches may wait for the database; beyond that the judge waits, and
         // games gather in the queue to be judged and written as bigger batches.
         let (judged, judged_rx) = mpsc::channel(4);
         let queued = Arc::new(AtomicUsize::new(0));
-        tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
-        let handle = tokio::spawn(write_loop(store, judged_rx, config, fallback));
-        (GameWriter { jobs, queued }, handle)
+        let overflow = Overflow::new(fallback.spool.clone());
+        let spooling = overflow.clone();
+        let judge = tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
+        let handle = tokio::spawn(async move {
+            write_loop(store, judged_rx, config, fallback).await;
+            // The writes end once the judge has: it has ended (or panicked) by now.
+            let _ = judge.await;
+            spooling.close().await;
+        });
+        let writer = GameWriter {
+            jobs,
+            queued,
+            overflow,
+        };
+        (writer, handle)
     }
 
-    /// Queues `game` to be judged and stored; never blocks. The receiver gets the outcome (it
+    /// Queues `game` to be judged and stored; never blocks (a full queue spools it). The receiver gets the outcome (it
     /// may be dropped: the game is stored all the same). A game with more than `MAX_INPUTS`
     /// inputs is refused here at once, so the judge and the database never see it.
     pub fn submit(&self, game: FinishedGame) -> oneshot::Receiver<WriteResult> {
@@ -158,11 +187,19 @@ impl GameWriter {
             game: Arc::new(game),
             reply,
         };
-        if let Err(mpsc::error::SendError(job)) = self.jobs.send(job) {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
-            crate::metrics::game_writer_queued(-1);
-            log_lost(&job.game, "the game writer has stopped");
-            let _ = job.reply.send(Err(WriteError::Closed));
+        match self.jobs.try_send(job) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(job)) => {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
+                crate::metrics::game_writer_queued(-1);
+                self.overflow.take(job.game, job.reply);
+            }
+            Err(mpsc::error::TrySendError::Closed(job)) => {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
+                crate::metrics::game_writer_queued(-1);
+                log_lost(&job.game, "the game writer has stopped");
+                let _ = job.reply.send(Err(WriteError::Closed));
+            }
         }
         rx
     }
@@ -174,7 +211,7 @@ impl GameWriter {
 }
 
 async fn judge_loop(
-    mut rx: mpsc::UnboundedReceiver<Job>,
+    mut rx: mpsc::Receiver<Job>,
     judged: mpsc::Sender<Vec<(Job, Verdict)>>,
     config: WriterConfig,
     queued: Arc<AtomicUsize>,
