@@ -31,6 +31,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
+use tokio_util::task::TaskTracker;
 
 use super::{FinishedGame, Period, Store, StoredGame, Verdict};
 use crate::spool::{Fallback, Record};
@@ -149,14 +150,17 @@ impl GameWriter {
         // games gather in the queue to be judged and written as bigger batches.
         let (judged, judged_rx) = mpsc::channel(4);
         let queued = Arc::new(AtomicUsize::new(0));
-        let overflow = Overflow::new(fallback.spool.clone());
-        let spooling = overflow.clone();
+        // The writer's own short tasks (spooling a game a full queue turned away, looking up
+        // a new best's rank): its handle finishes once they have.
+        let tasks = TaskTracker::new();
+        let overflow = Overflow::new(fallback.spool.clone(), tasks.clone());
         let judge = tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
         let handle = tokio::spawn(async move {
-            write_loop(store, judged_rx, config, fallback).await;
+            write_loop(store, judged_rx, config, fallback, tasks.clone()).await;
             // The writes end once the judge has: it has ended (or panicked) by now.
             let _ = judge.await;
-            spooling.close().await;
+            tasks.close();
+            tasks.wait().await;
         });
         let writer = GameWriter {
             jobs,
@@ -279,11 +283,13 @@ async fn write_loop(
     mut judged: mpsc::Receiver<Vec<(Job, Verdict)>>,
     config: WriterConfig,
     fallback: Fallback,
+    tasks: TaskTracker,
 ) {
     let mut w = Writing {
         store,
         config,
         fallback,
+        tasks,
         down: false,
         spooled: 0,
     };
@@ -299,7 +305,7 @@ async fn write_loop(
         match w.insert_with_retry(&items).await {
             Ok(stored) => {
                 for ((reply, (game, _)), stored) in replies.into_iter().zip(&items).zip(stored) {
-                    answer(&w.store, game.clone(), stored, reply);
+                    answer(&w.tasks, &w.store, game.clone(), stored, reply);
                 }
             }
             Err(f) if items.len() > 1 && !f.transient => {
@@ -307,7 +313,7 @@ async fn write_loop(
                 for (reply, item) in replies.into_iter().zip(items) {
                     match w.insert_with_retry(std::slice::from_ref(&item)).await {
                         Ok(mut stored) => match stored.pop() {
-                            Some(s) => answer(&w.store, item.0, s, reply),
+                            Some(s) => answer(&w.tasks, &w.store, item.0, s, reply),
                             None => w.fail(&item.0, reply, 1, "nothing was stored").await,
                         },
                         Err(f) => w.fail(&item.0, reply, f.attempts, &f.error).await,
@@ -335,6 +341,8 @@ struct Writing {
     store: Store,
     config: WriterConfig,
     fallback: Fallback,
+    /// The writer's short tasks (a new best's rank looked up before answering).
+    tasks: TaskTracker,
     /// A write failed after shutdown began: the rest is spooled without trying.
     down: bool,
     /// Games spooled.
@@ -436,6 +444,7 @@ impl Writing {
 /// Replies with the stored game, after looking up the player's rank for a new all-time best
 /// (on its own task: a read that does not hold up the writer).
 fn answer(
+    tasks: &TaskTracker,
     store: &Store,
     game: Arc<FinishedGame>,
     mut stored: StoredGame,
@@ -446,7 +455,7 @@ fn answer(
         return;
     }
     let store = store.clone();
-    tokio::spawn(async move {
+    tasks.spawn(async move {
         let board = super::Board::new(game.replay.mode.kind, game.replay.ruleset);
         match store
             .rank_of(board, Period::AllTime, game.ended_at, game.player)

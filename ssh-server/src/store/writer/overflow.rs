@@ -31,10 +31,11 @@ pub(super) struct Overflow {
 }
 
 impl Overflow {
-    pub(super) fn new(spool: Option<Spool>) -> Overflow {
+    /// Games go to `spool`, each on a task of `tasks` (the writer's).
+    pub(super) fn new(spool: Option<Spool>, tasks: TaskTracker) -> Overflow {
         Overflow {
             spool,
-            tasks: TaskTracker::new(),
+            tasks,
             in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
         }
     }
@@ -72,12 +73,5 @@ impl Overflow {
             }
             drop(permit);
         });
-    }
-
-    /// Waits until the games being spooled are written (the writer's end: no game is taken
-    /// after it, since no `GameWriter` is left).
-    pub(super) async fn close(&self) {
-        self.tasks.close();
-        self.tasks.wait().await;
     }
 }
