@@ -121,13 +121,6 @@ fn parse_size(value: &str) -> Result<(u16, u16), String> {
     Ok((c, r))
 }
 
-/// The words after `replay` when `command` (an exec request's bytes) is the `replay` command.
-pub fn replay_args(command: &[u8]) -> Option<Vec<&str>> {
-    let line = std::str::from_utf8(command).ok()?;
-    let mut words = line.split_whitespace();
-    (words.next()? == "replay").then(|| words.collect())
-}
-
 /// The time between frames for a game of `end` ms: 1/[`MAX_FPS`] s, longer when the game
 /// would otherwise need more than [`MAX_FRAMES`].
 pub fn frame_step(end: Time) -> Time {

@@ -7,8 +7,6 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use minotty_engine::ModeKind;
 
-use crate::limits::{ConnectionLimits, Startups};
-use crate::proxy_protocol::TrustedProxies;
 mod fairness;
 mod file;
 mod tbp;
@@ -16,8 +14,12 @@ pub use file::{ConfigError, Loaded, parse_with_config};
 pub use tbp::TbpArgs;
 // The cluster's flags (NATS, its credentials and TLS, the cluster key) and secret redaction.
 mod cluster;
+pub mod connections;
+pub mod proxies;
 pub mod secrets;
 pub use cluster::ClusterArgs;
+pub use connections::{ConnectionLimits, Startups};
+pub use proxies::TrustedProxies;
 
 /// minotty: a falling-block puzzle game served over SSH.
 ///
@@ -266,7 +268,7 @@ pub struct LimitArgs {
         value_name = "CIDR",
         value_delimiter = ','
     )]
-    pub proxy_protocol_from: Vec<crate::proxy_protocol::Cidr>,
+    pub proxy_protocol_from: Vec<proxies::Cidr>,
 }
 
 /// Limits that keep one client, or many, from exhausting the server.

@@ -2,7 +2,7 @@
 //!
 //! The SSH game server (binary `minotty`): russh sessions on tokio, one task per player that
 //! owns the terminal and the UI, and a sqlx store. The binary parses flags and sets up logging;
-//! everything else is here so tests can start a server on `127.0.0.1:0` with [`server::run`].
+//! everything else is here so tests can start a server on `127.0.0.1:0` with [`ssh::server::run`].
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod address;
@@ -10,33 +10,25 @@ pub mod arena;
 pub mod boards;
 pub mod budget;
 pub mod cast;
-pub mod cast_export;
 pub mod charts;
 pub mod cluster;
 pub mod command_budget;
-mod command_run;
+pub mod commands;
 pub mod config;
 pub mod doctor;
-pub mod exec;
-pub mod handler;
-pub mod host_key;
 pub mod input;
-pub mod limits;
 pub mod live;
 pub mod metrics;
 mod outbox;
 pub mod play;
 pub mod probes;
-pub mod proxy_protocol;
 pub mod reconnect;
 pub mod redact;
-pub mod refusal;
 pub mod resize;
-pub mod server;
 pub mod services;
 pub mod session;
-pub mod socket;
 pub mod spool;
+pub mod ssh;
 pub mod store;
 pub mod stored_settings;
 pub mod terminal;
@@ -44,8 +36,8 @@ pub mod versus;
 pub mod work;
 
 pub use config::Limits;
-pub use host_key::HostKey;
-pub use server::{ServerConfig, run};
+pub use ssh::host_key::HostKey;
+pub use ssh::server::{ServerConfig, run};
 pub use store::Store;
 
 /// The SSH version string the server sends.

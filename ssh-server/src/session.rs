@@ -28,6 +28,17 @@ use crate::resize::{Check, Resizer};
 use crate::services::Services;
 use crate::terminal::{self, RemoteTerminal};
 
+mod idle;
+mod negotiation;
+mod pacing;
+mod probe;
+mod wake;
+use idle::{Doing, IdleEnd, Idleness};
+use negotiation::Negotiation;
+use pacing::Pacer;
+use probe::DoctorProbe;
+use wake::Wake;
+
 /// What the handler forwards to the session task.
 #[derive(Debug)]
 pub enum SessionEvent {
@@ -41,8 +52,6 @@ pub enum SessionEvent {
 /// Events queued between the handler and the session before the handler waits.
 pub const EVENT_QUEUE: usize = 64;
 
-/// How long the terminal gets to answer the keyboard protocol queries.
-const NEGOTIATION_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long a session's end waits to store settings the player left unsaved.
 const SETTINGS_SAVE_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -116,13 +125,6 @@ enum End {
     KeyRemoved,
     /// A watcher reached [`crate::live::MAX_WATCH`].
     WatchLimit,
-}
-
-/// The kitty keyboard protocol handshake: the flags reply must come before the DA1 reply.
-#[derive(Clone, Copy, Debug)]
-enum Negotiation {
-    Waiting { flags_seen: bool, deadline: Instant },
-    Done,
 }
 
 /// Runs the session until the player quits, the client leaves or the server shuts down.
@@ -211,30 +213,21 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     } else {
         terminal::ENTER
     });
-    let mut negotiation = if stream {
+    let mut negotiation = Negotiation::start(start, stream);
+    if stream {
         app.set_release_events(false);
-        Negotiation::Done
-    } else {
-        Negotiation::Waiting {
-            flags_seen: false,
-            deadline: start + NEGOTIATION_TIMEOUT,
-        }
-    };
+    }
     // The player's solo game on the Live list (while they let others watch).
     let mut publisher = crate::live::SoloPublisher::new(services.live.directory().clone());
     let public_name = player.for_guest();
     let mut kitty_pushed = false;
     let mut needs_draw = true;
-    // The frame to draw answers a key: it is not held back by the frame-rate cap.
-    let mut key_frame = false;
-    let mut last_frame: Option<Instant> = None;
-    let mut last_input = start;
-    let mut was_paused = false;
+    let mut pacer = Pacer::default();
+    let mut idleness = Idleness::new(start, stream, limits.idle_timeout);
     let mut esc_deadline: Option<Instant> = None;
     let mut inputs: Vec<Input> = Vec::new();
-    // The App asked for the terminal doctor; the probe running (frames wait while it asks).
-    let mut doctor_wanted = false;
-    let mut prober: Option<Prober> = None;
+    // The terminal doctor, once the App asks for it (frames wait while it asks).
+    let mut doctor_probe = DoctorProbe::default();
     let mut playing = crate::metrics::Playing::default();
     let mut latency = crate::metrics::InputLatency::default();
 
@@ -245,32 +238,20 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         if app.should_quit() {
             break End::Quit;
         }
-        // A game that just paused (by the player, or by itself for a small window or for
-        // idleness) idles out an idle timeout after its pause, not at once.
         let paused = app.game_paused();
-        if paused && !was_paused {
-            last_input = last_input.max(now);
-        }
-        was_paused = paused;
-        if let Negotiation::Waiting { deadline, .. } = negotiation
-            && now >= deadline
-        {
-            negotiation = Negotiation::Done;
+        if negotiation.expire(now) {
             app.set_release_events(false);
         }
-        // Watchers are not expected to press keys: no idle timeout, but a longest watch.
-        let watching = stream || app.watching_live();
-        let idle_deadline = if watching {
-            if stream { start } else { last_input }.max(start) + crate::live::MAX_WATCH
-        } else {
-            last_input + limits.idle_timeout
+        let doing = Doing {
+            paused,
+            in_game: app.in_game(),
+            watching_live: app.watching_live(),
         };
-        if watching && now >= idle_deadline {
-            break End::WatchLimit;
-        }
-        // A paused game idles out like a menu: it holds a slot and does nothing.
-        if now >= idle_deadline && (!app.in_game() || app.game_paused()) {
-            break End::Idle;
+        let (idle_deadline, idle_end) = idleness.check(now, doing);
+        match idle_end {
+            Some(IdleEnd::WatchLimit) => break End::WatchLimit,
+            Some(IdleEnd::Idle) => break End::Idle,
+            None => {}
         }
         // The same setting covers the player's versus matches on the Live list.
         services.versus.set_watchable(app.settings().let_watch);
@@ -314,35 +295,20 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
         // these frames are too.
         let interval =
             Duration::from_millis(app.frame_interval_ms()).max(limits.min_frame_interval);
-        let frame_due = if key_frame {
-            now
-        } else {
-            last_frame.map_or(now, |t| t + interval)
-        };
-        if doctor_may_start(
-            doctor_wanted,
-            prober.is_some(),
-            &negotiation,
-            needs_draw || outbox.busy(),
-        ) {
-            doctor_wanted = false;
-            prober = Some(Prober::new(&client, term.size().1));
+        let frame_due = pacer.due(now, interval);
+        if doctor_probe.may_start(&negotiation, needs_draw || outbox.busy()) {
+            doctor_probe.start(Prober::new(&client, term.size().1));
         }
-        if let Some(p) = &mut prober {
-            p.poll(ms(now));
-            if p.is_done() {
-                if let Some(p) = prober.take() {
-                    app.deliver(Response::Doctor(Box::new(p.into_report())), ms(now));
-                }
-                // The probe printed on the screen: repaint all of it.
-                let (cols, rows) = term.size();
-                term.resize(cols, rows);
-                needs_draw = true;
-            }
+        if let Some(report) = doctor_probe.poll(ms(now)) {
+            app.deliver(Response::Doctor(Box::new(report)), ms(now));
+            // The probe printed on the screen: repaint all of it.
+            let (cols, rows) = term.size();
+            term.resize(cols, rows);
+            needs_draw = true;
         }
-        if let Some(p) = &mut prober {
+        if doctor_probe.running() {
             if !outbox.busy()
-                && let Some(bytes) = p.next_write(ms(now))
+                && let Some(bytes) = doctor_probe.next_write(ms(now))
             {
                 outbox.send(bytes);
             }
@@ -350,8 +316,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             if needs_draw && now >= frame_due {
                 term.draw(|area, buf| app.render_into(area, buf));
                 needs_draw = false;
-                key_frame = false;
-                last_frame = Some(now);
+                pacer.drawn(now);
                 outbox.send(terminal::frame_bytes(&[], &term.take_output()));
                 latency.frame();
             } else if outbox.has_prefix() {
@@ -359,39 +324,23 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
             }
         }
 
-        let mut wake = idle_deadline.max(now + Duration::from_secs(1));
-        if let Some(at) = app.next_wakeup() {
-            wake = wake.min(start + Duration::from_millis(at));
+        let mut wake = Wake::new(now, idle_deadline);
+        let after_start = |at: u64| start + Duration::from_millis(at);
+        wake.by(app.next_wakeup().map(after_start));
+        if needs_draw && !outbox.busy() && !doctor_probe.running() {
+            wake.by(Some(frame_due));
         }
-        if needs_draw && !outbox.busy() && prober.is_none() {
-            wake = wake.min(frame_due);
-        }
-        if let Some(at) = esc_deadline
-            .into_iter()
-            .chain(resize_due)
-            .chain(publisher.next_due())
-            .min()
-        {
-            wake = wake.min(at);
-        }
-        if let Negotiation::Waiting { deadline, .. } = negotiation {
-            wake = wake.min(deadline);
-        }
-        if let Some(at) = prober.as_ref().and_then(Prober::deadline) {
-            wake = wake.min(start + Duration::from_millis(at));
-        }
+        wake.by(esc_deadline);
+        wake.by(resize_due);
+        wake.by(publisher.next_due());
+        wake.by(negotiation.deadline());
+        wake.by(doctor_probe.deadline().map(after_start));
         // The doctor can start on the next turn (the frame drawn above may have been empty,
         // which wakes nothing).
-        if doctor_may_start(
-            doctor_wanted,
-            prober.is_some(),
-            &negotiation,
-            needs_draw || outbox.busy(),
-        ) {
-            wake = now;
+        if doctor_probe.may_start(&negotiation, needs_draw || outbox.busy()) {
+            wake.at_once();
         }
-        // A wakeup in the past must not spin the loop.
-        let wake = wake.max(now + Duration::from_millis(1));
+        let wake = wake.at();
 
         // The player's own frames and input come before what others send (a flood of
         // responses is handed over in bounded batches and never starves them).
@@ -409,7 +358,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 Some(SessionEvent::Input(_) | SessionEvent::Eof) if stream => {}
                 Some(SessionEvent::Input(bytes)) => {
                     let now = Instant::now();
-                    last_input = now;
+                    idleness.input(now);
                     let at = ms(now);
                     let admitted = gate.admit_bytes(bytes.len(), at);
                     decoder.feed(bytes.get(..admitted).unwrap_or_default(), &mut inputs);
@@ -461,20 +410,12 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 Input::Reply {
                     reply: Reply::KittyFlags(_),
                     ..
-                } if matches!(negotiation, Negotiation::Waiting { .. }) => {
-                    if let Negotiation::Waiting { deadline, .. } = negotiation {
-                        negotiation = Negotiation::Waiting {
-                            flags_seen: true,
-                            deadline,
-                        };
-                    }
-                }
+                } if negotiation.is_waiting() => negotiation.flags(),
                 Input::Reply {
                     reply: Reply::DeviceAttributes,
                     ..
-                } if matches!(negotiation, Negotiation::Waiting { .. }) => {
-                    if let Negotiation::Waiting { flags_seen, .. } = negotiation {
-                        negotiation = Negotiation::Done;
+                } if negotiation.is_waiting() => {
+                    if let Some(flags_seen) = negotiation.attributes() {
                         if flags_seen {
                             outbox.push_prefix(terminal::KITTY_PUSH);
                             kitty_pushed = true;
@@ -485,17 +426,23 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
                 }
                 Input::Reply { reply, bytes } => {
                     // A reply nobody asked for costs what garbage costs.
-                    doctor::route_reply(prober.as_mut(), &reply, bytes, &mut gate, now_ms);
+                    doctor::route_reply(
+                        doctor_probe.prober_mut(),
+                        &reply,
+                        bytes,
+                        &mut gate,
+                        now_ms,
+                    );
                 }
             }
         }
         if keys_handled && app.take_dirty() {
             // What changed now answers the keys just handled.
-            latency.key(last_input);
+            latency.key(idleness.last_input());
             needs_draw = true;
-            key_frame = true;
+            pacer.answer_key();
         }
-        hand_over(&mut app, &mut services, &mut doctor_wanted);
+        hand_over(&mut app, &mut services, &mut doctor_probe);
     };
     // The connection dropped: a solo game in progress waits, paused, for the same key.
     if matches!(end, End::ClientEof | End::ClientGone)
@@ -510,7 +457,7 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
     // A game that ended in the last turn (the loop broke before handing it over: shutdown,
     // EOF, a close) is still stored, and the room still hears the end of a versus game.
     app.tick(ms(Instant::now()));
-    hand_over(&mut app, &mut services, &mut doctor_wanted);
+    hand_over(&mut app, &mut services, &mut doctor_probe);
 
     // The handler must never wait on a session that no longer reads.
     events.close();
@@ -549,23 +496,14 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 /// Whether the terminal doctor's probe starts now: it was asked for and none runs, the
 /// keyboard negotiation is over (its DA1 reply would be taken for the doctor's), and the frame
 /// that says so is out (`frame_pending`: one to draw or a write in flight).
-fn doctor_may_start(
-    wanted: bool,
-    running: bool,
-    negotiation: &Negotiation,
-    frame_pending: bool,
-) -> bool {
-    wanted && !running && matches!(negotiation, Negotiation::Done) && !frame_pending
-}
-
-fn hand_over(app: &mut App, services: &mut Services, doctor_wanted: &mut bool) {
+fn hand_over(app: &mut App, services: &mut Services, doctor_probe: &mut DoctorProbe) {
     if let Some(game) = app.take_finished_game() {
         services.account.submit_game(game, crate::store::unix_now());
     }
     if app.has_requests() {
         for request in app.take_requests() {
             if request == Request::RunDoctor {
-                *doctor_wanted = true;
+                doctor_probe.want();
             } else {
                 services.handle(request);
             }

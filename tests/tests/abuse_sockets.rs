@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use anyhow::{Context, ensure};
 use minotty_server::Limits;
-use minotty_server::limits::Startups;
 use minotty_server::metrics::METRICS;
+use minotty_server::ssh::limits::Startups;
 use minotty_tests::isolated::IsolatedServer;
 use minotty_tests::relay::Relay;
 use minotty_tests::{Connection, Login, TestServer};

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use minotty_server::Limits;
-use minotty_server::proxy_protocol::{Cidr, TrustedProxies, encode};
+use minotty_server::ssh::proxy_protocol::{Cidr, TrustedProxies, encode};
 use minotty_tests::relay::Relay;
 use minotty_tests::{ClientHandler, Connection, Login, TestServer, WAIT, client_config};
 use russh::client;

@@ -450,3 +450,52 @@ async fn without_a_spool_the_writer_still_retries_at_shutdown() {
         Err(WriteError::Failed { attempts: 3, .. })
     ));
 }
+
+/// The writer's queue is bounded: past it, a game is spooled at once (never waits, never
+/// lost), and the rest are stored as usual. Counted: games queued, stored, spooled.
+#[tokio::test]
+async fn a_full_writer_queue_spools_the_games_it_has_no_room_for() {
+    let d = dir();
+    let (store, ada) = store(d.path()).await;
+    let spool = Spool::open(&d.path().join("spool"), SpoolLimits::default()).expect("open");
+    let fallback = Fallback::to(Some(spool.clone()));
+    let (writer, task) = GameWriter::spawn_queued(store, WriterConfig::default(), fallback, 2);
+    // Submitted without yielding: the judge cannot empty the queue in between.
+    let replies: Vec<_> = (0..5)
+        .map(|i| writer.submit(game(ada, 10, 4_000_000 + i)))
+        .collect();
+    assert_eq!(writer.queued(), 2, "no more queued than the queue holds");
+    drop(writer);
+    task.await.expect("the writer ends");
+    let (mut stored, mut spooled) = (0, 0);
+    for reply in replies {
+        match reply.await.expect("answered") {
+            Ok(_) => stored += 1,
+            Err(WriteError::Spooled { attempts: 0, error }) => {
+                assert_eq!(error, "the game writer's queue is full");
+                spooled += 1;
+            }
+            other => panic!("stored or spooled, got {other:?}"),
+        }
+    }
+    assert_eq!((stored, spooled), (2, 3));
+    assert_eq!(spool.len(), 3, "every game turned away is in the spool");
+}
+
+/// Without a spool a game a full queue turns away is logged whole and its submitter told.
+#[tokio::test]
+async fn without_a_spool_a_full_writer_queue_fails_the_game_at_once() {
+    let d = dir();
+    let (store, ada) = store(d.path()).await;
+    let (writer, task) =
+        GameWriter::spawn_queued(store, WriterConfig::default(), Fallback::to(None), 1);
+    let kept = writer.submit(game(ada, 10, 4_000_000));
+    let mut turned_away = writer.submit(game(ada, 10, 4_000_001));
+    assert!(matches!(
+        turned_away.try_recv(),
+        Ok(Err(WriteError::Failed { attempts: 0, .. }))
+    ));
+    drop(writer);
+    task.await.expect("the writer ends");
+    assert!(kept.await.expect("answered").is_ok());
+}

@@ -31,9 +31,13 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
+use tokio_util::task::TaskTracker;
 
 use super::{FinishedGame, Period, Store, StoredGame, Verdict};
 use crate::spool::{Fallback, Record};
+
+mod overflow;
+use overflow::Overflow;
 
 /// How the writer batches and retries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,8 +104,10 @@ struct Job {
 /// The sending side of the writer (cheap to clone, one per session is fine).
 #[derive(Clone, Debug)]
 pub struct GameWriter {
-    jobs: mpsc::UnboundedSender<Job>,
+    jobs: mpsc::Sender<Job>,
     queued: Arc<AtomicUsize>,
+    /// Where games go when `jobs` is full (`writer/overflow.rs`).
+    overflow: Overflow,
 }
 
 impl std::fmt::Debug for Job {
@@ -127,17 +133,44 @@ impl GameWriter {
         config: WriterConfig,
         fallback: Fallback,
     ) -> (GameWriter, JoinHandle<()>) {
-        let (jobs, rx) = mpsc::unbounded_channel();
+        Self::spawn_queued(store, config, fallback, overflow::QUEUE)
+    }
+
+    /// [`GameWriter::spawn_with`] with room for `queue` games submitted and not yet judged;
+    /// past that a game is spooled at once (`writer/overflow.rs`). The handle finishes once
+    /// the judge, the writes and the spooling have all ended.
+    pub fn spawn_queued(
+        store: Store,
+        config: WriterConfig,
+        fallback: Fallback,
+        queue: usize,
+    ) -> (GameWriter, JoinHandle<()>) {
+        let (jobs, rx) = mpsc::channel(queue.max(1));
         // A few judged batches may wait for the database; beyond that the judge waits, and
         // games gather in the queue to be judged and written as bigger batches.
         let (judged, judged_rx) = mpsc::channel(4);
         let queued = Arc::new(AtomicUsize::new(0));
-        tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
-        let handle = tokio::spawn(write_loop(store, judged_rx, config, fallback));
-        (GameWriter { jobs, queued }, handle)
+        // The writer's own short tasks (spooling a game a full queue turned away, looking up
+        // a new best's rank): its handle finishes once they have.
+        let tasks = TaskTracker::new();
+        let overflow = Overflow::new(fallback.spool.clone(), tasks.clone());
+        let judge = tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
+        let handle = tokio::spawn(async move {
+            write_loop(store, judged_rx, config, fallback, tasks.clone()).await;
+            // The writes end once the judge has: it has ended (or panicked) by now.
+            let _ = judge.await;
+            tasks.close();
+            tasks.wait().await;
+        });
+        let writer = GameWriter {
+            jobs,
+            queued,
+            overflow,
+        };
+        (writer, handle)
     }
 
-    /// Queues `game` to be judged and stored; never blocks. The receiver gets the outcome (it
+    /// Queues `game` to be judged and stored; never blocks (a full queue spools it). The receiver gets the outcome (it
     /// may be dropped: the game is stored all the same). A game with more than `MAX_INPUTS`
     /// inputs is refused here at once, so the judge and the database never see it.
     pub fn submit(&self, game: FinishedGame) -> oneshot::Receiver<WriteResult> {
@@ -158,11 +191,19 @@ impl GameWriter {
             game: Arc::new(game),
             reply,
         };
-        if let Err(mpsc::error::SendError(job)) = self.jobs.send(job) {
-            self.queued.fetch_sub(1, Ordering::Relaxed);
-            crate::metrics::game_writer_queued(-1);
-            log_lost(&job.game, "the game writer has stopped");
-            let _ = job.reply.send(Err(WriteError::Closed));
+        match self.jobs.try_send(job) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(job)) => {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
+                crate::metrics::game_writer_queued(-1);
+                self.overflow.take(job.game, job.reply);
+            }
+            Err(mpsc::error::TrySendError::Closed(job)) => {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
+                crate::metrics::game_writer_queued(-1);
+                log_lost(&job.game, "the game writer has stopped");
+                let _ = job.reply.send(Err(WriteError::Closed));
+            }
         }
         rx
     }
@@ -174,7 +215,7 @@ impl GameWriter {
 }
 
 async fn judge_loop(
-    mut rx: mpsc::UnboundedReceiver<Job>,
+    mut rx: mpsc::Receiver<Job>,
     judged: mpsc::Sender<Vec<(Job, Verdict)>>,
     config: WriterConfig,
     queued: Arc<AtomicUsize>,
@@ -242,11 +283,13 @@ async fn write_loop(
     mut judged: mpsc::Receiver<Vec<(Job, Verdict)>>,
     config: WriterConfig,
     fallback: Fallback,
+    tasks: TaskTracker,
 ) {
     let mut w = Writing {
         store,
         config,
         fallback,
+        tasks,
         down: false,
         spooled: 0,
     };
@@ -262,7 +305,7 @@ async fn write_loop(
         match w.insert_with_retry(&items).await {
             Ok(stored) => {
                 for ((reply, (game, _)), stored) in replies.into_iter().zip(&items).zip(stored) {
-                    answer(&w.store, game.clone(), stored, reply);
+                    answer(&w.tasks, &w.store, game.clone(), stored, reply);
                 }
             }
             Err(f) if items.len() > 1 && !f.transient => {
@@ -270,7 +313,7 @@ async fn write_loop(
                 for (reply, item) in replies.into_iter().zip(items) {
                     match w.insert_with_retry(std::slice::from_ref(&item)).await {
                         Ok(mut stored) => match stored.pop() {
-                            Some(s) => answer(&w.store, item.0, s, reply),
+                            Some(s) => answer(&w.tasks, &w.store, item.0, s, reply),
                             None => w.fail(&item.0, reply, 1, "nothing was stored").await,
                         },
                         Err(f) => w.fail(&item.0, reply, f.attempts, &f.error).await,
@@ -298,6 +341,8 @@ struct Writing {
     store: Store,
     config: WriterConfig,
     fallback: Fallback,
+    /// The writer's short tasks (a new best's rank looked up before answering).
+    tasks: TaskTracker,
     /// A write failed after shutdown began: the rest is spooled without trying.
     down: bool,
     /// Games spooled.
@@ -399,6 +444,7 @@ impl Writing {
 /// Replies with the stored game, after looking up the player's rank for a new all-time best
 /// (on its own task: a read that does not hold up the writer).
 fn answer(
+    tasks: &TaskTracker,
     store: &Store,
     game: Arc<FinishedGame>,
     mut stored: StoredGame,
@@ -409,7 +455,7 @@ fn answer(
         return;
     }
     let store = store.clone();
-    tokio::spawn(async move {
+    tasks.spawn(async move {
         let board = super::Board::new(game.replay.mode.kind, game.replay.ruleset);
         match store
             .rank_of(board, Period::AllTime, game.ended_at, game.player)

@@ -22,8 +22,8 @@ use std::task::{Context, Poll, Waker};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use crate::limits::ConnectionPermit;
 use crate::metrics::{METRICS, Tracked};
+use crate::ssh::limits::ConnectionPermit;
 
 /// An accepted socket whose stream can be taken away by its [`KillSwitch`].
 #[derive(Debug)]

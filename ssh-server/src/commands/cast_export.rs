@@ -24,9 +24,10 @@ use minotty_ui::sanitize;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 
-use crate::cast::{self, CastArgs, MAX_BYTES, film};
+use super::exec::Outcome;
+use crate::cast::{CastArgs, MAX_BYTES, film};
 use crate::command_budget::Refused;
-use crate::exec::Outcome;
+
 use crate::store::Store;
 
 /// Exports running at once on the server.
@@ -100,11 +101,11 @@ impl<B: FnOnce() -> Result<(), Refused>> std::fmt::Debug for Requester<B> {
     }
 }
 
-/// Runs `replay ARGS`: `args` are the words after `replay`. The cast goes to `write` chunk by
+/// Runs `replay ARGS`: `a` is what the words after `replay` asked for (`parse.rs`). The cast goes to `write` chunk by
 /// chunk (each awaited: false when the client is gone) until `cancel`; `Err` is the answer when
 /// nothing was written (refused, not found, unplayable, over budget).
 pub async fn export<B, W, F>(
-    args: &[&str],
+    a: CastArgs,
     store: Option<&Store>,
     requester: Requester<B>,
     cancel: CancellationToken,
@@ -116,7 +117,6 @@ where
     W: FnMut(Vec<u8>) -> F,
     F: Future<Output = bool>,
 {
-    let a = cast::parse(args).map_err(Outcome::fail)?;
     let Some(store) = store else {
         return Err(Outcome::fail("this server has no database".into()));
     };

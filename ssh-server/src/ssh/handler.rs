@@ -10,19 +10,17 @@ use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPub
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::exec;
-use crate::server::Shared;
+use super::shared::Shared;
+use crate::commands::{self, Command, Route, exec};
 use crate::services::account::KeyLookup;
 use crate::services::{AccountRef, Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams};
 
 mod activity;
 mod channels;
-mod commands;
 mod identity;
 pub use activity::Activity;
 use channels::{ChannelState, MAX_CHANNELS};
-use commands::{is_doctor_command, is_watch_tv, versus_command};
 
 /// One SSH connection's handler.
 #[derive(Debug)]
@@ -207,38 +205,33 @@ impl ConnectionHandler {
 
     /// Runs the exec command `command` on its own task (it may read the database) and sends
     /// its output, within the connection's and the address's budgets (`command_budget.rs`).
-    fn start_command(&mut self, id: ChannelId, command: &[u8], session: &mut Session) {
-        let shared = Arc::clone(&self.shared);
-        let budgets = &shared.services.account.commands;
-        let limits = shared.limits.commands;
-        let ip = self.peer.ip();
-        let export =
-            match crate::command_run::admit(budgets, &mut self.commands, ip, &limits, command) {
-                Ok(export) => export,
-                Err(refused) => {
-                    tracing::info!(peer = %self.peer, ?refused, "exec command refused");
-                    return self.start_reply(id, exec::Outcome::fail(refused.message()), session);
-                }
-            };
-        let pty = self.channel_mut(id).is_some_and(|c| c.pty.is_some());
-        let cancel = tokio_util::sync::CancellationToken::new();
-        if let Some(state) = self.channel_mut(id) {
-            state.command = Some(cancel.clone().drop_guard());
-        }
-        let run = crate::command_run::CommandRun {
+    fn start_command(&mut self, id: ChannelId, command: Command, session: &mut Session) {
+        let caller = commands::run::Caller {
             handle: session.handle(),
             channel: id,
-            pty,
-            command: command.to_vec(),
-            store: self.shared.services.account.store().cloned(),
-            caller: self.account.as_ref().map(|a| a.id),
-            peer: ip,
+            pty: self.channel_mut(id).is_some_and(|c| c.pty.is_some()),
+            account: self.account.as_ref().map(|a| a.id),
+            peer: self.peer.ip(),
             local: self.local,
-            budgets: Arc::clone(budgets),
-            limits,
-            export,
-            cancel,
         };
+        let shared = Arc::clone(&self.shared);
+        let limits = shared.limits.commands;
+        let run = match commands::run::prepare(
+            &shared.services,
+            limits,
+            &mut self.commands,
+            command,
+            caller,
+        ) {
+            Ok(run) => run,
+            Err((refused, outcome)) => {
+                tracing::info!(peer = %self.peer, ?refused, "exec command refused");
+                return self.start_reply(id, outcome, session);
+            }
+        };
+        if let Some(state) = self.channel_mut(id) {
+            state.command = Some(run.cancel.clone().drop_guard());
+        }
         let running = self.activity.enter();
         let ended = self.ended_flag(id);
         self.shared.tracker.spawn(async move {
@@ -416,100 +409,39 @@ impl russh::server::Handler for ConnectionHandler {
         data: &[u8],
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let join = versus_command(data);
-        let tv = is_watch_tv(data);
-        let doctor = is_doctor_command(data);
+        let command = Command::parse(data);
         let game_running = self.game_running();
-        match self.channel_mut(channel) {
-            // `join` and `doctor` with a PTY are a game: one per connection, as for shells; so
-            // is the TV, with or without one (a stream is a session too).
+        let pty = match self.channel_mut(channel) {
             Some(state)
-                if !(state.started
-                    || (join.is_some() || doctor) && state.pty.is_some() && game_running
-                    || tv && game_running) =>
+                if !(state.started || command.second_game(state.pty.is_some(), game_running)) =>
             {
-                state.started = true
+                state.started = true;
+                state.pty
             }
             _ => return session.channel_failure(channel),
-        }
+        };
         session.channel_success(channel)?;
         tracing::info!(peer = %self.peer, player = %self.player, "exec command");
-        let refuse = |stderr: String| exec::Outcome {
-            stdout: String::new(),
-            stderr,
-            status: 1,
+        let client = || crate::doctor::ClientInfo {
+            pty: false,
+            term: None,
+            env: self
+                .channels
+                .iter()
+                .find(|c| c.id == channel)
+                .map(|c| c.env.clone())
+                .unwrap_or_default(),
+            ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
         };
-        if tv {
-            match self.channel_mut(channel).and_then(|c| c.pty) {
-                Some((cols, rows)) => {
-                    self.start_game(channel, cols, rows, session, None, SessionKind::Tv)
-                }
-                None => {
-                    let (cols, rows) = crate::live::STREAM_SIZE;
-                    let (cols, rows) = (u32::from(cols), u32::from(rows));
-                    self.start_game(channel, cols, rows, session, None, SessionKind::TvStream)
-                }
-            }
-            return Ok(());
-        }
-        if doctor {
-            match self.channel_mut(channel).and_then(|c| c.pty) {
-                // With a PTY the doctor can ask the terminal: the session opens on its screen.
-                Some((cols, rows)) => {
-                    self.start_game(channel, cols, rows, session, None, SessionKind::Doctor)
-                }
-                None => {
-                    let info = crate::doctor::ClientInfo {
-                        pty: false,
-                        term: None,
-                        env: self
-                            .channel_mut(channel)
-                            .map(|c| c.env.clone())
-                            .unwrap_or_default(),
-                        ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
-                    };
-                    let outcome = exec::Outcome {
-                        stdout: crate::address::fill(
-                            &crate::doctor::plain_report(&info),
-                            self.local,
-                        )
-                        .into_owned(),
-                        stderr: String::new(),
-                        status: 0,
-                    };
-                    self.start_reply(channel, outcome, session);
-                }
-            }
-            return Ok(());
-        }
-        match join {
-            Some(Ok(request)) => match self.channel_mut(channel).and_then(|c| c.pty) {
-                Some((cols, rows)) => self.start_game(
-                    channel,
-                    cols,
-                    rows,
-                    session,
-                    Some(request),
-                    SessionKind::Play,
-                ),
-                None => self.start_reply(
-                    channel,
-                    refuse(
-                        crate::address::fill(
-                            "minotty: joining a room needs a terminal: add -t \
-                             (ssh -t -p PORT HOST join CODE)\n",
-                            self.local,
-                        )
-                        .into_owned(),
-                    ),
-                    session,
-                ),
-            },
-            Some(Err(message)) => {
-                let message = crate::address::fill(&message, self.local).into_owned();
-                self.start_reply(channel, refuse(message), session);
-            }
-            None => self.start_command(channel, data, session),
+        match command.route(pty, client, self.local) {
+            Route::Session {
+                kind,
+                cols,
+                rows,
+                initial,
+            } => self.start_game(channel, cols, rows, session, initial, kind),
+            Route::Reply(outcome) => self.start_reply(channel, outcome, session),
+            Route::Run(command) => self.start_command(channel, command, session),
         }
         Ok(())
     }

@@ -11,11 +11,14 @@ use russh::ChannelId;
 use russh::server::Handle;
 use tokio_util::sync::CancellationToken;
 
-use crate::cast_export::{Requester, Tuning, export};
+use super::cast_export::{Requester, Tuning, export};
+use super::exec::{self, Outcome};
+use super::parse::Command;
 use crate::command_budget::{
     CommandBudgets, CommandLimits, ConnectionCommands, ExportSlot, Refused,
 };
-use crate::exec::{self, Outcome};
+
+use crate::services::SharedServices;
 use crate::store::Store;
 
 /// Admits the command `command` of the connection `conn` at `peer` (its token, and its
@@ -26,25 +29,39 @@ pub(crate) fn admit(
     conn: &mut ConnectionCommands,
     peer: IpAddr,
     limits: &CommandLimits,
-    command: &[u8],
+    command: &Command,
 ) -> Result<Option<ExportSlot>, Refused> {
     let now = budgets.now_ms();
     budgets.admit(conn, peer, limits, now)?;
-    match crate::cast::replay_args(command) {
-        Some(_) => budgets.begin_export(conn).map(Some),
-        None => Ok(None),
+    match command {
+        Command::Replay(_) => budgets.begin_export(conn).map(Some),
+        _ => Ok(None),
     }
 }
 
-/// What the command needs, taken from the connection.
+/// Who asks, on which channel: what a command takes from its connection.
+#[derive(Debug)]
+pub(crate) struct Caller {
+    pub handle: Handle,
+    pub channel: ChannelId,
+    /// The client asked for a PTY: line ends are CR LF.
+    pub pty: bool,
+    /// The account of the connection's key.
+    pub account: Option<PlayerId>,
+    pub peer: IpAddr,
+    /// The address the player connected to, for the commands `help` shows (`address.rs`).
+    pub local: Option<std::net::SocketAddr>,
+}
+
+/// What the command needs, taken from the connection and the services.
 #[derive(Debug)]
 pub(crate) struct CommandRun {
     pub handle: Handle,
     pub channel: ChannelId,
     /// The client asked for a PTY: line ends are CR LF.
     pub pty: bool,
-    /// The exec request's bytes.
-    pub command: Vec<u8>,
+    /// The exec request, parsed.
+    pub command: Command,
     pub store: Option<Store>,
     /// The account of the connection's key.
     pub caller: Option<PlayerId>,
@@ -57,6 +74,35 @@ pub(crate) struct CommandRun {
     pub export: Option<ExportSlot>,
     /// Cancelled when the channel closes or the connection ends.
     pub cancel: CancellationToken,
+}
+
+/// The run of `command` for `caller`, once the connection's and the address's budgets
+/// (`services`' `command_budget.rs` buckets, `conn`'s) admit it; refused: the one line that says
+/// how long to wait, as the reply.
+pub(crate) fn prepare(
+    services: &SharedServices,
+    limits: CommandLimits,
+    conn: &mut ConnectionCommands,
+    command: Command,
+    caller: Caller,
+) -> Result<CommandRun, (Refused, Outcome)> {
+    let budgets = &services.account.commands;
+    let export = admit(budgets, conn, caller.peer, &limits, &command)
+        .map_err(|refused| (refused, Outcome::fail(refused.message())))?;
+    Ok(CommandRun {
+        handle: caller.handle,
+        channel: caller.channel,
+        pty: caller.pty,
+        command,
+        store: services.account.store().cloned(),
+        caller: caller.account,
+        peer: caller.peer,
+        local: caller.local,
+        budgets: Arc::clone(budgets),
+        limits,
+        export,
+        cancel: CancellationToken::new(),
+    })
 }
 
 impl CommandRun {
@@ -75,8 +121,12 @@ impl CommandRun {
             export: slot,
             cancel,
         } = self;
-        let outcome = match (crate::cast::replay_args(&command), slot) {
-            (Some(args), Some(slot)) => {
+        let outcome = match (command, slot) {
+            (Command::Replay(Err(message)), Some(slot)) => {
+                drop(slot);
+                Some(Outcome::fail(message))
+            }
+            (Command::Replay(Ok(args)), Some(slot)) => {
                 let write = |chunk: Vec<u8>| {
                     let handle = handle.clone();
                     async move {
@@ -89,7 +139,7 @@ impl CommandRun {
                     budget: || budgets.take_export(peer, &limits, budgets.now_ms()),
                 };
                 let done = export(
-                    &args,
+                    args,
                     store.as_ref(),
                     requester,
                     cancel,
@@ -104,7 +154,7 @@ impl CommandRun {
                     Err(outcome) => Some(outcome),
                 }
             }
-            _ => Some(exec::dispatch(&command, store.as_ref(), local).await),
+            (command, _) => Some(exec::dispatch(&command, store.as_ref(), local).await),
         };
         if let Some(outcome) = outcome {
             exec::send(&handle, channel, outcome, pty).await;

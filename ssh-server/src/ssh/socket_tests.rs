@@ -3,7 +3,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use tokio::io::{AsyncReadExt, AsyncWriteExt, duplex};
 
 use super::*;
-use crate::limits::{ConnectionLimiter, ConnectionLimits};
+use crate::ssh::limits::{ConnectionLimiter, ConnectionLimits};
 
 const IP: IpAddr = IpAddr::V4(Ipv4Addr::new(192, 0, 2, 7));
 

@@ -1,16 +1,16 @@
-//! Exec requests are commands, never a shell: `help` and `leaderboard` (and `replay ID
-//! --cast`, which `command_run.rs` hands to `cast_export.rs`), each admitted first by the
+//! Exec requests are commands, never a shell: the replies of `help` and `leaderboard` (`replay
+//! ID --cast` is `cast_export.rs`'s), each parsed by `parse.rs` and admitted first by the
 //! budgets of `command_budget.rs`. Output goes to the client, then the exit status, EOF and
 //! close. Output is plain text (no colours, with or
 //! without a PTY).
 
-use minotty_domain::text::echo;
-use minotty_domain::{Period, ranked_modes};
-use minotty_engine::{ModeKind, RulesetId};
+use minotty_domain::Period;
+use minotty_engine::RulesetId;
 use minotty_protocol::BoardId;
 use russh::ChannelId;
 use russh::server::Handle;
 
+use super::parse::{BoardQuery, Command};
 use crate::boards;
 use crate::store::{Store, unix_now};
 
@@ -43,38 +43,43 @@ impl Outcome {
     }
 }
 
-/// Runs the command line `command` (the exec request's bytes); `store` answers `leaderboard`.
+/// The reply of `command`, one that prints text (`help`, `leaderboard`, an unknown or empty
+/// command); `store` answers `leaderboard`. The commands that open a game or stream a cast
+/// never come here (`commands::route`, `run.rs`): they are unknown to it.
 pub async fn dispatch(
-    command: &[u8],
+    command: &Command,
     store: Option<&Store>,
     local: Option<std::net::SocketAddr>,
 ) -> Outcome {
-    let line = String::from_utf8_lossy(command);
-    let mut words = line.split_whitespace();
-    match words.next() {
-        Some("help" | "--help" | "-h") => {
-            Outcome::ok(crate::address::fill(HELP, local).into_owned())
-        }
-        Some("leaderboard" | "leaderboards" | "lb") => {
-            let args: Vec<&str> = words.collect();
-            match parse_leaderboard(&args) {
-                Ok((board, period, ruleset)) => leaderboard(store, board, period, ruleset).await,
-                Err(message) => Outcome::fail(message),
-            }
-        }
-        Some(other) => Outcome {
-            stdout: String::new(),
-            stderr: format!(
-                "minotty: unknown command \"{}\"; the commands are listed by \"help\"\n",
-                echo(other)
-            ),
-            status: 1,
-        },
-        None => Outcome {
+    match command {
+        Command::Help => Outcome::ok(crate::address::fill(HELP, local).into_owned()),
+        Command::Leaderboard(Ok(BoardQuery {
+            board,
+            period,
+            ruleset,
+        })) => leaderboard(store, *board, *period, *ruleset).await,
+        Command::Leaderboard(Err(message)) => Outcome::fail(message.clone()),
+        Command::Unknown(word) => unknown(word),
+        Command::Empty => Outcome {
             stdout: String::new(),
             stderr: "minotty: empty command; the commands are listed by \"help\"\n".to_owned(),
             status: 1,
         },
+        Command::Replay(_) => unknown("replay"),
+        Command::Join { spectate, .. } => unknown(if *spectate { "watch" } else { "join" }),
+        Command::JoinUsage => unknown("join"),
+        Command::Tv => unknown("tv"),
+        Command::Doctor => unknown("doctor"),
+    }
+}
+
+fn unknown(word: &str) -> Outcome {
+    Outcome {
+        stdout: String::new(),
+        stderr: format!(
+            "minotty: unknown command \"{word}\"; the commands are listed by \"help\"\n"
+        ),
+        status: 1,
     }
 }
 
@@ -107,82 +112,6 @@ minotty: a falling-block puzzle game over SSH
                                         and what to change; without -t it only prints
                                         what the server knows
 ";
-
-/// The names of the boards, for error messages.
-fn board_names() -> String {
-    let mut names: Vec<&str> = ranked_modes().iter().map(|m| m.id()).collect();
-    names.push("versus");
-    names.join(", ")
-}
-
-/// `[MODE] [--period P | --period=P] [--ruleset R | --ruleset=R]` in any order.
-fn parse_leaderboard(args: &[&str]) -> Result<(BoardId, Period, RulesetId), String> {
-    let mut board = None;
-    let mut period = None;
-    let mut ruleset = RulesetId::Standard;
-    let mut rest = args.iter();
-    while let Some(&arg) = rest.next() {
-        let rules = if arg == "--ruleset" || arg == "-r" {
-            Some(
-                *rest
-                    .next()
-                    .ok_or("--ruleset needs a value: standard, tui-tetris or tetrs")?,
-            )
-        } else {
-            arg.strip_prefix("--ruleset=")
-        };
-        if let Some(value) = rules {
-            ruleset = RulesetId::parse(value).ok_or_else(|| {
-                format!(
-                    "unknown ruleset \"{}\"; rulesets: standard, tui-tetris, tetrs",
-                    echo(value)
-                )
-            })?;
-            continue;
-        }
-        let value = if arg == "--period" || arg == "-p" {
-            Some(
-                *rest
-                    .next()
-                    .ok_or("--period needs a value: all, month or today")?,
-            )
-        } else {
-            arg.strip_prefix("--period=")
-        };
-        if let Some(value) = value {
-            let p = Period::parse(value).ok_or_else(|| {
-                format!(
-                    "unknown period \"{}\"; periods: all, month, today",
-                    echo(value)
-                )
-            })?;
-            period = Some(p);
-            continue;
-        }
-        if board.is_some() {
-            return Err(format!(
-                "unexpected \"{}\"; usage: leaderboard [MODE] [--period all|month|today]",
-                echo(arg)
-            ));
-        }
-        let found = if arg.eq_ignore_ascii_case("versus") || arg.eq_ignore_ascii_case("1v1") {
-            Some(BoardId::Versus)
-        } else {
-            ModeKind::parse(arg)
-                .filter(|m| ranked_modes().contains(m))
-                .map(BoardId::Solo)
-        };
-        board =
-            Some(found.ok_or_else(|| {
-                format!("unknown mode \"{}\"; modes: {}", echo(arg), board_names())
-            })?);
-    }
-    Ok((
-        board.unwrap_or(BoardId::Solo(ModeKind::Sprint)),
-        period.unwrap_or(Period::AllTime),
-        ruleset,
-    ))
-}
 
 async fn leaderboard(
     store: Option<&Store>,
@@ -249,7 +178,7 @@ mod tests {
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        rt.block_on(dispatch(command, None, None))
+        rt.block_on(dispatch(&Command::parse(command), None, None))
     }
 
     #[test]
@@ -284,51 +213,55 @@ mod tests {
         assert_eq!(run(&[0xff, 0xfe]).status, 1);
     }
 
+    /// Every reply of the commands that need no database, pinned whole (issue 27 moved the
+    /// parser: the bytes the client reads stay the same).
     #[test]
-    fn leaderboard_arguments() {
-        let sprint = BoardId::Solo(ModeKind::Sprint);
-        let std = RulesetId::Standard;
-        assert_eq!(parse_leaderboard(&[]), Ok((sprint, Period::AllTime, std)));
+    fn replies_pinned_whole() {
+        let help = run(b"help");
+        assert_eq!(help.stdout, HELP);
+        assert_eq!((help.stdout.len(), help.stdout.lines().count()), (1955, 27));
+        assert_eq!(run(b"-h"), help);
+        assert_eq!(run(b"--help x"), help);
+        let fail = |stderr: &str| Outcome {
+            stdout: String::new(),
+            stderr: stderr.to_owned(),
+            status: 1,
+        };
         assert_eq!(
-            parse_leaderboard(&["marathon", "--period", "today"]),
-            Ok((BoardId::Solo(ModeKind::Marathon), Period::Today, std))
-        );
-        assert_eq!(
-            parse_leaderboard(&["--period=month", "versus"]),
-            Ok((BoardId::Versus, Period::Month, std))
-        );
-        assert_eq!(
-            parse_leaderboard(&["--ruleset", "tetrs", "ultra"]),
-            Ok((
-                BoardId::Solo(ModeKind::Ultra),
-                Period::AllTime,
-                RulesetId::Tetrs
-            ))
+            run(b"rm -rf /"),
+            fail("minotty: unknown command \"rm\"; the commands are listed by \"help\"\n")
         );
         assert_eq!(
-            parse_leaderboard(&["--ruleset=tui-tetris"]),
-            Ok((sprint, Period::AllTime, RulesetId::TuiTetris))
-        );
-        assert!(parse_leaderboard(&["--ruleset", "nes"]).is_err());
-        assert!(parse_leaderboard(&["--ruleset"]).is_err());
-        let bad = parse_leaderboard(&["tetris"]).unwrap_err();
-        assert_eq!(
-            bad,
-            "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
-             versus"
+            run(b"   "),
+            fail("minotty: empty command; the commands are listed by \"help\"\n")
         );
         assert_eq!(
-            parse_leaderboard(&["descent"]),
-            Ok((BoardId::Solo(ModeKind::Descent), Period::AllTime, std))
+            run(b"lb --period"),
+            fail("minotty: --period needs a value: all, month or today\n")
         );
-        assert!(parse_leaderboard(&["custom"]).is_err());
-        assert!(
-            parse_leaderboard(&["--period", "week"])
-                .unwrap_err()
-                .contains("all, month, today")
+        assert_eq!(
+            run(b"leaderboards 40l ultra"),
+            fail(
+                "minotty: unexpected \"ultra\"; usage: leaderboard [MODE] [--period \
+                 all|month|today]\n"
+            )
         );
-        assert!(parse_leaderboard(&["--period"]).is_err());
-        assert!(parse_leaderboard(&["40l", "ultra"]).is_err());
+        assert_eq!(
+            run(b"leaderboard"),
+            fail("minotty: this server has no database\n")
+        );
+        assert_eq!(
+            no_pty(),
+            fail(
+                "minotty needs a terminal: connect without -T (or add -t) to play; \"help\" \
+                 lists the commands\n"
+            )
+        );
+    }
+
+    /// The replies of `leaderboard` (its arguments: `parse_tests.rs`).
+    #[test]
+    fn leaderboard_replies() {
         let out = run(b"leaderboard bogus");
         assert_eq!(out.status, 1);
         assert_eq!(out.stderr.lines().count(), 1);

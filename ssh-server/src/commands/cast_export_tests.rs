@@ -9,6 +9,7 @@ use minotty_engine::Game;
 use tokio::sync::Notify;
 
 use super::*;
+use crate::cast;
 use crate::store::{FinishedGame, NewKey};
 
 /// The server's export slots are one static: these tests take turns.
@@ -89,7 +90,7 @@ async fn run(store: &Store, id: i64, caller: Option<PlayerId>) -> Result<Vec<u8>
         std::future::ready(true)
     };
     export(
-        &args,
+        cast::parse(&args).map_err(Outcome::fail)?,
         Some(store),
         requester,
         CancellationToken::new(),
@@ -135,7 +136,7 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob() {
     };
     let write = |_: Vec<u8>| std::future::ready(true);
     let over = export(
-        &args,
+        cast::parse(&args).unwrap(),
         Some(&s.store),
         requester,
         CancellationToken::new(),
@@ -191,7 +192,7 @@ async fn a_slow_reader_gets_the_whole_cast_through_a_bounded_buffer() {
         budget: || Ok(()),
     };
     let done = export(
-        &args,
+        cast::parse(&args).unwrap(),
         Some(&s.store),
         requester,
         CancellationToken::new(),
@@ -272,7 +273,7 @@ async fn a_client_that_leaves_stops_the_export() {
     };
     let (done, ()) = tokio::join!(
         export(
-            &args,
+            cast::parse(&args).unwrap(),
             Some(&s.store),
             requester,
             cancel.clone(),
@@ -303,7 +304,7 @@ async fn a_client_that_leaves_stops_the_export() {
         budget: || Ok(()),
     };
     let done = export(
-        &args,
+        cast::parse(&args).unwrap(),
         Some(&s.store),
         requester,
         CancellationToken::new(),

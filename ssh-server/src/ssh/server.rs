@@ -17,12 +17,13 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
+use super::shared::Shared;
 use crate::config::Limits;
-use crate::handler::{Activity, ConnectionHandler};
-use crate::host_key::HostKey;
-use crate::limits::{ConnectionLimiter, ConnectionPermit};
 use crate::services::account::SharedAccounts;
-use crate::socket::{KillSwitch, Socket};
+use crate::ssh::handler::{Activity, ConnectionHandler};
+use crate::ssh::host_key::HostKey;
+use crate::ssh::limits::{ConnectionLimiter, ConnectionPermit};
+use crate::ssh::socket::{KillSwitch, Socket};
 use crate::store::{GameWriter, Store, WriterConfig};
 
 /// What the server runs with.
@@ -40,17 +41,6 @@ pub struct ServerConfig {
     /// Where games and matches the database does not take are kept until it does
     /// (`--spool-dir`); `None`: they are logged whole instead.
     pub spool: Option<crate::spool::Spool>,
-}
-
-/// State shared by all connections: settings and the shutdown signal, never a player's state.
-#[derive(Debug)]
-pub(crate) struct Shared {
-    pub limits: Limits,
-    pub services: crate::services::SharedServices,
-    pub shutdown: CancellationToken,
-    pub tracker: TaskTracker,
-    /// Solo games of players whose connection dropped (`reconnect.rs`).
-    pub parked: Arc<crate::reconnect::ParkedGames>,
 }
 
 /// How long shutdown waits for the game writer (and, separately, the match recorder) to store
@@ -230,7 +220,7 @@ pub async fn run(
         let deadline = Instant::now() + shared.limits.proxy_header_timeout;
         shared.tracker.spawn(async move {
             let mut stream = stream;
-            let header = crate::proxy_protocol::read_header(&mut stream, deadline).await;
+            let header = crate::ssh::proxy_protocol::read_header(&mut stream, deadline).await;
             drop(slot);
             match header {
                 // Behind a proxy the local address is the proxy's way in, not the player's.
@@ -334,7 +324,7 @@ impl Admission {
                 }
                 if let Ok(slot) = Arc::clone(&self.refusals).try_acquire_owned() {
                     shared.tracker.spawn(async move {
-                        crate::refusal::refuse(stream, &message).await;
+                        crate::ssh::refusal::refuse(stream, &message).await;
                         drop(slot);
                     });
                 }
@@ -386,7 +376,7 @@ async fn serve_connection(
     let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&activity))
         .reached_at(local);
     // Only the header a trusted proxy sent first was read: a PROXY header here is refused.
-    let stream = crate::proxy_protocol::Sniff::new(stream);
+    let stream = crate::ssh::proxy_protocol::Sniff::new(stream);
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await
     {
         Ok(Ok(session)) => session,

@@ -1,0 +1,172 @@
+//! The one parser of exec requests: the bytes a client sent (`ssh host leaderboard ...`) as a
+//! typed [`Command`], arguments included. Nothing else reads a command line.
+
+use minotty_domain::text::echo;
+use minotty_domain::{Period, ranked_modes};
+use minotty_engine::{ModeKind, RulesetId};
+use minotty_protocol::BoardId;
+
+use crate::cast::{self, CastArgs};
+
+/// An exec request, parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `help` (or `--help`, `-h`), whatever follows.
+    Help,
+    /// `leaderboard` (or `leaderboards`, `lb`): its board, period and ruleset, or why the
+    /// arguments are wrong.
+    Leaderboard(Result<BoardQuery, String>),
+    /// `replay ID --cast [--size COLSxROWS]`: a stored game as an asciicast file, or why the
+    /// arguments are wrong.
+    Replay(Result<CastArgs, String>),
+    /// `join CODE` (play in the room) or `watch CODE` / `spectate CODE` (watch it).
+    Join { code: String, spectate: bool },
+    /// `join` or `watch` with the wrong number of words.
+    JoinUsage,
+    /// `watch` (or `tv`) alone: the live TV.
+    Tv,
+    /// `doctor` alone: the terminal doctor.
+    Doctor,
+    /// Any other first word, made printable for echoing back.
+    Unknown(String),
+    /// Nothing but white space.
+    Empty,
+}
+
+/// What `leaderboard` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardQuery {
+    pub board: BoardId,
+    pub period: Period,
+    pub ruleset: RulesetId,
+}
+
+/// The usage line of a `join` or `watch` with the wrong number of words.
+pub(crate) const JOIN_USAGE: &str =
+    "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ3M\"\n";
+
+impl Command {
+    /// Parses the exec request's bytes (invalid UTF-8 is read lossily, except that `replay`
+    /// needs its line whole: a `replay` with invalid bytes is an unknown command).
+    pub fn parse(bytes: &[u8]) -> Command {
+        let line = String::from_utf8_lossy(bytes);
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            return Command::Empty;
+        };
+        let rest: Vec<&str> = words.collect();
+        match first {
+            "join" => match rest.as_slice() {
+                [code] => Command::Join {
+                    code: (*code).to_owned(),
+                    spectate: false,
+                },
+                _ => Command::JoinUsage,
+            },
+            "watch" | "spectate" => match rest.as_slice() {
+                [code] => Command::Join {
+                    code: (*code).to_owned(),
+                    spectate: true,
+                },
+                [] if first == "watch" => Command::Tv,
+                [] => Command::Unknown(echo(first)),
+                _ => Command::JoinUsage,
+            },
+            "tv" if rest.is_empty() => Command::Tv,
+            "doctor" if rest.is_empty() => Command::Doctor,
+            "help" | "--help" | "-h" => Command::Help,
+            "leaderboard" | "leaderboards" | "lb" => Command::Leaderboard(parse_leaderboard(&rest)),
+            "replay" if std::str::from_utf8(bytes).is_ok() => Command::Replay(cast::parse(&rest)),
+            other => Command::Unknown(echo(other)),
+        }
+    }
+
+    /// Whether the command opens a game screen rather than printing a reply (with a terminal:
+    /// one game per connection).
+    pub fn is_game(&self) -> bool {
+        matches!(
+            self,
+            Command::Join { .. } | Command::JoinUsage | Command::Tv | Command::Doctor
+        )
+    }
+}
+
+/// The names of the boards, for error messages.
+fn board_names() -> String {
+    let mut names: Vec<&str> = ranked_modes().iter().map(|m| m.id()).collect();
+    names.push("versus");
+    names.join(", ")
+}
+
+/// `[MODE] [--period P | --period=P] [--ruleset R | --ruleset=R]` in any order.
+fn parse_leaderboard(args: &[&str]) -> Result<BoardQuery, String> {
+    let mut board = None;
+    let mut period = None;
+    let mut ruleset = RulesetId::Standard;
+    let mut rest = args.iter();
+    while let Some(&arg) = rest.next() {
+        let rules = if arg == "--ruleset" || arg == "-r" {
+            Some(
+                *rest
+                    .next()
+                    .ok_or("--ruleset needs a value: standard, tui-tetris or tetrs")?,
+            )
+        } else {
+            arg.strip_prefix("--ruleset=")
+        };
+        if let Some(value) = rules {
+            ruleset = RulesetId::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown ruleset \"{}\"; rulesets: standard, tui-tetris, tetrs",
+                    echo(value)
+                )
+            })?;
+            continue;
+        }
+        let value = if arg == "--period" || arg == "-p" {
+            Some(
+                *rest
+                    .next()
+                    .ok_or("--period needs a value: all, month or today")?,
+            )
+        } else {
+            arg.strip_prefix("--period=")
+        };
+        if let Some(value) = value {
+            let p = Period::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown period \"{}\"; periods: all, month, today",
+                    echo(value)
+                )
+            })?;
+            period = Some(p);
+            continue;
+        }
+        if board.is_some() {
+            return Err(format!(
+                "unexpected \"{}\"; usage: leaderboard [MODE] [--period all|month|today]",
+                echo(arg)
+            ));
+        }
+        let found = if arg.eq_ignore_ascii_case("versus") || arg.eq_ignore_ascii_case("1v1") {
+            Some(BoardId::Versus)
+        } else {
+            ModeKind::parse(arg)
+                .filter(|m| ranked_modes().contains(m))
+                .map(BoardId::Solo)
+        };
+        board =
+            Some(found.ok_or_else(|| {
+                format!("unknown mode \"{}\"; modes: {}", echo(arg), board_names())
+            })?);
+    }
+    Ok(BoardQuery {
+        board: board.unwrap_or(BoardId::Solo(ModeKind::Sprint)),
+        period: period.unwrap_or(Period::AllTime),
+        ruleset,
+    })
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;

@@ -1,0 +1,129 @@
+use std::net::SocketAddr;
+
+use super::*;
+use crate::terminal::TermEnv;
+
+fn client() -> ClientInfo {
+    ClientInfo {
+        pty: false,
+        term: None,
+        env: TermEnv::default(),
+        ssh_client: Some("SSH-2.0-OpenSSH_9.6".to_owned()),
+    }
+}
+
+fn route(line: &str, pty: Option<(u32, u32)>) -> Route {
+    Command::parse(line.as_bytes()).route(pty, client, None)
+}
+
+fn refused(stderr: &str) -> Route {
+    Route::Reply(Outcome {
+        stdout: String::new(),
+        stderr: stderr.to_owned(),
+        status: 1,
+    })
+}
+
+/// The games a command opens, with and without a terminal, as the handler opened them.
+#[test]
+fn games_open_sessions_of_their_kind() {
+    let session = |kind, cols, rows, initial| Route::Session {
+        kind,
+        cols,
+        rows,
+        initial,
+    };
+    let pty = Some((100, 40));
+    assert_eq!(route("watch", pty), session(SessionKind::Tv, 100, 40, None));
+    assert_eq!(
+        route("tv", None),
+        session(SessionKind::TvStream, 80, 24, None)
+    );
+    assert_eq!(
+        route("doctor", pty),
+        session(SessionKind::Doctor, 100, 40, None)
+    );
+    let join = |code: &str, spectate| {
+        Some(Request::JoinRoom {
+            code: code.to_owned(),
+            spectate,
+        })
+    };
+    assert_eq!(
+        route("join K7PQ3M", pty),
+        session(SessionKind::Play, 100, 40, join("K7PQ3M", false))
+    );
+    assert_eq!(
+        route("watch K7PQ3M", pty),
+        session(SessionKind::Play, 100, 40, join("K7PQ3M", true))
+    );
+}
+
+/// The replies known at once, whole, with the player's address filled in.
+#[test]
+fn replies_known_at_once_are_pinned() {
+    assert_eq!(
+        route("join K7PQ3M", None),
+        refused(
+            "minotty: joining a room needs a terminal: add -t (ssh -t -p PORT HOST join CODE)\n"
+        )
+    );
+    let usage = refused(
+        "minotty: usage: join CODE (or watch CODE), e.g. \"ssh -t -p PORT HOST join K7PQ3M\"\n",
+    );
+    assert_eq!(route("join", None), usage);
+    assert_eq!(route("watch A B", Some((80, 24))), usage);
+    let local: SocketAddr = "192.0.2.7:2222".parse().unwrap();
+    let Route::Reply(filled) = Command::parse(b"join").route(None, client, Some(local)) else {
+        panic!("a usage line is a reply");
+    };
+    assert!(
+        filled
+            .stderr
+            .contains("ssh -t -p 2222 192.0.2.7 join K7PQ3M"),
+        "{}",
+        filled.stderr
+    );
+    let Route::Reply(doctor) = route("doctor", None) else {
+        panic!("the doctor without a terminal replies at once");
+    };
+    assert_eq!(doctor.status, 0);
+    assert!(doctor.stderr.is_empty());
+    assert_eq!(doctor.stdout, crate::doctor::plain_report(&client()));
+}
+
+/// Everything else runs on its own task, admitted by the budgets.
+#[test]
+fn other_commands_run() {
+    for line in [
+        "help",
+        "lb 40l",
+        "replay 3 --cast",
+        "replay x",
+        "tv x",
+        "nope",
+        "",
+    ] {
+        let command = Command::parse(line.as_bytes());
+        assert_eq!(
+            command.clone().route(Some((80, 24)), client, None),
+            Route::Run(command),
+            "{line}"
+        );
+    }
+}
+
+/// One game per connection: what a running game refuses.
+#[test]
+fn a_second_game_is_told_apart() {
+    let second = |line: &str, pty| Command::parse(line.as_bytes()).second_game(pty, true);
+    assert!(second("tv", false));
+    assert!(second("watch", true));
+    assert!(second("join A", true));
+    assert!(second("join", true));
+    assert!(second("doctor", true));
+    assert!(!second("join A", false));
+    assert!(!second("doctor", false));
+    assert!(!second("help", true));
+    assert!(!Command::parse(b"tv").second_game(true, false));
+}

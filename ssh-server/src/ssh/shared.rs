@@ -1,0 +1,22 @@
+//! What every connection's handler shares with the accept loop (`server.rs`): settings, the
+//! services, the shutdown signal and the server's task tracker. Its own module so that the
+//! handler and the accept loop do not depend on each other (the loop makes handlers; a handler
+//! only reads this).
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Limits;
+
+/// State shared by all connections: settings and the shutdown signal, never a player's state.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub limits: Limits,
+    pub services: crate::services::SharedServices,
+    pub shutdown: CancellationToken,
+    pub tracker: TaskTracker,
+    /// Solo games of players whose connection dropped (`reconnect.rs`).
+    pub parked: Arc<crate::reconnect::ParkedGames>,
+}
