@@ -9,7 +9,7 @@ use minotty_engine::Game;
 use tokio::sync::Notify;
 
 use super::*;
-use crate::store::{FinishedGame, NewKey};
+use minotty_store::{FinishedGame, NewKey};
 
 /// The server's export slots are one static: these tests take turns.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());

@@ -1,7 +1,7 @@
 //! # minotty-server
 //!
 //! The SSH game server (binary `minotty`): russh sessions on tokio, one task per player that
-//! owns the terminal and the UI, and a sqlx store. The binary parses flags and sets up logging;
+//! owns the terminal and the UI, and the store (`minotty-store`). The binary parses flags and sets up logging;
 //! everything else is here so tests can start a server on `127.0.0.1:0` with [`server::run`].
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
@@ -35,8 +35,6 @@ pub mod server;
 pub mod services;
 pub mod session;
 pub mod socket;
-pub mod spool;
-pub mod store;
 pub mod stored_settings;
 pub mod tbp;
 pub mod terminal;
@@ -46,7 +44,6 @@ pub mod work;
 pub use config::Limits;
 pub use host_key::HostKey;
 pub use server::{ServerConfig, run};
-pub use store::Store;
 
 /// The SSH version string the server sends.
 pub const SERVER_ID: &str = concat!("SSH-2.0-minotty_", env!("CARGO_PKG_VERSION"));

@@ -559,7 +559,9 @@ fn doctor_may_start(
 
 fn hand_over(app: &mut App, services: &mut Services, doctor_wanted: &mut bool) {
     if let Some(game) = app.take_finished_game() {
-        services.account.submit_game(game, crate::store::unix_now());
+        services
+            .account
+            .submit_game(game, minotty_store::unix_now());
     }
     if app.has_requests() {
         for request in app.take_requests() {

@@ -1,7 +1,7 @@
 //! The account services of a session against a real throwaway database, without SSH: requests
 //! in, responses out, as the session task sees them.
 
-#[path = "store_db/mod.rs"]
+#[path = "../../store/tests/store_db/mod.rs"]
 #[macro_use]
 mod store_db;
 
@@ -12,7 +12,7 @@ use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, ModeKind, RulesetId};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
-use minotty_server::store::{GameWriter, Store, WriterConfig};
+use minotty_store::{GameWriter, Store, WriterConfig};
 use minotty_ui::online::{BoardId, BoardPeriod, Identity, Request, Response};
 use minotty_ui::{FinishedGame, Settings};
 use sqlx::AnyPool;
@@ -408,7 +408,7 @@ both!(a_replay_of_someone_elses_private_game_reads_no_blob);
 /// game that is not on a leaderboard is refused on its record, before its blob is read.
 async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
     use minotty_domain::{KeyFingerprint, PlayerName, Unranked, Verdict};
-    use minotty_server::store::NewKey;
+    use minotty_store::NewKey;
     let store = Store::from_pool(pool).await.expect("store");
     let key = NewKey {
         fingerprint: KeyFingerprint::parse(KEY1).expect("a fingerprint"),
@@ -419,7 +419,7 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
         .await
         .expect("ada");
     let played = forty_lines();
-    let finished = minotty_server::store::FinishedGame {
+    let finished = minotty_store::FinishedGame {
         player: ada.id,
         replay: played.replay,
         stats: played.stats,

@@ -1,7 +1,7 @@
 //! The results' personal-best context from the server: a second 40 lines game is told the best
 //! it faced (the first game's time) and its difference to it, in the board's own format.
 
-#[path = "store_db/mod.rs"]
+#[path = "../../store/tests/store_db/mod.rs"]
 #[macro_use]
 mod store_db;
 
@@ -12,7 +12,7 @@ use minotty_bots::autoplay;
 use minotty_engine::{Game, GameConfig, ModeKind};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::store::{GameWriter, Store, WriterConfig};
+use minotty_store::{GameWriter, Store, WriterConfig};
 use minotty_ui::FinishedGame;
 use minotty_ui::figures::{time, time_delta};
 use minotty_ui::online::{Request, Response};

@@ -1,7 +1,7 @@
 //! The profile lists the player's versus matches: two stored matches (a ranked battle and a
 //! three-player race) are on it, newest first, from the player's seat.
 
-#[path = "store_db/mod.rs"]
+#[path = "../../store/tests/store_db/mod.rs"]
 #[macro_use]
 mod store_db;
 
@@ -13,9 +13,7 @@ use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::store::{
-    GameWriter, MatchPlayer, NewKey, NewMatch, Store, WriterConfig, unix_now,
-};
+use minotty_store::{GameWriter, MatchPlayer, NewKey, NewMatch, Store, WriterConfig, unix_now};
 use minotty_ui::online::{Request, Response};
 use sqlx::AnyPool;
 

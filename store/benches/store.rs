@@ -2,7 +2,7 @@
 //! modes, then leaderboard queries (top page and own rank, per mode and period) and game
 //! inserts through the `GameWriter` while 100 simulated players read the boards.
 //!
-//! Run: `cargo bench -p minotty-server --bench store` (env: `STORE_BENCH_GAMES`,
+//! Run: `cargo bench -p minotty-store --bench store` (env: `STORE_BENCH_GAMES`,
 //! `STORE_BENCH_PLAYERS`, `STORE_BENCH_WRITES` scale it down for a quick look;
 //! `STORE_BENCH_DB=path` keeps the filled database to measure again without refilling).
 //!
@@ -19,7 +19,7 @@ use minotty_domain::{
     KeyFingerprint, Period, PlayerId, PlayerName, Verdict, rank_key, ranked_modes,
 };
 use minotty_engine::{Game, GameConfig, ModeKind, Stats};
-use minotty_server::store::{FinishedGame, GameWriter, NewKey, Page, Store, WriterConfig};
+use minotty_store::{FinishedGame, GameWriter, NewKey, Page, Store, WriterConfig};
 
 /// 2024-02-29T13:14:15.678Z.
 const NOW: i64 = 1_709_212_455_678;

@@ -1,5 +1,10 @@
+//! # minotty-store
+//!
 //! The store: accounts, keys, settings, games and leaderboards in SQLite or PostgreSQL through
-//! sqlx's `Any` driver.
+//! sqlx's `Any` driver; the game writer; and the [`spool`] of what the database did not take.
+//! It imports the engine and the domain, never the server: what it has to report (queued
+//! games, write timings, the spool's counts) it tells a [`StoreObserver`], which the server
+//! implements with its metrics.
 //!
 //! One code path serves both databases ([`Backend`]): `sqlx::Any` hands each statement to the
 //! driver of the URL's scheme unchanged, so a statement is written once with `$N` placeholders
@@ -11,7 +16,7 @@
 //! Architecture Invariant: every SQL statement of these tables lives in this module, and
 //! nothing outside it touches the pool. Queries are runtime-checked (`sqlx::query` with binds,
 //! never string concatenation), so the crate builds without a `DATABASE_URL`; every query is
-//! covered by a `#[sqlx::test]` in `ssh-server/tests/store_tests/`. The SQL is what PostgreSQL
+//! covered by a test in `store/tests/store_tests/`. The SQL is what PostgreSQL
 //! also accepts, except where a comment beside it says why not.
 //!
 //! Writes of finished games go through [`GameWriter`], a background task, so a session never
@@ -20,6 +25,7 @@
 //!
 //! Times are integer milliseconds since the Unix epoch ([`UnixMs`]), always passed in by the
 //! caller, so tests choose the clock.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 mod accounts;
 mod charts;
@@ -29,6 +35,7 @@ mod leaderboard;
 mod match_history;
 mod matches;
 mod meta;
+mod observer;
 mod passwords;
 mod probe;
 mod prune;
@@ -37,6 +44,7 @@ mod rate_limit;
 mod ratings;
 mod settings;
 mod snapshots;
+pub mod spool;
 mod spooled;
 mod writer;
 
@@ -55,6 +63,7 @@ pub use keys::{KEY_USE_FLUSH, KeyError, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
 pub use match_history::MatchLine;
 pub use matches::{MatchId, MatchPlayer, NewMatch};
+pub use observer::{StoreObserver, Unobserved};
 pub use passwords::{
     HASH_PERMITS, HASH_WAITERS, HashLimiter, Password, PasswordError, PasswordHash,
 };
@@ -260,6 +269,8 @@ pub struct Store {
     /// Replay blobs read so far (by [`Store::replay`]): tests count them to show that a
     /// refused request read none.
     replay_reads: Arc<std::sync::atomic::AtomicU64>,
+    /// Told what the game writer does (nothing by default: [`Unobserved`]).
+    observer: Arc<dyn StoreObserver>,
 }
 
 impl Store {
@@ -320,7 +331,20 @@ impl Store {
             registrations_per_day: REGISTRATIONS_PER_DAY,
             game_limit: prune::GameLimit::default(),
             replay_reads: Arc::default(),
+            observer: Arc::new(Unobserved),
         }
+    }
+
+    /// Tells `observer` what the game writers spawned on this store (and its clones made
+    /// after) do: games queued, each transaction's time.
+    pub fn observed_by(mut self, observer: Arc<dyn StoreObserver>) -> Store {
+        self.observer = observer;
+        self
+    }
+
+    /// Who is told what this store's game writers do.
+    pub fn observer(&self) -> &Arc<dyn StoreObserver> {
+        &self.observer
     }
 
     /// Replay blobs this store (and its clones) has read.

@@ -12,20 +12,23 @@
 //!   aside. A file that does not decode is moved aside (`aside/`) and logged, never retried.
 //! - Bounded: at most [`SpoolLimits::max_records`] files and [`SpoolLimits::max_bytes`]
 //!   bytes. A record beyond the bound is refused with an error line and
-//!   `minotty_spool_full_total`; its writer then logs it whole (a game with its replay in hex).
+//!   [`StoreObserver::spool_full`]; its writer then logs it whole (a game with its replay in hex).
 //! - Stored once: a record that was stored but not yet deleted (a crash between the two) is
-//!   found by its natural key ([`crate::store::Store::stored_game`], `stored_match`) and only
+//!   found by its natural key ([`crate::Store::stored_game`], `stored_match`) and only
 //!   deleted.
 //!
 //! One spool directory belongs to one process at a time (the default is beside the host key,
 //! which is one instance's own): [`Spool::open`] takes an exclusive lock on its `lock` file and
 //! refuses a directory another process holds, so two instances never store one record twice.
+//!
+//! What the spool does (records waiting, spooled, refused, replayed, set aside) it tells the
+//! [`StoreObserver`] it was opened with ([`Spool::open_observed`]).
 
 mod fallback;
 pub mod format;
 mod replay;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read as _, Write as _};
@@ -38,7 +41,7 @@ pub use fallback::{Fallback, STOP_PATIENCE};
 pub use format::Record;
 pub use replay::{Replayed, run_replays};
 
-use crate::metrics::{Counter, Gauge};
+use crate::{StoreObserver, Unobserved};
 
 /// How often records waiting in the spool are tried again while the server runs.
 pub const REPLAY_EVERY: Duration = Duration::from_secs(60);
@@ -115,6 +118,8 @@ struct Inner {
     next: AtomicU64,
     /// Holds the directory's lock while the spool lives.
     _lock: File,
+    /// Told what the spool does.
+    observer: Arc<dyn StoreObserver>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -127,6 +132,16 @@ impl Spool {
     /// Opens (creating, mode 0700) the spool at `dir`, moves aside the temporary files a crash
     /// left and counts the records waiting.
     pub fn open(dir: &Path, limits: SpoolLimits) -> Result<Spool, SpoolError> {
+        Spool::open_observed(dir, limits, Arc::new(Unobserved))
+    }
+
+    /// [`Spool::open`], telling `observer` what the spool does from the start (the records
+    /// found waiting first).
+    pub fn open_observed(
+        dir: &Path,
+        limits: SpoolLimits,
+        observer: Arc<dyn StoreObserver>,
+    ) -> Result<Spool, SpoolError> {
         fs::create_dir_all(dir.join(ASIDE)).map_err(io(dir))?;
         #[cfg(unix)]
         {
@@ -152,6 +167,7 @@ impl Spool {
                 usage: Mutex::new(Usage::default()),
                 next: AtomicU64::new(0),
                 _lock: lock,
+                observer,
             }),
         };
         let mut usage = Usage::default();
@@ -167,7 +183,7 @@ impl Spool {
             }
         }
         *spool.usage() = usage;
-        set_gauge(usage);
+        spool.observer().spool_records(usage.records);
         Ok(spool)
     }
 
@@ -186,6 +202,11 @@ impl Spool {
         self.len() == 0
     }
 
+    /// Who is told what the spool does.
+    pub(crate) fn observer(&self) -> &dyn StoreObserver {
+        self.inner.observer.as_ref()
+    }
+
     fn usage(&self) -> std::sync::MutexGuard<'_, Usage> {
         self.inner
             .usage
@@ -201,7 +222,7 @@ impl Spool {
             let mut usage = self.usage();
             let limits = self.inner.limits;
             if usage.records + 1 > limits.max_records || usage.bytes + len > limits.max_bytes {
-                METRICS.full.add(1);
+                self.observer().spool_full();
                 tracing::error!(
                     dir = %self.dir().display(),
                     records = usage.records,
@@ -219,11 +240,11 @@ impl Spool {
             }
             usage.records += 1;
             usage.bytes += len;
-            set_gauge(*usage);
+            self.observer().spool_records(usage.records);
         }
         let written = self.write_file(record.kind(), &bytes);
         match &written {
-            Ok(_) => METRICS.spooled(record.kind()).add(1),
+            Ok(_) => self.observer().spooled(record.kind()),
             Err(_) => self.forget(len),
         }
         written
@@ -241,7 +262,7 @@ impl Spool {
     fn write_file(&self, kind: &str, bytes: &[u8]) -> Result<PathBuf, SpoolError> {
         let name = format!(
             "{:013}-{}-{:06}.{kind}.{EXTENSION}",
-            crate::store::unix_now(),
+            crate::unix_now(),
             std::process::id(),
             self.inner.next.fetch_add(1, Ordering::Relaxed)
         );
@@ -310,7 +331,7 @@ impl Spool {
             .and_then(|()| sync_dir(self.dir()))
         {
             Ok(()) => {
-                METRICS.aside.add(1);
+                self.observer().spool_aside();
                 if was_record {
                     self.forget(len);
                 }
@@ -325,7 +346,7 @@ impl Spool {
         let mut usage = self.usage();
         usage.records = usage.records.saturating_sub(1);
         usage.bytes = usage.bytes.saturating_sub(len);
-        set_gauge(*usage);
+        self.observer().spool_records(usage.records);
     }
 }
 
@@ -340,71 +361,4 @@ fn is_record(path: &Path) -> bool {
 /// Makes a rename or removal in `dir` durable.
 fn sync_dir(dir: &Path) -> Result<(), SpoolError> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
-}
-
-/// The spool's numbers, process-wide (several spools in one process, in tests, add up).
-#[derive(Debug)]
-pub struct SpoolMetrics {
-    pub records: Gauge,
-    pub games: Counter,
-    pub matches: Counter,
-    pub full: Counter,
-    pub replayed: Counter,
-    pub aside: Counter,
-}
-
-impl SpoolMetrics {
-    fn spooled(&self, kind: &str) -> &Counter {
-        if kind == "game" {
-            &self.games
-        } else {
-            &self.matches
-        }
-    }
-}
-
-pub static METRICS: SpoolMetrics = SpoolMetrics {
-    records: Gauge::new(),
-    games: Counter::new(),
-    matches: Counter::new(),
-    full: Counter::new(),
-    replayed: Counter::new(),
-    aside: Counter::new(),
-};
-
-fn set_gauge(usage: Usage) {
-    METRICS
-        .records
-        .set(i64::try_from(usage.records).unwrap_or(i64::MAX));
-}
-
-/// The spool's lines of `/metrics`.
-pub fn render(o: &mut String) {
-    use std::fmt::Write as _;
-    let m = &METRICS;
-    let _ = writeln!(
-        o,
-        "# HELP minotty_spool_records Games and matches waiting in the spool to be stored.\n\
-         # TYPE minotty_spool_records gauge\n\
-         minotty_spool_records {}\n\
-         # HELP minotty_spool_written_total Records spooled because the database did not take them.\n\
-         # TYPE minotty_spool_written_total counter\n\
-         minotty_spool_written_total{{kind=\"game\"}} {}\n\
-         minotty_spool_written_total{{kind=\"match\"}} {}\n\
-         # HELP minotty_spool_full_total Records refused by a full spool (logged whole instead).\n\
-         # TYPE minotty_spool_full_total counter\n\
-         minotty_spool_full_total {}\n\
-         # HELP minotty_spool_replayed_total Spooled records stored (or found stored) and deleted.\n\
-         # TYPE minotty_spool_replayed_total counter\n\
-         minotty_spool_replayed_total {}\n\
-         # HELP minotty_spool_aside_total Spooled records set aside: unreadable, or refused by the database.\n\
-         # TYPE minotty_spool_aside_total counter\n\
-         minotty_spool_aside_total {}",
-        m.records.get(),
-        m.games.get(),
-        m.matches.get(),
-        m.full.get(),
-        m.replayed.get(),
-        m.aside.get(),
-    );
 }

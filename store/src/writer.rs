@@ -27,12 +27,12 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::{FinishedGame, Period, Store, StoredGame, Verdict};
+use super::{FinishedGame, Period, Store, StoreObserver, StoredGame, Verdict};
 use crate::spool::{Fallback, Record};
 
 /// How the writer batches and retries.
@@ -102,6 +102,8 @@ struct Job {
 pub struct GameWriter {
     jobs: mpsc::UnboundedSender<Job>,
     queued: Arc<AtomicUsize>,
+    /// The store's observer, told of every game queued.
+    observer: Arc<dyn StoreObserver>,
 }
 
 impl std::fmt::Debug for Job {
@@ -132,9 +134,23 @@ impl GameWriter {
         // games gather in the queue to be judged and written as bigger batches.
         let (judged, judged_rx) = mpsc::channel(4);
         let queued = Arc::new(AtomicUsize::new(0));
-        tokio::spawn(judge_loop(rx, judged, config, queued.clone()));
+        let observer = Arc::clone(store.observer());
+        tokio::spawn(judge_loop(
+            rx,
+            judged,
+            config,
+            queued.clone(),
+            Arc::clone(&observer),
+        ));
         let handle = tokio::spawn(write_loop(store, judged_rx, config, fallback));
-        (GameWriter { jobs, queued }, handle)
+        (
+            GameWriter {
+                jobs,
+                queued,
+                observer,
+            },
+            handle,
+        )
     }
 
     /// Queues `game` to be judged and stored; never blocks. The receiver gets the outcome (it
@@ -153,14 +169,14 @@ impl GameWriter {
             return rx;
         }
         self.queued.fetch_add(1, Ordering::Relaxed);
-        crate::metrics::game_writer_queued(1);
+        self.observer.games_queued(1);
         let job = Job {
             game: Arc::new(game),
             reply,
         };
         if let Err(mpsc::error::SendError(job)) = self.jobs.send(job) {
             self.queued.fetch_sub(1, Ordering::Relaxed);
-            crate::metrics::game_writer_queued(-1);
+            self.observer.games_queued(-1);
             log_lost(&job.game, "the game writer has stopped");
             let _ = job.reply.send(Err(WriteError::Closed));
         }
@@ -178,6 +194,7 @@ async fn judge_loop(
     judged: mpsc::Sender<Vec<(Job, Verdict)>>,
     config: WriterConfig,
     queued: Arc<AtomicUsize>,
+    observer: Arc<dyn StoreObserver>,
 ) {
     let mut batch = Vec::with_capacity(config.max_batch);
     while rx.recv_many(&mut batch, config.max_batch.max(1)).await > 0 {
@@ -197,7 +214,7 @@ async fn judge_loop(
         }
         let pairs: Vec<(Job, Verdict)> = jobs.into_iter().zip(verdicts).collect();
         if let Err(mpsc::error::SendError(pairs)) = judged.send(pairs).await {
-            crate::metrics::game_writer_queued(-(pairs.len() as i64));
+            observer.games_queued(-(pairs.len() as i64));
             for (job, _) in pairs {
                 log_lost(&job.game, "the game writer has stopped");
                 let _ = job.reply.send(Err(WriteError::Closed));
@@ -258,7 +275,7 @@ async fn write_loop(
             .flatten()
             .map(|(job, verdict)| (job.reply, (job.game, verdict)))
             .unzip();
-        let _queued = crate::metrics::writer_batch(items.len());
+        let _queued = InHand::new(w.store.observer(), items.len());
         match w.insert_with_retry(&items).await {
             Ok(stored) => {
                 for ((reply, (game, _)), stored) in replies.into_iter().zip(&items).zip(stored) {
@@ -328,7 +345,13 @@ impl Writing {
                     transient: true,
                 });
             }
-            let write = crate::metrics::db_write_timed(self.store.insert_games(items));
+            let store = &self.store;
+            let write = async move {
+                let started = Instant::now();
+                let written = store.insert_games(items).await;
+                store.observer().games_written(started.elapsed());
+                written
+            };
             let (error, transient) = match self.fallback.bounded(write).await {
                 Some(Ok(stored)) => return Ok(stored),
                 Some(Err(e)) => (e.to_string(), e.is_transient()),
@@ -393,6 +416,28 @@ impl Writing {
             attempts,
             error: error.to_owned(),
         }));
+    }
+}
+
+/// A batch of games in the writer's hands: they leave its queue (stored or given up, as the
+/// observer hears) when the guard is dropped.
+struct InHand {
+    observer: Arc<dyn StoreObserver>,
+    games: i64,
+}
+
+impl InHand {
+    fn new(observer: &Arc<dyn StoreObserver>, games: usize) -> InHand {
+        InHand {
+            observer: Arc::clone(observer),
+            games: i64::try_from(games).unwrap_or(i64::MAX),
+        }
+    }
+}
+
+impl Drop for InHand {
+    fn drop(&mut self) {
+        self.observer.games_queued(-self.games);
     }
 }
 

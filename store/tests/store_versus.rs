@@ -9,7 +9,7 @@ use minotty_domain::{KeyFingerprint, Period, PlayerId, PlayerName};
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
-use minotty_server::store::{Account, MatchPlayer, NewKey, NewMatch, Page, Store, UnixMs};
+use minotty_store::{Account, MatchPlayer, NewKey, NewMatch, Page, Store, UnixMs};
 use sqlx::AnyPool;
 
 /// 2024-02-29T13:14:15.678Z.
@@ -160,7 +160,7 @@ async fn ranked_matches_update_ratings_and_the_board(pool: AnyPool) {
         (1400.0, 2, 1, NOW)
     );
 
-    let board = |e: Vec<minotty_server::store::RatingEntry>| {
+    let board = |e: Vec<minotty_store::RatingEntry>| {
         e.iter()
             .map(|e| (e.rank, e.name.to_string()))
             .collect::<Vec<_>>()
@@ -302,7 +302,7 @@ async fn concurrent_results_of_one_account_both_count(pool: AnyPool) {
         for id in [1, 2] {
             all.extend(
                 store
-                    .match_players(minotty_server::store::MatchId(id))
+                    .match_players(minotty_store::MatchId(id))
                     .await
                     .expect("players"),
             );

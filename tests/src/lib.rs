@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use minotty_server::tbp::TbpBots;
-use minotty_server::{HostKey, Limits, ServerConfig, Store};
+use minotty_server::{HostKey, Limits, ServerConfig};
+use minotty_store::Store;
 use russh::client::{self, Handle, Msg};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};
 use russh::{Channel, ChannelMsg, Disconnect};

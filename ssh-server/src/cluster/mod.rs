@@ -201,7 +201,7 @@ pub async fn start(hub: &Arc<Hub>, config: &ClusterConfig) -> anyhow::Result<Arc
         client,
         auth: auth::Auth::new(config.key.clone(), &id),
         id,
-        started: crate::store::unix_now(),
+        started: minotty_store::unix_now(),
         hub: Arc::downgrade(hub),
         draining: AtomicBool::new(false),
         prefix: AtomicU8::new(0),

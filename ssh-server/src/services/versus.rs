@@ -16,10 +16,10 @@ use tokio::time::Instant;
 
 use super::Who;
 use crate::cluster::wire::ToProxy;
-use crate::store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{Hub, Link, Member, MemberId, Owner, QueueMsg, RoomMsg, SessionTx};
+use minotty_store::Store;
 
 mod draining;
 mod spectate;

@@ -42,7 +42,7 @@ use tokio::time::Instant;
 use tokio_util::task::TaskTracker;
 
 use crate::services::AccountRef;
-use crate::store::{NewMatch, Store};
+use minotty_store::{NewMatch, Store};
 
 pub use queue::QueueMsg;
 pub use room::{ContactLoss, RoomMsg, match_mode};
@@ -183,7 +183,7 @@ pub struct Hub {
     queue: OnceLock<mpsc::UnboundedSender<QueueMsg>>,
     recorder: Mutex<RecorderSlot>,
     /// Where matches the database does not take go (`--spool-dir`; set at start).
-    spool: OnceLock<crate::spool::Spool>,
+    spool: OnceLock<minotty_store::spool::Spool>,
     /// Every room's task (shutdown waits for them to hand over their matches).
     room_tasks: TaskTracker,
     /// The server is shutting down: a match still running is abandoned, not decided by who
@@ -450,7 +450,7 @@ impl Hub {
     }
 
     /// Sends the matches the database does not take to `spool` (before the first match).
-    pub fn set_spool(&self, spool: crate::spool::Spool) {
+    pub fn set_spool(&self, spool: minotty_store::spool::Spool) {
         if self.spool.set(spool).is_err() {
             tracing::warn!("the versus hub has a spool already");
         }

@@ -15,7 +15,7 @@ use minotty_engine::{EndReason, Replay, Stats};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::store::{FinishedGame, NewMatch, UnixMs};
+use crate::{FinishedGame, NewMatch, UnixMs};
 
 /// What the first line names.
 pub const FORMAT: &str = "minotty-spool";

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{METRICS, Record, Spool, SpoolError};
-use crate::store::{FinishedGame, Store, StoreError};
+use super::{Record, Spool, SpoolError};
+use crate::{FinishedGame, Store, StoreError};
 
 /// What one pass over the spool did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,7 +56,7 @@ impl Spool {
                     } else {
                         done.already += 1;
                     }
-                    METRICS.replayed.add(1);
+                    self.observer().spool_replayed();
                     if let Err(e) = self.remove_async(path.clone()).await {
                         tracing::error!(error = %e, "deleting a stored record from the spool");
                     }

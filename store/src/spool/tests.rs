@@ -7,16 +7,17 @@ use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode};
 
 use super::*;
-use crate::store::{
+use crate::observer::tests::Counting;
+use crate::{
     FinishedGame, GameWriter, MatchPlayer, NewKey, NewMatch, Store, WriteError, WriterConfig,
 };
 
-fn dir() -> tempfile::TempDir {
+pub(crate) fn dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
 
 /// A Marathon game of `player` played by the bot for `pieces` pieces, ending at `ended_at`.
-fn game(player: PlayerId, pieces: u32, ended_at: i64) -> FinishedGame {
+pub(crate) fn game(player: PlayerId, pieces: u32, ended_at: i64) -> FinishedGame {
     let mut g = Game::new(
         GameConfig {
             mode: Mode::marathon(),
@@ -35,7 +36,7 @@ fn game(player: PlayerId, pieces: u32, ended_at: i64) -> FinishedGame {
     }
 }
 
-fn a_match(player: Option<PlayerId>, seed: u32) -> NewMatch {
+pub(crate) fn a_match(player: Option<PlayerId>, seed: u32) -> NewMatch {
     NewMatch {
         kind: MatchKind::Battle,
         ranked: false,
@@ -65,7 +66,7 @@ fn a_match(player: Option<PlayerId>, seed: u32) -> NewMatch {
 }
 
 /// A store with one registered player.
-async fn store(dir: &std::path::Path) -> (Store, PlayerId) {
+pub(crate) async fn store(dir: &std::path::Path) -> (Store, PlayerId) {
     let url = format!("sqlite://{}", dir.join("minotty.db").display());
     let store = Store::open(&url).await.expect("the store");
     let key = NewKey {
@@ -130,8 +131,8 @@ fn the_spool_is_bounded_in_records_and_in_bytes() {
         max_records: 2,
         max_bytes: 1 << 20,
     };
-    let spool = Spool::open(d.path(), limits).expect("open");
-    let full_before = METRICS.full.get();
+    let counted = Arc::new(Counting::default());
+    let spool = Spool::open_observed(d.path(), limits, counted.clone()).expect("open");
     let m = Record::Match(a_match(None, 1));
     spool.put(&m).expect("first");
     spool.put(&m).expect("second");
@@ -140,7 +141,7 @@ fn the_spool_is_bounded_in_records_and_in_bytes() {
         Err(SpoolError::Full { records: 2, .. })
     ));
     assert_eq!(spool.pending().expect("listed").len(), 2);
-    assert!(METRICS.full.get() > full_before);
+    assert_eq!(counted.get(&counted.full), 1);
 
     // Bytes: a bound below two records' size takes one.
     let d = dir();
@@ -391,7 +392,9 @@ async fn a_game_a_full_spool_refuses_is_logged_whole() {
         max_records: 0,
         max_bytes: 1 << 20,
     };
-    let spool = Spool::open(&d.path().join("spool"), limits).expect("open");
+    let counted = Arc::new(Counting::default());
+    let spool =
+        Spool::open_observed(&d.path().join("spool"), limits, counted.clone()).expect("open");
     store.close().await;
     let captured = Captured::default();
     let sink = captured.clone();
@@ -402,7 +405,6 @@ async fn a_game_a_full_spool_refuses_is_logged_whole() {
     let _guard = tracing::subscriber::set_default(subscriber);
     tokio::time::pause();
     let fallback = Fallback::to(Some(spool.clone()));
-    let full_before = METRICS.full.get();
     let (writer, task) = GameWriter::spawn_with(store, WriterConfig::default(), fallback.clone());
     fallback.stop.cancel();
     let g = game(ada, 30, 4_000_000);
@@ -415,7 +417,7 @@ async fn a_game_a_full_spool_refuses_is_logged_whole() {
         Err(WriteError::Failed { .. })
     ));
     assert!(spool.is_empty());
-    assert!(METRICS.full.get() > full_before);
+    assert_eq!(counted.get(&counted.full), 1);
     // (The spool's own error line is written on the blocking pool, not captured here.)
     let log = captured.text();
     let lost = log

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use minotty_server::store::sqlite_pool;
+use minotty_store::sqlite_pool;
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Connection};
 

@@ -2,7 +2,7 @@
 
 use std::net::IpAddr;
 
-use minotty_server::store::{
+use minotty_store::{
     KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, PasswordChangeError,
     RegisterError, SettingsError, Store,
 };

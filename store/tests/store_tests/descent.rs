@@ -5,7 +5,7 @@ use minotty_domain::{Period, Unranked, Verdict};
 use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, Mode, ModeKind, RulesetId, Stat, Time,
 };
-use minotty_server::store::{Board, FinishedGame, Page, Store};
+use minotty_store::{Board, FinishedGame, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player, ranked_under, stats};
@@ -54,7 +54,7 @@ fn descent_game(ruleset: RulesetId, seed: u32, salt: u32) -> Game {
     game
 }
 
-fn finished(account: &minotty_server::store::Account, game: &Game) -> FinishedGame {
+fn finished(account: &minotty_store::Account, game: &Game) -> FinishedGame {
     FinishedGame {
         player: account.id,
         replay: game.replay(),

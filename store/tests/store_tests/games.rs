@@ -2,7 +2,7 @@
 
 use minotty_domain::{Period, Rejected, Unranked, Verdict, verify_replay};
 use minotty_engine::{EndReason, Input, Mode, ModeKind, Stat};
-use minotty_server::store::{Page, Store};
+use minotty_store::{Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, played, player};

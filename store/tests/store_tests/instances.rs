@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use minotty_domain::{Period, Verdict};
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_server::store::{
+use minotty_store::{
     Account, Board, FinishedGame, Page, RegisterError, Store, StoreError, StoredGame,
 };
 use sqlx::AnyPool;

@@ -7,7 +7,7 @@ use minotty_domain::{Period, Rejected, Unranked, Verdict};
 use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, MAX_INPUTS, Mode, ModeKind, ReplayError,
 };
-use minotty_server::store::{FinishedGame, GameWriter, Page, Store, WriteError, WriterConfig};
+use minotty_store::{FinishedGame, GameWriter, Page, Store, WriteError, WriterConfig};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, played, player};
@@ -74,7 +74,7 @@ async fn a_paused_timed_game_is_stored_but_not_ranked(pool: AnyPool) {
 }
 
 /// A 40-lines game flooded with Left presses and releases up to the input limit.
-fn flooded(player: &minotty_server::store::Account) -> FinishedGame {
+fn flooded(player: &minotty_store::Account) -> FinishedGame {
     let mut game = Game::new(
         GameConfig {
             mode: Mode::sprint(),

@@ -2,7 +2,7 @@
 
 use minotty_domain::Period;
 use minotty_engine::ModeKind;
-use minotty_server::store::{Account, Entry, Page, Store};
+use minotty_store::{Account, Entry, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{DAY, NOW, player, ranked, stats};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use minotty_domain::{GameId, Period, Unranked, Verdict};
 use minotty_engine::ModeKind;
-use minotty_server::store::{Account, FinishedGame, PRUNE_EVERY, RegisterError, Store};
+use minotty_store::{Account, FinishedGame, PRUNE_EVERY, RegisterError, Store};
 use sqlx::sqlite::SqliteConnection;
 use sqlx::{AnyPool, Connection};
 

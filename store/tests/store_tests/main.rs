@@ -1,6 +1,6 @@
 //! The store against real throwaway databases: `both!(test)` runs each test on a SQLite file of
 //! its own and on a PostgreSQL database of its own (`store_db`), both migrated by the store's
-//! own migrators. Every query of `minotty_server::store` runs in at least one of these tests,
+//! own migrators. Every query of `minotty_store` runs in at least one of these tests,
 //! on both databases.
 
 #[path = "../store_db/mod.rs"]

@@ -1,6 +1,6 @@
 //! `server_meta`: the creation time is kept from the first start, the last start is replaced.
 
-use minotty_server::store::Store;
+use minotty_store::Store;
 use sqlx::AnyPool;
 
 use crate::support::NOW;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use minotty_domain::{Period, Unranked, Verdict, has_board, rank_key, ranked_modes};
 use minotty_engine::{Game, GameConfig, ModeKind, RulesetId, Tuning};
-use minotty_server::store::{Board, FinishedGame, GameWriter, Page, Store, WriterConfig};
+use minotty_store::{Board, FinishedGame, GameWriter, Page, Store, WriterConfig};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};
@@ -20,11 +20,7 @@ const FAST: WriterConfig = WriterConfig {
 };
 
 /// A game left to gravity, no key pressed, until it ends (or 10 minutes of game time pass).
-fn untouched(
-    account: &minotty_server::store::Account,
-    kind: ModeKind,
-    ruleset: RulesetId,
-) -> FinishedGame {
+fn untouched(account: &minotty_store::Account, kind: ModeKind, ruleset: RulesetId) -> FinishedGame {
     let mut game = Game::new(
         GameConfig {
             ruleset,

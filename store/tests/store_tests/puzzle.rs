@@ -2,7 +2,7 @@
 //! are refused, and every stage up to the last marks the mode completed.
 
 use minotty_engine::puzzle::STAGE_COUNT;
-use minotty_server::store::{PuzzleError, PuzzleProgress, Store};
+use minotty_store::{PuzzleError, PuzzleProgress, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};

@@ -4,7 +4,7 @@
 
 use minotty_domain::{Period, Unranked, Verdict};
 use minotty_engine::{Mode, ModeKind, RulesetId, Tuning};
-use minotty_server::store::{Board, Page, Store};
+use minotty_store::{Board, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, played, played_under, player, ranked, ranked_under, stats};
@@ -190,7 +190,7 @@ async fn a_tuned_game_is_stored_and_never_ranked(pool: AnyPool) {
         3,
         30,
     );
-    let master = minotty_server::store::FinishedGame {
+    let master = minotty_store::FinishedGame {
         outcome: Some((minotty_engine::EndReason::BlockOut, false)),
         ..master
     };

@@ -4,7 +4,7 @@
 use minotty_bots::autoplay;
 use minotty_domain::{MAX_LABEL_CHARS, MAX_SNAPSHOTS};
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Snapshot};
-use minotty_server::store::{SnapshotId, Store};
+use minotty_store::{SnapshotId, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};
@@ -135,7 +135,7 @@ both!(a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out);
 async fn a_game_resumed_from_a_snapshot_is_stored_and_its_replay_checks_out(pool: AnyPool) {
     use minotty_domain::{Verdict, verify_replay};
     use minotty_engine::StartBoard;
-    use minotty_server::store::FinishedGame;
+    use minotty_store::FinishedGame;
 
     let store = store(pool).await;
     let alice = player(&store, "alice", 1).await;

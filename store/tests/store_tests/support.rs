@@ -3,7 +3,7 @@
 use minotty_bots::{autoplay, autoplay_combo};
 use minotty_domain::{KeyFingerprint, PlayerName, Verdict, rank_key};
 use minotty_engine::{EndReason, Game, GameConfig, Mode, ModeKind, RulesetId, Stat, Stats, Tuning};
-use minotty_server::store::{Account, FinishedGame, NewKey, Store, UnixMs};
+use minotty_store::{Account, FinishedGame, NewKey, Store, UnixMs};
 
 /// 2024-02-29T13:14:15.678Z: a Thursday in a leap month.
 pub const NOW: UnixMs = 1_709_212_455_678;

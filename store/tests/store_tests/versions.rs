@@ -4,7 +4,7 @@
 
 use minotty_domain::{Period, Verdict};
 use minotty_engine::{ModeKind, Replay, RulesetId};
-use minotty_server::store::{Board, FinishedGame, Page, Store};
+use minotty_store::{Board, FinishedGame, Page, Store};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player};

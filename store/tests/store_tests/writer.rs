@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use minotty_domain::{Period, PlayerId, Verdict};
 use minotty_engine::{Mode, ModeKind};
-use minotty_server::store::sqlite_pool;
-use minotty_server::store::{GameWriter, Page, Store, WriteError, WriterConfig};
+use minotty_store::sqlite_pool;
+use minotty_store::{GameWriter, Page, Store, WriteError, WriterConfig};
 use sqlx::sqlite::SqliteConnection;
 use sqlx::{AnyPool, Connection};
 
