@@ -109,3 +109,46 @@ pub fn render_spool(o: &mut String) {
         m.aside.get(),
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the store tells the server's observer moves the lines of `/metrics` it moved when
+    /// the store wrote them itself.
+    #[test]
+    fn the_stores_reports_move_the_metrics() {
+        let value = |text: &str, series: &str| -> i64 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+                .unwrap_or_else(|| panic!("no {series} in\n{text}"))
+        };
+        let series = [
+            "minotty_spool_written_total{kind=\"game\"}",
+            "minotty_spool_written_total{kind=\"match\"}",
+            "minotty_spool_full_total",
+            "minotty_spool_replayed_total",
+            "minotty_spool_aside_total",
+        ];
+        let before = super::super::render();
+        let writes_before = METRICS.db_write_games.count();
+        let o = observer();
+        o.spooled("game");
+        o.spooled("match");
+        o.spooled("match");
+        o.spool_full();
+        o.spool_replayed();
+        o.spool_aside();
+        o.spool_aside();
+        o.spool_records(7);
+        o.games_written(Duration::from_millis(3));
+        let after = super::super::render();
+        let moved: Vec<i64> = series
+            .iter()
+            .map(|s| value(&after, s) - value(&before, s))
+            .collect();
+        assert_eq!(moved, [1, 2, 1, 1, 2]);
+        assert_eq!(value(&after, "minotty_spool_records"), 7);
+        assert_eq!(METRICS.db_write_games.count(), writes_before + 1);
+    }
+}
