@@ -343,7 +343,7 @@ impl Store {
     }
 
     /// Who is told what this store's game writers do.
-    pub fn observer(&self) -> &Arc<dyn StoreObserver> {
+    pub(crate) fn observer(&self) -> &Arc<dyn StoreObserver> {
         &self.observer
     }
 
