@@ -13,7 +13,7 @@ use minotty_engine::{ModeKind, RulesetId, Stats};
 use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
 use minotty_ui::figures;
 
-use crate::store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
+use minotty_store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 
 /// The store's period of a UI period.
 pub fn period(p: BoardPeriod) -> Period {
@@ -231,7 +231,7 @@ pub async fn page(
     let p = self::period(period);
     let limit = Page {
         offset,
-        limit: rows.min(crate::store::MAX_PAGE),
+        limit: rows.min(minotty_store::MAX_PAGE),
     };
     let ruleset = board_ruleset(board, ruleset);
     let (total, rows, own) = match board {

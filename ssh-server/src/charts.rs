@@ -140,6 +140,42 @@ mod tests {
         assert_eq!((h[2].ruleset, points(2)), (Tetrs, vec![(4, 80_000)]));
     }
 
+    /// The history and pace that `store/tests/store_tests/charts.rs` reads back from the
+    /// database (moved here with the charts when the store became its own crate).
+    #[test]
+    fn the_stores_chart_games_draw_a_history_per_board_and_their_pace() {
+        use RulesetId::{Standard, Tetrs};
+        let minute = 60_000;
+        let history = [
+            sprint(0, 90_000, Standard),
+            marathon(minute, 9000),
+            sprint(2 * minute, 80_000, Standard),
+            sprint(3 * minute, 70_000, Tetrs),
+        ];
+        let bests = best_histories(&history);
+        assert_eq!(bests.len(), 3);
+        assert_eq!(
+            bests[0].points.iter().map(|p| p.value).collect::<Vec<_>>(),
+            [90_000, 80_000]
+        );
+        let pace = [
+            PaceGame {
+                id: GameId(1),
+                mode: ModeKind::Sprint,
+                pieces: 100,
+                time_ms: 90_000,
+            },
+            PaceGame {
+                id: GameId(3),
+                mode: ModeKind::Marathon,
+                pieces: 130,
+                time_ms: 600_000,
+            },
+        ];
+        let p = pps(&pace);
+        assert!((p[0].pps - 100.0 / 90.0).abs() < 1e-9);
+    }
+
     #[test]
     fn histories_and_pace_are_bounded() {
         let games: Vec<RankedGame> = (0..200).map(|i| marathon(i, 1000 + i as u64)).collect();

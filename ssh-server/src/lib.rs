@@ -1,8 +1,9 @@
 //! # minotty-server
 //!
 //! The SSH game server (binary `minotty`): russh sessions on tokio, one task per player that
-//! owns the terminal and the UI, and a sqlx store. The binary parses flags and sets up logging;
-//! everything else is here so tests can start a server on `127.0.0.1:0` with [`ssh::server::run`].
+//! owns the terminal and the UI, and the store (`minotty-store`). The binary parses flags and sets
+//! up logging; everything else is here so tests can start a server on `127.0.0.1:0` with
+//! [`ssh::server::run`].
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod address;
@@ -27,9 +28,7 @@ pub mod redact;
 pub mod resize;
 pub mod services;
 pub mod session;
-pub mod spool;
 pub mod ssh;
-pub mod store;
 pub mod stored_settings;
 pub mod terminal;
 pub mod versus;
@@ -38,7 +37,6 @@ pub mod work;
 pub use config::Limits;
 pub use ssh::host_key::HostKey;
 pub use ssh::server::{ServerConfig, run};
-pub use store::Store;
 
 /// The SSH version string the server sends.
 pub const SERVER_ID: &str = concat!("SSH-2.0-minotty_", env!("CARGO_PKG_VERSION"));

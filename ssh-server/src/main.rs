@@ -5,8 +5,9 @@ use std::io::IsTerminal;
 
 use anyhow::Context;
 use minotty_server::config::{Command, ConfigError, LogFormat, ServeArgs};
-use minotty_server::spool::{Spool, SpoolLimits};
-use minotty_server::{HostKey, Limits, ServerConfig, Store};
+use minotty_server::{HostKey, Limits, ServerConfig};
+use minotty_store::Store;
+use minotty_store::spool::{Spool, SpoolLimits};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
@@ -99,13 +100,14 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             "host key"
         );
         println!("minotty host key fingerprint: {}", host_key.fingerprint());
-        let db = minotty_server::store::redacted_url(&args.db);
+        let db = minotty_store::redacted_url(&args.db);
         let store = Store::open(&args.db)
             .await
             .with_context(|| format!("opening the database {db}"))?;
         tracing::info!(url = %db, backend = ?store.backend(), "database ready");
         let spool_dir = args.spool_dir();
-        let spool = match Spool::open(&spool_dir, SpoolLimits::default()) {
+        let observer = minotty_server::metrics::store_observer();
+        let spool = match Spool::open_observed(&spool_dir, SpoolLimits::default(), observer) {
             Ok(spool) => {
                 tracing::info!(dir = %spool_dir.display(), waiting = spool.len(), "spool");
                 Some(spool)

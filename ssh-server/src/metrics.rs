@@ -16,8 +16,10 @@ use std::time::{Duration, Instant};
 pub mod cluster;
 mod deps;
 pub mod http;
+mod store;
 
 pub use deps::{DEPENDENCIES, Dependency, note_dependency, use_dependency};
+pub use store::{SPOOL, SpoolMetrics, StoreMetrics, observer as store_observer};
 
 /// A number that only goes up.
 #[derive(Debug)]
@@ -268,11 +270,6 @@ pub fn frame_sent(bytes: usize) {
     METRICS.bytes_sent.add(bytes as u64);
 }
 
-/// Runs one transaction of the game writer, timing it (successful or not).
-pub async fn db_write_timed<T>(write: impl std::future::Future<Output = T>) -> T {
-    timed(&METRICS.db_write_games, write).await
-}
-
 /// Runs one write of the match recorder, timing it (successful or not).
 pub async fn match_write_timed<T>(write: impl std::future::Future<Output = T>) -> T {
     timed(&METRICS.db_write_matches, write).await
@@ -285,30 +282,9 @@ async fn timed<T>(h: &Histogram, write: impl std::future::Future<Output = T>) ->
     result
 }
 
-/// Games handed to the game writer (positive) or stored or given up (negative).
-pub fn game_writer_queued(delta: i64) {
-    METRICS.db_queue_games.add(delta);
-}
-
 /// Matches handed to the match recorder (positive) or stored or given up (negative).
 pub fn match_recorder_queued(delta: i64) {
     METRICS.db_queue_matches.add(delta);
-}
-
-/// A batch of `games` in the game writer's hands: they leave its queue (stored or given up)
-/// when the guard is dropped.
-pub fn writer_batch(games: usize) -> WriterBatch {
-    WriterBatch(i64::try_from(games).unwrap_or(i64::MAX))
-}
-
-/// See [`writer_batch`].
-#[derive(Debug)]
-pub struct WriterBatch(i64);
-
-impl Drop for WriterBatch {
-    fn drop(&mut self) {
-        game_writer_queued(-self.0);
-    }
 }
 
 /// A NATS round trip (a request answered, or the client's own ping) took `d`. For the
@@ -520,7 +496,7 @@ fn render_with(m: &Metrics, health: &Health) -> String {
     );
     cluster::render(o);
     DEPENDENCIES.render(o);
-    crate::spool::render(o);
+    store::render_spool(o);
     out
 }
 

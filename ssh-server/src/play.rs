@@ -44,7 +44,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         SaveFile::disabled()
     } else {
         match args.save_file.clone().or_else(save::default_path) {
-            Some(path) => SaveFile::open(path, crate::store::unix_now()),
+            Some(path) => SaveFile::open(path, minotty_store::unix_now()),
             None => {
                 let mut save = SaveFile::disabled();
                 save.problem = Some(
@@ -212,7 +212,7 @@ fn play(args: &PlayArgs, mut local: Local, kitty: bool) -> anyhow::Result<Option
 /// Carries out what the App asked for with the local save: a finished game goes on the
 /// scoreboard, requests are answered. `problem` keeps the last failure to write the save.
 fn serve_locally(app: &mut App, local: &mut Local, now_ms: u64, problem: &mut Option<String>) {
-    let unix = crate::store::unix_now();
+    let unix = minotty_store::unix_now();
     if let Some(game) = app.take_finished_game() {
         let response = local.record(game, unix);
         if let Response::GameRecorded(rec) = &response {

@@ -16,7 +16,7 @@ use tokio::time::{MissedTickBehavior, interval, timeout};
 use tokio_util::sync::CancellationToken;
 
 use crate::metrics::{Dependency, note_dependency, use_dependency};
-use crate::store::Store;
+use minotty_store::Store;
 
 /// How often the database is probed.
 pub const DATABASE_EVERY: Duration = Duration::from_secs(3);

@@ -498,7 +498,9 @@ pub async fn run(params: SessionParams, mut events: mpsc::Receiver<SessionEvent>
 /// that says so is out (`frame_pending`: one to draw or a write in flight).
 fn hand_over(app: &mut App, services: &mut Services, doctor_probe: &mut DoctorProbe) {
     if let Some(game) = app.take_finished_game() {
-        services.account.submit_game(game, crate::store::unix_now());
+        services
+            .account
+            .submit_game(game, minotty_store::unix_now());
     }
     if app.has_requests() {
         for request in app.take_requests() {

@@ -3,7 +3,7 @@
 //! limited, a login whose look-up failed gets its account at the session's start, and guests
 //! are marked wherever other players see them.
 
-#[path = "store_db/mod.rs"]
+#[path = "../../store/tests/store_db/mod.rs"]
 #[macro_use]
 mod store_db;
 
@@ -16,7 +16,7 @@ use minotty_protocol::{Identity, RoomLimit, RoomOptions, RoomView};
 use minotty_server::services::account::{KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
-use minotty_server::store::{NewKey, Store};
+use minotty_store::{NewKey, Store};
 use minotty_ui::{Request, Response};
 use sqlx::AnyPool;
 use tokio::sync::mpsc;

@@ -1,7 +1,7 @@
 //! The account services of a session against a real throwaway database, without SSH: requests
 //! in, responses out, as the session task sees them.
 
-#[path = "store_db/mod.rs"]
+#[path = "../../store/tests/store_db/mod.rs"]
 #[macro_use]
 mod store_db;
 #[path = "services_db/mod.rs"]
@@ -12,7 +12,7 @@ use std::time::Duration;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{BoardId, BoardPeriod, Identity};
 use minotty_server::services::{AccountRef, Services};
-use minotty_server::store::Store;
+use minotty_store::Store;
 use minotty_ui::Settings;
 use minotty_ui::{Request, Response};
 use services_db::{KEY1, KEY2, ask, forty_lines, login, next, shared};
@@ -354,7 +354,7 @@ both!(a_replay_of_someone_elses_private_game_reads_no_blob);
 /// game that is not on a leaderboard is refused on its record, before its blob is read.
 async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
     use minotty_domain::{KeyFingerprint, PlayerName, Unranked, Verdict};
-    use minotty_server::store::NewKey;
+    use minotty_store::NewKey;
     let store = Store::from_pool(pool).await.expect("store");
     let key = NewKey {
         fingerprint: KeyFingerprint::parse(KEY1).expect("a fingerprint"),
@@ -365,7 +365,7 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
         .await
         .expect("ada");
     let played = forty_lines(7);
-    let finished = minotty_server::store::FinishedGame {
+    let finished = minotty_store::FinishedGame {
         player: ada.id,
         replay: played.replay,
         stats: played.stats,

@@ -1,7 +1,7 @@
 //! The profile lists the player's versus matches: two stored matches (a ranked battle and a
 //! three-player race) are on it, newest first, from the player's seat.
 
-#[path = "store_db/mod.rs"]
+#[path = "../../store/tests/store_db/mod.rs"]
 #[macro_use]
 mod store_db;
 #[path = "services_db/mod.rs"]
@@ -13,7 +13,7 @@ use minotty_domain::{KeyFingerprint, PlayerId, PlayerName};
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
 use minotty_server::services::Services;
-use minotty_server::store::{MatchPlayer, NewKey, NewMatch, Store, unix_now};
+use minotty_store::{MatchPlayer, NewKey, NewMatch, Store, unix_now};
 use minotty_ui::{Request, Response};
 use services_db::{KEY1, login, shared};
 use sqlx::AnyPool;

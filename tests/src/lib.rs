@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_server::{HostKey, Limits, ServerConfig, Store};
+use minotty_server::{HostKey, Limits, ServerConfig};
+use minotty_store::Store;
 use minotty_tbp::frontend::TbpBots;
 use russh::client::{self, Handle, Msg};
 use russh::keys::{Algorithm, PrivateKey, PrivateKeyWithHashAlg};

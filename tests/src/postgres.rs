@@ -131,10 +131,10 @@ mod tests {
         let Some(url) = fresh_database("self_test").await else {
             return;
         };
-        let store = minotty_server::Store::open(&url).await.expect("opens");
+        let store = minotty_store::Store::open(&url).await.expect("opens");
         store.record_start("test", 1).await.expect("writes");
         store.close().await;
         drop_database(&url).await.expect("drops");
-        assert!(minotty_server::Store::open(&url).await.is_err(), "gone");
+        assert!(minotty_store::Store::open(&url).await.is_err(), "gone");
     }
 }

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use minotty_domain::PlayerName;
-use minotty_server::store::Password;
+use minotty_store::Password;
 
 use minotty_tests::autoplay::{self, K_ENTER, KITTY_REPLY, kitty_tap};
 use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, board, keys, new_key};

@@ -7,7 +7,7 @@ use std::process::Command;
 use minotty_bots::autoplay;
 use minotty_domain::{KeyFingerprint, PlayerName, Unranked, Verdict, rank_key};
 use minotty_engine::{Game, GameConfig, Mode};
-use minotty_server::store::{FinishedGame, NewKey};
+use minotty_store::{FinishedGame, NewKey};
 use minotty_tests::{Connection, Login, TestServer, new_key};
 use russh::keys::HashAlg;
 

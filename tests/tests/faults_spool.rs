@@ -18,9 +18,9 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use minotty_domain::PlayerName;
-use minotty_server::Store;
-use minotty_server::spool::{Record, format};
-use minotty_server::store::{FinishedGame, NewMatch};
+use minotty_store::Store;
+use minotty_store::spool::{Record, format};
+use minotty_store::{FinishedGame, NewMatch};
 use minotty_tests::cluster::server_binary;
 use minotty_tests::faults::Link;
 use minotty_tests::versus::{create_room, drop_piece, guest, start_match};

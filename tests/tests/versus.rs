@@ -7,7 +7,7 @@ use std::time::Duration;
 use minotty_domain::Period;
 use minotty_engine::Mode;
 use minotty_server::Limits;
-use minotty_server::store::Page;
+use minotty_store::Page;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{
     bot_plan, create_room, drop_piece, exec_join, exec_output, fields, guest, join_room, meter,

@@ -210,7 +210,7 @@ pub async fn connect(config: &ClusterConfig) -> anyhow::Result<Arc<Cluster>> {
         client,
         auth: auth::Auth::new(config.key.clone(), &id),
         id,
-        started: crate::store::unix_now(),
+        started: minotty_store::unix_now(),
         shown_url: crate::redact::redact_url(&config.nats),
         this: this.clone(),
         tasks: TaskTracker::new(),

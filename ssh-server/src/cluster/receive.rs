@@ -16,7 +16,7 @@ impl Cluster {
 
     /// `body` sealed for `subject` by this instance.
     pub(super) fn seal(&self, subject: &str, body: &[u8]) -> Vec<u8> {
-        self.auth.seal(subject, body, crate::store::unix_now())
+        self.auth.seal(subject, body, minotty_store::unix_now())
     }
 
     /// The sender and payload of `msg` when its seal holds; `None` (counted) otherwise.
@@ -28,7 +28,7 @@ impl Cluster {
         let now = tokio::time::Instant::now();
         match self
             .auth
-            .open(&msg.subject, &msg.payload, crate::store::unix_now(), now)
+            .open(&msg.subject, &msg.payload, minotty_store::unix_now(), now)
         {
             Ok(o) => Some((o.sender.to_owned(), o.body.to_vec())),
             Err(why) => {

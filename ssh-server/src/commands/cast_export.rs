@@ -28,7 +28,7 @@ use super::exec::Outcome;
 use crate::cast::{CastArgs, MAX_BYTES, film};
 use crate::command_budget::Refused;
 
-use crate::store::Store;
+use minotty_store::Store;
 
 /// Exports running at once on the server.
 pub const MAX_EXPORTS: usize = 2;
@@ -214,7 +214,7 @@ async fn authorized<B: FnOnce() -> Result<(), Refused>>(
 ) -> Result<(CastArgs, minotty_engine::Replay, String, i64), Outcome> {
     let caller = requester.caller;
     let id = GameId(a.game);
-    let failed = |e: crate::store::StoreError| {
+    let failed = |e: minotty_store::StoreError| {
         tracing::warn!(error = %e, game = a.game, "replay command");
         Outcome::fail("the game could not be read; try again".into())
     };

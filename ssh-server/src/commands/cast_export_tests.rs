@@ -10,7 +10,7 @@ use tokio::sync::Notify;
 
 use super::*;
 use crate::cast;
-use crate::store::{FinishedGame, NewKey};
+use minotty_store::{FinishedGame, NewKey};
 
 /// The server's export slots are one static: these tests take turns.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());

@@ -12,7 +12,7 @@ use russh::server::Handle;
 
 use super::parse::{BoardQuery, Command};
 use crate::boards;
-use crate::store::{Store, unix_now};
+use minotty_store::{Store, unix_now};
 
 /// Rows the `leaderboard` command prints.
 pub const COMMAND_ROWS: u32 = 20;

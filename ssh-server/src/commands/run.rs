@@ -19,7 +19,7 @@ use crate::command_budget::{
 };
 
 use crate::services::SharedServices;
-use crate::store::Store;
+use minotty_store::Store;
 
 /// Admits the command `command` of the connection `conn` at `peer` (its token, and its
 /// address's), and for a cast export the connection's one export slot (the address's export

@@ -36,11 +36,11 @@ use worker::Worker;
 
 use super::{AccountRef, Who};
 use crate::metrics::{Dependency, note_dependency};
-use crate::store::{
+use crate::stored_settings;
+use minotty_store::{
     Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, StoredGame,
     WriteResult, unix_now,
 };
-use crate::stored_settings;
 
 /// Requests one session may have waiting for its worker; more are refused with a message.
 const QUEUE: usize = 32;

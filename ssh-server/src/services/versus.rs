@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Who;
-use crate::store::Store;
+use minotty_store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{

@@ -24,7 +24,7 @@ use crate::ssh::handler::{Activity, ConnectionHandler};
 use crate::ssh::host_key::HostKey;
 use crate::ssh::limits::{ConnectionLimiter, ConnectionPermit};
 use crate::ssh::socket::{KillSwitch, Socket};
-use crate::store::{GameWriter, Store, WriterConfig};
+use minotty_store::{GameWriter, Store, WriterConfig};
 
 /// What the server runs with.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ pub struct ServerConfig {
     pub cluster: Option<crate::cluster::ClusterConfig>,
     /// Where games and matches the database does not take are kept until it does
     /// (`--spool-dir`); `None`: they are logged whole instead.
-    pub spool: Option<crate::spool::Spool>,
+    pub spool: Option<minotty_store::spool::Spool>,
 }
 
 /// How long shutdown waits for the game writer (and, separately, the match recorder) to store
@@ -89,17 +89,19 @@ pub async fn run(
     let limiter = ConnectionLimiter::new(config.limits.connection_limits());
     // Finished games are written by the writer's tasks; they end when every session (and this
     // function) has dropped its sender, after writing (or spooling) what is queued.
-    let fallback = crate::spool::Fallback::to(config.spool.clone());
+    let fallback = minotty_store::spool::Fallback::to(config.spool.clone());
     let (writer, writer_task) = match &config.store {
         Some(store) => {
             if let Err(e) = store
-                .record_start(env!("CARGO_PKG_VERSION"), crate::store::unix_now())
+                .record_start(env!("CARGO_PKG_VERSION"), minotty_store::unix_now())
                 .await
             {
                 tracing::warn!(error = %e, "recording the server start");
             }
+            // The writer's queue and transactions show in `/metrics`.
+            let observed = store.clone().observed_by(crate::metrics::store_observer());
             let (writer, task) =
-                GameWriter::spawn_with(store.clone(), WriterConfig::default(), fallback.clone());
+                GameWriter::spawn_with(observed, WriterConfig::default(), fallback.clone());
             (Some(writer), Some(task))
         }
         None => (None, None),
@@ -144,8 +146,11 @@ pub async fn run(
     if let Some(spool) = &config.spool {
         shared.services.versus.hub().set_spool(spool.clone());
         if let Some(store) = &config.store {
-            let replays =
-                crate::spool::run_replays(spool.clone(), store.clone(), shared.shutdown.clone());
+            let replays = minotty_store::spool::run_replays(
+                spool.clone(),
+                store.clone(),
+                shared.shutdown.clone(),
+            );
             shared.tracker.spawn(replays);
         }
     }

@@ -11,7 +11,7 @@ use minotty_engine::rating::Rating;
 use minotty_ui::Response;
 
 use super::{Hub, Member, RankedClaim, lock};
-use crate::store::StoreError;
+use minotty_store::StoreError;
 
 /// How long the queue waits between two reads of a rating the store could not give.
 pub const RATING_RETRY: Duration = Duration::from_secs(2);

@@ -60,7 +60,7 @@ use minotty_engine::rating::Rating;
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
-use crate::store::Store;
+use minotty_store::Store;
 
 pub use member::{AccountRef, Link, Member, MemberId, Owner};
 pub use queue::QueueMsg;
@@ -161,7 +161,7 @@ pub struct Hub {
     stop: tokio_util::sync::CancellationToken,
     recorder: Mutex<shutdown::RecorderSlot>,
     /// Where matches the database does not take go (`--spool-dir`; set at start).
-    spool: OnceLock<crate::spool::Spool>,
+    spool: OnceLock<minotty_store::spool::Spool>,
     /// Every room's task (shutdown waits for them to hand over their matches).
     room_tasks: TaskTracker,
     /// The server is shutting down: a match still running is abandoned, not decided by who
@@ -233,7 +233,7 @@ impl Hub {
     }
 
     /// Sends the matches the database does not take to `spool` (before the first match).
-    pub fn set_spool(&self, spool: crate::spool::Spool) {
+    pub fn set_spool(&self, spool: minotty_store::spool::Spool) {
         if self.spool.set(spool).is_err() {
             tracing::warn!("the versus hub has a spool already");
         }

@@ -15,8 +15,8 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use super::lock;
-use crate::spool::{Fallback, Record, Spool};
-use crate::store::{NewMatch, Store};
+use minotty_store::spool::{Fallback, Record, Spool};
+use minotty_store::{NewMatch, Store};
 
 /// Tries per match before it is given up (and logged).
 const TRIES: u32 = 5;

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::{Hub, RoomMsg, lock, record};
-use crate::store::NewMatch;
+use minotty_store::NewMatch;
 
 /// The match recorder, started on the first match; `closed` once shutdown took it.
 #[derive(Debug, Default)]

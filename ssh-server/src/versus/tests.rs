@@ -783,19 +783,19 @@ async fn a_session_tx_drops_only_opponents_when_full_and_keeps_the_order() {
     assert!(!out.send(garbage(4)));
 }
 
-async fn temp_store() -> (tempfile::TempDir, crate::store::Store) {
+async fn temp_store() -> (tempfile::TempDir, minotty_store::Store) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
-    let store = crate::store::Store::open(&url).await.unwrap();
+    let store = minotty_store::Store::open(&url).await.unwrap();
     (dir, store)
 }
 
 /// How many of the matches 1..=n are in the store.
-async fn stored_matches(store: &crate::store::Store, n: i64) -> usize {
+async fn stored_matches(store: &minotty_store::Store, n: i64) -> usize {
     let mut stored = 0;
     for id in 1..=n {
         if !store
-            .match_players(crate::store::MatchId(id))
+            .match_players(minotty_store::MatchId(id))
             .await
             .unwrap()
             .is_empty()
@@ -845,7 +845,10 @@ async fn a_decided_match_waiting_for_replays_is_stored_at_shutdown() {
         tokio::time::resume();
     });
     assert_eq!(unwritten, 0);
-    let players = store.match_players(crate::store::MatchId(1)).await.unwrap();
+    let players = store
+        .match_players(minotty_store::MatchId(1))
+        .await
+        .unwrap();
     assert_eq!(players.len(), 2);
     assert_eq!(players[0].name, "ann");
     assert_eq!(players[0].place, 1);
@@ -883,7 +886,7 @@ async fn a_match_in_progress_at_shutdown_is_abandoned_not_decided() {
 #[tokio::test]
 async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
     let (_dir, store) = temp_store().await;
-    let m = |i: u32| crate::store::NewMatch {
+    let m = |i: u32| minotty_store::NewMatch {
         kind: MatchKind::Battle,
         ranked: false,
         room: "K7PQ".into(),
@@ -891,7 +894,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
         started_at: 1_000,
         ended_at: 2_000,
         players: (0..2)
-            .map(|seat| crate::store::MatchPlayer {
+            .map(|seat| minotty_store::MatchPlayer {
                 seat,
                 player: None,
                 name: format!("p{seat}"),

@@ -12,7 +12,7 @@ use minotty_domain::KeyFingerprint;
 use minotty_engine::{Game, GameConfig, ModeKind};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::{AccountRef, Login, Services, SharedServices};
-use minotty_server::store::{GameWriter, Store, WriterConfig};
+use minotty_store::{GameWriter, Store, WriterConfig};
 use minotty_ui::FinishedGame;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;

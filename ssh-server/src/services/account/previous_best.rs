@@ -8,7 +8,7 @@ use minotty_protocol::ModeBest;
 use minotty_ui::figures::{count_delta, time_delta};
 
 use crate::boards::{self, Figures};
-use crate::store::{Board, Entry, Store, StoreError, UnixMs};
+use minotty_store::{Board, Entry, Store, StoreError, UnixMs};
 
 /// How long the read may take before the results go without it.
 pub(super) const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);

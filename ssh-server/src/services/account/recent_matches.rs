@@ -4,7 +4,7 @@
 use minotty_engine::versus::MatchKind;
 use minotty_protocol::RecentMatch;
 
-use crate::store::MatchLine;
+use minotty_store::MatchLine;
 
 /// Matches shown on the profile.
 pub(super) const RECENT_MATCHES: u32 = 5;
@@ -55,7 +55,7 @@ pub(super) fn recent_match(m: &MatchLine) -> RecentMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MatchId;
+    use minotty_store::MatchId;
 
     #[test]
     fn a_match_reads_from_the_players_seat() {

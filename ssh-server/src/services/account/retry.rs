@@ -9,8 +9,8 @@ use minotty_ui::Response;
 use super::worker::Worker;
 use super::{START_TIMEOUT, error};
 use crate::metrics::{Dependency, note_dependency};
-use crate::store::{StoreError, unix_now};
 use crate::stored_settings;
+use minotty_store::{StoreError, unix_now};
 
 impl Worker {
     pub(super) async fn retry_account(&self) -> Response {
@@ -81,9 +81,9 @@ mod tests {
 
     use crate::services::Who;
     use crate::services::account::{AccountClient, SharedAccounts};
-    use crate::store::{NewKey, Store, unix_now};
     use crate::stored_settings;
     use minotty_domain::{KeyFingerprint, PlayerName};
+    use minotty_store::{NewKey, Store, unix_now};
 
     const KEY: &str = "SHA256:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK";
     const PEER: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);

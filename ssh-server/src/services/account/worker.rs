@@ -13,11 +13,11 @@ use tokio::sync::{mpsc, watch};
 use super::{LiveKeys, error};
 use crate::boards::{self, Figures};
 use crate::services::{AccountRef, Who};
-use crate::store::{
+use crate::stored_settings;
+use minotty_store::{
     Board, GameRecord, KeyError, LinkError, NewKey, Password, PasswordChangeError, PuzzleError,
     RegisterError, SnapshotError, SnapshotId, Store, StoreError, unix_now,
 };
-use crate::stored_settings;
 
 /// Recent games shown on the profile.
 const RECENT_GAMES: u32 = 10;
@@ -203,7 +203,7 @@ impl Worker {
                 let json = stored_settings::to_json(&settings);
                 match self.store.save_settings(account.id, &json, now).await {
                     Ok(()) => return Ok(None),
-                    Err(crate::store::SettingsError::Store(e)) => return Err(e),
+                    Err(minotty_store::SettingsError::Store(e)) => return Err(e),
                     Err(e) => {
                         tracing::warn!(error = %e, "settings not saved");
                         error("your settings could not be saved")

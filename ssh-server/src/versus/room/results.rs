@@ -9,8 +9,8 @@ use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, verify};
-use crate::store::{MatchPlayer, NewMatch};
 use crate::versus::{MemberId, REPLAY_GRACE, unix_now};
+use minotty_store::{MatchPlayer, NewMatch};
 
 impl Room {
     pub(super) fn end_match(&mut self, now: Instant) {

@@ -13,8 +13,8 @@ use minotty_ui::{Request, Response};
 
 use super::{Client, battle, result, room_of, stored_matches, temp_store};
 use crate::services::versus::SharedVersus;
-use crate::store::MatchId;
 use crate::versus::bot::BotLimits;
+use minotty_store::MatchId;
 
 fn shared_with(limits: BotLimits) -> SharedVersus {
     SharedVersus::with_bots(None, Some(11), limits)
@@ -203,7 +203,7 @@ async fn a_ranked_room_takes_no_bot() {
 #[tokio::test]
 async fn a_match_against_a_bot_is_never_rated_and_is_stored_with_the_bot_marked() {
     let (_dir, store) = temp_store().await;
-    let key = crate::store::NewKey {
+    let key = minotty_store::NewKey {
         fingerprint: minotty_domain::KeyFingerprint::parse(&format!("SHA256:{:0>43}", "botmatch"))
             .unwrap(),
         algorithm: "ssh-ed25519".into(),

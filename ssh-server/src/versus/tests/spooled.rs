@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
 
-use crate::spool::{Record, Spool, SpoolLimits};
-use crate::store::{MatchPlayer, NewMatch};
+use minotty_store::spool::{Record, Spool, SpoolLimits};
+use minotty_store::{MatchPlayer, NewMatch};
 
 fn m(seed: u32) -> NewMatch {
     NewMatch {
