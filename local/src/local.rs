@@ -7,13 +7,13 @@ use minotty_domain::{Verdict, has_board, home_ruleset, judge, profile_boards};
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_ui::Settings;
+use minotty_ui::boards::{self, Figures};
 use minotty_ui::online::{
     BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
     ProfileBest, Request, Response, SnapshotEntry,
 };
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
-use crate::boards::{self, Figures};
 
 /// Recent games on the profile.
 const RECENT_GAMES: usize = 10;
@@ -309,7 +309,7 @@ impl Local {
                 })
             })
             .collect();
-        crate::charts::profile_charts(&ranked, &pace)
+        minotty_ui::profile_charts::profile_charts(&ranked, &pace)
     }
 
     /// Keeps a finished game (judged by the same rules as the server's leaderboards) and says

@@ -33,6 +33,7 @@
 //! nothing of its own (text is formatted on the stack).
 
 mod app;
+pub mod boards;
 pub mod doctor;
 mod draw;
 pub mod figures;
@@ -40,11 +41,13 @@ mod fps;
 pub mod keymap;
 pub mod keys;
 pub mod online;
+pub mod profile_charts;
 pub mod release;
 mod rules;
 mod screens;
 mod session;
 pub mod settings;
+pub mod stored_settings;
 mod text;
 pub mod theme;
 mod widgets;

@@ -2,9 +2,9 @@
 //! alike): each board's personal best after every ranked game that improved it, and pieces
 //! per second per game.
 
+use crate::online::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
 use minotty_domain::{PaceGame, RankedGame, rank_key};
 use minotty_engine::{ModeKind, Stats};
-use minotty_ui::online::{BEST_POINTS, BestHistory, BestPoint, GamePps, PPS_GAMES, ProfileCharts};
 
 /// Ranked games read for the personal-best chart, at most (the store keeps a player's newest
 /// 1,000 games and every best).

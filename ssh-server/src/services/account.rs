@@ -27,6 +27,7 @@ use std::time::Duration;
 use minotty_domain::{KeyFingerprint, MAX_SNAPSHOTS, Period, Verdict, snapshot_label};
 use minotty_ui::Settings;
 use minotty_ui::online::{GameRecorded, Identity, Request, Response, SnapshotEntry};
+use minotty_ui::stored_settings;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
@@ -39,7 +40,6 @@ use crate::store::{
     Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, StoredGame,
     WriteResult, unix_now,
 };
-use crate::stored_settings;
 
 /// Requests one session may have waiting for its worker; more are refused with a message.
 const QUEUE: usize = 32;

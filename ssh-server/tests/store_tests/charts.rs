@@ -3,8 +3,8 @@
 
 use minotty_domain::{Unranked, Verdict};
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_server::charts::{HISTORY_GAMES, best_histories, pps};
 use minotty_server::store::Store;
+use minotty_ui::profile_charts::{HISTORY_GAMES, best_histories, pps};
 use sqlx::AnyPool;
 
 use crate::support::{NOW, player, ranked, ranked_under, stats};

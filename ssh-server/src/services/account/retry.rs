@@ -5,12 +5,12 @@
 //! unreachable. Nothing is stored for the session meanwhile: it has no account.
 
 use minotty_ui::online::Response;
+use minotty_ui::stored_settings;
 
 use super::worker::Worker;
 use super::{START_TIMEOUT, error};
 use crate::metrics::{Dependency, note_dependency};
 use crate::store::{StoreError, unix_now};
-use crate::stored_settings;
 
 impl Worker {
     pub(super) async fn retry_account(&self) -> Response {
@@ -81,8 +81,8 @@ mod tests {
     use crate::services::Who;
     use crate::services::account::{AccountClient, SharedAccounts};
     use crate::store::{NewKey, Store, unix_now};
-    use crate::stored_settings;
     use minotty_domain::{KeyFingerprint, PlayerName};
+    use minotty_ui::stored_settings;
 
     const KEY: &str = "SHA256:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK";
     const PEER: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);

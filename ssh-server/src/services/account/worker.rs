@@ -9,16 +9,16 @@ use minotty_domain::{
 use minotty_ui::online::{
     KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, Request, Response, SnapshotEntry,
 };
+use minotty_ui::stored_settings;
 use tokio::sync::{mpsc, watch};
 
 use super::{LiveKeys, error};
-use crate::boards::{self, Figures};
+use crate::boards;
 use crate::services::{AccountRef, Who};
 use crate::store::{
     Board, GameRecord, KeyError, LinkError, NewKey, Password, PasswordChangeError, PuzzleError,
     RegisterError, SnapshotError, SnapshotId, Store, StoreError, unix_now,
 };
-use crate::stored_settings;
 
 /// Recent games shown on the profile.
 const RECENT_GAMES: u32 = 10;
@@ -424,7 +424,7 @@ impl Worker {
                 ruleset,
                 best: entry
                     .as_ref()
-                    .map(|e| boards::result(mode, Figures::from(e))),
+                    .map(|e| boards::result(mode, boards::entry_figures(e))),
                 rank: entry.as_ref().map(|e| e.rank),
                 game: entry.as_ref().map(|e| e.game.0),
             });
@@ -451,7 +451,7 @@ impl Worker {
             .map(|r| (r.rating, r.deviation, r.games));
         let ranked = self
             .store
-            .ranked_history(account.id, crate::charts::HISTORY_GAMES)
+            .ranked_history(account.id, minotty_ui::profile_charts::HISTORY_GAMES)
             .await?;
         let pace = self
             .store
@@ -463,7 +463,7 @@ impl Worker {
             recent,
             matches,
             rating,
-            charts: crate::charts::profile_charts(&ranked, &pace),
+            charts: minotty_ui::profile_charts::profile_charts(&ranked, &pace),
         })
     }
 }
