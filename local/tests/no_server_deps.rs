@@ -107,7 +107,13 @@ fn minotty_play_links_no_network_and_no_database() {
         .map(|(name, _)| name)
         .collect();
     // The walk sees the tree (so an empty walk cannot pass for a clean one).
-    for expected in ["minotty-engine", "minotty-ui", "ratatui", "crossterm", "serde_json"] {
+    for expected in [
+        "minotty-engine",
+        "minotty-ui",
+        "ratatui",
+        "crossterm",
+        "serde_json",
+    ] {
         assert!(tree.contains(expected), "{expected} missing from {tree:?}");
     }
     assert_eq!(forbidden(lock, "minotty-local"), Vec::<String>::new());
