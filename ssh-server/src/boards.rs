@@ -1,182 +1,28 @@
-//! Leaderboards as players read them: pages of the store's boards turned into the
-//! [`LeaderboardPage`] the UI draws, and the plain text table of the `leaderboard` command.
-//!
-//! Every value shown for a board, a personal best or a recent game is formatted here, once, so
-//! the game screens and the command say the same thing: 40 lines `1:02.345`, marathon
-//! `123,456`, master `150 lines 4:01.290`, cheese `37 pieces`, combo `12 combo`, descent
-//! `37 gems`, versus `1,523 ±87`.
+//! Leaderboards from the store: pages of the store's boards turned into the
+//! [`LeaderboardPage`] the UI draws. The values shown (times, scores, ratings, the
+//! `leaderboard` command's plain text table) are formatted once, in `minotty_ui::boards`, which
+//! `minotty play`'s own scoreboard uses too; they are re-exported here for the server's callers.
 
-use std::fmt::Write;
+use minotty_domain::PlayerId;
+use minotty_engine::{ModeKind, RulesetId};
+use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
-use minotty_domain::{Period, PlayerId, has_board, home_ruleset};
-use minotty_engine::{ModeKind, RulesetId, Stats};
-use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS, RecentGame};
-use minotty_ui::figures;
+pub use minotty_ui::boards::{
+    Figures, board_period, board_ruleset, columns, date, period, rating, recent_game, result,
+    solo_values, table, thousands, time, title,
+};
 
 use minotty_store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 
-/// The store's period of a UI period.
-pub fn period(p: BoardPeriod) -> Period {
-    match p {
-        BoardPeriod::AllTime => Period::AllTime,
-        BoardPeriod::Month => Period::Month,
-        BoardPeriod::Today => Period::Today,
-    }
-}
-
-/// The UI period of a store period.
-pub fn board_period(p: Period) -> BoardPeriod {
-    match p {
-        Period::AllTime => BoardPeriod::AllTime,
-        Period::Month => BoardPeriod::Month,
-        Period::Today => BoardPeriod::Today,
-    }
-}
-
-/// `m:ss.mmm`, e.g. `1:02.345` (hours fold into minutes): [`figures::time`], the one time
-/// format of a finished game, which the results screen shows too.
-pub fn time(ms: u64) -> String {
-    figures::time(ms).as_str().to_owned()
-}
-
-/// Digits grouped by three with commas: `123,456` ([`figures::thousands`]).
-pub fn thousands(n: u64) -> String {
-    figures::thousands(n).as_str().to_owned()
-}
-
-/// Pieces per second, two decimals rounded ([`figures::pps`]); `-` without a time.
-fn pps(pieces: u32, ms: u64) -> String {
-    if ms == 0 {
-        return "-".into();
-    }
-    figures::pps(pieces, ms).as_str().to_owned()
-}
-
-/// A rating and its deviation, rounded: `1,523 ±87`.
-pub fn rating(rating: f64, deviation: f64) -> String {
-    let r = rating.round().max(0.0) as u64;
-    let d = deviation.round().max(0.0) as u64;
-    format!("{} ±{}", thousands(r), d)
-}
-
-/// The numbers of a game that boards rank and show (from a board entry or a game's stats).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Figures {
-    pub time_ms: u64,
-    pub score: u64,
-    pub lines: u32,
-    pub pieces: u32,
-    pub max_combo: u32,
-    /// The level reached (a puzzle game's stage); 0 for leaderboard entries, which do not
-    /// keep it (no board ranks on it).
-    pub level: u32,
-}
-
-impl From<&Entry> for Figures {
-    fn from(e: &Entry) -> Figures {
-        Figures {
-            time_ms: e.time_ms,
-            score: e.score,
-            lines: e.lines,
-            pieces: e.pieces,
-            max_combo: e.max_combo,
-            level: 0,
-        }
-    }
-}
-
-impl From<&Stats> for Figures {
-    fn from(s: &Stats) -> Figures {
-        Figures {
-            time_ms: s.time,
-            score: s.score,
-            lines: s.lines,
-            pieces: s.pieces,
-            max_combo: s.max_combo,
-            level: s.level,
-        }
-    }
-}
-
-/// What a game of `mode` is ranked on, as one short text (the first column of its board).
-pub fn result(mode: ModeKind, f: Figures) -> String {
-    match mode {
-        ModeKind::Sprint => time(f.time_ms),
-        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => thousands(f.score),
-        ModeKind::Master => format!("{} lines {}", f.lines, time(f.time_ms)),
-        ModeKind::Cheese => format!("{} pieces", f.pieces),
-        ModeKind::Combo => format!("{} combo", f.max_combo),
-        // A descent game's score is its gems.
-        ModeKind::Descent if f.score == 1 => "1 gem".to_owned(),
-        ModeKind::Descent => format!("{} gems", thousands(f.score)),
-        ModeKind::Custom => format!("{} lines {}", f.lines, time(f.time_ms)),
-        // The level of a puzzle game is the stage it reached.
-        ModeKind::Puzzle => format!("stage {}", f.level),
-    }
-}
-
-/// A game of the profile's recent list: `outcome` is the store's word (`won`, `top_out`, ...),
-/// shown as the player reads it ("finished", "topped out", ...).
-pub fn recent_game(
-    game: i64,
-    mode: ModeKind,
-    ruleset: RulesetId,
-    ended_at: i64,
-    outcome: &str,
-    stats: &Stats,
-) -> RecentGame {
-    let outcome = match outcome {
-        "won" | "limit" => "finished",
-        "top_out" | "block_out" | "lock_out" => "topped out",
-        "combo_broken" => "combo broken",
-        "forfeit" => "gave up",
-        "input_limit" => "too many inputs",
-        _ => "unfinished",
-    };
-    let result = match mode {
-        ModeKind::Marathon | ModeKind::Ultra => {
-            format!("{} pts", result(mode, Figures::from(stats)))
-        }
-        mode => result(mode, Figures::from(stats)),
-    };
-    RecentGame {
-        game,
-        mode,
-        ruleset,
-        ended_at,
-        result,
-        outcome: outcome.to_owned(),
-    }
-}
-
-/// The column titles of a board after rank and name.
-pub fn columns(board: BoardId) -> Vec<String> {
-    let titles: &[&str] = match board {
-        BoardId::Solo(ModeKind::Sprint) => &["Time", "PPS"],
-        BoardId::Solo(ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless) => {
-            &["Score", "Lines"]
-        }
-        BoardId::Solo(ModeKind::Master) => &["Result", "PPS"],
-        BoardId::Solo(ModeKind::Cheese) => &["Pieces", "Time"],
-        BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
-        BoardId::Solo(ModeKind::Descent) => &["Gems"],
-        BoardId::Solo(ModeKind::Custom | ModeKind::Puzzle) => &["Result"],
-        BoardId::Versus => &["Rating", "Games", "Won"],
-    };
-    titles.iter().map(|t| (*t).to_owned()).collect()
-}
-
-/// The values of a solo board's row, one per [`columns`].
-pub fn solo_values(mode: ModeKind, f: Figures) -> Vec<String> {
-    let first = result(mode, f);
-    match mode {
-        ModeKind::Sprint | ModeKind::Master => vec![first, pps(f.pieces, f.time_ms)],
-        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => {
-            vec![first, f.lines.to_string()]
-        }
-        ModeKind::Cheese => vec![first, time(f.time_ms)],
-        ModeKind::Combo => vec![first, f.pieces.to_string()],
-        ModeKind::Custom | ModeKind::Puzzle | ModeKind::Descent => vec![first],
+/// The figures of a board entry (entries do not keep the level: no board ranks on it).
+pub fn entry_figures(e: &Entry) -> Figures {
+    Figures {
+        time_ms: e.time_ms,
+        score: e.score,
+        lines: e.lines,
+        pieces: e.pieces,
+        max_combo: e.max_combo,
+        level: 0,
     }
 }
 
@@ -184,7 +30,7 @@ fn solo_row(mode: ModeKind, e: &Entry) -> BoardRow {
     BoardRow {
         rank: e.rank,
         name: e.name.to_string(),
-        values: solo_values(mode, Figures::from(e)),
+        values: solo_values(mode, entry_figures(e)),
         achieved_at: e.achieved_at,
         game: Some(e.game.0),
     }
@@ -201,17 +47,6 @@ fn rating_row(e: &RatingEntry) -> BoardRow {
         ],
         achieved_at: e.last_match_at,
         game: None,
-    }
-}
-
-/// The ruleset whose board is shown when `ruleset` is asked for `board`: boards without one
-/// per ruleset are their mode's home ruleset (`tetrs` for descent; master, cheese, combo and
-/// versus are `standard`).
-pub fn board_ruleset(board: BoardId, ruleset: RulesetId) -> RulesetId {
-    match board {
-        BoardId::Solo(mode) if has_board(mode, ruleset) => ruleset,
-        BoardId::Solo(mode) => home_ruleset(mode),
-        BoardId::Versus => RulesetId::Standard,
     }
 }
 
@@ -289,214 +124,4 @@ pub async fn ui_page(
         store, board, ruleset, period, offset, PAGE_ROWS, viewer, now,
     )
     .await
-}
-
-/// The title of a board: `40 Lines` or `Versus (ranked 1v1)`.
-pub fn title(board: BoardId) -> &'static str {
-    match board {
-        BoardId::Solo(mode) => mode.title(),
-        BoardId::Versus => "Versus (ranked 1v1)",
-    }
-}
-
-/// The date (UTC) of a Unix ms time, `YYYY-MM-DD`.
-pub fn date(t: UnixMs) -> String {
-    let (y, m, d) = minotty_domain::civil_date(t);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// `page` as a plain text table (no colours, no control characters), as the `leaderboard`
-/// command prints it: a title line, a header, a line per entry, and a summary line.
-pub fn table(page: &LeaderboardPage) -> String {
-    let period = match page.period {
-        BoardPeriod::AllTime => "all time",
-        BoardPeriod::Month => "this month",
-        BoardPeriod::Today => "today",
-    };
-    let mut out = String::new();
-    // Boards of another ruleset than `standard` name it: "40 Lines (tetrs) - all time".
-    match page.ruleset {
-        RulesetId::Standard => {
-            let _ = writeln!(out, "{} - {}", title(page.board), period);
-        }
-        r => {
-            let _ = writeln!(out, "{} ({}) - {}", title(page.board), r.id(), period);
-        }
-    }
-    if page.rows.is_empty() {
-        out.push_str("No entries yet.\n");
-        return out;
-    }
-    let mut header: Vec<String> = vec!["#".into(), "Player".into()];
-    header.extend(page.columns.iter().cloned());
-    header.push("Date".into());
-    let lines: Vec<Vec<String>> = page
-        .rows
-        .iter()
-        .map(|r| {
-            let mut cells = vec![r.rank.to_string(), minotty_ui::sanitize(&r.name)];
-            cells.extend(r.values.iter().cloned());
-            cells.push(date(r.achieved_at));
-            cells
-        })
-        .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for cells in &lines {
-        for (w, c) in widths.iter_mut().zip(cells) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    for cells in std::iter::once(&header).chain(&lines) {
-        let mut line = String::new();
-        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            let pad = w - cell.chars().count();
-            // Rank and the numbers right-aligned, the name and the date left-aligned.
-            if i == 1 || i + 1 == cells.len() {
-                line.push_str(cell);
-                line.push_str(&" ".repeat(pad));
-            } else {
-                line.push_str(&" ".repeat(pad));
-                line.push_str(cell);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    let shown = page.rows.len() as u64;
-    let _ = writeln!(
-        out,
-        "{} of {} {}",
-        shown,
-        page.total,
-        if page.total == 1 { "entry" } else { "entries" }
-    );
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn values_are_formatted() {
-        assert_eq!(time(62_345), "1:02.345");
-        assert_eq!(time(3_600_000 + 5), "60:00.005");
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(123_456), "123,456");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(rating(1523.4, 86.6), "1,523 ±87");
-        let f = Figures {
-            time_ms: 241_290,
-            score: 123_456,
-            lines: 150,
-            pieces: 37,
-            max_combo: 12,
-            level: 7,
-        };
-        assert_eq!(result(ModeKind::Sprint, f), "4:01.290");
-        assert_eq!(result(ModeKind::Puzzle, f), "stage 7");
-        assert_eq!(result(ModeKind::Marathon, f), "123,456");
-        assert_eq!(result(ModeKind::Master, f), "150 lines 4:01.290");
-        assert_eq!(result(ModeKind::Cheese, f), "37 pieces");
-        assert_eq!(result(ModeKind::Combo, f), "12 combo");
-        for board in [
-            BoardId::Solo(ModeKind::Sprint),
-            BoardId::Solo(ModeKind::Marathon),
-            BoardId::Solo(ModeKind::Ultra),
-            BoardId::Solo(ModeKind::Master),
-            BoardId::Solo(ModeKind::Cheese),
-            BoardId::Solo(ModeKind::Combo),
-            BoardId::Solo(ModeKind::Custom),
-        ] {
-            let BoardId::Solo(mode) = board else {
-                unreachable!()
-            };
-            assert_eq!(columns(board).len(), solo_values(mode, f).len(), "{mode:?}");
-        }
-        assert_eq!(date(1_709_212_455_678), "2024-02-29");
-    }
-
-    #[test]
-    fn tables_align_and_strip_names() {
-        let page = LeaderboardPage {
-            board: BoardId::Solo(ModeKind::Sprint),
-            ruleset: RulesetId::Standard,
-            period: BoardPeriod::AllTime,
-            offset: 0,
-            total: 2,
-            columns: columns(BoardId::Solo(ModeKind::Sprint)),
-            rows: vec![
-                BoardRow {
-                    rank: 1,
-                    name: "ada".into(),
-                    values: vec!["0:58.001".into(), "1.72".into()],
-                    achieved_at: 1_709_212_455_678,
-                    game: Some(1),
-                },
-                BoardRow {
-                    rank: 2,
-                    name: "bob\x1b[31m".into(),
-                    values: vec!["1:02.345".into(), "1.60".into()],
-                    achieved_at: 1_709_212_455_678,
-                    game: Some(2),
-                },
-            ],
-            own: None,
-        };
-        let text = table(&page);
-        assert_eq!(
-            text,
-            "40 Lines - all time\n\
-             #  Player       Time   PPS  Date\n\
-             1  ada      0:58.001  1.72  2024-02-29\n\
-             2  bob[31m  1:02.345  1.60  2024-02-29\n\
-             2 of 2 entries\n"
-        );
-        assert!(!text.contains('\x1b'));
-        let tetrs = LeaderboardPage {
-            ruleset: RulesetId::Tetrs,
-            ..page
-        };
-        assert!(table(&tetrs).starts_with("40 Lines (tetrs) - all time\n"));
-        let versus = BoardId::Versus;
-        assert_eq!(board_ruleset(versus, RulesetId::Tetrs), RulesetId::Standard);
-        let master = BoardId::Solo(ModeKind::Master);
-        assert_eq!(board_ruleset(master, RulesetId::Tetrs), RulesetId::Standard);
-        let ultra = BoardId::Solo(ModeKind::Ultra);
-        assert_eq!(
-            board_ruleset(ultra, RulesetId::TuiTetris),
-            RulesetId::TuiTetris
-        );
-        // Descent's one board is tetrs, whichever ruleset is asked for.
-        let descent = BoardId::Solo(ModeKind::Descent);
-        for r in RulesetId::ALL {
-            assert_eq!(board_ruleset(descent, r), RulesetId::Tetrs);
-        }
-    }
-
-    #[test]
-    fn descent_boards_show_gems() {
-        let f = |score| Figures {
-            time_ms: 180_000,
-            score,
-            lines: 0,
-            pieces: 0,
-            max_combo: 0,
-            level: 0,
-        };
-        assert_eq!(result(ModeKind::Descent, f(37)), "37 gems");
-        assert_eq!(result(ModeKind::Descent, f(1)), "1 gem");
-        assert_eq!(result(ModeKind::Descent, f(1_204)), "1,204 gems");
-        let board = BoardId::Solo(ModeKind::Descent);
-        assert_eq!(columns(board), vec!["Gems".to_owned()]);
-        assert_eq!(
-            solo_values(ModeKind::Descent, f(0)),
-            vec!["0 gems".to_owned()]
-        );
-    }
 }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use minotty_engine::ModeKind;
+use minotty_local::PlayArgs;
 
 mod fairness;
 mod file;
@@ -54,51 +54,6 @@ pub struct HostKeyArgs {
     /// Host key file, as `minotty serve --host-key`.
     #[arg(long, env = "MINOTTY_HOST_KEY", default_value = "minotty_host_ed25519")]
     pub host_key: PathBuf,
-}
-
-#[derive(Debug, Args)]
-pub struct PlayArgs {
-    /// Start this mode directly: 40l, marathon, ultra, master, cheese, combo, custom, endless,
-    /// descent.
-    #[arg(long, value_parser = parse_mode)]
-    pub mode: Option<ModeKind>,
-    /// Keep nothing: no settings, scoreboard or replays are read or written (by default they
-    /// are kept in the save file).
-    #[arg(long)]
-    pub no_save: bool,
-    /// The save file (default: `minotty/save.json` under the user's data directory,
-    /// `$XDG_DATA_HOME` or `~/.local/share`).
-    #[arg(long, value_name = "PATH", env = "MINOTTY_SAVE_FILE")]
-    pub save_file: Option<std::path::PathBuf>,
-    /// Frames per second to draw at most (15-120; the setting of the same name is used
-    /// otherwise).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
-    pub fps: Option<u16>,
-
-    /// Start Descent directly, unlocked for this run (it is otherwise unlocked by finishing
-    /// Puzzle). `--mode descent` does the same.
-    #[arg(long, alias = "descent-mode", conflicts_with = "mode")]
-    pub descent: bool,
-}
-
-impl PlayArgs {
-    /// The mode to start at once, and whether Descent is unlocked for the run.
-    pub fn start(&self) -> (Option<ModeKind>, bool) {
-        let descent = self.descent || self.mode == Some(ModeKind::Descent);
-        let mode = if descent {
-            Some(ModeKind::Descent)
-        } else {
-            self.mode
-        };
-        (mode, descent)
-    }
-}
-
-fn parse_mode(s: &str) -> Result<ModeKind, String> {
-    ModeKind::parse(s).ok_or_else(|| {
-        let ids: Vec<&str> = ModeKind::ALL.iter().map(|m| m.id()).collect();
-        format!("unknown mode {s:?}; one of: {}", ids.join(", "))
-    })
 }
 
 #[derive(Clone, Debug, Args)]
@@ -389,6 +344,7 @@ impl From<&LimitArgs> for Limits {
 mod tests {
     use super::*;
     use clap::CommandFactory;
+    use minotty_engine::ModeKind;
 
     #[test]
     fn cli_is_consistent() {

@@ -21,7 +21,7 @@ fn main() -> anyhow::Result<()> {
     };
     let cli = loaded.cli;
     let serve_args = match cli.command {
-        Some(Command::Play(args)) => return minotty_server::play::run(args),
+        Some(Command::Play(args)) => return minotty_local::run(args),
         Some(Command::Arena(args)) if !args.tbp.is_empty() => {
             let report = minotty_server::arena::tbp::run(&args).context("the arena")?;
             print!("{}", report.render());

@@ -33,17 +33,20 @@
 //! nothing of its own (text is formatted on the stack).
 
 mod app;
+pub mod boards;
 pub mod doctor;
 mod draw;
 pub mod figures;
 mod fps;
 pub mod keymap;
 pub mod keys;
+pub mod profile_charts;
 pub mod release;
 mod rules;
 mod screens;
 mod session;
 pub mod settings;
+pub mod stored_settings;
 mod text;
 pub mod theme;
 mod widgets;

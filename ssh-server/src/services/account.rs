@@ -27,6 +27,7 @@ use std::time::Duration;
 use minotty_domain::{KeyFingerprint, MAX_SNAPSHOTS, Period, Verdict, snapshot_label};
 use minotty_protocol::{GameRecorded, Identity, SnapshotEntry};
 use minotty_ui::Settings;
+use minotty_ui::stored_settings;
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -36,7 +37,6 @@ use worker::Worker;
 
 use super::{AccountRef, Who};
 use crate::metrics::{Dependency, note_dependency};
-use crate::stored_settings;
 use minotty_store::{
     Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, StoredGame,
     WriteResult, unix_now,

@@ -15,12 +15,12 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Who;
-use minotty_store::Store;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{
     Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteRooms, RoomMsg, SessionTx,
 };
+use minotty_store::Store;
 
 mod draining;
 mod spectate;

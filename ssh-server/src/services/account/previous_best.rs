@@ -7,7 +7,7 @@ use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
 use minotty_protocol::ModeBest;
 use minotty_ui::figures::{count_delta, time_delta};
 
-use crate::boards::{self, Figures};
+use crate::boards;
 use minotty_store::{Board, Entry, Store, StoreError, UnixMs};
 
 /// How long the read may take before the results go without it.
@@ -47,7 +47,7 @@ pub(super) async fn all(
                 bests.push(ModeBest {
                     mode,
                     ruleset,
-                    best: boards::result(mode, Figures::from(&e)),
+                    best: boards::result(mode, boards::entry_figures(&e)),
                 });
             }
         }
@@ -64,7 +64,7 @@ fn signed(a: u64, b: u64) -> i64 {
 /// board's measure: a time for 40 lines, points for marathon and ultra, lines (then time, when
 /// they tie) for master, pieces for cheese, the longest combo, gems.
 pub(super) fn context(mode: ModeKind, before: &Entry, stats: &Stats) -> (String, String) {
-    let old = Figures::from(before);
+    let old = boards::entry_figures(before);
     let delta = match mode {
         ModeKind::Sprint => time_delta(signed(stats.time, old.time_ms))
             .as_str()

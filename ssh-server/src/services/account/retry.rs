@@ -5,11 +5,11 @@
 //! unreachable. Nothing is stored for the session meanwhile: it has no account.
 
 use minotty_ui::Response;
+use minotty_ui::stored_settings;
 
 use super::worker::Worker;
 use super::{START_TIMEOUT, error};
 use crate::metrics::{Dependency, note_dependency};
-use crate::stored_settings;
 use minotty_store::{StoreError, unix_now};
 
 impl Worker {
@@ -81,9 +81,9 @@ mod tests {
 
     use crate::services::Who;
     use crate::services::account::{AccountClient, SharedAccounts};
-    use crate::stored_settings;
     use minotty_domain::{KeyFingerprint, PlayerName};
     use minotty_store::{NewKey, Store, unix_now};
+    use minotty_ui::stored_settings;
 
     const KEY: &str = "SHA256:AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHHIIIIJJJJKKK";
     const PEER: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);

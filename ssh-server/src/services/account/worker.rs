@@ -7,13 +7,13 @@ use minotty_domain::{
     GameId, KeyFingerprint, Period, PlayerId, PlayerName, home_ruleset, profile_boards,
 };
 use minotty_protocol::{KeyView, PPS_GAMES, Profile, ProfileBest, RecentGame, SnapshotEntry};
+use minotty_ui::stored_settings;
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
 use super::{LiveKeys, error};
-use crate::boards::{self, Figures};
+use crate::boards;
 use crate::services::{AccountRef, Who};
-use crate::stored_settings;
 use minotty_store::{
     Board, GameRecord, KeyError, LinkError, NewKey, Password, PasswordChangeError, PuzzleError,
     RegisterError, SnapshotError, SnapshotId, Store, StoreError, unix_now,
@@ -423,7 +423,7 @@ impl Worker {
                 ruleset,
                 best: entry
                     .as_ref()
-                    .map(|e| boards::result(mode, Figures::from(e))),
+                    .map(|e| boards::result(mode, boards::entry_figures(e))),
                 rank: entry.as_ref().map(|e| e.rank),
                 game: entry.as_ref().map(|e| e.game.0),
             });
@@ -450,7 +450,7 @@ impl Worker {
             .map(|r| (r.rating, r.deviation, r.games));
         let ranked = self
             .store
-            .ranked_history(account.id, crate::charts::HISTORY_GAMES)
+            .ranked_history(account.id, minotty_ui::profile_charts::HISTORY_GAMES)
             .await?;
         let pace = self
             .store
@@ -462,7 +462,7 @@ impl Worker {
             recent,
             matches,
             rating,
-            charts: crate::charts::profile_charts(&ranked, &pace),
+            charts: minotty_ui::profile_charts::profile_charts(&ranked, &pace),
         })
     }
 }

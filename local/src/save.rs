@@ -22,7 +22,7 @@ use minotty_engine::{ModeKind, Replay, RulesetId, Snapshot, Stats};
 use minotty_ui::Settings;
 use serde::{Deserialize, Serialize};
 
-use crate::stored_settings;
+use minotty_ui::stored_settings;
 
 /// The format of the document; a file with a larger number is left alone.
 pub const FORMAT: u32 = 1;

@@ -209,7 +209,7 @@ fn finished_games_make_the_local_scoreboard_profile_and_replays() {
     assert_eq!(page.total, 3);
     times.sort_unstable();
     let shown: Vec<String> = page.rows.iter().map(|r| r.values[0].clone()).collect();
-    let expected: Vec<String> = times.iter().map(|&t| crate::boards::time(t)).collect();
+    let expected: Vec<String> = times.iter().map(|&t| minotty_ui::boards::time(t)).collect();
     assert_eq!(shown, expected);
     assert!(page.rows.iter().all(|r| r.name == "ana"));
     assert_eq!(page.own.as_ref().map(|r| r.rank), Some(1));

@@ -1,5 +1,11 @@
+//! # minotty-local
+//!
 //! Local play in this terminal (`minotty play [--mode MODE]`): the same [`App`] as over SSH,
-//! drawn with ratatui's crossterm backend, offline and without a database.
+//! drawn with ratatui's crossterm backend, offline and without a database. The `minotty`
+//! binary (in `ssh-server/`) parses [`PlayArgs`] and calls [`run`].
+//!
+//! Architecture Invariant: no network and no database in this crate's tree (no russh, sqlx or
+//! async-nats; `local/tests/no_server_deps.rs` walks `Cargo.lock` to keep it so).
 //!
 //! The terminal is put in raw mode on the alternate screen, with the kitty keyboard protocol
 //! when the terminal supports it (key releases: smooth DAS/ARR), and restored on every exit
@@ -23,18 +29,18 @@ use ratatui::crossterm::terminal::{
 };
 use ratatui::crossterm::{cursor, execute, queue};
 
-/// How long to sleep at most when the App expects nothing (input still wakes the loop).
+mod args;
 mod local;
 pub mod save;
 
+pub use args::PlayArgs;
 pub use local::Local;
 pub use save::SaveFile;
 
 #[cfg(test)]
 mod save_tests;
 
-use crate::config::PlayArgs;
-
+/// How long to sleep at most when the App expects nothing (input still wakes the loop).
 const IDLE_POLL: Duration = Duration::from_secs(1);
 
 /// Plays in the local terminal until the player quits (`--descent` unlocks Descent for the
@@ -44,7 +50,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         SaveFile::disabled()
     } else {
         match args.save_file.clone().or_else(save::default_path) {
-            Some(path) => SaveFile::open(path, minotty_store::unix_now()),
+            Some(path) => SaveFile::open(path, unix_now()),
             None => {
                 let mut save = SaveFile::disabled();
                 save.problem = Some(
@@ -212,7 +218,7 @@ fn play(args: &PlayArgs, mut local: Local, kitty: bool) -> anyhow::Result<Option
 /// Carries out what the App asked for with the local save: a finished game goes on the
 /// scoreboard, requests are answered. `problem` keeps the last failure to write the save.
 fn serve_locally(app: &mut App, local: &mut Local, now_ms: u64, problem: &mut Option<String>) {
-    let unix = minotty_store::unix_now();
+    let unix = unix_now();
     if let Some(game) = app.take_finished_game() {
         let response = local.record(game, unix);
         if let Response::GameRecorded(rec) = &response {
@@ -283,6 +289,13 @@ fn convert(k: event::KeyEvent) -> Option<KeyEvent> {
         alt: k.modifiers.contains(KeyModifiers::ALT),
     };
     Some(KeyEvent { key, mods, kind })
+}
+
+/// The system clock as Unix milliseconds (the save's times; the UI reads no clock).
+fn unix_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// Seed entropy for games: the UI reads no clock, so the front end brings some.

@@ -11,10 +11,10 @@ use minotty_protocol::{
     ProfileBest, SnapshotEntry,
 };
 use minotty_ui::Settings;
+use minotty_ui::boards::{self, Figures};
 use minotty_ui::{Request, Response};
 
 use super::save::{LocalGame, SaveFile, board_bests, to_hex};
-use crate::boards::{self, Figures};
 
 /// Recent games on the profile.
 const RECENT_GAMES: usize = 10;
@@ -310,7 +310,7 @@ impl Local {
                 })
             })
             .collect();
-        crate::charts::profile_charts(&ranked, &pace)
+        minotty_ui::profile_charts::profile_charts(&ranked, &pace)
     }
 
     /// Keeps a finished game (judged by the same rules as the server's leaderboards) and says

@@ -12,8 +12,8 @@
 //! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
 //! older or newer server still load.
 
+use crate::{BoardSize, ColorMode, Graphics, Key, Keymap, Settings};
 use minotty_engine::{Button, Handling, RulesetId};
-use minotty_ui::{BoardSize, ColorMode, Graphics, Key, Keymap, Settings};
 use serde_json::{Map, Value, json};
 
 /// The version of this form.
@@ -31,13 +31,13 @@ fn read_retry(map: &mut Keymap, stored: Option<&Value>) {
             let key = keys.iter().filter_map(Value::as_str).find_map(parse_key);
             // A key a button has stays the button's (the stored form keeps them apart), and
             // a menu key (written by hand) cannot retry.
-            let free = |k: &Key| map.lookup(*k).is_none() && minotty_ui::keymap::may_retry(*k);
+            let free = |k: &Key| map.lookup(*k).is_none() && crate::keymap::may_retry(*k);
             if let Some(key) = key.filter(free) {
                 map.bind_retry(key);
             }
         }
         None => {
-            let r = Key::Char(minotty_ui::keymap::DEFAULT_RETRY);
+            let r = Key::Char(crate::keymap::DEFAULT_RETRY);
             if map.lookup(r).is_none() {
                 map.bind_retry(r);
             }
