@@ -1,16 +1,13 @@
 //! Leaderboards from the store: pages of the store's boards turned into the
 //! [`LeaderboardPage`] the UI draws. The values shown (times, scores, ratings, the
 //! `leaderboard` command's plain text table) are formatted once, in `minotty_ui::boards`, which
-//! `minotty play`'s own scoreboard uses too; they are re-exported here for the server's callers.
+//! `minotty play`'s own scoreboard uses too; the server's callers import them from there.
 
 use minotty_domain::PlayerId;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
-pub use minotty_ui::boards::{
-    Figures, board_period, board_ruleset, columns, date, period, rating, recent_game, result,
-    solo_values, table, thousands, time, title,
-};
+use minotty_ui::boards::{Figures, board_ruleset, columns, period, rating, solo_values};
 
 use minotty_store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 

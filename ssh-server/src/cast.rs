@@ -402,7 +402,7 @@ pub(crate) mod tests {
         );
         let shown = screen_of(&events, 80, 24);
         let digits = score.to_string();
-        let grouped = crate::boards::thousands(score);
+        let grouped = minotty_ui::boards::thousands(score);
         assert!(
             shown.contains(&digits) || shown.contains(&grouped),
             "score {score} not on\n{shown}"

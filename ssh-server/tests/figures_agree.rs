@@ -3,7 +3,7 @@
 //! per second (one formatter, `minotty_ui::figures`), for a game played key by key in the App.
 
 use minotty_engine::ModeKind;
-use minotty_server::boards::{self, Figures};
+use minotty_ui::boards::{self, Figures};
 use minotty_ui::{App, AppContext, Key, KeyEvent};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -107,7 +107,7 @@ async fn a_stored_game_exports_as_an_asciicast_that_asciinema_plays() -> anyhow:
     let screen = vt.screen().contents();
     let score = game.stats().score;
     assert!(score > 0);
-    let grouped = minotty_server::boards::thousands(score);
+    let grouped = minotty_ui::boards::thousands(score);
     assert!(
         screen.contains(&score.to_string()) || screen.contains(&grouped),
         "score {score} not on\n{screen}"

@@ -126,7 +126,7 @@ async fn leaderboard(
         store,
         board,
         ruleset,
-        boards::board_period(period),
+        minotty_ui::boards::board_period(period),
         0,
         COMMAND_ROWS,
         None,
@@ -134,7 +134,7 @@ async fn leaderboard(
     )
     .await;
     match page {
-        Ok(page) => Outcome::ok(boards::table(&page)),
+        Ok(page) => Outcome::ok(minotty_ui::boards::table(&page)),
         Err(e) => {
             tracing::warn!(error = %e, "leaderboard command");
             Outcome::fail("the leaderboard could not be read; try again".into())

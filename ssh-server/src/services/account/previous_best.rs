@@ -47,7 +47,7 @@ pub(super) async fn all(
                 bests.push(ModeBest {
                     mode,
                     ruleset,
-                    best: boards::result(mode, boards::entry_figures(&e)),
+                    best: minotty_ui::boards::result(mode, boards::entry_figures(&e)),
                 });
             }
         }
@@ -89,7 +89,7 @@ pub(super) fn context(mode: ModeKind, before: &Entry, stats: &Stats) -> (String,
             .as_str()
             .to_owned(),
     };
-    (boards::result(mode, old), delta)
+    (minotty_ui::boards::result(mode, old), delta)
 }
 
 #[cfg(test)]

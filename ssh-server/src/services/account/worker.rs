@@ -423,7 +423,7 @@ impl Worker {
                 ruleset,
                 best: entry
                     .as_ref()
-                    .map(|e| boards::result(mode, boards::entry_figures(e))),
+                    .map(|e| minotty_ui::boards::result(mode, boards::entry_figures(e))),
                 rank: entry.as_ref().map(|e| e.rank),
                 game: entry.as_ref().map(|e| e.game.0),
             });
@@ -468,5 +468,5 @@ impl Worker {
 }
 
 fn recent_game(g: &GameRecord) -> RecentGame {
-    boards::recent_game(g.id.0, g.mode, g.ruleset, g.ended_at, &g.outcome, &g.stats)
+    minotty_ui::boards::recent_game(g.id.0, g.mode, g.ruleset, g.ended_at, &g.outcome, &g.stats)
 }
