@@ -1,0 +1,102 @@
+//! `minotty serve`: logging, the runtime, the host key, the database and its spool, the
+//! listeners, then [`minotty_server::run`] until Ctrl+C or SIGTERM.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use minotty_server::cluster::ClusterConfig;
+use minotty_server::config::ServeArgs;
+use minotty_server::{HostKey, Limits, ServerConfig};
+use minotty_store::Store;
+use minotty_store::spool::{Spool, SpoolLimits};
+
+use crate::side_tasks::SideTasks;
+
+/// How often the runtime's live task count is logged (`minotty::runtime`, debug).
+const RUNTIME_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// Serves until Ctrl+C or SIGTERM and the server has shut down; the binary's own tasks (the
+/// metrics endpoint, the runtime log) end after it, also when starting fails.
+pub fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    crate::logging::init_logging(args.log_format);
+    // Refused before anything starts: a cluster without its key (or with credentials that do
+    // not go together).
+    let cluster = args.cluster.config()?;
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let side = SideTasks::new();
+        // The runtime's live task count every 10 s, for soak runs (`tests/soak.sh` turns it on
+        // with `RUST_LOG=...,minotty::runtime=debug`).
+        side.log_runtime(RUNTIME_LOG_EVERY);
+        let served = run(args, cluster, &side).await;
+        side.finish().await;
+        served
+    })
+}
+
+/// From the host key to the server's end.
+async fn run(
+    args: ServeArgs,
+    cluster: Option<ClusterConfig>,
+    side: &SideTasks,
+) -> anyhow::Result<()> {
+    let (host_key, generated) = HostKey::load_or_generate(&args.host_key)?;
+    tracing::info!(
+        path = %args.host_key.display(),
+        fingerprint = %host_key.fingerprint(),
+        generated,
+        "host key"
+    );
+    println!("minotty host key fingerprint: {}", host_key.fingerprint());
+    let db = minotty_store::redacted_url(&args.db);
+    let store = Store::open(&args.db)
+        .await
+        .with_context(|| format!("opening the database {db}"))?;
+    tracing::info!(url = %db, backend = ?store.backend(), "database ready");
+    let spool_dir = args.spool_dir();
+    let observer = minotty_server::metrics::store_observer();
+    let spool = match Spool::open_observed(&spool_dir, SpoolLimits::default(), observer) {
+        Ok(spool) => {
+            tracing::info!(dir = %spool_dir.display(), waiting = spool.len(), "spool");
+            Some(spool)
+        }
+        Err(e) => {
+            tracing::error!(
+                error = %e,
+                "no spool: games and matches the database does not take are only logged"
+            );
+            None
+        }
+    };
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("listening on {}", args.listen))?;
+    if let Some(addr) = args.metrics_listen {
+        let metrics = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("listening for metrics on {addr}"))?;
+        if !addr.ip().is_loopback() {
+            tracing::warn!(%addr, "metrics and health served beyond loopback: firewall them");
+        }
+        tracing::info!(%addr, "metrics on /metrics, health on /health");
+        // Ends after the server: /health says 503 while it drains.
+        side.serve_metrics(metrics);
+    }
+    let tbp = args.tbp.bots();
+    for name in tbp.names() {
+        tracing::info!(bot = name, "TBP bot configured");
+    }
+    let config = ServerConfig {
+        host_key,
+        limits: Limits::from(&args.limits),
+        store: Some(store),
+        tbp,
+        cluster,
+        spool,
+    };
+    minotty_server::run(listener, config, crate::signal::shutdown_signal()).await
+}
