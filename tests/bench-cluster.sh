@@ -6,7 +6,7 @@
 # SECONDS seconds. With `--versus-seed` the load tool reports the clear-to-meter latency across
 # instances (the tetris on A, the meter on B).
 # Usage (from the repository root, after
-#   cargo build --release -p minotty-server -p minotty-tests --bins):
+#   cargo build --release -p minotty -p minotty-tests --bins):
 #   tests/bench-cluster.sh N [SECONDS [LOAD-TOOL FLAGS...]]
 # e.g. 100 matches:
 #   SERVER_ARGS="--versus-seed 1" tests/bench-cluster.sh 200 20 --versus rooms --versus-seed 1

@@ -2,7 +2,7 @@
 # Window-change flood figures for BENCHMARKS.md ("Window changes"): a fresh release server on
 # loopback with a throwaway database and host key, then minotty-resize-bench against it.
 # Usage (from the repository root, after
-#   cargo build --release -p minotty-server -p minotty-tests --bins):
+#   cargo build --release -p minotty -p minotty-tests --bins):
 #   tests/bench-resize.sh [BENCH FLAGS...]      e.g. tests/bench-resize.sh --changes 20000
 set -eu
 BIN=${BIN:-target/release}

@@ -2,7 +2,7 @@
 # Server load figures for BENCHMARKS.md ("Server load"): a fresh release server on loopback with
 # a throwaway database and host key, then N players from minotty-load for SECONDS seconds.
 # Usage (from the repository root, after
-#   cargo build --release -p minotty-server -p minotty-tests --bins):
+#   cargo build --release -p minotty -p minotty-tests --bins):
 #   tests/bench-server.sh N [SECONDS [LOAD-TOOL FLAGS...]]
 # e.g. 200 players in 100 versus rooms, with the clear-to-meter latency:
 #   SERVER_ARGS="--versus-seed 7" tests/bench-server.sh 200 20 --versus rooms --versus-seed 7

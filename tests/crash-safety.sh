@@ -4,7 +4,7 @@
 # each); after a restart on the same database every game the server acknowledged must be there
 # and `PRAGMA integrity_check` must say ok. See tests/src/bin/minotty-crash/main.rs.
 # Usage (from the repository root, after
-#   cargo build --release -p minotty-server -p minotty-tests --bins):
+#   cargo build --release -p minotty -p minotty-tests --bins):
 #   tests/crash-safety.sh [PLAYERS [KILL_AFTER [ROUNDS]]]     e.g. tests/crash-safety.sh 200 20 3
 # Environment: PORT (2350). The database, host key and server logs stay in the directory printed
 # first.

@@ -7,7 +7,7 @@
 # drift, threads, descriptors and tokio tasks (the server logs them every 10 s) min/max, and the
 # load tool's report (players dropped).
 # Usage (from the repository root, after
-#   cargo build --release -p minotty-server -p minotty-tests --bins):
+#   cargo build --release -p minotty -p minotty-tests --bins):
 #   tests/soak.sh MINUTES PLAYERS        e.g. tests/soak.sh 30 1000
 # Environment: PORT (2360), WARMUP (seconds after everyone is in; 120), OUT (directory for the
 # CSV and logs; a new one under /tmp, kept).

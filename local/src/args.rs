@@ -1,6 +1,6 @@
 //! The flags of `minotty play`. The server's command line (`minotty_server::config::Cli`)
 //! flattens them into its `play` subcommand, so `minotty play --help` reads as it always did
-//! (pinned by `ssh-server/tests/help_pinned.rs`).
+//! (pinned by `minotty/tests/help_pinned.rs`).
 
 use clap::Args;
 use minotty_engine::ModeKind;

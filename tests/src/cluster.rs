@@ -46,7 +46,7 @@ pub fn server_binary() -> anyhow::Result<PathBuf> {
         .ok_or_else(|| anyhow!("no directory above {}", exe.display()))?;
     if !bin.exists() {
         bail!(
-            "{} is missing: build it (`cargo build -p minotty-server`) or set MINOTTY_BIN",
+            "{} is missing: build it (`cargo build -p minotty`) or set MINOTTY_BIN",
             bin.display()
         );
     }
