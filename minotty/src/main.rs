@@ -10,6 +10,10 @@ use anyhow::Context;
 use minotty_server::HostKey;
 use minotty_server::config::{Command, ConfigError};
 
+/// The target of the binary's own log lines: `minotty`, as when they were all in `main.rs`, so
+/// that a log filter or collector naming it keeps working.
+const LOG_TARGET: &str = "minotty";
+
 fn main() -> anyhow::Result<()> {
     let loaded = match minotty_server::config::parse_with_config(std::env::args_os()) {
         Ok(loaded) => loaded,

@@ -46,6 +46,7 @@ async fn run(
 ) -> anyhow::Result<()> {
     let (host_key, generated) = HostKey::load_or_generate(&args.host_key)?;
     tracing::info!(
+        target: crate::LOG_TARGET,
         path = %args.host_key.display(),
         fingerprint = %host_key.fingerprint(),
         generated,
@@ -56,16 +57,27 @@ async fn run(
     let store = Store::open(&args.db)
         .await
         .with_context(|| format!("opening the database {db}"))?;
-    tracing::info!(url = %db, backend = ?store.backend(), "database ready");
+    tracing::info!(
+        target: crate::LOG_TARGET,
+        url = %db,
+        backend = ?store.backend(),
+        "database ready"
+    );
     let spool_dir = args.spool_dir();
     let observer = minotty_server::metrics::store_observer();
     let spool = match Spool::open_observed(&spool_dir, SpoolLimits::default(), observer) {
         Ok(spool) => {
-            tracing::info!(dir = %spool_dir.display(), waiting = spool.len(), "spool");
+            tracing::info!(
+                target: crate::LOG_TARGET,
+                dir = %spool_dir.display(),
+                waiting = spool.len(),
+                "spool"
+            );
             Some(spool)
         }
         Err(e) => {
             tracing::error!(
+                target: crate::LOG_TARGET,
                 error = %e,
                 "no spool: games and matches the database does not take are only logged"
             );
@@ -80,15 +92,23 @@ async fn run(
             .await
             .with_context(|| format!("listening for metrics on {addr}"))?;
         if !addr.ip().is_loopback() {
-            tracing::warn!(%addr, "metrics and health served beyond loopback: firewall them");
+            tracing::warn!(
+                target: crate::LOG_TARGET,
+                %addr,
+                "metrics and health served beyond loopback: firewall them"
+            );
         }
-        tracing::info!(%addr, "metrics on /metrics, health on /health");
+        tracing::info!(
+            target: crate::LOG_TARGET,
+            %addr,
+            "metrics on /metrics, health on /health"
+        );
         // Ends after the server: /health says 503 while it drains.
         side.serve_metrics(metrics);
     }
     let tbp = args.tbp.bots();
     for name in tbp.names() {
-        tracing::info!(bot = name, "TBP bot configured");
+        tracing::info!(target: crate::LOG_TARGET, bot = name, "TBP bot configured");
     }
     let config = ServerConfig {
         host_key,

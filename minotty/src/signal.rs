@@ -4,7 +4,7 @@
 pub async fn shutdown_signal() {
     let ctrl_c = async {
         if let Err(e) = tokio::signal::ctrl_c().await {
-            tracing::error!(error = %e, "cannot listen for Ctrl+C");
+            tracing::error!(target: crate::LOG_TARGET, error = %e, "cannot listen for Ctrl+C");
             std::future::pending::<()>().await;
         }
     };
@@ -15,7 +15,11 @@ pub async fn shutdown_signal() {
                 signal.recv().await;
             }
             Err(e) => {
-                tracing::error!(error = %e, "cannot listen for SIGTERM");
+                tracing::error!(
+                    target: crate::LOG_TARGET,
+                    error = %e,
+                    "cannot listen for SIGTERM"
+                );
                 std::future::pending::<()>().await;
             }
         }
@@ -23,7 +27,7 @@ pub async fn shutdown_signal() {
     #[cfg(not(unix))]
     let terminate = std::future::pending::<()>();
     tokio::select! {
-        () = ctrl_c => tracing::info!("Ctrl+C received"),
-        () = terminate => tracing::info!("SIGTERM received"),
+        () = ctrl_c => tracing::info!(target: crate::LOG_TARGET, "Ctrl+C received"),
+        () = terminate => tracing::info!(target: crate::LOG_TARGET, "SIGTERM received"),
     }
 }
