@@ -1,0 +1,107 @@
+//! [`RemoteTerminal`]: a session's screen as the client shows it, drawn by ratatui into the
+//! thread's scratch buffer and sent as the changes only.
+
+use ratatui::backend::Backend;
+use ratatui::buffer::{Buffer, Cell};
+use ratatui::layout::Rect;
+
+use super::ansi::AnsiBackend;
+use super::diff::{fill_gaps, group_by_style, take_changes};
+
+/// A screen's buffer keeps room for this many cells when its window shrinks (a 100x40
+/// screen's); beyond four times what it needs, it gives the rest back.
+const KEEP_CELLS: usize = 4_000;
+
+/// A ratatui terminal whose output is collected in memory.
+///
+/// A frame is rendered into a buffer of the thread's ([`SCRATCH`]), then compared with what
+/// the client shows (`shown`, the session's one screen-sized buffer), which takes the changes
+/// as they are found. The diff computes a unicode width only for cells that changed (ratatui's
+/// own computes one for every cell of every frame: that was a quarter of the server's CPU under
+/// load). Frames never place a cursor.
+///
+/// Why the scratch buffer is the thread's: a 100x40 buffer is 4,000 cells of 48 bytes, about
+/// 190 KiB. With a render buffer of its own per session, every frame cleared, filled and read
+/// one buffer and read and swapped another, cold in memory for any of hundreds of sessions:
+/// clearing and comparing were a third of the server's CPU in a versus load. The thread's
+/// buffer stays in cache; a session holds only `shown`.
+#[derive(Debug)]
+pub struct RemoteTerminal {
+    backend: AnsiBackend,
+    /// What the client's screen shows.
+    pub(super) shown: Buffer,
+}
+
+thread_local! {
+    /// The buffer frames are rendered into on this thread, reused by every session that draws
+    /// here (its `content` keeps the capacity of the largest screen drawn).
+    static SCRATCH: std::cell::RefCell<Buffer> = std::cell::RefCell::new(Buffer::empty(Rect::ZERO));
+}
+
+impl RemoteTerminal {
+    pub fn new(cols: u16, rows: u16) -> RemoteTerminal {
+        let area = Rect::new(0, 0, cols, rows);
+        RemoteTerminal {
+            backend: AnsiBackend::new(area.as_size()),
+            shown: Buffer::empty(area),
+        }
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        (self.backend.size.width, self.backend.size.height)
+    }
+
+    /// Resizes the drawing area; the next draw repaints everything. The screen's buffer is
+    /// reused: a new size allocates only when it is larger than any drawn before, and a much
+    /// smaller one gives the memory back.
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        let area = Rect::new(0, 0, cols, rows);
+        self.backend.size = area.as_size();
+        self.backend.forget_state();
+        // Clears the client's screen (attributes reset), which is what an empty buffer shows.
+        if let Err(never) = self.backend.clear() {
+            match never {}
+        }
+        let cells = area.area() as usize;
+        let content = &mut self.shown.content;
+        content.clear();
+        if content.capacity() > cells.max(KEEP_CELLS) * 4 {
+            content.shrink_to(cells);
+        }
+        content.resize(cells, Cell::EMPTY);
+        self.shown.area = area;
+    }
+
+    /// Cells the screen's buffer can hold without allocating, and where it is (a test shows
+    /// that resizing did not move it).
+    pub fn capacity(&self) -> (usize, *const Cell) {
+        (self.shown.content.capacity(), self.shown.content.as_ptr())
+    }
+
+    /// Draws a frame: `render` fills the screen's area of a cleared buffer; only the cells that
+    /// changed since the last frame are written.
+    pub fn draw(&mut self, render: impl FnOnce(Rect, &mut Buffer)) {
+        let area = self.shown.area;
+        SCRATCH.with_borrow_mut(|next| {
+            if next.area == area {
+                next.reset();
+            } else {
+                next.area = area;
+                next.content.clear();
+                next.content.resize(area.area() as usize, Cell::EMPTY);
+            }
+            render(area, next);
+            let mut changed = take_changes(&mut self.shown, next);
+            group_by_style(&mut changed, self.backend.style);
+            fill_gaps(&mut changed, next);
+            if let Err(never) = self.backend.draw(changed.into_iter()) {
+                match never {}
+            }
+        });
+    }
+
+    /// The bytes produced since the last call.
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.backend.out)
+    }
+}
