@@ -5,7 +5,7 @@
 #   cargo build --release -p minotty -p minotty-tests --bins):
 #   tests/bench-server.sh N [SECONDS [LOAD-TOOL FLAGS...]]
 # e.g. 200 players in 100 versus rooms, with the clear-to-meter latency:
-#   SERVER_ARGS="--versus-seed 7" tests/bench-server.sh 200 20 --versus rooms --versus-seed 7
+#   SERVER_ARGS="--versus-seed 8" tests/bench-server.sh 200 20 --versus rooms --versus-seed 8
 set -eu
 N=${1:?number of players}
 SECONDS_WINDOW=${2:-30}
