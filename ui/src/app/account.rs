@@ -148,7 +148,7 @@ impl App {
             (Identity::Guest, _) => OnlineNote::Guest,
             (Identity::Unreachable { .. }, _) => OnlineNote::Unreachable,
             (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
-                if *n == self.games =>
+                if *n == self.solo.games() =>
             {
                 OnlineNote::Recorded(rec)
             }
@@ -161,12 +161,12 @@ impl App {
     fn results_waiting(&self) -> bool {
         matches!(self.screen, Screen::Results | Screen::Game)
             && self.identity.keeps_records()
-            && self.session.as_ref().is_some_and(|s| s.game().is_over())
+            && self.solo.session().is_some_and(|s| s.game().is_over())
             && self
                 .account
                 .recorded
                 .as_ref()
-                .is_none_or(|(n, _)| *n != self.games)
+                .is_none_or(|(n, _)| *n != self.solo.games())
     }
 
     fn fetch_board(&mut self, board: &BoardScreen) {
@@ -332,7 +332,7 @@ impl App {
                                 note: Some(m),
                                 previous_best: None,
                             };
-                            self.account.recorded = Some((self.games, rec));
+                            self.account.recorded = Some((self.solo.games(), rec));
                             true
                         }
                         _ => false,
@@ -451,7 +451,7 @@ impl App {
                 }
             }
             Response::GameRecorded(rec) => {
-                if self.session.as_ref().is_some_and(|s| s.game().is_over()) {
+                if self.solo.session().is_some_and(|s| s.game().is_over()) {
                     let rec = GameRecorded {
                         note: rec.note.as_deref().map(clean),
                         previous_best: rec
@@ -460,7 +460,7 @@ impl App {
                             .map(|(best, delta)| (clean(best), clean(delta))),
                         ..rec.clone()
                     };
-                    self.account.recorded = Some((self.games, rec));
+                    self.account.recorded = Some((self.solo.games(), rec));
                 }
             }
             _ => return false,

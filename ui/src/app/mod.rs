@@ -4,13 +4,12 @@
 mod account;
 mod bests;
 mod doctor;
-mod leave;
 pub(crate) mod live;
 mod parked;
 mod puzzle;
 mod route;
-mod self_pause;
 mod snapshots;
+mod solo;
 mod unreachable;
 mod versus;
 
@@ -25,12 +24,10 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::screens::game::GameView;
 use crate::screens::help::{HelpScreen, HelpView};
 use crate::screens::menu::MenuView;
 use crate::screens::mode_select::{ModeSelect, ModeSelectView};
 use crate::screens::quit::{self, QuitAction};
-use crate::screens::results::ResultsView;
 use crate::screens::settings::{SettingsScreen, SettingsView};
 use crate::screens::too_small::TooSmallView;
 use crate::session::{GameSession, GameSetup};
@@ -74,21 +71,11 @@ pub struct App {
     quit_dialog: Option<bool>,
     menu_cursor: usize,
     modes: ModeSelect,
-    pause_cursor: usize,
-    /// "Leave this game?" is open over the pause menu (see `leave.rs`).
-    leave: Option<crate::screens::leave::LeaveTo>,
-    results_cursor: usize,
     settings_ui: SettingsScreen,
-    session: Option<GameSession>,
-    finished: Option<FinishedGame>,
-    recorded: bool,
+    /// The solo game (see `solo.rs`).
+    solo: solo::Solo,
     releases: bool,
-    pending: Option<GameSetup>,
-    seed: u64,
-    games: u64,
     now: u64,
-    /// Frames drawn on the game screen, for the FPS counter (`Settings::show_fps`).
-    fps: crate::fps::FpsMeter,
     last_esc: Option<u64>,
     quit: bool,
     dirty: bool,
@@ -104,10 +91,6 @@ pub struct App {
     snaps: snapshots::SnapshotState,
     /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
     fits: bool,
-    /// See [`AppContext::idle_pause_ms`].
-    idle_pause: Option<u64>,
-    /// When the last key arrived (or the last game started).
-    last_key: u64,
     /// [`Request::PuzzleProgress`] was sent.
     puzzle_asked: bool,
     /// The Live screen (see `live.rs`).
@@ -143,19 +126,10 @@ impl App {
                 descent_unlocked: ctx.descent_unlocked,
                 ..ModeSelect::default()
             },
-            pause_cursor: 0,
-            leave: None,
-            results_cursor: 0,
             settings_ui: SettingsScreen::default(),
-            session: None,
-            finished: None,
-            recorded: false,
+            solo: solo::Solo::new(ctx.seed, pending, ctx.idle_pause_ms),
             releases: true,
-            pending,
-            seed: ctx.seed,
-            games: 0,
             now: 0,
-            fps: crate::fps::FpsMeter::default(),
             last_esc: None,
             quit: false,
             dirty: true,
@@ -166,8 +140,6 @@ impl App {
             versus: versus::VersusState::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
-            idle_pause: ctx.idle_pause_ms,
-            last_key: 0,
             puzzle_asked: false,
             live: crate::screens::live::LiveState::default(),
             parked: None,
@@ -193,7 +165,7 @@ impl App {
     pub fn handle_key(&mut self, mut ev: KeyEvent, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
-        self.last_key = now;
+        self.solo.note_key(now);
         if ev.key == Key::Esc && ev.kind == KeyKind::Press {
             // Without release events a held Esc arrives as a stream of presses: only the
             // first of them may pause or resume.
@@ -205,7 +177,7 @@ impl App {
         if self.key_parked(ev, now) {
             return;
         }
-        if self.pending.is_some() {
+        if self.solo.has_pending() {
             self.tick(now);
         }
         if self.quit_dialog.is_none() && self.key_versus_notice(ev) {
@@ -224,8 +196,8 @@ impl App {
             match self.screen {
                 Screen::Menu => self.key_menu(ev),
                 Screen::ModeSelect => self.key_modes(ev, now),
-                Screen::Game => self.key_game(ev, now),
-                Screen::Results => self.key_results(ev, now),
+                Screen::Game => self.key_solo(false, ev, now),
+                Screen::Results => self.key_solo(true, ev, now),
                 Screen::Help => self.key_help(ev),
                 Screen::Settings => self.key_settings(ev),
                 Screen::Account => self.key_account(ev, now),
@@ -243,7 +215,7 @@ impl App {
         self.now = self.now.max(now_ms);
         let now = self.now;
         self.tick_parked(before, now);
-        if let Some(setup) = self.pending.take() {
+        if let Some(setup) = self.solo.take_pending() {
             self.start(setup, now);
         }
         match self.screen {
@@ -255,19 +227,20 @@ impl App {
         if self.screen != Screen::Game {
             return;
         }
-        if !self.fits || self.idle_pause_due().is_some_and(|at| now >= at) {
-            self.auto_pause(now);
+        if self.solo.session().is_none() {
+            return;
         }
-        let Some(s) = &mut self.session else { return };
-        self.dirty |= s.tick(now, &self.settings.keys);
-        if s.results_due() && self.quit_dialog.is_none() {
+        let (solo, ctx) = self.split_solo();
+        let changed = solo.tick(now, &ctx);
+        self.dirty |= changed;
+        if self.solo.results_due() && self.quit_dialog.is_none() {
             self.show_results();
         }
         self.record_finished();
     }
 
     pub fn next_wakeup(&self) -> Option<u64> {
-        if self.pending.is_some() {
+        if self.solo.has_pending() {
             return Some(self.now);
         }
         let screen = self.screen_wakeup();
@@ -278,22 +251,15 @@ impl App {
     }
 
     fn screen_wakeup(&self) -> Option<u64> {
-        match (&self.session, self.screen) {
+        match self.screen {
             // The results are due but a dialog held them back: move on at once.
-            (Some(s), Screen::Game) if s.results_due() => {
-                self.quit_dialog.is_none().then_some(self.now)
+            Screen::Game => {
+                self.solo
+                    .wakeup(self.now, self.quit_dialog.is_some(), self.snapshot_wakeup())
             }
-            (Some(s), Screen::Game) => [
-                s.next_wakeup(),
-                self.idle_pause_due(),
-                self.snapshot_wakeup(),
-            ]
-            .into_iter()
-            .flatten()
-            .min(),
-            (_, Screen::Account) => self.account_wakeup(),
-            (_, Screen::Versus) => self.versus_wakeup(),
-            (_, Screen::Live) => self.live_wakeup(),
+            Screen::Account => self.account_wakeup(),
+            Screen::Versus => self.versus_wakeup(),
+            Screen::Live => self.live_wakeup(),
             _ => None,
         }
     }
@@ -309,7 +275,7 @@ impl App {
         self.dirty |= fits != self.fits;
         self.fits = fits;
         if !fits && self.screen == Screen::Game {
-            self.auto_pause(self.now);
+            self.dirty |= self.solo.auto_pause(self.now, &self.settings.keys);
         }
     }
 
@@ -347,8 +313,21 @@ impl App {
             .render(area, buf);
             return;
         }
-        match (self.screen, &self.session) {
-            (Screen::Menu, _) | (Screen::Game | Screen::Results, None) => MenuView {
+        match (self.screen, self.solo.session()) {
+            (Screen::Game | Screen::Results, Some(_)) => self.solo.draw(
+                self.screen == Screen::Results,
+                area,
+                buf,
+                solo::View {
+                    settings: &self.settings,
+                    player: &self.player,
+                    theme,
+                    notice: self.snapshot_notice(),
+                    online: self.results_note(),
+                    now: self.now,
+                },
+            ),
+            (Screen::Menu | Screen::Game | Screen::Results, _) => MenuView {
                 cursor: self.menu_cursor,
                 player: &self.player,
                 notice: self.menu_notice(),
@@ -360,24 +339,6 @@ impl App {
                 state: &self.modes,
                 settings: &self.settings,
                 theme,
-            }
-            .render(area, buf),
-            (Screen::Game, Some(session)) => GameView {
-                session,
-                settings: &self.settings,
-                player: &self.player,
-                pause_cursor: self.pause_cursor,
-                leave: self.leave,
-                notice: self.snapshot_notice(),
-            }
-            .render(area, buf),
-            (Screen::Results, Some(session)) => ResultsView {
-                game: session.game(),
-                cursor: self.results_cursor,
-                theme,
-                online: self.results_note(),
-                finesse: session.finesse_faults(),
-                keys: &self.settings.keys,
             }
             .render(area, buf),
             (Screen::Help, _) => HelpView {
@@ -403,13 +364,6 @@ impl App {
             .render(area, buf),
             (Screen::Doctor, _) => self.render_doctor(area, buf, theme),
         }
-        if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
-        {
-            // Top right, on the title row at 80x24 (right of the player name), above it when taller.
-            let rate = self.fps.frame(self.now);
-            let text = crate::text::sfmt!(16; "{} fps", rate);
-            crate::draw::put_right(buf, area, area.y, text.as_str(), theme.dim());
-        }
         self.render_versus_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
         if let Some(yes) = self.quit_dialog {
@@ -422,9 +376,7 @@ impl App {
     pub fn set_release_events(&mut self, supported: bool) {
         self.dirty |= self.releases != supported;
         self.releases = supported;
-        if let Some(s) = &mut self.session {
-            s.set_synthesize(!supported);
-        }
+        self.solo.set_synthesize(!supported);
     }
 
     /// Whether the terminal reports key releases, as last told.
@@ -440,9 +392,7 @@ impl App {
     pub fn set_settings(&mut self, settings: Settings) {
         self.settings = settings.clamped();
         self.modes.ruleset = self.settings.ruleset;
-        if let Some(s) = &mut self.session {
-            s.apply_settings(&self.settings);
-        }
+        self.solo.apply_settings(&self.settings);
         self.dirty = true;
     }
 
@@ -518,33 +468,32 @@ impl App {
 
     /// The game that just ended, once (for leaderboards: its replay re-simulates it).
     pub fn take_finished_game(&mut self) -> Option<FinishedGame> {
-        self.finished.take()
+        self.solo.take_finished()
     }
 
     /// Whether a game is in progress on screen: counting down, running or paused (menus, help
     /// and settings opened from the pause menu, and the results, do not count).
     pub fn in_game(&self) -> bool {
-        (self.screen == Screen::Game && self.session.as_ref().is_some_and(|s| !s.is_over()))
+        (self.screen == Screen::Game && self.solo.session().is_some_and(|s| !s.is_over()))
             || (self.screen == Screen::Versus && self.versus_in_match())
     }
 
     /// Whether the game on screen is a paused solo game (its clock stopped, waiting on the
     /// player: a front end idles it out like a menu).
     pub fn game_paused(&self) -> bool {
-        self.screen == Screen::Game && self.session.as_ref().is_some_and(GameSession::is_paused)
+        self.screen == Screen::Game && self.solo.session().is_some_and(GameSession::is_paused)
     }
 
     /// The solo game being played now, for others to watch: counting down, running or paused,
     /// never over, never a versus game; with the number of games this App started, which
     /// tells one game from the next.
     pub fn live_game(&self) -> Option<(u64, &Game)> {
-        let s = self.session.as_ref()?;
-        (!s.is_over() && !s.is_versus()).then(|| (self.games, s.game()))
+        self.solo.live_game()
     }
 
     /// The solo game in progress or last played.
     pub fn game(&self) -> Option<&Game> {
-        self.session.as_ref().map(GameSession::game)
+        self.solo.session().map(GameSession::game)
     }
 
     /// Milliseconds between frames at the player's frame rate (front ends draw no faster).
@@ -577,60 +526,51 @@ impl App {
     }
 
     fn start(&mut self, setup: GameSetup, now: u64) {
-        self.games += 1;
-        let seed = mix(self.seed ^ now.rotate_left(23) ^ self.games.wrapping_mul(0x9E37));
-        self.session = Some(GameSession::new(
-            setup,
-            seed as u32,
-            &self.settings,
-            !self.releases,
-            now,
-        ));
+        self.solo.start(setup, now, &self.settings, self.releases);
         self.screen = Screen::Game;
-        self.pause_cursor = 0;
-        self.leave = None;
-        self.results_cursor = 0;
-        self.recorded = false;
         self.dirty = true;
-        // A game started without a key (`play`, a start mode) is not idle from the outset.
-        self.last_key = now;
     }
 
     fn show_results(&mut self) {
+        self.solo.open_results();
         self.screen = Screen::Results;
-        self.results_cursor = 0;
         self.dirty = true;
     }
 
     fn record_finished(&mut self) {
-        self.note_puzzle_progress();
-        let Some(s) = &self.session else { return };
-        let game = s.game();
-        if self.recorded {
-            return;
+        let (solo, mut ctx) = self.split_solo();
+        solo.record_finished(&mut ctx);
+    }
+
+    /// The solo game, and what it needs of the rest of the App.
+    fn split_solo(&mut self) -> (&mut solo::Solo, solo::Ctx<'_>) {
+        let ctx = solo::Ctx {
+            settings: &self.settings,
+            releases: self.releases,
+            fits: self.fits,
+            modes: &mut self.modes,
+            requests: &mut self.requests,
+        };
+        (&mut self.solo, ctx)
+    }
+
+    /// A key on the game screen or the results (`results`), carried out.
+    fn key_solo(&mut self, results: bool, ev: KeyEvent, now: u64) -> bool {
+        let (solo, mut ctx) = self.split_solo();
+        match solo.handle_key(results, ev, now, &mut ctx) {
+            solo::Outcome::Ignored => return false,
+            solo::Outcome::Changed => {}
+            solo::Outcome::Show(screen) => self.screen = screen,
+            solo::Outcome::Settings => self.open_settings(Screen::Game),
+            solo::Outcome::Help => self.open_help(Screen::Game),
+            solo::Outcome::AskQuit(yes) => return self.ask_quit(yes),
+            solo::Outcome::Snapshot => self.take_snapshot(now),
         }
-        if let Some((reason, won)) = game.outcome() {
-            self.recorded = true;
-            self.finished = Some(FinishedGame {
-                kind: game.mode().kind,
-                replay: game.replay(),
-                stats: *game.stats(),
-                reason,
-                won,
-            });
-        }
+        true
     }
 }
 
 /// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`.
 fn ruleset_for(kind: ModeKind, chosen: minotty_engine::RulesetId) -> minotty_engine::RulesetId {
     crate::rules::preset_ruleset(kind, chosen)
-}
-
-/// SplitMix64's finaliser: spreads a seed's bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

@@ -63,18 +63,9 @@ impl App {
             return Some(offer.parked);
         }
         self.tick(now_ms);
-        let s = self.session.as_mut()?;
-        if s.is_versus() || s.is_over() {
-            return None;
-        }
-        s.pause(self.now, &self.settings.keys);
-        if s.is_over() {
-            // The pause was the input that reached the input cap: the game ended and is
-            // handed over as any finished game.
-            self.record_finished();
-            return None;
-        }
-        let session = self.session.take()?;
+        let now = self.now;
+        let (solo, mut ctx) = self.split_solo();
+        let session = solo.park(now, &mut ctx)?;
         self.screen = Screen::Menu;
         self.dirty = true;
         Some(ParkedGame { session })
@@ -121,17 +112,10 @@ impl App {
         let Some(offer) = self.parked.take() else {
             return;
         };
-        let mut session = offer.parked.session;
-        session.rebase(now);
-        session.set_synthesize(!self.releases);
-        session.apply_settings(&self.settings);
-        self.session = Some(session);
+        self.solo
+            .resume_parked(offer.parked.session, now, &self.settings, self.releases);
         self.quit_dialog = None;
         self.screen = Screen::Game;
-        self.pause_cursor = 0;
-        self.results_cursor = 0;
-        self.recorded = false;
-        self.last_key = now;
     }
 
     /// The offer's clock shows whole seconds: the next time it changes.

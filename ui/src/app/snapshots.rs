@@ -35,7 +35,7 @@ pub(super) struct SnapshotState {
 impl App {
     /// Ctrl+S in a solo game: asks the front end to store a snapshot of it.
     pub(super) fn take_snapshot(&mut self, now: u64) {
-        let Some(s) = &self.session else { return };
+        let Some(s) = self.solo.session() else { return };
         if s.is_versus() {
             return;
         }
