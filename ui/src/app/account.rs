@@ -254,7 +254,9 @@ impl App {
                     self.account.sub = None;
                     self.screen = Screen::Settings;
                 }
-                KeysAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
+                KeysAction::AskQuit => {
+                    return self.ask_quit(self.menus.settings_back() != Screen::Game);
+                }
             },
         }
         true

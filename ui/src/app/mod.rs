@@ -5,6 +5,7 @@ mod account;
 mod bests;
 mod doctor;
 pub(crate) mod live;
+mod menus;
 mod parked;
 mod puzzle;
 mod route;
@@ -24,11 +25,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::screens::help::{HelpScreen, HelpView};
-use crate::screens::menu::MenuView;
-use crate::screens::mode_select::{ModeSelect, ModeSelectView};
-use crate::screens::quit::{self, QuitAction};
-use crate::screens::settings::{SettingsScreen, SettingsView};
+use crate::screens::quit::QuitAction;
 use crate::screens::too_small::TooSmallView;
 use crate::session::{GameSession, GameSetup};
 use crate::settings::Settings;
@@ -64,14 +61,9 @@ pub struct App {
     settings: Settings,
     settings_changed: bool,
     screen: Screen,
-    help_back: Screen,
-    help: HelpScreen,
-    settings_back: Screen,
-    /// The quit confirmation, when open: whether "Quit" is selected.
-    quit_dialog: Option<bool>,
-    menu_cursor: usize,
-    modes: ModeSelect,
-    settings_ui: SettingsScreen,
+    /// The menus, the mode select, the help, the settings and the quit question (see
+    /// `menus.rs`).
+    menus: menus::Menus,
     /// The solo game (see `solo.rs`).
     solo: solo::Solo,
     releases: bool,
@@ -91,8 +83,6 @@ pub struct App {
     snaps: snapshots::SnapshotState,
     /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
     fits: bool,
-    /// [`Request::PuzzleProgress`] was sent.
-    puzzle_asked: bool,
     /// The Live screen (see `live.rs`).
     live: crate::screens::live::LiveState,
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
@@ -116,17 +106,7 @@ impl App {
             settings: ctx.settings.clamped(),
             settings_changed: false,
             screen: Screen::Menu,
-            help_back: Screen::Menu,
-            help: HelpScreen::default(),
-            settings_back: Screen::Menu,
-            quit_dialog: None,
-            menu_cursor: 0,
-            modes: ModeSelect {
-                ruleset,
-                descent_unlocked: ctx.descent_unlocked,
-                ..ModeSelect::default()
-            },
-            settings_ui: SettingsScreen::default(),
+            menus: menus::Menus::new(ruleset, ctx.descent_unlocked),
             solo: solo::Solo::new(ctx.seed, pending, ctx.idle_pause_ms),
             releases: true,
             now: 0,
@@ -140,7 +120,6 @@ impl App {
             versus: versus::VersusState::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
-            puzzle_asked: false,
             live: crate::screens::live::LiveState::default(),
             parked: None,
             doctor: doctor::DoctorState::default(),
@@ -180,26 +159,24 @@ impl App {
         if self.solo.has_pending() {
             self.tick(now);
         }
-        if self.quit_dialog.is_none() && self.key_versus_notice(ev) {
+        if !self.menus.quit_open() && self.key_versus_notice(ev) {
             self.dirty = true;
             return;
         }
-        let changed = if let Some(yes) = &mut self.quit_dialog {
-            match quit::handle(yes, ev) {
+        let changed = if let Some(action) = self.menus.key_quit(ev) {
+            match action {
                 QuitAction::Quit => self.quit = true,
-                QuitAction::Stay => self.quit_dialog = None,
-                QuitAction::Moved => {}
+                QuitAction::Stay | QuitAction::Moved => {}
                 QuitAction::None => return,
             }
             true
         } else {
             match self.screen {
-                Screen::Menu => self.key_menu(ev),
-                Screen::ModeSelect => self.key_modes(ev, now),
+                Screen::Menu | Screen::ModeSelect | Screen::Help | Screen::Settings => {
+                    self.key_menus(ev, now)
+                }
                 Screen::Game => self.key_solo(false, ev, now),
                 Screen::Results => self.key_solo(true, ev, now),
-                Screen::Help => self.key_help(ev),
-                Screen::Settings => self.key_settings(ev),
                 Screen::Account => self.key_account(ev, now),
                 Screen::Versus => self.key_versus(ev, now),
                 Screen::Live => self.key_live(ev, now),
@@ -233,7 +210,7 @@ impl App {
         let (solo, ctx) = self.split_solo();
         let changed = solo.tick(now, &ctx);
         self.dirty |= changed;
-        if self.solo.results_due() && self.quit_dialog.is_none() {
+        if self.solo.results_due() && !self.menus.quit_open() {
             self.show_results();
         }
         self.record_finished();
@@ -255,7 +232,7 @@ impl App {
             // The results are due but a dialog held them back: move on at once.
             Screen::Game => {
                 self.solo
-                    .wakeup(self.now, self.quit_dialog.is_some(), self.snapshot_wakeup())
+                    .wakeup(self.now, self.menus.quit_open(), self.snapshot_wakeup())
             }
             Screen::Account => self.account_wakeup(),
             Screen::Versus => self.versus_wakeup(),
@@ -327,33 +304,20 @@ impl App {
                     now: self.now,
                 },
             ),
-            (Screen::Menu | Screen::Game | Screen::Results, _) => MenuView {
-                cursor: self.menu_cursor,
-                player: &self.player,
-                notice: self.menu_notice(),
-                guest: self.identity == Identity::Guest,
-                theme,
-            }
-            .render(area, buf),
-            (Screen::ModeSelect, _) => ModeSelectView {
-                state: &self.modes,
-                settings: &self.settings,
-                theme,
-            }
-            .render(area, buf),
-            (Screen::Help, _) => HelpView {
-                state: &self.help,
-                keys: &self.settings.keys,
-                releases: self.releases,
-                theme,
-            }
-            .render(area, buf),
-            (Screen::Settings, _) => SettingsView {
-                state: &self.settings_ui,
-                settings: &self.settings,
-                theme,
-            }
-            .render(area, buf),
+            (Screen::Menu | Screen::ModeSelect | Screen::Help | Screen::Settings, _)
+            | (Screen::Game | Screen::Results, None) => self.menus.draw(
+                self.screen,
+                area,
+                buf,
+                menus::View {
+                    settings: &self.settings,
+                    player: &self.player,
+                    notice: self.menu_notice(),
+                    guest: self.identity == Identity::Guest,
+                    releases: self.releases,
+                    theme,
+                },
+            ),
             (Screen::Account, _) => self.render_account(area, buf, theme),
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
             (Screen::Live, _) => crate::screens::live::LiveScreenView {
@@ -366,9 +330,7 @@ impl App {
         }
         self.render_versus_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
-        if let Some(yes) = self.quit_dialog {
-            quit::draw(buf, area, yes, theme);
-        }
+        self.menus.draw_quit(area, buf, theme);
     }
 
     /// Tells the App whether the terminal reports key releases. Without them, releases are
@@ -391,7 +353,7 @@ impl App {
     /// Replaces the settings (e.g. once the player's stored ones are loaded).
     pub fn set_settings(&mut self, settings: Settings) {
         self.settings = settings.clamped();
-        self.modes.ruleset = self.settings.ruleset;
+        self.menus.set_ruleset(self.settings.ruleset);
         self.solo.apply_settings(&self.settings);
         self.dirty = true;
     }
@@ -416,31 +378,10 @@ impl App {
     pub fn deliver(&mut self, response: Response, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
-        if let Response::PuzzleProgress { cleared, completed } = response {
-            let cleared = if completed {
-                minotty_engine::puzzle::STAGE_COUNT
-            } else {
-                cleared
-            };
-            self.modes.note_puzzle_cleared(cleared);
+        let Some(response) = self.menus.on_response(response, &mut self.requests) else {
             self.dirty = true;
             return;
-        }
-        let response = match self.bests_response(response) {
-            Some(response) => response,
-            None => return,
         };
-        if matches!(response, Response::SignedIn { .. }) {
-            // Progress made before signing in belongs to the account now, and an account the
-            // key was linked to may have more.
-            if self.modes.puzzle_cleared > 0 {
-                let stage = self.modes.puzzle_cleared;
-                self.request(Request::PuzzleCleared { stage });
-            }
-            if self.puzzle_asked {
-                self.request(Request::PuzzleProgress);
-            }
-        }
         if self.doctor_response(&response) {
             self.dirty = true;
             if matches!(response, Response::Doctor(_)) {
@@ -504,13 +445,12 @@ impl App {
     /// Whether Descent can be played (it is locked until the player finishes Puzzle; the
     /// front end says so with [`App::set_descent_unlocked`] or [`AppContext::descent_unlocked`]).
     pub fn descent_unlocked(&self) -> bool {
-        self.modes.descent_unlocked
+        self.menus.modes().descent_unlocked
     }
 
     /// Unlocks (or locks) Descent in the mode list.
     pub fn set_descent_unlocked(&mut self, unlocked: bool) {
-        if self.modes.descent_unlocked != unlocked {
-            self.modes.descent_unlocked = unlocked;
+        if self.menus.set_descent_unlocked(unlocked) {
             self.dirty = true;
         }
     }
@@ -548,7 +488,7 @@ impl App {
             settings: &self.settings,
             releases: self.releases,
             fits: self.fits,
-            modes: &mut self.modes,
+            modes: self.menus.modes_mut(),
             requests: &mut self.requests,
         };
         (&mut self.solo, ctx)

@@ -114,7 +114,7 @@ impl App {
         };
         self.solo
             .resume_parked(offer.parked.session, now, &self.settings, self.releases);
-        self.quit_dialog = None;
+        self.menus.close_quit();
         self.screen = Screen::Game;
     }
 

@@ -10,20 +10,19 @@ impl App {
     /// The highest puzzle stage cleared, as far as this App knows (the store's answer to
     /// [`Request::PuzzleProgress`], and every stage cleared since).
     pub fn puzzle_cleared(&self) -> u8 {
-        self.modes.puzzle_cleared
+        self.menus.modes().puzzle_cleared
     }
 
     /// Whether every puzzle stage has been cleared (unlocks what puzzle mode unlocks).
     pub fn puzzle_completed(&self) -> bool {
-        self.modes.puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
+        self.menus.modes().puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
     }
 
     /// Opens the mode select; the first time, asks for the player's puzzle progress.
     pub(super) fn open_modes(&mut self) {
         self.screen = Screen::ModeSelect;
         self.ask_bests();
-        if !self.puzzle_asked {
-            self.puzzle_asked = true;
+        if self.menus.ask_puzzle() {
             self.request(Request::PuzzleProgress);
         }
     }

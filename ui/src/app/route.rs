@@ -1,51 +1,72 @@
-//! Key routing: each screen's handler turns a key into an action; the App carries it out.
+//! Key routing for the menus: the menus turn a key into an [`menus::Outcome`] (see
+//! `menus/keys.rs`); the App carries out what concerns other features.
 
-use super::{App, Screen};
+use super::{App, Screen, menus};
 use crate::keys::KeyEvent;
-use crate::screens::help::{HelpAction, HelpScreen};
-use crate::screens::menu::{self, MenuAction};
+use crate::screens::menu::MenuAction;
 use crate::screens::mode_select::ModeAction;
-use crate::screens::settings::{SettingsAction, SettingsScreen};
 
 impl App {
     pub(super) fn ask_quit(&mut self, yes: bool) -> bool {
-        self.quit_dialog = Some(yes);
+        self.menus.ask_quit(yes);
         true
     }
 
-    pub(super) fn key_menu(&mut self, ev: KeyEvent) -> bool {
-        if self.key_menu_retry(ev) {
+    /// A key on a menu screen (the main menu, the mode select, the help, the settings).
+    pub(super) fn key_menus(&mut self, ev: KeyEvent, now: u64) -> bool {
+        if self.screen == Screen::Menu && self.key_menu_retry(ev) {
             return true;
         }
-        match menu::handle(&mut self.menu_cursor, ev) {
-            MenuAction::None => return false,
-            MenuAction::Moved => {}
+        match self.menus.handle_key(self.screen, ev, &mut self.settings) {
+            menus::Outcome::Ignored => return false,
+            menus::Outcome::Changed => {}
+            menus::Outcome::Show(screen) => self.screen = screen,
+            menus::Outcome::Open(action) => self.open_from_menu(action),
+            menus::Outcome::Modes(key) => return self.carry_out_modes(key, now),
+            menus::Outcome::SettingsChanged => {
+                self.settings_changed = true;
+                self.settings_touched();
+                self.solo.apply_settings(&self.settings);
+            }
+            menus::Outcome::SettingsLeft(back) => {
+                self.settings_left();
+                self.screen = back;
+            }
+            menus::Outcome::Keys => self.open_keys(),
+            menus::Outcome::Doctor => self.open_doctor(Some(Screen::Settings)),
+        }
+        true
+    }
+
+    /// A main menu entry that another feature opens.
+    fn open_from_menu(&mut self, action: MenuAction) {
+        match action {
             MenuAction::Play => self.open_modes(),
             MenuAction::Versus => self.open_versus(),
             MenuAction::Leaderboards => self.open_leaderboards(),
             MenuAction::Profile => self.open_profile(),
-            MenuAction::Settings => self.open_settings(Screen::Menu),
-            MenuAction::Help => self.open_help(Screen::Menu),
             MenuAction::Live => self.open_live(false),
-            MenuAction::AskQuit => return self.ask_quit(true),
+            // The menus carry these out themselves.
+            MenuAction::None
+            | MenuAction::Moved
+            | MenuAction::Settings
+            | MenuAction::Help
+            | MenuAction::AskQuit => {}
         }
-        true
     }
 
-    pub(super) fn key_modes(&mut self, ev: KeyEvent, now: u64) -> bool {
-        let options_were_open = self.modes.focus.is_some();
-        let action = self.modes.handle(ev, &self.settings);
+    /// What a key on the mode select asks of other features.
+    fn carry_out_modes(&mut self, key: menus::ModesKey, now: u64) -> bool {
         // Entering the custom options: the snapshots it can start from are listed afresh.
-        if !options_were_open && self.modes.focus.is_some() {
+        if key.options_opened {
             self.load_snapshots();
         }
         // The ruleset chosen is remembered with the settings (stored on leaving the screen).
-        if self.modes.ruleset != self.settings.ruleset {
-            self.settings.ruleset = self.modes.ruleset;
+        if key.ruleset_changed {
             self.settings_changed = true;
             self.settings_touched();
         }
-        match action {
+        match key.action {
             ModeAction::None => return false,
             ModeAction::Changed => {}
             ModeAction::Start(setup) => {
@@ -56,51 +77,20 @@ impl App {
                 self.settings_left();
                 self.screen = Screen::Menu;
             }
-            ModeAction::AskQuit => return self.ask_quit(true),
+            // The menus opened the quit question.
+            ModeAction::AskQuit => {}
             ModeAction::DeleteSnapshot(id) => self.delete_snapshot(id),
         }
         true
     }
 
-    pub(super) fn key_help(&mut self, ev: KeyEvent) -> bool {
-        match self.help.handle(ev) {
-            HelpAction::None => return false,
-            HelpAction::Moved => {}
-            HelpAction::Back => self.screen = self.help_back,
-            HelpAction::AskQuit => return self.ask_quit(self.help_back != Screen::Game),
-        }
-        true
-    }
-
-    pub(super) fn key_settings(&mut self, ev: KeyEvent) -> bool {
-        match self.settings_ui.handle(ev, &mut self.settings) {
-            SettingsAction::None => return false,
-            SettingsAction::Moved => {}
-            SettingsAction::Changed => {
-                self.settings_changed = true;
-                self.settings_touched();
-                self.solo.apply_settings(&self.settings);
-            }
-            SettingsAction::Back => {
-                self.settings_left();
-                self.screen = self.settings_back;
-            }
-            SettingsAction::Account => self.open_keys(),
-            SettingsAction::Doctor => self.open_doctor(Some(Screen::Settings)),
-            SettingsAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
-        }
-        true
-    }
-
     pub(super) fn open_settings(&mut self, back: Screen) {
-        self.settings_back = back;
-        self.settings_ui = SettingsScreen::default();
+        self.menus.open_settings(back);
         self.screen = Screen::Settings;
     }
 
     pub(super) fn open_help(&mut self, back: Screen) {
-        self.help_back = back;
-        self.help = HelpScreen::default();
+        self.menus.open_help(back);
         self.screen = Screen::Help;
     }
 }

@@ -83,7 +83,7 @@ impl App {
             Response::SnapshotFailed { message } => note(&mut self.snaps, clean(message)),
             Response::Snapshots(list) => {
                 self.snaps.listing = false;
-                self.modes.set_snapshots(list.clone());
+                self.menus.modes_mut().set_snapshots(list.clone());
             }
             Response::Offline | Response::Error { .. } if self.snaps.saving > 0 => {
                 let text = match response {
@@ -94,7 +94,7 @@ impl App {
             }
             Response::Offline | Response::Error { .. } if self.snaps.listing => {
                 self.snaps.listing = false;
-                self.modes.set_snapshots(Vec::new());
+                self.menus.modes_mut().set_snapshots(Vec::new());
             }
             _ => return false,
         }
