@@ -5,6 +5,8 @@
 //! an [`Outcome`] (see `route.rs`). Keys are in `menus/keys.rs`.
 
 mod keys;
+#[cfg(test)]
+mod tests;
 
 pub(super) use keys::{ModesKey, Outcome};
 

@@ -8,6 +8,8 @@
 mod keys;
 mod leave;
 mod self_pause;
+#[cfg(test)]
+mod tests;
 
 use minotty_engine::Game;
 use ratatui::buffer::Buffer;
