@@ -326,7 +326,7 @@ impl App {
                 now: self.now,
             }
             .render(area, buf),
-            (Screen::Doctor, _) => self.render_doctor(area, buf, theme),
+            (Screen::Doctor, _) => self.doctor.draw(area, buf, theme),
         }
         self.render_versus_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
@@ -382,13 +382,15 @@ impl App {
             self.dirty = true;
             return;
         };
-        if self.doctor_response(&response) {
+        if self.doctor.on_response(&response) {
             self.dirty = true;
             if matches!(response, Response::Doctor(_)) {
                 return;
             }
         }
-        if self.snapshot_response(&response, now)
+        if self
+            .snaps
+            .on_response(&response, now, self.menus.modes_mut())
             || self.live_response(&response, now)
             || self.unreachable_response(&response)
             || self.account_response(&response, now)
