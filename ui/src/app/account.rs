@@ -35,7 +35,7 @@ pub(super) enum Sub {
 /// The state of the account screens.
 #[derive(Debug, Default)]
 pub(super) struct AccountState {
-    pub(super) sub: Option<Sub>,
+    sub: Option<Sub>,
     /// The screen a replay was opened from.
     under: Option<Sub>,
     /// The game whose replay was asked for.
@@ -47,6 +47,36 @@ pub(super) struct AccountState {
     /// The player connected with an SSH key and chose to play as a guest this time: told how
     /// to get an account with that key, not to connect with one.
     chose_guest: bool,
+}
+
+impl AccountState {
+    /// Shows the "account unreachable" screen (see `unreachable.rs`).
+    pub(super) fn show_unreachable(&mut self) {
+        self.sub = Some(Sub::Unreachable(Unreachable::default()));
+    }
+
+    /// The "account unreachable" screen, when it is the one shown.
+    pub(super) fn unreachable_screen(&mut self) -> Option<&mut Unreachable> {
+        match &mut self.sub {
+            Some(Sub::Unreachable(u)) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// Whether the "account unreachable" screen is the one shown.
+    pub(super) fn shows_unreachable(&self) -> bool {
+        matches!(self.sub, Some(Sub::Unreachable(_)))
+    }
+
+    /// Shows the welcome screen, its name field holding `suggested`.
+    pub(super) fn show_welcome(&mut self, suggested: &str) {
+        self.sub = Some(Sub::Welcome(Welcome::new(suggested)));
+    }
+
+    /// Closes the sub-screen shown.
+    pub(super) fn close(&mut self) {
+        self.sub = None;
+    }
 }
 
 const NOT_REGISTERED: &str = "Passwords and keys belong to registered players. Connect with an \
