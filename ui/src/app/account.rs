@@ -35,7 +35,7 @@ pub(super) enum Sub {
 /// The state of the account screens.
 #[derive(Debug, Default)]
 pub(super) struct AccountState {
-    pub(super) sub: Option<Sub>,
+    sub: Option<Sub>,
     /// The screen a replay was opened from.
     under: Option<Sub>,
     /// The game whose replay was asked for.
@@ -47,6 +47,36 @@ pub(super) struct AccountState {
     /// The player connected with an SSH key and chose to play as a guest this time: told how
     /// to get an account with that key, not to connect with one.
     chose_guest: bool,
+}
+
+impl AccountState {
+    /// Shows the "account unreachable" screen (see `unreachable.rs`).
+    pub(super) fn show_unreachable(&mut self) {
+        self.sub = Some(Sub::Unreachable(Unreachable::default()));
+    }
+
+    /// The "account unreachable" screen, when it is the one shown.
+    pub(super) fn unreachable_screen(&mut self) -> Option<&mut Unreachable> {
+        match &mut self.sub {
+            Some(Sub::Unreachable(u)) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// Whether the "account unreachable" screen is the one shown.
+    pub(super) fn shows_unreachable(&self) -> bool {
+        matches!(self.sub, Some(Sub::Unreachable(_)))
+    }
+
+    /// Shows the welcome screen, its name field holding `suggested`.
+    pub(super) fn show_welcome(&mut self, suggested: &str) {
+        self.sub = Some(Sub::Welcome(Welcome::new(suggested)));
+    }
+
+    /// Closes the sub-screen shown.
+    pub(super) fn close(&mut self) {
+        self.sub = None;
+    }
 }
 
 const NOT_REGISTERED: &str = "Passwords and keys belong to registered players. Connect with an \
@@ -148,7 +178,7 @@ impl App {
             (Identity::Guest, _) => OnlineNote::Guest,
             (Identity::Unreachable { .. }, _) => OnlineNote::Unreachable,
             (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
-                if *n == self.games =>
+                if *n == self.solo.games() =>
             {
                 OnlineNote::Recorded(rec)
             }
@@ -161,12 +191,12 @@ impl App {
     fn results_waiting(&self) -> bool {
         matches!(self.screen, Screen::Results | Screen::Game)
             && self.identity.keeps_records()
-            && self.session.as_ref().is_some_and(|s| s.game().is_over())
+            && self.solo.session().is_some_and(|s| s.game().is_over())
             && self
                 .account
                 .recorded
                 .as_ref()
-                .is_none_or(|(n, _)| *n != self.games)
+                .is_none_or(|(n, _)| *n != self.solo.games())
     }
 
     fn fetch_board(&mut self, board: &BoardScreen) {
@@ -254,7 +284,9 @@ impl App {
                     self.account.sub = None;
                     self.screen = Screen::Settings;
                 }
-                KeysAction::AskQuit => return self.ask_quit(self.settings_back != Screen::Game),
+                KeysAction::AskQuit => {
+                    return self.ask_quit(self.menus.settings_back() != Screen::Game);
+                }
             },
         }
         true
@@ -332,7 +364,7 @@ impl App {
                                 note: Some(m),
                                 previous_best: None,
                             };
-                            self.account.recorded = Some((self.games, rec));
+                            self.account.recorded = Some((self.solo.games(), rec));
                             true
                         }
                         _ => false,
@@ -451,7 +483,7 @@ impl App {
                 }
             }
             Response::GameRecorded(rec) => {
-                if self.session.as_ref().is_some_and(|s| s.game().is_over()) {
+                if self.solo.session().is_some_and(|s| s.game().is_over()) {
                     let rec = GameRecorded {
                         note: rec.note.as_deref().map(clean),
                         previous_best: rec
@@ -460,7 +492,7 @@ impl App {
                             .map(|(best, delta)| (clean(best), clean(delta))),
                         ..rec.clone()
                     };
-                    self.account.recorded = Some((self.games, rec));
+                    self.account.recorded = Some((self.solo.games(), rec));
                 }
             }
             _ => return false,

@@ -1,10 +1,10 @@
 //! The player's personal bests for the mode select: asked each time it opens (a game may have
-//! been stored since), kept cleaned of control characters.
+//! been stored since). The answer goes to the menus, cleaned of control characters (see
+//! `menus.rs`).
 
 use super::App;
-use crate::screens::account_form::clean;
-use crate::{Request, Response};
-use minotty_protocol::{Identity, ModeBest};
+use crate::Request;
+use minotty_protocol::Identity;
 
 impl App {
     /// Asks for the bests, when the player has any to be asked for.
@@ -15,21 +15,5 @@ impl App {
         ) {
             self.request(Request::Bests);
         }
-    }
-
-    /// Takes a [`Response::Bests`] (`None`), or hands any other response back.
-    pub(super) fn bests_response(&mut self, response: Response) -> Option<Response> {
-        let Response::Bests(bests) = response else {
-            return Some(response);
-        };
-        self.modes.bests = bests
-            .into_iter()
-            .map(|b| ModeBest {
-                best: clean(&b.best),
-                ..b
-            })
-            .collect();
-        self.dirty = true;
-        None
     }
 }

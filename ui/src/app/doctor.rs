@@ -14,50 +14,64 @@ use crate::{Request, Response};
 /// The doctor's part of the App.
 #[derive(Debug, Default)]
 pub(super) struct DoctorState {
-    pub screen: DoctorScreen,
+    screen: DoctorScreen,
     /// Where Esc goes back to.
-    pub back: Option<Screen>,
+    back: Option<Screen>,
     /// Opened by the `doctor` command: leaving it ends the session.
-    pub exits: bool,
+    exits: bool,
 }
 
-impl App {
-    /// Opens the Doctor screen and asks for a report; `back: None` means leaving it quits.
-    pub(super) fn open_doctor(&mut self, back: Option<Screen>) {
-        self.doctor.back = back;
-        self.doctor.exits = back.is_none();
-        self.doctor.screen.scroll = 0;
-        self.screen = Screen::Doctor;
-        self.run_doctor();
+/// What a key on the Doctor screen asks of the App.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    Ignored,
+    Changed,
+    /// Show this screen (Esc, back where the doctor was opened from).
+    Show(Screen),
+    /// Esc on a doctor opened by the `doctor` command: the session ends.
+    Quit,
+    AskQuit,
+}
+
+impl DoctorState {
+    /// Opens the Doctor screen (the App shows it) and asks for a report; `back: None` means
+    /// leaving it quits.
+    pub(super) fn open(&mut self, back: Option<Screen>, requests: &mut Vec<Request>) {
+        self.back = back;
+        self.exits = back.is_none();
+        self.screen.scroll = 0;
+        self.run(requests);
     }
 
-    fn run_doctor(&mut self) {
-        if self.doctor.screen.running {
+    fn run(&mut self, requests: &mut Vec<Request>) {
+        if self.screen.running {
             return;
         }
-        self.doctor.screen.running = true;
-        self.request(Request::RunDoctor);
+        self.screen.running = true;
+        requests.push(Request::RunDoctor);
     }
 
-    pub(super) fn key_doctor(&mut self, ev: KeyEvent) -> bool {
-        match self.doctor.screen.handle(ev) {
-            DoctorAction::None => return false,
-            DoctorAction::Moved => {}
-            DoctorAction::Rerun => self.run_doctor(),
-            DoctorAction::Back => match self.doctor.back {
-                Some(back) => self.screen = back,
-                None => self.quit = true,
+    pub(super) fn handle_key(&mut self, ev: KeyEvent, requests: &mut Vec<Request>) -> Outcome {
+        match self.screen.handle(ev) {
+            DoctorAction::None => Outcome::Ignored,
+            DoctorAction::Moved => Outcome::Changed,
+            DoctorAction::Rerun => {
+                self.run(requests);
+                Outcome::Changed
+            }
+            DoctorAction::Back => match self.back {
+                Some(back) => Outcome::Show(back),
+                None => Outcome::Quit,
             },
-            DoctorAction::AskQuit => return self.ask_quit(true),
+            DoctorAction::AskQuit => Outcome::AskQuit,
         }
-        true
     }
 
     /// Takes the doctor's answers; whether the response was one.
-    pub(super) fn doctor_response(&mut self, response: &Response) -> bool {
+    pub(super) fn on_response(&mut self, response: &Response) -> bool {
         match response {
             Response::Doctor(report) => {
-                let s = &mut self.doctor.screen;
+                let s = &mut self.screen;
                 s.report = Some((**report).clone());
                 s.running = false;
                 s.unavailable = false;
@@ -65,22 +79,41 @@ impl App {
                 true
             }
             // No one to ask (`minotty play`).
-            Response::Offline if self.doctor.screen.running => {
-                self.doctor.screen.running = false;
-                self.doctor.screen.unavailable = true;
+            Response::Offline if self.screen.running => {
+                self.screen.running = false;
+                self.screen.unavailable = true;
                 true
             }
             _ => false,
         }
     }
 
-    pub(super) fn render_doctor(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
+    pub(super) fn draw(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
         DoctorView {
-            state: &self.doctor.screen,
+            state: &self.screen,
             theme,
-            exits: self.doctor.exits,
+            exits: self.exits,
         }
         .render(area, buf);
+    }
+}
+
+impl App {
+    /// Opens the Doctor screen and asks for a report; `back: None` means leaving it quits.
+    pub(super) fn open_doctor(&mut self, back: Option<Screen>) {
+        self.doctor.open(back, &mut self.requests);
+        self.screen = Screen::Doctor;
+    }
+
+    pub(super) fn key_doctor(&mut self, ev: KeyEvent) -> bool {
+        match self.doctor.handle_key(ev, &mut self.requests) {
+            Outcome::Ignored => return false,
+            Outcome::Changed => {}
+            Outcome::Show(back) => self.screen = back,
+            Outcome::Quit => self.quit = true,
+            Outcome::AskQuit => return self.ask_quit(true),
+        }
+        true
     }
 
     /// Whether the Doctor screen is waiting for a report (tests and front ends).

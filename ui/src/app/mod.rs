@@ -4,13 +4,13 @@
 mod account;
 mod bests;
 mod doctor;
-mod leave;
 pub(crate) mod live;
+mod menus;
 mod parked;
 mod puzzle;
 mod route;
-mod self_pause;
 mod snapshots;
+mod solo;
 mod unreachable;
 mod versus;
 
@@ -25,13 +25,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::screens::game::GameView;
-use crate::screens::help::{HelpScreen, HelpView};
-use crate::screens::menu::MenuView;
-use crate::screens::mode_select::{ModeSelect, ModeSelectView};
-use crate::screens::quit::{self, QuitAction};
-use crate::screens::results::ResultsView;
-use crate::screens::settings::{SettingsScreen, SettingsView};
+use crate::screens::quit::QuitAction;
 use crate::screens::too_small::TooSmallView;
 use crate::session::{GameSession, GameSetup};
 use crate::settings::Settings;
@@ -67,28 +61,13 @@ pub struct App {
     settings: Settings,
     settings_changed: bool,
     screen: Screen,
-    help_back: Screen,
-    help: HelpScreen,
-    settings_back: Screen,
-    /// The quit confirmation, when open: whether "Quit" is selected.
-    quit_dialog: Option<bool>,
-    menu_cursor: usize,
-    modes: ModeSelect,
-    pause_cursor: usize,
-    /// "Leave this game?" is open over the pause menu (see `leave.rs`).
-    leave: Option<crate::screens::leave::LeaveTo>,
-    results_cursor: usize,
-    settings_ui: SettingsScreen,
-    session: Option<GameSession>,
-    finished: Option<FinishedGame>,
-    recorded: bool,
+    /// The menus, the mode select, the help, the settings and the quit question (see
+    /// `menus.rs`).
+    menus: menus::Menus,
+    /// The solo game (see `solo.rs`).
+    solo: solo::Solo,
     releases: bool,
-    pending: Option<GameSetup>,
-    seed: u64,
-    games: u64,
     now: u64,
-    /// Frames drawn on the game screen, for the FPS counter (`Settings::show_fps`).
-    fps: crate::fps::FpsMeter,
     last_esc: Option<u64>,
     quit: bool,
     dirty: bool,
@@ -104,12 +83,6 @@ pub struct App {
     snaps: snapshots::SnapshotState,
     /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
     fits: bool,
-    /// See [`AppContext::idle_pause_ms`].
-    idle_pause: Option<u64>,
-    /// When the last key arrived (or the last game started).
-    last_key: u64,
-    /// [`Request::PuzzleProgress`] was sent.
-    puzzle_asked: bool,
     /// The Live screen (see `live.rs`).
     live: crate::screens::live::LiveState,
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
@@ -133,29 +106,10 @@ impl App {
             settings: ctx.settings.clamped(),
             settings_changed: false,
             screen: Screen::Menu,
-            help_back: Screen::Menu,
-            help: HelpScreen::default(),
-            settings_back: Screen::Menu,
-            quit_dialog: None,
-            menu_cursor: 0,
-            modes: ModeSelect {
-                ruleset,
-                descent_unlocked: ctx.descent_unlocked,
-                ..ModeSelect::default()
-            },
-            pause_cursor: 0,
-            leave: None,
-            results_cursor: 0,
-            settings_ui: SettingsScreen::default(),
-            session: None,
-            finished: None,
-            recorded: false,
+            menus: menus::Menus::new(ruleset, ctx.descent_unlocked),
+            solo: solo::Solo::new(ctx.seed, pending, ctx.idle_pause_ms),
             releases: true,
-            pending,
-            seed: ctx.seed,
-            games: 0,
             now: 0,
-            fps: crate::fps::FpsMeter::default(),
             last_esc: None,
             quit: false,
             dirty: true,
@@ -166,9 +120,6 @@ impl App {
             versus: versus::VersusState::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
-            idle_pause: ctx.idle_pause_ms,
-            last_key: 0,
-            puzzle_asked: false,
             live: crate::screens::live::LiveState::default(),
             parked: None,
             doctor: doctor::DoctorState::default(),
@@ -193,7 +144,7 @@ impl App {
     pub fn handle_key(&mut self, mut ev: KeyEvent, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
-        self.last_key = now;
+        self.solo.note_key(now);
         if ev.key == Key::Esc && ev.kind == KeyKind::Press {
             // Without release events a held Esc arrives as a stream of presses: only the
             // first of them may pause or resume.
@@ -205,29 +156,27 @@ impl App {
         if self.key_parked(ev, now) {
             return;
         }
-        if self.pending.is_some() {
+        if self.solo.has_pending() {
             self.tick(now);
         }
-        if self.quit_dialog.is_none() && self.key_versus_notice(ev) {
+        if !self.menus.quit_open() && self.key_versus_notice(ev) {
             self.dirty = true;
             return;
         }
-        let changed = if let Some(yes) = &mut self.quit_dialog {
-            match quit::handle(yes, ev) {
+        let changed = if let Some(action) = self.menus.key_quit(ev) {
+            match action {
                 QuitAction::Quit => self.quit = true,
-                QuitAction::Stay => self.quit_dialog = None,
-                QuitAction::Moved => {}
+                QuitAction::Stay | QuitAction::Moved => {}
                 QuitAction::None => return,
             }
             true
         } else {
             match self.screen {
-                Screen::Menu => self.key_menu(ev),
-                Screen::ModeSelect => self.key_modes(ev, now),
-                Screen::Game => self.key_game(ev, now),
-                Screen::Results => self.key_results(ev, now),
-                Screen::Help => self.key_help(ev),
-                Screen::Settings => self.key_settings(ev),
+                Screen::Menu | Screen::ModeSelect | Screen::Help | Screen::Settings => {
+                    self.key_menus(ev, now)
+                }
+                Screen::Game => self.key_solo(false, ev, now),
+                Screen::Results => self.key_solo(true, ev, now),
                 Screen::Account => self.key_account(ev, now),
                 Screen::Versus => self.key_versus(ev, now),
                 Screen::Live => self.key_live(ev, now),
@@ -243,7 +192,7 @@ impl App {
         self.now = self.now.max(now_ms);
         let now = self.now;
         self.tick_parked(before, now);
-        if let Some(setup) = self.pending.take() {
+        if let Some(setup) = self.solo.take_pending() {
             self.start(setup, now);
         }
         match self.screen {
@@ -255,19 +204,20 @@ impl App {
         if self.screen != Screen::Game {
             return;
         }
-        if !self.fits || self.idle_pause_due().is_some_and(|at| now >= at) {
-            self.auto_pause(now);
+        if self.solo.session().is_none() {
+            return;
         }
-        let Some(s) = &mut self.session else { return };
-        self.dirty |= s.tick(now, &self.settings.keys);
-        if s.results_due() && self.quit_dialog.is_none() {
+        let (solo, ctx) = self.split_solo();
+        let changed = solo.tick(now, &ctx);
+        self.dirty |= changed;
+        if self.solo.results_due() && !self.menus.quit_open() {
             self.show_results();
         }
         self.record_finished();
     }
 
     pub fn next_wakeup(&self) -> Option<u64> {
-        if self.pending.is_some() {
+        if self.solo.has_pending() {
             return Some(self.now);
         }
         let screen = self.screen_wakeup();
@@ -278,22 +228,15 @@ impl App {
     }
 
     fn screen_wakeup(&self) -> Option<u64> {
-        match (&self.session, self.screen) {
+        match self.screen {
             // The results are due but a dialog held them back: move on at once.
-            (Some(s), Screen::Game) if s.results_due() => {
-                self.quit_dialog.is_none().then_some(self.now)
+            Screen::Game => {
+                self.solo
+                    .wakeup(self.now, self.menus.quit_open(), self.snapshot_wakeup())
             }
-            (Some(s), Screen::Game) => [
-                s.next_wakeup(),
-                self.idle_pause_due(),
-                self.snapshot_wakeup(),
-            ]
-            .into_iter()
-            .flatten()
-            .min(),
-            (_, Screen::Account) => self.account_wakeup(),
-            (_, Screen::Versus) => self.versus_wakeup(),
-            (_, Screen::Live) => self.live_wakeup(),
+            Screen::Account => self.account_wakeup(),
+            Screen::Versus => self.versus_wakeup(),
+            Screen::Live => self.live_wakeup(),
             _ => None,
         }
     }
@@ -309,7 +252,7 @@ impl App {
         self.dirty |= fits != self.fits;
         self.fits = fits;
         if !fits && self.screen == Screen::Game {
-            self.auto_pause(self.now);
+            self.dirty |= self.solo.auto_pause(self.now, &self.settings.keys);
         }
     }
 
@@ -347,52 +290,34 @@ impl App {
             .render(area, buf);
             return;
         }
-        match (self.screen, &self.session) {
-            (Screen::Menu, _) | (Screen::Game | Screen::Results, None) => MenuView {
-                cursor: self.menu_cursor,
-                player: &self.player,
-                notice: self.menu_notice(),
-                guest: self.identity == Identity::Guest,
-                theme,
-            }
-            .render(area, buf),
-            (Screen::ModeSelect, _) => ModeSelectView {
-                state: &self.modes,
-                settings: &self.settings,
-                theme,
-            }
-            .render(area, buf),
-            (Screen::Game, Some(session)) => GameView {
-                session,
-                settings: &self.settings,
-                player: &self.player,
-                pause_cursor: self.pause_cursor,
-                leave: self.leave,
-                notice: self.snapshot_notice(),
-            }
-            .render(area, buf),
-            (Screen::Results, Some(session)) => ResultsView {
-                game: session.game(),
-                cursor: self.results_cursor,
-                theme,
-                online: self.results_note(),
-                finesse: session.finesse_faults(),
-                keys: &self.settings.keys,
-            }
-            .render(area, buf),
-            (Screen::Help, _) => HelpView {
-                state: &self.help,
-                keys: &self.settings.keys,
-                releases: self.releases,
-                theme,
-            }
-            .render(area, buf),
-            (Screen::Settings, _) => SettingsView {
-                state: &self.settings_ui,
-                settings: &self.settings,
-                theme,
-            }
-            .render(area, buf),
+        match (self.screen, self.solo.session()) {
+            (Screen::Game | Screen::Results, Some(_)) => self.solo.draw(
+                self.screen == Screen::Results,
+                area,
+                buf,
+                solo::View {
+                    settings: &self.settings,
+                    player: &self.player,
+                    theme,
+                    notice: self.snapshot_notice(),
+                    online: self.results_note(),
+                    now: self.now,
+                },
+            ),
+            (Screen::Menu | Screen::ModeSelect | Screen::Help | Screen::Settings, _)
+            | (Screen::Game | Screen::Results, None) => self.menus.draw(
+                self.screen,
+                area,
+                buf,
+                menus::View {
+                    settings: &self.settings,
+                    player: &self.player,
+                    notice: self.menu_notice(),
+                    guest: self.identity == Identity::Guest,
+                    releases: self.releases,
+                    theme,
+                },
+            ),
             (Screen::Account, _) => self.render_account(area, buf, theme),
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
             (Screen::Live, _) => crate::screens::live::LiveScreenView {
@@ -401,20 +326,11 @@ impl App {
                 now: self.now,
             }
             .render(area, buf),
-            (Screen::Doctor, _) => self.render_doctor(area, buf, theme),
-        }
-        if self.settings.show_fps && matches!((self.screen, &self.session), (Screen::Game, Some(_)))
-        {
-            // Top right, on the title row at 80x24 (right of the player name), above it when taller.
-            let rate = self.fps.frame(self.now);
-            let text = crate::text::sfmt!(16; "{} fps", rate);
-            crate::draw::put_right(buf, area, area.y, text.as_str(), theme.dim());
+            (Screen::Doctor, _) => self.doctor.draw(area, buf, theme),
         }
         self.render_versus_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
-        if let Some(yes) = self.quit_dialog {
-            quit::draw(buf, area, yes, theme);
-        }
+        self.menus.draw_quit(area, buf, theme);
     }
 
     /// Tells the App whether the terminal reports key releases. Without them, releases are
@@ -422,9 +338,7 @@ impl App {
     pub fn set_release_events(&mut self, supported: bool) {
         self.dirty |= self.releases != supported;
         self.releases = supported;
-        if let Some(s) = &mut self.session {
-            s.set_synthesize(!supported);
-        }
+        self.solo.set_synthesize(!supported);
     }
 
     /// Whether the terminal reports key releases, as last told.
@@ -439,10 +353,8 @@ impl App {
     /// Replaces the settings (e.g. once the player's stored ones are loaded).
     pub fn set_settings(&mut self, settings: Settings) {
         self.settings = settings.clamped();
-        self.modes.ruleset = self.settings.ruleset;
-        if let Some(s) = &mut self.session {
-            s.apply_settings(&self.settings);
-        }
+        self.menus.set_ruleset(self.settings.ruleset);
+        self.solo.apply_settings(&self.settings);
         self.dirty = true;
     }
 
@@ -466,38 +378,19 @@ impl App {
     pub fn deliver(&mut self, response: Response, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
-        if let Response::PuzzleProgress { cleared, completed } = response {
-            let cleared = if completed {
-                minotty_engine::puzzle::STAGE_COUNT
-            } else {
-                cleared
-            };
-            self.modes.note_puzzle_cleared(cleared);
+        let Some(response) = self.menus.on_response(response, &mut self.requests) else {
             self.dirty = true;
             return;
-        }
-        let response = match self.bests_response(response) {
-            Some(response) => response,
-            None => return,
         };
-        if matches!(response, Response::SignedIn { .. }) {
-            // Progress made before signing in belongs to the account now, and an account the
-            // key was linked to may have more.
-            if self.modes.puzzle_cleared > 0 {
-                let stage = self.modes.puzzle_cleared;
-                self.request(Request::PuzzleCleared { stage });
-            }
-            if self.puzzle_asked {
-                self.request(Request::PuzzleProgress);
-            }
-        }
-        if self.doctor_response(&response) {
+        if self.doctor.on_response(&response) {
             self.dirty = true;
             if matches!(response, Response::Doctor(_)) {
                 return;
             }
         }
-        if self.snapshot_response(&response, now)
+        if self
+            .snaps
+            .on_response(&response, now, self.menus.modes_mut())
             || self.live_response(&response, now)
             || self.unreachable_response(&response)
             || self.account_response(&response, now)
@@ -518,33 +411,32 @@ impl App {
 
     /// The game that just ended, once (for leaderboards: its replay re-simulates it).
     pub fn take_finished_game(&mut self) -> Option<FinishedGame> {
-        self.finished.take()
+        self.solo.take_finished()
     }
 
     /// Whether a game is in progress on screen: counting down, running or paused (menus, help
     /// and settings opened from the pause menu, and the results, do not count).
     pub fn in_game(&self) -> bool {
-        (self.screen == Screen::Game && self.session.as_ref().is_some_and(|s| !s.is_over()))
+        (self.screen == Screen::Game && self.solo.session().is_some_and(|s| !s.is_over()))
             || (self.screen == Screen::Versus && self.versus_in_match())
     }
 
     /// Whether the game on screen is a paused solo game (its clock stopped, waiting on the
     /// player: a front end idles it out like a menu).
     pub fn game_paused(&self) -> bool {
-        self.screen == Screen::Game && self.session.as_ref().is_some_and(GameSession::is_paused)
+        self.screen == Screen::Game && self.solo.session().is_some_and(GameSession::is_paused)
     }
 
     /// The solo game being played now, for others to watch: counting down, running or paused,
     /// never over, never a versus game; with the number of games this App started, which
     /// tells one game from the next.
     pub fn live_game(&self) -> Option<(u64, &Game)> {
-        let s = self.session.as_ref()?;
-        (!s.is_over() && !s.is_versus()).then(|| (self.games, s.game()))
+        self.solo.live_game()
     }
 
     /// The solo game in progress or last played.
     pub fn game(&self) -> Option<&Game> {
-        self.session.as_ref().map(GameSession::game)
+        self.solo.session().map(GameSession::game)
     }
 
     /// Milliseconds between frames at the player's frame rate (front ends draw no faster).
@@ -555,13 +447,12 @@ impl App {
     /// Whether Descent can be played (it is locked until the player finishes Puzzle; the
     /// front end says so with [`App::set_descent_unlocked`] or [`AppContext::descent_unlocked`]).
     pub fn descent_unlocked(&self) -> bool {
-        self.modes.descent_unlocked
+        self.menus.modes().descent_unlocked
     }
 
     /// Unlocks (or locks) Descent in the mode list.
     pub fn set_descent_unlocked(&mut self, unlocked: bool) {
-        if self.modes.descent_unlocked != unlocked {
-            self.modes.descent_unlocked = unlocked;
+        if self.menus.set_descent_unlocked(unlocked) {
             self.dirty = true;
         }
     }
@@ -577,60 +468,51 @@ impl App {
     }
 
     fn start(&mut self, setup: GameSetup, now: u64) {
-        self.games += 1;
-        let seed = mix(self.seed ^ now.rotate_left(23) ^ self.games.wrapping_mul(0x9E37));
-        self.session = Some(GameSession::new(
-            setup,
-            seed as u32,
-            &self.settings,
-            !self.releases,
-            now,
-        ));
+        self.solo.start(setup, now, &self.settings, self.releases);
         self.screen = Screen::Game;
-        self.pause_cursor = 0;
-        self.leave = None;
-        self.results_cursor = 0;
-        self.recorded = false;
         self.dirty = true;
-        // A game started without a key (`play`, a start mode) is not idle from the outset.
-        self.last_key = now;
     }
 
     fn show_results(&mut self) {
+        self.solo.open_results();
         self.screen = Screen::Results;
-        self.results_cursor = 0;
         self.dirty = true;
     }
 
     fn record_finished(&mut self) {
-        self.note_puzzle_progress();
-        let Some(s) = &self.session else { return };
-        let game = s.game();
-        if self.recorded {
-            return;
+        let (solo, mut ctx) = self.split_solo();
+        solo.record_finished(&mut ctx);
+    }
+
+    /// The solo game, and what it needs of the rest of the App.
+    fn split_solo(&mut self) -> (&mut solo::Solo, solo::Ctx<'_>) {
+        let ctx = solo::Ctx {
+            settings: &self.settings,
+            releases: self.releases,
+            fits: self.fits,
+            modes: self.menus.modes_mut(),
+            requests: &mut self.requests,
+        };
+        (&mut self.solo, ctx)
+    }
+
+    /// A key on the game screen or the results (`results`), carried out.
+    fn key_solo(&mut self, results: bool, ev: KeyEvent, now: u64) -> bool {
+        let (solo, mut ctx) = self.split_solo();
+        match solo.handle_key(results, ev, now, &mut ctx) {
+            solo::Outcome::Ignored => return false,
+            solo::Outcome::Changed => {}
+            solo::Outcome::Show(screen) => self.screen = screen,
+            solo::Outcome::Settings => self.open_settings(Screen::Game),
+            solo::Outcome::Help => self.open_help(Screen::Game),
+            solo::Outcome::AskQuit(yes) => return self.ask_quit(yes),
+            solo::Outcome::Snapshot => self.take_snapshot(now),
         }
-        if let Some((reason, won)) = game.outcome() {
-            self.recorded = true;
-            self.finished = Some(FinishedGame {
-                kind: game.mode().kind,
-                replay: game.replay(),
-                stats: *game.stats(),
-                reason,
-                won,
-            });
-        }
+        true
     }
 }
 
 /// The ruleset a preset of `kind` plays when the player's chosen one is `chosen`.
 fn ruleset_for(kind: ModeKind, chosen: minotty_engine::RulesetId) -> minotty_engine::RulesetId {
     crate::rules::preset_ruleset(kind, chosen)
-}
-
-/// SplitMix64's finaliser: spreads a seed's bits.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

@@ -49,6 +49,43 @@ impl Offer {
         self.away_ms
             .saturating_add(now.saturating_sub(self.offered_at))
     }
+
+    /// The answer a key gives: `Some(true)` Enter resumes, `Some(false)` Esc discards, `None`
+    /// every other key (the offer waits, taking it).
+    fn answer(ev: KeyEvent) -> Option<bool> {
+        if ev.kind != KeyKind::Press {
+            return None;
+        }
+        match ev.key {
+            Key::Enter => Some(true),
+            Key::Esc => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The offer's clock shows whole seconds: the next time it changes.
+    fn wakeup(&self, now: u64) -> u64 {
+        let away = self.away_at(now);
+        now + (1000 - away % 1000)
+    }
+
+    /// Whether the clock shows another second at `now` than at `before`.
+    fn second_changed(&self, before: u64, now: u64) -> bool {
+        self.away_at(before) / 1000 != self.away_at(now) / 1000
+    }
+
+    fn draw(&self, area: Rect, buf: &mut Buffer, theme: Theme, now: u64) {
+        let secs = self.away_at(now) / 1000;
+        let inner = draw::dialog(buf, area, 56, 9, theme, "GAME WAITING");
+        let kind = self.parked.kind().title();
+        let line =
+            sfmt!(80; "Your {} game from {}:{:02} ago is waiting", kind, secs / 60, secs % 60);
+        draw::put_centered(buf, inner, inner.y + 1, line.as_str(), theme.title());
+        let stats = self.parked.game().stats();
+        let detail = sfmt!(80; "score {}, {} lines", stats.score, stats.lines);
+        draw::put_centered(buf, inner, inner.y + 3, detail.as_str(), theme.text());
+        draw::hint(buf, inner, "Enter resume   Esc discard", theme);
+    }
 }
 
 impl App {
@@ -63,18 +100,9 @@ impl App {
             return Some(offer.parked);
         }
         self.tick(now_ms);
-        let s = self.session.as_mut()?;
-        if s.is_versus() || s.is_over() {
-            return None;
-        }
-        s.pause(self.now, &self.settings.keys);
-        if s.is_over() {
-            // The pause was the input that reached the input cap: the game ended and is
-            // handed over as any finished game.
-            self.record_finished();
-            return None;
-        }
-        let session = self.session.take()?;
+        let now = self.now;
+        let (solo, mut ctx) = self.split_solo();
+        let session = solo.park(now, &mut ctx)?;
         self.screen = Screen::Menu;
         self.dirty = true;
         Some(ParkedGame { session })
@@ -105,13 +133,10 @@ impl App {
         if self.parked.is_none() {
             return false;
         }
-        if ev.kind != KeyKind::Press {
-            return true;
-        }
-        match ev.key {
-            Key::Enter => self.resume_parked(now),
-            Key::Esc => self.parked = None,
-            _ => return true,
+        match Offer::answer(ev) {
+            Some(true) => self.resume_parked(now),
+            Some(false) => self.parked = None,
+            None => return true,
         }
         self.dirty = true;
         true
@@ -121,46 +146,31 @@ impl App {
         let Some(offer) = self.parked.take() else {
             return;
         };
-        let mut session = offer.parked.session;
-        session.rebase(now);
-        session.set_synthesize(!self.releases);
-        session.apply_settings(&self.settings);
-        self.session = Some(session);
-        self.quit_dialog = None;
+        self.solo
+            .resume_parked(offer.parked.session, now, &self.settings, self.releases);
+        self.menus.close_quit();
         self.screen = Screen::Game;
-        self.pause_cursor = 0;
-        self.results_cursor = 0;
-        self.recorded = false;
-        self.last_key = now;
     }
 
     /// The offer's clock shows whole seconds: the next time it changes.
     pub(super) fn parked_wakeup(&self) -> Option<u64> {
-        let offer = self.parked.as_ref()?;
-        let away = offer.away_at(self.now);
-        Some(self.now + (1000 - away % 1000))
+        Some(self.parked.as_ref()?.wakeup(self.now))
     }
 
     /// Marks the screen dirty when the offer's clock moved on to another second.
     pub(super) fn tick_parked(&mut self, before: u64, now: u64) {
-        if let Some(offer) = &self.parked
-            && offer.away_at(before) / 1000 != offer.away_at(now) / 1000
+        if self
+            .parked
+            .as_ref()
+            .is_some_and(|offer| offer.second_changed(before, now))
         {
             self.dirty = true;
         }
     }
 
     pub(super) fn render_parked(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
-        let Some(offer) = &self.parked else { return };
-        let secs = offer.away_at(self.now) / 1000;
-        let inner = draw::dialog(buf, area, 56, 9, theme, "GAME WAITING");
-        let kind = offer.parked.kind().title();
-        let line =
-            sfmt!(80; "Your {} game from {}:{:02} ago is waiting", kind, secs / 60, secs % 60);
-        draw::put_centered(buf, inner, inner.y + 1, line.as_str(), theme.title());
-        let stats = offer.parked.game().stats();
-        let detail = sfmt!(80; "score {}, {} lines", stats.score, stats.lines);
-        draw::put_centered(buf, inner, inner.y + 3, detail.as_str(), theme.text());
-        draw::hint(buf, inner, "Enter resume   Esc discard", theme);
+        if let Some(offer) = &self.parked {
+            offer.draw(area, buf, theme, self.now);
+        }
     }
 }

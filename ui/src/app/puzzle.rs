@@ -3,47 +3,44 @@
 
 use super::{App, Screen};
 use crate::Request;
-use crate::session::GameSession;
+use crate::screens::mode_select::ModeSelect;
+use minotty_engine::Game;
 
 impl App {
     /// The highest puzzle stage cleared, as far as this App knows (the store's answer to
     /// [`Request::PuzzleProgress`], and every stage cleared since).
     pub fn puzzle_cleared(&self) -> u8 {
-        self.modes.puzzle_cleared
+        self.menus.modes().puzzle_cleared
     }
 
     /// Whether every puzzle stage has been cleared (unlocks what puzzle mode unlocks).
     pub fn puzzle_completed(&self) -> bool {
-        self.modes.puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
+        self.menus.modes().puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
     }
 
     /// Opens the mode select; the first time, asks for the player's puzzle progress.
     pub(super) fn open_modes(&mut self) {
         self.screen = Screen::ModeSelect;
         self.ask_bests();
-        if !self.puzzle_asked {
-            self.puzzle_asked = true;
+        if self.menus.ask_puzzle() {
             self.request(Request::PuzzleProgress);
         }
     }
+}
 
-    /// Notes the stages the puzzle game in play has cleared: every stage before the one it
-    /// plays now, all of them once it is won. Progress only grows; each growth is reported.
-    pub(super) fn note_puzzle_progress(&mut self) {
-        let Some(game) = self.session.as_ref().map(GameSession::game) else {
-            return;
-        };
-        let Some(p) = game.puzzle_state() else { return };
-        let cleared = if game.outcome().is_some_and(|(_, won)| won) {
-            p.stage
-        } else {
-            p.stage - 1
-        };
-        // Only a stage played in this game counts (starting at stage 5 clears nothing before).
-        let start = game.mode().puzzle_start().unwrap_or(1);
-        if cleared >= start && cleared > self.modes.puzzle_cleared {
-            self.modes.note_puzzle_cleared(cleared);
-            self.request(Request::PuzzleCleared { stage: cleared });
-        }
+/// Notes the stages the puzzle game in play has cleared: every stage before the one it plays
+/// now, all of them once it is won. Progress only grows; each growth is reported.
+pub(super) fn note_progress(game: &Game, modes: &mut ModeSelect, requests: &mut Vec<Request>) {
+    let Some(p) = game.puzzle_state() else { return };
+    let cleared = if game.outcome().is_some_and(|(_, won)| won) {
+        p.stage
+    } else {
+        p.stage - 1
+    };
+    // Only a stage played in this game counts (starting at stage 5 clears nothing before).
+    let start = game.mode().puzzle_start().unwrap_or(1);
+    if cleared >= start && cleared > modes.puzzle_cleared {
+        modes.note_puzzle_cleared(cleared);
+        requests.push(Request::PuzzleCleared { stage: cleared });
     }
 }

@@ -6,6 +6,8 @@ use minotty_engine::Game;
 
 use super::{App, Screen};
 use crate::screens::account_form::clean;
+use crate::screens::mode_select::ModeSelect;
+use crate::session::GameSession;
 use crate::text::clock;
 use crate::{Request, Response};
 
@@ -32,89 +34,120 @@ pub(super) struct SnapshotState {
     listing: bool,
 }
 
-impl App {
+impl SnapshotState {
     /// Ctrl+S in a solo game: asks the front end to store a snapshot of it.
-    pub(super) fn take_snapshot(&mut self, now: u64) {
-        let Some(s) = &self.session else { return };
+    fn take(&mut self, s: &GameSession, now: u64, requests: &mut Vec<Request>) {
         if s.is_versus() {
             return;
         }
         let game = s.game();
         if game.descent().is_some() {
-            self.snaps.notice = Some((NOT_DESCENT.to_string(), now + NOTICE_MS));
+            self.notice = Some((NOT_DESCENT.to_string(), now + NOTICE_MS));
             return;
         }
         let Some(snapshot) = game.snapshot() else {
-            self.snaps.notice = Some((NOTHING.to_string(), now + NOTICE_MS));
+            self.notice = Some((NOTHING.to_string(), now + NOTICE_MS));
             return;
         };
         let label = label(game);
-        self.request(Request::SaveSnapshot {
+        requests.push(Request::SaveSnapshot {
             label,
             snapshot: Box::new(snapshot),
         });
-        self.snaps.saving += 1;
-        self.snaps.notice = Some((SAVING.to_string(), now + NOTICE_MS));
+        self.saving += 1;
+        self.notice = Some((SAVING.to_string(), now + NOTICE_MS));
     }
 
     /// Asks for the stored snapshots (entering the custom options).
-    pub(super) fn load_snapshots(&mut self) {
-        if !self.snaps.listing {
-            self.snaps.listing = true;
-            self.request(Request::ListSnapshots);
+    fn load(&mut self, requests: &mut Vec<Request>) {
+        if !self.listing {
+            self.listing = true;
+            requests.push(Request::ListSnapshots);
         }
     }
 
     /// Asks to delete a stored snapshot; the answer is the list left.
-    pub(super) fn delete_snapshot(&mut self, id: i64) {
-        self.snaps.listing = true;
-        self.request(Request::DeleteSnapshot { id });
+    fn delete(&mut self, id: i64, requests: &mut Vec<Request>) {
+        self.listing = true;
+        requests.push(Request::DeleteSnapshot { id });
     }
 
-    /// Takes the answers to snapshot requests. `Offline` and `Error` are taken only while a
-    /// snapshot request waits for its answer.
-    pub(super) fn snapshot_response(&mut self, response: &Response, now: u64) -> bool {
+    /// Takes the answers to snapshot requests (the list goes to the mode select, `modes`).
+    /// `Offline` and `Error` are taken only while a snapshot request waits for its answer.
+    pub(super) fn on_response(
+        &mut self,
+        response: &Response,
+        now: u64,
+        modes: &mut ModeSelect,
+    ) -> bool {
         let note = |s: &mut SnapshotState, text: String| {
             s.saving = s.saving.saturating_sub(1);
             s.notice = Some((text, now + NOTICE_MS));
         };
         match response {
-            Response::SnapshotSaved { .. } => note(&mut self.snaps, SAVED.to_string()),
-            Response::SnapshotFailed { message } => note(&mut self.snaps, clean(message)),
+            Response::SnapshotSaved { .. } => note(self, SAVED.to_string()),
+            Response::SnapshotFailed { message } => note(self, clean(message)),
             Response::Snapshots(list) => {
-                self.snaps.listing = false;
-                self.modes.set_snapshots(list.clone());
+                self.listing = false;
+                modes.set_snapshots(list.clone());
             }
-            Response::Offline | Response::Error { .. } if self.snaps.saving > 0 => {
+            Response::Offline | Response::Error { .. } if self.saving > 0 => {
                 let text = match response {
                     Response::Error { message } => clean(message),
                     _ => OFFLINE.to_string(),
                 };
-                note(&mut self.snaps, text);
+                note(self, text);
             }
-            Response::Offline | Response::Error { .. } if self.snaps.listing => {
-                self.snaps.listing = false;
-                self.modes.set_snapshots(Vec::new());
+            Response::Offline | Response::Error { .. } if self.listing => {
+                self.listing = false;
+                modes.set_snapshots(Vec::new());
             }
             _ => return false,
         }
         true
     }
 
-    /// The snapshot notice to show on the game screen now, if any.
-    pub(super) fn snapshot_notice(&self) -> Option<&str> {
-        match &self.snaps.notice {
-            Some((text, until)) if self.now < *until && self.screen == Screen::Game => {
-                Some(text.as_str())
-            }
+    /// The notice to show on the game screen (`on_game`: it shows) at `now`, if any.
+    fn notice(&self, now: u64, on_game: bool) -> Option<&str> {
+        match &self.notice {
+            Some((text, until)) if now < *until && on_game => Some(text.as_str()),
             _ => None,
         }
     }
 
     /// When the notice goes away (a redraw is due then).
+    fn wakeup(&self, now: u64, on_game: bool) -> Option<u64> {
+        self.notice(now, on_game)?;
+        self.notice.as_ref().map(|(_, until)| *until)
+    }
+}
+
+impl App {
+    /// Ctrl+S in a solo game: asks the front end to store a snapshot of it.
+    pub(super) fn take_snapshot(&mut self, now: u64) {
+        if let Some(s) = self.solo.session() {
+            self.snaps.take(s, now, &mut self.requests);
+        }
+    }
+
+    /// Asks for the stored snapshots (entering the custom options).
+    pub(super) fn load_snapshots(&mut self) {
+        self.snaps.load(&mut self.requests);
+    }
+
+    /// Asks to delete a stored snapshot; the answer is the list left.
+    pub(super) fn delete_snapshot(&mut self, id: i64) {
+        self.snaps.delete(id, &mut self.requests);
+    }
+
+    /// The snapshot notice to show on the game screen now, if any.
+    pub(super) fn snapshot_notice(&self) -> Option<&str> {
+        self.snaps.notice(self.now, self.screen == Screen::Game)
+    }
+
+    /// When the notice goes away (a redraw is due then).
     pub(super) fn snapshot_wakeup(&self) -> Option<u64> {
-        self.snapshot_notice()?;
-        self.snaps.notice.as_ref().map(|(_, until)| *until)
+        self.snaps.wakeup(self.now, self.screen == Screen::Game)
     }
 }
 

@@ -9,9 +9,8 @@
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::screens::account_unreachable::{
-    MENU_NOTICE, MENU_TRYING, RETRY_EVERY_MS, Unreachable, UnreachableAction,
+    MENU_NOTICE, MENU_TRYING, RETRY_EVERY_MS, UnreachableAction,
 };
-use crate::screens::account_welcome::Welcome;
 use crate::{Request, Response};
 use minotty_protocol::Identity;
 
@@ -31,7 +30,7 @@ impl App {
     /// automatic try due [`RETRY_EVERY_MS`] later.
     pub(super) fn unreachable_start(&mut self) {
         if matches!(self.identity, Identity::Unreachable { .. }) {
-            self.account.sub = Some(super::account::Sub::Unreachable(Unreachable::default()));
+            self.account.show_unreachable();
             self.screen = Screen::Account;
             self.unreachable.next_at = Some(self.now.saturating_add(RETRY_EVERY_MS));
         }
@@ -39,8 +38,7 @@ impl App {
 
     /// The screen is open and the player waits on it.
     fn waiting_on_screen(&self) -> bool {
-        self.screen == Screen::Account
-            && matches!(self.account.sub, Some(super::account::Sub::Unreachable(_)))
+        self.screen == Screen::Account && self.account.shows_unreachable()
     }
 
     /// Asks the server to look the account up again: at most one try out at a time (a try not
@@ -58,7 +56,7 @@ impl App {
         self.unreachable.next_at = self
             .waiting_on_screen()
             .then(|| self.now.saturating_add(RETRY_EVERY_MS));
-        if let Some(super::account::Sub::Unreachable(u)) = &mut self.account.sub {
+        if let Some(u) = self.account.unreachable_screen() {
             u.tries += 1;
             u.trying = true;
         }
@@ -72,7 +70,7 @@ impl App {
             UnreachableAction::Retry => self.retry_account(),
             UnreachableAction::Guest => {
                 self.unreachable.next_at = None;
-                self.account.sub = None;
+                self.account.close();
                 self.screen = Screen::Menu;
             }
             UnreachableAction::AskQuit => return self.ask_quit(true),
@@ -127,7 +125,7 @@ impl App {
         match response {
             Response::AccountUnreachable => {
                 self.unreachable.trying = false;
-                if let Some(super::account::Sub::Unreachable(u)) = &mut self.account.sub {
+                if let Some(u) = self.account.unreachable_screen() {
                     u.trying = false;
                 }
                 true
@@ -145,7 +143,7 @@ impl App {
                 // started a game since stays a new key for the session without it, like one
                 // who leaves the welcome screen.
                 if matches!(self.screen, Screen::Menu | Screen::Account) {
-                    self.account.sub = Some(super::account::Sub::Welcome(Welcome::new(&suggested)));
+                    self.account.show_welcome(&suggested);
                     self.screen = Screen::Account;
                 }
                 true
