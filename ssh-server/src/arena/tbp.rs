@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use minotty_bots::versus::{Brain, Level};
+use minotty_bots::versus::{Brain, DuelVerdict, Level, duel_verdict};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::versus::{Match, MatchKind};
 use minotty_engine::{Button, Game, GameConfig, Input, Mode, Spin, Time};
@@ -380,17 +380,11 @@ async fn duel(
         }
     }
     let stat = |i: usize| m.game(i).map(|g| *g.stats()).unwrap_or_default();
-    let sent = [m.router().sent(0), m.router().sent(1)];
-    let (winner, timed_out) = if m.is_over() {
-        (m.router().winner(), false)
-    } else {
-        let w = match sent[0].cmp(&sent[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        (w, true)
-    };
+    let DuelVerdict {
+        winner,
+        timed_out,
+        sent,
+    } = duel_verdict(&m);
     Played {
         winner,
         timed_out,
