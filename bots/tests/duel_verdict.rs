@@ -10,7 +10,13 @@ fn battle() -> Match {
         mode: Mode::custom(0, true, None),
         ..GameConfig::default()
     };
-    let mut m = Match::new(MatchKind::Battle, vec![config.clone(), config], &[7, 8], &[], 9);
+    let mut m = Match::new(
+        MatchKind::Battle,
+        vec![config.clone(), config],
+        &[7, 8],
+        &[],
+        9,
+    );
     m.update(0);
     m
 }
@@ -53,5 +59,8 @@ fn timed_out_duels_go_to_the_seat_that_sent_more() {
             }
         }
     }
-    assert!(timed_out > 0, "15 s of game time ends some duels unfinished");
+    assert!(
+        timed_out > 0,
+        "15 s of game time ends some duels unfinished"
+    );
 }

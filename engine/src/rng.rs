@@ -50,7 +50,9 @@ impl Bag {
     #[inline]
     pub fn next_piece(&mut self) -> Piece {
         let lcg = &mut self.lcg;
-        deal(&mut self.bag, &mut self.next, |n| (lcg.next_u32() % n) as usize)
+        deal(&mut self.bag, &mut self.next, |n| {
+            (lcg.next_u32() % n) as usize
+        })
     }
 }
 
@@ -137,7 +139,9 @@ impl FairBag {
     #[inline]
     pub fn next_piece(&mut self) -> Piece {
         let rng = &mut self.rng;
-        deal(&mut self.bag, &mut self.next, |n| rng.below_u64(u64::from(n)) as usize)
+        deal(&mut self.bag, &mut self.next, |n| {
+            rng.below_u64(u64::from(n)) as usize
+        })
     }
 
     /// The running state, for snapshots: the stream's state, the current bag and how many of

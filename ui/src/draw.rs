@@ -69,10 +69,22 @@ pub fn put_row(buf: &mut Buffer, area: Rect, y: u16, label: &str, value: &str, s
 }
 
 /// `label ........ value` rows one under the other from the top of `area`, labels dim.
-pub fn put_rows<const N: usize>(buf: &mut Buffer, area: Rect, rows: &[(&str, StackStr<N>)], theme: Theme) {
+pub fn put_rows<const N: usize>(
+    buf: &mut Buffer,
+    area: Rect,
+    rows: &[(&str, StackStr<N>)],
+    theme: Theme,
+) {
     for (i, (label, value)) in rows.iter().enumerate() {
         let y = area.y + i as u16;
-        put_row(buf, area, y, label, value.as_str(), [theme.dim(), theme.text()]);
+        put_row(
+            buf,
+            area,
+            y,
+            label,
+            value.as_str(),
+            [theme.dim(), theme.text()],
+        );
     }
 }
 
