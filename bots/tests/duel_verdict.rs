@@ -1,22 +1,12 @@
 //! The one rule both the duel and the server's arena judge a two-seat battle by: a knock-out
 //! (or forfeit) decides it; an unfinished match goes to the seat that sent more attack.
 
-use minotty_bots::versus::{DuelVerdict, Level, duel, duel_verdict};
-use minotty_engine::versus::{Match, MatchKind};
-use minotty_engine::{GameConfig, Input, Mode};
+use minotty_bots::versus::{self, DuelVerdict, Level, duel, duel_verdict};
+use minotty_engine::Input;
+use minotty_engine::versus::Match;
 
 fn battle() -> Match {
-    let config = GameConfig {
-        mode: Mode::custom(0, true, None),
-        ..GameConfig::default()
-    };
-    let mut m = Match::new(
-        MatchKind::Battle,
-        vec![config.clone(), config],
-        &[7, 8],
-        &[],
-        9,
-    );
+    let mut m = versus::battle([7, 8], 9);
     m.update(0);
     m
 }

@@ -25,24 +25,31 @@ pub struct Duel {
     pub sent: [u32; 2],
 }
 
+/// A two-seat battle in the versus rooms' mode (level 0 rising every 10 lines), each seat
+/// dealt from its seed in `seeds`, the attacks routed from `router_seed`: the match the duel
+/// and the server's arena play.
+pub fn battle(seeds: [u32; 2], router_seed: u32) -> Match {
+    let config = GameConfig {
+        mode: Mode::custom(0, true, None),
+        ..GameConfig::default()
+    };
+    Match::new(
+        MatchKind::Battle,
+        vec![config.clone(), config],
+        &seeds,
+        &[],
+        router_seed,
+    )
+}
+
 /// Plays `levels[0]` against `levels[1]` in a battle (the versus rooms' mode: level 0 rising
 /// every 10 lines) until a knock-out or `limit` ms of game time, when the most attack sent
 /// wins. Each seat gets its own piece seed and bot seed, derived from `seed`.
 pub fn duel(levels: [Level; 2], seed: u32, limit: Time) -> Duel {
     let mut rng = SplitMix::new(seed, 0x6475_656c);
     let mut draw = || rng.next_u64() as u32;
-    let config = GameConfig {
-        mode: Mode::custom(0, true, None),
-        ..GameConfig::default()
-    };
     let seeds = [draw(), draw()];
-    let mut m = Match::new(
-        MatchKind::Battle,
-        vec![config.clone(), config],
-        &seeds,
-        &[],
-        draw(),
-    );
+    let mut m = battle(seeds, draw());
     let mut bots = [
         VersusBot::new(levels[0], draw()),
         VersusBot::new(levels[1], draw()),

@@ -16,10 +16,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use minotty_bots::versus::{Brain, DuelVerdict, Level, duel_verdict};
+use minotty_bots::versus::{Brain, DuelVerdict, Level, battle, duel_verdict};
 use minotty_engine::rng::SplitMix;
-use minotty_engine::versus::{Match, MatchKind};
-use minotty_engine::{Button, Game, GameConfig, Input, Mode, Spin, Time};
+use minotty_engine::{Button, Game, Input, Spin, Time};
 use minotty_tbp::frame::placed_to_location;
 use minotty_tbp::{Move, TbpSpin, TbpState};
 
@@ -282,17 +281,7 @@ async fn duel(
 ) -> Played {
     let mut rng = SplitMix::new(seed, 0x7462_7061);
     let pieces = rng.next_u64() as u32;
-    let config = GameConfig {
-        mode: Mode::custom(0, true, None),
-        ..GameConfig::default()
-    };
-    let mut m = Match::new(
-        MatchKind::Battle,
-        vec![config.clone(), config],
-        &[pieces, pieces],
-        &[],
-        rng.next_u64() as u32,
-    );
+    let mut m = battle([pieces, pieces], rng.next_u64() as u32);
     let brain_seed = rng.next_u64() as u32;
     let mut forfeit: [Option<String>; 2] = [None, None];
     let mut seats: Vec<Option<Seat>> = Vec::with_capacity(2);
