@@ -23,7 +23,7 @@ mod duel;
 mod eval;
 
 pub use brain::{Brain, Decision};
-pub use duel::{Duel, duel};
+pub use duel::{Duel, DuelVerdict, battle, duel, duel_verdict};
 pub use eval::Weights;
 
 use crate::movegen;

@@ -49,17 +49,10 @@ impl Bag {
     /// The next piece, shuffling a new bag when the current one is used up.
     #[inline]
     pub fn next_piece(&mut self) -> Piece {
-        if self.next == 7 {
-            self.bag = Piece::ALL;
-            for i in (1..7).rev() {
-                let j = (self.lcg.next_u32() % (i as u32 + 1)) as usize;
-                self.bag.swap(i, j);
-            }
-            self.next = 0;
-        }
-        let piece = self.bag[self.next];
-        self.next += 1;
-        piece
+        let lcg = &mut self.lcg;
+        deal(&mut self.bag, &mut self.next, |n| {
+            (lcg.next_u32() % n) as usize
+        })
     }
 }
 
@@ -72,16 +65,40 @@ impl Bag {
 
     /// A bag from [`Bag::parts`]; `None` unless `bag` is the seven pieces and `next <= 7`.
     pub(crate) fn from_parts(state: u32, bag: [Piece; 7], next: usize) -> Option<Bag> {
-        let mut seen = [false; 7];
-        for p in bag {
-            seen[p as usize] = true;
-        }
-        (next <= 7 && seen.iter().all(|&s| s)).then_some(Bag {
+        valid_parts(bag, next).then_some(Bag {
             lcg: Lcg { state },
             bag,
             next,
         })
     }
+}
+
+/// Deals the next piece of a 7-bag, `bag[next]`; when the bag is used up (`next == 7`) a new
+/// one starts as `[I, O, T, S, Z, J, L]` and is shuffled by Fisher-Yates from the last index
+/// down with `j = below(i + 1)`, a draw in `0..i + 1`. [`Bag`] and [`FairBag`] differ only in
+/// that draw.
+#[inline]
+fn deal(bag: &mut [Piece; 7], next: &mut usize, mut below: impl FnMut(u32) -> usize) -> Piece {
+    if *next == 7 {
+        *bag = Piece::ALL;
+        for i in (1..7).rev() {
+            let j = below(i as u32 + 1);
+            bag.swap(i, j);
+        }
+        *next = 0;
+    }
+    let piece = bag[*next];
+    *next += 1;
+    piece
+}
+
+/// Whether a bag's parts from a snapshot are possible: the seven pieces and `next <= 7`.
+fn valid_parts(bag: [Piece; 7], next: usize) -> bool {
+    let mut seen = [false; 7];
+    for p in bag {
+        seen[p as usize] = true;
+    }
+    next <= 7 && seen.iter().all(|&s| s)
 }
 
 impl Iterator for Bag {
@@ -121,17 +138,10 @@ impl FairBag {
     /// The next piece, shuffling a new bag when the current one is used up.
     #[inline]
     pub fn next_piece(&mut self) -> Piece {
-        if self.next == 7 {
-            self.bag = Piece::ALL;
-            for i in (1..7).rev() {
-                let j = self.rng.below_u64(i as u64 + 1) as usize;
-                self.bag.swap(i, j);
-            }
-            self.next = 0;
-        }
-        let piece = self.bag[self.next];
-        self.next += 1;
-        piece
+        let rng = &mut self.rng;
+        deal(&mut self.bag, &mut self.next, |n| {
+            rng.below_u64(u64::from(n)) as usize
+        })
     }
 
     /// The running state, for snapshots: the stream's state, the current bag and how many of
@@ -142,11 +152,7 @@ impl FairBag {
 
     /// A bag from [`FairBag::parts`]; `None` unless `bag` is the seven pieces and `next <= 7`.
     pub(crate) fn from_parts(state: u64, bag: [Piece; 7], next: usize) -> Option<FairBag> {
-        let mut seen = [false; 7];
-        for p in bag {
-            seen[p as usize] = true;
-        }
-        (next <= 7 && seen.iter().all(|&s| s)).then_some(FairBag {
+        valid_parts(bag, next).then_some(FairBag {
             rng: SplitMix::from_state(state),
             bag,
             next,

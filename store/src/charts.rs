@@ -4,10 +4,10 @@
 
 use minotty_domain::chart_games::{PaceGame, RankedGame};
 use minotty_engine::Stats;
-use sqlx::Row;
 
 use super::games::{mode_of, ruleset_of};
-use super::{GameId, PlayerId, Store, StoreError, from_db};
+use super::rows::int;
+use super::{GameId, PlayerId, Store, StoreError};
 
 impl Store {
     /// `player`'s latest `limit` ranked games, oldest first.
@@ -16,35 +16,31 @@ impl Store {
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<RankedGame>, StoreError> {
-        let rows = sqlx::query(
+        self.player_rows(
             "SELECT mode, ruleset, ended_at, time_ms, score, lines, pieces, max_combo FROM \
              (SELECT id, mode, ruleset, ended_at, time_ms, score, lines, pieces, max_combo \
              FROM games WHERE player_id = $1 AND verdict = 'ranked' \
              ORDER BY ended_at DESC, id DESC LIMIT $2) AS latest \
              ORDER BY ended_at, id",
-        )
-        .bind(player.0)
-        .bind(i64::from(limit))
-        .fetch_all(&self.reader)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
+            player,
+            limit,
+            |row| {
                 Ok(RankedGame {
                     mode: mode_of(row)?,
                     ruleset: ruleset_of(row)?,
-                    ended_at: int("ended_at")?,
+                    ended_at: int(row, "ended_at")?,
                     stats: Stats {
-                        time: from_db(int("time_ms")?, "time_ms")?,
-                        score: from_db(int("score")?, "score")?,
-                        lines: from_db(int("lines")?, "lines")?,
-                        pieces: from_db(int("pieces")?, "pieces")?,
-                        max_combo: from_db(int("max_combo")?, "max_combo")?,
+                        time: int(row, "time_ms")?,
+                        score: int(row, "score")?,
+                        lines: int(row, "lines")?,
+                        pieces: int(row, "pieces")?,
+                        max_combo: int(row, "max_combo")?,
                         ..Stats::default()
                     },
                 })
-            })
-            .collect()
+            },
+        )
+        .await
     }
 
     /// `player`'s latest `limit` games that lasted any time, oldest first.
@@ -53,27 +49,23 @@ impl Store {
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<PaceGame>, StoreError> {
-        let rows = sqlx::query(
+        self.player_rows(
             "SELECT id, mode, pieces, time_ms FROM \
              (SELECT id, mode, pieces, time_ms, ended_at FROM games \
              WHERE player_id = $1 AND time_ms > 0 \
              ORDER BY ended_at DESC, id DESC LIMIT $2) AS latest \
              ORDER BY ended_at, id",
-        )
-        .bind(player.0)
-        .bind(i64::from(limit))
-        .fetch_all(&self.reader)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
+            player,
+            limit,
+            |row| {
                 Ok(PaceGame {
-                    id: GameId(int("id")?),
+                    id: GameId(int(row, "id")?),
                     mode: mode_of(row)?,
-                    pieces: from_db(int("pieces")?, "pieces")?,
-                    time_ms: from_db(int("time_ms")?, "time_ms")?,
+                    pieces: int(row, "pieces")?,
+                    time_ms: int(row, "time_ms")?,
                 })
-            })
-            .collect()
+            },
+        )
+        .await
     }
 }

@@ -42,6 +42,7 @@ mod prune;
 mod puzzle;
 mod rate_limit;
 mod ratings;
+mod rows;
 mod settings;
 mod snapshots;
 pub mod spool;

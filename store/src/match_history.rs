@@ -4,7 +4,8 @@
 use minotty_engine::versus::MatchKind;
 use sqlx::Row;
 
-use super::{MatchId, PlayerId, Store, StoreError, UnixMs, from_db};
+use super::rows::int;
+use super::{MatchId, PlayerId, Store, StoreError, UnixMs};
 
 /// One match from one player's seat.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,7 +33,7 @@ impl Store {
         player: PlayerId,
         limit: u32,
     ) -> Result<Vec<MatchLine>, StoreError> {
-        let rows = sqlx::query(
+        self.player_rows(
             "SELECT m.id, m.kind, CAST(m.ranked AS BIGINT) AS ranked, m.ended_at, \
              CAST(me.place AS BIGINT) AS place, CAST(me.forfeited AS BIGINT) AS forfeited, \
              me.rating_before, me.rating_after, \
@@ -42,14 +43,9 @@ impl Store {
              FROM match_players me JOIN matches m ON m.id = me.match_id \
              WHERE me.player_id = $1 \
              ORDER BY m.ended_at DESC, m.id DESC LIMIT $2",
-        )
-        .bind(player.0)
-        .bind(i64::from(limit))
-        .fetch_all(&self.reader)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                let int = |name: &str| -> Result<i64, StoreError> { Ok(row.try_get(name)?) };
+            player,
+            limit,
+            |row| {
                 let kind: String = row.try_get("kind")?;
                 let kind = match kind.as_str() {
                     "battle" => MatchKind::Battle,
@@ -59,17 +55,18 @@ impl Store {
                 let before: Option<f64> = row.try_get("rating_before")?;
                 let after: Option<f64> = row.try_get("rating_after")?;
                 Ok(MatchLine {
-                    id: MatchId(int("id")?),
+                    id: MatchId(int(row, "id")?),
                     kind,
-                    ranked: int("ranked")? != 0,
-                    ended_at: int("ended_at")?,
-                    place: from_db(int("place")?, "place")?,
-                    seats: from_db(int("seats")?, "seats")?,
-                    forfeited: int("forfeited")? != 0,
+                    ranked: int::<i64>(row, "ranked")? != 0,
+                    ended_at: int(row, "ended_at")?,
+                    place: int(row, "place")?,
+                    seats: int(row, "seats")?,
+                    forfeited: int::<i64>(row, "forfeited")? != 0,
                     opponent: row.try_get("opponent")?,
                     rating: before.zip(after),
                 })
-            })
-            .collect()
+            },
+        )
+        .await
     }
 }

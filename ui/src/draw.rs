@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Span;
 
+use crate::text::StackStr;
 use crate::theme::Theme;
 
 /// The display width of `s` in columns.
@@ -65,6 +66,26 @@ pub fn put_right(buf: &mut Buffer, area: Rect, y: u16, s: &str, style: Style) {
 pub fn put_row(buf: &mut Buffer, area: Rect, y: u16, label: &str, value: &str, styles: [Style; 2]) {
     put(buf, area, area.x, y, label, styles[0]);
     put_right(buf, area, y, value, styles[1]);
+}
+
+/// `label ........ value` rows one under the other from the top of `area`, labels dim.
+pub fn put_rows<const N: usize>(
+    buf: &mut Buffer,
+    area: Rect,
+    rows: &[(&str, StackStr<N>)],
+    theme: Theme,
+) {
+    for (i, (label, value)) in rows.iter().enumerate() {
+        let y = area.y + i as u16;
+        put_row(
+            buf,
+            area,
+            y,
+            label,
+            value.as_str(),
+            [theme.dim(), theme.text()],
+        );
+    }
 }
 
 /// Writes `s` from row `y` in `area`, wrapped at spaces to the area's width. Returns the number

@@ -14,10 +14,7 @@ impl PieceSource {
         match &self.state {
             State::Bag(bag) => {
                 let (lcg, pieces, next) = bag.parts();
-                w.push(0);
-                put(w, u64::from(lcg));
-                w.extend(pieces.iter().map(|&p| p as u8));
-                w.push(next as u8);
+                write_bag(w, 0, u64::from(lcg), pieces, next);
             }
             State::Stock {
                 rng,
@@ -33,10 +30,7 @@ impl PieceSource {
             }
             State::FairBag(bag) => {
                 let (state, pieces, next) = bag.parts();
-                w.push(5);
-                put(w, state);
-                w.extend(pieces.iter().map(|&p| p as u8));
-                w.push(next as u8);
+                write_bag(w, 5, state, pieces, next);
             }
             State::Recency {
                 rng,
@@ -143,6 +137,15 @@ impl PieceSource {
         };
         Ok(PieceSource { state })
     }
+}
+
+/// A bag's form after its tag: its generator's state, the seven pieces of the bag in play and
+/// how many of them were dealt (the seed's bag and the fair bag alike).
+fn write_bag(w: &mut Vec<u8>, tag: u8, state: u64, pieces: [Piece; 7], next: usize) {
+    w.push(tag);
+    put(w, state);
+    w.extend(pieces.iter().map(|&p| p as u8));
+    w.push(next as u8);
 }
 
 #[cfg(test)]

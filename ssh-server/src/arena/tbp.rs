@@ -16,10 +16,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use minotty_bots::versus::{Brain, Level};
+use minotty_bots::versus::{Brain, DuelVerdict, Level, battle, duel_verdict};
 use minotty_engine::rng::SplitMix;
-use minotty_engine::versus::{Match, MatchKind};
-use minotty_engine::{Button, Game, GameConfig, Input, Mode, Spin, Time};
+use minotty_engine::{Button, Game, Input, Spin, Time};
 use minotty_tbp::frame::placed_to_location;
 use minotty_tbp::{Move, TbpSpin, TbpState};
 
@@ -282,17 +281,7 @@ async fn duel(
 ) -> Played {
     let mut rng = SplitMix::new(seed, 0x7462_7061);
     let pieces = rng.next_u64() as u32;
-    let config = GameConfig {
-        mode: Mode::custom(0, true, None),
-        ..GameConfig::default()
-    };
-    let mut m = Match::new(
-        MatchKind::Battle,
-        vec![config.clone(), config],
-        &[pieces, pieces],
-        &[],
-        rng.next_u64() as u32,
-    );
+    let mut m = battle([pieces, pieces], rng.next_u64() as u32);
     let brain_seed = rng.next_u64() as u32;
     let mut forfeit: [Option<String>; 2] = [None, None];
     let mut seats: Vec<Option<Seat>> = Vec::with_capacity(2);
@@ -380,17 +369,11 @@ async fn duel(
         }
     }
     let stat = |i: usize| m.game(i).map(|g| *g.stats()).unwrap_or_default();
-    let sent = [m.router().sent(0), m.router().sent(1)];
-    let (winner, timed_out) = if m.is_over() {
-        (m.router().winner(), false)
-    } else {
-        let w = match sent[0].cmp(&sent[1]) {
-            std::cmp::Ordering::Greater => Some(0),
-            std::cmp::Ordering::Less => Some(1),
-            std::cmp::Ordering::Equal => None,
-        };
-        (w, true)
-    };
+    let DuelVerdict {
+        winner,
+        timed_out,
+        sent,
+    } = duel_verdict(&m);
     Played {
         winner,
         timed_out,

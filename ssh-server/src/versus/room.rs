@@ -194,6 +194,14 @@ impl Live {
         self.players.iter().position(|p| p.member.id == id)
     }
 
+    /// The players' names in seat order (what a log line about the match lists).
+    fn names(&self) -> Vec<&str> {
+        self.players
+            .iter()
+            .map(|p| p.member.name.as_str())
+            .collect()
+    }
+
     fn views(&self) -> Vec<PlayerView> {
         self.players
             .iter()
@@ -346,11 +354,7 @@ impl Room {
             return;
         };
         self.abandoned = true;
-        let players: Vec<&str> = live
-            .players
-            .iter()
-            .map(|p| p.member.name.as_str())
-            .collect();
+        let players = live.names();
         tracing::warn!(
             room = %self.code,
             ranked = self.ranked,

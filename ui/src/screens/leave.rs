@@ -11,8 +11,8 @@ use minotty_engine::ModeKind;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::draw;
-use crate::keys::{Key, KeyEvent, KeyKind};
+use super::question;
+use crate::keys::KeyEvent;
 use crate::theme::Theme;
 
 /// Where the player goes once they agree.
@@ -34,14 +34,7 @@ pub fn stores(kind: ModeKind) -> bool {
 /// The answer to the question: `Some(true)` leaves, `Some(false)` goes back to the pause menu,
 /// `None` is any other key (ignored).
 pub fn answer(ev: KeyEvent) -> Option<bool> {
-    if ev.kind != KeyKind::Press || ev.mods.ctrl || ev.mods.alt {
-        return None;
-    }
-    match ev.key {
-        Key::Char('y' | 'Y') | Key::Enter => Some(true),
-        Key::Char('n' | 'N') | Key::Esc => Some(false),
-        _ => None,
-    }
+    question::answer(ev)
 }
 
 /// The question's lines, each at most 14 columns.
@@ -60,15 +53,11 @@ pub fn draw(buf: &mut Buffer, area: Rect, to: LeaveTo, stores: bool, theme: Them
         LeaveTo::Restart => "RESTART",
     };
     let text = lines(stores);
-    let inner = draw::dialog(buf, area, 18, text.len() as u16 + 4, theme, title);
-    for (i, line) in text.iter().enumerate() {
-        draw::put_centered(buf, inner, inner.y + i as u16, line, theme.text());
-    }
-    let y = inner.y + text.len() as u16 + 1;
     let hint = if stores {
         "y end  n stay"
     } else {
         "y leave n stay"
     };
-    draw::put_centered(buf, inner, y, hint, theme.accent());
+    let size = (18, text.len() as u16 + 4);
+    question::draw(buf, area, size, title, &text, hint, theme);
 }

@@ -19,6 +19,7 @@ pub mod mode_select;
 pub mod open_rooms;
 pub(crate) mod opponent_board;
 pub mod pause;
+pub mod question;
 pub mod quit;
 pub mod race_results;
 pub mod results;

@@ -3,7 +3,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::{Nav, is_ctrl, nav, wrap};
+use super::{Nav, is_ctrl, nav, question, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::theme::Theme;
@@ -63,14 +63,7 @@ pub fn handle(cursor: &mut usize, ev: KeyEvent) -> PauseAction {
 /// The answer to "Pause?" in a timed game: `Some(true)` pauses, `Some(false)` plays on, and
 /// `None` leaves the key to the game (which keeps running while the question shows).
 pub fn prompt_answer(ev: KeyEvent) -> Option<bool> {
-    if ev.kind != KeyKind::Press || ev.mods.ctrl || ev.mods.alt {
-        return None;
-    }
-    match ev.key {
-        Key::Char('y' | 'Y') | Key::Enter => Some(true),
-        Key::Char('n' | 'N') | Key::Esc => Some(false),
-        _ => None,
-    }
+    question::answer(ev)
 }
 
 /// The lines of the pause confirmation, each at most 16 columns.
@@ -78,12 +71,8 @@ pub const PROMPT: [&str; 3] = ["Pausing ends", "ranking for this", "game."];
 
 /// Draws the pause confirmation of a timed game in `area` (the board's cells).
 pub fn draw_prompt(buf: &mut Buffer, area: Rect, theme: Theme) {
-    let inner = draw::dialog(buf, area, 20, PROMPT.len() as u16 + 5, theme, "PAUSE?");
-    for (i, line) in PROMPT.iter().enumerate() {
-        draw::put_centered(buf, inner, inner.y + i as u16, line, theme.text());
-    }
-    let y = inner.y + PROMPT.len() as u16 + 1;
-    draw::put_centered(buf, inner, y, "y pause  n play", theme.accent());
+    let size = (20, PROMPT.len() as u16 + 5);
+    question::draw(buf, area, size, "PAUSE?", &PROMPT, "y pause  n play", theme);
 }
 
 /// Draws the pause menu in `area` (the board's cells); `unranked`: the pause took a timed

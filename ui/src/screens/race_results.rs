@@ -4,6 +4,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 
 use crate::draw;
 use crate::figures::pps;
@@ -49,12 +50,7 @@ pub fn draw_table(buf: &mut Buffer, area: Rect, res: &MatchResult, theme: Theme)
     draw::put(buf, table, table.x, table.y, header.as_str(), theme.dim());
     let mut y = table.y + 1;
     for row in res.rows.iter().take(MAX_ROWS) {
-        let mine = res.you == Some(row.seat);
-        let style = if mine { theme.title() } else { theme.text() };
-        let place = sfmt!(8; "{:>3}", row.place);
-        draw::put(buf, table, table.x, y, place.as_str(), style);
-        let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
-        draw::put(buf, name, name.x, y, &row.name, style);
+        let style = draw_place_and_name(buf, table, y, res, row, theme);
         let nums = sfmt!(32; "{:>10} {:>6}", finish(row).as_str(), row_pps(row).as_str());
         let x = draw::put(buf, table, table.x + 17, y, nums.as_str(), style);
         if row.forfeited {
@@ -63,4 +59,24 @@ pub fn draw_table(buf: &mut Buffer, area: Rect, res: &MatchResult, theme: Theme)
         y += 1;
     }
     y
+}
+
+/// A results row's first columns on row `y` of `table`: the place (3 wide) and the name (12
+/// wide, cut), in the title style on the player's own row. Returns the row's style for the
+/// columns after them (the race and battle tables alike).
+pub fn draw_place_and_name(
+    buf: &mut Buffer,
+    table: Rect,
+    y: u16,
+    res: &MatchResult,
+    row: &ResultRow,
+    theme: Theme,
+) -> Style {
+    let mine = res.you == Some(row.seat);
+    let style = if mine { theme.title() } else { theme.text() };
+    let place = sfmt!(8; "{:>3}", row.place);
+    draw::put(buf, table, table.x, y, place.as_str(), style);
+    let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
+    draw::put(buf, name, name.x, y, &row.name, style);
+    style
 }

@@ -154,6 +154,14 @@ impl Widget for &MatchView<'_> {
         let boards_y = top + 1;
         let others = m.opponents.as_slice();
         let footer_y = top + h - 1;
+        // The others' boards in `at`, and who this screen is for at the top right.
+        let boards = |buf: &mut Buffer, at: Rect| {
+            draw_others(buf, at, others, (tier, cols, rows), m.start.kind, theme);
+        };
+        let corner = |buf: &mut Buffer, who: &str| {
+            let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
+            draw::put_right(buf, right, top, who, theme.dim());
+        };
         match &m.session {
             Some(s) => {
                 let opp_w = if others.is_empty() { 0 } else { cols * cw };
@@ -167,16 +175,8 @@ impl Widget for &MatchView<'_> {
                     area.right().saturating_sub(x0 + OWN_W + 1),
                     rows_h,
                 );
-                draw_others(
-                    buf,
-                    opp_area,
-                    others,
-                    (tier, cols, rows),
-                    m.start.kind,
-                    theme,
-                );
-                let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
-                draw::put_right(buf, right, top, self.player, theme.dim());
+                boards(buf, opp_area);
+                corner(buf, self.player);
                 if m.start.kind == MatchKind::Battle && others.len() > 1 {
                     let at_you = others
                         .iter()
@@ -215,22 +215,14 @@ impl Widget for &MatchView<'_> {
                     // Room beside the boards: each player's hold, next and numbers too.
                     versus_watch::draw(buf, area, boards_y, others, m.start.kind, theme);
                 } else {
-                    draw_others(
-                        buf,
-                        opp_area,
-                        others,
-                        (tier, cols, rows),
-                        m.start.kind,
-                        theme,
-                    );
+                    boards(buf, opp_area);
                 }
                 if let Some(n) = m.countdown(self.now) {
                     let inner = draw::dialog(buf, area, 8, 3, theme, "");
                     let digit = sfmt!(8; "{}", n);
                     draw::put_centered(buf, inner, inner.y, digit.as_str(), theme.accent());
                 }
-                let right = Rect::new(area.x, top, area.width.saturating_sub(1), 1);
-                draw::put_right(buf, right, top, "spectating", theme.dim());
+                corner(buf, "spectating");
                 draw::put_centered(buf, area, footer_y, "Watching   Esc leave", theme.dim());
             }
         }
@@ -328,17 +320,7 @@ impl MatchView<'_> {
         };
         let nums_y = next_at.bottom() + 1;
         let nums = Rect::new(side_x, nums_y, BOX_W, r.bottom().saturating_sub(nums_y));
-        for (i, (label, value)) in rows.iter().enumerate() {
-            let y = nums.y + i as u16;
-            draw::put_row(
-                buf,
-                nums,
-                y,
-                label,
-                value.as_str(),
-                [theme.dim(), theme.text()],
-            );
-        }
+        draw::put_rows(buf, nums, &rows, theme);
         self.overlay(buf, cells, s, theme);
     }
 

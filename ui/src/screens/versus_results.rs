@@ -192,12 +192,7 @@ fn battle_table(buf: &mut Buffer, table: Rect, res: &MatchResult, theme: Theme) 
     draw::put(buf, table, table.x, table.y, header, theme.dim());
     for (i, row) in res.rows.iter().enumerate().take(8) {
         let y = table.y + 1 + i as u16;
-        let mine = res.you == Some(row.seat);
-        let style = if mine { theme.title() } else { theme.text() };
-        let place = sfmt!(8; "{:>3}", row.place);
-        draw::put(buf, table, table.x, y, place.as_str(), style);
-        let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
-        draw::put(buf, name, name.x, y, &row.name, style);
+        let style = race_results::draw_place_and_name(buf, table, y, res, row, theme);
         let nums = sfmt!(64; "{:>3} {:>5.1} {:>4.2} {:>5} {:>4} {:>4}",
             row.kos, row.attack_per_minute, row.pieces_per_second, row.lines,
             row.attack_sent, row.garbage_received);

@@ -101,15 +101,5 @@ fn draw_panel(buf: &mut Buffer, panel: Rect, o: &OpponentView, kind: MatchKind, 
         panel.bottom().saturating_sub(next.bottom() + 1),
     )
     .intersection(panel);
-    for (i, (label, value)) in rows.iter().enumerate() {
-        let y = nums.y + i as u16;
-        draw::put_row(
-            buf,
-            nums,
-            y,
-            label,
-            value.as_str(),
-            [theme.dim(), theme.text()],
-        );
-    }
+    draw::put_rows(buf, nums, &rows, theme);
 }

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 use minotty_ui::Response;
 
 use super::Room;
+use super::upkeep::capitalized;
 use crate::versus::MemberId;
 
 /// Why a member's instance is out of reach.
@@ -52,14 +53,6 @@ impl ContactLoss {
     }
 }
 
-fn capitalized(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
 impl Room {
     /// The instance of member `id` is out of reach (`cause`). An unsettled match with them
     /// in it is abandoned and the room closes; otherwise they leave as a disconnect would.
@@ -82,11 +75,7 @@ impl Room {
         let Some(live) = self.live.take() else {
             return;
         };
-        let players: Vec<&str> = live
-            .players
-            .iter()
-            .map(|p| p.member.name.as_str())
-            .collect();
+        let players = live.names();
         tracing::warn!(
             room = %self.code,
             ranked = self.ranked,

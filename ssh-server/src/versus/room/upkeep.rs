@@ -167,7 +167,7 @@ impl Room {
 }
 
 /// `s` with its first letter upper case (a sentence starting with a room's name).
-fn capitalized(s: &str) -> String {
+pub(super) fn capitalized(s: &str) -> String {
     let mut chars = s.chars();
     chars
         .next()
