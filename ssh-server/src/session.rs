@@ -155,7 +155,12 @@ pub async fn run(params: SessionParams, events: mpsc::Receiver<SessionEvent>) {
         doctor,
         local,
     };
-    shell::run(setup, Arc::new(client::SshChannel { handle, channel }), events).await;
+    shell::run(
+        setup,
+        Arc::new(client::SshChannel { handle, channel }),
+        events,
+    )
+    .await;
 }
 
 /// Restores the terminal after the session task failed (a bug): the player is told and the
@@ -171,3 +176,6 @@ pub async fn restore_after_failure(handle: Handle, channel: ChannelId) {
     };
     let _ = timeout(GOODBYE_TIMEOUT, fut).await;
 }
+
+#[cfg(test)]
+mod tests;

@@ -159,9 +159,10 @@ impl Session {
         u64::try_from(at.duration_since(self.start).as_millis()).unwrap_or(u64::MAX)
     }
 
+    /// The size the terminal is drawn at.
     #[cfg(test)]
-    pub(crate) fn app(&self) -> &App {
-        &self.app
+    pub(crate) fn term_size(&self) -> (u16, u16) {
+        self.term.size()
     }
 
     pub(crate) fn app_mut(&mut self) -> &mut App {

@@ -120,8 +120,7 @@ pub async fn run(
     let shared = Arc::new(Shared {
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
-            account: SharedAccounts::new(config.store.clone(), writer)
-                .with_tasks(tracker.clone()),
+            account: SharedAccounts::new(config.store.clone(), writer).with_tasks(tracker.clone()),
             versus: crate::services::versus::SharedVersus::with_tbp(
                 config.store.clone(),
                 config.limits.versus_seed,
