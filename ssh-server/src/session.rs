@@ -26,6 +26,7 @@ pub(crate) mod client;
 mod core;
 mod idle;
 mod negotiation;
+mod outbox;
 mod pacing;
 mod probe;
 mod shell;

@@ -37,7 +37,7 @@ pub(crate) enum Event {
     /// Answers of the services, at most a batch of them.
     Responses(Vec<Response>),
     /// The write in flight completed (`Ok`) or the channel is gone.
-    Written(Result<(), crate::outbox::ChannelGone>),
+    Written(Result<(), super::outbox::ChannelGone>),
     /// The client changed its window size (the size is read when it is applied).
     WindowChanged,
     /// The handler dropped the window size's sender: no more changes come.

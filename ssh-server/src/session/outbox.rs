@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::session::client::{Client, ClientFuture};
+use super::client::{Client, ClientFuture};
 
 /// The client's channel is gone; nothing more can be sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

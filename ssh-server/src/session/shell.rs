@@ -13,9 +13,9 @@ use tokio::time::{Instant, sleep_until, timeout};
 
 use super::client::Client;
 use super::core::{Event, Session, Start};
+use super::outbox::Outbox;
 use super::{End, GOODBYE_TIMEOUT, SessionEvent, SessionKind, Setup};
 use crate::doctor;
-use crate::outbox::Outbox;
 
 /// How long a session's end waits to store settings the player left unsaved.
 const SETTINGS_SAVE_TIMEOUT: Duration = Duration::from_secs(2);
