@@ -95,6 +95,10 @@ struct Running {
 }
 
 fn run_session() -> Running {
+    run_session_with(limits())
+}
+
+fn run_session_with(limits: Limits) -> Running {
     let client = Arc::new(Recorder::default());
     let (events, rx) = mpsc::channel(EVENT_QUEUE);
     let (window, size) = watch::channel((80, 24));
@@ -103,7 +107,7 @@ fn run_session() -> Running {
         player: DisplayName::parse_or_guest("ada"),
         size,
         env: crate::terminal::TermEnv::default(),
-        limits: limits(),
+        limits,
         shutdown: shutdown.clone(),
         reconnect: None,
         services: services(),
@@ -354,4 +358,38 @@ async fn the_struct_applies_a_resize_once_the_client_is_quiet() {
     assert_eq!(s.begin(quiet), Ok(()));
     assert!(s.plan(quiet).write.is_some(), "the repaint");
     assert_eq!(s.counts().0, 1, "one size applied");
+}
+
+/// Frames a game in play draws on its own in 5 simulated seconds, past its start, with the
+/// server's frame cap `min_frame_interval`.
+async fn game_frames_in_five_seconds(min_frame_interval: Duration) -> usize {
+    let s = run_session_with(Limits {
+        min_frame_interval,
+        ..limits()
+    });
+    until(s.start + Duration::from_secs(1)).await;
+    // Play, then the first mode.
+    for _ in 0..2 {
+        s.events
+            .send(SessionEvent::Input(b"\r".to_vec()))
+            .await
+            .expect("the session reads");
+        until(Instant::now() + Duration::from_millis(100)).await;
+    }
+    let before = s.client.writes();
+    until(Instant::now() + Duration::from_secs(5)).await;
+    s.client.writes() - before
+}
+
+/// In a game, time makes frames (the countdown, gravity, clocks): at most one per frame
+/// interval of the server's cap. Capped at 2 frames/s, 5 seconds draw at most 11 frames
+/// (one on each side of every interval), where the default cap lets the same game draw
+/// more than that.
+#[tokio::test(start_paused = true)]
+async fn frames_in_a_game_are_paced_to_the_cap() {
+    let capped = game_frames_in_five_seconds(Duration::from_millis(500)).await;
+    let free = game_frames_in_five_seconds(Limits::default().min_frame_interval).await;
+    assert!(capped >= 5, "a game in play draws on its own: {capped}");
+    assert!(capped <= 11, "{capped} frames in 5 s at 2 frames/s");
+    assert!(free > 11, "the same game at the default cap: {free}");
 }
