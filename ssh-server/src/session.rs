@@ -2,10 +2,15 @@
 //! `App`. It sleeps until input, a resize, the App's next wakeup, the next allowed frame or
 //! shutdown; the russh handler only forwards events to it.
 //!
-//! What the client sends is held to budgets before it reaches the App ([`InputGate`]): bytes
+//! What the client sends is held to budgets before it reaches the App ([`crate::budget::InputGate`]): bytes
 //! parsed per second, bytes that parse to nothing, key events per second. Window changes are
 //! merged: only the latest size is kept, and it is applied once the client stops changing it
 //! ([`crate::resize`]).
+//!
+//! The session's state and every decision are a struct whose time comes in (`session/core.rs`,
+//! like the engine: each method takes `now` and returns what to do); `session/shell.rs` is the
+//! thin async loop that reads tokio's clock, waits and does the IO, through the client's end
+//! (`session/client.rs`: the SSH channel, or an in-memory recorder in the tests).
 
 use std::sync::Arc;
 use std::time::Duration;

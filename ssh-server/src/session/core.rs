@@ -182,11 +182,12 @@ impl Session {
         if self.app.should_quit() {
             return Err(End::Quit);
         }
+        let paused = self.app.game_paused();
         if self.negotiation.expire(now) {
             self.app.set_release_events(false);
         }
         let doing = Doing {
-            paused: self.app.game_paused(),
+            paused,
             in_game: self.app.in_game(),
             watching_live: self.app.watching_live(),
         };
