@@ -2,10 +2,10 @@
 //! `App`. It sleeps until input, a resize, the App's next wakeup, the next allowed frame or
 //! shutdown; the russh handler only forwards events to it.
 //!
-//! What the client sends is held to budgets before it reaches the App ([`crate::budget::InputGate`]): bytes
-//! parsed per second, bytes that parse to nothing, key events per second. Window changes are
-//! merged: only the latest size is kept, and it is applied once the client stops changing it
-//! ([`crate::resize`]).
+//! What the client sends is held to budgets before it reaches the App
+//! ([`crate::budget::InputGate`]): bytes parsed per second, bytes that parse to nothing, key
+//! events per second. Window changes are merged: only the latest size is kept, and it is
+//! applied once the client stops changing it ([`crate::resize`]).
 //!
 //! The session's state and every decision are a struct whose time comes in (`session/core.rs`,
 //! like the engine: each method takes `now` and returns what to do); `session/shell.rs` is the
