@@ -19,7 +19,6 @@ pub mod doctor;
 pub mod input;
 pub mod live;
 pub mod metrics;
-mod outbox;
 pub mod probes;
 pub mod reconnect;
 pub mod redact;

@@ -31,6 +31,7 @@ use minotty_engine::{Game, ModeKind, RulesetId};
 use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -466,6 +467,9 @@ pub struct LiveClient {
     /// one session never counts twice, however fast it flaps) or by the task when the game
     /// ends.
     watching: Option<(CancellationToken, WatchSlot)>,
+    /// The watch's task (and, briefly, the one it replaced while it sees its cancellation):
+    /// owned here, so none outlives the client (dropping the set aborts what is left).
+    tasks: JoinSet<()>,
     budget: TokenBucket,
     /// The budget ran out and the session was told (told once until it refills).
     told: bool,
@@ -478,6 +482,7 @@ impl LiveClient {
             dir,
             tx,
             watching: None,
+            tasks: JoinSet::new(),
             budget: TokenBucket::new(REQUEST_BURST, REQUESTS_PER_SEC, 0),
             told: false,
             start: Instant::now(),
@@ -534,7 +539,9 @@ impl LiveClient {
         let slot = Arc::new(Mutex::new(Some(guard)));
         self.watching = Some((token.clone(), Arc::clone(&slot)));
         let tx = self.tx.clone();
-        tokio::spawn(async move {
+        // Watches that ended are reaped: the set holds the live ones only.
+        while self.tasks.try_join_next().is_some() {}
+        self.tasks.spawn(async move {
             // However the task ends, the watcher is no longer counted.
             let _release = ReleaseOnDrop(slot);
             // The latest frame at once (there may be none yet: the player's session makes

@@ -444,3 +444,34 @@ async fn a_room_lists_its_match_while_it_is_played() {
     }
     assert!(dir.is_empty());
 }
+
+/// A watch runs as a task the client owns (counted in its set), and the task ends with the
+/// client: once it is dropped every sender of the session's response channel is gone (the
+/// task held one) and the watcher is no longer counted, while the watched game goes on.
+#[tokio::test]
+async fn a_watch_task_is_owned_by_its_client_and_ends_with_it() {
+    let dir = LiveDirectory::default();
+    let mut publisher = SoloPublisher::new(dir.clone());
+    let mut game = marathon(5);
+    game.update(1000, None);
+    publisher.update(Some((1, &game)), true, || "ada".into(), Instant::now());
+    let id = publisher.id().expect("listed");
+    let (mut live, mut rx) = client(&dir);
+    assert_eq!(live.tasks.len(), 0);
+    live.handle(Request::WatchLive { id });
+    assert_eq!(live.tasks.len(), 1, "the watch's task");
+    assert_eq!(dir.watchers(), 1);
+    drop(live);
+    let rest = tokio::time::timeout(Duration::from_secs(5), async {
+        let mut rest = 0;
+        while rx.recv().await.is_some() {
+            rest += 1;
+        }
+        rest
+    })
+    .await
+    .expect("every sender dropped: the task ended");
+    assert!(rest <= 1, "at most the frame sent before the end: {rest}");
+    assert_eq!(dir.watchers(), 0);
+    assert!(publisher.id().is_some(), "the game goes on");
+}

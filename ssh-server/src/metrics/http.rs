@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
 use tokio::time::timeout;
 
 use super::Health;
@@ -51,7 +52,8 @@ impl Default for Bounds {
     }
 }
 
-/// Serves `listener` until `shutdown` completes; `health` answers `/health`.
+/// Serves `listener` until `shutdown` completes; `health` answers `/health`. The connections
+/// being answered are this function's tasks: they end when it returns (or is dropped).
 pub async fn serve(
     listener: TcpListener,
     health: &'static Health,
@@ -71,10 +73,14 @@ pub async fn serve_with(
         bounds,
         held: Mutex::new(Held::default()),
     });
+    // Owned here: dropping the set (shutdown, or this future dropped) aborts what is left.
+    let mut connections: JoinSet<()> = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
             () = &mut shutdown => return,
+            // Answered connections are reaped as they end: the set holds only live ones.
+            Some(_) = connections.join_next() => continue,
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
@@ -89,7 +95,7 @@ pub async fn serve_with(
             continue;
         };
         let read_timeout = bounds.read_timeout;
-        tokio::spawn(async move {
+        connections.spawn(async move {
             answer(stream, health, read_timeout).await;
             drop(slot);
         });

@@ -155,3 +155,37 @@ async fn oversized_and_unfinished_requests_are_closed_unanswered() {
         "closed by the read timeout"
     );
 }
+
+/// The connections being answered end with the endpoint: once `serve_with` returns on its
+/// shutdown signal, the clients it still held (their read timeout an hour away) are closed,
+/// every one of them. Before they were tasks of their own and outlived it by that hour.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_in_progress_end_with_the_endpoint() {
+    let health: &'static Health = Box::leak(Box::new(Health::new()));
+    health.set_serving();
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let bounds = Bounds {
+        read_timeout: Duration::from_secs(3600),
+        ..Bounds::default()
+    };
+    let server = tokio::spawn(serve_with(
+        listener,
+        health,
+        async {
+            let _ = stopped.await;
+        },
+        bounds,
+    ));
+    let held = slow_clients(ATTACKER, addr, MAX_PER_ADDRESS).await;
+    // The endpoint answers (so the held clients were accepted before the shutdown).
+    let reply = exchange_from(OPERATOR, addr, HEALTH).await;
+    assert!(reply.starts_with("HTTP/1.1 200 "), "{reply:?}");
+    let _ = stop.send(());
+    tokio::time::timeout(Duration::from_secs(10), server)
+        .await
+        .expect("the endpoint returns on its shutdown")
+        .expect("the endpoint's task");
+    assert_eq!(closed_unanswered(held).await, MAX_PER_ADDRESS);
+}

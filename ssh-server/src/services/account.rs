@@ -31,6 +31,7 @@ use minotty_ui::stored_settings;
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 pub use live::LiveKeys;
 use worker::Worker;
@@ -74,6 +75,9 @@ pub struct SharedAccounts {
     live: Arc<LiveKeys>,
     /// The exec commands' budgets per address (the commands read this store).
     pub commands: Arc<crate::command_budget::CommandBudgets>,
+    /// Where the sessions' account workers and game submissions run: the server's tracker
+    /// ([`SharedAccounts::with_tasks`]), so that shutdown waits for them.
+    tasks: TaskTracker,
 }
 
 /// What looking up a key's account found.
@@ -93,7 +97,17 @@ impl SharedAccounts {
             writer,
             live: Arc::default(),
             commands: Arc::default(),
+            tasks: TaskTracker::new(),
         }
+    }
+
+    /// Runs the sessions' account tasks on `tasks` (the server's tracker). A worker ends when
+    /// its session's client is dropped (its queue closes); a game submission when the writer
+    /// has answered it.
+    #[must_use]
+    pub fn with_tasks(mut self, tasks: TaskTracker) -> SharedAccounts {
+        self.tasks = tasks;
+        self
     }
 
     /// The store, when the server has a database.
@@ -238,7 +252,7 @@ impl AccountClient {
                 account: self.account.clone(),
                 live: self.shared.live.clone(),
             };
-            tokio::spawn(worker.run(rx, self.tx.clone()));
+            self.shared.tasks.spawn(worker.run(rx, self.tx.clone()));
             tx
         });
         if worker.try_send(request).is_err() {
@@ -456,7 +470,7 @@ impl AccountClient {
         let writer = writer.clone();
         let (mode, stats) = (finished.replay.mode.kind, finished.stats);
         let board = previous_best::board_of(&finished.replay);
-        tokio::spawn(async move {
+        self.shared.tasks.spawn(async move {
             // The best this game faced, read before the writer may store it: for the results'
             // "was 0:42.908  -1.234". A failed read only leaves the context out.
             let before = match (&store, board) {

@@ -115,10 +115,12 @@ pub async fn run(
     let remote = cluster
         .clone()
         .map(|c| c as Arc<dyn crate::versus::RemoteRooms>);
+    // The sessions, and the account tasks they start, are waited for at shutdown.
+    let tracker = TaskTracker::new();
     let shared = Arc::new(Shared {
         limits: config.limits.clone(),
         services: crate::services::SharedServices {
-            account: SharedAccounts::new(config.store.clone(), writer),
+            account: SharedAccounts::new(config.store.clone(), writer).with_tasks(tracker.clone()),
             versus: crate::services::versus::SharedVersus::with_tbp(
                 config.store.clone(),
                 config.limits.versus_seed,
@@ -129,7 +131,7 @@ pub async fn run(
             .with_remote(remote),
         },
         shutdown: CancellationToken::new(),
-        tracker: TaskTracker::new(),
+        tracker,
         parked: Arc::new(crate::reconnect::ParkedGames::new(
             config.limits.reconnect,
             config.limits.max_parked,

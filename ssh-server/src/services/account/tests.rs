@@ -102,3 +102,93 @@ fn a_guest_keeps_at_most_twenty_for_the_session_newest_first() {
     assert_eq!(list.len(), MAX_SNAPSHOTS - 1);
     assert!(list.iter().all(|e| e.id != id));
 }
+
+/// The session's account worker runs on the tracker it was given (the server's): counted
+/// while its session lives, and ended when the session's client is dropped, so that the
+/// tracker's wait completes with no task left.
+#[tokio::test]
+async fn the_account_worker_is_tracked_and_ends_with_its_client() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
+    let store = minotty_store::Store::open(&url).await.expect("the store");
+    let tasks = TaskTracker::new();
+    let shared = SharedAccounts::new(Some(store), None).with_tasks(tasks.clone());
+    let (tx, mut rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
+    let (account_tx, account_rx) = watch::channel(None);
+    let who = Who {
+        ssh_user: "~ada".into(),
+        fingerprint: None,
+        key_algorithm: None,
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        account: account_rx,
+    };
+    let mut client = AccountClient::new(&shared, who, "ada".into(), account_tx, tx);
+    assert_eq!(tasks.len(), 0, "no worker before the first request");
+    client.handle(Request::RetryAccount);
+    let answer = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
+    assert!(matches!(answer, Ok(Some(_))), "{answer:?}");
+    assert_eq!(tasks.len(), 1, "the worker, waiting for the next request");
+    drop(client);
+    tasks.close();
+    tokio::time::timeout(Duration::from_secs(10), tasks.wait())
+        .await
+        .expect("the worker ends with its client");
+    assert_eq!(tasks.len(), 0);
+}
+
+/// A registered player's finished game goes to the writer on a task of the tracker it was
+/// given (the server's): shutdown's wait covers it, and it ends once the writer answered
+/// (the answer reaches the session first).
+#[tokio::test]
+async fn a_game_submission_is_tracked_until_the_writer_answers() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("minotty.db").display());
+    let store = minotty_store::Store::open(&url).await.expect("the store");
+    let key = minotty_store::NewKey {
+        fingerprint: KeyFingerprint::parse(&format!("SHA256:{:0>43}", "k1")).expect("a key"),
+        algorithm: "ssh-ed25519".into(),
+    };
+    let name = minotty_domain::PlayerName::parse("ada").expect("a name");
+    let ada = store.register(&name, &key, 0).await.expect("ada");
+    let (writer, writer_task) =
+        minotty_store::GameWriter::spawn(store.clone(), minotty_store::WriterConfig::default());
+    let tasks = TaskTracker::new();
+    let shared = SharedAccounts::new(Some(store), Some(writer)).with_tasks(tasks.clone());
+    let (tx, mut rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
+    let (account_tx, account_rx) = watch::channel(Some(AccountRef {
+        id: ada.id,
+        name: "ada".into(),
+    }));
+    let who = Who {
+        ssh_user: "ada".into(),
+        fingerprint: Some(key.fingerprint.clone()),
+        key_algorithm: Some("ssh-ed25519".into()),
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        account: account_rx,
+    };
+    let client = AccountClient::new(&shared, who, "ada".into(), account_tx, tx);
+    let mut game = Game::new(GameConfig::default(), 7);
+    game.update(1000, None);
+    let finished = minotty_ui::FinishedGame {
+        kind: minotty_engine::ModeKind::Marathon,
+        replay: game.replay(),
+        stats: *game.stats(),
+        reason: minotty_engine::EndReason::TopOut,
+        won: false,
+    };
+    client.submit_game(finished, 1_000);
+    assert_eq!(tasks.len(), 1, "the submission, on the tracker");
+    let answer = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
+    assert!(matches!(answer, Ok(Some(_))), "{answer:?}");
+    tasks.close();
+    tokio::time::timeout(Duration::from_secs(10), tasks.wait())
+        .await
+        .expect("the submission ends once answered");
+    assert_eq!(tasks.len(), 0);
+    drop(client);
+    drop(shared);
+    tokio::time::timeout(Duration::from_secs(10), writer_task)
+        .await
+        .expect("the writer ends with its last sender")
+        .expect("the writer's task");
+}
