@@ -4,7 +4,7 @@
 
 use minotty_engine::board::{Board, HEIGHT};
 use minotty_engine::versus::MatchKind;
-use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
+use minotty_engine::{Cell, Mode};
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
@@ -234,26 +234,14 @@ const BATTLE_80X24: [&str; 24] = [
     "  └──────────────────────────────────────────────────────────────────────────┘",
 ];
 
-/// A seed whose first piece in a race (40 lines) is an I.
-fn race_i_first_seed() -> u32 {
-    (0..500)
-        .find(|&seed| {
-            let config = GameConfig {
-                mode: Mode::sprint(),
-                ..GameConfig::default()
-            };
-            let mut g = Game::new(config, seed);
-            g.update(0, None);
-            g.active().is_some_and(|p| p.placed.piece == Piece::I)
-        })
-        .expect("a seed")
-}
-
 #[test]
 fn a_race_shows_no_attack_while_played() {
     let mut a = online();
     to_versus_menu(&mut a);
-    a.deliver(race_start(race_i_first_seed(), &["ada", "bob"], Some(0)), 0);
+    a.deliver(
+        race_start(i_first_seed(Mode::sprint()), &["ada", "bob"], Some(0)),
+        0,
+    );
     a.tick(3000);
     a.take_requests();
     let mut board = Board::new();
