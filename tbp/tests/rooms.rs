@@ -8,8 +8,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::rooms::{
-    host_room, match_started, notice, paced, pid_in, room_bots, shared, until, until_stopped,
-    view, with_pid,
+    host_room, match_started, notice, paced, pid_in, room_bots, shared, until, until_stopped, view,
+    with_pid,
 };
 use common::{BOT, settings};
 use minotty_protocol::{Progress, Report};
@@ -23,7 +23,12 @@ use tokio::time::Instant;
 async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     let dir = tempfile::tempdir().expect("a directory");
     let pid_file = dir.path().join("pid");
-    let tbp = room_bots("minotty", &with_pid(&pid_file, BOT), paced(settings(3000)), 2);
+    let tbp = room_bots(
+        "minotty",
+        &with_pid(&pid_file, BOT),
+        paced(settings(3000)),
+        2,
+    );
     let shared = shared(tbp.clone());
     let (mut host, mut rx, lobby) = host_room(&shared, "ada", 2).await;
     assert_eq!(lobby.tbp_bots, ["minotty"], "the host sees the bot by name");

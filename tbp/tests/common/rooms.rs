@@ -115,10 +115,7 @@ pub async fn notice(rx: &mut mpsc::Receiver<Response>) -> String {
 
 /// Waits for the next match to start.
 pub async fn match_started(rx: &mut mpsc::Receiver<Response>) {
-    until(rx, |r| {
-        matches!(r, Response::MatchStart(_)).then_some(())
-    })
-    .await;
+    until(rx, |r| matches!(r, Response::MatchStart(_)).then_some(())).await;
 }
 
 /// Waits, up to `secs`, until no bot of `tbp` runs and the process `pid` (if any) is gone.
