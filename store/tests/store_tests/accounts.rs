@@ -8,11 +8,7 @@ use minotty_store::{
 };
 use sqlx::AnyPool;
 
-use crate::support::{NOW, key, name, player};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, key, name, player, store};
 
 fn ip(s: &str) -> IpAddr {
     s.parse().expect("address")
