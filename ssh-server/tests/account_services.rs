@@ -17,6 +17,25 @@ use minotty_ui::Settings;
 use minotty_ui::{Request, Response};
 use services_db::{KEY1, KEY2, ask, forty_lines, login, next, shared};
 use sqlx::AnyPool;
+use tokio::sync::mpsc;
+
+/// Registers the session's key as `name`: signed in.
+async fn registers(s: &mut Services, rx: &mut mpsc::Receiver<Response>, name: &str) {
+    let register = Request::Register { name: name.into() };
+    assert!(matches!(
+        ask(s, rx, register).await,
+        Response::SignedIn { .. }
+    ));
+}
+
+/// Sets the signed-in player's first password: set.
+async fn sets_password(s: &mut Services, rx: &mut mpsc::Receiver<Response>, password: &str) {
+    let set = Request::SetPassword {
+        password: password.into(),
+        current: None,
+    };
+    assert_eq!(ask(s, rx, set).await, Response::PasswordSet);
+}
 
 both!(guests_read_boards_but_have_no_account);
 async fn guests_read_boards_but_have_no_account(pool: AnyPool) {
@@ -112,11 +131,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
         ask(&mut s, &mut rx, weak).await,
         Response::PasswordFailed { .. }
     ));
-    let good = Request::SetPassword {
-        password: "correct horse".into(),
-        current: None,
-    };
-    assert_eq!(ask(&mut s, &mut rx, good).await, Response::PasswordSet);
+    sets_password(&mut s, &mut rx, "correct horse").await;
 
     // A finished game goes to the writer and comes back as GameRecorded.
     s.account.submit_game(forty_lines(7), 1_709_212_455_678);
@@ -231,16 +246,8 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
     let (mut owner, mut rx) = Services::new(&shared, login(Some(KEY1), None));
-    let register = Request::Register { name: "Ada".into() };
-    assert!(matches!(
-        ask(&mut owner, &mut rx, register).await,
-        Response::SignedIn { .. }
-    ));
-    let set = Request::SetPassword {
-        password: "correct horse".into(),
-        current: None,
-    };
-    assert_eq!(ask(&mut owner, &mut rx, set).await, Response::PasswordSet);
+    registers(&mut owner, &mut rx, "Ada").await;
+    sets_password(&mut owner, &mut rx, "correct horse").await;
 
     // A new key guesses: the first five wrong passwords are told apart from nothing, then
     // every try is refused for a while, the right password too.
@@ -309,11 +316,7 @@ async fn puzzle_progress_is_kept_per_account(pool: AnyPool) {
     let shared = shared(&store);
     let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
     s.account.start().await;
-    let register = Request::Register { name: "Ada".into() };
-    assert!(matches!(
-        ask(&mut s, &mut rx, register).await,
-        Response::SignedIn { .. }
-    ));
+    registers(&mut s, &mut rx, "Ada").await;
     let none = Response::PuzzleProgress {
         cleared: 0,
         completed: false,
