@@ -414,10 +414,7 @@ fn lock_delay_is_450_ms_on_the_ground() {
     sim.at(0);
     sim.at(18_000);
     assert_eq!(sim.placed().y, 38);
-    sim.at(18_449);
-    assert_eq!(sim.game.stats().pieces, 0);
-    sim.at(18_450);
-    assert_eq!(sim.game.stats().pieces, 1);
+    sim.locks_at(18_450);
 }
 
 #[test]
@@ -442,10 +439,7 @@ fn fifteen_move_resets_then_no_more() {
     sim.at(170);
     sim.tap(Button::Rotate180);
     assert_eq!(sim.game.next_deadline(), Some(600));
-    sim.at(599);
-    assert_eq!(sim.game.stats().pieces, 0);
-    sim.at(600);
-    assert_eq!(sim.game.stats().pieces, 1);
+    sim.locks_at(600);
 }
 
 #[test]
@@ -486,10 +480,7 @@ fn a_new_lowest_row_restores_the_resets() {
     sim.tap(Button::Right);
     assert_eq!(sim.game.active().unwrap().resets, 1);
     assert_eq!(sim.game.next_deadline(), Some(1050));
-    sim.at(1049);
-    assert_eq!(sim.game.stats().pieces, 0);
-    sim.at(1050);
-    assert_eq!(sim.game.stats().pieces, 1);
+    sim.locks_at(1050);
 }
 
 #[test]

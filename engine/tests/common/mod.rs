@@ -239,6 +239,14 @@ impl Sim {
         }
     }
 
+    /// Asserts that the first piece locks at `t`: not yet a millisecond before, then at `t`.
+    pub fn locks_at(&mut self, t: u64) {
+        self.at(t - 1);
+        assert_eq!(self.game.stats().pieces, 0, "locked before {t} ms");
+        self.at(t);
+        assert_eq!(self.game.stats().pieces, 1, "not locked at {t} ms");
+    }
+
     /// Advances to each time `t` in turn and asserts the piece's row is then `y`.
     pub fn ys(&mut self, steps: &[(u64, i8)]) {
         for &(t, y) in steps {

@@ -112,6 +112,21 @@ pub(super) fn i_first_seed(mode: minotty_engine::Mode) -> u32 {
         .expect("a seed")
 }
 
+/// Four garbage rows at the bottom open in column 5 (an upright I there clears them all), and
+/// one cell above them, so that the clear is not a perfect clear.
+pub(super) fn tetris_well() -> minotty_engine::board::Board {
+    use minotty_engine::Cell;
+    use minotty_engine::board::{Board, HEIGHT};
+    let mut board = Board::new();
+    board.set(0, HEIGHT - 5, Cell::Garbage);
+    for y in HEIGHT - 4..HEIGHT {
+        for x in (0..10).filter(|&x| x != 5) {
+            board.set(x, y, Cell::Garbage);
+        }
+    }
+    board
+}
+
 pub(super) fn draw(app: &App, w: u16, h: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("test backend");
     terminal.draw(|f| app.render(f)).expect("draw");

@@ -1,9 +1,8 @@
 //! Versus: the menu, rooms, a match with garbage and reports, results; driven through the
 //! public contract (keys, ticks, `deliver`, `take_requests`, renders).
 
-use minotty_engine::board::{Board, HEIGHT};
 use minotty_engine::versus::MatchKind;
-use minotty_engine::{Cell, Game, Mode};
+use minotty_engine::{Game, Mode};
 
 use super::*;
 use crate::{Request, Response};
@@ -580,15 +579,7 @@ fn garbage_during_the_countdown_waits_for_the_start() {
 #[test]
 fn a_tetris_reports_its_attack() {
     let mut a = in_match(i_first_seed(battle_mode()));
-    let mut board = Board::new();
-    // A cell above the four rows: not a perfect clear.
-    board.set(0, HEIGHT - 5, Cell::Garbage);
-    for y in HEIGHT - 4..HEIGHT {
-        for x in (0..10).filter(|&x| x != 5) {
-            board.set(x, y, Cell::Garbage);
-        }
-    }
-    a.versus_game_mut().expect("game").set_board(board);
+    a.versus_game_mut().expect("game").set_board(tetris_well());
     tap(&mut a, Key::Char('x'), 3050); // rotate clockwise: the I stands in column 5
     tap(&mut a, Key::Up, 3060);
     let game = a.versus_game().expect("game");

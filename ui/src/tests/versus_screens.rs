@@ -2,9 +2,8 @@
 //! the race's own numbers, the results at 80x24, the lobby's bot keys. Whole frames or whole
 //! lines compared.
 
-use minotty_engine::board::{Board, HEIGHT};
+use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
-use minotty_engine::{Cell, Mode};
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
@@ -244,14 +243,7 @@ fn a_race_shows_no_attack_while_played() {
     );
     a.tick(3000);
     a.take_requests();
-    let mut board = Board::new();
-    board.set(0, HEIGHT - 5, Cell::Garbage);
-    for y in HEIGHT - 4..HEIGHT {
-        for x in (0..10).filter(|&x| x != 5) {
-            board.set(x, y, Cell::Garbage);
-        }
-    }
-    a.versus_game_mut().expect("game").set_board(board);
+    a.versus_game_mut().expect("game").set_board(tetris_well());
     tap(&mut a, Key::Char('x'), 3050);
     tap(&mut a, Key::Up, 3060);
     assert_eq!(a.versus_game().map(|g| g.stats().tetrises), Some(1));
