@@ -10,7 +10,7 @@ mod services_db;
 use std::time::Duration;
 
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_protocol::{BoardId, BoardPeriod, Identity};
+use minotty_protocol::{BoardId, BoardPeriod, Identity, LeaderboardPage};
 use minotty_server::services::{AccountRef, Services};
 use minotty_store::Store;
 use minotty_ui::Settings;
@@ -18,6 +18,20 @@ use minotty_ui::{Request, Response};
 use services_db::{KEY1, KEY2, ask, forty_lines, login, next, shared};
 use sqlx::AnyPool;
 use tokio::sync::mpsc;
+
+/// The first page of the all-time 40 lines board (standard), as the session is answered.
+async fn sprint_board(s: &mut Services, rx: &mut mpsc::Receiver<Response>) -> LeaderboardPage {
+    let board = Request::Leaderboard {
+        ruleset: minotty_engine::RulesetId::Standard,
+        board: BoardId::Solo(ModeKind::Sprint),
+        period: BoardPeriod::AllTime,
+        offset: 0,
+    };
+    let Response::Leaderboard(page) = ask(s, rx, board).await else {
+        panic!("a page");
+    };
+    page
+}
 
 /// Registers the session's key as `name`: signed in.
 async fn registers(s: &mut Services, rx: &mut mpsc::Receiver<Response>, name: &str) {
@@ -53,15 +67,7 @@ async fn guests_read_boards_but_have_no_account(pool: AnyPool) {
         ask(&mut s, &mut rx, Request::Profile).await,
         Response::Error { .. }
     ));
-    let board = Request::Leaderboard {
-        ruleset: minotty_engine::RulesetId::Standard,
-        board: BoardId::Solo(ModeKind::Sprint),
-        period: BoardPeriod::AllTime,
-        offset: 0,
-    };
-    let Response::Leaderboard(page) = ask(&mut s, &mut rx, board).await else {
-        panic!("a page");
-    };
+    let page = sprint_board(&mut s, &mut rx).await;
     assert_eq!((page.total, page.rows.len(), page.own), (0, 0, None));
     assert_eq!(page.columns, ["Time", "PPS"]);
 }
@@ -143,15 +149,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
     assert_eq!(recorded.note, None);
 
     // The board, the profile and the replay show it.
-    let board = Request::Leaderboard {
-        ruleset: minotty_engine::RulesetId::Standard,
-        board: BoardId::Solo(ModeKind::Sprint),
-        period: BoardPeriod::AllTime,
-        offset: 0,
-    };
-    let Response::Leaderboard(page) = ask(&mut s, &mut rx, board).await else {
-        panic!("a page");
-    };
+    let page = sprint_board(&mut s, &mut rx).await;
     assert_eq!(page.total, 1);
     assert_eq!(page.rows[0].name, "Ada");
     assert_eq!(page.rows[0].game, Some(recorded.game));
