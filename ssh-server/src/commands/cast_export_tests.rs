@@ -196,16 +196,10 @@ async fn a_slow_reader_gets_the_whole_cast_through_a_bounded_buffer() {
             true
         }
     };
-    let done = export_game(
-        &s.store,
-        s.ranked,
-        None,
-        CancellationToken::new(),
-        tuning,
-        write,
-    )
-    .await
-    .expect("exported");
+    let never = CancellationToken::new();
+    let done = export_game(&s.store, s.ranked, None, never, tuning, write)
+        .await
+        .expect("exported");
     assert!(!done.cancelled);
     assert!(
         String::from_utf8_lossy(&out) == whole,
@@ -291,16 +285,10 @@ async fn a_client_that_leaves_stops_the_export() {
     // The client is gone: the second write fails.
     let calls = AtomicUsize::new(0);
     let write = |_: Vec<u8>| std::future::ready(calls.fetch_add(1, Ordering::Relaxed) == 0);
-    let done = export_game(
-        &s.store,
-        s.ranked,
-        None,
-        CancellationToken::new(),
-        tuning,
-        write,
-    )
-    .await
-    .expect("streamed, then stopped");
+    let never = CancellationToken::new();
+    let done = export_game(&s.store, s.ranked, None, never, tuning, write)
+        .await
+        .expect("streamed, then stopped");
     assert!(done.cancelled);
     assert!(
         done.frames * 4 < whole.frames,
