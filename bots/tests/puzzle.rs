@@ -168,15 +168,7 @@ fn search(
     if !seen.insert((k, board.to_ascii())) {
         return false;
     }
-    let position = Position {
-        board: board.clone(),
-        current: pieces[k],
-        next: pieces[k + 1..].to_vec(),
-        hold: None,
-        combo: 0,
-        back_to_back: false,
-    };
-    let game = Game::from_position(config.clone(), &position, 0);
+    let game = piece_on(config, &board, pieces, k);
     let mut places: Vec<Placed> = reachable(&game)
         .iter()
         .map(|r| r.placed.canonical())
@@ -190,6 +182,19 @@ fn search(
         next.clear_rows(full);
         search(config, pieces, k + 1, next, seen)
     })
+}
+
+/// A game of `config` on `board` with `pieces[k]` to place and the rest of `pieces` to come.
+fn piece_on(config: &GameConfig, board: &Board, pieces: &[Piece], k: usize) -> Game {
+    let position = Position {
+        board: board.clone(),
+        current: pieces[k],
+        next: pieces[k + 1..].to_vec(),
+        hold: None,
+        combo: 0,
+        back_to_back: false,
+    };
+    Game::from_position(config.clone(), &position, 0)
 }
 
 #[test]
@@ -236,15 +241,7 @@ fn walk(s: &Stage) -> Option<(usize, usize)> {
     let mut board = s.board();
     let (mut tucked, mut spins) = (0, 0);
     for (k, placed) in solution.iter().enumerate() {
-        let position = Position {
-            board: board.clone(),
-            current: pieces[k],
-            next: pieces[k + 1..].to_vec(),
-            hold: None,
-            combo: 0,
-            back_to_back: false,
-        };
-        let game = Game::from_position(config.clone(), &position, 0);
+        let game = piece_on(&config, &board, &pieces, k);
         let reach = reachable(&game);
         let r = reach
             .iter()

@@ -151,16 +151,6 @@ fn every_piece_spawns_at_3_20_facing_north_with_the_seed_cells() {
     }
 }
 
-/// T-spin triple slot: the T comes in under the overhang at row 35 and turns counter-clockwise
-/// into the 3-deep slot in column 4 with kick 4, (+1, -2) in the seed, two rows *down*.
-const TST: [&str; 5] = [
-    "....######", // 35
-    ".....#####", // 36
-    "####.#####", // 37
-    "###..#####", // 38
-    "####.#####", // 39
-];
-
 #[test]
 fn t_spin_triple_kick_counter_clockwise() {
     let mut sim = Sim::on_board(Mode::sprint(), "T", &TST);

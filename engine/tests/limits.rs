@@ -149,28 +149,30 @@ fn a_header_claiming_a_billion_inputs_is_refused_from_the_header() {
     );
 }
 
-#[test]
-fn a_bot_marker_round_trips_and_changes_nothing_in_the_rules() {
+/// Two sprint games (seed 3) given the same hard drop; at 700 ms the first gets `marker`, the
+/// second nothing.
+fn marked_and_plain(marker: Input) -> (Game, Game) {
     let drops = [
         (500, Input::Press(Button::HardDrop)),
         (600, Input::Release(Button::HardDrop)),
     ];
     let mut plain = Game::new(sprint(), 3);
-    let mut botted = Game::new(sprint(), 3);
+    let mut marked = Game::new(sprint(), 3);
     for &(t, input) in &drops {
         plain.update(t, Some(input));
-        botted.update(t, Some(input));
+        marked.update(t, Some(input));
     }
-    botted.update(700, Some(Input::Bot));
+    marked.update(700, Some(marker));
     plain.update(700, None);
-    assert!(botted.bot_played() && botted.fork().bot_played());
-    assert!(!plain.bot_played() && !botted.paused());
-    assert_eq!(botted.stats(), plain.stats());
-    assert_eq!(botted.next_deadline(), plain.next_deadline());
-    let replay = botted.replay();
-    assert_eq!(replay.inputs.last(), Some(&(700, Input::Bot)));
+    (marked, plain)
+}
+
+/// Asserts that `game`'s replay ends with `marker` at 700 ms and reads back the same from its
+/// binary and JSON forms; returns the binary form and the game the replay plays to.
+fn round_trip(game: &Game, marker: Input) -> (Vec<u8>, Game) {
+    let replay = game.replay();
+    assert_eq!(replay.inputs.last(), Some(&(700, marker)));
     let bytes = replay.to_bytes();
-    assert_eq!(bytes[bytes.len() - 1], 81, "the bot marker's code");
     let back = Replay::from_bytes(&bytes).expect("reads");
     assert_eq!(back, replay);
     let json = serde_json::to_string(&replay).expect("serialises");
@@ -178,40 +180,31 @@ fn a_bot_marker_round_trips_and_changes_nothing_in_the_rules() {
         serde_json::from_str::<Replay>(&json).expect("parses"),
         replay
     );
-    let replayed = back.play().expect("plays");
+    (bytes, back.play().expect("plays"))
+}
+
+#[test]
+fn a_bot_marker_round_trips_and_changes_nothing_in_the_rules() {
+    let (botted, plain) = marked_and_plain(Input::Bot);
+    assert!(botted.bot_played() && botted.fork().bot_played());
+    assert!(!plain.bot_played() && !botted.paused());
+    assert_eq!(botted.stats(), plain.stats());
+    assert_eq!(botted.next_deadline(), plain.next_deadline());
+    let (bytes, replayed) = round_trip(&botted, Input::Bot);
+    assert_eq!(bytes[bytes.len() - 1], 81, "the bot marker's code");
     assert!(replayed.bot_played());
     assert_eq!(replayed.stats(), botted.stats());
 }
 
 #[test]
 fn a_pause_round_trips_and_changes_nothing_in_the_rules() {
-    let drops = [
-        (500, Input::Press(Button::HardDrop)),
-        (600, Input::Release(Button::HardDrop)),
-    ];
-    let mut plain = Game::new(sprint(), 3);
-    let mut paused = Game::new(sprint(), 3);
-    for &(t, input) in &drops {
-        plain.update(t, Some(input));
-        paused.update(t, Some(input));
-    }
-    paused.update(700, Some(Input::Pause));
-    plain.update(700, None);
+    let (paused, plain) = marked_and_plain(Input::Pause);
     assert!(paused.paused());
     assert!(!plain.paused());
     assert!(paused.fork().paused());
     assert_eq!(paused.stats(), plain.stats());
     assert_eq!(paused.next_deadline(), plain.next_deadline());
-    let replay = paused.replay();
-    assert_eq!(replay.inputs.last(), Some(&(700, Input::Pause)));
-    let back = Replay::from_bytes(&replay.to_bytes()).expect("reads");
-    assert_eq!(back, replay);
-    let json = serde_json::to_string(&replay).expect("serialises");
-    assert_eq!(
-        serde_json::from_str::<Replay>(&json).expect("parses"),
-        replay
-    );
-    let replayed = back.play().expect("plays");
+    let (_, replayed) = round_trip(&paused, Input::Pause);
     assert!(replayed.paused());
     assert_eq!(replayed.stats(), paused.stats());
 }

@@ -55,9 +55,9 @@ fn marathon_is_won_at_150_lines() {
     assert_eq!(sim.game.level(), 15);
 }
 
-#[test]
-fn marathon_is_lost_by_topping_out() {
-    let mut sim = Sim::new(Mode::marathon(), 5);
+/// Hard drops in a `mode` game (seed 5) end it, within 30 pieces, lost by a block out.
+fn assert_tops_out(mode: Mode) {
+    let mut sim = Sim::new(mode, 5);
     sim.at(0);
     for _ in 0..30 {
         if game_over(&sim).is_some() {
@@ -66,6 +66,11 @@ fn marathon_is_lost_by_topping_out() {
         sim.tap(Button::HardDrop);
     }
     assert_eq!(game_over(&sim), Some((EndReason::BlockOut, false)));
+}
+
+#[test]
+fn marathon_is_lost_by_topping_out() {
+    assert_tops_out(Mode::marathon());
 }
 
 #[test]
@@ -177,26 +182,39 @@ fn cheese_starts_with_ten_garbage_rows_with_one_hole_each() {
     assert_eq!(holes(1), holes(1));
 }
 
+/// A started cheese(`n`) game whose `n` garbage rows have their holes in one column and whose
+/// first piece is an I.
+fn lined_up_cheese(n: u32) -> Sim {
+    let lined_up =
+        |g: &Game| (40 - n as usize..39).all(|y| hole(g.board(), y) == hole(g.board(), y + 1));
+    let seed = (0..)
+        .find(|&s| {
+            let g = started(Mode::cheese(n), s);
+            g.active().unwrap().placed.piece == Piece::I && lined_up(&g)
+        })
+        .unwrap();
+    let mut sim = Sim::new(Mode::cheese(n), seed);
+    sim.at(0);
+    assert_eq!(sim.game.board().garbage_rows_at_bottom(), n as usize);
+    sim
+}
+
+/// Drops the I upright down the holes of a [`lined_up_cheese`] game: it clears the `n`
+/// garbage rows, which wins the game.
+fn dig_through(sim: &mut Sim, n: u32) {
+    let h = hole(sim.game.board(), 39).unwrap() as i8;
+    let ev = sim.drop_at(Rotation::East, h - 2);
+    assert_eq!(u32::from(clear(&ev).lines), n);
+    assert_eq!(sim.game.stats().garbage_cleared, n);
+    assert_eq!(game_over(sim), won(Stat::GarbageCleared));
+}
+
 #[test]
 fn cheese_is_won_after_digging_n_garbage_lines() {
     // Two rows whose holes line up, and an I first: one vertical I digs both.
-    let seed = (0..)
-        .find(|&s| {
-            let g = started(Mode::cheese(2), s);
-            g.active().unwrap().placed.piece == Piece::I
-                && hole(g.board(), 38) == hole(g.board(), 39)
-        })
-        .unwrap();
-    let mut sim = Sim::new(Mode::cheese(2), seed);
-    sim.at(0);
-    let b = sim.game.board().clone();
-    assert_eq!(b.garbage_rows_at_bottom(), 2);
-    assert!(row_empty(&b, 37));
-    let h = hole(&b, 39).unwrap() as i8;
-    let ev = sim.drop_at(Rotation::East, h - 2);
-    assert_eq!(clear(&ev).lines, 2);
-    assert_eq!(sim.game.stats().garbage_cleared, 2);
-    assert_eq!(game_over(&sim), won(Stat::GarbageCleared));
+    let mut sim = lined_up_cheese(2);
+    assert!(row_empty(sim.game.board(), 37));
+    dig_through(&mut sim, 2);
 }
 
 #[test]
@@ -349,38 +367,15 @@ fn endless_never_ends_on_lines_or_time_and_ends_on_top_out() {
     );
 
     // Only topping out does.
-    let mut sim = Sim::new(mode, 5);
-    sim.at(0);
-    for _ in 0..30 {
-        if game_over(&sim).is_some() {
-            break;
-        }
-        sim.tap(Button::HardDrop);
-    }
-    assert_eq!(game_over(&sim), Some((EndReason::BlockOut, false)));
+    assert_tops_out(mode);
 }
 
 #[test]
 fn cheese_is_won_at_the_chosen_count() {
     // Three rows whose holes line up and an I first: one vertical I digs all three, which
     // ends cheese(3) (a third row more than the two-row game above needs).
-    let seed = (0..)
-        .find(|&s| {
-            let g = started(Mode::cheese(3), s);
-            g.active().unwrap().placed.piece == Piece::I
-                && hole(g.board(), 37) == hole(g.board(), 38)
-                && hole(g.board(), 38) == hole(g.board(), 39)
-        })
-        .unwrap();
-    let mut sim = Sim::new(Mode::cheese(3), seed);
-    sim.at(0);
-    let b = sim.game.board().clone();
-    assert_eq!(b.garbage_rows_at_bottom(), 3);
-    let h = hole(&b, 39).unwrap() as i8;
-    let ev = sim.drop_at(Rotation::East, h - 2);
-    assert_eq!(clear(&ev).lines, 3);
-    assert_eq!(sim.game.stats().garbage_cleared, 3);
-    assert_eq!(game_over(&sim), won(Stat::GarbageCleared));
+    let mut sim = lined_up_cheese(3);
+    dig_through(&mut sim, 3);
     // The goal is the chosen count, the board deals that many rows, 10 at a time.
     let m = Mode::cheese(37);
     assert_eq!(

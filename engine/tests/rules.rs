@@ -238,7 +238,7 @@ fn held_direction_moves_at_press_then_after_das_then_every_arr() {
     let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::Right);
-    for (t, x) in [
+    sim.xs(&[
         (0, 4),
         (149, 4),
         (150, 5),
@@ -247,10 +247,7 @@ fn held_direction_moves_at_press_then_after_das_then_every_arr() {
         (249, 6),
         (250, 7),
         (400, 7),
-    ] {
-        sim.at(t);
-        assert_eq!(sim.placed().x, x, "at {t} ms");
-    }
+    ]);
     let times: Vec<u64> = sim
         .log
         .iter()
@@ -264,10 +261,7 @@ fn held_direction_moves_at_press_then_after_das_then_every_arr() {
     sim.at(0);
     sim.at(10);
     sim.press(Button::Left);
-    for (t, x) in [(10, 2), (109, 2), (110, 1), (129, 1), (130, 0), (500, 0)] {
-        sim.at(t);
-        assert_eq!(sim.placed().x, x, "at {t} ms");
-    }
+    sim.xs(&[(10, 2), (109, 2), (110, 1), (129, 1), (130, 0), (500, 0)]);
 }
 
 #[test]
@@ -276,10 +270,7 @@ fn arr_zero_slides_to_the_wall_at_das() {
     sim.at(0);
     sim.press(Button::Right);
     assert_eq!(sim.placed().x, 4);
-    sim.at(149);
-    assert_eq!(sim.placed().x, 4);
-    sim.at(150);
-    assert_eq!(sim.placed().x, 7);
+    sim.xs(&[(149, 4), (150, 7)]);
 }
 
 #[test]
@@ -302,10 +293,7 @@ fn a_charged_shift_carries_over_to_the_next_piece() {
     sim.at(260);
     sim.tap(Button::HardDrop);
     assert_eq!(sim.placed().x, 3);
-    sim.at(299);
-    assert_eq!(sim.placed().x, 3);
-    sim.at(300);
-    assert_eq!(sim.placed().x, 4);
+    sim.xs(&[(299, 3), (300, 4)]);
 }
 
 #[test]
@@ -316,15 +304,9 @@ fn opposite_direction_takes_over_and_falls_back() {
     sim.at(100);
     sim.press(Button::Left); // x 3, its own DAS from 100
     assert_eq!(sim.placed().x, 3);
-    sim.at(249);
-    assert_eq!(sim.placed().x, 3);
-    sim.at(250);
-    assert_eq!(sim.placed().x, 2);
+    sim.xs(&[(249, 3), (250, 2)]);
     sim.release(Button::Left); // Right is still held: it charges again from 250
-    sim.at(399);
-    assert_eq!(sim.placed().x, 2);
-    sim.at(400);
-    assert_eq!(sim.placed().x, 3);
+    sim.xs(&[(399, 2), (400, 3)]);
 }
 
 // ---- Falling ----
@@ -335,25 +317,16 @@ fn soft_drop_interval() {
     let mut sim = Sim::new(Mode::sprint(), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::SoftDrop);
-    for (t, y) in [(0, 21), (49, 21), (50, 22), (99, 22), (100, 23)] {
-        sim.at(t);
-        assert_eq!(sim.placed().y, y, "at {t}");
-    }
+    sim.ys(&[(0, 21), (49, 21), (50, 22), (99, 22), (100, 23)]);
     // Released: back to gravity, one row per 1000 ms counted from the last row.
     sim.release(Button::SoftDrop);
-    sim.at(1099);
-    assert_eq!(sim.placed().y, 23);
-    sim.at(1100);
-    assert_eq!(sim.placed().y, 24);
+    sim.ys(&[(1099, 23), (1100, 24)]);
 
     // Level 9: 120 / 10 = 12 ms.
     let mut sim = Sim::new(Mode::custom(9, false, None), ZLOIJTSLIJ);
     sim.at(0);
     sim.press(Button::SoftDrop);
-    for (t, y) in [(0, 21), (11, 21), (12, 22), (24, 23), (36, 24)] {
-        sim.at(t);
-        assert_eq!(sim.placed().y, y, "at {t}");
-    }
+    sim.ys(&[(0, 21), (11, 21), (12, 22), (24, 23), (36, 24)]);
 
     // Soft drop factor 0: straight to the floor, without locking.
     let mut sim = Sim::with_config(with_handling(150, 50, 0), ZLOIJTSLIJ);
@@ -441,10 +414,7 @@ fn lock_delay_is_450_ms_on_the_ground() {
     sim.at(0);
     sim.at(18_000);
     assert_eq!(sim.placed().y, 38);
-    sim.at(18_449);
-    assert_eq!(sim.game.stats().pieces, 0);
-    sim.at(18_450);
-    assert_eq!(sim.game.stats().pieces, 1);
+    sim.locks_at(18_450);
 }
 
 #[test]
@@ -469,10 +439,7 @@ fn fifteen_move_resets_then_no_more() {
     sim.at(170);
     sim.tap(Button::Rotate180);
     assert_eq!(sim.game.next_deadline(), Some(600));
-    sim.at(599);
-    assert_eq!(sim.game.stats().pieces, 0);
-    sim.at(600);
-    assert_eq!(sim.game.stats().pieces, 1);
+    sim.locks_at(600);
 }
 
 #[test]
@@ -513,10 +480,7 @@ fn a_new_lowest_row_restores_the_resets() {
     sim.tap(Button::Right);
     assert_eq!(sim.game.active().unwrap().resets, 1);
     assert_eq!(sim.game.next_deadline(), Some(1050));
-    sim.at(1049);
-    assert_eq!(sim.game.stats().pieces, 0);
-    sim.at(1050);
-    assert_eq!(sim.game.stats().pieces, 1);
+    sim.locks_at(1050);
 }
 
 #[test]

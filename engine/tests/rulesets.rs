@@ -29,20 +29,6 @@ fn on_board(config: GameConfig, pattern: &str, rows: &[&str]) -> Sim {
     sim
 }
 
-fn lock_time(events: &[Event]) -> Option<u64> {
-    events.iter().find_map(|e| match e.kind {
-        EventKind::Lock { .. } => Some(e.time),
-        _ => None,
-    })
-}
-
-fn spawn_time_after(events: &[Event], t: u64) -> Option<u64> {
-    events.iter().find_map(|e| match e.kind {
-        EventKind::Spawn { .. } if e.time > t => Some(e.time),
-        _ => None,
-    })
-}
-
 /// Runs the game with no input until something locks; returns when.
 fn wait_for_lock(sim: &mut Sim) -> u64 {
     loop {

@@ -8,23 +8,7 @@
 mod common;
 
 use common::*;
-use minotty_engine::{
-    Button, Event, EventKind, Game, GameConfig, Generator, Handling, Mode, RulesetId, Tuning,
-};
-
-fn lock_time(events: &[Event]) -> Option<u64> {
-    events.iter().find_map(|e| match e.kind {
-        EventKind::Lock { .. } => Some(e.time),
-        _ => None,
-    })
-}
-
-fn spawn_time_after(events: &[Event], t: u64) -> Option<u64> {
-    events.iter().find_map(|e| match e.kind {
-        EventKind::Spawn { .. } if e.time > t => Some(e.time),
-        _ => None,
-    })
-}
+use minotty_engine::{Button, Game, GameConfig, Generator, Handling, Mode, RulesetId, Tuning};
 
 fn config(ruleset: RulesetId, mode: Mode, tuning: Tuning) -> GameConfig {
     GameConfig {

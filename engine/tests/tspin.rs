@@ -69,15 +69,6 @@ fn full_t_spin_single() {
     );
 }
 
-/// T-spin triple: the T turns under the overhang into column 4 with the last kick.
-const TST: [&str; 5] = [
-    "....######", // 35
-    ".....#####", // 36
-    "####.#####", // 37
-    "###..#####", // 38
-    "####.#####", // 39
-];
-
 fn spin_into_tst_slot(rows: &[&str]) -> Vec<Event> {
     let mut sim = Sim::on_board(Mode::sprint(), "T", rows);
     sim.shift(Button::Left, 2);

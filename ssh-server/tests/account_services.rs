@@ -10,13 +10,46 @@ mod services_db;
 use std::time::Duration;
 
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_protocol::{BoardId, BoardPeriod, Identity};
+use minotty_protocol::{BoardId, BoardPeriod, Identity, LeaderboardPage};
 use minotty_server::services::{AccountRef, Services};
 use minotty_store::Store;
 use minotty_ui::Settings;
 use minotty_ui::{Request, Response};
 use services_db::{KEY1, KEY2, ask, forty_lines, login, next, shared};
 use sqlx::AnyPool;
+use tokio::sync::mpsc;
+
+/// The first page of the all-time 40 lines board (standard), as the session is answered.
+async fn sprint_board(s: &mut Services, rx: &mut mpsc::Receiver<Response>) -> LeaderboardPage {
+    let board = Request::Leaderboard {
+        ruleset: minotty_engine::RulesetId::Standard,
+        board: BoardId::Solo(ModeKind::Sprint),
+        period: BoardPeriod::AllTime,
+        offset: 0,
+    };
+    let Response::Leaderboard(page) = ask(s, rx, board).await else {
+        panic!("a page");
+    };
+    page
+}
+
+/// Registers the session's key as `name`: signed in.
+async fn registers(s: &mut Services, rx: &mut mpsc::Receiver<Response>, name: &str) {
+    let register = Request::Register { name: name.into() };
+    assert!(matches!(
+        ask(s, rx, register).await,
+        Response::SignedIn { .. }
+    ));
+}
+
+/// Sets the signed-in player's first password: set.
+async fn sets_password(s: &mut Services, rx: &mut mpsc::Receiver<Response>, password: &str) {
+    let set = Request::SetPassword {
+        password: password.into(),
+        current: None,
+    };
+    assert_eq!(ask(s, rx, set).await, Response::PasswordSet);
+}
 
 both!(guests_read_boards_but_have_no_account);
 async fn guests_read_boards_but_have_no_account(pool: AnyPool) {
@@ -34,15 +67,7 @@ async fn guests_read_boards_but_have_no_account(pool: AnyPool) {
         ask(&mut s, &mut rx, Request::Profile).await,
         Response::Error { .. }
     ));
-    let board = Request::Leaderboard {
-        ruleset: minotty_engine::RulesetId::Standard,
-        board: BoardId::Solo(ModeKind::Sprint),
-        period: BoardPeriod::AllTime,
-        offset: 0,
-    };
-    let Response::Leaderboard(page) = ask(&mut s, &mut rx, board).await else {
-        panic!("a page");
-    };
+    let page = sprint_board(&mut s, &mut rx).await;
     assert_eq!((page.total, page.rows.len(), page.own), (0, 0, None));
     assert_eq!(page.columns, ["Time", "PPS"]);
 }
@@ -112,11 +137,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
         ask(&mut s, &mut rx, weak).await,
         Response::PasswordFailed { .. }
     ));
-    let good = Request::SetPassword {
-        password: "correct horse".into(),
-        current: None,
-    };
-    assert_eq!(ask(&mut s, &mut rx, good).await, Response::PasswordSet);
+    sets_password(&mut s, &mut rx, "correct horse").await;
 
     // A finished game goes to the writer and comes back as GameRecorded.
     s.account.submit_game(forty_lines(7), 1_709_212_455_678);
@@ -128,15 +149,7 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
     assert_eq!(recorded.note, None);
 
     // The board, the profile and the replay show it.
-    let board = Request::Leaderboard {
-        ruleset: minotty_engine::RulesetId::Standard,
-        board: BoardId::Solo(ModeKind::Sprint),
-        period: BoardPeriod::AllTime,
-        offset: 0,
-    };
-    let Response::Leaderboard(page) = ask(&mut s, &mut rx, board).await else {
-        panic!("a page");
-    };
+    let page = sprint_board(&mut s, &mut rx).await;
     assert_eq!(page.total, 1);
     assert_eq!(page.rows[0].name, "Ada");
     assert_eq!(page.rows[0].game, Some(recorded.game));
@@ -231,16 +244,8 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: AnyPool) {
     let store = Store::from_pool(pool).await.expect("store");
     let shared = shared(&store);
     let (mut owner, mut rx) = Services::new(&shared, login(Some(KEY1), None));
-    let register = Request::Register { name: "Ada".into() };
-    assert!(matches!(
-        ask(&mut owner, &mut rx, register).await,
-        Response::SignedIn { .. }
-    ));
-    let set = Request::SetPassword {
-        password: "correct horse".into(),
-        current: None,
-    };
-    assert_eq!(ask(&mut owner, &mut rx, set).await, Response::PasswordSet);
+    registers(&mut owner, &mut rx, "Ada").await;
+    sets_password(&mut owner, &mut rx, "correct horse").await;
 
     // A new key guesses: the first five wrong passwords are told apart from nothing, then
     // every try is refused for a while, the right password too.
@@ -309,11 +314,7 @@ async fn puzzle_progress_is_kept_per_account(pool: AnyPool) {
     let shared = shared(&store);
     let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
     s.account.start().await;
-    let register = Request::Register { name: "Ada".into() };
-    assert!(matches!(
-        ask(&mut s, &mut rx, register).await,
-        Response::SignedIn { .. }
-    ));
+    registers(&mut s, &mut rx, "Ada").await;
     let none = Response::PuzzleProgress {
         cleared: 0,
         completed: false,

@@ -5,21 +5,11 @@
 mod common;
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
+use common::rooms::{host_room, notice, paced, pid_in, room_bots, shared, view, with_pid};
 use common::{BOT, reaped, settings};
-use minotty_engine::versus::MatchKind;
-use minotty_protocol::{RoomLimit, RoomOptions, RoomView};
-use minotty_server::services::account::SharedAccounts;
-use minotty_server::services::versus::SharedVersus;
-use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::versus::bot::BotLimits;
-use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
-use minotty_ui::{Request, Response};
-use tokio::sync::mpsc;
-use tokio::time::{Instant, timeout};
+use minotty_ui::Request;
 
 /// Log lines, as the server writes them.
 #[derive(Clone, Default)]
@@ -41,39 +31,6 @@ impl Captured {
     }
 }
 
-/// The next response that `pick` accepts, within 20 s.
-async fn until<T>(
-    rx: &mut mpsc::Receiver<Response>,
-    mut pick: impl FnMut(Response) -> Option<T>,
-) -> T {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let r = timeout(deadline - Instant::now(), rx.recv())
-            .await
-            .expect("in time")
-            .expect("open");
-        if let Some(t) = pick(r) {
-            return t;
-        }
-    }
-}
-
-async fn view(rx: &mut mpsc::Receiver<Response>, seats: usize) -> RoomView {
-    until(rx, |r| match r {
-        Response::Room(v) if v.seats.len() == seats => Some(v),
-        _ => None,
-    })
-    .await
-}
-
-fn pid_in(file: &Path) -> u32 {
-    std::fs::read_to_string(file)
-        .expect("the pid file")
-        .trim()
-        .parse()
-        .expect("a pid")
-}
-
 #[tokio::test]
 async fn a_bot_that_forfeits_is_ended_frees_its_seat_and_is_named_in_the_log() {
     let captured = Captured::default();
@@ -87,37 +44,10 @@ async fn a_bot_that_forfeits_is_ended_frees_its_seat_and_is_named_in_the_log() {
     let dir = tempfile::tempdir().expect("a directory");
     let pid_file = dir.path().join("pid");
     // Plays three pieces, then suggests a move below the floor and hangs (alive, idle).
-    let command = format!(
-        "sh -c 'echo $$ > {}; exec {BOT} --fault impossible@3'",
-        pid_file.display()
-    );
-    let spec: BotSpec = format!("cc={command}").parse().expect("a spec");
-    let tbp = TbpBots::new(
-        vec![spec],
-        TbpSettings {
-            min_piece: Duration::from_millis(60),
-            ..settings(3000)
-        },
-        2,
-    );
-    let shared = SharedServices {
-        account: SharedAccounts::new(None, None),
-        versus: SharedVersus::with_tbp(None, Some(3), BotLimits::default(), tbp.clone()),
-    };
-    let login = Login {
-        ssh_user: "ada".into(),
-        fingerprint: None,
-        key_algorithm: None,
-        peer: "192.0.2.1".parse().expect("an address"),
-        account: None,
-    };
-    let (mut host, mut rx) = Services::new(&shared, login);
-    host.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 3,
-        limit: RoomLimit::None,
-    }));
-    let lobby = view(&mut rx, 1).await;
+    let command = with_pid(&pid_file, &format!("{BOT} --fault impossible@3"));
+    let tbp = room_bots("cc", &command, paced(settings(3000)), 2);
+    let shared = shared(tbp.clone());
+    let (mut host, mut rx, lobby) = host_room(&shared, "ada", 3).await;
     host.handle(Request::AddTbpBot { name: "cc".into() });
     let seated = view(&mut rx, 2).await;
     assert_eq!(seated.seats[1].name, "Bot cc");
@@ -126,11 +56,7 @@ async fn a_bot_that_forfeits_is_ended_frees_its_seat_and_is_named_in_the_log() {
 
     // The bot forfeits its game, which ends the match (the host is the last one standing);
     // then it leaves its seat and the host is told why.
-    let notice = until(&mut rx, |r| match r {
-        Response::Notice { message } => Some(message),
-        _ => None,
-    })
-    .await;
+    let notice = notice(&mut rx).await;
     assert_eq!(
         notice,
         "Bot cc forfeited (no move of the bot's suggestion can be played) and left its seat."

@@ -7,97 +7,35 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
+use common::rooms::{
+    host_room, match_started, notice, paced, pid_in, room_bots, shared, until, until_stopped, view,
+    with_pid,
+};
 use common::{BOT, settings};
-use minotty_engine::versus::MatchKind;
-use minotty_protocol::{Progress, Report, RoomLimit, RoomOptions, RoomView};
-use minotty_server::services::account::SharedAccounts;
-use minotty_server::services::versus::SharedVersus;
-use minotty_server::services::{Login, Services, SharedServices};
-use minotty_server::versus::bot::BotLimits;
-use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
+use minotty_protocol::{Progress, Report};
+use minotty_server::services::Services;
+use minotty_tbp::frontend::TbpSettings;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
-use tokio::time::{Instant, timeout};
-
-fn shared(tbp: TbpBots) -> SharedServices {
-    SharedServices {
-        account: SharedAccounts::new(None, None),
-        versus: SharedVersus::with_tbp(None, Some(3), BotLimits::default(), tbp),
-    }
-}
-
-fn guest(name: &str) -> Login {
-    Login {
-        ssh_user: name.into(),
-        fingerprint: None,
-        key_algorithm: None,
-        peer: "192.0.2.1".parse().expect("an address"),
-        account: None,
-    }
-}
-
-/// The next response that `pick` accepts, within 20 s.
-async fn until<T>(
-    rx: &mut mpsc::Receiver<Response>,
-    mut pick: impl FnMut(Response) -> Option<T>,
-) -> T {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let r = timeout(deadline - Instant::now(), rx.recv())
-            .await
-            .expect("in time")
-            .expect("open");
-        if let Some(t) = pick(r) {
-            return t;
-        }
-    }
-}
-
-async fn view(rx: &mut mpsc::Receiver<Response>, seats: usize) -> RoomView {
-    until(rx, |r| match r {
-        Response::Room(v) if v.seats.len() == seats => Some(v),
-        _ => None,
-    })
-    .await
-}
-
-/// A bot command that writes its pid to `pid_file` and becomes `minotty-bot`.
-fn with_pid(pid_file: &Path) -> String {
-    format!("sh -c 'echo $$ > {}; exec {BOT}'", pid_file.display())
-}
+use tokio::time::Instant;
 
 #[tokio::test]
 async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     let dir = tempfile::tempdir().expect("a directory");
     let pid_file = dir.path().join("pid");
-    let spec: BotSpec = format!("minotty={}", with_pid(&pid_file))
-        .parse()
-        .expect("a spec");
-    let tbp = TbpBots::new(
-        vec![spec],
-        TbpSettings {
-            min_piece: Duration::from_millis(60),
-            ..settings(3000)
-        },
+    let tbp = room_bots(
+        "minotty",
+        &with_pid(&pid_file, BOT),
+        paced(settings(3000)),
         2,
     );
     let shared = shared(tbp.clone());
-    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
-    host.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::None,
-    }));
-    let lobby = view(&mut rx, 1).await;
+    let (mut host, mut rx, lobby) = host_room(&shared, "ada", 2).await;
     assert_eq!(lobby.tbp_bots, ["minotty"], "the host sees the bot by name");
     host.handle(Request::AddTbpBot {
         name: "nobody".into(),
     });
-    let refused = until(&mut rx, |r| match r {
-        Response::Notice { message } => Some(message),
-        _ => None,
-    })
-    .await;
+    let refused = notice(&mut rx).await;
     assert!(refused.contains("no such bot"), "{refused}");
     host.handle(Request::AddTbpBot {
         name: "minotty".into(),
@@ -111,10 +49,7 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
 
     host.handle(Request::SetReady(true));
     host.handle(Request::StartMatch);
-    until(&mut rx, |r| {
-        matches!(r, Response::MatchStart(_)).then_some(())
-    })
-    .await;
+    match_started(&mut rx).await;
     // The countdown, then the bot plays: its board fills on the host's screen.
     let pieces = until(&mut rx, |r| match r {
         Response::Opponents(o) => o.first().filter(|o| o.progress.pieces >= 10).map(|o| {
@@ -140,22 +75,13 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     assert!(!result.ranked);
 
     // The host leaves, the room closes, and the bot's process with it.
-    let pid: u32 = std::fs::read_to_string(&pid_file)
-        .expect("the pid")
-        .trim()
-        .parse()
-        .expect("a number");
+    let pid = pid_in(&pid_file);
     assert!(
         Path::new(&format!("/proc/{pid}")).exists(),
         "running until then"
     );
     host.handle(Request::LeaveRoom);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while (tbp.running() > 0 || Path::new(&format!("/proc/{pid}")).exists())
-        && Instant::now() < deadline
-    {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    until_stopped(&tbp, Some(pid), 20).await;
     assert_eq!(tbp.running(), 0, "its slot is back");
     assert!(
         !Path::new(&format!("/proc/{pid}")).exists(),
@@ -165,24 +91,14 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
 
 #[tokio::test]
 async fn a_full_server_refuses_the_seat_at_once() {
-    let spec: BotSpec = format!("minotty={BOT}").parse().expect("a spec");
     // Two for this host, one for the server.
-    let tbp = TbpBots::new(
-        vec![spec],
-        TbpSettings {
-            max_per_host: 2,
-            ..settings(3000)
-        },
-        1,
-    );
+    let settings = TbpSettings {
+        max_per_host: 2,
+        ..settings(3000)
+    };
+    let tbp = room_bots("minotty", BOT, settings, 1);
     let shared = shared(tbp.clone());
-    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
-    host.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 4,
-        limit: RoomLimit::None,
-    }));
-    view(&mut rx, 1).await;
+    let (mut host, mut rx, _) = host_room(&shared, "ada", 4).await;
     host.handle(Request::AddTbpBot {
         name: "minotty".into(),
     });
@@ -190,20 +106,13 @@ async fn a_full_server_refuses_the_seat_at_once() {
     host.handle(Request::AddTbpBot {
         name: "minotty".into(),
     });
-    let refused = until(&mut rx, |r| match r {
-        Response::Notice { message } => Some(message),
-        _ => None,
-    })
-    .await;
+    let refused = notice(&mut rx).await;
     assert!(refused.contains("try again later"), "{refused}");
     assert_eq!(tbp.running(), 1);
     // Removing the bot frees its slot.
     host.handle(Request::RemoveBot { seat: 1 });
     view(&mut rx, 1).await;
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tbp.running() > 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    until_stopped(&tbp, None, 20).await;
     assert_eq!(tbp.running(), 0);
 }
 
@@ -231,25 +140,10 @@ async fn give_up(host: &mut Services, rx: &mut mpsc::Receiver<Response>) {
 async fn the_bot_is_stopped_after_each_game_and_started_for_the_rematch() {
     let dir = tempfile::tempdir().expect("a directory");
     let log = dir.path().join("to-bot.jsonl");
-    let spec: BotSpec = format!("minotty={}", common::recorded(BOT, &log))
-        .parse()
-        .expect("a spec");
-    let tbp = TbpBots::new(
-        vec![spec],
-        TbpSettings {
-            min_piece: Duration::from_millis(60),
-            ..settings(3000)
-        },
-        2,
-    );
+    let command = common::recorded(BOT, &log);
+    let tbp = room_bots("minotty", &command, paced(settings(3000)), 2);
     let shared = shared(tbp.clone());
-    let (mut host, mut rx) = Services::new(&shared, guest("ada"));
-    host.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::None,
-    }));
-    view(&mut rx, 1).await;
+    let (mut host, mut rx, _) = host_room(&shared, "ada", 2).await;
     host.handle(Request::AddTbpBot {
         name: "minotty".into(),
     });
@@ -259,17 +153,11 @@ async fn the_bot_is_stopped_after_each_game_and_started_for_the_rematch() {
     bot_placed(&mut rx, 5).await;
     give_up(&mut host, &mut rx).await;
     host.handle(Request::Rematch);
-    until(&mut rx, |r| {
-        matches!(r, Response::MatchStart(_)).then_some(())
-    })
-    .await;
+    match_started(&mut rx).await;
     bot_placed(&mut rx, 5).await;
     give_up(&mut host, &mut rx).await;
     host.handle(Request::LeaveRoom);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while tbp.running() > 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    until_stopped(&tbp, None, 20).await;
     assert_eq!(tbp.running(), 0);
     // One process for both games: started and stopped once per game (no garbage: the host
     // never attacked), every piece suggested and played.
@@ -331,28 +219,15 @@ async fn seen(pid: u32, comm: &str) -> Seen {
 async fn a_host_seats_one_tbp_bot_whose_process_starts_with_the_match_confined() {
     let dir = tempfile::tempdir().expect("a directory");
     let pid_file = dir.path().join("pid");
-    let spec: BotSpec = format!("minotty={}", with_pid(&pid_file))
-        .parse()
-        .expect("a spec");
     // The defaults but for the CPU time, to tell it from the kernel's.
-    let tbp = TbpBots::new(
-        vec![spec],
-        TbpSettings {
-            cpu_secs: 77,
-            min_piece: Duration::from_millis(60),
-            ..settings(3000)
-        },
-        8,
-    );
+    let settings = paced(TbpSettings {
+        cpu_secs: 77,
+        ..settings(3000)
+    });
+    let tbp = room_bots("minotty", &with_pid(&pid_file, BOT), settings, 8);
     assert_eq!(tbp.settings().max_per_host, 1, "one per host by default");
     let shared = shared(tbp.clone());
-    let (mut host, mut rx) = Services::new(&shared, guest("mallory"));
-    host.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 8,
-        limit: RoomLimit::None,
-    }));
-    view(&mut rx, 1).await;
+    let (mut host, mut rx, _) = host_room(&shared, "mallory", 8).await;
     host.handle(Request::AddTbpBot {
         name: "minotty".into(),
     });
@@ -378,10 +253,7 @@ async fn a_host_seats_one_tbp_bot_whose_process_starts_with_the_match_confined()
 
     host.handle(Request::SetReady(true));
     host.handle(Request::StartMatch);
-    until(&mut rx, |r| {
-        matches!(r, Response::MatchStart(_)).then_some(())
-    })
-    .await;
+    match_started(&mut rx).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     let pid: u32 = loop {
         if let Some(pid) = std::fs::read_to_string(&pid_file)
@@ -419,12 +291,7 @@ async fn a_host_seats_one_tbp_bot_whose_process_starts_with_the_match_confined()
     }
 
     host.handle(Request::LeaveRoom);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while (tbp.running() > 0 || Path::new(&format!("/proc/{pid}")).exists())
-        && Instant::now() < deadline
-    {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    until_stopped(&tbp, Some(pid), 5).await;
     assert_eq!(tbp.running(), 0);
     assert!(!Path::new(&format!("/proc/{pid}")).exists(), "reaped");
 }

@@ -264,6 +264,22 @@ fn stalled_limits() -> Limits {
     }
 }
 
+/// Within 10 s another guest (bo) gets in and reaches the main menu: the server's one slot
+/// was freed.
+async fn slot_is_free(server: &TestServer) -> Result {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let again = loop {
+        match Connection::open(server.addr, "bo", Login::Guest).await {
+            Ok(again) => break again,
+            Err(_) if Instant::now() < deadline => sleep(Duration::from_millis(250)).await,
+            Err(e) => return Err(e.context("the slot was not freed")),
+        }
+    };
+    let mut t = again.play(100, 40).await?;
+    t.skip_welcome().await?;
+    Ok(())
+}
+
 /// A logged-in player stalls its window and goes idle: the game ends, the connection is given
 /// up on, and its socket closed (the server's disconnect, queued behind frames the window
 /// never lets out, waited for ever) and its slot freed: another connection from the address
@@ -279,17 +295,7 @@ async fn a_stalled_idle_player_loses_its_socket_and_its_slot() -> Result {
     )
     .await
     .context("the server kept the stalled player's socket for 60 s")??;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let again = loop {
-        match Connection::open(server.addr, "bo", Login::Guest).await {
-            Ok(again) => break again,
-            Err(_) if Instant::now() < deadline => sleep(Duration::from_millis(250)).await,
-            Err(e) => return Err(e.context("the slot was not freed")),
-        }
-    };
-    let mut t = again.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    slot_is_free(&server).await
 }
 
 /// At shutdown, a player whose window is stalled has its socket closed by the server (it
@@ -376,15 +382,5 @@ async fn a_client_stalling_a_rekey_loses_its_socket_and_its_slot() -> Result {
     timeout(Duration::from_secs(30), server_closed.wait_for(|c| *c))
         .await
         .context("the server kept the socket of a client stalling its rekey for 30 s")??;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let again = loop {
-        match Connection::open(server.addr, "bo", Login::Guest).await {
-            Ok(again) => break again,
-            Err(_) if Instant::now() < deadline => sleep(Duration::from_millis(250)).await,
-            Err(e) => return Err(e.context("the slot was not freed")),
-        }
-    };
-    let mut t = again.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    slot_is_free(&server).await
 }

@@ -46,18 +46,28 @@ fn filled(screen: &vt100::Screen) -> usize {
     board::find(screen).map_or(0, |b| b.lines.iter().map(|l| l.matches("██").count()).sum())
 }
 
+/// `name` connected at 100x32 and on the Live screen (the main menu's seventh item).
+async fn on_live_screen(
+    server: &TestServer,
+    name: &str,
+    login: Login,
+) -> anyhow::Result<(Connection, PtySession)> {
+    let conn = Connection::open(server.addr, name, login).await?;
+    let mut s = conn.play(100, 32).await?;
+    s.skip_welcome().await?;
+    for _ in 0..6 {
+        s.send(keys::DOWN).await?;
+    }
+    s.send(keys::ENTER).await?;
+    Ok((conn, s))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_watches_another_players_marathon_from_the_live_screen() -> Result {
     let server = TestServer::start().await?;
     let (_ada_conn, mut ada) = ada_plays_marathon(&server).await?;
 
-    let bo_conn = Connection::open(server.addr, "bo", Login::Key).await?;
-    let mut bo = bo_conn.play(100, 32).await?;
-    bo.skip_welcome().await?;
-    for _ in 0..6 {
-        bo.send(keys::DOWN).await?;
-    }
-    bo.send(keys::ENTER).await?;
+    let (_bo_conn, mut bo) = on_live_screen(&server, "bo", Login::Key).await?;
     bo.wait_for_text("Being played now", WAIT).await?;
     bo.wait_for_text("~ada", WAIT).await?;
     assert!(
@@ -229,13 +239,7 @@ async fn watch_without_a_terminal_streams_the_tv_and_with_one_opens_it() -> Resu
 async fn a_flapping_watcher_is_bounded() -> Result {
     let server = TestServer::start().await?;
     let (_ada_conn, mut ada) = ada_plays_marathon(&server).await?;
-    let conn = Connection::open(server.addr, "eve", Login::Guest).await?;
-    let mut eve = conn.play(100, 32).await?;
-    eve.skip_welcome().await?;
-    for _ in 0..6 {
-        eve.send(keys::DOWN).await?;
-    }
-    eve.send(keys::ENTER).await?;
+    let (_conn, mut eve) = on_live_screen(&server, "eve", Login::Guest).await?;
     eve.wait_for_text("~ada", WAIT).await?;
     // Enter (watch), Backspace (the list), t (the TV), Backspace (the list), Backspace (the
     // menu), Enter (the Live screen again)... 300 times in one burst.
@@ -273,13 +277,7 @@ async fn a_watcher_of_a_dropped_players_game_sees_it_parked_not_over() -> Result
     let server = TestServer::start().await?;
     let (ada_conn, ada) = ada_plays_marathon(&server).await?;
 
-    let bo_conn = Connection::open(server.addr, "bo", Login::Key).await?;
-    let mut bo = bo_conn.play(100, 32).await?;
-    bo.skip_welcome().await?;
-    for _ in 0..6 {
-        bo.send(keys::DOWN).await?;
-    }
-    bo.send(keys::ENTER).await?;
+    let (_bo_conn, mut bo) = on_live_screen(&server, "bo", Login::Key).await?;
     bo.wait_for_text("~ada", WAIT).await?;
     bo.send(keys::ENTER).await?;
     bo.wait_for_text("WATCHING: ~ada · Marathon · standard", WAIT)

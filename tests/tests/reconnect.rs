@@ -200,6 +200,18 @@ fn seat_row(screen: &vt100::Screen, name: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// bob's connection (`conn`, his session `bob`) drops: ann's lobby shows his seat kept, as
+/// reconnecting.
+async fn bob_drops(ann: &mut PtySession, bob: PtySession, conn: Connection) -> Result {
+    drop(bob);
+    drop(conn);
+    ann.wait_until("bob reconnecting", WAIT, |s| {
+        seat_row(s, "bob").is_some_and(|r| r.contains("reconnecting..."))
+    })
+    .await?;
+    Ok(())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_players_lobby_seat_is_kept_then_freed() -> Result {
     use minotty_tests::autoplay::KITTY_REPLY;
@@ -221,12 +233,7 @@ async fn a_dropped_players_lobby_seat_is_kept_then_freed() -> Result {
         .await?;
 
     // bob's connection drops: his seat stays, shown as reconnecting.
-    drop(bob);
-    drop(conn);
-    ann.wait_until("bob reconnecting", WAIT, |s| {
-        seat_row(s, "bob").is_some_and(|r| r.contains("reconnecting..."))
-    })
-    .await?;
+    bob_drops(&mut ann, bob, conn).await?;
 
     // bob's key again: straight back into the room, in his seat.
     let conn = Connection::open(server.addr, "bob", Login::With(key)).await?;
@@ -239,12 +246,7 @@ async fn a_dropped_players_lobby_seat_is_kept_then_freed() -> Result {
     .await?;
 
     // He drops again and stays away: after the reconnect time the seat is free.
-    drop(bob);
-    drop(conn);
-    ann.wait_until("bob reconnecting", WAIT, |s| {
-        seat_row(s, "bob").is_some_and(|r| r.contains("reconnecting..."))
-    })
-    .await?;
+    bob_drops(&mut ann, bob, conn).await?;
     ann.wait_until("bob's seat freed", WAIT, |s| seat_row(s, "bob").is_none())
         .await?;
     assert!(

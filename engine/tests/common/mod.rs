@@ -231,6 +231,30 @@ impl Sim {
         self.game.active().expect("a piece in play").placed
     }
 
+    /// Advances to each time `t` in turn and asserts the piece's column is then `x`.
+    pub fn xs(&mut self, steps: &[(u64, i8)]) {
+        for &(t, x) in steps {
+            self.at(t);
+            assert_eq!(self.placed().x, x, "column at {t} ms");
+        }
+    }
+
+    /// Asserts that the first piece locks at `t`: not yet a millisecond before, then at `t`.
+    pub fn locks_at(&mut self, t: u64) {
+        self.at(t - 1);
+        assert_eq!(self.game.stats().pieces, 0, "locked before {t} ms");
+        self.at(t);
+        assert_eq!(self.game.stats().pieces, 1, "not locked at {t} ms");
+    }
+
+    /// Advances to each time `t` in turn and asserts the piece's row is then `y`.
+    pub fn ys(&mut self, steps: &[(u64, i8)]) {
+        for &(t, y) in steps {
+            self.at(t);
+            assert_eq!(self.placed().y, y, "row at {t} ms");
+        }
+    }
+
     /// The active piece's board cells, sorted.
     pub fn cells(&self) -> Vec<(i8, i8)> {
         sorted(self.placed().cells().to_vec())
@@ -382,4 +406,31 @@ pub fn press_and_settle(g: &mut Game, buttons: &[Button]) -> Vec<EventKind> {
         events.extend(g.update(next, None).iter().map(|e| e.kind));
     }
     events
+}
+
+/// T-spin triple slot (rows 35 to 39): the T comes in under the overhang at row 35 and turns
+/// counter-clockwise into the 3-deep slot in column 4 with the last kick, kick 4, (+1, -2) in
+/// the seed, two rows *down* (`kicks.rs`, `tspin.rs`).
+pub const TST: [&str; 5] = [
+    "....######", // 35
+    ".....#####", // 36
+    "####.#####", // 37
+    "###..#####", // 38
+    "####.#####", // 39
+];
+
+/// When the piece locked, among `events`.
+pub fn lock_time(events: &[Event]) -> Option<u64> {
+    events.iter().find_map(|e| match e.kind {
+        EventKind::Lock { .. } => Some(e.time),
+        _ => None,
+    })
+}
+
+/// When the next piece spawned after `t`, among `events`.
+pub fn spawn_time_after(events: &[Event], t: u64) -> Option<u64> {
+    events.iter().find_map(|e| match e.kind {
+        EventKind::Spawn { .. } if e.time > t => Some(e.time),
+        _ => None,
+    })
 }

@@ -76,28 +76,39 @@ async fn stored(pieces: u32) -> Stored {
     }
 }
 
-/// Exports game `id` for `caller` whole, with every budget allowing it.
-async fn run(store: &Store, id: i64, caller: Option<PlayerId>) -> Result<Vec<u8>, Outcome> {
+/// Exports game `id` (`<id> --cast`) for `caller` through `write`, with every budget allowing
+/// it, until done or `cancel`.
+async fn export_game<W, F>(
+    store: &Store,
+    id: i64,
+    caller: Option<PlayerId>,
+    cancel: CancellationToken,
+    tuning: Tuning,
+    write: W,
+) -> Result<Exported, Outcome>
+where
+    W: FnMut(Vec<u8>) -> F,
+    F: Future<Output = bool>,
+{
     let args = [id.to_string(), "--cast".to_owned()];
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut out = Vec::new();
     let requester = Requester {
         caller,
         budget: || Ok(()),
     };
+    let args = cast::parse(&args).map_err(Outcome::fail)?;
+    export(args, Some(store), requester, cancel, tuning, write).await
+}
+
+/// Exports game `id` for `caller` whole, with every budget allowing it.
+async fn run(store: &Store, id: i64, caller: Option<PlayerId>) -> Result<Vec<u8>, Outcome> {
+    let mut out = Vec::new();
     let write = |chunk: Vec<u8>| {
         out.extend_from_slice(&chunk);
         std::future::ready(true)
     };
-    export(
-        cast::parse(&args).map_err(Outcome::fail)?,
-        Some(store),
-        requester,
-        CancellationToken::new(),
-        Tuning::default(),
-        write,
-    )
-    .await?;
+    let cancel = CancellationToken::new();
+    export_game(store, id, caller, cancel, Tuning::default(), write).await?;
     Ok(out)
 }
 
@@ -174,8 +185,6 @@ async fn a_slow_reader_gets_the_whole_cast_through_a_bounded_buffer() {
         chunk_bytes: 4096,
         in_flight: 2,
     };
-    let args = [s.ranked.to_string(), "--cast".to_owned()];
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let mut out = Vec::new();
     let mut chunks = 0usize;
     let write = |chunk: Vec<u8>| {
@@ -187,20 +196,10 @@ async fn a_slow_reader_gets_the_whole_cast_through_a_bounded_buffer() {
             true
         }
     };
-    let requester = Requester {
-        caller: None,
-        budget: || Ok(()),
-    };
-    let done = export(
-        cast::parse(&args).unwrap(),
-        Some(&s.store),
-        requester,
-        CancellationToken::new(),
-        tuning,
-        write,
-    )
-    .await
-    .expect("exported");
+    let never = CancellationToken::new();
+    let done = export_game(&s.store, s.ranked, None, never, tuning, write)
+        .await
+        .expect("exported");
     assert!(!done.cancelled);
     assert!(
         String::from_utf8_lossy(&out) == whole,
@@ -244,8 +243,6 @@ async fn a_client_that_leaves_stops_the_export() {
         chunk_bytes: 4096,
         in_flight: 2,
     };
-    let args = [s.ranked.to_string(), "--cast".to_owned()];
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
 
     // The channel closes after the first chunk: cancelled while the second is being written.
     let cancel = CancellationToken::new();
@@ -263,23 +260,12 @@ async fn a_client_that_leaves_stops_the_export() {
             }
         }
     };
-    let requester = Requester {
-        caller: None,
-        budget: || Ok(()),
-    };
     let leave = async {
         first.notified().await;
         cancel.cancel();
     };
     let (done, ()) = tokio::join!(
-        export(
-            cast::parse(&args).unwrap(),
-            Some(&s.store),
-            requester,
-            cancel.clone(),
-            tuning,
-            write
-        ),
+        export_game(&s.store, s.ranked, None, cancel.clone(), tuning, write),
         leave
     );
     let done = done.expect("streamed, then cancelled");
@@ -299,20 +285,10 @@ async fn a_client_that_leaves_stops_the_export() {
     // The client is gone: the second write fails.
     let calls = AtomicUsize::new(0);
     let write = |_: Vec<u8>| std::future::ready(calls.fetch_add(1, Ordering::Relaxed) == 0);
-    let requester = Requester {
-        caller: None,
-        budget: || Ok(()),
-    };
-    let done = export(
-        cast::parse(&args).unwrap(),
-        Some(&s.store),
-        requester,
-        CancellationToken::new(),
-        tuning,
-        write,
-    )
-    .await
-    .expect("streamed, then stopped");
+    let never = CancellationToken::new();
+    let done = export_game(&s.store, s.ranked, None, never, tuning, write)
+        .await
+        .expect("streamed, then stopped");
     assert!(done.cancelled);
     assert!(
         done.frames * 4 < whole.frames,

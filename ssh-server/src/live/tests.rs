@@ -207,14 +207,21 @@ async fn frames_go_out_only_while_watched_and_at_a_bounded_rate() {
     assert!(publisher.next_due().is_none());
 }
 
-#[tokio::test]
-async fn a_watcher_gets_frames_then_the_end() {
+/// ada's marathon (seed 5) at 1000 ms, listed by its publisher: the directory, the publisher,
+/// the game and its id.
+fn ada_listed() -> (LiveDirectory, SoloPublisher, Game, u64) {
     let dir = LiveDirectory::default();
     let mut publisher = SoloPublisher::new(dir.clone());
     let mut game = marathon(5);
     game.update(1000, None);
     publisher.update(Some((1, &game)), true, || "ada".into(), Instant::now());
     let id = publisher.id().unwrap();
+    (dir, publisher, game, id)
+}
+
+#[tokio::test]
+async fn a_watcher_gets_frames_then_the_end() {
+    let (dir, mut publisher, mut game, id) = ada_listed();
     let (mut watcher, mut rx) = client(&dir);
     watcher.handle(Request::LiveList);
     match next(&mut rx).await {
@@ -249,12 +256,7 @@ async fn a_watcher_gets_frames_then_the_end() {
 
 #[tokio::test]
 async fn a_watcher_of_a_parked_game_is_told_it_is_parked_not_over() {
-    let dir = LiveDirectory::default();
-    let mut publisher = SoloPublisher::new(dir.clone());
-    let mut game = marathon(5);
-    game.update(1000, None);
-    publisher.update(Some((1, &game)), true, || "ada".into(), Instant::now());
-    let id = publisher.id().unwrap();
+    let (dir, mut publisher, mut game, id) = ada_listed();
     let (mut watcher, mut rx) = client(&dir);
     watcher.handle(Request::WatchLive { id });
     let mut at = 1000;

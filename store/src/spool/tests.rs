@@ -297,6 +297,24 @@ async fn records_wait_while_the_database_is_unreachable() {
     assert_eq!(spool.len(), 2);
 }
 
+/// On tokio's paused clock, a writer on `store` with `config` giving up to `spool`, already
+/// stopping (the server shuts down), is given `game` and ended: what it answered.
+async fn submit_at_shutdown(
+    store: Store,
+    spool: Option<Spool>,
+    config: WriterConfig,
+    game: FinishedGame,
+) -> crate::writer::WriteResult {
+    tokio::time::pause();
+    let fallback = Fallback::to(spool);
+    let (writer, task) = GameWriter::spawn_with(store, config, fallback.clone());
+    fallback.stop.cancel();
+    let reply = writer.submit(game);
+    drop(writer);
+    task.await.expect("the writer ends");
+    reply.await.expect("answered")
+}
+
 /// With the database gone at shutdown the writer makes one attempt, retries nothing and spools
 /// the game (before, it retried 10 times and then logged it as lost).
 #[tokio::test]
@@ -305,18 +323,12 @@ async fn at_shutdown_the_writer_spools_instead_of_retrying() {
     let (store, ada) = store(d.path()).await;
     let spool = Spool::open(&d.path().join("spool"), SpoolLimits::default()).expect("open");
     store.close().await;
-    tokio::time::pause();
-    let fallback = Fallback::to(Some(spool.clone()));
     let config = WriterConfig {
         max_attempts: 10,
         ..WriterConfig::default()
     };
-    let (writer, task) = GameWriter::spawn_with(store, config, fallback.clone());
-    fallback.stop.cancel();
-    let reply = writer.submit(game(ada, 30, 4_000_000));
-    drop(writer);
-    task.await.expect("the writer ends");
-    match reply.await.expect("answered") {
+    let g = game(ada, 30, 4_000_000);
+    match submit_at_shutdown(store, Some(spool.clone()), config, g).await {
         Err(WriteError::Spooled { attempts, .. }) => assert_eq!(attempts, 1),
         other => panic!("expected a failure, got {other:?}"),
     }
@@ -403,17 +415,11 @@ async fn a_game_a_full_spool_refuses_is_logged_whole() {
         .with_ansi(false)
         .finish();
     let _guard = tracing::subscriber::set_default(subscriber);
-    tokio::time::pause();
-    let fallback = Fallback::to(Some(spool.clone()));
-    let (writer, task) = GameWriter::spawn_with(store, WriterConfig::default(), fallback.clone());
-    fallback.stop.cancel();
     let g = game(ada, 30, 4_000_000);
     let replay = format::hex(&g.replay.to_bytes());
-    let reply = writer.submit(g);
-    drop(writer);
-    task.await.expect("the writer ends");
+    let config = WriterConfig::default();
     assert!(matches!(
-        reply.await.expect("answered"),
+        submit_at_shutdown(store, Some(spool.clone()), config, g).await,
         Err(WriteError::Failed { .. })
     ));
     assert!(spool.is_empty());
@@ -436,19 +442,13 @@ async fn without_a_spool_the_writer_still_retries_at_shutdown() {
     let d = dir();
     let (store, ada) = store(d.path()).await;
     store.close().await;
-    tokio::time::pause();
-    let fallback = Fallback::to(None);
     let config = WriterConfig {
         max_attempts: 3,
         ..WriterConfig::default()
     };
-    let (writer, task) = GameWriter::spawn_with(store, config, fallback.clone());
-    fallback.stop.cancel();
-    let reply = writer.submit(game(ada, 30, 4_000_000));
-    drop(writer);
-    task.await.expect("the writer ends");
+    let g = game(ada, 30, 4_000_000);
     assert!(matches!(
-        reply.await.expect("answered"),
+        submit_at_shutdown(store, None, config, g).await,
         Err(WriteError::Failed { attempts: 3, .. })
     ));
 }

@@ -3,16 +3,12 @@
 use std::net::IpAddr;
 
 use minotty_store::{
-    KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, PasswordChangeError,
-    RegisterError, SettingsError, Store,
+    Account, KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, PasswordChangeError,
+    RegisterError, SettingsError, Store, UnixMs,
 };
 use sqlx::AnyPool;
 
-use crate::support::{NOW, key, name, player};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, key, name, player, store};
 
 fn ip(s: &str) -> IpAddr {
     s.parse().expect("address")
@@ -38,6 +34,19 @@ async fn open_creates_the_file_with_wal_foreign_keys_and_a_busy_timeout() {
     // Reopening migrates nothing twice and keeps the data.
     let again = Store::open(&url).await.expect("reopens");
     assert_eq!(again.account(alice.id).await.expect("reads"), Some(alice));
+}
+
+/// alice links the key `key(n)` with `password`, from `from` at `at`.
+async fn alice_links(
+    store: &Store,
+    password: &str,
+    n: u32,
+    from: IpAddr,
+    at: UnixMs,
+) -> Result<Account, LinkError> {
+    store
+        .link_key(&name("alice"), password, &key(n), from, at)
+        .await
 }
 
 both!(registration_and_login_by_key);
@@ -186,42 +195,18 @@ async fn wrong_passwords_are_rate_limited_per_account_and_per_address(pool: AnyP
 
     // Two wrong tries on alice from two addresses use up her account's burst...
     for (i, from) in ["192.0.2.1", "192.0.2.2"].into_iter().enumerate() {
-        let res = store
-            .link_key(
-                &name("alice"),
-                "nope nope",
-                &key(9),
-                ip(from),
-                NOW + i as i64,
-            )
-            .await;
+        let res = alice_links(&store, "nope nope", 9, ip(from), NOW + i as i64).await;
         assert!(matches!(res, Err(LinkError::WrongCredentials)), "{res:?}");
     }
     // ...so even the right password from a third address waits.
-    let res = store
-        .link_key(
-            &name("alice"),
-            "correct horse",
-            &key(2),
-            ip("192.0.2.3"),
-            NOW + 2,
-        )
-        .await;
+    let res = alice_links(&store, "correct horse", 2, ip("192.0.2.3"), NOW + 2).await;
     let Err(LinkError::RateLimited(wait)) = res else {
         panic!("expected a rate limit, got {res:?}");
     };
     assert!(wait.ms > 0 && wait.ms <= 60_000, "{wait:?}");
     // Once the wait is over it goes through, and clears alice's failures.
     let later = NOW + 2 + wait.ms;
-    let res = store
-        .link_key(
-            &name("alice"),
-            "correct horse",
-            &key(2),
-            ip("192.0.2.3"),
-            later,
-        )
-        .await;
+    let res = alice_links(&store, "correct horse", 2, ip("192.0.2.3"), later).await;
     assert!(res.is_ok(), "{res:?}");
 
     // One address trying many names is limited by its own budget (3): unknown names count.
@@ -258,14 +243,7 @@ async fn keys_are_listed_and_removed_but_never_the_one_in_use(pool: AnyPool) {
         .set_password(alice.id, &Password::parse("correct horse").expect("valid"))
         .await
         .expect("sets");
-    store
-        .link_key(
-            &name("alice"),
-            "correct horse",
-            &key(2),
-            ip("192.0.2.1"),
-            NOW + 10,
-        )
+    alice_links(&store, "correct horse", 2, ip("192.0.2.1"), NOW + 10)
         .await
         .expect("links");
     let listed: Vec<String> = store
@@ -359,17 +337,7 @@ async fn changing_a_password_needs_the_current_one_and_is_rate_limited(pool: Any
     let second = Password::parse("battery staple").expect("valid");
     let links = |password: &'static str, n: u32| {
         let store = store.clone();
-        async move {
-            store
-                .link_key(
-                    &name("alice"),
-                    password,
-                    &key(n),
-                    ip("192.0.2.99"),
-                    NOW + 500_000,
-                )
-                .await
-        }
+        async move { alice_links(&store, password, n, ip("192.0.2.99"), NOW + 500_000).await }
     };
     // No password yet: the first one is set without a current one.
     store

@@ -4,17 +4,12 @@
 
 use minotty_domain::{Unranked, Verdict};
 use minotty_engine::{ModeKind, RulesetId};
-use minotty_store::Store;
 use sqlx::AnyPool;
 
-use crate::support::{NOW, player, ranked, ranked_under, stats};
+use crate::support::{NOW, player, ranked, ranked_under, stats, store};
 
 /// The most games the server asks for (its `charts::HISTORY_GAMES`).
 const HISTORY_GAMES: u32 = 1000;
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
 
 both!(ranked_history_is_a_players_latest_ranked_games_oldest_first);
 async fn ranked_history_is_a_players_latest_ranked_games_oldest_first(pool: AnyPool) {

@@ -1,25 +1,18 @@
 //! Descent's board: under `tetrs` only, ranked by gems (its score), judged by re-simulating the
 //! replay like every ranked game.
 
-use minotty_domain::{Period, Unranked, Verdict};
+use minotty_domain::{Unranked, Verdict};
 use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, Mode, ModeKind, RulesetId, Stat, Time,
 };
-use minotty_store::{Board, FinishedGame, Page, Store};
+use minotty_store::{Board, FinishedGame, Store};
 use sqlx::AnyPool;
 
-use crate::support::{NOW, player, ranked_under, stats};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, all_time_top, player, ranked_under, stats, store};
 
 async fn top(store: &Store, board: Board) -> Vec<String> {
-    store
-        .leaderboard(board, Period::AllTime, NOW, Page::top(100))
-        .await
-        .expect("query")
-        .iter()
+    let rows = all_time_top(store, board).await;
+    rows.iter()
         .map(|e| format!("{}:{}:{}", e.rank, e.name, e.score))
         .collect()
 }

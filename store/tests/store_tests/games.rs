@@ -2,14 +2,10 @@
 
 use minotty_domain::{Period, Rejected, Unranked, Verdict, verify_replay};
 use minotty_engine::{EndReason, Input, Mode, ModeKind, Stat};
-use minotty_store::{Page, Store};
+use minotty_store::Page;
 use sqlx::AnyPool;
 
-use crate::support::{NOW, played, player};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, judged, played, player, store};
 
 both!(a_finished_game_is_stored_with_its_stats_and_replay);
 async fn a_finished_game_is_stored_with_its_stats_and_replay(pool: AnyPool) {
@@ -200,13 +196,7 @@ async fn games_that_cannot_rank_are_stored_unranked(pool: AnyPool) {
         Verdict::Unranked(Unranked::NotThePreset("40l"))
     );
 
-    let items: Vec<_> = [custom, unfinished, forfeit, renamed]
-        .into_iter()
-        .map(|g| {
-            let v = g.judge();
-            (g, v)
-        })
-        .collect();
+    let items = judged([custom, unfinished, forfeit, renamed]);
     let stored = store.insert_games(&items).await.expect("inserts");
     assert!(stored.iter().all(|s| s.improved.is_empty()));
     let outcomes: Vec<String> = store

@@ -7,14 +7,10 @@ use minotty_domain::{Period, Rejected, Unranked, Verdict};
 use minotty_engine::{
     Button, EndReason, Game, GameConfig, Input, MAX_INPUTS, Mode, ModeKind, ReplayError,
 };
-use minotty_store::{FinishedGame, GameWriter, Page, Store, WriteError, WriterConfig};
+use minotty_store::{FinishedGame, GameWriter, Page, WriteError, WriterConfig};
 use sqlx::AnyPool;
 
-use crate::support::{NOW, played, player};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, judged, played, player, store};
 
 /// `game` with a pause marker after its `n`th input (at that input's time), re-checked to
 /// play the same: a pause changes nothing in the rules.
@@ -45,13 +41,7 @@ async fn a_paused_timed_game_is_stored_but_not_ranked(pool: AnyPool) {
         combo.judge()
     );
 
-    let items: Vec<_> = [clean, sprint]
-        .into_iter()
-        .map(|g| {
-            let v = g.judge();
-            (g, v)
-        })
-        .collect();
+    let items = judged([clean, sprint]);
     let stored = store.insert_games(&items).await.expect("inserts");
     let record = store
         .game(stored[1].id)

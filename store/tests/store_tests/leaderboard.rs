@@ -5,11 +5,7 @@ use minotty_engine::ModeKind;
 use minotty_store::{Account, Entry, Page, Store};
 use sqlx::AnyPool;
 
-use crate::support::{DAY, NOW, player, ranked, stats};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{DAY, NOW, player, ranked, stats, store};
 
 async fn players(store: &Store, n: u32) -> Vec<Account> {
     let mut all = Vec::new();

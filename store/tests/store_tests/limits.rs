@@ -11,11 +11,7 @@ use minotty_store::{Account, FinishedGame, PRUNE_EVERY, RegisterError, Store};
 use sqlx::sqlite::SqliteConnection;
 use sqlx::{AnyPool, Connection};
 
-use crate::support::{DAY, NOW, key, name, player, ranked, stats};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{DAY, NOW, key, name, player, ranked, stats, store};
 
 fn ip(s: &str) -> IpAddr {
     s.parse().expect("address")

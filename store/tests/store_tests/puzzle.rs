@@ -2,14 +2,10 @@
 //! are refused, and every stage up to the last marks the mode completed.
 
 use minotty_engine::puzzle::STAGE_COUNT;
-use minotty_store::{PuzzleError, PuzzleProgress, Store};
+use minotty_store::{PuzzleError, PuzzleProgress};
 use sqlx::AnyPool;
 
-use crate::support::{NOW, player};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, player, store};
 
 both!(puzzle_progress_only_grows_per_account);
 async fn puzzle_progress_only_grows_per_account(pool: AnyPool) {

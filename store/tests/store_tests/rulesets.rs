@@ -7,18 +7,13 @@ use minotty_engine::{Mode, ModeKind, RulesetId, Tuning};
 use minotty_store::{Board, Page, Store};
 use sqlx::AnyPool;
 
-use crate::support::{NOW, played, played_under, player, ranked, ranked_under, stats};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{
+    NOW, all_time_top, played, played_under, player, ranked, ranked_under, stats, store,
+};
 
 async fn top(store: &Store, board: Board) -> Vec<String> {
-    store
-        .leaderboard(board, Period::AllTime, NOW, Page::top(100))
-        .await
-        .expect("query")
-        .iter()
+    let rows = all_time_top(store, board).await;
+    rows.iter()
         .map(|e| format!("{}:{}", e.rank, e.name))
         .collect()
 }

@@ -4,14 +4,10 @@
 use minotty_bots::autoplay;
 use minotty_domain::{MAX_LABEL_CHARS, MAX_SNAPSHOTS};
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Snapshot};
-use minotty_store::{SnapshotId, Store};
+use minotty_store::SnapshotId;
 use sqlx::AnyPool;
 
-use crate::support::{NOW, player};
-
-async fn store(pool: AnyPool) -> Store {
-    Store::from_pool(pool).await.expect("store")
-}
+use crate::support::{NOW, player, store};
 
 /// A snapshot of a real game of `mode` after `pieces` pieces.
 fn snapshot(mode: Mode, seed: u32, pieces: u32) -> Snapshot {

@@ -1,13 +1,38 @@
 //! Helpers: keys, names, real games played by the engine's bot, and games with chosen stats.
 
 use minotty_bots::{autoplay, autoplay_combo};
-use minotty_domain::{KeyFingerprint, PlayerName, Verdict, rank_key};
+use minotty_domain::{KeyFingerprint, Period, PlayerName, Verdict, rank_key};
 use minotty_engine::{EndReason, Game, GameConfig, Mode, ModeKind, RulesetId, Stat, Stats, Tuning};
-use minotty_store::{Account, FinishedGame, NewKey, Store, UnixMs};
+use minotty_store::{Account, Board, Entry, FinishedGame, NewKey, Page, Store, UnixMs};
+use sqlx::AnyPool;
 
 /// 2024-02-29T13:14:15.678Z: a Thursday in a leap month.
 pub const NOW: UnixMs = 1_709_212_455_678;
 pub const DAY: UnixMs = 86_400_000;
+
+/// The store on a test database (`both!`'s pool), migrated.
+pub async fn store(pool: AnyPool) -> Store {
+    Store::from_pool(pool).await.expect("store")
+}
+
+/// Each game with the judge's verdict on it, as `Store::insert_games` takes them.
+pub fn judged<const N: usize>(games: [FinishedGame; N]) -> Vec<(FinishedGame, Verdict)> {
+    games
+        .into_iter()
+        .map(|g| {
+            let v = g.judge();
+            (g, v)
+        })
+        .collect()
+}
+
+/// The first 100 rows of the all-time board `board` at [`NOW`].
+pub async fn all_time_top(store: &Store, board: Board) -> Vec<Entry> {
+    store
+        .leaderboard(board, Period::AllTime, NOW, Page::top(100))
+        .await
+        .expect("query")
+}
 
 /// A distinct valid fingerprint for each `n`.
 pub fn key(n: u32) -> NewKey {

@@ -1,6 +1,8 @@
 //! Helpers shared by the tests that run bot processes.
 #![allow(dead_code)]
 
+pub mod rooms;
+
 use std::path::Path;
 use std::time::Duration;
 

@@ -8,31 +8,15 @@ use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay, RulesetId};
 use super::*;
 use crate::session::COUNTDOWN_MS;
 use crate::settings::Settings;
-use crate::{App, AppContext, Key};
+use crate::{App, Key};
 use crate::{Request, Response};
 use minotty_protocol::{
     BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, KeyView, LeaderboardPage, PAGE_ROWS,
     Profile, ProfileBest, RecentGame,
 };
 
-fn with(identity: Identity) -> App {
-    App::new(AppContext {
-        player_name: "ada".into(),
-        seed: 7,
-        identity,
-        ..AppContext::default()
-    })
-}
-
-fn registered() -> App {
-    with(Identity::Registered {
-        name: "ada".into(),
-        has_password: false,
-    })
-}
-
 fn new_key(suggested: &str) -> App {
-    with(Identity::NewKey {
+    app_as(Identity::NewKey {
         suggested: suggested.into(),
     })
 }
@@ -47,14 +31,6 @@ fn backspaces(a: &mut App, n: usize) {
     for _ in 0..n {
         press(a, Key::Backspace, 0);
     }
-}
-
-/// From the main menu, down `n` items and Enter.
-fn menu_item(a: &mut App, n: usize) {
-    for _ in 0..n {
-        press(a, Key::Down, 0);
-    }
-    press(a, Key::Enter, 0);
 }
 
 fn row(rank: u64, name: &str, game: Option<i64>) -> BoardRow {
@@ -625,7 +601,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
 
 #[test]
 fn guests_and_offline_players_are_told_why_there_is_no_profile() {
-    let mut g = with(Identity::Guest);
+    let mut g = app_as(Identity::Guest);
     menu_item(&mut g, 3);
     assert!(g.take_requests().is_empty());
     assert!(screen(&g).contains("playing as a guest"), "{}", screen(&g));
@@ -691,7 +667,7 @@ fn results_show_a_new_personal_best_and_the_global_rank() {
     );
     assert!(screen(&b).contains("your game could not be stored"));
 
-    let g = results_of(with(Identity::Guest));
+    let g = results_of(app_as(Identity::Guest));
     assert!(screen(&g).contains("Guest games are not stored"));
     let o = results_of(app());
     assert!(!screen(&o).contains("stored") && !screen(&o).contains("rank #"));
@@ -699,7 +675,7 @@ fn results_show_a_new_personal_best_and_the_global_rank() {
 
 #[test]
 fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for_versus() {
-    let local = || with(Identity::Local { name: "ada".into() });
+    let local = || app_as(Identity::Local { name: "ada".into() });
     // The scoreboard is asked for like a server's board and drawn under its own title.
     let mut a = local();
     menu_item(&mut a, 2);
@@ -814,7 +790,7 @@ fn leaving_settings_after_a_change_saves_them_for_registered_players() {
         a.take_requests(),
         [Request::SaveSettings(Box::new(expected))]
     );
-    let mut g = with(Identity::Guest);
+    let mut g = app_as(Identity::Guest);
     menu_item(&mut g, 4);
     press(&mut g, Key::Right, 0);
     press(&mut g, Key::Esc, 0);
@@ -838,7 +814,7 @@ fn keys_screen() -> App {
 
 /// [`keys_screen`] for a player whose account has a password.
 fn keys_screen_with_password() -> App {
-    keys_screen_of(with(Identity::Registered {
+    keys_screen_of(app_as(Identity::Registered {
         name: "ada".into(),
         has_password: true,
     }))
@@ -1008,7 +984,7 @@ fn changing_a_password_asks_for_the_current_one_first() {
 
 #[test]
 fn guests_are_told_why_there_are_no_keys() {
-    let mut g = with(Identity::Guest);
+    let mut g = app_as(Identity::Guest);
     menu_item(&mut g, 4);
     for _ in 0..3 {
         press(&mut g, Key::Up, 0);

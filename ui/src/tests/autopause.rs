@@ -2,23 +2,10 @@
 //! arrives for the idle threshold; such a pause counts like the player's own (it is in the
 //! replay, so a timed game is no longer ranked). A versus match never pauses.
 
-use minotty_engine::{Game, Input, ModeKind};
+use minotty_engine::{Game, ModeKind};
 
 use super::*;
 use crate::testutil::lines;
-
-fn pauses(a: &App) -> usize {
-    a.game().map_or(0, |g| {
-        g.inputs()
-            .iter()
-            .filter(|(_, i)| *i == Input::Pause)
-            .count()
-    })
-}
-
-fn game_ms(a: &App) -> u64 {
-    a.game().map_or(0, Game::now)
-}
 
 fn text(a: &App, w: u16, h: u16) -> String {
     lines(&draw(a, w, h)).join("\n")

@@ -4,7 +4,7 @@
 
 use super::frames_solo::{assert_frame, selected};
 use super::live::{solo, versus as live_match};
-use super::records::{ada_profile, registered};
+use super::records::ada_profile;
 use super::versus::{in_match_pub, online, opponent, room, seat};
 use super::*;
 use crate::Response;

@@ -5,7 +5,7 @@ use minotty_engine::ModeKind;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 
-use super::{app, draw, press, tap, wakeups};
+use super::{app, draw, menu_item, press, tap, wakeups};
 use crate::session::COUNTDOWN_MS;
 use crate::settings::{BoardSize, ColorMode, Graphics};
 use crate::testutil::lines;
@@ -484,10 +484,7 @@ fn any_size_draws_without_panic_and_the_game_screen_never_overlaps() {
 #[test]
 fn the_settings_screen_offers_electronika_trail_and_board_size() {
     let mut a = app();
-    for _ in 0..4 {
-        press(&mut a, Key::Down, 0);
-    }
-    press(&mut a, Key::Enter, 0); // Settings
+    menu_item(&mut a, 4); // Settings
     for _ in 0..6 {
         press(&mut a, Key::Down, 0);
     }

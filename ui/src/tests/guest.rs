@@ -4,23 +4,6 @@
 use super::*;
 use minotty_protocol::Identity;
 
-fn with(identity: Identity) -> App {
-    App::new(AppContext {
-        player_name: "ada".into(),
-        seed: 7,
-        identity,
-        ..AppContext::default()
-    })
-}
-
-/// The main menu item `n` (0-based), chosen.
-fn menu_item(a: &mut App, n: usize) {
-    for _ in 0..n {
-        press(a, Key::Down, 0);
-    }
-    press(a, Key::Enter, 0);
-}
-
 /// The screen's text as one line (wrapped sentences whole).
 fn said(a: &App) -> String {
     screen(a)
@@ -37,7 +20,7 @@ const MARK: &str = "Playing as a guest: nothing is stored.";
 
 #[test]
 fn a_key_holder_who_chose_guest_is_marked_and_told_how_to_get_an_account() {
-    let mut a = with(Identity::NewKey {
+    let mut a = app_as(Identity::NewKey {
         suggested: "ada".into(),
     });
     press(&mut a, Key::Esc, 0); // play as a guest this time
@@ -65,7 +48,7 @@ fn a_key_holder_who_chose_guest_is_marked_and_told_how_to_get_an_account() {
 
 #[test]
 fn a_guest_without_a_key_is_marked_and_told_to_connect_with_one() {
-    let mut a = with(Identity::Guest);
+    let mut a = app_as(Identity::Guest);
     assert!(said(&a).contains(MARK), "{}", screen(&a));
     menu_item(&mut a, 3);
     assert!(
@@ -74,7 +57,7 @@ fn a_guest_without_a_key_is_marked_and_told_to_connect_with_one() {
         screen(&a)
     );
     // A registered player carries no mark.
-    let r = with(Identity::Registered {
+    let r = app_as(Identity::Registered {
         name: "ada".into(),
         has_password: false,
     });
@@ -83,7 +66,7 @@ fn a_guest_without_a_key_is_marked_and_told_to_connect_with_one() {
 
 #[test]
 fn an_unreachable_account_is_told_to_try_again_not_to_connect_with_a_key() {
-    let mut a = with(Identity::Unreachable {
+    let mut a = app_as(Identity::Unreachable {
         suggested: "ada".into(),
     });
     press(&mut a, Key::Esc, 0); // a guest for now

@@ -7,19 +7,6 @@ use minotty_engine::{Button, EndReason, Game, GameConfig, Input, MAX_INPUTS, Mod
 use super::*;
 use crate::screens::account_replay::ReplayScreen;
 
-fn pauses(a: &App) -> usize {
-    a.game().map_or(0, |g| {
-        g.inputs()
-            .iter()
-            .filter(|(_, i)| *i == Input::Pause)
-            .count()
-    })
-}
-
-fn game_ms(a: &App) -> u64 {
-    a.game().map_or(0, Game::now)
-}
-
 #[test]
 fn in_40_lines_esc_asks_before_a_pause_and_the_game_runs_on_meanwhile() {
     let (mut a, now) = playing(ModeKind::Sprint);

@@ -38,6 +38,7 @@ mod versus;
 mod versus_screens;
 
 use minotty_engine::ModeKind;
+use minotty_protocol::Identity;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -52,6 +53,78 @@ pub(super) fn app() -> App {
         seed: 7,
         ..AppContext::default()
     })
+}
+
+/// ada's App (seed 7) as `identity`.
+pub(super) fn app_as(identity: Identity) -> App {
+    App::new(AppContext {
+        player_name: "ada".into(),
+        seed: 7,
+        identity,
+        ..AppContext::default()
+    })
+}
+
+/// ada's App (seed 7) as the registered player ada, without a password.
+pub(super) fn registered() -> App {
+    app_as(Identity::Registered {
+        name: "ada".into(),
+        has_password: false,
+    })
+}
+
+/// How many pauses the solo game in play has in its replay.
+pub(super) fn pauses(a: &App) -> usize {
+    a.game().map_or(0, |g| {
+        g.inputs()
+            .iter()
+            .filter(|(_, i)| *i == minotty_engine::Input::Pause)
+            .count()
+    })
+}
+
+/// The solo game's own clock (0 with no game).
+pub(super) fn game_ms(a: &App) -> u64 {
+    a.game().map_or(0, minotty_engine::Game::now)
+}
+
+/// From the main menu, down `n` items and Enter: the main menu item `n` (0-based), chosen.
+pub(super) fn menu_item(a: &mut App, n: usize) {
+    for _ in 0..n {
+        press(a, Key::Down, 0);
+    }
+    press(a, Key::Enter, 0);
+}
+
+/// The first seed below 1000 whose first piece in a `mode` game is an I.
+pub(super) fn i_first_seed(mode: minotty_engine::Mode) -> u32 {
+    (0..1000)
+        .find(|&seed| {
+            let config = minotty_engine::GameConfig {
+                mode: mode.clone(),
+                ..minotty_engine::GameConfig::default()
+            };
+            let mut g = minotty_engine::Game::new(config, seed);
+            g.update(0, None);
+            g.active()
+                .is_some_and(|p| p.placed.piece == minotty_engine::Piece::I)
+        })
+        .expect("a seed")
+}
+
+/// Four garbage rows at the bottom open in column 5 (an upright I there clears them all), and
+/// one cell above them, so that the clear is not a perfect clear.
+pub(super) fn tetris_well() -> minotty_engine::board::Board {
+    use minotty_engine::Cell;
+    use minotty_engine::board::{Board, HEIGHT};
+    let mut board = Board::new();
+    board.set(0, HEIGHT - 5, Cell::Garbage);
+    for y in HEIGHT - 4..HEIGHT {
+        for x in (0..10).filter(|&x| x != 5) {
+            board.set(x, y, Cell::Garbage);
+        }
+    }
+    board
 }
 
 pub(super) fn draw(app: &App, w: u16, h: u16) -> Buffer {

@@ -144,6 +144,13 @@ fn open_rooms_refreshes_every_2_s_and_enter_joins_by_code() {
     assert_eq!(a.take_requests(), []);
 }
 
+/// The lobby at 80x24 says `listing` (row 5) and offers `keys` (row 22), exactly.
+fn assert_lobby_says(a: &App, listing: &str, keys: &str) {
+    let rows = lines(&draw(a, 80, 24));
+    assert_eq!(rows[5], listing);
+    assert_eq!(rows[22], keys);
+}
+
 #[test]
 fn the_host_lists_the_room_with_l_and_the_lobby_says_whether_it_is_listed() {
     let mut a = online();
@@ -154,28 +161,20 @@ fn the_host_lists_the_room_with_l_and_the_lobby_says_whether_it_is_listed() {
     );
     view.options.max_players = 2;
     a.deliver(Response::Room(view.clone()), 0);
-    let lines_private = lines(&draw(&a, 80, 24));
-    assert_eq!(
-        lines_private[5],
-        "    │                        Private: join by code                         │    "
-    );
-    assert_eq!(
-        lines_private[22],
-        "    │           l list room   r ready   Enter start   Esc leave            │    "
+    assert_lobby_says(
+        &a,
+        "    │                        Private: join by code                         │    ",
+        "    │           l list room   r ready   Enter start   Esc leave            │    ",
     );
     press(&mut a, Key::Char('l'), 10);
     assert_eq!(a.take_requests(), [Request::SetListed(true)]);
 
     view.listed = true;
     a.deliver(Response::Room(view.clone()), 20);
-    let listed = lines(&draw(&a, 80, 24));
-    assert_eq!(
-        listed[5],
-        "    │               Listed: anyone can join from Open rooms                │    "
-    );
-    assert_eq!(
-        listed[22],
-        "    │             l unlist   r ready   Enter start   Esc leave             │    "
+    assert_lobby_says(
+        &a,
+        "    │               Listed: anyone can join from Open rooms                │    ",
+        "    │             l unlist   r ready   Enter start   Esc leave             │    ",
     );
     press(&mut a, Key::Char('l'), 30);
     assert_eq!(a.take_requests(), [Request::SetListed(false)]);

@@ -5,19 +5,7 @@ use minotty_engine::{ModeKind, RulesetId};
 
 use super::*;
 use crate::{Request, Response};
-use minotty_protocol::{Identity, Profile, ProfileBest, RecentGame, RecentMatch};
-
-pub(super) fn registered() -> App {
-    App::new(AppContext {
-        player_name: "ada".into(),
-        seed: 7,
-        identity: Identity::Registered {
-            name: "ada".into(),
-            has_password: false,
-        },
-        ..AppContext::default()
-    })
-}
+use minotty_protocol::{Profile, ProfileBest, RecentGame, RecentMatch};
 
 fn rows(a: &App) -> Vec<String> {
     screen(a).lines().map(str::to_owned).collect()

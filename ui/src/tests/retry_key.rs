@@ -4,7 +4,7 @@
 
 use minotty_engine::{Button, ModeKind};
 
-use super::{app, draw, press, screen, tap};
+use super::{app, draw, menu_item, press, screen, tap};
 use crate::keys::Key;
 use crate::settings::Settings;
 use crate::testutil::lines;
@@ -14,10 +14,7 @@ use crate::{App, AppContext};
 /// Controls), the cursor on row `row`.
 fn controls_at(row: usize) -> App {
     let mut a = app();
-    for _ in 0..4 {
-        press(&mut a, Key::Down, 0);
-    }
-    press(&mut a, Key::Enter, 0); // Settings
+    menu_item(&mut a, 4); // Settings
     press(&mut a, Key::Enter, 0); // Controls
     for _ in 0..row {
         press(&mut a, Key::Down, 0);

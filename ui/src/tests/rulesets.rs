@@ -7,20 +7,8 @@ use super::*;
 use crate::{App, AppContext, Key};
 use crate::{Request, Response};
 use minotty_protocol::{
-    BoardId, BoardPeriod, BoardRow, Identity, LeaderboardPage, Profile, ProfileBest, RecentGame,
+    BoardId, BoardPeriod, BoardRow, LeaderboardPage, Profile, ProfileBest, RecentGame,
 };
-
-fn registered() -> App {
-    App::new(AppContext {
-        player_name: "ada".into(),
-        seed: 7,
-        identity: Identity::Registered {
-            name: "ada".into(),
-            has_password: false,
-        },
-        ..AppContext::default()
-    })
-}
 
 /// The game screen's title row, trimmed.
 fn title(a: &App) -> String {

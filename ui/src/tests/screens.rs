@@ -199,10 +199,7 @@ fn settings_apply_immediately() {
 #[test]
 fn settings_change_graphics_and_controls() {
     let mut a = app();
-    for _ in 0..4 {
-        press(&mut a, Key::Down, 0);
-    }
-    press(&mut a, Key::Enter, 0); // Settings
+    menu_item(&mut a, 4); // Settings
     for _ in 0..6 {
         press(&mut a, Key::Down, 0);
     }

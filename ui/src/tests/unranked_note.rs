@@ -5,19 +5,7 @@ use minotty_engine::ModeKind;
 
 use super::*;
 use crate::Response;
-use minotty_protocol::{GameRecorded, Identity};
-
-fn registered() -> App {
-    App::new(AppContext {
-        player_name: "ada".into(),
-        seed: 7,
-        identity: Identity::Registered {
-            name: "ada".into(),
-            has_password: false,
-        },
-        ..AppContext::default()
-    })
-}
+use minotty_protocol::GameRecorded;
 
 fn recorded(note: &str) -> Response {
     Response::GameRecorded(GameRecorded {

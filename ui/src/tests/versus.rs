@@ -1,9 +1,8 @@
 //! Versus: the menu, rooms, a match with garbage and reports, results; driven through the
 //! public contract (keys, ticks, `deliver`, `take_requests`, renders).
 
-use minotty_engine::board::{Board, HEIGHT};
 use minotty_engine::versus::MatchKind;
-use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
+use minotty_engine::{Game, Mode};
 
 use super::*;
 use crate::{Request, Response};
@@ -214,8 +213,9 @@ fn watch_room_joins_as_spectator() {
     );
 }
 
-#[test]
-fn quick_match_queue_counts_up_and_cancels() {
+/// An online App that asked for a quick match at 1000 ms and was queued at 1200 ms (rating
+/// 1500, range 100).
+fn queued() -> App {
     let mut a = online();
     versus_menu(&mut a);
     press(&mut a, Key::Enter, 1000);
@@ -227,6 +227,12 @@ fn quick_match_queue_counts_up_and_cancels() {
         },
         1200,
     );
+    a
+}
+
+#[test]
+fn quick_match_queue_counts_up_and_cancels() {
+    let mut a = queued();
     let s = screen(&a);
     assert!(
         s.contains("Looking for an opponent") && s.contains("0:00"),
@@ -453,17 +459,7 @@ fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
 
 #[test]
 fn the_queue_offers_a_bot_match_that_can_be_declined_or_taken() {
-    let mut a = online();
-    versus_menu(&mut a);
-    press(&mut a, Key::Enter, 1000);
-    assert_eq!(a.take_requests(), [Request::QuickMatch]);
-    a.deliver(
-        Response::Queued {
-            rating: 1500,
-            range: 100,
-        },
-        1200,
-    );
+    let mut a = queued();
     a.deliver(Response::BotOffer { level: 3 }, 21_000);
     let s = screen(&a);
     assert!(s.contains("Play a bot instead?"), "{s}");
@@ -580,33 +576,10 @@ fn garbage_during_the_countdown_waits_for_the_start() {
     assert_eq!(g, Some((0, 2)));
 }
 
-/// A seed whose first piece is an I.
-fn i_first_seed() -> u32 {
-    (0..1000)
-        .find(|&seed| {
-            let config = GameConfig {
-                mode: battle_mode(),
-                ..GameConfig::default()
-            };
-            let mut g = Game::new(config, seed);
-            g.update(0, None);
-            g.active().is_some_and(|p| p.placed.piece == Piece::I)
-        })
-        .expect("a seed")
-}
-
 #[test]
 fn a_tetris_reports_its_attack() {
-    let mut a = in_match(i_first_seed());
-    let mut board = Board::new();
-    // A cell above the four rows: not a perfect clear.
-    board.set(0, HEIGHT - 5, Cell::Garbage);
-    for y in HEIGHT - 4..HEIGHT {
-        for x in (0..10).filter(|&x| x != 5) {
-            board.set(x, y, Cell::Garbage);
-        }
-    }
-    a.versus_game_mut().expect("game").set_board(board);
+    let mut a = in_match(i_first_seed(battle_mode()));
+    a.versus_game_mut().expect("game").set_board(tetris_well());
     tap(&mut a, Key::Char('x'), 3050); // rotate clockwise: the I stands in column 5
     tap(&mut a, Key::Up, 3060);
     let game = a.versus_game().expect("game");
@@ -839,20 +812,25 @@ fn room_closed_goes_back_to_the_menu_with_its_reason() {
     );
 }
 
-#[test]
-fn ascii_graphics_draw_only_ascii_and_no_size_panics() {
+/// The guest ada's App, drawing with `graphics`.
+fn guest_drawing(graphics: crate::Graphics) -> App {
     let settings = crate::Settings {
-        graphics: crate::Graphics::Ascii,
+        graphics,
         ..crate::Settings::default()
     };
-    let mut a = App::with_settings(
+    App::with_settings(
         AppContext {
             player_name: "ada".into(),
             identity: Identity::Guest,
             ..AppContext::default()
         },
         settings,
-    );
+    )
+}
+
+#[test]
+fn ascii_graphics_draw_only_ascii_and_no_size_panics() {
+    let mut a = guest_drawing(crate::Graphics::Ascii);
     let sizes = [
         (60, 24),
         (61, 25),
@@ -1006,18 +984,7 @@ fn ctrl_s_takes_no_snapshot_in_versus() {
 
 #[test]
 fn the_electronika_well_fits_the_versus_screen() {
-    let settings = crate::Settings {
-        graphics: crate::Graphics::Electronika,
-        ..crate::Settings::default()
-    };
-    let mut a = App::with_settings(
-        AppContext {
-            player_name: "ada".into(),
-            identity: Identity::Guest,
-            ..AppContext::default()
-        },
-        settings,
-    );
+    let mut a = guest_drawing(crate::Graphics::Electronika);
     versus_menu(&mut a);
     a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
     a.tick(3000);

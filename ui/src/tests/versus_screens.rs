@@ -2,9 +2,8 @@
 //! the race's own numbers, the results at 80x24, the lobby's bot keys. Whole frames or whole
 //! lines compared.
 
-use minotty_engine::board::{Board, HEIGHT};
+use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
-use minotty_engine::{Cell, Game, GameConfig, Mode, Piece};
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
@@ -234,36 +233,17 @@ const BATTLE_80X24: [&str; 24] = [
     "  └──────────────────────────────────────────────────────────────────────────┘",
 ];
 
-/// A seed whose first piece in a race (40 lines) is an I.
-fn race_i_first_seed() -> u32 {
-    (0..500)
-        .find(|&seed| {
-            let config = GameConfig {
-                mode: Mode::sprint(),
-                ..GameConfig::default()
-            };
-            let mut g = Game::new(config, seed);
-            g.update(0, None);
-            g.active().is_some_and(|p| p.placed.piece == Piece::I)
-        })
-        .expect("a seed")
-}
-
 #[test]
 fn a_race_shows_no_attack_while_played() {
     let mut a = online();
     to_versus_menu(&mut a);
-    a.deliver(race_start(race_i_first_seed(), &["ada", "bob"], Some(0)), 0);
+    a.deliver(
+        race_start(i_first_seed(Mode::sprint()), &["ada", "bob"], Some(0)),
+        0,
+    );
     a.tick(3000);
     a.take_requests();
-    let mut board = Board::new();
-    board.set(0, HEIGHT - 5, Cell::Garbage);
-    for y in HEIGHT - 4..HEIGHT {
-        for x in (0..10).filter(|&x| x != 5) {
-            board.set(x, y, Cell::Garbage);
-        }
-    }
-    a.versus_game_mut().expect("game").set_board(board);
+    a.versus_game_mut().expect("game").set_board(tetris_well());
     tap(&mut a, Key::Char('x'), 3050);
     tap(&mut a, Key::Up, 3060);
     assert_eq!(a.versus_game().map(|g| g.stats().tetrises), Some(1));

@@ -8,6 +8,7 @@ use minotty_ui::Response;
 use super::{Client, battle, closed, result, room_of, start, stored_matches, temp_store};
 use crate::services::versus::SharedVersus;
 use crate::versus::{ContactLoss, RoomMsg};
+use minotty_store::Store;
 
 fn lost(shared: &SharedVersus, code: &str, c: &Client, cause: ContactLoss) {
     let id = c.client.as_ref().unwrap().member_id();
@@ -26,11 +27,34 @@ fn replay(seed: u32) -> Report {
     Report::Replay(Box::new(game.replay()))
 }
 
+/// ann and bob in a two-player battle room of versus services on a store of their own.
+async fn ann_and_bob() -> (tempfile::TempDir, Store, SharedVersus, Vec<Client>, String) {
+    let (dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let (c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    (dir, store, shared, c, code)
+}
+
+/// The hub shuts down with no room left over, and `store` then holds `matches` matches.
+async fn assert_stored_after_shutdown(
+    shared: &SharedVersus,
+    store: &Store,
+    matches: usize,
+    why: &str,
+) {
+    assert_eq!(
+        shared
+            .hub()
+            .shutdown(std::time::Duration::from_secs(20))
+            .await,
+        0
+    );
+    assert_eq!(stored_matches(store, 1).await, matches, "{why}");
+}
+
 #[tokio::test]
 async fn a_match_running_when_a_players_server_is_lost_is_abandoned_not_a_forfeit() {
-    let (_dir, store) = temp_store().await;
-    let shared = SharedVersus::new(Some(store.clone()), None);
-    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    let (_dir, store, shared, mut c, code) = ann_and_bob().await;
     start(&mut c).await;
     lost(&shared, &code, &c[1], ContactLoss::Peer);
     let told = closed(&mut c[0]).await;
@@ -45,21 +69,12 @@ async fn a_match_running_when_a_players_server_is_lost_is_abandoned_not_a_forfei
             .any(|r| matches!(r, Response::MatchOver(_))),
         "ann did not win by bob's server falling silent"
     );
-    assert_eq!(
-        shared
-            .hub()
-            .shutdown(std::time::Duration::from_secs(20))
-            .await,
-        0
-    );
-    assert_eq!(stored_matches(&store, 1).await, 0, "nothing stored");
+    assert_stored_after_shutdown(&shared, &store, 0, "nothing stored").await;
 }
 
 #[tokio::test]
 async fn a_result_shown_before_the_lost_players_replay_came_does_not_count() {
-    let (_dir, store) = temp_store().await;
-    let shared = SharedVersus::new(Some(store.clone()), None);
-    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    let (_dir, store, shared, mut c, code) = ann_and_bob().await;
     let seed = start(&mut c).await;
     // ann tops out: bob wins, but bob's instance falls silent before his replay arrives.
     c[0].report(vec![
@@ -77,21 +92,12 @@ async fn a_result_shown_before_the_lost_players_replay_came_does_not_count() {
             && told.contains("the result shown does not count"),
         "{told}"
     );
-    assert_eq!(
-        shared
-            .hub()
-            .shutdown(std::time::Duration::from_secs(20))
-            .await,
-        0
-    );
-    assert_eq!(stored_matches(&store, 1).await, 0, "nothing stored");
+    assert_stored_after_shutdown(&shared, &store, 0, "nothing stored").await;
 }
 
 #[tokio::test]
 async fn a_result_with_the_lost_players_replay_in_hand_stands() {
-    let (_dir, store) = temp_store().await;
-    let shared = SharedVersus::new(Some(store.clone()), None);
-    let (mut c, code) = room_of(&shared, battle(2), &["ann", "bob"]).await;
+    let (_dir, store, shared, mut c, code) = ann_and_bob().await;
     let seed = start(&mut c).await;
     // bob tops out (his replay with it); ann's replay has not come yet when bob's server is
     // lost: the result is settled, bob's instance saw his game end.
@@ -113,12 +119,5 @@ async fn a_result_with_the_lost_players_replay_in_hand_stands() {
             .any(|r| matches!(r, Response::RoomClosed { .. })),
         "the room stays open for ann: {seen:?}"
     );
-    assert_eq!(
-        shared
-            .hub()
-            .shutdown(std::time::Duration::from_secs(20))
-            .await,
-        0
-    );
-    assert_eq!(stored_matches(&store, 1).await, 1, "the result is stored");
+    assert_stored_after_shutdown(&shared, &store, 1, "the result is stored").await;
 }
