@@ -53,6 +53,7 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use minotty_domain::RoomCode;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -112,7 +113,7 @@ struct Remote {
     name: String,
     account: Option<AccountRef>,
     /// The room's owner, the proxy there, and the room's code.
-    room: Option<(String, MemberId, String)>,
+    room: Option<(String, MemberId, RoomCode)>,
     /// Waiting in the queue of this leader, through this proxy.
     queue: Option<(String, MemberId)>,
     /// A queue request is on its way; `cancelled`: the player left before it was answered.

@@ -2,6 +2,7 @@
 //! message is checked against [`MAX_MESSAGE`] before it is decoded, and one that does not
 //! decode is logged and dropped by the caller, never a panic).
 
+use minotty_domain::RoomCode;
 use minotty_engine::versus::Targeting;
 use minotty_protocol::{MatchResult, MatchStart, OpponentView, Report, RoomView};
 use minotty_ui::Response;
@@ -20,7 +21,7 @@ pub const MAX_MESSAGE: usize = (1 << 20) - 256;
 pub const HEARTBEAT: &str = "minotty.heartbeat";
 
 /// The subject of a join by room code (answered only by the room's owner).
-pub fn join_subject(code: &str) -> String {
+pub fn join_subject(code: &RoomCode) -> String {
     format!("minotty.room.{code}.join")
 }
 
@@ -182,13 +183,13 @@ impl WireRoom {
 pub enum ToMember {
     /// The session is now in room `code` of instance `inst`, through the proxy `pid`.
     Linked {
-        code: String,
+        code: RoomCode,
         inst: String,
         pid: u64,
     },
     /// The session is no longer in room `code`.
     Unlinked {
-        code: String,
+        code: RoomCode,
     },
     /// The queue the session waited in stops (its leader drains): queue at the new leader.
     Requeue,

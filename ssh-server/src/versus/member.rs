@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use minotty_ui::Response;
 
 use super::{RoomLink, SessionTx, lock};
-use minotty_domain::{KeyFingerprint, PlayerId};
+use minotty_domain::{KeyFingerprint, PlayerId, RoomCode};
 
 /// A session's identity within versus (unique per session, not per account).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,9 +62,9 @@ impl Member {
     }
 
     /// Forgets the room `code`, unless the session has moved on to another room meanwhile.
-    pub(super) fn clear_room(&self, code: &str) {
+    pub(super) fn clear_room(&self, code: &RoomCode) {
         let mut link = lock(&self.link);
-        if link.as_ref().is_some_and(|l| l.code == code) {
+        if link.as_ref().is_some_and(|l| l.code == *code) {
             *link = None;
         }
     }
