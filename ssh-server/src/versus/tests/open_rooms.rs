@@ -143,7 +143,7 @@ fn a_list_sends_at_most_fifty_rooms_and_a_dropped_listing_is_gone() {
     assert_eq!(rooms.len(), MAX_OPEN_LISTED + 10);
     let sent = rooms.entries();
     assert_eq!(sent.len(), MAX_OPEN_LISTED);
-    assert_eq!(sent[0].code, "R00000", "the oldest first");
+    assert_eq!(sent[0].code, numbered(0).as_str(), "the oldest first");
     drop(listings);
     assert!(rooms.is_empty());
 }
