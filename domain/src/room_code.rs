@@ -123,8 +123,21 @@ mod tests {
 
     #[test]
     fn canonical_codes_only_as_the_server_writes_them() {
-        assert_eq!(RoomCode::canonical("K7PQ3M").map(RoomCode::into_string), Some("K7PQ3M".into()));
-        for bad in ["", "k7pq3m", " K7PQ3M", "K7PQ3", "K7PQ3MX", "K0PQ3M", "K7PQ3\n", "K7.Q3M", "K7PQ3\u{e9}"] {
+        assert_eq!(
+            RoomCode::canonical("K7PQ3M").map(RoomCode::into_string),
+            Some("K7PQ3M".into())
+        );
+        for bad in [
+            "",
+            "k7pq3m",
+            " K7PQ3M",
+            "K7PQ3",
+            "K7PQ3MX",
+            "K0PQ3M",
+            "K7PQ3\n",
+            "K7.Q3M",
+            "K7PQ3\u{e9}",
+        ] {
             assert_eq!(RoomCode::canonical(bad), None, "{bad:?}");
         }
     }
@@ -141,9 +154,21 @@ mod tests {
     fn the_serde_form_is_the_text_and_reading_validates() {
         let code = RoomCode::parse("K7PQ3M").expect("a code");
         assert_eq!(serde_json::to_string(&code).expect("encodes"), "\"K7PQ3M\"");
-        assert_eq!(serde_json::from_str::<RoomCode>("\"K7PQ3M\"").ok(), Some(code));
+        assert_eq!(
+            serde_json::from_str::<RoomCode>("\"K7PQ3M\"").ok(),
+            Some(code)
+        );
         let long = format!("\"{}\"", "K".repeat(10_000));
-        for bad in ["\"k7pq3m\"", "\"K7PQ3\"", "\"K7PQ3M\\r\\n\"", "\"K0PQ3M\"", "\"K7P.3M\"", long.as_str(), "7", "null"] {
+        for bad in [
+            "\"k7pq3m\"",
+            "\"K7PQ3\"",
+            "\"K7PQ3M\\r\\n\"",
+            "\"K0PQ3M\"",
+            "\"K7P.3M\"",
+            long.as_str(),
+            "7",
+            "null",
+        ] {
             assert!(serde_json::from_str::<RoomCode>(bad).is_err(), "{bad}");
         }
     }

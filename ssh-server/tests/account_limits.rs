@@ -10,12 +10,13 @@ mod store_db;
 use std::net::IpAddr;
 use std::time::Duration;
 
+use minotty_domain::AccountRef;
 use minotty_domain::{KeyFingerprint, PlayerName};
 use minotty_engine::versus::MatchKind;
 use minotty_protocol::{Identity, RoomLimit, RoomOptions, RoomView};
 use minotty_server::services::account::{KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
-use minotty_server::services::{AccountRef, Login, Services, SharedServices};
+use minotty_server::services::{Login, Services, SharedServices};
 use minotty_store::{NewKey, Store};
 use minotty_ui::{Request, Response};
 use sqlx::AnyPool;

@@ -9,9 +9,10 @@ mod services_db;
 
 use std::time::Duration;
 
+use minotty_domain::AccountRef;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{BoardId, BoardPeriod, Identity};
-use minotty_server::services::{AccountRef, Services};
+use minotty_server::services::Services;
 use minotty_store::Store;
 use minotty_ui::Settings;
 use minotty_ui::{Request, Response};

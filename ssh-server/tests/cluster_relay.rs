@@ -338,7 +338,12 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     let to_member = format!("minotty.inst.{}.m.1", owner.id());
     let linked = |code: &str| serde_json::json!({"Linked": {"code": code, "inst": "x", "pid": 1}});
     let mut bodies = vec![linked(room.code.as_str())];
-    for bad in ["K7PQ3MK7PQ3M", "K7PQ3\r\nSUB injected.proof 1", "K0OIL1", "k7pq3m"] {
+    for bad in [
+        "K7PQ3MK7PQ3M",
+        "K7PQ3\r\nSUB injected.proof 1",
+        "K0OIL1",
+        "k7pq3m",
+    ] {
         bodies.push(linked(bad));
     }
     bodies.push(serde_json::json!({"Unlinked": {"code": "K7PQ3\u{1b}"}}));
@@ -363,7 +368,10 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     wait_for_count(DropReason::BadSubjectPart, bad_part + 3).await;
     // The good code was read first (one subscription, in order): not counted.
     assert_eq!(checks::dropped_count(DropReason::Malformed), malformed + 5);
-    assert_eq!(checks::dropped_count(DropReason::BadSubjectPart), bad_part + 3);
+    assert_eq!(
+        checks::dropped_count(DropReason::BadSubjectPart),
+        bad_part + 3
+    );
 
     // The member's messages reach the room through its proxy; the same sealed message
     // published again is a replay, dropped.

@@ -58,7 +58,8 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::versus::{AccountRef, Hub, Link, Member, MemberId, SessionTx};
+use crate::versus::{Hub, Link, Member, MemberId, SessionTx};
+use minotty_domain::AccountRef;
 use wire::ToProxy;
 
 /// How often an instance says it is alive.

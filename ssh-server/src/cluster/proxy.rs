@@ -13,10 +13,8 @@ use tokio::time::Instant;
 
 use super::wire::{self, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, HEARTBEAT_EVERY, Proxy, bounded_name, checks, lock};
-use crate::versus::{
-    AccountRef, Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx,
-};
-use minotty_domain::{PlayerId, RoomCode};
+use crate::versus::{Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx};
+use minotty_domain::{AccountRef, PlayerId, RoomCode};
 
 /// Responses queued for a proxy's publishing task (as for a local session).
 const PROXY_QUEUE: usize = RESPONSE_QUEUE;

@@ -9,9 +9,7 @@ use tokio::sync::mpsc;
 
 use super::wire::{self, JoinRep, JoinReq, ToMember, ToProxy, WireRoom};
 use super::{Cluster, REQUEST_TIMEOUT, Remote, contact, drain, lock, text};
-use crate::versus::{
-    Hub, Member, MemberId, QueueMsg, ROOM_INBOX, RemoteJoin, RoomLink, RoomMsg,
-};
+use crate::versus::{Hub, Member, MemberId, QueueMsg, ROOM_INBOX, RemoteJoin, RoomLink, RoomMsg};
 
 impl Cluster {
     /// Registers `member` (a session of this instance) for what rooms elsewhere send it.

@@ -486,6 +486,38 @@ mod tests {
         assert_eq!(back, req);
     }
 
+    /// A room code crosses as its text, as when it was a `String` (the bytes are pinned), and
+    /// reads back only when it is a code: a peer's malformed code makes the message malformed.
+    #[test]
+    fn room_codes_cross_as_text_and_read_back_only_as_codes() {
+        let code = RoomCode::canonical("K7PQ3M").expect("a code");
+        let linked = ToMember::Linked {
+            code: code.clone(),
+            inst: "b-1".into(),
+            pid: 3,
+        };
+        let bytes = encode(&linked).expect("encodes");
+        assert_eq!(
+            bytes,
+            br#"{"Linked":{"code":"K7PQ3M","inst":"b-1","pid":3}}"#
+        );
+        assert_eq!(decode::<ToMember>("t", &bytes), Some(linked));
+        let unlinked = encode(&ToMember::Unlinked { code }).expect("encodes");
+        assert_eq!(unlinked, br#"{"Unlinked":{"code":"K7PQ3M"}}"#);
+        let long = "K".repeat(MAX_MESSAGE / 2);
+        for bad in [
+            "K7PQ3MK",
+            "K7PQ3\r\n",
+            "K0OIL1",
+            "k7pq3m",
+            "",
+            long.as_str(),
+        ] {
+            let json = format!(r#"{{"Unlinked":{{"code":"{bad}"}}}}"#);
+            assert_eq!(decode::<ToMember>("t", json.as_bytes()), None, "{bad}");
+        }
+    }
+
     /// What the relay costs per message, for the record (ARCHITECTURE.md cites these).
     #[test]
     fn message_sizes() {

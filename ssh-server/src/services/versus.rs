@@ -18,7 +18,8 @@ use super::Who;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{
-    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteJoin, RemoteRooms, RoomMsg, SessionTx,
+    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteJoin, RemoteRooms, RoomMsg,
+    SessionTx,
 };
 use minotty_store::Store;
 

@@ -13,8 +13,7 @@ pub fn random() -> RoomCode {
 /// A random code starting with `first` (an [`ALPHABET`] byte) when given: with several
 /// instances each takes its own first character, so codes never clash between them.
 pub fn random_with(first: Option<u8>) -> RoomCode {
-    let mut positions =
-        std::array::from_fn::<_, LEN, _>(|_| rand::random_range(0..ALPHABET.len()));
+    let mut positions = std::array::from_fn::<_, LEN, _>(|_| rand::random_range(0..ALPHABET.len()));
     if let Some(at) = first.and_then(|b| ALPHABET.iter().position(|&c| c == b)) {
         positions[0] = at;
     }

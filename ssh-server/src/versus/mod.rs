@@ -62,7 +62,7 @@ use tokio_util::task::TaskTracker;
 
 use minotty_store::Store;
 
-pub use member::{AccountRef, Link, Member, MemberId, Owner};
+pub use member::{Link, Member, MemberId, Owner};
 pub use queue::QueueMsg;
 pub use queue_inbox::{QUEUE_BUSY, QUEUE_INBOX, QueueRefused, QueueTx};
 pub use ranked::RankedClaim;

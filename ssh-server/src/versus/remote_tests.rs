@@ -10,12 +10,10 @@ use minotty_protocol::{RoomLimit, RoomOptions};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
-use super::{
-    AccountRef, Member, MemberId, QueueAction, RemoteJoin, RemoteRooms, SessionTx, lock,
-};
+use super::{Member, MemberId, QueueAction, RemoteJoin, RemoteRooms, SessionTx, lock};
 use crate::services::Who;
 use crate::services::versus::{SharedVersus, VersusClient};
-use minotty_domain::PlayerId;
+use minotty_domain::{AccountRef, PlayerId};
 
 /// What the stand-in was asked.
 #[derive(Debug, Default)]
@@ -50,7 +48,12 @@ impl RemoteRooms for Elsewhere {
     }
     fn join(&self, join: RemoteJoin, _failed: Box<dyn FnOnce() + Send>) {
         let joins = &mut lock(&self.recorded).joins;
-        joins.push((join.member.id, join.code.into_string(), join.spectate, join.watchable));
+        joins.push((
+            join.member.id,
+            join.code.into_string(),
+            join.spectate,
+            join.watchable,
+        ));
     }
     fn queue_join(&self, member: Member, _address: Option<std::net::IpAddr>, _watchable: bool) {
         lock(&self.recorded).queue_joins.push(member.id);
