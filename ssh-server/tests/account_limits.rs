@@ -3,10 +3,7 @@
 //! limited, a login whose look-up failed gets its account at the session's start, and guests
 //! are marked wherever other players see them.
 
-#[path = "../../store/tests/store_db/mod.rs"]
-#[macro_use]
-mod store_db;
-
+use minotty_store::both;
 use std::net::IpAddr;
 use std::time::Duration;
 

@@ -1,12 +1,10 @@
 //! The account services of a session against a real throwaway database, without SSH: requests
 //! in, responses out, as the session task sees them.
 
-#[path = "../../store/tests/store_db/mod.rs"]
-#[macro_use]
-mod store_db;
 #[path = "services_db/mod.rs"]
 mod services_db;
 
+use minotty_store::both;
 use std::time::Duration;
 
 use minotty_domain::AccountRef;
