@@ -13,7 +13,7 @@ fn lost(shared: &SharedVersus, code: &str, c: &Client, cause: ContactLoss) {
     let id = c.client.as_ref().unwrap().member_id();
     let room = shared
         .hub()
-        .room(&minotty_domain::RoomCode::canonical(&code).expect("a code"))
+        .room(&minotty_domain::RoomCode::canonical(code).expect("a code"))
         .expect("the room");
     assert!(room.send(RoomMsg::LostContact { id, cause }));
 }
