@@ -219,6 +219,16 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         )
         .await
         .expect("beat");
+    // The owner reads heartbeats and joins on separate tasks: x's join is answered only once
+    // its heartbeat made x a known peer, so wait for that (on a busy machine it can lag).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while owner.instances() < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "x's heartbeat never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 
     // Garbage first, on every subject the owner reads: dropped, nothing breaks.
     for subject in [
