@@ -2,12 +2,13 @@
 //!
 //! minotty's pure domain rules, below the server, the UI and `minotty play` alike: the
 //! validated names and identities ([`PlayerName`], [`DisplayName`], [`KeyFingerprint`],
-//! [`RoomCode`], [`PlayerId`], [`GameId`]), the one text policy ([`text`]), which ruleset each
+//! [`RoomCode`], [`PlayerId`], [`GameId`], [`AccountRef`]), the one text policy ([`text`]), which ruleset each
 //! mode plays and ranks under (one table, [`modes`]), ranking ([`ranking`]), leaderboard
 //! periods ([`period`]) and the judge of a finished game ([`judge`]).
 //!
 //! No IO, no clock, no threads, no randomness: every function is a function of its arguments.
 
+pub mod account;
 pub mod chart_games;
 pub mod fingerprint;
 pub mod ids;
@@ -22,6 +23,7 @@ pub mod room_code;
 pub mod snapshots;
 pub mod text;
 
+pub use account::AccountRef;
 pub use chart_games::{PaceGame, RankedGame};
 pub use fingerprint::KeyFingerprint;
 pub use ids::{GameId, PlayerId, UnixMs};

@@ -87,8 +87,17 @@ impl Command {
             (Command::Join { code, spectate }, Some(size)) => session(
                 SessionKind::Play,
                 size,
-                Some(Request::JoinRoom { code, spectate }),
+                Some(Request::JoinRoom {
+                    code: code.into_string(),
+                    spectate,
+                }),
             ),
+            // Refused before any session opens, with the message the services give a code
+            // typed in the App.
+            (Command::NotACode(shown), _) => refuse(&format!(
+                "minotty: {}\n",
+                minotty_domain::room_code::not_a_code(&shown)
+            )),
             (Command::Join { .. }, None) => refuse(
                 "minotty: joining a room needs a terminal: add -t \
                  (ssh -t -p PORT HOST join CODE)\n",

@@ -108,7 +108,7 @@ struct Entry {
     seq: u64,
     /// A match's room code: kept here for the server's own use (spectating by the entry's
     /// id), never sent with the list or a frame.
-    room: Option<String>,
+    room: Option<minotty_domain::RoomCode>,
     /// A match with a player who does not let others watch: counted, never shown or watched.
     private: bool,
 }

@@ -3,19 +3,17 @@
 //! limited, a login whose look-up failed gets its account at the session's start, and guests
 //! are marked wherever other players see them.
 
-#[path = "../../store/tests/store_db/mod.rs"]
-#[macro_use]
-mod store_db;
-
+use minotty_store::both;
 use std::net::IpAddr;
 use std::time::Duration;
 
+use minotty_domain::AccountRef;
 use minotty_domain::{KeyFingerprint, PlayerName};
 use minotty_engine::versus::MatchKind;
 use minotty_protocol::{Identity, RoomLimit, RoomOptions, RoomView};
 use minotty_server::services::account::{KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
-use minotty_server::services::{AccountRef, Login, Services, SharedServices};
+use minotty_server::services::{Login, Services, SharedServices};
 use minotty_store::{NewKey, Store};
 use minotty_ui::{Request, Response};
 use sqlx::AnyPool;

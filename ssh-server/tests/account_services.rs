@@ -1,17 +1,16 @@
 //! The account services of a session against a real throwaway database, without SSH: requests
 //! in, responses out, as the session task sees them.
 
-#[path = "../../store/tests/store_db/mod.rs"]
-#[macro_use]
-mod store_db;
 #[path = "services_db/mod.rs"]
 mod services_db;
 
+use minotty_store::both;
 use std::time::Duration;
 
+use minotty_domain::AccountRef;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{BoardId, BoardPeriod, Identity, LeaderboardPage};
-use minotty_server::services::{AccountRef, Services};
+use minotty_server::services::Services;
 use minotty_store::Store;
 use minotty_ui::Settings;
 use minotty_ui::{Request, Response};

@@ -219,6 +219,16 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         )
         .await
         .expect("beat");
+    // The owner reads heartbeats and joins on separate tasks: x's join is answered only once
+    // its heartbeat made x a known peer, so wait for that (on a busy machine it can lag).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while owner.instances() < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "x's heartbeat never arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 
     // Garbage first, on every subject the owner reads: dropped, nothing breaks.
     for subject in [
@@ -327,6 +337,51 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
     .await;
     assert!(!matches!(answer, Ok(Ok(_))), "answered: {answer:?}");
     wait_for_count(DropReason::BadSubjectPart, bad_part + 1).await;
+
+    // A room code from another instance is read as a `RoomCode` (issue 27): one that is not a
+    // code as servers write them (too long, a control character, the wrong alphabet, lower
+    // case) makes its message malformed, dropped and counted like any malformed message; a
+    // join on a subject whose code part is not a code is dropped as a bad subject part. A
+    // well-formed code (to a session that is not here) is neither.
+    let malformed = checks::dropped_count(DropReason::Malformed);
+    let bad_part = checks::dropped_count(DropReason::BadSubjectPart);
+    let to_member = format!("minotty.inst.{}.m.1", owner.id());
+    let linked = |code: &str| serde_json::json!({"Linked": {"code": code, "inst": "x", "pid": 1}});
+    let mut bodies = vec![linked(room.code.as_str())];
+    for bad in [
+        "K7PQ3MK7PQ3M",
+        "K7PQ3\r\nSUB injected.proof 1",
+        "K0OIL1",
+        "k7pq3m",
+    ] {
+        bodies.push(linked(bad));
+    }
+    bodies.push(serde_json::json!({"Unlinked": {"code": "K7PQ3\u{1b}"}}));
+    for body in &bodies {
+        other
+            .publish(to_member.clone(), sealed(&x, &to_member, body).into())
+            .await
+            .expect("publish");
+    }
+    for part in ["k7pq3m", "K7PQ3MX", "K0OIL1"] {
+        let subject = format!("minotty.room.{part}.join");
+        other
+            .publish_with_reply(
+                subject.clone(),
+                "x.reply",
+                sealed(&x, &subject, &req).into(),
+            )
+            .await
+            .expect("publish");
+    }
+    wait_for_count(DropReason::Malformed, malformed + 5).await;
+    wait_for_count(DropReason::BadSubjectPart, bad_part + 3).await;
+    // The good code was read first (one subscription, in order): not counted.
+    assert_eq!(checks::dropped_count(DropReason::Malformed), malformed + 5);
+    assert_eq!(
+        checks::dropped_count(DropReason::BadSubjectPart),
+        bad_part + 3
+    );
 
     // The member's messages reach the room through its proxy; the same sealed message
     // published again is a replay, dropped.

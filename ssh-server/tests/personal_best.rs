@@ -1,15 +1,13 @@
 //! The results' personal-best context from the server: a second 40 lines game is told the best
 //! it faced (the first game's time) and its difference to it, in the board's own format.
 
-#[path = "../../store/tests/store_db/mod.rs"]
-#[macro_use]
-mod store_db;
 #[path = "services_db/mod.rs"]
 mod services_db;
 
 use minotty_engine::ModeKind;
 use minotty_server::services::Services;
 use minotty_store::Store;
+use minotty_store::both;
 use minotty_ui::figures::{time, time_delta};
 use minotty_ui::{Request, Response};
 use services_db::{KEY1, forty_lines, login, next, shared};

@@ -1,12 +1,10 @@
 //! The profile lists the player's versus matches: two stored matches (a ranked battle and a
 //! three-player race) are on it, newest first, from the player's seat.
 
-#[path = "../../store/tests/store_db/mod.rs"]
-#[macro_use]
-mod store_db;
 #[path = "services_db/mod.rs"]
 mod services_db;
 
+use minotty_store::both;
 use std::time::Duration;
 
 use minotty_domain::{KeyFingerprint, PlayerId, PlayerName};

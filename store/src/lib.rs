@@ -29,6 +29,7 @@
 
 mod accounts;
 mod charts;
+mod db_url;
 mod games;
 mod keys;
 mod leaderboard;
@@ -47,6 +48,8 @@ mod settings;
 mod snapshots;
 pub mod spool;
 mod spooled;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod writer;
 
 use std::sync::{Arc, Mutex};
@@ -59,6 +62,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{Any, AnyPool, Executor, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
+pub use db_url::with_database;
 pub use games::{FinishedGame, GameRecord, StoredGame};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};

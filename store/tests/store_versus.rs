@@ -1,15 +1,12 @@
 //! Versus in the store: matches with their players and replays, ranked ratings and the rating
 //! board (periods, ranks, ties, paging).
 
-#[path = "store_db/mod.rs"]
-#[macro_use]
-mod store_db;
-
 use minotty_domain::{KeyFingerprint, Period, PlayerId, PlayerName};
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, Replay};
 use minotty_store::{Account, MatchPlayer, NewKey, NewMatch, Page, Store, UnixMs};
+use minotty_store::{both, instances};
 use sqlx::AnyPool;
 
 /// 2024-02-29T13:14:15.678Z.

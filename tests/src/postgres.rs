@@ -10,6 +10,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use minotty_store::with_database;
 use sqlx::Connection;
 
 /// The variable naming the PostgreSQL server for tests.
@@ -93,38 +94,9 @@ pub async fn drop_database(url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `url` with its database (the path) replaced by `name`, its query kept.
-fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let base = match base[after_scheme..].find('/') {
-        Some(slash) => &base[..after_scheme + slash],
-        None => base,
-    };
-    match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_database_of_a_url_is_replaced() {
-        assert_eq!(
-            with_database("postgres://u:p@host:5432/postgres", "x"),
-            "postgres://u:p@host:5432/x"
-        );
-        assert_eq!(
-            with_database("postgres://u@host/postgres?sslmode=disable", "x"),
-            "postgres://u@host/x?sslmode=disable"
-        );
-        assert_eq!(with_database("postgres://host", "x"), "postgres://host/x");
-    }
 
     #[tokio::test]
     async fn a_fresh_database_opens_as_a_store_and_is_dropped() {

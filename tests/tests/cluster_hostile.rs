@@ -185,9 +185,12 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
                 watchable: false,
             };
             let bytes = wire::encode(&req).expect("encodes");
-            evil.publish(wire::join_subject("ZZZZZZ"), bytes.into())
-                .await
-                .expect("publish");
+            evil.publish(
+                wire::join_subject(&minotty_domain::RoomCode::canonical("ZZZZZZ").expect("a code")),
+                bytes.into(),
+            )
+            .await
+            .expect("publish");
             let lost = ToProxy::Room(WireRoom::Report {
                 reports: vec![Report::Finished {
                     won: false,

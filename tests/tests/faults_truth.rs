@@ -467,7 +467,8 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
         address: None,
         watchable: false,
     };
-    let subject = wire::join_subject(&code);
+    let subject =
+        wire::join_subject(&minotty_domain::RoomCode::canonical(&code).expect("a room code"));
     let body = wire::encode(&join).expect("encodes");
     let reply = tokio::time::timeout(
         Duration::from_secs(5),

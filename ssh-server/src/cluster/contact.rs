@@ -13,6 +13,7 @@
 //! After the loss, whatever that owner still sends the session about the old room (held up in
 //! a stalled link) is dropped until the session joins a room of that owner again.
 
+use minotty_domain::RoomCode;
 use minotty_ui::Response;
 
 use super::wire::{ToMember, ToProxy, WireRoom};
@@ -54,7 +55,7 @@ impl RemoteMatch {
 
 /// What the player of a session in room `code` is told when contact with its owner is lost
 /// (`own_link`: this instance's NATS link is down).
-pub(super) fn message(code: &str, own_link: bool, seen: RemoteMatch) -> String {
+pub(super) fn message(code: &RoomCode, own_link: bool, seen: RemoteMatch) -> String {
     let cause = if own_link {
         "This server lost its cluster link (NATS), and with it the server running room".to_owned()
     } else {
@@ -80,12 +81,12 @@ impl Cluster {
         r: &mut Remote,
         owner: String,
         pid: crate::versus::MemberId,
-        code: &str,
+        code: &RoomCode,
         own_link: bool,
     ) {
         let mut link = super::lock(&r.link);
         // Unless the session has moved on to another room meanwhile.
-        if link.as_ref().is_some_and(|l| l.code == code) {
+        if link.as_ref().is_some_and(|l| l.code == *code) {
             *link = None;
             r.tx.send(Response::RoomClosed {
                 message: message(code, own_link, r.seen),
@@ -112,25 +113,26 @@ mod tests {
 
     #[test]
     fn what_the_player_is_told_follows_what_was_seen() {
+        let code = RoomCode::canonical("K7PQ3M").expect("a code");
         let mut seen = RemoteMatch::default();
         let replay = WireRoom::Report {
             reports: vec![Report::Attack { lines: 1 }],
         };
         seen.seen(None, Some(&replay));
         assert_eq!(seen, RemoteMatch::None);
-        assert!(message("K7PQ3M", false, seen).ends_with("you are out of the room."));
+        assert!(message(&code, false, seen).ends_with("you are out of the room."));
         seen = RemoteMatch::Playing;
         seen.seen(None, Some(&replay));
         assert_eq!(seen, RemoteMatch::Playing);
-        let m = message("K7PQ3M", true, seen);
+        let m = message(&code, true, seen);
         assert!(
             m.starts_with("This server lost its cluster link (NATS)"),
             "{m}"
         );
         assert!(m.contains("abandoned, not rated"), "{m}");
-        seen.seen(Some(&ToMember::Unlinked { code: "X".into() }), None);
+        seen.seen(Some(&ToMember::Unlinked { code: code.clone() }), None);
         assert_eq!(seen, RemoteMatch::None);
-        let m = message("K7PQ3M", false, RemoteMatch::Ended);
+        let m = message(&code, false, RemoteMatch::Ended);
         assert!(m.contains("if that server stored the result"), "{m}");
         assert!(!m.contains("abandoned"), "{m}");
     }

@@ -53,11 +53,13 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use minotty_domain::RoomCode;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::versus::{AccountRef, Hub, Link, Member, MemberId, SessionTx};
+use crate::versus::{Hub, Link, Member, MemberId, SessionTx};
+use minotty_domain::AccountRef;
 use wire::ToProxy;
 
 /// How often an instance says it is alive.
@@ -112,7 +114,7 @@ struct Remote {
     name: String,
     account: Option<AccountRef>,
     /// The room's owner, the proxy there, and the room's code.
-    room: Option<(String, MemberId, String)>,
+    room: Option<(String, MemberId, RoomCode)>,
     /// Waiting in the queue of this leader, through this proxy.
     queue: Option<(String, MemberId)>,
     /// A queue request is on its way; `cancelled`: the player left before it was answered.

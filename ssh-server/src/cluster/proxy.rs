@@ -13,10 +13,8 @@ use tokio::time::Instant;
 
 use super::wire::{self, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, HEARTBEAT_EVERY, Proxy, bounded_name, checks, lock};
-use crate::versus::{
-    AccountRef, Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx,
-};
-use minotty_domain::PlayerId;
+use crate::versus::{Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx};
+use minotty_domain::{AccountRef, PlayerId, RoomCode};
 
 /// Responses queued for a proxy's publishing task (as for a local session).
 const PROXY_QUEUE: usize = RESPONSE_QUEUE;
@@ -30,13 +28,14 @@ impl Cluster {
         let Some(reply) = msg.reply.clone() else {
             return;
         };
-        let code = msg.subject.as_str().split('.').nth(2).unwrap_or_default();
-        // Only the owner answers; the others stay silent.
-        if !checks::valid_part(code) {
+        let part = msg.subject.as_str().split('.').nth(2).unwrap_or_default();
+        // Only a room code, as this server writes one, is looked up.
+        let Some(code) = RoomCode::canonical(part) else {
             checks::dropped(checks::DropReason::BadSubjectPart, &msg.subject);
             return;
-        }
-        let Some(room) = hub.room(code) else { return };
+        };
+        // Only the owner answers; the others stay silent.
+        let Some(room) = hub.room(&code) else { return };
         let Some((sender, body)) = self.open(&msg) else {
             return;
         };
@@ -123,7 +122,7 @@ impl Cluster {
         mut rx: mpsc::Receiver<Response>,
     ) {
         let subject = wire::member_subject(&proxy.inst, proxy.mid);
-        let mut linked: Option<String> = None;
+        let mut linked: Option<RoomCode> = None;
         let mut answered = false;
         let start = Instant::now() + HEARTBEAT_EVERY;
         let mut tick = tokio::time::interval_at(start, HEARTBEAT_EVERY);
@@ -154,7 +153,7 @@ impl Cluster {
         hub.set_watchable(proxy.member.id, false);
     }
 
-    async fn sync_link(&self, proxy: &Proxy, subject: &str, linked: &mut Option<String>) {
+    async fn sync_link(&self, proxy: &Proxy, subject: &str, linked: &mut Option<RoomCode>) {
         let now = proxy.member.room().map(|l| l.code);
         if now == *linked {
             return;

@@ -67,12 +67,14 @@ impl Cluster {
         subject: &str,
         body: &[u8],
     ) -> Option<ToMember> {
+        // A room code that is not one (as this server writes them) does not decode: the
+        // message is malformed.
         let Some(m) = wire::decode::<ToMember>(subject, body) else {
             checks::dropped(DropReason::Malformed, subject);
             return None;
         };
-        if let ToMember::Linked { code, inst, .. } = &m {
-            if !valid_part(inst) || !valid_part(code) {
+        if let ToMember::Linked { inst, .. } = &m {
+            if !valid_part(inst) {
                 checks::dropped(DropReason::BadSubjectPart, subject);
                 return None;
             }
@@ -80,12 +82,6 @@ impl Cluster {
                 checks::dropped(DropReason::Malformed, subject);
                 return None;
             }
-        }
-        if let ToMember::Unlinked { code } = &m
-            && !valid_part(code)
-        {
-            checks::dropped(DropReason::BadSubjectPart, subject);
-            return None;
         }
         Some(m)
     }

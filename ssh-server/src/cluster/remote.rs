@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 
 use super::wire::{self, JoinRep, JoinReq, ToMember, ToProxy, WireRoom};
 use super::{Cluster, REQUEST_TIMEOUT, Remote, contact, drain, lock, text};
-use crate::versus::{Hub, Member, MemberId, QueueMsg, ROOM_INBOX, RoomLink, RoomMsg};
+use crate::versus::{Hub, Member, MemberId, QueueMsg, ROOM_INBOX, RemoteJoin, RoomLink, RoomMsg};
 
 impl Cluster {
     /// Registers `member` (a session of this instance) for what rooms elsewhere send it.
@@ -65,16 +65,15 @@ impl Cluster {
         }
     }
 
-    /// A session of this instance joins room `code`, which is not here: asks its owner.
-    /// `failed` is called when no instance has it.
-    pub fn join_remote(
-        self: &Arc<Self>,
-        member: Member,
-        code: String,
-        spectate: bool,
-        watchable: bool,
-        failed: impl FnOnce() + Send + 'static,
-    ) {
+    /// A session of this instance joins a room that is not here: asks its owner. `failed` is
+    /// called when no instance has it.
+    pub fn join_remote(self: &Arc<Self>, join: RemoteJoin, failed: impl FnOnce() + Send + 'static) {
+        let RemoteJoin {
+            member,
+            code,
+            spectate,
+            watchable,
+        } = join;
         self.register(&member);
         let c = Arc::clone(self);
         self.spawn(async move {

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use super::Cluster;
 use super::wire::ToProxy;
-use crate::versus::{Member, MemberId, QueueAction, RemoteRooms};
+use crate::versus::{Member, MemberId, QueueAction, RemoteJoin, RemoteRooms};
 
 impl RemoteRooms for Cluster {
     fn code_prefix(&self) -> Option<u8> {
@@ -27,16 +27,9 @@ impl RemoteRooms for Cluster {
         self.is_leader()
     }
 
-    fn join(
-        &self,
-        member: Member,
-        code: String,
-        spectate: bool,
-        watchable: bool,
-        failed: Box<dyn FnOnce() + Send>,
-    ) {
+    fn join(&self, join: RemoteJoin, failed: Box<dyn FnOnce() + Send>) {
         if let Some(me) = self.this.upgrade() {
-            me.join_remote(member, code, spectate, watchable, failed);
+            me.join_remote(join, failed);
         }
     }
 

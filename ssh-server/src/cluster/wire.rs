@@ -2,6 +2,7 @@
 //! message is checked against [`MAX_MESSAGE`] before it is decoded, and one that does not
 //! decode is logged and dropped by the caller, never a panic).
 
+use minotty_domain::RoomCode;
 use minotty_engine::versus::Targeting;
 use minotty_protocol::{MatchResult, MatchStart, OpponentView, Report, RoomView};
 use minotty_ui::Response;
@@ -20,7 +21,7 @@ pub const MAX_MESSAGE: usize = (1 << 20) - 256;
 pub const HEARTBEAT: &str = "minotty.heartbeat";
 
 /// The subject of a join by room code (answered only by the room's owner).
-pub fn join_subject(code: &str) -> String {
+pub fn join_subject(code: &RoomCode) -> String {
     format!("minotty.room.{code}.join")
 }
 
@@ -182,13 +183,13 @@ impl WireRoom {
 pub enum ToMember {
     /// The session is now in room `code` of instance `inst`, through the proxy `pid`.
     Linked {
-        code: String,
+        code: RoomCode,
         inst: String,
         pid: u64,
     },
     /// The session is no longer in room `code`.
     Unlinked {
-        code: String,
+        code: RoomCode,
     },
     /// The queue the session waited in stops (its leader drains): queue at the new leader.
     Requeue,
@@ -483,6 +484,38 @@ mod tests {
         assert_eq!(decode::<JoinReq>("t", forged), None);
         let back = decode::<JoinReq>("t", &encode(&req).expect("encodes")).expect("round trip");
         assert_eq!(back, req);
+    }
+
+    /// A room code crosses as its text, as when it was a `String` (the bytes are pinned), and
+    /// reads back only when it is a code: a peer's malformed code makes the message malformed.
+    #[test]
+    fn room_codes_cross_as_text_and_read_back_only_as_codes() {
+        let code = RoomCode::canonical("K7PQ3M").expect("a code");
+        let linked = ToMember::Linked {
+            code: code.clone(),
+            inst: "b-1".into(),
+            pid: 3,
+        };
+        let bytes = encode(&linked).expect("encodes");
+        assert_eq!(
+            bytes,
+            br#"{"Linked":{"code":"K7PQ3M","inst":"b-1","pid":3}}"#
+        );
+        assert_eq!(decode::<ToMember>("t", &bytes), Some(linked));
+        let unlinked = encode(&ToMember::Unlinked { code }).expect("encodes");
+        assert_eq!(unlinked, br#"{"Unlinked":{"code":"K7PQ3M"}}"#);
+        let long = "K".repeat(MAX_MESSAGE / 2);
+        for bad in [
+            "K7PQ3MK",
+            "K7PQ3\r\n",
+            "K0OIL1",
+            "k7pq3m",
+            "",
+            long.as_str(),
+        ] {
+            let json = format!(r#"{{"Unlinked":{{"code":"{bad}"}}}}"#);
+            assert_eq!(decode::<ToMember>("t", json.as_bytes()), None, "{bad}");
+        }
     }
 
     /// What the relay costs per message, for the record (ARCHITECTURE.md cites these).

@@ -67,7 +67,7 @@ pub async fn dispatch(
         },
         Command::Replay(_) => unknown("replay"),
         Command::Join { spectate, .. } => unknown(if *spectate { "watch" } else { "join" }),
-        Command::JoinUsage => unknown("join"),
+        Command::JoinUsage | Command::NotACode(_) => unknown("join"),
         Command::Tv => unknown("tv"),
         Command::Doctor => unknown("doctor"),
     }

@@ -2,7 +2,7 @@
 //! typed [`Command`], arguments included. Nothing else reads a command line.
 
 use minotty_domain::text::echo;
-use minotty_domain::{Period, ranked_modes};
+use minotty_domain::{Period, RoomCode, ranked_modes};
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::BoardId;
 
@@ -20,7 +20,10 @@ pub enum Command {
     /// arguments are wrong.
     Replay(Result<CastArgs, String>),
     /// `join CODE` (play in the room) or `watch CODE` / `spectate CODE` (watch it).
-    Join { code: String, spectate: bool },
+    Join { code: RoomCode, spectate: bool },
+    /// `join`, `watch` or `spectate` with a word that is not a room code: the word as it may be
+    /// shown back.
+    NotACode(String),
     /// `join` or `watch` with the wrong number of words.
     JoinUsage,
     /// `watch` (or `tv`) alone: the live TV.
@@ -57,17 +60,11 @@ impl Command {
         let rest: Vec<&str> = words.collect();
         match first {
             "join" => match rest.as_slice() {
-                [code] => Command::Join {
-                    code: (*code).to_owned(),
-                    spectate: false,
-                },
+                [code] => join(code, false),
                 _ => Command::JoinUsage,
             },
             "watch" | "spectate" => match rest.as_slice() {
-                [code] => Command::Join {
-                    code: (*code).to_owned(),
-                    spectate: true,
-                },
+                [code] => join(code, true),
                 [] if first == "watch" => Command::Tv,
                 [] => Command::Unknown(echo(first)),
                 _ => Command::JoinUsage,
@@ -86,8 +83,21 @@ impl Command {
     pub fn is_game(&self) -> bool {
         matches!(
             self,
-            Command::Join { .. } | Command::JoinUsage | Command::Tv | Command::Doctor
+            Command::Join { .. }
+                | Command::NotACode(_)
+                | Command::JoinUsage
+                | Command::Tv
+                | Command::Doctor
         )
+    }
+}
+
+/// `join`/`watch` of the typed `code`: parsed here, once, into a [`RoomCode`].
+fn join(code: &str, spectate: bool) -> Command {
+    match RoomCode::parse(code) {
+        Some(code) => Command::Join { code, spectate },
+        // As much as the services show of a code typed in the App.
+        None => Command::NotACode(minotty_ui::sanitize(code).chars().take(16).collect()),
     }
 }
 

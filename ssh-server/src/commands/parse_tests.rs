@@ -58,7 +58,7 @@ fn leaderboard_arguments() {
 #[test]
 fn each_command_line_is_one_command() {
     let join = |code: &str, spectate| Command::Join {
-        code: code.to_owned(),
+        code: minotty_domain::RoomCode::parse(code).expect("a code"),
         spectate,
     };
     let unknown = |word: &str| Command::Unknown(word.to_owned());

@@ -127,3 +127,29 @@ fn a_second_game_is_told_apart() {
     assert!(!second("help", true));
     assert!(!Command::parse(b"tv").second_game(true, false));
 }
+
+/// A `join`/`watch` word that is not a room code is parsed into none (issue 27: the code is a
+/// `RoomCode` from the edge inward) and refused at once, with the message the services give a
+/// code typed in the App, terminal or not; no session opens for it.
+#[test]
+fn a_word_that_is_not_a_code_is_refused_with_the_services_message() {
+    for (line, shown) in [
+        ("join K7PQ", "K7PQ"),
+        ("watch K0PQ3M", "K0PQ3M"),
+        ("spectate k7pq3mk7pq3mk7pq3mk7pq3m", "k7pq3mk7pq3mk7pq"),
+        ("join \u{1b}[2Jk0", "[2Jk0"),
+    ] {
+        assert_eq!(
+            Command::parse(line.as_bytes()),
+            Command::NotACode(shown.to_owned()),
+            "{line:?}"
+        );
+        let told = format!(
+            "minotty: \"{shown}\" is not a room code: codes are 6 letters and digits, like \
+             K7PQ3M.\n"
+        );
+        for pty in [None, Some((80, 24))] {
+            assert_eq!(route(line, pty), refused(&told), "{line:?} {pty:?}");
+        }
+    }
+}

@@ -7,6 +7,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use minotty_domain::RoomCode;
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{LiveKind, LiveMatchFrame, LiveStats, OpponentView};
@@ -19,7 +20,7 @@ impl LiveDirectory {
     /// a `private` one (a player does not let others watch) is only counted.
     pub fn publish_match(
         &self,
-        code: &str,
+        code: &RoomCode,
         kind: MatchKind,
         players: Vec<String>,
         private: bool,
@@ -38,7 +39,7 @@ impl LiveDirectory {
             stats: LiveStats::default(),
             frames,
             seq,
-            room: Some(code.to_owned()),
+            room: Some(code.clone()),
             private,
         });
         MatchListing {
@@ -53,7 +54,7 @@ impl LiveDirectory {
 
     /// The room code of the match listed as `id` (`None`: no such match is listed now, or it
     /// is private).
-    pub fn room_of(&self, id: u64) -> Option<String> {
+    pub fn room_of(&self, id: u64) -> Option<RoomCode> {
         lock(&self.inner.entries)
             .get(&id)
             .filter(|e| !e.private)

@@ -10,6 +10,16 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::*;
+use minotty_domain::RoomCode;
+
+fn code(s: &str) -> RoomCode {
+    RoomCode::canonical(s).expect("a code")
+}
+
+/// The `i`-th room code (distinct for every `i` below 31^6).
+fn numbered(i: usize) -> RoomCode {
+    RoomCode::from_positions(std::array::from_fn(|d| i / 31usize.pow(d as u32) % 31))
+}
 
 fn marathon(seed: u32) -> Game {
     Game::new(
@@ -125,13 +135,13 @@ fn the_list_puts_matches_first_then_solo_games_by_pace() {
         publishers.push(p);
     }
     let pair = dir.publish_match(
-        "K7PQ3M",
+        &code("K7PQ3M"),
         MatchKind::Battle,
         vec!["ann".into(), "bo".into()],
         false,
     );
     let four = dir.publish_match(
-        "ABCDEF",
+        &code("ABCDEF"),
         MatchKind::Race,
         vec!["a".into(), "b".into(), "c".into(), "d".into()],
         false,
@@ -154,7 +164,7 @@ fn the_list_puts_matches_first_then_solo_games_by_pace() {
 fn the_list_is_bounded() {
     let dir = LiveDirectory::default();
     let listings: Vec<MatchListing> = (0..MAX_LISTED + 20)
-        .map(|i| dir.publish_match(&format!("R{i}"), MatchKind::Battle, vec!["x".into()], false))
+        .map(|i| dir.publish_match(&numbered(i), MatchKind::Battle, vec!["x".into()], false))
         .collect();
     assert_eq!(dir.len(), MAX_LISTED + 20);
     assert_eq!(dir.list().len(), MAX_LISTED);

@@ -36,8 +36,9 @@ use tokio_util::task::TaskTracker;
 pub use live::LiveKeys;
 use worker::Worker;
 
-use super::{AccountRef, Who};
+use super::Who;
 use crate::metrics::{Dependency, note_dependency};
+use minotty_domain::AccountRef;
 use minotty_store::{
     Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, StoredGame,
     WriteResult, unix_now,

@@ -11,13 +11,11 @@ pub mod versus;
 
 use std::net::IpAddr;
 
-use minotty_domain::{DisplayName, KeyFingerprint};
+use minotty_domain::{AccountRef, DisplayName, KeyFingerprint};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
-/// Responses queued for one session before senders wait (the session's channel, as versus
-/// writes to it).
-pub use crate::versus::RESPONSE_QUEUE;
+use crate::versus::RESPONSE_QUEUE;
 
 /// What is shared by all sessions: the store, the game writer, the rooms.
 #[derive(Debug, Default)]
@@ -42,9 +40,6 @@ pub struct Who {
     /// key registers or links during the session); `None` for guests and unregistered keys.
     pub account: watch::Receiver<Option<AccountRef>>,
 }
-
-/// A registered player, as the services (and versus, which defines it) know them.
-pub use crate::versus::AccountRef;
 
 /// What the handler knows at login, before the session starts.
 #[derive(Clone, Debug)]

@@ -18,7 +18,8 @@ use super::Who;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{Bucket, Failures};
 use crate::versus::{
-    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteRooms, RoomMsg, SessionTx,
+    Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteJoin, RemoteRooms, RoomMsg,
+    SessionTx,
 };
 use minotty_store::Store;
 
@@ -325,16 +326,10 @@ impl VersusClient {
                 // The App's input: parsed here, once, into a `RoomCode`.
                 let Some(code) = RoomCode::parse(&typed) else {
                     let shown: String = minotty_ui::sanitize(&typed).chars().take(16).collect();
-                    let message = format!(
-                        "\"{shown}\" is not a room code: codes are {} letters and digits, \
-                         like {}.",
-                        room_code::LEN,
-                        room_code::EXAMPLE
-                    );
-                    self.join_failed(now, message);
+                    self.join_failed(now, room_code::not_a_code(&shown));
                     return;
                 };
-                let Some(room) = self.hub.room(code.as_str()) else {
+                let Some(room) = self.hub.room(&code) else {
                     if let Some(remote) = self.hub.remote().cloned() {
                         // Perhaps another instance's room: its owner answers.
                         self.leave_queue();
@@ -342,13 +337,13 @@ impl VersusClient {
                         let (hub, peer) = (Arc::clone(&self.hub), self.who.peer);
                         let failed = Box::new(move || hub.join_failed(peer, Instant::now()));
                         let watchable = self.hub.is_watchable(self.id);
-                        remote.join(
-                            self.member(),
-                            code.into_string(),
+                        let join = RemoteJoin {
+                            member: self.member(),
+                            code,
                             spectate,
                             watchable,
-                            failed,
-                        );
+                        };
+                        remote.join(join, failed);
                         return;
                     }
                     self.join_failed(now, format!("There is no room {code}."));
@@ -356,7 +351,7 @@ impl VersusClient {
                 };
                 self.leave_queue();
                 let current = self.member().room();
-                if current.as_ref().is_some_and(|c| c.code != code.as_str()) {
+                if current.as_ref().is_some_and(|c| c.code != code) {
                     self.leave_room(false);
                 }
                 let member = self.member();

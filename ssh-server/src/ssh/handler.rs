@@ -13,8 +13,9 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::shared::Shared;
 use crate::commands::{self, Command, Route, exec};
 use crate::services::account::KeyLookup;
-use crate::services::{AccountRef, Login, Services};
+use crate::services::{Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams};
+use minotty_domain::AccountRef;
 
 mod activity;
 mod channels;

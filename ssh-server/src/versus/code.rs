@@ -1,22 +1,23 @@
 //! Random room codes (the code's rules are [`minotty_domain::room_code`]).
 
+use minotty_domain::RoomCode;
 use minotty_domain::room_code::{ALPHABET, LEN};
 
 /// A random code (not checked against the rooms in use).
-pub fn random() -> String {
-    (0..LEN)
-        .map(|_| char::from(ALPHABET[rand::random_range(0..ALPHABET.len())]))
-        .collect()
+pub fn random() -> RoomCode {
+    RoomCode::from_positions(std::array::from_fn::<_, LEN, _>(|_| {
+        rand::random_range(0..ALPHABET.len())
+    }))
 }
 
 /// A random code starting with `first` (an [`ALPHABET`] byte) when given: with several
 /// instances each takes its own first character, so codes never clash between them.
-pub fn random_with(first: Option<u8>) -> String {
-    let mut code = random();
-    if let Some(first) = first.filter(|b| ALPHABET.contains(b)) {
-        code.replace_range(0..1, &char::from(first).to_string());
+pub fn random_with(first: Option<u8>) -> RoomCode {
+    let mut positions = std::array::from_fn::<_, LEN, _>(|_| rand::random_range(0..ALPHABET.len()));
+    if let Some(at) = first.and_then(|b| ALPHABET.iter().position(|&c| c == b)) {
+        positions[0] = at;
     }
-    code
+    RoomCode::from_positions(positions)
 }
 
 #[cfg(test)]
@@ -31,7 +32,7 @@ mod tests {
         }
         for _ in 0..200 {
             let code = random();
-            assert_eq!(normalize(&code).as_deref(), Some(code.as_str()));
+            assert_eq!(normalize(code.as_str()).as_deref(), Some(code.as_str()));
         }
     }
 
@@ -39,12 +40,13 @@ mod tests {
     fn an_instance_prefix_starts_every_code() {
         for _ in 0..200 {
             let code = random_with(Some(b'Q'));
-            assert!(code.starts_with('Q'), "{code}");
-            assert_eq!(normalize(&code).as_deref(), Some(code.as_str()));
+            assert!(code.as_str().starts_with('Q'), "{code}");
+            assert_eq!(normalize(code.as_str()).as_deref(), Some(code.as_str()));
         }
         // Not a code character: ignored.
         assert!(
             random_with(Some(b'0'))
+                .as_str()
                 .bytes()
                 .all(|b| ALPHABET.contains(&b))
         );

@@ -1,6 +1,8 @@
 //! Lobby seats kept for players whose connection dropped (`--reconnect`): at most one per
 //! owner server-wide, the latest drop's; the room itself keeps the seat (`room/kept.rs`).
 
+use minotty_domain::RoomCode;
+
 use super::{Hub, Member, Owner, RoomLink, RoomMsg, lock};
 
 impl Hub {
@@ -10,9 +12,9 @@ impl Hub {
     }
 
     /// The seat the room `code` kept for `owner` is gone (taken back, expired, room closed).
-    pub(super) fn forget_kept(&self, owner: &Owner, code: &str) {
+    pub(super) fn forget_kept(&self, owner: &Owner, code: &RoomCode) {
         let mut kept = lock(&self.kept);
-        if kept.get(owner).is_some_and(|r| r.code == code) {
+        if kept.get(owner).is_some_and(|r| r.code == *code) {
             kept.remove(owner);
         }
     }

@@ -7,18 +7,11 @@ use std::sync::{Arc, Mutex};
 use minotty_ui::Response;
 
 use super::{RoomLink, SessionTx, lock};
-use minotty_domain::{KeyFingerprint, PlayerId};
+use minotty_domain::{AccountRef, KeyFingerprint, PlayerId, RoomCode};
 
 /// A session's identity within versus (unique per session, not per account).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MemberId(pub u64);
-
-/// A registered player, as the services know them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AccountRef {
-    pub id: PlayerId,
-    pub name: String,
-}
 
 /// Which room a session is in, set by the room itself when it admits the session and cleared
 /// when it lets it go; the session routes its requests through it.
@@ -62,9 +55,9 @@ impl Member {
     }
 
     /// Forgets the room `code`, unless the session has moved on to another room meanwhile.
-    pub(super) fn clear_room(&self, code: &str) {
+    pub(super) fn clear_room(&self, code: &RoomCode) {
         let mut link = lock(&self.link);
-        if link.as_ref().is_some_and(|l| l.code == code) {
+        if link.as_ref().is_some_and(|l| l.code == *code) {
             *link = None;
         }
     }

@@ -55,18 +55,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use minotty_domain::PlayerId;
+use minotty_domain::{PlayerId, RoomCode};
 use minotty_engine::rating::Rating;
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
 use minotty_store::Store;
 
-pub use member::{AccountRef, Link, Member, MemberId, Owner};
+pub use member::{Link, Member, MemberId, Owner};
 pub use queue::QueueMsg;
 pub use queue_inbox::{QUEUE_BUSY, QUEUE_INBOX, QueueRefused, QueueTx};
 pub use ranked::RankedClaim;
-pub use remote::{QueueAction, RECONNECT, RemoteRooms};
+pub use remote::{QueueAction, RECONNECT, RemoteJoin, RemoteRooms};
 pub use room::{ContactLoss, RoomMsg, match_mode};
 pub use tx::{BACKLOG_MAX, RESPONSE_QUEUE, SessionTx};
 pub use watching::MAX_SPECTATORS;
@@ -86,7 +86,7 @@ pub const ROOM_INBOX: usize = 1024;
 /// A room's address.
 #[derive(Clone, Debug)]
 pub struct RoomLink {
-    pub code: String,
+    pub code: RoomCode,
     pub tx: mpsc::Sender<RoomMsg>,
     /// Where a way out waits for a full inbox (the hub's tasks, or the cluster's).
     pub tasks: TaskTracker,
@@ -150,7 +150,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// What every session shares: rooms, the queue, the store, ratings of recent matches.
 #[derive(Debug, Default)]
 pub struct Hub {
-    rooms: Mutex<HashMap<String, mpsc::Sender<RoomMsg>>>,
+    rooms: Mutex<HashMap<RoomCode, mpsc::Sender<RoomMsg>>>,
     /// The matchmaking queue's inbox (`queue_inbox.rs`), once started.
     queue: OnceLock<QueueTx>,
     /// Queue requests refused because its inbox was full.

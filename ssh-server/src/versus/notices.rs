@@ -4,35 +4,35 @@
 use tokio::time::Instant;
 
 use super::{Hub, NOTICE_WINDOW, lock};
-use minotty_domain::PlayerId;
+use minotty_domain::{PlayerId, RoomCode};
 
 /// A registered player who dropped out of a match: told the result when they come back.
 #[derive(Clone, Debug)]
 pub(super) struct Dropped {
-    code: String,
+    code: RoomCode,
     /// The result, once the match is over.
     result: Option<String>,
     at: Instant,
 }
 
 impl Hub {
-    pub(super) fn note_dropped(&self, player: PlayerId, code: &str) {
+    pub(super) fn note_dropped(&self, player: PlayerId, code: &RoomCode) {
         let now = Instant::now();
         let mut dropped = lock(&self.dropped);
         dropped.retain(|_, d| now.duration_since(d.at) < NOTICE_WINDOW);
         dropped.insert(
             player,
             Dropped {
-                code: code.to_owned(),
+                code: code.clone(),
                 result: None,
                 at: now,
             },
         );
     }
 
-    pub(super) fn note_result(&self, player: PlayerId, code: &str, result: String) {
+    pub(super) fn note_result(&self, player: PlayerId, code: &RoomCode, result: String) {
         if let Some(d) = lock(&self.dropped).get_mut(&player)
-            && d.code == code
+            && d.code == *code
         {
             d.result = Some(result);
             d.at = Instant::now();

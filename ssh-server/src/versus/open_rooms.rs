@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use minotty_domain::RoomCode;
 use minotty_protocol::{OpenRoomEntry, RoomOptions};
 
 use super::lock;
@@ -88,9 +89,9 @@ impl Drop for OpenRoomListing {
 }
 
 /// A room's entry: its code, its host's (already sanitised) name, its options and seats.
-pub fn entry(code: &str, host: &str, options: RoomOptions, players: usize) -> OpenRoomEntry {
+pub fn entry(code: &RoomCode, host: &str, options: RoomOptions, players: usize) -> OpenRoomEntry {
     OpenRoomEntry {
-        code: code.to_owned(),
+        code: code.to_string(),
         host: host.to_owned(),
         kind: options.kind,
         players: u8::try_from(players).unwrap_or(u8::MAX),

@@ -9,10 +9,9 @@ use minotty_ui::Response;
 use tokio::sync::mpsc;
 
 use super::{
-    AccountRef, Hub, Member, QUEUE_BUSY, QUEUE_INBOX, QueueMsg, RESPONSE_QUEUE, RankedClaim,
-    SessionTx,
+    Hub, Member, QUEUE_BUSY, QUEUE_INBOX, QueueMsg, RESPONSE_QUEUE, RankedClaim, SessionTx,
 };
-use minotty_domain::PlayerId;
+use minotty_domain::{AccountRef, PlayerId};
 
 fn member(hub: &Hub, account: i64) -> (Member, mpsc::Receiver<Response>) {
     let (tx, rx) = mpsc::channel(RESPONSE_QUEUE);

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use minotty_domain::RoomCode;
 use minotty_engine::rating::Rating;
 use minotty_protocol::RoomOptions;
 use tokio::sync::mpsc;
@@ -11,10 +12,10 @@ use tokio::time::Instant;
 use super::{Hub, Member, RankedClaim, RoomLink, RoomMsg, code, lock, room};
 
 impl Hub {
-    /// The room with this (normalised) code.
-    pub fn room(&self, code: &str) -> Option<RoomLink> {
+    /// The room with this code.
+    pub fn room(&self, code: &RoomCode) -> Option<RoomLink> {
         lock(&self.rooms).get(code).map(|tx| RoomLink {
-            code: code.to_owned(),
+            code: code.clone(),
             tx: tx.clone(),
             tasks: self.tasks.clone(),
         })
@@ -65,7 +66,7 @@ impl Hub {
     }
 
     /// Reserves a fresh code for `tx`.
-    pub(super) fn register(&self, tx: &mpsc::Sender<RoomMsg>) -> Option<String> {
+    pub(super) fn register(&self, tx: &mpsc::Sender<RoomMsg>) -> Option<RoomCode> {
         let mut rooms = lock(&self.rooms);
         let first = self.remote.as_ref().and_then(|r| r.code_prefix());
         for _ in 0..64 {
@@ -80,7 +81,7 @@ impl Hub {
 
     /// Frees `code`, if it still belongs to the room behind `tx` (a code is reused only once
     /// free, so a late call never removes a newer room).
-    pub(super) fn unregister(&self, code: &str, tx: &mpsc::Sender<RoomMsg>) {
+    pub(super) fn unregister(&self, code: &RoomCode, tx: &mpsc::Sender<RoomMsg>) {
         let mut rooms = lock(&self.rooms);
         if rooms.get(code).is_some_and(|t| t.same_channel(tx)) {
             rooms.remove(code);

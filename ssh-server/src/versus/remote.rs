@@ -8,6 +8,8 @@ use std::fmt::Debug;
 use std::net::IpAddr;
 use std::sync::Arc;
 
+use minotty_domain::RoomCode;
+
 use super::{Hub, Member, MemberId};
 
 /// What this instance's players are told when a drain (SIGTERM with `--nats`) takes them out
@@ -24,6 +26,16 @@ pub enum QueueAction {
     AcceptBot,
     /// Keeps waiting for a person.
     DeclineBot,
+}
+
+/// A session of this instance asking for a room of another instance (or to spectate it).
+#[derive(Clone, Debug)]
+pub struct RemoteJoin {
+    pub member: Member,
+    pub code: RoomCode,
+    pub spectate: bool,
+    /// The player lets others watch their games.
+    pub watchable: bool,
 }
 
 /// Rooms and the ranked queue on other instances, as the hub and the sessions use them.
@@ -43,17 +55,9 @@ pub trait RemoteRooms: Send + Sync + Debug {
     /// leader, through [`RemoteRooms::queue_join`]).
     fn leads_queue(&self) -> bool;
 
-    /// `member`, a session of this instance, joins room `code` of another instance (or
-    /// spectates it); `watchable`: the player lets others watch their games. The answer comes
-    /// to the member; `failed` is called when no instance has the room.
-    fn join(
-        &self,
-        member: Member,
-        code: String,
-        spectate: bool,
-        watchable: bool,
-        failed: Box<dyn FnOnce() + Send>,
-    );
+    /// A session of this instance joins a room of another instance (or spectates it). The
+    /// answer comes to the member; `failed` is called when no instance has the room.
+    fn join(&self, join: RemoteJoin, failed: Box<dyn FnOnce() + Send>);
 
     /// `member`, from `address`, waits in the queue of the leader elsewhere.
     fn queue_join(&self, member: Member, address: Option<IpAddr>, watchable: bool);

@@ -10,10 +10,10 @@ use minotty_protocol::{RoomLimit, RoomOptions};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
-use super::{AccountRef, Member, MemberId, QueueAction, RemoteRooms, SessionTx, lock};
+use super::{Member, MemberId, QueueAction, RemoteJoin, RemoteRooms, SessionTx, lock};
 use crate::services::Who;
 use crate::services::versus::{SharedVersus, VersusClient};
-use minotty_domain::PlayerId;
+use minotty_domain::{AccountRef, PlayerId};
 
 /// What the stand-in was asked.
 #[derive(Debug, Default)]
@@ -46,16 +46,14 @@ impl RemoteRooms for Elsewhere {
     fn leads_queue(&self) -> bool {
         self.leads
     }
-    fn join(
-        &self,
-        member: Member,
-        code: String,
-        spectate: bool,
-        watchable: bool,
-        _failed: Box<dyn FnOnce() + Send>,
-    ) {
+    fn join(&self, join: RemoteJoin, _failed: Box<dyn FnOnce() + Send>) {
         let joins = &mut lock(&self.recorded).joins;
-        joins.push((member.id, code, spectate, watchable));
+        joins.push((
+            join.member.id,
+            join.code.into_string(),
+            join.spectate,
+            join.watchable,
+        ));
     }
     fn queue_join(&self, member: Member, _address: Option<std::net::IpAddr>, _watchable: bool) {
         lock(&self.recorded).queue_joins.push(member.id);
@@ -121,8 +119,8 @@ async fn codes_start_with_the_instances_character_and_unknown_codes_are_asked_el
         let room = hub
             .create_room(options, false, vec![(host, None)], Vec::new())
             .expect("a room");
-        assert!(room.code.starts_with('K'), "{}", room.code);
-        assert!(minotty_domain::room_code::normalize(&room.code).is_some());
+        assert!(room.code.as_str().starts_with('K'), "{}", room.code);
+        assert!(minotty_domain::room_code::normalize(room.code.as_str()).is_some());
     }
 
     let (mut ann, _rx) = client(&shared, 1);

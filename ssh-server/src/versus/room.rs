@@ -230,7 +230,7 @@ fn stack_height(board: &BoardSnapshot) -> u32 {
 
 struct Room {
     hub: Arc<Hub>,
-    code: String,
+    code: minotty_domain::RoomCode,
     options: RoomOptions,
     ranked: bool,
     link: RoomLink,

@@ -8,8 +8,9 @@ use minotty_protocol::{BoardSnapshot, Progress, Report, RoomLimit, RoomOptions, 
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
+use crate::services::Who;
 use crate::services::versus::{SharedVersus, VersusClient};
-use crate::services::{AccountRef, Who};
+use minotty_domain::AccountRef;
 
 mod abuse;
 mod bots;

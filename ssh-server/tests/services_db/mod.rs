@@ -8,10 +8,11 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 use minotty_bots::autoplay;
+use minotty_domain::AccountRef;
 use minotty_domain::KeyFingerprint;
 use minotty_engine::{Game, GameConfig, ModeKind};
 use minotty_server::services::account::SharedAccounts;
-use minotty_server::services::{AccountRef, Login, Services, SharedServices};
+use minotty_server::services::{Login, Services, SharedServices};
 use minotty_store::{GameWriter, Store, WriterConfig};
 use minotty_ui::FinishedGame;
 use minotty_ui::{Request, Response};

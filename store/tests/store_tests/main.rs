@@ -3,9 +3,10 @@
 //! own migrators. Every query of `minotty_store` runs in at least one of these tests,
 //! on both databases.
 
-#[path = "../store_db/mod.rs"]
 #[macro_use]
-mod store_db;
+extern crate minotty_store;
+
+use minotty_store::testing as store_db;
 
 mod accounts;
 mod charts;

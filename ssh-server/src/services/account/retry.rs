@@ -101,7 +101,7 @@ mod tests {
     ) -> (
         AccountClient,
         mpsc::Receiver<Response>,
-        watch::Receiver<Option<crate::services::AccountRef>>,
+        watch::Receiver<Option<minotty_domain::AccountRef>>,
     ) {
         let shared = SharedAccounts::new(Some(store.clone()), None);
         let (tx, rx) = mpsc::channel(16);

@@ -8,7 +8,7 @@ use super::*;
 
 /// A guest's client on a server without a database, and its response channel.
 fn guest() -> (AccountClient, mpsc::Receiver<Response>) {
-    let (tx, rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
+    let (tx, rx) = mpsc::channel(crate::versus::RESPONSE_QUEUE);
     let (account_tx, account_rx) = watch::channel(None);
     let who = Who {
         ssh_user: "~ada".into(),

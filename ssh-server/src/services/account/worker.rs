@@ -13,7 +13,8 @@ use tokio::sync::{mpsc, watch};
 
 use super::{LiveKeys, error};
 use crate::boards;
-use crate::services::{AccountRef, Who};
+use crate::services::Who;
+use minotty_domain::AccountRef;
 use minotty_store::{
     Board, GameRecord, KeyError, LinkError, NewKey, Password, PasswordChangeError, PuzzleError,
     RegisterError, SnapshotError, SnapshotId, Store, StoreError, unix_now,

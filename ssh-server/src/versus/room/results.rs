@@ -245,7 +245,7 @@ impl Room {
                     .players
                     .iter()
                     .all(|p| p.rating.is_some() && p.bot.is_none()),
-            room: self.code.clone(),
+            room: self.code.to_string(),
             seed: live.seed,
             started_at: live.started_at,
             ended_at: live.ended_at,

@@ -57,7 +57,7 @@ impl Room {
         if self.by_live.contains(&id) {
             ""
         } else {
-            &self.code
+            self.code.as_str()
         }
     }
 

@@ -249,14 +249,22 @@ async fn a_panicking_room_closes_alone() {
     let shared = SharedVersus::default();
     let (mut a, code_a) = room_of(&shared, battle(2), &["ann", "bob"]).await;
     let (mut b, code_b) = room_of(&shared, battle(2), &["cid", "dan"]).await;
-    let room = shared.hub().room(&code_a).expect("room a");
+    let room = shared
+        .hub()
+        .room(&minotty_domain::RoomCode::canonical(&code_a).expect("a code"))
+        .expect("room a");
     assert!(room.send(RoomMsg::Panic));
     for c in a.iter_mut() {
         let msg = super::closed(c).await;
         assert!(msg.contains("went wrong"), "{msg}");
     }
     tokio::time::sleep(Duration::from_millis(50)).await;
-    assert!(shared.hub().room(&code_a).is_none());
+    assert!(
+        shared
+            .hub()
+            .room(&minotty_domain::RoomCode::canonical(&code_a).expect("a code"))
+            .is_none()
+    );
     assert_eq!(shared.hub().room_count(), 1);
     // The other room plays on; ann can open a new one.
     b[1].send(Request::SetReady(true));

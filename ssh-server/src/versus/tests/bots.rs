@@ -394,7 +394,10 @@ impl crate::versus::bot::BotDriver for Dropper {
 /// The room ann hosts alone, its link, and her client.
 async fn alone(shared: &SharedVersus) -> (Client, crate::versus::RoomLink) {
     let (mut c, code) = room_of(shared, battle(2), &["ann"]).await;
-    let link = shared.hub().room(&code).expect("the room");
+    let link = shared
+        .hub()
+        .room(&minotty_domain::RoomCode::canonical(&code).expect("a code"))
+        .expect("the room");
     let ann = c.remove(0);
     (ann, link)
 }

@@ -12,7 +12,10 @@ use minotty_store::Store;
 
 fn lost(shared: &SharedVersus, code: &str, c: &Client, cause: ContactLoss) {
     let id = c.client.as_ref().unwrap().member_id();
-    let room = shared.hub().room(code).expect("the room");
+    let room = shared
+        .hub()
+        .room(&minotty_domain::RoomCode::canonical(code).expect("a code"))
+        .expect("the room");
     assert!(room.send(RoomMsg::LostContact { id, cause }));
 }
 

@@ -51,7 +51,10 @@ async fn a_player_drained_away_mid_match_abandons_it_for_everyone_unrated() {
     c[2].send(Request::SetReady(true));
     start(&mut c).await;
     let bob = c[1].client.as_ref().map(|v| v.member_id()).unwrap();
-    let room = shared.hub().room(&code).unwrap();
+    let room = shared
+        .hub()
+        .room(&minotty_domain::RoomCode::canonical(&code).expect("a code"))
+        .unwrap();
     assert!(room.send(RoomMsg::DrainedAway { id: bob }));
 
     for who in [0, 2] {
@@ -86,7 +89,10 @@ async fn a_player_drained_away_in_the_lobby_just_leaves() {
     let (mut c, code) = room_of(&shared, battle(3), &["ann", "bob", "cid"]).await;
     c[0].drain();
     let bob = c[1].client.as_ref().map(|v| v.member_id()).unwrap();
-    let room = shared.hub().room(&code).unwrap();
+    let room = shared
+        .hub()
+        .room(&minotty_domain::RoomCode::canonical(&code).expect("a code"))
+        .unwrap();
     assert!(room.send(RoomMsg::DrainedAway { id: bob }));
     let view = c[0].room().await;
     assert_eq!(view.seats.len(), 2, "{view:?}");

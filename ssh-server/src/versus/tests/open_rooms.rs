@@ -7,6 +7,12 @@ use minotty_protocol::OpenRoomEntry;
 use minotty_ui::{Request, Response};
 
 use super::{Client, battle, room_of};
+use minotty_domain::RoomCode;
+
+/// The `i`-th room code (distinct for every `i` below 31^6).
+fn numbered(i: usize) -> RoomCode {
+    RoomCode::from_positions(std::array::from_fn(|d| i / 31usize.pow(d as u32) % 31))
+}
 use crate::services::versus::SharedVersus;
 use crate::versus::open_rooms::{self, MAX_OPEN_LISTED};
 
@@ -132,12 +138,12 @@ async fn a_ranked_room_is_never_listed() {
 fn a_list_sends_at_most_fifty_rooms_and_a_dropped_listing_is_gone() {
     let rooms = open_rooms::OpenRooms::default();
     let listings: Vec<_> = (0..MAX_OPEN_LISTED + 10)
-        .map(|i| rooms.list(open_rooms::entry(&format!("R{i:05}"), "ann", battle(2), 1)))
+        .map(|i| rooms.list(open_rooms::entry(&numbered(i), "ann", battle(2), 1)))
         .collect();
     assert_eq!(rooms.len(), MAX_OPEN_LISTED + 10);
     let sent = rooms.entries();
     assert_eq!(sent.len(), MAX_OPEN_LISTED);
-    assert_eq!(sent[0].code, "R00000", "the oldest first");
+    assert_eq!(sent[0].code, numbered(0).as_str(), "the oldest first");
     drop(listings);
     assert!(rooms.is_empty());
 }

@@ -1,5 +1,7 @@
-//! Throwaway databases for the store tests: [`both!`] runs one test body twice, on a fresh
-//! SQLite file (`NAME::sqlite`) and on a fresh PostgreSQL database (`NAME::postgres`).
+//! Throwaway databases for tests of the store and of what runs on it (the server's services),
+//! behind the `testing` feature (enabled from `[dev-dependencies]` only): [`both!`] runs one
+//! test body twice, on a fresh SQLite file (`NAME::sqlite`) and on a fresh PostgreSQL database
+//! (`NAME::postgres`); [`instances!`] gives the body a URL to open as often as it wants.
 //!
 //! PostgreSQL is reached through `MINOTTY_TEST_PG`, the URL of a role allowed to create
 //! databases (default `postgres://minotty:minotty@localhost/postgres`); each test creates its
@@ -7,13 +9,11 @@
 //! prints a "skipped" line and passes, unless `MINOTTY_TEST_PG_REQUIRED=1` (CI sets it): then
 //! it fails.
 
-#![allow(dead_code)]
-
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use minotty_store::sqlite_pool;
+use crate::{sqlite_pool, with_database};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Connection};
 
@@ -24,20 +24,20 @@ pub const PG_REQUIRED_VAR: &str = "MINOTTY_TEST_PG_REQUIRED";
 const PG_DEFAULT: &str = "postgres://minotty:minotty@localhost/postgres";
 
 /// Runs the async test function `$name(pool: AnyPool)` on both databases, as the tests
-/// `$name::sqlite` and `$name::postgres`.
-#[allow(unused_macros)]
+/// `$name::sqlite` and `$name::postgres` (the caller depends on tokio).
+#[macro_export]
 macro_rules! both {
     ($name:ident) => {
         mod $name {
             #[tokio::test]
             async fn sqlite() {
-                let dir = tempfile::tempdir().expect("temp dir");
-                super::$name(crate::store_db::sqlite(dir.path()).await).await;
+                let dir = $crate::testing::temp_dir();
+                super::$name($crate::testing::sqlite(dir.path()).await).await;
             }
 
             #[tokio::test]
             async fn postgres() {
-                let Some(db) = crate::store_db::PgDatabase::create(stringify!($name)).await else {
+                let Some(db) = $crate::testing::PgDatabase::create(stringify!($name)).await else {
                     return;
                 };
                 super::$name(db.pool().await).await;
@@ -50,20 +50,20 @@ macro_rules! both {
 /// Runs the async test function `$name(url: String)` on both databases, as `$name::sqlite` and
 /// `$name::postgres`: the test opens the URL as often as it wants instances (several
 /// `Store`s, each with its own pools, are what several `minotty serve` are to the database).
-#[allow(unused_macros)]
+#[macro_export]
 macro_rules! instances {
     ($name:ident) => {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn sqlite() {
-                let dir = tempfile::tempdir().expect("temp dir");
+                let dir = $crate::testing::temp_dir();
                 let url = format!("sqlite://{}", dir.path().join("shared.db").display());
                 super::$name(url).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn postgres() {
-                let Some(db) = crate::store_db::PgDatabase::create(stringify!($name)).await else {
+                let Some(db) = $crate::testing::PgDatabase::create(stringify!($name)).await else {
                     return;
                 };
                 super::$name(db.url.clone()).await;
@@ -71,6 +71,11 @@ macro_rules! instances {
             }
         }
     };
+}
+
+/// A temporary directory, removed when dropped (for a test's SQLite files).
+pub fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
 }
 
 /// A plain pool on the database at `url` (SQLite or PostgreSQL), for a test's own queries.
@@ -98,6 +103,7 @@ pub async fn sqlite(dir: &Path) -> AnyPool {
 
 /// A database of its own on the test PostgreSQL server, dropped by [`PgDatabase::drop`] (a
 /// failed test leaves it, to look at: its name says which test).
+#[derive(Debug)]
 pub struct PgDatabase {
     admin: String,
     name: String,
@@ -162,21 +168,5 @@ impl PgDatabase {
             }
         }
         conn.close().await.ok();
-    }
-}
-
-/// `url` with its database (the path) replaced by `name`, its query kept.
-fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map_or((url, None), |(b, q)| (b, Some(q)));
-    let after_scheme = base.find("://").map_or(0, |i| i + 3);
-    let base = match base[after_scheme..].find('/') {
-        Some(slash) => &base[..after_scheme + slash],
-        None => base,
-    };
-    match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
     }
 }
