@@ -1,7 +1,7 @@
 //! Puzzle progress as the App knows it: the highest stage cleared (the store's answer, and
 //! every stage cleared since), reported as it grows.
 
-use super::{App, Screen};
+use super::{App, Screen, bests};
 use crate::Request;
 use crate::screens::mode_select::ModeSelect;
 use minotty_engine::Game;
@@ -21,7 +21,7 @@ impl App {
     /// Opens the mode select; the first time, asks for the player's puzzle progress.
     pub(super) fn open_modes(&mut self) {
         self.screen = Screen::ModeSelect;
-        self.ask_bests();
+        bests::ask(&self.identity, &mut self.requests);
         if self.menus.ask_puzzle() {
             self.request(Request::PuzzleProgress);
         }
