@@ -6,18 +6,23 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+mod keys;
+#[cfg(test)]
+mod tests;
+
 use super::{App, Screen};
-use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
+use crate::screens::account_board::{BoardScreen, BoardView};
 use crate::screens::account_form::{Load, clean};
-use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
-use crate::screens::account_profile::{GuestKind, ProfileAction, ProfileScreen, ProfileView};
-use crate::screens::account_replay::{ReplayAction, ReplayScreen, ReplayView};
+use crate::screens::account_keys::{KeysScreen, KeysView};
+use crate::screens::account_profile::{GuestKind, ProfileScreen, ProfileView};
+use crate::screens::account_replay::{ReplayScreen, ReplayView};
 use crate::screens::account_unreachable::{Unreachable, UnreachableView};
-use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
+use crate::screens::account_welcome::{Welcome, WelcomeView};
 use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
 use crate::theme::Theme;
 use crate::{Request, Response};
+use keys::Outcome;
 use minotty_protocol::{GameRecorded, Identity};
 
 /// The account sub-screens.
@@ -107,7 +112,7 @@ impl App {
         if self.identity == Identity::Offline {
             board.load = Load::Offline;
         } else {
-            self.fetch_board(&board);
+            keys::fetch_board(&board, &mut self.requests);
         }
         self.account.sub = Some(Sub::Board(board));
         self.screen = Screen::Account;
@@ -199,95 +204,25 @@ impl App {
                 .is_none_or(|(n, _)| *n != self.solo.games())
     }
 
-    fn fetch_board(&mut self, board: &BoardScreen) {
-        self.request(Request::Leaderboard {
-            board: board.board(),
-            ruleset: board.ruleset(),
-            period: board.period,
-            offset: board.offset,
-        });
-    }
-
-    fn ask_replay(&mut self, game: i64) {
-        self.account.waiting_replay = Some(game);
-        self.request(Request::Replay { game });
-    }
-
     fn account_to_menu(&mut self) {
-        self.account.sub = None;
-        self.account.under = None;
-        self.account.waiting_replay = None;
+        self.account.leave();
         self.screen = Screen::Menu;
     }
 
     pub(super) fn key_account(&mut self, ev: crate::keys::KeyEvent, now: u64) -> bool {
-        let Some(sub) = &mut self.account.sub else {
-            self.account_to_menu();
-            return true;
-        };
-        match sub {
-            Sub::Welcome(w) => match w.handle(ev) {
-                WelcomeAction::None => return false,
-                WelcomeAction::Changed => {}
-                WelcomeAction::Register(name) => self.request(Request::Register { name }),
-                WelcomeAction::Link { name, password } => {
-                    self.request(Request::LinkKey { name, password });
-                }
-                WelcomeAction::Guest => {
-                    self.identity = Identity::Guest;
-                    self.account.chose_guest = true;
-                    self.account_to_menu();
-                }
-                WelcomeAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Unreachable(u) => {
-                let action = u.handle(ev);
-                return self.key_unreachable(action);
+        match self.account.handle_key(ev, now, &mut self.requests) {
+            Outcome::Ignored => return false,
+            Outcome::Changed => {}
+            Outcome::Show(screen) => self.screen = screen,
+            Outcome::Guest => {
+                self.identity = Identity::Guest;
+                self.screen = Screen::Menu;
             }
-            Sub::Board(b) => match b.handle(ev) {
-                BoardAction::None => return false,
-                BoardAction::Moved => {}
-                BoardAction::Fetch => {
-                    let b = b.clone();
-                    self.fetch_board(&b);
-                }
-                BoardAction::Replay(game) => self.ask_replay(game),
-                BoardAction::Back => self.account_to_menu(),
-                BoardAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Profile(p) => match p.handle(ev) {
-                ProfileAction::None => return false,
-                ProfileAction::Moved => {}
-                ProfileAction::Replay(game) => self.ask_replay(game),
-                ProfileAction::Back => self.account_to_menu(),
-                ProfileAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Replay(r) => match r.handle(ev, now) {
-                ReplayAction::None => return false,
-                ReplayAction::Changed => {}
-                ReplayAction::Back => match self.account.under.take() {
-                    Some(under) => self.account.sub = Some(under),
-                    None => self.account_to_menu(),
-                },
-                ReplayAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Keys(k) => match k.handle(ev) {
-                KeysAction::None => return false,
-                KeysAction::Changed => {}
-                KeysAction::SetPassword { password, current } => {
-                    self.request(Request::SetPassword { password, current });
-                }
-                KeysAction::RemoveKey(fingerprint) => {
-                    self.request(Request::RemoveKey { fingerprint });
-                }
-                KeysAction::Back => {
-                    self.account.sub = None;
-                    self.screen = Screen::Settings;
-                }
-                KeysAction::AskQuit => {
-                    return self.ask_quit(self.menus.settings_back() != Screen::Game);
-                }
-            },
+            Outcome::Unreachable(action) => return self.key_unreachable(action),
+            Outcome::AskQuit => return self.ask_quit(true),
+            Outcome::AskQuitFromKeys => {
+                return self.ask_quit(self.menus.settings_back() != Screen::Game);
+            }
         }
         true
     }

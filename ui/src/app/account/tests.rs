@@ -1,0 +1,92 @@
+//! The account screens' keys on their own, without an App: what they change of the account's
+//! state, what they ask of the front end and what they ask of the App.
+
+use super::keys::Outcome;
+use super::{AccountState, Sub};
+use crate::Request;
+use crate::app::Screen;
+use crate::keys::{Key, KeyEvent, Mods};
+use crate::screens::account_board::BoardScreen;
+use crate::screens::account_keys::KeysScreen;
+
+fn press(a: &mut AccountState, key: Key, requests: &mut Vec<Request>) -> Outcome {
+    a.handle_key(KeyEvent::press(key), 0, requests)
+}
+
+fn ctrl_c() -> KeyEvent {
+    KeyEvent {
+        mods: Mods {
+            ctrl: true,
+            ..Mods::default()
+        },
+        ..KeyEvent::press(Key::Char('c'))
+    }
+}
+
+#[test]
+fn the_welcome_registers_the_name_typed_or_makes_the_player_a_guest() {
+    let mut a = AccountState::default();
+    let mut requests = Vec::new();
+    a.show_welcome("ada");
+    assert_eq!(press(&mut a, Key::Enter, &mut requests), Outcome::Changed);
+    assert_eq!(requests, [Request::Register { name: "ada".into() }]);
+    requests.clear();
+
+    let mut a = AccountState::default();
+    a.show_welcome("ada");
+    assert_eq!(press(&mut a, Key::Esc, &mut requests), Outcome::Guest);
+    assert!(a.chose_guest);
+    assert!(a.sub.is_none(), "the account screens are closed");
+    assert!(requests.is_empty());
+}
+
+#[test]
+fn leaving_a_leaderboard_closes_the_account_screens_and_forgets_a_replay_asked_for() {
+    let mut a = AccountState::default();
+    let mut requests = Vec::new();
+    a.sub = Some(Sub::Board(BoardScreen::default()));
+    a.waiting_replay = Some(12);
+    assert_eq!(
+        press(&mut a, Key::Esc, &mut requests),
+        Outcome::Show(Screen::Menu)
+    );
+    assert!(a.sub.is_none());
+    assert_eq!(a.waiting_replay, None);
+    // Nothing shown: any key goes back to the menu.
+    assert_eq!(
+        press(&mut a, Key::Char('x'), &mut requests),
+        Outcome::Show(Screen::Menu)
+    );
+    assert!(requests.is_empty());
+}
+
+#[test]
+fn the_keys_screen_goes_back_to_the_settings_and_its_quit_question_is_the_apps() {
+    let mut a = AccountState::default();
+    let mut requests = Vec::new();
+    a.sub = Some(Sub::Keys(KeysScreen::default()));
+    assert_eq!(
+        a.handle_key(ctrl_c(), 0, &mut requests),
+        Outcome::AskQuitFromKeys
+    );
+    assert!(matches!(a.sub, Some(Sub::Keys(_))));
+    assert_eq!(
+        press(&mut a, Key::Esc, &mut requests),
+        Outcome::Show(Screen::Settings)
+    );
+    assert!(a.sub.is_none());
+    assert!(requests.is_empty());
+}
+
+#[test]
+fn a_key_on_the_unreachable_screen_is_handed_to_the_app() {
+    let mut a = AccountState::default();
+    let mut requests = Vec::new();
+    a.show_unreachable();
+    assert!(matches!(
+        press(&mut a, Key::Char('r'), &mut requests),
+        Outcome::Unreachable(_)
+    ));
+    assert!(a.shows_unreachable());
+    assert!(requests.is_empty());
+}
