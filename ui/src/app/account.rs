@@ -2,25 +2,21 @@
 //! the server (see [`minotty_protocol`]). One sub-screen shows at a time on `Screen::Account`;
 //! a replay remembers the screen it was opened from and returns to it.
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::Widget;
-
+mod draw;
 mod keys;
 #[cfg(test)]
 mod tests;
 
 use super::{App, Screen};
-use crate::screens::account_board::{BoardScreen, BoardView};
+use crate::screens::account_board::BoardScreen;
 use crate::screens::account_form::{Load, clean};
-use crate::screens::account_keys::{KeysScreen, KeysView};
-use crate::screens::account_profile::{GuestKind, ProfileScreen, ProfileView};
-use crate::screens::account_replay::{ReplayScreen, ReplayView};
-use crate::screens::account_unreachable::{Unreachable, UnreachableView};
-use crate::screens::account_welcome::{Welcome, WelcomeView};
+use crate::screens::account_keys::KeysScreen;
+use crate::screens::account_profile::{GuestKind, ProfileScreen};
+use crate::screens::account_replay::ReplayScreen;
+use crate::screens::account_unreachable::Unreachable;
+use crate::screens::account_welcome::Welcome;
 use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
-use crate::theme::Theme;
 use crate::{Request, Response};
 use keys::Outcome;
 use minotty_protocol::{GameRecorded, Identity};
@@ -241,27 +237,6 @@ impl App {
             Some(Sub::Replay(r)) => r.wakeup(),
             Some(Sub::Unreachable(_)) => self.unreachable_wakeup(),
             _ => None,
-        }
-    }
-
-    pub(super) fn render_account(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
-        match &self.account.sub {
-            Some(Sub::Welcome(state)) => WelcomeView { state, theme }.render(area, buf),
-            Some(Sub::Unreachable(state)) => UnreachableView { state, theme }.render(area, buf),
-            Some(Sub::Board(state)) => BoardView { state, theme }.render(area, buf),
-            Some(Sub::Profile(state)) => ProfileView { state, theme }.render(area, buf),
-            Some(Sub::Replay(state)) => ReplayView {
-                state,
-                settings: &self.settings,
-            }
-            .render(area, buf),
-            Some(Sub::Keys(state)) => KeysView {
-                state,
-                name: &self.player,
-                theme,
-            }
-            .render(area, buf),
-            None => {}
         }
     }
 

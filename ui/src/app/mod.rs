@@ -318,7 +318,10 @@ impl App {
                     theme,
                 },
             ),
-            (Screen::Account, _) => self.render_account(area, buf, theme),
+            (Screen::Account, _) => {
+                self.account
+                    .draw(area, buf, theme, &self.settings, &self.player)
+            }
             (Screen::Versus, _) => self.render_versus(area, buf, theme),
             (Screen::Live, _) => self.live.draw(area, buf, theme, self.now),
             (Screen::Doctor, _) => self.doctor.draw(area, buf, theme),

@@ -90,3 +90,30 @@ fn a_key_on_the_unreachable_screen_is_handed_to_the_app() {
     assert!(a.shows_unreachable());
     assert!(requests.is_empty());
 }
+
+#[test]
+fn the_account_draws_the_sub_screen_shown_and_nothing_without_one() {
+    use crate::settings::Settings;
+    use crate::testutil::lines;
+    use crate::theme::Theme;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+
+    let settings = Settings::default();
+    let theme = Theme::new(&settings);
+    let area = Rect::new(0, 0, 80, 24);
+    let draw = |a: &AccountState| {
+        let mut buf = Buffer::empty(area);
+        a.draw(area, &mut buf, theme, &settings, "ada");
+        lines(&buf)
+    };
+    let mut a = AccountState::default();
+    let blank = lines(&Buffer::empty(area));
+    assert_eq!(draw(&a), blank);
+    a.show_welcome("bo");
+    let welcome = draw(&a);
+    assert_ne!(welcome, blank);
+    assert!(welcome.iter().any(|l| l.contains("bo")), "{welcome:#?}");
+    a.close();
+    assert_eq!(draw(&a), blank);
+}
