@@ -4,12 +4,13 @@
 
 mod draw;
 mod keys;
+mod responses;
 #[cfg(test)]
 mod tests;
 
 use super::{App, Screen};
 use crate::screens::account_board::BoardScreen;
-use crate::screens::account_form::{Load, clean};
+use crate::screens::account_form::Load;
 use crate::screens::account_keys::KeysScreen;
 use crate::screens::account_profile::{GuestKind, ProfileScreen};
 use crate::screens::account_replay::ReplayScreen;
@@ -187,19 +188,6 @@ impl App {
         }
     }
 
-    /// Whether the game just played shows (or is about to) and the server has not yet said
-    /// whether it stored it.
-    fn results_waiting(&self) -> bool {
-        matches!(self.screen, Screen::Results | Screen::Game)
-            && self.identity.keeps_records()
-            && self.solo.session().is_some_and(|s| s.game().is_over())
-            && self
-                .account
-                .recorded
-                .as_ref()
-                .is_none_or(|(n, _)| *n != self.solo.games())
-    }
-
     fn account_to_menu(&mut self) {
         self.account.leave();
         self.screen = Screen::Menu;
@@ -241,67 +229,28 @@ impl App {
     }
 
     /// Handles an account, leaderboard, profile or replay response; `true` when it was one
-    /// (whether or not it changed anything on screen). `Offline` and `Error` are taken only
-    /// when an account screen is waiting for an answer.
+    /// (whether or not it changed anything on screen). What it changes of the player (who
+    /// they are, their settings) is the App's to carry out.
     pub(super) fn account_response(&mut self, response: &Response, now: u64) -> bool {
-        let here = self.screen == Screen::Account;
-        let sub = if here {
-            self.account.sub.as_mut()
-        } else {
-            None
+        let ctx = responses::Ctx {
+            here: self.screen == Screen::Account,
+            results_shown: matches!(self.screen, Screen::Results | Screen::Game),
+            keeps_records: self.identity.keeps_records(),
+            game_over: self.solo.session().is_some_and(|s| s.game().is_over()),
+            games: self.solo.games(),
         };
-        match response {
-            Response::Offline | Response::Error { .. } => {
-                let message = match response {
-                    Response::Error { message } => Some(clean(message)),
-                    _ => None,
+        match self.account.on_response(response, now, &ctx) {
+            responses::Taken::No => false,
+            responses::Taken::Yes => true,
+            responses::Taken::SignedIn { welcome } => {
+                let Response::SignedIn {
+                    name,
+                    has_password,
+                    settings,
+                } = response
+                else {
+                    return true;
                 };
-                let fail = |load: &mut Load| {
-                    *load = match &message {
-                        Some(m) => Load::Failed(m.clone()),
-                        None => Load::Offline,
-                    }
-                };
-                let text = message.clone().unwrap_or_else(|| OFFLINE.to_string());
-                if !here {
-                    // E.g. "your game could not be stored", while its results show.
-                    return match message {
-                        Some(m) if self.results_waiting() => {
-                            let rec = GameRecorded {
-                                game: 0,
-                                personal_best: false,
-                                rank: None,
-                                note: Some(m),
-                                previous_best: None,
-                            };
-                            self.account.recorded = Some((self.solo.games(), rec));
-                            true
-                        }
-                        _ => false,
-                    };
-                }
-                match sub {
-                    Some(Sub::Board(b)) if self.account.waiting_replay.is_some() => {
-                        b.note = Some(text);
-                    }
-                    Some(Sub::Profile(p)) if self.account.waiting_replay.is_some() => {
-                        p.note = Some(text);
-                    }
-                    Some(Sub::Board(b)) if b.load == Load::Loading => fail(&mut b.load),
-                    Some(Sub::Profile(p)) if p.load == Load::Loading => fail(&mut p.load),
-                    Some(Sub::Keys(k)) if k.load == Load::Loading => fail(&mut k.load),
-                    Some(Sub::Keys(k)) => k.message = Some((text, false)),
-                    Some(Sub::Welcome(w)) if w.waiting => w.failed(text),
-                    _ => return false,
-                }
-                self.account.waiting_replay = None;
-            }
-            Response::SignedIn {
-                name,
-                has_password,
-                settings,
-            } => {
-                let welcome = matches!(sub, Some(Sub::Welcome(_) | Sub::Unreachable(_)));
                 self.unreachable_resolved();
                 let name = sanitize(name);
                 self.player = name.clone();
@@ -315,98 +264,14 @@ impl App {
                 if welcome {
                     self.account_to_menu();
                 }
+                true
             }
-            Response::RegisterFailed { message } | Response::LinkFailed { message } => {
-                if let Some(Sub::Welcome(w)) = sub {
-                    w.failed(clean(message));
-                }
-            }
-            Response::PasswordSet => {
+            responses::Taken::PasswordSet => {
                 if let Identity::Registered { has_password, .. } = &mut self.identity {
                     *has_password = true;
                 }
-                if let Some(Sub::Keys(k)) = sub {
-                    k.has_password = true;
-                    k.message = Some(("Password set.".into(), true));
-                }
+                true
             }
-            Response::PasswordFailed { message } | Response::KeyFailed { message } => {
-                if let Some(Sub::Keys(k)) = sub {
-                    k.message = Some((clean(message), false));
-                }
-            }
-            Response::Keys(keys) => {
-                if let Some(Sub::Keys(k)) = sub {
-                    let keys = keys
-                        .iter()
-                        .map(|k| minotty_protocol::KeyView {
-                            fingerprint: clean(&k.fingerprint),
-                            algorithm: clean(&k.algorithm).chars().take(24).collect(),
-                            ..k.clone()
-                        })
-                        .collect();
-                    k.arrived(keys);
-                }
-            }
-            Response::KeyRemoved { fingerprint } => {
-                if let Some(Sub::Keys(k)) = sub {
-                    k.removed(&clean(fingerprint));
-                }
-            }
-            Response::Leaderboard(page) => {
-                if let Some(Sub::Board(b)) = sub {
-                    b.arrived(page);
-                }
-            }
-            Response::Profile(p) => {
-                if let Some(Sub::Profile(screen)) = sub
-                    && !screen.guest
-                {
-                    screen.arrived(p);
-                }
-            }
-            Response::Replay {
-                game,
-                player,
-                replay,
-            } => {
-                if self.account.waiting_replay != Some(*game) {
-                    return true;
-                }
-                self.account.waiting_replay = None;
-                if !matches!(sub, Some(Sub::Board(_) | Sub::Profile(_))) {
-                    return true;
-                }
-                match ReplayScreen::new((**replay).clone(), sanitize(player), *game, now) {
-                    Ok(r) => {
-                        self.account.under = self.account.sub.take();
-                        self.account.sub = Some(Sub::Replay(Box::new(r)));
-                    }
-                    Err(e) => {
-                        let text = format!("This replay cannot be played: {e}.");
-                        match sub {
-                            Some(Sub::Board(b)) => b.note = Some(text),
-                            Some(Sub::Profile(p)) => p.note = Some(text),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            Response::GameRecorded(rec) => {
-                if self.solo.session().is_some_and(|s| s.game().is_over()) {
-                    let rec = GameRecorded {
-                        note: rec.note.as_deref().map(clean),
-                        previous_best: rec
-                            .previous_best
-                            .as_ref()
-                            .map(|(best, delta)| (clean(best), clean(delta))),
-                        ..rec.clone()
-                    };
-                    self.account.recorded = Some((self.solo.games(), rec));
-                }
-            }
-            _ => return false,
         }
-        true
     }
 }

@@ -117,3 +117,79 @@ fn the_account_draws_the_sub_screen_shown_and_nothing_without_one() {
     a.close();
     assert_eq!(draw(&a), blank);
 }
+
+fn ctx(here: bool) -> super::responses::Ctx {
+    super::responses::Ctx {
+        here,
+        results_shown: !here,
+        keeps_records: true,
+        game_over: true,
+        games: 3,
+    }
+}
+
+#[test]
+fn signing_in_closes_the_welcome_only_when_it_shows() {
+    use super::responses::Taken;
+    use crate::Response;
+    let signed_in = Response::SignedIn {
+        name: "ada".into(),
+        has_password: false,
+        settings: None,
+    };
+    let mut a = AccountState::default();
+    a.show_welcome("ada");
+    assert_eq!(
+        a.on_response(&signed_in, 0, &ctx(true)),
+        Taken::SignedIn { welcome: true }
+    );
+    // Another screen shows: the welcome is not the one being answered.
+    assert_eq!(
+        a.on_response(&signed_in, 0, &ctx(false)),
+        Taken::SignedIn { welcome: false }
+    );
+}
+
+#[test]
+fn an_error_while_the_results_wait_is_noted_once_for_that_game() {
+    use super::responses::Taken;
+    use crate::Response;
+    let error = Response::Error {
+        message: "not stored".into(),
+    };
+    let mut a = AccountState::default();
+    assert_eq!(a.on_response(&error, 0, &ctx(false)), Taken::Yes);
+    let (games, rec) = a.recorded.clone().expect("noted");
+    assert_eq!(games, 3);
+    assert_eq!(rec.note.as_deref(), Some("not stored"));
+    // That game's answer came: a second error is not the account's.
+    assert_eq!(a.on_response(&error, 0, &ctx(false)), Taken::No);
+    // The next game waits again.
+    let next = super::responses::Ctx {
+        games: 4,
+        ..ctx(false)
+    };
+    assert_eq!(a.on_response(&error, 0, &next), Taken::Yes);
+}
+
+#[test]
+fn a_password_set_shows_on_the_keys_screen_and_goes_to_the_app() {
+    use super::responses::Taken;
+    use crate::Response;
+    let mut a = AccountState::default();
+    a.sub = Some(Sub::Keys(KeysScreen::default()));
+    assert_eq!(
+        a.on_response(&Response::PasswordSet, 0, &ctx(true)),
+        Taken::PasswordSet
+    );
+    let Some(Sub::Keys(k)) = &a.sub else {
+        panic!("the keys screen shows")
+    };
+    assert!(k.has_password);
+    assert_eq!(k.message, Some(("Password set.".into(), true)));
+    // An answer that is not the account's.
+    assert_eq!(
+        a.on_response(&Response::LiveEnded { id: 1 }, 0, &ctx(true)),
+        Taken::No
+    );
+}
