@@ -176,8 +176,10 @@ fn an_error_while_the_results_wait_is_noted_once_for_that_game() {
 fn a_password_set_shows_on_the_keys_screen_and_goes_to_the_app() {
     use super::responses::Taken;
     use crate::Response;
-    let mut a = AccountState::default();
-    a.sub = Some(Sub::Keys(KeysScreen::default()));
+    let mut a = AccountState {
+        sub: Some(Sub::Keys(KeysScreen::default())),
+        ..AccountState::default()
+    };
     assert_eq!(
         a.on_response(&Response::PasswordSet, 0, &ctx(true)),
         Taken::PasswordSet
