@@ -4,15 +4,15 @@
 
 mod draw;
 mod keys;
+mod open;
 mod responses;
 #[cfg(test)]
 mod tests;
 
 use super::{App, Screen};
 use crate::screens::account_board::BoardScreen;
-use crate::screens::account_form::Load;
 use crate::screens::account_keys::KeysScreen;
-use crate::screens::account_profile::{GuestKind, ProfileScreen};
+use crate::screens::account_profile::ProfileScreen;
 use crate::screens::account_replay::ReplayScreen;
 use crate::screens::account_unreachable::Unreachable;
 use crate::screens::account_welcome::Welcome;
@@ -102,54 +102,20 @@ impl App {
     }
 
     pub(super) fn open_leaderboards(&mut self) {
-        let mut board = BoardScreen {
-            local: matches!(self.identity, Identity::Local { .. }),
-            ..BoardScreen::default()
-        };
-        if self.identity == Identity::Offline {
-            board.load = Load::Offline;
-        } else {
-            keys::fetch_board(&board, &mut self.requests);
-        }
-        self.account.sub = Some(Sub::Board(board));
+        self.account
+            .open_leaderboards(&self.identity, &mut self.requests);
         self.screen = Screen::Account;
     }
 
     pub(super) fn open_profile(&mut self) {
-        let mut profile = ProfileScreen {
-            local: matches!(self.identity, Identity::Local { .. }),
-            ..ProfileScreen::default()
-        };
-        match self.identity {
-            Identity::Offline => profile.load = Load::Offline,
-            Identity::Guest | Identity::NewKey { .. } | Identity::Unreachable { .. } => {
-                profile.guest = true;
-                profile.guest_kind = match self.identity {
-                    Identity::Unreachable { .. } => GuestKind::Unreachable,
-                    Identity::Guest if !self.account.chose_guest => GuestKind::NoKey,
-                    _ => GuestKind::ChoseGuest,
-                };
-            }
-            Identity::Registered { .. } | Identity::Local { .. } => self.request(Request::Profile),
-        }
-        self.account.sub = Some(Sub::Profile(profile));
+        self.account
+            .open_profile(&self.identity, &mut self.requests);
         self.screen = Screen::Account;
     }
 
     /// Opens the password and keys screen (from the settings).
     pub(super) fn open_keys(&mut self) {
-        let mut keys = KeysScreen::default();
-        match &self.identity {
-            Identity::Offline | Identity::Local { .. } => keys.refused = Some(OFFLINE),
-            Identity::Guest if !self.account.chose_guest => keys.refused = Some(NOT_REGISTERED),
-            Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(KEY_NOT_REGISTERED),
-            Identity::Unreachable { .. } => keys.refused = Some(UNREACHABLE),
-            Identity::Registered { has_password, .. } => {
-                keys.has_password = *has_password;
-                self.request(Request::ListKeys);
-            }
-        }
-        self.account.sub = Some(Sub::Keys(keys));
+        self.account.open_keys(&self.identity, &mut self.requests);
         self.screen = Screen::Account;
     }
 

@@ -195,3 +195,49 @@ fn a_password_set_shows_on_the_keys_screen_and_goes_to_the_app() {
         Taken::No
     );
 }
+
+#[test]
+fn the_keys_screen_asks_for_a_registered_players_keys_and_tells_others_why_not() {
+    use super::{KEY_NOT_REGISTERED, NOT_REGISTERED, OFFLINE};
+    use minotty_protocol::Identity;
+    let refused = |a: &AccountState| match &a.sub {
+        Some(Sub::Keys(k)) => k.refused,
+        _ => panic!("the keys screen shows"),
+    };
+    let mut requests = Vec::new();
+    let mut a = AccountState::default();
+    let registered = Identity::Registered {
+        name: "ada".into(),
+        has_password: true,
+    };
+    a.open_keys(&registered, &mut requests);
+    assert_eq!(requests, [Request::ListKeys]);
+    assert_eq!(refused(&a), None);
+    requests.clear();
+    a.open_keys(&Identity::Guest, &mut requests);
+    assert_eq!(refused(&a), Some(NOT_REGISTERED));
+    a.open_keys(&Identity::Offline, &mut requests);
+    assert_eq!(refused(&a), Some(OFFLINE));
+    // A key's owner who chose to play as a guest is told to connect with it again.
+    a.chose_guest = true;
+    a.open_keys(&Identity::Guest, &mut requests);
+    assert_eq!(refused(&a), Some(KEY_NOT_REGISTERED));
+    assert!(requests.is_empty());
+}
+
+#[test]
+fn the_leaderboards_and_the_profile_ask_only_when_there_is_a_server_or_a_record() {
+    use minotty_protocol::Identity;
+    let mut requests = Vec::new();
+    let mut a = AccountState::default();
+    a.open_leaderboards(&Identity::Offline, &mut requests);
+    assert!(requests.is_empty());
+    a.open_leaderboards(&Identity::Guest, &mut requests);
+    assert!(matches!(requests.as_slice(), [Request::Leaderboard { .. }]));
+    requests.clear();
+    a.open_profile(&Identity::Guest, &mut requests);
+    assert!(requests.is_empty());
+    assert!(matches!(&a.sub, Some(Sub::Profile(p)) if p.guest));
+    a.open_profile(&Identity::Local { name: "ada".into() }, &mut requests);
+    assert_eq!(requests, [Request::Profile]);
+}
