@@ -5,6 +5,7 @@
 mod draw;
 mod keys;
 mod open;
+mod replay_clock;
 mod responses;
 #[cfg(test)]
 mod tests;
@@ -142,16 +143,7 @@ impl App {
 
     /// What the results screen says about storing the game shown.
     pub(super) fn results_note(&self) -> OnlineNote<'_> {
-        match (&self.identity, &self.account.recorded) {
-            (Identity::Guest, _) => OnlineNote::Guest,
-            (Identity::Unreachable { .. }, _) => OnlineNote::Unreachable,
-            (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
-                if *n == self.solo.games() =>
-            {
-                OnlineNote::Recorded(rec)
-            }
-            _ => OnlineNote::None,
-        }
+        self.account.results_note(&self.identity, self.solo.games())
     }
 
     fn account_to_menu(&mut self) {
@@ -179,19 +171,17 @@ impl App {
 
     /// Advances a replay being watched; `true` when the screen changed.
     pub(super) fn tick_account(&mut self, now: u64) -> bool {
-        match &mut self.account.sub {
-            Some(Sub::Replay(r)) => r.tick(now),
-            Some(Sub::Unreachable(_)) => self.tick_unreachable(now),
-            _ => false,
+        if self.account.shows_unreachable() {
+            return self.tick_unreachable(now);
         }
+        self.account.tick_replay(now)
     }
 
     pub(super) fn account_wakeup(&self) -> Option<u64> {
-        match &self.account.sub {
-            Some(Sub::Replay(r)) => r.wakeup(),
-            Some(Sub::Unreachable(_)) => self.unreachable_wakeup(),
-            _ => None,
+        if self.account.shows_unreachable() {
+            return self.unreachable_wakeup();
         }
+        self.account.replay_wakeup()
     }
 
     /// Handles an account, leaderboard, profile or replay response; `true` when it was one

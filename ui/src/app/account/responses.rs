@@ -6,8 +6,9 @@ use super::{AccountState, OFFLINE, Sub};
 use crate::Response;
 use crate::screens::account_form::{Load, clean};
 use crate::screens::account_replay::ReplayScreen;
+use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
-use minotty_protocol::GameRecorded;
+use minotty_protocol::{GameRecorded, Identity};
 
 /// What the account needs to know of the rest of the App to take an answer.
 #[derive(Clone, Copy, Debug)]
@@ -39,6 +40,21 @@ pub(in crate::app) enum Taken {
 }
 
 impl AccountState {
+    /// What the results screen says about storing the game shown (`games`: the App's game
+    /// number, `identity`: who the player is).
+    pub(in crate::app) fn results_note(&self, identity: &Identity, games: u64) -> OnlineNote<'_> {
+        match (identity, &self.recorded) {
+            (Identity::Guest, _) => OnlineNote::Guest,
+            (Identity::Unreachable { .. }, _) => OnlineNote::Unreachable,
+            (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
+                if *n == games =>
+            {
+                OnlineNote::Recorded(rec)
+            }
+            _ => OnlineNote::None,
+        }
+    }
+
     /// Whether the game just played shows (or is about to) and the server has not yet said
     /// whether it stored it.
     fn results_waiting(&self, ctx: &Ctx) -> bool {

@@ -241,3 +241,30 @@ fn the_leaderboards_and_the_profile_ask_only_when_there_is_a_server_or_a_record(
     a.open_profile(&Identity::Local { name: "ada".into() }, &mut requests);
     assert_eq!(requests, [Request::Profile]);
 }
+
+#[test]
+fn the_results_note_is_the_answer_for_the_game_shown() {
+    use crate::Response;
+    use crate::screens::results::OnlineNote;
+    use minotty_protocol::Identity;
+    let registered = Identity::Registered {
+        name: "ada".into(),
+        has_password: false,
+    };
+    let mut a = AccountState::default();
+    assert!(matches!(a.results_note(&registered, 3), OnlineNote::None));
+    let error = Response::Error {
+        message: "not stored".into(),
+    };
+    a.on_response(&error, 0, &ctx(false));
+    assert!(matches!(
+        a.results_note(&registered, 3),
+        OnlineNote::Recorded(rec) if rec.note.as_deref() == Some("not stored")
+    ));
+    // The next game has no answer yet.
+    assert!(matches!(a.results_note(&registered, 4), OnlineNote::None));
+    assert!(matches!(
+        a.results_note(&Identity::Guest, 3),
+        OnlineNote::Guest
+    ));
+}
