@@ -76,6 +76,16 @@ impl AccountState {
         self.sub = Some(Sub::Welcome(Welcome::new(suggested)));
     }
 
+    /// A setting changed on the settings screen (stored when the player leaves it).
+    pub(super) fn touch_settings(&mut self) {
+        self.settings_touched = true;
+    }
+
+    /// Whether a setting changed since this was last asked.
+    pub(super) fn take_settings_touched(&mut self) -> bool {
+        std::mem::take(&mut self.settings_touched)
+    }
+
     /// Closes the sub-screen shown.
     pub(super) fn close(&mut self) {
         self.sub = None;
@@ -96,7 +106,7 @@ impl App {
     /// Called once by `App::new`: a new key starts on the welcome screen.
     pub(super) fn account_start(&mut self) {
         if let Identity::NewKey { suggested } = &self.identity {
-            self.account.sub = Some(Sub::Welcome(Welcome::new(suggested)));
+            self.account.show_welcome(suggested);
             self.screen = Screen::Account;
         }
         self.unreachable_start();
@@ -122,12 +132,12 @@ impl App {
 
     /// A setting changed on the settings screen.
     pub(super) fn settings_touched(&mut self) {
-        self.account.settings_touched = true;
+        self.account.touch_settings();
     }
 
     /// The settings screen was left: a registered player's changed settings are stored.
     pub(super) fn settings_left(&mut self) {
-        if std::mem::take(&mut self.account.settings_touched) && self.identity.keeps_records() {
+        if self.account.take_settings_touched() && self.identity.keeps_records() {
             self.request(Request::SaveSettings(Box::new(self.settings.clone())));
         }
     }
@@ -137,7 +147,7 @@ impl App {
     /// to store as the session ends. `None` when nothing is unsaved, and for guests and keys
     /// without an account (their settings last the session).
     pub fn take_unsaved_settings(&mut self) -> Option<crate::settings::Settings> {
-        let touched = std::mem::take(&mut self.account.settings_touched);
+        let touched = self.account.take_settings_touched();
         (touched && self.identity.keeps_records()).then(|| self.settings.clone())
     }
 

@@ -268,3 +268,12 @@ fn the_results_note_is_the_answer_for_the_game_shown() {
         OnlineNote::Guest
     ));
 }
+
+#[test]
+fn a_settings_change_is_taken_once() {
+    let mut a = AccountState::default();
+    assert!(!a.take_settings_touched());
+    a.touch_settings();
+    assert!(a.take_settings_touched());
+    assert!(!a.take_settings_touched(), "taken once");
+}
