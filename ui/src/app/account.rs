@@ -2,22 +2,25 @@
 //! the server (see [`minotty_protocol`]). One sub-screen shows at a time on `Screen::Account`;
 //! a replay remembers the screen it was opened from and returns to it.
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::Widget;
+mod draw;
+mod keys;
+mod open;
+mod replay_clock;
+mod responses;
+#[cfg(test)]
+mod tests;
 
 use super::{App, Screen};
-use crate::screens::account_board::{BoardAction, BoardScreen, BoardView};
-use crate::screens::account_form::{Load, clean};
-use crate::screens::account_keys::{KeysAction, KeysScreen, KeysView};
-use crate::screens::account_profile::{GuestKind, ProfileAction, ProfileScreen, ProfileView};
-use crate::screens::account_replay::{ReplayAction, ReplayScreen, ReplayView};
-use crate::screens::account_unreachable::{Unreachable, UnreachableView};
-use crate::screens::account_welcome::{Welcome, WelcomeAction, WelcomeView};
+use crate::screens::account_board::BoardScreen;
+use crate::screens::account_keys::KeysScreen;
+use crate::screens::account_profile::ProfileScreen;
+use crate::screens::account_replay::ReplayScreen;
+use crate::screens::account_unreachable::Unreachable;
+use crate::screens::account_welcome::Welcome;
 use crate::screens::results::OnlineNote;
 use crate::text::sanitize;
-use crate::theme::Theme;
 use crate::{Request, Response};
+use keys::Outcome;
 use minotty_protocol::{GameRecorded, Identity};
 
 /// The account sub-screens.
@@ -73,6 +76,16 @@ impl AccountState {
         self.sub = Some(Sub::Welcome(Welcome::new(suggested)));
     }
 
+    /// A setting changed on the settings screen (stored when the player leaves it).
+    pub(super) fn touch_settings(&mut self) {
+        self.settings_touched = true;
+    }
+
+    /// Whether a setting changed since this was last asked.
+    pub(super) fn take_settings_touched(&mut self) -> bool {
+        std::mem::take(&mut self.settings_touched)
+    }
+
     /// Closes the sub-screen shown.
     pub(super) fn close(&mut self) {
         self.sub = None;
@@ -93,72 +106,38 @@ impl App {
     /// Called once by `App::new`: a new key starts on the welcome screen.
     pub(super) fn account_start(&mut self) {
         if let Identity::NewKey { suggested } = &self.identity {
-            self.account.sub = Some(Sub::Welcome(Welcome::new(suggested)));
+            self.account.show_welcome(suggested);
             self.screen = Screen::Account;
         }
         self.unreachable_start();
     }
 
     pub(super) fn open_leaderboards(&mut self) {
-        let mut board = BoardScreen {
-            local: matches!(self.identity, Identity::Local { .. }),
-            ..BoardScreen::default()
-        };
-        if self.identity == Identity::Offline {
-            board.load = Load::Offline;
-        } else {
-            self.fetch_board(&board);
-        }
-        self.account.sub = Some(Sub::Board(board));
+        self.account
+            .open_leaderboards(&self.identity, &mut self.requests);
         self.screen = Screen::Account;
     }
 
     pub(super) fn open_profile(&mut self) {
-        let mut profile = ProfileScreen {
-            local: matches!(self.identity, Identity::Local { .. }),
-            ..ProfileScreen::default()
-        };
-        match self.identity {
-            Identity::Offline => profile.load = Load::Offline,
-            Identity::Guest | Identity::NewKey { .. } | Identity::Unreachable { .. } => {
-                profile.guest = true;
-                profile.guest_kind = match self.identity {
-                    Identity::Unreachable { .. } => GuestKind::Unreachable,
-                    Identity::Guest if !self.account.chose_guest => GuestKind::NoKey,
-                    _ => GuestKind::ChoseGuest,
-                };
-            }
-            Identity::Registered { .. } | Identity::Local { .. } => self.request(Request::Profile),
-        }
-        self.account.sub = Some(Sub::Profile(profile));
+        self.account
+            .open_profile(&self.identity, &mut self.requests);
         self.screen = Screen::Account;
     }
 
     /// Opens the password and keys screen (from the settings).
     pub(super) fn open_keys(&mut self) {
-        let mut keys = KeysScreen::default();
-        match &self.identity {
-            Identity::Offline | Identity::Local { .. } => keys.refused = Some(OFFLINE),
-            Identity::Guest if !self.account.chose_guest => keys.refused = Some(NOT_REGISTERED),
-            Identity::Guest | Identity::NewKey { .. } => keys.refused = Some(KEY_NOT_REGISTERED),
-            Identity::Unreachable { .. } => keys.refused = Some(UNREACHABLE),
-            Identity::Registered { has_password, .. } => {
-                keys.has_password = *has_password;
-                self.request(Request::ListKeys);
-            }
-        }
-        self.account.sub = Some(Sub::Keys(keys));
+        self.account.open_keys(&self.identity, &mut self.requests);
         self.screen = Screen::Account;
     }
 
     /// A setting changed on the settings screen.
     pub(super) fn settings_touched(&mut self) {
-        self.account.settings_touched = true;
+        self.account.touch_settings();
     }
 
     /// The settings screen was left: a registered player's changed settings are stored.
     pub(super) fn settings_left(&mut self) {
-        if std::mem::take(&mut self.account.settings_touched) && self.identity.keeps_records() {
+        if self.account.take_settings_touched() && self.identity.keeps_records() {
             self.request(Request::SaveSettings(Box::new(self.settings.clone())));
         }
     }
@@ -168,230 +147,76 @@ impl App {
     /// to store as the session ends. `None` when nothing is unsaved, and for guests and keys
     /// without an account (their settings last the session).
     pub fn take_unsaved_settings(&mut self) -> Option<crate::settings::Settings> {
-        let touched = std::mem::take(&mut self.account.settings_touched);
+        let touched = self.account.take_settings_touched();
         (touched && self.identity.keeps_records()).then(|| self.settings.clone())
     }
 
     /// What the results screen says about storing the game shown.
     pub(super) fn results_note(&self) -> OnlineNote<'_> {
-        match (&self.identity, &self.account.recorded) {
-            (Identity::Guest, _) => OnlineNote::Guest,
-            (Identity::Unreachable { .. }, _) => OnlineNote::Unreachable,
-            (Identity::Registered { .. } | Identity::Local { .. }, Some((n, rec)))
-                if *n == self.solo.games() =>
-            {
-                OnlineNote::Recorded(rec)
-            }
-            _ => OnlineNote::None,
-        }
-    }
-
-    /// Whether the game just played shows (or is about to) and the server has not yet said
-    /// whether it stored it.
-    fn results_waiting(&self) -> bool {
-        matches!(self.screen, Screen::Results | Screen::Game)
-            && self.identity.keeps_records()
-            && self.solo.session().is_some_and(|s| s.game().is_over())
-            && self
-                .account
-                .recorded
-                .as_ref()
-                .is_none_or(|(n, _)| *n != self.solo.games())
-    }
-
-    fn fetch_board(&mut self, board: &BoardScreen) {
-        self.request(Request::Leaderboard {
-            board: board.board(),
-            ruleset: board.ruleset(),
-            period: board.period,
-            offset: board.offset,
-        });
-    }
-
-    fn ask_replay(&mut self, game: i64) {
-        self.account.waiting_replay = Some(game);
-        self.request(Request::Replay { game });
+        self.account.results_note(&self.identity, self.solo.games())
     }
 
     fn account_to_menu(&mut self) {
-        self.account.sub = None;
-        self.account.under = None;
-        self.account.waiting_replay = None;
+        self.account.leave();
         self.screen = Screen::Menu;
     }
 
     pub(super) fn key_account(&mut self, ev: crate::keys::KeyEvent, now: u64) -> bool {
-        let Some(sub) = &mut self.account.sub else {
-            self.account_to_menu();
-            return true;
-        };
-        match sub {
-            Sub::Welcome(w) => match w.handle(ev) {
-                WelcomeAction::None => return false,
-                WelcomeAction::Changed => {}
-                WelcomeAction::Register(name) => self.request(Request::Register { name }),
-                WelcomeAction::Link { name, password } => {
-                    self.request(Request::LinkKey { name, password });
-                }
-                WelcomeAction::Guest => {
-                    self.identity = Identity::Guest;
-                    self.account.chose_guest = true;
-                    self.account_to_menu();
-                }
-                WelcomeAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Unreachable(u) => {
-                let action = u.handle(ev);
-                return self.key_unreachable(action);
+        match self.account.handle_key(ev, now, &mut self.requests) {
+            Outcome::Ignored => return false,
+            Outcome::Changed => {}
+            Outcome::Show(screen) => self.screen = screen,
+            Outcome::Guest => {
+                self.identity = Identity::Guest;
+                self.screen = Screen::Menu;
             }
-            Sub::Board(b) => match b.handle(ev) {
-                BoardAction::None => return false,
-                BoardAction::Moved => {}
-                BoardAction::Fetch => {
-                    let b = b.clone();
-                    self.fetch_board(&b);
-                }
-                BoardAction::Replay(game) => self.ask_replay(game),
-                BoardAction::Back => self.account_to_menu(),
-                BoardAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Profile(p) => match p.handle(ev) {
-                ProfileAction::None => return false,
-                ProfileAction::Moved => {}
-                ProfileAction::Replay(game) => self.ask_replay(game),
-                ProfileAction::Back => self.account_to_menu(),
-                ProfileAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Replay(r) => match r.handle(ev, now) {
-                ReplayAction::None => return false,
-                ReplayAction::Changed => {}
-                ReplayAction::Back => match self.account.under.take() {
-                    Some(under) => self.account.sub = Some(under),
-                    None => self.account_to_menu(),
-                },
-                ReplayAction::AskQuit => return self.ask_quit(true),
-            },
-            Sub::Keys(k) => match k.handle(ev) {
-                KeysAction::None => return false,
-                KeysAction::Changed => {}
-                KeysAction::SetPassword { password, current } => {
-                    self.request(Request::SetPassword { password, current });
-                }
-                KeysAction::RemoveKey(fingerprint) => {
-                    self.request(Request::RemoveKey { fingerprint });
-                }
-                KeysAction::Back => {
-                    self.account.sub = None;
-                    self.screen = Screen::Settings;
-                }
-                KeysAction::AskQuit => {
-                    return self.ask_quit(self.menus.settings_back() != Screen::Game);
-                }
-            },
+            Outcome::Unreachable(action) => return self.key_unreachable(action),
+            Outcome::AskQuit => return self.ask_quit(true),
+            Outcome::AskQuitFromKeys => {
+                return self.ask_quit(self.menus.settings_back() != Screen::Game);
+            }
         }
         true
     }
 
     /// Advances a replay being watched; `true` when the screen changed.
     pub(super) fn tick_account(&mut self, now: u64) -> bool {
-        match &mut self.account.sub {
-            Some(Sub::Replay(r)) => r.tick(now),
-            Some(Sub::Unreachable(_)) => self.tick_unreachable(now),
-            _ => false,
+        if self.account.shows_unreachable() {
+            return self.tick_unreachable(now);
         }
+        self.account.tick_replay(now)
     }
 
     pub(super) fn account_wakeup(&self) -> Option<u64> {
-        match &self.account.sub {
-            Some(Sub::Replay(r)) => r.wakeup(),
-            Some(Sub::Unreachable(_)) => self.unreachable_wakeup(),
-            _ => None,
+        if self.account.shows_unreachable() {
+            return self.unreachable_wakeup();
         }
-    }
-
-    pub(super) fn render_account(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
-        match &self.account.sub {
-            Some(Sub::Welcome(state)) => WelcomeView { state, theme }.render(area, buf),
-            Some(Sub::Unreachable(state)) => UnreachableView { state, theme }.render(area, buf),
-            Some(Sub::Board(state)) => BoardView { state, theme }.render(area, buf),
-            Some(Sub::Profile(state)) => ProfileView { state, theme }.render(area, buf),
-            Some(Sub::Replay(state)) => ReplayView {
-                state,
-                settings: &self.settings,
-            }
-            .render(area, buf),
-            Some(Sub::Keys(state)) => KeysView {
-                state,
-                name: &self.player,
-                theme,
-            }
-            .render(area, buf),
-            None => {}
-        }
+        self.account.replay_wakeup()
     }
 
     /// Handles an account, leaderboard, profile or replay response; `true` when it was one
-    /// (whether or not it changed anything on screen). `Offline` and `Error` are taken only
-    /// when an account screen is waiting for an answer.
+    /// (whether or not it changed anything on screen). What it changes of the player (who
+    /// they are, their settings) is the App's to carry out.
     pub(super) fn account_response(&mut self, response: &Response, now: u64) -> bool {
-        let here = self.screen == Screen::Account;
-        let sub = if here {
-            self.account.sub.as_mut()
-        } else {
-            None
+        let ctx = responses::Ctx {
+            here: self.screen == Screen::Account,
+            results_shown: matches!(self.screen, Screen::Results | Screen::Game),
+            keeps_records: self.identity.keeps_records(),
+            game_over: self.solo.session().is_some_and(|s| s.game().is_over()),
+            games: self.solo.games(),
         };
-        match response {
-            Response::Offline | Response::Error { .. } => {
-                let message = match response {
-                    Response::Error { message } => Some(clean(message)),
-                    _ => None,
+        match self.account.on_response(response, now, &ctx) {
+            responses::Taken::No => false,
+            responses::Taken::Yes => true,
+            responses::Taken::SignedIn { welcome } => {
+                let Response::SignedIn {
+                    name,
+                    has_password,
+                    settings,
+                } = response
+                else {
+                    return true;
                 };
-                let fail = |load: &mut Load| {
-                    *load = match &message {
-                        Some(m) => Load::Failed(m.clone()),
-                        None => Load::Offline,
-                    }
-                };
-                let text = message.clone().unwrap_or_else(|| OFFLINE.to_string());
-                if !here {
-                    // E.g. "your game could not be stored", while its results show.
-                    return match message {
-                        Some(m) if self.results_waiting() => {
-                            let rec = GameRecorded {
-                                game: 0,
-                                personal_best: false,
-                                rank: None,
-                                note: Some(m),
-                                previous_best: None,
-                            };
-                            self.account.recorded = Some((self.solo.games(), rec));
-                            true
-                        }
-                        _ => false,
-                    };
-                }
-                match sub {
-                    Some(Sub::Board(b)) if self.account.waiting_replay.is_some() => {
-                        b.note = Some(text);
-                    }
-                    Some(Sub::Profile(p)) if self.account.waiting_replay.is_some() => {
-                        p.note = Some(text);
-                    }
-                    Some(Sub::Board(b)) if b.load == Load::Loading => fail(&mut b.load),
-                    Some(Sub::Profile(p)) if p.load == Load::Loading => fail(&mut p.load),
-                    Some(Sub::Keys(k)) if k.load == Load::Loading => fail(&mut k.load),
-                    Some(Sub::Keys(k)) => k.message = Some((text, false)),
-                    Some(Sub::Welcome(w)) if w.waiting => w.failed(text),
-                    _ => return false,
-                }
-                self.account.waiting_replay = None;
-            }
-            Response::SignedIn {
-                name,
-                has_password,
-                settings,
-            } => {
-                let welcome = matches!(sub, Some(Sub::Welcome(_) | Sub::Unreachable(_)));
                 self.unreachable_resolved();
                 let name = sanitize(name);
                 self.player = name.clone();
@@ -405,98 +230,14 @@ impl App {
                 if welcome {
                     self.account_to_menu();
                 }
+                true
             }
-            Response::RegisterFailed { message } | Response::LinkFailed { message } => {
-                if let Some(Sub::Welcome(w)) = sub {
-                    w.failed(clean(message));
-                }
-            }
-            Response::PasswordSet => {
+            responses::Taken::PasswordSet => {
                 if let Identity::Registered { has_password, .. } = &mut self.identity {
                     *has_password = true;
                 }
-                if let Some(Sub::Keys(k)) = sub {
-                    k.has_password = true;
-                    k.message = Some(("Password set.".into(), true));
-                }
+                true
             }
-            Response::PasswordFailed { message } | Response::KeyFailed { message } => {
-                if let Some(Sub::Keys(k)) = sub {
-                    k.message = Some((clean(message), false));
-                }
-            }
-            Response::Keys(keys) => {
-                if let Some(Sub::Keys(k)) = sub {
-                    let keys = keys
-                        .iter()
-                        .map(|k| minotty_protocol::KeyView {
-                            fingerprint: clean(&k.fingerprint),
-                            algorithm: clean(&k.algorithm).chars().take(24).collect(),
-                            ..k.clone()
-                        })
-                        .collect();
-                    k.arrived(keys);
-                }
-            }
-            Response::KeyRemoved { fingerprint } => {
-                if let Some(Sub::Keys(k)) = sub {
-                    k.removed(&clean(fingerprint));
-                }
-            }
-            Response::Leaderboard(page) => {
-                if let Some(Sub::Board(b)) = sub {
-                    b.arrived(page);
-                }
-            }
-            Response::Profile(p) => {
-                if let Some(Sub::Profile(screen)) = sub
-                    && !screen.guest
-                {
-                    screen.arrived(p);
-                }
-            }
-            Response::Replay {
-                game,
-                player,
-                replay,
-            } => {
-                if self.account.waiting_replay != Some(*game) {
-                    return true;
-                }
-                self.account.waiting_replay = None;
-                if !matches!(sub, Some(Sub::Board(_) | Sub::Profile(_))) {
-                    return true;
-                }
-                match ReplayScreen::new((**replay).clone(), sanitize(player), *game, now) {
-                    Ok(r) => {
-                        self.account.under = self.account.sub.take();
-                        self.account.sub = Some(Sub::Replay(Box::new(r)));
-                    }
-                    Err(e) => {
-                        let text = format!("This replay cannot be played: {e}.");
-                        match sub {
-                            Some(Sub::Board(b)) => b.note = Some(text),
-                            Some(Sub::Profile(p)) => p.note = Some(text),
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            Response::GameRecorded(rec) => {
-                if self.solo.session().is_some_and(|s| s.game().is_over()) {
-                    let rec = GameRecorded {
-                        note: rec.note.as_deref().map(clean),
-                        previous_best: rec
-                            .previous_best
-                            .as_ref()
-                            .map(|(best, delta)| (clean(best), clean(delta))),
-                        ..rec.clone()
-                    };
-                    self.account.recorded = Some((self.solo.games(), rec));
-                }
-            }
-            _ => return false,
         }
-        true
     }
 }

@@ -84,7 +84,7 @@ pub struct App {
     /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
     fits: bool,
     /// The Live screen (see `live.rs`).
-    live: crate::screens::live::LiveState,
+    live: live::Live,
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
     parked: Option<parked::Offer>,
     doctor: doctor::DoctorState,
@@ -120,14 +120,14 @@ impl App {
             versus: versus::VersusState::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
-            live: crate::screens::live::LiveState::default(),
+            live: live::Live::default(),
             parked: None,
             doctor: doctor::DoctorState::default(),
         };
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
-            app.live.stream = ctx.tv_stream;
-            app.live.address = ctx.server_address.clone();
+            app.live
+                .set_stream(ctx.tv_stream, ctx.server_address.clone());
             app.open_live(true);
         }
         if ctx.start_doctor {
@@ -198,7 +198,7 @@ impl App {
         match self.screen {
             Screen::Account => self.dirty |= self.tick_account(now),
             Screen::Versus => self.dirty |= self.tick_versus(now),
-            Screen::Live => self.dirty |= self.tick_live(now),
+            Screen::Live => self.dirty |= self.live.tick(now, &mut self.requests),
             _ => {}
         }
         if self.screen != Screen::Game {
@@ -236,7 +236,7 @@ impl App {
             }
             Screen::Account => self.account_wakeup(),
             Screen::Versus => self.versus_wakeup(),
-            Screen::Live => self.live_wakeup(),
+            Screen::Live => self.live.wakeup(self.now),
             _ => None,
         }
     }
@@ -318,14 +318,12 @@ impl App {
                     theme,
                 },
             ),
-            (Screen::Account, _) => self.render_account(area, buf, theme),
-            (Screen::Versus, _) => self.render_versus(area, buf, theme),
-            (Screen::Live, _) => crate::screens::live::LiveScreenView {
-                state: &self.live,
-                theme,
-                now: self.now,
+            (Screen::Account, _) => {
+                self.account
+                    .draw(area, buf, theme, &self.settings, &self.player)
             }
-            .render(area, buf),
+            (Screen::Versus, _) => self.render_versus(area, buf, theme),
+            (Screen::Live, _) => self.live.draw(area, buf, theme, self.now),
             (Screen::Doctor, _) => self.doctor.draw(area, buf, theme),
         }
         self.render_versus_notice(area, buf, theme);

@@ -1,10 +1,11 @@
 //! Puzzle progress as the App knows it: the highest stage cleared (the store's answer, and
 //! every stage cleared since), reported as it grows.
 
-use super::{App, Screen};
+use super::{App, Screen, bests, menus::Menus};
 use crate::Request;
 use crate::screens::mode_select::ModeSelect;
 use minotty_engine::Game;
+use minotty_protocol::Identity;
 
 impl App {
     /// The highest puzzle stage cleared, as far as this App knows (the store's answer to
@@ -15,16 +16,27 @@ impl App {
 
     /// Whether every puzzle stage has been cleared (unlocks what puzzle mode unlocks).
     pub fn puzzle_completed(&self) -> bool {
-        self.menus.modes().puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
+        completed(self.menus.modes())
     }
 
     /// Opens the mode select; the first time, asks for the player's puzzle progress.
     pub(super) fn open_modes(&mut self) {
         self.screen = Screen::ModeSelect;
-        self.ask_bests();
-        if self.menus.ask_puzzle() {
-            self.request(Request::PuzzleProgress);
-        }
+        open_modes(&mut self.menus, &self.identity, &mut self.requests);
+    }
+}
+
+/// Whether the mode select's progress has every puzzle stage cleared.
+fn completed(modes: &ModeSelect) -> bool {
+    modes.puzzle_cleared >= minotty_engine::puzzle::STAGE_COUNT
+}
+
+/// The mode select opens (the App shows it): the bests are asked for (see `bests.rs`), and the
+/// first time the player's puzzle progress.
+pub(super) fn open_modes(menus: &mut Menus, identity: &Identity, requests: &mut Vec<Request>) {
+    bests::ask(identity, requests);
+    if menus.ask_puzzle() {
+        requests.push(Request::PuzzleProgress);
     }
 }
 
@@ -44,3 +56,6 @@ pub(super) fn note_progress(game: &Game, modes: &mut ModeSelect, requests: &mut 
         requests.push(Request::PuzzleCleared { stage: cleared });
     }
 }
+
+#[cfg(test)]
+mod tests;
