@@ -19,11 +19,11 @@ use std::time::{Duration, Instant};
 use minotty_bots::versus::{Brain, DuelVerdict, Level, battle, duel_verdict};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::{Button, Game, Input, Spin, Time};
-use minotty_tbp::frame::placed_to_location;
-use minotty_tbp::{Move, TbpSpin, TbpState};
+use crate::frame::placed_to_location;
+use crate::{Move, TbpSpin, TbpState};
 
 use super::ArenaArgs;
-use minotty_tbp::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
+use crate::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
 
 /// Someone who plays in the arena.
 #[derive(Clone, Debug)]
