@@ -16,11 +16,11 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::frame::placed_to_location;
+use crate::{Move, TbpSpin, TbpState};
 use minotty_bots::versus::{Brain, DuelVerdict, Level, battle, duel_verdict};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::{Button, Game, Input, Spin, Time};
-use crate::frame::placed_to_location;
-use crate::{Move, TbpSpin, TbpState};
 
 use super::ArenaArgs;
 use crate::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
