@@ -27,12 +27,12 @@ fn main() -> anyhow::Result<()> {
     let serve_args = match cli.command {
         Some(Command::Play(args)) => return minotty_local::run(args),
         Some(Command::Arena(args)) if !args.tbp.is_empty() => {
-            let report = minotty_server::arena::tbp::run(&args).context("the arena")?;
+            let report = minotty_tbp::arena::tbp::run(&args).context("the arena")?;
             print!("{}", report.render());
             return Ok(());
         }
         Some(Command::Arena(args)) => {
-            print!("{}", minotty_server::arena::run(&args).render());
+            print!("{}", minotty_tbp::arena::run(&args).render());
             return Ok(());
         }
         Some(Command::HostKey(args)) => {

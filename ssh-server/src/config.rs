@@ -42,7 +42,7 @@ pub enum Command {
     Play(PlayArgs),
     /// Play bot-vs-bot matches on every core and print matches per second and win rates by
     /// level (to tune the bot levels and the garbage rules).
-    Arena(crate::arena::ArenaArgs),
+    Arena(minotty_tbp::arena::ArenaArgs),
     /// Create the host key if it is missing (ed25519, mode 0600), print its fingerprint and
     /// exit: run once before several instances that share one key start, so that they never
     /// race to create it.

@@ -7,7 +7,6 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod address;
-pub mod arena;
 pub mod boards;
 pub mod budget;
 pub mod cast;

@@ -5,11 +5,14 @@
 //! engine's ([`frame`]), the game state both ends track ([`state`]), placements turned into
 //! buttons under the engine's rules ([`path`]), and minotty's own TBP bot ([`brain`], [`bot`],
 //! the `minotty-bot` binary). The server's frontend, which runs any TBP bot as a versus
-//! opponent, is `frontend`, behind the feature of that name.
+//! opponent, is `frontend`, behind the feature of that name; the bot arena (`minotty arena`,
+//! built-in levels and TBP bots in bot-vs-bot matches) is `arena`, behind the feature `arena`.
 //!
-//! Nothing here does IO but [`bot::run`] on the streams it is given, and the frontend (child
-//! processes, tokio).
+//! Nothing here does IO but [`bot::run`] on the streams it is given, the frontend (child
+//! processes, tokio) and the arena (threads, the wall clock, the frontend's bots).
 
+#[cfg(feature = "arena")]
+pub mod arena;
 pub mod bot;
 pub mod brain;
 pub mod frame;

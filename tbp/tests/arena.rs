@@ -5,7 +5,7 @@
 mod common;
 
 use common::BOT;
-use minotty_server::arena::{ArenaArgs, parse_levels, tbp};
+use minotty_tbp::arena::{ArenaArgs, parse_levels, tbp};
 
 fn args(command: &str) -> ArenaArgs {
     ArenaArgs {

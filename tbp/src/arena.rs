@@ -5,6 +5,8 @@
 //! Every pair of the chosen levels (and each level against itself) plays the same number of
 //! matches, seats alternating; match `i` uses seed `seed + i`, so a run is reproducible
 //! whatever the number of threads.
+// As in the server it came from: nothing a TBP bot sends is unwrapped.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use minotty_bots::versus::{Duel, Level, duel};
 
-use minotty_tbp::frontend::BotSpec;
+use crate::frontend::BotSpec;
 
 pub mod tbp;
 

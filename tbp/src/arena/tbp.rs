@@ -16,14 +16,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::frame::placed_to_location;
+use crate::{Move, TbpSpin, TbpState};
 use minotty_bots::versus::{Brain, DuelVerdict, Level, battle, duel_verdict};
 use minotty_engine::rng::SplitMix;
 use minotty_engine::{Button, Game, Input, Spin, Time};
-use minotty_tbp::frame::placed_to_location;
-use minotty_tbp::{Move, TbpSpin, TbpState};
 
 use super::ArenaArgs;
-use minotty_tbp::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
+use crate::frontend::{BotSpec, Forfeit, TbpBot, TbpBots, TbpSettings, choose};
 
 /// Someone who plays in the arena.
 #[derive(Clone, Debug)]
