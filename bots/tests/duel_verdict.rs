@@ -1,4 +1,4 @@
-//! The one rule both the duel and the server's arena judge a two-seat battle by: a knock-out
+//! The one rule both the duel and the TBP arena (`minotty_tbp::arena`) judge a two-seat battle by: a knock-out
 //! (or forfeit) decides it; an unfinished match goes to the seat that sent more attack.
 
 use minotty_bots::versus::{self, DuelVerdict, Level, duel, duel_verdict};

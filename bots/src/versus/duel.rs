@@ -27,7 +27,7 @@ pub struct Duel {
 
 /// A two-seat battle in the versus rooms' mode (level 0 rising every 10 lines), each seat
 /// dealt from its seed in `seeds`, the attacks routed from `router_seed`: the match the duel
-/// and the server's arena play.
+/// and the TBP arena (`minotty_tbp::arena`) play.
 pub fn battle(seeds: [u32; 2], router_seed: u32) -> Match {
     let config = GameConfig {
         mode: Mode::custom(0, true, None),
@@ -122,7 +122,7 @@ pub struct DuelVerdict {
 }
 
 /// The verdict of the two-seat match `m` as it stands: the router's winner when it is over,
-/// else the seat that sent more attack (none on a tie). The duel and the server's arena
+/// else the seat that sent more attack (none on a tie). The duel and the TBP arena (`minotty_tbp::arena`)
 /// (TBP seats) judge their matches by this one rule.
 pub fn duel_verdict(m: &Match) -> DuelVerdict {
     let sent = [m.router().sent(0), m.router().sent(1)];
