@@ -122,8 +122,8 @@ pub struct DuelVerdict {
 }
 
 /// The verdict of the two-seat match `m` as it stands: the router's winner when it is over,
-/// else the seat that sent more attack (none on a tie). The duel and the TBP arena (`minotty_tbp::arena`)
-/// (TBP seats) judge their matches by this one rule.
+/// else the seat that sent more attack (none on a tie). The duel and the TBP arena
+/// (`minotty_tbp::arena`, TBP seats) judge their matches by this one rule.
 pub fn duel_verdict(m: &Match) -> DuelVerdict {
     let sent = [m.router().sent(0), m.router().sent(1)];
     if m.is_over() {
