@@ -1,5 +1,6 @@
 //! The one rule both the duel and the TBP arena (`minotty_tbp::arena`) judge a two-seat battle
-//! by: a knock-out (or forfeit) decides it; an unfinished match goes to the seat that sent more attack.
+//! by: a knock-out (or forfeit) decides it; an unfinished match goes to the seat that sent more
+//! attack.
 
 use minotty_bots::versus::{self, DuelVerdict, Level, duel, duel_verdict};
 use minotty_engine::Input;
