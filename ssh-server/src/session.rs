@@ -69,30 +69,12 @@ pub enum SessionKind {
     Doctor,
 }
 
-/// Everything a session starts from.
+/// Everything a session starts from: the client's channel and the [`Setup`].
 #[derive(Debug)]
 pub struct SessionParams {
     pub handle: Handle,
     pub channel: ChannelId,
-    pub player: DisplayName,
-    /// Columns and rows of the client's window: from the PTY request, then the latest window
-    /// change (clamped here). Only the latest size is ever kept.
-    pub size: watch::Receiver<(u32, u32)>,
-    /// What the client's environment requests said about its terminal.
-    pub env: crate::terminal::TermEnv,
-    pub limits: Limits,
-    pub shutdown: CancellationToken,
-    /// Where a solo game goes when the connection drops, and comes back from (players with a
-    /// key only).
-    pub reconnect: Option<crate::reconnect::Reconnect>,
-    /// The session's accounts and versus services and the channel their answers come on.
-    pub services: (Services, mpsc::Receiver<Response>),
-    pub kind: SessionKind,
-    /// What the terminal doctor starts from (TERM, the client's SSH version), and whether the
-    /// session opens on it (`ssh -t HOST doctor`).
-    pub doctor: DoctorParams,
-    /// The address the player connected to (`address.rs`), for the commands screens print.
-    pub local: Option<std::net::SocketAddr>,
+    pub setup: Setup,
 }
 
 /// The terminal doctor's part of [`SessionParams`].
@@ -118,18 +100,28 @@ enum End {
     WatchLimit,
 }
 
-/// [`SessionParams`] without the channel: what the shell starts a session from.
+/// What a session starts from, whatever its client: the shell runs it over the SSH channel
+/// (or, in tests, an in-memory client).
 #[derive(Debug)]
-pub(crate) struct Setup {
+pub struct Setup {
     pub player: DisplayName,
+    /// Columns and rows of the client's window: from the PTY request, then the latest window
+    /// change (clamped here). Only the latest size is ever kept.
     pub size: watch::Receiver<(u32, u32)>,
+    /// What the client's environment requests said about its terminal.
     pub env: crate::terminal::TermEnv,
     pub limits: Limits,
     pub shutdown: CancellationToken,
+    /// Where a solo game goes when the connection drops, and comes back from (players with a
+    /// key only).
     pub reconnect: Option<crate::reconnect::Reconnect>,
+    /// The session's accounts and versus services and the channel their answers come on.
     pub services: (Services, mpsc::Receiver<Response>),
     pub kind: SessionKind,
+    /// What the terminal doctor starts from (TERM, the client's SSH version), and whether the
+    /// session opens on it (`ssh -t HOST doctor`).
     pub doctor: DoctorParams,
+    /// The address the player connected to (`address.rs`), for the commands screens print.
     pub local: Option<std::net::SocketAddr>,
 }
 
@@ -138,29 +130,8 @@ pub async fn run(params: SessionParams, events: mpsc::Receiver<SessionEvent>) {
     let SessionParams {
         handle,
         channel,
-        player,
-        size,
-        env,
-        limits,
-        shutdown,
-        reconnect,
-        services,
-        kind,
-        doctor,
-        local,
+        setup,
     } = params;
-    let setup = Setup {
-        player,
-        size,
-        env,
-        limits,
-        shutdown,
-        reconnect,
-        services,
-        kind,
-        doctor,
-        local,
-    };
     shell::run(
         setup,
         Arc::new(client::SshChannel { handle, channel }),

@@ -14,7 +14,7 @@ use super::shared::Shared;
 use crate::commands::{self, Command, Route, exec};
 use crate::services::account::KeyLookup;
 use crate::services::{Login, Services};
-use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams};
+use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams, Setup};
 use minotty_domain::AccountRef;
 
 mod activity;
@@ -140,48 +140,50 @@ impl ConnectionHandler {
         let mut params = SessionParams {
             handle: handle.clone(),
             channel: id,
-            player: self.player.clone(),
-            size,
-            env: self
-                .channels
-                .iter()
-                .find(|c| c.id == id)
-                .map(|c| c.env.clone())
-                .unwrap_or_default(),
-            doctor: crate::session::DoctorParams {
-                term: self
+            setup: Setup {
+                player: self.player.clone(),
+                size,
+                env: self
                     .channels
                     .iter()
                     .find(|c| c.id == id)
-                    .and_then(|c| c.term.clone()),
-                ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
-                open: kind == SessionKind::Doctor,
-            },
-            local: self.local,
-            limits: self.shared.limits.clone(),
-            shutdown: self.shared.shutdown.clone(),
-            // Only a key is recognised when it comes back (keyboard-interactive: nothing).
-            reconnect: self.key_fingerprint.clone().map(|fingerprint| {
-                crate::reconnect::Reconnect {
-                    games: Arc::clone(&self.shared.parked),
-                    fingerprint,
-                    address: self.peer.ip(),
-                }
-            }),
-            services: Services::new(
-                &self.shared.services,
-                Login {
-                    ssh_user: self.player.to_string(),
-                    fingerprint: self.key_fingerprint.clone(),
-                    key_algorithm: self.key_algorithm.clone(),
-                    peer: self.peer.ip(),
-                    account: self.account.clone(),
+                    .map(|c| c.env.clone())
+                    .unwrap_or_default(),
+                doctor: crate::session::DoctorParams {
+                    term: self
+                        .channels
+                        .iter()
+                        .find(|c| c.id == id)
+                        .and_then(|c| c.term.clone()),
+                    ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
+                    open: kind == SessionKind::Doctor,
                 },
-            ),
-            kind,
+                local: self.local,
+                limits: self.shared.limits.clone(),
+                shutdown: self.shared.shutdown.clone(),
+                // Only a key is recognised when it comes back (keyboard-interactive: nothing).
+                reconnect: self.key_fingerprint.clone().map(|fingerprint| {
+                    crate::reconnect::Reconnect {
+                        games: Arc::clone(&self.shared.parked),
+                        fingerprint,
+                        address: self.peer.ip(),
+                    }
+                }),
+                services: Services::new(
+                    &self.shared.services,
+                    Login {
+                        ssh_user: self.player.to_string(),
+                        fingerprint: self.key_fingerprint.clone(),
+                        key_algorithm: self.key_algorithm.clone(),
+                        peer: self.peer.ip(),
+                        account: self.account.clone(),
+                    },
+                ),
+                kind,
+            },
         };
         if let Some(request) = initial {
-            params.services.0.handle(request);
+            params.setup.services.0.handle(request);
         }
         tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
         let running = self.activity.enter();
