@@ -6,8 +6,8 @@ use minotty_engine::{Game, GameConfig};
 
 use super::*;
 
-/// A guest's client on a server without a database, and its response channel.
-fn guest() -> (AccountClient, mpsc::Receiver<Response>) {
+/// A guest's client of `shared`, and its response channel.
+fn guest_of(shared: &SharedAccounts) -> (AccountClient, mpsc::Receiver<Response>) {
     let (tx, rx) = mpsc::channel(crate::versus::RESPONSE_QUEUE);
     let (account_tx, account_rx) = watch::channel(None);
     let who = Who {
@@ -17,14 +17,13 @@ fn guest() -> (AccountClient, mpsc::Receiver<Response>) {
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
         account: account_rx,
     };
-    let client = AccountClient::new(
-        &SharedAccounts::default(),
-        who,
-        "ada".into(),
-        account_tx,
-        tx,
-    );
+    let client = AccountClient::new(shared, who, "ada".into(), account_tx, tx);
     (client, rx)
+}
+
+/// A guest's client on a server without a database, and its response channel.
+fn guest() -> (AccountClient, mpsc::Receiver<Response>) {
+    guest_of(&SharedAccounts::default())
 }
 
 fn snapshot() -> Box<minotty_engine::Snapshot> {
@@ -113,16 +112,7 @@ async fn the_account_worker_is_tracked_and_ends_with_its_client() {
     let store = minotty_store::Store::open(&url).await.expect("the store");
     let tasks = TaskTracker::new();
     let shared = SharedAccounts::new(Some(store), None).with_tasks(tasks.clone());
-    let (tx, mut rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
-    let (account_tx, account_rx) = watch::channel(None);
-    let who = Who {
-        ssh_user: "~ada".into(),
-        fingerprint: None,
-        key_algorithm: None,
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
-        account: account_rx,
-    };
-    let mut client = AccountClient::new(&shared, who, "ada".into(), account_tx, tx);
+    let (mut client, mut rx) = guest_of(&shared);
     assert_eq!(tasks.len(), 0, "no worker before the first request");
     client.handle(Request::RetryAccount);
     let answer = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
@@ -154,7 +144,7 @@ async fn a_game_submission_is_tracked_until_the_writer_answers() {
         minotty_store::GameWriter::spawn(store.clone(), minotty_store::WriterConfig::default());
     let tasks = TaskTracker::new();
     let shared = SharedAccounts::new(Some(store), Some(writer)).with_tasks(tasks.clone());
-    let (tx, mut rx) = mpsc::channel(crate::services::RESPONSE_QUEUE);
+    let (tx, mut rx) = mpsc::channel(crate::versus::RESPONSE_QUEUE);
     let (account_tx, account_rx) = watch::channel(Some(AccountRef {
         id: ada.id,
         name: "ada".into(),

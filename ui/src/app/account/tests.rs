@@ -5,22 +5,12 @@ use super::keys::Outcome;
 use super::{AccountState, Sub};
 use crate::Request;
 use crate::app::Screen;
-use crate::keys::{Key, KeyEvent, Mods};
+use crate::keys::{Key, KeyEvent};
 use crate::screens::account_board::BoardScreen;
 use crate::screens::account_keys::KeysScreen;
 
 fn press(a: &mut AccountState, key: Key, requests: &mut Vec<Request>) -> Outcome {
     a.handle_key(KeyEvent::press(key), 0, requests)
-}
-
-fn ctrl_c() -> KeyEvent {
-    KeyEvent {
-        mods: Mods {
-            ctrl: true,
-            ..Mods::default()
-        },
-        ..KeyEvent::press(Key::Char('c'))
-    }
 }
 
 #[test]
@@ -66,7 +56,7 @@ fn the_keys_screen_goes_back_to_the_settings_and_its_quit_question_is_the_apps()
     let mut requests = Vec::new();
     a.sub = Some(Sub::Keys(KeysScreen::default()));
     assert_eq!(
-        a.handle_key(ctrl_c(), 0, &mut requests),
+        a.handle_key(crate::tests::ctrl('c'), 0, &mut requests),
         Outcome::AskQuitFromKeys
     );
     assert!(matches!(a.sub, Some(Sub::Keys(_))));

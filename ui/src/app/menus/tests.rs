@@ -6,7 +6,7 @@ use minotty_protocol::ModeBest;
 
 use super::{Menus, Outcome};
 use crate::app::Screen;
-use crate::keys::{Key, KeyEvent, Mods};
+use crate::keys::{Key, KeyEvent};
 use crate::screens::menu::MenuAction;
 use crate::screens::quit::QuitAction;
 use crate::settings::Settings;
@@ -18,16 +18,6 @@ fn menus() -> Menus {
 
 fn press(m: &mut Menus, screen: Screen, key: Key, settings: &mut Settings) -> Outcome {
     m.handle_key(screen, KeyEvent::press(key), settings)
-}
-
-fn ctrl_c() -> KeyEvent {
-    KeyEvent {
-        mods: Mods {
-            ctrl: true,
-            ..Mods::default()
-        },
-        ..KeyEvent::press(Key::Char('c'))
-    }
 }
 
 #[test]
@@ -66,7 +56,7 @@ fn help_opened_from_the_game_goes_back_to_it_and_asks_to_quit_with_stay_selected
     ));
     assert!(!m.quit_open());
     assert!(matches!(
-        m.handle_key(Screen::Help, ctrl_c(), &mut settings),
+        m.handle_key(Screen::Help, crate::tests::ctrl('c'), &mut settings),
         Outcome::Changed
     ));
     assert_eq!(m.quit_dialog, Some(false));
