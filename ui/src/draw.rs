@@ -20,8 +20,29 @@ pub fn put(buf: &mut Buffer, clip: Rect, x: u16, y: u16, s: &str, style: Style) 
     if y < clip.top() || y >= clip.bottom() || x < clip.left() || x >= clip.right() {
         return x;
     }
+    if s.is_ascii() {
+        return put_ascii(buf, clip, x, y, s, style);
+    }
     let max = usize::from(clip.right() - x);
     buf.set_stringn(x, y, s, max, style).0
+}
+
+/// [`put`] for ASCII text, which is most of what screens write: each printable character is
+/// one grapheme one cell wide and control characters are left out, as `set_stringn` does, but
+/// without its grapheme segmentation (a server's frames spent about 6% of their time there).
+/// `clip` is already within the buffer and `(x, y)` inside it.
+fn put_ascii(buf: &mut Buffer, clip: Rect, x: u16, y: u16, s: &str, style: Style) -> u16 {
+    let mut x = x;
+    for byte in s.bytes().filter(|b| !b.is_ascii_control()) {
+        if x >= clip.right() {
+            break;
+        }
+        if let Some(cell) = buf.cell_mut((x, y)) {
+            cell.set_char(char::from(byte)).set_style(style);
+        }
+        x += 1;
+    }
+    x
 }
 
 /// Like [`put`] for text whose every character is one cell wide (the board glyphs: "██",
@@ -228,6 +249,45 @@ mod tests {
         dialog(&mut buf, Rect::new(5, 5, 10, 3), 40, 40, theme, "d");
         clear(&mut buf, everywhere);
         assert_eq!(centered(Rect::new(0, 0, 0, 0), 5, 5), Rect::new(0, 0, 0, 0));
+    }
+
+    /// The ASCII path writes what ratatui's `set_stringn` writes, cell for cell, and ends at
+    /// the same column: printable text, control characters (`\r\n` is one grapheme), clipped
+    /// on either side and past the buffer.
+    #[test]
+    fn ascii_text_draws_what_set_stringn_draws() {
+        let texts = [
+            "",
+            "a",
+            "Hello, world!",
+            "a\tb",
+            "line\r\nnext",
+            "\x1b[31mred",
+            "tail\x7f",
+            "  spaced  ",
+            "\u{0}\u{1f}~",
+            "0123456789abcdef",
+        ];
+        let style = Style::new().fg(ratatui::style::Color::Cyan);
+        let area = Rect::new(1, 1, 9, 2);
+        for text in texts {
+            for clip in [area, Rect::new(3, 1, 4, 2), Rect::new(0, 0, 40, 40)] {
+                for (x, y) in [(1, 1), (4, 2), (8, 1), (9, 2)] {
+                    let mut ours = Buffer::empty(area);
+                    let mut theirs = ours.clone();
+                    let end = put(&mut ours, clip, x, y, text, style);
+                    let clip = clip.intersection(area);
+                    let expected_end = if clip.contains(ratatui::layout::Position { x, y }) {
+                        let max = usize::from(clip.right() - x);
+                        theirs.set_stringn(x, y, text, max, style).0
+                    } else {
+                        x
+                    };
+                    assert_eq!(ours, theirs, "{text:?} at {x},{y} in {clip:?}");
+                    assert_eq!(end, expected_end, "{text:?} at {x},{y} in {clip:?}");
+                }
+            }
+        }
     }
 
     #[test]
