@@ -312,7 +312,7 @@ impl App {
                 menus::View {
                     settings: &self.settings,
                     player: &self.player,
-                    notice: self.menu_notice(),
+                    notice: self.unreachable.menu_notice(&self.identity),
                     guest: self.identity == Identity::Guest,
                     releases: self.releases,
                     theme,
