@@ -64,12 +64,12 @@ pub(crate) struct Queue {
 /// The versus feature's own state: the versus screens and a match in progress.
 #[derive(Debug, Default)]
 pub(super) struct Versus {
-    pub(super) view: View,
+    view: View,
     menu_cursor: usize,
     create: CreateForm,
     code: String,
     queue: Option<Queue>,
-    pub(super) room: Option<RoomView>,
+    room: Option<RoomView>,
     game: Option<Match>,
     result: Option<MatchResult>,
     results_cursor: usize,
@@ -79,11 +79,11 @@ pub(super) struct Versus {
     /// When the results arrived (front-end time).
     results_at: u64,
     /// A line of status or error under the current screen.
-    pub(super) message: Option<String>,
+    message: Option<String>,
     /// A dismissable message box, drawn over any screen.
     notice: Option<String>,
     /// A `Room`, `Queued` or `RoomFailed` answer is expected (after a request from the menu).
-    pub(super) awaiting: bool,
+    awaiting: bool,
     /// The host was told who is not ready: the next Enter starts anyway.
     confirm_start: bool,
     /// The code of the room the player left last (its late updates are ignored).
@@ -99,7 +99,7 @@ pub(super) struct Versus {
     /// Attack sent by seat over the match (the results' chart), from `MatchStart` on.
     attack: AttackTimeline,
     /// The Open rooms screen.
-    pub(super) open: open_rooms::OpenRoomsState,
+    open: open_rooms::OpenRoomsState,
 }
 
 /// What versus needs of the rest of the App: the shared settings and terminal facts, whether
