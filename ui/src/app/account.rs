@@ -189,7 +189,7 @@ impl App {
 
     pub(super) fn account_wakeup(&self) -> Option<u64> {
         if self.account.shows_unreachable() {
-            return self.unreachable_wakeup();
+            return self.unreachable.wakeup();
         }
         self.account.replay_wakeup()
     }
@@ -217,7 +217,7 @@ impl App {
                 else {
                     return true;
                 };
-                self.unreachable_resolved();
+                self.unreachable.resolved();
                 let name = sanitize(name);
                 self.player = name.clone();
                 self.identity = Identity::Registered {

@@ -355,7 +355,9 @@ impl App {
         match self.live.handle_key(ev, now, &mut self.requests) {
             Outcome::Ignored => return false,
             Outcome::Changed => {}
-            Outcome::Spectate(id) => self.versus_send(Request::SpectateLive { id }),
+            Outcome::Spectate(id) => self
+                .versus
+                .send(Request::SpectateLive { id }, &mut self.requests),
             Outcome::Back => self.screen = Screen::Menu,
             Outcome::AskQuit => return self.ask_quit(true),
         }

@@ -78,7 +78,7 @@ pub struct App {
     /// The tries of an unreachable account: the `unreachable` feature's own state (the account
     /// screens only show its screen).
     unreachable: unreachable::Retry,
-    versus: versus::VersusState,
+    versus: versus::Versus,
     /// Snapshot requests in flight and the footer notice (see `snapshots.rs`).
     snaps: snapshots::SnapshotState,
     /// Whether the terminal, as last told by [`App::set_size`], is big enough to show a game.
@@ -117,7 +117,7 @@ impl App {
             requests: Vec::new(),
             account: account::AccountState::default(),
             unreachable: unreachable::Retry::default(),
-            versus: versus::VersusState::default(),
+            versus: versus::Versus::default(),
             snaps: snapshots::SnapshotState::default(),
             fits: true,
             live: live::Live::default(),
@@ -159,7 +159,7 @@ impl App {
         if self.solo.has_pending() {
             self.tick(now);
         }
-        if !self.menus.quit_open() && self.key_versus_notice(ev) {
+        if !self.menus.quit_open() && self.versus.key_notice(ev, self.screen == Screen::Versus) {
             self.dirty = true;
             return;
         }
@@ -235,7 +235,7 @@ impl App {
                     .wakeup(self.now, self.menus.quit_open(), self.snapshot_wakeup())
             }
             Screen::Account => self.account_wakeup(),
-            Screen::Versus => self.versus_wakeup(),
+            Screen::Versus => self.versus.wakeup(self.now),
             Screen::Live => self.live.wakeup(self.now),
             _ => None,
         }
@@ -312,7 +312,7 @@ impl App {
                 menus::View {
                     settings: &self.settings,
                     player: &self.player,
-                    notice: self.menu_notice(),
+                    notice: self.unreachable.menu_notice(&self.identity),
                     guest: self.identity == Identity::Guest,
                     releases: self.releases,
                     theme,
@@ -322,11 +322,14 @@ impl App {
                 self.account
                     .draw(area, buf, theme, &self.settings, &self.player)
             }
-            (Screen::Versus, _) => self.render_versus(area, buf, theme),
+            (Screen::Versus, _) => {
+                self.versus
+                    .draw(area, buf, theme, &self.settings, &self.player, self.now)
+            }
             (Screen::Live, _) => self.live.draw(area, buf, theme, self.now),
             (Screen::Doctor, _) => self.doctor.draw(area, buf, theme),
         }
-        self.render_versus_notice(area, buf, theme);
+        self.versus.draw_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
         self.menus.draw_quit(area, buf, theme);
     }
@@ -416,7 +419,7 @@ impl App {
     /// and settings opened from the pause menu, and the results, do not count).
     pub fn in_game(&self) -> bool {
         (self.screen == Screen::Game && self.solo.session().is_some_and(|s| !s.is_over()))
-            || (self.screen == Screen::Versus && self.versus_in_match())
+            || (self.screen == Screen::Versus && self.versus.in_match())
     }
 
     /// Whether the game on screen is a paused solo game (its clock stopped, waiting on the

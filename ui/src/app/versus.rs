@@ -1,31 +1,29 @@
 //! Versus: quick match, rooms and matches, the App's side (see [`minotty_protocol`]).
 //!
-//! The player's own game runs here, in a [`GameSession`] of the versus flavour (its clock never
+//! The player's own game runs here, in a [`crate::session::GameSession`] of the versus flavour (its clock never
 //! stops); what happens in it goes to the room as [`Report`]s, and the room's garbage comes back
-//! as [`Response::Garbage`]. The views are in `screens/versus_*.rs`.
+//! as [`Response::Garbage`]. The App routes the versus screens' keys, its ticks, the responses
+//! and the frames here; what versus needs of the App comes in as a [`Ctx`], and what it asks of
+//! the App goes back as an [`Outcome`]. Keys are in `versus/keys.rs`, the answers in
+//! `versus/responses.rs`, the frames in `versus/draw.rs`, the Open rooms screen in
+//! `versus/open_rooms.rs`; the views are in `screens/versus_*.rs`.
 
+mod draw;
 mod keys;
 mod open_rooms;
+mod responses;
 
 use minotty_engine::versus::Targeting;
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
-use ratatui::widgets::Widget;
 
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
-use crate::screens::is_ctrl;
-use crate::screens::versus_match::{Match, MatchView};
-use crate::screens::versus_menu::{self, CreateForm, JoinView, MenuView};
-use crate::screens::versus_results::ResultsView;
-use crate::screens::versus_room::{LobbyView, QueueView};
-use crate::session::GameSession;
-use crate::text::sanitize;
-use crate::theme::Theme;
+use crate::screens::versus_match::Match;
+use crate::screens::versus_menu::CreateForm;
+use crate::settings::Settings;
 use crate::widgets::charts::AttackTimeline;
 use crate::{Request, Response};
 use minotty_protocol::{EventDigest, end_reports, progress_of, snapshot};
-use minotty_protocol::{MatchResult, Report, RoomLimit, RoomState, RoomView};
+use minotty_protocol::{MatchResult, Report, RoomView};
 
 /// The longest room code the join field takes.
 pub const CODE_MAX: usize = 8;
@@ -63,15 +61,15 @@ pub(crate) struct Queue {
     pub rating: Option<(i32, i32)>,
 }
 
-/// The state of the versus screens and of a match in progress.
+/// The versus feature's own state: the versus screens and a match in progress.
 #[derive(Debug, Default)]
-pub(super) struct VersusState {
-    pub(super) view: View,
+pub(super) struct Versus {
+    view: View,
     menu_cursor: usize,
     create: CreateForm,
     code: String,
     queue: Option<Queue>,
-    pub(super) room: Option<RoomView>,
+    room: Option<RoomView>,
     game: Option<Match>,
     result: Option<MatchResult>,
     results_cursor: usize,
@@ -81,11 +79,11 @@ pub(super) struct VersusState {
     /// When the results arrived (front-end time).
     results_at: u64,
     /// A line of status or error under the current screen.
-    pub(super) message: Option<String>,
+    message: Option<String>,
     /// A dismissable message box, drawn over any screen.
     notice: Option<String>,
     /// A `Room`, `Queued` or `RoomFailed` answer is expected (after a request from the menu).
-    pub(super) awaiting: bool,
+    awaiting: bool,
     /// The host was told who is not ready: the next Enter starts anyway.
     confirm_start: bool,
     /// The code of the room the player left last (its late updates are ignored).
@@ -101,7 +99,45 @@ pub(super) struct VersusState {
     /// Attack sent by seat over the match (the results' chart), from `MatchStart` on.
     attack: AttackTimeline,
     /// The Open rooms screen.
-    pub(super) open: open_rooms::OpenRoomsState,
+    open: open_rooms::OpenRoomsState,
+}
+
+/// What versus needs of the rest of the App: the shared settings and terminal facts, whether
+/// its screens show, whether there is a server at all, and the requests queue.
+pub(super) struct Ctx<'a> {
+    pub settings: &'a Settings,
+    /// Whether the terminal reports key releases.
+    pub releases: bool,
+    /// The versus screens show.
+    pub here: bool,
+    /// The player plays without a server (`minotty play`): the menu's entries say so.
+    pub offline: bool,
+    pub requests: &'a mut Vec<Request>,
+}
+
+/// What a key or a response did, for the App to carry out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Nothing changed.
+    Ignored,
+    /// The versus screens changed.
+    Changed,
+    /// Show this screen: the main menu (the player left the versus menu), or the versus
+    /// screens (a room or a match arrived).
+    Show(Screen),
+    /// Ask whether to quit, "Quit" selected or not.
+    AskQuit(bool),
+}
+
+impl Outcome {
+    /// [`Outcome::Changed`] when `changed`, else [`Outcome::Ignored`].
+    fn changed(changed: bool) -> Outcome {
+        if changed {
+            Outcome::Changed
+        } else {
+            Outcome::Ignored
+        }
+    }
 }
 
 /// The level of the next bot a host adds, before they choose.
@@ -113,7 +149,7 @@ fn bot_picks(room: &RoomView) -> u8 {
     u8::try_from(7 + room.tbp_bots.len()).unwrap_or(u8::MAX)
 }
 
-impl VersusState {
+impl Versus {
     fn bot_level(&self) -> u8 {
         if self.bot_level == 0 {
             DEFAULT_BOT_LEVEL
@@ -121,61 +157,37 @@ impl VersusState {
             self.bot_level
         }
     }
-}
 
-impl App {
-    pub(super) fn open_versus(&mut self) {
-        let v = &mut self.versus;
-        v.view = View::Menu;
-        v.menu_cursor = 0;
-        v.message = None;
-        self.screen = Screen::Versus;
+    /// Opens the versus menu at its first entry (the App shows the versus screens).
+    pub(super) fn open(&mut self) {
+        self.view = View::Menu;
+        self.menu_cursor = 0;
+        self.message = None;
     }
 
-    pub(super) fn versus_send(&mut self, request: Request) {
+    /// Queues `request`, noting which room's late updates to ignore (the one just left).
+    pub(super) fn send(&mut self, request: Request, requests: &mut Vec<Request>) {
         match &request {
             Request::QuickMatch
             | Request::CreateRoom(_)
             | Request::JoinRoom { .. }
             | Request::SpectateLive { .. } => {
-                self.versus.left = None;
+                self.left = None;
             }
             Request::LeaveRoom => {
-                self.versus.left = self.versus.room.as_ref().map(|r| r.code.clone());
+                self.left = self.room.as_ref().map(|r| r.code.clone());
             }
             _ => {}
         }
-        self.request(request);
-    }
-
-    pub(super) fn key_versus(&mut self, ev: KeyEvent, now: u64) -> bool {
-        if self.versus.view == View::Match {
-            return self.key_versus_match(ev, now);
-        }
-        if is_ctrl(ev, 'c') {
-            return self.ask_quit(true);
-        }
-        if ev.kind == KeyKind::Release {
-            return false;
-        }
-        match self.versus.view {
-            View::Menu => self.key_versus_menu(ev, now),
-            View::Create => self.key_versus_create(ev),
-            View::Join { spectate } => self.key_versus_join(ev, spectate),
-            View::Queue => self.key_versus_queue(ev),
-            View::Room => self.key_versus_room(ev, now),
-            View::Results => self.key_versus_results(ev, now),
-            View::OpenRooms => self.key_open_rooms(ev),
-            View::Match => false,
-        }
+        requests.push(request);
     }
 
     /// Advances the match in progress; `true` when the screen changed.
-    pub(super) fn tick_versus(&mut self, now: u64) -> bool {
-        match self.versus.view {
+    pub(super) fn tick(&mut self, now: u64, ctx: &mut Ctx<'_>) -> bool {
+        match self.view {
             View::Match => {
-                let keys = &self.settings.keys;
-                let changed = match self.versus.game.as_mut() {
+                let keys = &ctx.settings.keys;
+                let changed = match self.game.as_mut() {
                     Some(Match {
                         session: Some(s), ..
                     }) => s.tick(now, keys),
@@ -187,38 +199,39 @@ impl App {
                     }
                     None => false,
                 };
-                self.versus_flush(now);
+                self.flush(now, ctx.requests);
                 changed
             }
             View::Queue => {
-                let Some(q) = self.versus.queue else {
+                let Some(q) = self.queue else {
                     return false;
                 };
                 let secs = now.saturating_sub(q.since) / 1000;
-                let changed = secs != self.versus.queue_secs;
-                self.versus.queue_secs = secs;
+                let changed = secs != self.queue_secs;
+                self.queue_secs = secs;
                 changed
             }
-            View::OpenRooms => self.tick_open_rooms(now),
+            View::OpenRooms => self.tick_open_rooms(now, ctx.requests),
             _ => false,
         }
     }
 
-    pub(super) fn versus_wakeup(&self) -> Option<u64> {
-        match self.versus.view {
+    /// When the versus screens need the App next.
+    pub(super) fn wakeup(&self, now: u64) -> Option<u64> {
+        match self.view {
             View::Match => {
-                let m = self.versus.game.as_ref()?;
+                let m = self.game.as_ref()?;
                 let Some(s) = m.session.as_ref() else {
-                    return m.countdown_wakeup(self.now);
+                    return m.countdown_wakeup(now);
                 };
                 let board = m
                     .board_due
-                    .then(|| m.last_board.map_or(self.now, |t| t + BOARD_EVERY_MS));
+                    .then(|| m.last_board.map_or(now, |t| t + BOARD_EVERY_MS));
                 [s.next_wakeup(), board].into_iter().flatten().min()
             }
             View::Queue => {
-                let q = self.versus.queue?;
-                let waited = self.now.saturating_sub(q.since);
+                let q = self.queue?;
+                let waited = now.saturating_sub(q.since);
                 Some(q.since + (waited / 1000 + 1) * 1000)
             }
             View::OpenRooms => self.open_rooms_wakeup(),
@@ -227,307 +240,47 @@ impl App {
     }
 
     /// Whether a versus match is being played (counts as in game for the idle timeout).
-    pub(super) fn versus_in_match(&self) -> bool {
-        self.versus.view == View::Match
+    pub(super) fn in_match(&self) -> bool {
+        self.view == View::Match
             && self
-                .versus
                 .game
                 .as_ref()
                 .and_then(|m| m.session.as_ref())
                 .is_some_and(|s| !s.is_over())
     }
 
-    pub(super) fn render_versus(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
-        let v = &self.versus;
-        let message = v.message.as_deref().unwrap_or("");
-        match v.view {
-            View::Menu => MenuView {
-                cursor: v.menu_cursor,
-                message,
-                theme,
-            }
-            .render(area, buf),
-            View::Create => v.create.view(message, theme).render(area, buf),
-            View::Join { spectate } => JoinView {
-                code: &v.code,
-                spectate,
-                message,
-                theme,
-            }
-            .render(area, buf),
-            View::Queue => QueueView {
-                waited_ms: v.queue.map_or(0, |q| self.now.saturating_sub(q.since)),
-                rating: v.queue.and_then(|q| q.rating),
-                bot_offer: v.bot_offer,
-                message,
-                theme,
-            }
-            .render(area, buf),
-            View::Room => match &v.room {
-                Some(room) => LobbyView {
-                    room,
-                    targeting: v.targeting,
-                    bot_level: (room.host && !room.ranked)
-                        .then(|| v.bot_level().min(bot_picks(room))),
-                    message,
-                    theme,
-                }
-                .render(area, buf),
-                None => MenuView {
-                    cursor: v.menu_cursor,
-                    message,
-                    theme,
-                }
-                .render(area, buf),
-            },
-            View::OpenRooms => self.open_rooms_view(message, theme).render(area, buf),
-            View::Match => {
-                if let Some(m) = &v.game {
-                    MatchView {
-                        game: m,
-                        settings: &self.settings,
-                        player: &self.player,
-                        now: self.now,
-                    }
-                    .render(area, buf);
-                }
-            }
-            View::Results => {
-                if let Some(result) = &v.result {
-                    ResultsView {
-                        result,
-                        cursor: v.results_cursor,
-                        message,
-                        theme,
-                        attack: &v.attack,
-                    }
-                    .render(area, buf);
-                }
-            }
-        }
-    }
-
-    /// Draws the notice box, if one is open, over whatever screen shows.
-    pub(super) fn render_versus_notice(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
-        if let Some(text) = &self.versus.notice {
-            versus_menu::notice(buf, area, text, theme);
-        }
-    }
-
-    /// A key while a notice is open: Enter (or Esc outside a match) closes it. Returns whether
-    /// the key was used.
-    pub(super) fn key_versus_notice(&mut self, ev: KeyEvent) -> bool {
-        if self.versus.notice.is_none() || ev.kind != KeyKind::Press {
+    /// A key while a notice is open (`here`: the versus screens show): Enter (or Esc outside a
+    /// match) closes it. Returns whether the key was used.
+    pub(super) fn key_notice(&mut self, ev: KeyEvent, here: bool) -> bool {
+        if self.notice.is_none() || ev.kind != KeyKind::Press {
             return false;
         }
-        let in_match = self.screen == Screen::Versus && self.versus.view == View::Match;
+        let in_match = here && self.view == View::Match;
         if ev.key == Key::Enter || (ev.key == Key::Esc && !in_match) {
-            self.versus.notice = None;
+            self.notice = None;
             return true;
         }
         false
     }
 
-    /// Handles a versus response; `true` when the screen changed.
-    pub(super) fn versus_response(&mut self, response: Response, now: u64) -> bool {
-        let here = self.screen == Screen::Versus;
-        let v = &mut self.versus;
-        match response {
-            Response::Offline => {
-                if !here {
-                    return false;
-                }
-                v.awaiting = false;
-                v.queue = None;
-                if matches!(v.view, View::Queue | View::Create | View::Join { .. }) {
-                    v.view = View::Menu;
-                }
-                v.message = Some(versus_menu::OFFLINE.to_string());
-            }
-            Response::Error { message } => {
-                if !here {
-                    return false;
-                }
-                v.awaiting = false;
-                if v.view == View::Queue {
-                    v.queue = None;
-                    v.view = View::Menu;
-                }
-                v.message = Some(sanitize_line(&message));
-            }
-            Response::BotOffer { level } => {
-                if v.queue.is_none() {
-                    return false;
-                }
-                v.bot_offer = Some(level);
-            }
-            Response::Queued { rating, range } => {
-                let since = v.queue.map_or(now, |q| q.since);
-                v.queue = Some(Queue {
-                    since,
-                    rating: Some((rating, range)),
-                });
-                if here && v.view != View::Match {
-                    v.view = View::Queue;
-                }
-            }
-            Response::Room(mut room) => {
-                clean_room(&mut room);
-                v.ready_sent = None;
-                if v.left.as_deref() == Some(room.code.as_str()) {
-                    // A late update of the room the player just left.
-                    return false;
-                }
-                let follow = match v.view {
-                    View::Results => v.rematch && room.state == RoomState::Lobby,
-                    View::Match => false,
-                    _ => true,
-                };
-                if v.room.as_ref().is_none_or(|r| r.code != room.code) {
-                    v.targeting = Targeting::default();
-                }
-                v.room = Some(room);
-                if follow {
-                    self.screen = Screen::Versus;
-                    if v.view != View::Room {
-                        v.message = None;
-                    }
-                    v.view = View::Room;
-                    v.queue = None;
-                    v.awaiting = false;
-                    v.rematch = false;
-                }
-            }
-            Response::RoomFailed { message } => {
-                if !here {
-                    // E.g. `ssh HOST join CODE` with a wrong code: the player is on the main
-                    // menu, not in the versus screens.
-                    v.notice = Some(sanitize_line(&message));
-                    return true;
-                }
-                v.awaiting = false;
-                v.rematch = false;
-                if v.view == View::Queue {
-                    v.queue = None;
-                    v.view = View::Menu;
-                }
-                v.message = Some(sanitize_line(&message));
-            }
-            Response::RoomClosed { message } => {
-                self.versus_left(Some(sanitize_line(&message)));
-            }
-            Response::MatchStart(mut start) => {
-                for p in &mut start.players {
-                    *p = sanitize(p);
-                }
-                let session = start.you.map(|_| {
-                    GameSession::new_versus(
-                        start.mode.clone(),
-                        start.seed,
-                        &self.settings,
-                        !self.releases,
-                        now,
-                        start.countdown_ms,
-                    )
-                });
-                let v = &mut self.versus;
-                v.attack.clear();
-                let limit = v.room.as_ref().map_or(RoomLimit::None, |r| r.options.limit);
-                v.game = Some(Match {
-                    start,
-                    started_at: now,
-                    limit,
-                    session,
-                    opponents: Vec::new(),
-                    forfeit_prompt: false,
-                    last_board: None,
-                    board_due: true,
-                    finished_sent: false,
-                });
-                v.view = View::Match;
-                v.queue = None;
-                v.bot_offer = None;
-                v.awaiting = false;
-                v.rematch = false;
-                v.message = None;
-                self.screen = Screen::Versus;
-                self.versus_flush(now);
-            }
-            Response::Garbage { lines, .. } => {
-                let keys = &self.settings.keys;
-                let Some(s) = v.game.as_mut().and_then(|m| m.session.as_mut()) else {
-                    return false;
-                };
-                s.garbage(lines, now, keys);
-                self.versus_flush(now);
-            }
-            Response::Opponents(mut list) => {
-                let Some(m) = &mut v.game else { return false };
-                for o in &mut list {
-                    o.name = sanitize(&o.name);
-                    v.attack
-                        .note(o.seat, o.progress.time_ms, o.progress.attack_sent);
-                }
-                if let (Some(seat), Some(s)) = (m.start.you, &m.session) {
-                    let own = progress_of(s.game());
-                    v.attack.note(seat, own.time_ms, own.attack_sent);
-                }
-                m.opponents = list;
-            }
-            Response::MatchOver(mut result) => {
-                for r in &mut result.rows {
-                    r.name = sanitize(&r.name);
-                }
-                // A game still running when the match is decided: its record goes now.
-                let replay = v
-                    .game
-                    .as_ref()
-                    .and_then(|m| m.session.as_ref().filter(|_| !m.finished_sent))
-                    .map(|s| s.game().replay());
-                if let Some(replay) = replay {
-                    self.versus_send(Request::Report(vec![Report::Replay(Box::new(replay))]));
-                }
-                let v = &mut self.versus;
-                // The match is decided: a game still running stops here (its end was reported
-                // by the room, not by the player).
-                v.game = None;
-                v.result = Some(result);
-                v.results_cursor = 0;
-                v.results_at = now;
-                v.rematch = false;
-                v.message = None;
-                if v.view == View::Match || here {
-                    v.view = View::Results;
-                }
-            }
-            Response::Notice { message } => {
-                v.notice = Some(sanitize_line(&message));
-            }
-            Response::OpenRooms(rooms) => return self.open_rooms_response(rooms),
-            _ => return false,
-        }
-        true
-    }
-
     /// The player left the room, or it closed: back to the versus menu.
-    fn versus_left(&mut self, message: Option<String>) {
-        let v = &mut self.versus;
-        v.room = None;
-        v.game = None;
-        v.queue = None;
-        v.rematch = false;
-        v.awaiting = false;
-        v.targeting = Targeting::default();
-        v.menu_cursor = 0;
-        v.message = message;
-        if !matches!(v.view, View::Join { .. } | View::Create) || v.message.is_some() {
-            v.view = View::Menu;
+    fn left(&mut self, message: Option<String>) {
+        self.room = None;
+        self.game = None;
+        self.queue = None;
+        self.rematch = false;
+        self.awaiting = false;
+        self.targeting = Targeting::default();
+        self.menu_cursor = 0;
+        self.message = message;
+        if !matches!(self.view, View::Join { .. } | View::Create) || self.message.is_some() {
+            self.view = View::Menu;
         }
     }
 
     /// Sends the room what happened in the player's game since the last report.
-    fn versus_flush(&mut self, now: u64) {
-        let Some(m) = &mut self.versus.game else {
+    fn flush(&mut self, now: u64, requests: &mut Vec<Request>) {
+        let Some(m) = &mut self.game else {
             return;
         };
         let Some(s) = &mut m.session else { return };
@@ -555,44 +308,87 @@ impl App {
             reports.extend(end_reports(s.game(), won, forfeit));
         }
         if !reports.is_empty() {
-            self.versus_send(Request::Report(reports));
+            self.send(Request::Report(reports), requests);
+        }
+    }
+
+    /// The player's versus game, if one is running or just ended.
+    #[cfg(test)]
+    fn game(&self) -> Option<&minotty_engine::Game> {
+        self.game
+            .as_ref()
+            .and_then(|m| m.session.as_ref())
+            .map(crate::session::GameSession::game)
+    }
+
+    #[cfg(test)]
+    fn game_mut(&mut self) -> Option<&mut minotty_engine::Game> {
+        self.game
+            .as_mut()
+            .and_then(|m| m.session.as_mut())
+            .map(crate::session::GameSession::game_mut)
+    }
+}
+
+impl App {
+    pub(super) fn open_versus(&mut self) {
+        self.versus.open();
+        self.screen = Screen::Versus;
+    }
+
+    /// Versus, and what it needs of the rest of the App.
+    fn split_versus(&mut self) -> (&mut Versus, Ctx<'_>) {
+        let ctx = Ctx {
+            settings: &self.settings,
+            releases: self.releases,
+            here: self.screen == Screen::Versus,
+            offline: self.identity.without_server(),
+            requests: &mut self.requests,
+        };
+        (&mut self.versus, ctx)
+    }
+
+    /// A key on the versus screens, carried out.
+    pub(super) fn key_versus(&mut self, ev: KeyEvent, now: u64) -> bool {
+        let (versus, mut ctx) = self.split_versus();
+        let outcome = versus.handle_key(ev, now, &mut ctx);
+        self.carry_out_versus(outcome)
+    }
+
+    /// Advances the match in progress; `true` when the screen changed.
+    pub(super) fn tick_versus(&mut self, now: u64) -> bool {
+        let (versus, mut ctx) = self.split_versus();
+        versus.tick(now, &mut ctx)
+    }
+
+    /// Handles a versus response; `true` when the screen changed.
+    pub(super) fn versus_response(&mut self, response: Response, now: u64) -> bool {
+        let (versus, mut ctx) = self.split_versus();
+        let outcome = versus.on_response(response, now, &mut ctx);
+        self.carry_out_versus(outcome)
+    }
+
+    /// What versus asked of the App, carried out; `true` when the screen changed.
+    fn carry_out_versus(&mut self, outcome: Outcome) -> bool {
+        match outcome {
+            Outcome::Ignored => false,
+            Outcome::Changed => true,
+            Outcome::Show(screen) => {
+                self.screen = screen;
+                true
+            }
+            Outcome::AskQuit(yes) => self.ask_quit(yes),
         }
     }
 
     /// The player's versus game, if one is running or just ended.
     #[cfg(test)]
     pub(crate) fn versus_game(&self) -> Option<&minotty_engine::Game> {
-        self.versus
-            .game
-            .as_ref()
-            .and_then(|m| m.session.as_ref())
-            .map(GameSession::game)
+        self.versus.game()
     }
 
     #[cfg(test)]
     pub(crate) fn versus_game_mut(&mut self) -> Option<&mut minotty_engine::Game> {
-        self.versus
-            .game
-            .as_mut()
-            .and_then(|m| m.session.as_mut())
-            .map(GameSession::game_mut)
-    }
-}
-
-/// A server message made safe to draw: the one allowlist, as for names, but it may be
-/// longer than a name.
-fn sanitize_line(s: &str) -> String {
-    minotty_domain::text::sanitize_display(s, 300)
-}
-
-/// Every string of a room's view through the one allowlist: its code, the seated names (people
-/// and bots) and the names of the bots the host may seat.
-fn clean_room(room: &mut RoomView) {
-    room.code = sanitize(&room.code);
-    for s in &mut room.seats {
-        s.name = sanitize(&s.name);
-    }
-    for name in &mut room.tbp_bots {
-        *name = sanitize(name);
+        self.versus.game_mut()
     }
 }

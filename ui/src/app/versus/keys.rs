@@ -1,150 +1,178 @@
 //! The versus screens' keys: the menu, the queue, the create and join forms, the room's
-//! lobby, the match and the results.
+//! lobby, the match and the results. Versus carries out its own; what concerns the App (the
+//! main menu, the quit question) goes back as an [`Outcome`].
 
 use minotty_engine::versus::{MatchKind, Targeting};
 
-use super::{CODE_MAX, Queue, READY_RESEND_MS, RESULTS_GRACE_MS, View, bot_picks};
+use super::bot_picks;
+use super::{CODE_MAX, Ctx, Outcome, Queue, READY_RESEND_MS, RESULTS_GRACE_MS, Versus, View};
 use crate::Request;
-use crate::app::{App, Screen};
+use crate::app::Screen;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::screens::versus_menu;
 use crate::screens::versus_results;
 use crate::screens::{Nav, is_ctrl, nav, wrap};
 
-impl App {
-    pub(super) fn key_versus_menu(&mut self, ev: KeyEvent, now: u64) -> bool {
-        let v = &mut self.versus;
+impl Versus {
+    /// A key on the versus screens.
+    pub(in crate::app) fn handle_key(
+        &mut self,
+        ev: KeyEvent,
+        now: u64,
+        ctx: &mut Ctx<'_>,
+    ) -> Outcome {
+        if self.view == View::Match {
+            return self.key_match(ev, now, ctx);
+        }
+        if is_ctrl(ev, 'c') {
+            return Outcome::AskQuit(true);
+        }
+        if ev.kind == KeyKind::Release {
+            return Outcome::Ignored;
+        }
+        match self.view {
+            View::Menu => self.key_menu(ev, now, ctx),
+            View::Create => self.key_create(ev, ctx.requests),
+            View::Join { spectate } => self.key_join(ev, spectate, ctx.requests),
+            View::Queue => self.key_queue(ev, ctx.requests),
+            View::Room => self.key_room(ev, now, ctx.requests),
+            View::Results => self.key_results(ev, now, ctx.requests),
+            View::OpenRooms => Outcome::changed(self.key_open_rooms(ev, ctx.requests)),
+            View::Match => Outcome::Ignored,
+        }
+    }
+
+    fn key_menu(&mut self, ev: KeyEvent, now: u64, ctx: &mut Ctx<'_>) -> Outcome {
         match nav(ev) {
-            Some(Nav::Up) => v.menu_cursor = wrap(v.menu_cursor, versus_menu::ITEMS.len(), false),
-            Some(Nav::Down) => v.menu_cursor = wrap(v.menu_cursor, versus_menu::ITEMS.len(), true),
-            Some(Nav::Back) => self.screen = Screen::Menu,
+            Some(Nav::Up) => {
+                self.menu_cursor = wrap(self.menu_cursor, versus_menu::ITEMS.len(), false);
+            }
+            Some(Nav::Down) => {
+                self.menu_cursor = wrap(self.menu_cursor, versus_menu::ITEMS.len(), true);
+            }
+            Some(Nav::Back) => return Outcome::Show(Screen::Menu),
             Some(Nav::Select | Nav::Right) => {
-                let item = v.menu_cursor;
+                let item = self.menu_cursor;
                 if item == versus_menu::ITEMS.len() - 1 {
-                    self.screen = Screen::Menu;
-                    return true;
+                    return Outcome::Show(Screen::Menu);
                 }
-                if self.identity.without_server() {
-                    v.message = Some(versus_menu::OFFLINE.to_string());
-                    return true;
+                if ctx.offline {
+                    self.message = Some(versus_menu::OFFLINE.to_string());
+                    return Outcome::Changed;
                 }
-                v.message = None;
+                self.message = None;
                 match item {
                     0 => {
-                        v.queue = Some(Queue {
+                        self.queue = Some(Queue {
                             since: now,
                             rating: None,
                         });
-                        v.bot_offer = None;
-                        v.queue_secs = 0;
-                        v.awaiting = true;
-                        v.view = View::Queue;
-                        self.versus_send(Request::QuickMatch);
+                        self.bot_offer = None;
+                        self.queue_secs = 0;
+                        self.awaiting = true;
+                        self.view = View::Queue;
+                        self.send(Request::QuickMatch, ctx.requests);
                     }
-                    1 => v.view = View::Create,
-                    4 => self.open_open_rooms(now),
+                    1 => self.view = View::Create,
+                    4 => self.open_open_rooms(now, ctx.requests),
                     _ => {
-                        v.code.clear();
-                        v.view = View::Join {
+                        self.code.clear();
+                        self.view = View::Join {
                             spectate: item == 3,
                         };
                     }
                 }
             }
-            _ => return false,
+            _ => return Outcome::Ignored,
         }
-        true
+        Outcome::Changed
     }
 
-    pub(super) fn key_versus_queue(&mut self, ev: KeyEvent) -> bool {
-        let v = &mut self.versus;
-        if v.bot_offer.is_some() && !ev.mods.ctrl && !ev.mods.alt {
+    fn key_queue(&mut self, ev: KeyEvent, requests: &mut Vec<Request>) -> Outcome {
+        if self.bot_offer.is_some() && !ev.mods.ctrl && !ev.mods.alt {
             match ev.key {
                 Key::Enter | Key::Char('y' | 'Y') => {
-                    v.bot_offer = None;
-                    v.message = Some("Starting a match against the bot...".to_string());
-                    self.versus_send(Request::AcceptBotMatch);
-                    return true;
+                    self.bot_offer = None;
+                    self.message = Some("Starting a match against the bot...".to_string());
+                    self.send(Request::AcceptBotMatch, requests);
+                    return Outcome::Changed;
                 }
                 Key::Char('n' | 'N') => {
-                    v.bot_offer = None;
-                    v.message = Some("Still looking for a person.".to_string());
-                    self.versus_send(Request::DeclineBotMatch);
-                    return true;
+                    self.bot_offer = None;
+                    self.message = Some("Still looking for a person.".to_string());
+                    self.send(Request::DeclineBotMatch, requests);
+                    return Outcome::Changed;
                 }
                 _ => {}
             }
         }
         if nav(ev) == Some(Nav::Back) {
-            self.versus_send(Request::CancelQuickMatch);
-            let v = &mut self.versus;
-            v.queue = None;
-            v.bot_offer = None;
-            v.message = None;
-            v.awaiting = false;
-            v.view = View::Menu;
-            return true;
+            self.send(Request::CancelQuickMatch, requests);
+            self.queue = None;
+            self.bot_offer = None;
+            self.message = None;
+            self.awaiting = false;
+            self.view = View::Menu;
+            return Outcome::Changed;
         }
-        false
+        Outcome::Ignored
     }
 
-    pub(super) fn key_versus_create(&mut self, ev: KeyEvent) -> bool {
-        let v = &mut self.versus;
-        match v.create.handle(ev) {
-            versus_menu::FormAction::None => false,
-            versus_menu::FormAction::Changed => true,
+    fn key_create(&mut self, ev: KeyEvent, requests: &mut Vec<Request>) -> Outcome {
+        match self.create.handle(ev) {
+            versus_menu::FormAction::None => Outcome::Ignored,
+            versus_menu::FormAction::Changed => Outcome::Changed,
             versus_menu::FormAction::Back => {
-                v.view = View::Menu;
-                true
+                self.view = View::Menu;
+                Outcome::Changed
             }
             versus_menu::FormAction::Create(options) => {
-                v.awaiting = true;
-                v.message = Some("Creating the room...".to_string());
-                self.versus_send(Request::CreateRoom(options));
-                true
+                self.awaiting = true;
+                self.message = Some("Creating the room...".to_string());
+                self.send(Request::CreateRoom(options), requests);
+                Outcome::Changed
             }
         }
     }
 
-    pub(super) fn key_versus_join(&mut self, ev: KeyEvent, spectate: bool) -> bool {
-        let v = &mut self.versus;
+    fn key_join(&mut self, ev: KeyEvent, spectate: bool, requests: &mut Vec<Request>) -> Outcome {
         if ev.mods.ctrl || ev.mods.alt {
-            return false;
+            return Outcome::Ignored;
         }
         match ev.key {
             Key::Esc => {
-                v.view = View::Menu;
-                v.message = None;
+                self.view = View::Menu;
+                self.message = None;
             }
             Key::Backspace => {
-                v.code.pop();
+                self.code.pop();
             }
             Key::Enter => {
-                if v.code.is_empty() {
-                    v.message = Some("Type the room's code first.".to_string());
-                    return true;
+                if self.code.is_empty() {
+                    self.message = Some("Type the room's code first.".to_string());
+                    return Outcome::Changed;
                 }
-                v.awaiting = true;
-                v.message = Some(format!("Joining {}...", v.code));
-                let code = v.code.clone();
-                self.versus_send(Request::JoinRoom { code, spectate });
+                self.awaiting = true;
+                self.message = Some(format!("Joining {}...", self.code));
+                let code = self.code.clone();
+                self.send(Request::JoinRoom { code, spectate }, requests);
             }
             Key::Char(c) if c.is_ascii_alphanumeric() => {
-                if v.code.len() < CODE_MAX {
-                    v.code.push(c.to_ascii_uppercase());
+                if self.code.len() < CODE_MAX {
+                    self.code.push(c.to_ascii_uppercase());
                 }
             }
             // Spaces and everything else are ignored: codes are read aloud as "K7 PQ".
-            Key::Char(_) => return false,
-            _ => return false,
+            Key::Char(_) => return Outcome::Ignored,
+            _ => return Outcome::Ignored,
         }
-        true
+        Outcome::Changed
     }
 
-    pub(super) fn key_versus_room(&mut self, ev: KeyEvent, now: u64) -> bool {
-        let Some(room) = &self.versus.room else {
-            self.versus.view = View::Menu;
-            return true;
+    fn key_room(&mut self, ev: KeyEvent, now: u64, requests: &mut Vec<Request>) -> Outcome {
+        let Some(room) = &self.room else {
+            self.view = View::Menu;
+            return Outcome::Changed;
         };
         let you = room.you.and_then(|i| room.seats.get(i));
         let key = match ev.key {
@@ -154,40 +182,41 @@ impl App {
             _ => None,
         };
         if key != Some('\n') && key != Some('s') {
-            self.versus.confirm_start = false;
+            self.confirm_start = false;
         }
         match key {
             Some('\x1b') => {
-                self.versus_send(Request::LeaveRoom);
-                self.versus_left(None);
+                self.send(Request::LeaveRoom, requests);
+                self.left(None);
             }
-            Some('l') => return self.toggle_listed(),
+            Some('l') => return Outcome::changed(self.toggle_listed(requests)),
             Some('r') => {
-                let Some(seat) = you else { return false };
+                let Some(seat) = you else {
+                    return Outcome::Ignored;
+                };
                 let ready = !seat.ready;
                 // A held or hammered key asks once until the room answers (or a while passed:
                 // the request may have been dropped).
                 if self
-                    .versus
                     .ready_sent
                     .is_some_and(|(r, at)| r == ready && now < at + READY_RESEND_MS)
                 {
-                    return false;
+                    return Outcome::Ignored;
                 }
-                self.versus.ready_sent = Some((ready, now));
-                self.versus_send(Request::SetReady(ready));
+                self.ready_sent = Some((ready, now));
+                self.send(Request::SetReady(ready), requests);
             }
             Some('\n' | 's') => {
                 if you.is_none() {
-                    return false;
+                    return Outcome::Ignored;
                 }
                 if !room.host {
-                    self.versus.message = Some("Only the host can start the match.".to_string());
-                    return true;
+                    self.message = Some("Only the host can start the match.".to_string());
+                    return Outcome::Changed;
                 }
                 if room.seats.len() < 2 {
-                    self.versus.message = Some("Waiting for another player to join.".to_string());
-                    return true;
+                    self.message = Some("Waiting for another player to join.".to_string());
+                    return Outcome::Changed;
                 }
                 let waiting: Vec<&str> = room
                     .seats
@@ -195,53 +224,53 @@ impl App {
                     .filter(|s| !s.ready && !s.host)
                     .map(|s| s.name.as_str())
                     .collect();
-                if !waiting.is_empty() && !self.versus.confirm_start {
-                    self.versus.message = Some(format!(
+                if !waiting.is_empty() && !self.confirm_start {
+                    self.message = Some(format!(
                         "Not ready: {}. Press Enter again to start anyway.",
                         waiting.join(", ")
                     ));
-                    self.versus.confirm_start = true;
-                    return true;
+                    self.confirm_start = true;
+                    return Outcome::Changed;
                 }
-                self.versus.confirm_start = false;
-                self.versus.message = None;
-                self.versus_send(Request::StartMatch);
+                self.confirm_start = false;
+                self.message = None;
+                self.send(Request::StartMatch, requests);
             }
             Some('b') => {
                 if !room.host || room.ranked {
-                    return false;
+                    return Outcome::Ignored;
                 }
                 if room.seats.len() >= usize::from(room.options.max_players) {
-                    self.versus.message = Some("The room is full.".to_string());
-                    return true;
+                    self.message = Some("The room is full.".to_string());
+                    return Outcome::Changed;
                 }
-                let pick = self.versus.bot_level().min(bot_picks(room));
-                self.versus.message = None;
+                let pick = self.bot_level().min(bot_picks(room));
+                self.message = None;
                 // Past the built-in levels come the server's TBP bots, by name.
                 let request = match room.tbp_bots.get(usize::from(pick).wrapping_sub(8)) {
                     Some(name) if pick > 7 => Request::AddTbpBot { name: name.clone() },
                     _ => Request::AddBot { level: pick },
                 };
-                self.versus_send(request);
+                self.send(request, requests);
             }
             Some('x') => {
                 if !room.host || room.ranked {
-                    return false;
+                    return Outcome::Ignored;
                 }
                 match room.seats.iter().rposition(|s| s.bot.is_some()) {
                     Some(seat) => {
-                        self.versus.message = None;
-                        self.versus_send(Request::RemoveBot { seat });
+                        self.message = None;
+                        self.send(Request::RemoveBot { seat }, requests);
                     }
-                    None => self.versus.message = Some("No bot to remove.".to_string()),
+                    None => self.message = Some("No bot to remove.".to_string()),
                 }
             }
             Some(c @ ('+' | '=' | '-')) => {
                 if !room.host || room.ranked {
-                    return false;
+                    return Outcome::Ignored;
                 }
-                let level = self.versus.bot_level().min(bot_picks(room));
-                self.versus.bot_level = match c {
+                let level = self.bot_level().min(bot_picks(room));
+                self.bot_level = match c {
                     '-' => level.saturating_sub(1).max(1),
                     _ => (level + 1).min(bot_picks(room)),
                 };
@@ -251,73 +280,69 @@ impl App {
                     && room.options.kind == MatchKind::Battle
                     && room.options.max_players > 2;
                 if !can {
-                    return false;
+                    return Outcome::Ignored;
                 }
                 let all = Targeting::ALL;
-                let i = all
-                    .iter()
-                    .position(|&t| t == self.versus.targeting)
-                    .unwrap_or(0);
+                let i = all.iter().position(|&t| t == self.targeting).unwrap_or(0);
                 let next = all[(i + 1) % all.len()];
-                self.versus.targeting = next;
-                self.versus_send(Request::SetTargeting(next));
+                self.targeting = next;
+                self.send(Request::SetTargeting(next), requests);
             }
-            _ => return false,
+            _ => return Outcome::Ignored,
         }
-        true
+        Outcome::Changed
     }
 
-    pub(super) fn key_versus_results(&mut self, ev: KeyEvent, now: u64) -> bool {
-        let v = &mut self.versus;
-        if now < v.results_at + RESULTS_GRACE_MS {
+    fn key_results(&mut self, ev: KeyEvent, now: u64, requests: &mut Vec<Request>) -> Outcome {
+        if now < self.results_at + RESULTS_GRACE_MS {
             // Keys still being hammered from the game do not choose anything here.
-            return false;
+            return Outcome::Ignored;
         }
-        match versus_results::handle(&mut v.results_cursor, ev) {
-            versus_results::ResultsAction::None => false,
-            versus_results::ResultsAction::Moved => true,
+        match versus_results::handle(&mut self.results_cursor, ev) {
+            versus_results::ResultsAction::None => Outcome::Ignored,
+            versus_results::ResultsAction::Moved => Outcome::Changed,
             versus_results::ResultsAction::Rematch => {
-                v.rematch = true;
-                v.message = Some("Waiting for the others...".to_string());
-                self.versus_send(Request::Rematch);
-                true
+                self.rematch = true;
+                self.message = Some("Waiting for the others...".to_string());
+                self.send(Request::Rematch, requests);
+                Outcome::Changed
             }
             versus_results::ResultsAction::Room => {
-                v.message = None;
-                v.view = if v.room.is_some() {
+                self.message = None;
+                self.view = if self.room.is_some() {
                     View::Room
                 } else {
                     View::Menu
                 };
-                true
+                Outcome::Changed
             }
             versus_results::ResultsAction::Leave => {
-                self.versus_send(Request::LeaveRoom);
-                self.versus_left(None);
-                true
+                self.send(Request::LeaveRoom, requests);
+                self.left(None);
+                Outcome::Changed
             }
         }
     }
 
-    pub(super) fn key_versus_match(&mut self, ev: KeyEvent, now: u64) -> bool {
+    fn key_match(&mut self, ev: KeyEvent, now: u64, ctx: &mut Ctx<'_>) -> Outcome {
         if is_ctrl(ev, 'c') {
             // The quit dialog does not stop the game: the opponents keep playing.
-            return self.ask_quit(false);
+            return Outcome::AskQuit(false);
         }
-        let keys = &self.settings.keys;
-        let Some(m) = &mut self.versus.game else {
-            self.versus.view = View::Menu;
-            return true;
+        let keys = &ctx.settings.keys;
+        let Some(m) = &mut self.game else {
+            self.view = View::Menu;
+            return Outcome::Changed;
         };
         let press = ev.kind == KeyKind::Press;
         let Some(s) = &mut m.session else {
             // Spectating: Esc leaves.
             if press && ev.key == Key::Esc {
-                self.versus_send(Request::LeaveRoom);
-                self.versus_left(None);
-                return true;
+                self.send(Request::LeaveRoom, ctx.requests);
+                self.left(None);
+                return Outcome::Changed;
             }
-            return false;
+            return Outcome::Ignored;
         };
         let plain = !ev.mods.ctrl && !ev.mods.alt;
         if m.forfeit_prompt && press && plain {
@@ -325,32 +350,32 @@ impl App {
                 Key::Char('y' | 'Y') | Key::Enter => {
                     m.forfeit_prompt = false;
                     s.forfeit(now, keys);
-                    self.versus_flush(now);
-                    return true;
+                    self.flush(now, ctx.requests);
+                    return Outcome::Changed;
                 }
                 Key::Char('n' | 'N') | Key::Esc => {
                     m.forfeit_prompt = false;
-                    return true;
+                    return Outcome::Changed;
                 }
                 _ => {}
             }
         }
         if s.is_over() {
-            return s.tick(now, keys);
+            return Outcome::changed(s.tick(now, keys));
         }
         if press && ev.key == Key::Esc {
             m.forfeit_prompt = true;
-            return true;
+            return Outcome::Changed;
         }
         if is_ctrl(ev, 'd') {
             m.forfeit_prompt = true;
-            return true;
+            return Outcome::Changed;
         }
         if ev.kind != KeyKind::Release && !plain {
-            return false;
+            return Outcome::Ignored;
         }
         let changed = s.key(ev.key, ev.kind, keys, now);
-        self.versus_flush(now);
-        changed
+        self.flush(now, ctx.requests);
+        Outcome::changed(changed)
     }
 }

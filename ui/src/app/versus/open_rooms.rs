@@ -1,11 +1,10 @@
-//! The Open rooms screen, the App's side: it asks the server for the listed rooms every
+//! The Open rooms screen, versus's side: it asks the server for the listed rooms every
 //! [`OPEN_ROOMS_EVERY_MS`] while it shows, and Enter joins the chosen room by its code (the
 //! join path of a typed code, so the room's every check applies). Also the lobby host's key
 //! that lists the room or makes it private again. The view is in `screens/open_rooms.rs`.
 
-use super::View;
+use super::{Versus, View};
 use crate::Request;
-use crate::app::App;
 use crate::keys::{Key, KeyEvent};
 use crate::screens::open_rooms::OpenRoomsView;
 use crate::screens::{Nav, nav, wrap};
@@ -26,40 +25,47 @@ pub(in crate::app) struct OpenRoomsState {
     answered: bool,
 }
 
-impl App {
+impl Versus {
     /// Opens the Open rooms screen and asks for the list.
-    pub(in crate::app) fn open_open_rooms(&mut self, now: u64) {
-        let o = &mut self.versus.open;
+    pub(in crate::app) fn open_open_rooms(&mut self, now: u64, requests: &mut Vec<Request>) {
+        let o = &mut self.open;
         o.rooms.clear();
         o.cursor = 0;
         o.answered = false;
         o.asked_at = now;
-        self.versus.view = View::OpenRooms;
-        self.versus.message = None;
-        self.versus_send(Request::OpenRooms);
+        self.view = View::OpenRooms;
+        self.message = None;
+        self.send(Request::OpenRooms, requests);
     }
 
-    pub(in crate::app) fn key_open_rooms(&mut self, ev: KeyEvent) -> bool {
-        let o = &mut self.versus.open;
+    pub(in crate::app) fn key_open_rooms(
+        &mut self,
+        ev: KeyEvent,
+        requests: &mut Vec<Request>,
+    ) -> bool {
+        let o = &mut self.open;
         let n = o.rooms.len();
         match nav(ev) {
             Some(Nav::Up) if n > 0 => o.cursor = wrap(o.cursor, n, false),
             Some(Nav::Down) if n > 0 => o.cursor = wrap(o.cursor, n, true),
             Some(Nav::Back) => {
-                self.versus.view = View::Menu;
-                self.versus.message = None;
+                self.view = View::Menu;
+                self.message = None;
             }
             Some(Nav::Select) if ev.key == Key::Enter => {
                 let Some(room) = o.rooms.get(o.cursor) else {
                     return false;
                 };
                 let code = room.code.clone();
-                self.versus.awaiting = true;
-                self.versus.message = Some(format!("Joining {code}..."));
-                self.versus_send(Request::JoinRoom {
-                    code,
-                    spectate: false,
-                });
+                self.awaiting = true;
+                self.message = Some(format!("Joining {code}..."));
+                self.send(
+                    Request::JoinRoom {
+                        code,
+                        spectate: false,
+                    },
+                    requests,
+                );
             }
             _ => return false,
         }
@@ -67,28 +73,32 @@ impl App {
     }
 
     /// Asks for the list again when it is due; `false`: nothing to draw.
-    pub(in crate::app) fn tick_open_rooms(&mut self, now: u64) -> bool {
-        if now >= self.versus.open.asked_at + OPEN_ROOMS_EVERY_MS {
-            self.versus.open.asked_at = now;
-            self.versus_send(Request::OpenRooms);
+    pub(in crate::app) fn tick_open_rooms(
+        &mut self,
+        now: u64,
+        requests: &mut Vec<Request>,
+    ) -> bool {
+        if now >= self.open.asked_at + OPEN_ROOMS_EVERY_MS {
+            self.open.asked_at = now;
+            self.send(Request::OpenRooms, requests);
         }
         false
     }
 
     pub(in crate::app) fn open_rooms_wakeup(&self) -> Option<u64> {
-        Some(self.versus.open.asked_at + OPEN_ROOMS_EVERY_MS)
+        Some(self.open.asked_at + OPEN_ROOMS_EVERY_MS)
     }
 
     /// The server's list: kept (cleaned for drawing) while the screen shows.
     pub(in crate::app) fn open_rooms_response(&mut self, mut rooms: Vec<OpenRoomEntry>) -> bool {
-        if self.versus.view != View::OpenRooms {
+        if self.view != View::OpenRooms {
             return false;
         }
         for r in &mut rooms {
             r.host = sanitize(&r.host);
             r.code = sanitize(&r.code);
         }
-        let o = &mut self.versus.open;
+        let o = &mut self.open;
         // The cursor stays on the room it was on, if it is still listed.
         let chosen = o.rooms.get(o.cursor).map(|r| r.code.clone());
         o.cursor = chosen
@@ -105,24 +115,24 @@ impl App {
         theme: crate::theme::Theme,
     ) -> OpenRoomsView<'a> {
         OpenRoomsView {
-            rooms: &self.versus.open.rooms,
-            cursor: self.versus.open.cursor,
-            loading: !self.versus.open.answered,
+            rooms: &self.open.rooms,
+            cursor: self.open.cursor,
+            loading: !self.open.answered,
             message,
             theme,
         }
     }
 
     /// The lobby's `l`: the host lists the room or makes it private again.
-    pub(in crate::app) fn toggle_listed(&mut self) -> bool {
-        let Some(room) = &self.versus.room else {
+    pub(in crate::app) fn toggle_listed(&mut self, requests: &mut Vec<Request>) -> bool {
+        let Some(room) = &self.room else {
             return false;
         };
         if !room.host || room.ranked || room.you.is_none() || room.state == RoomState::Playing {
             return false;
         }
         let listed = !room.listed;
-        self.versus_send(Request::SetListed(listed));
+        self.send(Request::SetListed(listed), requests);
         true
     }
 }
