@@ -812,6 +812,45 @@ fn room_closed_goes_back_to_the_menu_with_its_reason() {
     );
 }
 
+#[test]
+fn late_updates_of_the_room_just_left_are_ignored_until_the_next_join() {
+    let mut a = online();
+    versus_menu(&mut a);
+    let lobby = || Response::Room(room(vec![seat("ada", false, true)], Some(0), true));
+    a.deliver(lobby(), 0);
+    assert!(screen(&a).contains("ROOM K7PQ3M"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 0);
+    assert_eq!(a.take_requests(), [Request::LeaveRoom]);
+    // The room's update sent before it saw the leave arrives after it: the menu stays.
+    a.deliver(lobby(), 10);
+    let s = screen(&a);
+    assert!(
+        s.contains("Quick match") && !s.contains("ROOM K7PQ3M"),
+        "{s}"
+    );
+    // Another room is not the one left.
+    let mut other = room(vec![seat("bob", false, true)], None, false);
+    other.code = "B2CD4F".into();
+    a.deliver(Response::Room(other), 20);
+    assert!(screen(&a).contains("ROOM B2CD4F"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 30);
+    assert_eq!(a.take_requests(), [Request::LeaveRoom]);
+    // Joining the first room again by its code: its updates count again.
+    press(&mut a, Key::Down, 40);
+    press(&mut a, Key::Down, 40);
+    press(&mut a, Key::Enter, 40);
+    for c in "K7PQ3M".chars() {
+        press(&mut a, Key::Char(c), 40);
+    }
+    press(&mut a, Key::Enter, 40);
+    assert!(matches!(
+        a.take_requests().as_slice(),
+        [Request::JoinRoom { code, spectate: false }] if code.as_str() == "K7PQ3M"
+    ));
+    a.deliver(lobby(), 50);
+    assert!(screen(&a).contains("ROOM K7PQ3M"), "{}", screen(&a));
+}
+
 /// The guest ada's App, drawing with `graphics`.
 fn guest_drawing(graphics: crate::Graphics) -> App {
     let settings = crate::Settings {
