@@ -37,10 +37,13 @@ pub mod checks;
 pub mod connect;
 mod contact;
 mod drain;
+mod drain_wait;
 mod link;
+mod liveness;
 pub use drain::Running;
 mod peers;
 mod proxy;
+mod proxy_pace;
 mod receive;
 mod remote;
 mod rooms;
@@ -275,19 +278,15 @@ impl Cluster {
             }
         });
         let (c, h, stop) = (Arc::clone(self), Arc::clone(hub), self.stop.clone());
-        self.tasks.spawn(async move {
-            let mut tick = tokio::time::interval(HEARTBEAT_EVERY);
-            loop {
-                tokio::select! {
-                    () = stop.cancelled() => return,
-                    _ = tick.tick() => {}
-                }
-                // A link that takes no more (its client's queue full during an outage) never
-                // holds up the sweep: the heartbeat is skipped, the sweep finds the link down.
-                let _ = tokio::time::timeout(HEARTBEAT_EVERY, c.beat()).await;
-                c.sweep(&h, Instant::now());
-            }
-        });
+        let beating = Arc::clone(self);
+        self.tasks.spawn(liveness::pace(
+            stop,
+            move || {
+                let c = Arc::clone(&beating);
+                async move { c.beat().await }
+            },
+            move |now| c.sweep(&h, now),
+        ));
         // Hear who is there before choosing the first character of this instance's room codes.
         tokio::time::sleep(HEARTBEAT_EVERY + Duration::from_millis(200)).await;
         self.pick_prefix();
