@@ -50,6 +50,17 @@ mod rooms;
 pub mod text;
 pub mod wire;
 
+#[cfg(test)]
+mod auth_tests;
+#[cfg(test)]
+mod drain_tests;
+#[cfg(test)]
+mod liveness_tests;
+#[cfg(test)]
+mod proxy_tests;
+#[cfg(test)]
+mod remote_tests;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
