@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use minotty_ui::Response;
 
-use super::drain_wait::{DrainEnd, wait_for_matches};
+use super::drain_wait::{DrainEnd, Running, wait_for_matches};
 use super::wire::{self, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, HEARTBEAT_EVERY, Proxy, Remote, lock};
 use crate::versus::{Hub, MemberId, QueueMsg, RECONNECT};
@@ -37,20 +37,6 @@ pub(super) fn note(r: &mut Remote, relay: &Relay) {
         Relay::MatchStart(start) => r.playing = start.you.is_some(),
         Relay::MatchOver(_) | Relay::RoomClosed { .. } => r.playing = false,
         _ => {}
-    }
-}
-
-/// What the drain counts: matches of this instance's rooms, and matches its players play in
-/// rooms of other instances.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Running {
-    pub local_rooms: usize,
-    pub remote_matches: usize,
-}
-
-impl Running {
-    pub fn total(self) -> usize {
-        self.local_rooms + self.remote_matches
     }
 }
 

@@ -7,8 +7,6 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::Running;
-
 /// After the last match ended, how long the drain still lets its players see the results and
 /// their games' replays reach the rooms (a room waits [`crate::versus::REPLAY_GRACE`] for them).
 pub(super) const AFTER_LAST_MATCH: Duration = Duration::from_secs(3);
@@ -18,6 +16,20 @@ const LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// How often the drain looks at what still runs.
 pub(super) const LOOK_EVERY: Duration = Duration::from_millis(500);
+
+/// What the drain counts: matches of this instance's rooms, and matches its players play in
+/// rooms of other instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Running {
+    pub local_rooms: usize,
+    pub remote_matches: usize,
+}
+
+impl Running {
+    pub fn total(self) -> usize {
+        self.local_rooms + self.remote_matches
+    }
+}
 
 /// How the wait ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

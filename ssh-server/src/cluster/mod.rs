@@ -40,7 +40,7 @@ mod drain;
 mod drain_wait;
 mod link;
 mod liveness;
-pub use drain::Running;
+pub use drain_wait::Running;
 mod peers;
 mod proxy;
 mod proxy_pace;
