@@ -60,6 +60,8 @@ mod liveness_tests;
 mod proxy_tests;
 #[cfg(test)]
 mod remote_tests;
+#[cfg(test)]
+mod serve_tests;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -222,26 +224,33 @@ pub async fn connect(config: &ClusterConfig) -> anyhow::Result<Arc<Cluster>> {
         &format!("minotty {id}"),
     )
     .await?;
-    Ok(Arc::new_cyclic(|this| Cluster {
-        client,
-        auth: auth::Auth::new(config.key.clone(), &id),
-        id,
-        started: minotty_store::unix_now(),
-        shown_url: crate::redact::redact_url(&config.nats),
-        this: this.clone(),
-        tasks: TaskTracker::new(),
-        stop: CancellationToken::new(),
-        draining: AtomicBool::new(false),
-        prefix: AtomicU8::new(0),
-        peers: Mutex::new(HashMap::new()),
-        beat_sent: Mutex::new(None),
-        rtt_us: AtomicU64::new(0),
-        link: link::NatsLink::new(Instant::now()),
-        remotes: Mutex::new(HashMap::new()),
-        proxies: Mutex::new(HashMap::new()),
-        max_proxies: config.max_proxies,
-        max_proxies_per_peer: config.max_proxies_per_peer,
-    }))
+    Ok(Cluster::with_client(client, config, id))
+}
+
+impl Cluster {
+    /// The cluster of the instance `id` over `client` (connected, or connecting).
+    fn with_client(client: async_nats::Client, config: &ClusterConfig, id: String) -> Arc<Cluster> {
+        Arc::new_cyclic(|this| Cluster {
+            client,
+            auth: auth::Auth::new(config.key.clone(), &id),
+            id,
+            started: minotty_store::unix_now(),
+            shown_url: crate::redact::redact_url(&config.nats),
+            this: this.clone(),
+            tasks: TaskTracker::new(),
+            stop: CancellationToken::new(),
+            draining: AtomicBool::new(false),
+            prefix: AtomicU8::new(0),
+            peers: Mutex::new(HashMap::new()),
+            beat_sent: Mutex::new(None),
+            rtt_us: AtomicU64::new(0),
+            link: link::NatsLink::new(Instant::now()),
+            remotes: Mutex::new(HashMap::new()),
+            proxies: Mutex::new(HashMap::new()),
+            max_proxies: config.max_proxies,
+            max_proxies_per_peer: config.max_proxies_per_peer,
+        })
+    }
 }
 
 impl Cluster {
