@@ -117,8 +117,8 @@ impl Cluster {
     /// Forgets instances not heard from for [`super::DEAD_AFTER`] ([`liveness::forget_dead`]);
     /// tells this instance's sessions in their rooms, takes their members out of this
     /// instance's rooms and queue (an unsettled match with them is abandoned), and hands
-    /// players waiting in a dead leader's queue to the next. This instance's own NATS link is looked at first: when it is down, that is
-    /// the cause named.
+    /// players waiting in a dead leader's queue to the next. This instance's own NATS link is
+    /// looked at first: when it is down, that is the cause named.
     pub(super) fn sweep(self: &Arc<Self>, hub: &Arc<Hub>, now: Instant) {
         let own_link = self.link.check(&self.client.connection_state(), now);
         let dead = liveness::forget_dead(&mut lock(&self.peers), now);
