@@ -22,8 +22,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use minotty_ui::Response;
-use tokio::time::Instant;
 
+use super::drain_wait::{DrainEnd, Running, wait_for_matches};
 use super::wire::{self, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, HEARTBEAT_EVERY, Proxy, Remote, lock};
 use crate::versus::{Hub, MemberId, QueueMsg, RECONNECT};
@@ -31,33 +31,12 @@ use crate::versus::{Hub, MemberId, QueueMsg, RECONNECT};
 /// How long the players told their match is abandoned have to see it before shutdown.
 const TELL_GRACE: Duration = Duration::from_millis(500);
 
-/// After the last match ended, how long the drain still lets its players see the results and
-/// their games' replays reach the rooms (a room waits [`crate::versus::REPLAY_GRACE`] for them).
-const AFTER_LAST_MATCH: Duration = Duration::from_secs(3);
-
-/// How often the drain logs what it still waits for.
-const LOG_EVERY: Duration = Duration::from_secs(10);
-
 /// Follows what a room elsewhere tells the session `r`: whether it plays a match there.
 pub(super) fn note(r: &mut Remote, relay: &Relay) {
     match relay {
         Relay::MatchStart(start) => r.playing = start.you.is_some(),
         Relay::MatchOver(_) | Relay::RoomClosed { .. } => r.playing = false,
         _ => {}
-    }
-}
-
-/// What the drain counts: matches of this instance's rooms, and matches its players play in
-/// rooms of other instances.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Running {
-    pub local_rooms: usize,
-    pub remote_matches: usize,
-}
-
-impl Running {
-    pub fn total(self) -> usize {
-        self.local_rooms + self.remote_matches
     }
 }
 
@@ -111,38 +90,15 @@ impl Cluster {
                     .await;
             }
         }
-        let deadline = Instant::now() + cap;
-        let mut told: Option<Instant> = None;
-        let mut last_running: Option<Instant> = None;
-        loop {
-            let running = self.running(hub);
-            let now = Instant::now();
-            if running.total() > 0 {
-                last_running = Some(now);
-            } else if last_running.is_none_or(|t| now.duration_since(t) >= AFTER_LAST_MATCH) {
-                tracing::info!("drained: no match is running");
-                return;
-            }
-            if now >= deadline {
-                if running.total() > 0 {
-                    tracing::warn!(
-                        local_rooms = running.local_rooms,
-                        remote_matches = running.remote_matches,
-                        "the drain time is up: stopping with matches running (abandoned, not rated)"
-                    );
-                    self.abandon_remote_matches().await;
-                }
-                return;
-            }
-            if told.is_none_or(|t| t.elapsed() >= LOG_EVERY) {
-                told = Some(now);
-                tracing::info!(
-                    local_rooms = running.local_rooms,
-                    remote_matches = running.remote_matches,
-                    "draining: waiting for matches to end"
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(500)).await;
+        if let DrainEnd::TimeUp(running) = wait_for_matches(cap, || self.running(hub)).await
+            && running.total() > 0
+        {
+            tracing::warn!(
+                local_rooms = running.local_rooms,
+                remote_matches = running.remote_matches,
+                "the drain time is up: stopping with matches running (abandoned, not rated)"
+            );
+            self.abandon_remote_matches().await;
         }
     }
 

@@ -37,15 +37,31 @@ pub mod checks;
 pub mod connect;
 mod contact;
 mod drain;
+mod drain_wait;
 mod link;
-pub use drain::Running;
+mod liveness;
+pub use drain_wait::Running;
 mod peers;
 mod proxy;
+mod proxy_pace;
 mod receive;
 mod remote;
 mod rooms;
 pub mod text;
 pub mod wire;
+
+#[cfg(test)]
+mod auth_tests;
+#[cfg(test)]
+mod drain_tests;
+#[cfg(test)]
+mod liveness_tests;
+#[cfg(test)]
+mod proxy_tests;
+#[cfg(test)]
+mod remote_tests;
+#[cfg(test)]
+mod serve_tests;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -208,26 +224,33 @@ pub async fn connect(config: &ClusterConfig) -> anyhow::Result<Arc<Cluster>> {
         &format!("minotty {id}"),
     )
     .await?;
-    Ok(Arc::new_cyclic(|this| Cluster {
-        client,
-        auth: auth::Auth::new(config.key.clone(), &id),
-        id,
-        started: minotty_store::unix_now(),
-        shown_url: crate::redact::redact_url(&config.nats),
-        this: this.clone(),
-        tasks: TaskTracker::new(),
-        stop: CancellationToken::new(),
-        draining: AtomicBool::new(false),
-        prefix: AtomicU8::new(0),
-        peers: Mutex::new(HashMap::new()),
-        beat_sent: Mutex::new(None),
-        rtt_us: AtomicU64::new(0),
-        link: link::NatsLink::new(Instant::now()),
-        remotes: Mutex::new(HashMap::new()),
-        proxies: Mutex::new(HashMap::new()),
-        max_proxies: config.max_proxies,
-        max_proxies_per_peer: config.max_proxies_per_peer,
-    }))
+    Ok(Cluster::with_client(client, config, id))
+}
+
+impl Cluster {
+    /// The cluster of the instance `id` over `client` (connected, or connecting).
+    fn with_client(client: async_nats::Client, config: &ClusterConfig, id: String) -> Arc<Cluster> {
+        Arc::new_cyclic(|this| Cluster {
+            client,
+            auth: auth::Auth::new(config.key.clone(), &id),
+            id,
+            started: minotty_store::unix_now(),
+            shown_url: crate::redact::redact_url(&config.nats),
+            this: this.clone(),
+            tasks: TaskTracker::new(),
+            stop: CancellationToken::new(),
+            draining: AtomicBool::new(false),
+            prefix: AtomicU8::new(0),
+            peers: Mutex::new(HashMap::new()),
+            beat_sent: Mutex::new(None),
+            rtt_us: AtomicU64::new(0),
+            link: link::NatsLink::new(Instant::now()),
+            remotes: Mutex::new(HashMap::new()),
+            proxies: Mutex::new(HashMap::new()),
+            max_proxies: config.max_proxies,
+            max_proxies_per_peer: config.max_proxies_per_peer,
+        })
+    }
 }
 
 impl Cluster {
@@ -275,19 +298,15 @@ impl Cluster {
             }
         });
         let (c, h, stop) = (Arc::clone(self), Arc::clone(hub), self.stop.clone());
-        self.tasks.spawn(async move {
-            let mut tick = tokio::time::interval(HEARTBEAT_EVERY);
-            loop {
-                tokio::select! {
-                    () = stop.cancelled() => return,
-                    _ = tick.tick() => {}
-                }
-                // A link that takes no more (its client's queue full during an outage) never
-                // holds up the sweep: the heartbeat is skipped, the sweep finds the link down.
-                let _ = tokio::time::timeout(HEARTBEAT_EVERY, c.beat()).await;
-                c.sweep(&h, Instant::now());
-            }
-        });
+        let beating = Arc::clone(self);
+        self.tasks.spawn(liveness::pace(
+            stop,
+            move || {
+                let c = Arc::clone(&beating);
+                async move { c.beat().await }
+            },
+            move |now| c.sweep(&h, now),
+        ));
         // Hear who is there before choosing the first character of this instance's room codes.
         tokio::time::sleep(HEARTBEAT_EVERY + Duration::from_millis(200)).await;
         self.pick_prefix();

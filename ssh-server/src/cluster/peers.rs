@@ -10,8 +10,9 @@ use std::sync::atomic::Ordering;
 use minotty_domain::room_code::ALPHABET;
 use tokio::time::Instant;
 
+use super::liveness::{self, Heard};
 use super::wire::{self, Heartbeat};
-use super::{Cluster, DEAD_AFTER, MAX_PEERS, Peer, Proxy, checks, lock};
+use super::{Cluster, Proxy, checks, lock};
 use crate::versus::{ContactLoss, Hub, MemberId, QueueMsg, RoomMsg};
 
 impl Cluster {
@@ -90,25 +91,15 @@ impl Cluster {
         // chooses again.
         let clash = beat.prefix == self.prefix.load(Ordering::Relaxed)
             && (beat.started, beat.id.as_str()) < (self.started, self.id.as_str());
-        {
-            let mut peers = lock(&self.peers);
-            if !peers.contains_key(&beat.id) {
-                if peers.len() >= MAX_PEERS {
-                    drop(peers);
-                    checks::dropped(checks::DropReason::OverCap, subject);
-                    return;
-                }
-                tracing::info!(instance = %beat.id, "an instance joined the cluster");
+        let id = beat.id.clone();
+        let heard = liveness::heard(&mut lock(&self.peers), beat, Instant::now());
+        match heard {
+            Heard::OverCap => {
+                checks::dropped(checks::DropReason::OverCap, subject);
+                return;
             }
-            peers.insert(
-                beat.id,
-                Peer {
-                    started: beat.started,
-                    draining: beat.draining,
-                    prefix: beat.prefix,
-                    seen: Instant::now(),
-                },
-            );
+            Heard::Joined => tracing::info!(instance = %id, "an instance joined the cluster"),
+            Heard::Again => {}
         }
         if clash {
             self.pick_prefix();
@@ -123,25 +114,14 @@ impl Cluster {
         inst == self.id || lock(&self.peers).contains_key(inst)
     }
 
-    /// Forgets instances not heard from for [`DEAD_AFTER`]; tells this instance's sessions in
-    /// their rooms, takes their members out of this instance's rooms and queue (an unsettled
-    /// match with them is abandoned), and hands players waiting in a dead leader's queue to
-    /// the next. This instance's own NATS link is looked at first: when it is down, that is
-    /// the cause named.
+    /// Forgets instances not heard from for [`super::DEAD_AFTER`] ([`liveness::forget_dead`]);
+    /// tells this instance's sessions in their rooms, takes their members out of this
+    /// instance's rooms and queue (an unsettled match with them is abandoned), and hands
+    /// players waiting in a dead leader's queue to the next. This instance's own NATS link is
+    /// looked at first: when it is down, that is the cause named.
     pub(super) fn sweep(self: &Arc<Self>, hub: &Arc<Hub>, now: Instant) {
         let own_link = self.link.check(&self.client.connection_state(), now);
-        let dead: Vec<String> = {
-            let mut peers = lock(&self.peers);
-            let dead: Vec<String> = peers
-                .iter()
-                .filter(|(_, p)| now.duration_since(p.seen) >= DEAD_AFTER)
-                .map(|(id, _)| id.clone())
-                .collect();
-            for id in &dead {
-                peers.remove(id);
-            }
-            dead
-        };
+        let dead = liveness::forget_dead(&mut lock(&self.peers), now);
         for inst in &dead {
             if own_link {
                 tracing::info!(

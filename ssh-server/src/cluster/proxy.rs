@@ -5,22 +5,19 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::proxy_pace::ProxyPace;
 use super::wire::{self, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
-use super::{Cluster, HEARTBEAT_EVERY, Proxy, bounded_name, checks, lock};
+use super::{Cluster, Proxy, bounded_name, checks, lock};
 use crate::versus::{Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx};
 use minotty_domain::{AccountRef, PlayerId, RoomCode};
 
 /// Responses queued for a proxy's publishing task (as for a local session).
 const PROXY_QUEUE: usize = RESPONSE_QUEUE;
-
-/// A proxy that never got into its room (refused, full) is done after this long.
-const PROXY_ADMISSION: Duration = Duration::from_secs(5);
 
 impl Cluster {
     /// On the owner: a session elsewhere asks to join one of this instance's rooms.
@@ -123,27 +120,20 @@ impl Cluster {
     ) {
         let subject = wire::member_subject(&proxy.inst, proxy.mid);
         let mut linked: Option<RoomCode> = None;
-        let mut answered = false;
-        let start = Instant::now() + HEARTBEAT_EVERY;
-        let mut tick = tokio::time::interval_at(start, HEARTBEAT_EVERY);
+        let mut pace = ProxyPace::new(proxy.born);
         loop {
-            let response = tokio::select! {
-                r = rx.recv() => match r {
-                    Some(r) => Some(r),
-                    None => break,
-                },
-                _ = tick.tick() => None,
+            let Some(response) = pace.next(&mut rx).await else {
+                break;
             };
             self.sync_link(&proxy, &subject, &mut linked).await;
             if let Some(relay) = response.and_then(Relay::from_response) {
-                answered = true;
+                pace.answered();
                 self.send(subject.clone(), &ToMember::Response(relay)).await;
             }
             // Out of its room and not waiting in the queue (after the room had its say, or
             // never admitted): the proxy's work is done.
-            let idle = linked.is_none()
-                && !proxy.queued.load(Ordering::Relaxed)
-                && (answered || proxy.born.elapsed() >= PROXY_ADMISSION);
+            let queued = proxy.queued.load(Ordering::Relaxed);
+            let idle = pace.idle(linked.is_some(), queued, Instant::now());
             if idle || proxy.done.load(Ordering::Relaxed) {
                 break;
             }

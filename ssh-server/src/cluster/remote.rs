@@ -11,6 +11,11 @@ use super::wire::{self, JoinRep, JoinReq, ToMember, ToProxy, WireRoom};
 use super::{Cluster, REQUEST_TIMEOUT, Remote, contact, drain, lock, text};
 use crate::versus::{Hub, Member, MemberId, QueueMsg, ROOM_INBOX, RemoteJoin, RoomLink, RoomMsg};
 
+/// What `answer` gives, if it comes within [`REQUEST_TIMEOUT`] (`None` after that).
+pub(super) async fn within_request_timeout<F: std::future::Future>(answer: F) -> Option<F::Output> {
+    tokio::time::timeout(REQUEST_TIMEOUT, answer).await.ok()
+}
+
 impl Cluster {
     /// Registers `member` (a session of this instance) for what rooms elsewhere send it.
     pub(super) fn register(&self, member: &Member) {
@@ -50,18 +55,16 @@ impl Cluster {
     async fn request(&self, subject: String, req: &JoinReq) -> Option<JoinRep> {
         let bytes = wire::encode(req)?;
         let sealed = self.seal(&subject, &bytes);
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.client.request(subject, sealed.into()))
-            .await
-        {
-            Ok(Ok(msg)) => {
+        match within_request_timeout(self.client.request(subject, sealed.into())).await {
+            Some(Ok(msg)) => {
                 let (_, body) = self.open(&msg)?;
                 wire::decode(&msg.subject, &body)
             }
-            Ok(Err(e)) => {
+            Some(Err(e)) => {
                 tracing::debug!(error = %e, "a cluster request found nobody");
                 None
             }
-            Err(_) => None,
+            None => None,
         }
     }
 
