@@ -24,10 +24,12 @@ pub mod faults;
 pub mod fuzz;
 pub mod isolated;
 pub mod keys;
+pub mod peer;
 pub mod postgres;
 pub mod procfs;
 mod pty;
 pub mod relay;
+pub mod rows;
 pub mod tmux;
 pub mod versus;
 

@@ -13,6 +13,8 @@
 use std::time::Duration;
 
 use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
+use minotty_tests::peer::KeyedPeer;
+use minotty_tests::rows::count;
 use minotty_tests::versus::{
     create_room, guest, ranked_pair, registered, start_match, versus_item, wait_for_play,
 };
@@ -21,18 +23,6 @@ use sqlx::Connection as _;
 
 /// How long B's NATS link stalls: well past the 3 s after which instances give each other up.
 const PARTITION: Duration = Duration::from_secs(6);
-
-/// Rows in `table` of the shared database.
-async fn count(db: &str, table: &str) -> i64 {
-    sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(db)
-        .await
-        .expect("the database");
-    sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}"))
-        .fetch_one(&mut conn)
-        .await
-        .expect("counts")
-}
 
 /// The screen's text without box borders, line breaks and runs of spaces as one space (a
 /// message wraps inside its box).
@@ -415,8 +405,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
 /// silent. Before: the message did not exist, the match went on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
-    use minotty_server::cluster::auth::{Auth, ClusterKey};
-    use minotty_server::cluster::wire::{self, Heartbeat, JoinRep, JoinReq, ToProxy, WireRoom};
+    use minotty_server::cluster::wire::{self, JoinRep, JoinReq, ToProxy, WireRoom};
     use minotty_server::versus::MemberId;
     use minotty_tests::autoplay::{K_ENTER, kitty_tap};
     let test = "when_only_the_players_instance_lost_contact_the_owner_abandons_too";
@@ -426,36 +415,10 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
     else {
         return;
     };
-    let peer = minotty_server::cluster::connect::connect(&shared.nats.url, None, None, "rat")
+    let mut peer = KeyedPeer::connect(&shared.nats.url, "rat")
         .await
         .expect("NATS");
-    let seal = std::sync::Arc::new(Auth::new(
-        ClusterKey::new(minotty_tests::cluster::CLUSTER_KEY).expect("long enough"),
-        "rat",
-    ));
-    let now_ms = || {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
-    };
-    let beats = {
-        let (peer, seal) = (peer.clone(), std::sync::Arc::clone(&seal));
-        tokio::spawn(async move {
-            loop {
-                let beat = wire::encode(&Heartbeat {
-                    id: "rat".into(),
-                    started: i64::MAX,
-                    draining: false,
-                    prefix: b'Z',
-                })
-                .expect("encodes");
-                let sealed = seal.seal(wire::HEARTBEAT, &beat, now_ms());
-                let _ = peer.publish(wire::HEARTBEAT, sealed.into()).await;
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    peer.beat().await;
     let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
     let code = create_room(&mut cid, false, 2).await.expect("a room on A");
     let join = JoinReq {
@@ -470,31 +433,19 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
     let subject =
         wire::join_subject(&minotty_domain::RoomCode::canonical(&code).expect("a room code"));
     let body = wire::encode(&join).expect("encodes");
-    let reply = tokio::time::timeout(
-        Duration::from_secs(5),
-        peer.request(subject.clone(), seal.seal(&subject, &body, now_ms()).into()),
-    )
-    .await
-    .expect("an answer")
-    .expect("a reply");
-    let opened = seal
-        .open(
-            &reply.subject,
-            &reply.payload,
-            now_ms(),
-            tokio::time::Instant::now(),
-        )
-        .expect("sealed by A");
-    let owner = opened.sender.to_owned();
-    let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", opened.body) else {
+    let opened = peer
+        .request(subject, &body, Duration::from_secs(5))
+        .await
+        .expect("an answer sealed by A");
+    let owner = opened.sender;
+    let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", &opened.body) else {
         panic!("rat is not seated");
     };
     let to_proxy = |msg: ToProxy| {
         let subject = wire::proxy_subject(&owner, MemberId(pid));
         let body = wire::encode(&msg).expect("encodes");
-        let sealed = seal.seal(&subject, &body, now_ms());
-        let peer = peer.clone();
-        async move { peer.publish(subject, sealed.into()).await.expect("publish") }
+        let peer = &peer;
+        async move { peer.publish(subject, &body).await.expect("publish") }
     };
     to_proxy(ToProxy::Room(WireRoom::Ready { ready: true })).await;
     cid.wait_for_text("READY", WAIT)
@@ -523,7 +474,7 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
     );
     tokio::time::sleep(Duration::from_secs(6)).await;
     assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
-    beats.abort();
+    drop(peer);
     drop((a, b));
     shared.release().await.expect("drops the database");
 }
