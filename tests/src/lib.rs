@@ -30,6 +30,7 @@ pub mod procfs;
 mod pty;
 pub mod relay;
 pub mod rows;
+pub mod serve;
 pub mod tmux;
 pub mod versus;
 

@@ -11,12 +11,13 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_tests::cluster::{http_get, server_binary, two_linked_instances};
+use minotty_tests::cluster::{http_get, two_linked_instances};
 use minotty_tests::faults::Link;
+use minotty_tests::serve::{serve_command, spawn_accepting};
 use minotty_tests::{Connection, Login, PtySession, WELCOME, keys, new_key};
 
 type Result = anyhow::Result<()>;
@@ -54,30 +55,9 @@ async fn serve(db: &str) -> anyhow::Result<Served> {
     let addr = free_addr()?;
     let metrics = free_addr()?;
     let log = dir.path().join("server.log");
-    let out = std::fs::File::create(&log)?;
-    let mut child = Command::new(server_binary()?)
-        .arg("serve")
-        .args(["--listen", &addr.to_string(), "--db", db])
-        .arg("--host-key")
-        .arg(dir.path().join("host_key"))
-        .args(["--metrics-listen", &metrics.to_string()])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(out.try_clone()?)
-        .stderr(out)
-        .spawn()
-        .context("starting minotty serve")?;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        if let Some(status) = child.try_wait()? {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            bail!("minotty serve exited ({status}):\n{text}");
-        }
-        if tokio::time::Instant::now() >= deadline {
-            bail!("minotty serve does not accept connections");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let mut cmd = serve_command(addr, db, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--metrics-listen", &metrics.to_string()]);
+    let child = spawn_accepting(cmd, addr, &log, Duration::from_secs(30)).await?;
     Ok(Served {
         addr,
         metrics,
