@@ -24,6 +24,7 @@ pub mod faults;
 pub mod fuzz;
 pub mod isolated;
 pub mod keys;
+pub mod menu;
 pub mod peer;
 pub mod postgres;
 pub mod procfs;

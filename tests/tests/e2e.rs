@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use minotty_server::Limits;
+use minotty_tests::menu::ada_at_the_modes;
 use minotty_tests::{Connection, Login, TestServer, WAIT, board, keys};
 
 type Result = anyhow::Result<()>;
@@ -118,11 +119,7 @@ fn stat(screen: &vt100::Screen, label: &str) -> Option<u64> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_combo_mode_b_hands_the_game_to_the_bot_and_back() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
-    s.send(keys::ENTER).await?;
-    s.wait_for_text("40 Lines", WAIT).await?;
+    let (_conn, mut s) = ada_at_the_modes(&server).await?;
     for _ in 0..5 {
         s.send(keys::DOWN).await?; // 40 lines, marathon, ultra, master, cheese: combo
     }
