@@ -12,13 +12,13 @@
 
 use std::time::Duration;
 
-use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
+use minotty_tests::cluster::{Instance, Links, Shared, two_instances, two_linked_instances};
 use minotty_tests::peer::KeyedPeer;
 use minotty_tests::rows::count;
 use minotty_tests::versus::{
     create_room, guest, ranked_pair, registered, start_match, versus_item, wait_for_play,
 };
-use minotty_tests::{PtySession, WAIT};
+use minotty_tests::{Connection, PtySession, WAIT};
 use sqlx::Connection as _;
 
 /// How long B's NATS link stalls: well past the 3 s after which instances give each other up.
@@ -98,13 +98,39 @@ fn first_warning(i: &Instance, from: usize) -> String {
         .to_owned()
 }
 
+/// Two instances, each reaching NATS (and the database) through its own link, given 5 s to
+/// drain; `None` (the test skips) where nats-server is missing.
+async fn linked(test: &str) -> Option<(Shared, Instance, Instance, Links)> {
+    two_linked_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two linked instances")
+}
+
+/// An unranked match across the instances: guest `owner` makes a room on A, guest `joiner`
+/// joins it from B, and it starts.
+async fn match_across(
+    a: &Instance,
+    b: &Instance,
+    owner: &str,
+    joiner: &str,
+) -> ((Connection, PtySession), (Connection, PtySession)) {
+    let (co, mut o) = guest(a.addr, owner)
+        .await
+        .unwrap_or_else(|e| panic!("{owner} on A: {e:#}"));
+    let (cj, mut j) = guest(b.addr, joiner)
+        .await
+        .unwrap_or_else(|e| panic!("{joiner} on B: {e:#}"));
+    let code = create_room(&mut o, false, 2).await.expect("a room on A");
+    start_match(&mut o, &mut j, &code)
+        .await
+        .unwrap_or_else(|e| panic!("{joiner} joins from B, the match starts: {e:#}"));
+    ((co, o), (cj, j))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     let test = "a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated";
-    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
-        .await
-        .expect("nats-server, a database and two linked instances")
-    else {
+    let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
 
@@ -160,12 +186,7 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     // ---- unranked: cid's room on A, dan joins from B ----
     // B is back in the cluster (its heartbeats reach A again).
     wait_logged(&a, "an instance joined the cluster", 2).await;
-    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
-    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
-    start_match(&mut cid, &mut dan, &code)
-        .await
-        .expect("dan joins from B, the match starts");
+    let ((_cc, mut cid), (_cd, mut dan)) = match_across(&a, &b, "cid", "dan").await;
     pump_both(&mut cid, &mut dan, Duration::from_millis(500)).await;
     links.nats_b.stall();
     pump_both(&mut cid, &mut dan, PARTITION).await;
@@ -263,10 +284,7 @@ async fn account(db: &str, name: &str) -> (i64, Option<f64>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
     let test = "during_a_database_outage_the_rating_shown_is_the_rating_stored";
-    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
-        .await
-        .expect("nats-server, a database and two linked instances")
-    else {
+    let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
     if links.db_a.is_none() {
@@ -342,18 +360,10 @@ async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     let test = "a_nats_outage_is_named_as_such_and_the_cluster_comes_back";
-    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
-        .await
-        .expect("nats-server, a database and two linked instances")
-    else {
+    let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
-    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
-    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
-    start_match(&mut cid, &mut dan, &code)
-        .await
-        .expect("dan joins from B, the match starts");
+    let ((_cc, mut cid), (_cd, mut dan)) = match_across(&a, &b, "cid", "dan").await;
     let at = (log(&a).len(), log(&b).len());
     for l in links.nats() {
         l.cut();
@@ -385,14 +395,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     wait_logged(&a, "an instance joined the cluster", 2).await;
     wait_logged(&b, "an instance joined the cluster", 2).await;
     // New players on each (fresh sessions, at the main menu).
-    let (_ce, mut eve) = guest(a.addr, "eve").await.expect("eve on A");
-    let (_cf, mut fay) = guest(b.addr, "fay").await.expect("fay on B");
-    let code = create_room(&mut eve, false, 2)
-        .await
-        .expect("a new room on A");
-    start_match(&mut eve, &mut fay, &code)
-        .await
-        .expect("fay joins from B, the match starts");
+    let ((_ce, _eve), (_cf, _fay)) = match_across(&a, &b, "eve", "fay").await;
     assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
     drop((a, b, links));
     shared.release().await.expect("drops the database");
