@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use minotty_server::Limits;
-use minotty_tests::menu::ada_at_the_modes;
+use minotty_tests::menu::{ada_at_the_menu, ada_at_the_modes};
 use minotty_tests::{Connection, Login, TestServer, WAIT, board, keys};
 
 type Result = anyhow::Result<()>;
@@ -23,9 +23,7 @@ fn position(screen: &vt100::Screen, text: &str) -> Option<(usize, usize)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn menu_shows_with_the_players_name() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     s.wait_for_text("ada", WAIT).await?;
     assert!(
         s.screen().alternate_screen(),
@@ -146,9 +144,7 @@ async fn in_combo_mode_b_hands_the_game_to_the_bot_and_back() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resize_redraws_at_the_new_size() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(80, 30).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 80, 30).await?;
     let small = position(s.screen(), "Play");
 
     s.resize(160, 50).await?;
@@ -187,9 +183,7 @@ async fn a_window_too_small_pauses_a_solo_game() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_window_too_small_shows_the_enlarge_message() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     s.resize(40, 12).await?;
     s.wait_for_text("enlarge", WAIT).await?;
     s.resize(100, 40).await?;
@@ -213,9 +207,7 @@ async fn a_window_too_small_shows_the_enlarge_message() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quitting_ends_the_session_and_restores_the_terminal() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     assert!(s.screen().alternate_screen());
     let status = s.quit().await?;
     assert_eq!(status, Some(0));
@@ -389,9 +381,7 @@ async fn a_full_server_says_so() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lone_escape_is_the_escape_key() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     s.send(keys::ENTER).await?;
     s.wait_for_text("Clear 40 lines", WAIT).await?;
     // An arrow key split across two packets is one key (Down: the next mode's description),
@@ -451,9 +441,7 @@ async fn idle_players_are_disconnected_with_a_message() -> Result {
         ..Limits::default()
     };
     let server = TestServer::start_with(limits).await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     assert_eq!(s.wait_closed(WAIT).await?, Some(0));
     assert!(!s.screen().alternate_screen());
     assert!(s.contents().contains("without input"), "{}", s.contents());
@@ -463,9 +451,7 @@ async fn idle_players_are_disconnected_with_a_message() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_restores_every_players_terminal() -> Result {
     let mut server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
     let mut t = conn2.play(100, 40).await?;
     t.start_40_lines().await?;
