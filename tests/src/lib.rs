@@ -32,6 +32,7 @@ mod pty;
 pub mod relay;
 pub mod rows;
 pub mod serve;
+pub mod slots;
 pub mod tmux;
 pub mod versus;
 

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use minotty_server::Limits;
 use minotty_tests::menu::{ada_at_the_menu, ada_at_the_modes};
+use minotty_tests::slots::open_once_a_slot_frees;
 use minotty_tests::{Connection, Login, TestServer, WAIT, board, keys};
 
 type Result = anyhow::Result<()>;
@@ -321,14 +322,7 @@ async fn the_per_address_limit_turns_clients_away_with_a_message() -> Result {
 
     // A slot frees when a client leaves.
     first.close().await;
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        match Connection::open(server.addr, "d", Login::Key).await {
-            Ok(_) => break,
-            Err(e) if tokio::time::Instant::now() > deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-        }
-    }
+    open_once_a_slot_frees(server.addr, "d", Login::Key, WAIT, "the slot was not freed").await?;
     Ok(())
 }
 
@@ -345,14 +339,14 @@ async fn a_vanished_client_frees_its_slot() -> Result {
     // No quit, no disconnect message: the client just goes away mid-game.
     drop(s);
     drop(conn);
-    let deadline = tokio::time::Instant::now() + WAIT;
-    let next = loop {
-        match Connection::open(server.addr, "next", Login::Key).await {
-            Ok(conn) => break conn,
-            Err(e) if tokio::time::Instant::now() > deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-        }
-    };
+    let next = open_once_a_slot_frees(
+        server.addr,
+        "next",
+        Login::Key,
+        WAIT,
+        "the slot was not freed",
+    )
+    .await?;
     let mut t = next.play(100, 40).await?;
     t.skip_welcome().await?;
     Ok(())
