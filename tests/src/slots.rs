@@ -27,3 +27,16 @@ pub async fn open_once_a_slot_frees(
         }
     }
 }
+
+/// As [`open_once_a_slot_frees`] ("the slot was not freed"), then plays in a 100 x 40
+/// terminal past the welcome screen: the address's new connection is served.
+pub async fn plays_once_a_slot_frees(
+    addr: SocketAddr,
+    user: &str,
+    login: Login,
+    within: Duration,
+) -> anyhow::Result<()> {
+    let conn = open_once_a_slot_frees(addr, user, login, within, "the slot was not freed").await?;
+    let mut s = conn.play(100, 40).await?;
+    s.skip_welcome().await
+}

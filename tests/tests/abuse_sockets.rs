@@ -16,7 +16,7 @@ use minotty_server::metrics::METRICS;
 use minotty_server::ssh::limits::Startups;
 use minotty_tests::isolated::IsolatedServer;
 use minotty_tests::relay::Relay;
-use minotty_tests::slots::open_once_a_slot_frees;
+use minotty_tests::slots::plays_once_a_slot_frees;
 use minotty_tests::{Connection, Login, TestServer};
 use rand::Rng;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -268,17 +268,7 @@ fn stalled_limits() -> Limits {
 /// Within 10 s another guest (bo) gets in and reaches the main menu: the server's one slot
 /// was freed.
 async fn slot_is_free(server: &TestServer) -> Result {
-    let again = open_once_a_slot_frees(
-        server.addr,
-        "bo",
-        Login::Guest,
-        Duration::from_secs(10),
-        "the slot was not freed",
-    )
-    .await?;
-    let mut t = again.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    plays_once_a_slot_frees(server.addr, "bo", Login::Guest, Duration::from_secs(10)).await
 }
 
 /// A logged-in player stalls its window and goes idle: the game ends, the connection is given

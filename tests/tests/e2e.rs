@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use minotty_server::Limits;
 use minotty_tests::menu::{ada_at_the_menu, ada_at_the_modes};
-use minotty_tests::slots::open_once_a_slot_frees;
+use minotty_tests::slots::{open_once_a_slot_frees, plays_once_a_slot_frees};
 use minotty_tests::{Connection, Login, TestServer, WAIT, board, keys};
 
 type Result = anyhow::Result<()>;
@@ -339,17 +339,7 @@ async fn a_vanished_client_frees_its_slot() -> Result {
     // No quit, no disconnect message: the client just goes away mid-game.
     drop(s);
     drop(conn);
-    let next = open_once_a_slot_frees(
-        server.addr,
-        "next",
-        Login::Key,
-        WAIT,
-        "the slot was not freed",
-    )
-    .await?;
-    let mut t = next.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    plays_once_a_slot_frees(server.addr, "next", Login::Key, WAIT).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
