@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub mod across;
 pub mod autoplay;
 pub mod board;
 pub mod cluster;

@@ -10,11 +10,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use minotty_tests::across::match_across;
 use minotty_tests::autoplay::{K_ENTER, kitty_tap, kitty_text};
 use minotty_tests::cluster::{Instance, two_instances};
-use minotty_tests::versus::{
-    create_room, drop_piece, fields, guest, registered, start_match, versus_item, wait_for_play,
-};
+use minotty_tests::versus::{drop_piece, fields, guest, registered, versus_item, wait_for_play};
 use minotty_tests::{Connection, Login, PtySession, WAIT};
 
 /// How long the tests let a drain run (longer than any match here lasts).
@@ -249,12 +248,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let (_c3, mut cat) = registered(a.addr, "cat").await.expect("cat on A");
     let (_c4, mut dan) = registered(b.addr, "dan").await.expect("dan on B");
     ranked_pair(&mut cat, &mut dan).await;
-    let (_c5, mut eve) = guest(a.addr, "eve").await.expect("eve on A");
-    let (_c6, mut fay) = guest(b.addr, "fay").await.expect("fay on B");
-    let code = create_room(&mut eve, false, 2).await.expect("a room on A");
-    start_match(&mut eve, &mut fay, &code)
-        .await
-        .expect("fay joins from B, eve starts, both play");
+    let ((_c5, mut eve), (_c6, mut fay), code) = match_across(a.addr, b.addr, "eve", "fay").await;
     let (_c7, mut ivy) = guest(b.addr, "ivy").await.expect("ivy on B");
     versus_item(&mut ivy, 3).await.expect("watch by code");
     ivy.pump_for(Duration::from_millis(100)).await;

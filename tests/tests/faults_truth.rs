@@ -12,13 +12,14 @@
 
 use std::time::Duration;
 
+use minotty_tests::across::match_across;
 use minotty_tests::cluster::{Instance, Links, Shared, two_instances, two_linked_instances};
 use minotty_tests::peer::KeyedPeer;
 use minotty_tests::rows::count;
 use minotty_tests::versus::{
-    create_room, guest, ranked_pair, registered, start_match, versus_item, wait_for_play,
+    create_room, guest, ranked_pair, registered, versus_item, wait_for_play,
 };
-use minotty_tests::{Connection, PtySession, WAIT};
+use minotty_tests::{PtySession, WAIT};
 use sqlx::Connection as _;
 
 /// How long B's NATS link stalls: well past the 3 s after which instances give each other up.
@@ -106,27 +107,6 @@ async fn linked(test: &str) -> Option<(Shared, Instance, Instance, Links)> {
         .expect("nats-server, a database and two linked instances")
 }
 
-/// An unranked match across the instances: guest `owner` makes a room on A, guest `joiner`
-/// joins it from B, and it starts.
-async fn match_across(
-    a: &Instance,
-    b: &Instance,
-    owner: &str,
-    joiner: &str,
-) -> ((Connection, PtySession), (Connection, PtySession)) {
-    let (co, mut o) = guest(a.addr, owner)
-        .await
-        .unwrap_or_else(|e| panic!("{owner} on A: {e:#}"));
-    let (cj, mut j) = guest(b.addr, joiner)
-        .await
-        .unwrap_or_else(|e| panic!("{joiner} on B: {e:#}"));
-    let code = create_room(&mut o, false, 2).await.expect("a room on A");
-    start_match(&mut o, &mut j, &code)
-        .await
-        .unwrap_or_else(|e| panic!("{joiner} joins from B, the match starts: {e:#}"));
-    ((co, o), (cj, j))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     let test = "a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated";
@@ -186,7 +166,7 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     // ---- unranked: cid's room on A, dan joins from B ----
     // B is back in the cluster (its heartbeats reach A again).
     wait_logged(&a, "an instance joined the cluster", 2).await;
-    let ((_cc, mut cid), (_cd, mut dan)) = match_across(&a, &b, "cid", "dan").await;
+    let ((_cc, mut cid), (_cd, mut dan), _) = match_across(a.addr, b.addr, "cid", "dan").await;
     pump_both(&mut cid, &mut dan, Duration::from_millis(500)).await;
     links.nats_b.stall();
     pump_both(&mut cid, &mut dan, PARTITION).await;
@@ -363,7 +343,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
-    let ((_cc, mut cid), (_cd, mut dan)) = match_across(&a, &b, "cid", "dan").await;
+    let ((_cc, mut cid), (_cd, mut dan), _) = match_across(a.addr, b.addr, "cid", "dan").await;
     let at = (log(&a).len(), log(&b).len());
     for l in links.nats() {
         l.cut();
@@ -395,7 +375,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     wait_logged(&a, "an instance joined the cluster", 2).await;
     wait_logged(&b, "an instance joined the cluster", 2).await;
     // New players on each (fresh sessions, at the main menu).
-    let ((_ce, _eve), (_cf, _fay)) = match_across(&a, &b, "eve", "fay").await;
+    let ((_ce, _eve), (_cf, _fay), _) = match_across(a.addr, b.addr, "eve", "fay").await;
     assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
     drop((a, b, links));
     shared.release().await.expect("drops the database");
