@@ -22,6 +22,7 @@ use minotty_store::Store;
 use minotty_store::spool::{Record, format};
 use minotty_store::{FinishedGame, NewMatch};
 use minotty_tests::faults::Link;
+use minotty_tests::rows::games_once_stored;
 use minotty_tests::serve::{serve_command, spawn_accepting};
 use minotty_tests::versus::{create_room, drop_piece, guest, start_match};
 use minotty_tests::{Connection, Login, PtySession, WAIT, WELCOME, keys, new_key};
@@ -163,14 +164,7 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
         .account_by_name(&PlayerName::parse("spooler")?)
         .await?
         .context("the player is registered")?;
-    let mut stored = Vec::new();
-    for _ in 0..200 {
-        stored = direct.recent_games(account.id, 10).await?;
-        if !stored.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let stored = games_once_stored(&direct, account.id).await?;
     assert_eq!(stored.len(), 1, "the first game is stored");
 
     // The database goes away; two more games end.

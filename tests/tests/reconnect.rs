@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use minotty_server::Limits;
+use minotty_tests::rows::games_once_stored;
 use minotty_tests::{Connection, Key, Login, PtySession, TestServer, WAIT, board, keys, new_key};
 
 type Result = anyhow::Result<()>;
@@ -133,14 +134,7 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
         .account_by_name(&minotty_domain::PlayerName::parse("ada")?)
         .await?
         .expect("ada is registered");
-    let mut games = Vec::new();
-    for _ in 0..50 {
-        games = store.recent_games(account.id, 10).await?;
-        if !games.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let games = games_once_stored(&store, account.id).await?;
     assert_eq!(games.len(), 1, "one game, the resumed one");
     let game = &games[0];
     assert_eq!(game.mode, minotty_engine::ModeKind::Marathon);
