@@ -17,6 +17,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub mod across;
 pub mod autoplay;
 pub mod board;
 pub mod cluster;
@@ -24,10 +25,15 @@ pub mod faults;
 pub mod fuzz;
 pub mod isolated;
 pub mod keys;
+pub mod menu;
+pub mod peer;
 pub mod postgres;
 pub mod procfs;
 mod pty;
 pub mod relay;
+pub mod rows;
+pub mod serve;
+pub mod slots;
 pub mod tmux;
 pub mod versus;
 

@@ -21,6 +21,9 @@ pub struct Relay {
     pub down: Arc<AtomicU64>,
     /// Set: nothing is passed on either way any more.
     pub frozen: Arc<AtomicBool>,
+    /// Set: the client's bytes still pass, the server's are read and dropped (a client that
+    /// never hears the server's side of a key exchange).
+    pub muted: Arc<AtomicBool>,
     /// Reads from the server while frozen (what it sent a silent peer, e.g. keepalives).
     pub held_reads: Arc<AtomicU64>,
     /// Becomes `true` when the server closed its side.
@@ -34,6 +37,8 @@ impl Relay {
         let up = Arc::new(AtomicU64::new(0));
         let down = Arc::new(AtomicU64::new(0));
         let frozen = Arc::new(AtomicBool::new(false));
+        let muted = Arc::new(AtomicBool::new(false));
+        let muted2 = Arc::clone(&muted);
         let held_reads = Arc::new(AtomicU64::new(0));
         let held = Arc::clone(&held_reads);
         let (closed_tx, server_closed) = tokio::sync::watch::channel(false);
@@ -72,7 +77,7 @@ impl Relay {
                 }
                 if frozen2.load(Ordering::Relaxed) {
                     held.fetch_add(1, Ordering::Relaxed);
-                } else {
+                } else if !muted2.load(Ordering::Relaxed) {
                     down2.fetch_add(n as u64, Ordering::Relaxed);
                     let _ = cw.write_all(&buf[..n]).await;
                 }
@@ -84,6 +89,7 @@ impl Relay {
             up,
             down,
             frozen,
+            muted,
             held_reads,
             server_closed,
         })

@@ -1,6 +1,7 @@
 //! The real OpenSSH client inside a tmux server of the test's own (`tmux -L NAME`), read with
 //! `capture-pane` and typed at with `send-keys`, as a player's terminal.
 
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -71,6 +72,11 @@ impl Tmux {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+
+    /// Waits (blocking) until the screen shows `text`; returns that screen.
+    pub fn wait_for(&self, text: &str, within: Duration) -> anyhow::Result<String> {
+        self.wait_until(&format!("{text:?}"), within, |s| s.contains(text))
+    }
 }
 
 impl Drop for Tmux {
@@ -85,4 +91,50 @@ pub fn have(program: &str, arg: &str) -> bool {
         .arg(arg)
         .output()
         .is_ok_and(|o| o.status.success() || !o.stderr.is_empty())
+}
+
+/// Whether the OpenSSH client can be driven in tmux here (tmux, ssh and ssh-keygen run); if
+/// not, says that the test is skipped.
+pub fn ssh_in_tmux_available() -> bool {
+    let ok = have("tmux", "-V") && have("ssh", "-V") && have("ssh-keygen", "--help");
+    if !ok {
+        eprintln!("skipped: needs tmux, ssh and ssh-keygen");
+    }
+    ok
+}
+
+/// A fresh ed25519 key (no passphrase) for the OpenSSH client, in a directory of its own that
+/// is removed when dropped.
+#[derive(Debug)]
+pub struct ClientKey {
+    dir: tempfile::TempDir,
+}
+
+impl ClientKey {
+    /// Makes the key with `ssh-keygen`.
+    pub fn new() -> anyhow::Result<ClientKey> {
+        let dir = tempfile::tempdir()?;
+        let made = Command::new("ssh-keygen")
+            .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+            .arg(dir.path().join("id"))
+            .status()?;
+        anyhow::ensure!(made.success(), "ssh-keygen failed");
+        Ok(ClientKey { dir })
+    }
+
+    /// The private key's file.
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("id")
+    }
+
+    /// The shell line for a tmux session: OpenSSH (a PTY forced, no host key kept, errors
+    /// only, never asking) logs in as ada to 127.0.0.1:`port` with this key; `then` follows
+    /// the host as written (" doctor; sleep 60" runs `doctor`, "; sleep 60" the shell).
+    pub fn ssh_as_ada(&self, port: u16, then: &str) -> String {
+        format!(
+            "ssh -tt -p {port} -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+             -o LogLevel=ERROR -o BatchMode=yes ada@127.0.0.1{then}",
+            self.path().display()
+        )
+    }
 }

@@ -12,6 +12,7 @@ use minotty_server::Limits;
 use minotty_server::budget::{INPUT_BYTES_BURST, INPUT_BYTES_PER_SEC};
 use minotty_server::resize::RESIZE_QUIET;
 use minotty_tests::relay::Relay;
+use minotty_tests::slots::plays_once_a_slot_frees;
 use minotty_tests::{Connection, Login, TestServer, WAIT, keys};
 use russh::ChannelMsg;
 use tokio::io::AsyncReadExt;
@@ -230,19 +231,7 @@ async fn a_client_that_ignores_the_channel_close_loses_its_connection() -> Resul
     println!("connection closed {took:?} after the client went silent (idle timeout 2 s)");
     // Its slot is freed with it (the server waits at most 2 s more for its own goodbye):
     // another connection from the same address (limit 1) gets in.
-    let deadline = Instant::now() + WAIT;
-    let again = loop {
-        match Connection::open(server.addr, "bo", Login::Guest).await {
-            Ok(again) => break again,
-            Err(_) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(250)).await;
-            }
-            Err(e) => return Err(e.context("the slot was not freed")),
-        }
-    };
-    let mut t = again.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    plays_once_a_slot_frees(server.addr, "bo", Login::Guest, WAIT).await
 }
 
 /// A paused solo game idles out like a menu: the player is disconnected with the usual note.

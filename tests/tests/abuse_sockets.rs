@@ -16,6 +16,7 @@ use minotty_server::metrics::METRICS;
 use minotty_server::ssh::limits::Startups;
 use minotty_tests::isolated::IsolatedServer;
 use minotty_tests::relay::Relay;
+use minotty_tests::slots::plays_once_a_slot_frees;
 use minotty_tests::{Connection, Login, TestServer};
 use rand::Rng;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -267,17 +268,7 @@ fn stalled_limits() -> Limits {
 /// Within 10 s another guest (bo) gets in and reaches the main menu: the server's one slot
 /// was freed.
 async fn slot_is_free(server: &TestServer) -> Result {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let again = loop {
-        match Connection::open(server.addr, "bo", Login::Guest).await {
-            Ok(again) => break again,
-            Err(_) if Instant::now() < deadline => sleep(Duration::from_millis(250)).await,
-            Err(e) => return Err(e.context("the slot was not freed")),
-        }
-    };
-    let mut t = again.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    plays_once_a_slot_frees(server.addr, "bo", Login::Guest, Duration::from_secs(10)).await
 }
 
 /// A logged-in player stalls its window and goes idle: the game ends, the connection is given
@@ -321,48 +312,6 @@ async fn a_stalled_player_loses_its_socket_at_shutdown() -> Result {
     Ok(())
 }
 
-/// A relay that passes the client's bytes on but, once `mute` is set, none of the server's
-/// (reading and dropping them); `server_closed` becomes true when the server closes its side.
-async fn muting_relay(
-    server: std::net::SocketAddr,
-) -> anyhow::Result<(
-    std::net::SocketAddr,
-    Arc<AtomicBool>,
-    tokio::sync::watch::Receiver<bool>,
-)> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let addr = listener.local_addr()?;
-    let mute = Arc::new(AtomicBool::new(false));
-    let (closed_tx, closed) = tokio::sync::watch::channel(false);
-    let muted = Arc::clone(&mute);
-    tokio::spawn(async move {
-        let Ok((client, _)) = listener.accept().await else {
-            return;
-        };
-        let Ok(upstream) = TcpStream::connect(server).await else {
-            return;
-        };
-        let (mut cr, mut cw) = client.into_split();
-        let (mut ur, mut uw) = upstream.into_split();
-        tokio::spawn(async move {
-            let _ = tokio::io::copy(&mut cr, &mut uw).await;
-            // The client never closes its side first in these tests.
-            std::future::pending::<()>().await;
-        });
-        let mut buf = vec![0u8; 64 << 10];
-        while let Ok(n) = ur.read(&mut buf).await {
-            if n == 0 {
-                break;
-            }
-            if !muted.load(Ordering::Relaxed) && cw.write_all(&buf[..n]).await.is_err() {
-                break;
-            }
-        }
-        let _ = closed_tx.send(true);
-    });
-    Ok((addr, mute, closed))
-}
-
 /// A logged-in client (no channel: `ssh -N`) starts a key re-exchange and never finishes it
 /// (the server's KEXINIT never reaches it). The connection is closed as having nothing to
 /// play, but russh sends no disconnect during a key exchange: before, the server freed the
@@ -375,12 +324,15 @@ async fn a_client_stalling_a_rekey_loses_its_socket_and_its_slot() -> Result {
         ..stalled_limits()
     })
     .await?;
-    let (relay, mute, mut server_closed) = muting_relay(server.addr).await?;
-    let conn = Connection::open(relay, "eve", Login::Guest).await?;
-    mute.store(true, Ordering::Relaxed);
+    let mut relay = Relay::start(server.addr).await?;
+    let conn = Connection::open(relay.addr, "eve", Login::Guest).await?;
+    relay.muted.store(true, Ordering::Relaxed);
     conn.handle.rekey_soon().await?;
-    timeout(Duration::from_secs(30), server_closed.wait_for(|c| *c))
-        .await
-        .context("the server kept the socket of a client stalling its rekey for 30 s")??;
+    timeout(
+        Duration::from_secs(30),
+        relay.server_closed.wait_for(|c| *c),
+    )
+    .await
+    .context("the server kept the socket of a client stalling its rekey for 30 s")??;
     slot_is_free(&server).await
 }

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use minotty_tests::across::match_across;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::cluster::{Instance, two_instances};
 use minotty_tests::versus::{
@@ -48,12 +49,7 @@ type Player = (Connection, PtySession);
 /// ann (on A) and dan (on B) play a match in ann's room on A, and bob (registered, on B) waits
 /// in the ranked queue, which A leads; and the room's code.
 async fn match_on_a_and_bob_queued(a: &Instance, b: &Instance) -> (Player, Player, Player, String) {
-    let (ca, mut ann) = guest(a.addr, "ann").await.expect("ann on A");
-    let (cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut ann, false, 2).await.expect("a room on A");
-    start_match(&mut ann, &mut dan, &code)
-        .await
-        .expect("dan joins, readies, ann starts, both play");
+    let ((ca, ann), (cd, dan), code) = match_across(a.addr, b.addr, "ann", "dan").await;
     let (cb, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
     versus_item(&mut bob, 0).await.expect("bob queues");
     bob.wait_for_text("1500", WAIT).await.expect("bob waits");

@@ -15,6 +15,8 @@ use minotty_protocol::{Progress, Report};
 use minotty_server::cluster::wire::{self, Heartbeat, JoinReq, ToProxy, WireRoom};
 use minotty_tests::WAIT;
 use minotty_tests::cluster::{Instance, Nats, nats_available, server_binary, two_instances};
+use minotty_tests::peer::KeyedPeer;
+use minotty_tests::rows::count;
 use minotty_tests::versus::{registered, versus_item, wait_for_play};
 use sqlx::Connection as _;
 
@@ -62,17 +64,6 @@ fn instance_connections(connz: &str) -> Vec<u64> {
         .collect();
     cids.sort_unstable();
     cids
-}
-
-async fn count(db: &str, table: &str) -> i64 {
-    sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(db)
-        .await
-        .expect("the database");
-    sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}"))
-        .fetch_one(&mut conn)
-        .await
-        .expect("counts")
 }
 
 async fn player_id(db: &str, name: &str) -> i64 {
@@ -369,7 +360,6 @@ async fn without_nats_credentials_or_cluster_key_an_instance_refuses_to_start() 
 /// verifies; none comes, so the match is stored unrated and no rating changes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
-    use minotty_server::cluster::auth::{Auth, ClusterKey};
     use minotty_server::cluster::wire::JoinRep;
     let Some((shared, a, b)) = two_instances(
         "a_forged_result_from_an_instance_with_the_key_changes_no_rating",
@@ -380,48 +370,21 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
     .expect("nats-server, a database and two instances") else {
         return;
     };
-    let rogue = minotty_server::cluster::connect::connect(&shared.nats.url, None, None, "rogue")
+    let mut rogue = KeyedPeer::connect(&shared.nats.url, "rogue")
         .await
         .expect("NATS");
-    // One seal for everything the rogue sends: its sequence numbers are one series.
-    let seal = std::sync::Arc::new(Auth::new(
-        ClusterKey::new(minotty_tests::cluster::CLUSTER_KEY).expect("long enough"),
-        "rogue",
-    ));
-    let now_ms = || {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
-    };
-    let ids = instance_ids(&rogue).await;
+    let ids = instance_ids(&rogue.nats).await;
     let (_ca, _ann) = registered(a.addr, "ann").await.expect("ann on A");
     let (_cb, _bob) = registered(b.addr, "bob").await.expect("bob on B");
     let ann_id = player_id(&shared.db, "ann").await;
     let bob_id = player_id(&shared.db, "bob").await;
     let mut news = rogue
+        .nats
         .subscribe("minotty.inst.rogue.>")
         .await
         .expect("subscribe");
     // The rogue instance beats (the youngest: it does not lead).
-    let beats = {
-        let rogue = rogue.clone();
-        let seal = std::sync::Arc::clone(&seal);
-        tokio::spawn(async move {
-            loop {
-                let beat = wire::encode(&Heartbeat {
-                    id: "rogue".into(),
-                    started: i64::MAX,
-                    draining: false,
-                    prefix: b'Z',
-                })
-                .expect("encodes");
-                let sealed = seal.seal(wire::HEARTBEAT, &beat, now_ms());
-                let _ = rogue.publish(wire::HEARTBEAT, sealed.into()).await;
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    rogue.beat().await;
     // Both accounts into the queue of whichever instance admits them (the leader pairs).
     let mut pids = Vec::new();
     for (mid, account, name) in [(1u64, ann_id, "ann"), (2, bob_id, "bob")] {
@@ -438,23 +401,11 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
         for id in &ids {
             let subject = wire::queue_subject(id);
             let body = wire::encode(&req).expect("encodes");
-            let sealed = seal.seal(&subject, &body, now_ms());
-            let reply = tokio::time::timeout(
-                Duration::from_secs(2),
-                rogue.request(subject, sealed.into()),
-            )
-            .await
-            .expect("an answer")
-            .expect("a reply");
-            let opened = seal
-                .open(
-                    &reply.subject,
-                    &reply.payload,
-                    now_ms(),
-                    tokio::time::Instant::now(),
-                )
-                .expect("sealed by the instance");
-            if let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", opened.body) {
+            let opened = rogue
+                .request(subject, &body, Duration::from_secs(2))
+                .await
+                .expect("an answer sealed by the instance");
+            if let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", &opened.body) {
                 admitted = Some((id.clone(), pid));
                 break;
             }
@@ -483,10 +434,7 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
     });
     let subject = wire::proxy_subject(owner, minotty_server::versus::MemberId(*bob_pid));
     let body = wire::encode(&lost).expect("encodes");
-    rogue
-        .publish(subject.clone(), seal.seal(&subject, &body, now_ms()).into())
-        .await
-        .expect("publish");
+    rogue.publish(subject, &body).await.expect("publish");
     // The match is stored (after the replays' grace time), unrated.
     let deadline = tokio::time::Instant::now() + WAIT;
     while count(&shared.db, "matches").await == 0 {
@@ -514,7 +462,7 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
         .await
         .expect("counts");
     assert_eq!(ranked, 0);
-    beats.abort();
+    drop(rogue);
     drop((a, b));
     shared.release().await.expect("drops the database");
 }

@@ -3,97 +3,24 @@
 //! `doctor` without a PTY (a plain report, nothing asked), a terminal that answers nothing
 //! (every check gives up at its deadline), and a client that floods made-up replies.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
+use minotty_tests::tmux::{ClientKey, Tmux, ssh_in_tmux_available};
 use minotty_tests::{Connection, Login, TestServer, WAIT};
 
 type Result = anyhow::Result<()>;
 
-/// A tmux server of the test's own (its socket name), killed when dropped.
-struct Tmux(String);
-
-impl Tmux {
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("tmux");
-        // A test run from inside tmux starts a server of its own all the same.
-        c.env_remove("TMUX").args(["-L", &self.0]);
-        c
-    }
-
-    fn screen(&self) -> anyhow::Result<String> {
-        let out = self
-            .cmd()
-            .args(["capture-pane", "-p", "-t", "t"])
-            .output()?;
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    }
-
-    fn wait_for(&self, text: &str, within: Duration) -> anyhow::Result<String> {
-        let deadline = Instant::now() + within;
-        loop {
-            let screen = self.screen()?;
-            if screen.contains(text) {
-                return Ok(screen);
-            }
-            if Instant::now() >= deadline {
-                bail!("{text:?} did not show; screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").output();
-    }
-}
-
-fn have(program: &str, arg: &str) -> bool {
-    Command::new(program)
-        .arg(arg)
-        .output()
-        .is_ok_and(|o| o.status.success() || !o.stderr.is_empty())
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ssh_t_doctor_inside_tmux_finds_tmux_and_shows_keyboard_and_sync() -> Result {
-    if !(have("tmux", "-V") && have("ssh", "-V") && have("ssh-keygen", "--help")) {
-        eprintln!("skipped: needs tmux, ssh and ssh-keygen");
+    if !ssh_in_tmux_available() {
         return Ok(());
     }
     let server = TestServer::start().await?;
-    let dir = tempfile::tempdir()?;
-    let key = dir.path().join("id");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key)
-        .status()?;
-    anyhow::ensure!(made.success(), "ssh-keygen failed");
-    let ssh = format!(
-        "ssh -tt -p {} -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-         -o LogLevel=ERROR -o BatchMode=yes ada@127.0.0.1 doctor; echo '[ssh exited]'; sleep 60",
-        server.addr.port(),
-        key.display()
-    );
-    let tmux = Tmux(format!("minotty-doctor-{}", std::process::id()));
-    let started = tmux
-        .cmd()
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            "100",
-            "-y",
-            "32",
-            &ssh,
-        ])
-        .status()?;
-    anyhow::ensure!(started.success(), "tmux did not start");
+    let key = ClientKey::new()?;
+    let ssh = key.ssh_as_ada(server.addr.port(), " doctor; echo '[ssh exited]'; sleep 60");
+    let name = format!("minotty-doctor-{}", std::process::id());
+    let tmux = Tmux::start(&name, 100, 32, &ssh)?;
 
     let screen = tokio::task::spawn_blocking(move || {
         let screen = tmux.wait_for("Multiplexer", WAIT)?;
@@ -136,7 +63,7 @@ async fn ssh_t_doctor_inside_tmux_finds_tmux_and_shows_keyboard_and_sync() -> Re
     assert!(line("Round trip")?.contains("samples"), "{screen}");
     assert!(line("Glyph widths")?.contains("[ok]"), "{screen}");
     // q ends the session and gives the terminal back.
-    tmux.cmd().args(["send-keys", "-t", "t", "q"]).status()?;
+    tmux.send(&["q"])?;
     let after = tokio::task::spawn_blocking(move || tmux.wait_for("[ssh exited]", WAIT)).await??;
     assert!(!after.contains("TERMINAL DOCTOR"), "{after}");
     Ok(())

@@ -3,6 +3,8 @@
 use std::time::Duration;
 
 use minotty_server::Limits;
+use minotty_tests::menu::{ada_at_the_menu, ada_at_the_modes};
+use minotty_tests::slots::{open_once_a_slot_frees, plays_once_a_slot_frees};
 use minotty_tests::{Connection, Login, TestServer, WAIT, board, keys};
 
 type Result = anyhow::Result<()>;
@@ -22,9 +24,7 @@ fn position(screen: &vt100::Screen, text: &str) -> Option<(usize, usize)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn menu_shows_with_the_players_name() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     s.wait_for_text("ada", WAIT).await?;
     assert!(
         s.screen().alternate_screen(),
@@ -118,11 +118,7 @@ fn stat(screen: &vt100::Screen, label: &str) -> Option<u64> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_combo_mode_b_hands_the_game_to_the_bot_and_back() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
-    s.send(keys::ENTER).await?;
-    s.wait_for_text("40 Lines", WAIT).await?;
+    let (_conn, mut s) = ada_at_the_modes(&server).await?;
     for _ in 0..5 {
         s.send(keys::DOWN).await?; // 40 lines, marathon, ultra, master, cheese: combo
     }
@@ -149,9 +145,7 @@ async fn in_combo_mode_b_hands_the_game_to_the_bot_and_back() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_resize_redraws_at_the_new_size() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(80, 30).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 80, 30).await?;
     let small = position(s.screen(), "Play");
 
     s.resize(160, 50).await?;
@@ -190,9 +184,7 @@ async fn a_window_too_small_pauses_a_solo_game() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_window_too_small_shows_the_enlarge_message() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     s.resize(40, 12).await?;
     s.wait_for_text("enlarge", WAIT).await?;
     s.resize(100, 40).await?;
@@ -216,9 +208,7 @@ async fn a_window_too_small_shows_the_enlarge_message() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quitting_ends_the_session_and_restores_the_terminal() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     assert!(s.screen().alternate_screen());
     let status = s.quit().await?;
     assert_eq!(status, Some(0));
@@ -332,14 +322,7 @@ async fn the_per_address_limit_turns_clients_away_with_a_message() -> Result {
 
     // A slot frees when a client leaves.
     first.close().await;
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        match Connection::open(server.addr, "d", Login::Key).await {
-            Ok(_) => break,
-            Err(e) if tokio::time::Instant::now() > deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-        }
-    }
+    open_once_a_slot_frees(server.addr, "d", Login::Key, WAIT, "the slot was not freed").await?;
     Ok(())
 }
 
@@ -356,17 +339,7 @@ async fn a_vanished_client_frees_its_slot() -> Result {
     // No quit, no disconnect message: the client just goes away mid-game.
     drop(s);
     drop(conn);
-    let deadline = tokio::time::Instant::now() + WAIT;
-    let next = loop {
-        match Connection::open(server.addr, "next", Login::Key).await {
-            Ok(conn) => break conn,
-            Err(e) if tokio::time::Instant::now() > deadline => return Err(e),
-            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-        }
-    };
-    let mut t = next.play(100, 40).await?;
-    t.skip_welcome().await?;
-    Ok(())
+    plays_once_a_slot_frees(server.addr, "next", Login::Key, WAIT).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -392,9 +365,7 @@ async fn a_full_server_says_so() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lone_escape_is_the_escape_key() -> Result {
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     s.send(keys::ENTER).await?;
     s.wait_for_text("Clear 40 lines", WAIT).await?;
     // An arrow key split across two packets is one key (Down: the next mode's description),
@@ -454,9 +425,7 @@ async fn idle_players_are_disconnected_with_a_message() -> Result {
         ..Limits::default()
     };
     let server = TestServer::start_with(limits).await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     assert_eq!(s.wait_closed(WAIT).await?, Some(0));
     assert!(!s.screen().alternate_screen());
     assert!(s.contents().contains("without input"), "{}", s.contents());
@@ -466,9 +435,7 @@ async fn idle_players_are_disconnected_with_a_message() -> Result {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_restores_every_players_terminal() -> Result {
     let mut server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
+    let (_conn, mut s) = ada_at_the_menu(&server, 100, 40).await?;
     let conn2 = Connection::open(server.addr, "bo", Login::Key).await?;
     let mut t = conn2.play(100, 40).await?;
     t.start_40_lines().await?;

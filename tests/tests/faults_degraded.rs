@@ -11,13 +11,14 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use minotty_tests::cluster::{http_get, server_binary, two_linked_instances};
+use minotty_tests::cluster::{Instance, http_get, two_linked_instances};
 use minotty_tests::faults::Link;
-use minotty_tests::{Connection, Login, PtySession, WELCOME, keys, new_key};
+use minotty_tests::serve::{serve_command, spawn_accepting};
+use minotty_tests::{Connection, Key, Login, PtySession, WELCOME, keys, new_key};
 
 type Result = anyhow::Result<()>;
 
@@ -54,30 +55,9 @@ async fn serve(db: &str) -> anyhow::Result<Served> {
     let addr = free_addr()?;
     let metrics = free_addr()?;
     let log = dir.path().join("server.log");
-    let out = std::fs::File::create(&log)?;
-    let mut child = Command::new(server_binary()?)
-        .arg("serve")
-        .args(["--listen", &addr.to_string(), "--db", db])
-        .arg("--host-key")
-        .arg(dir.path().join("host_key"))
-        .args(["--metrics-listen", &metrics.to_string()])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(out.try_clone()?)
-        .stderr(out)
-        .spawn()
-        .context("starting minotty serve")?;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(addr).await.is_err() {
-        if let Some(status) = child.try_wait()? {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            bail!("minotty serve exited ({status}):\n{text}");
-        }
-        if tokio::time::Instant::now() >= deadline {
-            bail!("minotty serve does not accept connections");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let mut cmd = serve_command(addr, db, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--metrics-listen", &metrics.to_string()]);
+    let child = spawn_accepting(cmd, addr, &log, Duration::from_secs(30)).await?;
     Ok(Served {
         addr,
         metrics,
@@ -130,15 +110,25 @@ async fn server_behind_link(tag: &str) -> anyhow::Result<Option<(Served, Link, S
     Ok(Some((server, link, db)))
 }
 
-/// Registers `name` with `key` on the welcome screen, forfeits one game of 40 Lines (stored,
-/// unranked) and quits.
-async fn register_with_a_game(addr: SocketAddr, name: &str, key: minotty_tests::Key) -> Result {
+/// `name` with a new `key`: the welcome screen, Enter, until "Hello, name!" shows.
+async fn sign_up(
+    addr: SocketAddr,
+    name: &str,
+    key: Key,
+) -> anyhow::Result<(Connection, PtySession)> {
     let conn = Connection::open(addr, name, Login::With(key)).await?;
     let mut s = conn.play(100, 40).await?;
     s.wait_for_text(WELCOME, OUTAGE_WAIT).await?;
     s.send(keys::ENTER).await?;
     s.wait_for_text(&format!("Hello, {name}!"), OUTAGE_WAIT)
         .await?;
+    Ok((conn, s))
+}
+
+/// Registers `name` with `key` on the welcome screen, forfeits one game of 40 Lines (stored,
+/// unranked) and quits.
+async fn register_with_a_game(addr: SocketAddr, name: &str, key: Key) -> Result {
+    let (conn, mut s) = sign_up(addr, name, key).await?;
     forfeit_a_game(&mut s).await?;
     s.wait_until("the server's word on the game", OUTAGE_WAIT, |sc| {
         let text = sc.contents();
@@ -177,6 +167,14 @@ async fn profile(s: &mut PtySession) -> anyhow::Result<String> {
     })
     .await?;
     Ok(s.contents())
+}
+
+/// `name` signs up with `key` (the welcome screen, Enter: "Hello, name!"), then quits.
+async fn signed_up(addr: SocketAddr, name: &str, key: Key) -> Result {
+    let (conn, mut s) = sign_up(addr, name, key).await?;
+    let _ = s.quit().await;
+    conn.close().await;
+    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -223,13 +221,7 @@ async fn a_guest_for_now_retries_from_the_menu_and_nothing_is_stored_meanwhile()
         return Ok(());
     };
     let key = new_key();
-    let conn = Connection::open(server.addr, "tabby", Login::With(key.clone())).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.wait_for_text(WELCOME, OUTAGE_WAIT).await?;
-    s.send(keys::ENTER).await?;
-    s.wait_for_text("Hello, tabby!", OUTAGE_WAIT).await?;
-    let _ = s.quit().await;
-    conn.close().await;
+    signed_up(server.addr, "tabby", key.clone()).await?;
 
     // The probe alone finds the outage (no one logs in yet).
     link.cut();
@@ -285,6 +277,25 @@ async fn a_new_key_during_the_outage_gets_the_welcome_screen_once_the_database_i
     minotty_tests::postgres::drop_database(&db).await
 }
 
+/// B's `/health` says ok; B's NATS link (`nats_b`) broken by `break_link` (cut, or stalled):
+/// B's `/health` says NATS is unreachable and its NATS gauge is 0, while A (still reaching
+/// NATS) says ok; the link mended, B's `/health` says ok again.
+async fn b_degraded_until_its_nats_link_mends(
+    a: &Instance,
+    b: &Instance,
+    nats_b: &Link,
+    break_link: fn(&Link),
+) -> Result {
+    health_becomes(b.metrics, "ok").await?;
+    break_link(nats_b);
+    health_becomes(b.metrics, "degraded: NATS unreachable").await?;
+    assert_eq!(metric(b.metrics, NATS_UP).await?, Some(0));
+    // A still reaches NATS.
+    assert_eq!(http_get(a.metrics, "/health").await?.trim(), "ok");
+    nats_b.mend();
+    health_becomes(b.metrics, "ok").await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_instance_without_nats_says_degraded_until_the_link_returns() -> Result {
     let test = "an_instance_without_nats_says_degraded_until_the_link_returns";
@@ -293,14 +304,7 @@ async fn an_instance_without_nats_says_degraded_until_the_link_returns() -> Resu
     else {
         return Ok(());
     };
-    health_becomes(b.metrics, "ok").await?;
-    links.nats_b.cut();
-    health_becomes(b.metrics, "degraded: NATS unreachable").await?;
-    assert_eq!(metric(b.metrics, NATS_UP).await?, Some(0));
-    // A still reaches NATS.
-    assert_eq!(http_get(a.metrics, "/health").await?.trim(), "ok");
-    links.nats_b.mend();
-    health_becomes(b.metrics, "ok").await?;
+    b_degraded_until_its_nats_link_mends(&a, &b, &links.nats_b, Link::cut).await?;
     assert_eq!(metric(b.metrics, NATS_UP).await?, Some(1));
     drop((a, b, links));
     shared.release().await
@@ -315,13 +319,7 @@ async fn a_login_during_a_database_partition_waits_and_gets_the_account() -> Res
         return Ok(());
     };
     let key = new_key();
-    let conn = Connection::open(server.addr, "calico", Login::With(key.clone())).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.wait_for_text(WELCOME, OUTAGE_WAIT).await?;
-    s.send(keys::ENTER).await?;
-    s.wait_for_text("Hello, calico!", OUTAGE_WAIT).await?;
-    let _ = s.quit().await;
-    conn.close().await;
+    signed_up(server.addr, "calico", key.clone()).await?;
 
     link.stall();
     let conn = Connection::open(server.addr, "calico", Login::With(key)).await?;
@@ -354,13 +352,7 @@ async fn an_instance_partitioned_from_nats_says_degraded_until_the_link_returns(
     else {
         return Ok(());
     };
-    health_becomes(b.metrics, "ok").await?;
-    links.nats_b.stall();
-    health_becomes(b.metrics, "degraded: NATS unreachable").await?;
-    assert_eq!(metric(b.metrics, NATS_UP).await?, Some(0));
-    assert_eq!(http_get(a.metrics, "/health").await?.trim(), "ok");
-    links.nats_b.mend();
-    health_becomes(b.metrics, "ok").await?;
+    b_degraded_until_its_nats_link_mends(&a, &b, &links.nats_b, Link::stall).await?;
     drop((a, b, links));
     shared.release().await
 }

@@ -10,11 +10,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use minotty_tests::across::match_across;
 use minotty_tests::autoplay::{K_ENTER, kitty_tap, kitty_text};
 use minotty_tests::cluster::{Instance, two_instances};
-use minotty_tests::versus::{
-    create_room, drop_piece, fields, guest, registered, start_match, versus_item, wait_for_play,
-};
+use minotty_tests::versus::{drop_piece, fields, guest, registered, versus_item, wait_for_play};
 use minotty_tests::{Connection, Login, PtySession, WAIT};
 
 /// How long the tests let a drain run (longer than any match here lasts).
@@ -183,6 +182,47 @@ async fn refused(s: &mut PtySession, item: usize, code: Option<&str>) {
     );
 }
 
+/// ann (on A) and bob (on B) registered and paired for a ranked match (in A's room).
+async fn ann_and_bob_ranked(
+    a: &Instance,
+    b: &Instance,
+) -> ((Connection, PtySession), (Connection, PtySession)) {
+    minotty_tests::versus::ranked_pair(a.addr, b.addr)
+        .await
+        .expect("ann on A and bob on B, paired for ranked")
+}
+
+/// SIGTERM to `i` (`name` in messages) in a task of its own: it drains, then stops; the task
+/// hands the instance back once it stopped (see [`drained`]).
+fn draining(mut i: Instance, name: &'static str) -> tokio::task::JoinHandle<Instance> {
+    tokio::spawn(async move {
+        i.stop()
+            .await
+            .unwrap_or_else(|e| panic!("{name} stops cleanly: {e:#}"));
+        i
+    })
+}
+
+/// The instance `stopping` stops, once it stopped (`what`: the message if it does not within
+/// 60 s).
+async fn drained(stopping: tokio::task::JoinHandle<Instance>, what: &str) -> Instance {
+    tokio::time::timeout(Duration::from_secs(60), stopping)
+        .await
+        .expect(what)
+        .expect("the stopping task")
+}
+
+/// Once the store would have had a result (6 s), neither ann nor bob is on the versus board of
+/// the instance at `addr`: the match was not rated.
+async fn ann_and_bob_not_rated(addr: std::net::SocketAddr) {
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let board = rated(addr, &["ann", "bob"], 0).await;
+    assert!(
+        board.is_empty(),
+        "an abandoned match is not rated: {board:?}"
+    );
+}
+
 /// A rolling upgrade under load. SIGTERM to B while three matches in rooms of A (two ranked,
 /// one not) each have a player of B: B waits for them all, its players can start nothing new
 /// (a spectator of B in A's room is let go at once), each match ends as its games decide
@@ -208,12 +248,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let (_c3, mut cat) = registered(a.addr, "cat").await.expect("cat on A");
     let (_c4, mut dan) = registered(b.addr, "dan").await.expect("dan on B");
     ranked_pair(&mut cat, &mut dan).await;
-    let (_c5, mut eve) = guest(a.addr, "eve").await.expect("eve on A");
-    let (_c6, mut fay) = guest(b.addr, "fay").await.expect("fay on B");
-    let code = create_room(&mut eve, false, 2).await.expect("a room on A");
-    start_match(&mut eve, &mut fay, &code)
-        .await
-        .expect("fay joins from B, eve starts, both play");
+    let ((_c5, mut eve), (_c6, mut fay), code) = match_across(a.addr, b.addr, "eve", "fay").await;
     let (_c7, mut ivy) = guest(b.addr, "ivy").await.expect("ivy on B");
     versus_item(&mut ivy, 3).await.expect("watch by code");
     ivy.pump_for(Duration::from_millis(100)).await;
@@ -229,11 +264,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
 
     // ---- SIGTERM to B ----
     let b_log = b.log.clone();
-    let stopping = tokio::spawn(async move {
-        let mut b = b;
-        b.stop().await.expect("B stops cleanly");
-        b
-    });
+    let stopping = draining(b, "B");
     ivy.wait_for_text("restarting", WAIT)
         .await
         .expect("B's spectator of a match elsewhere is let go, told why");
@@ -267,10 +298,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     );
     top_out(&mut fay).await;
     both_screens_agree(&mut eve, &mut fay, false).await;
-    let b = tokio::time::timeout(Duration::from_secs(60), stopping)
-        .await
-        .expect("B stops once its players' matches ended")
-        .expect("the stopping task");
+    let b = drained(stopping, "B stops once its players' matches ended").await;
     let log = log_of(&b);
     assert!(
         log.contains("remote_matches=3") && log.contains("drained: no match is running"),
@@ -298,10 +326,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let (_d4, mut lou) = registered(b.addr, "lou").await.expect("lou on B");
     ranked_pair(&mut mia, &mut lou).await;
     let (_d5, mut ned) = registered(a.addr, "ned").await.expect("ned on A");
-    let stopping = tokio::spawn(async move {
-        a.stop().await.expect("A stops cleanly");
-        a
-    });
+    let stopping = draining(a, "A");
     refused(&mut ned, 0, None).await;
     assert!(
         !stopping.is_finished(),
@@ -311,10 +336,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     both_screens_agree(&mut jon, &mut kit, true).await;
     top_out(&mut mia).await;
     both_screens_agree(&mut lou, &mut mia, true).await;
-    let a = tokio::time::timeout(Duration::from_secs(60), stopping)
-        .await
-        .expect("A stops once its matches ended")
-        .expect("the stopping task");
+    let a = drained(stopping, "A stops once its matches ended").await;
     assert!(
         log_of(&a).contains("local_rooms=2"),
         "A's drain counted its two rooms' matches:\n{}",
@@ -356,7 +378,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
 /// told so; it is not stored as a forfeit of B's player.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_drain_out_of_time_abandons_the_match_on_both_sides() {
-    let Some((shared, a, mut b)) = two_instances(
+    let Some((shared, a, b)) = two_instances(
         "a_drain_out_of_time_abandons_the_match_on_both_sides",
         None,
         Duration::from_secs(6),
@@ -365,13 +387,8 @@ async fn a_drain_out_of_time_abandons_the_match_on_both_sides() {
     .expect("nats-server, a database and two instances") else {
         return;
     };
-    let (_c1, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
-    let (_c2, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    ranked_pair(&mut ann, &mut bob).await;
-    let stopping = tokio::spawn(async move {
-        b.stop().await.expect("B stops cleanly");
-        b
-    });
+    let ((_c1, mut ann), (_c2, mut bob)) = ann_and_bob_ranked(&a, &b).await;
+    let stopping = draining(b, "B");
     bob.wait_for_text("abandoned", Duration::from_secs(30))
         .await
         .expect("B's player is told the match is abandoned");
@@ -388,22 +405,14 @@ async fn a_drain_out_of_time_abandons_the_match_on_both_sides() {
         text.contains("not rated") && !text.contains("You win!"),
         "{text}"
     );
-    let b = tokio::time::timeout(Duration::from_secs(60), stopping)
-        .await
-        .expect("B stops")
-        .expect("the stopping task");
+    let b = drained(stopping, "B stops").await;
     let log = log_of(&b);
     assert!(
         log.contains("remote_matches=1") && log.contains("abandoned"),
         "B's drain waited for the match, then abandoned it:\n{log}"
     );
     // Nothing was rated: neither player is on the board (once A would have stored a result).
-    tokio::time::sleep(Duration::from_secs(6)).await;
-    let board = rated(a.addr, &["ann", "bob"], 0).await;
-    assert!(
-        board.is_empty(),
-        "an abandoned match is not rated: {board:?}"
-    );
+    ann_and_bob_not_rated(a.addr).await;
     drop((a, b));
     shared.release().await.expect("drops the database");
 }
@@ -413,7 +422,7 @@ async fn a_drain_out_of_time_abandons_the_match_on_both_sides() {
 /// that the room closed).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated() {
-    let Some((shared, mut a, b)) = two_instances(
+    let Some((shared, a, b)) = two_instances(
         "an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated",
         None,
         Duration::from_secs(4),
@@ -422,13 +431,8 @@ async fn an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated
     .expect("nats-server, a database and two instances") else {
         return;
     };
-    let (_c1, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
-    let (_c2, mut bob) = registered(b.addr, "bob").await.expect("bob on B");
-    ranked_pair(&mut ann, &mut bob).await;
-    let stopping = tokio::spawn(async move {
-        a.stop().await.expect("A stops cleanly");
-        a
-    });
+    let ((_c1, _ann), (_c2, mut bob)) = ann_and_bob_ranked(&a, &b).await;
+    let stopping = draining(a, "A");
     // Told by A's room as it closes ("...: the match is abandoned, not rated"), or, should
     // that not leave A before it exits, by B once A is silent ("...: the match is not rated").
     bob.wait_until("the match is not rated", Duration::from_secs(30), |s| {
@@ -437,17 +441,9 @@ async fn an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated
     .await
     .expect("B's player is told the match in A's room is not rated");
     assert!(!bob.contents().contains("You win!"), "{}", bob.contents());
-    let a = tokio::time::timeout(Duration::from_secs(60), stopping)
-        .await
-        .expect("A stops")
-        .expect("the stopping task");
+    let a = drained(stopping, "A stops").await;
     assert!(log_of(&a).contains("local_rooms=1"), "{}", log_of(&a));
-    tokio::time::sleep(Duration::from_secs(6)).await;
-    let board = rated(b.addr, &["ann", "bob"], 0).await;
-    assert!(
-        board.is_empty(),
-        "an abandoned match is not rated: {board:?}"
-    );
+    ann_and_bob_not_rated(b.addr).await;
     drop((a, b));
     shared.release().await.expect("drops the database");
 }

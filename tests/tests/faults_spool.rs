@@ -13,7 +13,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -21,8 +21,9 @@ use minotty_domain::PlayerName;
 use minotty_store::Store;
 use minotty_store::spool::{Record, format};
 use minotty_store::{FinishedGame, NewMatch};
-use minotty_tests::cluster::server_binary;
 use minotty_tests::faults::Link;
+use minotty_tests::rows::games_once_stored;
+use minotty_tests::serve::{serve_command, spawn_accepting};
 use minotty_tests::versus::{create_room, drop_piece, guest, start_match};
 use minotty_tests::{Connection, Login, PtySession, WAIT, WELCOME, keys, new_key};
 
@@ -45,29 +46,8 @@ impl Server {
     async fn start(dir: &Path, db: &str, name: &str) -> anyhow::Result<Server> {
         let addr: SocketAddr = ([127, 0, 0, 1], free_port()?).into();
         let log = dir.join(format!("{name}.log"));
-        let out = std::fs::File::create(&log)?;
-        let mut child = Command::new(server_binary()?)
-            .arg("serve")
-            .args(["--listen", &addr.to_string(), "--db", db])
-            .arg("--host-key")
-            .arg(dir.join("host_key"))
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(out.try_clone()?)
-            .stderr(out)
-            .spawn()
-            .context("starting minotty serve")?;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        while tokio::net::TcpStream::connect(addr).await.is_err() {
-            if let Some(status) = child.try_wait()? {
-                bail!("the server exited ({status}):\n{}", read(&log));
-            }
-            if tokio::time::Instant::now() >= deadline {
-                let _ = child.kill();
-                bail!("the server does not accept connections:\n{}", read(&log));
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let cmd = serve_command(addr, db, &dir.join("host_key"), &log)?;
+        let child = spawn_accepting(cmd, addr, &log, Duration::from_secs(60)).await?;
         Ok(Server { addr, child, log })
     }
 
@@ -184,14 +164,7 @@ async fn outage_across_a_restart(fault: Fault) -> Result {
         .account_by_name(&PlayerName::parse("spooler")?)
         .await?
         .context("the player is registered")?;
-    let mut stored = Vec::new();
-    for _ in 0..200 {
-        stored = direct.recent_games(account.id, 10).await?;
-        if !stored.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let stored = games_once_stored(&direct, account.id).await?;
     assert_eq!(stored.len(), 1, "the first game is stored");
 
     // The database goes away; two more games end.

@@ -12,27 +12,18 @@
 
 use std::time::Duration;
 
-use minotty_tests::cluster::{Instance, two_instances, two_linked_instances};
+use minotty_tests::across::match_across;
+use minotty_tests::cluster::{Instance, Links, Shared, two_instances, two_linked_instances};
+use minotty_tests::peer::KeyedPeer;
+use minotty_tests::rows::count;
 use minotty_tests::versus::{
-    create_room, guest, ranked_pair, registered, start_match, versus_item, wait_for_play,
+    create_room, guest, ranked_pair, registered, versus_item, wait_for_play,
 };
 use minotty_tests::{PtySession, WAIT};
 use sqlx::Connection as _;
 
 /// How long B's NATS link stalls: well past the 3 s after which instances give each other up.
 const PARTITION: Duration = Duration::from_secs(6);
-
-/// Rows in `table` of the shared database.
-async fn count(db: &str, table: &str) -> i64 {
-    sqlx::any::install_default_drivers();
-    let mut conn = sqlx::AnyConnection::connect(db)
-        .await
-        .expect("the database");
-    sqlx::query_scalar::<_, i64>(&format!("SELECT COUNT(*) FROM {table}"))
-        .fetch_one(&mut conn)
-        .await
-        .expect("counts")
-}
 
 /// The screen's text without box borders, line breaks and runs of spaces as one space (a
 /// message wraps inside its box).
@@ -108,13 +99,18 @@ fn first_warning(i: &Instance, from: usize) -> String {
         .to_owned()
 }
 
+/// Two instances, each reaching NATS (and the database) through its own link, given 5 s to
+/// drain; `None` (the test skips) where nats-server is missing.
+async fn linked(test: &str) -> Option<(Shared, Instance, Instance, Links)> {
+    two_linked_instances(test, None, Duration::from_secs(5))
+        .await
+        .expect("nats-server, a database and two linked instances")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     let test = "a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated";
-    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
-        .await
-        .expect("nats-server, a database and two linked instances")
-    else {
+    let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
 
@@ -170,12 +166,7 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
     // ---- unranked: cid's room on A, dan joins from B ----
     // B is back in the cluster (its heartbeats reach A again).
     wait_logged(&a, "an instance joined the cluster", 2).await;
-    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
-    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
-    start_match(&mut cid, &mut dan, &code)
-        .await
-        .expect("dan joins from B, the match starts");
+    let ((_cc, mut cid), (_cd, mut dan), _) = match_across(a.addr, b.addr, "cid", "dan").await;
     pump_both(&mut cid, &mut dan, Duration::from_millis(500)).await;
     links.nats_b.stall();
     pump_both(&mut cid, &mut dan, PARTITION).await;
@@ -273,10 +264,7 @@ async fn account(db: &str, name: &str) -> (i64, Option<f64>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
     let test = "during_a_database_outage_the_rating_shown_is_the_rating_stored";
-    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
-        .await
-        .expect("nats-server, a database and two linked instances")
-    else {
+    let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
     if links.db_a.is_none() {
@@ -352,18 +340,10 @@ async fn during_a_database_outage_the_rating_shown_is_the_rating_stored() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     let test = "a_nats_outage_is_named_as_such_and_the_cluster_comes_back";
-    let Some((shared, a, b, links)) = two_linked_instances(test, None, Duration::from_secs(5))
-        .await
-        .expect("nats-server, a database and two linked instances")
-    else {
+    let Some((shared, a, b, links)) = linked(test).await else {
         return;
     };
-    let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
-    let (_cd, mut dan) = guest(b.addr, "dan").await.expect("dan on B");
-    let code = create_room(&mut cid, false, 2).await.expect("a room on A");
-    start_match(&mut cid, &mut dan, &code)
-        .await
-        .expect("dan joins from B, the match starts");
+    let ((_cc, mut cid), (_cd, mut dan), _) = match_across(a.addr, b.addr, "cid", "dan").await;
     let at = (log(&a).len(), log(&b).len());
     for l in links.nats() {
         l.cut();
@@ -395,14 +375,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
     wait_logged(&a, "an instance joined the cluster", 2).await;
     wait_logged(&b, "an instance joined the cluster", 2).await;
     // New players on each (fresh sessions, at the main menu).
-    let (_ce, mut eve) = guest(a.addr, "eve").await.expect("eve on A");
-    let (_cf, mut fay) = guest(b.addr, "fay").await.expect("fay on B");
-    let code = create_room(&mut eve, false, 2)
-        .await
-        .expect("a new room on A");
-    start_match(&mut eve, &mut fay, &code)
-        .await
-        .expect("fay joins from B, the match starts");
+    let ((_ce, _eve), (_cf, _fay), _) = match_across(a.addr, b.addr, "eve", "fay").await;
     assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
     drop((a, b, links));
     shared.release().await.expect("drops the database");
@@ -415,8 +388,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
 /// silent. Before: the message did not exist, the match went on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
-    use minotty_server::cluster::auth::{Auth, ClusterKey};
-    use minotty_server::cluster::wire::{self, Heartbeat, JoinRep, JoinReq, ToProxy, WireRoom};
+    use minotty_server::cluster::wire::{self, JoinRep, JoinReq, ToProxy, WireRoom};
     use minotty_server::versus::MemberId;
     use minotty_tests::autoplay::{K_ENTER, kitty_tap};
     let test = "when_only_the_players_instance_lost_contact_the_owner_abandons_too";
@@ -426,36 +398,10 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
     else {
         return;
     };
-    let peer = minotty_server::cluster::connect::connect(&shared.nats.url, None, None, "rat")
+    let mut peer = KeyedPeer::connect(&shared.nats.url, "rat")
         .await
         .expect("NATS");
-    let seal = std::sync::Arc::new(Auth::new(
-        ClusterKey::new(minotty_tests::cluster::CLUSTER_KEY).expect("long enough"),
-        "rat",
-    ));
-    let now_ms = || {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
-    };
-    let beats = {
-        let (peer, seal) = (peer.clone(), std::sync::Arc::clone(&seal));
-        tokio::spawn(async move {
-            loop {
-                let beat = wire::encode(&Heartbeat {
-                    id: "rat".into(),
-                    started: i64::MAX,
-                    draining: false,
-                    prefix: b'Z',
-                })
-                .expect("encodes");
-                let sealed = seal.seal(wire::HEARTBEAT, &beat, now_ms());
-                let _ = peer.publish(wire::HEARTBEAT, sealed.into()).await;
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    peer.beat().await;
     let (_cc, mut cid) = guest(a.addr, "cid").await.expect("cid on A");
     let code = create_room(&mut cid, false, 2).await.expect("a room on A");
     let join = JoinReq {
@@ -470,31 +416,19 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
     let subject =
         wire::join_subject(&minotty_domain::RoomCode::canonical(&code).expect("a room code"));
     let body = wire::encode(&join).expect("encodes");
-    let reply = tokio::time::timeout(
-        Duration::from_secs(5),
-        peer.request(subject.clone(), seal.seal(&subject, &body, now_ms()).into()),
-    )
-    .await
-    .expect("an answer")
-    .expect("a reply");
-    let opened = seal
-        .open(
-            &reply.subject,
-            &reply.payload,
-            now_ms(),
-            tokio::time::Instant::now(),
-        )
-        .expect("sealed by A");
-    let owner = opened.sender.to_owned();
-    let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", opened.body) else {
+    let opened = peer
+        .request(subject, &body, Duration::from_secs(5))
+        .await
+        .expect("an answer sealed by A");
+    let owner = opened.sender;
+    let Some(JoinRep::Ok { pid }) = wire::decode::<JoinRep>("reply", &opened.body) else {
         panic!("rat is not seated");
     };
     let to_proxy = |msg: ToProxy| {
         let subject = wire::proxy_subject(&owner, MemberId(pid));
         let body = wire::encode(&msg).expect("encodes");
-        let sealed = seal.seal(&subject, &body, now_ms());
-        let peer = peer.clone();
-        async move { peer.publish(subject, sealed.into()).await.expect("publish") }
+        let peer = &peer;
+        async move { peer.publish(subject, &body).await.expect("publish") }
     };
     to_proxy(ToProxy::Room(WireRoom::Ready { ready: true })).await;
     cid.wait_for_text("READY", WAIT)
@@ -523,7 +457,7 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
     );
     tokio::time::sleep(Duration::from_secs(6)).await;
     assert_eq!(count(&shared.db, "matches").await, 0, "nothing stored");
-    beats.abort();
+    drop(peer);
     drop((a, b));
     shared.release().await.expect("drops the database");
 }

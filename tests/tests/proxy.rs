@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 use minotty_server::Limits;
 use minotty_server::ssh::proxy_protocol::{Cidr, TrustedProxies, encode};
 use minotty_tests::relay::Relay;
+use minotty_tests::slots::open_once_a_slot_frees;
 use minotty_tests::{ClientHandler, Connection, Login, TestServer, WAIT, client_config};
 use russh::client;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -168,21 +169,17 @@ async fn a_peer_that_stops_answering_is_dropped() -> Result {
     );
 
     // The slot was given back: the same address plays again.
-    let deadline = Instant::now() + WAIT;
-    loop {
-        match Connection::open(server.addr, "back", Login::Guest).await {
-            Ok(conn) => {
-                let mut pty = conn.play(80, 24).await?;
-                pty.skip_welcome().await?;
-                break;
-            }
-            Err(e) if Instant::now() < deadline => {
-                tracing::debug!(error = %e, "retrying");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            Err(e) => return Err(e.context("the silent peer's slot was not freed")),
-        }
-    }
+    let back = open_once_a_slot_frees(
+        server.addr,
+        "back",
+        Login::Guest,
+        WAIT,
+        "the silent peer's slot was not freed",
+    )
+    .await?;
+    let mut pty = back.play(80, 24).await?;
+    pty.skip_welcome().await?;
+    drop((pty, back));
     drop(conn);
     Ok(())
 }

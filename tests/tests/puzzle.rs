@@ -7,7 +7,8 @@ use minotty_engine::puzzle;
 use minotty_engine::{
     Button, EventKind, Game, GameConfig, Input, Mode, ModeKind, Placed, RulesetId,
 };
-use minotty_tests::{Connection, Login, TestServer, WAIT, keys};
+use minotty_tests::menu::ada_at_the_modes;
+use minotty_tests::{TestServer, WAIT, keys};
 
 /// The default keys of the buttons a short path may use (sonic drop and the half turn have no
 /// default key, so the search below does without them).
@@ -82,11 +83,7 @@ fn stage_one_keys() -> Vec<Button> {
 async fn a_player_clears_stage_one_over_ssh_and_stage_two_begins() -> anyhow::Result<()> {
     let path = stage_one_keys();
     let server = TestServer::start().await?;
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
-    let mut s = conn.play(100, 40).await?;
-    s.skip_welcome().await?;
-    s.send(keys::ENTER).await?;
-    s.wait_for_text("40 Lines", WAIT).await?;
+    let (_conn, mut s) = ada_at_the_modes(&server).await?;
     let at = ModeKind::ALL
         .iter()
         .position(|&k| k == ModeKind::Puzzle)

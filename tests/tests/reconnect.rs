@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use minotty_server::Limits;
-use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT, board, keys, new_key};
+use minotty_tests::rows::games_once_stored;
+use minotty_tests::{Connection, Key, Login, PtySession, TestServer, WAIT, board, keys, new_key};
 
 type Result = anyhow::Result<()>;
 
@@ -32,6 +33,26 @@ async fn marathon_from_menu(s: &mut PtySession) -> Result {
         screen.contents().contains("Marathon") && board::find(screen).is_some_and(|b| b.has_piece)
     })
     .await
+}
+
+/// A server that keeps a dropped player's game or seat for `reconnect`.
+async fn with_reconnect(reconnect: Duration) -> anyhow::Result<TestServer> {
+    TestServer::start_with(Limits {
+        reconnect,
+        ..Limits::default()
+    })
+    .await
+}
+
+/// ada, back with `key`, is offered nothing: past the welcome screen, no parked game "is
+/// waiting".
+async fn nothing_waits(server: &TestServer, key: Key) -> Result {
+    let conn = Connection::open(server.addr, "ada", Login::With(key)).await?;
+    let mut s = conn.play(80, 24).await?;
+    s.skip_welcome().await?;
+    s.pump_for(Duration::from_millis(300)).await;
+    assert!(!s.contents().contains("is waiting"), "{}", s.contents());
+    Ok(())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -113,14 +134,7 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
         .account_by_name(&minotty_domain::PlayerName::parse("ada")?)
         .await?
         .expect("ada is registered");
-    let mut games = Vec::new();
-    for _ in 0..50 {
-        games = store.recent_games(account.id, 10).await?;
-        if !games.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let games = games_once_stored(&store, account.id).await?;
     assert_eq!(games.len(), 1, "one game, the resumed one");
     let game = &games[0];
     assert_eq!(game.mode, minotty_engine::ModeKind::Marathon);
@@ -146,21 +160,12 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
     // Quitting is not a drop: nothing waits for the next connection.
     s.quit().await?;
     conn.close().await;
-    let conn = Connection::open(server.addr, "ada", Login::With(key)).await?;
-    let mut s = conn.play(80, 24).await?;
-    s.skip_welcome().await?;
-    s.pump_for(Duration::from_millis(300)).await;
-    assert!(!s.contents().contains("is waiting"), "{}", s.contents());
-    Ok(())
+    nothing_waits(&server, key).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_parked_game_is_gone_after_the_reconnect_time() -> Result {
-    let server = TestServer::start_with(Limits {
-        reconnect: Duration::from_secs(2),
-        ..Limits::default()
-    })
-    .await?;
+    let server = with_reconnect(Duration::from_secs(2)).await?;
     let key = new_key();
     let conn = Connection::open(server.addr, "ada", Login::With(key.clone())).await?;
     let mut s = conn.play(80, 24).await?;
@@ -183,12 +188,7 @@ async fn a_parked_game_is_gone_after_the_reconnect_time() -> Result {
     }
     // Past the reconnect time: gone.
     tokio::time::sleep(Duration::from_millis(2_500)).await;
-    let conn = Connection::open(server.addr, "ada", Login::With(key)).await?;
-    let mut s = conn.play(80, 24).await?;
-    s.skip_welcome().await?;
-    s.pump_for(Duration::from_millis(300)).await;
-    assert!(!s.contents().contains("is waiting"), "{}", s.contents());
-    Ok(())
+    nothing_waits(&server, key).await
 }
 
 /// The text of the seat row naming `name` in a lobby.
@@ -217,11 +217,7 @@ async fn a_dropped_players_lobby_seat_is_kept_then_freed() -> Result {
     use minotty_tests::autoplay::KITTY_REPLY;
     use minotty_tests::versus::{COLS, ROWS, create_room, guest, join_room, player, register};
 
-    let server = TestServer::start_with(Limits {
-        reconnect: Duration::from_secs(3),
-        ..Limits::default()
-    })
-    .await?;
+    let server = with_reconnect(Duration::from_secs(3)).await?;
     let (_ca, mut ann) = guest(server.addr, "ann").await?;
     let code = create_room(&mut ann, false, 4).await?;
     let key = new_key();

@@ -2,9 +2,7 @@
 //! 40 lines, locks pieces, presses R, and is at once in a fresh game that takes a hard drop
 //! (a countdown would swallow it: a hard drop during the countdown does nothing).
 
-use std::process::Command;
-
-use minotty_tests::tmux::{Tmux, have};
+use minotty_tests::tmux::{ClientKey, Tmux, ssh_in_tmux_available};
 use minotty_tests::{TestServer, WAIT, WELCOME};
 
 type Result = anyhow::Result<()>;
@@ -18,24 +16,12 @@ fn pieces(screen: &str) -> Option<u32> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn r_retries_40_lines_at_once_over_real_ssh_in_tmux() -> Result {
-    if !(have("tmux", "-V") && have("ssh", "-V") && have("ssh-keygen", "--help")) {
-        eprintln!("skipped: needs tmux, ssh and ssh-keygen");
+    if !ssh_in_tmux_available() {
         return Ok(());
     }
     let server = TestServer::start().await?;
-    let dir = tempfile::tempdir()?;
-    let key = dir.path().join("id");
-    let made = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-f"])
-        .arg(&key)
-        .status()?;
-    anyhow::ensure!(made.success(), "ssh-keygen failed");
-    let ssh = format!(
-        "ssh -tt -p {} -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
-         -o LogLevel=ERROR -o BatchMode=yes ada@127.0.0.1; sleep 60",
-        server.addr.port(),
-        key.display()
-    );
+    let key = ClientKey::new()?;
+    let ssh = key.ssh_as_ada(server.addr.port(), "; sleep 60");
     let name = format!("minotty-retry-{}", std::process::id());
     tokio::task::spawn_blocking(move || -> Result {
         let t = Tmux::start(&name, 100, 40, &ssh)?;
