@@ -106,6 +106,7 @@ impl RotationSystem {
 
     /// The offsets to try, in order, in board coordinates (`+y` down). Never empty: every system
     /// offers every turn, even if only at one position.
+    #[inline]
     pub fn kicks(self, piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
         match self {
             RotationSystem::Super => srs::kicks(piece, from, turn),

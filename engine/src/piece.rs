@@ -50,6 +50,7 @@ impl Piece {
     }
 
     /// The four cells of this piece in `rotation`, relative to the bounding box's top-left corner.
+    #[inline]
     pub fn cells(self, rotation: Rotation) -> [(i8, i8); 4] {
         SHAPES[self as usize][rotation as usize]
     }
@@ -74,6 +75,7 @@ impl Rotation {
     ];
 
     /// The orientation after `turns` clockwise quarter turns (negative: counter-clockwise).
+    #[inline]
     pub fn turned(self, turns: i8) -> Rotation {
         Rotation::ALL[(self as i8 + turns).rem_euclid(4) as usize]
     }
@@ -257,6 +259,7 @@ pub struct Placed {
 
 impl Placed {
     /// The board cells this placement covers.
+    #[inline]
     pub fn cells(&self) -> [(i8, i8); 4] {
         self.piece
             .cells(self.rotation)

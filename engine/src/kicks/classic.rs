@@ -14,6 +14,7 @@
 use super::{Kick, turn_index};
 use crate::piece::{Piece, Rotation, Turn};
 
+#[inline]
 pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
     core::slice::from_ref(&TABLE[piece as usize][from as usize][turn_index(turn)])
 }

@@ -20,12 +20,14 @@
 use super::{Kick, turn_index};
 use crate::piece::{Piece, Rotation, Turn};
 
+#[inline]
 pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
     TABLE[piece as usize][from as usize][turn_index(turn)]
 }
 
 /// The lists of version 1 (the tetrs engine's data): as [`kicks`], but L North clockwise and J
 /// North counter-clockwise try their first kick again at index 2.
+#[inline]
 pub(super) fn kicks_v1(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
     match (piece, from, turn) {
         (Piece::L, Rotation::North, Turn::Cw) => {

@@ -6,6 +6,7 @@ use super::Kick;
 use crate::piece::{Piece, Rotation, Turn};
 
 /// The SRS (+ SRS+ 180°) kicks in board coordinates.
+#[inline]
 pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
     let i = from as usize;
     match (piece, turn) {
