@@ -39,12 +39,7 @@ impl Versus {
                 if !here {
                     return Outcome::Ignored;
                 }
-                self.awaiting = false;
-                if self.view == View::Queue {
-                    self.queue = None;
-                    self.view = View::Menu;
-                }
-                self.message = Some(sanitize_line(&message));
+                self.refused(&message);
             }
             Response::BotOffer { level } => {
                 if self.queue.is_none() {
@@ -70,13 +65,8 @@ impl Versus {
                     self.notice = Some(sanitize_line(&message));
                     return Outcome::Changed;
                 }
-                self.awaiting = false;
                 self.rematch = false;
-                if self.view == View::Queue {
-                    self.queue = None;
-                    self.view = View::Menu;
-                }
-                self.message = Some(sanitize_line(&message));
+                self.refused(&message);
             }
             Response::RoomClosed { message } => {
                 self.left(Some(sanitize_line(&message)));
@@ -115,6 +105,17 @@ impl Versus {
             _ => return Outcome::Ignored,
         }
         Outcome::Changed
+    }
+
+    /// The server refused what the player asked: no answer is awaited any more, a queue is
+    /// left for the menu, and the message shows.
+    fn refused(&mut self, message: &str) {
+        self.awaiting = false;
+        if self.view == View::Queue {
+            self.queue = None;
+            self.view = View::Menu;
+        }
+        self.message = Some(sanitize_line(message));
     }
 
     /// The room's view: the lobby shows it unless a match or its results are on screen.
