@@ -121,6 +121,14 @@ pub fn sanitize_display(raw: &str, max_chars: usize) -> String {
     kept.trim_end_matches(' ').to_owned()
 }
 
+/// Whether the byte `b` is an ASCII character the allowlist keeps (a letter, digit,
+/// punctuation, symbol or the space): the allowlist narrowed to ASCII, for values that must
+/// stay plain ASCII (a terminal's replies shown by the doctor, a client's environment
+/// variables). The same list, not a second one: it asks [`is_allowed_name_char`].
+pub fn is_allowed_ascii(b: u8) -> bool {
+    b.is_ascii() && is_allowed_name_char(char::from(b), false, 0)
+}
+
 /// The longest untrusted word echoed back in a message, in characters.
 pub const MAX_ECHO_CHARS: usize = 64;
 
@@ -133,6 +141,17 @@ pub fn echo(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ascii_the_allowlist_keeps_is_the_printable_ascii() {
+        for b in 0..=u8::MAX {
+            assert_eq!(
+                is_allowed_ascii(b),
+                b == b' ' || b.is_ascii_graphic(),
+                "byte {b:#04x}"
+            );
+        }
+    }
 
     #[test]
     fn an_echoed_word_passes_the_allowlist() {

@@ -89,13 +89,13 @@ fn number(digits: &[u8]) -> Option<u32> {
     std::str::from_utf8(digits).ok()?.parse().ok()
 }
 
-/// `bytes` as printable ASCII (others become `?`), at most [`MAX_TEXT`] bytes.
+/// `bytes` as the ASCII the text policy keeps (others become `?`), at most [`MAX_TEXT`] bytes.
 pub fn printable(bytes: &[u8]) -> String {
     bytes
         .iter()
         .take(MAX_TEXT)
         .map(|&b| {
-            if b == b' ' || b.is_ascii_graphic() {
+            if minotty_domain::text::is_allowed_ascii(b) {
                 char::from(b)
             } else {
                 '?'

@@ -172,7 +172,7 @@ fn the_list_is_bounded() {
     assert!(dir.is_empty());
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn frames_go_out_only_while_watched_and_at_a_bounded_rate() {
     let dir = LiveDirectory::default();
     let mut publisher = SoloPublisher::new(dir.clone());
@@ -229,7 +229,7 @@ fn ada_listed() -> (LiveDirectory, SoloPublisher, Game, u64) {
     (dir, publisher, game, id)
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_watcher_gets_frames_then_the_end() {
     let (dir, mut publisher, mut game, id) = ada_listed();
     let (mut watcher, mut rx) = client(&dir);
@@ -264,7 +264,7 @@ async fn a_watcher_gets_frames_then_the_end() {
     assert!(matches!(next(&mut rx).await, Response::LiveFailed { .. }));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_watcher_of_a_parked_game_is_told_it_is_parked_not_over() {
     let (dir, mut publisher, mut game, id) = ada_listed();
     let (mut watcher, mut rx) = client(&dir);
@@ -285,7 +285,7 @@ async fn a_watcher_of_a_parked_game_is_told_it_is_parked_not_over() {
     assert_eq!(dir.watchers(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn watchers_are_bounded_per_game_and_server_wide() {
     let dir = LiveDirectory::default();
     let game = marathon(2);
@@ -321,7 +321,7 @@ async fn watchers_are_bounded_per_game_and_server_wide() {
 
 /// An attacker on one connection: many watches, flapping in and out, list floods. One watch
 /// at a time is held, requests go through a budget, and nothing is left counted after.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn one_session_flapping_watches_is_bounded() {
     let dir = LiveDirectory::default();
     let game = marathon(4);
@@ -370,7 +370,7 @@ async fn one_session_flapping_watches_is_bounded() {
 }
 
 /// A versus match is listed from its start to its end, through the room's own task.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_room_lists_its_match_while_it_is_played() {
     use minotty_protocol::{RoomLimit, RoomOptions};
 
@@ -460,7 +460,7 @@ async fn a_room_lists_its_match_while_it_is_played() {
 /// A watch runs as a task the client owns (counted in its set), and the task ends with the
 /// client: once it is dropped every sender of the session's response channel is gone (the
 /// task held one) and the watcher is no longer counted, while the watched game goes on.
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_watch_task_is_owned_by_its_client_and_ends_with_it() {
     let dir = LiveDirectory::default();
     let mut publisher = SoloPublisher::new(dir.clone());

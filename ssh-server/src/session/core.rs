@@ -66,6 +66,7 @@ pub(crate) struct Session {
     services: Services,
     term: RemoteTerminal,
     start: Instant,
+    unix_start: i64,
     stream: bool,
     min_frame_interval: Duration,
     client: doctor::ClientInfo,
@@ -105,6 +106,9 @@ pub(crate) struct Start {
     pub limits: Limits,
     pub client: doctor::ClientInfo,
     pub public_name: String,
+    /// The wall clock (Unix seconds) at `start`, read by the shell: the session reads no
+    /// clock of its own, and a finished game's date is this plus the session's age.
+    pub unix_start: i64,
 }
 
 impl Session {
@@ -129,6 +133,7 @@ impl Session {
             services: s.services,
             term,
             start,
+            unix_start: s.unix_start,
             stream: s.stream,
             min_frame_interval: s.limits.min_frame_interval,
             client: s.client,
@@ -157,6 +162,12 @@ impl Session {
     /// Milliseconds since the session started (the App's clock).
     pub(crate) fn ms(&self, at: Instant) -> u64 {
         u64::try_from(at.duration_since(self.start).as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Unix seconds at `at`, from the wall clock the shell read at the start.
+    pub(crate) fn unix_at(&self, at: Instant) -> i64 {
+        let age = i64::try_from(at.duration_since(self.start).as_secs()).unwrap_or(i64::MAX);
+        self.unix_start.saturating_add(age)
     }
 
     /// The size the terminal is drawn at.
@@ -424,18 +435,17 @@ impl Session {
             self.needs_draw = true;
             self.pacer.answer_key();
         }
-        self.hand_over();
+        self.hand_over(now);
     }
 
     /// Hands what the App produced to the services: a finished solo game goes to the game
     /// writer without waiting (what storing it earned comes back as a response), requests are
     /// carried out. The terminal doctor's request stays with the session, which owns the
     /// terminal.
-    fn hand_over(&mut self) {
+    fn hand_over(&mut self, now: Instant) {
         if let Some(game) = self.app.take_finished_game() {
-            self.services
-                .account
-                .submit_game(game, minotty_store::unix_now());
+            let at = self.unix_at(now);
+            self.services.account.submit_game(game, at);
         }
         if self.app.has_requests() {
             for request in self.app.take_requests() {
@@ -471,7 +481,7 @@ impl Session {
         // shutdown, EOF, a close) is still stored, and the room still hears the end of a
         // versus game.
         self.app.tick(self.ms(now));
-        self.hand_over();
+        self.hand_over(now);
     }
 
     /// Window changes applied, and the input the budgets dropped (bytes, keys).
@@ -489,9 +499,14 @@ impl Session {
                 "minotty: disconnected after {} minutes without input\r\n",
                 limits.idle_timeout.as_secs().div_ceil(60)
             )),
-            End::Shutdown => {
-                Some("minotty: the server is restarting, see you in a minute\r\n".into())
-            }
+            // What becomes of a match (abandoned, or its result standing) is said after the
+            // screen that showed it is gone.
+            End::Shutdown => Some(match self.app.farewell() {
+                Some(line) => {
+                    format!("minotty: the server is restarting. {line} See you in a minute\r\n")
+                }
+                None => "minotty: the server is restarting, see you in a minute\r\n".into(),
+            }),
             End::KeyRemoved => {
                 Some("minotty: this SSH key was removed from its account\r\n".into())
             }

@@ -98,6 +98,7 @@ pub(crate) async fn run(
             limits: limits.clone(),
             client: client_info,
             public_name: player.for_guest(),
+            unix_start: minotty_store::unix_now(),
         },
     );
     // A game this key left when its connection dropped is offered back.

@@ -280,6 +280,7 @@ fn session(t0: Instant) -> Session {
             limits: limits(),
             client: crate::doctor::ClientInfo::default(),
             public_name: "~ada".into(),
+            unix_start: 1_700_000_000,
         },
     )
 }
@@ -392,4 +393,50 @@ async fn frames_in_a_game_are_paced_to_the_cap() {
     assert!(capped >= 5, "a game in play draws on its own: {capped}");
     assert!(capped <= 11, "{capped} frames in 5 s at 2 frames/s");
     assert!(free > 11, "the same game at the default cap: {free}");
+}
+
+/// A server restart that ends a versus match in progress says so in the last line the player
+/// reads (the match's own screen is gone by then): abandoned, not rated.
+#[tokio::test(start_paused = true)]
+async fn a_shutdown_during_a_match_says_the_match_is_abandoned() {
+    use minotty_engine::versus::MatchKind;
+    use minotty_ui::{Key, KeyEvent};
+
+    let t0 = Instant::now();
+    let mut s = session(t0);
+    let app = s.app_mut();
+    for key in [Key::Down, Key::Enter] {
+        app.handle_key(KeyEvent::press(key), 0);
+    }
+    app.deliver(
+        minotty_ui::Response::MatchStart(minotty_protocol::MatchStart {
+            kind: MatchKind::Battle,
+            mode: minotty_engine::Mode::custom(1, false, None),
+            seed: 3,
+            players: vec!["ada".into(), "bob".into()],
+            you: Some(0),
+            countdown_ms: 3000,
+            ranked: true,
+        }),
+        0,
+    );
+    app.tick(3500);
+    let bye = String::from_utf8_lossy(&s.goodbye(End::Shutdown, &limits())).into_owned();
+    assert!(
+        bye.ends_with(
+            "minotty: the server is restarting. Your match is abandoned, not rated. See you in a \
+             minute\r\n"
+        ),
+        "{bye:?}"
+    );
+}
+
+/// The session reads no clock: a finished game's date is the wall clock the shell read at
+/// the start plus the session's age on tokio's clock.
+#[tokio::test(start_paused = true)]
+async fn a_games_date_is_the_start_plus_the_sessions_age() {
+    let t0 = Instant::now();
+    let s = session(t0);
+    assert_eq!(s.unix_at(t0), 1_700_000_000);
+    assert_eq!(s.unix_at(t0 + Duration::from_millis(90_999)), 1_700_000_090);
 }

@@ -2,7 +2,7 @@
 
 /// What the client says about its terminal through SSH environment requests (`SendEnv`):
 /// `COLORTERM`, `TERM_PROGRAM` and `LANG`, and nothing else. Each value is at most
-/// [`TermEnv::MAX_VALUE`] bytes of printable ASCII, so a connection holds at most a few
+/// [`TermEnv::MAX_VALUE`] bytes of the ASCII the text policy keeps, so a connection holds at most a few
 /// hundred bytes of it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TermEnv {
@@ -23,7 +23,7 @@ impl TermEnv {
             "LANG" => &mut self.lang,
             _ => return false,
         };
-        let printable = value.bytes().all(|b| b == b' ' || b.is_ascii_graphic());
+        let printable = value.bytes().all(minotty_domain::text::is_allowed_ascii);
         if value.len() > Self::MAX_VALUE || !printable {
             return false;
         }

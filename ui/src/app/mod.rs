@@ -422,6 +422,13 @@ impl App {
             || (self.screen == Screen::Versus && self.versus.in_match())
     }
 
+    /// A line to leave on the player's terminal when the server ends the session because it
+    /// restarts: what becomes of their versus match, or the last word of a room that closed
+    /// (already cleaned by the text policy). `None` when nothing is at stake.
+    pub fn farewell(&self) -> Option<&str> {
+        self.versus.farewell()
+    }
+
     /// Whether the game on screen is a paused solo game (its clock stopped, waiting on the
     /// player: a front end idles it out like a menu).
     pub fn game_paused(&self) -> bool {

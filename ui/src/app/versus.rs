@@ -249,6 +249,19 @@ impl Versus {
                 .is_some_and(|s| !s.is_over())
     }
 
+    /// What the player should still read when the server ends the session as it restarts:
+    /// what becomes of their match (a match still running is abandoned, unrated; a decided one
+    /// stands), or the room's last word shown on the versus menu. `None`: nothing at stake.
+    pub(super) fn farewell(&self) -> Option<&str> {
+        let playing = self.game.as_ref().is_some_and(|m| m.session.is_some());
+        match (playing, &self.result) {
+            (true, None) => Some("Your match is abandoned, not rated."),
+            (_, Some(_)) if self.view == View::Results => Some("Your match's result stands."),
+            _ if self.view == View::Menu => self.message.as_deref(),
+            _ => None,
+        }
+    }
+
     /// A key while a notice is open (`here`: the versus screens show): Enter (or Esc outside a
     /// match) closes it. Returns whether the key was used.
     pub(super) fn key_notice(&mut self, ev: KeyEvent, here: bool) -> bool {

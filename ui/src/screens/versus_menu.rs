@@ -41,12 +41,14 @@ fn panel(buf: &mut Buffer, area: Rect, w: u16, h: u16, title: &str, theme: Theme
     inner
 }
 
-/// Writes the status line (wrapped over up to three rows) from row `y`.
+/// Writes the status line from row `y`, wrapped over every row down to the one above the key
+/// hint (a room's closing word can take four: what was lost, the match's fate, the room).
 fn status(buf: &mut Buffer, inner: Rect, y: u16, message: &str, theme: Theme) {
     if message.is_empty() {
         return;
     }
-    let area = Rect::new(inner.x + 1, y, inner.width.saturating_sub(2), 3).intersection(inner);
+    let rows = inner.bottom().saturating_sub(2).saturating_sub(y).max(1);
+    let area = Rect::new(inner.x + 1, y, inner.width.saturating_sub(2), rows).intersection(inner);
     draw::wrapped(buf, area, y, message, theme.accent());
 }
 

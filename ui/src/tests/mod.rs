@@ -9,6 +9,7 @@ mod charts;
 mod clock;
 mod descent;
 mod doctor;
+mod farewell;
 mod finesse;
 mod frames_online;
 mod frames_solo;

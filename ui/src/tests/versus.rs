@@ -685,7 +685,7 @@ fn a_spectator_sees_both_boards() {
     assert_eq!(a.take_requests(), [Request::LeaveRoom]);
 }
 
-fn result_row(seat: usize, name: &str, place: u8, rating: (f64, f64)) -> ResultRow {
+pub(super) fn result_row(seat: usize, name: &str, place: u8, rating: (f64, f64)) -> ResultRow {
     ResultRow {
         seat,
         name: name.into(),
