@@ -431,7 +431,7 @@ async fn an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated
     .expect("nats-server, a database and two instances") else {
         return;
     };
-    let ((_c1, _ann), (_c2, mut bob)) = ann_and_bob_ranked(&a, &b).await;
+    let ((_c1, mut ann), (_c2, mut bob)) = ann_and_bob_ranked(&a, &b).await;
     let stopping = draining(a, "A");
     // Told by A's room as it closes ("...: the match is abandoned, not rated"), or, should
     // that not leave A before it exits, by B once A is silent ("...: the match is not rated").
@@ -443,6 +443,14 @@ async fn an_owners_drain_out_of_time_tells_the_other_side_the_match_is_not_rated
     assert!(!bob.contents().contains("You win!"), "{}", bob.contents());
     let a = drained(stopping, "A stops").await;
     assert!(log_of(&a).contains("local_rooms=1"), "{}", log_of(&a));
+    // A's own player, whose session A ends, reads the match's fate after the game screen is
+    // gone, not only that the server restarts.
+    ann.wait_until("the match's fate", Duration::from_secs(30), |s| {
+        let text = prose(&s.contents());
+        text.contains("minotty: the server is restarting.") && text.contains("abandoned, not rated")
+    })
+    .await
+    .expect("A's player is told the match is abandoned, not rated");
     ann_and_bob_not_rated(b.addr).await;
     drop((a, b));
     shared.release().await.expect("drops the database");
