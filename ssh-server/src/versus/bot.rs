@@ -185,6 +185,7 @@ pub fn spawn(
         name: driver.name(),
         account: None,
         owner: None,
+        address: None,
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(Some(room.clone()))),
     };

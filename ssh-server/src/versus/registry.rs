@@ -89,12 +89,12 @@ impl Hub {
     }
 
     /// When the address `ip` may try another room code, if not now.
-    pub fn join_blocked_until(&self, ip: std::net::IpAddr, now: Instant) -> Option<Instant> {
+    pub fn join_blocked_until(&self, ip: minotty_domain::ClientAddr, now: Instant) -> Option<Instant> {
         lock(&self.join_failures).blocked_until(ip, now)
     }
 
     /// Counts a wrong room code from `ip`.
-    pub fn join_failed(&self, ip: std::net::IpAddr, now: Instant) {
+    pub fn join_failed(&self, ip: minotty_domain::ClientAddr, now: Instant) {
         lock(&self.join_failures).fail(ip, now);
     }
 }
