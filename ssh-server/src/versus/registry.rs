@@ -46,8 +46,14 @@ impl Hub {
         member: Member,
         level: minotty_bots::versus::Level,
     ) -> Result<RoomLink, String> {
-        let guard = self.bots.claim().ok_or_else(|| {
-            "Every bot of the server is busy right now: still looking for a person.".to_owned()
+        let address = member.address.map(minotty_domain::ClientAddr::key);
+        let guard = self.bots.claim(address).map_err(|full| match full {
+            crate::shares::Full::Pool => {
+                "Every bot of the server is busy right now: still looking for a person.".to_owned()
+            }
+            crate::shares::Full::Address => "Your address has as many bots playing as one \
+                                             address may: still looking for a person."
+                .to_owned(),
         })?;
         let options = RoomOptions {
             kind: minotty_engine::versus::MatchKind::Battle,
