@@ -194,7 +194,10 @@ mod tests {
     fn the_mapped_form_of_a_client_is_the_client_and_two_clients_stay_two() {
         assert_eq!(addr("::ffff:192.0.2.1"), addr("192.0.2.1"));
         assert_eq!(addr("::ffff:192.0.2.1").key(), addr("192.0.2.1").key());
-        assert_ne!(addr("::ffff:192.0.2.1").key(), addr("::ffff:192.0.2.2").key());
+        assert_ne!(
+            addr("::ffff:192.0.2.1").key(),
+            addr("::ffff:192.0.2.2").key()
+        );
         assert_eq!(addr("::ffff:192.0.2.1").ip().to_string(), "192.0.2.1");
         // Keys of different lengths never collide.
         assert_ne!(

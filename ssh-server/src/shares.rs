@@ -112,7 +112,12 @@ mod tests {
     #[test]
     fn shares_table() {
         // (total, per address, takes by address, expected outcome of each)
-        type Row = (usize, usize, &'static [&'static str], &'static [Result<(), Full>]);
+        type Row = (
+            usize,
+            usize,
+            &'static [&'static str],
+            &'static [Result<(), Full>],
+        );
         const OK: Result<(), Full> = Ok(());
         let table: &[Row] = &[
             // One address cannot take both of two places; another gets the second.
@@ -148,7 +153,11 @@ mod tests {
             for (j, (&who, want)) in takes.iter().zip(expected).enumerate() {
                 let address = if who.is_empty() { None } else { key(who) };
                 let got = pool.take(address);
-                assert_eq!(got.as_ref().map(|_| ()).map_err(|e| *e), *want, "row {i} take {j}");
+                assert_eq!(
+                    got.as_ref().map(|_| ()).map_err(|e| *e),
+                    *want,
+                    "row {i} take {j}"
+                );
                 held.extend(got.ok());
             }
         }

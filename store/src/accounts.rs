@@ -4,11 +4,11 @@
 use std::net::IpAddr;
 
 use super::keys::insert_key;
-use minotty_domain::ClientAddr;
 use super::{
     Backend, NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError,
     UnixMs,
 };
+use minotty_domain::ClientAddr;
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]

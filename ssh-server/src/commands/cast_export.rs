@@ -43,8 +43,7 @@ pub const CHUNK_BYTES: usize = 32 * 1024;
 /// Chunks drawn and not yet sent, at most.
 pub const CHUNKS_IN_FLIGHT: usize = 4;
 
-static EXPORTS: LazyLock<Shares> =
-    LazyLock::new(|| Shares::new(MAX_EXPORTS, EXPORTS_PER_ADDRESS));
+static EXPORTS: LazyLock<Shares> = LazyLock::new(|| Shares::new(MAX_EXPORTS, EXPORTS_PER_ADDRESS));
 
 /// How an export cuts and queues its text (tests use small chunks).
 #[derive(Clone, Copy, Debug)]

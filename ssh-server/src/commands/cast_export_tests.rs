@@ -369,9 +369,15 @@ async fn one_address_never_reading_leaves_an_export_for_another() {
     let rest = async {
         started.notified().await;
         // The same client again, in its plain IPv4 form: refused, its share is taken.
-        let (args, requester, cancel) =
-            export_from("198.51.100.66".parse::<std::net::IpAddr>().unwrap().into(), CancellationToken::new());
-        let second = export(args, Some(&s.store), requester, cancel, tuning, never_reads).await;
+        let (args, requester, cancel) = export_from(
+            "198.51.100.66".parse::<std::net::IpAddr>().unwrap().into(),
+            CancellationToken::new(),
+        );
+        let second = export(args, Some(&s.store), requester, cancel, tuning, never_reads);
+        // (Without the share, the second export would hold the other place forever.)
+        let second = tokio::time::timeout(std::time::Duration::from_secs(60), second)
+            .await
+            .expect("the second export is refused, not run");
         let refused = second.unwrap_err();
         assert!(refused.stderr.contains("already"), "{}", refused.stderr);
         // Another address gets its export, whole, while the first is held.
@@ -380,8 +386,7 @@ async fn one_address_never_reading_leaves_an_export_for_another() {
             out.extend_from_slice(&chunk);
             std::future::ready(true)
         };
-        let (args, requester, cancel) =
-            export_from(CLIENT.into(), CancellationToken::new());
+        let (args, requester, cancel) = export_from(CLIENT.into(), CancellationToken::new());
         let other = export(args, Some(&s.store), requester, cancel, tuning, write).await;
         assert!(!other.expect("another address exports").cancelled);
         assert!(!out.is_empty());

@@ -67,7 +67,10 @@ mod tests {
     fn defaults_and_flags() {
         let limits = Limits::from(&Cli::parse_from(["minotty"]).serve.limits);
         assert!(!limits.bots.ranked_same_address, "off by default");
-        assert_eq!((limits.bots.per_address, limits.bots.tbp_per_address), (8, 2));
+        assert_eq!(
+            (limits.bots.per_address, limits.bots.tbp_per_address),
+            (8, 2)
+        );
         assert_eq!(limits.commands, CommandLimits::default());
         let cli = Cli::parse_from([
             "minotty",
@@ -87,7 +90,10 @@ mod tests {
         ]);
         let limits = Limits::from(&cli.serve.limits);
         assert!(limits.bots.ranked_same_address);
-        assert_eq!((limits.bots.per_address, limits.bots.tbp_per_address), (3, 1));
+        assert_eq!(
+            (limits.bots.per_address, limits.bots.tbp_per_address),
+            (3, 1)
+        );
         let c = limits.commands;
         assert_eq!(
             (c.burst, c.per_minute, c.export_burst, c.exports_per_minute),

@@ -123,7 +123,10 @@ async fn slow_clients_over_many_addresses_never_keep_health_from_answering() {
     for clients in slow {
         closed += closed_unanswered(clients).await;
     }
-    assert!((1..=checks).contains(&closed), "{closed} let go for {checks} checks");
+    assert!(
+        (1..=checks).contains(&closed),
+        "{closed} let go for {checks} checks"
+    );
 }
 
 /// A connection whose request arrived is answered, never let go: with every place held by
@@ -142,10 +145,16 @@ async fn answered_connections_are_not_let_go() {
     let b = ClientAddr::new("::ffff:192.0.2.2".parse().unwrap());
     let first = slots.try_acquire(a).expect("a place");
     let second = slots.try_acquire(a).expect("a place");
-    assert!(slots.try_acquire(a).is_none(), "the address holds its share");
+    assert!(
+        slots.try_acquire(a).is_none(),
+        "the address holds its share"
+    );
     first.head_read();
     second.head_read();
-    assert!(slots.try_acquire(b).is_none(), "nobody is waiting for a head");
+    assert!(
+        slots.try_acquire(b).is_none(),
+        "nobody is waiting for a head"
+    );
     drop(first);
     let third = slots.try_acquire(b).expect("a place came back");
     // `third` still reads: a newer connection takes its place.
@@ -153,7 +162,11 @@ async fn answered_connections_are_not_let_go() {
     assert!(fourth.is_some());
     assert_eq!(slots.lock().connections.len(), 2);
     drop(third);
-    assert_eq!(slots.lock().connections.len(), 2, "let go already: nothing given back twice");
+    assert_eq!(
+        slots.lock().connections.len(),
+        2,
+        "let go already: nothing given back twice"
+    );
     drop(second);
     assert_eq!(slots.lock().per_address.len(), 1);
 }

@@ -9,7 +9,6 @@
 pub mod account;
 pub mod versus;
 
-
 use minotty_domain::{AccountRef, ClientAddr, DisplayName, KeyFingerprint};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};

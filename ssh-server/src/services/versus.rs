@@ -17,11 +17,11 @@ use tokio::time::Instant;
 use super::Who;
 use crate::versus::bot::BotLimits;
 use crate::versus::limits::{self, Failures};
-use minotty_domain::TokenBucket;
 use crate::versus::{
     Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteJoin, RemoteRooms, RoomMsg,
     SessionTx,
 };
+use minotty_domain::TokenBucket;
 use minotty_store::Store;
 
 mod draining;

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use minotty_domain::{AddressKey, ClientAddr, TokenBucket};
 pub use crate::config::connections::{ConnectionLimits, Startups};
+use minotty_domain::{AddressKey, ClientAddr, TokenBucket};
 
 /// Why a connection was turned away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,8 +72,16 @@ struct Counts {
 /// first, the key of its rate), with their caps and what exceeding each means.
 fn prefixes(ip: ClientAddr, limits: &ConnectionLimits) -> Vec<(AddressKey, usize, Refusal)> {
     let mut keys = vec![
-        (ip.key(), limits.max_per_address, Refusal::TooManyFromAddress),
-        (ip.network(), limits.max_per_subnet, Refusal::TooManyFromNetwork),
+        (
+            ip.key(),
+            limits.max_per_address,
+            Refusal::TooManyFromAddress,
+        ),
+        (
+            ip.network(),
+            limits.max_per_subnet,
+            Refusal::TooManyFromNetwork,
+        ),
     ];
     if let Some(site) = ip.site() {
         keys.push((site, limits.max_per_site, Refusal::TooManyFromNetwork));

@@ -385,8 +385,13 @@ async fn serve_connection(
     let auth_deadline = Instant::now() + shared.limits.auth_timeout;
     let (auth_tx, auth_rx) = oneshot::channel();
     let activity = Arc::new(Activity::default());
-    let handler = ConnectionHandler::new(Arc::clone(&shared), (peer, client), auth_tx, Arc::clone(&activity))
-        .reached_at(local);
+    let handler = ConnectionHandler::new(
+        Arc::clone(&shared),
+        (peer, client),
+        auth_tx,
+        Arc::clone(&activity),
+    )
+    .reached_at(local);
     // Only the header a trusted proxy sent first was read: a PROXY header here is refused.
     let stream = crate::ssh::proxy_protocol::Sniff::new(stream);
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await

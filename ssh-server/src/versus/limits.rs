@@ -120,7 +120,10 @@ mod tests {
             a.fail(guesser, t);
         }
         assert!(a.blocked_until(guesser, t).is_some());
-        assert!(a.blocked_until(addr("198.51.100.7"), t).is_some(), "the plain form");
+        assert!(
+            a.blocked_until(addr("198.51.100.7"), t).is_some(),
+            "the plain form"
+        );
         for other in ["::ffff:203.0.113.9", "203.0.113.9", "::ffff:198.51.100.8"] {
             assert_eq!(a.blocked_until(addr(other), t), None, "{other}");
         }

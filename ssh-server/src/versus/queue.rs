@@ -28,8 +28,8 @@ use tokio::task::JoinSet;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 use tokio_util::sync::CancellationToken;
 
-use minotty_domain::{AddressKey, ClientAddr};
 use super::{Hub, Member, MemberId, RankedClaim};
+use minotty_domain::{AddressKey, ClientAddr};
 
 /// The rating range right after queueing.
 pub const BASE_RANGE: i32 = 100;
@@ -337,11 +337,7 @@ fn may_meet(a: &Waiting, b: &Waiting, same_address: bool) -> bool {
 /// Whether players at these address keys may meet: not at one known address, unless
 /// `same_address`; an unknown address (`None`, a player queued through another instance)
 /// blocks nothing.
-fn addresses_may_meet(
-    a: Option<AddressKey>,
-    b: Option<AddressKey>,
-    same_address: bool,
-) -> bool {
+fn addresses_may_meet(a: Option<AddressKey>, b: Option<AddressKey>, same_address: bool) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => same_address || x != y,
         _ => true,

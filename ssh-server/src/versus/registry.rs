@@ -95,7 +95,11 @@ impl Hub {
     }
 
     /// When the address `ip` may try another room code, if not now.
-    pub fn join_blocked_until(&self, ip: minotty_domain::ClientAddr, now: Instant) -> Option<Instant> {
+    pub fn join_blocked_until(
+        &self,
+        ip: minotty_domain::ClientAddr,
+        now: Instant,
+    ) -> Option<Instant> {
         lock(&self.join_failures).blocked_until(ip, now)
     }
 

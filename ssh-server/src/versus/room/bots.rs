@@ -9,8 +9,8 @@ use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, Seat};
-use crate::versus::MemberId;
 use crate::shares::Full;
+use crate::versus::MemberId;
 use crate::versus::bot::{self, BotGuard, pool::Builtin, tbp::Tbp};
 use minotty_domain::ClientAddr;
 

@@ -170,7 +170,10 @@ fn a_crowd_of_lobbies_from_one_network_never_hides_another_hosts_room() {
             } else {
                 format!("::ffff:198.51.100.{i}")
             };
-            rooms.list(open_rooms::entry(&numbered(i), "~crowd", battle(2), 1), addr(&host))
+            rooms.list(
+                open_rooms::entry(&numbered(i), "~crowd", battle(2), 1),
+                addr(&host),
+            )
         })
         .collect();
     let _real = rooms.list(
@@ -190,11 +193,17 @@ fn a_crowd_of_lobbies_from_one_network_never_hides_another_hosts_room() {
     let v6: Vec<_> = (0..20)
         .map(|i| {
             let host = addr(&format!("2001:db8:0:{i:x}::1"));
-            rooms.list(open_rooms::entry(&numbered(100 + i), "~v6", battle(2), 1), host)
+            rooms.list(
+                open_rooms::entry(&numbered(100 + i), "~v6", battle(2), 1),
+                host,
+            )
         })
         .collect();
     let sent = rooms.entries();
-    assert_eq!(sent.iter().filter(|e| e.host == "~v6").count(), MAX_OPEN_PER_NETWORK);
+    assert_eq!(
+        sent.iter().filter(|e| e.host == "~v6").count(),
+        MAX_OPEN_PER_NETWORK
+    );
     assert!(sent.iter().any(|e| e.code == numbered(999).as_str()));
     drop((crowd, v6));
 }

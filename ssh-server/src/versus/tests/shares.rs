@@ -62,7 +62,10 @@ async fn one_address_seats_its_share_of_bots_and_another_host_still_gets_one() {
     }
     assert_eq!(shared.hub().bots.active(), 4, "the address's share");
     assert_eq!(told.len(), 4, "{told:?}");
-    assert!(told.iter().all(|m| m.contains("Your address has 4 bots")), "{told:?}");
+    assert!(
+        told.iter().all(|m| m.contains("Your address has 4 bots")),
+        "{told:?}"
+    );
     let mut ann = host_at(&shared, "ann", "203.0.113.5").await;
     ann.send(Request::AddBot { level: 1 });
     assert_eq!(seated_or_told(&mut ann, 2).await, Ok(()));
@@ -104,7 +107,10 @@ async fn one_address_seats_its_share_of_tbp_bots_and_another_host_still_gets_one
     }
     assert_eq!(tbp.running(), 2, "the address's share of the slots");
     assert_eq!(told.len(), 2, "{told:?}");
-    assert!(told.iter().all(|m| m.contains("2 external bot(s)")), "{told:?}");
+    assert!(
+        told.iter().all(|m| m.contains("2 external bot(s)")),
+        "{told:?}"
+    );
     let mut ann = host_at(&shared, "ann", "203.0.113.5").await;
     ann.send(Request::AddTbpBot { name: "ext".into() });
     assert_eq!(seated_or_told(&mut ann, 2).await, Ok(()));
