@@ -163,9 +163,9 @@ fn a_list_sends_at_most_fifty_rooms_and_a_dropped_listing_is_gone() {
 #[test]
 fn a_crowd_of_lobbies_from_one_network_never_hides_another_hosts_room() {
     let rooms = open_rooms::OpenRooms::default();
-    let crowd: Vec<_> = (0..50)
+    let crowd: Vec<_> = (0..50usize)
         .map(|i| {
-            let host = if i % 2 == 0 {
+            let host = if i.is_multiple_of(2) {
                 format!("198.51.100.{i}")
             } else {
                 format!("::ffff:198.51.100.{i}")

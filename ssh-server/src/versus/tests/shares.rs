@@ -15,7 +15,7 @@ use crate::versus::bot::BotLimits;
 
 /// The attacker's address, in the form of the `i`-th connection.
 fn attacker(i: usize) -> &'static str {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         "::ffff:198.51.100.9"
     } else {
         "198.51.100.9"
