@@ -15,7 +15,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -185,7 +184,6 @@ impl Slots {
             {
                 abort.abort();
             }
-            EVICTED.fetch_add(1, Ordering::Relaxed);
         }
         let id = held.next;
         held.next += 1;
@@ -204,9 +202,6 @@ impl Slots {
         })
     }
 }
-
-/// Connections let go for newer ones since the start (tests).
-static EVICTED: AtomicU64 = AtomicU64::new(0);
 
 impl Slot {
     fn spawned(&self, abort: AbortHandle) {
