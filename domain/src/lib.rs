@@ -4,11 +4,14 @@
 //! validated names and identities ([`PlayerName`], [`DisplayName`], [`KeyFingerprint`],
 //! [`RoomCode`], [`PlayerId`], [`GameId`], [`AccountRef`]), the one text policy ([`text`]), which ruleset each
 //! mode plays and ranks under (one table, [`modes`]), ranking ([`ranking`]), leaderboard
-//! periods ([`period`]) and the judge of a finished game ([`judge`]).
+//! periods ([`period`]), the judge of a finished game ([`judge`]), a client's address as every
+//! limit keys it ([`ClientAddr`], [`AddressKey`]) and the one token bucket ([`TokenBucket`]).
 //!
 //! No IO, no clock, no threads, no randomness: every function is a function of its arguments.
 
 pub mod account;
+pub mod address;
+pub mod budget;
 pub mod chart_games;
 pub mod fingerprint;
 pub mod ids;
@@ -24,6 +27,8 @@ pub mod snapshots;
 pub mod text;
 
 pub use account::AccountRef;
+pub use address::{AddressKey, ClientAddr};
+pub use budget::TokenBucket;
 pub use chart_games::{PaceGame, RankedGame};
 pub use fingerprint::KeyFingerprint;
 pub use ids::{GameId, PlayerId, UnixMs};

@@ -1,5 +1,5 @@
-//! Budgets that bound what one client can make the server do: a token bucket over the caller's
-//! milliseconds, and the session's input gate built from it (bytes parsed per second, key
+//! Budgets that bound what one client can make the server do: the token bucket
+//! ([`minotty_domain::TokenBucket`], over the caller's milliseconds), and the session's input gate built from it (bytes parsed per second, key
 //! events per second, key releases only for keys the App saw pressed). Identical presses in one
 //! millisecond are not collapsed here: "22" typed into a name or password field arrives in one
 //! packet; the game's own key path collapses them (`minotty_ui::release`).
@@ -9,79 +9,7 @@
 
 use minotty_ui::{Key, KeyEvent, KeyKind};
 
-/// A token bucket: `burst` tokens at most, refilled at a steady rate.
-#[derive(Clone, Debug)]
-pub struct TokenBucket {
-    burst: u64,
-    /// Refill in tokens a minute.
-    per_minute: u64,
-    /// Tokens in 1/60,000ths, so that a rate a minute adds a whole number each millisecond.
-    units: u64,
-    last_ms: u64,
-}
-
-/// Units of one token.
-const UNIT: u64 = 60_000;
-
-impl TokenBucket {
-    /// A full bucket at time `now_ms`, refilled `per_sec` tokens a second.
-    pub fn new(burst: u64, per_sec: u64, now_ms: u64) -> TokenBucket {
-        TokenBucket {
-            burst,
-            per_minute: per_sec.saturating_mul(60),
-            units: burst.saturating_mul(UNIT),
-            last_ms: now_ms,
-        }
-    }
-
-    /// A full bucket at time `now_ms`, refilled `per_minute` tokens a minute.
-    pub fn per_minute(burst: u32, per_minute: u32, now_ms: u64) -> TokenBucket {
-        TokenBucket {
-            burst: u64::from(burst),
-            per_minute: u64::from(per_minute),
-            units: u64::from(burst) * UNIT,
-            last_ms: now_ms,
-        }
-    }
-
-    fn refill(&mut self, now_ms: u64) {
-        let elapsed = now_ms.saturating_sub(self.last_ms);
-        self.last_ms = self.last_ms.max(now_ms);
-        let added = elapsed.saturating_mul(self.per_minute);
-        self.units = self
-            .units
-            .saturating_add(added)
-            .min(self.burst.saturating_mul(UNIT));
-    }
-
-    /// Takes one token if there is one.
-    pub fn try_take(&mut self, now_ms: u64) -> bool {
-        self.try_take_n(1, now_ms) == 1
-    }
-
-    /// Takes up to `n` tokens and returns how many it took.
-    pub fn try_take_n(&mut self, n: u64, now_ms: u64) -> u64 {
-        self.refill(now_ms);
-        let taken = n.min(self.units / UNIT);
-        self.units -= taken * UNIT;
-        taken
-    }
-
-    /// Whole tokens available at `now_ms`.
-    pub fn available(&mut self, now_ms: u64) -> u64 {
-        self.refill(now_ms);
-        self.units / UNIT
-    }
-
-    /// Milliseconds from `now_ms` until one token is available (0 when one is, or never comes).
-    pub fn wait_ms(&mut self, now_ms: u64) -> u64 {
-        self.refill(now_ms);
-        if self.units >= UNIT || self.per_minute == 0 {
-            return 0;
-        }
-        (UNIT - self.units).div_ceil(self.per_minute)
-    }
-}
+pub use minotty_domain::TokenBucket;
 
 /// Client bytes parsed in a burst, and per second sustained. A person typing, even with the
 /// kitty keyboard protocol (about 10 bytes per press or release), sends a few hundred bytes a
@@ -188,30 +116,6 @@ mod tests {
             mods: Mods::default(),
             kind,
         }
-    }
-
-    #[test]
-    fn bucket_bursts_then_refills_at_its_rate() {
-        let mut b = TokenBucket::new(3, 2, 0);
-        assert_eq!(b.try_take_n(10, 0), 3);
-        assert!(!b.try_take(0));
-        assert_eq!(b.wait_ms(0), 500);
-        assert!(!b.try_take(499));
-        assert!(b.try_take(500));
-        // A long quiet time refills only up to the burst.
-        assert_eq!(b.available(1_000_000), 3);
-        // Time going backwards adds nothing.
-        assert_eq!(b.try_take_n(3, 10), 3);
-        assert_eq!(b.available(5), 0);
-    }
-
-    #[test]
-    fn bucket_refills_per_minute() {
-        let mut b = TokenBucket::per_minute(2, 30, 0);
-        assert_eq!(b.try_take_n(5, 0), 2);
-        assert_eq!(b.wait_ms(0), 2000);
-        assert!(!b.try_take(1999));
-        assert!(b.try_take(2000));
     }
 
     /// A flood of one key: the first burst passes, then about 100 a second, however many

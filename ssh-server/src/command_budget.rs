@@ -8,13 +8,11 @@
 //! in the server), so the budgets are tested exactly.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use crate::budget::TokenBucket;
-use crate::versus::limits::address_key;
+use minotty_domain::{AddressKey, ClientAddr, TokenBucket};
 
 /// The budgets, as configured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,7 +97,7 @@ struct AddressBudget {
 #[derive(Debug)]
 pub struct CommandBudgets {
     born: Instant,
-    addresses: Mutex<HashMap<IpAddr, AddressBudget>>,
+    addresses: Mutex<HashMap<AddressKey, AddressBudget>>,
     admitted: AtomicU64,
     refused: AtomicU64,
 }
@@ -151,22 +149,19 @@ impl CommandBudgets {
     /// of addresses that all have spent something.
     fn with_address<T>(
         &self,
-        ip: IpAddr,
+        ip: ClientAddr,
         limits: &CommandLimits,
         now_ms: u64,
         f: impl FnOnce(&mut AddressBudget) -> T,
     ) -> Option<T> {
-        let key = address_key(ip.to_canonical());
+        let key = ip.key();
         let mut map = self
             .addresses
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         if map.len() >= MAX_ADDRESSES && !map.contains_key(&key) {
             // An address whose buckets are full again is no different from a new one.
-            map.retain(|_, b| {
-                b.commands.available(now_ms) < u64::from(limits.burst)
-                    || b.exports.available(now_ms) < u64::from(limits.export_burst)
-            });
+            map.retain(|_, b| !b.commands.is_full(now_ms) || !b.exports.is_full(now_ms));
             if map.len() >= MAX_ADDRESSES {
                 return None;
             }
@@ -187,7 +182,7 @@ impl CommandBudgets {
     pub fn admit(
         &self,
         conn: &mut ConnectionCommands,
-        ip: IpAddr,
+        ip: ClientAddr,
         limits: &CommandLimits,
         now_ms: u64,
     ) -> Result<(), Refused> {
@@ -204,7 +199,7 @@ impl CommandBudgets {
     fn decide(
         &self,
         conn: &mut ConnectionCommands,
-        ip: IpAddr,
+        ip: ClientAddr,
         limits: &CommandLimits,
         now_ms: u64,
     ) -> Result<(), Refused> {
@@ -252,7 +247,7 @@ impl CommandBudgets {
     /// replay is read).
     pub fn take_export(
         &self,
-        ip: IpAddr,
+        ip: ClientAddr,
         limits: &CommandLimits,
         now_ms: u64,
     ) -> Result<(), Refused> {

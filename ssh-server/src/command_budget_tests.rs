@@ -3,7 +3,9 @@
 
 use super::*;
 
-fn ip(s: &str) -> IpAddr {
+use std::net::IpAddr;
+
+fn ip(s: &str) -> ClientAddr {
     s.parse().expect("an address")
 }
 
@@ -79,7 +81,7 @@ fn a_flood_from_many_connections_of_one_address_is_refused_past_its_budget() {
     for i in 0..30u16 {
         let mut conn = ConnectionCommands::default();
         let v6 = IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 1, 2, i, i, i, 1));
-        let _ = budgets.admit(&mut conn, v6, &limits, 0);
+        let _ = budgets.admit(&mut conn, v6.into(), &limits, 0);
     }
     let mut conn = ConnectionCommands::default();
     assert!(
@@ -158,12 +160,12 @@ fn the_addresses_remembered_stay_bounded() {
     for i in 0..MAX_ADDRESSES as u32 {
         let mut conn = ConnectionCommands::default();
         budgets
-            .admit(&mut conn, IpAddr::V4(i.into()), &limits, 0)
+            .admit(&mut conn, IpAddr::V4(i.into()).into(), &limits, 0)
             .expect("a first command");
     }
     // An hour later every bucket is full again: a new address makes room.
     let mut conn = ConnectionCommands::default();
-    let late = IpAddr::V4(u32::MAX.into());
+    let late = ClientAddr::new(IpAddr::V4(u32::MAX.into()));
     assert_eq!(budgets.admit(&mut conn, late, &limits, 3_600_000), Ok(()));
     let held = budgets
         .addresses

@@ -327,6 +327,8 @@ impl From<&LimitArgs> for Limits {
                 threads: usize::from(args.bot_threads),
                 offer_after: Duration::from_secs(args.bot_offer_secs),
                 ranked_same_address: args.fairness.ranked_same_address,
+                per_address: args.fairness.bots_per_address as usize,
+                tbp_per_address: args.fairness.tbp_bots_per_address as usize,
                 ..crate::versus::bot::BotLimits::default()
             },
             reconnect: Duration::from_secs(args.reconnect_secs),

@@ -24,6 +24,7 @@ pub mod redact;
 pub mod resize;
 pub mod services;
 pub mod session;
+pub mod shares;
 pub mod ssh;
 pub mod terminal;
 pub mod versus;

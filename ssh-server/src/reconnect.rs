@@ -18,7 +18,6 @@
 //! menu: no mode stores an abandoned game.
 
 use std::collections::{BTreeMap, HashMap};
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -28,7 +27,7 @@ use tokio::sync::Notify;
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
-use crate::versus::limits::address_key;
+use minotty_domain::{AddressKey, ClientAddr};
 
 /// Seconds a parked game waits by default.
 pub const DEFAULT_SECS: u64 = 60;
@@ -47,8 +46,8 @@ pub struct Parking<T> {
     /// Entries of one address at most.
     per_address: usize,
     entries: HashMap<String, Slot<T>>,
-    /// Entries per address (the address's key, `versus::limits::address_key`); no zeros.
-    per: HashMap<IpAddr, usize>,
+    /// Entries per address (the client's key, [`ClientAddr::key`]); no zeros.
+    per: HashMap<AddressKey, usize>,
     /// Every entry by (parked at, sequence): the oldest first, for expiry and eviction.
     order: BTreeMap<(u64, u64), String>,
     seq: u64,
@@ -57,7 +56,7 @@ pub struct Parking<T> {
 #[derive(Debug)]
 struct Slot<T> {
     value: T,
-    address: IpAddr,
+    address: AddressKey,
     parked_at: u64,
     seq: u64,
 }
@@ -95,13 +94,13 @@ impl<T> Parking<T> {
     /// its share, the entries evicted to stay within the cap (the oldest of the address holding
     /// the most), and entries that expired. With a cap or lifetime of 0 the value itself comes
     /// back.
-    pub fn park(&mut self, key: String, address: IpAddr, value: T, now: u64) -> Vec<T> {
+    pub fn park(&mut self, key: String, address: ClientAddr, value: T, now: u64) -> Vec<T> {
         let mut out = self.expire(now);
         if self.cap == 0 || self.ttl_ms == 0 {
             out.push(value);
             return out;
         }
-        let address = address_key(address.to_canonical());
+        let address = address.key();
         if let Some(old) = self.remove(&key) {
             out.push(old);
         }
@@ -115,7 +114,7 @@ impl<T> Parking<T> {
         // A full registry: the address holding the most loses its oldest.
         while self.entries.len() >= self.cap {
             let most = self.per.values().copied().max().unwrap_or(0);
-            let fullest = |a: IpAddr| self.per.get(&a).copied().unwrap_or(0) == most;
+            let fullest = |a: AddressKey| self.per.get(&a).copied().unwrap_or(0) == most;
             let Some(victim) = self.oldest_where(fullest) else {
                 break;
             };
@@ -138,12 +137,12 @@ impl<T> Parking<T> {
     }
 
     /// Entries parked from `address` (its key).
-    fn count(&self, address: IpAddr) -> usize {
+    fn count(&self, address: AddressKey) -> usize {
         self.per.get(&address).copied().unwrap_or(0)
     }
 
     /// The key of the oldest entry whose address passes `pick`.
-    fn oldest_where(&self, pick: impl Fn(IpAddr) -> bool) -> Option<String> {
+    fn oldest_where(&self, pick: impl Fn(AddressKey) -> bool) -> Option<String> {
         self.order
             .values()
             .find(|key| self.entries.get(*key).is_some_and(|s| pick(s.address)))
@@ -240,7 +239,7 @@ impl ParkedGames {
     }
 
     /// Parks the game of the key `fingerprint`, whose client connected from `address`.
-    pub fn park(&self, fingerprint: &KeyFingerprint, address: IpAddr, game: ParkedGame) {
+    pub fn park(&self, fingerprint: &KeyFingerprint, address: ClientAddr, game: ParkedGame) {
         let now = self.now();
         let displaced = self
             .lock()
@@ -296,7 +295,7 @@ pub struct Reconnect {
     pub games: Arc<ParkedGames>,
     pub fingerprint: KeyFingerprint,
     /// The client's address: a game parked counts against its share.
-    pub address: IpAddr,
+    pub address: ClientAddr,
 }
 
 impl Reconnect {

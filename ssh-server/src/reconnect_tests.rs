@@ -1,7 +1,7 @@
 //! Tests of `reconnect.rs`: the registry's bounds, per key, per address and in all.
 
 use std::hash::{Hash, Hasher};
-use std::net::Ipv4Addr;
+use std::net::{IpAddr, Ipv4Addr};
 
 use super::*;
 
@@ -13,10 +13,10 @@ fn key(name: &str) -> KeyFingerprint {
     KeyFingerprint::parse(&format!("SHA256:{b64:+<43}")).expect("a fingerprint")
 }
 
-fn own(key: &str) -> IpAddr {
+fn own(key: &str) -> ClientAddr {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.hash(&mut h);
-    IpAddr::V4(Ipv4Addr::from(h.finish() as u32))
+    ClientAddr::new(IpAddr::V4(Ipv4Addr::from(h.finish() as u32)))
 }
 
 #[test]
@@ -119,8 +119,8 @@ fn many_keys_of_one_address_never_evict_another_addresss_games() {
     const VICTIM: u64 = 1 << 40;
     let (cap, share) = (50, 8);
     let mut p = Parking::with_per_address(60_000, cap, share);
-    let victim: IpAddr = "198.51.100.7".parse().expect("ip");
-    let attacker: IpAddr = "203.0.113.9".parse().expect("ip");
+    let victim: ClientAddr = "198.51.100.7".parse().expect("ip");
+    let attacker: ClientAddr = "203.0.113.9".parse().expect("ip");
     for i in 0..3u64 {
         assert!(
             p.park(format!("victim{i}"), victim, VICTIM + i, i)
@@ -132,7 +132,7 @@ fn many_keys_of_one_address_never_evict_another_addresss_games() {
         let out = p.park(format!("attacker{i}"), attacker, i, 10 + i / 100);
         assert!(out.iter().all(|v| *v < VICTIM), "a victim's game went");
         displaced += out.len();
-        assert!(p.count(address_key(attacker)) <= share);
+        assert!(p.count(attacker.key()) <= share);
     }
     assert_eq!(p.len(), 3 + share);
     assert_eq!(displaced, 10_000 - share);
@@ -150,7 +150,7 @@ fn many_keys_of_one_address_never_evict_another_addresss_games() {
     let mut p = Parking::with_per_address(60_000, cap, 2);
     for i in 0..10u16 {
         let ip = IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 0, 1, i, i, i, i));
-        p.park(format!("v6-{i}"), ip, i, 0);
+        p.park(format!("v6-{i}"), ip.into(), i, 0);
     }
     assert_eq!(p.len(), 2);
     p.park("a".into(), "192.0.2.1".parse().expect("ip"), 0, 0);
@@ -168,7 +168,7 @@ fn many_keys_of_one_address_never_evict_another_addresss_games() {
 #[test]
 fn a_full_registry_evicts_from_the_address_holding_the_most() {
     let mut p = Parking::with_per_address(60_000, 6, 8);
-    let (lone, crowd, newcomer): (IpAddr, IpAddr, IpAddr) = (
+    let (lone, crowd, newcomer): (ClientAddr, ClientAddr, ClientAddr) = (
         "198.51.100.1".parse().expect("ip"),
         "198.51.100.2".parse().expect("ip"),
         "198.51.100.3".parse().expect("ip"),
@@ -183,7 +183,7 @@ fn a_full_registry_evicts_from_the_address_holding_the_most() {
         "crowd's oldest"
     );
     assert!(p.take("lone", 11).is_some());
-    assert_eq!(p.count(address_key(crowd)), 4);
+    assert_eq!(p.count(crowd.key()), 4);
     // Counts follow takes and expiry: nothing is left behind.
     let _ = p.expire(1_000_000);
     assert!(p.is_empty() && p.per.is_empty() && p.order.is_empty());
@@ -226,8 +226,8 @@ fn many_keys_parking_real_games_stay_within_the_cap() {
 #[test]
 fn real_games_of_one_address_stay_within_its_share() {
     let games = ParkedGames::with_per_address(Duration::from_secs(60), 50, 4);
-    let home: IpAddr = "192.0.2.10".parse().expect("ip");
-    let attacker: IpAddr = "192.0.2.66".parse().expect("ip");
+    let home: ClientAddr = "192.0.2.10".parse().expect("ip");
+    let attacker: ClientAddr = "192.0.2.66".parse().expect("ip");
     games.park(&key("SHA256:home"), home, parked_game());
     for i in 0..100 {
         games.park(&key(&format!("SHA256:evil{i}")), attacker, parked_game());

@@ -39,7 +39,7 @@ fn login(user: &str, key: Option<&str>, account: Option<AccountRef>, peer: &str)
         ssh_user: user.into(),
         fingerprint: key.map(fp),
         key_algorithm: key.map(|_| "ssh-ed25519".to_owned()),
-        peer: peer.parse::<IpAddr>().expect("address"),
+        peer: peer.parse::<IpAddr>().expect("address").into(),
         account,
     }
 }

@@ -153,6 +153,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         name: "ann".into(),
         account: None,
         owner: None,
+        address: None,
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(None)),
     };

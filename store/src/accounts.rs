@@ -4,11 +4,11 @@
 use std::net::IpAddr;
 
 use super::keys::insert_key;
-use super::rate_limit::net;
 use super::{
     Backend, NewKey, Password, PasswordHash, PlayerId, PlayerName, RetryAfter, Store, StoreError,
     UnixMs,
 };
+use minotty_domain::ClientAddr;
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,8 +109,9 @@ impl Store {
     ) -> Result<Account, RegisterError> {
         let mut tx = self.write_tx().await?;
         let address = ip
-            .filter(|a| !a.to_canonical().is_loopback())
-            .map(|a| net(a).to_string());
+            .map(ClientAddr::new)
+            .filter(|a| !a.is_loopback())
+            .map(|a| a.key().to_string());
         if let Some(address) = &address {
             if self.backend == Backend::Postgres {
                 // Instances registering at once take turns on the count (the mode conflicts

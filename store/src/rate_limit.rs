@@ -12,6 +12,8 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 
+use minotty_domain::{AddressKey, ClientAddr};
+
 use super::UnixMs;
 
 /// The limits. Defaults: 5 tries per account, then one a minute; 20 per address, then one
@@ -48,7 +50,7 @@ pub struct RateLimiter {
     config: LimitConfig,
     /// Keyed by the folded account name, so that unknown names are limited like real ones.
     accounts: HashMap<String, UnixMs>,
-    ips: HashMap<IpAddr, UnixMs>,
+    ips: HashMap<AddressKey, UnixMs>,
 }
 
 impl RateLimiter {
@@ -163,19 +165,11 @@ fn prune<K: std::hash::Hash + Eq>(map: &mut HashMap<K, UnixMs>, now: UnixMs) {
     }
 }
 
-/// The key of an address: IPv4 as is, IPv6 by its /64 network, since one client usually holds
-/// a whole /64 and could otherwise take a fresh address for every try.
-pub(super) fn net(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let s = v6.segments();
-                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
-    }
+/// The key of an address: one client ([`ClientAddr::key`]: IPv4 as is, an IPv4-mapped
+/// address as its IPv4, IPv6 by its /64 network, since one client usually holds a whole /64 and
+/// could otherwise take a fresh address for every try).
+pub(super) fn net(ip: IpAddr) -> AddressKey {
+    ClientAddr::new(ip).key()
 }
 
 #[cfg(test)]
@@ -241,7 +235,7 @@ mod tests {
         assert!(l.check("fresh", same_net, 0).is_err());
         assert_eq!(l.check("fresh", same_net, 99), Err(RetryAfter { ms: 1 }));
         assert_eq!(l.check("fresh", same_net, 100), Ok(()));
-        assert_eq!(net(ip("::ffff:10.1.2.3")), ip("10.1.2.3"));
+        assert_eq!(net(ip("::ffff:10.1.2.3")), net(ip("10.1.2.3")));
     }
 
     #[test]

@@ -90,6 +90,7 @@ impl Cluster {
                 name: bounded_name(&name),
             }),
             owner: None,
+            address: req.address.map(minotty_domain::ClientAddr::new),
             tx: SessionTx::new(tx),
             link: Arc::new(Mutex::new(None)),
         };
@@ -178,7 +179,7 @@ impl Cluster {
                     .into(),
             };
         };
-        let address = req.address;
+        let address = req.address.map(minotty_domain::ClientAddr::new);
         let Some(proxy) = self.new_proxy(hub, req, true) else {
             hub.release_ranked(claim);
             return JoinRep::Refused {

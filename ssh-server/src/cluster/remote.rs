@@ -40,7 +40,10 @@ impl Cluster {
 
     /// `watchable`: what the session's player lets others see (the hub's word for it).
     fn join_req(&self, member: &Member, spectate: bool, watchable: bool) -> JoinReq {
-        let address = lock(&self.remotes).get(&member.id).and_then(|r| r.address);
+        let address = lock(&self.remotes)
+            .get(&member.id)
+            .and_then(|r| r.address)
+            .or(member.address.map(minotty_domain::ClientAddr::ip));
         JoinReq {
             inst: self.id.clone(),
             mid: member.id.0,
@@ -156,6 +159,7 @@ impl Cluster {
                 name: r.name.clone(),
                 account: r.account.clone(),
                 owner: None,
+                address: r.address.map(minotty_domain::ClientAddr::new),
                 tx: r.tx.clone(),
                 link: Arc::clone(&r.link),
             };
@@ -171,7 +175,7 @@ impl Cluster {
             hub.to_queue(QueueMsg::JoinFrom {
                 member,
                 claim,
-                address,
+                address: address.map(minotty_domain::ClientAddr::new),
             });
         } else {
             let watchable = hub.is_watchable(mid);

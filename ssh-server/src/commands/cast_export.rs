@@ -8,7 +8,9 @@
 //! replay's blob is read.
 //!
 //! Bounds: at most [`MAX_EXPORTS`] exports at once on the server (more are refused: "busy"),
-//! one per connection and a budget per address (`command_budget.rs`, checked by the handler).
+//! at most [`EXPORTS_PER_ADDRESS`] of them for one client address (`shares.rs`), so that a
+//! client whose channels never read cannot hold every export while others wait; one per
+//! connection and a budget per address (`command_budget.rs`, checked by the handler).
 //! The film is cut into chunks of about [`CHUNK_BYTES`], at most [`CHUNKS_IN_FLIGHT`] of them
 //! queued between the drawing thread and the channel: the drawing waits while the client reads
 //! slowly (`Handle::data` waits for the SSH window), so memory per export stays at a few chunks
@@ -16,28 +18,32 @@
 //! cancelled: the queue is dropped and the drawing stops at its next chunk.
 
 use std::future::Future;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock};
 
-use minotty_domain::{GameId, PlayerId};
+use minotty_domain::{ClientAddr, GameId, PlayerId};
 use minotty_ui::sanitize;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::exec::Outcome;
 use crate::cast::{CastArgs, MAX_BYTES, film};
 use crate::command_budget::Refused;
+use crate::shares::{Full, Shares};
 
 use minotty_store::Store;
 
 /// Exports running at once on the server.
 pub const MAX_EXPORTS: usize = 2;
+/// Exports one client address runs at once: fewer than [`MAX_EXPORTS`], so another address
+/// always finds one free.
+pub const EXPORTS_PER_ADDRESS: usize = 1;
 /// A chunk of cast text is sent once it holds this many bytes (or the film ends).
 pub const CHUNK_BYTES: usize = 32 * 1024;
 /// Chunks drawn and not yet sent, at most.
 pub const CHUNKS_IN_FLIGHT: usize = 4;
 
-static EXPORTS: Semaphore = Semaphore::const_new(MAX_EXPORTS);
+static EXPORTS: LazyLock<Shares> = LazyLock::new(|| Shares::new(MAX_EXPORTS, EXPORTS_PER_ADDRESS));
 
 /// How an export cuts and queues its text (tests use small chunks).
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +96,8 @@ impl Gauge {
 /// allowed export spends (the address's, `command_budget.rs`) before its replay is read.
 pub struct Requester<B: FnOnce() -> Result<(), Refused>> {
     pub caller: Option<PlayerId>,
+    /// The client's address, whose share of the exports it takes.
+    pub address: ClientAddr,
     pub budget: B,
 }
 
@@ -97,6 +105,7 @@ impl<B: FnOnce() -> Result<(), Refused>> std::fmt::Debug for Requester<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Requester")
             .field("caller", &self.caller)
+            .field("address", &self.address)
             .finish_non_exhaustive()
     }
 }
@@ -120,11 +129,21 @@ where
     let Some(store) = store else {
         return Err(Outcome::fail("this server has no database".into()));
     };
+    let address = requester.address.key();
     let (a, replay, name, timestamp) = authorized(store, a, requester).await?;
-    let Ok(permit) = EXPORTS.try_acquire() else {
-        return Err(Outcome::fail(
-            "the server is busy exporting other replays; try again soon".into(),
-        ));
+    let permit = match EXPORTS.take(Some(address)) {
+        Ok(permit) => permit,
+        Err(Full::Pool) => {
+            return Err(Outcome::fail(
+                "the server is busy exporting other replays; try again soon".into(),
+            ));
+        }
+        Err(Full::Address) => {
+            return Err(Outcome::fail(format!(
+                "your address runs {EXPORTS_PER_ADDRESS} replay export(s) already: wait for \
+                 it to finish"
+            )));
+        }
     };
     let (tx, mut rx) = mpsc::channel::<Vec<u8>>(tuning.in_flight.max(1));
     let gauge = Arc::new(Gauge::default());

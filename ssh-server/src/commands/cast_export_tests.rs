@@ -17,6 +17,9 @@ static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 use crate::cast::tests::marathon;
 
+/// The client address of the tests' exports.
+const CLIENT: std::net::IpAddr = std::net::IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 1));
+
 struct Stored {
     _dir: tempfile::TempDir,
     store: Store,
@@ -94,6 +97,7 @@ where
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let requester = Requester {
         caller,
+        address: CLIENT.into(),
         budget: || Ok(()),
     };
     let args = cast::parse(&args).map_err(Outcome::fail)?;
@@ -143,6 +147,7 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let requester = Requester {
         caller: None,
+        address: CLIENT.into(),
         budget: || Err(Refused::Exports { wait_ms: 30_000 }),
     };
     let write = |_: Vec<u8>| std::future::ready(true);
@@ -307,13 +312,87 @@ async fn a_client_that_leaves_stops_the_export() {
 async fn exports_beyond_the_servers_bound_are_refused_as_busy() {
     let _turn = SERIAL.lock().await;
     let s = stored(10).await;
-    let held = EXPORTS
-        .try_acquire_many(MAX_EXPORTS as u32)
-        .expect("no export runs");
+    let held: Vec<_> = (0..MAX_EXPORTS)
+        .map(|n| {
+            let other = std::net::Ipv4Addr::new(203, 0, 113, n as u8);
+            EXPORTS
+                .take(Some(ClientAddr::new(other.into()).key()))
+                .expect("no export runs")
+        })
+        .collect();
     let busy = run(&s.store, s.ranked, None).await.unwrap_err();
     assert_eq!(busy.status, 1);
     assert!(busy.stderr.contains("busy"), "{}", busy.stderr);
     drop(held);
     run(&s.store, s.ranked, None).await.expect("exported");
-    assert_eq!(EXPORTS.available_permits(), MAX_EXPORTS, "given back");
+    assert_eq!(EXPORTS.held(None).0, 0, "given back");
+}
+
+/// The attacker: one address starts exports on channels that never read (each write waits
+/// forever). Before, two such channels held both of the server's exports for as long as the
+/// write timeout let them; now the address holds its share, the second of its exports is
+/// refused, and another address's export runs meanwhile.
+#[tokio::test]
+async fn one_address_never_reading_leaves_an_export_for_another() {
+    let _turn = SERIAL.lock().await;
+    let s = stored(150).await;
+    let tuning = Tuning {
+        chunk_bytes: 1024,
+        in_flight: 1,
+    };
+    let attacker: ClientAddr = "::ffff:198.51.100.66"
+        .parse::<std::net::IpAddr>()
+        .unwrap()
+        .into();
+    let started = Arc::new(Notify::new());
+    let never_reads = |_: Vec<u8>| {
+        let started = Arc::clone(&started);
+        async move {
+            started.notify_one();
+            std::future::pending::<bool>().await
+        }
+    };
+    let export_from = |address: ClientAddr, cancel: CancellationToken| {
+        let args = [s.ranked.to_string(), "--cast".to_owned()];
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args = cast::parse(&args).unwrap();
+        let requester = Requester {
+            caller: None,
+            address,
+            budget: || Ok(()),
+        };
+        (args, requester, cancel)
+    };
+    let hold = CancellationToken::new();
+    let (args, requester, cancel) = export_from(attacker, hold.clone());
+    let first = export(args, Some(&s.store), requester, cancel, tuning, never_reads);
+    let rest = async {
+        started.notified().await;
+        // The same client again, in its plain IPv4 form: refused, its share is taken.
+        let (args, requester, cancel) = export_from(
+            "198.51.100.66".parse::<std::net::IpAddr>().unwrap().into(),
+            CancellationToken::new(),
+        );
+        let second = export(args, Some(&s.store), requester, cancel, tuning, never_reads);
+        // (Without the share, the second export would hold the other place forever.)
+        let second = tokio::time::timeout(std::time::Duration::from_secs(60), second)
+            .await
+            .expect("the second export is refused, not run");
+        let refused = second.unwrap_err();
+        assert!(refused.stderr.contains("already"), "{}", refused.stderr);
+        // Another address gets its export, whole, while the first is held.
+        let mut out = Vec::new();
+        let write = |chunk: Vec<u8>| {
+            out.extend_from_slice(&chunk);
+            std::future::ready(true)
+        };
+        let (args, requester, cancel) = export_from(CLIENT.into(), CancellationToken::new());
+        let other = export(args, Some(&s.store), requester, cancel, tuning, write).await;
+        assert!(!other.expect("another address exports").cancelled);
+        assert!(!out.is_empty());
+        hold.cancel();
+    };
+    let (first, ()) = tokio::join!(first, rest);
+    assert!(first.expect("held, then cancelled").cancelled);
+    assert_eq!(EXPORTS.held(None).0, 0, "every place given back");
 }

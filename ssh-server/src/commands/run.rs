@@ -3,10 +3,9 @@
 //! whole (`exec.rs`); then the exit status, EOF and close. A cast export cancelled (its channel
 //! closed: the client left) sends nothing more.
 
-use std::net::IpAddr;
 use std::sync::Arc;
 
-use minotty_domain::PlayerId;
+use minotty_domain::{ClientAddr, PlayerId};
 use russh::ChannelId;
 use russh::server::Handle;
 use tokio_util::sync::CancellationToken;
@@ -27,7 +26,7 @@ use minotty_store::Store;
 pub(crate) fn admit(
     budgets: &CommandBudgets,
     conn: &mut ConnectionCommands,
-    peer: IpAddr,
+    peer: ClientAddr,
     limits: &CommandLimits,
     command: &Command,
 ) -> Result<Option<ExportSlot>, Refused> {
@@ -48,7 +47,7 @@ pub(crate) struct Caller {
     pub pty: bool,
     /// The account of the connection's key.
     pub account: Option<PlayerId>,
-    pub peer: IpAddr,
+    pub peer: ClientAddr,
     /// The address the player connected to, for the commands `help` shows (`address.rs`).
     pub local: Option<std::net::SocketAddr>,
 }
@@ -65,7 +64,7 @@ pub(crate) struct CommandRun {
     pub store: Option<Store>,
     /// The account of the connection's key.
     pub caller: Option<PlayerId>,
-    pub peer: IpAddr,
+    pub peer: ClientAddr,
     /// The address the player connected to, for the commands `help` shows (`address.rs`).
     pub local: Option<std::net::SocketAddr>,
     pub budgets: Arc<CommandBudgets>,
@@ -136,6 +135,7 @@ impl CommandRun {
                 };
                 let requester = Requester {
                     caller,
+                    address: peer,
                     budget: || budgets.take_export(peer, &limits, budgets.now_ms()),
                 };
                 let done = export(

@@ -1,5 +1,6 @@
 //! Flags of `minotty serve` that keep one client's share fair: exec commands and cast exports
-//! per address (`command_budget.rs`), and ranked pairing across addresses (`versus/queue.rs`).
+//! per address (`command_budget.rs`), ranked pairing across addresses (`versus/queue.rs`), and
+//! the bots one address may have seated (`versus/bot.rs`, `shares.rs`).
 //! Flattened into `LimitArgs`: flags, `MINOTTY_*` variables and config file keys like the rest.
 
 use clap::Args;
@@ -29,6 +30,18 @@ pub struct FairnessArgs {
     /// IPv6 /64). Off by default: a second account of one person must not feed the first wins.
     #[arg(long, env = "MINOTTY_RANKED_SAME_ADDRESS")]
     pub ranked_same_address: bool,
+
+    /// Server bots seated at once in the rooms of one address (IPv4 address, IPv6 /64), of
+    /// --max-bots: one client never seats every bot while others wait.
+    #[arg(long, env = "MINOTTY_BOTS_PER_ADDRESS", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub bots_per_address: u32,
+
+    /// TBP bots seated at once in the rooms of one address (IPv4 address, IPv6 /64), of
+    /// --tbp-max-bots.
+    #[arg(long, env = "MINOTTY_TBP_BOTS_PER_ADDRESS", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub tbp_bots_per_address: u32,
 }
 
 impl FairnessArgs {
@@ -54,6 +67,10 @@ mod tests {
     fn defaults_and_flags() {
         let limits = Limits::from(&Cli::parse_from(["minotty"]).serve.limits);
         assert!(!limits.bots.ranked_same_address, "off by default");
+        assert_eq!(
+            (limits.bots.per_address, limits.bots.tbp_per_address),
+            (8, 2)
+        );
         assert_eq!(limits.commands, CommandLimits::default());
         let cli = Cli::parse_from([
             "minotty",
@@ -66,9 +83,17 @@ mod tests {
             "0",
             "--cast-exports-per-minute",
             "2",
+            "--bots-per-address",
+            "3",
+            "--tbp-bots-per-address",
+            "1",
         ]);
         let limits = Limits::from(&cli.serve.limits);
         assert!(limits.bots.ranked_same_address);
+        assert_eq!(
+            (limits.bots.per_address, limits.bots.tbp_per_address),
+            (3, 1)
+        );
         let c = limits.commands;
         assert_eq!(
             (c.burst, c.per_minute, c.export_burst, c.exports_per_minute),

@@ -3,26 +3,32 @@
 //! the database or NATS, see `deps.rs`; 503 while starting or draining); anything else is 404 (405 for another method on a known path).
 //!
 //! It must never become a way to exhaust the server, nor to keep the operator's monitoring from
-//! its answers: at most [`MAX_PER_ADDRESS`] connections at once from one address (IPv6: one
-//! /64) and [`MAX_CONNECTIONS`] in all (more are closed at once), so that slow clients from one
-//! address cannot hold every slot; a request head of at most [`MAX_REQUEST`] bytes read within
-//! [`READ_TIMEOUT`] (else the connection is closed), one request per connection, the answer
-//! written within [`WRITE_TIMEOUT`]. Bodies are never read.
+//! its answers: at most [`MAX_PER_ADDRESS`] connections at once from one address
+//! ([`ClientAddr::key`]: IPv4 address, IPv6 /64; more are closed at once) and
+//! [`MAX_CONNECTIONS`] in all; with every place held, a new connection takes the place of the
+//! oldest one still waiting for its request head (the slowest client), so that however many
+//! slow clients from however many addresses hold connections, a balancer's check (which sends
+//! its request at once) is answered: it can only be let go if [`MAX_CONNECTIONS`] newer
+//! connections arrive before its own request does. A request head of at most [`MAX_REQUEST`]
+//! bytes read within [`READ_TIMEOUT`] (else the connection is closed), one request per
+//! connection, the answer written within [`WRITE_TIMEOUT`]. Bodies are never read.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
-use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use minotty_domain::{AddressKey, ClientAddr};
+
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::task::JoinSet;
+use tokio::task::{AbortHandle, JoinSet};
 use tokio::time::timeout;
 
 use super::Health;
 
-/// Connections served at once in all; more are closed without an answer.
+/// Connections served at once in all; past them, the oldest still waiting for its request
+/// is let go for the new one (none waiting: the new one is closed without an answer).
 pub const MAX_CONNECTIONS: usize = 64;
 /// Connections served at once from one address (IPv6: one /64); more are closed without an
 /// answer.
@@ -90,19 +96,24 @@ pub async fn serve_with(
                 }
             },
         };
-        let Some(slot) = slots.try_acquire(peer.ip()) else {
+        let Some(slot) = slots.try_acquire(ClientAddr::new(peer.ip())) else {
             // Dropped: closed at once.
             continue;
         };
+        let slot = Arc::new(slot);
         let read_timeout = bounds.read_timeout;
-        connections.spawn(async move {
-            answer(stream, health, read_timeout).await;
-            drop(slot);
-        });
+        let task = {
+            let slot = Arc::clone(&slot);
+            connections.spawn(async move {
+                answer(stream, health, read_timeout, &slot).await;
+                drop(slot);
+            })
+        };
+        slot.spawned(task);
     }
 }
 
-/// The connections being served, in all and per address.
+/// The connections being served, in all and per address, oldest first.
 #[derive(Debug)]
 struct Slots {
     bounds: Bounds,
@@ -111,60 +122,105 @@ struct Slots {
 
 #[derive(Debug, Default)]
 struct Held {
-    total: usize,
-    per_address: HashMap<IpAddr, usize>,
+    /// By age (the id counts up).
+    connections: BTreeMap<u64, Connection>,
+    per_address: HashMap<AddressKey, usize>,
+    next: u64,
+}
+
+#[derive(Debug)]
+struct Connection {
+    address: AddressKey,
+    /// Its request head has not arrived yet: it may be let go for a newer connection.
+    reading: bool,
+    /// Ends its task (set once spawned).
+    abort: Option<AbortHandle>,
+}
+
+impl Held {
+    fn forget(&mut self, id: u64) -> Option<Connection> {
+        let gone = self.connections.remove(&id)?;
+        if let Some(n) = self.per_address.get_mut(&gone.address) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.per_address.remove(&gone.address);
+            }
+        }
+        Some(gone)
+    }
 }
 
 /// One connection's place, given back on drop.
 #[derive(Debug)]
 struct Slot {
     slots: Arc<Slots>,
-    address: IpAddr,
-}
-
-/// What one address is: an IPv4 address (IPv4-mapped ones included) or an IPv6 /64.
-fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !((1u128 << 64) - 1))),
-        },
-    }
+    id: u64,
 }
 
 impl Slots {
-    fn try_acquire(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
-        let address = address_key(ip);
-        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A place for a connection from `ip`: refused when its address holds its share; when
+    /// every place is held, the oldest connection still waiting for its request head is let
+    /// go for it (none waiting: refused), so that slow clients never keep a balancer's check,
+    /// which sends its request at once, from its answer.
+    fn try_acquire(self: &Arc<Self>, ip: ClientAddr) -> Option<Slot> {
+        let address = ip.key();
+        let mut held = self.lock();
         let from_address = held.per_address.get(&address).copied().unwrap_or(0);
-        if held.total >= self.bounds.max_connections || from_address >= self.bounds.max_per_address
-        {
+        if from_address >= self.bounds.max_per_address {
             return None;
         }
-        held.total += 1;
-        held.per_address.insert(address, from_address + 1);
+        if held.connections.len() >= self.bounds.max_connections {
+            let slowest = held
+                .connections
+                .iter()
+                .find(|(_, c)| c.reading)
+                .map(|(&id, _)| id)?;
+            if let Some(gone) = held.forget(slowest)
+                && let Some(abort) = gone.abort
+            {
+                abort.abort();
+            }
+        }
+        let id = held.next;
+        held.next += 1;
+        held.connections.insert(
+            id,
+            Connection {
+                address,
+                reading: true,
+                abort: None,
+            },
+        );
+        *held.per_address.entry(address).or_insert(0) += 1;
         Some(Slot {
             slots: Arc::clone(self),
-            address,
+            id,
         })
+    }
+}
+
+impl Slot {
+    fn spawned(&self, abort: AbortHandle) {
+        if let Some(c) = self.slots.lock().connections.get_mut(&self.id) {
+            c.abort = Some(abort);
+        }
+    }
+
+    /// The request head arrived: the connection is answered, never let go.
+    fn head_read(&self) {
+        if let Some(c) = self.slots.lock().connections.get_mut(&self.id) {
+            c.reading = false;
+        }
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut held = self
-            .slots
-            .held
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        held.total = held.total.saturating_sub(1);
-        if let Some(n) = held.per_address.get_mut(&self.address) {
-            *n = n.saturating_sub(1);
-            if *n == 0 {
-                held.per_address.remove(&self.address);
-            }
-        }
+        self.slots.lock().forget(self.id);
     }
 }
 
@@ -201,11 +257,12 @@ pub fn respond(head: &[u8], health: &Health) -> (&'static str, &'static str, Str
     (status, TEXT, body)
 }
 
-async fn answer(mut stream: TcpStream, health: &Health, read_timeout: Duration) {
+async fn answer(mut stream: TcpStream, health: &Health, read_timeout: Duration, slot: &Slot) {
     let Ok(Some(head)) = timeout(read_timeout, read_head(&mut stream)).await else {
         // Too slow, too long, or closed early: nothing is answered.
         return;
     };
+    slot.head_read();
     let (status, content_type, body) = respond(&head, health);
     let mut reply = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\

@@ -94,46 +94,90 @@ async fn slow_clients_from_one_address_do_not_keep_health_from_answering() {
     );
 }
 
-/// Many addresses, each within its share, fill the total: the next is closed without an
-/// answer, and answered again once one address lets go.
+/// The attacker of issue 35: 64 slow clients over 16 addresses, each address within its
+/// share, hold every place (before: 0 of 53 checks answered). Every check is answered now: it
+/// takes the place of the oldest slow client, which is closed unanswered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_total_is_bounded_across_addresses() {
-    let bounds = Bounds {
-        max_connections: 8,
-        max_per_address: 2,
+async fn slow_clients_over_many_addresses_never_keep_health_from_answering() {
+    let addr = start(Bounds {
         read_timeout: Duration::from_secs(3600),
-    };
-    let addr = start(bounds).await;
-    let mut held = Vec::new();
-    for i in 0..4 {
-        held.push(slow_clients(Ipv4Addr::new(127, 0, 1, i), addr, 2).await);
+        ..Bounds::default()
+    })
+    .await;
+    let addresses = MAX_CONNECTIONS / MAX_PER_ADDRESS;
+    let mut slow = Vec::new();
+    for i in 0..addresses {
+        let from = Ipv4Addr::new(127, 0, 1, i as u8);
+        slow.push(slow_clients(from, addr, MAX_PER_ADDRESS).await);
     }
-    assert_eq!(exchange_from(OPERATOR, addr, HEALTH).await, "");
-    drop(held.pop());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
+    let checks = 20;
+    for n in 0..checks {
         let reply = exchange_from(OPERATOR, addr, HEALTH).await;
-        if reply.starts_with("HTTP/1.1 200 ") {
-            break;
-        }
-        assert!(Instant::now() < deadline, "never answered again: {reply:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(reply.starts_with("HTTP/1.1 200 "), "check {n}: {reply:?}");
+        assert!(reply.ends_with("ok\n"), "check {n}: {reply:?}");
     }
-    for clients in held {
-        assert_eq!(closed_unanswered(clients).await, 0, "each held its share");
+    // Let go: the oldest first, at least one and at most one per check; the rest still held.
+    let first = slow.remove(0);
+    let mut closed = closed_unanswered(first).await;
+    assert!(closed >= 1, "the oldest slow client was let go");
+    for clients in slow {
+        closed += closed_unanswered(clients).await;
     }
+    assert!(
+        (1..=checks).contains(&closed),
+        "{closed} let go for {checks} checks"
+    );
 }
 
-/// IPv6 addresses count by /64, IPv4-mapped ones as IPv4.
+/// A connection whose request arrived is answered, never let go: with every place held by
+/// clients that sent their heads and wait for their answers, a new one is closed.
+#[tokio::test]
+async fn answered_connections_are_not_let_go() {
+    let slots = Arc::new(Slots {
+        bounds: Bounds {
+            max_connections: 2,
+            max_per_address: 2,
+            read_timeout: READ_TIMEOUT,
+        },
+        held: Mutex::new(Held::default()),
+    });
+    let a = ClientAddr::new("192.0.2.1".parse().unwrap());
+    let b = ClientAddr::new("::ffff:192.0.2.2".parse().unwrap());
+    let first = slots.try_acquire(a).expect("a place");
+    let second = slots.try_acquire(a).expect("a place");
+    assert!(
+        slots.try_acquire(a).is_none(),
+        "the address holds its share"
+    );
+    first.head_read();
+    second.head_read();
+    assert!(
+        slots.try_acquire(b).is_none(),
+        "nobody is waiting for a head"
+    );
+    drop(first);
+    let third = slots.try_acquire(b).expect("a place came back");
+    // `third` still reads: a newer connection takes its place.
+    let fourth = slots.try_acquire(ClientAddr::new("192.0.2.3".parse().unwrap()));
+    assert!(fourth.is_some());
+    assert_eq!(slots.lock().connections.len(), 2);
+    drop(third);
+    assert_eq!(
+        slots.lock().connections.len(),
+        2,
+        "let go already: nothing given back twice"
+    );
+    drop(second);
+    assert_eq!(slots.lock().per_address.len(), 1);
+}
+
+/// IPv6 addresses count by /64, IPv4-mapped ones as IPv4 (the one address type).
 #[test]
 fn addresses_are_counted_by_ipv4_address_or_ipv6_slash_64() {
-    let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
-    let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
-    let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-    assert_eq!(address_key(a), address_key(b));
-    assert_ne!(address_key(a), address_key(c));
-    let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
-    assert_eq!(address_key(mapped), "192.0.2.1".parse::<IpAddr>().unwrap());
+    let key = |s: &str| ClientAddr::new(s.parse().unwrap()).key();
+    assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::2"));
+    assert_ne!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:3::1"));
+    assert_eq!(key("::ffff:192.0.2.1"), key("192.0.2.1"));
 }
 
 /// A head past MAX_REQUEST without its end is closed unanswered; so is a head never finished,

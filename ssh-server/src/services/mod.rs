@@ -9,9 +9,7 @@
 pub mod account;
 pub mod versus;
 
-use std::net::IpAddr;
-
-use minotty_domain::{AccountRef, DisplayName, KeyFingerprint};
+use minotty_domain::{AccountRef, ClientAddr, DisplayName, KeyFingerprint};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -35,7 +33,7 @@ pub struct Who {
     pub fingerprint: Option<KeyFingerprint>,
     /// The algorithm of that key (`ssh-ed25519`, ...), stored with it when it registers or links.
     pub key_algorithm: Option<String>,
-    pub peer: IpAddr,
+    pub peer: ClientAddr,
     /// The registered account of this session, kept current by the account client (a new
     /// key registers or links during the session); `None` for guests and unregistered keys.
     pub account: watch::Receiver<Option<AccountRef>>,
@@ -49,7 +47,7 @@ pub struct Login {
     pub fingerprint: Option<KeyFingerprint>,
     /// The key's algorithm name, as the client offered it.
     pub key_algorithm: Option<String>,
-    pub peer: IpAddr,
+    pub peer: ClientAddr,
     /// The account the key belongs to, looked up at login.
     pub account: Option<AccountRef>,
 }

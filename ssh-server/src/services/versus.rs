@@ -16,11 +16,12 @@ use tokio::time::Instant;
 
 use super::Who;
 use crate::versus::bot::BotLimits;
-use crate::versus::limits::{Bucket, Failures};
+use crate::versus::limits::{self, Failures};
 use crate::versus::{
     Hub, Link, Member, MemberId, Owner, QueueAction, QueueMsg, RemoteJoin, RemoteRooms, RoomMsg,
     SessionTx,
 };
+use minotty_domain::TokenBucket;
 use minotty_store::Store;
 
 mod draining;
@@ -94,7 +95,9 @@ pub struct VersusClient {
     link: Link,
     queued: bool,
     /// Lobby-type requests.
-    bucket: Bucket,
+    bucket: TokenBucket,
+    /// The bucket's clock: milliseconds since the session's versus began (tokio's clock).
+    born: Instant,
     /// Requests were dropped by the bucket and the player was told (once until it refills).
     limited: bool,
     /// Wrong room codes of this session.
@@ -121,7 +124,8 @@ impl VersusClient {
             tx,
             link: Arc::new(Mutex::new(None)),
             queued: false,
-            bucket: Bucket::requests(Instant::now()),
+            bucket: limits::requests(0),
+            born: Instant::now(),
             limited: false,
             failures: Failures::new(Instant::now()),
             watchable: true,
@@ -151,6 +155,7 @@ impl VersusClient {
             name: minotty_ui::sanitize(&name),
             owner,
             account,
+            address: Some(self.who.peer),
             tx: self.tx.clone(),
             link: Arc::clone(&self.link),
         }
@@ -172,7 +177,8 @@ impl VersusClient {
     /// Takes a token for a lobby-type request; `false` (the player told once) when the
     /// session sends them faster than [`crate::versus::limits::REQUESTS_PER_SEC`].
     fn allowed(&mut self) -> bool {
-        if self.bucket.take(Instant::now()) {
+        let now_ms = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if self.bucket.try_take(now_ms) {
             self.limited = false;
             return true;
         }
@@ -286,7 +292,7 @@ impl VersusClient {
                     // The queue is led by another instance, which holds the ranked claim.
                     self.hub.release_ranked(claim);
                     let watchable = self.hub.is_watchable(self.id);
-                    remote.queue_join(member, Some(self.who.peer), watchable);
+                    remote.queue_join(member, Some(self.who.peer.ip()), watchable);
                     return;
                 }
                 // Refused when the queue's inbox is full: the player is told, the claim released.

@@ -78,7 +78,7 @@ fn services() -> (Services, mpsc::Receiver<minotty_ui::Response>) {
         ssh_user: "ada".into(),
         fingerprint: None,
         key_algorithm: None,
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account: None,
     };
     Services::new(&SharedServices::default(), login)

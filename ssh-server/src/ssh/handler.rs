@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use minotty_domain::{DisplayName, KeyFingerprint};
+use minotty_domain::{ClientAddr, DisplayName, KeyFingerprint};
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -28,6 +28,8 @@ use channels::{ChannelState, MAX_CHANNELS};
 pub struct ConnectionHandler {
     shared: Arc<Shared>,
     peer: SocketAddr,
+    /// The client's address as every limit keys it (made once, in `server.rs`).
+    client: ClientAddr,
     player: DisplayName,
     key_fingerprint: Option<KeyFingerprint>,
     /// The algorithm of that key, stored with it when it registers or links.
@@ -51,13 +53,14 @@ pub struct ConnectionHandler {
 impl ConnectionHandler {
     pub(crate) fn new(
         shared: Arc<Shared>,
-        peer: SocketAddr,
+        (peer, client): (SocketAddr, ClientAddr),
         authenticated: oneshot::Sender<()>,
         activity: Arc<Activity>,
     ) -> ConnectionHandler {
         ConnectionHandler {
             shared,
             peer,
+            client,
             player: DisplayName::parse_or_guest(""),
             key_fingerprint: None,
             key_algorithm: None,
@@ -166,7 +169,7 @@ impl ConnectionHandler {
                     crate::reconnect::Reconnect {
                         games: Arc::clone(&self.shared.parked),
                         fingerprint,
-                        address: self.peer.ip(),
+                        address: self.client,
                     }
                 }),
                 services: Services::new(
@@ -175,7 +178,7 @@ impl ConnectionHandler {
                         ssh_user: self.player.to_string(),
                         fingerprint: self.key_fingerprint.clone(),
                         key_algorithm: self.key_algorithm.clone(),
-                        peer: self.peer.ip(),
+                        peer: self.client,
                         account: self.account.clone(),
                     },
                 ),
@@ -214,7 +217,7 @@ impl ConnectionHandler {
             channel: id,
             pty: self.channel_mut(id).is_some_and(|c| c.pty.is_some()),
             account: self.account.as_ref().map(|a| a.id),
-            peer: self.peer.ip(),
+            peer: self.client,
             local: self.local,
         };
         let shared = Arc::clone(&self.shared);

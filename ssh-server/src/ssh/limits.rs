@@ -2,15 +2,16 @@
 //! a global cap; caps per address at several prefix lengths (IPv4 address and /24; IPv6 /64,
 //! /56 and /48, since one IPv6 subscriber holds a whole prefix); a cap on connections that have
 //! not logged in yet, with random early drop between its start and full marks (as OpenSSH's
-//! `MaxStartups`); and a rate of new connections per source (IPv4 address, IPv6 /64).
+//! `MaxStartups`); and a rate of new connections per source (IPv4 address, IPv6 /64). The
+//! prefixes are [`ClientAddr`]'s keys (`minotty_domain::address`): an IPv4-mapped peer of a
+//! `[::]` listener counts as its IPv4 address.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use crate::budget::TokenBucket;
 pub use crate::config::connections::{ConnectionLimits, Startups};
+use minotty_domain::{AddressKey, ClientAddr, TokenBucket};
 
 /// Why a connection was turned away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,66 +64,29 @@ pub struct ConnectionLimiter {
 struct Counts {
     total: usize,
     logging_in: usize,
-    per_prefix: HashMap<Prefix, usize>,
-    rates: HashMap<Prefix, TokenBucket>,
+    per_prefix: HashMap<AddressKey, usize>,
+    rates: HashMap<AddressKey, TokenBucket>,
 }
 
-/// An address cut to a prefix length (the length is part of the key).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Prefix {
-    addr: IpAddr,
-    len: u8,
-}
-
-impl Prefix {
-    fn of(ip: IpAddr, len: u8) -> Prefix {
-        let addr = match ip {
-            IpAddr::V4(v4) => {
-                let mask = u32::MAX.checked_shl(32 - u32::from(len)).unwrap_or(0);
-                IpAddr::V4(Ipv4Addr::from(u32::from(v4) & mask))
-            }
-            IpAddr::V6(v6) => {
-                let mask = u128::MAX.checked_shl(128 - u32::from(len)).unwrap_or(0);
-                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
-            }
-        };
-        Prefix { addr, len }
+/// The prefixes an address counts against (`minotty_domain::address`: the client's /32 or /64
+/// first, the key of its rate), with their caps and what exceeding each means.
+fn prefixes(ip: ClientAddr, limits: &ConnectionLimits) -> Vec<(AddressKey, usize, Refusal)> {
+    let mut keys = vec![
+        (
+            ip.key(),
+            limits.max_per_address,
+            Refusal::TooManyFromAddress,
+        ),
+        (
+            ip.network(),
+            limits.max_per_subnet,
+            Refusal::TooManyFromNetwork,
+        ),
+    ];
+    if let Some(site) = ip.site() {
+        keys.push((site, limits.max_per_site, Refusal::TooManyFromNetwork));
     }
-}
-
-/// The prefixes an address counts against, with their caps and what exceeding each means.
-fn prefixes(ip: IpAddr, limits: &ConnectionLimits) -> Vec<(Prefix, usize, Refusal)> {
-    match ip.to_canonical() {
-        ip @ IpAddr::V4(_) => vec![
-            (
-                Prefix::of(ip, 32),
-                limits.max_per_address,
-                Refusal::TooManyFromAddress,
-            ),
-            (
-                Prefix::of(ip, 24),
-                limits.max_per_subnet,
-                Refusal::TooManyFromNetwork,
-            ),
-        ],
-        ip @ IpAddr::V6(_) => vec![
-            (
-                Prefix::of(ip, 64),
-                limits.max_per_address,
-                Refusal::TooManyFromAddress,
-            ),
-            (
-                Prefix::of(ip, 56),
-                limits.max_per_subnet,
-                Refusal::TooManyFromNetwork,
-            ),
-            (
-                Prefix::of(ip, 48),
-                limits.max_per_site,
-                Refusal::TooManyFromNetwork,
-            ),
-        ],
-    }
+    keys
 }
 
 impl ConnectionLimiter {
@@ -135,7 +99,7 @@ impl ConnectionLimiter {
     }
 
     /// Takes a slot for a connection from `ip`; the slot is freed when the permit drops.
-    pub fn try_acquire(self: &Arc<Self>, ip: IpAddr) -> Result<ConnectionPermit, Refusal> {
+    pub fn try_acquire(self: &Arc<Self>, ip: ClientAddr) -> Result<ConnectionPermit, Refusal> {
         let now_ms = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
         self.try_acquire_at(ip, now_ms, rand::random_range(0..100))
     }
@@ -144,7 +108,7 @@ impl ConnectionLimiter {
     /// random early drop's roll `roll` (0..100) given: deterministic, for tests.
     pub fn try_acquire_at(
         self: &Arc<Self>,
-        ip: IpAddr,
+        ip: ClientAddr,
         now_ms: u64,
         roll: u32,
     ) -> Result<ConnectionPermit, Refusal> {
@@ -176,10 +140,7 @@ impl ConnectionLimiter {
         let source = keys[0].0;
         if counts.rates.len() >= MAX_RATE_SOURCES && !counts.rates.contains_key(&source) {
             // A source whose bucket has refilled is no different from a new one: forget it.
-            let burst = u64::from(limits.connects_burst);
-            counts
-                .rates
-                .retain(|_, bucket| bucket.available(now_ms) < burst);
+            counts.rates.retain(|_, bucket| !bucket.is_full(now_ms));
             if counts.rates.len() >= MAX_RATE_SOURCES {
                 return Err(Refusal::ServerFull);
             }
@@ -235,7 +196,7 @@ impl ConnectionLimiter {
 #[derive(Debug)]
 pub struct ConnectionPermit {
     limiter: Arc<ConnectionLimiter>,
-    prefixes: Vec<Prefix>,
+    prefixes: Vec<AddressKey>,
     logging_in: bool,
 }
 

@@ -1,7 +1,8 @@
 use super::*;
+use std::net::{IpAddr, Ipv4Addr};
 
-fn ip(s: &str) -> IpAddr {
-    s.parse().expect("test address")
+fn ip(s: &str) -> ClientAddr {
+    ClientAddr::new(s.parse().expect("test address"))
 }
 
 fn limits() -> ConnectionLimits {
@@ -148,7 +149,7 @@ fn startups_drop_early_then_refuse() {
         },
         ..limits()
     });
-    let a = |n: u8| IpAddr::V4(Ipv4Addr::new(198, 51, n, 1));
+    let a = |n: u8| ClientAddr::new(IpAddr::V4(Ipv4Addr::new(198, 51, n, 1)));
     let mut pending: Vec<_> = (0..2)
         .map(|n| limiter.try_acquire_at(a(n), 0, 0).unwrap())
         .collect();

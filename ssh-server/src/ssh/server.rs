@@ -24,6 +24,7 @@ use crate::ssh::handler::{Activity, ConnectionHandler};
 use crate::ssh::host_key::HostKey;
 use crate::ssh::limits::{ConnectionLimiter, ConnectionPermit};
 use crate::ssh::socket::{KillSwitch, Socket};
+use minotty_domain::ClientAddr;
 use minotty_store::{GameWriter, Store, WriterConfig};
 
 /// What the server runs with.
@@ -306,7 +307,11 @@ impl Admission {
             return;
         }
         let shared = &self.shared;
-        match self.limiter.try_acquire(peer.ip()) {
+        // The one place the client's address is made: canonical from here on (an IPv4 client
+        // of a `[::]` listener is its IPv4 address, in the limits, the logs and the services).
+        let client = ClientAddr::new(peer.ip());
+        let peer = SocketAddr::new(client.ip(), peer.port());
+        match self.limiter.try_acquire(client) {
             Ok(permit) => {
                 let id = self.next_id.fetch_add(1, Ordering::Relaxed);
                 let span = match proxy {
@@ -317,7 +322,7 @@ impl Admission {
                     Arc::clone(shared),
                     Arc::clone(&self.ssh_config),
                     stream,
-                    peer,
+                    (peer, client),
                     local,
                     permit,
                 );
@@ -371,7 +376,7 @@ async fn serve_connection(
     shared: Arc<Shared>,
     ssh_config: Arc<Config>,
     stream: Socket,
-    peer: SocketAddr,
+    (peer, client): (SocketAddr, ClientAddr),
     local: Option<SocketAddr>,
     permit: ConnectionPermit,
 ) {
@@ -380,8 +385,13 @@ async fn serve_connection(
     let auth_deadline = Instant::now() + shared.limits.auth_timeout;
     let (auth_tx, auth_rx) = oneshot::channel();
     let activity = Arc::new(Activity::default());
-    let handler = ConnectionHandler::new(Arc::clone(&shared), peer, auth_tx, Arc::clone(&activity))
-        .reached_at(local);
+    let handler = ConnectionHandler::new(
+        Arc::clone(&shared),
+        (peer, client),
+        auth_tx,
+        Arc::clone(&activity),
+    )
+    .reached_at(local);
     // Only the header a trusted proxy sent first was read: a PROXY header here is refused.
     let stream = crate::ssh::proxy_protocol::Sniff::new(stream);
     let mut session = match timeout_at(auth_deadline, run_stream(ssh_config, stream, handler)).await

@@ -61,7 +61,7 @@ async fn the_slot_is_released_when_the_socket_closes_not_before() {
     let limiter = limiter();
     let (server_side, _client) = duplex(64);
     let socket = Socket::new(server_side);
-    socket.hold(limiter.try_acquire(IP).unwrap());
+    socket.hold(limiter.try_acquire(IP.into()).unwrap());
     let switch = socket.kill_switch();
     switch.logged_in();
     assert_eq!((limiter.total(), limiter.logging_in()), (1, 0));
@@ -80,7 +80,7 @@ async fn a_socket_dropped_by_its_session_releases_its_slot() {
     let limiter = limiter();
     let (server_side, _client) = duplex(64);
     let socket = Socket::new(server_side);
-    socket.hold(limiter.try_acquire(IP).unwrap());
+    socket.hold(limiter.try_acquire(IP.into()).unwrap());
     let switch = socket.kill_switch();
     drop(socket);
     assert_eq!(limiter.total(), 0);
@@ -95,6 +95,6 @@ async fn a_slot_given_to_a_closed_socket_is_released() {
     let (server_side, _client) = duplex(64);
     let socket = Socket::new(server_side);
     socket.kill_switch().kill();
-    socket.hold(limiter.try_acquire(IP).unwrap());
+    socket.hold(limiter.try_acquire(IP.into()).unwrap());
     assert_eq!(limiter.total(), 0);
 }

@@ -12,15 +12,16 @@
 //! complete `ready` when the process answers). The room knows only the seat's name and level.
 //!
 //! Bounds: at most [`BotLimits::max_total`] bots at once in all rooms (a [`BotGuard`] each),
-//! at most a room's empty seats (a room keeps its host, a person), and their searches never
-//! use more than [`BotLimits::threads`] cores.
+//! at most [`BotLimits::per_address`] of them for the rooms of one client address and at most
+//! [`BotLimits::tbp_per_address`] TBP bots (`shares.rs`: one address never seats every bot
+//! while others wait), at most a room's empty seats (a room keeps its host, a person), and
+//! their searches never use more than [`BotLimits::threads`] cores.
 
 pub mod pool;
 pub mod tbp;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -32,6 +33,8 @@ use tokio::task::JoinSet;
 use tokio::time::{Instant, sleep_until};
 
 use super::{Member, MemberId, RESPONSE_QUEUE, RoomLink, SessionTx};
+use crate::shares::{Full, Share, Shares};
+use minotty_domain::AddressKey;
 
 /// What to do next, as a driver sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +81,12 @@ pub trait BotDriver: Send + std::fmt::Debug + 'static {
 pub struct BotLimits {
     /// Bots at once in all rooms (0: no bots).
     pub max_total: usize,
+    /// Bots at once in the rooms of one client address (`--bots-per-address`), counted
+    /// against the address of the player who asked for each.
+    pub per_address: usize,
+    /// TBP bots at once in the rooms of one client address (`--tbp-bots-per-address`), of the
+    /// `--tbp-max-bots` processes.
+    pub tbp_per_address: usize,
     /// Threads for the built-in bots' searches.
     pub threads: usize,
     /// Decisions waiting for a thread before bots wait.
@@ -94,6 +103,8 @@ impl Default for BotLimits {
     fn default() -> BotLimits {
         BotLimits {
             max_total: 64,
+            per_address: 8,
+            tbp_per_address: 2,
             threads: 1,
             queue: 256,
             offer_after: Duration::from_secs(20),
@@ -104,35 +115,61 @@ impl Default for BotLimits {
 
 /// The server's bots: the count, the limits and the thinking threads (started with the first
 /// bot).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Bots {
     pub limits: BotLimits,
-    active: AtomicUsize,
+    /// Every bot's place, with a share per address.
+    seats: Shares,
+    /// TBP bots' places per address (their total is `--tbp-max-bots`, the frontend's).
+    tbp: Shares,
     pool: OnceLock<Arc<pool::Pool>>,
+}
+
+impl Default for Bots {
+    fn default() -> Bots {
+        Bots::new(BotLimits::default())
+    }
 }
 
 impl Bots {
     pub fn new(limits: BotLimits) -> Bots {
         Bots {
             limits,
-            ..Bots::default()
+            seats: Shares::new(limits.max_total, limits.per_address),
+            tbp: Shares::new(usize::MAX, limits.tbp_per_address),
+            pool: OnceLock::new(),
         }
     }
 
-    /// A place for one more bot, or `None` at the limit.
-    pub fn claim(self: &Arc<Self>) -> Option<BotGuard> {
-        let max = self.limits.max_total;
-        self.active
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < max).then_some(n + 1)
-            })
-            .ok()?;
-        Some(BotGuard(Arc::clone(self)))
+    /// A place for one more bot asked for from `address` (`None`: counted in the total only),
+    /// or why not.
+    pub fn claim(&self, address: Option<AddressKey>) -> Result<BotGuard, Full> {
+        Ok(BotGuard {
+            _seat: self.seats.take(address)?,
+            _tbp: None,
+        })
+    }
+
+    /// The same for a TBP bot, which also takes one of the address's TBP places.
+    pub fn claim_tbp(&self, address: Option<AddressKey>) -> Result<BotGuard, Full> {
+        let tbp = self.tbp.take(address)?;
+        Ok(BotGuard {
+            _seat: self.seats.take(address)?,
+            _tbp: Some(tbp),
+        })
     }
 
     /// Bots playing or seated now.
     pub fn active(&self) -> usize {
-        self.active.load(Ordering::Acquire)
+        self.seats.held(None).0
+    }
+
+    /// The shares of one address (bots, TBP bots), and what `address` holds of each.
+    pub fn shares_of(&self, address: Option<AddressKey>) -> [(usize, usize); 2] {
+        [
+            (self.seats.per_address(), self.seats.held(address).1),
+            (self.tbp.per_address(), self.tbp.held(address).1),
+        ]
     }
 
     pub fn pool(&self) -> Arc<pool::Pool> {
@@ -148,14 +185,11 @@ impl Bots {
     }
 }
 
-/// One bot's place in the count, given back when its task ends.
+/// One bot's place in the count (and its address's), given back when its task ends.
 #[derive(Debug)]
-pub struct BotGuard(Arc<Bots>);
-
-impl Drop for BotGuard {
-    fn drop(&mut self) {
-        self.0.active.fetch_sub(1, Ordering::AcqRel);
-    }
+pub struct BotGuard {
+    _seat: Share,
+    _tbp: Option<Share>,
 }
 
 /// A bot's seat in a room, as the room knows it.
@@ -185,6 +219,7 @@ pub fn spawn(
         name: driver.name(),
         account: None,
         owner: None,
+        address: None,
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(Some(room.clone()))),
     };

@@ -1,16 +1,18 @@
 //! Rate limits of versus: a token bucket per session for lobby-type requests, and the back-off
-//! after wrong room codes, per session and per source address.
+//! after wrong room codes, per session and per client address ([`ClientAddr::key`]: IPv4
+//! address, IPv6 /64; an IPv4-mapped address is its IPv4 address).
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::time::Duration;
+
+use minotty_domain::{AddressKey, ClientAddr, TokenBucket};
 
 use tokio::time::Instant;
 
 /// Lobby-type requests (ready, start, join, leave, ...) a session may send at once.
-pub const REQUEST_BURST: f64 = 20.0;
+pub const REQUEST_BURST: u64 = 20;
 /// ... and per second after that.
-pub const REQUESTS_PER_SEC: f64 = 10.0;
+pub const REQUESTS_PER_SEC: u64 = 10;
 
 /// Wrong room codes allowed before the back-off starts.
 pub const FREE_FAILURES: u32 = 5;
@@ -22,42 +24,10 @@ pub const FAILURE_MEMORY: Duration = Duration::from_secs(30 * 60);
 /// The most addresses remembered; past it the oldest are forgotten first.
 const MAX_ADDRESSES: usize = 65_536;
 
-/// A token bucket: `burst` tokens, refilled at `rate` per second.
-#[derive(Clone, Debug)]
-pub struct Bucket {
-    tokens: f64,
-    burst: f64,
-    rate: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    pub fn new(burst: f64, rate: f64, now: Instant) -> Bucket {
-        Bucket {
-            tokens: burst,
-            burst,
-            rate,
-            at: now,
-        }
-    }
-
-    /// The bucket for a session's lobby requests.
-    pub fn requests(now: Instant) -> Bucket {
-        Bucket::new(REQUEST_BURST, REQUESTS_PER_SEC, now)
-    }
-
-    /// Takes a token; `false` when there is none.
-    pub fn take(&mut self, now: Instant) -> bool {
-        let dt = now.saturating_duration_since(self.at).as_secs_f64();
-        self.tokens = (self.tokens + dt * self.rate).min(self.burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
+/// The bucket for a session's lobby requests (the one token bucket, over the session's
+/// milliseconds).
+pub fn requests(now_ms: u64) -> TokenBucket {
+    TokenBucket::new(REQUEST_BURST, REQUESTS_PER_SEC, now_ms)
 }
 
 /// Wrong room codes of one session or one address.
@@ -98,44 +68,33 @@ impl Failures {
     }
 }
 
-/// The part of an address that identifies one client: the whole IPv4 address, an IPv6 /64.
-pub fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => {
-            let bits = u128::from(v6) & !((1u128 << 64) - 1);
-            IpAddr::V6(bits.into())
-        }
-    }
-}
-
 /// Wrong room codes per address, shared by every session.
 #[derive(Debug, Default)]
 pub struct AddressFailures {
-    by_address: HashMap<IpAddr, Failures>,
+    by_address: HashMap<AddressKey, Failures>,
 }
 
 impl AddressFailures {
-    pub fn blocked_until(&self, ip: IpAddr, now: Instant) -> Option<Instant> {
+    pub fn blocked_until(&self, ip: ClientAddr, now: Instant) -> Option<Instant> {
         self.by_address
-            .get(&address_key(ip))
+            .get(&ip.key())
             .and_then(|f| f.blocked_until(now))
     }
 
-    pub fn fail(&mut self, ip: IpAddr, now: Instant) {
+    pub fn fail(&mut self, ip: ClientAddr, now: Instant) {
         if self.by_address.len() >= MAX_ADDRESSES {
             self.by_address
                 .retain(|_, f| now.saturating_duration_since(f.last) < FAILURE_MEMORY);
             if self.by_address.len() >= MAX_ADDRESSES {
                 // Still full: forget the address that failed longest ago.
                 let oldest = self.by_address.iter().min_by_key(|(_, f)| f.last);
-                if let Some((&ip, _)) = oldest {
-                    self.by_address.remove(&ip);
+                if let Some((&key, _)) = oldest {
+                    self.by_address.remove(&key);
                 }
             }
         }
         self.by_address
-            .entry(address_key(ip))
+            .entry(ip.key())
             .or_insert_with(|| Failures::new(now))
             .fail(now);
     }
@@ -145,17 +104,35 @@ impl AddressFailures {
 mod tests {
     use super::*;
 
+    fn addr(s: &str) -> ClientAddr {
+        ClientAddr::new(s.parse().unwrap())
+    }
+
+    /// A `[::]` listener reports every IPv4 client as `::ffff:a.b.c.d`: one client's wrong
+    /// codes block it, in either form, and no other IPv4 client (they all shared the IPv6 /64
+    /// `::` before).
     #[test]
-    fn a_bucket_allows_its_burst_then_its_rate() {
+    fn ipv4_clients_of_a_v6_listener_keep_their_own_wrong_codes() {
         let t = Instant::now();
-        let mut b = Bucket::new(3.0, 2.0, t);
-        assert!((0..3).all(|_| b.take(t)));
-        assert!(!b.take(t));
-        assert!(b.take(t + Duration::from_millis(500)));
-        assert!(!b.take(t + Duration::from_millis(500)));
-        // A long pause refills only up to the burst.
-        let later = t + Duration::from_secs(100);
-        assert_eq!((0..10).filter(|_| b.take(later)).count(), 3);
+        let mut a = AddressFailures::default();
+        let guesser = addr("::ffff:198.51.100.7");
+        for _ in 0..=FREE_FAILURES + 1 {
+            a.fail(guesser, t);
+        }
+        assert!(a.blocked_until(guesser, t).is_some());
+        assert!(
+            a.blocked_until(addr("198.51.100.7"), t).is_some(),
+            "the plain form"
+        );
+        for other in ["::ffff:203.0.113.9", "203.0.113.9", "::ffff:198.51.100.8"] {
+            assert_eq!(a.blocked_until(addr(other), t), None, "{other}");
+        }
+        // And the other way round: wrong codes in the plain form count for the mapped one.
+        let plain = addr("192.0.2.33");
+        for _ in 0..=FREE_FAILURES {
+            a.fail(plain, t);
+        }
+        assert!(a.blocked_until(addr("::ffff:192.0.2.33"), t).is_some());
     }
 
     #[test]
@@ -179,15 +156,15 @@ mod tests {
     fn addresses_share_a_v6_64_and_stay_bounded() {
         let t = Instant::now();
         let mut a = AddressFailures::default();
-        let one: IpAddr = "2001:db8::1".parse().unwrap();
-        let other: IpAddr = "2001:db8::ffff:2".parse().unwrap();
+        let one = addr("2001:db8::1");
+        let other = addr("2001:db8::ffff:2");
         for _ in 0..=FREE_FAILURES {
             a.fail(one, t);
         }
         assert!(a.blocked_until(other, t).is_some());
-        assert!(a.blocked_until("2001:db9::1".parse().unwrap(), t).is_none());
+        assert!(a.blocked_until(addr("2001:db9::1"), t).is_none());
         for i in 0..(MAX_ADDRESSES as u32 + 10) {
-            a.fail(IpAddr::V4(i.into()), t);
+            a.fail(ClientAddr::new(std::net::Ipv4Addr::from(i).into()), t);
         }
         assert!(a.by_address.len() <= MAX_ADDRESSES);
     }

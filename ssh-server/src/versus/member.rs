@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use minotty_ui::Response;
 
 use super::{RoomLink, SessionTx, lock};
-use minotty_domain::{AccountRef, KeyFingerprint, PlayerId, RoomCode};
+use minotty_domain::{AccountRef, ClientAddr, KeyFingerprint, PlayerId, RoomCode};
 
 /// A session's identity within versus (unique per session, not per account).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +34,9 @@ pub struct Member {
     pub account: Option<AccountRef>,
     /// Who may take the member's seat back after a drop (`None`: bots, guests without a key).
     pub owner: Option<Owner>,
+    /// The client's address, which the per-address shares of bots, spectator places and the
+    /// open-rooms list count (`None`: a bot, or a player of another instance that sent none).
+    pub address: Option<ClientAddr>,
     pub tx: SessionTx,
     pub link: Link,
 }

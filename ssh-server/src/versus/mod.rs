@@ -69,7 +69,7 @@ pub use ranked::RankedClaim;
 pub use remote::{QueueAction, RECONNECT, RemoteJoin, RemoteRooms};
 pub use room::{ContactLoss, RoomMsg, match_mode};
 pub use tx::{BACKLOG_MAX, RESPONSE_QUEUE, SessionTx};
-pub use watching::MAX_SPECTATORS;
+pub use watching::{MAX_SPECTATORS, SPECTATORS_PER_ADDRESS};
 
 /// How long a match counts down before it starts.
 pub const COUNTDOWN: Duration = Duration::from_millis(3000);

@@ -14,7 +14,6 @@
 //! them waiting, and the offer comes again after another such wait.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,8 +28,8 @@ use tokio::task::JoinSet;
 use tokio::time::{Instant, MissedTickBehavior, interval};
 use tokio_util::sync::CancellationToken;
 
-use super::limits::address_key;
 use super::{Hub, Member, MemberId, RankedClaim};
+use minotty_domain::{AddressKey, ClientAddr};
 
 /// The rating range right after queueing.
 pub const BASE_RANGE: i32 = 100;
@@ -53,7 +52,7 @@ pub enum QueueMsg {
     JoinFrom {
         member: Member,
         claim: RankedClaim,
-        address: Option<IpAddr>,
+        address: Option<ClientAddr>,
     },
     Cancel {
         id: MemberId,
@@ -62,7 +61,7 @@ pub enum QueueMsg {
     Rated {
         member: Member,
         rating: Rating,
-        address: Option<IpAddr>,
+        address: Option<AddressKey>,
     },
     /// The player takes the bot match they were offered.
     AcceptBot {
@@ -86,8 +85,8 @@ struct Waiting {
     rating: Rating,
     since: Instant,
     claim: RankedClaim,
-    /// The client's address key (`limits::address_key`); `None`: unknown.
-    address: Option<IpAddr>,
+    /// The client's key ([`ClientAddr::key`]); `None`: unknown.
+    address: Option<AddressKey>,
     /// A bot match is offered now (and may be accepted).
     offered: bool,
     /// When to offer one (again).
@@ -224,12 +223,12 @@ impl Queue {
     }
 
     /// A member joins: their rating is read, then they wait (`Rated`).
-    fn join(&mut self, member: Member, claim: RankedClaim, address: Option<IpAddr>) {
+    fn join(&mut self, member: Member, claim: RankedClaim, address: Option<ClientAddr>) {
         let Some(account) = member.account.clone() else {
             self.hub.release_ranked(claim);
             return;
         };
-        let address = address.map(|ip| address_key(ip.to_canonical()));
+        let address = address.map(ClientAddr::key);
         if let Some(old) = self.pending.insert(member.id, claim)
             && old != claim
         {
@@ -338,7 +337,7 @@ fn may_meet(a: &Waiting, b: &Waiting, same_address: bool) -> bool {
 /// Whether players at these address keys may meet: not at one known address, unless
 /// `same_address`; an unknown address (`None`, a player queued through another instance)
 /// blocks nothing.
-fn addresses_may_meet(a: Option<IpAddr>, b: Option<IpAddr>, same_address: bool) -> bool {
+fn addresses_may_meet(a: Option<AddressKey>, b: Option<AddressKey>, same_address: bool) -> bool {
     match (a, b) {
         (Some(x), Some(y)) => same_address || x != y,
         _ => true,
@@ -399,8 +398,8 @@ mod tests {
 
     #[test]
     fn one_known_address_blocks_and_an_unknown_one_does_not() {
-        let home = Some(address_key("192.0.2.1".parse().expect("ip")));
-        let away = Some(address_key("192.0.2.2".parse().expect("ip")));
+        let home = Some(ClientAddr::new("192.0.2.1".parse().expect("ip")).key());
+        let away = Some(ClientAddr::new("::ffff:192.0.2.2".parse().expect("ip")).key());
         assert!(!addresses_may_meet(home, home, false));
         assert!(
             addresses_may_meet(home, home, true),

@@ -23,6 +23,7 @@ fn member(hub: &Hub, account: i64) -> (Member, mpsc::Receiver<Response>) {
             name: format!("p{account}"),
         }),
         owner: None,
+        address: None,
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(None)),
     };

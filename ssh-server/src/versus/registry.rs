@@ -46,8 +46,14 @@ impl Hub {
         member: Member,
         level: minotty_bots::versus::Level,
     ) -> Result<RoomLink, String> {
-        let guard = self.bots.claim().ok_or_else(|| {
-            "Every bot of the server is busy right now: still looking for a person.".to_owned()
+        let address = member.address.map(minotty_domain::ClientAddr::key);
+        let guard = self.bots.claim(address).map_err(|full| match full {
+            crate::shares::Full::Pool => {
+                "Every bot of the server is busy right now: still looking for a person.".to_owned()
+            }
+            crate::shares::Full::Address => "Your address has as many bots playing as one \
+                                             address may: still looking for a person."
+                .to_owned(),
         })?;
         let options = RoomOptions {
             kind: minotty_engine::versus::MatchKind::Battle,
@@ -89,12 +95,16 @@ impl Hub {
     }
 
     /// When the address `ip` may try another room code, if not now.
-    pub fn join_blocked_until(&self, ip: std::net::IpAddr, now: Instant) -> Option<Instant> {
+    pub fn join_blocked_until(
+        &self,
+        ip: minotty_domain::ClientAddr,
+        now: Instant,
+    ) -> Option<Instant> {
         lock(&self.join_failures).blocked_until(ip, now)
     }
 
     /// Counts a wrong room code from `ip`.
-    pub fn join_failed(&self, ip: std::net::IpAddr, now: Instant) {
+    pub fn join_failed(&self, ip: minotty_domain::ClientAddr, now: Instant) {
         lock(&self.join_failures).fail(ip, now);
     }
 }

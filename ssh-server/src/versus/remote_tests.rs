@@ -82,7 +82,7 @@ fn client(shared: &SharedVersus, account: i64) -> (VersusClient, mpsc::Receiver<
         ssh_user: format!("p{account}"),
         fingerprint: None,
         key_algorithm: None,
-        peer: std::net::Ipv4Addr::new(10, 0, 0, 1).into(),
+        peer: std::net::IpAddr::from(std::net::Ipv4Addr::new(10, 0, 0, 1)).into(),
         account: registered,
     };
     (VersusClient::new(shared, who, tx), rx)
@@ -108,6 +108,7 @@ async fn codes_start_with_the_instances_character_and_unknown_codes_are_asked_el
             name: "host".into(),
             account: None,
             owner: None,
+            address: None,
             tx: SessionTx::new(tx),
             link: Arc::new(Mutex::new(None)),
         };

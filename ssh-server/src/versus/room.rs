@@ -465,7 +465,7 @@ impl Room {
             RoomMsg::Panic => panic!("a test asked room {} to panic", self.code),
             #[cfg(test)]
             RoomMsg::SeatDriver(driver) => {
-                if let Some(guard) = self.hub.bots.claim() {
+                if let Ok(guard) = self.hub.bots.claim(None) {
                     self.seat_driver(driver, guard);
                     self.broadcast_view();
                 }

@@ -21,6 +21,7 @@ mod kept;
 mod open_rooms;
 mod paused_queue;
 mod paused_room;
+mod shares;
 mod spooled;
 mod watching;
 

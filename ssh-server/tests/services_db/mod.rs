@@ -36,7 +36,7 @@ pub fn login(fingerprint: Option<&str>, account: Option<AccountRef>) -> Login {
         ssh_user: "ada".into(),
         fingerprint: fingerprint.map(|f| KeyFingerprint::parse(f).expect("a fingerprint")),
         key_algorithm: fingerprint.map(|_| "ssh-ed25519".to_owned()),
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account,
     }
 }

@@ -110,7 +110,7 @@ mod tests {
             ssh_user: "~cat".into(),
             fingerprint: KeyFingerprint::parse(KEY),
             key_algorithm: Some("ssh-ed25519".into()),
-            peer: PEER,
+            peer: PEER.into(),
             account: account_rx.clone(),
         };
         let client = AccountClient::new(&shared, who, "cat".into(), account_tx, tx);

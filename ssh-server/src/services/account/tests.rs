@@ -14,7 +14,7 @@ fn guest_of(shared: &SharedAccounts) -> (AccountClient, mpsc::Receiver<Response>
         ssh_user: "~ada".into(),
         fingerprint: None,
         key_algorithm: None,
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account: account_rx,
     };
     let client = AccountClient::new(shared, who, "ada".into(), account_tx, tx);
@@ -153,7 +153,7 @@ async fn a_game_submission_is_tracked_until_the_writer_answers() {
         ssh_user: "ada".into(),
         fingerprint: Some(key.fingerprint.clone()),
         key_algorithm: Some("ssh-ed25519".into()),
-        peer: IpAddr::V4(Ipv4Addr::LOCALHOST),
+        peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account: account_rx,
     };
     let client = AccountClient::new(&shared, who, "ada".into(), account_tx, tx);

@@ -104,7 +104,7 @@ impl Worker {
                 };
                 match self
                     .store
-                    .register_from(&name, &key, self.who.peer, now)
+                    .register_from(&name, &key, self.who.peer.ip(), now)
                     .await
                 {
                     Ok(account) => {
@@ -142,7 +142,7 @@ impl Worker {
                 };
                 match self
                     .store
-                    .link_key(&name, &password, &key, self.who.peer, now)
+                    .link_key(&name, &password, &key, self.who.peer.ip(), now)
                     .await
                 {
                     Ok(account) => {
@@ -183,7 +183,7 @@ impl Worker {
                 let current = current.unwrap_or_default();
                 match self
                     .store
-                    .change_password(account.id, &current, &password, self.who.peer, now)
+                    .change_password(account.id, &current, &password, self.who.peer.ip(), now)
                     .await
                 {
                     Ok(()) => {

@@ -9,8 +9,10 @@ use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Room, Seat};
+use crate::shares::Full;
 use crate::versus::MemberId;
 use crate::versus::bot::{self, BotGuard, pool::Builtin, tbp::Tbp};
+use minotty_domain::ClientAddr;
 
 impl Room {
     /// Whether a person (not a bot) is still connected.
@@ -54,11 +56,13 @@ impl Room {
         }
     }
 
-    /// A place among the server's bots for a bot the host `id` asks for, after the room's rules
-    /// and then `check` (the request's own) allow it; otherwise `id` is told why not.
+    /// A place among the server's bots (a TBP bot's with `tbp`) for a bot the host `id` asks
+    /// for, after the room's rules and then `check` (the request's own) allow it, counted
+    /// against the host's address; otherwise `id` is told why not.
     fn claim_bot(
         &mut self,
         id: MemberId,
+        tbp: bool,
         check: impl FnOnce(&Self) -> Option<String>,
     ) -> Option<BotGuard> {
         let refusal = self.bot_refusal(id).or_else(|| check(self));
@@ -66,15 +70,37 @@ impl Room {
             self.notice(id, message);
             return None;
         }
-        let guard = self.hub.bots.claim();
-        if guard.is_none() {
-            self.notice(
-                id,
-                "The server is running as many bots as it can right now: try again later."
-                    .to_owned(),
-            );
+        let address = self
+            .seat_of(id)
+            .and_then(|i| self.seats[i].member.address)
+            .map(ClientAddr::key);
+        let bots = &self.hub.bots;
+        let claimed = if tbp {
+            bots.claim_tbp(address)
+        } else {
+            bots.claim(address)
+        };
+        match claimed {
+            Ok(guard) => Some(guard),
+            Err(full) => {
+                let [(per, _), (per_tbp, held_tbp)] = bots.shares_of(address);
+                let message = match full {
+                    Full::Pool => "The server is running as many bots as it can right now: try \
+                                   again later."
+                        .to_owned(),
+                    Full::Address if tbp && held_tbp >= per_tbp => format!(
+                        "Your address has {per_tbp} external bot(s) seated already, the most \
+                         one address may: remove one first."
+                    ),
+                    Full::Address => format!(
+                        "Your address has {per} bots seated already, the most one address \
+                         may: remove one first."
+                    ),
+                };
+                self.notice(id, message);
+                None
+            }
         }
-        guard
     }
 
     /// After a bot took a seat: a room showing results is back in its lobby, and everyone
@@ -96,7 +122,7 @@ impl Room {
             self.notice(id, message);
             return;
         };
-        let Some(guard) = self.claim_bot(id, |_| None) else {
+        let Some(guard) = self.claim_bot(id, false, |_| None) else {
             return;
         };
         self.seat_bot(level, guard);
@@ -123,7 +149,7 @@ impl Room {
                 None
             }
         };
-        let Some(guard) = self.claim_bot(id, unknown) else {
+        let Some(guard) = self.claim_bot(id, true, unknown) else {
             return;
         };
         let pace = self.hub.tbp.settings().min_piece;

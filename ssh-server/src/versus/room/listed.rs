@@ -46,15 +46,16 @@ impl Room {
         let host = self
             .host
             .and_then(|h| self.seat_of(h))
-            .map(|i| self.seats[i].member.name.as_str());
+            .map(|i| &self.seats[i].member);
         let (true, Some(host)) = (open, host) else {
             self.open_listing = None;
             return;
         };
+        let (address, host) = (host.address, host.name.as_str());
         let entry = open_rooms::entry(&self.code, host, self.options, self.seats.len());
         match &self.open_listing {
-            Some(listing) => listing.update(entry),
-            None => self.open_listing = Some(self.hub.open_rooms.list(entry)),
+            Some(listing) => listing.update(entry, address),
+            None => self.open_listing = Some(self.hub.open_rooms.list(entry, address)),
         }
     }
 }

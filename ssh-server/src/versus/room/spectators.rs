@@ -1,4 +1,5 @@
-//! A room's spectators: at most [`MAX_SPECTATORS`] at once, the next refused with the reason;
+//! A room's spectators: at most [`MAX_SPECTATORS`] at once and [`SPECTATORS_PER_ADDRESS`] of
+//! one client address (its key: IPv4 address, IPv6 /64), the next refused with the reason;
 //! those who came from the Live list (by the match's id) are never shown the room's code, in
 //! its views or its messages. A match is listed on the Live screen as watchable only when every
 //! person playing it lets others watch their games.
@@ -7,22 +8,42 @@ use minotty_ui::Response;
 use tokio::time::Instant;
 
 use super::{Member, MemberId, Room};
-use crate::versus::MAX_SPECTATORS;
+use crate::versus::{MAX_SPECTATORS, SPECTATORS_PER_ADDRESS};
+use minotty_domain::ClientAddr;
 
 impl Room {
     /// `member` watches (`by_live`: from the Live list), unless the room has as many
     /// spectators as it seats.
     pub(super) fn spectate(&mut self, member: Member, by_live: bool, now: Instant) {
-        if self.spectators.len() >= MAX_SPECTATORS {
-            let whose = if by_live {
+        let whose = || {
+            if by_live {
                 "That match".to_owned()
             } else {
                 format!("Room {}", self.code)
-            };
+            }
+        };
+        if self.spectators.len() >= MAX_SPECTATORS {
             member.send(Response::RoomFailed {
                 message: format!(
-                    "{whose} has {MAX_SPECTATORS} spectators already, as many as a room \
-                     seats: try again later."
+                    "{} has {MAX_SPECTATORS} spectators already, as many as a room seats: try \
+                     again later.",
+                    whose()
+                ),
+            });
+            return;
+        }
+        let key = member.address.map(ClientAddr::key);
+        let of_address = self
+            .spectators
+            .iter()
+            .filter(|s| key.is_some() && s.address.map(ClientAddr::key) == key)
+            .count();
+        if of_address >= SPECTATORS_PER_ADDRESS {
+            member.send(Response::RoomFailed {
+                message: format!(
+                    "{} has {SPECTATORS_PER_ADDRESS} spectators from your address already, the \
+                     most one address may: try again later.",
+                    whose()
                 ),
             });
             return;

@@ -140,8 +140,11 @@ async fn only_the_host_seats_and_removes_bots_and_each_bot_is_counted_until_it_g
 
 #[tokio::test]
 async fn a_host_spamming_add_bot_never_passes_the_room_or_the_server_cap() {
+    // Both hosts are guests on loopback, one address: its share is the server's cap here
+    // (the share itself: `tests/shares.rs`).
     let shared = shared_with(BotLimits {
         max_total: 10,
+        per_address: 10,
         ..BotLimits::default()
     });
     // Each host spams far more requests than seats; the request bucket lets a burst through.

@@ -14,7 +14,12 @@ fn numbered(i: usize) -> RoomCode {
     RoomCode::from_positions(std::array::from_fn(|d| i / 31usize.pow(d as u32) % 31))
 }
 use crate::services::versus::SharedVersus;
-use crate::versus::open_rooms::{self, MAX_OPEN_LISTED};
+use crate::versus::open_rooms::{self, MAX_OPEN_LISTED, MAX_OPEN_PER_NETWORK};
+use minotty_domain::ClientAddr;
+
+fn addr(s: &str) -> Option<ClientAddr> {
+    Some(s.parse().expect("an address"))
+}
 
 /// Waits (generously) until the directory holds what `f` wants, and returns it.
 async fn listed_until(
@@ -138,7 +143,10 @@ async fn a_ranked_room_is_never_listed() {
 fn a_list_sends_at_most_fifty_rooms_and_a_dropped_listing_is_gone() {
     let rooms = open_rooms::OpenRooms::default();
     let listings: Vec<_> = (0..MAX_OPEN_LISTED + 10)
-        .map(|i| rooms.list(open_rooms::entry(&numbered(i), "ann", battle(2), 1)))
+        .map(|i| {
+            let host = addr(&format!("10.{}.{}.1", i / 256, i % 256));
+            rooms.list(open_rooms::entry(&numbered(i), "ann", battle(2), 1), host)
+        })
         .collect();
     assert_eq!(rooms.len(), MAX_OPEN_LISTED + 10);
     let sent = rooms.entries();
@@ -146,4 +154,56 @@ fn a_list_sends_at_most_fifty_rooms_and_a_dropped_listing_is_gone() {
     assert_eq!(sent[0].code, numbered(0).as_str(), "the oldest first");
     drop(listings);
     assert!(rooms.is_empty());
+}
+
+/// The attacker of issue 35: 50 lobbies listed from one /24 (in both address forms of a
+/// `[::]` listener), then a real host lists a room. Before, the list was the oldest 50: the
+/// crowd's, and the real room was never shown. Now a network shows at most its share, in
+/// turns with every other network, and the real host's room is on the list.
+#[test]
+fn a_crowd_of_lobbies_from_one_network_never_hides_another_hosts_room() {
+    let rooms = open_rooms::OpenRooms::default();
+    let crowd: Vec<_> = (0..50usize)
+        .map(|i| {
+            let host = if i.is_multiple_of(2) {
+                format!("198.51.100.{i}")
+            } else {
+                format!("::ffff:198.51.100.{i}")
+            };
+            rooms.list(
+                open_rooms::entry(&numbered(i), "~crowd", battle(2), 1),
+                addr(&host),
+            )
+        })
+        .collect();
+    let _real = rooms.list(
+        open_rooms::entry(&numbered(999), "ann", battle(2), 1),
+        addr("203.0.113.5"),
+    );
+    let sent = rooms.entries();
+    assert!(
+        sent.iter().any(|e| e.code == numbered(999).as_str()),
+        "the real host's room is listed: {sent:?}"
+    );
+    let of_crowd = sent.iter().filter(|e| e.host == "~crowd").count();
+    assert_eq!(of_crowd, MAX_OPEN_PER_NETWORK, "one network's share");
+    // Round robin: the real room comes second, after the crowd's oldest.
+    assert_eq!(sent[1].code, numbered(999).as_str());
+    // An IPv6 crowd shares by /56: a /64 of its own for each lobby changes nothing.
+    let v6: Vec<_> = (0..20)
+        .map(|i| {
+            let host = addr(&format!("2001:db8:0:{i:x}::1"));
+            rooms.list(
+                open_rooms::entry(&numbered(100 + i), "~v6", battle(2), 1),
+                host,
+            )
+        })
+        .collect();
+    let sent = rooms.entries();
+    assert_eq!(
+        sent.iter().filter(|e| e.host == "~v6").count(),
+        MAX_OPEN_PER_NETWORK
+    );
+    assert!(sent.iter().any(|e| e.code == numbered(999).as_str()));
+    drop((crowd, v6));
 }

@@ -115,7 +115,9 @@ async fn the_spectator_past_the_cap_is_refused_with_the_reason() {
     let id = live_list(&shared).await[0].id;
     let mut watchers = Vec::new();
     for i in 0..MAX_SPECTATORS {
-        let mut w = Client::new(&shared, &format!("w{i}"), None);
+        // Each from an address of its own (one address holds only its share).
+        let peer = format!("192.0.2.{i}");
+        let mut w = Client::connected_from(&shared, &format!("w{i}"), None, &peer);
         // By code and from the Live list alike.
         if i % 2 == 0 {
             w.send(Request::JoinRoom {
