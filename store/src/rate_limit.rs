@@ -13,7 +13,7 @@
 //! key by typing wrong passwords for the victim's name, while now the attacker's tries fill
 //! only the attacker's own (account, address) bucket, and one address cannot fill the
 //! account's cap (it drains faster than one address may add to it). A success clears its
-//! (account, address) bucket and gives back the one try it counted elsewhere.
+//! (account, address) bucket and the account's cap, and gives the address back its try.
 //!
 //! Password hashes ([`HashBudget`]: every argon2 run a client can start, a check or a new
 //! hash) are counted per account and per address, successes included: changing one's own
@@ -188,13 +188,12 @@ impl RateLimiter {
         self.ips.add(ip, 1, now);
     }
 
-    /// After a right password: forgets the failures of the account from this address and
-    /// gives the account's cap and the address back the try that
-    /// [`RateLimiter::begin_attempt`] counted.
+    /// After a right password: forgets the account's failures (from this address and in all)
+    /// and gives the address back the try that [`RateLimiter::begin_attempt`] counted.
     pub fn record_success(&mut self, account: &str, ip: IpAddr) {
         let ip = net(ip);
         self.pairs.tat.remove(&(account.to_owned(), ip));
-        self.accounts.give_back(&account.to_owned());
+        self.accounts.tat.remove(account);
         self.ips.give_back(&ip);
     }
 
