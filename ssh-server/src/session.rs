@@ -156,3 +156,5 @@ pub async fn restore_after_failure(handle: Handle, channel: ChannelId) {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod size_tests;

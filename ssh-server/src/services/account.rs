@@ -58,6 +58,14 @@ pub const SNAPSHOTS_PER_MINUTE: u32 = 12;
 /// What a save past the budget is told.
 pub const SNAPSHOT_SLOW_DOWN: &str = "too many snapshots at once: wait a few seconds";
 
+/// Password changes and links (each one or two argon2 hashes) one session may ask for in a
+/// burst, and per minute after it. The store bounds them per account and per address too
+/// (`minotty_store::HashLimits`), and hashes run on two threads of their own.
+pub const PASSWORD_BURST: u32 = 5;
+pub const PASSWORDS_PER_MINUTE: u32 = 2;
+/// What a password change or link past the session's budget is told.
+pub const PASSWORD_SLOW_DOWN: &str = "too many password attempts in this session: wait a minute";
+
 /// How long a session start (and a retry of an account that could not be reached) waits for
 /// the player's account details and settings.
 const START_TIMEOUT: Duration = Duration::from_secs(3);
@@ -175,6 +183,8 @@ pub struct AccountClient {
     refusing: bool,
     /// The budget of snapshot saves ([`SNAPSHOT_BURST`], [`SNAPSHOTS_PER_MINUTE`]).
     snapshot_budget: crate::budget::TokenBucket,
+    /// The budget of password changes and links ([`PASSWORD_BURST`], [`PASSWORDS_PER_MINUTE`]).
+    password_budget: crate::budget::TokenBucket,
     /// The snapshots of a session without an account (or without a database), newest
     /// first, at most [`MAX_SNAPSHOTS`]; and the id of the next one.
     session_snapshots: std::collections::VecDeque<SnapshotEntry>,
@@ -213,6 +223,11 @@ impl AccountClient {
                 SNAPSHOTS_PER_MINUTE,
                 0,
             ),
+            password_budget: crate::budget::TokenBucket::per_minute(
+                PASSWORD_BURST,
+                PASSWORDS_PER_MINUTE,
+                0,
+            ),
             session_snapshots: std::collections::VecDeque::new(),
             next_snapshot: 1,
         }
@@ -242,6 +257,10 @@ impl AccountClient {
         if let Request::SaveSnapshot { snapshot, .. } = &request
             && let Some(refusal) = self.refuse_save(snapshot, now)
         {
+            reply_now(&self.tx, refusal);
+            return;
+        }
+        if let Some(refusal) = self.refuse_password_work(&request, now) {
             reply_now(&self.tx, refusal);
             return;
         }
@@ -292,6 +311,18 @@ impl AccountClient {
         (len > MAX_SNAPSHOT_BYTES).then(|| Response::SnapshotFailed {
             message: format!("the snapshot is too large ({len} bytes)"),
         })
+    }
+
+    /// Why a request that hashes a password (a change, a link) is refused, if it is: past the
+    /// session's password budget.
+    fn refuse_password_work(&mut self, request: &Request, now: u64) -> Option<Response> {
+        let message = PASSWORD_SLOW_DOWN.to_owned();
+        let refusal = match request {
+            Request::SetPassword { .. } => Response::PasswordFailed { message },
+            Request::LinkKey { .. } => Response::LinkFailed { message },
+            _ => return None,
+        };
+        (!self.password_budget.try_take(now)).then_some(refusal)
     }
 
     /// A snapshot request of a session whose snapshots it keeps itself (guests, new keys, a
