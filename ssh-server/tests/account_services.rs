@@ -439,7 +439,10 @@ async fn password_changes_are_held_to_the_sessions_budget(pool: AnyPool) {
     }
     assert_eq!((set, refused), (PASSWORD_BURST, 20 - PASSWORD_BURST));
     // The first set the password (one hash), the others checked it and hashed anew (two).
-    assert_eq!(store.hash_pool().started(), 1 + 2 * u64::from(PASSWORD_BURST - 1));
+    assert_eq!(
+        store.hash_pool().started(),
+        1 + 2 * u64::from(PASSWORD_BURST - 1)
+    );
     // Links are counted the same way.
     let (mut other, mut orx) = Services::new(&shared, login(Some(KEY2), None));
     for _ in 0..PASSWORD_BURST {
@@ -459,5 +462,8 @@ async fn password_changes_are_held_to_the_sessions_budget(pool: AnyPool) {
         };
         messages.push(message);
     }
-    assert!(messages.contains(&PASSWORD_SLOW_DOWN.to_owned()), "{messages:?}");
+    assert!(
+        messages.contains(&PASSWORD_SLOW_DOWN.to_owned()),
+        "{messages:?}"
+    );
 }

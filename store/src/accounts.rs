@@ -292,7 +292,13 @@ impl Store {
     }
 
     /// Takes `cost` password hashes from the budget of the account `folded` and of `ip`.
-    fn take_hashes(&self, folded: &str, ip: IpAddr, cost: u32, now: UnixMs) -> Result<(), RetryAfter> {
+    fn take_hashes(
+        &self,
+        folded: &str,
+        ip: IpAddr,
+        cost: u32,
+        now: UnixMs,
+    ) -> Result<(), RetryAfter> {
         self.limits(|l| l.hashes.take(folded, ip, cost, now)).inspect_err(|wait| {
             tracing::info!(%ip, wait_ms = wait.ms, cost, "password hashing refused: over the budget");
         })

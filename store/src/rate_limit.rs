@@ -367,7 +367,9 @@ mod tests {
         // Many addresses together are held by the account's cap (8, then one per 250 ms).
         let mut spread = 0;
         for i in 0..40 {
-            if l.begin_attempt("bob", ip(&format!("203.0.113.{i}")), 0).is_ok() {
+            if l.begin_attempt("bob", ip(&format!("203.0.113.{i}")), 0)
+                .is_ok()
+            {
                 spread += 1;
             }
         }

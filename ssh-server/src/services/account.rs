@@ -15,6 +15,7 @@
 //! [`SNAPSHOTS_PER_MINUTE`]) on top of the request budget; a save past it is refused with
 //! `SnapshotFailed`.
 
+mod game_rate;
 mod live;
 mod previous_best;
 mod recent_matches;
@@ -33,6 +34,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+pub use game_rate::{GAMES_BURST, GAMES_PER_MINUTE, GameRate, NOT_STORED};
 pub use live::LiveKeys;
 use worker::Worker;
 
@@ -82,6 +84,8 @@ pub struct SharedAccounts {
     store: Option<Store>,
     writer: Option<GameWriter>,
     live: Arc<LiveKeys>,
+    /// Games stored per account a minute ([`GameRate`]).
+    game_rate: Arc<std::sync::Mutex<GameRate>>,
     /// The exec commands' budgets per address (the commands read this store).
     pub commands: Arc<crate::command_budget::CommandBudgets>,
     /// Where the sessions' account workers and game submissions run: the server's tracker
@@ -105,6 +109,7 @@ impl SharedAccounts {
             store,
             writer,
             live: Arc::default(),
+            game_rate: Arc::default(),
             commands: Arc::default(),
             tasks: TaskTracker::new(),
         }
@@ -152,6 +157,25 @@ impl SharedAccounts {
             }
         }
     }
+}
+
+/// What the server says at start when registrations from loopback go unlimited for every
+/// player: the store does not count loopback addresses against `REGISTRATIONS_PER_DAY` (tests
+/// and the load tool connect from there), so a relay on the same host that does not send
+/// PROXY headers (`--proxy-protocol-from`) makes every player a loopback client. `None` when
+/// the listener cannot be reached from loopback (a specific other address) or a trusted proxy
+/// is configured.
+pub fn loopback_registration_warning(
+    listen: std::net::SocketAddr,
+    trusted_proxies: bool,
+) -> Option<&'static str> {
+    let ip = listen.ip().to_canonical();
+    let from_loopback = ip.is_loopback() || ip.is_unspecified();
+    (from_loopback && !trusted_proxies).then_some(
+        "new accounts from loopback are not limited per address: a relay on this host that \
+         sends no PROXY header makes every player a loopback client (configure it as \
+         --proxy-protocol-from, or listen on another address)",
+    )
 }
 
 fn account_ref(account: &Account) -> AccountRef {
@@ -487,6 +511,25 @@ impl AccountClient {
         let (Some(writer), Some(account)) = (&self.shared.writer, self.current()) else {
             return;
         };
+        // Past the account's rate, only a game that could rank is stored (and told so).
+        let may_rank =
+            minotty_domain::eligible(&game.replay, &game.stats, Some((game.reason, game.won)))
+                .is_ok();
+        let now = u64::try_from(unix_now()).unwrap_or(0);
+        let admitted = self
+            .shared
+            .game_rate
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .admit(account.id, may_rank, now);
+        if !admitted {
+            tracing::info!(
+                player = account.id.0,
+                "a game was not stored: over the rate"
+            );
+            reply_now(&self.tx, error(NOT_STORED));
+            return;
+        }
         // Game time leaves out the countdown and pauses: the start is approximate.
         let duration = i64::try_from(game.stats.time).unwrap_or(i64::MAX);
         let finished = FinishedGame {

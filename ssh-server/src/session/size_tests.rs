@@ -46,7 +46,13 @@ fn assert_shows_the_app(s: &mut Session, parser: &vt100::Parser) {
     s.app_mut().render_into(app_screen.area, &mut app_screen);
     let (x0, y0) = ((cols - w) / 2, (rows - h) / 2);
     let screen = parser.screen();
-    let blank = |t: &str| if t == " " { String::new() } else { t.to_owned() };
+    let blank = |t: &str| {
+        if t == " " {
+            String::new()
+        } else {
+            t.to_owned()
+        }
+    };
     let mut drawn = 0;
     for y in 0..rows {
         let mut x = 0;
@@ -74,7 +80,11 @@ async fn a_500x200_window_holds_at_most_the_drawn_cells_and_shows_the_whole_scre
     assert_eq!(s.term_size(), (500, 200));
     assert_eq!(s.term().drawn_size(), (DRAW_COLS, DRAW_ROWS));
     assert!(s.term().cells() <= cap, "{} cells", s.term().cells());
-    assert!(s.term().capacity().0 <= cap, "room for {} cells", s.term().capacity().0);
+    assert!(
+        s.term().capacity().0 <= cap,
+        "room for {} cells",
+        s.term().capacity().0
+    );
     let nz = |v: u16| std::num::NonZeroU16::new(v).expect("not zero");
     let mut parser = vt100::Parser::new(nz(200), nz(500), 0);
     frame(&mut s, t0, &mut parser);

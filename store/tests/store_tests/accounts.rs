@@ -431,7 +431,12 @@ async fn password_changes_from_one_address_start_a_bounded_number_of_hashes(pool
             match res {
                 Ok(()) => changed += 1,
                 Err(e @ PasswordChangeError::Throttled(_)) => {
-                    assert!(e.to_string().starts_with("too many password changes or checks from here; try again in "), "{e}");
+                    assert!(
+                        e.to_string().starts_with(
+                            "too many password changes or checks from here; try again in "
+                        ),
+                        "{e}"
+                    );
                     refused += 1;
                 }
                 Err(e) => panic!("{e}"),
@@ -473,9 +478,18 @@ async fn password_changes_from_one_address_start_a_bounded_number_of_hashes(pool
     // And a minute later the attacker's address may again (one hash a minute: not a change
     // of two; a link of one).
     let res = store
-        .change_password(players[1].id, "correct horse", &password, attacker, NOW + 60_010)
+        .change_password(
+            players[1].id,
+            "correct horse",
+            &password,
+            attacker,
+            NOW + 60_010,
+        )
         .await;
-    assert!(matches!(res, Err(PasswordChangeError::Throttled(_))), "{res:?}");
+    assert!(
+        matches!(res, Err(PasswordChangeError::Throttled(_))),
+        "{res:?}"
+    );
     assert!(store.hash_pool().threads_used() <= 2);
 }
 

@@ -248,7 +248,11 @@ impl LiveScreenView<'_> {
             };
             // The columns at their own x, each cut to its width in columns (names may be wide).
             let who = players(&e.players);
-            for (x, text, w) in [(1, who.as_str(), 20), (22, what.as_str(), 24), (47, detail.as_str(), u16::MAX)] {
+            for (x, text, w) in [
+                (1, who.as_str(), 20),
+                (22, what.as_str(), 24),
+                (47, detail.as_str(), u16::MAX),
+            ] {
                 let cell = Rect::new(list.x.saturating_add(x), y, w, 1).intersection(list);
                 draw::put(buf, cell, cell.x, y, text, style);
             }

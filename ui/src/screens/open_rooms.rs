@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::text::{StackStr, sfmt, fit_width};
+use crate::text::{StackStr, fit_width, sfmt};
 use crate::theme::Theme;
 use minotty_protocol::{OpenRoomEntry, RoomState, RoomView};
 

@@ -18,7 +18,13 @@ pub(super) fn to_open_rooms(a: &mut App) {
     press(a, Key::Enter, 0);
 }
 
-pub(super) fn entry(code: &str, host: &str, kind: MatchKind, players: u8, seats: u8) -> OpenRoomEntry {
+pub(super) fn entry(
+    code: &str,
+    host: &str,
+    kind: MatchKind,
+    players: u8,
+    seats: u8,
+) -> OpenRoomEntry {
     OpenRoomEntry {
         code: code.into(),
         host: host.into(),

@@ -21,7 +21,9 @@ fn column_of(buf: &Buffer, y: u16, text: &str) -> Option<u16> {
     (0..buf.area.width).find(|&x| {
         let mut at = x;
         text.chars().all(|c| {
-            let ok = buf.cell((at, y)).is_some_and(|cell| cell.symbol() == c.to_string());
+            let ok = buf
+                .cell((at, y))
+                .is_some_and(|cell| cell.symbol() == c.to_string());
             at += 1;
             ok
         }) && buf.cell((x, y)).is_some_and(|c| c.symbol() == first)
@@ -51,14 +53,29 @@ fn wide_host_names_keep_the_open_rooms_columns() {
     let header_y = 2;
     let mode_x = column_of(&buf, header_y, "Mode").expect("the header");
     let players_x = column_of(&buf, header_y, "Players").expect("the header");
-    for (y, mode, seats) in [(4, "Battle", "2/4"), (5, "Battle", "1/2"), (6, "Race", "1/2")] {
+    for (y, mode, seats) in [
+        (4, "Battle", "2/4"),
+        (5, "Battle", "1/2"),
+        (6, "Race", "1/2"),
+    ] {
         let row = lines(&buf)[usize::from(y)].clone();
-        assert_eq!(column_of(&buf, y, mode), Some(mode_x), "mode column, row {y}: {row}");
-        assert_eq!(column_of(&buf, y, seats), Some(players_x), "seats column, row {y}: {row}");
+        assert_eq!(
+            column_of(&buf, y, mode),
+            Some(mode_x),
+            "mode column, row {y}: {row}"
+        );
+        assert_eq!(
+            column_of(&buf, y, seats),
+            Some(players_x),
+            "seats column, row {y}: {row}"
+        );
     }
     // The CJK host is cut to its 16 columns (8 characters), the ligatures are gone.
     let host_x = column_of(&buf, header_y, "Host").expect("the header");
-    assert_eq!(cells(&buf, 5, host_x, 16).replace(' ', ""), "漢字漢字漢字漢字");
+    assert_eq!(
+        cells(&buf, 5, host_x, 16).replace(' ', ""),
+        "漢字漢字漢字漢字"
+    );
     assert_eq!(cells(&buf, 6, host_x, 4).trim_end(), "~xy");
     assert!(!lines(&buf).concat().contains('\u{FDFD}'));
 }
@@ -89,18 +106,29 @@ fn wide_seat_names_keep_the_lobby_labels() {
     };
     let ada = y_of("ada");
     let host_x = column_of(&buf, ada, "host").expect("the host label");
-    let ready_x = (0..24u16).find_map(|y| column_of(&buf, y, "READY")).expect("READY");
+    let ready_x = (0..24u16)
+        .find_map(|y| column_of(&buf, y, "READY"))
+        .expect("READY");
     let not_ready_x = column_of(&buf, ada, "not ready").expect("not ready");
     // The CJK player's row: READY where the other rows have their state, and the name cut
     // before the label column.
     // (A wide character's second cell is blank: searched one character at a time.)
     let cjk = y_of("漢");
-    assert_eq!(column_of(&buf, cjk, "READY"), Some(ready_x), "{}", rows.join("\n"));
+    assert_eq!(
+        column_of(&buf, cjk, "READY"),
+        Some(ready_x),
+        "{}",
+        rows.join("\n")
+    );
     assert_eq!(ready_x, not_ready_x);
     let name_x = column_of(&buf, cjk, "漢").expect("the name");
     let name = cells(&buf, cjk, name_x, host_x - name_x).replace(' ', "");
     assert_eq!(name, "漢字漢字漢字漢字漢字漢字", "cut to its 24 columns");
-    assert!(cells(&buf, cjk, host_x - 1, 1) == " ", "a gap before the labels: {}", rows[usize::from(cjk)]);
+    assert!(
+        cells(&buf, cjk, host_x - 1, 1) == " ",
+        "a gap before the labels: {}",
+        rows[usize::from(cjk)]
+    );
     // The ligature never reaches the screen; what is left of the name is drawn.
     let guest = y_of("~xy");
     assert_eq!(column_of(&buf, guest, "not ready"), Some(not_ready_x));
