@@ -36,6 +36,35 @@ fn is_invisible_filler(c: char) -> bool {
     )
 }
 
+/// Characters that terminals draw several cells wide while Unicode (and so every width
+/// computation here, ratatui's too) counts them one: the Arabic word ligatures, U+FDFD
+/// "bismillah" above all (about ten cells in common fonts). A name holding one spills over
+/// the columns beside it, so they are refused.
+fn is_overwide(c: char) -> bool {
+    matches!(c, '\u{FDFA}' | '\u{FDFB}' | '\u{FDFD}')
+}
+
+/// The width of `s` in terminal columns: two for a wide (CJK) character, none for a
+/// combining mark, one for the rest (what ratatui lays text out by).
+pub fn width(s: &str) -> usize {
+    s.chars().map(|c| c.width().unwrap_or(0)).sum()
+}
+
+/// The longest start of `s` that is at most `cols` columns wide: where a name drawn in a
+/// column of that width is cut. A wide character that would straddle the edge is left out
+/// whole, and the combining marks after the last character kept stay with it.
+pub fn fit_width(s: &str, cols: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        let w = c.width().unwrap_or(0);
+        if used + w > cols {
+            return &s[..i];
+        }
+        used += w;
+    }
+    s
+}
+
 /// Whether `c` is a combining mark (it draws over the character before it).
 pub fn is_mark(c: char) -> bool {
     matches!(
@@ -53,7 +82,7 @@ pub fn is_mark(c: char) -> bool {
 /// [`MAX_MARKS_IN_A_ROW`] in a row); every other allowed character draws at least one cell.
 pub fn is_allowed_name_char(c: char, first: bool, marks_before: usize) -> bool {
     use GeneralCategory as G;
-    if is_invisible_filler(c) {
+    if is_invisible_filler(c) || is_overwide(c) {
         return false;
     }
     match c.general_category() {
@@ -151,6 +180,24 @@ mod tests {
                 "byte {b:#04x}"
             );
         }
+    }
+
+    #[test]
+    fn names_are_cut_by_columns_not_characters() {
+        assert_eq!(width("ada"), 3);
+        assert_eq!(width("漢字"), 4);
+        assert_eq!(width("e\u{301}"), 1);
+        assert_eq!(fit_width("ada lovelace", 3), "ada");
+        // Four columns hold two CJK characters; five do not hold half of a third.
+        assert_eq!(fit_width("漢字漢字", 4), "漢字");
+        assert_eq!(fit_width("漢字漢字", 5), "漢字");
+        assert_eq!(fit_width("a漢", 2), "a");
+        // A mark stays with its character.
+        assert_eq!(fit_width("e\u{301}x", 1), "e\u{301}");
+        assert_eq!(fit_width("short", 80), "short");
+        assert_eq!(fit_width("", 0), "");
+        // The ligatures drawn ten cells wide never reach a screen.
+        assert_eq!(sanitize_display("a\u{FDFD}b\u{FDFA}\u{FDFB}", 24), "ab");
     }
 
     #[test]

@@ -155,4 +155,6 @@ pub async fn restore_after_failure(handle: Handle, channel: ChannelId) {
 }
 
 #[cfg(test)]
+mod size_tests;
+#[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@
 //! - `sequences.rs`: entering and leaving the screen, the kitty keyboard mode and
 //!   synchronized output around a frame;
 //! - [`TermEnv`] (`env.rs`): the environment variables a client sends;
-//! - `size.rs`: the size drawn for a reported window size.
+//! - `size.rs`: the window size for a reported one, and the largest area drawn in it.
 
 mod ansi;
 mod cursor;
@@ -22,7 +22,7 @@ mod size;
 pub use env::TermEnv;
 pub use remote::RemoteTerminal;
 pub use sequences::{ENTER, KITTY_PUSH, SYNC_MIN, frame_bytes, leave_sequence};
-pub use size::{DEFAULT_SIZE, MAX_COLS, MAX_ROWS, clamp_size};
+pub use size::{DEFAULT_SIZE, DRAW_COLS, DRAW_ROWS, MAX_COLS, MAX_ROWS, clamp_size};
 
 #[cfg(test)]
 mod tests;

@@ -261,6 +261,9 @@ async fn wrong_passwords_are_rate_limited_per_account(pool: AnyPool) {
         };
         assert_eq!(message, "wrong name or password", "attempt {i}");
     }
+    // A new session of the same key and address (its own session budget) is refused by the
+    // store's limit, which counts per account and address, not per session.
+    let (mut guesser, mut grx) = Services::new(&shared, login(Some(KEY2), None));
     for password in ["guess 5", "correct horse"] {
         let Response::LinkFailed { message } = ask(&mut guesser, &mut grx, attempt(password)).await
         else {
@@ -397,4 +400,70 @@ async fn a_replay_of_someone_elses_private_game_reads_no_blob(pool: AnyPool) {
     };
     assert_eq!(player, "ada");
     assert_eq!(store.replay_reads(), 1);
+}
+
+both!(password_changes_are_held_to_the_sessions_budget);
+/// A session that changes its password again and again gets its burst, then a message, and
+/// the refused changes start no hash (counted on the store's pool).
+async fn password_changes_are_held_to_the_sessions_budget(pool: AnyPool) {
+    use minotty_server::services::account::{PASSWORD_BURST, PASSWORD_SLOW_DOWN};
+    use minotty_store::{HashLimits, HashPool};
+    // The store's budgets per account and address out of the way: the session's is tested.
+    let store = Store::from_pool(pool)
+        .await
+        .expect("store")
+        .with_hash_pool(HashPool::new(2, 16))
+        .with_hash_limits(HashLimits {
+            account_burst: 1_000,
+            account_interval_ms: 1,
+            ip_burst: 1_000,
+            ip_interval_ms: 1,
+        });
+    let shared = shared(&store);
+    let (mut s, mut rx) = Services::new(&shared, login(Some(KEY1), None));
+    registers(&mut s, &mut rx, "Ada").await;
+    let change = || Request::SetPassword {
+        password: "correct horse".into(),
+        current: Some("correct horse".into()),
+    };
+    for _ in 0..20 {
+        s.handle(change());
+    }
+    let (mut set, mut refused) = (0, 0);
+    for _ in 0..20 {
+        match next(&mut rx).await {
+            Response::PasswordSet => set += 1,
+            Response::PasswordFailed { message } if message == PASSWORD_SLOW_DOWN => refused += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!((set, refused), (PASSWORD_BURST, 20 - PASSWORD_BURST));
+    // The first set the password (one hash), the others checked it and hashed anew (two).
+    assert_eq!(
+        store.hash_pool().started(),
+        1 + 2 * u64::from(PASSWORD_BURST - 1)
+    );
+    // Links are counted the same way.
+    let (mut other, mut orx) = Services::new(&shared, login(Some(KEY2), None));
+    for _ in 0..PASSWORD_BURST {
+        other.handle(Request::LinkKey {
+            name: "nobody".into(),
+            password: "guess guess".into(),
+        });
+    }
+    other.handle(Request::LinkKey {
+        name: "ada".into(),
+        password: "correct horse".into(),
+    });
+    let mut messages = Vec::new();
+    for _ in 0..=PASSWORD_BURST {
+        let Response::LinkFailed { message } = next(&mut orx).await else {
+            panic!("refused");
+        };
+        messages.push(message);
+    }
+    assert!(
+        messages.contains(&PASSWORD_SLOW_DOWN.to_owned()),
+        "{messages:?}"
+    );
 }

@@ -46,6 +46,9 @@ pub enum LinkError {
     WrongCredentials,
     #[error("too many wrong passwords; try again in {} s", .0.ms.saturating_add(999) / 1000)]
     RateLimited(RetryAfter),
+    /// Past the budget of password checks for the account or the address ([`super::HashLimits`]).
+    #[error("{}", throttled(.0))]
+    Throttled(RetryAfter),
     #[error("this key already belongs to an account")]
     KeyTaken,
     #[error(transparent)]
@@ -59,8 +62,19 @@ pub enum PasswordChangeError {
     WrongCurrent,
     #[error("too many wrong passwords; try again in {} s", .0.ms.saturating_add(999) / 1000)]
     RateLimited(RetryAfter),
+    /// Past the budget of password hashes for the account or the address.
+    #[error("{}", throttled(.0))]
+    Throttled(RetryAfter),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+/// What a player past the budget of password hashes is told.
+fn throttled(wait: &RetryAfter) -> String {
+    format!(
+        "too many password changes or checks from here; try again in {} s",
+        wait.ms.saturating_add(999) / 1000
+    )
 }
 
 type AccountRow = (i64, String, Option<String>, i64);
@@ -239,34 +253,67 @@ impl Store {
         let Some(row) = row else {
             return Err(StoreError::Corrupt(format!("no player {}", player.0)).into());
         };
-        if let Some(stored) = row.2.clone().map(PasswordHash::from_db) {
-            let folded = row.1.to_ascii_lowercase();
-            self.limits(|l| l.begin_attempt(&folded, ip, now))
+        let folded = row.1.to_ascii_lowercase();
+        let stored = row.2.clone().map(PasswordHash::from_db);
+        // A check of the current password (when one is set) and the new hash.
+        let cost = if stored.is_some() { 2 } else { 1 };
+        if stored.is_some() {
+            self.limits(|l| l.check(&folded, ip, now))
                 .map_err(PasswordChangeError::RateLimited)?;
-            match stored.verify(current).await {
+        }
+        self.take_hashes(&folded, ip, cost, now)
+            .map_err(PasswordChangeError::Throttled)?;
+        if let Some(stored) = stored {
+            self.limits(|l| l.record_failure(&folded, ip, now));
+            match self.hashing.verify_or_decoy(Some(stored), current).await {
                 Ok(true) => self.limits(|l| l.record_success(&folded, ip)),
                 Ok(false) => {
                     tracing::info!(player = player.0, %ip, "wrong current password");
+                    self.limits(|l| l.hashes.give_back(&folded, ip, 1));
                     return Err(PasswordChangeError::WrongCurrent);
                 }
                 Err(e) => {
-                    self.limits(|l| l.refund(&folded, ip));
+                    self.limits(|l| {
+                        l.refund(&folded, ip);
+                        l.hashes.give_back(&folded, ip, cost);
+                    });
                     return Err(e.into());
                 }
             }
         }
-        self.set_password(player, new).await?;
+        if let Err(e) = self.set_password(player, new).await {
+            // Not hashed (the hashing threads were busy) or not written: the hash is given
+            // back only when it never ran.
+            if matches!(e, StoreError::Busy) {
+                self.limits(|l| l.hashes.give_back(&folded, ip, 1));
+            }
+            return Err(e.into());
+        }
         Ok(())
     }
 
-    /// Sets or replaces `player`'s password (hashed on the blocking pool), without asking for
-    /// the current one: for accounts without a password, tests and operators.
+    /// Takes `cost` password hashes from the budget of the account `folded` and of `ip`.
+    fn take_hashes(
+        &self,
+        folded: &str,
+        ip: IpAddr,
+        cost: u32,
+        now: UnixMs,
+    ) -> Result<(), RetryAfter> {
+        self.limits(|l| l.hashes.take(folded, ip, cost, now)).inspect_err(|wait| {
+            tracing::info!(%ip, wait_ms = wait.ms, cost, "password hashing refused: over the budget");
+        })
+    }
+
+    /// Sets or replaces `player`'s password (hashed on the store's [`super::HashPool`]),
+    /// without asking for the current one or counting against a budget: for
+    /// [`Store::change_password`], tests and operators.
     pub async fn set_password(
         &self,
         player: PlayerId,
         password: &Password,
     ) -> Result<(), StoreError> {
-        let hash = PasswordHash::new(password).await?;
+        let hash = self.hashing.hash(password).await?;
         let done = sqlx::query("UPDATE players SET password_hash = $1 WHERE id = $2")
             .bind(hash.as_phc())
             .bind(player.0)
@@ -293,8 +340,12 @@ impl Store {
         now: UnixMs,
     ) -> Result<Account, LinkError> {
         let folded = name.folded();
-        self.limits(|l| l.begin_attempt(&folded, ip, now))
+        self.limits(|l| l.check(&folded, ip, now))
             .map_err(LinkError::RateLimited)?;
+        // Every try costs one hash (an unknown name is checked against the decoy).
+        self.take_hashes(&folded, ip, 1, now)
+            .map_err(LinkError::Throttled)?;
+        self.limits(|l| l.record_failure(&folded, ip, now));
         let row: Option<AccountRow> = sqlx::query_as(
             "SELECT id, name, password_hash, created_at FROM players WHERE name_folded = $1",
         )
@@ -306,11 +357,14 @@ impl Store {
             .as_ref()
             .and_then(|r| r.2.clone())
             .map(PasswordHash::from_db);
-        let matches = match PasswordHash::verify_or_decoy(stored, password).await {
+        let matches = match self.hashing.verify_or_decoy(stored, password).await {
             Ok(matches) => matches,
             Err(e) => {
                 // Not checked (the server is busy): the try does not count.
-                self.limits(|l| l.refund(&folded, ip));
+                self.limits(|l| {
+                    l.refund(&folded, ip);
+                    l.hashes.give_back(&folded, ip, 1);
+                });
                 return Err(e.into());
             }
         };

@@ -69,12 +69,10 @@ pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
 pub use match_history::MatchLine;
 pub use matches::{MatchId, MatchPlayer, NewMatch};
 pub use observer::{StoreObserver, Unobserved};
-pub use passwords::{
-    HASH_PERMITS, HASH_WAITERS, HashLimiter, Password, PasswordError, PasswordHash,
-};
+pub use passwords::{HASH_QUEUE, HASH_THREADS, HashPool, Password, PasswordError, PasswordHash};
 pub use prune::{KEEP_GAMES, PRUNE_EVERY};
 pub use puzzle::{PuzzleError, PuzzleProgress};
-pub use rate_limit::{LimitConfig, RateLimiter, RetryAfter};
+pub use rate_limit::{HashBudget, HashLimits, LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};
 pub use snapshots::{MAX_SNAPSHOT_BYTES, SnapshotError, SnapshotId, StoredSnapshot};
@@ -265,6 +263,8 @@ pub struct Store {
     reader: AnyPool,
     writer: AnyPool,
     limiter: Arc<Mutex<RateLimiter>>,
+    /// The threads that hash passwords (the server's shared pool unless a test gives its own).
+    hashing: passwords::HashPool,
     /// Uses of keys noted at login, written in batches.
     key_uses: Arc<keys::KeyUses>,
     /// New accounts allowed per client address in 24 hours.
@@ -332,6 +332,7 @@ impl Store {
             reader,
             writer,
             limiter: Arc::new(Mutex::new(RateLimiter::new(LimitConfig::default()))),
+            hashing: passwords::HashPool::shared(),
             key_uses,
             registrations_per_day: REGISTRATIONS_PER_DAY,
             game_limit: prune::GameLimit::default(),
@@ -372,10 +373,29 @@ impl Store {
         self
     }
 
-    /// Replaces the login rate limits (tests use small ones).
+    /// Replaces the login rate limits (tests use small ones). The hash budget starts afresh
+    /// with its defaults.
     pub fn with_limits(mut self, config: LimitConfig) -> Store {
         self.limiter = Arc::new(Mutex::new(RateLimiter::new(config)));
         self
+    }
+
+    /// Replaces the budget of password hashes per account and address (default
+    /// [`HashLimits::default`]).
+    pub fn with_hash_limits(self, limits: HashLimits) -> Store {
+        self.limits(|l| l.hashes = HashBudget::new(limits));
+        self
+    }
+
+    /// Hashes passwords on `pool` instead of the server's shared one (tests count its work).
+    pub fn with_hash_pool(mut self, pool: HashPool) -> Store {
+        self.hashing = pool;
+        self
+    }
+
+    /// The pool this store hashes passwords on.
+    pub fn hash_pool(&self) -> &HashPool {
+        &self.hashing
     }
 
     /// The connection settings in force, read back from SQLite (for status output and tests);

@@ -1,25 +1,42 @@
-//! Rate limits on wrong passwords, per account and per client address, kept in memory.
+//! Rate limits kept in memory: wrong passwords, and the password hashes a client may start.
 //!
 //! Each key has a leaky bucket written as the time it drains empty (the generic cell rate
-//! algorithm): a failure adds `interval` to it, and a key is refused while the bucket holds
-//! `burst` failures or more. So a key gets `burst` tries at once, then one per `interval`.
-//! Time is passed in ([`super::UnixMs`]) so tests run without waiting. A success clears the
-//! account's bucket but not the address's.
+//! algorithm): a try adds `interval` to it (`cost` intervals for work that costs more), and a
+//! key is refused while the bucket would hold more than `burst`. So a key gets `burst` tries
+//! at once, then one per `interval`. Time is passed in ([`super::UnixMs`]) so tests run
+//! without waiting.
+//!
+//! Wrong passwords ([`RateLimiter`]) are counted three ways: per account *and* client address
+//! (its /64 for IPv6), which is the tight limit; per account from anywhere, a looser cap
+//! against guesses spread over many addresses; and per address across accounts. The tight
+//! limit is not per account alone on purpose: then anyone could keep a victim from linking a
+//! key by typing wrong passwords for the victim's name, while now the attacker's tries fill
+//! only the attacker's own (account, address) bucket, and one address cannot fill the
+//! account's cap (it drains faster than one address may add to it). A success clears its
+//! (account, address) bucket and the account's cap, and gives the address back its try.
+//!
+//! Password hashes ([`HashBudget`]: every argon2 run a client can start, a check or a new
+//! hash) are counted per account and per address, successes included: changing one's own
+//! password costs a core for tens of milliseconds each time.
 //!
 //! The limits live in one server process: with several instances, each counts on its own
 //! (a shared store for them belongs with the move to PostgreSQL).
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 
 use minotty_domain::{AddressKey, ClientAddr};
 
 use super::UnixMs;
 
-/// The limits. Defaults: 5 tries per account, then one a minute; 20 per address, then one
-/// every 10 seconds.
+/// The limits on wrong passwords. Defaults: 5 tries per account from one address, then one a
+/// minute; 30 per account from anywhere, then one every 12 seconds (so one address, or four,
+/// cannot fill it); 20 per address, then one every 10 seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LimitConfig {
+    pub pair_burst: u32,
+    pub pair_interval_ms: i64,
     pub account_burst: u32,
     pub account_interval_ms: i64,
     pub ip_burst: u32,
@@ -29,9 +46,33 @@ pub struct LimitConfig {
 impl Default for LimitConfig {
     fn default() -> Self {
         LimitConfig {
-            account_burst: 5,
-            account_interval_ms: 60_000,
+            pair_burst: 5,
+            pair_interval_ms: 60_000,
+            account_burst: 30,
+            account_interval_ms: 12_000,
             ip_burst: 20,
+            ip_interval_ms: 10_000,
+        }
+    }
+}
+
+/// The limits on password hashes started (checks and new hashes alike). Defaults: 6 per
+/// account, then one a minute (a password change with the current password is two); 12 per
+/// address, then one every 10 seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HashLimits {
+    pub account_burst: u32,
+    pub account_interval_ms: i64,
+    pub ip_burst: u32,
+    pub ip_interval_ms: i64,
+}
+
+impl Default for HashLimits {
+    fn default() -> Self {
+        HashLimits {
+            account_burst: 6,
+            account_interval_ms: 60_000,
+            ip_burst: 12,
             ip_interval_ms: 10_000,
         }
     }
@@ -46,33 +87,81 @@ pub struct RetryAfter {
 /// Once this many keys are held, drained ones are dropped before another is added.
 const PRUNE_AT: usize = 10_000;
 
+/// Buckets of one kind of key.
+struct Buckets<K> {
+    burst: u32,
+    interval: i64,
+    /// When each key's bucket drains empty.
+    tat: HashMap<K, UnixMs>,
+}
+
+impl<K: Hash + Eq> Buckets<K> {
+    fn new(burst: u32, interval: i64) -> Buckets<K> {
+        Buckets {
+            burst,
+            interval,
+            tat: HashMap::new(),
+        }
+    }
+
+    /// The wait before `cost` more tries of `key` fit, or `None` when they fit now (more than
+    /// `burst` at once never fit).
+    fn wait(&self, key: &K, cost: u32, now: UnixMs) -> Option<i64> {
+        let tat = self.tat.get(key).map_or(now, |t| (*t).max(now));
+        let after = tat.saturating_add(self.interval.saturating_mul(i64::from(cost)));
+        let room = self.interval.saturating_mul(i64::from(self.burst.max(1)));
+        let allowed_from = after.saturating_sub(room);
+        (allowed_from > now).then(|| allowed_from - now)
+    }
+
+    fn add(&mut self, key: K, cost: u32, now: UnixMs) {
+        if !self.tat.contains_key(&key) && self.tat.len() >= PRUNE_AT {
+            self.tat.retain(|_, tat| *tat > now);
+        }
+        let add = self.interval.saturating_mul(i64::from(cost));
+        let tat = self.tat.entry(key).or_insert(now);
+        *tat = (*tat).max(now).saturating_add(add);
+    }
+
+    /// Gives back one try.
+    fn give_back(&mut self, key: &K) {
+        if let Some(tat) = self.tat.get_mut(key) {
+            *tat = tat.saturating_sub(self.interval);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.tat.len()
+    }
+}
+
+/// The wrong-password limits ([`LimitConfig`]) and the hash budget ([`HashBudget`]).
 pub struct RateLimiter {
-    config: LimitConfig,
-    /// Keyed by the folded account name, so that unknown names are limited like real ones.
-    accounts: HashMap<String, UnixMs>,
-    ips: HashMap<AddressKey, UnixMs>,
+    /// Keyed by the folded account name (so that unknown names are limited like real ones)
+    /// and the address's key.
+    pairs: Buckets<(String, AddressKey)>,
+    accounts: Buckets<String>,
+    ips: Buckets<AddressKey>,
+    pub(crate) hashes: HashBudget,
 }
 
 impl RateLimiter {
-    pub fn new(config: LimitConfig) -> RateLimiter {
+    pub fn new(c: LimitConfig) -> RateLimiter {
         RateLimiter {
-            config,
-            accounts: HashMap::new(),
-            ips: HashMap::new(),
+            pairs: Buckets::new(c.pair_burst, c.pair_interval_ms),
+            accounts: Buckets::new(c.account_burst, c.account_interval_ms),
+            ips: Buckets::new(c.ip_burst, c.ip_interval_ms),
+            hashes: HashBudget::new(HashLimits::default()),
         }
     }
 
     /// Whether a try for `account` from `ip` is allowed now; if not, how long to wait.
     pub fn check(&self, account: &str, ip: IpAddr, now: UnixMs) -> Result<(), RetryAfter> {
-        let c = &self.config;
+        let ip = net(ip);
         let waits = [
-            wait(
-                self.accounts.get(account),
-                c.account_burst,
-                c.account_interval_ms,
-                now,
-            ),
-            wait(self.ips.get(&net(ip)), c.ip_burst, c.ip_interval_ms, now),
+            self.pairs.wait(&(account.to_owned(), ip), 1, now),
+            self.accounts.wait(&account.to_owned(), 1, now),
+            self.ips.wait(&ip, 1, now),
         ];
         match waits.into_iter().flatten().max() {
             Some(ms) => Err(RetryAfter { ms }),
@@ -93,45 +182,35 @@ impl RateLimiter {
         Ok(())
     }
 
-    /// Counts a wrong password (or an unknown name) against both keys.
+    /// Counts a wrong password (or an unknown name) against every key.
     pub fn record_failure(&mut self, account: &str, ip: IpAddr, now: UnixMs) {
-        let c = self.config;
-        if !self.accounts.contains_key(account) {
-            prune(&mut self.accounts, now);
-        }
-        let tat = self.accounts.entry(account.to_owned()).or_insert(now);
-        *tat = (*tat).max(now).saturating_add(c.account_interval_ms);
         let ip = net(ip);
-        if !self.ips.contains_key(&ip) {
-            prune(&mut self.ips, now);
-        }
-        let tat = self.ips.entry(ip).or_insert(now);
-        *tat = (*tat).max(now).saturating_add(c.ip_interval_ms);
+        self.pairs.add((account.to_owned(), ip), 1, now);
+        self.accounts.add(account.to_owned(), 1, now);
+        self.ips.add(ip, 1, now);
     }
 
-    /// After a right password: forgets the account's failures and gives the address back the
-    /// try that [`RateLimiter::begin_attempt`] counted.
+    /// After a right password: forgets the account's failures (from this address and in all)
+    /// and gives the address back the try that [`RateLimiter::begin_attempt`] counted.
     pub fn record_success(&mut self, account: &str, ip: IpAddr) {
-        self.accounts.remove(account);
-        if let Some(tat) = self.ips.get_mut(&net(ip)) {
-            *tat = tat.saturating_sub(self.config.ip_interval_ms);
-        }
+        let ip = net(ip);
+        self.pairs.tat.remove(&(account.to_owned(), ip));
+        self.accounts.tat.remove(account);
+        self.ips.give_back(&ip);
     }
 
     /// Gives back a try that [`RateLimiter::begin_attempt`] counted but that was never checked
     /// (the server was too busy to check the password).
     pub fn refund(&mut self, account: &str, ip: IpAddr) {
-        if let Some(tat) = self.accounts.get_mut(account) {
-            *tat = tat.saturating_sub(self.config.account_interval_ms);
-        }
-        if let Some(tat) = self.ips.get_mut(&net(ip)) {
-            *tat = tat.saturating_sub(self.config.ip_interval_ms);
-        }
+        let ip = net(ip);
+        self.pairs.give_back(&(account.to_owned(), ip));
+        self.accounts.give_back(&account.to_owned());
+        self.ips.give_back(&ip);
     }
 
     /// How many keys are held (for tests and metrics).
     pub fn len(&self) -> usize {
-        self.accounts.len() + self.ips.len()
+        self.pairs.len() + self.accounts.len() + self.ips.len() + self.hashes.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -143,25 +222,72 @@ impl RateLimiter {
 impl std::fmt::Debug for RateLimiter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RateLimiter")
-            .field("config", &self.config)
+            .field("pairs", &self.pairs.len())
             .field("accounts", &self.accounts.len())
             .field("addresses", &self.ips.len())
+            .field("hash_keys", &self.hashes.len())
             .finish()
     }
 }
 
-/// The wait for a key whose bucket drains empty at `tat`, or `None` when a try is allowed: a
-/// try is allowed when one more failure would leave at most `burst` in the bucket.
-fn wait(tat: Option<&UnixMs>, burst: u32, interval: i64, now: UnixMs) -> Option<i64> {
-    let tat = *tat?;
-    let room = interval.saturating_mul(i64::from(burst.max(1) - 1));
-    let allowed_from = tat.saturating_sub(room);
-    (allowed_from > now).then(|| allowed_from - now)
+/// How many password hashes each account and each address may start ([`HashLimits`]).
+/// Its `Debug` shows sizes only.
+pub struct HashBudget {
+    accounts: Buckets<String>,
+    ips: Buckets<AddressKey>,
 }
 
-fn prune<K: std::hash::Hash + Eq>(map: &mut HashMap<K, UnixMs>, now: UnixMs) {
-    if map.len() >= PRUNE_AT {
-        map.retain(|_, tat| *tat > now);
+impl std::fmt::Debug for HashBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HashBudget")
+            .field("keys", &self.len())
+            .finish()
+    }
+}
+
+impl HashBudget {
+    pub fn new(c: HashLimits) -> HashBudget {
+        HashBudget {
+            accounts: Buckets::new(c.account_burst, c.account_interval_ms),
+            ips: Buckets::new(c.ip_burst, c.ip_interval_ms),
+        }
+    }
+
+    /// Takes `cost` hashes for `account` (its folded name) from `ip`, or says how long to wait
+    /// when either has too few left (then nothing is taken).
+    pub fn take(
+        &mut self,
+        account: &str,
+        ip: IpAddr,
+        cost: u32,
+        now: UnixMs,
+    ) -> Result<(), RetryAfter> {
+        let ip = net(ip);
+        let account = account.to_owned();
+        let waits = [
+            self.accounts.wait(&account, cost, now),
+            self.ips.wait(&ip, cost, now),
+        ];
+        if let Some(ms) = waits.into_iter().flatten().max() {
+            return Err(RetryAfter { ms });
+        }
+        self.accounts.add(account, cost, now);
+        self.ips.add(ip, cost, now);
+        Ok(())
+    }
+
+    /// Gives back hashes that were taken but never run (the pool was full).
+    pub fn give_back(&mut self, account: &str, ip: IpAddr, cost: u32) {
+        let ip = net(ip);
+        let account = account.to_owned();
+        for _ in 0..cost {
+            self.accounts.give_back(&account);
+            self.ips.give_back(&ip);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.accounts.len() + self.ips.len()
     }
 }
 
@@ -177,10 +303,12 @@ mod tests {
     use super::*;
 
     const CONFIG: LimitConfig = LimitConfig {
-        account_burst: 3,
-        account_interval_ms: 1_000,
-        ip_burst: 5,
-        ip_interval_ms: 100,
+        pair_burst: 3,
+        pair_interval_ms: 1_000,
+        account_burst: 8,
+        account_interval_ms: 250,
+        ip_burst: 50,
+        ip_interval_ms: 10,
     };
 
     fn ip(s: &str) -> IpAddr {
@@ -188,12 +316,11 @@ mod tests {
     }
 
     #[test]
-    fn an_account_gets_its_burst_then_one_try_per_interval() {
+    fn an_account_from_one_address_gets_its_burst_then_one_try_per_interval() {
         let mut l = RateLimiter::new(CONFIG);
         let a = ip("10.0.0.1");
         for i in 0..3 {
-            assert_eq!(l.check("alice", a, 0), Ok(()), "try {i}");
-            l.record_failure("alice", ip(&format!("10.0.1.{i}")), 0);
+            assert_eq!(l.begin_attempt("alice", a, 0), Ok(()), "try {i}");
         }
         assert_eq!(l.check("alice", a, 0), Err(RetryAfter { ms: 1_000 }));
         assert_eq!(l.check("alice", a, 999), Err(RetryAfter { ms: 1 }));
@@ -217,8 +344,39 @@ mod tests {
     }
 
     #[test]
-    fn an_address_is_limited_across_accounts_and_ipv6_by_its_64() {
+    fn an_attackers_wrong_passwords_do_not_lock_the_victim_out_from_elsewhere() {
         let mut l = RateLimiter::new(CONFIG);
+        let (attacker, victim) = (ip("198.51.100.7"), ip("192.0.2.1"));
+        // The attacker tries victim's name as fast as allowed for ten minutes.
+        let mut tried = 0;
+        for t in (0..600_000).step_by(100) {
+            if l.begin_attempt("victim", attacker, t).is_ok() {
+                tried += 1;
+            }
+            // The victim's own tries from home are let through all along.
+            assert_eq!(l.check("victim", victim, t), Ok(()), "at {t} ms");
+        }
+        // The attacker got its burst and one a second (the pair's interval), no more.
+        assert_eq!(tried, 3 + 599, "{tried}");
+        // Many addresses together are held by the account's cap (8, then one per 250 ms).
+        let mut spread = 0;
+        for i in 0..40 {
+            if l.begin_attempt("bob", ip(&format!("203.0.113.{i}")), 0)
+                .is_ok()
+            {
+                spread += 1;
+            }
+        }
+        assert_eq!(spread, 8);
+    }
+
+    #[test]
+    fn an_address_is_limited_across_accounts_and_ipv6_by_its_64() {
+        let mut l = RateLimiter::new(LimitConfig {
+            ip_burst: 5,
+            ip_interval_ms: 100,
+            ..CONFIG
+        });
         for i in 0..5 {
             let host = ip(&format!("2001:db8:1:2::{i}"));
             assert_eq!(l.begin_attempt(&format!("user{i}"), host, 0), Ok(()));
@@ -236,6 +394,32 @@ mod tests {
         assert_eq!(l.check("fresh", same_net, 99), Err(RetryAfter { ms: 1 }));
         assert_eq!(l.check("fresh", same_net, 100), Ok(()));
         assert_eq!(net(ip("::ffff:10.1.2.3")), net(ip("10.1.2.3")));
+    }
+
+    #[test]
+    fn hashes_cost_their_number_and_a_refusal_takes_nothing() {
+        let mut b = HashBudget::new(HashLimits {
+            account_burst: 4,
+            account_interval_ms: 1_000,
+            ip_burst: 6,
+            ip_interval_ms: 100,
+        });
+        let (home, other) = (ip("192.0.2.1"), ip("192.0.2.2"));
+        assert_eq!(b.take("alice", home, 2, 0), Ok(()));
+        assert_eq!(b.take("alice", home, 2, 0), Ok(()));
+        // Alice's 4 are used: even one more waits, from anywhere.
+        assert_eq!(b.take("alice", other, 1, 0), Err(RetryAfter { ms: 1_000 }));
+        // The address has 2 left: a change of two fits, one of three does not, for anyone.
+        assert_eq!(b.take("bob", home, 3, 0), Err(RetryAfter { ms: 100 }));
+        assert_eq!(b.take("bob", home, 2, 0), Ok(()));
+        assert!(b.take("carol", home, 1, 0).is_err());
+        assert_eq!(b.take("carol", other, 1, 0), Ok(()));
+        b.give_back("carol", other, 1);
+        b.give_back("bob", home, 2);
+        assert_eq!(b.take("carol", home, 2, 0), Ok(()));
+        // More than the burst at once is never allowed... but a burst's worth is, once drained.
+        assert!(b.take("dave", other, 7, 10_000).is_err());
+        assert_eq!(b.take("dave", other, 4, 10_000), Ok(()));
     }
 
     #[test]

@@ -225,10 +225,11 @@ pub fn table(page: &LeaderboardPage) -> String {
             cells
         })
         .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    // Widths in columns, not characters: a CJK name is twice as wide as its length.
+    let mut widths: Vec<usize> = header.iter().map(|h| crate::text::width(h)).collect();
     for cells in &lines {
         for (w, c) in widths.iter_mut().zip(cells) {
-            *w = (*w).max(c.chars().count());
+            *w = (*w).max(crate::text::width(c));
         }
     }
     for cells in std::iter::once(&header).chain(&lines) {
@@ -237,7 +238,7 @@ pub fn table(page: &LeaderboardPage) -> String {
             if i > 0 {
                 line.push_str("  ");
             }
-            let pad = w - cell.chars().count();
+            let pad = w.saturating_sub(crate::text::width(cell));
             // Rank and the numbers right-aligned, the name and the date left-aligned.
             if i == 1 || i + 1 == cells.len() {
                 line.push_str(cell);

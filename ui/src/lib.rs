@@ -68,6 +68,29 @@ pub use text::sanitize;
 /// The smallest terminal (columns, rows) the UI draws in.
 const MIN_SIZE: (u16, u16) = (60, 24);
 
+/// The largest area any screen lays out, with rooms of up to `players` players: a window
+/// larger than this shows nothing more (the server draws at most this much). The widest is a
+/// spectator's view of a full room (every board with its panel beside it), the tallest a
+/// solo game at the largest scale, in the widest graphics (Electronika's well).
+pub fn largest_layout(players: usize) -> (u16, u16) {
+    let n = u16::try_from(players).unwrap_or(u16::MAX);
+    let solo = settings::Graphics::ALL.map(|graphics| {
+        let settings = Settings {
+            graphics,
+            ..Settings::default()
+        };
+        screens::game::largest(theme::Theme::new(&settings))
+    });
+    let watch = (
+        n.saturating_mul(screens::versus_watch::BLOCK_W)
+            .saturating_sub(1),
+        widgets::mini_board::FULL_H + 2,
+    );
+    solo.into_iter()
+        .chain([watch, MIN_SIZE])
+        .fold((0, 0), |(w, h), (a, b)| (w.max(a), h.max(b)))
+}
+
 /// Who is playing and with which settings; given by the front end.
 #[derive(Clone, Debug, Default)]
 pub struct AppContext {

@@ -3,6 +3,9 @@
 //! string formatted on the stack so that drawing a frame allocates nothing of its own.
 
 use minotty_domain::text::sanitize_display;
+/// Where a name is cut to a column's width (columns, not characters: a CJK name of 16
+/// characters is 32 columns). Every place that draws a player's name in a column cuts it so.
+pub use minotty_domain::text::{fit_width, width};
 use std::fmt::{self, Write};
 
 /// The longest player name the UI draws, in characters.

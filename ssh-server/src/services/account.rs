@@ -15,6 +15,7 @@
 //! [`SNAPSHOTS_PER_MINUTE`]) on top of the request budget; a save past it is refused with
 //! `SnapshotFailed`.
 
+mod game_rate;
 mod live;
 mod previous_best;
 mod recent_matches;
@@ -33,6 +34,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+pub use game_rate::{GAMES_BURST, GAMES_PER_MINUTE, GameRate, NOT_STORED};
 pub use live::LiveKeys;
 use worker::Worker;
 
@@ -58,6 +60,14 @@ pub const SNAPSHOTS_PER_MINUTE: u32 = 12;
 /// What a save past the budget is told.
 pub const SNAPSHOT_SLOW_DOWN: &str = "too many snapshots at once: wait a few seconds";
 
+/// Password changes and links (each one or two argon2 hashes) one session may ask for in a
+/// burst, and per minute after it. The store bounds them per account and per address too
+/// (`minotty_store::HashLimits`), and hashes run on two threads of their own.
+pub const PASSWORD_BURST: u32 = 5;
+pub const PASSWORDS_PER_MINUTE: u32 = 2;
+/// What a password change or link past the session's budget is told.
+pub const PASSWORD_SLOW_DOWN: &str = "too many password attempts in this session: wait a minute";
+
 /// How long a session start (and a retry of an account that could not be reached) waits for
 /// the player's account details and settings.
 const START_TIMEOUT: Duration = Duration::from_secs(3);
@@ -74,6 +84,8 @@ pub struct SharedAccounts {
     store: Option<Store>,
     writer: Option<GameWriter>,
     live: Arc<LiveKeys>,
+    /// Games stored per account a minute ([`GameRate`]).
+    game_rate: Arc<std::sync::Mutex<GameRate>>,
     /// The exec commands' budgets per address (the commands read this store).
     pub commands: Arc<crate::command_budget::CommandBudgets>,
     /// Where the sessions' account workers and game submissions run: the server's tracker
@@ -97,6 +109,7 @@ impl SharedAccounts {
             store,
             writer,
             live: Arc::default(),
+            game_rate: Arc::default(),
             commands: Arc::default(),
             tasks: TaskTracker::new(),
         }
@@ -146,6 +159,25 @@ impl SharedAccounts {
     }
 }
 
+/// What the server says at start when registrations from loopback go unlimited for every
+/// player: the store does not count loopback addresses against `REGISTRATIONS_PER_DAY` (tests
+/// and the load tool connect from there), so a relay on the same host that does not send
+/// PROXY headers (`--proxy-protocol-from`) makes every player a loopback client. `None` when
+/// the listener cannot be reached from loopback (a specific other address) or a trusted proxy
+/// is configured.
+pub fn loopback_registration_warning(
+    listen: std::net::SocketAddr,
+    trusted_proxies: bool,
+) -> Option<&'static str> {
+    let ip = listen.ip().to_canonical();
+    let from_loopback = ip.is_loopback() || ip.is_unspecified();
+    (from_loopback && !trusted_proxies).then_some(
+        "new accounts from loopback are not limited per address: a relay on this host that \
+         sends no PROXY header makes every player a loopback client (configure it as \
+         --proxy-protocol-from, or listen on another address)",
+    )
+}
+
 fn account_ref(account: &Account) -> AccountRef {
     AccountRef {
         id: account.id,
@@ -175,6 +207,8 @@ pub struct AccountClient {
     refusing: bool,
     /// The budget of snapshot saves ([`SNAPSHOT_BURST`], [`SNAPSHOTS_PER_MINUTE`]).
     snapshot_budget: crate::budget::TokenBucket,
+    /// The budget of password changes and links ([`PASSWORD_BURST`], [`PASSWORDS_PER_MINUTE`]).
+    password_budget: crate::budget::TokenBucket,
     /// The snapshots of a session without an account (or without a database), newest
     /// first, at most [`MAX_SNAPSHOTS`]; and the id of the next one.
     session_snapshots: std::collections::VecDeque<SnapshotEntry>,
@@ -213,6 +247,11 @@ impl AccountClient {
                 SNAPSHOTS_PER_MINUTE,
                 0,
             ),
+            password_budget: crate::budget::TokenBucket::per_minute(
+                PASSWORD_BURST,
+                PASSWORDS_PER_MINUTE,
+                0,
+            ),
             session_snapshots: std::collections::VecDeque::new(),
             next_snapshot: 1,
         }
@@ -242,6 +281,10 @@ impl AccountClient {
         if let Request::SaveSnapshot { snapshot, .. } = &request
             && let Some(refusal) = self.refuse_save(snapshot, now)
         {
+            reply_now(&self.tx, refusal);
+            return;
+        }
+        if let Some(refusal) = self.refuse_password_work(&request, now) {
             reply_now(&self.tx, refusal);
             return;
         }
@@ -292,6 +335,18 @@ impl AccountClient {
         (len > MAX_SNAPSHOT_BYTES).then(|| Response::SnapshotFailed {
             message: format!("the snapshot is too large ({len} bytes)"),
         })
+    }
+
+    /// Why a request that hashes a password (a change, a link) is refused, if it is: past the
+    /// session's password budget.
+    fn refuse_password_work(&mut self, request: &Request, now: u64) -> Option<Response> {
+        let message = PASSWORD_SLOW_DOWN.to_owned();
+        let refusal = match request {
+            Request::SetPassword { .. } => Response::PasswordFailed { message },
+            Request::LinkKey { .. } => Response::LinkFailed { message },
+            _ => return None,
+        };
+        (!self.password_budget.try_take(now)).then_some(refusal)
     }
 
     /// A snapshot request of a session whose snapshots it keeps itself (guests, new keys, a
@@ -456,6 +511,25 @@ impl AccountClient {
         let (Some(writer), Some(account)) = (&self.shared.writer, self.current()) else {
             return;
         };
+        // Past the account's rate, only a game that could rank is stored (and told so).
+        let may_rank =
+            minotty_domain::eligible(&game.replay, &game.stats, Some((game.reason, game.won)))
+                .is_ok();
+        let now = u64::try_from(unix_now()).unwrap_or(0);
+        let admitted = self
+            .shared
+            .game_rate
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .admit(account.id, may_rank, now);
+        if !admitted {
+            tracing::info!(
+                player = account.id.0,
+                "a game was not stored: over the rate"
+            );
+            reply_now(&self.tx, error(NOT_STORED));
+            return;
+        }
         // Game time leaves out the countdown and pauses: the start is approximate.
         let duration = i64::try_from(game.stats.time).unwrap_or(i64::MAX);
         let finished = FinishedGame {

@@ -116,7 +116,9 @@ impl Session {
     pub(crate) fn new(start: Instant, mut app: App, s: Start) -> Session {
         let (cols, rows) = terminal::clamp_size(s.size.0, s.size.1);
         let term = RemoteTerminal::new(cols, rows);
-        app.set_size(cols, rows, 0);
+        // The App lays out the drawn area (at most the UI's largest screen), not the window.
+        let (w, h) = term.drawn_size();
+        app.set_size(w, h, 0);
         // A stream has no terminal to ask about its keyboard.
         let prefix = if s.stream {
             crate::live::STREAM_ENTER
@@ -170,10 +172,16 @@ impl Session {
         self.unix_start.saturating_add(age)
     }
 
-    /// The size the terminal is drawn at.
+    /// The client's window size, as the terminal has it.
     #[cfg(test)]
     pub(crate) fn term_size(&self) -> (u16, u16) {
         self.term.size()
+    }
+
+    /// The terminal the session draws into (tests count its cells).
+    #[cfg(test)]
+    pub(crate) fn term(&self) -> &RemoteTerminal {
+        &self.term
     }
 
     pub(crate) fn app_mut(&mut self) -> &mut App {
@@ -239,7 +247,8 @@ impl Session {
             let (cols, rows) = terminal::clamp_size(c, r);
             if (cols, rows) != self.term.size() {
                 self.term.resize(cols, rows);
-                self.app.set_size(cols, rows, self.ms(now));
+                let (w, h) = self.term.drawn_size();
+                self.app.set_size(w, h, self.ms(now));
                 self.app.mark_dirty();
             }
         }

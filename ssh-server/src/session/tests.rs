@@ -65,7 +65,7 @@ impl Client for Arc<Recorder> {
 
 const IDLE: Duration = Duration::from_secs(60);
 
-fn limits() -> Limits {
+pub(super) fn limits() -> Limits {
     Limits {
         idle_timeout: IDLE,
         ..Limits::default()
@@ -73,7 +73,7 @@ fn limits() -> Limits {
 }
 
 /// A guest's services on a server without a database.
-fn services() -> (Services, mpsc::Receiver<minotty_ui::Response>) {
+pub(super) fn services() -> (Services, mpsc::Receiver<minotty_ui::Response>) {
     let login = Login {
         ssh_user: "ada".into(),
         fingerprint: None,

@@ -188,6 +188,12 @@ pub async fn run(
     };
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "listening");
+        let proxies = !shared.limits.proxy_from.0.is_empty();
+        if let Some(warning) =
+            crate::services::account::loopback_registration_warning(addr, proxies)
+        {
+            tracing::warn!(%addr, "{warning}");
+        }
     }
     crate::metrics::HEALTH.set_serving();
 

@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 
 use super::ansi::AnsiBackend;
 use super::diff::{fill_gaps, group_by_style, take_changes};
+use super::size::{DRAW_COLS, DRAW_ROWS};
 
 /// A screen's buffer keeps room for this many cells when its window shrinks (a 100x40
 /// screen's); beyond four times what it needs, it gives the rest back.
@@ -25,11 +26,24 @@ const KEEP_CELLS: usize = 4_000;
 /// one buffer and read and swapped another, cold in memory for any of hundreds of sessions:
 /// clearing and comparing were a third of the server's CPU in a versus load. The thread's
 /// buffer stays in cache; a session holds only `shown`.
+///
+/// What is drawn is at most [`DRAW_COLS`] x [`DRAW_ROWS`], the largest screen the UI lays out:
+/// a larger window shows that area centred, the rest of it blank (cleared once, at each
+/// resize). So a session's buffer, and the thread's, never hold more cells than that,
+/// however large the window (a 500x200 one cost 100,000 cells, 4.8 MB, per session).
 #[derive(Debug)]
 pub struct RemoteTerminal {
     backend: AnsiBackend,
-    /// What the client's screen shows.
+    /// What the client's screen shows, in the drawn area (`shown.area`: where it is in the
+    /// window).
     pub(super) shown: Buffer,
+}
+
+/// Where the drawn area goes in a `cols` x `rows` window: all of it when it is at most the
+/// cap, else the cap's size, centred.
+fn drawn_area(cols: u16, rows: u16) -> Rect {
+    let (w, h) = (cols.min(DRAW_COLS), rows.min(DRAW_ROWS));
+    Rect::new((cols - w) / 2, (rows - h) / 2, w, h)
 }
 
 thread_local! {
@@ -40,23 +54,35 @@ thread_local! {
 
 impl RemoteTerminal {
     pub fn new(cols: u16, rows: u16) -> RemoteTerminal {
-        let area = Rect::new(0, 0, cols, rows);
+        let window = Rect::new(0, 0, cols, rows);
         RemoteTerminal {
-            backend: AnsiBackend::new(area.as_size()),
-            shown: Buffer::empty(area),
+            backend: AnsiBackend::new(window.as_size()),
+            shown: Buffer::empty(drawn_area(cols, rows)),
         }
     }
 
+    /// The client's window size.
     pub fn size(&self) -> (u16, u16) {
         (self.backend.size.width, self.backend.size.height)
+    }
+
+    /// The size frames are drawn at: the window's, at most [`DRAW_COLS`] x [`DRAW_ROWS`]
+    /// (what the App is told to lay out).
+    pub fn drawn_size(&self) -> (u16, u16) {
+        (self.shown.area.width, self.shown.area.height)
+    }
+
+    /// Cells the session's screen buffer holds now.
+    pub fn cells(&self) -> usize {
+        self.shown.content.len()
     }
 
     /// Resizes the drawing area; the next draw repaints everything. The screen's buffer is
     /// reused: a new size allocates only when it is larger than any drawn before, and a much
     /// smaller one gives the memory back.
     pub fn resize(&mut self, cols: u16, rows: u16) {
-        let area = Rect::new(0, 0, cols, rows);
-        self.backend.size = area.as_size();
+        self.backend.size = Rect::new(0, 0, cols, rows).as_size();
+        let area = drawn_area(cols, rows);
         self.backend.forget_state();
         // Clears the client's screen (attributes reset), which is what an empty buffer shows.
         if let Err(never) = self.backend.clear() {
@@ -68,6 +94,8 @@ impl RemoteTerminal {
         if content.capacity() > cells.max(KEEP_CELLS) * 4 {
             content.shrink_to(cells);
         }
+        // Grown to the size exactly (not doubled): at most the drawn area's cells.
+        content.reserve_exact(cells);
         content.resize(cells, Cell::EMPTY);
         self.shown.area = area;
     }
@@ -78,19 +106,25 @@ impl RemoteTerminal {
         (self.shown.content.capacity(), self.shown.content.as_ptr())
     }
 
-    /// Draws a frame: `render` fills the screen's area of a cleared buffer; only the cells that
-    /// changed since the last frame are written.
+    /// Draws a frame: `render` fills a cleared buffer of the drawn size (its area starts at
+    /// the origin, whatever the window); only the cells that changed since the last frame are
+    /// written, where the drawn area is in the window.
     pub fn draw(&mut self, render: impl FnOnce(Rect, &mut Buffer)) {
         let area = self.shown.area;
+        let origin = Rect::new(0, 0, area.width, area.height);
         SCRATCH.with_borrow_mut(|next| {
-            if next.area == area {
+            if next.area.as_size() == origin.as_size() {
+                next.area = origin;
                 next.reset();
             } else {
-                next.area = area;
+                next.area = origin;
                 next.content.clear();
-                next.content.resize(area.area() as usize, Cell::EMPTY);
+                next.content.reserve_exact(origin.area() as usize);
+                next.content.resize(origin.area() as usize, Cell::EMPTY);
             }
-            render(area, next);
+            render(origin, next);
+            // The same cells, placed where the client shows them.
+            next.area = area;
             let mut changed = take_changes(&mut self.shown, next);
             group_by_style(&mut changed, self.backend.style);
             fill_gaps(&mut changed, next);

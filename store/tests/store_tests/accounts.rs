@@ -3,8 +3,8 @@
 use std::net::IpAddr;
 
 use minotty_store::{
-    Account, KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password, PasswordChangeError,
-    RegisterError, SettingsError, Store, UnixMs,
+    Account, HashLimits, HashPool, KeyError, LimitConfig, LinkError, MAX_SETTINGS_BYTES, Password,
+    PasswordChangeError, RegisterError, SettingsError, Store, UnixMs,
 };
 use sqlx::AnyPool;
 
@@ -13,6 +13,14 @@ use crate::support::{NOW, key, name, player, store};
 fn ip(s: &str) -> IpAddr {
     s.parse().expect("address")
 }
+
+/// A hash budget that the tests of other limits never reach (even when their clock goes back).
+const PLENTY: HashLimits = HashLimits {
+    account_burst: 1_000_000_000,
+    account_interval_ms: 1,
+    ip_burst: 1_000_000_000,
+    ip_interval_ms: 1,
+};
 
 #[tokio::test]
 async fn open_creates_the_file_with_wal_foreign_keys_and_a_busy_timeout() {
@@ -183,12 +191,17 @@ async fn linking_a_key_needs_the_right_password(pool: AnyPool) {
 
 both!(wrong_passwords_are_rate_limited_per_account_and_per_address);
 async fn wrong_passwords_are_rate_limited_per_account_and_per_address(pool: AnyPool) {
-    let store = store(pool).await.with_limits(LimitConfig {
-        account_burst: 2,
-        account_interval_ms: 60_000,
-        ip_burst: 3,
-        ip_interval_ms: 10_000,
-    });
+    let store = store(pool)
+        .await
+        .with_limits(LimitConfig {
+            pair_burst: 2,
+            pair_interval_ms: 60_000,
+            account_burst: 2,
+            account_interval_ms: 60_000,
+            ip_burst: 3,
+            ip_interval_ms: 10_000,
+        })
+        .with_hash_limits(PLENTY);
     let alice = player(&store, "alice", 1).await;
     let password = Password::parse("correct horse").expect("valid");
     store.set_password(alice.id, &password).await.expect("sets");
@@ -325,12 +338,17 @@ async fn settings_round_trip(pool: AnyPool) {
 
 both!(changing_a_password_needs_the_current_one_and_is_rate_limited);
 async fn changing_a_password_needs_the_current_one_and_is_rate_limited(pool: AnyPool) {
-    let store = store(pool).await.with_limits(LimitConfig {
-        account_burst: 2,
-        account_interval_ms: 60_000,
-        ip_burst: 20,
-        ip_interval_ms: 1_000,
-    });
+    let store = store(pool)
+        .await
+        .with_limits(LimitConfig {
+            pair_burst: 2,
+            pair_interval_ms: 60_000,
+            account_burst: 2,
+            account_interval_ms: 60_000,
+            ip_burst: 20,
+            ip_interval_ms: 1_000,
+        })
+        .with_hash_limits(PLENTY);
     let alice = player(&store, "alice", 1).await;
     let home = ip("192.0.2.1");
     let first = Password::parse("correct horse").expect("valid");
@@ -378,4 +396,124 @@ async fn changing_a_password_needs_the_current_one_and_is_rate_limited(pool: Any
         Err(LinkError::WrongCredentials)
     ));
     assert!(links("battery staple", 3).await.is_ok());
+}
+
+both!(password_changes_from_one_address_start_a_bounded_number_of_hashes);
+async fn password_changes_from_one_address_start_a_bounded_number_of_hashes(pool: AnyPool) {
+    // Hashes counted on a pool of this test's own (two threads, as the server's).
+    let store = store(pool)
+        .await
+        .with_hash_pool(HashPool::new(2, 16))
+        .with_hash_limits(HashLimits {
+            account_burst: 4,
+            account_interval_ms: 60_000,
+            ip_burst: 4,
+            ip_interval_ms: 60_000,
+        });
+    let hashes = || store.hash_pool().started();
+    let password = Password::parse("correct horse").expect("valid");
+    let mut players = Vec::new();
+    for (i, n) in ["alpha", "bravo", "charlie"].into_iter().enumerate() {
+        let p = player(&store, n, i as u32 + 1).await;
+        store.set_password(p.id, &password).await.expect("sets");
+        players.push(p);
+    }
+    assert_eq!(hashes(), 3);
+    // The attacker: every account changing its own password, again and again, from one
+    // address (as 14 sessions did, at 98 % of a core).
+    let attacker = ip("198.51.100.7");
+    let (mut changed, mut refused) = (0, 0);
+    for round in 0..10 {
+        for p in &players {
+            let res = store
+                .change_password(p.id, "correct horse", &password, attacker, NOW + round)
+                .await;
+            match res {
+                Ok(()) => changed += 1,
+                Err(e @ PasswordChangeError::Throttled(_)) => {
+                    assert!(
+                        e.to_string().starts_with(
+                            "too many password changes or checks from here; try again in "
+                        ),
+                        "{e}"
+                    );
+                    refused += 1;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    // The address's 4 hashes: two changes (a check and a hash each), and nothing more ran.
+    assert_eq!((changed, refused), (2, 28));
+    assert_eq!(hashes(), 3 + 4);
+    // Links from there are refused before any hash too (fresh keys, right password).
+    for n in 10..20 {
+        let res = store
+            .link_key(&name("charlie"), "correct horse", &key(n), attacker, NOW)
+            .await;
+        assert!(matches!(res, Err(LinkError::Throttled(_))), "{res:?}");
+    }
+    assert_eq!(hashes(), 7);
+    // Another address is served at once.
+    let home = ip("192.0.2.1");
+    store
+        .change_password(players[2].id, "correct horse", &password, home, NOW)
+        .await
+        .expect("another address changes its password");
+    assert_eq!(hashes(), 9);
+    // One account from many addresses: its own budget (4) holds. alpha used 2 above.
+    let mut more = 0;
+    for i in 0..10 {
+        let from = ip(&format!("203.0.113.{i}"));
+        if store
+            .change_password(players[0].id, "correct horse", &password, from, NOW)
+            .await
+            .is_ok()
+        {
+            more += 1;
+        }
+    }
+    assert_eq!(more, 1);
+    assert_eq!(hashes(), 11);
+    // And a minute later the attacker's address may again (one hash a minute: not a change
+    // of two; a link of one).
+    let res = store
+        .change_password(
+            players[1].id,
+            "correct horse",
+            &password,
+            attacker,
+            NOW + 60_010,
+        )
+        .await;
+    assert!(
+        matches!(res, Err(PasswordChangeError::Throttled(_))),
+        "{res:?}"
+    );
+    assert!(store.hash_pool().threads_used() <= 2);
+}
+
+both!(an_attackers_wrong_passwords_do_not_keep_the_victim_from_linking);
+async fn an_attackers_wrong_passwords_do_not_keep_the_victim_from_linking(pool: AnyPool) {
+    let store = store(pool).await.with_hash_limits(PLENTY);
+    let alice = player(&store, "alice", 1).await;
+    let password = Password::parse("correct horse").expect("valid");
+    store.set_password(alice.id, &password).await.expect("sets");
+    // The attacker types wrong passwords for alice until refused (the defaults: 5).
+    let attacker = ip("198.51.100.7");
+    let mut tries = 0;
+    loop {
+        match alice_links(&store, "wrong wrong", 9, attacker, NOW).await {
+            Err(LinkError::WrongCredentials) => tries += 1,
+            Err(LinkError::RateLimited(_)) => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(tries, 5);
+    // Alice, from home, links her new key at once.
+    let res = alice_links(&store, "correct horse", 2, ip("192.0.2.1"), NOW + 1).await;
+    assert!(res.is_ok(), "{res:?}");
+    // The attacker still waits.
+    let res = alice_links(&store, "correct horse", 3, attacker, NOW + 2).await;
+    assert!(matches!(res, Err(LinkError::RateLimited(_))), "{res:?}");
 }

@@ -30,6 +30,11 @@ pub fn size(theme: Theme, scale: Scale) -> (u16, u16) {
     size_with(theme, scale, 1)
 }
 
+/// The game screen at its largest: the board at the largest scale, the boxes beside it too.
+pub fn largest(theme: Theme) -> (u16, u16) {
+    size_with(theme, Scale::MAX, Scale::MAX.times())
+}
+
 /// [`size`] with the hold and next boxes `n` times 1x.
 fn size_with(theme: Theme, scale: Scale, n: u16) -> (u16, u16) {
     let (bw, bh) = board_size(theme, scale);

@@ -246,8 +246,16 @@ impl LiveScreenView<'_> {
                     sfmt!(64; "{} players", e.players.len()),
                 ),
             };
-            let line = sfmt!(160; " {:<20.20} {:<24.24} {}", players(&e.players).as_str(), what.as_str(), detail.as_str());
-            draw::put(buf, list, list.x, y, line.as_str(), style);
+            // The columns at their own x, each cut to its width in columns (names may be wide).
+            let who = players(&e.players);
+            for (x, text, w) in [
+                (1, who.as_str(), 20),
+                (22, what.as_str(), 24),
+                (47, detail.as_str(), u16::MAX),
+            ] {
+                let cell = Rect::new(list.x.saturating_add(x), y, w, 1).intersection(list);
+                draw::put(buf, cell, cell.x, y, text, style);
+            }
             if e.watchers > 0 && list.width > 90 {
                 let w = sfmt!(16; "{} watching ", e.watchers);
                 draw::put_right(buf, list, y, w.as_str(), style);

@@ -467,8 +467,7 @@ impl ModeSelectView<'_> {
                 // A label as stored, cleaned of control characters and cut to the row.
                 let label = sanitize(&entry.label);
                 let room = usize::from(area.width).saturating_sub(opt.label().len() + 6);
-                let cut: String = label.chars().take(room.min(30)).collect();
-                value = sfmt!(32; "{}", cut);
+                value = sfmt!(32; "{}", crate::text::fit_width(&label, room.min(30)));
             }
             draw::put(buf, area, area.x, y, opt.label(), style);
             let mark = if changed { "*" } else { " " };

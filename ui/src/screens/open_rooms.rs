@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
-use crate::text::{StackStr, sfmt};
+use crate::text::{StackStr, fit_width, sfmt};
 use crate::theme::Theme;
 use minotty_protocol::{OpenRoomEntry, RoomState, RoomView};
 
@@ -82,12 +82,22 @@ impl Widget for &OpenRoomsView<'_> {
                 MatchKind::Battle => "Battle",
                 MatchKind::Race => "Race to 40 lines",
             };
-            let host: String = room.host.chars().take(16).collect();
-            let code: String = room.code.chars().take(8).collect();
-            let line = sfmt!(96; "{} {:<8}{:<18}{:<18}{}/{}", if chosen { ">" } else { " " },
-                code, host, mode, room.players, room.seats);
             let style = if chosen { theme.title() } else { theme.text() };
-            draw::put(buf, area, area.x, y, line.as_str(), style);
+            // Each column at its own x, its text cut to the column's width in columns: a wide
+            // (CJK) host name takes two per character and never pushes the next column.
+            let marker = if chosen { ">" } else { " " };
+            let seats = sfmt!(16; "{}/{}", room.players, room.seats);
+            let columns = [
+                (0, marker, 2),
+                (2, fit_width(&room.code, 8), 8),
+                (10, fit_width(&room.host, 16), 18),
+                (28, mode, 18),
+                (46, seats.as_str(), 8),
+            ];
+            for (x, text, w) in columns {
+                let cell = Rect::new(area.x.saturating_add(x), y, w, 1).intersection(area);
+                draw::put(buf, cell, cell.x, y, text, style);
+            }
         }
         if !self.message.is_empty() {
             let area = Rect::new(

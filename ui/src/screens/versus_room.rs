@@ -153,7 +153,16 @@ impl Widget for &LobbyView<'_> {
             );
             let x = draw::put(buf, list, x, y, mark, theme.accent());
             let name_style = if you { theme.title() } else { theme.text() };
-            draw::put(buf, list, x + 1, y, &seat.name, name_style);
+            // The name in its column, up to the "host" column (a wide name is cut, not spilled).
+            let column = Rect::new(x + 1, y, (list.x + 27).saturating_sub(x + 1), 1);
+            draw::put(
+                buf,
+                column.intersection(list),
+                x + 1,
+                y,
+                &seat.name,
+                name_style,
+            );
             let host = match (seat.host, seat.bot) {
                 (true, _) => "host",
                 (false, Some(_)) => "bot",

@@ -37,6 +37,7 @@ mod unranked_note;
 mod unreachable;
 mod versus;
 mod versus_screens;
+mod wide_names;
 
 use minotty_engine::ModeKind;
 use minotty_protocol::Identity;

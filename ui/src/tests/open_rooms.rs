@@ -9,7 +9,7 @@ use crate::{Request, Response};
 use minotty_protocol::OpenRoomEntry;
 
 /// From the main menu to the Open rooms screen (the versus menu's fifth entry).
-fn to_open_rooms(a: &mut App) {
+pub(super) fn to_open_rooms(a: &mut App) {
     press(a, Key::Down, 0);
     press(a, Key::Enter, 0);
     for _ in 0..4 {
@@ -18,7 +18,13 @@ fn to_open_rooms(a: &mut App) {
     press(a, Key::Enter, 0);
 }
 
-fn entry(code: &str, host: &str, kind: MatchKind, players: u8, seats: u8) -> OpenRoomEntry {
+pub(super) fn entry(
+    code: &str,
+    host: &str,
+    kind: MatchKind,
+    players: u8,
+    seats: u8,
+) -> OpenRoomEntry {
     OpenRoomEntry {
         code: code.into(),
         host: host.into(),

@@ -132,7 +132,7 @@ impl ChartView<'_> {
         let mut entries: Vec<(usize, String)> = Vec::new();
         for (i, s) in self.series() {
             let label: String = match cut {
-                Some(max) => s.label.chars().take(usize::from(max)).collect(),
+                Some(max) => crate::text::fit_width(s.label, usize::from(max)).to_owned(),
                 None => s.label.to_string(),
             };
             entries.push((i, format!("{} {}", self.marker(i).1, label)));

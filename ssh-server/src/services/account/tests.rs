@@ -182,3 +182,23 @@ async fn a_game_submission_is_tracked_until_the_writer_answers() {
         .expect("the writer ends with its last sender")
         .expect("the writer's task");
 }
+
+#[test]
+fn a_listener_reachable_from_loopback_without_a_trusted_proxy_is_warned_about() {
+    let warned = |listen: &str, proxies: bool| {
+        loopback_registration_warning(listen.parse().expect("address"), proxies).is_some()
+    };
+    assert!(warned("127.0.0.1:2222", false));
+    assert!(warned("[::1]:2222", false));
+    assert!(warned("0.0.0.0:22", false));
+    assert!(warned("[::]:22", false));
+    assert!(warned("[::ffff:127.0.0.1]:22", false));
+    assert!(
+        !warned("192.0.2.10:22", false),
+        "not reachable from loopback"
+    );
+    assert!(
+        !warned("127.0.0.1:2222", true),
+        "a trusted proxy sends the players' addresses"
+    );
+}
