@@ -166,3 +166,63 @@ async fn a_bot_that_starts_too_many_processes_forfeits_and_leaves_none() {
     assert_eq!(left, Vec::<u32>::new(), "processes of the bot's group remain");
     assert_eq!(our_zombies(), Vec::<u32>::new(), "nothing adopted and left a zombie");
 }
+
+/// The pid written to `file`, once it is there.
+async fn pid_from(file: &std::path::Path) -> u32 {
+    for _ in 0..250 {
+        if let Some(pid) = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.trim().parse().ok())
+        {
+            return pid;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("no pid in {}", file.display());
+}
+
+#[tokio::test]
+async fn a_keeper_whose_server_is_gone_ends_its_bot_and_all_it_started() {
+    use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+    use nix::unistd::Pid;
+
+    become_subreaper();
+    let dir = tempfile::tempdir().expect("a directory");
+    let (keeper_file, orphan_file) = (dir.path().join("keeper"), dir.path().join("orphan"));
+    // A "server" that starts a keeper (whose bot leaves a child in a session of its own, and
+    // never reads its input) and is gone at once, as a server killed with SIGKILL.
+    let bot = format!(
+        "setsid sleep 3600 & echo $! > {}; exec sleep 3600",
+        orphan_file.display()
+    );
+    let server = format!(
+        "{BOT} __tbp-keeper 32 /bin/sh -c '{bot}' </dev/null >/dev/null & echo $! > {}",
+        keeper_file.display()
+    );
+    let status = std::process::Command::new("/bin/sh")
+        .arg("-c")
+        .arg(server)
+        .status()
+        .expect("the server runs");
+    assert!(status.success());
+    let keeper = pid_from(&keeper_file).await;
+    let orphan = pid_from(&orphan_file).await;
+    // The keeper, adopted by this process, ends and is reaped here.
+    let pid = Pid::from_raw(i32::try_from(keeper).expect("a pid"));
+    let mut ended = None;
+    for _ in 0..250 {
+        match waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) => tokio::time::sleep(Duration::from_millis(20)).await,
+            other => {
+                ended = Some(other);
+                break;
+            }
+        }
+    }
+    assert!(
+        matches!(ended, Some(Ok(WaitStatus::Exited(..)))),
+        "the keeper ended: {ended:?}"
+    );
+    let left = all_gone(&[orphan]).await;
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

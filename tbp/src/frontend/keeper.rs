@@ -16,7 +16,8 @@
 //! - pauses and resumes the whole tree on `SIGUSR1` and `SIGUSR2` (`SIGSTOP`/`SIGCONT` to each
 //!   descendant, those outside the bot's group too); the keeper itself is never stopped, so it
 //!   keeps watching;
-//! - ends when the bot exits or on `SIGTERM`, `SIGINT` or `SIGHUP`: it sends `SIGKILL` to every
+//! - ends when the bot exits, on `SIGTERM`, `SIGINT` or `SIGHUP`, or when the server is gone
+//!   (the keeper's parent changed: it was re-parented): it sends `SIGKILL` to every
 //!   descendant, reaps each (nothing stays a zombie), and exits with the bot's status (128 +
 //!   the signal when killed).
 //!
@@ -139,6 +140,7 @@ fn keep(max: usize, command: &[OsString]) -> u8 {
         return EXIT_FAILED;
     };
     let me = nix::unistd::getpid();
+    let server = nix::unistd::getppid();
     let Ok(me_exe) = std::env::current_exe() else {
         eprintln!("{KEEPER_ARG}: cannot find its own program");
         return EXIT_FAILED;
@@ -150,13 +152,13 @@ fn keep(max: usize, command: &[OsString]) -> u8 {
             return EXIT_FAILED;
         }
     };
-    let end = watch(me, bot, max, &signals);
+    let end = watch(me, server, bot, max, &signals);
     end_all(me, bot, end)
 }
 
-/// Waits for the bot to exit, a signal to end or too many processes; pauses and resumes the
-/// tree meanwhile.
-fn watch(me: Pid, bot: Pid, max: usize, signals: &SignalFd) -> End {
+/// Waits for the bot to exit, a signal to end, the server to end (the keeper's parent changes)
+/// or too many processes; pauses and resumes the tree meanwhile.
+fn watch(me: Pid, server: Pid, bot: Pid, max: usize, signals: &SignalFd) -> End {
     let timeout = PollTimeout::try_from(WATCH).unwrap_or(PollTimeout::MAX);
     loop {
         let mut fds = [PollFd::new(signals.as_fd(), PollFlags::POLLIN)];
@@ -177,6 +179,10 @@ fn watch(me: Pid, bot: Pid, max: usize, signals: &SignalFd) -> End {
         }
         if descendants(me).len() > max {
             return End::TooMany;
+        }
+        // The server is gone (killed, or ended before it could tell us): so is the match.
+        if nix::unistd::getppid() != server {
+            return End::Told;
         }
     }
 }
