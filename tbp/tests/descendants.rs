@@ -196,7 +196,7 @@ async fn a_keeper_whose_server_is_gone_ends_its_bot_and_all_it_started() {
         orphan_file.display()
     );
     let server = format!(
-        "{BOT} __tbp-keeper 32 /bin/sh -c '{bot}' </dev/null >/dev/null & echo $! > {}",
+        "{BOT} __tbp-keeper 32 $$ /bin/sh -c '{bot}' </dev/null >/dev/null & echo $! > {}",
         keeper_file.display()
     );
     let status = std::process::Command::new("/bin/sh")

@@ -25,7 +25,7 @@
 //! holds it to `max_procs` processes and kills and reaps all of them when the bot ends:
 //!
 //! ```text
-//! KEEPER __tbp-keeper MAX_PROCS /bin/sh -c 'ulimit ... && exec nice -n N COMMAND'
+//! KEEPER __tbp-keeper MAX_PROCS SERVER_PID /bin/sh -c 'ulimit ... && exec nice -n N COMMAND'
 //! ```
 //!
 //! Without one (only the process tests of this crate's own library) the shell is the direct
@@ -90,7 +90,8 @@ impl Confinement {
             Some(keeper) => {
                 let mut cmd = Command::new(keeper);
                 cmd.arg(KEEPER_ARG)
-                    .arg(self.max_procs.max(1).to_string())
+                    .arg(self.max_procs.clamp(1, i32::MAX as usize).to_string())
+                    .arg(std::process::id().to_string())
                     .args(["/bin/sh", "-c"])
                     .arg(script);
                 cmd

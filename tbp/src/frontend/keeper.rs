@@ -2,7 +2,7 @@
 //! process a bot starts ends with it, whatever it does (a child that calls `setsid` leaves the
 //! bot's process group, a child whose parent exits is adopted by whoever reaps orphans).
 //!
-//! The server starts `PROGRAM __tbp-keeper MAX_PROCS COMMAND...` (PROGRAM is the server's own
+//! The server starts `PROGRAM __tbp-keeper MAX_PROCS SERVER_PID COMMAND...` (PROGRAM is the server's own
 //! binary, `minotty`, or `minotty-bot` in tests: any binary whose `main` calls [`run_if_asked`]
 //! first). The keeper
 //!
@@ -17,7 +17,7 @@
 //!   descendant, those outside the bot's group too); the keeper itself is never stopped, so it
 //!   keeps watching;
 //! - ends when the bot exits, on `SIGTERM`, `SIGINT` or `SIGHUP`, or when the server is gone
-//!   (the keeper's parent changed: it was re-parented): it sends `SIGKILL` to every
+//!   (the keeper's parent is not SERVER_PID: it was re-parented): it sends `SIGKILL` to every
 //!   descendant, reaps each (nothing stays a zombie), and exits with the bot's status (128 +
 //!   the signal when killed).
 //!
@@ -76,15 +76,18 @@ pub fn run_if_asked(args: impl IntoIterator<Item = OsString>) -> Option<u8> {
     if first.as_deref() != Some(KEEPER_ARG.as_ref()) {
         return None;
     }
-    let max = args
-        .next()
-        .and_then(|m| m.to_str().and_then(|m| m.parse::<usize>().ok()));
+    let mut number = || {
+        args.next()
+            .and_then(|m| m.to_str().and_then(|m| m.parse::<i32>().ok()))
+    };
+    let max = number().and_then(|m| usize::try_from(m).ok());
+    let server = number().map(Pid::from_raw);
     let command: Vec<OsString> = args.collect();
-    let (Some(max), false) = (max, command.is_empty()) else {
-        eprintln!("{KEEPER_ARG}: expected MAX_PROCS COMMAND...");
+    let (Some(max), Some(server), false) = (max, server, command.is_empty()) else {
+        eprintln!("{KEEPER_ARG}: expected MAX_PROCS SERVER_PID COMMAND...");
         return Some(2);
     };
-    Some(keep(max, &command))
+    Some(keep(max, server, &command))
 }
 
 /// The keeper's child: unblocks every signal (the keeper blocked them for itself, and a mask
@@ -114,7 +117,7 @@ enum End {
     TooMany,
 }
 
-fn keep(max: usize, command: &[OsString]) -> u8 {
+fn keep(max: usize, server: Pid, command: &[OsString]) -> u8 {
     if nix::sys::prctl::set_child_subreaper(true).is_err() {
         eprintln!("{KEEPER_ARG}: cannot become a child subreaper");
         return EXIT_FAILED;
@@ -140,7 +143,6 @@ fn keep(max: usize, command: &[OsString]) -> u8 {
         return EXIT_FAILED;
     };
     let me = nix::unistd::getpid();
-    let server = nix::unistd::getppid();
     let Ok(me_exe) = std::env::current_exe() else {
         eprintln!("{KEEPER_ARG}: cannot find its own program");
         return EXIT_FAILED;
@@ -180,7 +182,8 @@ fn watch(me: Pid, server: Pid, bot: Pid, max: usize, signals: &SignalFd) -> End 
         if descendants(me).len() > max {
             return End::TooMany;
         }
-        // The server is gone (killed, or ended before it could tell us): so is the match.
+        // The server is gone (killed, or ended before it could tell us; even before the
+        // keeper started): so is the match.
         if nix::unistd::getppid() != server {
             return End::Told;
         }
