@@ -82,7 +82,10 @@ async fn tree_with_an_orphan(bot: &mut TbpBot) -> Vec<u32> {
         .lines()
         .find_map(|l| l.strip_prefix("SigBlk:"))
         .expect("a mask");
-    assert!(blocked.trim().chars().all(|c| c == '0'), "blocked: {blocked}");
+    assert!(
+        blocked.trim().chars().all(|c| c == '0'),
+        "blocked: {blocked}"
+    );
     let view = view();
     for _ in 0..50 {
         bot.suggest(&view).await.expect("a suggestion");
@@ -110,7 +113,11 @@ async fn a_child_in_a_session_of_its_own_ends_with_the_bots_game() {
     assert!(bot.finish().await, "reaped");
     let left = all_gone(&tree).await;
     assert!(left.is_empty(), "left behind after the game: {left:?}");
-    assert_eq!(our_zombies(), Vec::<u32>::new(), "nothing adopted and left a zombie");
+    assert_eq!(
+        our_zombies(),
+        Vec::<u32>::new(),
+        "nothing adopted and left a zombie"
+    );
 }
 
 #[tokio::test]
@@ -124,7 +131,11 @@ async fn a_child_in_a_session_of_its_own_ends_when_the_bot_is_dropped() {
     drop(bot);
     let left = all_gone(&tree).await;
     assert!(left.is_empty(), "left behind after the drop: {left:?}");
-    assert_eq!(our_zombies(), Vec::<u32>::new(), "nothing adopted and left a zombie");
+    assert_eq!(
+        our_zombies(),
+        Vec::<u32>::new(),
+        "nothing adopted and left a zombie"
+    );
 }
 
 #[tokio::test]
@@ -163,8 +174,16 @@ async fn a_bot_that_starts_too_many_processes_forfeits_and_leaves_none() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(left, Vec::<u32>::new(), "processes of the bot's group remain");
-    assert_eq!(our_zombies(), Vec::<u32>::new(), "nothing adopted and left a zombie");
+    assert_eq!(
+        left,
+        Vec::<u32>::new(),
+        "processes of the bot's group remain"
+    );
+    assert_eq!(
+        our_zombies(),
+        Vec::<u32>::new(),
+        "nothing adopted and left a zombie"
+    );
 }
 
 /// The pid written to `file`, once it is there.

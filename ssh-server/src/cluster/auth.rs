@@ -414,16 +414,29 @@ mod tests {
         let sealed = a.seal("minotty.inst.b-00000002.queue", body.as_bytes(), NOW);
         let seen = String::from_utf8_lossy(&sealed).to_lowercase();
         for secret in secrets {
-            assert!(!seen.contains(&secret.to_lowercase()), "{secret} in {seen:?}");
             assert!(
-                !sealed.windows(4).any(|w| secret.as_bytes().windows(4).any(|s| s == w)),
+                !seen.contains(&secret.to_lowercase()),
+                "{secret} in {seen:?}"
+            );
+            assert!(
+                !sealed
+                    .windows(4)
+                    .any(|w| secret.as_bytes().windows(4).any(|s| s == w)),
                 "4 bytes of {secret} in the sealed bytes"
             );
         }
-        assert_eq!(sealed.len(), MAGIC.len() + FIXED + "a-00000001".len() + body.len() + TAG);
+        assert_eq!(
+            sealed.len(),
+            MAGIC.len() + FIXED + "a-00000001".len() + body.len() + TAG
+        );
         // The receiver reads it all.
         let opened = b
-            .open("minotty.inst.b-00000002.queue", &sealed, NOW, Instant::now())
+            .open(
+                "minotty.inst.b-00000002.queue",
+                &sealed,
+                NOW,
+                Instant::now(),
+            )
             .expect("opens");
         assert_eq!(opened.body, body.as_bytes());
     }

@@ -257,8 +257,11 @@ impl TbpBot {
         let pid = self.process.pid();
         let status = self.process.shutdown(QUIT_GRACE).await;
         if status.and_then(|s| s.code()) == Some(i32::from(super::keeper::EXIT_TOO_MANY)) {
-            tracing::warn!(pid, max = self.settings.max_procs,
-                "a TBP bot was ended for starting more processes than allowed");
+            tracing::warn!(
+                pid,
+                max = self.settings.max_procs,
+                "a TBP bot was ended for starting more processes than allowed"
+            );
         }
         status
     }
