@@ -15,6 +15,10 @@ use minotty_server::config::{Command, ConfigError};
 const LOG_TARGET: &str = "minotty";
 
 fn main() -> anyhow::Result<()> {
+    // The keeper of a TBP bot the server starts (`minotty __tbp-keeper ...`), before anything.
+    if let Some(code) = minotty_tbp::frontend::keeper::run_if_asked(std::env::args_os()) {
+        std::process::exit(code.into());
+    }
     let loaded = match minotty_server::config::parse_with_config(std::env::args_os()) {
         Ok(loaded) => loaded,
         Err(ConfigError::Cli(e)) => e.exit(),

@@ -51,6 +51,10 @@ pub struct ArenaArgs {
     /// With `--tbp`: the longest a TBP bot may take to answer, ms (a room's `--tbp-move-ms`).
     #[arg(long, default_value_t = 1000)]
     pub move_ms: u64,
+    /// With `--tbp`: the program that keeps each bot (`frontend/keeper.rs`); `None`: the
+    /// running binary (`minotty`). Not a flag: tests name `minotty-bot`.
+    #[arg(skip)]
+    pub keeper: Option<std::path::PathBuf>,
 }
 
 /// The levels of a run, in order, without repeats.
@@ -266,6 +270,7 @@ mod tests {
             pps: 2.0,
             think_ms: 100,
             move_ms: 1000,
+            keeper: None,
         };
         let r = run(&args);
         assert_eq!(r.matches, 6);

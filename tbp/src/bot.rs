@@ -5,7 +5,8 @@
 //! For the frontend's tests the bot can misbehave on purpose ([`Fault`]): after answering a
 //! number of `suggest` messages correctly it answers garbage, a message of the wrong type or an
 //! impossible move, hangs, exits, writes an endless line, floods unknown messages, allocates
-//! memory until it is stopped, or answers late.
+//! memory until it is stopped, answers late, or leaves processes behind (a child in a session
+//! of its own, many children).
 
 use std::io::{self, BufRead, Read, Write};
 
@@ -47,13 +48,21 @@ pub enum FaultKind {
     /// Keeps a core busy from the first `start` on, answered or not (as Cold Clear 2 keeps
     /// searching while it waits), and answers as usual.
     Spin,
+    /// Once: starts a child that calls `setsid` (a session and process group of its own) and
+    /// sleeps an hour, then answers as usual.
+    Orphan,
+    /// Once: starts [`MANY_CHILDREN`] children that sleep an hour, then answers as usual.
+    ForkMany,
 }
+
+/// How many children a `fork-many` bot starts.
+pub const MANY_CHILDREN: usize = 200;
 
 /// How long a `cold-start` bot answers empty suggestions after a `start`.
 pub const COLD_START: std::time::Duration = std::time::Duration::from_millis(50);
 
 impl FaultKind {
-    pub const ALL: [(&'static str, FaultKind); 11] = [
+    pub const ALL: [(&'static str, FaultKind); 13] = [
         ("garbage", FaultKind::Garbage),
         ("wrong-type", FaultKind::WrongType),
         ("impossible", FaultKind::Impossible),
@@ -65,6 +74,8 @@ impl FaultKind {
         ("slow", FaultKind::Slow),
         ("cold-start", FaultKind::ColdStart),
         ("spin", FaultKind::Spin),
+        ("orphan", FaultKind::Orphan),
+        ("fork-many", FaultKind::ForkMany),
     ];
 }
 
@@ -123,6 +134,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
     let mut answered = 0u32;
     let mut started_at: Option<std::time::Instant> = None;
     let mut spinning = false;
+    let mut left_behind = false;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -155,7 +167,11 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: Options) ->
                     continue;
                 }
                 if let Some(f) = fault.filter(|f| answered >= f.after) {
-                    misbehave(f.kind, &mut output)?;
+                    let once = matches!(f.kind, FaultKind::Orphan | FaultKind::ForkMany);
+                    if !(once && left_behind) {
+                        left_behind = true;
+                        misbehave(f.kind, &mut output)?;
+                    }
                 }
                 let moves = match (state.as_ref(), versus.as_mut()) {
                     (None, _) => Vec::new(),
@@ -286,8 +302,35 @@ fn misbehave(kind: FaultKind, output: &mut impl Write) -> io::Result<()> {
             std::thread::sleep(std::time::Duration::from_millis(600));
             Ok(())
         }
+        FaultKind::Orphan => {
+            // util-linux's `setsid` (in every Debian image): the child leaves the bot's
+            // session and process group, as a daemonizing child does.
+            let child = sleeper("setsid", &["sleep", "3600"])?;
+            std::mem::forget(child);
+            Ok(())
+        }
+        FaultKind::ForkMany => {
+            for _ in 0..MANY_CHILDREN {
+                // Stopped at the frontend's limit: the bot is ended while it starts them.
+                match sleeper("sleep", &["3600"]) {
+                    Ok(child) => std::mem::forget(child),
+                    Err(_) => break,
+                }
+            }
+            Ok(())
+        }
         FaultKind::ColdStart | FaultKind::Spin => Ok(()),
     }
+}
+
+/// Starts `program args` with nothing of the bot's pipes (never waited for).
+fn sleeper(program: &str, args: &[&str]) -> io::Result<std::process::Child> {
+    std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
 }
 
 /// Keeps a core busy until the process ends.

@@ -18,6 +18,7 @@ fn args(command: &str) -> ArenaArgs {
         pps: 10.0,
         think_ms: 0,
         move_ms: 2000,
+        keeper: Some(BOT.into()),
     }
 }
 

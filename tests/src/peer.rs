@@ -100,18 +100,23 @@ impl KeyedPeer {
             .await
             .context("an answer")?
             .context("a reply")?;
+        self.open(&reply)
+    }
+
+    /// Opens `msg` with the cluster key (what an instance sent: its payload is encrypted).
+    pub fn open(&self, msg: &async_nats::Message) -> anyhow::Result<Opened> {
         let opened = self
             .seal
             .open(
-                &reply.subject,
-                &reply.payload,
+                &msg.subject,
+                &msg.payload,
                 now_ms(),
                 tokio::time::Instant::now(),
             )
-            .map_err(|why| anyhow::anyhow!("the reply is not sealed with the key: {why:?}"))?;
+            .map_err(|why| anyhow::anyhow!("not sealed with the key: {why:?}"))?;
         Ok(Opened {
             sender: opened.sender.to_owned(),
-            body: opened.body.to_vec(),
+            body: opened.body,
         })
     }
 }

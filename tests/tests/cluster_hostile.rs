@@ -23,27 +23,42 @@ use sqlx::Connection as _;
 /// How many forged heartbeats (each from another made-up instance) and joins the flood sends.
 const FLOOD: usize = 300;
 
-/// The ids of the instances, read off their heartbeats (the JSON body is readable, sealed or
-/// not: the seal authenticates, it does not hide).
-async fn instance_ids(client: &async_nats::Client) -> Vec<String> {
-    let mut beats = client.subscribe(wire::HEARTBEAT).await.expect("subscribe");
-    let mut ids: Vec<String> = Vec::new();
+/// The ids of the instances, read off their NATS connections' names (`minotty ID` in
+/// nats-server's `/connz`): their heartbeats are sealed and encrypted, so a peer without the
+/// key cannot read them there.
+async fn instance_ids(nats: &Nats) -> Vec<String> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while ids.len() < 2 {
-        let msg = tokio::time::timeout_at(deadline, beats.next())
-            .await
-            .expect("two instances beat")
-            .expect("subscription");
-        let text = String::from_utf8_lossy(&msg.payload);
-        let Some(at) = text.find("\"id\":\"") else {
-            continue;
-        };
-        let id: String = text[at + 6..].chars().take_while(|c| *c != '"').collect();
-        if !ids.contains(&id) {
-            ids.push(id);
+    loop {
+        let connz = nats.subscriptions().await.expect("connz");
+        let v: serde_json::Value = serde_json::from_str(&connz).expect("connz is JSON");
+        let ids: Vec<String> = v["connections"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["name"].as_str()?.strip_prefix("minotty "))
+            .map(str::to_owned)
+            .collect();
+        if ids.len() >= 2 {
+            return ids;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "two instances connect: {connz}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// What a subscriber to every subject captured of the instances' own messages (sealed:
+/// `MCA...`), until nothing more is buffered.
+async fn sealed_payloads(all: &mut async_nats::Subscriber) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    while let Ok(Some(msg)) = tokio::time::timeout(Duration::from_millis(200), all.next()).await {
+        if msg.payload.starts_with(b"MCA") {
+            out.push(msg.payload.to_vec());
         }
     }
-    ids
+    out
 }
 
 /// The NATS connection ids of the instances (named `minotty ID`), from nats-server's
@@ -103,7 +118,9 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
         minotty_server::cluster::connect::connect(&shared.nats.other_url(), None, None, "evil")
             .await
             .expect("the hostile peer has NATS access");
-    let ids = instance_ids(&evil).await;
+    // A subscriber to everything (NATS access, no key) from the start.
+    let mut all = evil.subscribe(">").await.expect("subscribe to everything");
+    let ids = instance_ids(&shared.nats).await;
     let connections = instance_connections(&shared.nats.subscriptions().await.expect("connz"));
     assert_eq!(connections.len(), 2, "{connections:?}");
     let (_ca, mut ann) = registered(a.addr, "ann").await.expect("ann on A");
@@ -254,6 +271,18 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
         );
     }
     beats.abort();
+    // Of the instances' own messages the subscriber read nothing: their heartbeats, and the
+    // ranked join that carried ann's or bob's account id, name and address to the leader, are
+    // ciphertext (no field of their JSON, no address; markers of 4 bytes and more, which
+    // random bytes do not hold by chance).
+    let captured = sealed_payloads(&mut all).await;
+    assert!(captured.len() >= 4, "{} sealed messages", captured.len());
+    for payload in &captured {
+        let text = String::from_utf8_lossy(payload);
+        for plain in ["\"id\"", "\"inst\"", "\"name\"", "\"account\"", "127.0.0.1"] {
+            assert!(!text.contains(plain), "{plain:?} readable in {text:?}");
+        }
+    }
     // Nothing of the forgeries was stored or rated.
     assert_eq!(count(&shared.db, "matches").await, 0);
     assert_eq!(count(&shared.db, "ratings").await, 0);
@@ -373,7 +402,7 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
     let mut rogue = KeyedPeer::connect(&shared.nats.url, "rogue")
         .await
         .expect("NATS");
-    let ids = instance_ids(&rogue.nats).await;
+    let ids = instance_ids(&shared.nats).await;
     let (_ca, _ann) = registered(a.addr, "ann").await.expect("ann on A");
     let (_cb, _bob) = registered(b.addr, "bob").await.expect("bob on B");
     let ann_id = player_id(&shared.db, "ann").await;
@@ -419,7 +448,10 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
             .await
             .expect("the match starts")
             .expect("subscription");
-        if String::from_utf8_lossy(&msg.payload).contains("MatchStart") {
+        // Sealed and encrypted: only a holder of the key reads it.
+        assert!(!String::from_utf8_lossy(&msg.payload).contains("MatchStart"));
+        let opened = rogue.open(&msg).expect("sealed by an instance");
+        if String::from_utf8_lossy(&opened.body).contains("MatchStart") {
             break;
         }
     }

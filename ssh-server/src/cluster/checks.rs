@@ -35,7 +35,18 @@ pub fn dropped(reason: DropReason, subject: &str) {
              the same --cluster-key? (or something else publishes on NATS)"
         );
     }
+    if reason == DropReason::Version && due(&VERSION_WARNED, since_start()) {
+        tracing::warn!(
+            dropped = dropped_count(reason),
+            "cluster messages sealed by another minotty version are being dropped: every \
+             instance of a cluster must run the same version (upgrade them together)"
+        );
+    }
 }
+
+/// When the warning about messages of another version was last logged (as
+/// [`UNSEALED_WARNED`]).
+static VERSION_WARNED: AtomicU64 = AtomicU64::new(0);
 
 /// Seconds since the first call, for [`due`].
 fn since_start() -> u64 {

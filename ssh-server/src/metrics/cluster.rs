@@ -20,18 +20,23 @@ pub enum DropReason {
     OverCap,
     /// A join from an instance not heard from (no heartbeat yet, or dead).
     UnknownPeer,
+    /// Sealed in another version of the cluster's wire form (an instance of another minotty
+    /// version).
+    Version,
 }
 
-const REASONS: [(DropReason, &str); 6] = [
+const REASONS: [(DropReason, &str); 7] = [
     (DropReason::Unauthenticated, "unauthenticated"),
     (DropReason::Stale, "stale"),
     (DropReason::BadSubjectPart, "bad_subject_part"),
     (DropReason::Malformed, "malformed"),
     (DropReason::OverCap, "over_cap"),
     (DropReason::UnknownPeer, "unknown_peer"),
+    (DropReason::Version, "version"),
 ];
 
-static DROPPED: [AtomicU64; 6] = [
+static DROPPED: [AtomicU64; 7] = [
+    AtomicU64::new(0),
     AtomicU64::new(0),
     AtomicU64::new(0),
     AtomicU64::new(0),

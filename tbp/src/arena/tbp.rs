@@ -178,9 +178,11 @@ pub fn run(args: &ArenaArgs) -> anyhow::Result<TbpReport> {
     let rounds = (args.matches / (2 * pairs.len())).max(1);
     let jobs = rounds * pairs.len();
     let threads = args.threads.unwrap_or(1).max(1);
+    let defaults = TbpSettings::default();
     let settings = TbpSettings {
         move_time: Duration::from_millis(args.move_ms.max(1)),
-        ..TbpSettings::default()
+        keeper: args.keeper.clone().or(defaults.keeper.clone()),
+        ..defaults
     };
     let bots = TbpBots::new(args.tbp.clone(), settings, 2 * threads);
     let piece_ms = (1000.0 / args.pps.max(0.01)).round() as Time;

@@ -23,10 +23,18 @@ Testing the frontend (not for play):
   --fault KIND[@N]   misbehave after N correct suggestions; KIND is one of
                      garbage, wrong-type, impossible, hang, exit, endless-line, alloc, flood,
                      slow; or cold-start (empty suggestions for 50 ms after each start, as
-                     Cold Clear 2), spin (a core kept busy from the first start on)
+                     Cold Clear 2), spin (a core kept busy from the first start on),
+                     orphan (once, a child that calls setsid and sleeps), fork-many (once,
+                     200 children that sleep)
 ";
 
 fn main() -> ExitCode {
+    // The keeper of a bot (the frontend's, `minotty_tbp::frontend::keeper`): in tests of the
+    // frontend this binary keeps the bots the test server starts.
+    #[cfg(feature = "frontend")]
+    if let Some(code) = minotty_tbp::frontend::keeper::run_if_asked(std::env::args_os()) {
+        return ExitCode::from(code);
+    }
     let mut options = Options::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {

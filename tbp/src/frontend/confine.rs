@@ -19,10 +19,24 @@
 //!   `PWD` (and looks programs up in its default `PATH` unless `PATH` is listed).
 //!
 //! `nice` is coreutils' (in every Debian image, `debian:bookworm-slim` included).
+//!
+//! With a keeper (`keeper.rs`; the server's own binary) the server's direct child is the
+//! keeper, which runs that shell as its child, is the subreaper of everything the bot starts,
+//! holds it to `max_procs` processes and kills and reaps all of them when the bot ends:
+//!
+//! ```text
+//! KEEPER __tbp-keeper MAX_PROCS SERVER_PID /bin/sh -c 'ulimit ... && exec nice -n N COMMAND'
+//! ```
+//!
+//! Without one (only the process tests of this crate's own library) the shell is the direct
+//! child and only the bot's process group is killed.
 
+use std::path::PathBuf;
 use std::process::Stdio;
 
 use tokio::process::Command;
+
+use super::keeper::KEEPER_ARG;
 
 /// The limits every bot process starts under.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +47,11 @@ pub struct Confinement {
     pub nice: u8,
     /// Names of the server's environment variables a bot gets.
     pub env: Vec<String>,
+    /// The program that keeps the bot (`KEEPER __tbp-keeper ...`; `None`: none, the bot is the
+    /// server's direct child).
+    pub keeper: Option<PathBuf>,
+    /// The most processes a kept bot may have at once, itself included.
+    pub max_procs: usize,
 }
 
 /// The most a niceness can be.
@@ -62,17 +81,33 @@ impl Confinement {
     }
 
     /// The command that starts `command` confined: stdin and stdout piped, stderr discarded,
-    /// the leader of a process group of its own, killed if dropped.
+    /// the leader of a process group of its own. Kept, it is the keeper (which ends the bot and
+    /// all its descendants on `SIGTERM`: never `SIGKILL`ed on drop); unkept, it is the shell
+    /// that becomes the bot, killed if dropped.
     pub fn command(&self, command: &str) -> Command {
-        let mut cmd = Command::new("/bin/sh");
-        cmd.arg("-c")
-            .arg(self.script(command))
-            .env_clear()
+        let script = self.script(command);
+        let mut cmd = match &self.keeper {
+            Some(keeper) => {
+                let mut cmd = Command::new(keeper);
+                cmd.arg(KEEPER_ARG)
+                    .arg(self.max_procs.clamp(1, i32::MAX as usize).to_string())
+                    .arg(std::process::id().to_string())
+                    .args(["/bin/sh", "-c"])
+                    .arg(script);
+                cmd
+            }
+            None => {
+                let mut cmd = Command::new("/bin/sh");
+                cmd.arg("-c").arg(script);
+                cmd
+            }
+        };
+        cmd.env_clear()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .process_group(0)
-            .kill_on_drop(true);
+            .kill_on_drop(self.keeper.is_none());
         for name in self.env.iter().filter(|n| is_env_name(n)) {
             if let Some(value) = std::env::var_os(name) {
                 cmd.env(name, value);

@@ -234,7 +234,14 @@ impl TbpBot {
 
     /// Ends the bot: `stop` and `quit` (each given a moment), then the process is killed and
     /// reaped. Returns whether it was reaped.
-    pub async fn finish(mut self) -> bool {
+    pub async fn finish(self) -> bool {
+        self.end().await.is_some()
+    }
+
+    /// [`TbpBot::finish`], returning the exit status of the server's child (the keeper's: the
+    /// bot's own, or [`super::keeper::EXIT_TOO_MANY`] when it was ended for starting too many
+    /// processes, which is logged).
+    pub async fn end(mut self) -> Option<std::process::ExitStatus> {
         self.wake();
         let moment = QUIT_GRACE;
         if self.calculating {
@@ -247,7 +254,16 @@ impl TbpBot {
             .process
             .send(&FrontendMessage::Quit.to_line(), moment)
             .await;
-        self.process.shutdown(QUIT_GRACE).await.is_some()
+        let pid = self.process.pid();
+        let status = self.process.shutdown(QUIT_GRACE).await;
+        if status.and_then(|s| s.code()) == Some(i32::from(super::keeper::EXIT_TOO_MANY)) {
+            tracing::warn!(
+                pid,
+                max = self.settings.max_procs,
+                "a TBP bot was ended for starting more processes than allowed"
+            );
+        }
+        status
     }
 
     /// Brings the bot's view to `view`: rows of garbage risen under its board as a `garbage`

@@ -7,8 +7,11 @@
 //!   (`RLIMIT_AS`), CPU time (`RLIMIT_CPU`), priority (`nice`) and environment (empty but for
 //!   what the operator lists).
 //! - `process.rs`: the child process, confined, bounded in output (the longest line), in input
-//!   (every write has a deadline) and in lifetime (killed with its process group and reaped
-//!   when it ends or is dropped).
+//!   (every write has a deadline) and in lifetime (it and everything it started ended and
+//!   reaped when it ends or is dropped).
+//! - `keeper.rs`: the keeper between the server and each bot (the server's own binary run as
+//!   `__tbp-keeper`): the subreaper of everything the bot starts, at most
+//!   [`TbpSettings::max_procs`] processes, all killed and reaped when the bot ends.
 //! - `driver.rs`: the conversation ([`TbpBot`]): each suggestion within the move time, each
 //!   suggested move checked against the real game and turned into the buttons that play it, so
 //!   the bot's game is an ordinary engine game whose inputs replay and verify. Anything out of
@@ -33,11 +36,13 @@
 
 pub mod confine;
 mod driver;
+pub mod keeper;
 mod live;
 mod poller;
 pub mod process;
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -49,6 +54,9 @@ pub use driver::{ASK_AGAIN, BotInfo, Forfeit, MAX_IGNORED, MAX_MOVES_CHECKED, Tb
 pub use live::{Live, LiveEnd, play_live};
 pub use poller::{Step, TbpPoller};
 pub use process::BotProcess;
+
+/// The most processes one TBP bot may have at once by default, itself included.
+pub const MAX_PROCS: usize = 32;
 
 /// The longest bot name (it appears in room views).
 pub const MAX_NAME_CHARS: usize = 16;
@@ -119,6 +127,12 @@ pub struct TbpSettings {
     pub env: Vec<String>,
     /// TBP bots one host may seat in their room at once.
     pub max_per_host: usize,
+    /// The program that keeps each bot (`keeper.rs`): by default the running binary, which must
+    /// call [`keeper::run_if_asked`] first thing in `main` (`minotty` and `minotty-bot` do).
+    /// `None`: bots run unkept (their descendants can outlive them).
+    pub keeper: Option<PathBuf>,
+    /// The most processes one bot may have at once, itself included; more ends it (a forfeit).
+    pub max_procs: usize,
 }
 
 impl TbpSettings {
@@ -129,6 +143,8 @@ impl TbpSettings {
             cpu_secs: self.cpu_secs,
             nice: self.nice,
             env: self.env.clone(),
+            keeper: self.keeper.clone(),
+            max_procs: self.max_procs,
         }
     }
 }
@@ -146,6 +162,8 @@ impl Default for TbpSettings {
             nice: 10,
             env: Vec::new(),
             max_per_host: 1,
+            keeper: std::env::current_exe().ok(),
+            max_procs: MAX_PROCS,
         }
     }
 }
@@ -249,7 +267,7 @@ impl TbpBots {
             slot,
         )
         .map_err(|e| Forfeit::Spawn(e.to_string()))?;
-        let pid = process.pid();
+        let pid = process.child_pid();
         let bot = TbpBot::handshake(process, self.settings.clone()).await;
         match &bot {
             Ok(b) => tracing::info!(bot = %spec.name, pid, name = %b.info().name,

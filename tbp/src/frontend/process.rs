@@ -8,15 +8,25 @@
 //! - output: lines are read into a buffer that never grows past the longest line allowed (an
 //!   endless line is an error, not a growing buffer); stderr goes to `/dev/null`;
 //! - input: every write has a deadline (a bot that stops reading cannot block the server);
-//! - lifetime: the bot leads a process group of its own; [`BotProcess::shutdown`] kills the
-//!   group and reaps the bot, and dropping a `BotProcess` kills the group and reaps the bot in a
-//!   task of its own.
+//! - lifetime: the server's child is the bot's keeper (`keeper.rs`), the subreaper of all the
+//!   bot starts, which holds it to a number of processes and, when the bot exits or on
+//!   `SIGTERM`, kills and reaps every descendant before it exits itself.
+//!   [`BotProcess::shutdown`] closes the bot's input, gives it a moment, then sends the keeper
+//!   `SIGTERM` (and `SIGKILL` to its group only if it does not end); dropping a `BotProcess`
+//!   does the same in a task of its own. The keeper is reaped by the server.
+//! - pauses: the keeper stops and continues the whole tree on `SIGUSR1` / `SIGUSR2` (it is
+//!   never stopped itself, so it keeps counting).
+//!
+//! Unkept (a [`Confinement`] without a keeper: this library's own process tests), the bot is
+//! the server's child and leads a process group of its own, which is what is signalled.
 
 use std::io;
 use std::process::ExitStatus;
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, killpg};
+use std::sync::OnceLock;
+
+use nix::sys::signal::{Signal, kill, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout};
@@ -24,6 +34,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::{Instant, timeout, timeout_at};
 
 use super::confine::Confinement;
+use super::keeper::oldest_child;
 
 /// How long a killed bot has to be reaped before it is left to the runtime's reaper.
 const REAP_WAIT: Duration = Duration::from_secs(2);
@@ -108,7 +119,12 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 #[derive(Debug)]
 pub struct BotProcess {
     child: Option<Child>,
+    /// The server's child: the keeper, or the bot when unkept.
     pid: Option<u32>,
+    /// The server's child is a keeper.
+    kept: bool,
+    /// The bot's own process id, once known (kept: the keeper's first child).
+    bot: OnceLock<u32>,
     stdin: Option<ChildStdin>,
     stdout: LineReader<ChildStdout>,
     /// The server-wide slot this process holds, given back when it is dropped.
@@ -132,14 +148,30 @@ impl BotProcess {
         Ok(BotProcess {
             child: Some(child),
             pid,
+            kept: confinement.keeper.is_some(),
+            bot: OnceLock::new(),
             stdin: Some(stdin),
             stdout: LineReader::new(stdout, max_line),
             _slot: slot,
         })
     }
 
-    /// The bot's process id (and process group id).
+    /// The bot's own process id (kept: the keeper's first child, `None` until it started).
     pub fn pid(&self) -> Option<u32> {
+        if !self.kept {
+            return self.pid;
+        }
+        if let Some(&pid) = self.bot.get() {
+            return Some(pid);
+        }
+        let keeper = Pid::from_raw(i32::try_from(self.pid?).ok()?);
+        let pid = u32::try_from(oldest_child(keeper)?.as_raw()).ok()?;
+        Some(*self.bot.get_or_init(|| pid))
+    }
+
+    /// The process id of the server's child: the bot's keeper (the bot itself when unkept),
+    /// the leader of its process group.
+    pub fn child_pid(&self) -> Option<u32> {
         self.pid
     }
 
@@ -174,12 +206,20 @@ impl BotProcess {
     /// Stops the bot's process group (SIGSTOP) while it has nothing to answer: a bot that keeps
     /// searching while it waits (Cold Clear 2) uses no CPU then.
     pub fn pause(&self) {
-        signal_group(self.pid, Signal::SIGSTOP);
+        if self.kept {
+            signal_one(self.pid, Signal::SIGUSR1);
+        } else {
+            signal_group(self.pid, Signal::SIGSTOP);
+        }
     }
 
     /// Lets the bot's process group run again (SIGCONT).
     pub fn resume(&self) {
-        signal_group(self.pid, Signal::SIGCONT);
+        if self.kept {
+            signal_one(self.pid, Signal::SIGUSR2);
+        } else {
+            signal_group(self.pid, Signal::SIGCONT);
+        }
     }
 
     /// Bytes of the bot's output held but not yet read as lines.
@@ -187,12 +227,20 @@ impl BotProcess {
         self.stdout.buffered()
     }
 
-    /// Ends the bot: closes its input, gives it `grace` to exit on its own, then kills its
-    /// process group and reaps it. Returns its exit status when it was reaped.
+    /// Ends the bot: closes its input, gives it `grace` to exit on its own, then ends it (kept:
+    /// `SIGTERM` to the keeper, which kills and reaps every descendant; `SIGKILL` to the group
+    /// if the keeper does not end; unkept: `SIGKILL` to its process group) and reaps it.
+    /// Returns the exit status of the server's child when it was reaped.
     pub async fn shutdown(mut self, grace: Duration) -> Option<ExitStatus> {
         drop(self.stdin.take());
         let mut child = self.child.take()?;
         let exited = timeout(grace, child.wait()).await.ok().and_then(Result::ok);
+        if self.kept {
+            return match exited {
+                Some(status) => Some(status),
+                None => end_kept(child, self.pid).await,
+            };
+        }
         // Whatever the bot left in its group goes too.
         kill_group(self.pid);
         match exited {
@@ -213,14 +261,54 @@ impl Drop for BotProcess {
         let Some(mut child) = self.child.take() else {
             return;
         };
+        let runtime = tokio::runtime::Handle::try_current().ok();
+        if self.kept {
+            let pid = self.pid;
+            match runtime {
+                Some(runtime) => {
+                    runtime.spawn(end_kept(child, pid));
+                }
+                // The keeper ends everything on its own; the runtime's reaper takes it.
+                None => tell_keeper_to_end(pid),
+            }
+            return;
+        }
         kill_group(self.pid);
         let _ = child.start_kill();
         // Reap it rather than leave a zombie to the runtime's best effort.
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        if let Some(runtime) = runtime {
             runtime.spawn(async move {
                 let _ = timeout(REAP_WAIT, child.wait()).await;
             });
         }
+    }
+}
+
+/// Tells a keeper to end its bot (it kills and reaps every descendant, then exits), waits for
+/// it, and kills its group and it only if it does not end in time.
+async fn end_kept(mut keeper: Child, pid: Option<u32>) -> Option<ExitStatus> {
+    tell_keeper_to_end(pid);
+    if let Ok(Ok(status)) = timeout(REAP_WAIT, keeper.wait()).await {
+        return Some(status);
+    }
+    kill_group(pid);
+    let _ = keeper.start_kill();
+    timeout(REAP_WAIT, keeper.wait())
+        .await
+        .ok()
+        .and_then(Result::ok)
+}
+
+/// `SIGTERM` to the keeper, then `SIGCONT` (a keeper stopped by someone else reads it).
+fn tell_keeper_to_end(pid: Option<u32>) {
+    signal_one(pid, Signal::SIGTERM);
+    signal_one(pid, Signal::SIGCONT);
+}
+
+/// `signal` to the process `pid` alone (nothing when it is gone).
+fn signal_one(pid: Option<u32>, signal: Signal) {
+    if let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()).filter(|&p| p > 1) {
+        let _ = kill(Pid::from_raw(pid), signal);
     }
 }
 
@@ -249,6 +337,8 @@ mod tests {
             cpu_secs: 60,
             nice: 0,
             env: Vec::new(),
+            keeper: None,
+            max_procs: 32,
         };
         BotProcess::spawn(command, &confinement, 1024, slot).expect("spawns")
     }

@@ -15,6 +15,8 @@ pub fn settings(move_ms: u64) -> TbpSettings {
     TbpSettings {
         move_time: Duration::from_millis(move_ms),
         startup_time: Duration::from_secs(10),
+        // The server here is a test binary: minotty-bot (built with the frontend) keeps.
+        keeper: Some(BOT.into()),
         ..TbpSettings::default()
     }
 }

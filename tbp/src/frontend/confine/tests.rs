@@ -9,6 +9,8 @@ fn the_script_sets_every_limit_then_becomes_the_bot() {
         cpu_secs: 90,
         nice: 10,
         env: Vec::new(),
+        keeper: None,
+        max_procs: 32,
     };
     assert_eq!(
         c.script("/usr/bin/bot --x"),
@@ -58,6 +60,8 @@ mod proc {
             cpu_secs: 60,
             nice: 0,
             env: Vec::new(),
+            keeper: None,
+            max_procs: 32,
         }
     }
 
