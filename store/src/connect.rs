@@ -46,16 +46,20 @@ impl PgListener {
     pub(crate) async fn probe(&self) -> Option<std::io::Error> {
         let connect = async {
             match self {
-                PgListener::Tcp { host, port } => tokio::net::TcpStream::connect((host.as_str(), *port))
-                    .await
-                    .map(drop),
+                PgListener::Tcp { host, port } => {
+                    tokio::net::TcpStream::connect((host.as_str(), *port))
+                        .await
+                        .map(drop)
+                }
                 #[cfg(unix)]
                 PgListener::Unix(path) => tokio::net::UnixStream::connect(path).await.map(drop),
                 #[cfg(not(unix))]
                 PgListener::Unix(_) => Ok(()),
             }
         };
-        let tried = tokio::time::timeout(REFUSED_PROBE_EVERY, connect).await.ok()?;
+        let tried = tokio::time::timeout(REFUSED_PROBE_EVERY, connect)
+            .await
+            .ok()?;
         match tried {
             Err(e)
                 if matches!(

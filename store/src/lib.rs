@@ -29,11 +29,11 @@
 
 mod accounts;
 mod charts;
+mod connect;
 mod db_url;
 mod games;
 mod keys;
 mod leaderboard;
-mod connect;
 mod match_history;
 mod matches;
 mod meta;

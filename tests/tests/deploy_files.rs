@@ -43,7 +43,8 @@ fn block(text: &str, path: &[&str]) -> Vec<(usize, String)> {
         };
         let want = format!("{key}:");
         let Some(at) = (from..to).find(|&i| {
-            lines[i].0 == level && (lines[i].1 == want || lines[i].1.starts_with(&format!("{want} ")))
+            lines[i].0 == level
+                && (lines[i].1 == want || lines[i].1.starts_with(&format!("{want} ")))
         }) else {
             return Vec::new();
         };
@@ -212,14 +213,21 @@ fn compose_gives_the_drain_its_time_and_restarts_what_stops() {
     }
     for name in ["minotty-a", "minotty-b"] {
         let s = &services[name];
-        let drain = value(&block(&compose, &["x-minotty", "environment"]), "MINOTTY_DRAIN_SECS")
-            .map_or_else(default_drain, |d| d.parse().expect("a number"));
+        let drain = value(
+            &block(&compose, &["x-minotty", "environment"]),
+            "MINOTTY_DRAIN_SECS",
+        )
+        .map_or_else(default_drain, |d| d.parse().expect("a number"));
         let grace = value(s, "stop_grace_period").expect("a stop grace period");
         assert!(
             seconds(&grace) >= drain + AFTER_DRAIN,
             "{name}: stop_grace_period {grace} is under the drain ({drain} s) + {AFTER_DRAIN} s"
         );
-        assert_eq!(value(s, "init").as_deref(), Some("true"), "{name} has an init");
+        assert_eq!(
+            value(s, "init").as_deref(),
+            Some("true"),
+            "{name} has an init"
+        );
     }
 }
 
@@ -279,9 +287,15 @@ fn compose_gives_each_instance_a_spool_of_its_own() {
         volumes_of_spools.push((name, volume, spool));
     }
     let (a, b) = (&volumes_of_spools[0], &volumes_of_spools[1]);
-    assert_ne!(a.1, b.1, "one volume holds both spools: {volumes_of_spools:?}");
+    assert_ne!(
+        a.1, b.1,
+        "one volume holds both spools: {volumes_of_spools:?}"
+    );
     for (name, volume, _) in &volumes_of_spools {
-        assert_ne!(volume, "hostkey", "{name}'s spool is on the shared host key volume");
+        assert_ne!(
+            volume, "hostkey",
+            "{name}'s spool is on the shared host key volume"
+        );
     }
 }
 

@@ -76,11 +76,9 @@ fn the_documented_retry_schedules_are_the_codes() {
         .collect();
     assert_eq!(matches, [50, 200, 800, 3200]);
     assert_eq!(Retries::MATCHES.total(), Duration::from_millis(4_250));
-    let readme = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../deploy/README.md"
-    ))
-    .expect("deploy/README.md");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/README.md"))
+            .expect("deploy/README.md");
     let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
     for said in [
         "A write is tried 10 times, with 50 ms doubling to 5 s between tries (16.35 s of backoff in all)",
@@ -201,7 +199,11 @@ async fn the_writer_tries_a_refused_database_on_its_schedule() {
         }
         other => panic!("expected a failure after 4 attempts, got {other:?}"),
     }
-    assert_eq!(counted.get(&counted.writes), 4, "one transaction per attempt");
+    assert_eq!(
+        counted.get(&counted.writes),
+        4,
+        "one transaction per attempt"
+    );
     drop(writer);
     task.await.expect("the writer ends");
     store.close().await;

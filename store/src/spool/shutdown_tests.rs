@@ -89,7 +89,10 @@ async fn without_a_spool_a_game_given_up_is_logged_whole() {
 /// a spool or without one (on the paused clock: the virtual time is the schedule's).
 #[tokio::test(start_paused = true)]
 async fn at_shutdown_nothing_waits_out_a_retry_without_a_spool_either() {
-    for spool in [None, Some(Spool::open(dir().path(), SpoolLimits::default()).expect("open"))] {
+    for spool in [
+        None,
+        Some(Spool::open(dir().path(), SpoolLimits::default()).expect("open")),
+    ] {
         let fallback = Fallback::to(spool);
         fallback.stop.cancel();
         assert!(fallback.stopping());

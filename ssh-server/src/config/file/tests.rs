@@ -211,7 +211,10 @@ fn the_example_file_names_no_hidden_flag() {
             l.strip_prefix(key)
                 .is_some_and(|rest| rest.trim_start().starts_with('='))
         });
-        assert!(!mentioned, "deploy/minotty.toml lists the hidden flag `{key}`");
+        assert!(
+            !mentioned,
+            "deploy/minotty.toml lists the hidden flag `{key}`"
+        );
     }
 }
 
