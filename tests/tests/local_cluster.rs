@@ -223,4 +223,3 @@ async fn the_script_starts_once_restarts_one_and_stops_drained() {
     }
     drop(guard);
 }
-

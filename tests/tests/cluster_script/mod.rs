@@ -305,4 +305,3 @@ pub async fn health_of(c: &Cluster, name: &str) -> String {
         .await
         .unwrap_or_else(|e| format!("no answer: {e}"))
 }
-
