@@ -22,7 +22,9 @@
 # restart NAME   the rolling-upgrade step for one instance (a or b): drains it as `stop`
 #         does, starts it again with the same config file ($CLUSTER_DIR/NAME/minotty.toml;
 #         MINOTTY_BIN may name a new binary) and waits until its /health answers 200; HAProxy
-#         sends it players again after two passing checks (4 s).
+#         sends it players again after two passing checks (4 s). It refuses (exit 1, the
+#         instance left running) while the database does not answer: a new instance cannot
+#         start without it, so restarting then would only take the instance out.
 #
 # Settings (environment): MINOTTY_BIN (default: `minotty` on PATH, else target/release/minotty),
 # CLUSTER_DIR (state, logs, pid files; default /tmp/minotty-cluster), CLUSTER_DRAIN_SECS (the
@@ -38,6 +40,13 @@
 # The ports and drain-secs are written into each instance's config file when `start` starts
 # it; `restart` and `stop` read them back from there.
 #
+# Each instance has its own spool ($CLUSTER_DIR/NAME/spool): games and matches the database
+# does not take wait there. A spool is locked by its instance; two sharing one would leave
+# the second without a spool.
+#
+# Files are private (umask 077): the logs, configs and secrets are readable by the user
+# running the script only; $CLUSTER_DIR itself is 0755 so that PostgreSQL's user can enter it.
+#
 # Both instances use one host key: players' ssh remembers one key for the balancer's address,
 # and must see the same one whichever instance they land on. `start` creates it (before either
 # instance starts, so they never race to create it).
@@ -47,6 +56,8 @@
 # $CLUSTER_DIR/secrets (mode 0600) and written into nats.conf and each instance's config file
 # (mode 0600), never printed.
 set -eu
+# Logs (players' addresses and names), configs and secrets: this user's only.
+umask 077
 
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${CLUSTER_DIR:-/tmp/minotty-cluster}
@@ -250,6 +261,8 @@ write_instance_config() {
         echo "nats-password = \"$nats_password\""
         echo "cluster-key = \"$cluster_key\""
         echo "instance-name = \"$name\""
+        # Its own: a spool another instance holds is no spool.
+        echo "spool-dir = \"$dir/$name/spool\""
         # SIGTERM (stop, restart) lets running matches finish for at most this long.
         echo "drain-secs = $drain_secs"
     } >"$dir/$name/minotty.toml")
@@ -276,6 +289,12 @@ launch_instance() {
     done
     echo "$pid" >"$dir/$name/pid"
     running "$dir/$name/pid" "$conf" || die "minotty $name: pid $pid is not the server"
+    # 200 and degraded (no spool, say) is up but not well: say so.
+    body=$(curl -fsS -m 2 "$url" 2>/dev/null || true)
+    case $body in
+        ok) ;;
+        *) echo "warning: minotty $name is up but $url says: $body (see $dir/$name/minotty.log)" >&2 ;;
+    esac
 }
 
 start_instance() {
@@ -307,7 +326,9 @@ start_haproxy() {
         return
     fi
     rm -f "$dir/haproxy.pid"
-    sed -e "s/minotty-a:2222/127.0.0.1:$a_port/; s/minotty-b:2222/127.0.0.1:$b_port/" \
+    # Docker's DNS first: the servers here are IP addresses.
+    sed -e "s/ resolvers docker init-addr [^ ]*//" -e "/^resolvers docker/,/^\$/d" \
+        -e "s/minotty-a:2222/127.0.0.1:$a_port/; s/minotty-b:2222/127.0.0.1:$b_port/" \
         -e "s/port 9100 # a/port $a_metrics_port/; s/port 9100 # b/port $b_metrics_port/" \
         -e "s/bind :2222/bind 127.0.0.1:$lb_port/; s/bind :8404/bind 127.0.0.1:$stats_port/" \
         "$here/haproxy.cfg" >"$dir/haproxy.cfg"
@@ -324,6 +345,21 @@ start_haproxy() {
     started=$((started + 1))
 }
 
+# Logs written by an older version of this script (0644) are made private too.
+private_logs() {
+    for f in "$dir"/*.log "$dir"/a/*.log "$dir"/b/*.log; do
+        [ -f "$f" ] && chmod go-rwx "$f"
+    done
+    return 0
+}
+
+# Whether the database instance $1 uses answers a query (as the instance would log in).
+database_answers() {
+    url=$(setting "$1" db)
+    [ -n "$url" ] || return 1
+    PGCONNECT_TIMEOUT=5 "$(pg_bin)/psql" -d "$url" -tAc 'SELECT 1' 2>/dev/null | grep -q '^1$'
+}
+
 start() {
     need nats-server nats-server
     need haproxy haproxy
@@ -331,7 +367,9 @@ start() {
     [ -x "$(pg_bin)/pg_ctl" ] || { echo "missing PostgreSQL: apt-get install postgresql" >&2; exit 1; }
     bin=$(minotty_bin)
     [ -x "$bin" ] || { echo "no minotty at $bin: cargo build --release, or set MINOTTY_BIN" >&2; exit 1; }
-    mkdir -p "$dir"
+    # (The umask would make it 0700: PostgreSQL's user must enter it.)
+    [ -d "$dir" ] || { mkdir -p "$dir" && chmod 755 "$dir"; }
+    private_logs
     if [ "$(id -u)" = 0 ] && ! runuser -u postgres -- test -x "$dir"; then
         die "the postgres user cannot enter $dir (initdb runs as postgres): chmod 755 it"
     fi
@@ -452,6 +490,14 @@ restart() {
     bin=$(minotty_bin)
     [ -x "$bin" ] || die "no minotty at $bin: cargo build --release, or set MINOTTY_BIN"
     [ -s "$dir/$name/minotty.toml" ] || die "minotty $name was never started in $dir: run $0 start"
+    private_logs
+    # An instance does not start without its database (it exits 1 after 30 s): with the
+    # database away, the restart would take the instance out. Refuse, leaving it running.
+    if ! database_answers "$name"; then
+        db=$(setting "$name" db | sed 's#://\([^:/@]*\):[^@]*@#://\1:***@#')
+        die "not restarting minotty $name: its database ($db) does not answer, and a new instance cannot start without it; minotty $name is left as it is (still serving, if it was). Bring the database back (\`$0 start\` starts what is missing), then restart again"
+    fi
+    echo "database    answers: restarting minotty $name"
     if ! curl -fsS -m 2 "$(health_url "$other")" >/dev/null 2>&1; then
         echo "warning: minotty $other is not healthy: new players have nowhere to go while $name restarts" >&2
     fi

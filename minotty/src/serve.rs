@@ -79,11 +79,13 @@ async fn run(
             tracing::error!(
                 target: crate::LOG_TARGET,
                 error = %e,
-                "no spool: games and matches the database does not take are only logged"
+                "no spool: games and matches the database does not take are only logged; \
+                 /health says degraded: no spool"
             );
             None
         }
     };
+    minotty_server::metrics::note_spool(spool.is_some());
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;

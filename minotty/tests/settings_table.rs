@@ -202,3 +202,27 @@ fn the_environment_example_names_only_real_variables() {
     }
     assert!(named > 10, "the example's variables were found: {named}");
 }
+
+/// Every variable of `minotty serve --help` is in deploy/minotty.env.example (set, or shown
+/// commented out): an operator copying it misses no setting (before, the spool directory,
+/// the drain, the instance name and NATS' token, nkey and creds were missing).
+#[test]
+fn the_environment_example_names_every_variable() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/minotty.env.example");
+    let text = std::fs::read_to_string(path).expect("deploy/minotty.env.example");
+    let named: BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start_matches(['#', ' ']).split_once('='))
+        .map(|(var, _)| var)
+        .collect();
+    let missing: Vec<String> = help_flags()
+        .into_values()
+        .filter_map(|f| f.env)
+        .filter(|var| !named.contains(var.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "minotty.env.example lacks {}",
+        missing.join(", ")
+    );
+}

@@ -18,7 +18,7 @@ mod deps;
 pub mod http;
 mod store;
 
-pub use deps::{DEPENDENCIES, Dependency, note_dependency, use_dependency};
+pub use deps::{DEPENDENCIES, Dependency, note_dependency, note_spool, use_dependency};
 pub use store::{SPOOL, SpoolMetrics, StoreMetrics, observer as store_observer};
 
 /// A number that only goes up.

@@ -29,6 +29,7 @@
 
 mod accounts;
 mod charts;
+mod connect;
 mod db_url;
 mod games;
 mod keys;
@@ -167,6 +168,15 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Connections for reads (the writer has one of its own).
 pub const READERS: u32 = 8;
 
+/// How long a write on PostgreSQL waits for a connection before the store checks whether the
+/// server's port refuses connections (then the write fails at once, instead of sqlx retrying
+/// a refused connection until its 30 s acquire timeout); checked again every
+/// [`REFUSED_PROBE_EVERY`] while it waits.
+pub const REFUSED_PROBE_AFTER: Duration = Duration::from_millis(100);
+
+/// See [`REFUSED_PROBE_AFTER`].
+pub const REFUSED_PROBE_EVERY: Duration = Duration::from_secs(1);
+
 /// How much of the database file is memory-mapped (SQLite `mmap_size`).
 pub const MMAP_BYTES: u64 = 1 << 31;
 
@@ -276,6 +286,8 @@ pub struct Store {
     replay_reads: Arc<std::sync::atomic::AtomicU64>,
     /// Told what the game writer does (nothing by default: [`Unobserved`]).
     observer: Arc<dyn StoreObserver>,
+    /// PostgreSQL: where its server listens, probed while a write waits for a connection.
+    listener: Option<Arc<connect::PgListener>>,
 }
 
 impl Store {
@@ -325,6 +337,13 @@ impl Store {
     }
 
     fn with_pools(backend: Backend, reader: AnyPool, writer: AnyPool) -> Store {
+        let listener = match backend {
+            Backend::Postgres => {
+                connect::PgListener::of_url(writer.connect_options().database_url.as_str())
+                    .map(Arc::new)
+            }
+            Backend::Sqlite => None,
+        };
         let key_uses = Arc::new(keys::KeyUses::default());
         keys::KeyUses::spawn_flusher(Arc::downgrade(&key_uses), backend, writer.clone());
         Store {
@@ -338,6 +357,7 @@ impl Store {
             game_limit: prune::GameLimit::default(),
             replay_reads: Arc::default(),
             observer: Arc::new(Unobserved),
+            listener,
         }
     }
 
@@ -437,8 +457,19 @@ impl Store {
     /// It is here because a deferred transaction that reads and then writes fails at once with
     /// SQLITE_BUSY, past the busy timeout, when another connection wrote in between; taking the
     /// lock first makes concurrent writers wait their turn instead.
+    ///
+    /// On PostgreSQL a connection refused fails it at once (within [`REFUSED_PROBE_AFTER`]):
+    /// sqlx would retry the refused connection until its acquire timeout (30 s), which every
+    /// retry of the game writer and the match recorder would wait again.
     async fn write_tx(&self) -> Result<Transaction<'static, Any>, StoreError> {
-        Ok(self.writer.begin_with(self.backend.begin_write()).await?)
+        let begin = self.writer.begin_with(self.backend.begin_write());
+        match &self.listener {
+            None => Ok(begin.await?),
+            Some(listener) => tokio::select! {
+                tx = begin => Ok(tx?),
+                refused = listener.refused() => Err(StoreError::Database(sqlx::Error::Io(refused))),
+            },
+        }
     }
 
     /// Runs `f` on the rate limiter. A poisoned lock (a panic elsewhere while holding it) is
@@ -453,7 +484,9 @@ impl Store {
 }
 
 /// A pool of connections to the SQLite database at `url` (`sqlite://file.db`, the file created
-/// if missing) set up as the store wants them: WAL, NORMAL sync, foreign keys, `busy` as the
+/// if missing, mode 0600: SQLite gives its `-wal` and `-shm` files the database's mode, so
+/// players' password hashes and keys are readable by the server's user only) set up as the
+/// store wants them: WAL, NORMAL sync, foreign keys, `busy` as the
 /// busy timeout and `cache_kib` of page cache per connection. The pragmas are SQLite's own
 /// syntax, with no PostgreSQL counterpart needed (PostgreSQL sizes its own buffers).
 pub async fn sqlite_pool(
@@ -463,6 +496,7 @@ pub async fn sqlite_pool(
     cache_kib: u32,
 ) -> Result<AnyPool, sqlx::Error> {
     sqlx::any::install_default_drivers();
+    connect::create_private(url).map_err(sqlx::Error::Io)?;
     let url = if url.contains("mode=") {
         url.to_string()
     } else if url.contains('?') {

@@ -28,6 +28,8 @@ mod fallback;
 pub mod format;
 mod replay;
 #[cfg(test)]
+mod shutdown_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 use std::fs::{self, File, OpenOptions};
@@ -37,7 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub use fallback::{Fallback, STOP_PATIENCE};
+pub use fallback::{Fallback, Retries, STOP_PATIENCE};
 pub use format::Record;
 pub use replay::{Replayed, run_replays};
 
@@ -53,6 +55,8 @@ const TEMP_PREFIX: &str = ".tmp-";
 const ASIDE: &str = "aside";
 /// The file whose lock says which process owns the directory.
 const LOCK: &str = "lock";
+/// The file [`Spool::open`] writes and removes to find that the directory takes files.
+const PROBE: &str = "probe";
 
 /// The bounds of a spool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,8 +133,10 @@ struct Usage {
 }
 
 impl Spool {
-    /// Opens (creating, mode 0700) the spool at `dir`, moves aside the temporary files a crash
-    /// left and counts the records waiting.
+    /// Opens (creating, mode 0700) the spool at `dir`, checks that it takes a file, moves aside
+    /// the temporary files a crash left and counts the records waiting. A directory another
+    /// process holds ([`SpoolError::Taken`]), or one that cannot be created or written, is
+    /// refused: the server then runs without a spool, degraded.
     pub fn open(dir: &Path, limits: SpoolLimits) -> Result<Spool, SpoolError> {
         Spool::open_observed(dir, limits, Arc::new(Unobserved))
     }
@@ -160,6 +166,13 @@ impl Spool {
             Err(fs::TryLockError::WouldBlock) => return Err(SpoolError::Taken(dir.to_owned())),
             Err(fs::TryLockError::Error(e)) => return Err(io(&lock_path)(e)),
         }
+        // A directory that takes no new file (read-only, full) is no spool: found now, not
+        // when the first record needs it.
+        let probe = dir.join(PROBE);
+        File::create(&probe)
+            .and_then(|f| f.sync_all())
+            .and_then(|()| fs::remove_file(&probe))
+            .map_err(io(&probe))?;
         let spool = Spool {
             inner: Arc::new(Inner {
                 dir: dir.to_owned(),

@@ -10,20 +10,22 @@
 //!    busy database, an IO error) with exponential backoff. A batch that fails for good is
 //!    written game by game, so one bad game does not take the others with it.
 //!
-//! How long a write is retried ([`WriterConfig::default`]): 10 attempts with 50 ms to 5 s
-//! between them, about 17 s of backoff in all. With the database merely busy that is the
-//! whole wait; with it down each attempt also waits for a connection. A connection refused or
-//! reset fails an attempt at once (measured through a cut link: 10 attempts in 16.4 s); an
-//! address that does not answer makes each attempt wait sqlx's acquire timeout of 30 s
-//! (measured through a stalled link: 30 s for the first; 10 of them are about 5 min 17 s).
+//! How long a write is retried ([`WriterConfig::default`]): 10 attempts with 50 ms doubling to
+//! 5 s between them, 16.35 s of backoff in all ([`WriterConfig::retries`]). With the database
+//! merely busy that is the whole wait; with it down each attempt also waits for a connection.
+//! A connection refused (the database's port closed: PostgreSQL stopped or restarting) fails
+//! an attempt within [`crate::REFUSED_PROBE_AFTER`] (the store probes the port while it waits,
+//! `lib.rs`), and one reset fails it at once, so a game is given up (spooled) about 17 s after
+//! its first attempt; an address that does not answer at all makes each attempt wait sqlx's
+//! acquire timeout of 30 s (10 of them are about 5 min 17 s).
 //!
 //! Nothing is lost silently: a rejected replay is stored and logged. A game that cannot be
 //! stored after every retry goes to the spool (`spool/`, stored at the next start or sooner)
 //! and its receiver hears [`WriteError::Spooled`]. At shutdown nothing is retried: whatever the
-//! database does not take within [`crate::spool::STOP_PATIENCE`] is spooled at once. Only a
-//! game the spool cannot take either (or, without a spool, after every retry) is logged at
-//! error level with its replay in hex (enough to store it again by hand); its receiver gets the
-//! error. Nothing here panics.
+//! database does not take within [`crate::spool::STOP_PATIENCE`] is spooled at once (without a
+//! spool: logged at once). Only a game the spool cannot take either (or, without a spool,
+//! after every retry, or at shutdown) is logged at error level with its replay in hex (enough
+//! to store it again by hand); its receiver gets the error. Nothing here panics.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,7 +36,7 @@ use tokio::task::JoinHandle;
 use tokio_util::task::TaskTracker;
 
 use super::{FinishedGame, Period, Store, StoreObserver, StoredGame, Verdict};
-use crate::spool::{Fallback, Record};
+use crate::spool::{Fallback, Record, Retries};
 
 mod overflow;
 use overflow::Overflow;
@@ -50,9 +52,22 @@ pub struct WriterConfig {
     pub max_backoff: Duration,
 }
 
+impl WriterConfig {
+    /// The retry schedule: `max_attempts` tries, `first_backoff` doubling to `max_backoff`
+    /// between them.
+    pub fn retries(&self) -> Retries {
+        Retries {
+            tries: self.max_attempts,
+            first: self.first_backoff,
+            factor: 2,
+            max: self.max_backoff,
+        }
+    }
+}
+
 impl Default for WriterConfig {
-    /// Up to 64 games a transaction; 10 tries with about 17 s of backoff between them (plus
-    /// what each attempt waits for a connection: see the module's doc).
+    /// Up to 64 games a transaction; 10 tries with 16.35 s of backoff between them (plus what
+    /// each attempt waits for a connection: see the module's doc).
     fn default() -> Self {
         WriterConfig {
             max_batch: 64,
@@ -303,6 +318,7 @@ async fn write_loop(
         tasks,
         down: false,
         spooled: 0,
+        logged: 0,
     };
     let mut batches = Vec::new();
     // Judged batches that queued up while the last transaction ran go into one transaction.
@@ -345,6 +361,12 @@ async fn write_loop(
             "the game writer stopped; the games the database did not take are in the spool"
         );
     }
+    if w.logged > 0 {
+        tracing::error!(
+            games = w.logged,
+            "the game writer stopped; games neither stored nor spooled were logged whole above"
+        );
+    }
 }
 
 /// The writer's state.
@@ -358,6 +380,8 @@ struct Writing {
     down: bool,
     /// Games spooled.
     spooled: usize,
+    /// Games neither stored nor spooled: logged whole.
+    logged: usize,
 }
 
 /// Why a write was given up.
@@ -374,7 +398,7 @@ impl Writing {
         &mut self,
         items: &[(Arc<FinishedGame>, Verdict)],
     ) -> Result<Vec<StoredGame>, Failure> {
-        let mut delay = self.config.first_backoff;
+        let mut waits = self.config.retries().waits();
         let mut attempt = 1;
         loop {
             if self.down {
@@ -402,21 +426,23 @@ impl Writing {
             if transient && self.fallback.stopping() {
                 self.down = true;
             }
-            if !transient || self.down || attempt >= self.config.max_attempts {
-                return Err(Failure {
-                    error,
-                    attempts: attempt,
-                    transient,
-                });
-            }
+            let wait = match waits.next() {
+                Some(wait) if transient && !self.down => wait,
+                _ => {
+                    return Err(Failure {
+                        error,
+                        attempts: attempt,
+                        transient,
+                    });
+                }
+            };
             tracing::warn!(
                 attempt,
                 error,
                 games = items.len(),
                 "storing games failed; retrying"
             );
-            self.fallback.backoff(delay).await;
-            delay = (delay * 2).min(self.config.max_backoff);
+            self.fallback.backoff(wait).await;
             attempt += 1;
         }
     }
@@ -449,8 +475,9 @@ impl Writing {
                 }
                 Err(e) => log_lost(game, &format!("{error}; not spooled either: {e}")),
             },
-            None => log_lost(game, error),
+            None => log_lost(game, &format!("{error}; no spool")),
         }
+        self.logged += 1;
         let _ = reply.send(Err(WriteError::Failed {
             attempts,
             error: error.to_owned(),

@@ -8,6 +8,13 @@
 //! `degraded: <reasons>`: every instance of a cluster shares the database and NATS, so a
 //! balancer that took a degraded instance out of service would take them all out at once and
 //! shut out even the guests and solo games that still work. Starting and draining stay `503`.
+//!
+//! The spool is the instance's own, not shared: an instance with a database but without a
+//! spool (its directory held by another process, or not writable) is degraded too, `no spool`
+//! (`minotty_spool_available 0`): every game and match the database does not take is then
+//! only logged. It stays `200` all the same: it still serves and stores what the database
+//! takes, and the usual cause (one spool directory given to several instances, or a volume
+//! they share gone read-only) would otherwise take every instance out at once.
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -50,6 +57,8 @@ const DOWN: u8 = 2;
 pub struct Dependencies {
     database: AtomicU8,
     nats: AtomicU8,
+    /// The spool: `UNUSED` (no database, or not known yet), `UP` (open), `DOWN` (none).
+    spool: AtomicU8,
 }
 
 impl Default for Dependencies {
@@ -64,7 +73,14 @@ impl Dependencies {
         Dependencies {
             database: AtomicU8::new(UNUSED),
             nats: AtomicU8::new(UNUSED),
+            spool: AtomicU8::new(UNUSED),
         }
+    }
+
+    /// The server stores into a database, with a spool (`available`) or without one.
+    pub fn note_spool(&self, available: bool) {
+        self.spool
+            .store(if available { UP } else { DOWN }, Ordering::Relaxed);
     }
 
     fn cell(&self, dep: Dependency) -> &AtomicU8 {
@@ -95,6 +111,7 @@ impl Dependencies {
             .into_iter()
             .filter(|&d| self.is_down(d))
             .map(Dependency::reason)
+            .chain((self.spool.load(Ordering::Relaxed) == DOWN).then_some("no spool"))
             .collect();
         (!reasons.is_empty()).then(|| reasons.join(", "))
     }
@@ -117,6 +134,17 @@ impl Dependencies {
                     dep.label()
                 );
             }
+        }
+        let spool = self.spool.load(Ordering::Relaxed);
+        if spool != UNUSED {
+            let _ = writeln!(
+                o,
+                "# HELP minotty_spool_available 1 while the spool takes what the database does \
+                 not, 0 when this instance has none (it is then only logged).\n\
+                 # TYPE minotty_spool_available gauge\n\
+                 minotty_spool_available {}",
+                u8::from(spool == UP)
+            );
         }
     }
 
@@ -147,6 +175,12 @@ pub fn note_dependency(dep: Dependency, up: bool) {
             );
         }
     }
+}
+
+/// The server stores into a database with a spool (`available`) or without one: without,
+/// `/health` says `degraded: no spool` and `minotty_spool_available` is 0.
+pub fn note_spool(available: bool) {
+    DEPENDENCIES.note_spool(available);
 }
 
 /// The server starts to use `dep` (it reached it at start): listed as up.
@@ -197,6 +231,37 @@ mod tests {
         assert_eq!(
             deps.health(&health),
             ("503 Service Unavailable", "draining\n".to_owned())
+        );
+    }
+
+    /// An instance without a spool says so on `/health` and in `/metrics` (before, it said
+    /// `ok` and showed nothing).
+    #[test]
+    fn an_instance_without_a_spool_is_degraded() {
+        let health = Health::new();
+        health.set_serving();
+        let deps = Dependencies::new();
+        let gauge = |deps: &Dependencies| {
+            let mut text = String::new();
+            deps.render(&mut text);
+            text.lines()
+                .find_map(|l| l.strip_prefix("minotty_spool_available "))
+                .map(str::to_owned)
+        };
+        assert_eq!(gauge(&deps), None, "no store: no spool to speak of");
+        deps.note_spool(true);
+        assert_eq!(deps.health(&health), ("200 OK", "ok\n".to_owned()));
+        assert_eq!(gauge(&deps).as_deref(), Some("1"));
+        deps.note_spool(false);
+        assert_eq!(
+            deps.health(&health),
+            ("200 OK", "degraded: no spool\n".to_owned())
+        );
+        assert_eq!(gauge(&deps).as_deref(), Some("0"));
+        deps.note(Dependency::Database, false);
+        assert_eq!(
+            deps.health(&health).1,
+            "degraded: database unreachable, no spool\n"
         );
     }
 

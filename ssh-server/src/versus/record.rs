@@ -1,11 +1,13 @@
 //! The background writer of finished matches: rooms hand their records over without waiting
-//! for the database. A busy database is retried a few times (5 attempts, 50 ms to 3.2 s apart,
-//! each also waiting for a connection while the database is down).
+//! for the database. A busy database is retried a few times ([`Retries::MATCHES`]: 5
+//! attempts, 50 ms to 3.2 s apart, 4.25 s in all; each also waits for a connection while the
+//! database is down, at once refused when its port is closed).
 //!
 //! A record is never lost silently: one the database does not take goes to the spool
 //! (`spool/`, stored later), and at shutdown [`Recorder::finish`] stops the retries and spools
-//! each match it could not write. Only a match the spool cannot take either is logged as an
-//! error.
+//! each match it could not write. Only a match the spool cannot take either (or any, without a
+//! spool) is logged as an error, whole: the spool's JSON of it, every player with their
+//! place, figures, ratings and replay.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -15,11 +17,8 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use super::lock;
-use minotty_store::spool::{Fallback, Record, Spool};
+use minotty_store::spool::{Fallback, Record, Retries, Spool, format};
 use minotty_store::{NewMatch, Store};
-
-/// Tries per match before it is given up (and logged).
-const TRIES: u32 = 5;
 
 /// The queue of matches to write and its writing task.
 #[derive(Debug)]
@@ -119,9 +118,11 @@ impl Recorder {
     }
 }
 
-/// Logs a match that will not be stored, with enough to find it again.
+/// Logs a match that will not be stored, whole (`record`: the spool's JSON of it), enough to
+/// store it again by hand.
 pub(super) fn lost(m: &NewMatch, why: &str) {
     let players: Vec<&str> = m.players.iter().map(|p| p.name.as_str()).collect();
+    let record = format::body_text(&Record::Match(m.clone()));
     tracing::error!(
         room = %m.room,
         ranked = m.ranked,
@@ -130,6 +131,7 @@ pub(super) fn lost(m: &NewMatch, why: &str) {
         ended_at = m.ended_at,
         ?players,
         why,
+        %record,
         "A MATCH WAS NOT STORED"
     );
 }
@@ -191,8 +193,10 @@ async fn run(store: Store, shared: Arc<Shared>) -> usize {
 
 /// Stores `m`, retrying a transient failure (not once shutdown began); why not, if not.
 async fn write(store: &Store, m: &NewMatch, fallback: &Fallback) -> Result<(), String> {
-    let mut delay = Duration::from_millis(50);
-    for attempt in 1..=TRIES {
+    let mut waits = Retries::MATCHES.waits();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
         let stored = fallback
             .bounded(crate::metrics::match_write_timed(store.record_match(m)))
             .await;
@@ -201,11 +205,16 @@ async fn write(store: &Store, m: &NewMatch, fallback: &Fallback) -> Result<(), S
                 tracing::info!(id = id.0, room = %m.room, ranked = m.ranked, "match stored");
                 return Ok(());
             }
-            Some(Err(e)) if e.is_transient() && attempt < TRIES && !fallback.stopping() => {
-                tracing::warn!(error = %e, attempt, "storing a match; trying again");
-                fallback.backoff(delay).await;
-                delay *= 4;
-            }
+            Some(Err(e)) if e.is_transient() && !fallback.stopping() => match waits.next() {
+                Some(wait) => {
+                    tracing::warn!(error = %e, attempt, "storing a match; trying again");
+                    fallback.backoff(wait).await;
+                }
+                None => {
+                    tracing::error!(error = %e, attempts = attempt, "storing a match failed");
+                    return Err(format!("the database did not take it: {e}"));
+                }
+            },
             Some(Err(e)) => {
                 tracing::error!(error = %e, "storing a match failed");
                 return Err(format!("the database did not take it: {e}"));
@@ -213,5 +222,4 @@ async fn write(store: &Store, m: &NewMatch, fallback: &Fallback) -> Result<(), S
             None => return Err("the server is stopping and the database did not answer".into()),
         }
     }
-    Err("the database did not take it".into())
 }

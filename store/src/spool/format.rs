@@ -80,9 +80,11 @@ struct GameBody {
     ended_at: UnixMs,
 }
 
-/// The bytes of a record file.
-pub fn encode(record: &Record) -> Result<Vec<u8>, serde_json::Error> {
-    let body = match record {
+/// A record's body: one line of JSON, as its file holds it after the header (a game's replay
+/// in hex). The log line of a record that could be neither stored nor spooled carries it
+/// whole.
+pub fn body(record: &Record) -> Result<Vec<u8>, serde_json::Error> {
+    Ok(match record {
         Record::Game(g) => serde_json::to_vec(&GameBody {
             player: g.player.0,
             replay: hex(&g.replay.to_bytes()),
@@ -92,7 +94,20 @@ pub fn encode(record: &Record) -> Result<Vec<u8>, serde_json::Error> {
             ended_at: g.ended_at,
         })?,
         Record::Match(m) => serde_json::to_vec(m)?,
-    };
+    })
+}
+
+/// [`body`] as text, for a log line (or why it could not be encoded).
+pub fn body_text(record: &Record) -> String {
+    match body(record) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => format!("(the record does not encode: {e})"),
+    }
+}
+
+/// The bytes of a record file.
+pub fn encode(record: &Record) -> Result<Vec<u8>, serde_json::Error> {
+    let body = body(record)?;
     let header = Header {
         format: FORMAT.to_owned(),
         version: VERSION,

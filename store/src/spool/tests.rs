@@ -299,7 +299,7 @@ async fn records_wait_while_the_database_is_unreachable() {
 
 /// On tokio's paused clock, a writer on `store` with `config` giving up to `spool`, already
 /// stopping (the server shuts down), is given `game` and ended: what it answered.
-async fn submit_at_shutdown(
+pub(crate) async fn submit_at_shutdown(
     store: Store,
     spool: Option<Spool>,
     config: WriterConfig,
@@ -368,7 +368,7 @@ async fn a_game_given_up_after_every_retry_is_spooled() {
 
 /// Log lines written to a shared buffer (the current thread's default subscriber).
 #[derive(Clone, Default)]
-struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+pub(crate) struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
 
 impl std::io::Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -384,7 +384,7 @@ impl std::io::Write for Captured {
 }
 
 impl Captured {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let bytes = self
             .0
             .lock()
@@ -433,24 +433,6 @@ async fn a_game_a_full_spool_refuses_is_logged_whole() {
     assert!(lost.contains("ERROR"), "{lost}");
     assert!(lost.contains(&replay), "the replay in hex: {lost}");
     assert!(lost.contains("the spool is full"), "{lost}");
-}
-
-/// Without a spool there is nowhere to give up to: at shutdown the writer still retries (as
-/// before), within the server's patience.
-#[tokio::test]
-async fn without_a_spool_the_writer_still_retries_at_shutdown() {
-    let d = dir();
-    let (store, ada) = store(d.path()).await;
-    store.close().await;
-    let config = WriterConfig {
-        max_attempts: 3,
-        ..WriterConfig::default()
-    };
-    let g = game(ada, 30, 4_000_000);
-    assert!(matches!(
-        submit_at_shutdown(store, None, config, g).await,
-        Err(WriteError::Failed { attempts: 3, .. })
-    ));
 }
 
 /// The writer's queue is bounded: past it, a game is spooled at once (never waits, never

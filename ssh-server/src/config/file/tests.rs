@@ -165,6 +165,9 @@ fn the_example_file_names_every_key_and_parses() {
         let Some(key) = arg.get_long().filter(|k| !NOT_KEYS.contains(k)) else {
             continue;
         };
+        if arg.is_hide_set() {
+            continue;
+        }
         let mentioned = text.lines().any(|l| {
             let l = l.trim_start_matches(['#', ' ']);
             l.strip_prefix(key)
@@ -191,6 +194,28 @@ fn the_example_file_names_every_key_and_parses() {
         .collect();
     let f = file(&all);
     serve(&["minotty", "--config", path(&f)]).expect("every key of the example parses");
+}
+
+/// The example lists only what `minotty serve --help` shows: no hidden flag (`versus-seed`,
+/// for load tests, is no setting of an operator's).
+#[test]
+fn the_example_file_names_no_hidden_flag() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../deploy/minotty.toml");
+    let text = std::fs::read_to_string(example).expect("deploy/minotty.toml");
+    for arg in Cli::command().get_arguments() {
+        let (Some(key), true) = (arg.get_long(), arg.is_hide_set()) else {
+            continue;
+        };
+        let mentioned = text.lines().any(|l| {
+            let l = l.trim_start_matches(['#', ' ']);
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        });
+        assert!(
+            !mentioned,
+            "deploy/minotty.toml lists the hidden flag `{key}`"
+        );
+    }
 }
 
 /// `--print-config` never shows a secret: not the database's or NATS' password in their URLs,
