@@ -31,14 +31,62 @@ pub fn setups() -> Vec<Setup> {
         seed,
     };
     vec![
-        setup("standard-sprint", RulesetId::Standard, Mode::sprint(), Handling::default(), 51),
-        setup("standard-sprint-slide", RulesetId::Standard, Mode::sprint(), slide, 52),
-        setup("standard-marathon", RulesetId::Standard, Mode::marathon(), Handling::default(), 53),
-        setup("standard-cheese", RulesetId::Standard, Mode::cheese(12), Handling::default(), 54),
-        setup("tui-tetris-sprint", RulesetId::TuiTetris, Mode::sprint(), Handling::default(), 61),
-        setup("tui-tetris-marathon", RulesetId::TuiTetris, Mode::marathon(), slide, 62),
-        setup("tetrs-sprint", RulesetId::Tetrs, Mode::sprint(), minotty_engine::Ruleset::TETRS.handling, 71),
-        setup("tetrs-marathon", RulesetId::Tetrs, Mode::marathon(), slide, 72),
+        setup(
+            "standard-sprint",
+            RulesetId::Standard,
+            Mode::sprint(),
+            Handling::default(),
+            51,
+        ),
+        setup(
+            "standard-sprint-slide",
+            RulesetId::Standard,
+            Mode::sprint(),
+            slide,
+            52,
+        ),
+        setup(
+            "standard-marathon",
+            RulesetId::Standard,
+            Mode::marathon(),
+            Handling::default(),
+            53,
+        ),
+        setup(
+            "standard-cheese",
+            RulesetId::Standard,
+            Mode::cheese(12),
+            Handling::default(),
+            54,
+        ),
+        setup(
+            "tui-tetris-sprint",
+            RulesetId::TuiTetris,
+            Mode::sprint(),
+            Handling::default(),
+            61,
+        ),
+        setup(
+            "tui-tetris-marathon",
+            RulesetId::TuiTetris,
+            Mode::marathon(),
+            slide,
+            62,
+        ),
+        setup(
+            "tetrs-sprint",
+            RulesetId::Tetrs,
+            Mode::sprint(),
+            minotty_engine::Ruleset::TETRS.handling,
+            71,
+        ),
+        setup(
+            "tetrs-marathon",
+            RulesetId::Tetrs,
+            Mode::marathon(),
+            slide,
+            72,
+        ),
     ]
 }
 
