@@ -163,7 +163,10 @@ pub fn to_json(settings: &Settings) -> String {
     handling.insert("arr".into(), h.arr.into());
     handling.insert("sdf".into(), h.sdf.into());
     // Written only when on, so that settings without them keep their stored text.
-    for (name, v) in [("hard_drop_guard", h.hard_drop_guard), ("das_cut", h.das_cut)] {
+    for (name, v) in [
+        ("hard_drop_guard", h.hard_drop_guard),
+        ("das_cut", h.das_cut),
+    ] {
         if v != 0 {
             handling.insert(name.into(), v.into());
         }

@@ -16,8 +16,8 @@ use crate::draw;
 use crate::keymap::{KeyPreset, Keymap, Rebound, key_name};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
-    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT, MAX_HARD_DROP_GUARD,
-    RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
+    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT,
+    MAX_HARD_DROP_GUARD, RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;

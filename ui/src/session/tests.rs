@@ -226,7 +226,11 @@ fn presses_in_the_line_clear_delay_reach_the_next_piece() {
     s.key(Key::Left, KeyKind::Press, &keys, 13_150);
     s.tick(13_280, &keys);
     let x = s.game().active().map(|a| a.placed.x);
-    assert_eq!(x, Some(minotty_engine::game::SPAWN_X - 1), "one move at spawn");
+    assert_eq!(
+        x,
+        Some(minotty_engine::game::SPAWN_X - 1),
+        "one move at spawn"
+    );
     // The session's release came before DAS ran out: no second move.
     s.tick(13_500, &keys);
     assert_eq!(s.game().active().map(|a| a.placed.x), x);
@@ -240,5 +244,9 @@ fn presses_in_the_line_clear_delay_reach_the_next_piece() {
     s.key(Key::Char('x'), KeyKind::Press, &keys, 13_150);
     s.tick(13_280, &keys);
     let a = s.game().active().expect("a piece");
-    assert_eq!(a.placed.rotation, minotty_engine::Rotation::East, "turned at spawn");
+    assert_eq!(
+        a.placed.rotation,
+        minotty_engine::Rotation::East,
+        "turned at spawn"
+    );
 }

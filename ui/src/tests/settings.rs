@@ -251,14 +251,22 @@ fn key_presets_tetrio_like_and_back_asking_before_own_keys_are_lost() {
 fn the_hard_drop_guard_and_the_das_cut_are_settings_off_by_default() {
     let mut a = settings();
     down(&mut a, 4);
-    assert!(shows(&a, "Ignore hard drop after clear < off >"), "{}", frame(&a).join("\n"));
+    assert!(
+        shows(&a, "Ignore hard drop after clear < off >"),
+        "{}",
+        frame(&a).join("\n")
+    );
     assert!(shows(&a, "Prevent accidental hard drop"));
     press(&mut a, Key::Right, 0);
     press(&mut a, Key::Right, 0);
     assert!(shows(&a, "< 20 ms >"), "{}", frame(&a).join("\n"));
     down(&mut a, 1);
     press(&mut a, Key::Right, 0);
-    assert!(shows(&a, "DAS cut delay < 10 ms >"), "{}", frame(&a).join("\n"));
+    assert!(
+        shows(&a, "DAS cut delay < 10 ms >"),
+        "{}",
+        frame(&a).join("\n")
+    );
     press(&mut a, Key::Left, 0);
     press(&mut a, Key::Left, 0);
     assert!(shows(&a, "DAS cut delay < off >"), "no lower than off");
@@ -266,7 +274,10 @@ fn the_hard_drop_guard_and_the_das_cut_are_settings_off_by_default() {
         press(&mut a, Key::Right, 0);
     }
     let h = a.settings().handling;
-    assert_eq!((h.hard_drop_guard, h.das_cut), (20, crate::settings::MAX_DAS_CUT));
+    assert_eq!(
+        (h.hard_drop_guard, h.das_cut),
+        (20, crate::settings::MAX_DAS_CUT)
+    );
     // The last rows scroll into view.
     down(&mut a, 9); // Board size
     assert!(!shows(&a, "Back"), "{}", frame(&a).join("\n"));
