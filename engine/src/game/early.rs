@@ -8,7 +8,9 @@
 //! been charging DAS since it was pressed (its deadline is state, like every timer), so the
 //! piece auto-shifts as soon as it spawns when DAS ran out in the delay. What was pressed is
 //! state changed only by inputs and read at the spawn deadline, so any chunking of time gives
-//! the same game (`tests/chunking.rs`).
+//! the same game (`tests/chunking.rs`). Like the buttons, neither these presses nor the
+//! hard-drop guard's window are part of a [`Snapshot`](crate::Snapshot): a game resumed from
+//! one starts with nothing pressed.
 //!
 //! The handling's "prevent accidental hard drop" ([`Handling::hard_drop_guard`]) ignores a hard
 //! drop pressed within its window after a lock that cleared lines, in the delay or after it;
