@@ -57,6 +57,7 @@ fn binary_form_round_trips_and_is_compact() {
             das: 120,
             arr: 0,
             sdf: 0,
+            ..Handling::default()
         };
         replay.inputs.push((replay.end + 5, Input::Garbage(3)));
         replay.inputs.push((replay.end + 6, Input::ReleaseAll));

@@ -8,6 +8,7 @@
 mod actions;
 mod build;
 mod descent;
+mod early;
 mod lock;
 mod lockdown;
 mod position;
@@ -110,6 +111,10 @@ pub struct Game {
     hold_used: bool,
     buttons: [bool; Button::ALL.len()],
     shift: Option<Shift>,
+    /// What was pressed during the current line clear or spawn delay (`early.rs`).
+    early: early::Early,
+    /// When the last lock that cleared lines happened (for the hard-drop guard).
+    cleared_at: Option<Time>,
     /// The next soft-drop repeat of a ruleset whose soft drop moves in steps.
     soft_next: Option<Time>,
     ground: Ground,
@@ -334,6 +339,7 @@ impl Game {
         self.active = None;
         self.shift = None;
         self.soft_next = None;
+        self.early = early::Early::default();
         self.stats.time = self.now;
         self.emit(EventKind::GameOver { reason, won });
     }

@@ -251,7 +251,7 @@ impl Ruleset {
     /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop.
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
-        version: 2,
+        version: 3,
         rotation: RotationSystem::Super,
         generator: Generator::Bag,
         gravity: GravityCurve::Table([1000, 800, 650, 500, 400, 320, 250, 200, 160, 120]),
@@ -283,6 +283,8 @@ impl Ruleset {
             das: 150,
             arr: 50,
             sdf: 10,
+            hard_drop_guard: 0,
+            das_cut: 0,
         },
         garbage_delay: 500,
         garbage_cap: 8,
@@ -293,7 +295,7 @@ impl Ruleset {
     /// `tui-tetris`: the rules seed to the letter, timings on its 16 ms fixed step.
     pub const TUI_TETRIS: Ruleset = Ruleset {
         id: RulesetId::TuiTetris,
-        version: 2,
+        version: 3,
         rotation: RotationSystem::Super,
         lock: LockDown::Extended {
             resets: 15,
@@ -327,7 +329,7 @@ impl Ruleset {
     /// `tetrs`: the tetrs seed's game.
     pub const TETRS: Ruleset = Ruleset {
         id: RulesetId::Tetrs,
-        version: 2,
+        version: 3,
         rotation: RotationSystem::Ocular,
         generator: Generator::Recency { snap_centi: 250 },
         gravity: GravityCurve::Tetrs,
@@ -351,6 +353,8 @@ impl Ruleset {
             das: 167,
             arr: 33,
             sdf: 15,
+            hard_drop_guard: 0,
+            das_cut: 0,
         },
         ..Ruleset::STANDARD
     };
@@ -482,22 +486,51 @@ pub struct Handling {
     /// Soft drop factor: soft drop falls this many times faster than gravity (never slower than
     /// the ruleset's soft-drop interval); 0 drops to the floor at once.
     pub sdf: u32,
+    /// "Prevent accidental hard drop": a hard drop pressed less than this many ms after a lock
+    /// that cleared lines does nothing (0: off, the default; at most [`MAX_HARD_DROP_GUARD`]).
+    /// Written only when on, so the serde form of every earlier handling keeps its bytes.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub hard_drop_guard: u32,
+    /// DAS cut delay: after a spawn or a rotation, auto-shift waits at least this many ms
+    /// before its next move (0: off, the default; at most [`MAX_DAS_CUT`]).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub das_cut: u32,
 }
 
+#[cfg(feature = "serde")]
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+/// The longest "prevent accidental hard drop" window a handling may set (ms).
+pub const MAX_HARD_DROP_GUARD: u32 = 1000;
+/// The longest DAS cut delay a handling may set (ms).
+pub const MAX_DAS_CUT: u32 = 1000;
+
 impl Default for Handling {
-    /// The rules seed's defaults: DAS 150 ms, ARR 50 ms, soft drop 10x.
+    /// The rules seed's defaults: DAS 150 ms, ARR 50 ms, soft drop 10x; no hard-drop guard,
+    /// no DAS cut.
     fn default() -> Self {
         Ruleset::STANDARD.handling
     }
 }
 
 impl Handling {
-    /// The same settings brought into playable bounds (DAS and ARR at most 1 s, SDF at most 100).
+    /// The same settings brought into playable bounds (DAS and ARR at most 1 s, SDF at most
+    /// 100, the hard-drop guard and the DAS cut at most their caps).
     pub fn clamped(self) -> Handling {
         Handling {
             das: self.das.min(1000),
             arr: self.arr.min(1000),
             sdf: self.sdf.min(100),
+            hard_drop_guard: self.hard_drop_guard.min(MAX_HARD_DROP_GUARD),
+            das_cut: self.das_cut.min(MAX_DAS_CUT),
         }
+    }
+
+    /// Whether a setting beyond DAS, ARR and SDF is on (a replay then needs the format that
+    /// stores them).
+    pub fn has_extras(&self) -> bool {
+        self.hard_drop_guard != 0 || self.das_cut != 0
     }
 }

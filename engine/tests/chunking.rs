@@ -67,8 +67,18 @@ fn tuning_strategy() -> impl Strategy<Value = Tuning> {
     ]
 }
 
+/// Handlings, the hard-drop guard and the DAS cut on now and then.
 fn handling_strategy() -> impl Strategy<Value = Handling> {
-    (0u32..250, 0u32..80, 0u32..30).prop_map(|(das, arr, sdf)| Handling { das, arr, sdf })
+    let extra = || prop_oneof![2 => Just(0u32), 1 => 1u32..400];
+    (0u32..250, 0u32..80, 0u32..30, extra(), extra()).prop_map(
+        |(das, arr, sdf, hard_drop_guard, das_cut)| Handling {
+            das,
+            arr,
+            sdf,
+            hard_drop_guard,
+            das_cut,
+        },
+    )
 }
 
 /// Turns (delay, input) pairs into absolute times.
@@ -124,6 +134,59 @@ proptest! {
         prop_assert_eq!(&reference.0, &chunked.0);
         prop_assert_eq!(&reference.1, &chunked.1);
         // And the one-call-per-input extreme: no time steps between inputs at all.
+        let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}
+
+/// Inputs thick with hard drops, so that many of the others land in the delays after them.
+fn delay_input() -> impl Strategy<Value = Input> {
+    let button = proptest::sample::select(Button::ALL.to_vec());
+    prop_oneof![
+        3 => Just(Input::Press(Button::HardDrop)),
+        3 => Just(Input::Release(Button::HardDrop)),
+        4 => button.clone().prop_map(Input::Press),
+        4 => button.prop_map(Input::Release),
+        1 => (1u8..4).prop_map(Input::Garbage),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Presses during line clear and spawn delays (every lock has one here: an appearance
+    /// delay, and a line clear delay that cheese's rows bring about) are kept for the next
+    /// piece, state that only inputs change and the spawn deadline reads: any chunking gives
+    /// the same game, the hard-drop guard's window and the DAS cut included.
+    #[test]
+    fn presses_in_the_delays_are_the_same_however_time_is_chunked(
+        seed in any::<u32>(),
+        ruleset in ruleset_strategy(),
+        cheese in any::<bool>(),
+        appearance in 1u32..300,
+        clear in 0u32..400,
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..90, delay_input()), 1..200),
+        cuts in proptest::collection::vec(any::<u64>(), 0..60),
+        tail in 0u64..1500,
+    ) {
+        let config = GameConfig {
+            mode: if cheese { Mode::cheese(10) } else { Mode::sprint() },
+            handling,
+            ruleset,
+            tuning: Tuning {
+                appearance_delay: Some(appearance),
+                line_clear_delay: Some(clear),
+                ..Tuning::default()
+            },
+        };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = run_per_ms(&config, seed, &inputs, end);
+        let cut = run_chunked(&config, seed, &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &cut.0);
+        prop_assert_eq!(&reference.1, &cut.1);
         let sparse = run_chunked(&config, seed, &inputs, end, &[]);
         prop_assert_eq!(&reference.0, &sparse.0);
         prop_assert_eq!(reference.1, sparse.1);

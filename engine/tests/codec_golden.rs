@@ -1,7 +1,9 @@
 //! The binary forms pinned: replays and snapshots of scripted games under every ruleset, with
 //! and without a tuning, and a game resumed from a snapshot, hashed. The figures were taken
 //! from the build before the binary forms moved to `codec/` (`ce51faf`); any change to a byte
-//! of either form fails here (old replays and stored snapshots must keep reading).
+//! of either form fails here (old replays and stored snapshots must keep reading). The pinned
+//! games are played under version 2 of every ruleset (the version they were recorded under:
+//! the same bytes and the same games), and a second figure pins version 3's.
 
 use minotty_engine::generator::Generator;
 use minotty_engine::kicks::RotationSystem;
@@ -29,8 +31,8 @@ impl Fnv {
 
 /// Plays a scripted game, feeding its snapshots' and its replay's bytes; returns a snapshot
 /// taken along the way.
-fn play(config: GameConfig, seed: u32, hash: &mut Fnv) -> Option<Snapshot> {
-    let mut game = Game::new(config, seed);
+fn play(config: GameConfig, seed: u32, version: u16, hash: &mut Fnv) -> Option<Snapshot> {
+    let mut game = Game::of_version(config, seed, version).expect("a known version");
     let mut rng = SplitMix::new(seed, 11);
     let mut t: Time = 0;
     let mut kept = None;
@@ -58,8 +60,8 @@ fn play(config: GameConfig, seed: u32, hash: &mut Fnv) -> Option<Snapshot> {
     kept
 }
 
-#[test]
-fn replay_and_snapshot_bytes_are_the_pinned_ones() {
+/// Every scripted game under `version` of its ruleset, hashed.
+fn pinned_games(version: u16) -> Fnv {
     let mut hash = Fnv::new();
     let mut snapshots = Vec::new();
     let modes = [
@@ -90,7 +92,7 @@ fn replay_and_snapshot_bytes_are_the_pinned_ones() {
                     tuning,
                     ..GameConfig::default()
                 };
-                snapshots.extend(play(config, seed * 7 + m as u32, &mut hash));
+                snapshots.extend(play(config, seed * 7 + m as u32, version, &mut hash));
             }
         }
     }
@@ -104,11 +106,29 @@ fn replay_and_snapshot_bytes_are_the_pinned_ones() {
             tuning: s.tuning(),
             ..GameConfig::default()
         };
-        play(config, 100 + i as u32, &mut hash);
+        play(config, 100 + i as u32, version, &mut hash);
     }
+    hash
+}
+
+#[test]
+fn replay_and_snapshot_bytes_are_the_pinned_ones() {
+    let hash = pinned_games(2);
     assert_eq!(
         (hash.0, hash.1),
         (15_754_526_191_491_780_325, 36_980),
+        "{hash:?}"
+    );
+}
+
+/// The same scripts under version 3, where presses in the line clear and spawn delays act
+/// (issue 36): another figure, pinned from the first build of version 3.
+#[test]
+fn version_3_bytes_are_pinned_too() {
+    let hash = pinned_games(3);
+    assert_eq!(
+        (hash.0, hash.1),
+        (11_418_593_362_288_972_556, 36_712),
         "{hash:?}"
     );
 }

@@ -122,6 +122,7 @@ fn replay_bytes_of_each_start_board_are_exact() {
             das: 0,
             arr: 0,
             sdf: 0,
+            ..Default::default()
         },
         tuning: minotty_engine::Tuning::default(),
         inputs: Vec::new(),

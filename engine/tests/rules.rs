@@ -207,7 +207,12 @@ fn initial_rotation_when_a_rotate_button_is_held_as_a_piece_spawns() {
 fn with_handling(das: u32, arr: u32, sdf: u32) -> GameConfig {
     GameConfig {
         mode: Mode::sprint(),
-        handling: Handling { das, arr, sdf },
+        handling: Handling {
+            das,
+            arr,
+            sdf,
+            ..Handling::default()
+        },
         ruleset: RulesetId::Standard,
         tuning: Default::default(),
     }
@@ -497,16 +502,19 @@ fn line_clear_pause_is_180_ms() {
     assert!(sim.game.active().is_none());
     assert_ne!(sim.game.clearing_rows(), 0);
     assert_eq!(sim.game.next_deadline(), Some(1180));
-    // Inputs during the pause do nothing to the next piece.
+    // A press during the pause waits for the next piece (version 3 on; `delay_presses.rs`
+    // has every delay and press): nothing happens until it spawns, then it drops.
     sim.at(1100);
     sim.tap(Button::HardDrop);
     let ev = sim.at(1179);
     assert!(ev.is_empty());
     assert!(sim.game.active().is_none());
+    assert_eq!(sim.game.stats().pieces, 1);
     let ev = sim.at(1180);
     assert!(has(&ev, |k| matches!(k, EventKind::Spawn { .. })));
+    assert!(has(&ev, |k| matches!(k, EventKind::HardDrop { .. })));
     assert_eq!(sim.game.phase(), Phase::Falling);
-    assert_eq!(sim.game.stats().pieces, 1);
+    assert_eq!(sim.game.stats().pieces, 2);
 }
 
 #[test]

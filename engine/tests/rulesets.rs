@@ -398,7 +398,8 @@ fn tetrs_gravity_and_lock_delay_by_level() {
         Handling {
             das: 167,
             arr: 33,
-            sdf: 15
+            sdf: 15,
+            ..Handling::default()
         }
     );
     assert_eq!(r.rotation, RotationSystem::Ocular);

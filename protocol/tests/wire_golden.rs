@@ -39,8 +39,12 @@ fn progress() -> Progress {
     }
 }
 
+/// A fresh sprint game's replay under version 2 of `standard` (the version the pin was taken
+/// at: the wire form is pinned, not which version new games play).
 fn replay() -> Replay {
-    Game::new(GameConfig::default(), 1234).replay()
+    Game::of_version(GameConfig::default(), 1234, 2)
+        .expect("version 2 plays")
+        .replay()
 }
 
 fn options() -> RoomOptions {

@@ -91,6 +91,10 @@ pub const FRAME_RATES: [u16; 6] = [15, 24, 30, 45, 60, 120];
 pub const MAX_DAS: u32 = 500;
 pub const MAX_ARR: u32 = 200;
 pub const MAX_SDF: u32 = 40;
+/// "Ignore hard drop after a clear" and the DAS cut delay, in the settings screen (ms; the
+/// engine allows up to 1 s of either).
+pub const MAX_HARD_DROP_GUARD: u32 = 500;
+pub const MAX_DAS_CUT: u32 = 300;
 /// Bounds of the key-release timeout for terminals that do not report releases.
 pub const RELEASE_TIMEOUT_RANGE: (u16, u16) = (50, 500);
 
@@ -98,7 +102,8 @@ pub const RELEASE_TIMEOUT_RANGE: (u16, u16) = (50, 500);
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
     pub keys: Keymap,
-    /// DAS, ARR and soft-drop factor; they run in the engine, so they apply from the next game.
+    /// DAS, ARR, soft-drop factor, the hard-drop guard after a clear and the DAS cut delay; they
+    /// run in the engine, so they apply from the next game.
     pub handling: Handling,
     /// Next pieces shown, `0..=6`.
     pub preview: u8,
@@ -150,6 +155,8 @@ impl Settings {
             das: self.handling.das.min(MAX_DAS),
             arr: self.handling.arr.min(MAX_ARR),
             sdf: self.handling.sdf.min(MAX_SDF),
+            hard_drop_guard: self.handling.hard_drop_guard.min(MAX_HARD_DROP_GUARD),
+            das_cut: self.handling.das_cut.min(MAX_DAS_CUT),
         };
         self.preview = self.preview.min(MAX_PREVIEW as u8);
         self.frame_rate = self.frame_rate.clamp(FRAME_RATES[0], FRAME_RATES[5]);
@@ -194,6 +201,8 @@ mod tests {
                 das: 9999,
                 arr: 9999,
                 sdf: 9999,
+                hard_drop_guard: 9999,
+                das_cut: 9999,
             },
             release_timeout_ms: 1,
             ..Settings::default()
@@ -202,6 +211,10 @@ mod tests {
         assert_eq!(s.preview, 6);
         assert_eq!(s.frame_rate, 15);
         assert_eq!(s.handling.das, MAX_DAS);
+        assert_eq!(s.handling.hard_drop_guard, MAX_HARD_DROP_GUARD);
+        assert_eq!(s.handling.das_cut, MAX_DAS_CUT);
+        let d = Settings::default().handling;
+        assert_eq!((d.hard_drop_guard, d.das_cut), (0, 0), "off by default");
         assert_eq!(s.release_timeout_ms, 50);
         assert_eq!(
             cycle(&ColorMode::ALL, ColorMode::Monochrome, 1),

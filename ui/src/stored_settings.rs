@@ -3,12 +3,12 @@
 //!
 //! ```json
 //! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "],"retry":["char:r"]},
-//!  "handling":{"das":133,"arr":10,"sdf":20},"preview":5,"ghost":true,
+//!  "handling":{"das":133,"arr":10,"sdf":20,"das_cut":20},"preview":5,"ghost":true,
 //!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
 //!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto","let_watch":true}
 //! ```
 //!
-//! Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
+//! `hard_drop_guard` and `das_cut` are written only when on (not 0). Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
 //! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
 //! older or newer server still load.
 
@@ -157,14 +157,24 @@ pub fn to_json(settings: &Settings) -> String {
         RETRY_ID.to_owned(),
         Value::Array(retry.into_iter().collect()),
     );
+    let h = &settings.handling;
+    let mut handling = Map::new();
+    handling.insert("das".into(), h.das.into());
+    handling.insert("arr".into(), h.arr.into());
+    handling.insert("sdf".into(), h.sdf.into());
+    // Written only when on, so that settings without them keep their stored text.
+    for (name, v) in [
+        ("hard_drop_guard", h.hard_drop_guard),
+        ("das_cut", h.das_cut),
+    ] {
+        if v != 0 {
+            handling.insert(name.into(), v.into());
+        }
+    }
     json!({
         "version": VERSION,
         "keys": keys,
-        "handling": {
-            "das": settings.handling.das,
-            "arr": settings.handling.arr,
-            "sdf": settings.handling.sdf,
-        },
+        "handling": handling,
         "preview": settings.preview,
         "ghost": settings.ghost,
         "graphics": graphics_id(settings.graphics),
@@ -208,6 +218,8 @@ pub fn from_json(text: &str) -> Option<Settings> {
             das: get("das", d.das),
             arr: get("arr", d.arr),
             sdf: get("sdf", d.sdf),
+            hard_drop_guard: get("hard_drop_guard", d.hard_drop_guard),
+            das_cut: get("das_cut", d.das_cut),
         };
     }
     if let Some(v) = uint(obj.get("preview")) {
@@ -351,7 +363,8 @@ mod tests {
             Handling {
                 das: 90,
                 arr: 0,
-                sdf: 0
+                sdf: 0,
+                ..Handling::default()
             }
         );
         assert_eq!(from_json(&to_json(&read)), Some(read.clone()));
@@ -408,6 +421,8 @@ mod tests {
             das: 100,
             arr: 0,
             sdf: 0,
+            hard_drop_guard: 120,
+            das_cut: 30,
         };
         s.preview = 3;
         s.ghost = false;

@@ -10,9 +10,11 @@ use crate::snapshot::{MAX_BYTES, Snapshot};
 
 const MAGIC: &[u8; 4] = b"MTRP";
 /// Format 1: no tuning. Format 2 (written only for a game with a tuning): format 1 with the
-/// tuning after the handling.
+/// tuning after the handling. Format 3 (written only for a handling with a hard-drop guard or
+/// a DAS cut on): format 2 with those two after the soft drop factor.
 const FORMAT: u8 = 1;
 const FORMAT_TUNED: u8 = 2;
+const FORMAT_HANDLING: u8 = 3;
 /// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
 const PAUSE: u8 = 80;
 /// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
@@ -25,14 +27,23 @@ impl Replay {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Vec::with_capacity(32 + self.inputs.len() * 3);
         w.extend_from_slice(MAGIC);
-        let tuned = !self.tuning.is_default();
-        w.push(if tuned { FORMAT_TUNED } else { FORMAT });
+        let extras = self.handling.has_extras();
+        let tuned = extras || !self.tuning.is_default();
+        w.push(match (extras, tuned) {
+            (true, _) => FORMAT_HANDLING,
+            (false, true) => FORMAT_TUNED,
+            (false, false) => FORMAT,
+        });
         w.push(self.ruleset.code());
         put(&mut w, u64::from(self.version));
         put(&mut w, u64::from(self.seed));
         put(&mut w, u64::from(self.handling.das));
         put(&mut w, u64::from(self.handling.arr));
         put(&mut w, u64::from(self.handling.sdf));
+        if extras {
+            put(&mut w, u64::from(self.handling.hard_drop_guard));
+            put(&mut w, u64::from(self.handling.das_cut));
+        }
         if tuned {
             write_tuning(&mut w, &self.tuning);
         }
@@ -66,19 +77,25 @@ impl Replay {
             return Err(ReplayError::Malformed("not a minotty replay"));
         }
         let format = r.byte()?;
-        if format != FORMAT && format != FORMAT_TUNED {
+        if !matches!(format, FORMAT | FORMAT_TUNED | FORMAT_HANDLING) {
             return Err(ReplayError::Malformed("unknown replay format"));
         }
         let ruleset =
             RulesetId::from_code(r.byte()?).ok_or(ReplayError::Malformed("unknown ruleset"))?;
         let version = r.small("ruleset version")?;
         let seed = r.small("seed")?;
-        let handling = Handling {
+        let mut handling = Handling {
             das: r.small("das")?,
             arr: r.small("arr")?,
             sdf: r.small("sdf")?,
+            hard_drop_guard: 0,
+            das_cut: 0,
         };
-        let tuning = if format == FORMAT_TUNED {
+        if format == FORMAT_HANDLING {
+            handling.hard_drop_guard = r.small("hard drop guard")?;
+            handling.das_cut = r.small("das cut")?;
+        }
+        let tuning = if format != FORMAT {
             read_tuning(&mut r)?
         } else {
             Tuning::default()

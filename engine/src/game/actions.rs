@@ -53,8 +53,11 @@ impl Game {
                 });
                 if self.phase == Phase::Falling {
                     self.try_shift(dx);
+                } else if self.keeps_early_presses() {
+                    self.press_early(button);
                 }
             }
+            _ if self.keeps_early_presses() => self.press_early(button),
             _ if self.phase != Phase::Falling => {}
             Button::RotateCw => {
                 self.try_rotate(Turn::Cw);
@@ -68,7 +71,11 @@ impl Game {
                 }
             }
             Button::SoftDrop => self.soft_press(),
-            Button::HardDrop => self.hard_drop(),
+            Button::HardDrop => {
+                if !self.hard_drop_guarded() {
+                    self.hard_drop();
+                }
+            }
             Button::SonicDrop => {
                 if self.rules.sonic_drop {
                     self.drop_to_floor(self.scores_drops());
@@ -173,7 +180,7 @@ impl Game {
     }
 
     /// Whether drops score points (the guideline tables do, tetrs does not).
-    fn scores_drops(&self) -> bool {
+    pub(super) fn scores_drops(&self) -> bool {
         matches!(self.rules.scoring, Scoring::Guideline { .. })
     }
 
@@ -203,6 +210,7 @@ impl Game {
                     to,
                     kick: i as u8,
                 });
+                self.cut_das();
                 self.after_move(Cause::Player);
                 if self.descent.is_some() {
                     self.after_descent_rotation();
@@ -214,7 +222,7 @@ impl Game {
     }
 
     /// A soft-drop press, by the ruleset's kind of soft drop.
-    fn soft_press(&mut self) {
+    pub(super) fn soft_press(&mut self) {
         match self.rules.soft_drop {
             SoftDrop::Factor { .. } => {
                 if self.fall_interval().is_none() {
@@ -262,7 +270,7 @@ impl Game {
     }
 
     /// One scored soft-drop row (a press, or a repeat while held).
-    fn soft_step(&mut self) {
+    pub(super) fn soft_step(&mut self) {
         let Some(a) = self.active.as_mut() else {
             return;
         };
@@ -315,7 +323,7 @@ impl Game {
 
     /// Sonic drop (and soft drop at infinite speed): straight to the floor without locking,
     /// one point per row.
-    fn drop_to_floor(&mut self, scored: bool) {
+    pub(super) fn drop_to_floor(&mut self, scored: bool) {
         let Some(a) = self.active.filter(|a| !a.dropped) else {
             return;
         };
@@ -335,7 +343,7 @@ impl Game {
         self.after_move(Cause::Player);
     }
 
-    fn hard_drop(&mut self) {
+    pub(super) fn hard_drop(&mut self) {
         // Descent: a hard drop only drops; the piece never locks.
         if self.descent.is_some() {
             self.drop_to_floor(false);

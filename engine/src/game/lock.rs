@@ -48,6 +48,7 @@ impl Game {
                 .count() as u32;
             self.stats.lines += lines;
             self.stats.garbage_cleared += garbage_rows;
+            self.cleared_at = Some(self.now);
             self.update_level();
             let delay = self.rules.line_clear_delay + self.rules.appearance_delay;
             self.phase = Phase::Clearing {

@@ -196,8 +196,12 @@ impl Game {
 
     /// Spawns `piece`. With `initial`, a held hold button holds it at once (initial hold) and a
     /// held rotation button spawns it rotated when that fits (initial rotation).
+    /// A spawn that ends a delay (version 3 on) also carries out what was pressed during it
+    /// (`early.rs`): a rotation and a hold as initial ones, then taps and drops. Every spawn
+    /// cuts DAS (the handling's DAS cut).
     pub(super) fn spawn(&mut self, mut piece: Piece, initial: bool) {
-        if initial && self.buttons[Button::Hold as usize] && self.can_hold() {
+        let early = std::mem::take(&mut self.early);
+        if initial && (self.buttons[Button::Hold as usize] || early.hold) && self.can_hold() {
             self.hold_used = true;
             let out = self.hold.replace(piece);
             self.emit(EventKind::Hold { held: piece, out });
@@ -212,8 +216,11 @@ impl Game {
             x: SPAWN_X,
             y: SPAWN_Y,
         };
+        // A rotation pressed in the delay decides the initial turn; without one, a rotation
+        // button held from before it does.
+        let turn = early.turn().unwrap_or_else(|| self.held_turn());
         if initial
-            && let Some(turn) = self.held_turn()
+            && let Some(turn) = turn
             && (piece != Piece::O || self.rules.o_rotates)
         {
             let turned = Placed {
@@ -253,7 +260,11 @@ impl Game {
             piece,
             rotation: placed.rotation,
         });
+        self.cut_das();
         self.after_move(super::lockdown::Cause::Settle);
+        if early != super::early::Early::default() {
+            self.apply_early(early);
+        }
     }
 
     /// The rotation a held button asks for at spawn, if any.

@@ -13,6 +13,12 @@
 //!   all 5,040 orders, each with equal chance (`tui-tetris` keeps the rules seed's exact
 //!   queue); Ocular's L North clockwise and J North counter-clockwise lists hold their missing
 //!   two-cell-overlap position instead of repeating their first kick.
+//! - **3** (issue 36, nothing pressed during a delay is lost): a press during a line clear
+//!   delay or a spawn delay (ARE) acts when the next piece spawns: a rotation turns it at
+//!   spawn (initial rotation, as a held one always did), hold holds it (initial hold), a
+//!   tap of a direction moves it once, a soft drop steps it, a sonic or hard drop drops it;
+//!   a direction held through the delay keeps charging DAS (as before). Version 2 and
+//!   earlier ignored every such press but a direction's ([`Legacy::presses_lost_in_delays`]).
 
 use super::{Ruleset, RulesetId};
 use crate::generator::{BagShuffle, Dealing};
@@ -33,6 +39,10 @@ pub struct Legacy {
     /// first kick at index 2 instead of the two-cell-overlap position (as the tetrs engine's
     /// data does).
     pub ocular_repeated_kick: bool,
+    /// Versions 1 and 2: a press of anything but a direction during a line clear or spawn
+    /// delay did nothing (a direction only started DAS), so a tap, a rotation tapped and
+    /// released, a hold or a hard drop pressed in the delay was lost.
+    pub presses_lost_in_delays: bool,
 }
 
 impl Legacy {
@@ -41,6 +51,7 @@ impl Legacy {
         ground_clock_stops: false,
         delay_from_input: false,
         ocular_repeated_kick: false,
+        presses_lost_in_delays: false,
     };
 
     /// Version 1.
@@ -48,6 +59,13 @@ impl Legacy {
         ground_clock_stops: true,
         delay_from_input: true,
         ocular_repeated_kick: true,
+        presses_lost_in_delays: true,
+    };
+
+    /// Version 2.
+    pub const V2: Legacy = Legacy {
+        presses_lost_in_delays: true,
+        ..Legacy::NONE
     };
 }
 
@@ -61,6 +79,11 @@ impl Ruleset {
         let current = *Ruleset::get(id);
         match version {
             v if v == current.version => Some(current),
+            2 => Some(Ruleset {
+                version: 2,
+                legacy: Legacy::V2,
+                ..current
+            }),
             1 => Some(Ruleset {
                 version: 1,
                 legacy: Legacy::V1,

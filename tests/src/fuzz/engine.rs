@@ -53,6 +53,8 @@ pub(super) fn handling(rng: &mut Rng) -> Handling {
         das: value(rng),
         arr: value(rng),
         sdf: value(rng),
+        hard_drop_guard: value(rng),
+        das_cut: value(rng),
     }
 }
 

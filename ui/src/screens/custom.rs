@@ -236,6 +236,7 @@ impl CustomOptions {
             das: self.das.unwrap_or(yours.das),
             arr: self.arr.unwrap_or(yours.arr),
             sdf: self.sdf.unwrap_or(yours.sdf),
+            ..yours
         })
     }
 

@@ -16,17 +16,19 @@ use crate::draw;
 use crate::keymap::{KeyPreset, Keymap, Rebound, key_name};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
-    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, RELEASE_TIMEOUT_RANGE, Settings,
-    cycle, step,
+    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT,
+    MAX_HARD_DROP_GUARD, RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 18] = [
+const ROWS: [&str; 20] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
     "Soft drop speed",
+    "Ignore hard drop after clear",
+    "DAS cut delay",
     "Next pieces shown",
     "Ghost piece",
     "Graphics",
@@ -117,13 +119,15 @@ impl SettingsScreen {
             1 => h.das = step(h.das, dir * 10, 0, MAX_DAS),
             2 => h.arr = step(h.arr, dir * 5, 0, MAX_ARR),
             3 => h.sdf = step_sdf(h.sdf, dir),
-            4 => s.preview = step(u32::from(s.preview), dir, 0, 6) as u8,
-            5 => s.ghost = !s.ghost,
-            6 => s.graphics = cycle(&Graphics::ALL, s.graphics, dir),
-            7 => s.colors = cycle(&ColorMode::ALL, s.colors, dir),
-            8 => s.frame_rate = cycle(&FRAME_RATES, s.frame_rate, dir),
-            9 => s.show_fps = !s.show_fps,
-            10 => {
+            4 => h.hard_drop_guard = step(h.hard_drop_guard, dir * 10, 0, MAX_HARD_DROP_GUARD),
+            5 => h.das_cut = step(h.das_cut, dir * 10, 0, MAX_DAS_CUT),
+            6 => s.preview = step(u32::from(s.preview), dir, 0, 6) as u8,
+            7 => s.ghost = !s.ghost,
+            8 => s.graphics = cycle(&Graphics::ALL, s.graphics, dir),
+            9 => s.colors = cycle(&ColorMode::ALL, s.colors, dir),
+            10 => s.frame_rate = cycle(&FRAME_RATES, s.frame_rate, dir),
+            11 => s.show_fps = !s.show_fps,
+            12 => {
                 let (lo, hi) = RELEASE_TIMEOUT_RANGE;
                 let v = step(
                     u32::from(s.release_timeout_ms),
@@ -133,18 +137,18 @@ impl SettingsScreen {
                 );
                 s.release_timeout_ms = v as u16;
             }
-            11 => s.drop_trail = !s.drop_trail,
-            12 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
-            13 => s.let_watch = !s.let_watch,
-            14 if select => return SettingsAction::Doctor,
-            15 if select => return SettingsAction::Account,
-            16 if select => {
+            13 => s.drop_trail = !s.drop_trail,
+            14 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
+            15 => s.let_watch = !s.let_watch,
+            16 if select => return SettingsAction::Doctor,
+            17 if select => return SettingsAction::Account,
+            18 if select => {
                 if *s != Settings::default() {
                     self.confirm = Some(ConfirmState::new(Confirm::ResetAll));
                 }
                 return SettingsAction::Moved;
             }
-            17 if select => return SettingsAction::Back,
+            19 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -271,16 +275,20 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         3 if h.sdf == 0 && s.graphics == Graphics::Unicode => sfmt!(24; "∞ (instant)"),
         3 if h.sdf == 0 => sfmt!(24; "instant"),
         3 => sfmt!(24; "{}x", h.sdf),
-        4 => sfmt!(24; "{}", s.preview),
-        5 => sfmt!(24; "{}", if s.ghost { "on" } else { "off" }),
-        6 => sfmt!(24; "{}", s.graphics.label()),
-        7 => sfmt!(24; "{}", s.colors.label()),
-        8 => sfmt!(24; "{} fps", s.frame_rate),
-        9 => sfmt!(24; "{}", if s.show_fps { "shown" } else { "hidden" }),
-        10 => sfmt!(24; "{} ms", s.release_timeout_ms),
-        11 => sfmt!(24; "{}", if s.drop_trail { "on" } else { "off" }),
-        12 => sfmt!(24; "{}", s.board_size.label()),
-        13 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),
+        4 if h.hard_drop_guard == 0 => sfmt!(24; "off"),
+        4 => sfmt!(24; "{} ms", h.hard_drop_guard),
+        5 if h.das_cut == 0 => sfmt!(24; "off"),
+        5 => sfmt!(24; "{} ms", h.das_cut),
+        6 => sfmt!(24; "{}", s.preview),
+        7 => sfmt!(24; "{}", if s.ghost { "on" } else { "off" }),
+        8 => sfmt!(24; "{}", s.graphics.label()),
+        9 => sfmt!(24; "{}", s.colors.label()),
+        10 => sfmt!(24; "{} fps", s.frame_rate),
+        11 => sfmt!(24; "{}", if s.show_fps { "shown" } else { "hidden" }),
+        12 => sfmt!(24; "{} ms", s.release_timeout_ms),
+        13 => sfmt!(24; "{}", if s.drop_trail { "on" } else { "off" }),
+        14 => sfmt!(24; "{}", s.board_size.label()),
+        15 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),
         _ => StackStr::new(),
     }
 }
@@ -296,14 +304,21 @@ pub struct SettingsView<'a> {
 impl Widget for &SettingsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 60, 24);
+        // Every row with its explanation when the terminal has room; at 24 rows the list
+        // scrolls with the cursor.
+        let r = draw::centered(area, 60, 26);
         let title = if self.state.remap.is_some() {
             "CONTROLS"
         } else {
             "SETTINGS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        let rows = ROWS.len() as u16;
+        // Three rows of explanation and the hint stay below the list.
+        let rows = (ROWS.len() as u16).min(inner.height.saturating_sub(4).max(1));
+        let first = match self.state.remap {
+            Some(_) => 0,
+            None => self.state.cursor.saturating_sub(usize::from(rows) - 1),
+        };
         let list = Rect::new(inner.x + 2, inner.y, inner.width.saturating_sub(4), rows);
         let list = list.intersection(inner);
         // Under the list, up to three rows on the selected row (or what a binding took).
@@ -325,9 +340,10 @@ impl Widget for &SettingsView<'_> {
                 (hint, settings_explain::remap_row(cursor))
             }
             None => {
-                for (i, label) in ROWS.iter().enumerate() {
+                let shown = ROWS.iter().enumerate().skip(first).take(usize::from(rows));
+                for (line, (i, label)) in shown.enumerate() {
                     let v = value(self.settings, i);
-                    self.row(buf, list, i, label, v.as_str(), i == self.state.cursor);
+                    self.row(buf, list, line, label, v.as_str(), i == self.state.cursor);
                 }
                 let hint = "Left/Right change   Enter select   Esc back";
                 (hint, settings_explain::row(self.state.cursor))

@@ -21,28 +21,36 @@ pub fn row(i: usize) -> &'static str {
             "How many times faster than falling a soft drop goes; the last step drops \
               straight down. Default 10x, from the standard rules. From the next game."
         }
-        4 => "How many of the coming pieces show beside the board.",
-        5 => "A faint outline of where the piece would land.",
-        6 => {
+        4 => {
+            "Prevent accidental hard drop: a hard drop within this long of a line clear \
+              does nothing. Off by default. From the next game."
+        }
+        5 => {
+            "DAS cut: after a piece appears or turns, a held Left or Right waits this long \
+              before it slides again. Off by default. From the next game."
+        }
+        6 => "How many of the coming pieces show beside the board.",
+        7 => "A faint outline of where the piece would land.",
+        8 => {
             "Unicode blocks, plain ASCII for consoles without good fonts, or the look of \
               the 1984 original."
         }
-        7 => {
+        9 => {
             "Which colours your terminal can show. Monochrome tells pieces apart by their \
               glyphs."
         }
-        8 => "The most screens per second sent to you; lower it on a slow connection.",
-        9 => "Shows the frames per second you receive on the game screen.",
-        10 => {
+        10 => "The most screens per second sent to you; lower it on a slow connection.",
+        11 => "Shows the frames per second you receive on the game screen.",
+        12 => {
             "For terminals without key releases: a key pressed once counts as let go \
                after this long (always below DAS, so a tap moves once). Help says more."
         }
-        11 => "A short fading trail over the columns a hard-dropped piece fell through.",
-        12 => "auto: the biggest board the terminal fits. 1x: always the smallest.",
-        13 => "Whether your solo games are listed on the Live screen for others to watch.",
-        14 => "Checks what your terminal does: colours, key releases, key repeat, size.",
-        15 => "Your password and the SSH keys that sign you in.",
-        16 => "Every setting and key back to its default. Asks first and says what changes.",
+        13 => "A short fading trail over the columns a hard-dropped piece fell through.",
+        14 => "auto: the biggest board the terminal fits. 1x: always the smallest.",
+        15 => "Whether your solo games are listed on the Live screen for others to watch.",
+        16 => "Checks what your terminal does: colours, key releases, key repeat, size.",
+        17 => "Your password and the SSH keys that sign you in.",
+        18 => "Every setting and key back to its default. Asks first and says what changes.",
         _ => "Changes apply at once; DAS, ARR and soft drop from the next game.",
     }
 }

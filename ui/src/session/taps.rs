@@ -42,7 +42,12 @@ fn play_after(
     let settings = Settings::default();
     let setup = GameSetup {
         seed: Some(99),
-        handling: Some(Handling { das, arr, sdf: 10 }),
+        handling: Some(Handling {
+            das,
+            arr,
+            sdf: 10,
+            ..Handling::default()
+        }),
         ..GameSetup::preset(ModeKind::Sprint, RulesetId::Standard)
     };
     let keys = settings.keys.clone();

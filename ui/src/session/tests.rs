@@ -196,3 +196,57 @@ fn versus_garbage_and_events_are_collected() {
     solo.tick(14_000, &keys);
     assert_eq!(solo.take_versus_events(), (Vec::new(), false));
 }
+
+/// A session whose first piece, hard-dropped at game time 100, clears the bottom row (the
+/// next piece spawns after the 180 ms line clear delay, at 280), on a terminal without key
+/// releases (every key a press; the session releases it).
+fn after_a_clearing_drop() -> (GameSession, Keymap) {
+    let (mut s, keys) = session(true);
+    s.tick(13_100, &keys);
+    let ghost = s.game().ghost().expect("a piece");
+    let mut board = minotty_engine::Board::new();
+    let bottom = minotty_engine::board::HEIGHT - 1;
+    for x in 0..minotty_engine::board::WIDTH {
+        if !ghost.cells().contains(&(x as i8, bottom as i8)) {
+            board.set(x, bottom, minotty_engine::Cell::Garbage);
+        }
+    }
+    s.game_mut().set_board(board);
+    s.key(Key::Char(' '), KeyKind::Press, &keys, 13_100);
+    assert_eq!(s.game().stats().lines, 1);
+    assert!(s.game().active().is_none(), "in the line clear delay");
+    (s, keys)
+}
+
+/// Issue 36: a tap 50 ms after a clearing drop moved nothing and a hard drop 60 ms after one
+/// placed nothing; the session hands both to the engine, which now keeps them for the spawn.
+#[test]
+fn presses_in_the_line_clear_delay_reach_the_next_piece() {
+    let (mut s, keys) = after_a_clearing_drop();
+    s.key(Key::Left, KeyKind::Press, &keys, 13_150);
+    s.tick(13_280, &keys);
+    let x = s.game().active().map(|a| a.placed.x);
+    assert_eq!(
+        x,
+        Some(minotty_engine::game::SPAWN_X - 1),
+        "one move at spawn"
+    );
+    // The session's release came before DAS ran out: no second move.
+    s.tick(13_500, &keys);
+    assert_eq!(s.game().active().map(|a| a.placed.x), x);
+
+    let (mut s, keys) = after_a_clearing_drop();
+    s.key(Key::Char(' '), KeyKind::Press, &keys, 13_160);
+    s.tick(13_280, &keys);
+    assert_eq!(s.game().stats().pieces, 2, "dropped at spawn");
+
+    let (mut s, keys) = after_a_clearing_drop();
+    s.key(Key::Char('x'), KeyKind::Press, &keys, 13_150);
+    s.tick(13_280, &keys);
+    let a = s.game().active().expect("a piece");
+    assert_eq!(
+        a.placed.rotation,
+        minotty_engine::Rotation::East,
+        "turned at spawn"
+    );
+}

@@ -719,7 +719,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
     // Settings changed are handed over when the settings screen is left.
     let mut st = local();
     menu_item(&mut st, 4);
-    for _ in 0..5 {
+    for _ in 0..7 {
         press(&mut st, Key::Down, 0);
     }
     press(&mut st, Key::Right, 0);
@@ -773,7 +773,7 @@ fn leaving_settings_after_a_change_saves_them_for_registered_players() {
     press(&mut a, Key::Esc, 0);
     assert!(a.take_requests().is_empty(), "nothing changed");
     press(&mut a, Key::Enter, 0);
-    for _ in 0..5 {
+    for _ in 0..7 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Right, 0); // ghost off

@@ -485,7 +485,7 @@ fn any_size_draws_without_panic_and_the_game_screen_never_overlaps() {
 fn the_settings_screen_offers_electronika_trail_and_board_size() {
     let mut a = app();
     menu_item(&mut a, 4); // Settings
-    for _ in 0..6 {
+    for _ in 0..8 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Left, 0); // Unicode -> Electronika 60 (wrapping back)

@@ -178,7 +178,7 @@ fn settings_apply_immediately() {
     press(&mut a, Key::Down, now);
     press(&mut a, Key::Enter, now); // Settings
     assert!(screen(&a).contains("SETTINGS"));
-    for _ in 0..5 {
+    for _ in 0..7 {
         press(&mut a, Key::Down, now);
     }
     press(&mut a, Key::Right, now); // ghost off
@@ -200,14 +200,14 @@ fn settings_apply_immediately() {
 fn settings_change_graphics_and_controls() {
     let mut a = app();
     menu_item(&mut a, 4); // Settings
-    for _ in 0..6 {
+    for _ in 0..8 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Right, 0); // ASCII
     assert!(screen(&a).contains("< ASCII >"));
     assert!(screen(&a).is_ascii(), "{}", screen(&a));
     // Remap: the first row is "Move left"; add K to it.
-    for _ in 0..6 {
+    for _ in 0..8 {
         press(&mut a, Key::Up, 0);
     }
     press(&mut a, Key::Enter, 0);
@@ -451,7 +451,7 @@ fn the_settings_screen_sets_monochrome_and_the_fps_counter() {
         let row = row_with(&buf, "FPS counter").expect("fps row");
         assert!(row.contains("hidden"), "{w}x{h}: {row}");
     }
-    for _ in 0..7 {
+    for _ in 0..9 {
         press(&mut a, Key::Down, now);
     }
     for _ in 0..3 {

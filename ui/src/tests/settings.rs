@@ -43,7 +43,7 @@ fn shows(a: &App, text: &str) -> bool {
 #[test]
 fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
     let mut a = settings();
-    down(&mut a, 10); // Release timeout
+    down(&mut a, 12); // Release timeout
     let row = |s: &str| format!("          │{s:<58}│          ");
     let expected: Vec<String> = [
         format!("          ┌{:─^58}┐          ", " SETTINGS "),
@@ -51,6 +51,8 @@ fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
         row("  DAS (auto-shift delay)                          150 ms"),
         row("  ARR (auto-repeat rate)                           50 ms"),
         row("  Soft drop speed                                    10x"),
+        row("  Ignore hard drop after clear                       off"),
+        row("  DAS cut delay                                      off"),
         row("  Next pieces shown                                    5"),
         row("  Ghost piece                                         on"),
         row("  Graphics                                       Unicode"),
@@ -63,8 +65,6 @@ fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
         row("  Let others watch my games                          yes"),
         row("  Terminal doctor"),
         row("  Account (password, keys)"),
-        row("  Reset to defaults"),
-        row("  Back"),
         row("  For terminals without key releases: a key pressed once"),
         row("  counts as let go after this long (always below DAS, so"),
         row("  a tap moves once). Help says more."),
@@ -75,7 +75,7 @@ fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
     assert_eq!(frame(&a), expected);
     // The handling rows say what their defaults are based on.
     press(&mut a, Key::Home, 0);
-    for _ in 0..9 {
+    for _ in 0..11 {
         press(&mut a, Key::Up, 0); // DAS
     }
     assert!(
@@ -99,7 +99,7 @@ fn reset_to_defaults_asks_first_and_says_what_is_lost() {
     press(&mut a, Key::Esc, 0);
     down(&mut a, 1);
     press(&mut a, Key::Left, 0); // DAS 140
-    down(&mut a, 15); // Reset to defaults
+    down(&mut a, 17); // Reset to defaults
     press(&mut a, Key::Enter, 0);
     let before = a.settings().clone();
     assert_eq!(before.handling.das, 140);
@@ -243,4 +243,45 @@ fn key_presets_tetrio_like_and_back_asking_before_own_keys_are_lost() {
     press(&mut a, Key::Left, 0);
     press(&mut a, Key::Char('y'), 0);
     assert_eq!(a.settings().keys, crate::keymap::Keymap::default());
+}
+
+/// Issue 36: "Ignore hard drop after clear" and the DAS cut delay are handling rows, off by
+/// default, stepped by 10 ms up to their caps; at 80x24 the list scrolls to its last rows.
+#[test]
+fn the_hard_drop_guard_and_the_das_cut_are_settings_off_by_default() {
+    let mut a = settings();
+    down(&mut a, 4);
+    assert!(
+        shows(&a, "Ignore hard drop after clear < off >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    assert!(shows(&a, "Prevent accidental hard drop"));
+    press(&mut a, Key::Right, 0);
+    press(&mut a, Key::Right, 0);
+    assert!(shows(&a, "< 20 ms >"), "{}", frame(&a).join("\n"));
+    down(&mut a, 1);
+    press(&mut a, Key::Right, 0);
+    assert!(
+        shows(&a, "DAS cut delay < 10 ms >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    press(&mut a, Key::Left, 0);
+    press(&mut a, Key::Left, 0);
+    assert!(shows(&a, "DAS cut delay < off >"), "no lower than off");
+    for _ in 0..40 {
+        press(&mut a, Key::Right, 0);
+    }
+    let h = a.settings().handling;
+    assert_eq!(
+        (h.hard_drop_guard, h.das_cut),
+        (20, crate::settings::MAX_DAS_CUT)
+    );
+    // The last rows scroll into view.
+    down(&mut a, 9); // Board size
+    assert!(!shows(&a, "Back"), "{}", frame(&a).join("\n"));
+    down(&mut a, 5);
+    assert!(shows(&a, "Reset to defaults"), "{}", frame(&a).join("\n"));
+    assert!(shows(&a, "Back"), "{}", frame(&a).join("\n"));
 }
