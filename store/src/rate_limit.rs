@@ -56,7 +56,7 @@ impl Default for LimitConfig {
     }
 }
 
-/// The limits on password hashes started (checks and new hashes alike). Defaults: 6 per
+/// The limits on password hashes started (checks and new hashes alike). Defaults: 10 per
 /// account, then one a minute (a password change with the current password is two); 12 per
 /// address, then one every 10 seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,9 @@ pub struct HashLimits {
 impl Default for HashLimits {
     fn default() -> Self {
         HashLimits {
-            account_burst: 6,
+            // A player who sets a password, mistypes the current one twice, changes it and
+            // links a key after one wrong try starts 7 hashes in a minute: 10 leaves room.
+            account_burst: 10,
             account_interval_ms: 60_000,
             ip_burst: 12,
             ip_interval_ms: 10_000,
