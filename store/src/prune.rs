@@ -21,8 +21,9 @@ pub const KEEP_GAMES: u32 = 1_000;
 /// A player is pruned about once per this many of their games.
 pub const PRUNE_EVERY: u32 = 16;
 
-/// Bytes of replays kept per player (32 MiB: about 3,000 three-minute games, or 100 games of
-/// the longest replays an engine records); past it their oldest games that are no best go.
+/// Bytes of replays kept per player (32 MiB: about 3,000 three-minute games of ultra, or 160 of
+/// the longest replays the engine records, 200 KB each); past it their oldest games that are
+/// no best go.
 pub const REPLAY_QUOTA: u64 = 32 << 20;
 
 /// A batch bringing this many bytes of a player's replays checks their quota at once.
