@@ -8,6 +8,7 @@ use minotty_engine::{EndReason, ModeKind, Replay, RulesetId, Stats};
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
+use super::prune::{Added, OverQuota};
 use super::{GameId, Period, PlayerId, Store, StoreError, UnixMs, Verdict, from_db, to_db};
 
 /// A game as the session hands it over when it ends.
@@ -40,6 +41,18 @@ pub struct StoredGame {
     /// The player's all-time rank in the mode after this game, when it is a new all-time best.
     /// Filled in by [`super::GameWriter`]; `None` from [`Store::insert_games`].
     pub rank: Option<u64>,
+    /// What the replay quota ([`super::REPLAY_QUOTA`]) deleted as this game was stored, if
+    /// anything.
+    pub quota: Option<QuotaCut>,
+}
+
+/// What the replay quota did to a player's games as one of theirs was stored (`prune.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuotaCut {
+    /// Older games of the player deleted, oldest first, to bring their replays under it.
+    pub removed: u32,
+    /// This game was deleted too: the player's older games are all bests (kept).
+    pub this_game: bool,
 }
 
 /// A stored game, read back.
@@ -87,14 +100,26 @@ impl Store {
     ) -> Result<Vec<StoredGame>, StoreError> {
         let mut tx = self.write_tx().await?;
         let mut stored = Vec::with_capacity(games.len());
+        let mut sizes = Vec::with_capacity(games.len());
         for (game, verdict) in games {
-            stored.push(insert_one(&mut tx, game.borrow(), verdict).await?);
+            let (one, bytes) = insert_one(&mut tx, game.borrow(), verdict).await?;
+            stored.push(one);
+            sizes.push(bytes);
         }
-        // Each player within the limit on stored games (`prune.rs`).
-        let added = games.iter().zip(&stored);
-        let added = added.map(|((g, _), s)| (g.borrow().player, s.id));
-        super::prune::after_insert(&mut tx, added, self.game_limit).await?;
+        // Each player within the limit on stored games and the replay quota (`prune.rs`).
+        let added = games.iter().zip(&stored).zip(&sizes);
+        let added = added.map(|(((g, _), s), &bytes)| Added {
+            player: g.borrow().player,
+            id: s.id,
+            bytes,
+        });
+        let cut = super::prune::after_insert(&mut tx, self.backend, added, self.game_limit).await?;
         tx.commit().await?;
+        report_cuts(games, &mut stored, &cut);
+        let removed: usize = cut.iter().map(|(_, ids)| ids.len()).sum();
+        if removed > 0 {
+            self.observer.games_over_quota(removed);
+        }
         Ok(stored)
     }
 
@@ -145,12 +170,42 @@ impl Store {
     }
 }
 
+/// Tells the games of each player the quota cut what happened: a game deleted hears so, and
+/// the player's last game of the batch how many of their older games went.
+fn report_cuts<G: Borrow<FinishedGame>>(
+    games: &[(G, Verdict)],
+    stored: &mut [StoredGame],
+    cut: &OverQuota,
+) {
+    for (player, deleted) in cut {
+        let (mut last, mut older) = (None, deleted.len());
+        for (i, ((game, _), one)) in games.iter().zip(stored.iter_mut()).enumerate() {
+            if game.borrow().player != *player {
+                continue;
+            }
+            last = Some(i);
+            let gone = deleted.contains(&one.id);
+            older -= usize::from(gone);
+            one.quota = gone.then_some(QuotaCut {
+                removed: 0,
+                this_game: true,
+            });
+        }
+        if let Some(q) = last.and_then(|i| stored.get_mut(i)) {
+            q.quota.get_or_insert_default().removed = u32::try_from(older).unwrap_or(u32::MAX);
+        }
+    }
+}
+
+/// Stores one game; returns it and its replay's size in bytes.
 async fn insert_one(
     tx: &mut Transaction<'static, Any>,
     game: &FinishedGame,
     verdict: &Verdict,
-) -> Result<StoredGame, StoreError> {
+) -> Result<(StoredGame, u64), StoreError> {
     let s = &game.stats;
+    let replay = game.replay.to_bytes();
+    let bytes = u64::try_from(replay.len()).unwrap_or(u64::MAX);
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO games (player_id, mode, ruleset, ruleset_version, seed, started_at, \
          ended_at, outcome, verdict, verdict_note, time_ms, level, lines, pieces, score, \
@@ -186,7 +241,7 @@ async fn insert_one(
     .bind(i64::from(s.attack))
     .bind(i64::from(s.sent))
     .bind(i64::from(s.garbage_received))
-    .bind(game.replay.to_bytes())
+    .bind(replay)
     .fetch_one(&mut **tx)
     .await?;
     let mut improved = Vec::new();
@@ -236,12 +291,14 @@ async fn insert_one(
                 .filter(|p| periods.iter().any(|r| r == p.as_db())),
         );
     }
-    Ok(StoredGame {
+    let stored = StoredGame {
         id: GameId(id),
         verdict: verdict.clone(),
         improved,
         rank: None,
-    })
+        quota: None,
+    };
+    Ok((stored, bytes))
 }
 
 /// A games row's `mode` column.

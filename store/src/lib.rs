@@ -64,14 +64,14 @@ use sqlx::{Any, AnyPool, Executor, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
 pub use db_url::with_database;
-pub use games::{FinishedGame, GameRecord, StoredGame};
+pub use games::{FinishedGame, GameRecord, QuotaCut, StoredGame};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyInfo, MAX_PENDING_KEY_USES, NewKey};
 pub use leaderboard::{Board, Entry, MAX_PAGE, Page};
 pub use match_history::MatchLine;
 pub use matches::{MatchId, MatchPlayer, NewMatch};
 pub use observer::{StoreObserver, Unobserved};
 pub use passwords::{HASH_QUEUE, HASH_THREADS, HashPool, Password, PasswordError, PasswordHash};
-pub use prune::{KEEP_GAMES, PRUNE_EVERY};
+pub use prune::{KEEP_GAMES, PRUNE_EVERY, QUOTA_CHECK_BYTES, REPLAY_QUOTA};
 pub use puzzle::{PuzzleError, PuzzleProgress};
 pub use rate_limit::{HashBudget, HashLimits, LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
@@ -279,7 +279,8 @@ pub struct Store {
     key_uses: Arc<keys::KeyUses>,
     /// New accounts allowed per client address in 24 hours.
     registrations_per_day: u32,
-    /// Games kept per player besides their bests, and how often they are pruned.
+    /// Games kept per player besides their bests, how often they are pruned, and the bytes
+    /// of replays each may keep.
     game_limit: prune::GameLimit,
     /// Replay blobs read so far (by [`Store::replay`]): tests count them to show that a
     /// refused request read none.
@@ -389,7 +390,14 @@ impl Store {
     /// [`KEEP_GAMES`]) and how often, in games of a player, they are pruned (default
     /// [`PRUNE_EVERY`]; 1 prunes at every game).
     pub fn with_game_limit(mut self, keep: u32, every: u32) -> Store {
-        self.game_limit = prune::GameLimit { keep, every };
+        self.game_limit.keep = keep;
+        self.game_limit.every = every;
+        self
+    }
+
+    /// Replaces the bytes of replays kept per player (default [`REPLAY_QUOTA`]).
+    pub fn with_replay_quota(mut self, bytes: u64) -> Store {
+        self.game_limit.quota = bytes;
         self
     }
 

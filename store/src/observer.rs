@@ -23,6 +23,11 @@ pub trait StoreObserver: Send + Sync + Debug {
         let _ = took;
     }
 
+    /// The replay quota deleted `games` stored games (`prune.rs`).
+    fn games_over_quota(&self, games: usize) {
+        let _ = games;
+    }
+
     /// The spool holds `records` records now.
     fn spool_records(&self, records: usize) {
         let _ = records;

@@ -13,7 +13,7 @@
 
 use sqlx::{Any, Transaction};
 
-use super::{GameId, Period, PlayerId, StoreError, UnixMs};
+use super::{Backend, GameId, Period, PlayerId, StoreError, UnixMs};
 
 /// Games kept per player besides their bests.
 pub const KEEP_GAMES: u32 = 1_000;
@@ -21,11 +21,21 @@ pub const KEEP_GAMES: u32 = 1_000;
 /// A player is pruned about once per this many of their games.
 pub const PRUNE_EVERY: u32 = 16;
 
+/// Bytes of replays kept per player (32 MiB: about 3,000 three-minute games of ultra, or 160 of
+/// the longest replays the engine records, 200 KB each); past it their oldest games that are
+/// no best go.
+pub const REPLAY_QUOTA: u64 = 32 << 20;
+
+/// A batch bringing this many bytes of a player's replays checks their quota at once.
+pub const QUOTA_CHECK_BYTES: u64 = 64 << 10;
+
 /// The limit on stored games of [`super::Store`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct GameLimit {
     pub keep: u32,
     pub every: u32,
+    /// Bytes of replays per player.
+    pub quota: u64,
 }
 
 impl Default for GameLimit {
@@ -33,37 +43,129 @@ impl Default for GameLimit {
         GameLimit {
             keep: KEEP_GAMES,
             every: PRUNE_EVERY,
+            quota: REPLAY_QUOTA,
         }
     }
 }
 
-/// Prunes the players of a batch just stored (`added`: each game's player and id) whose turn
-/// it is.
+/// One game added by a batch: its player, id and replay's size in bytes.
+pub(super) struct Added {
+    pub player: PlayerId,
+    pub id: GameId,
+    pub bytes: u64,
+}
+
+/// The games the replay quota deleted, of each player whose replays were over it.
+pub(super) type OverQuota = Vec<(PlayerId, Vec<GameId>)>;
+
+/// Prunes the players of a batch just stored whose turn it is, and checks their replay quota
+/// then or when the batch brings [`QUOTA_CHECK_BYTES`] of their replays. Returns what the quota
+/// deleted.
 pub(super) async fn after_insert(
     tx: &mut Transaction<'static, Any>,
-    added: impl Iterator<Item = (PlayerId, GameId)>,
+    backend: Backend,
+    added: impl Iterator<Item = Added>,
     limit: GameLimit,
-) -> Result<(), StoreError> {
+) -> Result<OverQuota, StoreError> {
     let every = limit.every.max(1);
-    // (player, games added, whether one of them has a turn-taking id)
-    let mut players: Vec<(PlayerId, usize, bool)> = Vec::new();
-    for (player, id) in added {
+    // (player, games added, whether one of them has a turn-taking id, bytes added)
+    let mut players: Vec<(PlayerId, usize, bool, u64)> = Vec::new();
+    for Added { player, id, bytes } in added {
         let turn = id.0 % i64::from(every) == 0;
-        match players.iter_mut().find(|(p, _, _)| *p == player) {
-            Some((_, n, t)) => {
+        match players.iter_mut().find(|(p, ..)| *p == player) {
+            Some((_, n, t, b)) => {
                 *n += 1;
                 *t |= turn;
+                *b = b.saturating_add(bytes);
             }
-            None => players.push((player, 1, turn)),
+            None => players.push((player, 1, turn, bytes)),
         }
     }
-    for (player, n, turn) in players {
-        if turn || n >= every as usize {
+    let mut cut = Vec::new();
+    for (player, n, turn, bytes) in players {
+        let due = turn || n >= every as usize;
+        if due {
             let window = n.saturating_add(2 * every as usize);
             prune_games(tx, player, window, limit.keep).await?;
         }
+        if due || bytes >= QUOTA_CHECK_BYTES {
+            let deleted = fit_quota(tx, backend, player, limit.quota).await?;
+            if !deleted.is_empty() {
+                cut.push((player, deleted));
+            }
+        }
     }
-    Ok(())
+    Ok(cut)
+}
+
+/// Deletes `player`'s oldest games that are no best, oldest first, until their replays hold
+/// at most `quota` bytes. Returns the games deleted.
+async fn fit_quota(
+    tx: &mut Transaction<'static, Any>,
+    backend: Backend,
+    player: PlayerId,
+    quota: u64,
+) -> Result<Vec<GameId>, StoreError> {
+    let quota = i64::try_from(quota).unwrap_or(i64::MAX);
+    let total: i64 = sqlx::query_scalar(backend.sql(
+        "SELECT COALESCE(SUM(length(replay)), 0) FROM games WHERE player_id = $1",
+        "SELECT COALESCE(SUM(octet_length(replay)), 0)::BIGINT FROM games WHERE player_id = $1",
+    ))
+    .bind(player.0)
+    .fetch_one(&mut **tx)
+    .await?;
+    if total <= quota {
+        return Ok(Vec::new());
+    }
+    // Oldest first: the player's history index, read backwards (no replay read).
+    let rows: Vec<(i64, String, String, i64, String, i64)> = sqlx::query_as(backend.sql(
+        "SELECT id, mode, ruleset, ended_at, verdict, length(replay) FROM games \
+         WHERE player_id = $1 ORDER BY ended_at, id",
+        "SELECT id, mode, ruleset, ended_at, verdict, octet_length(replay)::BIGINT FROM games \
+         WHERE player_id = $1 ORDER BY ended_at, id",
+    ))
+    .bind(player.0)
+    .fetch_all(&mut **tx)
+    .await?;
+    let (before, mut left) = (total, total);
+    let mut deleted = Vec::new();
+    for (id, mode, ruleset, ended_at, verdict, bytes) in rows {
+        if left <= quota {
+            break;
+        }
+        let board = (mode.as_str(), ruleset.as_str());
+        if verdict == "ranked" && is_best(tx, player, id, board, ended_at).await? {
+            continue;
+        }
+        let gone = sqlx::query("DELETE FROM games WHERE id = $1")
+            .bind(id)
+            .execute(&mut **tx)
+            .await?
+            .rows_affected();
+        if gone > 0 {
+            left -= bytes;
+            deleted.push(GameId(id));
+        }
+    }
+    if left > quota {
+        tracing::warn!(
+            player = player.0,
+            deleted = deleted.len(),
+            bytes = left,
+            quota,
+            "the replay quota is held by bests alone: they are kept"
+        );
+    } else {
+        tracing::info!(
+            player = player.0,
+            deleted = deleted.len(),
+            before,
+            after = left,
+            quota,
+            "replays over the quota: the oldest games that are no best were deleted"
+        );
+    }
+    Ok(deleted)
 }
 
 /// Deletes `player`'s games past the newest `keep` that are no best, looking at `window` of

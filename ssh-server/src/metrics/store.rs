@@ -58,6 +58,12 @@ impl StoreObserver for StoreMetrics {
     fn spool_aside(&self) {
         SPOOL.aside.add(1);
     }
+
+    fn games_over_quota(&self, games: usize) {
+        SPOOL
+            .over_quota
+            .add(u64::try_from(games).unwrap_or(u64::MAX));
+    }
 }
 
 /// The spool's numbers, process-wide (several spools in one process, in tests, add up).
@@ -69,6 +75,8 @@ pub struct SpoolMetrics {
     pub full: Counter,
     pub replayed: Counter,
     pub aside: Counter,
+    /// Stored games the replay quota deleted (not the spool's, but the store's too).
+    pub over_quota: Counter,
 }
 
 pub static SPOOL: SpoolMetrics = SpoolMetrics {
@@ -78,9 +86,10 @@ pub static SPOOL: SpoolMetrics = SpoolMetrics {
     full: Counter::new(),
     replayed: Counter::new(),
     aside: Counter::new(),
+    over_quota: Counter::new(),
 };
 
-/// The spool's lines of `/metrics`.
+/// The spool's lines of `/metrics`, and the replay quota's.
 pub fn render_spool(o: &mut String) {
     let m = &SPOOL;
     let _ = writeln!(
@@ -100,13 +109,17 @@ pub fn render_spool(o: &mut String) {
          minotty_spool_replayed_total {}\n\
          # HELP minotty_spool_aside_total Spooled records set aside: unreadable, or refused by the database.\n\
          # TYPE minotty_spool_aside_total counter\n\
-         minotty_spool_aside_total {}",
+         minotty_spool_aside_total {}\n\
+         # HELP minotty_games_over_quota_total Stored games deleted by the replay quota of their player.\n\
+         # TYPE minotty_games_over_quota_total counter\n\
+         minotty_games_over_quota_total {}",
         m.records.get(),
         m.games.get(),
         m.matches.get(),
         m.full.get(),
         m.replayed.get(),
         m.aside.get(),
+        m.over_quota.get(),
     );
 }
 
@@ -129,6 +142,7 @@ mod tests {
             "minotty_spool_full_total",
             "minotty_spool_replayed_total",
             "minotty_spool_aside_total",
+            "minotty_games_over_quota_total",
         ];
         let before = super::super::render();
         let writes_before = METRICS.db_write_games.count();
@@ -140,6 +154,7 @@ mod tests {
         o.spool_replayed();
         o.spool_aside();
         o.spool_aside();
+        o.games_over_quota(3);
         o.spool_records(7);
         o.games_written(Duration::from_millis(3));
         let after = super::super::render();
@@ -147,7 +162,7 @@ mod tests {
             .iter()
             .map(|s| value(&after, s) - value(&before, s))
             .collect();
-        assert_eq!(moved, [1, 2, 1, 1, 2]);
+        assert_eq!(moved, [1, 2, 1, 1, 2, 3]);
         assert_eq!(value(&after, "minotty_spool_records"), 7);
         assert_eq!(METRICS.db_write_games.count(), writes_before + 1);
     }

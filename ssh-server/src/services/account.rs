@@ -19,14 +19,15 @@ mod game_rate;
 mod live;
 mod previous_best;
 mod recent_matches;
+mod recorded;
 mod retry;
 mod worker;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use minotty_domain::{KeyFingerprint, MAX_SNAPSHOTS, Period, Verdict, snapshot_label};
-use minotty_protocol::{GameRecorded, Identity, SnapshotEntry};
+use minotty_domain::{KeyFingerprint, MAX_SNAPSHOTS, snapshot_label};
+use minotty_protocol::{Identity, SnapshotEntry};
 use minotty_ui::Settings;
 use minotty_ui::stored_settings;
 use minotty_ui::{Request, Response};
@@ -36,14 +37,14 @@ use tokio_util::task::TaskTracker;
 
 pub use game_rate::{GAMES_BURST, GAMES_PER_MINUTE, GameRate, NOT_STORED};
 pub use live::LiveKeys;
+use recorded::recorded;
 use worker::Worker;
 
 use super::Who;
 use crate::metrics::{Dependency, note_dependency};
 use minotty_domain::AccountRef;
 use minotty_store::{
-    Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, StoredGame,
-    WriteResult, unix_now,
+    Account, FinishedGame, GameWriter, MAX_SNAPSHOT_BYTES, Store, StoreError, unix_now,
 };
 
 /// Requests one session may have waiting for its worker; more are refused with a message.
@@ -576,35 +577,6 @@ impl Drop for AccountClient {
     fn drop(&mut self) {
         if let (Some(id), Some(fp)) = (self.live, &self.who.fingerprint) {
             self.shared.live.leave(fp, id);
-        }
-    }
-}
-
-/// What the results screen is told about a stored game.
-fn recorded(result: WriteResult, previous_best: Option<(String, String)>) -> Response {
-    match result {
-        Ok(StoredGame {
-            id,
-            verdict,
-            improved,
-            rank,
-        }) => {
-            let note = match verdict {
-                Verdict::Ranked { .. } => None,
-                Verdict::Unranked(why) => Some(format!("not ranked: {why}")),
-                Verdict::Rejected(_) => Some("not ranked: the replay did not check out".into()),
-            };
-            Response::GameRecorded(GameRecorded {
-                game: id.0,
-                personal_best: improved.contains(&Period::AllTime),
-                rank,
-                note,
-                previous_best,
-            })
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "a finished game was not stored");
-            error(e.for_player())
         }
     }
 }

@@ -19,6 +19,7 @@ mod limits;
 mod meta;
 mod nothing;
 mod puzzle;
+mod quota;
 mod rulesets;
 mod snapshots;
 mod support;

@@ -4,7 +4,8 @@
 //! its mode, stats and outcome, no re-simulation) is still judged and stored, so no record is
 //! ever lost to the rate; any other is not stored, and the player is told
 //! ([`NOT_STORED`]). Games kept per account are bounded apart from this (the store's
-//! `KEEP_GAMES` newest besides the bests, each replay at most `MAX_INPUTS` inputs).
+//! `KEEP_GAMES` newest besides the bests and `REPLAY_QUOTA` bytes of replays, each replay at
+//! most `MAX_INPUTS` inputs).
 
 use std::collections::HashMap;
 
