@@ -461,4 +461,68 @@ mod tests {
         l.record_failure("late", ip("10.0.0.1"), 10_000);
         assert_eq!(l.accounts.len(), 1);
     }
+
+    #[test]
+    fn tries_let_through_together_by_many_connections_are_all_counted() {
+        let mut l = RateLimiter::new(CONFIG);
+        let a = ip("10.0.0.1");
+        // Two tries, then four connections are checked at once before any is counted (the
+        // store checks, hashes, then counts): all four pass, and all four count.
+        l.begin_attempt("alice", a, 0).unwrap();
+        l.begin_attempt("alice", a, 0).unwrap();
+        for _ in 0..4 {
+            assert_eq!(l.check("alice", a, 0), Ok(()));
+        }
+        for _ in 0..4 {
+            l.record_failure("alice", a, 0);
+        }
+        // Six counted against a burst of three: three tries owed, a wait of four intervals.
+        assert_eq!(l.check("alice", a, 0), Err(RetryAfter { ms: 4_000 }));
+        assert_eq!(l.check("alice", a, 3_999), Err(RetryAfter { ms: 1 }));
+        assert_eq!(l.check("alice", a, 4_000), Ok(()));
+    }
+
+    #[test]
+    fn waits_are_exact_for_any_interval_and_odd_clocks_do_not_panic() {
+        let mut l = RateLimiter::new(LimitConfig {
+            pair_burst: 1,
+            pair_interval_ms: 7,
+            ..CONFIG
+        });
+        let a = ip("10.0.0.1");
+        // Seven ms is no whole rate a minute: the wait is still exact.
+        l.begin_attempt("alice", a, 100).unwrap();
+        assert_eq!(l.check("alice", a, 100), Err(RetryAfter { ms: 7 }));
+        assert_eq!(l.check("alice", a, 106), Err(RetryAfter { ms: 1 }));
+        assert_eq!(l.check("alice", a, 107), Ok(()));
+        let mut b = HashBudget::new(HashLimits {
+            account_burst: 2,
+            account_interval_ms: 60_001,
+            ip_burst: 100,
+            ip_interval_ms: 1,
+        });
+        b.take("bob", a, 2, 0).unwrap();
+        assert_eq!(b.take("bob", a, 1, 0), Err(RetryAfter { ms: 60_001 }));
+        assert_eq!(b.take("bob", a, 2, 60_001), Err(RetryAfter { ms: 60_001 }));
+        assert_eq!(b.take("bob", a, 1, 60_001), Ok(()));
+
+        // A clock that goes back stands still for the buckets: refused until it passes the
+        // latest time seen and the refill is due, the wait told being the refill's.
+        let mut l = RateLimiter::new(CONFIG);
+        for _ in 0..3 {
+            l.begin_attempt("carol", a, 10_000).unwrap();
+        }
+        assert_eq!(l.check("carol", a, 5_000), Err(RetryAfter { ms: 1_000 }));
+        assert_eq!(l.check("carol", a, 10_999), Err(RetryAfter { ms: 1 }));
+        assert_eq!(l.check("carol", a, 11_000), Ok(()));
+        // Times before 1970 are 0; the ends of the clock neither panic nor wrap.
+        for now in [i64::MIN, -1, i64::MAX, 0, i64::MIN] {
+            let _ = l.begin_attempt("dave", a, now);
+            let _ = l.check("dave", a, now);
+            l.record_failure("dave", a, now);
+            l.refund("dave", a);
+        }
+        assert!(l.check("dave", a, i64::MIN).is_err());
+        assert_eq!(l.check("erin", a, i64::MIN), Ok(()));
+    }
 }
