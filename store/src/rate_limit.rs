@@ -1,10 +1,11 @@
 //! Rate limits kept in memory: wrong passwords, and the password hashes a client may start.
 //!
-//! Each key has a leaky bucket written as the time it drains empty (the generic cell rate
-//! algorithm): a try adds `interval` to it (`cost` intervals for work that costs more), and a
-//! key is refused while the bucket would hold more than `burst`. So a key gets `burst` tries
-//! at once, then one per `interval`. Time is passed in ([`super::UnixMs`]) so tests run
-//! without waiting.
+//! Each key has the one token bucket ([`TokenBucket`]): `burst` tries at once, then one per
+//! `interval`; a try takes a token (`cost` tokens for work that costs more), and a key is
+//! refused while its bucket holds too few. A try counted without a check (a wrong password let
+//! through a moment before, by another connection) is still counted: the bucket owes it. The
+//! buckets of one kind of key live in a map bounded by dropping full ones. Time is passed in
+//! ([`super::UnixMs`]) so tests run without waiting.
 //!
 //! Wrong passwords ([`RateLimiter`]) are counted three ways: per account *and* client address
 //! (its /64 for IPv6), which is the tight limit; per account from anywhere, a looser cap
@@ -26,7 +27,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::net::IpAddr;
 
-use minotty_domain::{AddressKey, ClientAddr};
+use minotty_domain::{AddressKey, ClientAddr, TokenBucket};
 
 use super::UnixMs;
 
@@ -86,54 +87,82 @@ pub struct RetryAfter {
     pub ms: i64,
 }
 
-/// Once this many keys are held, drained ones are dropped before another is added.
+/// Once this many keys are held, full buckets are dropped before another key is added.
 const PRUNE_AT: usize = 10_000;
 
-/// Buckets of one kind of key.
+/// A bounded map of [`TokenBucket`]s of one kind of key: `burst` tries, then one every
+/// `interval` ms. A key without a bucket has a full one; an interval of 0 or less limits
+/// nothing (and keeps no key).
 struct Buckets<K> {
-    burst: u32,
-    interval: i64,
-    /// When each key's bucket drains empty.
-    tat: HashMap<K, UnixMs>,
+    burst: u64,
+    /// One try every this many ms; `None` for no limit.
+    interval: Option<u64>,
+    map: HashMap<K, TokenBucket>,
+}
+
+/// The store's clock ([`UnixMs`], wall ms that may be negative) in the bucket's ms: the one
+/// conversion, saturating (a time before 1970 is 0).
+fn bucket_ms(now: UnixMs) -> u64 {
+    u64::try_from(now).unwrap_or(0)
 }
 
 impl<K: Hash + Eq> Buckets<K> {
     fn new(burst: u32, interval: i64) -> Buckets<K> {
         Buckets {
-            burst,
-            interval,
-            tat: HashMap::new(),
+            // A burst of 0 still lets one try through.
+            burst: u64::from(burst.max(1)),
+            interval: u64::try_from(interval).ok().filter(|&i| i > 0),
+            map: HashMap::new(),
         }
+    }
+
+    fn fresh(&self, interval: u64, now: u64) -> TokenBucket {
+        TokenBucket::every(self.burst, interval, now)
     }
 
     /// The wait before `cost` more tries of `key` fit, or `None` when they fit now (more than
-    /// `burst` at once never fit).
+    /// `burst` at once never fit: the wait is then for the shortfall).
     fn wait(&self, key: &K, cost: u32, now: UnixMs) -> Option<i64> {
-        let tat = self.tat.get(key).map_or(now, |t| (*t).max(now));
-        let after = tat.saturating_add(self.interval.saturating_mul(i64::from(cost)));
-        let room = self.interval.saturating_mul(i64::from(self.burst.max(1)));
-        let allowed_from = after.saturating_sub(room);
-        (allowed_from > now).then(|| allowed_from - now)
+        let interval = self.interval?;
+        let now = bucket_ms(now);
+        let mut bucket = match self.map.get(key) {
+            Some(bucket) => bucket.clone(),
+            None => self.fresh(interval, now),
+        };
+        let ms = bucket.wait_n_ms(u64::from(cost), now);
+        (ms > 0).then(|| i64::try_from(ms).unwrap_or(i64::MAX))
     }
 
+    /// Counts `cost` tries, even past the burst (then the key owes them).
     fn add(&mut self, key: K, cost: u32, now: UnixMs) {
-        if !self.tat.contains_key(&key) && self.tat.len() >= PRUNE_AT {
-            self.tat.retain(|_, tat| *tat > now);
+        let Some(interval) = self.interval else {
+            return;
+        };
+        let now = bucket_ms(now);
+        if !self.map.contains_key(&key) && self.map.len() >= PRUNE_AT {
+            self.map.retain(|_, bucket| !bucket.is_full(now));
         }
-        let add = self.interval.saturating_mul(i64::from(cost));
-        let tat = self.tat.entry(key).or_insert(now);
-        *tat = (*tat).max(now).saturating_add(add);
+        let fresh = self.fresh(interval, now);
+        self.map
+            .entry(key)
+            .or_insert(fresh)
+            .charge(u64::from(cost), now);
     }
 
-    /// Gives back one try.
-    fn give_back(&mut self, key: &K) {
-        if let Some(tat) = self.tat.get_mut(key) {
-            *tat = tat.saturating_sub(self.interval);
+    /// Gives back `cost` tries, never past the burst.
+    fn give_back(&mut self, key: &K, cost: u32) {
+        if let Some(bucket) = self.map.get_mut(key) {
+            bucket.give_back(u64::from(cost));
         }
+    }
+
+    /// Forgets `key`: its bucket is full again.
+    fn clear(&mut self, key: &K) {
+        self.map.remove(key);
     }
 
     fn len(&self) -> usize {
-        self.tat.len()
+        self.map.len()
     }
 }
 
@@ -196,18 +225,18 @@ impl RateLimiter {
     /// and gives the address back the try that [`RateLimiter::begin_attempt`] counted.
     pub fn record_success(&mut self, account: &str, ip: IpAddr) {
         let ip = net(ip);
-        self.pairs.tat.remove(&(account.to_owned(), ip));
-        self.accounts.tat.remove(account);
-        self.ips.give_back(&ip);
+        self.pairs.clear(&(account.to_owned(), ip));
+        self.accounts.clear(&account.to_owned());
+        self.ips.give_back(&ip, 1);
     }
 
     /// Gives back a try that [`RateLimiter::begin_attempt`] counted but that was never checked
     /// (the server was too busy to check the password).
     pub fn refund(&mut self, account: &str, ip: IpAddr) {
         let ip = net(ip);
-        self.pairs.give_back(&(account.to_owned(), ip));
-        self.accounts.give_back(&account.to_owned());
-        self.ips.give_back(&ip);
+        self.pairs.give_back(&(account.to_owned(), ip), 1);
+        self.accounts.give_back(&account.to_owned(), 1);
+        self.ips.give_back(&ip, 1);
     }
 
     /// How many keys are held (for tests and metrics).
@@ -282,10 +311,8 @@ impl HashBudget {
     pub fn give_back(&mut self, account: &str, ip: IpAddr, cost: u32) {
         let ip = net(ip);
         let account = account.to_owned();
-        for _ in 0..cost {
-            self.accounts.give_back(&account);
-            self.ips.give_back(&ip);
-        }
+        self.accounts.give_back(&account, cost);
+        self.ips.give_back(&ip, cost);
     }
 
     fn len(&self) -> usize {
@@ -433,5 +460,69 @@ mod tests {
         assert_eq!(l.accounts.len(), PRUNE_AT);
         l.record_failure("late", ip("10.0.0.1"), 10_000);
         assert_eq!(l.accounts.len(), 1);
+    }
+
+    #[test]
+    fn tries_let_through_together_by_many_connections_are_all_counted() {
+        let mut l = RateLimiter::new(CONFIG);
+        let a = ip("10.0.0.1");
+        // Two tries, then four connections are checked at once before any is counted (the
+        // store checks, hashes, then counts): all four pass, and all four count.
+        l.begin_attempt("alice", a, 0).unwrap();
+        l.begin_attempt("alice", a, 0).unwrap();
+        for _ in 0..4 {
+            assert_eq!(l.check("alice", a, 0), Ok(()));
+        }
+        for _ in 0..4 {
+            l.record_failure("alice", a, 0);
+        }
+        // Six counted against a burst of three: three tries owed, a wait of four intervals.
+        assert_eq!(l.check("alice", a, 0), Err(RetryAfter { ms: 4_000 }));
+        assert_eq!(l.check("alice", a, 3_999), Err(RetryAfter { ms: 1 }));
+        assert_eq!(l.check("alice", a, 4_000), Ok(()));
+    }
+
+    #[test]
+    fn waits_are_exact_for_any_interval_and_odd_clocks_do_not_panic() {
+        let mut l = RateLimiter::new(LimitConfig {
+            pair_burst: 1,
+            pair_interval_ms: 7,
+            ..CONFIG
+        });
+        let a = ip("10.0.0.1");
+        // Seven ms is no whole rate a minute: the wait is still exact.
+        l.begin_attempt("alice", a, 100).unwrap();
+        assert_eq!(l.check("alice", a, 100), Err(RetryAfter { ms: 7 }));
+        assert_eq!(l.check("alice", a, 106), Err(RetryAfter { ms: 1 }));
+        assert_eq!(l.check("alice", a, 107), Ok(()));
+        let mut b = HashBudget::new(HashLimits {
+            account_burst: 2,
+            account_interval_ms: 60_001,
+            ip_burst: 100,
+            ip_interval_ms: 1,
+        });
+        b.take("bob", a, 2, 0).unwrap();
+        assert_eq!(b.take("bob", a, 1, 0), Err(RetryAfter { ms: 60_001 }));
+        assert_eq!(b.take("bob", a, 2, 60_001), Err(RetryAfter { ms: 60_001 }));
+        assert_eq!(b.take("bob", a, 1, 60_001), Ok(()));
+
+        // A clock that goes back stands still for the buckets: refused until it passes the
+        // latest time seen and the refill is due, the wait told being the refill's.
+        let mut l = RateLimiter::new(CONFIG);
+        for _ in 0..3 {
+            l.begin_attempt("carol", a, 10_000).unwrap();
+        }
+        assert_eq!(l.check("carol", a, 5_000), Err(RetryAfter { ms: 1_000 }));
+        assert_eq!(l.check("carol", a, 10_999), Err(RetryAfter { ms: 1 }));
+        assert_eq!(l.check("carol", a, 11_000), Ok(()));
+        // Times before 1970 are 0; the ends of the clock neither panic nor wrap.
+        for now in [i64::MIN, -1, i64::MAX, 0, i64::MIN] {
+            let _ = l.begin_attempt("dave", a, now);
+            let _ = l.check("dave", a, now);
+            l.record_failure("dave", a, now);
+            l.refund("dave", a);
+        }
+        assert!(l.check("dave", a, i64::MIN).is_err());
+        assert_eq!(l.check("erin", a, i64::MIN), Ok(()));
     }
 }
