@@ -22,32 +22,13 @@ mod cluster_script;
 use std::time::Duration;
 
 use cluster_script::*;
-use minotty_tests::cluster::{http_get, server_binary};
+use minotty_tests::cluster::http_get;
 use minotty_tests::versus;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_script_starts_once_restarts_one_and_stops_drained() {
-    if let Some(why) = missing() {
-        if minotty_tests::postgres::required() {
-            panic!("local-cluster.sh test required (MINOTTY_TEST_PG_REQUIRED=1): {why}");
-        }
-        eprintln!("skipped: local-cluster.sh test ({why})");
+    let Some(c) = Cluster::prepared() else {
         return;
-    }
-    let dir = tempfile::Builder::new()
-        .prefix("minotty-local-cluster-")
-        .tempdir()
-        .expect("a state directory");
-    // initdb runs as postgres: it must be able to enter the directory.
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
-            .expect("chmod");
-    }
-    let c = Cluster {
-        dir,
-        ports: ports(),
-        bin: server_binary().expect("the minotty binary"),
     };
     let guard = StopOnDrop(&c);
 

@@ -11,7 +11,7 @@ mod cluster_script;
 use std::process::Command;
 
 use cluster_script::*;
-use minotty_tests::cluster::{http_get, server_binary};
+use minotty_tests::cluster::http_get;
 
 /// Issue 35, items 1, 3 and 11: each instance has its own spool and says it has one; the
 /// files the script writes are private; and `restart` during a PostgreSQL outage refuses,
@@ -19,26 +19,8 @@ use minotty_tests::cluster::{http_get, server_binary};
 /// 30 s (which took the instance out).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_instance_has_its_own_spool_and_a_restart_waits_for_the_database() {
-    if let Some(why) = missing() {
-        if minotty_tests::postgres::required() {
-            panic!("local-cluster.sh test required (MINOTTY_TEST_PG_REQUIRED=1): {why}");
-        }
-        eprintln!("skipped: local-cluster.sh test ({why})");
+    let Some(c) = Cluster::prepared() else {
         return;
-    }
-    let dir = tempfile::Builder::new()
-        .prefix("minotty-local-cluster-")
-        .tempdir()
-        .expect("a state directory");
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
-            .expect("chmod");
-    }
-    let c = Cluster {
-        dir,
-        ports: ports(),
-        bin: server_binary().expect("the minotty binary"),
     };
     let guard = StopOnDrop(&c);
     assert!(c.script(&["start"]).status.success(), "start");

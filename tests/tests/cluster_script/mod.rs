@@ -102,6 +102,33 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// A cluster to start in a fresh state directory, or `None` (the test skips, or fails when
+    /// required) where the script's programs are missing.
+    pub fn prepared() -> Option<Cluster> {
+        if let Some(why) = missing() {
+            if minotty_tests::postgres::required() {
+                panic!("local-cluster.sh test required (MINOTTY_TEST_PG_REQUIRED=1): {why}");
+            }
+            eprintln!("skipped: local-cluster.sh test ({why})");
+            return None;
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("minotty-local-cluster-")
+            .tempdir()
+            .expect("a state directory");
+        // initdb runs as postgres: it must be able to enter the directory.
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+        Some(Cluster {
+            dir,
+            ports: ports(),
+            bin: minotty_tests::cluster::server_binary().expect("the minotty binary"),
+        })
+    }
+
     pub fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
     }
