@@ -236,15 +236,21 @@ fn line_with(s: &minotty_tests::PtySession, label: &str) -> String {
         .to_owned()
 }
 
-/// Main menu, then Settings (the fifth item), then down to "Ghost piece".
+/// Main menu, then Settings (the fifth item), then down until "Ghost piece" is
+/// the selected row (its value between `<` and `>`), however many rows come first.
 async fn to_ghost_setting(s: &mut minotty_tests::PtySession) -> Result {
     s.wait_for_text("Leaderboards", WAIT).await?;
     s.send(&keys::DOWN.repeat(4)).await?;
     s.send(keys::ENTER).await?;
     s.wait_for_text("Ghost piece", WAIT).await?;
-    s.send(&keys::DOWN.repeat(5)).await?;
-    s.pump_for(Duration::from_millis(200)).await;
-    Ok(())
+    for _ in 0..30 {
+        if line_with(s, "Ghost piece").contains('<') {
+            return Ok(());
+        }
+        s.send(keys::DOWN).await?;
+        s.pump_for(Duration::from_millis(100)).await;
+    }
+    anyhow::bail!("\"Ghost piece\" never selected; screen:\n{}", s.contents())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

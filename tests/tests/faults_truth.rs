@@ -88,15 +88,21 @@ async fn wait_logged(i: &Instance, needle: &str, times: usize) {
     }
 }
 
-/// The first warning `i` logged after `from` bytes of its log.
-fn first_warning(i: &Instance, from: usize) -> String {
+/// The first warning `i` logged after `from` bytes of its log names NATS: the cluster link's
+/// own word, or the dependency probe's (whichever notices first: under load the probe can).
+fn assert_first_warning_names_nats(i: &Instance, from: usize) {
     let l = log(i);
-    l.get(from..)
+    let warning = l
+        .get(from..)
         .unwrap_or_default()
         .lines()
         .find(|l| l.contains("WARN"))
-        .unwrap_or_default()
-        .to_owned()
+        .unwrap_or_default();
+    assert!(
+        warning.contains("lost the connection to NATS") || warning.contains("dependency=\"nats\""),
+        "{}'s first warning names NATS: {warning}\n{l}",
+        i.name
+    );
 }
 
 /// Two instances, each reaching NATS (and the database) through its own link, given 5 s to
@@ -147,12 +153,7 @@ async fn a_partition_abandons_the_match_on_both_sides_and_nothing_is_rated() {
         );
     }
     wait_logged(&b, "reconnected to NATS", 1).await;
-    let warning = first_warning(&b, b_log_at);
-    assert!(
-        warning.contains("lost the connection to NATS"),
-        "B's first warning names NATS: {warning}\n{}",
-        log(&b)
-    );
+    assert_first_warning_names_nats(&b, b_log_at);
     assert!(
         log(&a).contains("the match is abandoned (not stored, not rated)"),
         "{}",
@@ -362,16 +363,7 @@ async fn a_nats_outage_is_named_as_such_and_the_cluster_comes_back() {
         .await;
     }
     for (i, from) in [(&a, at.0), (&b, at.1)] {
-        let warning = first_warning(i, from);
-        // The cluster link's own word, or the dependency probe's (whichever notices first:
-        // under load the probe can): both name NATS.
-        assert!(
-            warning.contains("lost the connection to NATS")
-                || warning.contains("dependency=\"nats\""),
-            "{}'s first warning names NATS: {warning}\n{}",
-            i.name,
-            log(i)
-        );
+        assert_first_warning_names_nats(i, from);
         wait_logged(i, "reconnected to NATS", 1).await;
     }
     // Each hears the other again, and a room across them works.
