@@ -20,6 +20,7 @@ use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::rules::mode_with_ruleset;
 use crate::text::{StackStr, clock, sanitize, sfmt};
 use crate::theme::Theme;
+use crate::widgets::board::Scale;
 use crate::widgets::mini_board;
 use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 
@@ -320,7 +321,12 @@ impl LiveScreenView<'_> {
                 (Some(_), false) => "game over",
                 (None, _) => "",
             };
-            mini_board::full(buf, body, &f.board, theme, "", footer, theme.dim());
+            let framing = mini_board::Framing {
+                title: "",
+                footer,
+                style: theme.dim(),
+            };
+            mini_board::full(buf, body, &f.board, theme, framing, Scale::ONE);
             let panel = Rect::new(
                 body.x.saturating_add(mini_board::FULL_W + 2),
                 body.y,
@@ -381,7 +387,12 @@ impl LiveScreenView<'_> {
                 let r = Rect::new(x, y0, mini_board::FULL_W, mini_board::FULL_H).intersection(area);
                 let name = sanitize(&b.name);
                 let footer = status(b, m.kind);
-                mini_board::full(buf, r, &b.board, theme, &name, footer.as_str(), theme.dim());
+                let framing = mini_board::Framing {
+                    title: &name,
+                    footer: footer.as_str(),
+                    style: theme.dim(),
+                };
+                mini_board::full(buf, r, &b.board, theme, framing, Scale::ONE);
             }
             return;
         }

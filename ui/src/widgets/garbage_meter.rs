@@ -10,16 +10,29 @@ use crate::theme::Theme;
 
 /// Draws the meter in `area` (its bottom row is the bottom of the board's cells).
 pub fn draw(buf: &mut Buffer, area: Rect, ready: u32, waiting: u32, theme: Theme) {
+    draw_scaled(buf, area, (ready, waiting), 1, theme);
+}
+
+/// [`draw`] beside a board whose cells are `rows` rows tall (2 at 2x): each line `rows` rows,
+/// so the meter stands as high as the garbage will.
+pub fn draw_scaled(
+    buf: &mut Buffer,
+    area: Rect,
+    (ready, waiting): (u32, u32),
+    rows: u16,
+    theme: Theme,
+) {
+    let per = u32::from(rows.max(1));
     let glyph = if theme.graphics == Graphics::Unicode {
         "█"
     } else {
         "#"
     };
-    let total = ready.saturating_add(waiting);
+    let total = ready.saturating_add(waiting).saturating_mul(per);
     let height = u32::from(area.height);
     for i in 0..total.min(height) {
         let y = area.bottom().saturating_sub(1).saturating_sub(i as u16);
-        let style = if i < ready {
+        let style = if i / per < ready {
             theme.bad()
         } else {
             theme.accent()
