@@ -184,8 +184,8 @@ pub fn draw_others(
             mini_board::micro(buf, b, &o.board, theme);
         }
         drawn.push(b);
-        // The status under the board, right-aligned to it (a micro's takes a column more).
-        let line = Rect::new(b.x, at.y + 1 + bh, cw.saturating_sub(2), 1).intersection(area);
+        // The status under the board and its meter, right-aligned to the cell's gap.
+        let line = Rect::new(at.x, at.y + 1 + bh, cw.saturating_sub(1), 1).intersection(area);
         let style = if o.alive { theme.accent() } else { theme.bad() };
         draw::put_right(buf, line, line.y, st.as_str(), style);
     }

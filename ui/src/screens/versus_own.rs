@@ -120,9 +120,9 @@ pub(crate) fn draw(
         draw::clear(buf, inner);
         let lines = [
             ("Give up?", theme.text()),
-            ("y yes  n no", theme.accent()),
-            ("game runs", theme.dim()),
-            ("on meanwhile", theme.dim()),
+            ("y yes n no", theme.accent()),
+            ("the game", theme.dim()),
+            ("goes on", theme.dim()),
         ];
         for (i, (text, style)) in lines.into_iter().enumerate() {
             draw::put(buf, inner, inner.x, inner.y + i as u16, text, style);
