@@ -187,7 +187,13 @@ impl Widget for &MatchView<'_> {
                 let total = own_w + 1 + opp_w;
                 let x0 = area.x + area.width.saturating_sub(total) / 2;
                 let own = Rect::new(x0, boards_y, own_w, own_h).intersection(area);
-                versus_own::draw(buf, own, (m, s), self.settings, theme, scale);
+                let around = versus_own::Around {
+                    kind: m.start.kind,
+                    limit: m.limit,
+                    forfeit_prompt: m.forfeit_prompt,
+                    alive: m.opponents.iter().filter(|o| o.alive).count(),
+                };
+                versus_own::draw(buf, own, (around, s), self.settings, theme, scale);
                 let opp_x = x0 + own_w + 1;
                 let opp_area =
                     Rect::new(opp_x, boards_y, area.right().saturating_sub(opp_x), rows_h);

@@ -11,7 +11,6 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::figures::pps;
-use crate::screens::versus_match::Match;
 use crate::session::{Effects, GameSession, clear_name};
 use crate::settings::Settings;
 use crate::text::{StackStr, clock, sfmt};
@@ -34,6 +33,17 @@ pub fn side_times(scale: Scale) -> u16 {
     scale.times()
 }
 
+/// What the block shows of the match around the player's game.
+#[derive(Clone, Copy, Debug)]
+pub struct Around {
+    pub kind: MatchKind,
+    pub limit: RoomLimit,
+    /// The "forfeit?" question is asked (the game keeps running).
+    pub forfeit_prompt: bool,
+    /// Opponents still playing.
+    pub alive: usize,
+}
+
 /// The rows the forfeit question takes in the side column.
 const QUESTION_H: u16 = 6;
 
@@ -41,7 +51,7 @@ const QUESTION_H: u16 = 6;
 pub(crate) fn draw(
     buf: &mut Buffer,
     r: Rect,
-    (m, s): (&Match, &GameSession),
+    (m, s): (Around, &GameSession),
     settings: &Settings,
     theme: Theme,
     scale: Scale,
@@ -137,12 +147,12 @@ pub(crate) fn draw(
 }
 
 /// The player's numbers: time (or time left), lines, and attack in a battle, pace.
-fn numbers(m: &Match, s: &GameSession) -> Vec<(&'static str, StackStr<24>)> {
+fn numbers(m: Around, s: &GameSession) -> Vec<(&'static str, StackStr<24>)> {
     let game = s.game();
     let stats = game.stats();
     let minutes_ms = game.now().max(1);
     let apm = u64::from(stats.sent) * 60_000 * 10 / minutes_ms;
-    let (lines, time) = match (m.start.kind, m.limit) {
+    let (lines, time) = match (m.kind, m.limit) {
         (MatchKind::Race, _) => (sfmt!(24; "{}/40", stats.lines), ("TIME", game.now())),
         (MatchKind::Battle, RoomLimit::Lines(n)) => {
             (sfmt!(24; "{}/{}", stats.lines, n), ("TIME", game.now()))
@@ -161,7 +171,7 @@ fn numbers(m: &Match, s: &GameSession) -> Vec<(&'static str, StackStr<24>)> {
         sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
     );
     // A race sends nothing: its numbers are time, lines and pace, none of attack.
-    match m.start.kind {
+    match m.kind {
         MatchKind::Race => vec![
             time,
             ("LINES", lines),
@@ -181,13 +191,13 @@ fn numbers(m: &Match, s: &GameSession) -> Vec<(&'static str, StackStr<24>)> {
 
 /// The last clear's text ("DOUBLE +1", "T-SPIN MINI SINGLE", "B2B", "3 COMBO") in `at`
 /// beside the board, wrapped at spaces, as solo shows it beside its board.
-fn clear_text(buf: &mut Buffer, at: Rect, m: &Match, s: &GameSession, theme: Theme) {
+fn clear_text(buf: &mut Buffer, at: Rect, m: Around, s: &GameSession, theme: Theme) {
     let t = s.game_time();
     let Some((c, piece)) = s.effects().action(t).filter(|_| !s.is_over()) else {
         return;
     };
     let name = clear_name(c, piece);
-    let text = if c.attack > 0 && m.start.kind == MatchKind::Battle {
+    let text = if c.attack > 0 && m.kind == MatchKind::Battle {
         sfmt!(64; "{} +{}", name.as_str(), c.attack)
     } else {
         sfmt!(64; "{}", name.as_str())
@@ -203,10 +213,10 @@ fn clear_text(buf: &mut Buffer, at: Rect, m: &Match, s: &GameSession, theme: The
 }
 
 /// What is drawn over the board: the final word once the game is over, the countdown and GO.
-fn overlay(buf: &mut Buffer, cells: Rect, m: &Match, s: &GameSession, theme: Theme) {
+fn overlay(buf: &mut Buffer, cells: Rect, m: Around, s: &GameSession, theme: Theme) {
     let t = s.game_time();
     if let Some((reason, won)) = s.game().outcome() {
-        let alive = m.opponents.iter().filter(|o| o.alive).count();
+        let alive = m.alive;
         let inner = draw::dialog(buf, cells, 18, 6, theme, "");
         let (head, style) = match (won, reason) {
             (true, _) => ("FINISHED!", theme.good()),

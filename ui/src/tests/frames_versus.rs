@@ -267,3 +267,48 @@ const MINIS_80: &[&str] = &[
     "  └────────────────────┘",
     "                           Esc forfeit   Ctrl+C quit",
 ];
+
+#[test]
+fn the_quick_match_layout_stays_put_when_the_boards_arrive() {
+    let mut a = online();
+    to_versus_menu(&mut a);
+    a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
+    // The countdown, before the room has sent any board; then GO with bob's board.
+    a.tick(2000);
+    let before = frame(&a, 80, 24);
+    a.deliver(Response::Opponents(vec![opponent(1, "bob", true)]), 3000);
+    a.tick(3100);
+    let after = frame(&a, 80, 24);
+    // ada's board, hold and bob's frame in the same columns both times.
+    for row in [1, 23] {
+        assert_eq!(before[row], after[row], "{before:#?}\n{after:#?}");
+    }
+    assert!(before[1].contains("── bob ──"), "{before:#?}");
+}
+
+#[test]
+fn the_profiles_columns_are_cut_short_of_the_next() {
+    use minotty_protocol::{RecentGame, RecentMatch};
+    let mut a = registered();
+    for _ in 0..3 {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Enter, 0);
+    let mut p = super::records::ada_profile();
+    p.recent = vec![RecentGame {
+        game: 20,
+        outcome: "combo broken".into(),
+        ..p.recent[0].clone()
+    }];
+    p.matches = vec![RecentMatch {
+        result: "won vs abcdefghijklmnop".into(),
+        outcome: "+14 rating, a long one".into(),
+        ..p.matches[0].clone()
+    }];
+    a.deliver(Response::Profile(p), 0);
+    let s = frame(&a, 80, 24);
+    let game = s.iter().find(|l| l.contains("#20")).expect("the game");
+    assert!(game.contains("combo broken  #20"), "{game}");
+    let m = s.iter().find(|l| l.contains("m12")).expect("the match");
+    assert!(m.contains("won vs abcdefghij +14 rating, a m12"), "{m}");
+}
