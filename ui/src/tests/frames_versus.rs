@@ -312,3 +312,46 @@ fn the_profiles_columns_are_cut_short_of_the_next() {
     let m = s.iter().find(|l| l.contains("m12")).expect("the match");
     assert!(m.contains("won vs abcdefghij +14 rating, a m12"), "{m}");
 }
+
+#[test]
+fn a_spectators_opening_queue_is_the_players_own() {
+    use crate::screens::versus_match::Match;
+    let mode = Mode::sprint();
+    let seed = 7;
+    let start = MatchStart {
+        kind: MatchKind::Race,
+        mode: mode.clone(),
+        seed,
+        players: vec!["ada".into(), "bo".into()],
+        you: None,
+        countdown_ms: 3000,
+        ranked: false,
+    };
+    let watched = Match {
+        start: start.clone(),
+        started_at: 0,
+        limit: minotty_protocol::RoomLimit::None,
+        session: None,
+        opponents: Vec::new(),
+        forfeit_prompt: false,
+        last_board: None,
+        board_due: false,
+        finished_sent: false,
+    };
+    let mut a = online();
+    to_versus_menu(&mut a);
+    let playing = MatchStart {
+        you: Some(0),
+        ..start
+    };
+    a.deliver(Response::MatchStart(playing), 0);
+    let own: Vec<u8> = a
+        .versus_game()
+        .expect("a game")
+        .preview()
+        .take(5)
+        .map(|p| p as u8 + 1)
+        .collect();
+    assert_eq!(watched.opening_next().to_vec(), own);
+    assert!(own.iter().all(|&p| p > 0));
+}
