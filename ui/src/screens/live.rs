@@ -18,6 +18,7 @@ use crate::draw;
 use crate::figures::pps;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::rules::mode_with_ruleset;
+use crate::screens::versus_watch as watch;
 use crate::text::{StackStr, clock, sanitize, sfmt};
 use crate::theme::Theme;
 use crate::widgets::board::Scale;
@@ -371,10 +372,16 @@ impl LiveScreenView<'_> {
             area.width,
             area.height.saturating_sub(2),
         );
-        if crate::screens::versus_watch::fits(m.boards.len(), body.width, body.height) {
-            // As in the room's spectator seat: each board with hold, next and numbers.
-            let y0 = body.y + (body.height - mini_board::FULL_H) / 2;
-            crate::screens::versus_watch::draw(buf, body, y0, &m.boards, m.kind, theme);
+        let n = m.boards.len();
+        if let Some(scale) = watch::scale_for(n, body.width, body.height, Scale::MAX) {
+            // As in the room's spectator seat: each board with hold, next and numbers, scaled
+            // by whole cells where there is room.
+            let y0 = body.y + (body.height - watch::height(scale)) / 2;
+            let w = watch::Watch {
+                scale,
+                elapsed_ms: None,
+            };
+            watch::draw_with(buf, body, y0, &m.boards, m.kind, theme, w);
             return;
         }
         let n = m.boards.len().max(1) as u16;
