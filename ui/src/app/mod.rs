@@ -88,6 +88,8 @@ pub struct App {
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
     parked: Option<parked::Offer>,
     doctor: doctor::DoctorState,
+    /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
+    server_address: Option<String>,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -123,6 +125,7 @@ impl App {
             live: live::Live::default(),
             parked: None,
             doctor: doctor::DoctorState::default(),
+            server_address: ctx.server_address.clone(),
         };
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
@@ -319,8 +322,8 @@ impl App {
                 },
             ),
             (Screen::Account, _) => {
-                self.account
-                    .draw(area, buf, theme, &self.settings, &self.player)
+                let who = (self.player.as_str(), self.server_address.as_deref());
+                self.account.draw(area, buf, theme, &self.settings, who)
             }
             (Screen::Versus, _) => {
                 self.versus

@@ -6,6 +6,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Margin, Rect};
+use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::account_form::{Load, clean, date, load_message};
@@ -180,6 +181,30 @@ impl ProfileScreen {
 pub struct ProfileView<'a> {
     pub state: &'a ProfileScreen,
     pub theme: Theme,
+    /// How `ssh` reaches this server (`-p 2222 192.0.2.7`), when the front end said.
+    pub address: Option<&'a str>,
+}
+
+/// Where a recent line's id column starts (the columns before it are cut to end a column
+/// short of the next: "combo broken" never runs into "#20").
+const COL_ID: u16 = 54;
+
+/// Draws `columns` (offsets into `line` and texts) and the id, each cut by display columns
+/// to end one column before the next starts.
+fn columns_row(
+    buf: &mut Buffer,
+    line: Rect,
+    columns: &[(u16, &str)],
+    id: (u16, &str),
+    style: Style,
+) {
+    let starts: Vec<u16> = columns.iter().map(|c| c.0).chain([id.0]).collect();
+    for (i, (x, text)) in columns.iter().enumerate() {
+        let room = starts[i + 1].saturating_sub(*x + 1);
+        let text = minotty_domain::text::fit_width(text, usize::from(room));
+        draw::put(buf, line, line.x + x, line.y, text, style);
+    }
+    draw::put(buf, line, line.x + id.0, line.y, id.1, style);
 }
 
 impl Widget for &ProfileView<'_> {
@@ -295,33 +320,46 @@ impl Widget for &ProfileView<'_> {
             for x in line.left()..line.right() {
                 draw::put(buf, line, x, y, " ", style);
             }
-            let g = match item {
-                Recent::Game(g) => g,
-                Recent::Match(m) => {
-                    draw::put(buf, line, line.x, y, "Versus", style);
-                    draw::put(buf, line, line.x + 10, y, &m.kind, style);
-                    draw::put(buf, line, line.x + 22, y, &m.result, style);
-                    draw::put(buf, line, line.x + 40, y, &m.outcome, style);
-                    let id = sfmt!(24; "m{}", m.id);
-                    draw::put(buf, line, line.x + 52, y, id.as_str(), style);
-                    draw::put_right(buf, line, y, date(m.ended_at).as_str(), style);
-                    continue;
-                }
+            let (mode, kind, result, outcome, id, ended) = match item {
+                Recent::Match(m) => (
+                    "Versus",
+                    m.kind.as_str(),
+                    m.result.as_str(),
+                    m.outcome.as_str(),
+                    sfmt!(24; "m{}", m.id),
+                    m.ended_at,
+                ),
+                Recent::Game(g) => (
+                    g.mode.title(),
+                    ruleset_name(g.ruleset),
+                    g.result.as_str(),
+                    g.outcome.as_str(),
+                    sfmt!(24; "#{}", g.game),
+                    g.ended_at,
+                ),
             };
-            draw::put(buf, line, line.x, y, g.mode.title(), style);
-            draw::put(buf, line, line.x + 10, y, ruleset_name(g.ruleset), style);
-            draw::put(buf, line, line.x + 22, y, &g.result, style);
-            draw::put(buf, line, line.x + 40, y, &g.outcome, style);
-            let id = sfmt!(24; "#{}", g.game);
-            draw::put(buf, line, line.x + 52, y, id.as_str(), style);
-            draw::put_right(buf, line, y, date(g.ended_at).as_str(), style);
+            let day = date(ended);
+            let date_x = line.right().saturating_sub(draw::width(day.as_str()));
+            let columns = [(0, mode), (10, kind), (22, result), (40, outcome)];
+            columns_row(buf, line, &columns, (COL_ID, id.as_str()), style);
+            let id_end = line.x + COL_ID + draw::width(id.as_str());
+            if id_end < date_x {
+                draw::put_right(buf, line, y, day.as_str(), style);
+            }
         }
         let y = inner.bottom().saturating_sub(2);
         if let Some(n) = &s.note {
             draw::put_centered(buf, inner, y, n, theme.dim());
         } else if let Some(game) = s.game(s.cursor) {
-            // What a game's id is for.
-            let line = sfmt!(80; "game #{}: ssh HOST replay {} --cast > game.cast", game, game);
+            // What a game's id is for: the command that fetches it from this server.
+            let line = match self.address {
+                Some(at) => {
+                    sfmt!(128; "game #{}: ssh {} replay {} --cast > game.cast", game, at, game)
+                }
+                None => {
+                    sfmt!(128; "game #{}: replay {} --cast, over ssh to this server", game, game)
+                }
+            };
             draw::put_centered(buf, inner, y, line.as_str(), theme.dim());
         }
         draw::hint(buf, inner, hint, theme);

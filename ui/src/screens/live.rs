@@ -18,8 +18,10 @@ use crate::draw;
 use crate::figures::pps;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::rules::mode_with_ruleset;
+use crate::screens::versus_watch as watch;
 use crate::text::{StackStr, clock, sanitize, sfmt};
 use crate::theme::Theme;
+use crate::widgets::board::Scale;
 use crate::widgets::mini_board;
 use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 
@@ -320,7 +322,12 @@ impl LiveScreenView<'_> {
                 (Some(_), false) => "game over",
                 (None, _) => "",
             };
-            mini_board::full(buf, body, &f.board, theme, "", footer, theme.dim());
+            let framing = mini_board::Framing {
+                title: "",
+                footer,
+                style: theme.dim(),
+            };
+            mini_board::full(buf, body, &f.board, theme, framing, Scale::ONE);
             let panel = Rect::new(
                 body.x.saturating_add(mini_board::FULL_W + 2),
                 body.y,
@@ -365,10 +372,16 @@ impl LiveScreenView<'_> {
             area.width,
             area.height.saturating_sub(2),
         );
-        if crate::screens::versus_watch::fits(m.boards.len(), body.width, body.height) {
-            // As in the room's spectator seat: each board with hold, next and numbers.
-            let y0 = body.y + (body.height - mini_board::FULL_H) / 2;
-            crate::screens::versus_watch::draw(buf, body, y0, &m.boards, m.kind, theme);
+        let n = m.boards.len();
+        if let Some(scale) = watch::scale_for(n, body.width, body.height, Scale::MAX) {
+            // As in the room's spectator seat: each board with hold, next and numbers, scaled
+            // by whole cells where there is room.
+            let y0 = body.y + (body.height - watch::height(scale)) / 2;
+            let w = watch::Watch {
+                scale,
+                elapsed_ms: None,
+            };
+            watch::draw_with(buf, body, y0, &m.boards, m.kind, theme, w);
             return;
         }
         let n = m.boards.len().max(1) as u16;
@@ -381,7 +394,12 @@ impl LiveScreenView<'_> {
                 let r = Rect::new(x, y0, mini_board::FULL_W, mini_board::FULL_H).intersection(area);
                 let name = sanitize(&b.name);
                 let footer = status(b, m.kind);
-                mini_board::full(buf, r, &b.board, theme, &name, footer.as_str(), theme.dim());
+                let framing = mini_board::Framing {
+                    title: &name,
+                    footer: footer.as_str(),
+                    style: theme.dim(),
+                };
+                mini_board::full(buf, r, &b.board, theme, framing, Scale::ONE);
             }
             return;
         }

@@ -8,8 +8,9 @@ use ratatui::layout::Rect;
 use crate::draw;
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
+use crate::widgets::board::Scale;
 use crate::widgets::garbage_meter;
-use crate::widgets::mini_board::{self, FULL_H, FULL_W};
+use crate::widgets::mini_board::{self, Framing, full_size};
 use minotty_protocol::OpponentView;
 
 /// The short status of another player: place once out, else the numbers that matter.
@@ -26,26 +27,34 @@ pub(crate) fn status(o: &OpponentView, kind: MatchKind) -> StackStr<32> {
     }
 }
 
-/// Another player's board at full size at `at` (its meter at the left), clipped to `area`.
+/// Another player's board at full size at `scale` at `at` (its meter at the left), clipped to
+/// `area`.
 pub(crate) fn draw_full(
     buf: &mut Buffer,
-    at: Rect,
-    area: Rect,
+    (at, area): (Rect, Rect),
     o: &OpponentView,
     kind: MatchKind,
     theme: Theme,
+    scale: Scale,
 ) {
     let st = status(o, kind);
-    let meter = Rect::new(at.x, at.y + 1, 1, FULL_H - 2).intersection(at);
-    garbage_meter::draw(buf, meter, 0, o.progress.pending_garbage, theme);
-    let b = Rect::new(at.x + 1, at.y, FULL_W, FULL_H).intersection(area);
+    let (w, h) = full_size(scale);
+    let meter = Rect::new(at.x, at.y + 1, 1, h - 2).intersection(at);
+    let lines = (0, o.progress.pending_garbage);
+    garbage_meter::draw_scaled(buf, meter, lines, scale.times(), theme);
+    let b = Rect::new(at.x + 1, at.y, w, h).intersection(area);
     let footer = if o.kos > 0 {
         sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
     } else {
         sfmt!(40; " {} ", st.as_str())
     };
     let frame = if o.alive { theme.dim() } else { theme.bad() };
-    mini_board::full(buf, b, &o.board, theme, &o.name, footer.as_str(), frame);
+    let framing = Framing {
+        title: &o.name,
+        footer: footer.as_str(),
+        style: frame,
+    };
+    mini_board::full(buf, b, &o.board, theme, framing, scale);
     if !o.alive {
         let inner = draw::dialog(buf, draw::inner(b), 12, 3, theme, "");
         draw::put_centered(buf, inner, inner.y, st.as_str(), theme.bad());

@@ -92,7 +92,12 @@ fn draw(s: &ProfileScreen, graphics: Graphics, w: u16, h: u16) -> String {
         ..Settings::default()
     });
     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
-    ProfileView { state: s, theme }.render(buf.area, &mut buf);
+    ProfileView {
+        state: s,
+        theme,
+        address: None,
+    }
+    .render(buf.area, &mut buf);
     lines(&buf).join("\n")
 }
 
@@ -102,7 +107,26 @@ fn the_lists_show_game_ids_and_what_they_are_for() {
     let text = draw(&s, Graphics::Unicode, 80, 24);
     assert!(text.contains("#1234"), "{text}");
     assert!(text.contains("c charts"), "{text}");
-    assert!(text.contains("game #7: ssh HOST replay 7 --cast"), "{text}");
+    // No placeholder: without the server's address the line says where to send the command,
+    // with it the whole command.
+    assert!(!text.contains("HOST"), "{text}");
+    assert!(
+        text.contains("game #7: replay 7 --cast, over ssh to this server"),
+        "{text}"
+    );
+    let theme = Theme::new(&Settings::default());
+    let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
+    ProfileView {
+        state: &s,
+        theme,
+        address: Some("-p 2222 192.0.2.7"),
+    }
+    .render(buf.area, &mut buf);
+    let with = lines(&buf).join("\n");
+    assert!(
+        with.contains("game #7: ssh -p 2222 192.0.2.7 replay 7 --cast > game.cast"),
+        "{with}"
+    );
     s.handle(KeyEvent::press(Key::Down));
     s.handle(KeyEvent::press(Key::Down));
     let text = draw(&s, Graphics::Unicode, 80, 24);

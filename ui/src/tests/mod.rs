@@ -13,6 +13,8 @@ mod farewell;
 mod finesse;
 mod frames_online;
 mod frames_solo;
+mod frames_versus;
+mod frames_versus_wide;
 mod graphics;
 mod guest;
 mod help;

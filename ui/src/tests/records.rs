@@ -75,10 +75,10 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
     assert_eq!(
         s[at + 1..at + 5],
         [
-            " │  40 Lines  standard    0:58.123          finished    #9        2025-11-25  │ ",
-            " │  Versus    race        2nd of 3          unranked    m12       2025-11-24  │ ",
-            " │  Versus    battle      won vs bob[2J     +14 rating  m11       2025-11-23  │ ",
-            " │  40 Lines  standard    0:58.123          finished    #8        2025-11-22  │ ",
+            " │  40 Lines  standard    0:58.123          finished      #9      2025-11-25  │ ",
+            " │  Versus    race        2nd of 3          unranked      m12     2025-11-24  │ ",
+            " │  Versus    battle      won vs bob[2J     +14 rating    m11     2025-11-23  │ ",
+            " │  40 Lines  standard    0:58.123          finished      #8      2025-11-22  │ ",
         ],
         "{}",
         s.join("\n")

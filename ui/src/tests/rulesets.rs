@@ -410,7 +410,7 @@ fn the_profile_names_each_games_ruleset() {
     );
     assert_eq!(
         line(9),
-        "│  40 Lines  tetrs       0:49.000          finished    #7        2025-11-22  │"
+        "│  40 Lines  tetrs       0:49.000          finished      #7      2025-11-22  │"
     );
 }
 

@@ -1029,24 +1029,26 @@ fn the_electronika_well_fits_the_versus_screen() {
     a.tick(3000);
     a.deliver(Response::Garbage { lines: 3, from: 1 }, 3000);
     a.deliver(Response::Opponents(vec![opponent(1, "bob", true)]), 3100);
-    for (w, h) in [(60, 24), (80, 24), (200, 60)] {
+    // 1x at 60x24 and 80x24, 2x (a line two rows) at 200x60.
+    for (w, h, times) in [(60, 24, 1), (80, 24, 1), (200, 60, 2)] {
         let s = text(&a, w, h);
         let rows: Vec<&str> = s.lines().collect();
+        let well = format!("<!{}!>", "=".repeat(20 * times));
         let floor = rows
             .iter()
-            .position(|r| r.contains("<!====================!>"))
+            .position(|r| r.contains(&well))
             .unwrap_or_else(|| panic!("{w}x{h}\n{s}"));
         // The well keeps its walls (its right one against the hold box); queued garbage shows in the
         // meter's column, over the well's left wall.
         let hold = rows.iter().find(|r| r.contains("HOLD")).expect("hold");
-        assert!(hold.contains("!>+-- HOLD --+"), "{w}x{h}: {hold}");
-        let meter: Vec<&str> = rows[floor - 3..floor]
+        assert!(hold.contains("!>+--"), "{w}x{h}: {hold}");
+        let meter: Vec<&str> = rows[floor - 3 * times..floor]
             .iter()
             .map(|r| r.trim_start())
             .collect();
         assert!(meter.iter().all(|r| r.starts_with("#!")), "{w}x{h}\n{s}");
         assert!(
-            rows[floor - 4].trim_start().starts_with("<!"),
+            rows[floor - 3 * times - 1].trim_start().starts_with("<!"),
             "{w}x{h}\n{s}"
         );
     }

@@ -251,7 +251,7 @@ impl BoardView<'_> {
 }
 
 /// A two-column glyph's two characters ("[]" -> "[", "]").
-fn split(glyph: &'static str) -> (&'static str, &'static str) {
+pub(crate) fn split(glyph: &'static str) -> (&'static str, &'static str) {
     let cut = glyph.char_indices().nth(1).map_or(glyph.len(), |(i, _)| i);
     (
         glyph.get(..cut).unwrap_or(glyph),

@@ -8,18 +8,27 @@ use crate::draw;
 use crate::settings::Graphics;
 use crate::theme::Theme;
 
-/// Draws the meter in `area` (its bottom row is the bottom of the board's cells).
-pub fn draw(buf: &mut Buffer, area: Rect, ready: u32, waiting: u32, theme: Theme) {
+/// Draws the meter in `area` (its bottom row is the bottom of the board's cells) beside a
+/// board whose cells are `rows` rows tall (1 at 1x, 2 at 2x): each line `rows` rows, so the
+/// meter stands as high as the garbage will.
+pub fn draw_scaled(
+    buf: &mut Buffer,
+    area: Rect,
+    (ready, waiting): (u32, u32),
+    rows: u16,
+    theme: Theme,
+) {
+    let per = u32::from(rows.max(1));
     let glyph = if theme.graphics == Graphics::Unicode {
         "█"
     } else {
         "#"
     };
-    let total = ready.saturating_add(waiting);
+    let total = ready.saturating_add(waiting).saturating_mul(per);
     let height = u32::from(area.height);
     for i in 0..total.min(height) {
         let y = area.bottom().saturating_sub(1).saturating_sub(i as u16);
-        let style = if i < ready {
+        let style = if i / per < ready {
             theme.bad()
         } else {
             theme.accent()
@@ -68,14 +77,20 @@ mod tests {
     fn fills_from_the_bottom() {
         let theme = Theme::new(&Settings::default());
         let mut buf = Buffer::empty(Rect::new(0, 0, 1, 6));
-        draw(&mut buf, Rect::new(0, 0, 1, 6), 1, 2, theme);
+        draw_scaled(&mut buf, Rect::new(0, 0, 1, 6), (1, 2), 1, theme);
         let rows = crate::testutil::lines(&buf);
         assert_eq!(rows, [" ", " ", " ", "█", "█", "█"]);
         assert_eq!(buf[(0, 5)].fg, theme.bad().fg.unwrap_or_default());
         assert_eq!(buf[(0, 3)].fg, theme.accent().fg.unwrap_or_default());
         let mut buf = Buffer::empty(Rect::new(0, 0, 1, 4));
-        draw(&mut buf, Rect::new(0, 0, 1, 4), 9, 0, theme);
+        draw_scaled(&mut buf, Rect::new(0, 0, 1, 4), (9, 0), 1, theme);
         assert_eq!(crate::testutil::lines(&buf), ["+", "█", "█", "█"]);
+        // Beside a 2x board a line is two rows: one ready line, then one waiting.
+        let mut buf = Buffer::empty(Rect::new(0, 0, 1, 6));
+        draw_scaled(&mut buf, Rect::new(0, 0, 1, 6), (1, 1), 2, theme);
+        assert_eq!(crate::testutil::lines(&buf), [" ", " ", "█", "█", "█", "█"]);
+        assert_eq!(buf[(0, 4)].fg, theme.bad().fg.unwrap_or_default());
+        assert_eq!(buf[(0, 3)].fg, theme.accent().fg.unwrap_or_default());
     }
 
     #[test]

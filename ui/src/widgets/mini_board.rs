@@ -11,6 +11,7 @@ use ratatui::style::{Color, Style};
 use crate::draw;
 use crate::settings::Graphics;
 use crate::theme::Theme;
+use crate::widgets::board::{Scale, split};
 use minotty_protocol::BoardSnapshot;
 
 /// Board columns and visible rows of a snapshot.
@@ -49,38 +50,67 @@ fn empty_color(theme: Theme) -> Color {
     theme.empty_style().fg.unwrap_or(Color::DarkGray)
 }
 
-/// Draws a snapshot at full size with a frame, `title` in its top edge and `footer` in its
-/// bottom edge, at the top-left of `area` (clipped to it).
+/// A full-size board's size at `scale`, frame included (1x: [`FULL_W`] x [`FULL_H`]).
+pub fn full_size(scale: Scale) -> (u16, u16) {
+    let k = scale.k();
+    (COLS as u16 * k + 2, ROWS as u16 * k / 2 + 2)
+}
+
+/// How a snapshot is framed at full size: `title` in its top edge, `footer` in its bottom
+/// edge, the frame in `style`.
+#[derive(Clone, Copy, Debug)]
+pub struct Framing<'a> {
+    pub title: &'a str,
+    pub footer: &'a str,
+    pub style: Style,
+}
+
+/// Draws a snapshot at full size at `scale` with a frame at the top-left of `area` (clipped
+/// to it). Cells are stretched as the player's own board's are: each glyph's characters `k / 2`
+/// times, on `k / 2` rows, an empty cell's dot once at its bottom right.
 pub fn full(
     buf: &mut Buffer,
     area: Rect,
     board: &BoardSnapshot,
     theme: Theme,
-    title: &str,
-    footer: &str,
-    frame_style: Style,
+    framing: Framing<'_>,
+    scale: Scale,
 ) {
-    let rect = Rect::new(area.x, area.y, FULL_W, FULL_H).intersection(area);
-    let inner = draw::frame(buf, rect, theme, title, frame_style);
+    let (w, h) = full_size(scale);
+    let rect = Rect::new(area.x, area.y, w, h).intersection(area);
+    let inner = draw::frame(buf, rect, theme, framing.title, framing.style);
+    let n = scale.k() / 2;
     for y in 0..ROWS {
         for x in 0..COLS {
-            let (glyph, style) = match cell_color(theme, cell(board, x, y)) {
-                Some(c) => (theme.block(), Style::new().fg(c)),
-                None => (theme.empty(), theme.empty_style()),
-            };
-            let sx = inner.x.saturating_add(2 * x as u16);
-            let sy = inner.y.saturating_add(y as u16);
-            draw::put_narrow(buf, inner, sx, sy, glyph, style);
+            let look = cell_color(theme, cell(board, x, y));
+            let sx = inner.x.saturating_add(x as u16 * 2 * n);
+            let sy = inner.y.saturating_add(y as u16 * n);
+            for dy in 0..n {
+                for dx in 0..2 * n {
+                    let (ch, style) = match look {
+                        Some(c) => {
+                            let (left, right) = split(theme.block());
+                            (if dx < n { left } else { right }, Style::new().fg(c))
+                        }
+                        None if dy + 1 == n && dx + 1 == 2 * n => {
+                            (split(theme.empty()).1, theme.empty_style())
+                        }
+                        None => (" ", theme.empty_style()),
+                    };
+                    let at = (sx.saturating_add(dx), sy.saturating_add(dy));
+                    draw::put_narrow(buf, inner, at.0, at.1, ch, style);
+                }
+            }
         }
     }
-    if !footer.is_empty() && rect.height == FULL_H {
+    if !framing.footer.is_empty() && rect.height == h {
         let bottom = Rect::new(
             rect.x + 1,
             rect.bottom() - 1,
             rect.width.saturating_sub(2),
             1,
         );
-        draw::put_centered(buf, bottom, bottom.y, footer, frame_style);
+        draw::put_centered(buf, bottom, bottom.y, framing.footer, framing.style);
     }
 }
 
@@ -172,7 +202,12 @@ mod tests {
         assert_eq!(cell(&BoardSnapshot { rows: vec![] }, 3, 3), 0);
         let mut buf = Buffer::empty(Rect::new(0, 0, 8, 3));
         let area = buf.area;
-        full(&mut buf, area, &b, theme, "x", "y", theme.dim());
+        let framing = Framing {
+            title: "x",
+            footer: "y",
+            style: theme.dim(),
+        };
+        full(&mut buf, area, &b, theme, framing, Scale::ONE);
         mini(&mut buf, area, &b, theme);
         micro(&mut buf, area, &b, theme);
         let mut buf = Buffer::empty(Rect::new(0, 0, 10, 10));

@@ -23,13 +23,18 @@ impl AccountState {
         buf: &mut Buffer,
         theme: Theme,
         settings: &Settings,
-        player: &str,
+        (player, address): (&str, Option<&str>),
     ) {
         match &self.sub {
             Some(Sub::Welcome(state)) => WelcomeView { state, theme }.render(area, buf),
             Some(Sub::Unreachable(state)) => UnreachableView { state, theme }.render(area, buf),
             Some(Sub::Board(state)) => BoardView { state, theme }.render(area, buf),
-            Some(Sub::Profile(state)) => ProfileView { state, theme }.render(area, buf),
+            Some(Sub::Profile(state)) => ProfileView {
+                state,
+                theme,
+                address,
+            }
+            .render(area, buf),
             Some(Sub::Replay(state)) => ReplayView { state, settings }.render(area, buf),
             Some(Sub::Keys(state)) => KeysView {
                 state,
