@@ -269,6 +269,11 @@ impl Live {
                 if self.state.watching != Some(frame.id) {
                     return false;
                 }
+                if self.state.parked {
+                    // Its player came back and resumed it: it goes on.
+                    self.state.parked = false;
+                    self.state.ended_at = None;
+                }
                 self.state.frame = Some(frame.clone());
                 shown
             }

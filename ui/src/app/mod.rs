@@ -86,7 +86,7 @@ pub struct App {
     /// The Live screen (see `live.rs`).
     live: live::Live,
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
-    parked: Option<parked::Offer>,
+    parked: parked::Waiting,
     doctor: doctor::DoctorState,
 }
 
@@ -121,7 +121,7 @@ impl App {
             snaps: snapshots::SnapshotState::default(),
             fits: true,
             live: live::Live::default(),
-            parked: None,
+            parked: parked::Waiting::default(),
             doctor: doctor::DoctorState::default(),
         };
         app.account_start();
