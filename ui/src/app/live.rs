@@ -292,6 +292,8 @@ impl Live {
                 if self.state.watching != Some(*id) {
                     return false;
                 }
+                // A parked game that was not taken back ends too: no longer "reconnecting".
+                self.state.parked = false;
                 self.state.ended_at = Some(now);
                 shown
             }
