@@ -19,6 +19,7 @@ mod drained;
 mod fair;
 mod kept;
 mod open_rooms;
+mod out_of_match;
 mod paused_queue;
 mod paused_room;
 mod shares;

@@ -361,6 +361,18 @@ impl Versus {
             }
         }
         if s.is_over() {
+            // Out of the match (knocked out, forfeited, finished) while the others play on:
+            // the player watches the rest, and may leave at any time: Esc, or q when it is
+            // no game key of theirs (the others play on; the room says so).
+            let leave = press
+                && plain
+                && (ev.key == Key::Esc
+                    || (matches!(ev.key, Key::Char('q' | 'Q')) && keys.lookup(ev.key).is_none()));
+            if leave {
+                self.send(Request::LeaveRoom, ctx.requests);
+                self.left(None);
+                return Outcome::Changed;
+            }
             return Outcome::changed(s.tick(now, keys));
         }
         if press && ev.key == Key::Esc {

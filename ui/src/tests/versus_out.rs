@@ -1,0 +1,116 @@
+//! Out of a match of three or more (knocked out or forfeited) while the others play on: the
+//! player watches the rest and may leave at any time; the keys hammered from the game do not
+//! leave by themselves.
+
+use minotty_engine::Mode;
+use minotty_protocol::{Report, RoomState};
+
+use super::versus::{online, opponent, room, seat, start, text};
+use super::*;
+use crate::{Request, Response};
+
+/// ada's App in a three-player battle (bob, eve), its game running from front-end time 3000.
+fn in_a_match_of_three() -> App {
+    let mut a = online();
+    let mut r = room(
+        vec![
+            seat("ada", true, true),
+            seat("bob", true, false),
+            seat("eve", true, false),
+        ],
+        Some(0),
+        true,
+    );
+    r.state = RoomState::Playing;
+    a.deliver(Response::Room(r), 0);
+    a.deliver(
+        start(
+            Mode::custom(1, false, None),
+            11,
+            &["ada", "bob", "eve"],
+            Some(0),
+        ),
+        0,
+    );
+    a.tick(3000);
+    a.take_requests();
+    assert!(a.in_game());
+    a
+}
+
+fn asked_to_leave(a: &mut App) -> bool {
+    a.take_requests().contains(&Request::LeaveRoom)
+}
+
+#[test]
+fn after_a_forfeit_esc_leaves_the_match_the_others_play_on() {
+    let mut a = in_a_match_of_three();
+    press(&mut a, Key::Esc, 3100);
+    press(&mut a, Key::Char('y'), 3200);
+    assert!(!a.in_game());
+    let r = a.take_requests();
+    assert!(
+        r.iter().any(|r| matches!(r, Request::Report(l) if l.iter().any(|r| matches!(r, Report::Forfeited { .. })))),
+        "{r:?}"
+    );
+    let s = text(&a, 80, 24);
+    assert!(
+        s.contains("Esc leave"),
+        "the screen says how to leave:\n{s}"
+    );
+    // Enter, game keys and a held key choose nothing: the player watches on.
+    for key in [Key::Enter, Key::Up, Key::Char(' '), Key::Left] {
+        press(&mut a, key, 3300);
+    }
+    assert!(!asked_to_leave(&mut a));
+    // The others' boards go on.
+    a.deliver(
+        Response::Opponents(vec![opponent(1, "bob", true), opponent(2, "eve", true)]),
+        3350,
+    );
+    let s = screen(&a);
+    assert!(s.contains("bob") && s.contains("eve"), "{s}");
+    // Esc leaves the room for the versus menu.
+    press(&mut a, Key::Esc, 3400);
+    assert!(asked_to_leave(&mut a));
+    assert!(screen(&a).contains("VERSUS"), "{}", screen(&a));
+    // The room's word arrives and shows.
+    a.deliver(
+        Response::RoomClosed {
+            message: "You left room K7PQ3M: the match goes on without you.".into(),
+        },
+        3500,
+    );
+    assert!(screen(&a).contains("the match goes on"), "{}", screen(&a));
+}
+
+#[test]
+fn after_a_knock_out_q_leaves_unless_it_is_a_game_key() {
+    let mut a = in_a_match_of_three();
+    // Hard drops in one column until the stack tops out.
+    let mut t = 3000;
+    while a.in_game() && t < 60_000 {
+        t += 100;
+        tap(&mut a, Key::Up, t);
+    }
+    assert!(!a.in_game(), "topped out");
+    assert!(text(&a, 80, 24).contains("KO: watching the others   Esc leave"));
+    a.take_requests();
+    press(&mut a, Key::Char('q'), t + 100);
+    assert!(asked_to_leave(&mut a), "q is no game key by default");
+
+    // A player who plays with q (bound to a move) leaves with Esc only.
+    let mut b = in_a_match_of_three();
+    let mut settings = b.settings().clone();
+    settings
+        .keys
+        .bind(minotty_engine::Button::Left, Key::Char('q'));
+    b.set_settings(settings);
+    press(&mut b, Key::Esc, 3100);
+    press(&mut b, Key::Char('y'), 3200);
+    b.take_requests();
+    press(&mut b, Key::Char('q'), 3300);
+    assert!(!asked_to_leave(&mut b));
+    press(&mut b, Key::Esc, 3400);
+    assert!(asked_to_leave(&mut b));
+}
