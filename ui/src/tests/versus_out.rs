@@ -1,11 +1,12 @@
 //! Out of a match of three or more (knocked out or forfeited) while the others play on: the
 //! player watches the rest and may leave at any time; the keys hammered from the game do not
-//! leave by themselves.
+//! leave by themselves. A spectator's results offer what a spectator can do (no rematch).
 
 use minotty_engine::Mode;
-use minotty_protocol::{Report, RoomState};
+use minotty_engine::versus::MatchKind;
+use minotty_protocol::{MatchResult, Report, RoomState};
 
-use super::versus::{online, opponent, room, seat, start, text};
+use super::versus::{online, opponent, result_row, room, seat, start, text};
 use super::*;
 use crate::{Request, Response};
 
@@ -113,4 +114,73 @@ fn after_a_knock_out_q_leaves_unless_it_is_a_game_key() {
     assert!(!asked_to_leave(&mut b));
     press(&mut b, Key::Esc, 3400);
     assert!(asked_to_leave(&mut b));
+}
+
+#[test]
+fn a_spectator_is_offered_to_keep_watching_or_leave_not_a_rematch() {
+    let mut a = online();
+    let mut r = room(
+        vec![seat("bob", true, true), seat("eve", true, false)],
+        None,
+        false,
+    );
+    r.state = RoomState::Playing;
+    a.deliver(Response::Room(r.clone()), 0);
+    a.deliver(
+        start(Mode::custom(1, false, None), 5, &["bob", "eve"], None),
+        0,
+    );
+    let over = |a: &mut App, at| {
+        a.deliver(
+            Response::MatchOver(MatchResult {
+                kind: MatchKind::Battle,
+                rows: vec![
+                    result_row(0, "bob", 1, (1500.0, 1510.0)),
+                    result_row(1, "eve", 2, (1500.0, 1490.0)),
+                ],
+                you: None,
+                ranked: false,
+            }),
+            at,
+        );
+    };
+    over(&mut a, 9_000);
+    let s = text(&a, 80, 24);
+    assert!(s.contains("Match over"), "{s}");
+    assert!(
+        s.contains("Keep watching") && s.contains("Leave"),
+        "what a spectator can do:\n{s}"
+    );
+    assert!(
+        !s.contains("Rematch") && !s.contains("r rematch"),
+        "a spectator did not play: no rematch\n{s}"
+    );
+    // r asks nothing; Enter on the first entry is the room (its next match shows there).
+    press(&mut a, Key::Char('r'), 10_000);
+    assert!(a.take_requests().is_empty());
+    press(&mut a, Key::Enter, 10_000);
+    assert!(a.take_requests().is_empty());
+    assert!(screen(&a).contains("K7PQ3M"), "{}", screen(&a));
+    // Leave is the second (and last) entry; the menu wraps over two.
+    a.deliver(
+        start(Mode::custom(1, false, None), 6, &["bob", "eve"], None),
+        11_000,
+    );
+    over(&mut a, 20_000);
+    press(&mut a, Key::Down, 21_000);
+    press(&mut a, Key::Enter, 21_000);
+    assert_eq!(a.take_requests(), [Request::LeaveRoom]);
+    // A player is still offered the rematch.
+    let mut p = in_a_match_of_three();
+    p.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Battle,
+            rows: vec![result_row(0, "ada", 1, (1500.0, 1510.0))],
+            you: Some(0),
+            ranked: false,
+        }),
+        9_000,
+    );
+    let s = text(&p, 80, 24);
+    assert!(s.contains("Rematch") && s.contains("r rematch"), "{s}");
 }

@@ -298,7 +298,8 @@ impl Versus {
             // Keys still being hammered from the game do not choose anything here.
             return Outcome::Ignored;
         }
-        match versus_results::handle(&mut self.results_cursor, ev) {
+        let spectator = self.result.as_ref().is_some_and(|r| r.you.is_none());
+        match versus_results::handle(&mut self.results_cursor, ev, spectator) {
             versus_results::ResultsAction::None => Outcome::Ignored,
             versus_results::ResultsAction::Moved => Outcome::Changed,
             versus_results::ResultsAction::Rematch => {
