@@ -514,7 +514,7 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
     ann.send(Request::QuickMatch);
     let (rating, range) = ann
         .wait(|r| match r {
-            Response::Queued { rating, range } => Some((rating, range)),
+            Response::Queued { rating, range, .. } => Some((rating, range)),
             _ => None,
         })
         .await;

@@ -182,7 +182,14 @@ impl Widget for &ResultsView<'_> {
         }
         let spectator = res.you.is_none();
         let items = items(spectator);
-        draw::menu(buf, inner, menu_y, items.iter().copied(), self.cursor, theme);
+        draw::menu(
+            buf,
+            inner,
+            menu_y,
+            items.iter().copied(),
+            self.cursor,
+            theme,
+        );
         if !self.message.is_empty() {
             let area = Rect::new(
                 inner.x + 1,

@@ -1,6 +1,7 @@
 //! Out of a match of three or more (knocked out or forfeited) while the others play on: the
 //! player watches the rest and may leave at any time; the keys hammered from the game do not
-//! leave by themselves. A spectator's results offer what a spectator can do (no rematch).
+//! leave by themselves. A spectator's results offer what a spectator can do (no rematch). The
+//! quick match says why nobody comes when everyone else waiting shares the player's address.
 
 use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
@@ -183,4 +184,44 @@ fn a_spectator_is_offered_to_keep_watching_or_leave_not_a_rematch() {
     );
     let s = text(&p, 80, 24);
     assert!(s.contains("Rematch") && s.contains("r rematch"), "{s}");
+}
+
+#[test]
+fn the_queue_says_why_nobody_comes_when_the_others_share_the_address() {
+    let mut a = online();
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Enter, 0);
+    press(&mut a, Key::Enter, 1000);
+    assert_eq!(a.take_requests(), [Request::QuickMatch]);
+    let queued = |a: &mut App, same_address, at| {
+        a.deliver(
+            Response::Queued {
+                rating: 1500,
+                range: 200,
+                same_address,
+            },
+            at,
+        );
+    };
+    queued(&mut a, false, 2_000);
+    let s = text(&a, 80, 24);
+    assert!(s.contains("Looking for an opponent"), "{s}");
+    assert!(!s.contains("your address"), "{s}");
+    queued(&mut a, true, 12_000);
+    let s = text(&a, 80, 24);
+    assert!(
+        s.contains("Everyone else waiting connects from your")
+            && s.contains("ranked never pairs one address")
+            && s.contains("play them in a room instead"),
+        "{s}"
+    );
+    assert!(s.contains("Esc cancel") && s.contains("0:11"), "{s}");
+    // The others left (or someone from elsewhere came): the hint goes.
+    queued(&mut a, false, 13_000);
+    assert!(!text(&a, 80, 24).contains("your address"));
+    // Every size draws.
+    queued(&mut a, true, 14_000);
+    for (w, h) in [(1, 1), (40, 12), (60, 24), (200, 60)] {
+        let _ = draw(&a, w, h);
+    }
 }

@@ -66,6 +66,7 @@ impl Versus {
                         self.queue = Some(Queue {
                             since: now,
                             rating: None,
+                            same_address: false,
                         });
                         self.bot_offer = None;
                         self.queue_secs = 0;
