@@ -226,8 +226,15 @@ impl SoloPublisher {
     /// The player dropped and their game is parked for their return: its watchers are told
     /// so (not that it is over), and it leaves the list. The hold goes with the parked game:
     /// the session that resumes it lists it again under the same id ([`SoloPublisher::hold`]).
+    /// A game offered to this session and parked again before it was listed (the offer not
+    /// answered yet, or just resumed) passes its hold on as it came.
     pub fn park(&mut self) -> Option<LiveHold> {
-        let p = self.listed.take()?;
+        let Some(p) = self.listed.take() else {
+            return self
+                .held
+                .take()
+                .or_else(|| self.resumed.take().map(|(_, h)| h));
+        };
         self.dir.remove(p.id);
         p.tx.send_replace(Some(Arc::new(LiveUpdate::Parked)));
         Some(LiveHold { published: Some(p) })

@@ -306,7 +306,15 @@ async fn a_resumed_game_goes_on_for_its_watchers_under_the_same_id() {
     let hold = publisher.park().expect("a hold");
     drop(publisher);
     assert!(matches!(next(&mut rx).await, Response::LiveParked { .. }));
-    // The player's new session: offered the game, it waits for the answer.
+    // The player's new session: offered the game, it waits for the answer; that session
+    // drops too before an answer: the game is parked again, its watcher still on it.
+    let mut dropped = SoloPublisher::new(dir.clone());
+    dropped.hold(hold);
+    dropped.update(None, true, || unreachable!("not listed"), Instant::now());
+    let hold = dropped.park().expect("the hold goes on with the game");
+    drop(dropped);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(rx.try_recv().is_err(), "nothing ended for the watcher");
     let mut back = SoloPublisher::new(dir.clone());
     back.hold(hold);
     back.update(
