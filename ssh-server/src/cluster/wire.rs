@@ -411,6 +411,21 @@ mod tests {
         assert_eq!(Relay::from_response(Response::PasswordSet), None);
     }
 
+    /// A `Queued` from an instance that predates `same_address` reads as `false`.
+    #[test]
+    fn an_older_queued_reads_without_the_address_word() {
+        let old = br#"{"Response":{"Queued":{"rating":1500,"range":100}}}"#;
+        let Some(ToMember::Response(relay)) = decode::<ToMember>("t", old) else {
+            panic!("an older Queued decodes");
+        };
+        let want = Response::Queued {
+            rating: 1500,
+            range: 100,
+            same_address: false,
+        };
+        assert_eq!(relay.into_response(), want);
+    }
+
     /// Every message a session sends its room crosses with its content; the member becomes the
     /// proxy named by the subject.
     #[test]
