@@ -275,9 +275,12 @@ pub enum Response<Settings, Doctor> {
 
     // ---- versus ---------------------------------------------------------------------------
     /// In the quick-match queue, looking for opponents within `range` of `rating`.
+    /// `same_address`: the player has waited a while, and everyone else waiting connects from
+    /// their address, which ranked never pairs (so they know why nobody comes).
     Queued {
         rating: i32,
         range: i32,
+        same_address: bool,
     },
     /// Nobody to play yet: the queue offers an unranked match against a bot of `level`.
     BotOffer {

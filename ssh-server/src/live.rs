@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use minotty_engine::{Game, ModeKind, RulesetId};
+use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
@@ -38,7 +38,9 @@ use tokio_util::sync::CancellationToken;
 use crate::budget::TokenBucket;
 
 mod matches;
+mod solo;
 pub use matches::MatchListing;
+pub use solo::{LiveHold, SoloPublisher, frame_of, stats_of};
 
 /// The longest a session watches (the Live screen's watching and the TV without a key, or a
 /// stream): watchers have no idle timeout, this instead.
@@ -76,18 +78,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 pub enum LiveUpdate {
     Solo(LiveFrame),
     Match(LiveMatchFrame),
-    /// The last word of a solo game whose player dropped: it is parked, not over.
+    /// A solo game whose player dropped: it is parked, not over (frames follow if they
+    /// resume it; the end if not).
     Parked,
 }
 
 impl LiveUpdate {
-    /// What a watcher is sent (nothing for [`LiveUpdate::Parked`]: it is told once the
-    /// publisher is gone).
-    fn response(&self) -> Option<Response> {
+    /// What a watcher of game `id` is sent.
+    fn response(&self, id: u64) -> Option<Response> {
         match self {
             LiveUpdate::Solo(f) => Some(Response::LiveFrame(Box::new(f.clone()))),
             LiveUpdate::Match(f) => Some(Response::LiveMatchFrame(Box::new(f.clone()))),
-            LiveUpdate::Parked => None,
+            LiveUpdate::Parked => Some(Response::LiveParked { id }),
         }
     }
 }
@@ -169,6 +171,18 @@ impl LiveDirectory {
         };
         entries.insert(id, entry(seq));
         id
+    }
+
+    /// Lists `entry` again under the id it had (a parked game resumed); `false` when the id
+    /// is taken.
+    fn insert_as(&self, id: u64, entry: impl FnOnce(u64) -> Entry) -> bool {
+        let seq = self.inner.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut entries = lock(&self.inner.entries);
+        if id == 0 || entries.contains_key(&id) {
+            return false;
+        }
+        entries.insert(id, entry(seq));
+        true
     }
 
     fn remove(&self, id: u64) {
@@ -285,178 +299,6 @@ impl Drop for ReleaseOnDrop {
     }
 }
 
-/// A solo game's numbers.
-pub fn stats_of(game: &Game) -> LiveStats {
-    let s = game.stats();
-    LiveStats {
-        score: s.score,
-        lines: s.lines,
-        level: s.level,
-        pieces: s.pieces,
-        time_ms: game.now(),
-    }
-}
-
-/// A solo game as a watcher sees it now.
-pub fn frame_of(id: u64, player: &str, game: &Game) -> LiveFrame {
-    let config = game.config();
-    LiveFrame {
-        id,
-        player: player.to_owned(),
-        mode: config.mode.kind,
-        ruleset: config.ruleset,
-        board: minotty_protocol::snapshot(game),
-        stats: stats_of(game),
-        next: game.preview().take(5).map(|p| p as u8 + 1).collect(),
-        hold: game.hold_piece().map_or(0, |p| p as u8 + 1),
-    }
-}
-
-/// A session's solo game on the list.
-#[derive(Debug)]
-struct Published {
-    id: u64,
-    /// The App's game number: another number is another game.
-    game_no: u64,
-    player: String,
-    tx: FrameTx,
-    watchers: Arc<AtomicUsize>,
-    /// Pieces at the last summary update.
-    pieces: u32,
-    last_frame: Option<Instant>,
-    /// Whether the last frame sent had no watcher to see it (the next watcher gets a fresh one).
-    stale: bool,
-}
-
-/// Publishes a session's solo game (see the module's documentation).
-#[derive(Debug)]
-pub struct SoloPublisher {
-    dir: LiveDirectory,
-    listed: Option<Published>,
-}
-
-impl SoloPublisher {
-    pub fn new(dir: LiveDirectory) -> SoloPublisher {
-        SoloPublisher { dir, listed: None }
-    }
-
-    /// The listed game's id, if any.
-    pub fn id(&self) -> Option<u64> {
-        self.listed.as_ref().map(|p| p.id)
-    }
-
-    /// Brings the listing up to date with the session's game: `game` is the App's solo game in
-    /// progress with its number (`App::live_game`), `allowed` the player's setting, `player`
-    /// the name others see (asked only when a game is listed).
-    pub fn update(
-        &mut self,
-        game: Option<(u64, &Game)>,
-        allowed: bool,
-        player: impl FnOnce() -> String,
-        now: Instant,
-    ) {
-        let game = game.filter(|_| allowed);
-        let Some((game_no, game)) = game else {
-            self.unlist();
-            return;
-        };
-        if self.listed.as_ref().is_some_and(|p| p.game_no != game_no) {
-            self.unlist();
-        }
-        let p = match &mut self.listed {
-            Some(p) => p,
-            None => {
-                let player = player();
-                let config = game.config();
-                let (tx, rx) = watch::channel(None);
-                let watchers = Arc::new(AtomicUsize::new(0));
-                let stats = stats_of(game);
-                let names = vec![player.clone()];
-                let frames = (rx, Arc::clone(&watchers));
-                let id = self.dir.insert(|seq| Entry {
-                    players: names,
-                    kind: LiveKind::Solo,
-                    mode: config.mode.kind,
-                    ruleset: config.ruleset,
-                    stats,
-                    frames,
-                    seq,
-                    room: None,
-                    private: false,
-                });
-                self.listed.insert(Published {
-                    id,
-                    game_no,
-                    player,
-                    tx,
-                    watchers,
-                    pieces: stats.pieces,
-                    last_frame: None,
-                    stale: true,
-                })
-            }
-        };
-        // The list's numbers: once a piece.
-        let pieces = game.stats().pieces;
-        if pieces != p.pieces {
-            p.pieces = pieces;
-            self.dir.update_stats(p.id, stats_of(game));
-        }
-        // Frames only while someone watches, at most every FRAME_INTERVAL.
-        if p.watchers.load(Ordering::Relaxed) == 0 {
-            p.stale = true;
-            return;
-        }
-        if !p.stale && p.last_frame.is_some_and(|at| now < at + FRAME_INTERVAL) {
-            return;
-        }
-        let frame = LiveUpdate::Solo(frame_of(p.id, &p.player, game));
-        p.tx.send_if_modified(|current| {
-            if current.as_deref() == Some(&frame) {
-                return false;
-            }
-            *current = Some(Arc::new(frame));
-            true
-        });
-        p.last_frame = Some(now);
-        p.stale = false;
-    }
-
-    /// When the session should call [`SoloPublisher::update`] again for a frame (someone
-    /// watches); `None` when nothing is due but what the game itself wakes for.
-    pub fn next_due(&self) -> Option<Instant> {
-        let p = self.listed.as_ref()?;
-        if p.watchers.load(Ordering::Relaxed) == 0 {
-            return None;
-        }
-        Some(
-            p.last_frame
-                .map_or_else(Instant::now, |at| at + FRAME_INTERVAL),
-        )
-    }
-
-    /// The player dropped and their game is parked for their return: its watchers are told
-    /// so (not that it is over), and it leaves the list.
-    pub fn parked(&mut self) {
-        if let Some(p) = &self.listed {
-            p.tx.send_replace(Some(Arc::new(LiveUpdate::Parked)));
-        }
-        self.unlist();
-    }
-
-    fn unlist(&mut self) {
-        if let Some(p) = self.listed.take() {
-            self.dir.remove(p.id);
-        }
-    }
-}
-
-impl Drop for SoloPublisher {
-    fn drop(&mut self) {
-        self.unlist();
-    }
-}
-
 /// A session's side of the Live screen: lists, and the one game it watches.
 #[derive(Debug)]
 pub struct LiveClient {
@@ -568,7 +410,7 @@ impl LiveClient {
                     }
                 }
                 let frame = rx.borrow_and_update().clone();
-                if let Some(response) = frame.and_then(|f| f.response()) {
+                if let Some(response) = frame.and_then(|f| f.response(id)) {
                     // A full queue drops the frame: a newer one comes.
                     let _ = tx.try_send(response);
                 }

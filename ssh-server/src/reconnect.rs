@@ -29,6 +29,8 @@ use tokio_util::sync::CancellationToken;
 
 use minotty_domain::{AddressKey, ClientAddr};
 
+use crate::live::LiveHold;
+
 /// Seconds a parked game waits by default.
 pub const DEFAULT_SECS: u64 = 60;
 /// Parked games held at most by default, server-wide.
@@ -201,10 +203,24 @@ impl<T> Parking<T> {
     }
 }
 
+/// A parked game, and its listing on the live directory when it was listed: its watchers wait
+/// with it and see it go on when it is resumed.
+#[derive(Debug)]
+pub struct Parked {
+    pub game: ParkedGame,
+    pub live: Option<LiveHold>,
+}
+
+impl From<ParkedGame> for Parked {
+    fn from(game: ParkedGame) -> Parked {
+        Parked { game, live: None }
+    }
+}
+
 /// The server's parked games, shared by every session.
 #[derive(Debug)]
 pub struct ParkedGames {
-    parking: Mutex<Parking<ParkedGame>>,
+    parking: Mutex<Parking<Parked>>,
     start: Instant,
     /// Wakes the expiry task when a game is parked (the next expiry may be sooner).
     parked: Notify,
@@ -233,24 +249,24 @@ impl ParkedGames {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Parking<ParkedGame>> {
+    fn lock(&self) -> MutexGuard<'_, Parking<Parked>> {
         // A panic while holding the lock left a consistent map (no method panics midway).
         self.parking.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Parks the game of the key `fingerprint`, whose client connected from `address`.
-    pub fn park(&self, fingerprint: &KeyFingerprint, address: ClientAddr, game: ParkedGame) {
+    pub fn park(&self, fingerprint: &KeyFingerprint, address: ClientAddr, game: impl Into<Parked>) {
         let now = self.now();
-        let displaced = self
-            .lock()
-            .park(fingerprint.as_str().to_owned(), address, game, now);
+        let displaced =
+            self.lock()
+                .park(fingerprint.as_str().to_owned(), address, game.into(), now);
         // Dropped outside the lock.
         drop(displaced);
         self.parked.notify_one();
     }
 
     /// Takes back the game parked for the key `fingerprint`, with how long it waited (ms).
-    pub fn take(&self, fingerprint: &KeyFingerprint) -> Option<(ParkedGame, u64)> {
+    pub fn take(&self, fingerprint: &KeyFingerprint) -> Option<(Parked, u64)> {
         let now = self.now();
         self.lock().take(fingerprint.as_str(), now)
     }
@@ -300,7 +316,7 @@ pub struct Reconnect {
 
 impl Reconnect {
     /// Parks `game` for this key, counted against this address.
-    pub fn park(&self, game: ParkedGame) {
+    pub fn park(&self, game: Parked) {
         self.games.park(&self.fingerprint, self.address, game);
     }
 }

@@ -242,7 +242,7 @@ fn real_games_of_one_address_stay_within_its_share() {
         fingerprint: key("SHA256:k"),
         address: home,
     };
-    r.park(parked_game());
+    r.park(parked_game().into());
     assert!(r.games.take(&key("SHA256:k")).is_some());
 }
 

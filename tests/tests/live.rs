@@ -5,14 +5,21 @@
 
 use std::time::Duration;
 
-use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT, board, keys};
+use minotty_tests::{Connection, Login, PtySession, TestServer, WAIT, board, keys, new_key};
 use russh::ChannelMsg;
 
 type Result = anyhow::Result<()>;
 
 /// Ada (a new key, playing as a guest: others see `~ada`) in a Marathon game.
 async fn ada_plays_marathon(server: &TestServer) -> anyhow::Result<(Connection, PtySession)> {
-    let conn = Connection::open(server.addr, "ada", Login::Key).await?;
+    ada_plays_marathon_as(server, Login::Key).await
+}
+
+async fn ada_plays_marathon_as(
+    server: &TestServer,
+    login: Login,
+) -> anyhow::Result<(Connection, PtySession)> {
+    let conn = Connection::open(server.addr, "ada", login).await?;
     let mut s = conn.play(100, 32).await?;
     s.skip_welcome().await?;
     s.send(keys::ENTER).await?;
@@ -295,5 +302,64 @@ async fn a_watcher_of_a_dropped_players_game_sees_it_parked_not_over() -> Result
         "{screen}"
     );
     assert!(!screen.contains("game over"), "{screen}");
+    Ok(())
+}
+
+/// The watched player comes back and resumes their parked game: the watcher, who stayed on
+/// it, sees it move again and no longer says "reconnecting...".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_of_a_parked_game_sees_it_go_on_when_its_player_resumes_it() -> Result {
+    let server = TestServer::start().await?;
+    let key = new_key();
+    let (ada_conn, ada) = ada_plays_marathon_as(&server, Login::With(key.clone())).await?;
+
+    let (_bo_conn, mut bo) = on_live_screen(&server, "bo", Login::Key).await?;
+    bo.wait_for_text("~ada", WAIT).await?;
+    bo.send(keys::ENTER).await?;
+    bo.wait_for_text("WATCHING: ~ada · Marathon · standard", WAIT)
+        .await?;
+    bo.wait_until("ada's board", WAIT, |sc| board::find(sc).is_some())
+        .await?;
+    drop(ada);
+    drop(ada_conn);
+    bo.wait_for_text("reconnecting...", WAIT).await?;
+
+    // Ada is back with the same key: Enter resumes (paused), Enter again plays on.
+    let conn = Connection::open(server.addr, "ada", Login::With(key)).await?;
+    let mut ada = conn.play(100, 32).await?;
+    ada.wait_for_text("is waiting", WAIT).await?;
+    ada.send(keys::ENTER).await?;
+    ada.wait_for_text("PAUSED", WAIT).await?;
+    ada.send(keys::ENTER).await?;
+    ada.wait_until("the game running again", WAIT, |sc| {
+        !sc.contents().contains("PAUSED") && board::find(sc).is_some_and(|b| b.has_piece)
+    })
+    .await?;
+    bo.wait_until("the game no longer reconnecting", WAIT, |sc| {
+        !sc.contents().contains("reconnecting")
+    })
+    .await?;
+    assert!(
+        bo.contents()
+            .contains("WATCHING: ~ada · Marathon · standard"),
+        "{}",
+        bo.contents()
+    );
+    for _ in 0..3 {
+        ada.send(keys::HARD_DROP).await?;
+        ada.pump_for(Duration::from_millis(150)).await;
+    }
+    let ada_score = value_after(&ada, "SCORE").unwrap_or(0);
+    assert!(ada_score > 0, "{}", ada.contents());
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while value_after(&bo, "Score") != Some(ada_score) {
+        anyhow::ensure!(
+            tokio::time::Instant::now() < deadline,
+            "Bo never saw Ada's score {ada_score}:\n{}",
+            bo.contents()
+        );
+        bo.pump_for(Duration::from_millis(100)).await;
+    }
+    assert!(!bo.contents().contains("game over"), "{}", bo.contents());
     Ok(())
 }

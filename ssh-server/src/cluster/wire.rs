@@ -199,23 +199,48 @@ pub enum ToMember {
 /// The responses rooms and the queue send, as they cross between instances.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Relay {
-    Queued { rating: i32, range: i32 },
-    BotOffer { level: u8 },
+    Queued {
+        rating: i32,
+        range: i32,
+        /// Later than the first version: absent means `false`.
+        #[serde(default)]
+        same_address: bool,
+    },
+    BotOffer {
+        level: u8,
+    },
     Room(RoomView),
-    RoomFailed { message: String },
-    RoomClosed { message: String },
+    RoomFailed {
+        message: String,
+    },
+    RoomClosed {
+        message: String,
+    },
     MatchStart(MatchStart),
-    Garbage { lines: u8, from: usize },
+    Garbage {
+        lines: u8,
+        from: usize,
+    },
     Opponents(Vec<OpponentView>),
     MatchOver(MatchResult),
-    Notice { message: String },
+    Notice {
+        message: String,
+    },
 }
 
 impl Relay {
     /// The relayed form of `r`; `None` for a response no room or queue sends.
     pub fn from_response(r: Response) -> Option<Relay> {
         Some(match r {
-            Response::Queued { rating, range } => Relay::Queued { rating, range },
+            Response::Queued {
+                rating,
+                range,
+                same_address,
+            } => Relay::Queued {
+                rating,
+                range,
+                same_address,
+            },
             Response::BotOffer { level } => Relay::BotOffer { level },
             Response::Room(v) => Relay::Room(v),
             Response::RoomFailed { message } => Relay::RoomFailed { message },
@@ -231,7 +256,15 @@ impl Relay {
 
     pub fn into_response(self) -> Response {
         match self {
-            Relay::Queued { rating, range } => Response::Queued { rating, range },
+            Relay::Queued {
+                rating,
+                range,
+                same_address,
+            } => Response::Queued {
+                rating,
+                range,
+                same_address,
+            },
             Relay::BotOffer { level } => Response::BotOffer { level },
             Relay::Room(v) => Response::Room(v),
             Relay::RoomFailed { message } => Response::RoomFailed { message },
@@ -350,6 +383,7 @@ mod tests {
             Response::Queued {
                 rating: 1500,
                 range: 100,
+                same_address: true,
             },
             Response::BotOffer { level: 3 },
             Response::Room(view),
@@ -375,6 +409,21 @@ mod tests {
         }
         assert_eq!(Relay::from_response(Response::Offline), None);
         assert_eq!(Relay::from_response(Response::PasswordSet), None);
+    }
+
+    /// A `Queued` from an instance that predates `same_address` reads as `false`.
+    #[test]
+    fn an_older_queued_reads_without_the_address_word() {
+        let old = br#"{"Response":{"Queued":{"rating":1500,"range":100}}}"#;
+        let Some(ToMember::Response(relay)) = decode::<ToMember>("t", old) else {
+            panic!("an older Queued decodes");
+        };
+        let want = Response::Queued {
+            rating: 1500,
+            range: 100,
+            same_address: false,
+        };
+        assert_eq!(relay.into_response(), want);
     }
 
     /// Every message a session sends its room crosses with its content; the member becomes the

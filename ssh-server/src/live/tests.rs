@@ -274,7 +274,8 @@ async fn a_watcher_of_a_parked_game_is_told_it_is_parked_not_over() {
     publisher.update(Some((1, &game)), true, || unreachable!(), Instant::now());
     assert!(matches!(next(&mut rx).await, Response::LiveFrame(_)));
     // The player drops: the session parks the game.
-    publisher.parked();
+    let hold = publisher.park().expect("a listed game leaves a hold");
+    drop(publisher);
     match next(&mut rx).await {
         Response::LiveParked { id: parked } => assert_eq!(parked, id),
         other => panic!("expected the game parked, got {other:?}"),
@@ -282,7 +283,98 @@ async fn a_watcher_of_a_parked_game_is_told_it_is_parked_not_over() {
     assert!(dir.list().is_empty(), "a parked game is not listed");
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(rx.try_recv().is_err(), "one word, then nothing");
+    assert_eq!(dir.watchers(), 1, "the watcher waits with the game");
+    // Never taken back (expired, or discarded): it ended for its watcher.
+    drop(hold);
+    match next(&mut rx).await {
+        Response::LiveEnded { id: ended } => assert_eq!(ended, id),
+        other => panic!("expected the end, got {other:?}"),
+    }
+    tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(dir.watchers(), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_resumed_game_goes_on_for_its_watchers_under_the_same_id() {
+    let (dir, mut publisher, mut game, id) = ada_listed();
+    let (mut watcher, mut rx) = client(&dir);
+    watcher.handle(Request::WatchLive { id });
+    let mut at = 1000;
+    drop_pieces(&mut game, &mut at, 1);
+    publisher.update(Some((1, &game)), true, || unreachable!(), Instant::now());
+    assert!(matches!(next(&mut rx).await, Response::LiveFrame(_)));
+    let hold = publisher.park().expect("a hold");
+    drop(publisher);
+    assert!(matches!(next(&mut rx).await, Response::LiveParked { .. }));
+    // The player's new session: offered the game, it waits for the answer; that session
+    // drops too before an answer: the game is parked again, its watcher still on it.
+    let mut dropped = SoloPublisher::new(dir.clone());
+    dropped.hold(hold);
+    dropped.update(None, true, || unreachable!("not listed"), Instant::now());
+    let hold = dropped.park().expect("the hold goes on with the game");
+    drop(dropped);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(rx.try_recv().is_err(), "nothing ended for the watcher");
+    let mut back = SoloPublisher::new(dir.clone());
+    back.hold(hold);
+    back.update(
+        None,
+        true,
+        || unreachable!("not listed yet"),
+        Instant::now(),
+    );
+    assert!(dir.list().is_empty());
+    // Resumed as that App's game 7: listed again under the old id, and its watcher sees it
+    // move again.
+    back.answered(Some(7));
+    back.update(
+        Some((7, &game)),
+        true,
+        || unreachable!("the name is kept"),
+        Instant::now(),
+    );
+    assert_eq!(back.id(), Some(id));
+    assert_eq!(dir.list().first().map(|e| e.id), Some(id));
+    drop_pieces(&mut game, &mut at, 2);
+    tokio::time::sleep(FRAME_INTERVAL).await;
+    back.update(Some((7, &game)), true, || unreachable!(), Instant::now());
+    let mut pieces = 0;
+    while pieces < 3 {
+        match next(&mut rx).await {
+            Response::LiveFrame(f) => {
+                assert_eq!((f.id, f.player.as_str()), (id, "ada"));
+                pieces = f.stats.pieces;
+            }
+            other => panic!("expected frames, got {other:?}"),
+        }
+    }
+    assert_eq!(dir.watchers(), 1);
+    // The resumed game ends: as any game does.
+    back.update(None, true, || unreachable!(), Instant::now());
+    assert!(matches!(next(&mut rx).await, Response::LiveEnded { .. }));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_parked_game_discarded_or_another_game_ends_it_for_its_watchers() {
+    for resumed in [None, Some(3)] {
+        let (dir, mut publisher, game, id) = ada_listed();
+        let (mut watcher, mut rx) = client(&dir);
+        watcher.handle(Request::WatchLive { id });
+        publisher.update(Some((1, &game)), true, || unreachable!(), Instant::now());
+        assert!(matches!(next(&mut rx).await, Response::LiveFrame(_)));
+        let hold = publisher.park().expect("a hold");
+        assert!(matches!(next(&mut rx).await, Response::LiveParked { .. }));
+        let mut back = SoloPublisher::new(dir.clone());
+        back.hold(hold);
+        back.answered(resumed);
+        // Game 4 is not the resumed game 3: a new game, a new id.
+        back.update(Some((4, &game)), true, || "ada".into(), Instant::now());
+        assert_ne!(back.id(), Some(id), "{resumed:?}");
+        match next(&mut rx).await {
+            Response::LiveEnded { id: ended } => assert_eq!(ended, id),
+            other => panic!("expected the end ({resumed:?}), got {other:?}"),
+        }
+    }
 }
 
 #[tokio::test(start_paused = true)]

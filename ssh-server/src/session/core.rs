@@ -184,6 +184,15 @@ impl Session {
         &self.term
     }
 
+    /// Offers the player a game parked by an earlier connection (`at`: App time); its
+    /// watchers wait for the answer.
+    pub(crate) fn offer_parked(&mut self, parked: crate::reconnect::Parked, away_ms: u64, at: u64) {
+        self.app.offer_parked(parked.game, away_ms, at);
+        if let Some(hold) = parked.live {
+            self.publisher.hold(hold);
+        }
+    }
+
     pub(crate) fn app_mut(&mut self) -> &mut App {
         &mut self.app
     }
@@ -220,6 +229,9 @@ impl Session {
         // The same setting covers the player's versus matches on the Live list.
         let let_watch = self.app.settings().let_watch;
         self.services.versus.set_watchable(let_watch);
+        if !self.app.parked_offered() {
+            self.publisher.answered(self.app.resumed_game());
+        }
         let (app, public_name) = (&self.app, &self.public_name);
         self.publisher.update(
             app.live_game(),
@@ -482,9 +494,10 @@ impl Session {
             && let Some(game) = self.app.park_game(self.ms(now))
         {
             tracing::info!(player = %player, mode = game.kind().id(), "game parked");
-            r.park(game);
-            // Its watchers hear that it waits for its player, not that it is over.
-            self.publisher.parked();
+            // Its watchers hear that it waits for its player, not that it is over, and stay
+            // with it: the session that resumes it lists it under the same id.
+            let live = self.publisher.park();
+            r.park(crate::reconnect::Parked { game, live });
         }
         // A game that ended in the last turn (the loop broke before handing it over:
         // shutdown, EOF, a close) is still stored, and the room still hears the end of a

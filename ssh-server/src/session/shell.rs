@@ -103,11 +103,11 @@ pub(crate) async fn run(
     );
     // A game this key left when its connection dropped is offered back.
     if let Some(r) = &reconnect
-        && let Some((game, away_ms)) = r.games.take(&r.fingerprint)
+        && let Some((parked, away_ms)) = r.games.take(&r.fingerprint)
     {
         tracing::info!(player = %player, away_ms, "parked game offered");
         let at = session.ms(Instant::now());
-        session.app_mut().offer_parked(game, away_ms, at);
+        session.offer_parked(parked, away_ms, at);
     }
     let mut outbox = Outbox::new(client);
 

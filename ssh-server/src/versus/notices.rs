@@ -12,11 +12,14 @@ pub(super) struct Dropped {
     code: RoomCode,
     /// The result, once the match is over.
     result: Option<String>,
+    /// They were out of the match (knocked out, forfeited) before they dropped.
+    out: bool,
     at: Instant,
 }
 
 impl Hub {
-    pub(super) fn note_dropped(&self, player: PlayerId, code: &RoomCode) {
+    /// `out`: the player was out of the match already (knocked out, forfeited).
+    pub(super) fn note_dropped(&self, player: PlayerId, code: &RoomCode, out: bool) {
         let now = Instant::now();
         let mut dropped = lock(&self.dropped);
         dropped.retain(|_, d| now.duration_since(d.at) < NOTICE_WINDOW);
@@ -25,6 +28,7 @@ impl Hub {
             Dropped {
                 code: code.clone(),
                 result: None,
+                out,
                 at: now,
             },
         );
@@ -53,6 +57,10 @@ impl Hub {
                 dropped.remove(&player);
                 Some(result)
             }
+            None if d.out => Some(format!(
+                "Your match in room {} is still running; you were out of it before you left.",
+                d.code
+            )),
             None => Some(format!(
                 "Your match in room {} is still running without you; leaving it counts as a loss.",
                 d.code

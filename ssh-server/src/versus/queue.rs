@@ -12,6 +12,10 @@
 //! offered a match against a bot: unranked, at a level that follows their rating
 //! ([`bot_level_for`]). Accepting takes them out of the queue into that match; declining keeps
 //! them waiting, and the offer comes again after another such wait.
+//!
+//! A player who has waited [`SAME_ADDRESS_HINT_AFTER`] while everyone else waiting connects
+//! from their own address is told so (`Queued::same_address`): otherwise nothing says why
+//! nobody comes. It names nobody.
 
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -37,6 +41,9 @@ pub const BASE_RANGE: i32 = 100;
 pub const WIDEN_PER_SEC: i32 = 10;
 /// The widest range.
 pub const MAX_RANGE: i32 = 1000;
+/// After this long waiting, a player whom only the one-address rule keeps from a match (every
+/// other player waiting connects from their address) is told so with each `Queued`.
+pub const SAME_ADDRESS_HINT_AFTER: Duration = Duration::from_secs(10);
 
 /// What sessions tell the queue.
 #[derive(Debug)]
@@ -196,6 +203,7 @@ impl Queue {
                 member.send(Response::Queued {
                     rating: rating.rating.round() as i32,
                     range: range(now, now),
+                    same_address: false,
                 });
                 self.waiting.push(Waiting {
                     member,
@@ -259,10 +267,13 @@ impl Queue {
                 });
             }
         }
+        let same_address = self.hub.bots.limits.ranked_same_address;
         for w in &self.waiting {
             w.member.send(Response::Queued {
                 rating: w.rating.rating.round() as i32,
                 range: range(w.since, now),
+                same_address: now.saturating_duration_since(w.since) >= SAME_ADDRESS_HINT_AFTER
+                    && only_own_address_waits(w, &self.waiting, same_address),
             });
         }
     }
@@ -332,6 +343,17 @@ impl Queue {
 fn may_meet(a: &Waiting, b: &Waiting, same_address: bool) -> bool {
     let account = |w: &Waiting| w.member.account.as_ref().map(|x| x.id);
     account(a) != account(b) && addresses_may_meet(a.address, b.address, same_address)
+}
+
+/// Whether everyone waiting but `w` (at least one) is kept from `w` by the one-address rule
+/// (and so nobody there can ever be `w`'s opponent).
+fn only_own_address_waits(w: &Waiting, waiting: &[Waiting], same_address: bool) -> bool {
+    let mut others = waiting
+        .iter()
+        .filter(|o| o.member.id != w.member.id)
+        .peekable();
+    others.peek().is_some()
+        && others.all(|o| !addresses_may_meet(w.address, o.address, same_address))
 }
 
 /// Whether players at these address keys may meet: not at one known address, unless

@@ -154,6 +154,8 @@ struct Player {
     /// Left (or disconnected) before the end.
     forfeited: bool,
     disconnected: bool,
+    /// Left the room during the match, by choice or not: sent nothing more of it.
+    left: bool,
     replay: Option<Replay>,
     target: Option<usize>,
     rating: Option<(Rating, Rating)>,
@@ -525,7 +527,7 @@ impl Room {
                     .iter()
                     .enumerate()
                     .any(|(q, other)| q != p && other.changed);
-            if news && !pl.disconnected && pl.bot.is_none() {
+            if news && !pl.left && pl.bot.is_none() {
                 pl.member.send(Response::Opponents(self.opponents(Some(p))));
             }
         }

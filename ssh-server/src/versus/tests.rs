@@ -19,6 +19,7 @@ mod drained;
 mod fair;
 mod kept;
 mod open_rooms;
+mod out_of_match;
 mod paused_queue;
 mod paused_room;
 mod shares;
@@ -513,7 +514,7 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
     ann.send(Request::QuickMatch);
     let (rating, range) = ann
         .wait(|r| match r {
-            Response::Queued { rating, range } => Some((rating, range)),
+            Response::Queued { rating, range, .. } => Some((rating, range)),
             _ => None,
         })
         .await;

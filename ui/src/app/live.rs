@@ -269,6 +269,11 @@ impl Live {
                 if self.state.watching != Some(frame.id) {
                     return false;
                 }
+                if self.state.parked {
+                    // Its player came back and resumed it: it goes on.
+                    self.state.parked = false;
+                    self.state.ended_at = None;
+                }
                 self.state.frame = Some(frame.clone());
                 shown
             }
@@ -287,6 +292,8 @@ impl Live {
                 if self.state.watching != Some(*id) {
                     return false;
                 }
+                // A parked game that was not taken back ends too: no longer "reconnecting".
+                self.state.parked = false;
                 self.state.ended_at = Some(now);
                 shown
             }

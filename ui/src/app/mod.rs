@@ -86,7 +86,7 @@ pub struct App {
     /// The Live screen (see `live.rs`).
     live: live::Live,
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
-    parked: Option<parked::Offer>,
+    parked: parked::Waiting,
     doctor: doctor::DoctorState,
     /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
     server_address: Option<String>,
@@ -123,7 +123,7 @@ impl App {
             snaps: snapshots::SnapshotState::default(),
             fits: true,
             live: live::Live::default(),
-            parked: None,
+            parked: parked::Waiting::default(),
             doctor: doctor::DoctorState::default(),
             server_address: ctx.server_address.clone(),
         };

@@ -35,6 +35,14 @@ impl ParkedGame {
     }
 }
 
+/// The App's side of parked games: the one offered, and the number of the game resumed from
+/// one (the front end keeps its watchers on it, `App::resumed_game`).
+#[derive(Debug, Default)]
+pub(super) struct Waiting {
+    offer: Option<Offer>,
+    resumed: Option<u64>,
+}
+
 /// A parked game offered to the player, and since when (App time).
 #[derive(Debug)]
 pub(super) struct Offer {
@@ -96,7 +104,7 @@ impl App {
     /// this App and not answered yet is given back as it came. `now_ms` is when the
     /// connection dropped: the game runs up to then.
     pub fn park_game(&mut self, now_ms: u64) -> Option<ParkedGame> {
-        if let Some(offer) = self.parked.take() {
+        if let Some(offer) = self.parked.offer.take() {
             return Some(offer.parked);
         }
         self.tick(now_ms);
@@ -113,7 +121,7 @@ impl App {
     /// not answered yet.
     pub fn offer_parked(&mut self, parked: ParkedGame, away_ms: u64, now_ms: u64) {
         self.now = self.now.max(now_ms);
-        self.parked = Some(Offer {
+        self.parked.offer = Some(Offer {
             parked,
             away_ms,
             offered_at: self.now,
@@ -123,19 +131,26 @@ impl App {
 
     /// Whether a parked game is being offered.
     pub fn parked_offered(&self) -> bool {
-        self.parked.is_some()
+        self.parked.offer.is_some()
+    }
+
+    /// The number of the game resumed from a parked offer (the number [`App::live_game`]
+    /// gives it while it is played): `None` before an offer is answered, or when it was
+    /// discarded.
+    pub fn resumed_game(&self) -> Option<u64> {
+        self.parked.resumed
     }
 
     /// A key while the offer shows: Enter resumes, Esc discards (the game is dropped, as when
     /// a player leaves a game for the main menu), every other key waits. Returns whether the
     /// offer took the key.
     pub(super) fn key_parked(&mut self, ev: KeyEvent, now: u64) -> bool {
-        if self.parked.is_none() {
+        if self.parked.offer.is_none() {
             return false;
         }
         match Offer::answer(ev) {
             Some(true) => self.resume_parked(now),
-            Some(false) => self.parked = None,
+            Some(false) => self.parked.offer = None,
             None => return true,
         }
         self.dirty = true;
@@ -143,24 +158,26 @@ impl App {
     }
 
     fn resume_parked(&mut self, now: u64) {
-        let Some(offer) = self.parked.take() else {
+        let Some(offer) = self.parked.offer.take() else {
             return;
         };
         self.solo
             .resume_parked(offer.parked.session, now, &self.settings, self.releases);
         self.menus.close_quit();
         self.screen = Screen::Game;
+        self.parked.resumed = self.live_game().map(|(no, _)| no);
     }
 
     /// The offer's clock shows whole seconds: the next time it changes.
     pub(super) fn parked_wakeup(&self) -> Option<u64> {
-        Some(self.parked.as_ref()?.wakeup(self.now))
+        Some(self.parked.offer.as_ref()?.wakeup(self.now))
     }
 
     /// Marks the screen dirty when the offer's clock moved on to another second.
     pub(super) fn tick_parked(&mut self, before: u64, now: u64) {
         if self
             .parked
+            .offer
             .as_ref()
             .is_some_and(|offer| offer.second_changed(before, now))
         {
@@ -169,7 +186,7 @@ impl App {
     }
 
     pub(super) fn render_parked(&self, area: Rect, buf: &mut Buffer, theme: Theme) {
-        if let Some(offer) = &self.parked {
+        if let Some(offer) = &self.parked.offer {
             offer.draw(area, buf, theme, self.now);
         }
     }

@@ -59,6 +59,9 @@ pub(crate) struct Queue {
     pub since: u64,
     /// `(rating, range)` once the server confirmed.
     pub rating: Option<(i32, i32)>,
+    /// Everyone else waiting connects from the player's address (the server says so after a
+    /// while): ranked never pairs them.
+    pub same_address: bool,
 }
 
 /// The versus feature's own state: the versus screens and a match in progress.

@@ -210,9 +210,9 @@ impl Widget for &MatchView<'_> {
                     }
                 }
                 let hint = if s.game().outcome().is_some_and(|(_, won)| won) {
-                    "Finished: waiting for the others"
+                    "Finished: waiting for the others   Esc leave"
                 } else if s.is_over() {
-                    "KO: watching the others"
+                    "KO: watching the others   Esc leave"
                 } else if m.forfeit_prompt {
                     "FORFEIT?  y forfeit   n keep playing   (the game goes on)"
                 } else {

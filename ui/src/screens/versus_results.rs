@@ -18,6 +18,14 @@ use crate::widgets::charts::{AttackTimeline, ChartView, MAX_SERIES, MIN_CHART, S
 use minotty_protocol::MatchResult;
 
 pub const ITEMS: [&str; 3] = ["Rematch", "Back to room", "Leave"];
+/// What a spectator can do next: no rematch (they did not play), the room's next match, or
+/// leave.
+pub const SPECTATOR_ITEMS: [&str; 2] = ["Keep watching", "Leave"];
+
+/// The menu of a player (`spectator` false) or a spectator.
+pub fn items(spectator: bool) -> &'static [&'static str] {
+    if spectator { &SPECTATOR_ITEMS } else { &ITEMS }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultsAction {
@@ -28,22 +36,25 @@ pub enum ResultsAction {
     Leave,
 }
 
-/// Handles a key: Up/Down choose, Enter selects, `r` rematch, Esc back to the room.
-pub fn handle(cursor: &mut usize, ev: KeyEvent) -> ResultsAction {
-    if ev.kind == crate::keys::KeyKind::Press
+/// Handles a key: Up/Down choose, Enter selects, `r` rematch, Esc back to the room. A
+/// `spectator` is offered no rematch: "Keep watching" is the room.
+pub fn handle(cursor: &mut usize, ev: KeyEvent, spectator: bool) -> ResultsAction {
+    if !spectator
+        && ev.kind == crate::keys::KeyKind::Press
         && !ev.mods.ctrl
         && matches!(ev.key, crate::keys::Key::Char('r' | 'R'))
     {
         return ResultsAction::Rematch;
     }
+    let n = items(spectator).len();
     match nav(ev) {
-        Some(Nav::Up | Nav::Left) => *cursor = wrap(*cursor, ITEMS.len(), false),
-        Some(Nav::Down | Nav::Right) => *cursor = wrap(*cursor, ITEMS.len(), true),
+        Some(Nav::Up | Nav::Left) => *cursor = wrap(*cursor, n, false),
+        Some(Nav::Down | Nav::Right) => *cursor = wrap(*cursor, n, true),
         Some(Nav::Back) => return ResultsAction::Room,
         Some(Nav::Select) => {
-            return match *cursor {
-                0 => ResultsAction::Rematch,
-                1 => ResultsAction::Room,
+            return match (spectator, *cursor) {
+                (false, 0) => ResultsAction::Rematch,
+                (false, 1) | (true, 0) => ResultsAction::Room,
                 _ => ResultsAction::Leave,
             };
         }
@@ -169,17 +180,31 @@ impl Widget for &ResultsView<'_> {
             }
             .render(area, buf);
         }
-        draw::menu(buf, inner, menu_y, ITEMS, self.cursor, theme);
+        let spectator = res.you.is_none();
+        let items = items(spectator);
+        draw::menu(
+            buf,
+            inner,
+            menu_y,
+            items.iter().copied(),
+            self.cursor,
+            theme,
+        );
         if !self.message.is_empty() {
             let area = Rect::new(
                 inner.x + 1,
-                menu_y + ITEMS.len() as u16,
+                menu_y + items.len() as u16,
                 inner.width.saturating_sub(2),
                 1,
             );
             draw::put_centered(buf, area, area.y, self.message, theme.accent());
         }
-        draw::hint(buf, inner, "Enter select   r rematch   Esc room", theme);
+        let hint = if spectator {
+            "Enter select   Esc room"
+        } else {
+            "Enter select   r rematch   Esc room"
+        };
+        draw::hint(buf, inner, hint, theme);
     }
 }
 

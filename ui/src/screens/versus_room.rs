@@ -17,15 +17,26 @@ pub struct QueueView<'a> {
     pub rating: Option<(i32, i32)>,
     /// The queue offers a match against a bot of this level.
     pub bot_offer: Option<u8>,
+    /// Everyone else waiting connects from the player's address (see [`SAME_ADDRESS`]).
+    pub same_address: bool,
     pub message: &'a str,
     pub theme: Theme,
 }
 
+/// Why nobody comes when everyone else waiting connects from the player's address.
+pub const SAME_ADDRESS: &str = "Everyone else waiting connects from your address, and ranked \
+                                never pairs one address: play them in a room instead.";
+
 impl Widget for &QueueView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 48, 14);
+        // Three more rows below the rest for the one-address hint.
+        let r = draw::centered(area, 48, if self.same_address { 18 } else { 14 });
         let inner = draw::frame(buf, r, theme, "QUICK MATCH", theme.dim());
+        if self.same_address {
+            let area = Rect::new(inner.x + 1, inner.y + 12, inner.width.saturating_sub(2), 3);
+            draw::wrapped(buf, area, area.y, SAME_ADDRESS, theme.bad());
+        }
         draw::put_centered(buf, inner, inner.y + 1, "Ranked 1v1 battle", theme.dim());
         draw::put_centered(
             buf,

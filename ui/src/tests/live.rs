@@ -448,6 +448,23 @@ fn a_watched_game_whose_player_dropped_says_so_not_game_over() {
             .any(|l| l.contains("└") && l.contains("reconnecting...")),
         "the board's frame says it too:\n{s}"
     );
+    // The player comes back and resumes it: it moves again, and no longer says
+    // "reconnecting...", on the board's frame either.
+    a.deliver(Response::LiveFrame(Box::new(frame(1, "zoe", 4, 4_400))), 35);
+    let s = screen(&a);
+    assert!(
+        !s.contains("reconnecting") && !s.contains("game over"),
+        "{s}"
+    );
+    assert!(s.contains("WATCHING: zoe"), "{s}");
+    // Parked again and never taken back: it ended, it no longer waits.
+    a.deliver(Response::LiveParked { id: 1 }, 36);
+    a.deliver(Response::LiveEnded { id: 1 }, 37);
+    let s = screen(&a);
+    assert!(
+        s.contains("(game over)") && !s.contains("reconnecting"),
+        "{s}"
+    );
     // Watching another game after it: that one is not said to be parked when it ends.
     press(&mut a, Key::Esc, 40);
     a.deliver(Response::Live(vec![solo(2, "yan", 500)]), 50);

@@ -38,6 +38,7 @@ mod text_policy;
 mod unranked_note;
 mod unreachable;
 mod versus;
+mod versus_out;
 mod versus_screens;
 mod wide_names;
 

@@ -101,8 +101,13 @@ fn a_parked_and_resumed_game_is_the_game_paused_as_long() {
     assert!(back.parked_offered() && !back.in_game());
 
     // Enter: the game is back, paused, the pause menu open; its clock has not moved.
+    assert_eq!(back.resumed_game(), None, "not answered yet");
     press(&mut back, Key::Enter, 2_000);
     assert!(!back.parked_offered());
+    // The front end is told which game is the resumed one (its watchers stay on it).
+    let live = back.live_game().map(|(no, _)| no);
+    assert!(live.is_some());
+    assert_eq!(back.resumed_game(), live);
     assert!(back.game_paused());
     let s = screen(&back);
     assert!(s.contains("PAUSED"), "{s}");
@@ -147,6 +152,7 @@ fn esc_discards_the_parked_game() {
     assert!(text(&back, 80, 24).contains("Your 40 Lines game from 0:01 ago"));
     press(&mut back, Key::Esc, 500);
     assert!(!back.parked_offered());
+    assert_eq!(back.resumed_game(), None, "discarded: nothing resumed");
     assert!(back.game().is_none() && !back.in_game());
     assert!(back.take_finished_game().is_none(), "discarded, not stored");
     let s = screen(&back);

@@ -224,6 +224,7 @@ fn queued() -> App {
         Response::Queued {
             rating: 1500,
             range: 100,
+            same_address: false,
         },
         1200,
     );

@@ -98,26 +98,39 @@ impl Room {
             .is_some_and(|l| !l.over && l.index_of(id).is_some());
         if in_match {
             self.seats[i].connected = false;
+            // A player already out (knocked out, forfeited) who leaves takes nothing from
+            // the others: the match goes on, and their place stands.
+            let mut out = false;
             if let Some(live) = self.live.as_mut()
                 && let Some(p) = live.index_of(id)
             {
+                out = !live.router.is_alive(p);
                 let player = &mut live.players[p];
-                player.forfeited = true;
                 player.disconnected = disconnected;
-                live.router.knock_out(p);
-                live.dirty = true;
-                live.everyone = true;
+                player.left = true;
+                if !out {
+                    player.forfeited = true;
+                    live.router.knock_out(p);
+                    live.dirty = true;
+                    live.everyone = true;
+                }
                 if disconnected && let Some(account) = &member.account {
-                    self.hub.note_dropped(account.id, &self.code);
+                    self.hub.note_dropped(account.id, &self.code, out);
                 }
             }
             if !disconnected {
-                member.send(Response::RoomClosed {
-                    message: format!(
+                let message = if out {
+                    format!(
+                        "You left room {}: the match goes on without you.",
+                        self.code
+                    )
+                } else {
+                    format!(
                         "You left the match in room {}: it counts as a loss.",
                         self.code
-                    ),
-                });
+                    )
+                };
+                member.send(Response::RoomClosed { message });
             }
             if self.live.as_ref().is_some_and(|l| l.router.is_over()) {
                 self.end_match(now);

@@ -43,6 +43,7 @@ impl Room {
                     progress: Progress::default(),
                     forfeited: false,
                     disconnected: false,
+                    left: false,
                     changed: false,
                     replay: None,
                     target: None,

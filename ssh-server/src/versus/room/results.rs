@@ -113,9 +113,15 @@ impl Room {
                 && let Some(account) = &pl.member.account
             {
                 let place = live.router.place(p).unwrap_or(n as u8);
+                // Out of it before leaving (knocked out), it was no early leave.
+                let early = if pl.forfeited {
+                    " (left early: a loss)"
+                } else {
+                    ""
+                };
                 let mut message = format!(
                     "Your match in room {code} ended while you were away: {winner} won; you \
-                     placed {place} of {n} (left early: a loss)."
+                     placed {place} of {n}{early}."
                 );
                 if let Some((b, a)) = pl.rating {
                     message.push_str(&format!(" Rating {:.0} -> {:.0}.", b.rating, a.rating));
@@ -130,7 +136,7 @@ impl Room {
             ranked,
         };
         for (p, pl) in live.players.iter().enumerate() {
-            if !pl.disconnected {
+            if !pl.left {
                 pl.member.send(Response::MatchOver(result(Some(p))));
             }
         }

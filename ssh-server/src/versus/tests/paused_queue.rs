@@ -131,3 +131,53 @@ async fn a_bot_match_is_offered_after_the_wait_and_again_a_wait_after_a_decline(
     // Declining starts no bot.
     assert_eq!(shared.hub().bots.active(), 0);
 }
+
+/// The latest `same_address` word `c` was told since the last look.
+fn latest_same_address(c: &mut Client) -> Option<bool> {
+    c.drain().into_iter().rev().find_map(|r| match r {
+        Response::Queued { same_address, .. } => Some(same_address),
+        _ => None,
+    })
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_kept_waiting_only_by_the_one_address_rule_is_told_after_a_while() {
+    use crate::versus::queue::SAME_ADDRESS_HINT_AFTER;
+    let shared = SharedVersus::default();
+    let mut main = Client::connected_from(&shared, "main", Some(1), "203.0.113.5");
+    let mut alt = Client::connected_from(&shared, "alt", Some(2), "203.0.113.5");
+    main.send(Request::QuickMatch);
+    let told = main
+        .wait(|r| match r {
+            Response::Queued { same_address, .. } => Some(same_address),
+            _ => None,
+        })
+        .await;
+    assert!(!told, "just queued");
+    // Alone: nobody is kept from main, nothing to say however long.
+    sleep(TICK / 2 + SAME_ADDRESS_HINT_AFTER + 2 * TICK).await;
+    assert_eq!(latest_same_address(&mut main), Some(false));
+    alt.send(Request::QuickMatch);
+    alt.wait(|r| matches!(r, Response::Queued { .. }).then_some(()))
+        .await;
+    // main has waited past the hint's time: told at the next tick. alt, just queued, only
+    // after its own wait.
+    sleep(TICK).await;
+    assert_eq!(latest_same_address(&mut main), Some(true));
+    assert_eq!(latest_same_address(&mut alt), Some(false));
+    sleep(SAME_ADDRESS_HINT_AFTER - 2 * TICK).await;
+    assert_eq!(latest_same_address(&mut alt), Some(false), "not yet");
+    sleep(2 * TICK).await;
+    assert_eq!(latest_same_address(&mut alt), Some(true));
+    // Someone from elsewhere queues: paired with main, the longest waiting; alt, alone again,
+    // is no longer told of an address.
+    let mut other = Client::connected_from(&shared, "other", Some(3), "198.51.100.20");
+    other.send(Request::QuickMatch);
+    for c in [&mut other, &mut main] {
+        c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
+            .await;
+    }
+    alt.drain();
+    sleep(TICK).await;
+    assert_eq!(latest_same_address(&mut alt), Some(false));
+}

@@ -43,6 +43,7 @@ impl Versus {
             View::Queue => QueueView {
                 waited_ms: self.queue.map_or(0, |q| now.saturating_sub(q.since)),
                 rating: self.queue.and_then(|q| q.rating),
+                same_address: self.queue.is_some_and(|q| q.same_address),
                 bot_offer: self.bot_offer,
                 message,
                 theme,

@@ -66,6 +66,7 @@ impl Versus {
                         self.queue = Some(Queue {
                             since: now,
                             rating: None,
+                            same_address: false,
                         });
                         self.bot_offer = None;
                         self.queue_secs = 0;
@@ -298,7 +299,8 @@ impl Versus {
             // Keys still being hammered from the game do not choose anything here.
             return Outcome::Ignored;
         }
-        match versus_results::handle(&mut self.results_cursor, ev) {
+        let spectator = self.result.as_ref().is_some_and(|r| r.you.is_none());
+        match versus_results::handle(&mut self.results_cursor, ev, spectator) {
             versus_results::ResultsAction::None => Outcome::Ignored,
             versus_results::ResultsAction::Moved => Outcome::Changed,
             versus_results::ResultsAction::Rematch => {
@@ -361,6 +363,18 @@ impl Versus {
             }
         }
         if s.is_over() {
+            // Out of the match (knocked out, forfeited, finished) while the others play on:
+            // the player watches the rest, and may leave at any time: Esc, or q when it is
+            // no game key of theirs (the others play on; the room says so).
+            let leave = press
+                && plain
+                && (ev.key == Key::Esc
+                    || (matches!(ev.key, Key::Char('q' | 'Q')) && keys.lookup(ev.key).is_none()));
+            if leave {
+                self.send(Request::LeaveRoom, ctx.requests);
+                self.left(None);
+                return Outcome::Changed;
+            }
             return Outcome::changed(s.tick(now, keys));
         }
         if press && ev.key == Key::Esc {

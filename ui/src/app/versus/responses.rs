@@ -47,11 +47,16 @@ impl Versus {
                 }
                 self.bot_offer = Some(level);
             }
-            Response::Queued { rating, range } => {
+            Response::Queued {
+                rating,
+                range,
+                same_address,
+            } => {
                 let since = self.queue.map_or(now, |q| q.since);
                 self.queue = Some(Queue {
                     since,
                     rating: Some((rating, range)),
+                    same_address,
                 });
                 if here && self.view != View::Match {
                     self.view = View::Queue;
