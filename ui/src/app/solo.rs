@@ -297,6 +297,7 @@ impl Solo {
             pause_cursor: self.pause_cursor,
             leave: self.leave,
             notice: view.notice,
+            kept: !matches!(view.online, OnlineNote::Guest | OnlineNote::Unreachable),
         }
         .render(area, buf);
         if view.settings.show_fps {

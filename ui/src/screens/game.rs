@@ -187,6 +187,9 @@ pub struct GameView<'a> {
     pub leave: Option<super::leave::LeaveTo>,
     /// A short message shown in place of the footer for a moment ("Snapshot saved").
     pub notice: Option<&'a str>,
+    /// The player's games are stored (not a guest's, nor an unreachable account's): what the
+    /// leave question says of a game ended early.
+    pub kept: bool,
 }
 
 impl Widget for &GameView<'_> {
@@ -399,7 +402,7 @@ impl GameView<'_> {
         let s = self.session;
         if let Some(to) = self.leave.filter(|_| s.is_paused()) {
             let stores = super::leave::stores(s.game().mode().kind);
-            super::leave::draw(buf, cells, to, stores, theme);
+            super::leave::draw(buf, cells, to, stores, self.kept, theme);
         } else if s.is_paused() {
             let unranked = s.pause_unranks() && s.game().paused();
             let retry = super::retry::hint(&self.settings.keys, "retries")
