@@ -123,7 +123,7 @@ const WELCOME: [&str; 24] = [
     "           │                                                        │",
     "           │  Name       jdoe_                                      │",
     "           │                                                        │",
-    "           │  Looks good: press Enter                               │",
+    "           │  Press Enter to register it, if no one has it yet      │",
     "           │                                                        │",
     "           │                                                        │",
     "           │                                                        │",
