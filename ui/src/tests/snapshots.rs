@@ -217,7 +217,7 @@ fn del_on_start_from_asks_to_delete_and_a_list_without_it_goes_back_to_empty() {
     let mut a = app();
     custom_options(&mut a);
     a.deliver(
-        Response::Snapshots(vec![entry(9, "Ultra 0:09.9 1 lines", &snap)]),
+        Response::Snapshots(vec![entry(9, "Ultra 0:09.9 1 line", &snap)]),
         0,
     );
     press(&mut a, Key::Up, 0);
