@@ -26,6 +26,22 @@ fn right_of_stats(a: &App) -> Vec<String> {
         .collect()
 }
 
+/// Every cell of a `w` x `h` frame but those of the question's place beside the board
+/// (`screens::game::question_area`), row by row.
+fn beyond_question(a: &App, w: u16, h: u16) -> Vec<String> {
+    let area = ratatui::layout::Rect::new(0, 0, w, h);
+    let question = crate::screens::game::question_area(area, a.settings());
+    let buf = draw(a, w, h);
+    (0..h)
+        .map(|y| {
+            (0..w)
+                .filter(|&x| !question.contains(ratatui::layout::Position { x, y }))
+                .filter_map(|x| buf.cell((x, y)).map(|c| c.symbol().to_owned()))
+                .collect()
+        })
+        .collect()
+}
+
 /// Holds the question `twin` does not have open on `a` for 3 s of front-end time and checks
 /// every 250 ms that `a`'s game runs as `twin`'s does and that its board and queue are drawn
 /// as `twin`'s are, `title` on screen beside them. Under "PAUSE?" a game key plays (both get
@@ -45,6 +61,15 @@ fn runs_in_view(mut a: App, mut twin: App, from: u64, title: &str) {
         assert_eq!(state(&a), state(&twin), "at {t}");
         assert_eq!(board_rows(&a), board_rows(&twin), "the board at {t}:\n{s}");
         assert_eq!(right_of_stats(&a), right_of_stats(&twin), "at {t}:\n{s}");
+        if step % 4 == 0 {
+            for (w, h) in [(200, 60), (120, 40), (60, 24)] {
+                assert_eq!(
+                    beyond_question(&a, w, h),
+                    beyond_question(&twin, w, h),
+                    "{w}x{h}"
+                );
+            }
+        }
     }
     let end = state(&a);
     assert!(end.0 >= start.0 + 3_000, "the clock ran behind {title}");
