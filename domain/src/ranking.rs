@@ -137,7 +137,7 @@ pub fn eligible(
     if !replay.tuning.is_default() {
         return Err(Unranked::Tuned);
     }
-    if replay.mode != kind.mode() {
+    if replay.mode != kind.preset_at(replay.version) {
         return Err(Unranked::NotThePreset(kind.id()));
     }
     let (reason, won) = outcome.ok_or(Unranked::Unfinished)?;
@@ -332,6 +332,25 @@ mod tests {
             1,
         )
         .replay()
+    }
+
+    /// 40 lines' preset is the one of the replay's ruleset version: before version 3 its level
+    /// rose with the lines; from version 3 a game whose level rises is no preset game.
+    #[test]
+    fn forty_lines_ranks_against_the_preset_of_its_version() {
+        let s = something();
+        let goal = Some((EndReason::Limit(minotty_engine::Stat::Lines), true));
+        let mut rising = replay(Mode::sprint());
+        rising.mode.level_increase = true;
+        assert_eq!(
+            eligible(&rising, &s, goal),
+            Err(Unranked::NotThePreset(ModeKind::Sprint.id()))
+        );
+        rising.version = 2;
+        assert!(eligible(&rising, &s, goal).is_ok());
+        let mut fixed = replay(Mode::sprint());
+        fixed.version = 2;
+        assert!(eligible(&fixed, &s, goal).is_err());
     }
 
     #[test]

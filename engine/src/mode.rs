@@ -26,6 +26,23 @@ impl ModeKind {
     }
 }
 
+/// The ruleset version from which 40 lines keeps its start level (before it, the level rose
+/// every 10 lines as in marathon).
+pub const SPRINT_FIXED_LEVEL_FROM: u16 = 3;
+
+impl ModeKind {
+    /// The preset mode of this kind as it was when ruleset version `version` was current: a
+    /// replay recorded then plays (and ranks) as the preset it was. Only 40 lines changed:
+    /// under versions 1 and 2 its level rose with the lines.
+    pub fn preset_at(self, version: u16) -> Mode {
+        let mut mode = self.mode();
+        if self == ModeKind::Sprint && version < SPRINT_FIXED_LEVEL_FROM {
+            mode.level_increase = true;
+        }
+        mode
+    }
+}
+
 /// How fast pieces fall.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -103,9 +120,15 @@ impl Mode {
         self
     }
 
-    /// 40 lines as fast as possible.
+    /// 40 lines as fast as possible, at the start level throughout (the level does not rise
+    /// with the lines, as in the guideline's and tetrs's sprint; see
+    /// [`ModeKind::preset_at`] for the replays of before).
     pub fn sprint() -> Mode {
-        Mode::base(ModeKind::Sprint).with_goal(Stat::Lines, 40)
+        Mode {
+            level_increase: false,
+            ..Mode::base(ModeKind::Sprint)
+        }
+        .with_goal(Stat::Lines, 40)
     }
 
     /// 150 lines from level 0 with rising speed.

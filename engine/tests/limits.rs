@@ -214,7 +214,12 @@ fn format_one_replays_without_a_pause_read_as_before() {
     // A short 40-lines game (seed 11, a hard drop pressed at 300 ms and released at 350 ms,
     // recorded up to 400 ms) as the format-1 writer wrote it before the pause marker existed.
     // Version 1 of `standard`, as it was then (a newer version would deal other pieces).
-    let mut game = Game::of_version(sprint(), 11, 1).expect("version 1 plays");
+    // Its 40 lines raised the level with the lines then (`ModeKind::preset_at`).
+    let config = GameConfig {
+        mode: minotty_engine::ModeKind::Sprint.preset_at(1),
+        ..GameConfig::default()
+    };
+    let mut game = Game::of_version(config, 11, 1).expect("version 1 plays");
     game.update(300, Some(Input::Press(Button::HardDrop)));
     game.update(350, Some(Input::Release(Button::HardDrop)));
     game.update(400, None);

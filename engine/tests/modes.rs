@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use minotty_engine::board::{HEIGHT, WIDTH};
 use minotty_engine::{
-    Board, Button, Cell, EndReason, EventKind, Game, Mode, Piece, Rotation, Stat,
+    Board, Button, Cell, EndReason, EventKind, Game, Mode, ModeKind, Piece, Rotation, Stat,
 };
 
 fn game_over(sim: &Sim) -> Option<(EndReason, bool)> {
@@ -291,6 +291,31 @@ fn combo_mode_ends_on_a_lock_that_clears_nothing() {
             won: false
         }));
     assert_eq!(game_over(&sim), Some((EndReason::ComboBroken, false)));
+}
+
+/// 40 lines keeps its start level (and its gravity) whatever the lines; its preset under
+/// ruleset versions 1 and 2 raised the level every 10 lines, and a replay of then plays so.
+#[test]
+fn forty_lines_keeps_its_level_from_version_3_and_rose_before() {
+    let mut sim = Sim::new(Mode::sprint(), 3);
+    sim.at(0);
+    singles(&mut sim, 25);
+    assert_eq!(sim.game.level(), 0);
+    assert!(
+        !sim.log
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::LevelUp { .. }))
+    );
+    assert_eq!(ModeKind::Sprint.preset_at(3), Mode::sprint());
+    let before = ModeKind::Sprint.preset_at(2);
+    assert!(before.level_increase && before != Mode::sprint());
+    let mut sim = Sim::new(before, 3);
+    sim.at(0);
+    singles(&mut sim, 25);
+    assert_eq!(sim.game.level(), 2);
+    for kind in ModeKind::ALL.into_iter().filter(|&k| k != ModeKind::Sprint) {
+        assert_eq!(kind.preset_at(1), kind.mode(), "{kind:?}");
+    }
 }
 
 #[test]

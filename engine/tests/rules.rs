@@ -362,7 +362,7 @@ fn gravity_by_level() {
 
 #[test]
 fn level_rises_every_ten_lines() {
-    let mut sim = Sim::new(Mode::sprint(), 3);
+    let mut sim = Sim::new(Mode::marathon(), 3);
     sim.at(0);
     for n in 1..=25 {
         let ev = sim.single();

@@ -3,7 +3,7 @@
 //! variant must keep encoding to exactly these bytes (and decode back to the same value).
 
 use minotty_engine::versus::MatchKind;
-use minotty_engine::{Game, GameConfig, Mode, Replay};
+use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay};
 use minotty_protocol::{
     BoardSnapshot, MatchResult, MatchStart, OpenRoomEntry, OpponentView, Progress, Report,
     ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
@@ -40,9 +40,14 @@ fn progress() -> Progress {
 }
 
 /// A fresh sprint game's replay under version 2 of `standard` (the version the pin was taken
-/// at: the wire form is pinned, not which version new games play).
+/// at: the wire form is pinned, not which version new games play), its mode 40 lines' preset
+/// of then (whose level rose).
 fn replay() -> Replay {
-    Game::of_version(GameConfig::default(), 1234, 2)
+    let config = GameConfig {
+        mode: ModeKind::Sprint.preset_at(2),
+        ..GameConfig::default()
+    };
+    Game::of_version(config, 1234, 2)
         .expect("version 2 plays")
         .replay()
 }

@@ -11,6 +11,7 @@ use minotty_domain::{Period, UnixMs, has_board, home_ruleset};
 use minotty_engine::{ModeKind, RulesetId, Stats};
 
 use crate::figures;
+use crate::text::plural;
 use minotty_protocol::{BoardId, BoardPeriod, LeaderboardPage, RecentGame};
 
 /// The store's period of a UI period.
@@ -88,13 +89,15 @@ pub fn result(mode: ModeKind, f: Figures) -> String {
     match mode {
         ModeKind::Sprint => time(f.time_ms),
         ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => thousands(f.score),
-        ModeKind::Master => format!("{} lines {}", f.lines, time(f.time_ms)),
-        ModeKind::Cheese => format!("{} pieces", f.pieces),
+        ModeKind::Master | ModeKind::Custom => {
+            let lines = plural(f.lines, "line", "lines");
+            format!("{} {lines} {}", f.lines, time(f.time_ms))
+        }
+        ModeKind::Cheese => format!("{} {}", f.pieces, plural(f.pieces, "piece", "pieces")),
         ModeKind::Combo => format!("{} combo", f.max_combo),
         // A descent game's score is its gems.
         ModeKind::Descent if f.score == 1 => "1 gem".to_owned(),
         ModeKind::Descent => format!("{} gems", thousands(f.score)),
-        ModeKind::Custom => format!("{} lines {}", f.lines, time(f.time_ms)),
         // The level of a puzzle game is the stage it reached.
         ModeKind::Puzzle => format!("stage {}", f.level),
     }

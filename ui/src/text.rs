@@ -19,6 +19,11 @@ pub fn sanitize(s: &str) -> String {
     sanitize_display(s, MAX_NAME_CHARS)
 }
 
+/// `one` when `n` is 1, else `many`: "1 line", "0 lines", "2 lines".
+pub fn plural(n: impl Into<u64>, one: &'static str, many: &'static str) -> &'static str {
+    if n.into() == 1 { one } else { many }
+}
+
 /// A string of at most `N` bytes that lives on the stack. Writing past the capacity truncates
 /// at a character boundary instead of failing, which is what a fixed-width display wants.
 #[derive(Clone, Copy)]

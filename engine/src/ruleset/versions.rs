@@ -19,6 +19,9 @@
 //!   tap of a direction moves it once, a soft drop steps it, a sonic or hard drop drops it;
 //!   a direction held through the delay keeps charging DAS (as before). Version 2 and
 //!   earlier ignored every such press but a direction's ([`Legacy::presses_lost_in_delays`]).
+//!   With it, 40 lines keeps its start level (`Mode::sprint`); its preset under versions 1
+//!   and 2 raised the level every 10 lines (`ModeKind::preset_at`: a mode is part of its
+//!   replay, so those replays play as recorded and rank against that preset).
 
 use super::{Ruleset, RulesetId};
 use crate::generator::{BagShuffle, Dealing};

@@ -213,9 +213,6 @@ impl App {
         let (solo, ctx) = self.split_solo();
         let changed = solo.tick(now, &ctx);
         self.dirty |= changed;
-        if self.solo.results_due() && !self.menus.quit_open() {
-            self.show_results();
-        }
         self.record_finished();
     }
 
@@ -232,11 +229,7 @@ impl App {
 
     fn screen_wakeup(&self) -> Option<u64> {
         match self.screen {
-            // The results are due but a dialog held them back: move on at once.
-            Screen::Game => {
-                self.solo
-                    .wakeup(self.now, self.menus.quit_open(), self.snapshot_wakeup())
-            }
+            Screen::Game => self.solo.wakeup(self.snapshot_wakeup()),
             Screen::Account => self.account_wakeup(),
             Screen::Versus => self.versus.wakeup(self.now),
             Screen::Live => self.live.wakeup(self.now),
@@ -334,7 +327,10 @@ impl App {
         }
         self.versus.draw_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
-        self.menus.draw_quit(area, buf, theme);
+        let quit_at = self
+            .solo
+            .quit_area(self.screen == Screen::Game, area, &self.settings);
+        self.menus.draw_quit(quit_at.unwrap_or(area), buf, theme);
     }
 
     /// Tells the App whether the terminal reports key releases. Without them, releases are
@@ -481,12 +477,6 @@ impl App {
     fn start(&mut self, setup: GameSetup, now: u64) {
         self.solo.start(setup, now, &self.settings, self.releases);
         self.screen = Screen::Game;
-        self.dirty = true;
-    }
-
-    fn show_results(&mut self) {
-        self.solo.open_results();
-        self.screen = Screen::Results;
         self.dirty = true;
     }
 

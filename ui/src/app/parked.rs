@@ -90,7 +90,8 @@ impl Offer {
             sfmt!(80; "Your {} game from {}:{:02} ago is waiting", kind, secs / 60, secs % 60);
         draw::put_centered(buf, inner, inner.y + 1, line.as_str(), theme.title());
         let stats = self.parked.game().stats();
-        let detail = sfmt!(80; "score {}, {} lines", stats.score, stats.lines);
+        let lines = crate::text::plural(stats.lines, "line", "lines");
+        let detail = sfmt!(80; "score {}, {} {}", stats.score, stats.lines, lines);
         draw::put_centered(buf, inner, inner.y + 3, detail.as_str(), theme.text());
         draw::hint(buf, inner, "Enter resume   Esc discard", theme);
     }

@@ -156,9 +156,10 @@ impl App {
 fn label(game: &Game) -> String {
     let stats = game.stats();
     format!(
-        "{} {} {} lines",
+        "{} {} {} {}",
         game.mode().kind.title(),
         clock(game.now()).as_str(),
-        stats.lines
+        stats.lines,
+        crate::text::plural(stats.lines, "line", "lines")
     )
 }

@@ -28,6 +28,10 @@ use crate::session::{GameSession, GameSetup};
 use crate::settings::Settings;
 use crate::theme::Theme;
 
+/// How long after the results open Enter is taken there: an Enter pressed twice to leave the
+/// final board (or held, or repeated) must not retry at once.
+pub(super) const RESULTS_GUARD_MS: u64 = 400;
+
 /// The solo game's own state.
 #[derive(Debug)]
 pub(super) struct Solo {
@@ -45,6 +49,8 @@ pub(super) struct Solo {
     /// "Leave this game?" is open over the pause menu (see `solo/leave.rs`).
     leave: Option<LeaveTo>,
     results_cursor: usize,
+    /// When the results opened (see [`RESULTS_GUARD_MS`]).
+    results_at: u64,
     /// Frames drawn on the game screen, for the FPS counter (`Settings::show_fps`).
     fps: FpsMeter,
     /// See [`crate::AppContext::idle_pause_ms`].
@@ -109,6 +115,7 @@ impl Solo {
             pause_cursor: 0,
             leave: None,
             results_cursor: 0,
+            results_at: 0,
             fps: FpsMeter::default(),
             idle_pause,
             last_key: 0,
@@ -167,14 +174,11 @@ impl Solo {
         self.last_key = now;
     }
 
-    /// The results open at their first entry (the App shows the results screen).
-    pub(super) fn open_results(&mut self) {
+    /// The results open at their first entry, `now` (the App shows the results screen); a
+    /// confirming key is taken only [`RESULTS_GUARD_MS`] later.
+    pub(super) fn open_results(&mut self, now: u64) {
         self.results_cursor = 0;
-    }
-
-    /// Whether the game's results are due.
-    pub(super) fn results_due(&self) -> bool {
-        self.session.as_ref().is_some_and(GameSession::results_due)
+        self.results_at = now;
     }
 
     /// Moves the game on screen on to `now`: it pauses itself when the terminal is too small
@@ -190,14 +194,11 @@ impl Solo {
         dirty
     }
 
-    /// When the game screen needs the App next: at once when the results are due (unless a
-    /// dialog holds them back), else the game's own next wakeup, the idle pause or `notice`
-    /// (when the snapshot notice goes).
-    pub(super) fn wakeup(&self, now: u64, dialog: bool, notice: Option<u64>) -> Option<u64> {
+    /// When the game screen needs the App next: the game's own next wakeup, the idle pause or
+    /// `notice` (when the snapshot notice goes). The final board stays until Enter: the
+    /// results never open by themselves.
+    pub(super) fn wakeup(&self, notice: Option<u64>) -> Option<u64> {
         let s = self.session.as_ref()?;
-        if s.results_due() {
-            return (!dialog).then_some(now);
-        }
         [s.next_wakeup(), self.idle_pause_due(), notice]
             .into_iter()
             .flatten()
@@ -296,6 +297,7 @@ impl Solo {
             pause_cursor: self.pause_cursor,
             leave: self.leave,
             notice: view.notice,
+            kept: !matches!(view.online, OnlineNote::Guest | OnlineNote::Unreachable),
         }
         .render(area, buf);
         if view.settings.show_fps {
@@ -304,6 +306,15 @@ impl Solo {
             let text = crate::text::sfmt!(16; "{} fps", rate);
             crate::draw::put_right(buf, area, area.y, text.as_str(), theme.dim());
         }
+    }
+
+    /// Where the quit question goes on an `area`-sized screen when the game screen shows
+    /// (`game`): beside the board while the game runs on behind it (a timed game a pause
+    /// would unrank), never over it; `None`: anywhere (the game stands still or is not shown).
+    pub(super) fn quit_area(&self, game: bool, area: Rect, settings: &Settings) -> Option<Rect> {
+        let s = self.session.as_ref().filter(|_| game)?;
+        let runs = !s.is_paused() && !s.is_over();
+        runs.then(|| crate::screens::game::question_area(area, settings))
     }
 
     /// The solo game being played now (never over, never versus), with its number.

@@ -410,11 +410,14 @@ fn draw_charts(buf: &mut Buffer, area: Rect, p: &Profile, board: usize, theme: T
         )
     };
     let history = p.charts.bests.get(board);
+    // A best holds until the next one: steps, not diagonals.
     let best: Vec<(f64, f64)> = history.map_or_else(Vec::new, |h| {
-        h.points
+        let points: Vec<(f64, f64)> = h
+            .points
             .iter()
             .map(|pt| (pt.at as f64, pt.value as f64))
-            .collect()
+            .collect();
+        crate::widgets::charts::steps(&points)
     });
     let span = history.map_or(0, |h| match (h.points.first(), h.points.last()) {
         (Some(a), Some(b)) => b.at - a.at,

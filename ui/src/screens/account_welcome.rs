@@ -27,7 +27,17 @@ pub struct Welcome {
     pub waiting: bool,
     /// The server's last refusal, cleaned.
     pub error: Option<String>,
+    /// The last refusal was the server refusing the name to register (taken, most often):
+    /// the screen says that Tab adds this key to the account if it is the player's own.
+    pub refused: bool,
 }
+
+/// Said under a valid name before Enter: whether it is free is known only once the server
+/// answers (there is no asking before), so nothing promises it is.
+pub const NAME_VALID: &str = "Press Enter to register it, if no one has it yet";
+
+/// Said under the server's refusal of a name.
+pub const NAME_REFUSED: &str = "Is that account yours? Tab adds this key to it.";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WelcomeAction {
@@ -62,6 +72,7 @@ impl Welcome {
             Key::Tab | Key::BackTab if plain => {
                 self.link = !self.link;
                 self.error = None;
+                self.refused = false;
                 self.focus = 0;
             }
             Key::Up | Key::Down if self.link => self.focus = 1 - self.focus.min(1),
@@ -71,6 +82,7 @@ impl Welcome {
                 }
                 self.waiting = true;
                 self.error = None;
+                self.refused = false;
                 return WelcomeAction::Register(self.name.clone());
             }
             Key::Enter if self.focus == 0 => self.focus = 1,
@@ -80,6 +92,7 @@ impl Welcome {
                 } else if !self.password.is_empty() {
                     self.waiting = true;
                     self.error = None;
+                    self.refused = false;
                     return WelcomeAction::Link {
                         name: self.link_name.clone(),
                         password: self.password.clone(),
@@ -96,14 +109,24 @@ impl Welcome {
                     return WelcomeAction::None;
                 }
                 self.error = None;
+                self.refused = false;
             }
         }
         WelcomeAction::Changed
     }
 
+    /// The server refused the name to register (`message`: why, e.g. "that name is taken"):
+    /// show why, that Tab links an existing account, and let the player edit again.
+    pub fn register_refused(&mut self, message: String) {
+        let register = !self.link;
+        self.failed(message);
+        self.refused = register;
+    }
+
     /// The server refused: show why and let the player edit again.
     pub fn failed(&mut self, message: String) {
         self.waiting = false;
+        self.refused = false;
         self.error = Some(message);
         if self.link {
             self.password.clear();
@@ -174,12 +197,15 @@ impl Widget for &WelcomeView<'_> {
                 (Some(e), _) => (e.as_str(), theme.bad()),
                 _ if s.waiting => ("Registering...", theme.dim()),
                 (None, Some(problem)) => (problem, theme.bad()),
-                (None, None) => ("Looks good: press Enter", theme.good()),
+                (None, None) => (NAME_VALID, theme.good()),
             }
         };
         let msg_y = y + if s.link { 3 } else { 2 };
         let msg_area = Rect::new(body.x, msg_y, body.width, 3).intersection(body);
-        draw::wrapped(buf, msg_area, msg_y, message, style);
+        let used = draw::wrapped(buf, msg_area, msg_y, message, style);
+        if s.refused && !s.link && s.error.is_some() {
+            draw::wrapped(buf, msg_area, msg_y + used, NAME_REFUSED, theme.text());
+        }
         let (first, second) = if s.link {
             (
                 "Enter sign in   Up/Down field   Tab new name",

@@ -481,6 +481,10 @@ impl CustomOptions {
                 sfmt!(32; "{}", if self.level_increase { "on" } else { "off" }),
                 !self.level_increase,
             ),
+            // No limit of its own: a snapshot's game keeps its mode's goal (`custom_setup`).
+            Opt::Limit if self.limit == LimitKind::None && self.start_from.is_some() => {
+                (sfmt!(32; "snapshot's"), false)
+            }
             Opt::Limit => (sfmt!(32; "{}", self.limit.label()), false),
             Opt::LimitValue => (
                 match self.limit {

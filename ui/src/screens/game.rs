@@ -1,5 +1,8 @@
 //! The game screen: hold, stats and action text on the left, the board, the next queue on the
-//! right; the countdown, "GO!", the final board and the pause menu drawn over the board.
+//! right; the countdown, "GO!", the final board and the pause menu drawn over the board. A
+//! question asked while the game runs on ("PAUSE?" in a timed game, the quit question there)
+//! is drawn beside the board, in [`question_area`], never over it: a dialog covers the board
+//! only when the game behind it stands still.
 
 use minotty_engine::{EndReason, Game};
 use ratatui::buffer::Buffer;
@@ -71,6 +74,25 @@ pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize) -> Scale {
             w <= area.width && h <= area.height
         })
         .unwrap_or(Scale::ONE)
+}
+
+/// Where a question asked while the game runs goes on an `area`-sized screen: the left
+/// column's rows under the stats (the action text's and those below it) down to the footer,
+/// beside the board.
+pub fn question_area(area: Rect, settings: &Settings) -> Rect {
+    let theme = Theme::new(settings);
+    let scale = pick_scale(area, theme, settings.board_size);
+    let n = side_times(area, theme, scale);
+    let (width, height) = size_with(theme, scale, n);
+    let r = draw::centered(area, width, height);
+    let top = stats_top(r.y, n) + 1 + STATS_ROWS * n.min(2);
+    let bottom = (r.y + height).saturating_sub(1);
+    Rect::new(r.x, top, left_w(n), bottom.saturating_sub(top)).intersection(area)
+}
+
+/// The first row of the stats, under the hold box (`n` times 1x) of a screen starting at `y0`.
+fn stats_top(y0: u16, n: u16) -> u16 {
+    y0 + 2 + HoldView::height(n)
 }
 
 /// What a key did on the game screen.
@@ -165,6 +187,9 @@ pub struct GameView<'a> {
     pub leave: Option<super::leave::LeaveTo>,
     /// A short message shown in place of the footer for a moment ("Snapshot saved").
     pub notice: Option<&'a str>,
+    /// The player's games are stored (not a guest's, nor an unreachable account's): what the
+    /// leave question says of a game ended early.
+    pub kept: bool,
 }
 
 impl Widget for &GameView<'_> {
@@ -205,8 +230,13 @@ impl Widget for &GameView<'_> {
         .draw(buf, r);
 
         let retry_footer;
+        let beside = question_area(area, self.settings);
+        let prompt = s.pause_prompt();
         let (footer, style) = if let Some(notice) = self.notice {
             (notice, theme.accent())
+        } else if prompt && !pause::prompt_fits(beside) {
+            // No room beside the board: the question takes the footer.
+            (pause::PROMPT_LINE, theme.accent())
         } else if hidden {
             // Paused: Esc resumes (the pause menu is open).
             ("Esc resume   Ctrl+C quit", theme.dim())
@@ -242,6 +272,10 @@ impl Widget for &GameView<'_> {
         }
 
         self.overlay(cells, buf, theme, t);
+        if prompt && pause::prompt_fits(beside) {
+            // The game runs on behind the question: it goes beside the board, never over it.
+            pause::draw_prompt(buf, beside, theme);
+        }
     }
 }
 
@@ -287,7 +321,7 @@ impl Playfield<'_> {
         let (x0, y0) = (r.x, r.y);
         let left = left_w(n);
         // Below the hold box: the stats, then the action text.
-        let stats_y = y0 + 2 + HoldView::height(n);
+        let stats_y = stats_top(y0, n);
         let step = n.min(2);
         let hold = HoldView {
             piece: game.hold_piece(),
@@ -368,15 +402,13 @@ impl GameView<'_> {
         let s = self.session;
         if let Some(to) = self.leave.filter(|_| s.is_paused()) {
             let stores = super::leave::stores(s.game().mode().kind);
-            super::leave::draw(buf, cells, to, stores, theme);
+            super::leave::draw(buf, cells, to, stores, self.kept, theme);
         } else if s.is_paused() {
             let unranked = s.pause_unranks() && s.game().paused();
             let retry = super::retry::hint(&self.settings.keys, "retries")
                 .filter(|_| super::retry::at_once(s.game().mode().kind));
             let retry = retry.as_ref().map(StackStr::as_str);
             pause::draw(buf, cells, self.pause_cursor, unranked, retry, theme);
-        } else if s.pause_prompt() {
-            pause::draw_prompt(buf, cells, theme);
         } else if let Some(n) = s.countdown() {
             big_digit(buf, cells, n, theme);
         } else if let Some((reason, won)) = s.game().outcome() {

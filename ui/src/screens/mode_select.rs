@@ -126,7 +126,8 @@ impl ModeSelect {
 
     /// The custom game the options describe. Started from a snapshot, it plays under the
     /// snapshot's ruleset and tuning (the game it came from), with this screen's handling,
-    /// preview and limit.
+    /// preview and limit; with no limit chosen, the goal of the mode it was taken in carries
+    /// over (a 40 lines snapshot still ends at 40 lines, counting those it had cleared).
     pub fn custom_setup(&self, settings: &Settings) -> GameSetup {
         let c = &self.custom;
         let mut setup = GameSetup {
@@ -141,6 +142,9 @@ impl ModeSelect {
             setup.ruleset = entry.snapshot.ruleset();
             setup.tuning = entry.snapshot.tuning();
             setup.mode.start_board = StartBoard::Snapshot(entry.snapshot.clone());
+            if setup.mode.limits.is_empty() {
+                setup.mode.limits = entry.snapshot.mode().mode().limits;
+            }
         }
         setup
     }

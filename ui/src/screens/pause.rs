@@ -69,10 +69,30 @@ pub fn prompt_answer(ev: KeyEvent) -> Option<bool> {
 /// The lines of the pause confirmation, each at most 16 columns.
 pub const PROMPT: [&str; 3] = ["Pausing ends", "ranking for this", "game."];
 
-/// Draws the pause confirmation of a timed game in `area` (the board's cells).
+/// The pause confirmation's box: 16 columns inside, the lines, a blank row and the keys.
+const PROMPT_SIZE: (u16, u16) = (18, PROMPT.len() as u16 + 4);
+
+/// The pause confirmation in one line, where no box fits beside the board (the footer).
+pub const PROMPT_LINE: &str = "Pause? It ends ranking: y pause  n play";
+
+/// Whether the pause confirmation's box fits in `area`.
+pub fn prompt_fits(area: Rect) -> bool {
+    area.width >= PROMPT_SIZE.0 && area.height >= PROMPT_SIZE.1
+}
+
+/// Draws the pause confirmation of a timed game in `area`, beside the board
+/// (`screens::game::question_area`): the game runs on while it is asked, so it must not
+/// hide the board.
 pub fn draw_prompt(buf: &mut Buffer, area: Rect, theme: Theme) {
-    let size = (20, PROMPT.len() as u16 + 5);
-    question::draw(buf, area, size, "PAUSE?", &PROMPT, "y pause  n play", theme);
+    question::draw(
+        buf,
+        area,
+        PROMPT_SIZE,
+        "PAUSE?",
+        &PROMPT,
+        "y pause  n play",
+        theme,
+    );
 }
 
 /// Draws the pause menu in `area` (the board's cells); `unranked`: the pause took a timed

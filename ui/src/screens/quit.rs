@@ -40,18 +40,22 @@ pub fn handle(yes: &mut bool, ev: KeyEvent) -> QuitAction {
     QuitAction::Moved
 }
 
-/// Draws the dialog centred in `area`.
+/// Draws the dialog centred in `area`: 30 columns wide, or 18 where `area` is narrower (beside
+/// the board of a game that runs on behind the question, `screens::game::question_area`).
 pub fn draw(buf: &mut Buffer, area: Rect, yes: bool, theme: Theme) {
-    let inner = draw::dialog(buf, area, 30, 7, theme, "QUIT");
-    draw::put_centered(buf, inner, inner.y + 1, "Quit minotty?", theme.title());
+    let narrow = area.width < 30;
+    let (w, h, gap) = if narrow { (18, 6, "") } else { (30, 7, "    ") };
+    let inner = draw::dialog(buf, area, w, h, theme, "QUIT");
+    let title_y = inner.y + u16::from(!narrow);
+    draw::put_centered(buf, inner, title_y, "Quit minotty?", theme.title());
     let (q, s) = if yes {
         (theme.selected(), theme.text())
     } else {
         (theme.text(), theme.selected())
     };
-    let y = inner.y + 3;
-    let x = inner.x + inner.width.saturating_sub(20) / 2;
+    let y = title_y + 2;
+    let x = inner.x + inner.width.saturating_sub(16 + draw::width(gap)) / 2;
     let x = draw::put(buf, inner, x, y, "  Quit  ", q);
-    let x = draw::put(buf, inner, x, y, "    ", theme.text());
+    let x = draw::put(buf, inner, x, y, gap, theme.text());
     draw::put(buf, inner, x, y, "  Stay  ", s);
 }

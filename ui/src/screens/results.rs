@@ -11,7 +11,7 @@ use crate::draw;
 use crate::figures::{self, pps};
 use crate::keymap::Keymap;
 use crate::keys::{Key, KeyEvent};
-use crate::text::{StackStr, sfmt};
+use crate::text::{StackStr, plural, sfmt};
 use crate::theme::Theme;
 use crate::widgets::stats::{piece_counts_line, piece_letter};
 use minotty_protocol::GameRecorded;
@@ -155,7 +155,10 @@ impl Widget for &ResultsView<'_> {
             descent_rows = [
                 ("Time", sfmt!(24; "{}", figures::time(s.time).as_str())),
                 ("Gems", sfmt!(24; "{}", d.gems())),
-                ("Depth", sfmt!(24; "{} rows", d.depth())),
+                (
+                    "Depth",
+                    sfmt!(24; "{} {}", d.depth(), plural(d.depth(), "row", "rows")),
+                ),
                 ("Piece", sfmt!(24; "{}", piece_letter(d.piece()))),
             ];
             &descent_rows

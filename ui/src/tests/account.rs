@@ -94,7 +94,14 @@ fn welcome_prefills_the_ssh_user_name_and_validates_as_you_type() {
     let s = screen(&a);
     assert!(s.contains("WELCOME TO MINOTTY"), "{s}");
     assert!(s.contains("jdoe_"), "prefilled and focused:\n{s}");
-    assert!(s.contains("Looks good"), "{s}");
+    assert!(
+        s.contains("Press Enter to register it, if no one has it yet"),
+        "{s}"
+    );
+    assert!(
+        !s.contains("Looks good"),
+        "a name is not known to be free before Enter:\n{s}"
+    );
     backspaces(&mut a, 4);
     assert!(screen(&a).contains("Type a name"), "{}", screen(&a));
     typed(&mut a, "ab");
@@ -111,7 +118,7 @@ fn welcome_prefills_the_ssh_user_name_and_validates_as_you_type() {
     press(&mut a, Key::Backspace, 0);
     typed(&mut a, "_x");
     assert!(screen(&a).contains("abc_x_"));
-    assert!(screen(&a).contains("Looks good"));
+    assert!(screen(&a).contains("Press Enter to register it"));
     // Names are cut to 16 characters, typed or suggested.
     typed(&mut a, &"z".repeat(20));
     assert!(screen(&a).contains(&format!("abc_x{}", "z".repeat(11))));
@@ -174,8 +181,18 @@ fn a_refused_name_shows_why_and_can_be_edited() {
     let s = screen(&a);
     assert!(s.contains("The name ada is [31mtaken"), "{s}");
     assert!(!s.contains('\u{1b}'));
+    // Taken: the screen says how to add this key to that account, if it is the player's.
+    assert!(
+        s.contains("Is that account yours? Tab adds this key to it."),
+        "{s}"
+    );
+    assert!(!s.contains("register it"), "{s}");
     typed(&mut a, "2");
-    assert!(screen(&a).contains("ada2_") && !screen(&a).contains("taken"));
+    let s = screen(&a);
+    assert!(
+        s.contains("ada2_") && !s.contains("taken") && !s.contains("Tab adds"),
+        "{s}"
+    );
     press(&mut a, Key::Enter, 0);
     assert_eq!(
         a.take_requests(),

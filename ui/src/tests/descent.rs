@@ -304,6 +304,7 @@ fn gems_change_colour_on_screen_after_a_rotation() {
 fn the_results_show_gems_and_depth() {
     let (mut a, now) = unlocked_game();
     super::wakeups(&mut a, now + 190_000);
+    press(&mut a, Key::Enter, now + 190_000); // the final board waits for Enter
     let game = a.game().expect("the finished game");
     assert!(game.is_over());
     let gems = game.descent().expect("descent").gems();

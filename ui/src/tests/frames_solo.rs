@@ -93,6 +93,7 @@ fn a_40_lines_game_in_play_at_80x24() {
     assert_frame(&a, &SPRINT);
 }
 
+/// The question beside the board, not over it: the game runs on while it is asked.
 #[test]
 fn pausing_a_ranked_40_lines_game_asks_first_at_80x24() {
     let (mut a, now) = sprint_in_play();
@@ -122,7 +123,7 @@ const WELCOME: [&str; 24] = [
     "           │                                                        │",
     "           │  Name       jdoe_                                      │",
     "           │                                                        │",
-    "           │  Looks good: press Enter                               │",
+    "           │  Press Enter to register it, if no one has it yet      │",
     "           │                                                        │",
     "           │                                                        │",
     "           │                                                        │",
@@ -226,20 +227,20 @@ const PAUSE: [&str; 24] = [
     "                                │ · · · · · · · · · ·│ │   ▄█▀    │",
     "     I     0 LEVEL            0 │ · · · · · · · · · ·│ │          │",
     "     O     0 LINES         0/40 │ · · · · · · · · · ·│ │   █▄▄    │",
-    "     T     0 SCORE           36 │┌───── PAUSE? ─────┐│ │          │",
-    "     S     0 TIME        0:01.5 ││   Pausing ends   ││ │    ██    │",
-    "     Z     1 PIECES           1 ││ ranking for this ││ │          │",
-    "     J     0 PPS           5.00 ││      game.       ││ │   ▄▄█    │",
-    "     L     0                    ││                  ││ └──────────┘",
-    "                                ││ y pause  n play  ││",
-    "                                ││                  ││",
-    "                                │└──────────────────┘│",
+    "     T     0 SCORE           36 │ · · · · · · · · · ·│ │          │",
+    "     S     0 TIME        0:01.5 │ · · · · · · · · · ·│ │    ██    │",
+    "     Z     1 PIECES           1 │ · · · · · · · · · ·│ │          │",
+    "     J     0 PPS           5.00 │ · · · · · · · · · ·│ │   ▄▄█    │",
+    "     L     0                    │ · · · · · · · · · ·│ └──────────┘",
     "                                │ · · · · · · · · · ·│",
     "                                │ · · · · · · · · · ·│",
-    "                                │ · · · ·░░ · · · · ·│",
-    "                                │ · · ·░░░░░░ · · · ·│",
-    "                                │ · ·████ · · · · · ·│",
-    "                                │ · · ·████ · · · · ·│",
+    "             ┌──── PAUSE? ────┐ │ · · · · · · · · · ·│",
+    "             │  Pausing ends  │ │ · · · · · · · · · ·│",
+    "             │ranking for this│ │ · · · · · · · · · ·│",
+    "             │     game.      │ │ · · · ·░░ · · · · ·│",
+    "             │                │ │ · · ·░░░░░░ · · · ·│",
+    "             │y pause  n play │ │ · ·████ · · · · · ·│",
+    "             └────────────────┘ │ · · ·████ · · · · ·│",
     "                                └────────────────────┘",
     "              R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit",
 ];

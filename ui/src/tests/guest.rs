@@ -75,3 +75,32 @@ fn an_unreachable_account_is_told_to_try_again_not_to_connect_with_a_key() {
     assert!(s.contains("Your account could not be reached"), "{s}");
     assert!(!s.contains("Connect with an SSH key"), "{s}");
 }
+
+/// A guest's game is never stored: leaving a marathon early says it ends there, not that it
+/// "is stored as is" (which a player with an account is told).
+#[test]
+fn leaving_a_guests_marathon_early_does_not_say_it_is_stored() {
+    let leave = |mut a: App| {
+        a.play(minotty_engine::ModeKind::Marathon, 0);
+        a.tick(COUNTDOWN_MS);
+        let now = COUNTDOWN_MS;
+        tap(&mut a, Key::Up, now + 100);
+        press(&mut a, Key::Esc, now + 200);
+        for _ in 0..5 {
+            press(&mut a, Key::Down, now + 210);
+        }
+        press(&mut a, Key::Enter, now + 220); // Main menu
+        screen(&a)
+    };
+    let s = leave(app_as(Identity::Guest));
+    assert!(
+        s.contains("End this game") && s.contains("│  not stored.   │"),
+        "{s}"
+    );
+    assert!(!s.contains("stored as is"), "{s}");
+    let s = leave(registered());
+    assert!(
+        s.contains("End this game") && s.contains("stored as is."),
+        "{s}"
+    );
+}

@@ -100,6 +100,7 @@ fn a_paused_ultra_game_says_not_ranked_on_its_results() {
     press(&mut a, Key::Esc, now + 5_000); // resume
     let end = now + 5_000 - 100 + 180_000;
     wakeups(&mut a, end + 5_000);
+    press(&mut a, Key::Enter, end + 5_000); // the final board waits for Enter
     let s = screen(&a);
     assert!(s.contains("RESULTS: Ultra"), "{s}");
     assert!(s.contains("Paused: not ranked"), "{s}");
@@ -140,6 +141,7 @@ fn a_key_flood_ends_the_game_at_the_input_limit_and_says_why() {
     let finished = a.take_finished_game().expect("finished");
     assert_eq!(finished.reason, EndReason::InputLimit);
     wakeups(&mut a, now + 10_000);
+    press(&mut a, Key::Enter, now + 10_000); // the final board waits for Enter
     let s = screen(&a);
     let line = format!("Ended at {} inputs: not ranked", grouped(MAX_INPUTS));
     assert!(s.contains(&line), "{line} missing:\n{s}");

@@ -8,6 +8,7 @@ mod bot;
 mod charts;
 mod clock;
 mod descent;
+mod dialogs;
 mod doctor;
 mod farewell;
 mod finesse;

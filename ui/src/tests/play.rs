@@ -331,17 +331,19 @@ fn no_key_and_no_size_panics() {
 }
 
 #[test]
-fn results_held_back_by_the_quit_dialog_follow_it() {
+fn the_final_board_waits_for_enter_behind_the_quit_dialog_and_after_it() {
     let (mut a, now) = playing(ModeKind::Sprint);
     a.handle_key(ctrl('d'), now + 100);
     assert!(screen(&a).contains("FORFEIT"));
     a.handle_key(ctrl('c'), now + 200);
     a.tick(now + 5_000);
     assert!(screen(&a).contains("Quit minotty?"));
-    assert_eq!(a.next_wakeup(), None, "no busy wakeups behind the dialog");
     press(&mut a, Key::Esc, now + 5_100);
-    assert_eq!(a.next_wakeup(), Some(now + 5_100));
-    a.tick(now + 5_100);
+    wakeups(&mut a, now + 60_000);
+    let s = screen(&a);
+    assert!(s.contains("FORFEIT") && s.contains("Enter: results"), "{s}");
+    assert!(!s.contains("RESULTS"), "{s}");
+    press(&mut a, Key::Enter, now + 60_000);
     assert!(screen(&a).contains("RESULTS"), "{}", screen(&a));
     assert!(!a.in_game());
 }

@@ -1,4 +1,4 @@
-//! Small things a player notices: the game footer while paused.
+//! Small things a player notices: the game footer while paused, "1 line" (never "1 lines").
 
 use minotty_engine::ModeKind;
 
@@ -42,4 +42,27 @@ fn the_streamed_tv_names_the_servers_address() {
         let s = screen(&a);
         assert_eq!(s.lines().last().map(str::trim), Some(want), "{s}");
     }
+}
+
+/// One of a thing is never "1 lines": the leaderboard's results and the plural helper.
+#[test]
+fn one_line_one_piece_one_row_are_singular() {
+    use crate::boards::{Figures, result};
+    use crate::text::plural;
+    assert_eq!(plural(1u32, "line", "lines"), "line");
+    assert_eq!(plural(0u32, "line", "lines"), "lines");
+    assert_eq!(plural(2u64, "line", "lines"), "lines");
+    let f = |lines, pieces| Figures {
+        lines,
+        pieces,
+        time_ms: 61_000,
+        score: 0,
+        max_combo: 0,
+        level: 0,
+    };
+    assert!(result(ModeKind::Master, f(1, 0)).starts_with("1 line "));
+    assert!(result(ModeKind::Master, f(2, 0)).starts_with("2 lines "));
+    assert!(result(ModeKind::Custom, f(1, 0)).starts_with("1 line "));
+    assert_eq!(result(ModeKind::Cheese, f(0, 1)), "1 piece");
+    assert_eq!(result(ModeKind::Cheese, f(0, 12)), "12 pieces");
 }

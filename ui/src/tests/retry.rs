@@ -143,3 +143,32 @@ fn the_pause_menu_of_40_lines_tells_of_r() {
         ]
     );
 }
+
+/// A finished game's final board waits for Enter ("FINISHED! Enter: results" never moves on
+/// by itself), and the Enter that opened the results, pressed again at once, held or
+/// repeated, does not confirm their first entry, Retry; a later Enter does.
+#[test]
+fn the_final_board_waits_for_enter_and_a_late_enter_does_not_retry() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    tap(&mut a, Key::Up, now + 100);
+    a.handle_key(super::ctrl('d'), now + 200);
+    super::wakeups(&mut a, now + 60_000);
+    assert_eq!(a.next_wakeup(), None, "nothing is due on the final board");
+    let s = screen(&a);
+    assert!(
+        s.contains("Enter: results") && !s.contains("RESULTS"),
+        "{s}"
+    );
+    press(&mut a, Key::Enter, now + 60_000);
+    assert!(screen(&a).contains("RESULTS"), "{}", screen(&a));
+    // The same Enter again (a double press, a key repeat without release events).
+    for dt in [30, 120, 250, 390] {
+        press(&mut a, Key::Enter, now + 60_000 + dt);
+        let s = screen(&a);
+        assert!(s.contains("RESULTS"), "Enter at +{dt} ms retried:\n{s}");
+        assert_eq!(a.game().map(|g| g.stats().pieces), Some(1), "+{dt} ms");
+    }
+    press(&mut a, Key::Enter, now + 60_600);
+    assert!(!screen(&a).contains("RESULTS"), "{}", screen(&a));
+    assert_fresh_at(&a, 0);
+}

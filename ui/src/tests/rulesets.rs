@@ -241,6 +241,7 @@ fn the_results_name_the_ruleset() {
     a.tick(COUNTDOWN_MS);
     a.handle_key(ctrl('d'), COUNTDOWN_MS + 10);
     a.tick(COUNTDOWN_MS + 5_000);
+    press(&mut a, Key::Enter, COUNTDOWN_MS + 5_000); // the final board waits for Enter
     let s = rows(&a);
     assert!(
         s.iter()

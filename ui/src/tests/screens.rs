@@ -133,8 +133,7 @@ fn results_after_a_forfeited_game() {
     assert_eq!(finished.reason, EndReason::Forfeit);
     assert_eq!(finished.stats.pieces, 1);
     assert!(a.take_finished_game().is_none());
-    let wake = a.next_wakeup().expect("results wakeup");
-    a.tick(wake);
+    press(&mut a, Key::Enter, now + 300); // the final board waits for Enter
     let s = screen(&a);
     for part in [
         "RESULTS: 40 Lines",
@@ -149,7 +148,7 @@ fn results_after_a_forfeited_game() {
         assert!(s.contains(part), "{part} missing:\n{s}");
     }
     assert!(s.contains("Pieces per second"), "{s}");
-    press(&mut a, Key::Enter, wake + 10);
+    press(&mut a, Key::Enter, now + 1_300); // after the results' guard
     assert!(
         a.game().is_some_and(|g| g.stats().pieces == 0),
         "retry starts a new game"
@@ -349,8 +348,7 @@ fn locked_pieces_by_type_show_beside_the_stats_and_on_the_results() {
         press(&mut a, Key::Down, now + 200);
     }
     press(&mut a, Key::Enter, now + 200);
-    let wake = a.next_wakeup().expect("results wakeup");
-    a.tick(wake);
+    press(&mut a, Key::Enter, now + 300); // the final board waits for Enter
     for (w, h) in [(80, 24), (200, 60)] {
         let buf = draw(&a, w, h);
         let row = row_with(&buf, "I ").expect("counts row");

@@ -217,7 +217,7 @@ fn del_on_start_from_asks_to_delete_and_a_list_without_it_goes_back_to_empty() {
     let mut a = app();
     custom_options(&mut a);
     a.deliver(
-        Response::Snapshots(vec![entry(9, "Ultra 0:09.9 1 lines", &snap)]),
+        Response::Snapshots(vec![entry(9, "Ultra 0:09.9 1 line", &snap)]),
         0,
     );
     press(&mut a, Key::Up, 0);
@@ -234,4 +234,38 @@ fn del_on_start_from_asks_to_delete_and_a_list_without_it_goes_back_to_empty() {
     press(&mut a, Key::Enter, 0);
     let game = a.game().expect("custom game");
     assert!(matches!(game.mode().start_board, StartBoard::Empty));
+}
+
+/// A custom game from a 40 lines snapshot keeps 40 lines' goal (no limit chosen): it ends won
+/// at 40 lines, counting those cleared before the snapshot, as the game it came from would.
+#[test]
+fn custom_from_a_40_lines_snapshot_keeps_the_goal() {
+    let mut g = Game::new(
+        GameConfig {
+            mode: Mode::sprint(),
+            ..GameConfig::default()
+        },
+        31,
+    );
+    minotty_bots::autoplay(&mut g, 12, 200);
+    let snap = g.snapshot().expect("snapshot");
+    assert_eq!(snap.mode(), ModeKind::Sprint);
+    let mut a = app();
+    custom_options(&mut a);
+    a.deliver(
+        Response::Snapshots(vec![entry(3, "40 Lines 0:05.0 2 lines", &snap)]),
+        0,
+    );
+    press(&mut a, Key::Up, 0);
+    press(&mut a, Key::Right, 0);
+    let s = text(&a, 80, 24);
+    assert!(
+        s.contains("snapshot's"),
+        "the limit row says whose goal:\n{s}"
+    );
+    press(&mut a, Key::Enter, 100);
+    let game = a.game().expect("custom game");
+    assert_eq!(game.mode().kind, ModeKind::Custom);
+    assert_eq!(game.mode().limits, Mode::sprint().limits);
+    assert_eq!(game.stats().lines, snap.stats().lines);
 }

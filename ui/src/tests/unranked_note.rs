@@ -27,6 +27,7 @@ fn a_paused_timed_game_is_said_not_ranked_once() {
     press(&mut a, Key::Char('y'), now + 100);
     press(&mut a, Key::Esc, now + 5_000); // resume
     wakeups(&mut a, now + 5_000 + 185_000);
+    press(&mut a, Key::Enter, now + 5_000 + 185_000); // the final board waits for Enter
     a.deliver(recorded("not ranked: the game was paused"), now + 190_000);
     let s = screen(&a);
     assert!(s.contains("RESULTS: Ultra"), "{s}");

@@ -47,6 +47,23 @@ const ASCII_BARS: bar::Set = bar::Set {
     empty: " ",
 };
 
+/// A running value (a personal best) as the points of a step line: each value holds until the
+/// next one, so between two points the line goes across at the earlier value, then up or down
+/// to the later one (`(x1, y0)` between `(x0, y0)` and `(x1, y1)`), never straight between them
+/// (which would show values no best ever had).
+pub fn steps(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len() * 2);
+    for &(x, y) in points {
+        if let Some(&(_, before)) = out.last()
+            && before != y
+        {
+            out.push((x, before));
+        }
+        out.push((x, y));
+    }
+    out
+}
+
 /// One line of a chart: `(x, y)` points in x order.
 #[derive(Clone, Copy, Debug)]
 pub struct Series<'a> {
@@ -414,6 +431,58 @@ mod tests {
             from_zero: true,
             theme,
         }
+    }
+
+    #[test]
+    fn steps_go_across_then_up_or_down() {
+        assert_eq!(steps(&[]), []);
+        assert_eq!(steps(&[(1.0, 5.0)]), [(1.0, 5.0)]);
+        assert_eq!(
+            steps(&[(0.0, 30.0), (4.0, 20.0), (9.0, 10.0)]),
+            [
+                (0.0, 30.0),
+                (4.0, 30.0),
+                (4.0, 20.0),
+                (9.0, 20.0),
+                (9.0, 10.0)
+            ]
+        );
+    }
+
+    /// A best of 30 that held until a best of 10, drawn: the line runs across at 30 and down
+    /// at the later best's moment; no cell of it is between the two (a diagonal's).
+    #[test]
+    fn a_best_chart_draws_steps_not_diagonals() {
+        let points = steps(&[(0.0, 30.0), (10.0, 10.0)]);
+        let series = [Series {
+            label: "time",
+            points: &points,
+        }];
+        let mut v = view(&series, theme(Graphics::Ascii, ColorMode::Monochrome));
+        v.from_zero = false;
+        let out = draw(&v, 40, 12);
+        let text = out.join("\n");
+        let marks: Vec<(usize, usize)> = out
+            .iter()
+            .enumerate()
+            .skip(1)
+            .flat_map(|(y, row)| {
+                row.chars()
+                    .enumerate()
+                    .filter(|&(_, c)| c == '*')
+                    .map(move |(x, _)| (x, y))
+            })
+            .collect();
+        let top = marks.iter().map(|m| m.1).min().expect("drawn");
+        let bottom = marks.iter().map(|m| m.1).max().expect("drawn");
+        let left = marks.iter().map(|m| m.0).min().expect("drawn");
+        let right = marks.iter().map(|m| m.0).max().expect("drawn");
+        assert!(bottom > top + 3 && right > left + 10, "{text}");
+        for &(x, y) in &marks {
+            assert!(y == top || x == right, "({x}, {y}) off the steps:\n{text}");
+        }
+        assert!(marks.iter().filter(|m| m.1 == top).count() > 10, "{text}");
+        assert!(marks.iter().filter(|m| m.0 == right).count() > 3, "{text}");
     }
 
     #[test]

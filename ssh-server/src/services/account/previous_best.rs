@@ -16,7 +16,7 @@ pub(super) const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 /// The board a game of `replay` would rank on, when it plays its mode's preset there.
 pub(super) fn board_of(replay: &Replay) -> Option<Board> {
     let kind = replay.mode.kind;
-    (has_board(kind, replay.ruleset) && replay.mode == kind.mode())
+    (has_board(kind, replay.ruleset) && replay.mode == kind.preset_at(replay.version))
         .then(|| Board::new(kind, replay.ruleset))
 }
 

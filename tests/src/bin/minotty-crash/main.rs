@@ -312,6 +312,13 @@ async fn player(
             break;
         }
         s.pump_for(Duration::from_millis(drop_ms)).await;
+        if s.contents().contains("Enter: results") {
+            // The final board waits for Enter.
+            if s.send(&kitty_tap(K_ENTER)).await.is_err() {
+                break;
+            }
+            s.pump_for(Duration::from_millis(drop_ms)).await;
+        }
         if !s.contents().contains("RESULTS:") {
             continue;
         }

@@ -36,7 +36,9 @@ pub async fn join(args: &Args, i: usize) -> anyhow::Result<(Connection, PtySessi
 
 /// Plays until `window` has passed: taps left and right in turn, hard drops, retries.
 pub async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats {
-    play_schedule(args, s, window, b"Retry", Keys::legacy()).await
+    // The final board ("Enter: results") waits for Enter; R retries from it at once. One word
+    // of it: the frame writes only the cells that changed, so a space may not be sent.
+    play_schedule(args, s, window, b"results", Keys::legacy()).await
 }
 
 /// The bytes of the schedule's keys: legacy sequences, or kitty press and release pairs for a
@@ -74,8 +76,8 @@ impl Keys {
     }
 }
 
-/// The schedule of [`play`]; `needle` marks the results screen, where `r` plays again (Retry,
-/// or a versus rematch).
+/// The schedule of [`play`]; `needle` marks the end of a game (a solo game's final board, the
+/// versus results), where `r` plays again (retry, or a versus rematch).
 pub async fn play_schedule(
     args: &Args,
     s: &mut PtySession,
@@ -93,7 +95,7 @@ pub async fn play_schedule(
     let mut next = tokio::time::Instant::now() + offset;
     let mut n: u32 = 0;
     // Past the menus the screen is not emulated (it costs the load tool CPU the server needs);
-    // the results screen is recognised by its "Retry".
+    // the end of a game is recognised by `needle`.
     s.emulate = false;
     s.flag_needle = Some(needle.to_vec());
     while start.elapsed() < window && !s.closed {
@@ -134,7 +136,7 @@ pub async fn play_schedule(
             }
         }
         if s.flag_seen {
-            // The game ended and the results offer "Retry" (or a rematch).
+            // The game ended: R retries (or asks for a rematch).
             s.flag_seen = false;
             let _ = s.send(&keys.again).await;
         }

@@ -126,7 +126,12 @@ impl AccountState {
                 let welcome = matches!(sub, Some(Sub::Welcome(_) | Sub::Unreachable(_)));
                 return Taken::SignedIn { welcome };
             }
-            Response::RegisterFailed { message } | Response::LinkFailed { message } => {
+            Response::RegisterFailed { message } => {
+                if let Some(Sub::Welcome(w)) = sub {
+                    w.register_refused(clean(message));
+                }
+            }
+            Response::LinkFailed { message } => {
                 if let Some(Sub::Welcome(w)) = sub {
                     w.failed(clean(message));
                 }

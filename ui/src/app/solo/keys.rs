@@ -2,9 +2,9 @@
 //! the results: each screen's handler turns a key into an action; the solo game carries out
 //! its own and hands the rest to the App as an [`Outcome`].
 
-use super::{Ctx, Outcome, Solo};
+use super::{Ctx, Outcome, RESULTS_GUARD_MS, Solo};
 use crate::app::Screen;
-use crate::keys::KeyEvent;
+use crate::keys::{Key, KeyEvent};
 use crate::screens::game::{self, GameAction};
 use crate::screens::leave::LeaveTo;
 use crate::screens::pause::{self, PauseAction};
@@ -110,7 +110,7 @@ impl Solo {
                 Outcome::AskQuit(false)
             }
             GameAction::Results => {
-                self.open_results();
+                self.open_results(now);
                 Outcome::Show(Screen::Results)
             }
             GameAction::Bot => {
@@ -122,6 +122,11 @@ impl Solo {
     }
 
     fn key_results(&mut self, ev: KeyEvent, now: u64, ctx: &mut Ctx<'_>) -> Outcome {
+        // The Enter that left the final board, pressed twice, held or repeated, must not
+        // confirm the results' first entry (Retry): Enter counts only after a moment here.
+        if ev.key == Key::Enter && now < self.results_at.saturating_add(RESULTS_GUARD_MS) {
+            return Outcome::Ignored;
+        }
         match results::handle(&mut self.results_cursor, ev, &ctx.settings.keys) {
             ResultsAction::None => Outcome::Ignored,
             ResultsAction::Moved => Outcome::Changed,
