@@ -100,7 +100,16 @@ impl Relay {
         let (scheme, rest) = url.split_once("://").expect("a URL");
         let (credentials, rest) = rest.rsplit_once('@').expect("user info");
         let (authority, path) = rest.split_once('/').expect("a database");
-        let upstream = tokio::net::lookup_host(authority)
+        // PostgreSQL's port when the URL names none (the tests' default URL names none).
+        let authority = if authority
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+        {
+            authority.to_owned()
+        } else {
+            format!("{authority}:5432")
+        };
+        let upstream = tokio::net::lookup_host(authority.as_str())
             .await
             .expect("resolves")
             .find(std::net::SocketAddr::is_ipv4)
