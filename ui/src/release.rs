@@ -350,3 +350,5 @@ impl ReleaseSynth {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod population;
