@@ -36,7 +36,8 @@ impl Default for Keymap {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyPreset {
     /// The tetrs defaults (arrows move and drop, A/D rotate) plus common alternatives (Z/X
-    /// rotate, Space hard drop, C hold).
+    /// rotate, Space hard drop, C hold) and S for a half turn (between A and D; rulesets
+    /// without 180° rotation ignore it).
     Minotty,
     /// Like TETR.IO's defaults: Up and X rotate clockwise, Z counter-clockwise, A 180°, Space
     /// hard drop, C hold.
@@ -63,6 +64,7 @@ impl KeyPreset {
                 (Button::HardDrop, &[Key::Up, Key::Char(' ')]),
                 (Button::RotateCcw, &[Key::Char('a'), Key::Char('z')]),
                 (Button::RotateCw, &[Key::Char('d'), Key::Char('x')]),
+                (Button::Rotate180, &[Key::Char('s')]),
                 (Button::Hold, &[Key::Char('c')]),
             ],
             KeyPreset::TetrioLike => &[
@@ -267,6 +269,9 @@ mod tests {
         assert_eq!(b(Key::Char('z')), Some(Button::RotateCcw));
         assert_eq!(b(Key::Char('X')), Some(Button::RotateCw));
         assert_eq!(b(Key::Char('c')), Some(Button::Hold));
+        // The half turn, between the two rotations (issue 36 item 2).
+        assert_eq!(b(Key::Char('s')), Some(Button::Rotate180));
+        assert_eq!(b(Key::Char('S')), Some(Button::Rotate180));
         assert_eq!(b(Key::Char('q')), None);
     }
 
@@ -286,6 +291,7 @@ mod tests {
                 Button::HardDrop,
                 Button::RotateCw,
                 Button::RotateCcw,
+                Button::Rotate180,
                 Button::Hold,
             ] {
                 assert!(map.keys(b).next().is_some(), "{preset:?}: {b:?} has no key");

@@ -433,7 +433,10 @@ mod tests {
         s.ruleset = RulesetId::TuiTetris;
         let s = s.clamped();
         let text = to_json(&s);
-        assert!(text.contains("\"rotate_180\":[\"char:q\"]"), "{text}");
+        assert!(
+            text.contains("\"rotate_180\":[\"char:s\",\"char:q\"]"),
+            "{text}"
+        );
         assert!(text.contains("\"ruleset\":\"tui-tetris\""), "{text}");
         assert_eq!(from_json(&text), Some(s));
     }

@@ -238,3 +238,30 @@ fn rotation_double_taps_turn_twice_and_a_held_rotation_key_does_not_spin() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+#[test]
+fn the_minotty_keys_turn_a_piece_half_round_with_s_where_the_ruleset_has_half_turns() {
+    use minotty_engine::Rotation;
+    let settings = Settings::default();
+    let keys = settings.keys.clone();
+    assert_eq!(keys.which_preset(), Some(crate::keymap::KeyPreset::Minotty));
+    for (ruleset, expected) in [
+        (RulesetId::Standard, Rotation::South),
+        (RulesetId::Tetrs, Rotation::South),
+        // No 180° rotation in tui-tetris: the key does nothing.
+        (RulesetId::TuiTetris, Rotation::North),
+    ] {
+        let setup = GameSetup {
+            seed: Some(99),
+            ..GameSetup::preset(ModeKind::Marathon, ruleset)
+        };
+        let mut s = GameSession::new(setup, 0, &settings, true, 10_000);
+        s.tick(START, &keys);
+        let before = s.game().active().map(|a| a.placed.rotation);
+        assert_eq!(before, Some(Rotation::North), "{ruleset:?}");
+        s.key(Key::Char('s'), KeyKind::Press, &keys, START + 10);
+        s.tick(START + 300, &keys);
+        let got = s.game().active().map(|a| a.placed.rotation);
+        assert_eq!(got, Some(expected), "{ruleset:?}");
+    }
+}

@@ -34,7 +34,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Move right                                           Right  ",
         "  Rotate clockwise                                      D, X  ",
         "  Rotate counter-clockwise                              A, Z  ",
-        "  Rotate 180                                               -  ",
+        "  Rotate 180                                               S  ",
         "  Soft drop                                             Down  ",
         "  Hard drop                                        Up, Space  ",
         "  Sonic drop                                               -  ",
