@@ -19,6 +19,11 @@
 //!   tap of a direction moves it once, a soft drop steps it, a sonic or hard drop drops it;
 //!   a direction held through the delay keeps charging DAS (as before). Version 2 and
 //!   earlier ignored every such press but a direction's ([`Legacy::presses_lost_in_delays`]).
+//! - **4** (issue 36, combo mode deals no start it cannot keep): combo mode's well starts with
+//!   residual cells that its first two pieces can both keep without hold (the usual cells
+//!   wherever they can be, else their mirror or another three-cell start: `game/combo_start.rs`);
+//!   version 3 and earlier always started with the usual cells, and 12 of the 42 starts a
+//!   7-bag deals broke after one piece ([`Legacy::combo_start_fixed`]).
 
 use super::{Ruleset, RulesetId};
 use crate::generator::{BagShuffle, Dealing};
@@ -43,6 +48,9 @@ pub struct Legacy {
     /// delay did nothing (a direction only started DAS), so a tap, a rotation tapped and
     /// released, a hold or a hard drop pressed in the delay was lost.
     pub presses_lost_in_delays: bool,
+    /// Versions 1 to 3: combo mode's well always started with the same three residual cells,
+    /// whatever its first two pieces, so that some starts broke after one piece.
+    pub combo_start_fixed: bool,
 }
 
 impl Legacy {
@@ -52,6 +60,7 @@ impl Legacy {
         delay_from_input: false,
         ocular_repeated_kick: false,
         presses_lost_in_delays: false,
+        combo_start_fixed: false,
     };
 
     /// Version 1.
@@ -60,11 +69,19 @@ impl Legacy {
         delay_from_input: true,
         ocular_repeated_kick: true,
         presses_lost_in_delays: true,
+        combo_start_fixed: true,
     };
 
     /// Version 2.
     pub const V2: Legacy = Legacy {
         presses_lost_in_delays: true,
+        combo_start_fixed: true,
+        ..Legacy::NONE
+    };
+
+    /// Version 3.
+    pub const V3: Legacy = Legacy {
+        combo_start_fixed: true,
         ..Legacy::NONE
     };
 }
@@ -79,6 +96,11 @@ impl Ruleset {
         let current = *Ruleset::get(id);
         match version {
             v if v == current.version => Some(current),
+            3 => Some(Ruleset {
+                version: 3,
+                legacy: Legacy::V3,
+                ..current
+            }),
             2 => Some(Ruleset {
                 version: 2,
                 legacy: Legacy::V2,
