@@ -19,7 +19,6 @@ mod v1_replays;
 #[path = "common/v2_replays.rs"]
 mod v2_replays;
 
-use minotty_engine::Ruleset;
 use v1_replays::{fingerprint, recorded, setups};
 
 #[test]
