@@ -106,6 +106,16 @@ impl Keymap {
         map
     }
 
+    /// Keys read back from storage: the minotty preset as it was before it had a half-turn key
+    /// (issue 36) becomes today's, so that a player who kept the preset gets S for 180° and
+    /// still has the preset; any other keys stay as they are.
+    pub fn upgraded(self) -> Keymap {
+        let new = Keymap::preset(KeyPreset::Minotty);
+        let mut old = new.clone();
+        old.clear(Button::Rotate180);
+        if self == old { new } else { self }
+    }
+
     /// The preset these keys are, if they are one.
     pub fn which_preset(&self) -> Option<KeyPreset> {
         KeyPreset::ALL
@@ -299,6 +309,23 @@ mod tests {
             assert_eq!(map.which_preset(), Some(preset));
         }
         assert_eq!(Keymap::default().which_preset(), Some(KeyPreset::Minotty));
+    }
+
+    #[test]
+    fn the_minotty_keys_of_before_the_half_turn_become_today_s() {
+        let mut old = Keymap::preset(KeyPreset::Minotty);
+        old.clear(Button::Rotate180);
+        assert_eq!(old.which_preset(), None);
+        let up = old.clone().upgraded();
+        assert_eq!(up.which_preset(), Some(KeyPreset::Minotty));
+        assert_eq!(up.lookup(Key::Char('s')), Some((Button::Rotate180, 0)));
+        // Keys of one's own stay as they are, and so do the presets.
+        let mut own = old.clone();
+        own.bind(Button::Hold, Key::Char('v'));
+        assert_eq!(own.clone().upgraded(), own);
+        for p in KeyPreset::ALL {
+            assert_eq!(Keymap::preset(p).upgraded(), Keymap::preset(p));
+        }
     }
 
     #[test]
