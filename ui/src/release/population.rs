@@ -389,8 +389,9 @@ fn every_row_of_the_population_counts_its_taps_and_reads_its_holds() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
-/// The table of BENCHMARKS.md: `cargo test -p minotty-ui --release --lib
-/// release::population::table_for_benchmarks -- --ignored --nocapture`.
+/// The table of BENCHMARKS.md: `cargo test -p minotty-ui --lib
+/// release::population::table_for_benchmarks -- --ignored --nocapture` (a count, not a time:
+/// a debug build prints the same figures in about a second).
 #[test]
 #[ignore = "prints the measurement"]
 fn table_for_benchmarks() {
