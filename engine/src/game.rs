@@ -7,6 +7,7 @@
 
 mod actions;
 mod build;
+mod combo_start;
 mod descent;
 mod early;
 mod lock;

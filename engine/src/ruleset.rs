@@ -251,7 +251,7 @@ impl Ruleset {
     /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop.
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
-        version: 3,
+        version: 4,
         rotation: RotationSystem::Super,
         generator: Generator::Bag,
         gravity: GravityCurve::Table([1000, 800, 650, 500, 400, 320, 250, 200, 160, 120]),
@@ -295,7 +295,7 @@ impl Ruleset {
     /// `tui-tetris`: the rules seed to the letter, timings on its 16 ms fixed step.
     pub const TUI_TETRIS: Ruleset = Ruleset {
         id: RulesetId::TuiTetris,
-        version: 3,
+        version: 4,
         rotation: RotationSystem::Super,
         lock: LockDown::Extended {
             resets: 15,
@@ -329,7 +329,7 @@ impl Ruleset {
     /// `tetrs`: the tetrs seed's game.
     pub const TETRS: Ruleset = Ruleset {
         id: RulesetId::Tetrs,
-        version: 3,
+        version: 4,
         rotation: RotationSystem::Ocular,
         generator: Generator::Recency { snap_centi: 250 },
         gravity: GravityCurve::Tetrs,

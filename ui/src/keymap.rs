@@ -36,7 +36,8 @@ impl Default for Keymap {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KeyPreset {
     /// The tetrs defaults (arrows move and drop, A/D rotate) plus common alternatives (Z/X
-    /// rotate, Space hard drop, C hold).
+    /// rotate, Space hard drop, C hold) and S for a half turn (between A and D; rulesets
+    /// without 180° rotation ignore it).
     Minotty,
     /// Like TETR.IO's defaults: Up and X rotate clockwise, Z counter-clockwise, A 180°, Space
     /// hard drop, C hold.
@@ -63,6 +64,7 @@ impl KeyPreset {
                 (Button::HardDrop, &[Key::Up, Key::Char(' ')]),
                 (Button::RotateCcw, &[Key::Char('a'), Key::Char('z')]),
                 (Button::RotateCw, &[Key::Char('d'), Key::Char('x')]),
+                (Button::Rotate180, &[Key::Char('s')]),
                 (Button::Hold, &[Key::Char('c')]),
             ],
             KeyPreset::TetrioLike => &[
@@ -102,6 +104,16 @@ impl Keymap {
         }
         map.retry = Some(Key::Char(DEFAULT_RETRY));
         map
+    }
+
+    /// Keys read back from storage: the minotty preset as it was before it had a half-turn key
+    /// (issue 36) becomes today's, so that a player who kept the preset gets S for 180° and
+    /// still has the preset; any other keys stay as they are.
+    pub fn upgraded(self) -> Keymap {
+        let new = Keymap::preset(KeyPreset::Minotty);
+        let mut old = new.clone();
+        old.clear(Button::Rotate180);
+        if self == old { new } else { self }
     }
 
     /// The preset these keys are, if they are one.
@@ -267,6 +279,9 @@ mod tests {
         assert_eq!(b(Key::Char('z')), Some(Button::RotateCcw));
         assert_eq!(b(Key::Char('X')), Some(Button::RotateCw));
         assert_eq!(b(Key::Char('c')), Some(Button::Hold));
+        // The half turn, between the two rotations (issue 36 item 2).
+        assert_eq!(b(Key::Char('s')), Some(Button::Rotate180));
+        assert_eq!(b(Key::Char('S')), Some(Button::Rotate180));
         assert_eq!(b(Key::Char('q')), None);
     }
 
@@ -286,6 +301,7 @@ mod tests {
                 Button::HardDrop,
                 Button::RotateCw,
                 Button::RotateCcw,
+                Button::Rotate180,
                 Button::Hold,
             ] {
                 assert!(map.keys(b).next().is_some(), "{preset:?}: {b:?} has no key");
@@ -293,6 +309,23 @@ mod tests {
             assert_eq!(map.which_preset(), Some(preset));
         }
         assert_eq!(Keymap::default().which_preset(), Some(KeyPreset::Minotty));
+    }
+
+    #[test]
+    fn the_minotty_keys_of_before_the_half_turn_become_today_s() {
+        let mut old = Keymap::preset(KeyPreset::Minotty);
+        old.clear(Button::Rotate180);
+        assert_eq!(old.which_preset(), None);
+        let up = old.clone().upgraded();
+        assert_eq!(up.which_preset(), Some(KeyPreset::Minotty));
+        assert_eq!(up.lookup(Key::Char('s')), Some((Button::Rotate180, 0)));
+        // Keys of one's own stay as they are, and so do the presets.
+        let mut own = old.clone();
+        own.bind(Button::Hold, Key::Char('v'));
+        assert_eq!(own.clone().upgraded(), own);
+        for p in KeyPreset::ALL {
+            assert_eq!(Keymap::preset(p).upgraded(), Keymap::preset(p));
+        }
     }
 
     #[test]

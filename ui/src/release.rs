@@ -13,10 +13,22 @@
 //! always a new tap (Right, 60 ms, Right is two taps, never a hold). Later, it may be the
 //! terminal's first repeat: it is forwarded as a press (it may be one) and the key counts as
 //! repeating from then on, so that the presses that follow at the repeat cadence are repeats.
-//! The next press confirms the hold only if it comes at a repeat's pace ([`fits_cadence`]);
-//! otherwise it is another tap (a pause, then taps 70 ms apart, are taps).
+//! The press after it is the ambiguous one: a terminal's second repeat, or the second press of
+//! a double tap in the rhythm of play (a press, 0.2-1 s, two presses 35-90 ms apart), which
+//! come at the same pace once OpenSSH's 20 ms keystroke timer has moved them. Far slower than
+//! two repeats' intervals it is a tap at once. Otherwise it is held back ([`pending_wait`]):
+//! the next press at a repeat's pace (or a second press in the same keystroke packet) makes
+//! both repeats and the key stays held; none in time makes it a tap, played late
+//! ([`Due::Tap`]: a release and a press), never later than the key's release, so that a tap
+//! never charges DAS. Nothing pressed is lost; a double tap's second press waits up to 80 ms
+//! until the client's repeat is learnt, and rarely after (BENCHMARKS.md, "Taps and holds
+//! without key releases"). This holds for every key alike: for a move, a rotation or a hard
+//! drop the terminal's repeats must do nothing (the engine repeats only moves, by its DAS),
+//! and a double tap must act twice; only the first repeat, which nothing can tell from a
+//! tap when it comes, acts (a held hard drop drops two pieces, a held rotation turns twice).
 //! The delay is learnt per client from its holds (a press, a first repeat, then a second repeat
-//! at the cadence confirms it), and until then a floor of [`DEFAULT_DELAY_FLOOR_MS`] stands in.
+//! at the cadence confirms it), and until then a floor of [`DEFAULT_DELAY_FLOOR_MS`] stands in;
+//! once learnt, a press later than five quarters of it ([`delay_ceiling`]) is a tap too.
 //! Presses of a held key in the same millisecond collapse into the first: OS key repeat never
 //! sends two at once, and a batch of the same key pasted or flooded in one packet must not
 //! become a release and a press each (two engine inputs a byte, against the game's input
@@ -45,6 +57,15 @@ pub const MAX_DELAY_MS: u64 = 1000;
 pub const UNLEARNT_CADENCE_MAX_MS: u64 = 60;
 /// Keys tracked at once; terminals without releases only auto-repeat the last key anyway.
 const MAX_HELD: usize = 8;
+
+/// What a synthetic event due at a time is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// The key comes up.
+    Release,
+    /// A press held back as perhaps a repeat turned out a tap: release the key, then press it.
+    Tap,
+}
 
 /// What the caller should do with an incoming key event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +96,9 @@ struct Held {
     /// The delay from the press to what may be the first repeat, learnt once a second repeat
     /// confirms it.
     first_delay: Option<u64>,
+    /// A press at a repeat's pace after what may be the first repeat, held back: the next press
+    /// at the cadence makes them repeats, none by `deadline` makes it a tap ([`Due::Tap`]).
+    pending: Option<u64>,
 }
 
 /// Tracks held keys and their synthetic release deadlines.
@@ -117,15 +141,40 @@ pub fn delay_floor(delay: Option<u64>) -> u64 {
         .clamp(MIN_DELAY_FLOOR_MS, MAX_DELAY_MS)
 }
 
+/// How long after a press a second press may still be the terminal's first repeat: five
+/// quarters of the learnt delay (a keyboard's delay is fixed; the SSH path moves it by tens of
+/// ms at most), or [`MAX_DELAY_MS`] before any is learnt.
+pub fn delay_ceiling(delay: Option<u64>) -> u64 {
+    delay.map_or(MAX_DELAY_MS, |d| d + d / 4).min(MAX_DELAY_MS)
+}
+
+/// OpenSSH (9.5 on) sends keystrokes on a 20 ms timer: an interval between two presses can
+/// arrive a slot longer or shorter than it was made (a repeat every 40 ms as 60 then 20).
+pub const SLOT_MS: u64 = 20;
+
+/// The slowest interval between repeats at `cadence` ([`fits_cadence`]).
+pub fn repeat_bound(cadence: Option<u64>) -> u64 {
+    match cadence {
+        Some(c) => c + (c / 2).max(10),
+        None => UNLEARNT_CADENCE_MAX_MS - 1,
+    }
+}
+
+/// How long a press `interval` ms after a possible first repeat is held back, waiting for the
+/// next repeat: until the two intervals together would be slower than two repeats (one of
+/// them may be a slot long and the other a slot short), and at most one repeat's interval,
+/// and a slot more.
+pub fn pending_wait(interval: u64, cadence: Option<u64>) -> u64 {
+    let bound = repeat_bound(cadence);
+    (2 * bound).saturating_sub(interval).min(bound) + SLOT_MS
+}
+
 /// Whether `interval` after a possible first repeat is the next repeat: within half the
 /// learnt cadence (at least 10 ms) of it, or, before any is learnt, under
 /// [`UNLEARNT_CADENCE_MAX_MS`] (terminals repeat at 25-40 per second; nobody taps one key
 /// that fast).
 pub fn fits_cadence(interval: u64, cadence: Option<u64>) -> bool {
-    match cadence {
-        Some(c) => interval <= c + (c / 2).max(10),
-        None => interval < UNLEARNT_CADENCE_MAX_MS,
-    }
+    interval <= repeat_bound(cadence)
 }
 
 impl ReleaseSynth {
@@ -217,6 +266,12 @@ impl ReleaseSynth {
         // Presses in the same millisecond arrived in one batch (a paste, a flood, or taps held
         // up by the network): they collapse into the press already held, so that a flood
         // costs the game no inputs.
+        if let Some(p) = h.pending.filter(|&p| h.down && now <= p) {
+            // Two presses of one key in one keystroke packet after a possible first repeat:
+            // nobody taps a key twice within one 20 ms slot, so they are repeats.
+            self.repeat(i, p);
+            return Forward::Nothing;
+        }
         if h.down && now <= h.last {
             return Forward::Nothing;
         }
@@ -227,11 +282,30 @@ impl ReleaseSynth {
         };
         if h.repeating {
             if h.down {
-                if h.first_delay.is_some() && !fits_cadence(now - h.last, self.cadence) {
-                    // What looked like the first repeat is not followed at a repeat's pace:
-                    // it was a press after a pause, and this is another tap.
-                    self.insert(h.key, now, false);
-                    return Forward::Repress;
+                if let Some(p) = h.pending {
+                    // The held-back press is followed at the cadence (its deadline has not
+                    // passed): both are repeats of a held key.
+                    self.repeat(i, p);
+                    self.repeat(i, now);
+                    return Forward::Nothing;
+                }
+                if h.first_delay.is_some() {
+                    let interval = now - h.last;
+                    if interval > 2 * repeat_bound(self.cadence) {
+                        // What looked like the first repeat is not followed at a repeat's
+                        // pace: it was a press after a pause, and this is another tap.
+                        self.insert(h.key, now, false);
+                        return Forward::Repress;
+                    }
+                    // Near a repeat's pace, but a double tap after a press has it too: wait
+                    // for the next repeat before calling it one, and no later than the key's
+                    // release, so that a tap never stays down long enough to charge DAS.
+                    self.held[i] = Some(Held {
+                        pending: Some(now),
+                        deadline: (now + pending_wait(interval, self.cadence)).min(h.deadline),
+                        ..h
+                    });
+                    return Forward::Nothing;
                 }
                 self.repeat(i, now);
                 return Forward::Nothing;
@@ -246,7 +320,7 @@ impl ReleaseSynth {
             return Forward::Press;
         }
         let since = now.saturating_sub(h.pressed);
-        if since < delay_floor(self.delay) || since > MAX_DELAY_MS {
+        if since < delay_floor(self.delay) || since > delay_ceiling(self.delay) {
             // Too soon for the terminal to repeat the key (or far too late): a new tap.
             self.insert(h.key, now, false);
             return again;
@@ -265,6 +339,7 @@ impl ReleaseSynth {
             down: true,
             repeating: true,
             first_delay: Some(since),
+            pending: None,
             ..h
         });
         if h.down {
@@ -284,8 +359,9 @@ impl ReleaseSynth {
             .min()
     }
 
-    /// Takes the earliest release due at or before `now`, with the time it is due.
-    pub fn pop_due(&mut self, now: u64) -> Option<(Key, u64)> {
+    /// Takes the earliest synthetic event due at or before `now`: the key, the time it is
+    /// due, and what it is.
+    pub fn pop_due(&mut self, now: u64) -> Option<(Key, u64, Due)> {
         let (i, h) = self
             .held
             .iter()
@@ -293,8 +369,21 @@ impl ReleaseSynth {
             .filter_map(|(i, h)| h.map(|h| (i, h)))
             .filter(|(_, h)| h.down && h.deadline <= now)
             .min_by_key(|(_, h)| h.deadline)?;
+        let at = h.deadline;
+        if h.pending.is_some() {
+            // No repeat followed the held-back press: it was a tap, pressed again now. The key
+            // may still be a hold whose next repeat the network held up: a press at the pace
+            // that follows is held back in its turn, never a stream of taps.
+            self.held[i] = Some(Held {
+                last: h.pending.unwrap_or(h.last),
+                pending: None,
+                deadline: at + self.timeout,
+                ..h
+            });
+            return Some((h.key, at, Due::Tap));
+        }
         self.held[i] = Some(Held { down: false, ..h });
-        Some((h.key, h.deadline))
+        Some((h.key, at, Due::Release))
     }
 
     fn repeat(&mut self, i: usize, now: u64) {
@@ -314,6 +403,7 @@ impl ReleaseSynth {
             }
         }
         h.last = now;
+        h.pending = None;
         h.repeating = true;
         h.deadline = now + repeat_timeout(self.cadence);
     }
@@ -333,6 +423,7 @@ impl ReleaseSynth {
             down: true,
             repeating,
             first_delay: None,
+            pending: None,
         };
         let i = self
             .held
@@ -348,5 +439,7 @@ impl ReleaseSynth {
     }
 }
 
+#[cfg(test)]
+mod population;
 #[cfg(test)]
 mod tests;

@@ -207,7 +207,7 @@ pub fn from_json(text: &str) -> Option<Settings> {
             }
         }
         read_retry(&mut map, keys.get(RETRY_ID));
-        s.keys = map;
+        s.keys = map.upgraded();
     }
     if let Some(h) = obj.get("handling").and_then(Value::as_object) {
         let d = Handling::default();
@@ -409,6 +409,17 @@ mod tests {
         assert_eq!(from_json(menu_key).expect("reads").keys.retry_key(), None);
     }
 
+    /// The minotty keys saved before the preset had a half turn load as today's preset
+    /// (issue 36): S turns 180°, and the keys are still "minotty".
+    #[test]
+    fn the_minotty_keys_stored_before_the_half_turn_read_as_today_s() {
+        let mut old = Settings::default();
+        old.keys.clear(Button::Rotate180);
+        let text = to_json(&old);
+        assert!(text.contains("\"rotate_180\":[]"), "{text}");
+        assert_eq!(from_json(&text).expect("reads").keys, Keymap::default());
+    }
+
     #[test]
     fn settings_round_trip() {
         let mut s = Settings::default();
@@ -433,7 +444,10 @@ mod tests {
         s.ruleset = RulesetId::TuiTetris;
         let s = s.clamped();
         let text = to_json(&s);
-        assert!(text.contains("\"rotate_180\":[\"char:q\"]"), "{text}");
+        assert!(
+            text.contains("\"rotate_180\":[\"char:s\",\"char:q\"]"),
+            "{text}"
+        );
         assert!(text.contains("\"ruleset\":\"tui-tetris\""), "{text}");
         assert_eq!(from_json(&text), Some(s));
     }

@@ -48,11 +48,22 @@ impl Game {
             }
             &StartBoard::Well { width, residual } => {
                 self.build_walls(width);
+                self.refill_queue();
                 let left = well_left(width);
                 // Residual cells fill the well's bottom rows from the left: with 3 of them,
-                // two on the floor and one above the leftmost.
+                // two on the floor and one above the leftmost. Combo mode's own well (4 wide,
+                // 3 cells) starts from version 4 with cells its first two pieces can keep.
                 let spots = [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (3, 0)];
-                for &(dx, dy) in spots.iter().take(usize::from(residual)) {
+                let kept = match (self.queue.front(), self.queue.get(1)) {
+                    (Some(&a), Some(&b))
+                        if (width, residual) == (4, 3) && !self.rules.legacy.combo_start_fixed =>
+                    {
+                        Some(super::combo_start::combo_start_cells(a, b))
+                    }
+                    _ => None,
+                };
+                let cells = kept.as_ref().map_or(&spots[..], |c| &c[..]);
+                for &(dx, dy) in cells.iter().take(usize::from(residual)) {
                     if dx < width {
                         self.board
                             .set(usize::from(left + dx), HEIGHT - 1 - dy, Cell::Garbage);

@@ -22,6 +22,11 @@
 //!   With it, 40 lines keeps its start level (`Mode::sprint`); its preset under versions 1
 //!   and 2 raised the level every 10 lines (`ModeKind::preset_at`: a mode is part of its
 //!   replay, so those replays play as recorded and rank against that preset).
+//! - **4** (issue 36, combo mode deals no start it cannot keep): combo mode's well starts with
+//!   residual cells that its first two pieces can both keep without hold (the usual cells
+//!   wherever they can be, else their mirror or another three-cell start: `game/combo_start.rs`);
+//!   version 3 and earlier always started with the usual cells, and 12 of the 42 starts a
+//!   7-bag deals broke after one piece ([`Legacy::combo_start_fixed`]).
 
 use super::{Ruleset, RulesetId};
 use crate::generator::{BagShuffle, Dealing};
@@ -46,6 +51,9 @@ pub struct Legacy {
     /// delay did nothing (a direction only started DAS), so a tap, a rotation tapped and
     /// released, a hold or a hard drop pressed in the delay was lost.
     pub presses_lost_in_delays: bool,
+    /// Versions 1 to 3: combo mode's well always started with the same three residual cells,
+    /// whatever its first two pieces, so that some starts broke after one piece.
+    pub combo_start_fixed: bool,
 }
 
 impl Legacy {
@@ -55,6 +63,7 @@ impl Legacy {
         delay_from_input: false,
         ocular_repeated_kick: false,
         presses_lost_in_delays: false,
+        combo_start_fixed: false,
     };
 
     /// Version 1.
@@ -63,11 +72,19 @@ impl Legacy {
         delay_from_input: true,
         ocular_repeated_kick: true,
         presses_lost_in_delays: true,
+        combo_start_fixed: true,
     };
 
     /// Version 2.
     pub const V2: Legacy = Legacy {
         presses_lost_in_delays: true,
+        combo_start_fixed: true,
+        ..Legacy::NONE
+    };
+
+    /// Version 3.
+    pub const V3: Legacy = Legacy {
+        combo_start_fixed: true,
         ..Legacy::NONE
     };
 }
@@ -82,6 +99,11 @@ impl Ruleset {
         let current = *Ruleset::get(id);
         match version {
             v if v == current.version => Some(current),
+            3 => Some(Ruleset {
+                version: 3,
+                legacy: Legacy::V3,
+                ..current
+            }),
             2 => Some(Ruleset {
                 version: 2,
                 legacy: Legacy::V2,

@@ -82,7 +82,9 @@ const NO_RELEASES: [&str; 5] = [
     "This terminal does not say when you let go of a key, so minotty reads taps and holds \
      from the presses it sends.",
     "A tap: a key pressed again before your terminal could start repeating it is always a \
-     new tap, so two quick taps move two cells.",
+     new tap, so two quick taps move two cells. Two quick taps when a repeat could come are \
+     told from one by waiting for the next repeat: the second acts up to 80 ms late, never \
+     lost.",
     "A hold: your terminal repeats a held key only after its own repeat delay (often 0.25 to \
      0.6 s). From the first repeat the key counts as held: the piece moves a cell, then after \
      DAS slides every ARR. minotty learns your terminal's repeat delay and speed from your \

@@ -69,8 +69,8 @@ pub fn remap_row(cursor: usize) -> &'static str {
         }
         Some(1) => "Whether Up rotates clockwise (then Space hard-drops) or hard-drops.",
         Some(2) => {
-            "Ready-made keys: minotty (arrows, A/D and Z/X rotate) or TETR.IO-like (Up \
-                    and X rotate, Z back, A 180, Space drop). Asks before replacing yours."
+            "Ready-made keys: minotty (arrows, A/D and Z/X rotate, S 180) or TETR.IO-like \
+                    (Up and X rotate, Z back, A 180, Space drop). Asks before replacing yours."
         }
         Some(3) => "The minotty keys back. Asks first if yours are your own.",
         _ => "Back to the settings.",

@@ -9,6 +9,7 @@ mod clock;
 pub use clock::clock_step_ms;
 mod effects;
 mod finesse;
+mod keyup;
 mod pilot;
 mod retry;
 
@@ -328,8 +329,8 @@ impl GameSession {
             match (start, release) {
                 (Some(s), r) if r.is_none_or(|r| s <= r) => changed |= self.start(s),
                 (_, Some(_)) => {
-                    if let Some((key, at)) = self.synth.pop_due(now) {
-                        changed |= self.key_up(key, at, keys);
+                    if let Some((key, at, due)) = self.synth.pop_due(now) {
+                        changed |= self.synthetic(key, at, due, keys);
                     }
                 }
                 _ => break,
@@ -564,13 +565,6 @@ impl GameSession {
             self.feed(0, Some(Input::Garbage(lines)));
         }
         true
-    }
-
-    fn key_up(&mut self, key: Key, at: u64, keys: &Keymap) -> bool {
-        match keys.lookup(key) {
-            Some((button, slot)) => self.button(button, slot, false, at),
-            None => false,
-        }
     }
 
     /// One binding slot of `button` goes down or up at front-end time `at`; the engine hears of

@@ -119,6 +119,10 @@ fn taps_and_holds_move_the_cells_they_should() {
         ("one right tap at 100/0", 100, 0, false, taps(R, &[0]), Moved::Cells(1)),
         ("slow taps 250 ms apart", 150, 50, false, taps(L, &[0, 250]), Moved::Cells(-2)),
         ("right, 500 ms, right, 70 ms, right", 150, 50, false, taps(R, &[0, 500, 570]), Moved::Cells(3)),
+        // A double tap in the rhythm of play (issue 36 item 2: the third press was lost).
+        // (A DAS of 300 ms: the wall is 3 cells away, and no auto-shift may reach it.)
+        ("right, 500 ms, right, 50 ms, right", 300, 50, false, taps(R, &[0, 500, 550]), Moved::Cells(3)),
+        ("left, 300 ms, left, 40 ms, left", 300, 0, false, taps(L, &[0, 300, 340]), Moved::Cells(-3)),
         ("held right, 400 ms delay, 30 ms rate", 150, 50, false, held(R, 400, 30, 1200), Moved::Wall),
         ("held left, 300 ms delay, 40 ms rate", 100, 0, false, held(L, 300, 40, 700), Moved::Wall),
         // Key releases: DAS is exact.
@@ -176,6 +180,10 @@ fn every_hard_drop_press_places_a_piece_and_a_held_key_does_not_machine_gun() {
         ("eight drops 70 ms apart", false, taps(DROP, &stream), 8),
         ("two drops 400 ms apart", false, taps(DROP, &[0, 400]), 2),
         ("drops at 0, 500, 570, 640", false, taps(DROP, &[0, 500, 570, 640]), 4),
+        // Issue 36 item 2: a double tap after a drop in the rhythm of play.
+        ("drops at 0, 500, 550", false, taps(DROP, &[0, 500, 550]), 3),
+        ("drops at 0, 700, 760", false, taps(DROP, &[0, 700, 760]), 3),
+        ("drops at 0, 250, 300", false, taps(DROP, &[0, 250, 300]), 3),
         ("drop held 1.2 s (400 ms delay, 30 ms rate)", false, held(DROP, 400, 30, 1200), 2),
         // Key releases.
         ("two strokes 50 ms apart", true, strokes(DROP, &[(0, 30), (50, 80)]), 2),
@@ -191,4 +199,69 @@ fn every_hard_drop_press_places_a_piece_and_a_held_key_does_not_machine_gun() {
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn rotation_double_taps_turn_twice_and_a_held_rotation_key_does_not_spin() {
+    use minotty_engine::Rotation;
+    const CW: Key = Key::Char('x');
+    // (name, events, the first piece's rotation 600 ms after the last).
+    #[rustfmt::skip]
+    let rows: Vec<(&str, Events, Rotation)> = vec![
+        ("one tap", taps(CW, &[0]), Rotation::East),
+        ("a double tap 55 ms apart", taps(CW, &[0, 55]), Rotation::South),
+        ("a tap, 500 ms, a double tap 55 ms apart", taps(CW, &[0, 500, 555]), Rotation::West),
+        ("a tap, 800 ms, a double tap 60 ms apart", taps(CW, &[0, 800, 860]), Rotation::West),
+        // The press and the terminal's first repeat, which nothing can tell from a tap.
+        ("held 1 s (400 ms delay, 30 ms rate)", held(CW, 400, 30, 1000), Rotation::South),
+        ("held 1 s (250 ms delay, 40 ms rate)", held(CW, 250, 40, 1000), Rotation::South),
+    ];
+    let keys = Settings::default().keys;
+    let mut wrong = Vec::new();
+    for (name, events, expected) in rows {
+        let setup = GameSetup {
+            seed: Some(99),
+            ..GameSetup::preset(ModeKind::Sprint, RulesetId::Standard)
+        };
+        let mut s = GameSession::new(setup, 0, &Settings::default(), true, 10_000);
+        s.tick(START, &keys);
+        let mut last = 0;
+        for &(t, key, kind) in &events {
+            s.key(key, kind, &keys, START + t);
+            last = t;
+        }
+        s.tick(START + last + 600, &keys);
+        let got = s.game().active().map(|a| a.placed.rotation);
+        if got != Some(expected) {
+            wrong.push(format!("{name}: {got:?}, expected {expected:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn the_minotty_keys_turn_a_piece_half_round_with_s_where_the_ruleset_has_half_turns() {
+    use minotty_engine::Rotation;
+    let settings = Settings::default();
+    let keys = settings.keys.clone();
+    assert_eq!(keys.which_preset(), Some(crate::keymap::KeyPreset::Minotty));
+    for (ruleset, expected) in [
+        (RulesetId::Standard, Rotation::South),
+        (RulesetId::Tetrs, Rotation::South),
+        // No 180° rotation in tui-tetris: the key does nothing.
+        (RulesetId::TuiTetris, Rotation::North),
+    ] {
+        let setup = GameSetup {
+            seed: Some(99),
+            ..GameSetup::preset(ModeKind::Marathon, ruleset)
+        };
+        let mut s = GameSession::new(setup, 0, &settings, true, 10_000);
+        s.tick(START, &keys);
+        let before = s.game().active().map(|a| a.placed.rotation);
+        assert_eq!(before, Some(Rotation::North), "{ruleset:?}");
+        s.key(Key::Char('s'), KeyKind::Press, &keys, START + 10);
+        s.tick(START + 300, &keys);
+        let got = s.game().active().map(|a| a.placed.rotation);
+        assert_eq!(got, Some(expected), "{ruleset:?}");
+    }
 }

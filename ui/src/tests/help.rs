@@ -34,7 +34,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Move right                                           Right  ",
         "  Rotate clockwise                                      D, X  ",
         "  Rotate counter-clockwise                              A, Z  ",
-        "  Rotate 180                                               -  ",
+        "  Rotate 180                                               S  ",
         "  Soft drop                                             Down  ",
         "  Hard drop                                        Up, Space  ",
         "  Sonic drop                                               -  ",
@@ -49,7 +49,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Menus                                   arrows, Enter, Esc  ",
         "",
         "  Keys, DAS, ARR and soft drop speed can be changed in",
-        "                 rows 1-20 of 43   Down: more",
+        "                 rows 1-20 of 45   Down: more",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -61,12 +61,12 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
     frame(&a);
     press(&mut a, Key::End, 0);
     let expected = framed(&[
-        "  This terminal does not say when you let go of a key, so",
-        "  minotty reads taps and holds from the presses it sends.",
         "",
         "  A tap: a key pressed again before your terminal could",
         "  start repeating it is always a new tap, so two quick taps",
-        "  move two cells.",
+        "  move two cells. Two quick taps when a repeat could come",
+        "  are told from one by waiting for the next repeat: the",
+        "  second acts up to 80 ms late, never lost.",
         "",
         "  A hold: your terminal repeats a held key only after its",
         "  own repeat delay (often 0.25 to 0.6 s). From the first",
@@ -81,7 +81,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  Kitty, WezTerm, foot and Ghostty report releases: there",
         "  every hold is exact.",
-        "                       rows 24-43 of 43",
+        "                       rows 26-45 of 45",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -92,7 +92,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
     let up = frame(&a);
     assert_eq!(
         up[1],
-        "        │  Taps and holds                                              │        "
+        "        │  minotty reads taps and holds from the presses it sends.     │        "
     );
     assert_eq!(up[2], expected[1]);
     // Esc leaves, and the help opens at its top again.
