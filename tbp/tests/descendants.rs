@@ -46,13 +46,27 @@ async fn all_gone(pids: &[u32]) -> Vec<(u32, Option<(char, u32, u32, u32)>)> {
 }
 
 /// Children of this test process that are zombies now.
-fn our_zombies() -> Vec<u32> {
+/// Our zombie children that stay: a process adopted by this subreaper and dead is never
+/// reaped, while a test running beside this one may hold a zombie of its own child for the
+/// moment before tokio reaps it; so this waits up to 2 s for the list to empty.
+async fn our_zombies() -> Vec<u32> {
     let me = std::process::id();
-    std::fs::read_dir("/proc")
-        .expect("/proc")
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|&p| state(p).is_some_and(|(s, parent, _, _)| s == 'Z' && parent == me))
-        .collect()
+    let now = || -> Vec<u32> {
+        std::fs::read_dir("/proc")
+            .expect("/proc")
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|&p| state(p).is_some_and(|(s, parent, _, _)| s == 'Z' && parent == me))
+            .collect()
+    };
+    let mut zombies = now();
+    for _ in 0..100 {
+        if zombies.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        zombies = now();
+    }
+    zombies
 }
 
 fn become_subreaper() {
@@ -114,7 +128,7 @@ async fn a_child_in_a_session_of_its_own_ends_with_the_bots_game() {
     let left = all_gone(&tree).await;
     assert!(left.is_empty(), "left behind after the game: {left:?}");
     assert_eq!(
-        our_zombies(),
+        our_zombies().await,
         Vec::<u32>::new(),
         "nothing adopted and left a zombie"
     );
@@ -132,7 +146,7 @@ async fn a_child_in_a_session_of_its_own_ends_when_the_bot_is_dropped() {
     let left = all_gone(&tree).await;
     assert!(left.is_empty(), "left behind after the drop: {left:?}");
     assert_eq!(
-        our_zombies(),
+        our_zombies().await,
         Vec::<u32>::new(),
         "nothing adopted and left a zombie"
     );
@@ -180,7 +194,7 @@ async fn a_bot_that_starts_too_many_processes_forfeits_and_leaves_none() {
         "processes of the bot's group remain"
     );
     assert_eq!(
-        our_zombies(),
+        our_zombies().await,
         Vec::<u32>::new(),
         "nothing adopted and left a zombie"
     );

@@ -39,9 +39,12 @@ async fn a_new_key_registers_plays_40_lines_and_reaches_the_leaderboard() -> Res
         board::find(sc).is_some_and(|b| b.has_piece)
     })
     .await?;
+    // The final board waits for Enter before the results.
     let pieces =
-        autoplay::play_until(&mut s, MAX_PIECES, |text| text.contains("Goal reached!")).await?;
+        autoplay::play_until(&mut s, MAX_PIECES, |text| text.contains("Enter: results")).await?;
     assert!(pieces >= 40 * 10 / 4, "40 lines take at least 100 pieces");
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("Goal reached!", WAIT).await?;
     // The results say what storing the game earned.
     s.wait_for_text("NEW PERSONAL BEST", WAIT).await?;
     s.wait_for_text("Global rank #1", WAIT).await?;

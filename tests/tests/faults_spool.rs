@@ -101,16 +101,11 @@ fn spooled(spool: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// Plays the game on screen to its end: hard drops in the middle top out.
+/// Plays the game on screen to its end (hard drops in the middle top out) and on to the
+/// results.
 async fn finish_game(s: &mut PtySession) -> Result {
-    for _ in 0..80 {
-        if s.contents().contains("Retry") {
-            return Ok(());
-        }
-        s.send(keys::HARD_DROP).await?;
-        s.pump_for(Duration::from_millis(150)).await;
-    }
-    s.wait_for_text("Retry", WAIT).await
+    minotty_tests::menu::top_out_to_results(s, 80, Duration::from_millis(150)).await?;
+    Ok(())
 }
 
 /// `(score, lines, pieces)` of each game, sorted.

@@ -88,14 +88,7 @@ async fn a_real_session_moves_the_counters() -> Result {
 
     // Hard drops pile pieces in the middle until the game is lost; each drop is a key the
     // server answers with a frame.
-    let mut drops = 0;
-    while !s.contents().contains("Retry") {
-        anyhow::ensure!(drops < 60, "no game over after 60 drops:\n{}", s.contents());
-        s.send(keys::HARD_DROP).await?;
-        drops += 1;
-        // Slower than the synthetic release timeout: each press is a new key, not a held one.
-        s.pump_for(Duration::from_millis(320)).await;
-    }
+    minotty_tests::menu::top_out_to_results(&mut s, 60, Duration::from_millis(320)).await?;
     let latency = "minotty_input_to_frame_seconds_count";
     let after = wait_for(metrics, latency, v(&during, latency) + 5.0).await?;
     for counter in ["minotty_frames_sent_total", "minotty_bytes_sent_total"] {

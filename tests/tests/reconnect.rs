@@ -121,14 +121,7 @@ async fn a_dropped_solo_game_is_offered_to_the_same_key_and_resumes_where_it_sto
 
     // To the end (hard drops in the middle top out): stored, judged by its replay like any
     // game, the time away a pause.
-    for _ in 0..40 {
-        if s.contents().contains("Retry") {
-            break;
-        }
-        s.pump_for(Duration::from_millis(250)).await;
-        s.send(keys::HARD_DROP).await?;
-    }
-    s.wait_for_text("Retry", WAIT).await?;
+    minotty_tests::menu::top_out_to_results(&mut s, 40, Duration::from_millis(250)).await?;
     let store = server.store().await?;
     let account = store
         .account_by_name(&minotty_domain::PlayerName::parse("ada")?)

@@ -461,7 +461,12 @@ fn draw_charts(buf: &mut Buffer, area: Rect, p: &Profile, board: usize, theme: T
         .enumerate()
         .map(|(i, g)| ((i + 1) as f64, g.pps))
         .collect();
-    let title = format!("PIECES PER SECOND {} last {} games", theme.dot(), pps.len());
+    let games = crate::text::plural(pps.len() as u64, "game", "games");
+    let title = format!(
+        "PIECES PER SECOND {} last {} {games}",
+        theme.dot(),
+        pps.len()
+    );
     let series = [Series {
         label: "pps",
         points: &pps,

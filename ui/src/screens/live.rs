@@ -175,7 +175,8 @@ fn status(b: &minotty_protocol::OpponentView, kind: MatchKind) -> StackStr<16> {
 
 /// A solo game's numbers on one line: "12,345  45 lines  2:13.4".
 fn numbers(s: &LiveStats) -> StackStr<48> {
-    sfmt!(48; "{:>9}  {:>3} lines  {}", grouped(s.score).as_str(), s.lines, clock(s.time_ms).as_str())
+    let lines = crate::text::plural(s.lines, "line ", "lines");
+    sfmt!(48; "{:>9}  {:>3} {lines}  {}", grouped(s.score).as_str(), s.lines, clock(s.time_ms).as_str())
 }
 
 /// `1234567` as "1,234,567".
