@@ -33,6 +33,8 @@ mod reports;
 mod rooms;
 pub use accounts::{Identity, KeyView};
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
+/// A room's settings: the engine's one validated type (its serde form is the wire's).
+pub use minotty_engine::versus::{RoomLimit, RoomSettings};
 pub use records::{
     BEST_POINTS, BestHistory, BestPoint, BoardId, BoardPeriod, BoardRow, GamePps, GameRecorded,
     LeaderboardPage, ModeBest, PAGE_ROWS, PPS_GAMES, Profile, ProfileBest, ProfileCharts,
@@ -42,8 +44,7 @@ pub use reports::{
     BoardSnapshot, EventDigest, NEXT_SHOWN, Progress, Report, end_reports, progress_of, snapshot,
 };
 pub use rooms::{
-    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomLimit, RoomOptions,
-    RoomState, RoomView, SeatView,
+    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomState, RoomView, SeatView,
 };
 
 use minotty_engine::versus::Targeting;
@@ -129,7 +130,7 @@ pub enum Request<Settings> {
     QuickMatch,
     /// Leave the queue.
     CancelQuickMatch,
-    CreateRoom(RoomOptions),
+    CreateRoom(RoomSettings),
     /// Join a room by its code (as typed; the server normalises case and checks it).
     JoinRoom {
         code: String,

@@ -2,40 +2,19 @@
 //! start, the other players' boards and the results. Also the cluster's wire form (serde).
 
 use minotty_engine::Mode;
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, RoomSettings};
 
 #[cfg(doc)]
 use super::Request;
 use super::{BoardSnapshot, Progress};
-
-/// A room's settings, chosen by its host.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RoomOptions {
-    pub kind: MatchKind,
-    /// 2 to 8.
-    pub max_players: u8,
-    pub limit: RoomLimit,
-}
-
-/// An optional limit on a battle (a race is always 40 lines).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RoomLimit {
-    #[default]
-    None,
-    /// The first to clear this many lines wins.
-    Lines(u32),
-    /// After this many seconds the player who sent the most attack wins.
-    Seconds(u32),
-}
 
 /// A room, as its members and spectators see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomView {
     pub code: String,
-    pub options: RoomOptions,
+    /// The room's settings (the field keeps its wire name).
+    pub options: RoomSettings,
     pub seats: Vec<SeatView>,
     pub spectators: u32,
     /// The player's seat; `None` when spectating.

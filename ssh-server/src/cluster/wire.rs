@@ -319,7 +319,7 @@ pub fn decode<T: DeserializeOwned>(subject: &str, bytes: &[u8]) -> Option<T> {
 mod tests {
     use super::*;
     use minotty_engine::versus::MatchKind;
-    use minotty_protocol::{BoardSnapshot, Progress, RoomLimit, RoomOptions, RoomState, SeatView};
+    use minotty_protocol::{BoardSnapshot, Progress, RoomLimit, RoomSettings, RoomState, SeatView};
 
     fn board() -> BoardSnapshot {
         let mut rows = vec![[0u8; 10]; 20];
@@ -358,11 +358,7 @@ mod tests {
     fn relayed_responses_round_trip() {
         let view = RoomView {
             code: "K7PQ3M".into(),
-            options: RoomOptions {
-                kind: MatchKind::Battle,
-                max_players: 4,
-                limit: RoomLimit::Lines(40),
-            },
+            options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::Lines(40)),
             seats: vec![SeatView {
                 name: "ann".into(),
                 ready: true,

@@ -464,7 +464,7 @@ async fn one_session_flapping_watches_is_bounded() {
 /// A versus match is listed from its start to its end, through the room's own task.
 #[tokio::test(start_paused = true)]
 async fn a_room_lists_its_match_while_it_is_played() {
-    use minotty_protocol::{RoomLimit, RoomOptions};
+    use minotty_protocol::{RoomLimit, RoomSettings};
 
     use crate::services::Who;
     use crate::services::versus::{SharedVersus, VersusClient};
@@ -485,11 +485,11 @@ async fn a_room_lists_its_match_while_it_is_played() {
     };
     let (mut ann, mut ann_rx) = member("ann");
     let (mut bo, mut bo_rx) = member("bo");
-    ann.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::None,
-    }));
+    ann.handle(Request::CreateRoom(RoomSettings::new(
+        MatchKind::Battle,
+        2,
+        RoomLimit::None,
+    )));
     let code = loop {
         if let Response::Room(view) = next(&mut ann_rx).await {
             break view.code;

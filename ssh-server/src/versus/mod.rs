@@ -67,7 +67,7 @@ pub use queue::QueueMsg;
 pub use queue_inbox::{QUEUE_BUSY, QUEUE_INBOX, QueueRefused, QueueTx};
 pub use ranked::RankedClaim;
 pub use remote::{QueueAction, RECONNECT, RemoteJoin, RemoteRooms};
-pub use room::{ContactLoss, RoomMsg, match_mode};
+pub use room::{ContactLoss, RoomMsg};
 pub use tx::{BACKLOG_MAX, RESPONSE_QUEUE, SessionTx};
 pub use watching::{MAX_SPECTATORS, SPECTATORS_PER_ADDRESS};
 

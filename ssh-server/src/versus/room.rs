@@ -6,12 +6,10 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use minotty_engine::Replay;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::{MatchKind, PlayerView, Router, Targeting};
-use minotty_engine::{Mode, Replay, Stat};
-use minotty_protocol::{
-    BoardSnapshot, OpponentView, Progress, RoomLimit, RoomOptions, RoomState, RoomView,
-};
+use minotty_protocol::{BoardSnapshot, OpponentView, Progress, RoomSettings, RoomState, RoomView};
 use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
@@ -41,7 +39,7 @@ use super::{Hub, Member, MemberId, OPPONENTS_INTERVAL, ROOM_INBOX, RankedClaim, 
 /// once (the quick match's bot match, unranked).
 pub(super) fn spawn(
     hub: Arc<Hub>,
-    options: RoomOptions,
+    options: RoomSettings,
     ranked: bool,
     players: Vec<(Member, Option<Rating>)>,
     claims: Vec<RankedClaim>,
@@ -57,7 +55,7 @@ pub(super) fn spawn(
     let mut room = Room {
         hub,
         code,
-        options: sanitize_options(options),
+        options,
         ranked,
         link: link.clone(),
         seats: Vec::new(),
@@ -104,30 +102,6 @@ pub(super) fn spawn(
     let hub = Arc::clone(&room.hub);
     hub.spawn_room(room.run(rx));
     Some(link)
-}
-
-/// Limits a host's choices to what the rooms support.
-fn sanitize_options(mut o: RoomOptions) -> RoomOptions {
-    o.max_players = o.max_players.clamp(2, 8);
-    o.limit = match (o.kind, o.limit) {
-        (MatchKind::Race, _) => RoomLimit::None,
-        (_, RoomLimit::Lines(n)) => RoomLimit::Lines(n.clamp(1, 1000)),
-        (_, RoomLimit::Seconds(s)) => RoomLimit::Seconds(s.clamp(10, 3600)),
-        (_, RoomLimit::None) => RoomLimit::None,
-    };
-    o
-}
-
-/// The mode every player's engine runs: races are 40 lines; battles are endless or end at a
-/// lines goal (a time limit is kept by the room).
-pub fn match_mode(options: &RoomOptions) -> Mode {
-    match (options.kind, options.limit) {
-        (MatchKind::Race, _) => Mode::sprint(),
-        (MatchKind::Battle, RoomLimit::Lines(n)) => {
-            Mode::custom(0, true, Some((Stat::Lines, u64::from(n))))
-        }
-        (MatchKind::Battle, _) => Mode::custom(0, true, None),
-    }
 }
 
 #[derive(Debug)]
@@ -233,7 +207,7 @@ fn stack_height(board: &BoardSnapshot) -> u32 {
 struct Room {
     hub: Arc<Hub>,
     code: minotty_domain::RoomCode,
-    options: RoomOptions,
+    options: RoomSettings,
     ranked: bool,
     link: RoomLink,
     seats: Vec<Seat>,
@@ -484,7 +458,7 @@ impl Room {
             let listing =
                 self.hub
                     .live
-                    .publish_match(&self.code, self.options.kind, players, private);
+                    .publish_match(&self.code, self.options.kind(), players, private);
             self.listing = Some(listing);
         } else if !playing {
             self.listing = None;

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use minotty_domain::PlayerId;
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{BoardSnapshot, Progress, Report, RoomLimit, RoomOptions, RoomState};
+use minotty_protocol::{BoardSnapshot, Progress, Report, RoomLimit, RoomSettings, RoomState};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -117,12 +117,8 @@ impl Client {
     }
 }
 
-fn battle(players: u8) -> RoomOptions {
-    RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: players,
-        limit: RoomLimit::None,
-    }
+fn battle(players: u8) -> RoomSettings {
+    RoomSettings::new(MatchKind::Battle, players, RoomLimit::None)
 }
 
 fn board(filled_rows: usize) -> BoardSnapshot {
@@ -136,7 +132,7 @@ fn board(filled_rows: usize) -> BoardSnapshot {
 /// A creates a room, the others join it by code (typed in lower case).
 async fn room_of(
     shared: &SharedVersus,
-    options: RoomOptions,
+    options: RoomSettings,
     names: &[&str],
 ) -> (Vec<Client>, String) {
     let mut clients: Vec<Client> = names.iter().map(|n| Client::new(shared, n, None)).collect();
@@ -343,11 +339,7 @@ async fn a_disconnect_ends_a_1v1_and_the_other_player_wins() {
 #[tokio::test(start_paused = true)]
 async fn a_race_ends_when_one_player_clears_40_lines() {
     let shared = SharedVersus::default();
-    let options = RoomOptions {
-        kind: MatchKind::Race,
-        max_players: 4,
-        limit: RoomLimit::Seconds(5),
-    };
+    let options = RoomSettings::new(MatchKind::Race, 4, RoomLimit::Seconds(5));
     let (mut c, _) = room_of(&shared, options, &["ann", "bob", "cid"]).await;
     start(&mut c).await;
     // Attacks in a race go nowhere.
@@ -395,11 +387,7 @@ async fn a_race_ends_when_one_player_clears_40_lines() {
 #[tokio::test(start_paused = true)]
 async fn a_battle_time_limit_goes_to_the_most_attack() {
     let shared = SharedVersus::default();
-    let options = RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 3,
-        limit: RoomLimit::Seconds(10),
-    };
+    let options = RoomSettings::new(MatchKind::Battle, 3, RoomLimit::Seconds(10));
     let (mut c, _) = room_of(&shared, options, &["ann", "bob", "cid"]).await;
     start(&mut c).await;
     c[1].report(vec![

@@ -6,7 +6,7 @@ use minotty_engine::versus::MatchKind;
 use super::versus::{online, room, seat};
 use super::*;
 use crate::{Request, Response};
-use minotty_protocol::OpenRoomEntry;
+use minotty_protocol::{OpenRoomEntry, RoomSettings};
 
 /// From the main menu to the Open rooms screen (the versus menu's fifth entry).
 pub(super) fn to_open_rooms(a: &mut App) {
@@ -165,7 +165,7 @@ fn the_host_lists_the_room_with_l_and_the_lobby_says_whether_it_is_listed() {
         Some(0),
         true,
     );
-    view.options.max_players = 2;
+    view.options = RoomSettings::new(view.options.kind(), 2, view.options.limit());
     a.deliver(Response::Room(view.clone()), 0);
     assert_lobby_says(
         &a,

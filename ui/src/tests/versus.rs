@@ -8,7 +8,7 @@ use super::*;
 use crate::{Request, Response};
 use minotty_protocol::{
     BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, ResultRow,
-    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+    RoomLimit, RoomSettings, RoomState, RoomView, SeatView,
 };
 
 pub(super) fn online() -> App {
@@ -45,11 +45,7 @@ pub(super) fn seat(name: &str, ready: bool, host: bool) -> SeatView {
 pub(super) fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
     RoomView {
         code: "K7PQ3M".into(),
-        options: RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 4,
-            limit: RoomLimit::None,
-        },
+        options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None),
         seats,
         spectators: 1,
         you,
@@ -150,11 +146,11 @@ fn create_room_sends_the_chosen_options() {
     press(&mut a, Key::Enter, 0);
     assert_eq!(
         a.take_requests(),
-        [Request::CreateRoom(RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 4,
-            limit: RoomLimit::Lines(40),
-        })]
+        [Request::CreateRoom(RoomSettings::new(
+            MatchKind::Battle,
+            4,
+            RoomLimit::Lines(40)
+        ))]
     );
     // The answer opens the lobby.
     a.deliver(
@@ -951,7 +947,7 @@ fn a_time_limit_shows_the_time_left_and_a_line_goal_its_progress() {
             Some(0),
             true,
         );
-        r.options.limit = limit;
+        r.options = RoomSettings::new(r.options.kind(), r.options.max_players(), limit);
         a.deliver(Response::Room(r), 0);
         a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
         a.tick(4000);

@@ -8,7 +8,7 @@ use minotty_engine::versus::MatchKind;
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
 use crate::Response;
-use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow};
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow, RoomSettings};
 
 fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {
@@ -274,7 +274,7 @@ fn the_lobby_offers_remove_bot_only_when_a_bot_sits() {
         Some(0),
         true,
     );
-    full.options.max_players = 2;
+    full.options = RoomSettings::new(full.options.kind(), 2, full.options.limit());
     a.deliver(Response::Room(full), 0);
     let got = frame(&a, 80, 24);
     let bob = got.iter().position(|l| l.contains("bob")).expect("bob");
@@ -300,7 +300,7 @@ fn the_lobby_offers_remove_bot_only_when_a_bot_sits() {
         Some(0),
         true,
     );
-    with_bot.options.max_players = 4;
+    with_bot.options = RoomSettings::new(with_bot.options.kind(), 4, with_bot.options.limit());
     a.deliver(Response::Room(with_bot), 0);
     let got = frame(&a, 80, 24);
     let cy = got.iter().position(|l| l.contains("cy")).expect("cy");

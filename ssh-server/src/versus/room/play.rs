@@ -5,7 +5,7 @@ use minotty_protocol::{BoardSnapshot, MatchStart, Progress, Report, RoomLimit, R
 use minotty_ui::Response;
 use tokio::time::Instant;
 
-use super::{Live, Player, Room, match_mode, win};
+use super::{Live, Player, Room, win};
 use crate::versus::{COUNTDOWN, MemberId, unix_now};
 
 impl Room {
@@ -18,10 +18,10 @@ impl Room {
             return;
         }
         let seed = self.hub.seed();
-        let kind = self.options.kind;
+        let kind = self.options.kind();
         let targeting: Vec<Targeting> = self.seats.iter().map(|s| s.targeting).collect();
         let go = now + COUNTDOWN;
-        let deadline = match self.options.limit {
+        let deadline = match self.options.limit() {
             RoomLimit::Seconds(s) if kind == MatchKind::Battle => {
                 Some(go + std::time::Duration::from_secs(u64::from(s)))
             }
@@ -86,7 +86,7 @@ impl Room {
     pub(super) fn match_start(&self, live: &Live, you: Option<usize>, now: Instant) -> MatchStart {
         MatchStart {
             kind: live.kind,
-            mode: match_mode(&self.options),
+            mode: self.options.mode(),
             seed: live.seed,
             players: live.players.iter().map(|p| p.member.name.clone()).collect(),
             you,
@@ -136,7 +136,7 @@ impl Room {
                     live.players[p].progress = progress;
                     live.players[p].changed = true;
                     live.dirty = true;
-                    if let RoomLimit::Lines(n) = self.options.limit
+                    if let RoomLimit::Lines(n) = self.options.limit()
                         && live.kind == MatchKind::Battle
                         && progress.lines >= n
                     {
@@ -147,7 +147,7 @@ impl Room {
                     live.players[p].progress = progress;
                     live.dirty = true;
                     live.everyone = true;
-                    let goal = match (live.kind, self.options.limit) {
+                    let goal = match (live.kind, self.options.limit()) {
                         (MatchKind::Race, _) => Some(40),
                         (MatchKind::Battle, RoomLimit::Lines(n)) => Some(n),
                         _ => None,

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{Progress, Report, RoomLimit, RoomOptions, RoomState};
+use minotty_protocol::{Progress, Report, RoomLimit, RoomSettings, RoomState};
 use minotty_ui::{Request, Response};
 use tokio::time::{Instant, sleep};
 
@@ -63,11 +63,7 @@ async fn a_spectator_who_comes_during_the_countdown_is_told_what_is_left_of_it()
 #[tokio::test(start_paused = true)]
 async fn a_battle_time_limit_ends_the_match_at_its_second_counted_from_go() {
     let shared = SharedVersus::default();
-    let options = RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::Seconds(10),
-    };
+    let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::Seconds(10));
     let (mut c, _) = room_of(&shared, options, &["ann", "bob"]).await;
     start(&mut c).await;
     let began = Instant::now();

@@ -241,7 +241,7 @@ impl Versus {
                 if !room.host || room.ranked {
                     return Outcome::Ignored;
                 }
-                if room.seats.len() >= usize::from(room.options.max_players) {
+                if room.seats.len() >= usize::from(room.options.max_players()) {
                     self.message = Some("The room is full.".to_string());
                     return Outcome::Changed;
                 }
@@ -278,8 +278,8 @@ impl Versus {
             }
             Some('t') => {
                 let can = you.is_some()
-                    && room.options.kind == MatchKind::Battle
-                    && room.options.max_players > 2;
+                    && room.options.kind() == MatchKind::Battle
+                    && room.options.max_players() > 2;
                 if !can {
                     return Outcome::Ignored;
                 }

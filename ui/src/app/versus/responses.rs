@@ -177,7 +177,7 @@ impl Versus {
         let limit = self
             .room
             .as_ref()
-            .map_or(RoomLimit::None, |r| r.options.limit);
+            .map_or(RoomLimit::None, |r| r.options.limit());
         self.game = Some(Match {
             start,
             started_at: now,
