@@ -7,6 +7,9 @@ use std::ops::RangeInclusive;
 use super::MatchKind;
 use crate::{Mode, Stat};
 
+/// A race's lines ([`Mode::sprint`]'s).
+pub const RACE_LINES: u32 = 40;
+
 /// An optional limit on a battle (a race is always 40 lines).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -86,6 +89,15 @@ impl RoomSettings {
     /// A battle's limit ([`RoomLimit::None`] for a race).
     pub fn limit(&self) -> RoomLimit {
         self.limit
+    }
+
+    /// The lines that win: a race's 40, a battle's lines goal; `None` for a battle without one.
+    pub fn goal(&self) -> Option<u32> {
+        match (self.kind, self.limit) {
+            (MatchKind::Race, _) => Some(RACE_LINES),
+            (MatchKind::Battle, RoomLimit::Lines(n)) => Some(n),
+            (MatchKind::Battle, _) => None,
+        }
     }
 
     /// The mode every player's engine runs: races are 40 lines; battles are endless or end at

@@ -178,6 +178,11 @@ impl Live {
             .collect()
     }
 
+    /// Each player's lines so far, in seat order (what the match-over rules rank by).
+    fn lines(&self) -> Vec<u32> {
+        self.players.iter().map(|p| p.progress.lines).collect()
+    }
+
     fn views(&self) -> Vec<PlayerView> {
         self.players
             .iter()
@@ -373,12 +378,8 @@ impl Room {
             return;
         };
         if !live.over && live.deadline.is_some_and(|d| now >= d) {
-            // Time is up: the most attack sent wins, then the most lines.
-            let mut ranking: Vec<usize> = (0..live.players.len()).collect();
-            ranking.sort_by_key(|&p| {
-                std::cmp::Reverse((live.router.sent(p), live.players[p].progress.lines))
-            });
-            live.router.close(&ranking);
+            let lines = live.lines();
+            minotty_engine::versus::over::time_up(&mut live.router, &lines);
             self.end_match(now);
         }
         if self
@@ -522,23 +523,6 @@ impl Room {
                 pl.changed = false;
             }
             live.next_flush = now + OPPONENTS_INTERVAL;
-        }
-    }
-}
-
-/// `p` reached the goal: in a race they take the best free place and the match ends; in a
-/// battle with a lines goal they win.
-fn win(live: &mut Live, p: usize) {
-    let mut rest: Vec<usize> = (0..live.players.len()).filter(|&q| q != p).collect();
-    rest.sort_by_key(|&q| std::cmp::Reverse(live.players[q].progress.lines));
-    match live.kind {
-        MatchKind::Race => {
-            live.router.finish(p);
-            live.router.close(&rest);
-        }
-        MatchKind::Battle => {
-            rest.insert(0, p);
-            live.router.close(&rest);
         }
     }
 }
