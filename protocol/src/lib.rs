@@ -44,7 +44,8 @@ pub use reports::{
     BoardSnapshot, EventDigest, NEXT_SHOWN, Progress, Report, end_reports, progress_of, snapshot,
 };
 pub use rooms::{
-    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomState, RoomView, SeatView,
+    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomCommand, RoomState,
+    RoomView, SeatView,
 };
 
 use minotty_engine::versus::Targeting;

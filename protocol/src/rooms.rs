@@ -2,11 +2,50 @@
 //! start, the other players' boards and the results. Also the cluster's wire form (serde).
 
 use minotty_engine::Mode;
-use minotty_engine::versus::{MatchKind, RoomSettings};
+use minotty_engine::versus::{MatchKind, RoomSettings, Targeting};
 
 #[cfg(doc)]
 use super::Request;
-use super::{BoardSnapshot, Progress};
+use super::{BoardSnapshot, Progress, Report};
+
+/// What a room's member tells the room: the one command type the room task handles and the
+/// cluster carries from a member's instance to the room's (inside `cluster::wire::WireRoom`).
+/// Its serde form is the wire's: each variant keeps the name and fields it had there, so an
+/// older instance reads it; a later variant is dropped by an older one as malformed.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RoomCommand {
+    Ready {
+        ready: bool,
+    },
+    /// The host starts the match.
+    Start,
+    /// Another match in the same room with the same players.
+    Rematch,
+    Targeting {
+        targeting: Targeting,
+    },
+    /// What happened in the member's own game since the last report.
+    Report {
+        reports: Vec<Report>,
+    },
+    /// The host seats a server bot of `level` (1-7) in an empty seat.
+    AddBot {
+        level: u8,
+    },
+    /// The host seats the server's Tetris Bot Protocol bot called `name` in an empty seat.
+    AddTbpBot {
+        name: String,
+    },
+    /// The host takes the bot in `seat` out of the room.
+    RemoveBot {
+        seat: usize,
+    },
+    /// The host lists the room among the open rooms, or makes it private again.
+    SetListed {
+        listed: bool,
+    },
+}
 
 /// A room, as its members and spectators see it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,6 +10,7 @@
 use std::sync::{Arc, Mutex};
 
 use minotty_domain::{RoomCode, room_code};
+use minotty_protocol::RoomCommand;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -172,6 +173,12 @@ impl VersusClient {
             Some(room) => room.send(msg),
             None => false,
         }
+    }
+
+    /// Sends the member's `command` to the session's room (none: dropped, as the room would).
+    fn command(&self, command: RoomCommand) {
+        let id = self.id;
+        self.to_room(RoomMsg::Command { id, command });
     }
 
     /// Takes a token for a lobby-type request; `false` (the player told once) when the
@@ -379,28 +386,28 @@ impl VersusClient {
                 }
             }
             Request::SetReady(ready) => {
-                self.to_room(RoomMsg::Ready { id, ready });
+                self.command(RoomCommand::Ready { ready });
             }
             Request::StartMatch => {
-                self.to_room(RoomMsg::Start { id });
+                self.command(RoomCommand::Start);
             }
             Request::Rematch => {
-                self.to_room(RoomMsg::Rematch { id });
+                self.command(RoomCommand::Rematch);
             }
             Request::SetTargeting(targeting) => {
-                self.to_room(RoomMsg::Targeting { id, targeting });
+                self.command(RoomCommand::Targeting { targeting });
             }
             Request::AddBot { level } => {
-                self.to_room(RoomMsg::AddBot { id, level });
+                self.command(RoomCommand::AddBot { level });
             }
             Request::AddTbpBot { name } => {
-                self.to_room(RoomMsg::AddTbpBot { id, name });
+                self.command(RoomCommand::AddTbpBot { name });
             }
             Request::RemoveBot { seat } => {
-                self.to_room(RoomMsg::RemoveBot { id, seat });
+                self.command(RoomCommand::RemoveBot { seat });
             }
             Request::SetListed(listed) => {
-                self.to_room(RoomMsg::SetListed { id, listed });
+                self.command(RoomCommand::SetListed { listed });
             }
             Request::OpenRooms => {
                 // Only this instance's rooms (another instance's room is joined by its code).
@@ -426,7 +433,7 @@ impl VersusClient {
                 }
             }
             Request::Report(reports) => {
-                self.to_room(RoomMsg::Report { id, reports });
+                self.command(RoomCommand::Report { reports });
             }
             other => {
                 tracing::warn!(request = ?other, "not a versus request");

@@ -120,7 +120,13 @@ impl RoomLink {
     /// Reports of a seat played at game speed (a bot's), waiting while the inbox is full;
     /// `false` when the room has closed.
     pub async fn report(&self, id: MemberId, reports: Vec<minotty_protocol::Report>) -> bool {
-        self.tx.send(RoomMsg::Report { id, reports }).await.is_ok()
+        self.tx
+            .send(RoomMsg::Command {
+                id,
+                command: minotty_protocol::RoomCommand::Report { reports },
+            })
+            .await
+            .is_ok()
     }
 
     /// A bot that can play no more gives up its seat; the room says why (see [`Self::send`]).

@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 mod bots;
+mod command;
 mod contact;
 mod drained;
 mod kept;
@@ -408,33 +409,8 @@ impl Room {
             RoomMsg::WatchLive { member } => self.watch_live(member, now),
             RoomMsg::Leave { id, disconnected } => self.leave(id, disconnected, now),
             RoomMsg::LostContact { id, cause } => self.lost_contact(id, cause, now),
-            RoomMsg::Ready { id, ready } => {
-                if let Some(i) = self.seat_of(id)
-                    && self.state != RoomState::Playing
-                {
-                    self.seats[i].ready = ready;
-                    self.broadcast_view();
-                }
-            }
-            RoomMsg::Start { id } | RoomMsg::Rematch { id } if self.refused_while_draining(id) => {}
-            RoomMsg::Start { id } => self.start_request(id, now),
-            RoomMsg::Rematch { id } => self.rematch(id, now),
-            RoomMsg::Targeting { id, targeting } => {
-                if let Some(i) = self.seat_of(id) {
-                    self.seats[i].targeting = targeting;
-                    if let Some(live) = self.live.as_mut()
-                        && let Some(p) = live.index_of(id)
-                    {
-                        live.router.set_targeting(p, targeting);
-                    }
-                }
-            }
-            RoomMsg::Report { id, reports } => self.reports(id, reports, now),
-            RoomMsg::AddBot { id, level } => self.add_bot(id, level),
-            RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
-            RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
+            RoomMsg::Command { id, command } => self.command(id, command, now),
             RoomMsg::BotRetired { id, reason } => self.bot_retired(id, &reason, now),
-            RoomMsg::SetListed { id, listed } => self.set_listed(id, listed),
             RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
             RoomMsg::DrainedAway { id } => self.drained_away(id, now),
