@@ -48,7 +48,6 @@ pub use rooms::{
     RoomView, SeatView,
 };
 
-use minotty_engine::versus::Targeting;
 use minotty_engine::{Replay, RulesetId, Snapshot};
 
 /// What the App asks for. `Settings` are the App's settings (stored as they are).
@@ -138,28 +137,10 @@ pub enum Request<Settings> {
         spectate: bool,
     },
     LeaveRoom,
-    SetReady(bool),
-    /// The host starts the match.
-    StartMatch,
-    /// Another match in the same room with the same players.
-    Rematch,
-    SetTargeting(Targeting),
-    /// The host seats a server bot of `level` (1-7) in an empty seat.
-    AddBot {
-        level: u8,
-    },
-    /// The host seats the server's Tetris Bot Protocol bot called `name` (one of
-    /// [`RoomView::tbp_bots`]) in an empty seat.
-    AddTbpBot {
-        name: String,
-    },
-    /// The host takes the bot in `seat` out of the room.
-    RemoveBot {
-        seat: usize,
-    },
-    /// The host lists the room among the open rooms (anyone may join it from there) or makes
-    /// it private again (join by code only). Never for a ranked room.
-    SetListed(bool),
+    /// A command to the player's room (ready, start, rematch, targeting, bots, the listing,
+    /// the game's reports): the room task handles it as it is, and the cluster carries it to a
+    /// room on another instance.
+    Room(RoomCommand),
     /// The rooms their hosts listed, answered with [`Response::OpenRooms`] (the Open rooms
     /// screen asks again every 2 s while it shows).
     OpenRooms,
@@ -167,8 +148,6 @@ pub enum Request<Settings> {
     AcceptBotMatch,
     /// Keep waiting for a person.
     DeclineBotMatch,
-    /// What happened in the player's own game since the last report (versus only).
-    Report(Vec<Report>),
 
     // ---- live -----------------------------------------------------------------------------
     /// What is being played now (answered with [`Response::Live`]; the Live screen asks again

@@ -1,5 +1,6 @@
 //! The live directory: publishing, unpublishing, opting out, the order, the bounds.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
@@ -501,7 +502,7 @@ async fn a_room_lists_its_match_while_it_is_played() {
     });
     while !matches!(next(&mut bo_rx).await, Response::Room(_)) {}
     assert!(dir.is_empty(), "a lobby is not listed");
-    ann.handle(Request::StartMatch);
+    ann.handle(Request::Room(RoomCommand::Start));
     while !matches!(next(&mut bo_rx).await, Response::MatchStart(_)) {}
     let listed = dir.list();
     assert_eq!(listed.len(), 1);
@@ -519,9 +520,9 @@ async fn a_room_lists_its_match_while_it_is_played() {
     let mut rows = vec![[0u8; 10]; 20];
     rows[19] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 0];
     let board = minotty_protocol::BoardSnapshot { rows };
-    bo.handle(Request::Report(vec![minotty_protocol::Report::Board(
-        board.clone(),
-    )]));
+    bo.handle(Request::Room(RoomCommand::Report {
+        reports: vec![minotty_protocol::Report::Board(board.clone())],
+    }));
     let frame = loop {
         if let Response::LiveMatchFrame(f) = next(&mut tv_rx).await
             && f.boards.iter().any(|b| b.board == board)

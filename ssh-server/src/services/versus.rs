@@ -247,7 +247,7 @@ impl VersusClient {
         // A match's reports flow at game speed; a way out of a room or the queue is never
         // refused.
         let lobby = match request {
-            Request::Report(_) => false,
+            Request::Room(RoomCommand::Report { .. }) => false,
             Request::LeaveRoom => self.member().room().is_none(),
             Request::CancelQuickMatch => !self.queued,
             _ => true,
@@ -385,30 +385,7 @@ impl VersusClient {
                     });
                 }
             }
-            Request::SetReady(ready) => {
-                self.command(RoomCommand::Ready { ready });
-            }
-            Request::StartMatch => {
-                self.command(RoomCommand::Start);
-            }
-            Request::Rematch => {
-                self.command(RoomCommand::Rematch);
-            }
-            Request::SetTargeting(targeting) => {
-                self.command(RoomCommand::Targeting { targeting });
-            }
-            Request::AddBot { level } => {
-                self.command(RoomCommand::AddBot { level });
-            }
-            Request::AddTbpBot { name } => {
-                self.command(RoomCommand::AddTbpBot { name });
-            }
-            Request::RemoveBot { seat } => {
-                self.command(RoomCommand::RemoveBot { seat });
-            }
-            Request::SetListed(listed) => {
-                self.command(RoomCommand::SetListed { listed });
-            }
+            Request::Room(command) => self.command(command),
             Request::OpenRooms => {
                 // Only this instance's rooms (another instance's room is joined by its code).
                 self.reply(Response::OpenRooms(self.hub.open_rooms.entries()));
@@ -431,9 +408,6 @@ impl VersusClient {
                         message: crate::versus::QUEUE_BUSY.into(),
                     });
                 }
-            }
-            Request::Report(reports) => {
-                self.command(RoomCommand::Report { reports });
             }
             other => {
                 tracing::warn!(request = ?other, "not a versus request");

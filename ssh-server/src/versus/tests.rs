@@ -1,5 +1,6 @@
 //! Rooms and the queue driven through `VersusClient`s with plain channels (no SSH).
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_domain::PlayerId;
@@ -74,7 +75,7 @@ impl Client {
     }
 
     fn report(&mut self, reports: Vec<Report>) {
-        self.send(Request::Report(reports));
+        self.send(Request::Room(RoomCommand::Report { reports }));
     }
 
     /// The next response for which `f` gives something, skipping others.
@@ -150,7 +151,7 @@ async fn room_of(
 
 /// Starts the match and waits for every player's `MatchStart`.
 async fn start(clients: &mut [Client]) -> u32 {
-    clients[0].send(Request::StartMatch);
+    clients[0].send(Request::Room(RoomCommand::Start));
     let mut seeds = Vec::new();
     for (i, c) in clients.iter_mut().enumerate() {
         let start = c
@@ -214,10 +215,10 @@ async fn rooms_are_created_and_joined_by_code() {
     );
 
     // Only the host starts; ready is shown to everyone.
-    c[1].send(Request::SetReady(true));
+    c[1].send(Request::Room(RoomCommand::Ready { ready: true }));
     let view = c[0].room().await;
     assert!(view.seats[1].ready);
-    c[1].send(Request::StartMatch);
+    c[1].send(Request::Room(RoomCommand::Start));
     let notice = c[1]
         .wait(|r| match r {
             Response::Notice { message } => Some(message),
@@ -478,7 +479,7 @@ async fn four_players_with_kos_and_rematch() {
     assert_eq!(result.rows[0].kos, 3);
     // Everyone asks for a rematch: it starts.
     for c in c.iter_mut() {
-        c.send(Request::Rematch);
+        c.send(Request::Room(RoomCommand::Rematch));
     }
     start_seen(&mut c).await;
 }
@@ -549,8 +550,8 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
     // The new rating is what the queue uses next, and what a rematch starts from.
     let first = after_of(&result, "ann");
     assert!((shared.hub().rating_of(PlayerId(1)).await.rating - first).abs() < 1e-9);
-    ann.send(Request::Rematch);
-    bob.send(Request::Rematch);
+    ann.send(Request::Room(RoomCommand::Rematch));
+    bob.send(Request::Room(RoomCommand::Rematch));
     for c in [&mut ann, &mut bob] {
         c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
             .await;
@@ -615,7 +616,7 @@ async fn a_player_who_drops_out_is_told_the_result_when_back() {
         });
         c.room().await;
     }
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     ann.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
         .await;
     drop(bob.client.take());

@@ -4,6 +4,7 @@
 
 use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::RoomCommand;
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
@@ -384,7 +385,7 @@ fn a_players_hold_and_next_go_to_the_room_with_their_numbers() {
         .take_requests()
         .into_iter()
         .flat_map(|r| match r {
-            crate::Request::Report(list) => list,
+            crate::Request::Room(RoomCommand::Report { reports: list }) => list,
             _ => Vec::new(),
         })
         .filter_map(|r| match r {
