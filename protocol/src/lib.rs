@@ -33,6 +33,8 @@ mod reports;
 mod rooms;
 pub use accounts::{Identity, KeyView};
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
+/// A room's settings: the engine's one validated type (its serde form is the wire's).
+pub use minotty_engine::versus::{RoomLimit, RoomSettings};
 pub use records::{
     BEST_POINTS, BestHistory, BestPoint, BoardId, BoardPeriod, BoardRow, GamePps, GameRecorded,
     LeaderboardPage, ModeBest, PAGE_ROWS, PPS_GAMES, Profile, ProfileBest, ProfileCharts,
@@ -42,11 +44,10 @@ pub use reports::{
     BoardSnapshot, EventDigest, NEXT_SHOWN, Progress, Report, end_reports, progress_of, snapshot,
 };
 pub use rooms::{
-    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomLimit, RoomOptions,
-    RoomState, RoomView, SeatView,
+    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomCommand, RoomState,
+    RoomView, SeatView,
 };
 
-use minotty_engine::versus::Targeting;
 use minotty_engine::{Replay, RulesetId, Snapshot};
 
 /// What the App asks for. `Settings` are the App's settings (stored as they are).
@@ -129,35 +130,17 @@ pub enum Request<Settings> {
     QuickMatch,
     /// Leave the queue.
     CancelQuickMatch,
-    CreateRoom(RoomOptions),
+    CreateRoom(RoomSettings),
     /// Join a room by its code (as typed; the server normalises case and checks it).
     JoinRoom {
         code: String,
         spectate: bool,
     },
     LeaveRoom,
-    SetReady(bool),
-    /// The host starts the match.
-    StartMatch,
-    /// Another match in the same room with the same players.
-    Rematch,
-    SetTargeting(Targeting),
-    /// The host seats a server bot of `level` (1-7) in an empty seat.
-    AddBot {
-        level: u8,
-    },
-    /// The host seats the server's Tetris Bot Protocol bot called `name` (one of
-    /// [`RoomView::tbp_bots`]) in an empty seat.
-    AddTbpBot {
-        name: String,
-    },
-    /// The host takes the bot in `seat` out of the room.
-    RemoveBot {
-        seat: usize,
-    },
-    /// The host lists the room among the open rooms (anyone may join it from there) or makes
-    /// it private again (join by code only). Never for a ranked room.
-    SetListed(bool),
+    /// A command to the player's room (ready, start, rematch, targeting, bots, the listing,
+    /// the game's reports): the room task handles it as it is, and the cluster carries it to a
+    /// room on another instance.
+    Room(RoomCommand),
     /// The rooms their hosts listed, answered with [`Response::OpenRooms`] (the Open rooms
     /// screen asks again every 2 s while it shows).
     OpenRooms,
@@ -165,8 +148,6 @@ pub enum Request<Settings> {
     AcceptBotMatch,
     /// Keep waiting for a person.
     DeclineBotMatch,
-    /// What happened in the player's own game since the last report (versus only).
-    Report(Vec<Report>),
 
     // ---- live -----------------------------------------------------------------------------
     /// What is being played now (answered with [`Response::Live`]; the Live screen asks again

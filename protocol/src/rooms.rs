@@ -2,32 +2,49 @@
 //! start, the other players' boards and the results. Also the cluster's wire form (serde).
 
 use minotty_engine::Mode;
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, RoomSettings, Targeting};
 
 #[cfg(doc)]
 use super::Request;
-use super::{BoardSnapshot, Progress};
+use super::{BoardSnapshot, Progress, Report};
 
-/// A room's settings, chosen by its host.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a room's member tells the room: the one command type the room task handles and the
+/// cluster carries from a member's instance to the room's (inside `cluster::wire::WireRoom`).
+/// Its serde form is the wire's: each variant keeps the name and fields it had there, so an
+/// older instance reads it; a later variant is dropped by an older one as malformed.
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct RoomOptions {
-    pub kind: MatchKind,
-    /// 2 to 8.
-    pub max_players: u8,
-    pub limit: RoomLimit,
-}
-
-/// An optional limit on a battle (a race is always 40 lines).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum RoomLimit {
-    #[default]
-    None,
-    /// The first to clear this many lines wins.
-    Lines(u32),
-    /// After this many seconds the player who sent the most attack wins.
-    Seconds(u32),
+pub enum RoomCommand {
+    Ready {
+        ready: bool,
+    },
+    /// The host starts the match.
+    Start,
+    /// Another match in the same room with the same players.
+    Rematch,
+    Targeting {
+        targeting: Targeting,
+    },
+    /// What happened in the member's own game since the last report.
+    Report {
+        reports: Vec<Report>,
+    },
+    /// The host seats a server bot of `level` (1-7) in an empty seat.
+    AddBot {
+        level: u8,
+    },
+    /// The host seats the server's Tetris Bot Protocol bot called `name` in an empty seat.
+    AddTbpBot {
+        name: String,
+    },
+    /// The host takes the bot in `seat` out of the room.
+    RemoveBot {
+        seat: usize,
+    },
+    /// The host lists the room among the open rooms, or makes it private again.
+    SetListed {
+        listed: bool,
+    },
 }
 
 /// A room, as its members and spectators see it.
@@ -35,7 +52,8 @@ pub enum RoomLimit {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomView {
     pub code: String,
-    pub options: RoomOptions,
+    /// The room's settings (the field keeps its wire name).
+    pub options: RoomSettings,
     pub seats: Vec<SeatView>,
     pub spectators: u32,
     /// The player's seat; `None` when spectating.

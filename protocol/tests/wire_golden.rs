@@ -6,7 +6,7 @@ use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, GameConfig, Mode, ModeKind, Replay};
 use minotty_protocol::{
     BoardSnapshot, MatchResult, MatchStart, OpenRoomEntry, OpponentView, Progress, Report,
-    ResultRow, RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+    ResultRow, RoomLimit, RoomSettings, RoomState, RoomView, SeatView,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -52,12 +52,8 @@ fn replay() -> Replay {
         .replay()
 }
 
-fn options() -> RoomOptions {
-    RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 4,
-        limit: RoomLimit::Lines(40),
-    }
+fn options() -> RoomSettings {
+    RoomSettings::new(MatchKind::Battle, 4, RoomLimit::Lines(40))
 }
 
 fn seat(name: &str, bot: Option<u8>) -> SeatView {
@@ -114,11 +110,7 @@ fn room_options_and_every_limit() {
         r#"{"kind":"Battle","max_players":4,"limit":{"Lines":40}}"#,
     );
     pinned(
-        &RoomOptions {
-            kind: MatchKind::Race,
-            max_players: 2,
-            limit: RoomLimit::None,
-        },
+        &RoomSettings::new(MatchKind::Race, 2, RoomLimit::None),
         r#"{"kind":"Race","max_players":2,"limit":"None"}"#,
     );
 }
@@ -241,4 +233,46 @@ fn older_instances_fields_default() {
     let old_row = r#"{"seat":0,"name":"ada","place":1,"kos":0,"attack_per_minute":1.0,"pieces_per_second":1.0,"lines":0,"attack_sent":0,"garbage_received":0,"forfeited":false,"rating":null}"#;
     let r: ResultRow = serde_json::from_str(old_row).expect("decodes");
     assert_eq!((r.time_ms, r.pieces), (0, 0));
+}
+
+/// A room's view relayed by a peer instance: settings out of the rooms' bounds are clamped as
+/// they are read (a peer's word is never believed), settings that are not settings refuse the
+/// whole message.
+#[test]
+fn a_peers_room_settings_are_clamped_or_refused() {
+    let view = |options: &str| {
+        format!(
+            r#"{{"code":"K7PQ","options":{options},"seats":[],"spectators":0,"you":null,"host":false,"state":"Lobby","ranked":false,"tbp_bots":[]}}"#
+        )
+    };
+    let read: RoomView = serde_json::from_str(&view(
+        r#"{"kind":"Battle","max_players":40,"limit":{"Seconds":1}}"#,
+    ))
+    .expect("clamped, not refused");
+    assert_eq!(
+        read.options,
+        RoomSettings::new(MatchKind::Battle, 8, RoomLimit::Seconds(10))
+    );
+    assert_eq!(
+        (read.options.max_players(), read.options.limit()),
+        (8, RoomLimit::Seconds(10))
+    );
+    let race: RoomView = serde_json::from_str(&view(
+        r#"{"kind":"Race","max_players":1,"limit":{"Lines":99999}}"#,
+    ))
+    .expect("clamped, not refused");
+    assert_eq!(
+        (race.options.max_players(), race.options.limit()),
+        (2, RoomLimit::None)
+    );
+    for options in [
+        r#"{"kind":"Battle","max_players":999,"limit":"None"}"#,
+        r#"{"kind":"Chaos","max_players":2,"limit":"None"}"#,
+        r#"{"kind":"Battle","max_players":2,"limit":{"Lines":"40; DROP TABLE matches"}}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<RoomView>(&view(options)).is_err(),
+            "{options} was read"
+        );
+    }
 }

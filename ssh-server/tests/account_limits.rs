@@ -10,7 +10,7 @@ use std::time::Duration;
 use minotty_domain::AccountRef;
 use minotty_domain::{KeyFingerprint, PlayerName};
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{Identity, RoomLimit, RoomOptions, RoomView};
+use minotty_protocol::{Identity, RoomLimit, RoomSettings, RoomView};
 use minotty_server::services::account::{KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{Login, Services, SharedServices};
@@ -252,12 +252,8 @@ async fn a_login_whose_look_up_failed_gets_its_account_at_the_start(pool: AnyPoo
     );
 }
 
-fn battle() -> RoomOptions {
-    RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 4,
-        limit: RoomLimit::None,
-    }
+fn battle() -> RoomSettings {
+    RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None)
 }
 
 async fn room(rx: &mut mpsc::Receiver<Response>) -> RoomView {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{RoomLimit, RoomOptions};
+use minotty_protocol::{RoomCommand, RoomLimit, RoomSettings};
 use minotty_server::cluster::auth::{Auth, ClusterKey};
 use minotty_server::cluster::checks::{self, DropReason};
 use minotty_server::cluster::wire::{
@@ -157,11 +157,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
         tx: SessionTx::new(tx),
         link: Arc::new(Mutex::new(None)),
     };
-    let options = RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::None,
-    };
+    let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::None);
     let room = hub
         .create_room(options, false, vec![(host, None)], Vec::new())
         .expect("a room");
@@ -386,7 +382,7 @@ async fn a_member_of_another_instance_joins_plays_and_goes_with_its_instance() {
 
     // The member's messages reach the room through its proxy; the same sealed message
     // published again is a replay, dropped.
-    let ready = ToProxy::Room(WireRoom::Ready { ready: true });
+    let ready = ToProxy::Room(WireRoom::Command(RoomCommand::Ready { ready: true }));
     let proxy = wire::proxy_subject(owner.id(), minotty_server::versus::MemberId(pid));
     let ready_bytes = sealed(&x, &proxy, &ready);
     let stale = checks::dropped_count(DropReason::Stale);

@@ -4,6 +4,7 @@
 
 mod common;
 
+use minotty_protocol::RoomCommand;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -48,11 +49,11 @@ async fn a_bot_that_forfeits_is_ended_frees_its_seat_and_is_named_in_the_log() {
     let tbp = room_bots("cc", &command, paced(settings(3000)), 2);
     let shared = shared(tbp.clone());
     let (mut host, mut rx, lobby) = host_room(&shared, "ada", 3).await;
-    host.handle(Request::AddTbpBot { name: "cc".into() });
+    host.handle(Request::Room(RoomCommand::AddTbpBot { name: "cc".into() }));
     let seated = view(&mut rx, 2).await;
     assert_eq!(seated.seats[1].name, "Bot cc");
-    host.handle(Request::SetReady(true));
-    host.handle(Request::StartMatch);
+    host.handle(Request::Room(RoomCommand::Ready { ready: true }));
+    host.handle(Request::Room(RoomCommand::Start));
 
     // The bot forfeits its game, which ends the match (the host is the last one standing);
     // then it leaves its seat and the host is told why.

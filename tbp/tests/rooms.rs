@@ -4,6 +4,7 @@
 
 mod common;
 
+use minotty_protocol::RoomCommand;
 use std::path::Path;
 use std::time::Duration;
 
@@ -32,14 +33,14 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     let shared = shared(tbp.clone());
     let (mut host, mut rx, lobby) = host_room(&shared, "ada", 2).await;
     assert_eq!(lobby.tbp_bots, ["minotty"], "the host sees the bot by name");
-    host.handle(Request::AddTbpBot {
+    host.handle(Request::Room(RoomCommand::AddTbpBot {
         name: "nobody".into(),
-    });
+    }));
     let refused = notice(&mut rx).await;
     assert!(refused.contains("no such bot"), "{refused}");
-    host.handle(Request::AddTbpBot {
+    host.handle(Request::Room(RoomCommand::AddTbpBot {
         name: "minotty".into(),
-    });
+    }));
     let seated = view(&mut rx, 2).await;
     let bot = &seated.seats[1];
     assert_eq!(bot.name, "Bot minotty");
@@ -47,8 +48,8 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     assert!(bot.ready);
     assert_eq!(tbp.running(), 1);
 
-    host.handle(Request::SetReady(true));
-    host.handle(Request::StartMatch);
+    host.handle(Request::Room(RoomCommand::Ready { ready: true }));
+    host.handle(Request::Room(RoomCommand::Start));
     match_started(&mut rx).await;
     // The countdown, then the bot plays: its board fills on the host's screen.
     let pieces = until(&mut rx, |r| match r {
@@ -63,9 +64,11 @@ async fn a_host_seats_the_tbp_bot_by_name_and_it_plays_the_match() {
     .await;
     assert!(pieces.1, "the bot's board shows its pieces");
     // The host gives up: the bot wins.
-    host.handle(Request::Report(vec![Report::Forfeited {
-        progress: Progress::default(),
-    }]));
+    host.handle(Request::Room(RoomCommand::Report {
+        reports: vec![Report::Forfeited {
+            progress: Progress::default(),
+        }],
+    }));
     let result = until(&mut rx, |r| match r {
         Response::MatchOver(result) => Some(result),
         _ => None,
@@ -99,18 +102,18 @@ async fn a_full_server_refuses_the_seat_at_once() {
     let tbp = room_bots("minotty", BOT, settings, 1);
     let shared = shared(tbp.clone());
     let (mut host, mut rx, _) = host_room(&shared, "ada", 4).await;
-    host.handle(Request::AddTbpBot {
+    host.handle(Request::Room(RoomCommand::AddTbpBot {
         name: "minotty".into(),
-    });
+    }));
     view(&mut rx, 2).await;
-    host.handle(Request::AddTbpBot {
+    host.handle(Request::Room(RoomCommand::AddTbpBot {
         name: "minotty".into(),
-    });
+    }));
     let refused = notice(&mut rx).await;
     assert!(refused.contains("try again later"), "{refused}");
     assert_eq!(tbp.running(), 1);
     // Removing the bot frees its slot.
-    host.handle(Request::RemoveBot { seat: 1 });
+    host.handle(Request::Room(RoomCommand::RemoveBot { seat: 1 }));
     view(&mut rx, 1).await;
     until_stopped(&tbp, None, 20).await;
     assert_eq!(tbp.running(), 0);
@@ -130,9 +133,11 @@ async fn bot_placed(rx: &mut mpsc::Receiver<Response>, pieces: u32) {
 
 /// The host gives up the match running and waits for its result.
 async fn give_up(host: &mut Services, rx: &mut mpsc::Receiver<Response>) {
-    host.handle(Request::Report(vec![Report::Forfeited {
-        progress: Progress::default(),
-    }]));
+    host.handle(Request::Room(RoomCommand::Report {
+        reports: vec![Report::Forfeited {
+            progress: Progress::default(),
+        }],
+    }));
     until(rx, |r| matches!(r, Response::MatchOver(_)).then_some(())).await;
 }
 
@@ -144,15 +149,15 @@ async fn the_bot_is_stopped_after_each_game_and_started_for_the_rematch() {
     let tbp = room_bots("minotty", &command, paced(settings(3000)), 2);
     let shared = shared(tbp.clone());
     let (mut host, mut rx, _) = host_room(&shared, "ada", 2).await;
-    host.handle(Request::AddTbpBot {
+    host.handle(Request::Room(RoomCommand::AddTbpBot {
         name: "minotty".into(),
-    });
+    }));
     view(&mut rx, 2).await;
-    host.handle(Request::SetReady(true));
-    host.handle(Request::StartMatch);
+    host.handle(Request::Room(RoomCommand::Ready { ready: true }));
+    host.handle(Request::Room(RoomCommand::Start));
     bot_placed(&mut rx, 5).await;
     give_up(&mut host, &mut rx).await;
-    host.handle(Request::Rematch);
+    host.handle(Request::Room(RoomCommand::Rematch));
     match_started(&mut rx).await;
     bot_placed(&mut rx, 5).await;
     give_up(&mut host, &mut rx).await;
@@ -228,15 +233,15 @@ async fn a_host_seats_one_tbp_bot_whose_process_starts_with_the_match_confined()
     assert_eq!(tbp.settings().max_per_host, 1, "one per host by default");
     let shared = shared(tbp.clone());
     let (mut host, mut rx, _) = host_room(&shared, "mallory", 8).await;
-    host.handle(Request::AddTbpBot {
+    host.handle(Request::Room(RoomCommand::AddTbpBot {
         name: "minotty".into(),
-    });
+    }));
     view(&mut rx, 2).await;
     // The guest tries to take every slot of the server from one lobby.
     for _ in 0..6 {
-        host.handle(Request::AddTbpBot {
+        host.handle(Request::Room(RoomCommand::AddTbpBot {
             name: "minotty".into(),
-        });
+        }));
         let refused = until(&mut rx, |r| match r {
             Response::Notice { message } => Some(message),
             Response::Room(v) => panic!("seated past the cap: {v:?}"),
@@ -251,8 +256,8 @@ async fn a_host_seats_one_tbp_bot_whose_process_starts_with_the_match_confined()
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(!pid_file.exists(), "a bot process started in the lobby");
 
-    host.handle(Request::SetReady(true));
-    host.handle(Request::StartMatch);
+    host.handle(Request::Room(RoomCommand::Ready { ready: true }));
+    host.handle(Request::Room(RoomCommand::Start));
     match_started(&mut rx).await;
     let deadline = Instant::now() + Duration::from_secs(20);
     let pid: u32 = loop {

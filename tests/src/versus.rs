@@ -467,7 +467,7 @@ fn stack(s: &PtySession) -> Option<Vec<Vec<bool>>> {
 /// A seed whose first pieces allow a clean tetris in a battle room without a limit, and the
 /// placements that make it.
 pub fn tetris_seed() -> (u32, Vec<Vec<Button>>) {
-    // What a battle room without a limit deals (`minotty_server::versus::match_mode`).
+    // What a battle room without a limit deals (`minotty_engine::versus::RoomSettings::mode`).
     let mode = Mode::custom(0, true, None);
     (1..500)
         .find_map(|seed| tetris_plan(mode.clone(), seed).map(|p| (seed, p)))

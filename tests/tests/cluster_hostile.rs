@@ -199,12 +199,12 @@ async fn a_peer_without_the_cluster_key_changes_no_rating_and_stalls_nothing() {
             )
             .await
             .expect("publish");
-            let lost = ToProxy::Room(WireRoom::Report {
+            let lost = ToProxy::Room(WireRoom::Command(minotty_protocol::RoomCommand::Report {
                 reports: vec![Report::Finished {
                     won: false,
                     progress: Progress::default(),
                 }],
-            });
+            }));
             let bytes = wire::encode(&lost).expect("encodes");
             evil.publish(
                 wire::proxy_subject(id, minotty_server::versus::MemberId(i as u64)),
@@ -458,12 +458,12 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
     tokio::time::sleep(Duration::from_secs(4)).await;
     // bob "tops out": ann wins, with no replay at all.
     let (owner, bob_pid) = &pids[1];
-    let lost = ToProxy::Room(WireRoom::Report {
+    let lost = ToProxy::Room(WireRoom::Command(minotty_protocol::RoomCommand::Report {
         reports: vec![Report::Finished {
             won: false,
             progress: Progress::default(),
         }],
-    });
+    }));
     let subject = wire::proxy_subject(owner, minotty_server::versus::MemberId(*bob_pid));
     let body = wire::encode(&lost).expect("encodes");
     rogue.publish(subject, &body).await.expect("publish");

@@ -425,7 +425,10 @@ async fn when_only_the_players_instance_lost_contact_the_owner_abandons_too() {
         let peer = &peer;
         async move { peer.publish(subject, &body).await.expect("publish") }
     };
-    to_proxy(ToProxy::Room(WireRoom::Ready { ready: true })).await;
+    to_proxy(ToProxy::Room(WireRoom::Command(
+        minotty_protocol::RoomCommand::Ready { ready: true },
+    )))
+    .await;
     cid.wait_for_text("READY", WAIT)
         .await
         .expect("rat is ready");

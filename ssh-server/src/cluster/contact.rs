@@ -35,7 +35,7 @@ impl RemoteMatch {
     /// What the room sends (`msg`) or the session sends its room (`wire`) changes.
     pub(super) fn seen(&mut self, msg: Option<&ToMember>, wire: Option<&WireRoom>) {
         use super::wire::Relay;
-        use minotty_protocol::Report;
+        use minotty_protocol::{Report, RoomCommand};
         match msg {
             Some(ToMember::Response(Relay::MatchStart(s))) if s.you.is_some() => {
                 *self = RemoteMatch::Playing;
@@ -44,7 +44,7 @@ impl RemoteMatch {
             Some(ToMember::Linked { .. } | ToMember::Unlinked { .. }) => *self = RemoteMatch::None,
             _ => {}
         }
-        if let Some(WireRoom::Report { reports }) = wire
+        if let Some(WireRoom::Command(RoomCommand::Report { reports })) = wire
             && *self == RemoteMatch::Playing
             && reports.iter().any(|r| matches!(r, Report::Replay(_)))
         {
@@ -115,9 +115,9 @@ mod tests {
     fn what_the_player_is_told_follows_what_was_seen() {
         let code = RoomCode::canonical("K7PQ3M").expect("a code");
         let mut seen = RemoteMatch::default();
-        let replay = WireRoom::Report {
+        let replay = WireRoom::Command(minotty_protocol::RoomCommand::Report {
             reports: vec![Report::Attack { lines: 1 }],
-        };
+        });
         seen.seen(None, Some(&replay));
         assert_eq!(seen, RemoteMatch::None);
         assert!(message(&code, false, seen).ends_with("you are out of the room."));

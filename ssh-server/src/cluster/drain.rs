@@ -13,7 +13,7 @@
 //! leave them at once, told to reconnect and go back.
 //!
 //! When the time is up with remote matches still running, the owner of each is told the
-//! player's instance drained away ([`WireRoom::DrainedAway`]): the match is abandoned,
+//! player's instance drained away ([`MemberNews::DrainedAway`](wire::MemberNews::DrainedAway)): the match is abandoned,
 //! unrated, on both sides (as when an instance is lost), not the draining side's forfeit.
 //! This instance's own rooms then abandon theirs at shutdown (`Hub::shutdown`).
 
@@ -145,7 +145,7 @@ impl Cluster {
         for subject in cancels {
             self.send(subject, &ToProxy::QueueCancel).await;
         }
-        let leave = ToProxy::Room(WireRoom::Leave { disconnected: true });
+        let leave = ToProxy::Room(WireRoom::leave(true));
         for subject in leaves {
             self.send(subject, &leave).await;
         }
@@ -187,7 +187,7 @@ impl Cluster {
         for (owner, pid) in owners {
             self.send(
                 wire::proxy_subject(&owner, pid),
-                &ToProxy::Room(WireRoom::DrainedAway),
+                &ToProxy::Room(WireRoom::News(wire::MemberNews::DrainedAway)),
             )
             .await;
         }

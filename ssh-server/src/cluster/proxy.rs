@@ -213,7 +213,7 @@ impl Cluster {
             ToProxy::Room(w) => {
                 if let Some(room) = proxy.member.room() {
                     room.send(w.into_msg(pid));
-                } else if matches!(w, WireRoom::Leave { .. })
+                } else if matches!(w, WireRoom::News(wire::MemberNews::Leave { .. }))
                     && proxy.queued.swap(false, Ordering::Relaxed)
                 {
                     hub.to_queue(QueueMsg::Cancel { id: pid });

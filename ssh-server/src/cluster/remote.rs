@@ -240,7 +240,7 @@ impl Cluster {
                 if r.tx.is_closed() {
                     // The session ended while its join was on its way: out of that room.
                     let c = Arc::clone(self);
-                    let leave = ToProxy::Room(WireRoom::Leave { disconnected: true });
+                    let leave = ToProxy::Room(WireRoom::leave(true));
                     self.spawn(async move {
                         c.send(wire::proxy_subject(&inst, pid), &leave).await;
                     });

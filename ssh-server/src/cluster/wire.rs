@@ -3,8 +3,7 @@
 //! decode is logged and dropped by the caller, never a panic).
 
 use minotty_domain::RoomCode;
-use minotty_engine::versus::Targeting;
-use minotty_protocol::{MatchResult, MatchStart, OpponentView, Report, RoomView};
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, RoomCommand, RoomView};
 use minotty_ui::Response;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -104,58 +103,45 @@ pub enum ToProxy {
     LostContact,
 }
 
-/// The part of [`RoomMsg`] a session sends (the member is the proxy, named by the subject).
+/// What a member's instance sends the member's proxy on the room's owner: a [`RoomCommand`]
+/// as it is (its serde form is the one these messages always had, so instances of every
+/// version read each other), or what only a member's instance can say of it.
+///
+/// Untagged: a message is read as a command first, then as a [`MemberNews`]; one that is
+/// neither is malformed and dropped. What a command carries is checked by the room as any
+/// session's is (a peer's word is never believed): only the proxy's own instance may speak
+/// for it (`proxy.rs`), its reports and replays go through the room's checks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
 pub enum WireRoom {
+    Command(RoomCommand),
+    News(MemberNews),
+}
+
+/// What a member's instance says of the member that is no command of theirs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum MemberNews {
     Leave {
         disconnected: bool,
-    },
-    Ready {
-        ready: bool,
-    },
-    Start,
-    Rematch,
-    Targeting {
-        targeting: Targeting,
-    },
-    Report {
-        reports: Vec<Report>,
-    },
-    AddBot {
-        level: u8,
-    },
-    AddTbpBot {
-        name: String,
-    },
-    RemoveBot {
-        seat: usize,
     },
     /// The session's instance drained away while it played (not a leave: the match is
     /// abandoned, unrated; see `versus/room/drained.rs`). An older owner drops it as malformed.
     DrainedAway,
-    /// The host lists the room among the open rooms of the room's instance, or unlists it
-    /// (`versus/room/listed.rs`). An older owner drops it as malformed.
-    SetListed {
-        listed: bool,
-    },
 }
 
 impl WireRoom {
+    /// The leave of a member whose instance lost it (`disconnected`) or whose session left.
+    pub fn leave(disconnected: bool) -> WireRoom {
+        WireRoom::News(MemberNews::Leave { disconnected })
+    }
+
     /// The message for the wire; `None` for what only an instance's own sessions send (joins,
     /// rejoins, shutdown).
     pub fn from_msg(msg: RoomMsg) -> Option<WireRoom> {
         Some(match msg {
-            RoomMsg::Leave { disconnected, .. } => WireRoom::Leave { disconnected },
-            RoomMsg::Ready { ready, .. } => WireRoom::Ready { ready },
-            RoomMsg::Start { .. } => WireRoom::Start,
-            RoomMsg::Rematch { .. } => WireRoom::Rematch,
-            RoomMsg::Targeting { targeting, .. } => WireRoom::Targeting { targeting },
-            RoomMsg::Report { reports, .. } => WireRoom::Report { reports },
-            RoomMsg::AddBot { level, .. } => WireRoom::AddBot { level },
-            RoomMsg::AddTbpBot { name, .. } => WireRoom::AddTbpBot { name },
-            RoomMsg::RemoveBot { seat, .. } => WireRoom::RemoveBot { seat },
-            RoomMsg::DrainedAway { .. } => WireRoom::DrainedAway,
-            RoomMsg::SetListed { listed, .. } => WireRoom::SetListed { listed },
+            RoomMsg::Command { command, .. } => WireRoom::Command(command),
+            RoomMsg::Leave { disconnected, .. } => WireRoom::leave(disconnected),
+            RoomMsg::DrainedAway { .. } => WireRoom::News(MemberNews::DrainedAway),
             _ => return None,
         })
     }
@@ -163,17 +149,11 @@ impl WireRoom {
     /// The room message of the proxy `id`.
     pub fn into_msg(self, id: MemberId) -> RoomMsg {
         match self {
-            WireRoom::Leave { disconnected } => RoomMsg::Leave { id, disconnected },
-            WireRoom::Ready { ready } => RoomMsg::Ready { id, ready },
-            WireRoom::Start => RoomMsg::Start { id },
-            WireRoom::Rematch => RoomMsg::Rematch { id },
-            WireRoom::Targeting { targeting } => RoomMsg::Targeting { id, targeting },
-            WireRoom::Report { reports } => RoomMsg::Report { id, reports },
-            WireRoom::AddBot { level } => RoomMsg::AddBot { id, level },
-            WireRoom::AddTbpBot { name } => RoomMsg::AddTbpBot { id, name },
-            WireRoom::RemoveBot { seat } => RoomMsg::RemoveBot { id, seat },
-            WireRoom::DrainedAway => RoomMsg::DrainedAway { id },
-            WireRoom::SetListed { listed } => RoomMsg::SetListed { id, listed },
+            WireRoom::Command(command) => RoomMsg::Command { id, command },
+            WireRoom::News(MemberNews::Leave { disconnected }) => {
+                RoomMsg::Leave { id, disconnected }
+            }
+            WireRoom::News(MemberNews::DrainedAway) => RoomMsg::DrainedAway { id },
         }
     }
 }
@@ -319,7 +299,7 @@ pub fn decode<T: DeserializeOwned>(subject: &str, bytes: &[u8]) -> Option<T> {
 mod tests {
     use super::*;
     use minotty_engine::versus::MatchKind;
-    use minotty_protocol::{BoardSnapshot, Progress, RoomLimit, RoomOptions, RoomState, SeatView};
+    use minotty_protocol::{BoardSnapshot, Progress, RoomLimit, RoomSettings, RoomState, SeatView};
 
     fn board() -> BoardSnapshot {
         let mut rows = vec![[0u8; 10]; 20];
@@ -358,11 +338,7 @@ mod tests {
     fn relayed_responses_round_trip() {
         let view = RoomView {
             code: "K7PQ3M".into(),
-            options: RoomOptions {
-                kind: MatchKind::Battle,
-                max_players: 4,
-                limit: RoomLimit::Lines(40),
-            },
+            options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::Lines(40)),
             seats: vec![SeatView {
                 name: "ann".into(),
                 ready: true,
@@ -426,55 +402,83 @@ mod tests {
         assert_eq!(relay.into_response(), want);
     }
 
-    /// Every message a session sends its room crosses with its content; the member becomes the
-    /// proxy named by the subject.
+    /// Every message a session sends its room crosses with its content, in the bytes these
+    /// messages had before `RoomCommand` (so instances of both versions read each other); the
+    /// member becomes the proxy named by the subject.
     #[test]
-    fn room_messages_round_trip() {
+    fn room_messages_round_trip_in_the_old_bytes() {
+        use minotty_engine::versus::Targeting;
         use minotty_protocol::Report;
         let me = MemberId(3);
+        let command = |command| RoomMsg::Command { id: me, command };
         let msgs = [
-            RoomMsg::Leave {
-                id: me,
-                disconnected: true,
-            },
-            RoomMsg::Ready {
-                id: me,
-                ready: true,
-            },
-            RoomMsg::Start { id: me },
-            RoomMsg::Rematch { id: me },
-            RoomMsg::Targeting {
-                id: me,
-                targeting: Targeting::Attackers,
-            },
-            RoomMsg::Report {
-                id: me,
-                reports: vec![Report::Attack { lines: 4 }, Report::Board(board())],
-            },
-            RoomMsg::AddBot { id: me, level: 5 },
-            RoomMsg::AddTbpBot {
-                id: me,
-                name: "cold".into(),
-            },
-            RoomMsg::RemoveBot { id: me, seat: 1 },
-            RoomMsg::DrainedAway { id: me },
-            RoomMsg::SetListed {
-                id: me,
-                listed: true,
-            },
+            (
+                RoomMsg::Leave {
+                    id: me,
+                    disconnected: true,
+                },
+                r#"{"Room":{"Leave":{"disconnected":true}}}"#,
+            ),
+            (
+                command(RoomCommand::Ready { ready: true }),
+                r#"{"Room":{"Ready":{"ready":true}}}"#,
+            ),
+            (command(RoomCommand::Start), r#"{"Room":"Start"}"#),
+            (command(RoomCommand::Rematch), r#"{"Room":"Rematch"}"#),
+            (
+                command(RoomCommand::Targeting {
+                    targeting: Targeting::Attackers,
+                }),
+                r#"{"Room":{"Targeting":{"targeting":"Attackers"}}}"#,
+            ),
+            (
+                command(RoomCommand::Report {
+                    reports: vec![Report::Attack { lines: 4 }],
+                }),
+                r#"{"Room":{"Report":{"reports":[{"Attack":{"lines":4}}]}}}"#,
+            ),
+            (
+                command(RoomCommand::AddBot { level: 5 }),
+                r#"{"Room":{"AddBot":{"level":5}}}"#,
+            ),
+            (
+                command(RoomCommand::AddTbpBot {
+                    name: "cold".into(),
+                }),
+                r#"{"Room":{"AddTbpBot":{"name":"cold"}}}"#,
+            ),
+            (
+                command(RoomCommand::RemoveBot { seat: 1 }),
+                r#"{"Room":{"RemoveBot":{"seat":1}}}"#,
+            ),
+            (RoomMsg::DrainedAway { id: me }, r#"{"Room":"DrainedAway"}"#),
+            (
+                command(RoomCommand::SetListed { listed: true }),
+                r#"{"Room":{"SetListed":{"listed":true}}}"#,
+            ),
         ];
-        for msg in msgs {
+        for (msg, golden) in msgs {
             let shown = format!("{msg:?}");
             let wire = WireRoom::from_msg(msg).expect("crosses");
             let bytes = encode(&ToProxy::Room(wire)).expect("encodes");
-            let Some(ToProxy::Room(back)) = decode::<ToProxy>("t", &bytes) else {
-                panic!("does not decode: {shown}");
+            assert_eq!(String::from_utf8_lossy(&bytes), golden);
+            let Some(ToProxy::Room(back)) = decode::<ToProxy>("t", golden.as_bytes()) else {
+                panic!("does not decode: {golden}");
             };
-            let proxy = MemberId(90);
-            let back = format!("{:?}", back.into_msg(proxy));
+            let back = format!("{:?}", back.into_msg(MemberId(90)));
             assert_eq!(back, shown.replace("MemberId(3)", "MemberId(90)"));
         }
         assert!(WireRoom::from_msg(RoomMsg::Shutdown).is_none());
+        // Neither a command nor news of a member: malformed, dropped.
+        for bad in [
+            r#"{"Room":"Kick"}"#,
+            r#"{"Room":{"Ready":{"ready":"yes"}}}"#,
+            r#"{"Room":{"AddBot":{"level":300}}}"#,
+            r#"{"Room":{"Leave":{}}}"#,
+            r#"{"Room":{"RemoveBot":{"seat":-1}}}"#,
+        ] {
+            assert_eq!(decode::<ToProxy>("t", bad.as_bytes()), None, "{bad}");
+        }
     }
 
     /// A board crosses as one digit per cell, and nothing else reads as one.
@@ -576,9 +580,9 @@ mod tests {
         let one = encode(&ToMember::Response(Relay::Opponents(vec![opponent(1)])))
             .expect("encodes")
             .len();
-        let report = encode(&ToProxy::Room(WireRoom::Report {
-            reports: vec![Report::Board(board())],
-        }))
+        let report = encode(&ToProxy::Room(WireRoom::Command(RoomCommand::Report {
+            reports: vec![minotty_protocol::Report::Board(board())],
+        })))
         .expect("encodes")
         .len();
         assert!(garbage < 64, "{garbage}");

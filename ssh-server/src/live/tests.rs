@@ -1,5 +1,6 @@
 //! The live directory: publishing, unpublishing, opting out, the order, the bounds.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
@@ -464,7 +465,7 @@ async fn one_session_flapping_watches_is_bounded() {
 /// A versus match is listed from its start to its end, through the room's own task.
 #[tokio::test(start_paused = true)]
 async fn a_room_lists_its_match_while_it_is_played() {
-    use minotty_protocol::{RoomLimit, RoomOptions};
+    use minotty_protocol::{RoomLimit, RoomSettings};
 
     use crate::services::Who;
     use crate::services::versus::{SharedVersus, VersusClient};
@@ -485,11 +486,11 @@ async fn a_room_lists_its_match_while_it_is_played() {
     };
     let (mut ann, mut ann_rx) = member("ann");
     let (mut bo, mut bo_rx) = member("bo");
-    ann.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::None,
-    }));
+    ann.handle(Request::CreateRoom(RoomSettings::new(
+        MatchKind::Battle,
+        2,
+        RoomLimit::None,
+    )));
     let code = loop {
         if let Response::Room(view) = next(&mut ann_rx).await {
             break view.code;
@@ -501,7 +502,7 @@ async fn a_room_lists_its_match_while_it_is_played() {
     });
     while !matches!(next(&mut bo_rx).await, Response::Room(_)) {}
     assert!(dir.is_empty(), "a lobby is not listed");
-    ann.handle(Request::StartMatch);
+    ann.handle(Request::Room(RoomCommand::Start));
     while !matches!(next(&mut bo_rx).await, Response::MatchStart(_)) {}
     let listed = dir.list();
     assert_eq!(listed.len(), 1);
@@ -519,9 +520,9 @@ async fn a_room_lists_its_match_while_it_is_played() {
     let mut rows = vec![[0u8; 10]; 20];
     rows[19] = [8, 8, 8, 8, 8, 8, 8, 8, 8, 0];
     let board = minotty_protocol::BoardSnapshot { rows };
-    bo.handle(Request::Report(vec![minotty_protocol::Report::Board(
-        board.clone(),
-    )]));
+    bo.handle(Request::Room(RoomCommand::Report {
+        reports: vec![minotty_protocol::Report::Board(board.clone())],
+    }));
     let frame = loop {
         if let Response::LiveMatchFrame(f) = next(&mut tv_rx).await
             && f.boards.iter().any(|b| b.board == board)

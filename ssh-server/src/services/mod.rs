@@ -121,18 +121,10 @@ impl Services {
             | Request::JoinRoom { .. }
             | Request::SpectateLive { .. }
             | Request::LeaveRoom
-            | Request::SetReady(_)
-            | Request::StartMatch
-            | Request::Rematch
-            | Request::SetTargeting(_)
-            | Request::AddBot { .. }
-            | Request::AddTbpBot { .. }
-            | Request::RemoveBot { .. }
-            | Request::SetListed(_)
+            | Request::Room(_)
             | Request::OpenRooms
             | Request::AcceptBotMatch
-            | Request::DeclineBotMatch
-            | Request::Report(_) => self.versus.handle(request),
+            | Request::DeclineBotMatch => self.versus.handle(request),
             Request::LiveList | Request::WatchLive { .. } | Request::StopWatching => {
                 self.live.handle(request)
             }

@@ -10,6 +10,7 @@
 use std::sync::{Arc, Mutex};
 
 use minotty_domain::{RoomCode, room_code};
+use minotty_protocol::RoomCommand;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -174,6 +175,12 @@ impl VersusClient {
         }
     }
 
+    /// Sends the member's `command` to the session's room (none: dropped, as the room would).
+    fn command(&self, command: RoomCommand) {
+        let id = self.id;
+        self.to_room(RoomMsg::Command { id, command });
+    }
+
     /// Takes a token for a lobby-type request; `false` (the player told once) when the
     /// session sends them faster than [`crate::versus::limits::REQUESTS_PER_SEC`].
     fn allowed(&mut self) -> bool {
@@ -240,7 +247,7 @@ impl VersusClient {
         // A match's reports flow at game speed; a way out of a room or the queue is never
         // refused.
         let lobby = match request {
-            Request::Report(_) => false,
+            Request::Room(RoomCommand::Report { .. }) => false,
             Request::LeaveRoom => self.member().room().is_none(),
             Request::CancelQuickMatch => !self.queued,
             _ => true,
@@ -378,30 +385,7 @@ impl VersusClient {
                     });
                 }
             }
-            Request::SetReady(ready) => {
-                self.to_room(RoomMsg::Ready { id, ready });
-            }
-            Request::StartMatch => {
-                self.to_room(RoomMsg::Start { id });
-            }
-            Request::Rematch => {
-                self.to_room(RoomMsg::Rematch { id });
-            }
-            Request::SetTargeting(targeting) => {
-                self.to_room(RoomMsg::Targeting { id, targeting });
-            }
-            Request::AddBot { level } => {
-                self.to_room(RoomMsg::AddBot { id, level });
-            }
-            Request::AddTbpBot { name } => {
-                self.to_room(RoomMsg::AddTbpBot { id, name });
-            }
-            Request::RemoveBot { seat } => {
-                self.to_room(RoomMsg::RemoveBot { id, seat });
-            }
-            Request::SetListed(listed) => {
-                self.to_room(RoomMsg::SetListed { id, listed });
-            }
+            Request::Room(command) => self.command(command),
             Request::OpenRooms => {
                 // Only this instance's rooms (another instance's room is joined by its code).
                 self.reply(Response::OpenRooms(self.hub.open_rooms.entries()));
@@ -424,9 +408,6 @@ impl VersusClient {
                         message: crate::versus::QUEUE_BUSY.into(),
                     });
                 }
-            }
-            Request::Report(reports) => {
-                self.to_room(RoomMsg::Report { id, reports });
             }
             other => {
                 tracing::warn!(request = ?other, "not a versus request");

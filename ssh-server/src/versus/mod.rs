@@ -67,7 +67,7 @@ pub use queue::QueueMsg;
 pub use queue_inbox::{QUEUE_BUSY, QUEUE_INBOX, QueueRefused, QueueTx};
 pub use ranked::RankedClaim;
 pub use remote::{QueueAction, RECONNECT, RemoteJoin, RemoteRooms};
-pub use room::{ContactLoss, RoomMsg, match_mode};
+pub use room::{ContactLoss, RoomMsg};
 pub use tx::{BACKLOG_MAX, RESPONSE_QUEUE, SessionTx};
 pub use watching::{MAX_SPECTATORS, SPECTATORS_PER_ADDRESS};
 
@@ -120,7 +120,13 @@ impl RoomLink {
     /// Reports of a seat played at game speed (a bot's), waiting while the inbox is full;
     /// `false` when the room has closed.
     pub async fn report(&self, id: MemberId, reports: Vec<minotty_protocol::Report>) -> bool {
-        self.tx.send(RoomMsg::Report { id, reports }).await.is_ok()
+        self.tx
+            .send(RoomMsg::Command {
+                id,
+                command: minotty_protocol::RoomCommand::Report { reports },
+            })
+            .await
+            .is_ok()
     }
 
     /// A bot that can play no more gives up its seat; the room says why (see [`Self::send`]).

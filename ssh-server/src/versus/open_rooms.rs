@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use minotty_domain::{AddressKey, ClientAddr, RoomCode};
-use minotty_protocol::{OpenRoomEntry, RoomOptions};
+use minotty_protocol::{OpenRoomEntry, RoomSettings};
 
 use super::lock;
 
@@ -135,12 +135,12 @@ impl Drop for OpenRoomListing {
 }
 
 /// A room's entry: its code, its host's (already sanitised) name, its options and seats.
-pub fn entry(code: &RoomCode, host: &str, options: RoomOptions, players: usize) -> OpenRoomEntry {
+pub fn entry(code: &RoomCode, host: &str, options: RoomSettings, players: usize) -> OpenRoomEntry {
     OpenRoomEntry {
         code: code.to_string(),
         host: host.to_owned(),
-        kind: options.kind,
+        kind: options.kind(),
         players: u8::try_from(players).unwrap_or(u8::MAX),
-        seats: options.max_players,
+        seats: options.max_players(),
     }
 }

@@ -25,7 +25,7 @@ use std::time::Duration;
 use minotty_bots::versus::Level;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{RoomLimit, RoomOptions};
+use minotty_protocol::{RoomLimit, RoomSettings};
 use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -382,11 +382,7 @@ fn pair(hub: &Arc<Hub>, waiting: &mut Vec<Waiting>, now: Instant) {
             Some(j) => {
                 let b = waiting.remove(j);
                 let a = waiting.remove(i);
-                let options = RoomOptions {
-                    kind: MatchKind::Battle,
-                    max_players: 2,
-                    limit: RoomLimit::None,
-                };
+                let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::None);
                 let told = [a.member.clone(), b.member.clone()];
                 let claims = vec![a.claim, b.claim];
                 let players = vec![(a.member, Some(a.rating)), (b.member, Some(b.rating))];

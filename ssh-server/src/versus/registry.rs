@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use minotty_domain::RoomCode;
 use minotty_engine::rating::Rating;
-use minotty_protocol::RoomOptions;
+use minotty_protocol::RoomSettings;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -31,7 +31,7 @@ impl Hub {
     /// code was found.
     pub fn create_room(
         self: &Arc<Self>,
-        options: RoomOptions,
+        options: RoomSettings,
         ranked: bool,
         players: Vec<(Member, Option<Rating>)>,
         claims: Vec<RankedClaim>,
@@ -55,11 +55,11 @@ impl Hub {
                                              address may: still looking for a person."
                 .to_owned(),
         })?;
-        let options = RoomOptions {
-            kind: minotty_engine::versus::MatchKind::Battle,
-            max_players: 2,
-            limit: minotty_protocol::RoomLimit::None,
-        };
+        let options = RoomSettings::new(
+            minotty_engine::versus::MatchKind::Battle,
+            2,
+            minotty_protocol::RoomLimit::None,
+        );
         room::spawn(
             Arc::clone(self),
             options,

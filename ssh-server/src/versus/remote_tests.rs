@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{RoomLimit, RoomOptions};
+use minotty_protocol::{RoomLimit, RoomSettings};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -112,11 +112,7 @@ async fn codes_start_with_the_instances_character_and_unknown_codes_are_asked_el
             tx: SessionTx::new(tx),
             link: Arc::new(Mutex::new(None)),
         };
-        let options = RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 2,
-            limit: RoomLimit::None,
-        };
+        let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::None);
         let room = hub
             .create_room(options, false, vec![(host, None)], Vec::new())
             .expect("a room");

@@ -6,17 +6,16 @@ use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
+use minotty_engine::Replay;
 use minotty_engine::rating::Rating;
 use minotty_engine::versus::{MatchKind, PlayerView, Router, Targeting};
-use minotty_engine::{Mode, Replay, Stat};
-use minotty_protocol::{
-    BoardSnapshot, OpponentView, Progress, RoomLimit, RoomOptions, RoomState, RoomView,
-};
+use minotty_protocol::{BoardSnapshot, OpponentView, Progress, RoomSettings, RoomState, RoomView};
 use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 mod bots;
+mod command;
 mod contact;
 mod drained;
 mod kept;
@@ -41,7 +40,7 @@ use super::{Hub, Member, MemberId, OPPONENTS_INTERVAL, ROOM_INBOX, RankedClaim, 
 /// once (the quick match's bot match, unranked).
 pub(super) fn spawn(
     hub: Arc<Hub>,
-    options: RoomOptions,
+    options: RoomSettings,
     ranked: bool,
     players: Vec<(Member, Option<Rating>)>,
     claims: Vec<RankedClaim>,
@@ -57,7 +56,7 @@ pub(super) fn spawn(
     let mut room = Room {
         hub,
         code,
-        options: sanitize_options(options),
+        options,
         ranked,
         link: link.clone(),
         seats: Vec::new(),
@@ -104,30 +103,6 @@ pub(super) fn spawn(
     let hub = Arc::clone(&room.hub);
     hub.spawn_room(room.run(rx));
     Some(link)
-}
-
-/// Limits a host's choices to what the rooms support.
-fn sanitize_options(mut o: RoomOptions) -> RoomOptions {
-    o.max_players = o.max_players.clamp(2, 8);
-    o.limit = match (o.kind, o.limit) {
-        (MatchKind::Race, _) => RoomLimit::None,
-        (_, RoomLimit::Lines(n)) => RoomLimit::Lines(n.clamp(1, 1000)),
-        (_, RoomLimit::Seconds(s)) => RoomLimit::Seconds(s.clamp(10, 3600)),
-        (_, RoomLimit::None) => RoomLimit::None,
-    };
-    o
-}
-
-/// The mode every player's engine runs: races are 40 lines; battles are endless or end at a
-/// lines goal (a time limit is kept by the room).
-pub fn match_mode(options: &RoomOptions) -> Mode {
-    match (options.kind, options.limit) {
-        (MatchKind::Race, _) => Mode::sprint(),
-        (MatchKind::Battle, RoomLimit::Lines(n)) => {
-            Mode::custom(0, true, Some((Stat::Lines, u64::from(n))))
-        }
-        (MatchKind::Battle, _) => Mode::custom(0, true, None),
-    }
 }
 
 #[derive(Debug)]
@@ -204,6 +179,11 @@ impl Live {
             .collect()
     }
 
+    /// Each player's lines so far, in seat order (what the match-over rules rank by).
+    fn lines(&self) -> Vec<u32> {
+        self.players.iter().map(|p| p.progress.lines).collect()
+    }
+
     fn views(&self) -> Vec<PlayerView> {
         self.players
             .iter()
@@ -233,7 +213,7 @@ fn stack_height(board: &BoardSnapshot) -> u32 {
 struct Room {
     hub: Arc<Hub>,
     code: minotty_domain::RoomCode,
-    options: RoomOptions,
+    options: RoomSettings,
     ranked: bool,
     link: RoomLink,
     seats: Vec<Seat>,
@@ -399,12 +379,8 @@ impl Room {
             return;
         };
         if !live.over && live.deadline.is_some_and(|d| now >= d) {
-            // Time is up: the most attack sent wins, then the most lines.
-            let mut ranking: Vec<usize> = (0..live.players.len()).collect();
-            ranking.sort_by_key(|&p| {
-                std::cmp::Reverse((live.router.sent(p), live.players[p].progress.lines))
-            });
-            live.router.close(&ranking);
+            let lines = live.lines();
+            minotty_engine::versus::over::time_up(&mut live.router, &lines);
             self.end_match(now);
         }
         if self
@@ -433,33 +409,8 @@ impl Room {
             RoomMsg::WatchLive { member } => self.watch_live(member, now),
             RoomMsg::Leave { id, disconnected } => self.leave(id, disconnected, now),
             RoomMsg::LostContact { id, cause } => self.lost_contact(id, cause, now),
-            RoomMsg::Ready { id, ready } => {
-                if let Some(i) = self.seat_of(id)
-                    && self.state != RoomState::Playing
-                {
-                    self.seats[i].ready = ready;
-                    self.broadcast_view();
-                }
-            }
-            RoomMsg::Start { id } | RoomMsg::Rematch { id } if self.refused_while_draining(id) => {}
-            RoomMsg::Start { id } => self.start_request(id, now),
-            RoomMsg::Rematch { id } => self.rematch(id, now),
-            RoomMsg::Targeting { id, targeting } => {
-                if let Some(i) = self.seat_of(id) {
-                    self.seats[i].targeting = targeting;
-                    if let Some(live) = self.live.as_mut()
-                        && let Some(p) = live.index_of(id)
-                    {
-                        live.router.set_targeting(p, targeting);
-                    }
-                }
-            }
-            RoomMsg::Report { id, reports } => self.reports(id, reports, now),
-            RoomMsg::AddBot { id, level } => self.add_bot(id, level),
-            RoomMsg::AddTbpBot { id, name } => self.add_tbp_bot(id, &name),
-            RoomMsg::RemoveBot { id, seat } => self.remove_bot(id, seat),
+            RoomMsg::Command { id, command } => self.command(id, command, now),
             RoomMsg::BotRetired { id, reason } => self.bot_retired(id, &reason, now),
-            RoomMsg::SetListed { id, listed } => self.set_listed(id, listed),
             RoomMsg::Rejoin { member } => self.rejoin(member),
             RoomMsg::Shutdown => self.abandon(),
             RoomMsg::DrainedAway { id } => self.drained_away(id, now),
@@ -484,7 +435,7 @@ impl Room {
             let listing =
                 self.hub
                     .live
-                    .publish_match(&self.code, self.options.kind, players, private);
+                    .publish_match(&self.code, self.options.kind(), players, private);
             self.listing = Some(listing);
         } else if !playing {
             self.listing = None;
@@ -548,23 +499,6 @@ impl Room {
                 pl.changed = false;
             }
             live.next_flush = now + OPPONENTS_INTERVAL;
-        }
-    }
-}
-
-/// `p` reached the goal: in a race they take the best free place and the match ends; in a
-/// battle with a lines goal they win.
-fn win(live: &mut Live, p: usize) {
-    let mut rest: Vec<usize> = (0..live.players.len()).filter(|&q| q != p).collect();
-    rest.sort_by_key(|&q| std::cmp::Reverse(live.players[q].progress.lines));
-    match live.kind {
-        MatchKind::Race => {
-            live.router.finish(p);
-            live.router.close(&rest);
-        }
-        MatchKind::Battle => {
-            rest.insert(0, p);
-            live.router.close(&rest);
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Rooms and the queue driven through `VersusClient`s with plain channels (no SSH).
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_domain::PlayerId;
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{BoardSnapshot, Progress, Report, RoomLimit, RoomOptions, RoomState};
+use minotty_protocol::{BoardSnapshot, Progress, Report, RoomLimit, RoomSettings, RoomState};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -74,7 +75,7 @@ impl Client {
     }
 
     fn report(&mut self, reports: Vec<Report>) {
-        self.send(Request::Report(reports));
+        self.send(Request::Room(RoomCommand::Report { reports }));
     }
 
     /// The next response for which `f` gives something, skipping others.
@@ -117,12 +118,8 @@ impl Client {
     }
 }
 
-fn battle(players: u8) -> RoomOptions {
-    RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: players,
-        limit: RoomLimit::None,
-    }
+fn battle(players: u8) -> RoomSettings {
+    RoomSettings::new(MatchKind::Battle, players, RoomLimit::None)
 }
 
 fn board(filled_rows: usize) -> BoardSnapshot {
@@ -136,7 +133,7 @@ fn board(filled_rows: usize) -> BoardSnapshot {
 /// A creates a room, the others join it by code (typed in lower case).
 async fn room_of(
     shared: &SharedVersus,
-    options: RoomOptions,
+    options: RoomSettings,
     names: &[&str],
 ) -> (Vec<Client>, String) {
     let mut clients: Vec<Client> = names.iter().map(|n| Client::new(shared, n, None)).collect();
@@ -154,7 +151,7 @@ async fn room_of(
 
 /// Starts the match and waits for every player's `MatchStart`.
 async fn start(clients: &mut [Client]) -> u32 {
-    clients[0].send(Request::StartMatch);
+    clients[0].send(Request::Room(RoomCommand::Start));
     let mut seeds = Vec::new();
     for (i, c) in clients.iter_mut().enumerate() {
         let start = c
@@ -218,10 +215,10 @@ async fn rooms_are_created_and_joined_by_code() {
     );
 
     // Only the host starts; ready is shown to everyone.
-    c[1].send(Request::SetReady(true));
+    c[1].send(Request::Room(RoomCommand::Ready { ready: true }));
     let view = c[0].room().await;
     assert!(view.seats[1].ready);
-    c[1].send(Request::StartMatch);
+    c[1].send(Request::Room(RoomCommand::Start));
     let notice = c[1]
         .wait(|r| match r {
             Response::Notice { message } => Some(message),
@@ -343,11 +340,7 @@ async fn a_disconnect_ends_a_1v1_and_the_other_player_wins() {
 #[tokio::test(start_paused = true)]
 async fn a_race_ends_when_one_player_clears_40_lines() {
     let shared = SharedVersus::default();
-    let options = RoomOptions {
-        kind: MatchKind::Race,
-        max_players: 4,
-        limit: RoomLimit::Seconds(5),
-    };
+    let options = RoomSettings::new(MatchKind::Race, 4, RoomLimit::Seconds(5));
     let (mut c, _) = room_of(&shared, options, &["ann", "bob", "cid"]).await;
     start(&mut c).await;
     // Attacks in a race go nowhere.
@@ -395,11 +388,7 @@ async fn a_race_ends_when_one_player_clears_40_lines() {
 #[tokio::test(start_paused = true)]
 async fn a_battle_time_limit_goes_to_the_most_attack() {
     let shared = SharedVersus::default();
-    let options = RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 3,
-        limit: RoomLimit::Seconds(10),
-    };
+    let options = RoomSettings::new(MatchKind::Battle, 3, RoomLimit::Seconds(10));
     let (mut c, _) = room_of(&shared, options, &["ann", "bob", "cid"]).await;
     start(&mut c).await;
     c[1].report(vec![
@@ -490,7 +479,7 @@ async fn four_players_with_kos_and_rematch() {
     assert_eq!(result.rows[0].kos, 3);
     // Everyone asks for a rematch: it starts.
     for c in c.iter_mut() {
-        c.send(Request::Rematch);
+        c.send(Request::Room(RoomCommand::Rematch));
     }
     start_seen(&mut c).await;
 }
@@ -561,8 +550,8 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
     // The new rating is what the queue uses next, and what a rematch starts from.
     let first = after_of(&result, "ann");
     assert!((shared.hub().rating_of(PlayerId(1)).await.rating - first).abs() < 1e-9);
-    ann.send(Request::Rematch);
-    bob.send(Request::Rematch);
+    ann.send(Request::Room(RoomCommand::Rematch));
+    bob.send(Request::Room(RoomCommand::Rematch));
     for c in [&mut ann, &mut bob] {
         c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
             .await;
@@ -627,7 +616,7 @@ async fn a_player_who_drops_out_is_told_the_result_when_back() {
         });
         c.room().await;
     }
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     ann.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
         .await;
     drop(bob.client.take());

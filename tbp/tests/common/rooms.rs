@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{RoomLimit, RoomOptions, RoomView};
+use minotty_protocol::{RoomLimit, RoomSettings, RoomView};
 use minotty_server::services::account::SharedAccounts;
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{Login, Services, SharedServices};
@@ -69,11 +69,11 @@ pub async fn host_room(
     max_players: u8,
 ) -> (Services, mpsc::Receiver<Response>, RoomView) {
     let (mut host, mut rx) = Services::new(shared, guest(name));
-    host.handle(Request::CreateRoom(RoomOptions {
-        kind: MatchKind::Battle,
+    host.handle(Request::CreateRoom(RoomSettings::new(
+        MatchKind::Battle,
         max_players,
-        limit: RoomLimit::None,
-    }));
+        RoomLimit::None,
+    )));
     let lobby = view(&mut rx, 1).await;
     (host, rx, lobby)
 }

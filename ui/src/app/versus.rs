@@ -14,6 +14,7 @@ mod open_rooms;
 mod responses;
 
 use minotty_engine::versus::Targeting;
+use minotty_protocol::RoomCommand;
 
 use super::{App, Screen};
 use crate::keys::{Key, KeyEvent, KeyKind};
@@ -324,7 +325,7 @@ impl Versus {
             reports.extend(end_reports(s.game(), won, forfeit));
         }
         if !reports.is_empty() {
-            self.send(Request::Report(reports), requests);
+            self.send(Request::Room(RoomCommand::Report { reports }), requests);
         }
     }
 

@@ -10,7 +10,7 @@ use crate::draw;
 use crate::keys::KeyEvent;
 use crate::text::sfmt;
 use crate::theme::Theme;
-use minotty_protocol::{RoomLimit, RoomOptions};
+use minotty_protocol::{RoomLimit, RoomSettings};
 
 pub const ITEMS: [&str; 6] = [
     "Quick match",
@@ -116,7 +116,7 @@ pub enum FormAction {
     None,
     Changed,
     Back,
-    Create(RoomOptions),
+    Create(RoomSettings),
 }
 
 fn limit_name(limit: RoomLimit) -> crate::text::StackStr<24> {
@@ -128,15 +128,8 @@ fn limit_name(limit: RoomLimit) -> crate::text::StackStr<24> {
 }
 
 impl CreateForm {
-    pub fn options(&self) -> RoomOptions {
-        RoomOptions {
-            kind: self.kind,
-            max_players: self.players.clamp(2, 8),
-            limit: match self.kind {
-                MatchKind::Battle => LIMITS[self.limit % LIMITS.len()],
-                MatchKind::Race => RoomLimit::None,
-            },
-        }
+    pub fn options(&self) -> RoomSettings {
+        RoomSettings::new(self.kind, self.players, LIMITS[self.limit % LIMITS.len()])
     }
 
     /// Handles a key: Up/Down choose a row, Left/Right change it, Enter creates (or goes back
@@ -158,14 +151,16 @@ impl CreateForm {
                         }
                     }
                     1 => {
+                        let (min, max) =
+                            (*RoomSettings::PLAYERS.start(), *RoomSettings::PLAYERS.end());
                         self.players = if up {
-                            if self.players >= 8 {
-                                2
+                            if self.players >= max {
+                                min
                             } else {
                                 self.players + 1
                             }
-                        } else if self.players <= 2 {
-                            8
+                        } else if self.players <= min {
+                            max
                         } else {
                             self.players - 1
                         }

@@ -129,11 +129,11 @@ impl Widget for &LobbyView<'_> {
             }
         }
 
-        let kind = match room.options.kind {
+        let kind = match room.options.kind() {
             MatchKind::Battle => "Battle",
             MatchKind::Race => "Race to 40 lines",
         };
-        let limit = match (room.options.kind, room.options.limit) {
+        let limit = match (room.options.kind(), room.options.limit()) {
             (MatchKind::Race, _) | (_, RoomLimit::None) => sfmt!(24; ""),
             (_, RoomLimit::Lines(n)) => sfmt!(24; " {} first to {} lines", theme.dot(), n),
             (_, RoomLimit::Seconds(s)) => {
@@ -141,7 +141,7 @@ impl Widget for &LobbyView<'_> {
             }
         };
         let ranked = if room.ranked { "Ranked " } else { "" };
-        let about = sfmt!(96; "{}{}{} {} {}/{} players", ranked, kind, limit.as_str(), theme.dot(), room.seats.len(), room.options.max_players);
+        let about = sfmt!(96; "{}{}{} {} {}/{} players", ranked, kind, limit.as_str(), theme.dot(), room.seats.len(), room.options.max_players());
         draw::put_centered(buf, inner, inner.y + 5, about.as_str(), theme.title());
 
         let list = Rect::new(inner.x + 2, inner.y + 7, inner.width.saturating_sub(4), 8);
@@ -205,7 +205,7 @@ impl Widget for &LobbyView<'_> {
             && room.state != RoomState::Playing
             && room.seats.len() < 8
         {
-            let free = room.seats.len() < usize::from(room.options.max_players);
+            let free = room.seats.len() < usize::from(room.options.max_players());
             let has_bot = room.seats.iter().any(|s| s.bot.is_some());
             let which = match room.tbp_bots.get(usize::from(level).wrapping_sub(8)) {
                 Some(name) if level > 7 => sfmt!(40; "{}, TBP", name),
@@ -248,7 +248,7 @@ impl Widget for &LobbyView<'_> {
             RoomState::Results => "The last match is over.",
         };
         draw::put_centered(buf, inner, y, state, theme.dim());
-        if room.options.kind == MatchKind::Battle && room.options.max_players > 2 {
+        if room.options.kind() == MatchKind::Battle && room.options.max_players() > 2 {
             let t = sfmt!(48; "Targeting: {}", self.targeting.name());
             draw::put_centered(buf, inner, y + 1, t.as_str(), theme.text());
         }
@@ -259,13 +259,13 @@ impl Widget for &LobbyView<'_> {
         let hint = match (room.you.is_some(), room.host) {
             (false, _) => "Watching   Esc leave",
             (true, true)
-                if room.options.kind == MatchKind::Battle && room.options.max_players > 2 =>
+                if room.options.kind() == MatchKind::Battle && room.options.max_players() > 2 =>
             {
                 "r ready   Enter start   t targeting   Esc leave"
             }
             (true, true) => "r ready   Enter start   Esc leave",
             (true, false)
-                if room.options.kind == MatchKind::Battle && room.options.max_players > 2 =>
+                if room.options.kind() == MatchKind::Battle && room.options.max_players() > 2 =>
             {
                 "r ready   t targeting   Esc leave"
             }

@@ -224,11 +224,11 @@ fn enter_on_a_match_spectates_it_by_its_live_id() {
     // The server seats the spectator and tells no code: the room shows none.
     let room = minotty_protocol::RoomView {
         code: String::new(),
-        options: minotty_protocol::RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 2,
-            limit: minotty_protocol::RoomLimit::None,
-        },
+        options: minotty_protocol::RoomSettings::new(
+            MatchKind::Battle,
+            2,
+            minotty_protocol::RoomLimit::None,
+        ),
         seats: Vec::new(),
         spectators: 1,
         you: None,

@@ -2,11 +2,12 @@
 //! 2 s while it shows, Enter joining by the code through the ordinary join request.
 
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::RoomCommand;
 
 use super::versus::{online, room, seat};
 use super::*;
 use crate::{Request, Response};
-use minotty_protocol::OpenRoomEntry;
+use minotty_protocol::{OpenRoomEntry, RoomSettings};
 
 /// From the main menu to the Open rooms screen (the versus menu's fifth entry).
 pub(super) fn to_open_rooms(a: &mut App) {
@@ -165,7 +166,7 @@ fn the_host_lists_the_room_with_l_and_the_lobby_says_whether_it_is_listed() {
         Some(0),
         true,
     );
-    view.options.max_players = 2;
+    view.options = RoomSettings::new(view.options.kind(), 2, view.options.limit());
     a.deliver(Response::Room(view.clone()), 0);
     assert_lobby_says(
         &a,
@@ -173,7 +174,10 @@ fn the_host_lists_the_room_with_l_and_the_lobby_says_whether_it_is_listed() {
         "    │           l list room   r ready   Enter start   Esc leave            │    ",
     );
     press(&mut a, Key::Char('l'), 10);
-    assert_eq!(a.take_requests(), [Request::SetListed(true)]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::SetListed { listed: true })]
+    );
 
     view.listed = true;
     a.deliver(Response::Room(view.clone()), 20);
@@ -183,7 +187,10 @@ fn the_host_lists_the_room_with_l_and_the_lobby_says_whether_it_is_listed() {
         "    │             l unlist   r ready   Enter start   Esc leave             │    ",
     );
     press(&mut a, Key::Char('l'), 30);
-    assert_eq!(a.take_requests(), [Request::SetListed(false)]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::SetListed { listed: false })]
+    );
 
     // Not the host: no key, no hint.
     let mut guest = room(

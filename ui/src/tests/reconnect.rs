@@ -234,7 +234,7 @@ fn the_offer_draws_at_every_size() {
 fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
     use crate::Response;
     use minotty_engine::versus::MatchKind;
-    use minotty_protocol::{RoomLimit, RoomOptions, RoomState, RoomView, SeatView};
+    use minotty_protocol::{RoomLimit, RoomSettings, RoomState, RoomView, SeatView};
     let seat = |name: &str, connected: bool| SeatView {
         name: name.into(),
         ready: false,
@@ -245,11 +245,7 @@ fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
     };
     let view = |state: RoomState| RoomView {
         code: "K7PQ3M".into(),
-        options: RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 4,
-            limit: RoomLimit::None,
-        },
+        options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None),
         seats: vec![seat("ada", true), seat("bob", false)],
         spectators: 0,
         you: Some(0),

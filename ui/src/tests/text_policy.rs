@@ -10,7 +10,7 @@ use super::*;
 use crate::Response;
 use minotty_protocol::{
     BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, ResultRow, RoomLimit,
-    RoomOptions, RoomState, RoomView, SeatView,
+    RoomSettings, RoomState, RoomView, SeatView,
 };
 
 /// What a hostile name hides: bidi overrides and isolates, zero-width joiners and spaces, an
@@ -104,11 +104,7 @@ fn a_room_view_with_hostile_strings_is_drawn_clean() {
     press(&mut a, Key::Enter, 0);
     let view = RoomView {
         code: hostile("K7PQ3M"),
-        options: RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 4,
-            limit: RoomLimit::None,
-        },
+        options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None),
         seats: vec![
             seat("ada", true, None),
             seat(&hostile("mallory"), false, None),

@@ -3,12 +3,13 @@
 
 use minotty_engine::versus::MatchKind;
 use minotty_engine::{Game, Mode};
+use minotty_protocol::RoomCommand;
 
 use super::*;
 use crate::{Request, Response};
 use minotty_protocol::{
     BoardSnapshot, Identity, MatchResult, MatchStart, OpponentView, Progress, Report, ResultRow,
-    RoomLimit, RoomOptions, RoomState, RoomView, SeatView,
+    RoomLimit, RoomSettings, RoomState, RoomView, SeatView,
 };
 
 pub(super) fn online() -> App {
@@ -45,11 +46,7 @@ pub(super) fn seat(name: &str, ready: bool, host: bool) -> SeatView {
 pub(super) fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> RoomView {
     RoomView {
         code: "K7PQ3M".into(),
-        options: RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 4,
-            limit: RoomLimit::None,
-        },
+        options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None),
         seats,
         spectators: 1,
         you,
@@ -95,7 +92,7 @@ fn reports(a: &mut App) -> Vec<Report> {
     a.take_requests()
         .into_iter()
         .flat_map(|r| match r {
-            Request::Report(list) => list,
+            Request::Room(RoomCommand::Report { reports: list }) => list,
             _ => Vec::new(),
         })
         .collect()
@@ -150,11 +147,11 @@ fn create_room_sends_the_chosen_options() {
     press(&mut a, Key::Enter, 0);
     assert_eq!(
         a.take_requests(),
-        [Request::CreateRoom(RoomOptions {
-            kind: MatchKind::Battle,
-            max_players: 4,
-            limit: RoomLimit::Lines(40),
-        })]
+        [Request::CreateRoom(RoomSettings::new(
+            MatchKind::Battle,
+            4,
+            RoomLimit::Lines(40)
+        ))]
     );
     // The answer opens the lobby.
     a.deliver(
@@ -282,23 +279,29 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     // The code is drawn large, spaced out.
     assert!(s.contains("K 7 P Q"), "{s}");
     press(&mut a, Key::Char('r'), 0);
-    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::Ready { ready: true })]
+    );
     // Hammered before the room answers: asked once; again only after a while.
     for _ in 0..1000 {
         press(&mut a, Key::Char('r'), 10);
     }
     assert!(a.take_requests().is_empty());
     press(&mut a, Key::Char('r'), 1500);
-    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::Ready { ready: true })]
+    );
     press(&mut a, Key::Char('t'), 0);
     assert_eq!(
         a.take_requests(),
-        [Request::SetTargeting(
-            minotty_engine::versus::Targeting::Random
-        )]
+        [Request::Room(RoomCommand::Targeting {
+            targeting: minotty_engine::versus::Targeting::Random
+        })]
     );
     press(&mut a, Key::Enter, 0);
-    assert_eq!(a.take_requests(), [Request::StartMatch]);
+    assert_eq!(a.take_requests(), [Request::Room(RoomCommand::Start)]);
     // A guest who is not the host is told so; a host is told who is not ready.
     a.deliver(
         Response::Room(room(
@@ -314,7 +317,7 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
     press(&mut a, Key::Enter, 0);
     assert_eq!(
         a.take_requests(),
-        [Request::StartMatch],
+        [Request::Room(RoomCommand::Start)],
         "a second Enter starts anyway"
     );
     press(&mut a, Key::Esc, 0);
@@ -344,19 +347,25 @@ fn the_host_adds_bots_of_a_chosen_level_and_removes_them() {
     let s = screen(&a);
     assert!(s.contains("b add a bot (level 3, steady)"), "{s}");
     press(&mut a, Key::Char('b'), 0);
-    assert_eq!(a.take_requests(), [Request::AddBot { level: 3 }]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::AddBot { level: 3 })]
+    );
     press(&mut a, Key::Char('+'), 0);
     press(&mut a, Key::Char('+'), 0);
     press(&mut a, Key::Char('-'), 0);
     press(&mut a, Key::Char('b'), 0);
-    assert_eq!(a.take_requests(), [Request::AddBot { level: 4 }]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::AddBot { level: 4 })]
+    );
     for _ in 0..10 {
         press(&mut a, Key::Char('+'), 0);
     }
     press(&mut a, Key::Char('b'), 0);
     assert_eq!(
         a.take_requests(),
-        [Request::AddBot { level: 7 }],
+        [Request::Room(RoomCommand::AddBot { level: 7 })],
         "7 at most"
     );
     a.deliver(
@@ -375,7 +384,10 @@ fn the_host_adds_bots_of_a_chosen_level_and_removes_them() {
     assert!(s.contains("x remove bot"), "{s}");
     // The last bot goes first.
     press(&mut a, Key::Char('x'), 0);
-    assert_eq!(a.take_requests(), [Request::RemoveBot { seat: 2 }]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::RemoveBot { seat: 2 })]
+    );
     // Two bots and the host fill four seats with bob: no more.
     a.deliver(
         Response::Room(room(
@@ -425,9 +437,9 @@ fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
     press(&mut a, Key::Char('b'), 0);
     assert_eq!(
         a.take_requests(),
-        [Request::AddTbpBot {
+        [Request::Room(RoomCommand::AddTbpBot {
             name: "minotty".into()
-        }]
+        })]
     );
     for _ in 0..5 {
         press(&mut a, Key::Char('+'), 0);
@@ -435,15 +447,18 @@ fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
     press(&mut a, Key::Char('b'), 0);
     assert_eq!(
         a.take_requests(),
-        [Request::AddTbpBot {
+        [Request::Room(RoomCommand::AddTbpBot {
             name: "other".into()
-        }],
+        })],
         "the last one at most"
     );
     press(&mut a, Key::Char('-'), 0);
     press(&mut a, Key::Char('-'), 0);
     press(&mut a, Key::Char('b'), 0);
-    assert_eq!(a.take_requests(), [Request::AddBot { level: 7 }]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::AddBot { level: 7 })]
+    );
     // A TBP bot's seat is a bot's (level 0), and the host can take it out.
     let mut tbp_seat = bot_seat(0);
     tbp_seat.name = "Bot minotty".into();
@@ -455,7 +470,10 @@ fn the_host_picks_the_servers_tbp_bots_by_name_after_the_levels() {
         "{s}"
     );
     press(&mut a, Key::Char('x'), 0);
-    assert_eq!(a.take_requests(), [Request::RemoveBot { seat: 1 }]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::RemoveBot { seat: 1 })]
+    );
 }
 
 #[test]
@@ -743,7 +761,7 @@ fn results_show_numbers_rating_change_and_rematch() {
     press(&mut a, Key::Enter, 9100);
     assert!(a.take_requests().is_empty());
     press(&mut a, Key::Enter, 9700);
-    assert_eq!(a.take_requests(), [Request::Rematch]);
+    assert_eq!(a.take_requests(), [Request::Room(RoomCommand::Rematch)]);
     assert!(screen(&a).contains("Waiting for the others"));
     a.deliver(start(battle_mode(), 8, &["ada", "bob"], Some(0)), 9500);
     assert!(a.in_game());
@@ -951,7 +969,7 @@ fn a_time_limit_shows_the_time_left_and_a_line_goal_its_progress() {
             Some(0),
             true,
         );
-        r.options.limit = limit;
+        r.options = RoomSettings::new(r.options.kind(), r.options.max_players(), limit);
         a.deliver(Response::Room(r), 0);
         a.deliver(start(battle_mode(), 5, &["ada", "bob"], Some(0)), 0);
         a.tick(4000);
@@ -987,7 +1005,10 @@ fn join_from_the_command_line_opens_the_lobby_or_says_why_not() {
     let s = screen(&a);
     assert!(s.contains("ROOM K7PQ3M") && s.contains("r ready"), "{s}");
     press(&mut a, Key::Char('r'), 0);
-    assert_eq!(a.take_requests(), [Request::SetReady(true)]);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::Ready { ready: true })]
+    );
     press(&mut a, Key::Enter, 0);
     assert!(a.take_requests().is_empty());
     assert!(screen(&a).contains("Only the host"));

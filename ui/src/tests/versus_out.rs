@@ -5,6 +5,7 @@
 
 use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::RoomCommand;
 use minotty_protocol::{MatchResult, Report, RoomState};
 
 use super::versus::{online, opponent, result_row, room, seat, start, text};
@@ -52,7 +53,7 @@ fn after_a_forfeit_esc_leaves_the_match_the_others_play_on() {
     assert!(!a.in_game());
     let r = a.take_requests();
     assert!(
-        r.iter().any(|r| matches!(r, Request::Report(l) if l.iter().any(|r| matches!(r, Report::Forfeited { .. })))),
+        r.iter().any(|r| matches!(r, Request::Room(RoomCommand::Report { reports: l }) if l.iter().any(|r| matches!(r, Report::Forfeited { .. })))),
         "{r:?}"
     );
     let s = text(&a, 80, 24);

@@ -4,11 +4,12 @@
 
 use minotty_engine::Mode;
 use minotty_engine::versus::MatchKind;
+use minotty_protocol::RoomCommand;
 
 use super::versus::{bot_seat, online, room, seat, text};
 use super::*;
 use crate::Response;
-use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow};
+use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow, RoomSettings};
 
 fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {
@@ -274,7 +275,7 @@ fn the_lobby_offers_remove_bot_only_when_a_bot_sits() {
         Some(0),
         true,
     );
-    full.options.max_players = 2;
+    full.options = RoomSettings::new(full.options.kind(), 2, full.options.limit());
     a.deliver(Response::Room(full), 0);
     let got = frame(&a, 80, 24);
     let bob = got.iter().position(|l| l.contains("bob")).expect("bob");
@@ -300,7 +301,7 @@ fn the_lobby_offers_remove_bot_only_when_a_bot_sits() {
         Some(0),
         true,
     );
-    with_bot.options.max_players = 4;
+    with_bot.options = RoomSettings::new(with_bot.options.kind(), 4, with_bot.options.limit());
     a.deliver(Response::Room(with_bot), 0);
     let got = frame(&a, 80, 24);
     let cy = got.iter().position(|l| l.contains("cy")).expect("cy");
@@ -384,7 +385,7 @@ fn a_players_hold_and_next_go_to_the_room_with_their_numbers() {
         .take_requests()
         .into_iter()
         .flat_map(|r| match r {
-            crate::Request::Report(list) => list,
+            crate::Request::Room(RoomCommand::Report { reports: list }) => list,
             _ => Vec::new(),
         })
         .filter_map(|r| match r {

@@ -4,6 +4,7 @@
 //! to reconnect: the balancer sends the new connection to another instance. A way out (leaving
 //! a room or the queue) and a running match's reports are never refused.
 
+use minotty_protocol::RoomCommand;
 use minotty_ui::{Request, Response};
 
 use super::VersusClient;
@@ -18,8 +19,7 @@ impl VersusClient {
                 | Request::CreateRoom(_)
                 | Request::JoinRoom { .. }
                 | Request::SpectateLive { .. }
-                | Request::StartMatch
-                | Request::Rematch
+                | Request::Room(RoomCommand::Start | RoomCommand::Rematch)
                 | Request::AcceptBotMatch
         );
         if !new || !self.hub.is_draining() {

@@ -46,10 +46,10 @@ impl Room {
             Some("Only the host can add bots.".to_owned())
         } else if self.state == RoomState::Playing {
             Some("Bots join between matches.".to_owned())
-        } else if self.seats.len() >= usize::from(self.options.max_players) {
+        } else if self.seats.len() >= usize::from(self.options.max_players()) {
             Some(format!(
                 "The room is full ({} players).",
-                self.options.max_players
+                self.options.max_players()
             ))
         } else {
             None

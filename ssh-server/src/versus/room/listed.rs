@@ -41,7 +41,7 @@ impl Room {
         let open = self.listed
             && !self.ranked
             && self.state == RoomState::Lobby
-            && self.seats.len() < usize::from(self.options.max_players)
+            && self.seats.len() < usize::from(self.options.max_players())
             && !self.hub.is_draining();
         let host = self
             .host

@@ -31,10 +31,11 @@ impl Room {
                 "The match in room {} has started: watch it as a spectator, or join after it.",
                 self.code
             ))
-        } else if self.seats.len() >= usize::from(self.options.max_players) {
+        } else if self.seats.len() >= usize::from(self.options.max_players()) {
             Some(format!(
                 "Room {} is full ({} players).",
-                self.code, self.options.max_players
+                self.code,
+                self.options.max_players()
             ))
         } else {
             None

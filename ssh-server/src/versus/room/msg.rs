@@ -1,8 +1,7 @@
 //! What a room's inbox takes: every message sessions, proxies of other instances, bot seats
 //! and the hub send to a room task.
 
-use minotty_engine::versus::Targeting;
-use minotty_protocol::Report;
+use minotty_protocol::RoomCommand;
 
 use super::ContactLoss;
 use crate::versus::{Member, MemberId};
@@ -24,49 +23,16 @@ pub enum RoomMsg {
         id: MemberId,
         disconnected: bool,
     },
-    Ready {
+    /// A member's command (a session's, or a proxy's for a member of another instance).
+    Command {
         id: MemberId,
-        ready: bool,
-    },
-    Start {
-        id: MemberId,
-    },
-    Rematch {
-        id: MemberId,
-    },
-    Targeting {
-        id: MemberId,
-        targeting: Targeting,
-    },
-    Report {
-        id: MemberId,
-        reports: Vec<Report>,
-    },
-    /// The host seats a bot of `level` in an empty seat.
-    AddBot {
-        id: MemberId,
-        level: u8,
-    },
-    /// The host seats the operator's TBP bot called `name` in an empty seat.
-    AddTbpBot {
-        id: MemberId,
-        name: String,
-    },
-    /// The host takes the bot in `seat` out.
-    RemoveBot {
-        id: MemberId,
-        seat: usize,
+        command: RoomCommand,
     },
     /// A bot that can play no more (its TBP process forfeited) gives up its seat; the room
     /// says why (`room/bots.rs`).
     BotRetired {
         id: MemberId,
         reason: String,
-    },
-    /// The host lists the room among the open rooms, or makes it private (`room/listed.rs`).
-    SetListed {
-        id: MemberId,
-        listed: bool,
     },
     /// A new session of the player whose lobby seat the room keeps (`room/kept.rs`).
     Rejoin {

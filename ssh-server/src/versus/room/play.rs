@@ -1,11 +1,12 @@
 //! A match in play: its start, the players' reports routed (attacks to garbage), replays.
 
+use minotty_engine::versus::over::{self, Decisive};
 use minotty_engine::versus::{MatchKind, Router, Targeting};
 use minotty_protocol::{BoardSnapshot, MatchStart, Progress, Report, RoomLimit, RoomState};
 use minotty_ui::Response;
 use tokio::time::Instant;
 
-use super::{Live, Player, Room, match_mode, win};
+use super::{Live, Player, Room};
 use crate::versus::{COUNTDOWN, MemberId, unix_now};
 
 impl Room {
@@ -18,10 +19,10 @@ impl Room {
             return;
         }
         let seed = self.hub.seed();
-        let kind = self.options.kind;
+        let kind = self.options.kind();
         let targeting: Vec<Targeting> = self.seats.iter().map(|s| s.targeting).collect();
         let go = now + COUNTDOWN;
-        let deadline = match self.options.limit {
+        let deadline = match self.options.limit() {
             RoomLimit::Seconds(s) if kind == MatchKind::Battle => {
                 Some(go + std::time::Duration::from_secs(u64::from(s)))
             }
@@ -86,7 +87,7 @@ impl Room {
     pub(super) fn match_start(&self, live: &Live, you: Option<usize>, now: Instant) -> MatchStart {
         MatchStart {
             kind: live.kind,
-            mode: match_mode(&self.options),
+            mode: self.options.mode(),
             seed: live.seed,
             players: live.players.iter().map(|p| p.member.name.clone()).collect(),
             you,
@@ -136,27 +137,22 @@ impl Room {
                     live.players[p].progress = progress;
                     live.players[p].changed = true;
                     live.dirty = true;
-                    if let RoomLimit::Lines(n) = self.options.limit
-                        && live.kind == MatchKind::Battle
-                        && progress.lines >= n
-                    {
-                        win(live, p);
-                    }
+                    let lines = live.lines();
+                    let what = Decisive::Progress {
+                        lines: progress.lines,
+                    };
+                    over::decide(&mut live.router, &self.options, p, what, &lines);
                 }
                 Report::Finished { won, progress } => {
                     live.players[p].progress = progress;
                     live.dirty = true;
                     live.everyone = true;
-                    let goal = match (live.kind, self.options.limit) {
-                        (MatchKind::Race, _) => Some(40),
-                        (MatchKind::Battle, RoomLimit::Lines(n)) => Some(n),
-                        _ => None,
+                    let lines = live.lines();
+                    let what = Decisive::Finished {
+                        won,
+                        lines: progress.lines,
                     };
-                    if won && goal.is_some_and(|g| progress.lines >= g) {
-                        win(live, p);
-                    } else {
-                        live.router.knock_out(p);
-                    }
+                    over::decide(&mut live.router, &self.options, p, what, &lines);
                 }
                 Report::Forfeited { progress } => {
                     // Given up from the prompt: the same as leaving the match, but the player
@@ -165,7 +161,8 @@ impl Room {
                     live.players[p].forfeited = true;
                     live.dirty = true;
                     live.everyone = true;
-                    live.router.knock_out(p);
+                    let lines = live.lines();
+                    over::decide(&mut live.router, &self.options, p, Decisive::Out, &lines);
                 }
                 Report::Replay(_) => {}
             }

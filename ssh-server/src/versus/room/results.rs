@@ -28,16 +28,9 @@ impl Room {
         live.over = true;
         live.ended_at = unix_now();
         let n = live.players.len();
-        // Anyone still unplaced (cannot happen with the router's rules, but a result needs a
-        // place for everyone) goes after the placed, by lines.
-        let mut rest: Vec<usize> = (0..n).collect();
-        rest.sort_by_key(|&p| std::cmp::Reverse(live.players[p].progress.lines));
-        live.router.close(&rest);
-        for p in 0..n {
-            if live.router.place(p).is_none() {
-                live.router.knock_out(p);
-            }
-        }
+        // Everyone gets a place (those still playing after the placed, by lines).
+        let lines = live.lines();
+        minotty_engine::versus::over::settle(&mut live.router, &lines);
         // A match with a bot is never rated (ranked rooms have no bots; this holds whatever).
         if ranked && n == 2 && live.players.iter().all(|p| p.bot.is_none()) {
             let before: Vec<Rating> = live

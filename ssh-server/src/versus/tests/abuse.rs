@@ -1,6 +1,7 @@
 //! Hostile or broken sessions against rooms and the queue: floods of requests, sessions that
 //! stop reading, code guessing, a second connection of a ranked player, panics.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_protocol::{Progress, Report};
@@ -35,7 +36,7 @@ async fn a_view_goes_out_only_when_it_changed() {
     }
     // bob says "ready" ten times: one change.
     for _ in 0..10 {
-        c[1].send(Request::SetReady(true));
+        c[1].send(Request::Room(RoomCommand::Ready { ready: true }));
     }
     let got = settle(&mut c[2]).await;
     assert_eq!(count(&got, is_view), 1, "{got:?}");
@@ -60,7 +61,7 @@ async fn a_hundred_thousand_ready_presses_reach_the_others_as_a_few_views() {
     }
     // A key held down: ready, not ready, ready... as fast as the session can send.
     for i in 0..100_000 {
-        c[7].send(Request::SetReady(i % 2 == 0));
+        c[7].send(Request::Room(RoomCommand::Ready { ready: i % 2 == 0 }));
         if i % 10_000 == 0 {
             tokio::task::yield_now().await;
         }
@@ -77,7 +78,7 @@ async fn a_hundred_thousand_ready_presses_reach_the_others_as_a_few_views() {
         assert!(got.len() <= bound, "member {i} got {} responses", got.len());
     }
     // The others are still heard at once.
-    c[1].send(Request::SetReady(true));
+    c[1].send(Request::Room(RoomCommand::Ready { ready: true }));
     let view = c[0]
         .wait(|r| match r {
             Response::Room(v) if v.seats[1].ready => Some(v),
@@ -267,7 +268,7 @@ async fn a_panicking_room_closes_alone() {
     );
     assert_eq!(shared.hub().room_count(), 1);
     // The other room plays on; ann can open a new one.
-    b[1].send(Request::SetReady(true));
+    b[1].send(Request::Room(RoomCommand::Ready { ready: true }));
     let view = b[0]
         .wait(|r| match r {
             Response::Room(v) if v.seats[1].ready => Some(v),

@@ -4,6 +4,7 @@
 //! the bot marked (its replay verifies), and the queue offers a bot match after the wait
 //! (again after a decline).
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_domain::PlayerId;
@@ -61,14 +62,14 @@ async fn eventually(mut f: impl FnMut() -> bool) {
 async fn a_bot_plays_a_real_game_its_opponent_sees_and_wins_when_they_top_out() {
     let shared = shared_with(BotLimits::default());
     let (mut c, _) = room_of(&shared, battle(2), &["ann"]).await;
-    c[0].send(Request::AddBot { level: 7 });
+    c[0].send(Request::Room(RoomCommand::AddBot { level: 7 }));
     let view = seats(&mut c[0], 2).await;
     assert_eq!(view.seats[1].name, "Bot level 7");
     assert_eq!(view.seats[1].bot, Some(7));
     assert!(view.seats[1].ready, "bots are ready");
     assert_eq!(view.seats[1].rating, None);
     assert_eq!(shared.hub().bots.active(), 1);
-    c[0].send(Request::StartMatch);
+    c[0].send(Request::Room(RoomCommand::Start));
     let start = match_start(&mut c[0]).await;
     assert_eq!(start.players, ["ann", "Bot level 7"]);
     assert!(!start.ranked);
@@ -105,7 +106,7 @@ async fn a_bot_plays_a_real_game_its_opponent_sees_and_wins_when_they_top_out() 
     );
     assert!(result.rows.iter().all(|r| r.rating.is_none()));
     // A rematch needs only the person: the bot is ready again.
-    c[0].send(Request::Rematch);
+    c[0].send(Request::Room(RoomCommand::Rematch));
     match_start(&mut c[0]).await;
 }
 
@@ -113,21 +114,21 @@ async fn a_bot_plays_a_real_game_its_opponent_sees_and_wins_when_they_top_out() 
 async fn only_the_host_seats_and_removes_bots_and_each_bot_is_counted_until_it_goes() {
     let shared = shared_with(BotLimits::default());
     let (mut c, _) = room_of(&shared, battle(4), &["ann", "bob"]).await;
-    c[1].send(Request::AddBot { level: 2 });
+    c[1].send(Request::Room(RoomCommand::AddBot { level: 2 }));
     assert!(notice(&mut c[1]).await.contains("Only the host"));
-    c[0].send(Request::AddBot { level: 2 });
-    c[0].send(Request::AddBot { level: 5 });
+    c[0].send(Request::Room(RoomCommand::AddBot { level: 2 }));
+    c[0].send(Request::Room(RoomCommand::AddBot { level: 5 }));
     let view = seats(&mut c[0], 4).await;
     assert_eq!(view.seats[2].bot, Some(2));
     assert_eq!(view.seats[3].bot, Some(5));
     assert_eq!(shared.hub().bots.active(), 2);
-    c[0].send(Request::AddBot { level: 9 });
+    c[0].send(Request::Room(RoomCommand::AddBot { level: 9 }));
     assert!(notice(&mut c[0]).await.contains("full"));
-    c[1].send(Request::RemoveBot { seat: 2 });
+    c[1].send(Request::Room(RoomCommand::RemoveBot { seat: 2 }));
     assert!(notice(&mut c[1]).await.contains("Only the host"));
     // A seat that is a person is not a bot to remove.
-    c[0].send(Request::RemoveBot { seat: 1 });
-    c[0].send(Request::RemoveBot { seat: 2 });
+    c[0].send(Request::Room(RoomCommand::RemoveBot { seat: 1 }));
+    c[0].send(Request::Room(RoomCommand::RemoveBot { seat: 2 }));
     let view = seats(&mut c[0], 3).await;
     assert_eq!(view.seats[1].name, "bob");
     assert_eq!(view.seats[2].bot, Some(5));
@@ -151,12 +152,12 @@ async fn a_host_spamming_add_bot_never_passes_the_room_or_the_server_cap() {
     let (mut a, _) = room_of(&shared, battle(8), &["ann"]).await;
     let (mut b, _) = room_of(&shared, battle(8), &["bob"]).await;
     for _ in 0..200 {
-        a[0].send(Request::AddBot { level: 7 });
+        a[0].send(Request::Room(RoomCommand::AddBot { level: 7 }));
     }
     // ann's room fills (7 bots beside her); bob gets what is left of the server's 10.
     seats(&mut a[0], 8).await;
     for _ in 0..200 {
-        b[0].send(Request::AddBot { level: 7 });
+        b[0].send(Request::Room(RoomCommand::AddBot { level: 7 }));
     }
     seats(&mut b[0], 4).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -177,8 +178,8 @@ async fn a_host_spamming_add_bot_never_passes_the_room_or_the_server_cap() {
     // More time, more requests: still capped.
     tokio::time::sleep(Duration::from_secs(2)).await;
     for _ in 0..50 {
-        a[0].send(Request::AddBot { level: 7 });
-        b[0].send(Request::AddBot { level: 7 });
+        a[0].send(Request::Room(RoomCommand::AddBot { level: 7 }));
+        b[0].send(Request::Room(RoomCommand::AddBot { level: 7 }));
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(shared.hub().bots.active(), 10);
@@ -186,7 +187,7 @@ async fn a_host_spamming_add_bot_never_passes_the_room_or_the_server_cap() {
     a[0].send(Request::LeaveRoom);
     eventually(|| shared.hub().bots.active() == 3).await;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    b[0].send(Request::AddBot { level: 1 });
+    b[0].send(Request::Room(RoomCommand::AddBot { level: 1 }));
     seats(&mut b[0], 5).await;
 }
 
@@ -198,7 +199,7 @@ async fn a_ranked_room_takes_no_bot() {
     ann.send(Request::QuickMatch);
     bob.send(Request::QuickMatch);
     match_start(&mut ann).await;
-    ann.send(Request::AddBot { level: 3 });
+    ann.send(Request::Room(RoomCommand::AddBot { level: 3 }));
     assert!(notice(&mut ann).await.contains("ranked"));
     assert_eq!(shared.hub().bots.active(), 0);
 }
@@ -219,9 +220,9 @@ async fn a_match_against_a_bot_is_never_rated_and_is_stored_with_the_bot_marked(
     let mut ann = Client::new(&shared, "ann", Some(account.id.0));
     ann.send(Request::CreateRoom(battle(2)));
     ann.room().await;
-    ann.send(Request::AddBot { level: 6 });
+    ann.send(Request::Room(RoomCommand::AddBot { level: 6 }));
     seats(&mut ann, 2).await;
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     let start = match_start(&mut ann).await;
     // Let the bot play a few seconds, then ann gives up with her (empty) game's replay.
     tokio::time::sleep(Duration::from_millis(3000 + 3000)).await;
@@ -417,7 +418,7 @@ async fn a_room_takes_another_kind_of_bot_through_the_driver_seam() {
     let view = seats(&mut ann, 2).await;
     assert_eq!(view.seats[1].name, "Bot dropper");
     assert_eq!(view.seats[1].bot, Some(0));
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     match_start(&mut ann).await;
     // It drops every piece in the middle: it tops out, and ann wins.
     let result = result(&mut ann).await;
@@ -439,7 +440,7 @@ async fn a_bot_that_panics_leaves_and_forfeits_and_the_match_still_ends() {
         released: false,
     })));
     seats(&mut ann, 2).await;
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     match_start(&mut ann).await;
     let result = result(&mut ann).await;
     assert_eq!(result.rows[0].name, "ann");

@@ -22,7 +22,7 @@ fn lost(shared: &SharedVersus, code: &str, c: &Client, cause: ContactLoss) {
 fn replay(seed: u32) -> Report {
     let game = minotty_engine::Game::new(
         minotty_engine::GameConfig {
-            mode: crate::versus::match_mode(&battle(2)),
+            mode: battle(2).mode(),
             ..minotty_engine::GameConfig::default()
         },
         seed,

@@ -2,6 +2,7 @@
 //! sends when its `--drain-secs` ran out): not that player's forfeit but a match abandoned,
 //! unrated, for everyone, each told so; out of a match it is a plain disconnect.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_ui::{Request, Response};
@@ -47,8 +48,8 @@ async fn a_player_drained_away_mid_match_abandons_it_for_everyone_unrated() {
         spectate: true,
     });
     dee.room().await;
-    c[1].send(Request::SetReady(true));
-    c[2].send(Request::SetReady(true));
+    c[1].send(Request::Room(RoomCommand::Ready { ready: true }));
+    c[2].send(Request::Room(RoomCommand::Ready { ready: true }));
     start(&mut c).await;
     let bob = c[1].client.as_ref().map(|v| v.member_id()).unwrap();
     let room = shared

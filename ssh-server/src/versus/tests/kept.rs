@@ -1,6 +1,7 @@
 //! A lobby seat kept for a player whose connection dropped: shown as not connected, taken
 //! back by the same account, freed after the reconnect time; no match starts meanwhile.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_protocol::RoomState;
@@ -39,7 +40,7 @@ async fn a_dropped_players_lobby_seat_is_theirs_again_when_they_reconnect() {
     let (mut ann, code) = bob_drops(&shared).await;
 
     // No match while the room waits for bob.
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     let notice = ann
         .wait(|r| match r {
             Response::Notice { message } => Some(message),
@@ -58,7 +59,7 @@ async fn a_dropped_players_lobby_seat_is_theirs_again_when_they_reconnect() {
     assert!(view.seats.iter().all(|s| s.connected));
     assert_eq!(shared.hub().kept_seats(), 0);
     // And the match can start.
-    ann.send(Request::StartMatch);
+    ann.send(Request::Room(RoomCommand::Start));
     for c in [&mut ann, &mut back] {
         c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
             .await;

@@ -1,6 +1,7 @@
 //! The list of open rooms: a room is on it only while its host lists it, it is in its lobby
 //! and it has a free seat; it goes when unlisted, full, started or closed; a list is bounded.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_protocol::OpenRoomEntry;
@@ -60,7 +61,7 @@ async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_
     assert_eq!(open_rooms(&mut eve).await, []);
 
     // Only the host lists it.
-    c[1].send(Request::SetListed(true));
+    c[1].send(Request::Room(RoomCommand::SetListed { listed: true }));
     let notice = c[1]
         .wait(|r| match r {
             Response::Notice { message } => Some(message),
@@ -70,7 +71,7 @@ async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_
     assert!(notice.contains("host"), "{notice}");
     assert_eq!(open_rooms(&mut eve).await, []);
 
-    c[0].send(Request::SetListed(true));
+    c[0].send(Request::Room(RoomCommand::SetListed { listed: true }));
     c[0].wait(|r| matches!(r, Response::Room(v) if v.listed).then_some(()))
         .await;
     listed_until(&shared, |e| e.len() == 1).await;
@@ -98,7 +99,7 @@ async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_
     listed_until(&shared, |e| e.len() == 1 && e[0].players == 2).await;
 
     // Started: off the list.
-    c[1].send(Request::SetReady(true));
+    c[1].send(Request::Room(RoomCommand::Ready { ready: true }));
     super::start(&mut c).await;
     listed_until(&shared, <[_]>::is_empty).await;
     assert_eq!(open_rooms(&mut eve).await, []);
@@ -108,14 +109,14 @@ async fn a_room_is_listed_only_while_its_host_lists_it_in_the_lobby_with_a_free_
 async fn an_unlisted_or_closed_room_leaves_the_list() {
     let shared = SharedVersus::default();
     let (mut c, _code) = room_of(&shared, battle(2), &["ann"]).await;
-    c[0].send(Request::SetListed(true));
+    c[0].send(Request::Room(RoomCommand::SetListed { listed: true }));
     listed_until(&shared, |e| e.len() == 1).await;
-    c[0].send(Request::SetListed(false));
+    c[0].send(Request::Room(RoomCommand::SetListed { listed: false }));
     c[0].wait(|r| matches!(r, Response::Room(v) if !v.listed).then_some(()))
         .await;
     listed_until(&shared, <[_]>::is_empty).await;
 
-    c[0].send(Request::SetListed(true));
+    c[0].send(Request::Room(RoomCommand::SetListed { listed: true }));
     listed_until(&shared, |e| e.len() == 1).await;
     // The last player goes: the room closes and its entry with it.
     drop(c);
@@ -133,7 +134,7 @@ async fn a_ranked_room_is_never_listed() {
     a.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
         .await;
     for c in [&mut a, &mut b] {
-        c.send(Request::SetListed(true));
+        c.send(Request::Room(RoomCommand::SetListed { listed: true }));
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert!(shared.hub().open_rooms.is_empty());

@@ -2,10 +2,11 @@
 //! limit, the pace of the opponents' boards, a rematch, a kept seat's time. Time only moves when
 //! every task waits, so each figure below is exact, not a bound on a busy machine.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_engine::versus::MatchKind;
-use minotty_protocol::{Progress, Report, RoomLimit, RoomOptions, RoomState};
+use minotty_protocol::{Progress, Report, RoomLimit, RoomSettings, RoomState};
 use minotty_ui::{Request, Response};
 use tokio::time::{Instant, sleep};
 
@@ -63,11 +64,7 @@ async fn a_spectator_who_comes_during_the_countdown_is_told_what_is_left_of_it()
 #[tokio::test(start_paused = true)]
 async fn a_battle_time_limit_ends_the_match_at_its_second_counted_from_go() {
     let shared = SharedVersus::default();
-    let options = RoomOptions {
-        kind: MatchKind::Battle,
-        max_players: 2,
-        limit: RoomLimit::Seconds(10),
-    };
+    let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::Seconds(10));
     let (mut c, _) = room_of(&shared, options, &["ann", "bob"]).await;
     start(&mut c).await;
     let began = Instant::now();
@@ -126,8 +123,8 @@ async fn a_rematch_waits_for_everyone_however_long_and_then_counts_down_again() 
     for cl in c.iter_mut() {
         assert_eq!(result(cl).await.rows[0].name, "ann");
     }
-    c[0].send(Request::Rematch);
-    c[1].send(Request::Rematch);
+    c[0].send(Request::Room(RoomCommand::Rematch));
+    c[1].send(Request::Room(RoomCommand::Rematch));
     // An hour later cid has not asked: no match, the others wait in the lobby, ready.
     sleep(Duration::from_secs(3_600)).await;
     let mut views = Vec::new();
@@ -144,7 +141,7 @@ async fn a_rematch_waits_for_everyone_however_long_and_then_counts_down_again() 
     let ready: Vec<bool> = last.seats.iter().map(|s| s.ready).collect();
     assert_eq!(ready, [true, true, false]);
     // cid asks: it starts at once, with a countdown of its own and the same seats.
-    c[2].send(Request::Rematch);
+    c[2].send(Request::Room(RoomCommand::Rematch));
     for (i, cl) in c.iter_mut().enumerate() {
         let again = cl
             .wait(|r| match r {

@@ -3,6 +3,7 @@
 //! `a.b.c.d`): built-in bot seats, TBP bot seats and a room's spectator places. Each time the
 //! attacker gets its share and a player at another address still gets a place.
 
+use minotty_protocol::RoomCommand;
 use std::time::Duration;
 
 use minotty_tbp::frontend::{BotSpec, TbpBots, TbpSettings};
@@ -54,7 +55,7 @@ async fn one_address_seats_its_share_of_bots_and_another_host_still_gets_one() {
     let mut told = Vec::new();
     for i in 0..8 {
         let mut c = host_at(&shared, &format!("evil{i}"), attacker(i)).await;
-        c.send(Request::AddBot { level: 1 });
+        c.send(Request::Room(RoomCommand::AddBot { level: 1 }));
         if let Err(message) = seated_or_told(&mut c, 2).await {
             told.push(message);
         }
@@ -67,7 +68,7 @@ async fn one_address_seats_its_share_of_bots_and_another_host_still_gets_one() {
         "{told:?}"
     );
     let mut ann = host_at(&shared, "ann", "203.0.113.5").await;
-    ann.send(Request::AddBot { level: 1 });
+    ann.send(Request::Room(RoomCommand::AddBot { level: 1 }));
     assert_eq!(seated_or_told(&mut ann, 2).await, Ok(()));
     assert_eq!(shared.hub().bots.active(), 5);
     // A room of the attacker closes: its bot's place comes back to the address.
@@ -79,7 +80,7 @@ async fn one_address_seats_its_share_of_bots_and_another_host_still_gets_one() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let mut again = host_at(&shared, "evil9", attacker(9)).await;
-    again.send(Request::AddBot { level: 1 });
+    again.send(Request::Room(RoomCommand::AddBot { level: 1 }));
     assert_eq!(seated_or_told(&mut again, 2).await, Ok(()));
 }
 
@@ -99,7 +100,7 @@ async fn one_address_seats_its_share_of_tbp_bots_and_another_host_still_gets_one
     let mut told = Vec::new();
     for i in 0..4 {
         let mut c = host_at(&shared, &format!("evil{i}"), attacker(i)).await;
-        c.send(Request::AddTbpBot { name: "ext".into() });
+        c.send(Request::Room(RoomCommand::AddTbpBot { name: "ext".into() }));
         if let Err(message) = seated_or_told(&mut c, 2).await {
             told.push(message);
         }
@@ -112,7 +113,7 @@ async fn one_address_seats_its_share_of_tbp_bots_and_another_host_still_gets_one
         "{told:?}"
     );
     let mut ann = host_at(&shared, "ann", "203.0.113.5").await;
-    ann.send(Request::AddTbpBot { name: "ext".into() });
+    ann.send(Request::Room(RoomCommand::AddTbpBot { name: "ext".into() }));
     assert_eq!(seated_or_told(&mut ann, 2).await, Ok(()));
     assert_eq!(tbp.running(), 3);
 }

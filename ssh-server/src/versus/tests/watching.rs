@@ -3,6 +3,7 @@
 //! spectators per room capped.
 
 use minotty_protocol::LiveKind;
+use minotty_protocol::RoomCommand;
 use minotty_ui::{Request, Response};
 use tokio::sync::mpsc;
 
@@ -94,14 +95,16 @@ async fn a_private_players_match_is_not_listed() {
     assert!(cat.failed().await.contains("ended"));
 
     // After the match, shy lets others watch again: the rematch is listed.
-    c[0].send(Request::Report(vec![minotty_protocol::Report::Forfeited {
-        progress: minotty_protocol::Progress::default(),
-    }]));
+    c[0].send(Request::Room(RoomCommand::Report {
+        reports: vec![minotty_protocol::Report::Forfeited {
+            progress: minotty_protocol::Progress::default(),
+        }],
+    }));
     c[1].wait(|r| matches!(r, Response::MatchOver(_)).then_some(()))
         .await;
     c[1].client.as_mut().expect("a client").set_watchable(true);
-    c[0].send(Request::Rematch);
-    c[1].send(Request::Rematch);
+    c[0].send(Request::Room(RoomCommand::Rematch));
+    c[1].send(Request::Room(RoomCommand::Rematch));
     c[1].wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
         .await;
     assert_eq!(live_list(&shared).await.len(), 1);

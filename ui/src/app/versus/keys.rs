@@ -3,6 +3,7 @@
 //! main menu, the quit question) goes back as an [`Outcome`].
 
 use minotty_engine::versus::{MatchKind, Targeting};
+use minotty_protocol::RoomCommand;
 
 use super::bot_picks;
 use super::{CODE_MAX, Ctx, Outcome, Queue, READY_RESEND_MS, RESULTS_GRACE_MS, Versus, View};
@@ -205,7 +206,7 @@ impl Versus {
                     return Outcome::Ignored;
                 }
                 self.ready_sent = Some((ready, now));
-                self.send(Request::SetReady(ready), requests);
+                self.send(Request::Room(RoomCommand::Ready { ready }), requests);
             }
             Some('\n' | 's') => {
                 if you.is_none() {
@@ -235,13 +236,13 @@ impl Versus {
                 }
                 self.confirm_start = false;
                 self.message = None;
-                self.send(Request::StartMatch, requests);
+                self.send(Request::Room(RoomCommand::Start), requests);
             }
             Some('b') => {
                 if !room.host || room.ranked {
                     return Outcome::Ignored;
                 }
-                if room.seats.len() >= usize::from(room.options.max_players) {
+                if room.seats.len() >= usize::from(room.options.max_players()) {
                     self.message = Some("The room is full.".to_string());
                     return Outcome::Changed;
                 }
@@ -249,8 +250,10 @@ impl Versus {
                 self.message = None;
                 // Past the built-in levels come the server's TBP bots, by name.
                 let request = match room.tbp_bots.get(usize::from(pick).wrapping_sub(8)) {
-                    Some(name) if pick > 7 => Request::AddTbpBot { name: name.clone() },
-                    _ => Request::AddBot { level: pick },
+                    Some(name) if pick > 7 => {
+                        Request::Room(RoomCommand::AddTbpBot { name: name.clone() })
+                    }
+                    _ => Request::Room(RoomCommand::AddBot { level: pick }),
                 };
                 self.send(request, requests);
             }
@@ -261,7 +264,7 @@ impl Versus {
                 match room.seats.iter().rposition(|s| s.bot.is_some()) {
                     Some(seat) => {
                         self.message = None;
-                        self.send(Request::RemoveBot { seat }, requests);
+                        self.send(Request::Room(RoomCommand::RemoveBot { seat }), requests);
                     }
                     None => self.message = Some("No bot to remove.".to_string()),
                 }
@@ -278,8 +281,8 @@ impl Versus {
             }
             Some('t') => {
                 let can = you.is_some()
-                    && room.options.kind == MatchKind::Battle
-                    && room.options.max_players > 2;
+                    && room.options.kind() == MatchKind::Battle
+                    && room.options.max_players() > 2;
                 if !can {
                     return Outcome::Ignored;
                 }
@@ -287,7 +290,10 @@ impl Versus {
                 let i = all.iter().position(|&t| t == self.targeting).unwrap_or(0);
                 let next = all[(i + 1) % all.len()];
                 self.targeting = next;
-                self.send(Request::SetTargeting(next), requests);
+                self.send(
+                    Request::Room(RoomCommand::Targeting { targeting: next }),
+                    requests,
+                );
             }
             _ => return Outcome::Ignored,
         }
@@ -306,7 +312,7 @@ impl Versus {
             versus_results::ResultsAction::Rematch => {
                 self.rematch = true;
                 self.message = Some("Waiting for the others...".to_string());
-                self.send(Request::Rematch, requests);
+                self.send(Request::Room(RoomCommand::Rematch), requests);
                 Outcome::Changed
             }
             versus_results::ResultsAction::Room => {

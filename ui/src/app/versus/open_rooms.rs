@@ -9,6 +9,7 @@ use crate::keys::{Key, KeyEvent};
 use crate::screens::open_rooms::OpenRoomsView;
 use crate::screens::{Nav, nav, wrap};
 use crate::text::sanitize;
+use minotty_protocol::RoomCommand;
 use minotty_protocol::{OpenRoomEntry, RoomState};
 
 /// The list is asked for again this often while the screen shows.
@@ -132,7 +133,7 @@ impl Versus {
             return false;
         }
         let listed = !room.listed;
-        self.send(Request::SetListed(listed), requests);
+        self.send(Request::Room(RoomCommand::SetListed { listed }), requests);
         true
     }
 }

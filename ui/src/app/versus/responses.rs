@@ -3,6 +3,7 @@
 //! to show the versus screens (an [`Outcome`]).
 
 use minotty_engine::versus::Targeting;
+use minotty_protocol::RoomCommand;
 
 use super::{Ctx, Outcome, Queue, Versus, View};
 use crate::Request;
@@ -177,7 +178,7 @@ impl Versus {
         let limit = self
             .room
             .as_ref()
-            .map_or(RoomLimit::None, |r| r.options.limit);
+            .map_or(RoomLimit::None, |r| r.options.limit());
         self.game = Some(Match {
             start,
             started_at: now,
@@ -218,7 +219,9 @@ impl Versus {
             .map(|s| s.game().replay());
         if let Some(replay) = replay {
             self.send(
-                Request::Report(vec![Report::Replay(Box::new(replay))]),
+                Request::Room(RoomCommand::Report {
+                    reports: vec![Report::Replay(Box::new(replay))],
+                }),
                 requests,
             );
         }

@@ -1,0 +1,117 @@
+//! A room's settings, chosen by its host: one validated type, clamped once where it is made
+//! ([`RoomSettings::new`], and every serde read: a peer instance's message is clamped like a
+//! host's choice). The create-room form, the room task and the wire all hold this type.
+
+use std::ops::RangeInclusive;
+
+use super::MatchKind;
+use crate::{Mode, Stat};
+
+/// A race's lines ([`Mode::sprint`]'s).
+pub const RACE_LINES: u32 = 40;
+
+/// An optional limit on a battle (a race is always 40 lines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum RoomLimit {
+    #[default]
+    None,
+    /// The first to clear this many lines wins.
+    Lines(u32),
+    /// After this many seconds the player who sent the most attack wins.
+    Seconds(u32),
+}
+
+/// A room's settings. Its fields are private: every value went through [`RoomSettings::new`]
+/// (serde reads too), so a room never sees one outside the bounds below.
+///
+/// Its serde form is the one of `RoomOptions`, the type it replaced (`{"kind":..,
+/// "max_players":..,"limit":..}`), so instances of older versions read it unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(from = "Unchecked"))]
+pub struct RoomSettings {
+    kind: MatchKind,
+    max_players: u8,
+    limit: RoomLimit,
+}
+
+/// The settings as they arrive, before [`RoomSettings::new`] clamps them.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct Unchecked {
+    kind: MatchKind,
+    max_players: u8,
+    limit: RoomLimit,
+}
+
+#[cfg(feature = "serde")]
+impl From<Unchecked> for RoomSettings {
+    fn from(u: Unchecked) -> RoomSettings {
+        RoomSettings::new(u.kind, u.max_players, u.limit)
+    }
+}
+
+impl RoomSettings {
+    /// How many seats a room may have.
+    pub const PLAYERS: RangeInclusive<u8> = 2..=8;
+    /// A battle's lines goal.
+    pub const LINES: RangeInclusive<u32> = 1..=1000;
+    /// A battle's time limit, in seconds.
+    pub const SECONDS: RangeInclusive<u32> = 10..=3600;
+
+    /// The settings a host asked for, limited to what rooms support: seats clamped to
+    /// [`Self::PLAYERS`], a battle's limit to [`Self::LINES`] or [`Self::SECONDS`]; a race has
+    /// no limit (it is always 40 lines).
+    pub fn new(kind: MatchKind, max_players: u8, limit: RoomLimit) -> RoomSettings {
+        let clamp = |v: u32, r: &RangeInclusive<u32>| v.clamp(*r.start(), *r.end());
+        let limit = match (kind, limit) {
+            (MatchKind::Race, _) | (_, RoomLimit::None) => RoomLimit::None,
+            (_, RoomLimit::Lines(n)) => RoomLimit::Lines(clamp(n, &Self::LINES)),
+            (_, RoomLimit::Seconds(s)) => RoomLimit::Seconds(clamp(s, &Self::SECONDS)),
+        };
+        RoomSettings {
+            kind,
+            max_players: max_players.clamp(*Self::PLAYERS.start(), *Self::PLAYERS.end()),
+            limit,
+        }
+    }
+
+    pub fn kind(&self) -> MatchKind {
+        self.kind
+    }
+
+    /// The room's seats (in [`Self::PLAYERS`]).
+    pub fn max_players(&self) -> u8 {
+        self.max_players
+    }
+
+    /// A battle's limit ([`RoomLimit::None`] for a race).
+    pub fn limit(&self) -> RoomLimit {
+        self.limit
+    }
+
+    /// The lines that win: a race's 40, a battle's lines goal; `None` for a battle without one.
+    pub fn goal(&self) -> Option<u32> {
+        match (self.kind, self.limit) {
+            (MatchKind::Race, _) => Some(RACE_LINES),
+            (MatchKind::Battle, RoomLimit::Lines(n)) => Some(n),
+            (MatchKind::Battle, _) => None,
+        }
+    }
+
+    /// The mode every player's engine runs: races are 40 lines; battles are endless or end at
+    /// a lines goal (a time limit is kept by the room).
+    pub fn mode(&self) -> Mode {
+        match (self.kind, self.limit) {
+            (MatchKind::Race, _) => Mode::sprint(),
+            (MatchKind::Battle, RoomLimit::Lines(n)) => {
+                Mode::custom(0, true, Some((Stat::Lines, u64::from(n))))
+            }
+            (MatchKind::Battle, _) => Mode::custom(0, true, None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
