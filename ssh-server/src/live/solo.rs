@@ -25,6 +25,28 @@ pub fn stats_of(game: &Game) -> LiveStats {
     }
 }
 
+/// The directory's entry of `player`'s solo game: listed, public, no room.
+fn solo_entry(
+    player: String,
+    game: &Game,
+    stats: LiveStats,
+    frames: (super::FrameRx, Arc<AtomicUsize>),
+    seq: u64,
+) -> Entry {
+    let config = game.config();
+    Entry {
+        players: vec![player],
+        kind: LiveKind::Solo,
+        mode: config.mode.kind,
+        ruleset: config.ruleset,
+        stats,
+        frames,
+        seq,
+        room: None,
+        private: false,
+    }
+}
+
 /// A solo game as a watcher sees it now.
 pub fn frame_of(id: u64, player: &str, game: &Game) -> LiveFrame {
     let config = game.config();
@@ -124,21 +146,12 @@ impl SoloPublisher {
             && no == game_no
             && let Some(mut p) = hold.published.take()
         {
-            let config = game.config();
             let stats = stats_of(game);
             let frames = (p.tx.subscribe(), Arc::clone(&p.watchers));
-            let names = vec![p.player.clone()];
-            let listed = self.dir.insert_as(p.id, |seq| Entry {
-                players: names,
-                kind: LiveKind::Solo,
-                mode: config.mode.kind,
-                ruleset: config.ruleset,
-                stats,
-                frames,
-                seq,
-                room: None,
-                private: false,
-            });
+            let player = p.player.clone();
+            let listed = self
+                .dir
+                .insert_as(p.id, |seq| solo_entry(player, game, stats, frames, seq));
             if listed {
                 p.game_no = game_no;
                 p.pieces = stats.pieces;
@@ -155,23 +168,14 @@ impl SoloPublisher {
             Some(p) => p,
             None => {
                 let player = player();
-                let config = game.config();
                 let (tx, rx) = watch::channel(None);
                 let watchers = Arc::new(AtomicUsize::new(0));
                 let stats = stats_of(game);
-                let names = vec![player.clone()];
                 let frames = (rx, Arc::clone(&watchers));
-                let id = self.dir.insert(|seq| Entry {
-                    players: names,
-                    kind: LiveKind::Solo,
-                    mode: config.mode.kind,
-                    ruleset: config.ruleset,
-                    stats,
-                    frames,
-                    seq,
-                    room: None,
-                    private: false,
-                });
+                let name = player.clone();
+                let id = self
+                    .dir
+                    .insert(|seq| solo_entry(name, game, stats, frames, seq));
                 self.listed.insert(Published {
                     id,
                     game_no,
