@@ -130,6 +130,24 @@ pub struct OpponentView {
     pub target: Option<usize>,
 }
 
+impl OpponentView {
+    /// Seat `seat`'s player `name` as a match starts: an empty board, no numbers, alive.
+    pub fn at_start(seat: usize, name: String) -> OpponentView {
+        OpponentView {
+            seat,
+            name,
+            board: BoardSnapshot {
+                rows: vec![[0; 10]; 20],
+            },
+            progress: Progress::default(),
+            alive: true,
+            place: None,
+            kos: 0,
+            target: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MatchResult {

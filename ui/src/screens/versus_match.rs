@@ -20,7 +20,7 @@ use crate::settings::{BoardSize, Settings};
 use crate::text::sfmt;
 use crate::theme::Theme;
 use crate::widgets::board::Scale;
-use minotty_protocol::{BoardSnapshot, MatchStart, NEXT_SHOWN, OpponentView, Progress, RoomLimit};
+use minotty_protocol::{MatchStart, NEXT_SHOWN, OpponentView, RoomLimit};
 
 /// A match being played or watched.
 #[derive(Debug)]
@@ -89,18 +89,7 @@ impl Match {
             let seats = self.start.players.iter().enumerate();
             seats
                 .filter(|(i, _)| Some(*i) != self.start.you)
-                .map(|(seat, name)| OpponentView {
-                    seat,
-                    name: name.clone(),
-                    board: BoardSnapshot {
-                        rows: vec![[0; 10]; 20],
-                    },
-                    progress: Progress::default(),
-                    alive: true,
-                    place: None,
-                    kos: 0,
-                    target: None,
-                })
+                .map(|(seat, name)| OpponentView::at_start(seat, name.clone()))
                 .collect()
         } else {
             self.opponents.clone()

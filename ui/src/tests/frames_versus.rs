@@ -12,7 +12,7 @@ use super::frames_versus_wide::{MATCH_200, WATCH_200};
 use super::versus::{battle_mode, online, opponent, start};
 use super::*;
 use crate::Response;
-use minotty_protocol::{BoardSnapshot, MatchStart, OpponentView, Progress};
+use minotty_protocol::{MatchStart, OpponentView};
 
 /// The frame at `w` x `h`, lines without trailing spaces.
 pub(super) fn frame(a: &App, w: u16, h: u16) -> Vec<String> {
@@ -89,18 +89,7 @@ fn the_forfeit_question_leaves_the_board_in_view_and_the_game_goes_on() {
 
 /// Race players as the server sends them at a rematch's start: empty boards, no numbers.
 fn fresh(seat: usize, name: &str) -> OpponentView {
-    OpponentView {
-        seat,
-        name: name.into(),
-        board: BoardSnapshot {
-            rows: vec![[0; 10]; 20],
-        },
-        progress: Progress::default(),
-        alive: true,
-        place: None,
-        kos: 0,
-        target: None,
-    }
+    OpponentView::at_start(seat, name.into())
 }
 
 /// A spectator of a rematch race between ann and bo, its start delivered at 10 s.
