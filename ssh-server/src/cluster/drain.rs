@@ -203,4 +203,24 @@ impl Cluster {
             tokio::time::sleep(TELL_GRACE).await;
         }
     }
+
+    /// At the end of shutdown, once this instance's rooms closed: the proxies relay what the
+    /// rooms last said to their members' instances (each ends once out of its room), then
+    /// what is published is flushed; at most `patience`, so a peer that stopped reading
+    /// cannot hold the exit.
+    pub async fn finish(&self, patience: Duration) {
+        let deadline = tokio::time::Instant::now() + patience;
+        while !lock(&self.proxies).is_empty() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let left = lock(&self.proxies).len();
+        if left > 0 {
+            tracing::info!(proxies = left, "stopping with proxies still relaying");
+        }
+        match tokio::time::timeout_at(deadline, self.client.flush()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::debug!(error = %e, "flushing to NATS at the exit"),
+            Err(_) => tracing::debug!("flushing to NATS at the exit: out of time"),
+        }
+    }
 }

@@ -10,7 +10,7 @@ use minotty_ui::Response;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::proxy_pace::ProxyPace;
+use super::proxy_pace::{self, ProxyPace, Step};
 use super::wire::{self, JoinRep, JoinReq, Relay, ToMember, ToProxy, WireRoom};
 use super::{Cluster, Proxy, bounded_name, checks, lock};
 use crate::versus::{Hub, Member, MemberId, QueueMsg, RESPONSE_QUEUE, RoomMsg, SessionTx};
@@ -111,8 +111,8 @@ impl Cluster {
         Some(proxy)
     }
 
-    /// A proxy's task: publishes what the room (or queue) sends the member, preceded by
-    /// `Linked`/`Unlinked` whenever the member's room changed.
+    /// A proxy's task: publishes what the room (or queue) sends the member, with
+    /// `Linked`/`Unlinked` whenever the member's room changed, in [`proxy_pace::order`].
     async fn run_proxy(
         self: Arc<Self>,
         hub: Arc<Hub>,
@@ -126,10 +126,18 @@ impl Cluster {
             let Some(response) = pace.next(&mut rx).await else {
                 break;
             };
-            self.sync_link(&proxy, &subject, &mut linked).await;
-            if let Some(relay) = response.and_then(Relay::from_response) {
-                pace.answered();
-                self.send(subject.clone(), &ToMember::Response(relay)).await;
+            let mut relay = response.and_then(Relay::from_response);
+            let in_room = proxy.member.room().is_some();
+            for step in proxy_pace::order(linked.is_some(), in_room) {
+                match step {
+                    Step::Link => self.sync_link(&proxy, &subject, &mut linked).await,
+                    Step::Relay => {
+                        if let Some(relay) = relay.take() {
+                            pace.answered();
+                            self.send(subject.clone(), &ToMember::Response(relay)).await;
+                        }
+                    }
+                }
             }
             // Out of its room and not waiting in the queue (after the room had its say, or
             // never admitted): the proxy's work is done.

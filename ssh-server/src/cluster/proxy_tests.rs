@@ -72,3 +72,21 @@ async fn a_queued_or_linked_proxy_is_never_idle_an_answered_one_out_of_its_room_
     pace.answered();
     assert!(pace.idle(false, false, t0));
 }
+
+#[test]
+fn the_link_goes_first_except_out_of_the_room_where_the_rooms_last_word_does() {
+    use super::proxy_pace::{Step, order};
+    // (linked before, linked now) -> what is published first.
+    let table = [
+        ((false, false), [Step::Link, Step::Relay]),
+        // Joined: `Linked` before the room's first word.
+        ((false, true), [Step::Link, Step::Relay]),
+        // Same room, or moved to another: the link (if changed) first.
+        ((true, true), [Step::Link, Step::Relay]),
+        // Out of the room: its `RoomClosed` before `Unlinked`.
+        ((true, false), [Step::Relay, Step::Link]),
+    ];
+    for ((was, now), steps) in table {
+        assert_eq!(order(was, now), steps, "linked {was} -> {now}");
+    }
+}

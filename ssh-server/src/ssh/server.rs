@@ -47,6 +47,8 @@ pub struct ServerConfig {
 /// How long shutdown waits for the game writer (and, separately, the match recorder) to store
 /// the games and matches still queued.
 const WRITER_PATIENCE: Duration = Duration::from_secs(30);
+/// How long the exit waits for the cluster's proxies to relay the rooms' last words.
+const CLUSTER_PATIENCE: Duration = Duration::from_secs(2);
 
 /// At most this many refused connections are kept open at once to deliver their message.
 const MAX_REFUSALS_IN_FLIGHT: usize = 256;
@@ -180,6 +182,7 @@ pub async fn run(
         let probe = crate::probes::watch_nats(client, id, shared.shutdown.clone());
         shared.tracker.spawn(probe);
     }
+    let finishing = cluster.as_ref().map(|(c, ..)| Arc::clone(c));
     let shutdown = async move {
         shutdown.await;
         if let Some((cluster, hub, cap)) = cluster {
@@ -267,6 +270,10 @@ pub async fn run(
     let unwritten = shared.services.versus.hub().shutdown(WRITER_PATIENCE).await;
     if unwritten > 0 {
         tracing::warn!(unwritten, "versus matches were not stored before shutdown");
+    }
+    // What the rooms said as they closed reaches the other instances' players.
+    if let Some(cluster) = finishing {
+        cluster.finish(CLUSTER_PATIENCE).await;
     }
     // The last senders go with `shared`, and the writer stores what is still queued before it
     // stops.
