@@ -4,11 +4,13 @@
 //! bookkeeping used both by a server's room task and by [`Match`], a deterministic simulation
 //! of several games in one process (tests, bots, replays of whole matches).
 
+pub mod garbage;
 pub mod over;
 mod router;
 mod settings;
 mod sim;
 
+pub use garbage::{BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, SpinBonus};
 pub use router::{MatchKind, PlayerView, Router, Targeting};
 pub use settings::{RACE_LINES, RoomLimit, RoomSettings};
 pub use sim::{Match, MatchEvent};
