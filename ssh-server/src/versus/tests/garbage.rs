@@ -2,7 +2,9 @@
 //! routes what those games send: a 200% multiplier's attack arrives doubled.
 
 use minotty_engine::versus::{Blocking, GarbageDraft, GarbageSettings};
-use minotty_engine::{Board, Button, EventKind, Game, GameConfig, Input, Piece, Position, Rotation};
+use minotty_engine::{
+    Board, Button, EventKind, Game, GameConfig, Input, Piece, Position, Rotation,
+};
 
 use super::*;
 
@@ -40,7 +42,10 @@ async fn a_match_under_non_default_garbage_settings_routes_the_multiplied_attack
         );
     }
     for s in &starts {
-        assert_eq!(s.mode.garbage, garbage, "every player's game gets the settings");
+        assert_eq!(
+            s.mode.garbage, garbage,
+            "every player's game gets the settings"
+        );
     }
     // Ann's game, as her App builds it from the match's start, makes a tetris.
     let config = GameConfig {
