@@ -11,6 +11,13 @@ use minotty_engine::{
     Board, Button, Event, EventKind, Game, Input, Mode, Piece, Position, Replay, Rotation,
 };
 
+/// (multiplier %, increase a minute, margin s, at ms) -> lines sent.
+type MultiplierRow = ((u16, u16, u16, u64), u8);
+/// (blocking, queued) -> (cancelled, sent, lines still queued).
+type BlockingRow = ((Blocking, u8), (u8, u8, u32));
+/// (cap, increase a minute, margin s, at ms) -> lines risen.
+type CapRow = ((u8, u8, u16, u64), u32);
+
 fn battle(f: impl FnOnce(&mut GarbageDraft)) -> Mode {
     let mut d = GarbageDraft::default();
     f(&mut d);
@@ -93,7 +100,7 @@ fn tetris_at(mode: Mode, queued: u8, t: u64) -> (Sim, Vec<Event>) {
 /// (multiplier %, increase a minute, margin s, at ms) -> lines a tetris sends.
 #[test]
 fn the_multiplier_at_the_games_time_scales_what_a_clear_sends() {
-    let rows: &[((u16, u16, u16, u64), u8)] = &[
+    let rows: &[MultiplierRow] = &[
         ((100, 0, 0, 700), 4),
         ((200, 0, 0, 700), 8),
         ((50, 0, 0, 700), 2),
@@ -118,7 +125,7 @@ fn the_multiplier_at_the_games_time_scales_what_a_clear_sends() {
 /// (blocking, queued) -> (cancelled, sent, lines still queued).
 #[test]
 fn each_blocking_mode() {
-    let rows: &[((Blocking, u8), (u8, u8, u32))] = &[
+    let rows: &[BlockingRow] = &[
         ((Blocking::Cancel, 0), (0, 4, 0)),
         ((Blocking::Cancel, 3), (3, 1, 0)),
         ((Blocking::Cancel, 6), (4, 0, 2)),
@@ -162,7 +169,7 @@ fn rises_at(cap: u8, increase: u8, margin: u16, t: u64) -> u32 {
 
 #[test]
 fn the_cap_at_the_games_time_bounds_each_rise() {
-    let rows: &[((u8, u8, u16, u64), u32)] = &[
+    let rows: &[CapRow] = &[
         ((8, 0, 0, 1_000), 8),
         ((3, 0, 0, 1_000), 3),
         ((1, 0, 0, 1_000), 1),

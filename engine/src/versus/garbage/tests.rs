@@ -1,6 +1,12 @@
 use super::*;
 use crate::scoring::Spin::{Full, Mini, None as NoSpin};
 
+type MultiplierRow = ((u16, u16, u16, u64), u32);
+type CapRow = ((u8, u8, u16, u64), u32);
+type CarryRow = ((u16, u32, u32), (u32, u32));
+type ComboRow = ((ComboTable, u32, bool, u32), u32);
+type SpinRow = ((SpinBonus, Spin, bool, bool, bool), Spin);
+
 fn with(f: impl FnOnce(&mut GarbageDraft)) -> GarbageSettings {
     let mut d = GarbageDraft::default();
     f(&mut d);
@@ -41,7 +47,7 @@ fn the_defaults_are_todays_rules() {
 /// (percent, increase a minute, margin s, t ms) -> thousandths.
 #[test]
 fn multiplier_at_t() {
-    let rows: &[((u16, u16, u16, u64), u32)] = &[
+    let rows: &[MultiplierRow] = &[
         ((100, 0, 0, 0), 1000),
         ((150, 0, 0, 500_000), 1500),
         // 48 points a minute after 3 minutes (TETR.IO's league: 0.008 a second).
@@ -74,7 +80,7 @@ fn multiplier_at_t() {
 /// (cap, increase a minute, margin s, t ms) -> lines.
 #[test]
 fn cap_at_t() {
-    let rows: &[((u8, u8, u16, u64), u32)] = &[
+    let rows: &[CapRow] = &[
         ((8, 0, 0, 0), 8),
         ((4, 0, 0, 9_000_000), 4),
         ((4, 2, 60, 59_999), 4),
@@ -98,7 +104,7 @@ fn cap_at_t() {
 /// (percent, raw, carry) -> (lines, carry).
 #[test]
 fn the_multiplier_carries_fractions() {
-    let rows: &[((u16, u32, u32), (u32, u32))] = &[
+    let rows: &[CarryRow] = &[
         ((150, 1, 0), (1, 500)),
         ((150, 1, 500), (2, 0)),
         ((150, 0, 500), (0, 500)),
@@ -131,7 +137,7 @@ fn surge_charges_from_four_and_releases_the_count() {
 #[test]
 fn combo_tables() {
     use ComboTable::{Multiplier, None as NoCombo, Ruleset};
-    let rows: &[((ComboTable, u32, bool, u32), u32)] = &[
+    let rows: &[ComboRow] = &[
         ((Ruleset, 1, false, 0), 0),
         ((Ruleset, 1, false, 3), 2),
         ((Ruleset, 4, true, 10), 10),
@@ -177,7 +183,7 @@ fn all_clear_overrides_the_tables_ten() {
 #[test]
 fn spin_bonus_modes() {
     use SpinBonus::{AllMini, AllSpins, None as NoBonus, TSpins};
-    let rows: &[((SpinBonus, Spin, bool, bool, bool), Spin)] = &[
+    let rows: &[SpinRow] = &[
         ((TSpins, Full, true, true, true), Full),
         ((TSpins, NoSpin, false, true, true), NoSpin),
         ((NoBonus, Full, true, true, true), NoSpin),
