@@ -2,9 +2,9 @@
 //! board, special rules). The engine never looks at a mode's [`ModeKind`]: the kind only names
 //! the preset for menus and leaderboards.
 
+use crate::garbage_settings::GarbageSettings;
 use crate::ruleset::Time;
 use crate::snapshot::Snapshot;
-use crate::versus::garbage::GarbageSettings;
 
 pub use crate::limit::{Limit, Stat};
 pub use crate::preset::{CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, DESCENT_TIME, ModeKind};

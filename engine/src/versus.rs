@@ -1,16 +1,20 @@
-//! Versus rules that sit above single games: a room's settings ([`RoomSettings`]), who an
+//! Versus rules that sit above single games: a room's settings ([`RoomSettings`], its
+//! attack and garbage rules [`GarbageSettings`], kept in `garbage_settings.rs` beside the
+//! game, which applies them), who an
 //! attack goes to, who knocked out whom, when a match is over and the final placements
 //! ([`over`]). [`Router`] is pure
 //! bookkeeping used both by a server's room task and by [`Match`], a deterministic simulation
 //! of several games in one process (tests, bots, replays of whole matches).
 
-pub mod garbage;
 pub mod over;
 mod router;
 mod settings;
 mod sim;
 
-pub use garbage::{BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, SpinBonus};
+pub use crate::garbage_settings::{
+    BackToBack, Blocking, CAP_CEILING, ComboTable, GarbageDraft, GarbageSettings, MAX_ATTACK,
+    MULTIPLIER_CEILING, SURGE_FROM, SpinBonus, multiplier_combo, surge,
+};
 pub use router::{MatchKind, PlayerView, Router, Targeting};
 pub use settings::{RACE_LINES, RoomLimit, RoomSettings};
 pub use sim::{Match, MatchEvent};

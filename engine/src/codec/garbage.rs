@@ -3,10 +3,10 @@
 //! so a replay's settings are clamped like a host's.
 
 use super::{Reader, put};
-use crate::replay::ReplayError;
-use crate::versus::garbage::{
+use crate::garbage_settings::{
     BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, SpinBonus,
 };
+use crate::replay::ReplayError;
 
 fn index<T: PartialEq>(all: &[T], v: &T) -> u64 {
     all.iter().position(|x| x == v).unwrap_or(0) as u64

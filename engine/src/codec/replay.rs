@@ -2,12 +2,12 @@
 //! with input times stored as deltas.
 
 use super::{Reader, put, read_garbage, read_tuning, write_garbage, write_tuning};
+use crate::garbage_settings::GarbageSettings;
 use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 use crate::replay::{Replay, ReplayError};
 use crate::ruleset::{Handling, RulesetId, Time, Tuning};
 use crate::snapshot::{MAX_BYTES, Snapshot};
-use crate::versus::garbage::GarbageSettings;
 
 const MAGIC: &[u8; 4] = b"MTRP";
 /// Format 1: no tuning. Format 2 (written only for a game with a tuning): format 1 with the

@@ -97,7 +97,7 @@ impl Game {
     fn detect_spin(&self, active: &Active) -> Spin {
         let spin = spin_at(&self.board, &self.rules, active.placed, active.rotated);
         let settings = &self.config.mode.garbage;
-        if settings.values().spins == crate::versus::SpinBonus::TSpins {
+        if settings.values().spins == crate::garbage_settings::SpinBonus::TSpins {
             return spin;
         }
         let p = active.placed;
@@ -206,7 +206,7 @@ impl Game {
     /// An attack of `attack` lines meets the garbage queued for this player as the mode's
     /// blocking says (`versus::Blocking`): what it cancels, then what is sent.
     fn send_attack(&mut self, attack: u32) {
-        use crate::versus::Blocking;
+        use crate::garbage_settings::Blocking;
         if attack > 0 {
             let (cancelled, sent) = match self.config.mode.garbage.values().blocking {
                 Blocking::Cancel => self.garbage.cancel(attack),
@@ -297,7 +297,7 @@ impl Game {
             return;
         }
         // Every chunk holds at least a line, so there are at most the cap's chunks.
-        const _: () = assert!(crate::versus::garbage::CAP_CEILING as usize <= 32);
+        const _: () = assert!(crate::garbage_settings::CAP_CEILING as usize <= 32);
         let mut chunks = [(0u8, 0u8); 32];
         let mut n = 0;
         self.garbage

@@ -5,7 +5,7 @@
 use std::ops::RangeInclusive;
 
 use super::MatchKind;
-use super::garbage::GarbageSettings;
+use crate::garbage_settings::GarbageSettings;
 use crate::{Mode, Stat};
 
 /// A race's lines ([`Mode::sprint`]'s).
