@@ -44,7 +44,10 @@ pub const CAP_CEILING: u32 = 20;
 /// The most lines one attack can be (the wire's `u8`); every attack is capped here.
 pub const MAX_ATTACK: u32 = 255;
 /// A surge charges from this back-to-back count on (the count a chain has after its fourth
-/// back-to-back clear: a tetris, then four more).
+/// back-to-back clear: a tetris, then four more). TETR.IO's B2B charging (its Beta 1.0.0,
+/// July 2024) also starts at a count of 4; releasing the whole count as one attack, added to
+/// the breaking clear's, is minotty's own simpler choice: one number to learn, and a long
+/// chain is worth keeping and dangerous to lose.
 pub const SURGE_FROM: u32 = 4;
 
 /// Whether an attack cancels the garbage queued for the player who made it.
