@@ -246,6 +246,17 @@ impl Board {
         self.push_rows(lines, |_| mask)
     }
 
+    /// Pushes `lines` rows of garbage with a hole `size` columns wide from column `hole` in
+    /// from the bottom (the hole is kept inside the board and a row keeps one block).
+    /// Returns `true` when occupied cells were pushed out over the top of the buffer.
+    pub fn push_garbage_hole(&mut self, lines: usize, hole: usize, size: usize) -> bool {
+        let size = size.clamp(1, WIDTH - 1);
+        let hole = hole.min(WIDTH - size);
+        let holes = ((1u16 << size) - 1) << hole;
+        let mask = FULL_ROW & !holes;
+        self.push_rows(lines, |_| mask)
+    }
+
     /// Pushes `lines` rows in from the bottom; `row(i)` gives the occupancy of the `i`-th new
     /// row counted from the top of the new rows. New cells are garbage.
     /// Returns `true` when occupied cells were pushed out over the top of the buffer.

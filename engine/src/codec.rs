@@ -9,11 +9,13 @@
 
 use crate::replay::ReplayError;
 
+mod garbage;
 mod piece_source;
 mod replay;
 mod snapshot;
 mod tuning;
 
+pub(crate) use garbage::{read_garbage, write_garbage};
 pub(crate) use tuning::{read_tuning, write_tuning};
 
 /// Appends `v` as an LEB128 varint.

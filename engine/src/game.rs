@@ -130,6 +130,8 @@ pub struct Game {
     /// The last line clear qualified for back-to-back.
     b2b: bool,
     b2b_chain: u32,
+    /// Thousandths of a line the garbage multiplier left over from earlier attacks.
+    attack_carry: u32,
     stats: Stats,
     garbage: GarbageQueue,
     rng: SplitMix,

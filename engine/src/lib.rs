@@ -24,6 +24,7 @@ mod codec;
 pub mod event;
 pub mod game;
 pub mod garbage;
+mod garbage_settings;
 pub mod generator;
 pub mod input;
 pub mod kicks;

@@ -2,6 +2,7 @@
 //! board, special rules). The engine never looks at a mode's [`ModeKind`]: the kind only names
 //! the preset for menus and leaderboards.
 
+use crate::garbage_settings::GarbageSettings;
 use crate::ruleset::Time;
 use crate::snapshot::Snapshot;
 
@@ -96,6 +97,14 @@ pub struct Mode {
     pub start_board: StartBoard,
     /// A lock that clears nothing ends the game (combo mode).
     pub end_on_no_clear: bool,
+    /// A versus room's attack and garbage settings (the defaults everywhere else). Left out
+    /// of the serde form when they are the defaults, so every mode written before reads and
+    /// writes the same bytes; a replay's binary form holds them only when they are not.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "GarbageSettings::is_default")
+    )]
+    pub garbage: GarbageSettings,
 }
 
 impl Mode {
@@ -108,6 +117,7 @@ impl Mode {
             limits: Vec::new(),
             start_board: StartBoard::Empty,
             end_on_no_clear: false,
+            garbage: GarbageSettings::default(),
         }
     }
 

@@ -1,4 +1,6 @@
-//! Versus rules that sit above single games: a room's settings ([`RoomSettings`]), who an
+//! Versus rules that sit above single games: a room's settings ([`RoomSettings`], its
+//! attack and garbage rules [`GarbageSettings`], kept in `garbage_settings.rs` beside the
+//! game, which applies them), who an
 //! attack goes to, who knocked out whom, when a match is over and the final placements
 //! ([`over`]). [`Router`] is pure
 //! bookkeeping used both by a server's room task and by [`Match`], a deterministic simulation
@@ -9,6 +11,10 @@ mod router;
 mod settings;
 mod sim;
 
+pub use crate::garbage_settings::{
+    BackToBack, Blocking, CAP_CEILING, ComboTable, GarbageDraft, GarbageSettings, MAX_ATTACK,
+    MULTIPLIER_CEILING, SURGE_FROM, SpinBonus, multiplier_combo, surge,
+};
 pub use router::{MatchKind, PlayerView, Router, Targeting};
 pub use settings::{RACE_LINES, RoomLimit, RoomSettings};
 pub use sim::{Match, MatchEvent};

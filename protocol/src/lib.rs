@@ -34,7 +34,7 @@ mod rooms;
 pub use accounts::{Identity, KeyView};
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 /// A room's settings: the engine's one validated type (its serde form is the wire's).
-pub use minotty_engine::versus::{RoomLimit, RoomSettings};
+pub use minotty_engine::versus::{GarbageDraft, GarbageSettings, RoomLimit, RoomSettings};
 pub use records::{
     BEST_POINTS, BestHistory, BestPoint, BoardId, BoardPeriod, BoardRow, GamePps, GameRecorded,
     LeaderboardPage, ModeBest, PAGE_ROWS, PPS_GAMES, Profile, ProfileBest, ProfileCharts,

@@ -1,7 +1,8 @@
 //! A [`Replay`]'s binary form: `b"MTRP"`, a format byte, then the fields as LEB128 varints,
 //! with input times stored as deltas.
 
-use super::{Reader, put, read_tuning, write_tuning};
+use super::{Reader, put, read_garbage, read_tuning, write_garbage, write_tuning};
+use crate::garbage_settings::GarbageSettings;
 use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Limit, Mode, ModeKind, StartBoard, Stat};
 use crate::replay::{Replay, ReplayError};
@@ -15,6 +16,9 @@ const MAGIC: &[u8; 4] = b"MTRP";
 const FORMAT: u8 = 1;
 const FORMAT_TUNED: u8 = 2;
 const FORMAT_HANDLING: u8 = 3;
+/// Format 4 (written only for a mode whose garbage settings are not the defaults, a versus
+/// match game's): format 3 with the garbage settings after the mode (`codec/garbage.rs`).
+const FORMAT_GARBAGE: u8 = 4;
 /// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
 const PAUSE: u8 = 80;
 /// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
@@ -27,9 +31,11 @@ impl Replay {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Vec::with_capacity(32 + self.inputs.len() * 3);
         w.extend_from_slice(MAGIC);
-        let extras = self.handling.has_extras();
+        let garbage = !self.mode.garbage.is_default();
+        let extras = garbage || self.handling.has_extras();
         let tuned = extras || !self.tuning.is_default();
         w.push(match (extras, tuned) {
+            _ if garbage => FORMAT_GARBAGE,
             (true, _) => FORMAT_HANDLING,
             (false, true) => FORMAT_TUNED,
             (false, false) => FORMAT,
@@ -48,6 +54,9 @@ impl Replay {
             write_tuning(&mut w, &self.tuning);
         }
         write_mode(&mut w, &self.mode);
+        if garbage {
+            write_garbage(&mut w, &self.mode.garbage);
+        }
         put(&mut w, self.end);
         put(&mut w, self.inputs.len() as u64);
         let mut last = 0;
@@ -77,7 +86,10 @@ impl Replay {
             return Err(ReplayError::Malformed("not a minotty replay"));
         }
         let format = r.byte()?;
-        if !matches!(format, FORMAT | FORMAT_TUNED | FORMAT_HANDLING) {
+        if !matches!(
+            format,
+            FORMAT | FORMAT_TUNED | FORMAT_HANDLING | FORMAT_GARBAGE
+        ) {
             return Err(ReplayError::Malformed("unknown replay format"));
         }
         let ruleset =
@@ -91,7 +103,7 @@ impl Replay {
             hard_drop_guard: 0,
             das_cut: 0,
         };
-        if format == FORMAT_HANDLING {
+        if format >= FORMAT_HANDLING {
             handling.hard_drop_guard = r.small("hard drop guard")?;
             handling.das_cut = r.small("das cut")?;
         }
@@ -100,7 +112,10 @@ impl Replay {
         } else {
             Tuning::default()
         };
-        let mode = read_mode(&mut r)?;
+        let mut mode = read_mode(&mut r)?;
+        if format == FORMAT_GARBAGE {
+            mode.garbage = read_garbage(&mut r)?;
+        }
         let end = r.var()?;
         let count = r.var()?;
         // Refused before anything is allocated for the inputs.
@@ -248,6 +263,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
     };
     let end_on_no_clear = r.flag()?;
     Ok(Mode {
+        garbage: GarbageSettings::default(),
         kind,
         start_level,
         level_increase,

@@ -116,7 +116,10 @@ impl Game {
         if lines == 0 {
             return;
         }
-        let hole = self.rng.below(crate::board::WIDTH as u32) as u8;
+        // A hole of `size` columns starts in one of the columns that leave it on the board
+        // (the whole width for today's one-column hole).
+        let size = u32::from(self.config.mode.garbage.values().hole_size);
+        let hole = self.rng.below(crate::board::WIDTH as u32 + 1 - size) as u8;
         let ready_at = self.now + Time::from(self.rules.garbage_delay);
         self.garbage.push(Incoming {
             lines,

@@ -47,6 +47,7 @@ impl Game {
             combo: -1,
             b2b: false,
             b2b_chain: 0,
+            attack_carry: 0,
             stats: Stats {
                 level,
                 ..Stats::default()
@@ -97,6 +98,7 @@ impl Game {
             combo: self.combo,
             b2b: self.b2b,
             b2b_chain: self.b2b_chain,
+            attack_carry: self.attack_carry,
             stats: self.stats,
             garbage: self.garbage.clone(),
             rng: self.rng,

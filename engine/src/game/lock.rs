@@ -35,8 +35,15 @@ impl Game {
                 Scoring::Tetrs => false,
             };
             if breaks {
+                // A surge charged by the chain this lock breaks goes as an attack of its own.
+                let surge = self.config.mode.garbage.surge_of(self.b2b_chain);
                 self.b2b = false;
                 self.b2b_chain = 0;
+                if surge > 0 {
+                    let attack = self.multiplied(surge);
+                    self.stats.attack += attack;
+                    self.send_attack(attack);
+                }
             }
         }
         if self.is_over() {
@@ -85,9 +92,37 @@ impl Game {
         }
     }
 
-    /// The ruleset's spin rule for the piece locking now (see [`spin_at`]).
+    /// The ruleset's spin rule for the piece locking now (see [`spin_at`]), under the
+    /// mode's spin bonuses (`versus::SpinBonus`).
     fn detect_spin(&self, active: &Active) -> Spin {
-        spin_at(&self.board, &self.rules, active.placed, active.rotated)
+        let spin = spin_at(&self.board, &self.rules, active.placed, active.rotated);
+        let settings = &self.config.mode.garbage;
+        if settings.values().spins == crate::garbage_settings::SpinBonus::TSpins {
+            return spin;
+        }
+        let p = active.placed;
+        let immobile = settings.other_pieces_spin()
+            && [(0, -1), (-1, 0), (1, 0)]
+                .iter()
+                .all(|&(dx, dy)| !self.fits(&p.shifted(dx, dy)));
+        settings.spin(
+            spin,
+            p.piece == Piece::T,
+            active.rotated.is_some(),
+            immobile,
+        )
+    }
+
+    /// `raw` lines of attack through the mode's garbage multiplier at the current time, the
+    /// fraction left carried to the next attack.
+    fn multiplied(&mut self, raw: u32) -> u32 {
+        let (lines, carry) = self
+            .config
+            .mode
+            .garbage
+            .multiply(raw, self.attack_carry, self.now);
+        self.attack_carry = carry;
+        lines
     }
 
     fn score_clear(&mut self, rows: u64, lines: u32, spin: Spin) {
@@ -109,7 +144,15 @@ impl Game {
             0
         };
         let points = scoring::score(lines, spin, self.stats.level, b2b, combo);
-        let attack = scoring::attack(lines, spin, b2b, combo, perfect);
+        let settings = self.config.mode.garbage;
+        // A clear that breaks the chain releases what it charged (surge).
+        let surge = if lines > 0 && !b2b {
+            settings.surge_of(self.b2b_chain)
+        } else {
+            0
+        };
+        let raw = settings.clear_attack(lines, spin, b2b, combo, perfect) + surge;
+        let attack = self.multiplied(raw);
         self.stats.score += u64::from(points.total());
         if lines > 0 {
             if b2b {
@@ -157,8 +200,19 @@ impl Game {
         }
         self.stats.attack += attack;
         self.emit(EventKind::LineClear(clear));
+        self.send_attack(attack);
+    }
+
+    /// An attack of `attack` lines meets the garbage queued for this player as the mode's
+    /// blocking says (`versus::Blocking`): what it cancels, then what is sent.
+    fn send_attack(&mut self, attack: u32) {
+        use crate::garbage_settings::Blocking;
         if attack > 0 {
-            let (cancelled, sent) = self.garbage.cancel(attack);
+            let (cancelled, sent) = match self.config.mode.garbage.values().blocking {
+                Blocking::Cancel => self.garbage.cancel(attack),
+                Blocking::None => (0, attack),
+                Blocking::Passthrough => (self.garbage.cancel(attack).0, attack),
+            };
             if cancelled > 0 {
                 self.emit(EventKind::GarbageCancelled {
                     lines: cancelled.min(255) as u8,
@@ -187,13 +241,26 @@ impl Game {
         self.combo += 1;
         let combo = self.combo.max(0) as u32;
         let special = lines >= 4 || spin != Spin::None || perfect;
+        // tetrs counts a chain's first special clear as 1: its back-to-back count is one less.
+        let surge = if special {
+            0
+        } else {
+            let settings = self.config.mode.garbage;
+            settings.surge_of(self.b2b_chain.saturating_sub(1))
+        };
         self.b2b_chain = if special { self.b2b_chain + 1 } else { 0 };
         self.b2b = special;
         self.stats.max_b2b = self.stats.max_b2b.max(self.b2b_chain.saturating_sub(1));
         let points = scoring::tetrs_score(lines, combo + 1, self.b2b_chain, spin, perfect);
         self.stats.score += points;
         let b2b = special && self.b2b_chain > 1;
-        let attack = scoring::attack(lines, spin, b2b, combo, perfect);
+        let raw = self
+            .config
+            .mode
+            .garbage
+            .clear_attack(lines, spin, b2b, combo, perfect)
+            + surge;
+        let attack = self.multiplied(raw);
         self.record_clear(
             Clear {
                 rows,
@@ -222,26 +289,71 @@ impl Game {
         }
     }
 
+    /// Ready garbage rises, at most the cap's lines (the mode's cap at this time), unless the
+    /// mode's opener is still on.
     fn rise_garbage(&mut self) {
-        let mut chunks = [(0u8, 0u8); 16];
+        let settings = self.config.mode.garbage;
+        if !settings.rises_at(self.now) {
+            return;
+        }
+        // Every chunk holds at least a line, so there are at most the cap's chunks.
+        const _: () = assert!(crate::garbage_settings::CAP_CEILING as usize <= 32);
+        let mut chunks = [(0u8, 0u8); 32];
         let mut n = 0;
         self.garbage
-            .take_ready(self.rules.garbage_cap, |lines, hole| {
+            .take_ready(settings.cap_at(self.now), |lines, hole| {
                 if n < chunks.len() {
                     chunks[n] = (lines, hole);
                     n += 1;
                 }
             });
+        let v = *settings.values();
         for &(lines, hole) in &chunks[..n] {
-            let overflow = self
-                .board
-                .push_garbage(usize::from(lines), usize::from(hole));
-            self.emit(EventKind::GarbageRisen { lines, hole });
-            if overflow {
-                self.end(EndReason::TopOut, false);
+            if v.messiness == 0 && v.hole_size == 1 {
+                if self.rise_rows(lines, hole, 1) {
+                    return;
+                }
+                continue;
+            }
+            // Messy garbage: runs of rows sharing a hole, each row after the first moving it
+            // with the messiness's chance.
+            let places = crate::board::WIDTH as u32 + 1 - u32::from(v.hole_size);
+            let (mut hole, mut run) = (u32::from(hole).min(places - 1), 1u8);
+            for _ in 1..lines {
+                let moves =
+                    v.messiness > 0 && places > 1 && self.rng.below(100) < u32::from(v.messiness);
+                if !moves {
+                    run += 1;
+                    continue;
+                }
+                if self.rise_rows(run, hole as u8, v.hole_size) {
+                    return;
+                }
+                let other = self.rng.below(places - 1);
+                hole = if other >= hole { other + 1 } else { other };
+                run = 1;
+            }
+            if self.rise_rows(run, hole as u8, v.hole_size) {
                 return;
             }
         }
+    }
+
+    /// `lines` rows of garbage with a hole `size` wide at `hole` rise; `true` when that topped
+    /// the game out.
+    fn rise_rows(&mut self, lines: u8, hole: u8, size: u8) -> bool {
+        let overflow = if size == 1 {
+            self.board
+                .push_garbage(usize::from(lines), usize::from(hole))
+        } else {
+            self.board
+                .push_garbage_hole(usize::from(lines), usize::from(hole), usize::from(size))
+        };
+        self.emit(EventKind::GarbageRisen { lines, hole });
+        if overflow {
+            self.end(EndReason::TopOut, false);
+        }
+        overflow
     }
 
     /// Ends the game when a limit other than time is reached.

@@ -5,6 +5,7 @@
 use std::ops::RangeInclusive;
 
 use super::MatchKind;
+use crate::garbage_settings::GarbageSettings;
 use crate::{Mode, Stat};
 
 /// A race's lines ([`Mode::sprint`]'s).
@@ -34,6 +35,13 @@ pub struct RoomSettings {
     kind: MatchKind,
     max_players: u8,
     limit: RoomLimit,
+    /// Every player's attack and garbage rules (left out of the serde form at the defaults,
+    /// which older instances' forms read as).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "GarbageSettings::is_default")
+    )]
+    garbage: GarbageSettings,
 }
 
 /// The settings as they arrive, before [`RoomSettings::new`] clamps them.
@@ -43,12 +51,15 @@ struct Unchecked {
     kind: MatchKind,
     max_players: u8,
     limit: RoomLimit,
+    /// Clamped by its own serde read.
+    #[serde(default)]
+    garbage: GarbageSettings,
 }
 
 #[cfg(feature = "serde")]
 impl From<Unchecked> for RoomSettings {
     fn from(u: Unchecked) -> RoomSettings {
-        RoomSettings::new(u.kind, u.max_players, u.limit)
+        RoomSettings::new(u.kind, u.max_players, u.limit).with_garbage(u.garbage)
     }
 }
 
@@ -74,7 +85,19 @@ impl RoomSettings {
             kind,
             max_players: max_players.clamp(*Self::PLAYERS.start(), *Self::PLAYERS.end()),
             limit,
+            garbage: GarbageSettings::default(),
         }
+    }
+
+    /// These settings with `garbage` as every player's attack and garbage rules (a
+    /// [`GarbageSettings`] is within its bounds by construction).
+    pub fn with_garbage(self, garbage: GarbageSettings) -> RoomSettings {
+        RoomSettings { garbage, ..self }
+    }
+
+    /// Every player's attack and garbage rules.
+    pub fn garbage(&self) -> &GarbageSettings {
+        &self.garbage
     }
 
     pub fn kind(&self) -> MatchKind {
@@ -101,15 +124,21 @@ impl RoomSettings {
     }
 
     /// The mode every player's engine runs: races are 40 lines; battles are endless or end at
-    /// a lines goal (a time limit is kept by the room).
+    /// a lines goal (a time limit is kept by the room); a battle's under the room's
+    /// garbage settings.
     pub fn mode(&self) -> Mode {
-        match (self.kind, self.limit) {
+        let mut mode = match (self.kind, self.limit) {
             (MatchKind::Race, _) => Mode::sprint(),
             (MatchKind::Battle, RoomLimit::Lines(n)) => {
                 Mode::custom(0, true, Some((Stat::Lines, u64::from(n))))
             }
             (MatchKind::Battle, _) => Mode::custom(0, true, None),
+        };
+        // A race sends no attack: its games are plain 40 lines.
+        if self.kind == MatchKind::Battle {
+            mode.garbage = self.garbage;
         }
+        mode
     }
 }
 

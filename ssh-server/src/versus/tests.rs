@@ -18,6 +18,7 @@ mod bots;
 mod contact;
 mod drained;
 mod fair;
+mod garbage;
 mod kept;
 mod open_rooms;
 mod out_of_match;

@@ -117,3 +117,30 @@ fn a_peers_settings_are_clamped_or_refused() {
         );
     }
 }
+
+#[test]
+fn garbage_settings_ride_along_read_clamped_and_reach_a_battles_mode() {
+    use crate::versus::{Blocking, GarbageDraft, GarbageSettings};
+    let garbage = GarbageSettings::new(GarbageDraft {
+        multiplier: 150,
+        blocking: Blocking::None,
+        ..GarbageDraft::default()
+    });
+    let s = RoomSettings::new(Battle, 2, NoLimit).with_garbage(garbage);
+    assert_eq!(s.garbage(), &garbage);
+    assert_eq!(s.mode().garbage, garbage);
+    // A race sends no attack: its mode stays plain 40 lines.
+    let race = RoomSettings::new(Race, 2, NoLimit).with_garbage(garbage);
+    assert_eq!(race.mode(), Mode::sprint());
+    // Round trip; the defaults are left out, so today's JSON is unchanged.
+    let json = serde_json::to_string(&s).unwrap();
+    assert!(json.contains("\"garbage\""), "{json}");
+    assert_eq!(serde_json::from_str::<RoomSettings>(&json).unwrap(), s);
+    let plain = serde_json::to_string(&RoomSettings::new(Battle, 2, NoLimit)).unwrap();
+    assert!(!plain.contains("garbage"), "{plain}");
+    // A peer's hostile garbage values are clamped as they are read.
+    let hostile = r#"{"kind":"Battle","max_players":2,"limit":"None","garbage":{"multiplier":60000,"cap":0,"hole_size":200}}"#;
+    let s: RoomSettings = serde_json::from_str(hostile).unwrap();
+    let v = s.garbage().values();
+    assert_eq!((v.multiplier, v.cap, v.hole_size), (500, 1, 9));
+}
