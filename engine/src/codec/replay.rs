@@ -19,6 +19,8 @@ const FORMAT_HANDLING: u8 = 3;
 const PAUSE: u8 = 80;
 /// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
 const BOT: u8 = 81;
+/// The code of [`Input::Ghost`] (added to format 1 after the bot; older replays never hold it).
+const GHOST: u8 = 82;
 /// The start-board code of [`StartBoard::Snapshot`] (codes 3 and 4 are other start boards').
 const SNAPSHOT_BOARD: u8 = 5;
 
@@ -65,6 +67,7 @@ impl Replay {
                 Input::Forfeit => w.push(64),
                 Input::Pause => w.push(PAUSE),
                 Input::Bot => w.push(BOT),
+                Input::Ghost => w.push(GHOST),
             }
         }
         w
@@ -125,6 +128,7 @@ impl Replay {
                 64 => Input::Forfeit,
                 PAUSE => Input::Pause,
                 BOT => Input::Bot,
+                GHOST => Input::Ghost,
                 _ => return Err(ReplayError::Malformed("input")),
             };
             inputs.push((time, input));
