@@ -137,6 +137,7 @@ impl ModeSelect {
             tuning: c.tuning(self.ruleset),
             handling: c.handling(settings.handling),
             preview: c.preview,
+            ghost: None,
         };
         if let Some(entry) = self.start_from() {
             setup.ruleset = entry.snapshot.ruleset();

@@ -9,11 +9,13 @@ mod clock;
 pub use clock::clock_step_ms;
 mod effects;
 mod finesse;
+mod ghost;
 mod keyup;
 mod pilot;
 mod retry;
 
 pub use effects::{Effects, clear_name};
+pub use ghost::{GhostRun, GhostSource, lines_text, time_text};
 #[cfg(test)]
 pub use pilot::{TAP_MS, THINK_MS};
 
@@ -46,6 +48,8 @@ pub struct GameSetup {
     pub handling: Option<Handling>,
     /// A custom game's preview count; `None` shows the player's setting.
     pub preview: Option<u8>,
+    /// The ghost raced (its seed is `seed`; see `session/ghost.rs`).
+    pub ghost: Option<GhostSource>,
 }
 
 impl GameSetup {
@@ -63,6 +67,7 @@ impl GameSetup {
             tuning: Tuning::default(),
             handling: None,
             preview: None,
+            ghost: None,
         }
     }
 }
@@ -108,6 +113,8 @@ pub struct GameSession {
     pilot: Option<pilot::Pilot>,
     /// The finished game's finesse faults, judged once (see `finesse.rs`).
     finesse: std::sync::OnceLock<Option<u32>>,
+    /// The ghost of a ghost race (see `ghost.rs`).
+    race: Option<Box<GhostRun>>,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -149,6 +156,7 @@ impl GameSession {
         });
         let mut fx = Effects::default();
         fx.set_trail(settings.drop_trail);
+        let race = setup.ghost.as_ref().and_then(GhostRun::new).map(Box::new);
         GameSession {
             setup,
             game,
@@ -165,6 +173,7 @@ impl GameSession {
             pause_prompt: false,
             pilot,
             finesse: std::sync::OnceLock::new(),
+            race,
         }
     }
 
@@ -189,6 +198,7 @@ impl GameSession {
         s.origin = now + countdown_ms;
         s.versus = Some(VersusLog::default());
         s.pilot = None;
+        s.race = None;
         s
     }
 
@@ -379,7 +389,7 @@ impl GameSession {
     /// never rank, so a pause costs them nothing.
     pub fn pause_unranks(&self) -> bool {
         let mode = self.game.mode();
-        !self.is_versus() && mode.kind != ModeKind::Custom && mode.timed()
+        !self.is_versus() && mode.kind != ModeKind::Custom && mode.timed() && self.race.is_none()
     }
 
     /// Whether pausing now must be confirmed first: the game could still rank, and the clock
@@ -504,11 +514,13 @@ impl GameSession {
                 let step = clock_step_ms(self.game.mode());
                 let next_tick = (t / step + 1) * step;
                 let tap = self.pilot.as_ref().and_then(|p| p.next_tap());
+                let ghost = self.race.as_ref().and_then(|g| g.next_change(t));
                 [
                     self.game.next_deadline(),
                     Some(next_tick),
                     self.fx.next_change(t, clearing),
                     tap,
+                    ghost,
                 ]
                 .into_iter()
                 .flatten()
@@ -537,6 +549,10 @@ impl GameSession {
     fn start(&mut self, at: u64) -> bool {
         self.state = RunState::Running;
         self.origin = at;
+        if self.race.is_some() {
+            // The pieces are the ghost's: the replay says so (never ranked).
+            self.feed(0, Some(Input::Ghost));
+        }
         if let Some(p) = &mut self.pilot
             && p.on
         {
@@ -615,7 +631,11 @@ impl GameSession {
             EventKind::GameOver { .. } => Some(e.time),
             _ => None,
         });
-        let changed = !events.is_empty();
+        let mut changed = !events.is_empty();
+        let cleared = ghost::last_clear(events);
+        if let Some(g) = &mut self.race {
+            changed |= g.follow(cleared, self.game.stats().lines, self.game.now());
+        }
         if let Some(p) = &mut self.pilot {
             p.observe(&self.game);
         }
