@@ -8,6 +8,7 @@ pub(crate) mod live;
 mod menus;
 mod parked;
 mod puzzle;
+mod race;
 mod route;
 mod snapshots;
 mod solo;
@@ -90,6 +91,8 @@ pub struct App {
     doctor: doctor::DoctorState,
     /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
     server_address: Option<String>,
+    /// The ghost asked for, if any (see `race.rs`).
+    race: race::Asked,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -126,6 +129,7 @@ impl App {
             parked: parked::Waiting::default(),
             doctor: doctor::DoctorState::default(),
             server_address: ctx.server_address.clone(),
+            race: race::Asked::default(),
         };
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
@@ -379,6 +383,10 @@ impl App {
         self.now = self.now.max(now_ms);
         let now = self.now;
         let Some(response) = self.menus.on_response(response, &mut self.requests) else {
+            self.dirty = true;
+            return;
+        };
+        let Some(response) = self.race_response(response, now) else {
             self.dirty = true;
             return;
         };

@@ -75,6 +75,8 @@ pub enum BoardAction {
     /// Ask the server for the page now selected (board, period, offset).
     Fetch,
     Replay(i64),
+    /// Race this entry's game as a ghost (G on a 40 lines or ultra board).
+    Ghost(i64),
     Back,
     AskQuit,
 }
@@ -208,6 +210,21 @@ impl BoardScreen {
                     BoardAction::Moved
                 } else {
                     self.first_page()
+                }
+            }
+            Key::Char('g' | 'G') => {
+                let races = matches!(self.board(), BoardId::Solo(k) if crate::screens::mode_select::races_ghosts(k));
+                let row = self.page.as_ref().and_then(|p| p.rows.get(self.cursor));
+                match row {
+                    Some(BoardRow { game: Some(g), .. }) if races => {
+                        self.note = Some("Loading the ghost...".into());
+                        BoardAction::Ghost(*g)
+                    }
+                    Some(_) if races => {
+                        self.note = Some("No replay for this entry.".into());
+                        BoardAction::Moved
+                    }
+                    _ => BoardAction::None,
                 }
             }
             Key::Enter | Key::Char(' ') => {

@@ -89,8 +89,10 @@ pub fn question_area_of(area: Rect, settings: &Settings, session: &GameSession) 
     let theme = Theme::new(settings);
     let scale = pick_scale(area, theme, settings.board_size);
     let size = size_with(theme, scale, side_times(area, theme, scale));
-    let beside = game_ghost::beside_scale(area, session, settings, size, scale);
-    question_area_beside(area, settings, game_ghost::beside_width(beside))
+    match game_ghost::beside_scale(area, session, settings, size, scale) {
+        None => question_area(area, settings),
+        beside => question_area_beside(area, settings, game_ghost::beside_width(beside)),
+    }
 }
 
 /// [`question_area`] with `extra` columns beside the game screen.
