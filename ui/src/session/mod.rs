@@ -15,7 +15,7 @@ mod pilot;
 mod retry;
 
 pub use effects::{Effects, clear_name};
-pub use ghost::{GhostRun, GhostSource, lines_text, time_text};
+pub use ghost::{GhostRun, GhostSource, lines_text, refusal as ghost_refusal, time_text};
 #[cfg(test)]
 pub use pilot::{TAP_MS, THINK_MS};
 
