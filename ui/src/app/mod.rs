@@ -450,6 +450,11 @@ impl App {
     }
 
     /// The solo game in progress or last played.
+    #[cfg(test)]
+    pub(crate) fn ghost_run(&self) -> Option<&crate::session::GhostRun> {
+        self.solo.session()?.ghost_run()
+    }
+
     pub fn game(&self) -> Option<&Game> {
         self.solo.session().map(GameSession::game)
     }

@@ -7,8 +7,11 @@ use minotty_protocol::GhostWanted;
 
 use super::{App, Screen};
 use crate::session::{GameSetup, GhostSource};
-use crate::text::sanitize;
 use crate::{Request, Response};
+use minotty_domain::text::sanitize_display;
+
+/// The most characters of a server's reason drawn.
+const MESSAGE_CHARS: usize = 120;
 
 /// The ghost asked for: the screen it was asked from, until the answer.
 #[derive(Debug, Default)]
@@ -55,7 +58,8 @@ impl App {
             Response::GhostFailed { message } => {
                 self.race.from = None;
                 if waiting {
-                    self.ghost_failed(sanitize(&message));
+                    // The server's words, through the text policy (longer than a name).
+                    self.ghost_failed(sanitize_display(&message, MESSAGE_CHARS));
                 }
                 None
             }

@@ -420,7 +420,9 @@ impl Widget for &ModeSelectView<'_> {
             .find(|b| b.mode == kind && b.ruleset == board_ruleset);
         let y = right.bottom().saturating_sub(1);
         if let (Some(note), None) = (&st.ghost_note, st.focus) {
-            draw::put(buf, right, right.x, y, note.as_str(), theme.accent());
+            // Two rows: why there is no ghost may be long.
+            let at = Rect::new(right.x, y.saturating_sub(1), right.width, 2).intersection(right);
+            draw::wrapped(buf, at, at.y, note.as_str(), theme.accent());
         } else if let (Some(b), None) = (best, st.focus) {
             let race = if races_ghosts(kind) {
                 "   G race it"
