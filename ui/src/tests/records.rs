@@ -322,7 +322,7 @@ fn the_mode_select_shows_the_best_of_the_board_chosen() {
     let frame = rows(&a);
     assert_eq!(
         frame[19],
-        "  │                     Your best  0:41.674                                  │  "
+        "  │                     Your best  0:41.674   G race it                      │  "
     );
     let line = |frame: &[String], text: &str| frame.iter().filter(|l| l.contains(text)).count();
     assert_eq!(
