@@ -13,6 +13,8 @@ mod ghost;
 mod keyup;
 mod pilot;
 mod retry;
+mod setup;
+pub use setup::GameSetup;
 
 pub use effects::{Effects, clear_name};
 pub use ghost::{GhostRun, GhostSource, lines_text, refusal as ghost_refusal, time_text};
@@ -20,8 +22,7 @@ pub use ghost::{GhostRun, GhostSource, lines_text, refusal as ghost_refusal, tim
 pub use pilot::{TAP_MS, THINK_MS};
 
 use minotty_engine::{
-    Button, Event, EventKind, Game, GameConfig, Handling, Input, Mode, ModeKind, Phase, RulesetId,
-    Time, Tuning,
+    Button, Event, EventKind, Game, GameConfig, Input, Mode, ModeKind, Phase, RulesetId, Time,
 };
 
 use crate::keymap::{Keymap, normalize};
@@ -34,43 +35,6 @@ pub const COUNT_STEP_MS: u64 = 1000;
 pub const COUNTDOWN_MS: u64 = 3 * COUNT_STEP_MS;
 /// How long the final board shows before the results.
 pub const OVER_MS: u64 = 1500;
-
-/// What a game is made from, kept to restart it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameSetup {
-    pub mode: Mode,
-    /// A fixed seed (custom games); otherwise each game gets a fresh one.
-    pub seed: Option<u32>,
-    pub ruleset: RulesetId,
-    /// A custom game's overrides of its ruleset (none for presets).
-    pub tuning: Tuning,
-    /// A custom game's handling; `None` plays with the player's settings.
-    pub handling: Option<Handling>,
-    /// A custom game's preview count; `None` shows the player's setting.
-    pub preview: Option<u8>,
-    /// The ghost raced (its seed is `seed`; see `session/ghost.rs`).
-    pub ghost: Option<GhostSource>,
-}
-
-impl GameSetup {
-    /// A preset of `kind` under `ruleset`, with a fresh seed and nothing tuned.
-    pub fn preset(kind: ModeKind, ruleset: RulesetId) -> GameSetup {
-        GameSetup::of_mode(kind.mode(), ruleset)
-    }
-
-    /// `mode` under `ruleset`, with a fresh seed and nothing tuned.
-    pub fn of_mode(mode: Mode, ruleset: RulesetId) -> GameSetup {
-        GameSetup {
-            mode,
-            seed: None,
-            ruleset,
-            tuning: Tuning::default(),
-            handling: None,
-            preview: None,
-            ghost: None,
-        }
-    }
-}
 
 /// Where the session is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
