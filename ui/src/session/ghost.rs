@@ -2,7 +2,7 @@
 //! engine's [`Ghost`] on the player's game time, and the split against it.
 //!
 //! The player's game is dealt the ghost's seed under its ruleset and mode
-//! ([`GameSetup::ghost_race`]), and its replay starts with [`Input::Ghost`]: a game whose pieces
+//! ([`super::GameSetup::ghost_race`]), and its replay starts with [`Input::Ghost`]: a game whose pieces
 //! were known in advance never ranks (`minotty_domain::eligible`), and is stored as history.
 //! The ghost advances after every update of the player's game, at most
 //! [`minotty_engine::GHOST_STEP_INPUTS`] recorded inputs per update (a ghost held back by it
@@ -12,7 +12,7 @@
 use minotty_engine::{Event, EventKind, Ghost, GhostSplit, ModeKind, Replay, Time};
 use minotty_protocol::{BoardSnapshot, snapshot};
 
-use super::{GameSession, GameSetup};
+use super::GameSession;
 use crate::text::{StackStr, sfmt};
 
 /// A ghost to race, as the server (or the save file) sent it.
@@ -36,24 +36,6 @@ pub fn refusal(replay: &Replay) -> Option<String> {
     Ghost::new(replay.clone())
         .err()
         .map(|e| format!("that replay cannot be played back: {e}"))
-}
-
-impl GameSetup {
-    /// A race against `source`: its mode and ruleset, dealt its seed; `Err` says why not.
-    pub fn ghost_race(source: GhostSource) -> Result<GameSetup, String> {
-        if let Some(why) = refusal(&source.replay) {
-            return Err(why);
-        }
-        let source = GhostSource {
-            player: crate::text::sanitize(&source.player),
-            ..source
-        };
-        Ok(GameSetup {
-            seed: Some(source.replay.seed),
-            ghost: Some(source.clone()),
-            ..GameSetup::of_mode(source.replay.mode.clone(), source.replay.ruleset)
-        })
-    }
 }
 
 /// The ghost of a running race.

@@ -3,6 +3,7 @@
 use minotty_engine::{Handling, Mode, ModeKind, RulesetId, Tuning};
 
 use super::GhostSource;
+use super::ghost::refusal;
 
 /// What a game is made from, kept to restart it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,5 +39,23 @@ impl GameSetup {
             preview: None,
             ghost: None,
         }
+    }
+}
+
+impl GameSetup {
+    /// A race against `source`: its mode and ruleset, dealt its seed; `Err` says why not.
+    pub fn ghost_race(source: GhostSource) -> Result<GameSetup, String> {
+        if let Some(why) = refusal(&source.replay) {
+            return Err(why);
+        }
+        let source = GhostSource {
+            player: crate::text::sanitize(&source.player),
+            ..source
+        };
+        Ok(GameSetup {
+            seed: Some(source.replay.seed),
+            ghost: Some(source.clone()),
+            ..GameSetup::of_mode(source.replay.mode.clone(), source.replay.ruleset)
+        })
     }
 }
