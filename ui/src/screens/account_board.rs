@@ -13,6 +13,7 @@ use ratatui::widgets::Widget;
 
 use super::account_form::{Load, clean, date, load_message};
 use super::is_ctrl;
+use super::mode_select::races_ghosts;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::rules::ruleset_name;
@@ -213,7 +214,7 @@ impl BoardScreen {
                 }
             }
             Key::Char('g' | 'G') => {
-                let races = matches!(self.board(), BoardId::Solo(k) if crate::screens::mode_select::races_ghosts(k));
+                let races = matches!(self.board(), BoardId::Solo(k) if races_ghosts(k));
                 let row = self.page.as_ref().and_then(|p| p.rows.get(self.cursor));
                 match row {
                     Some(BoardRow { game: Some(g), .. }) if races => {
@@ -376,8 +377,12 @@ impl Widget for &BoardView<'_> {
                 let status = match &s.note {
                     Some(n) => sfmt!(128; "{}", n),
                     None if page.rows.is_empty() => sfmt!(128; "No entries on this page."),
-                    None => sfmt!(128; "{}-{} of {}   Enter watch the replay",
-                        s.offset + 1, last, page.total),
+                    None => {
+                        let race = matches!(s.board(), BoardId::Solo(k) if races_ghosts(k));
+                        let g = if race { "   G race it" } else { "" };
+                        sfmt!(128; "{}-{} of {}   Enter watch the replay{}",
+                            s.offset + 1, last, page.total, g)
+                    }
                 };
                 draw::put_centered(buf, inner, status_y, status.as_str(), theme.dim());
             }

@@ -273,6 +273,48 @@ fn said(a: &App) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+#[test]
+fn g_on_a_leaderboard_entry_races_it() {
+    let mut a = registered();
+    menu_item(&mut a, 2);
+    a.take_requests();
+    let row = minotty_protocol::BoardRow {
+        rank: 1,
+        name: "bob".into(),
+        values: vec!["1:13.226".into(), "1.40".into()],
+        achieved_at: 1_763_769_600_000,
+        game: Some(77),
+    };
+    a.deliver(
+        Response::Leaderboard(minotty_protocol::LeaderboardPage {
+            board: minotty_protocol::BoardId::Solo(ModeKind::Sprint),
+            ruleset: RulesetId::Standard,
+            period: minotty_protocol::BoardPeriod::AllTime,
+            offset: 0,
+            total: 1,
+            columns: vec!["Time".into(), "PPS".into()],
+            rows: vec![row],
+            own: None,
+        }),
+        0,
+    );
+    assert!(screen(&a).contains("G race it"), "{}", screen(&a));
+    press(&mut a, Key::Char('g'), 0);
+    assert_eq!(a.take_requests(), [Request::Ghost(GhostWanted::Game(77))]);
+    assert!(screen(&a).contains("Loading the ghost"), "{}", screen(&a));
+    a.deliver(
+        Response::Ghost {
+            game: 77,
+            player: "bob".into(),
+            replay: Box::new(best_replay()),
+        },
+        0,
+    );
+    assert!(a.in_game());
+    a.tick(COUNTDOWN_MS + 5_000);
+    assert!(screen(&a).contains("GHOST bob"), "{}", screen(&a));
+}
+
 fn lines_of(buf: &ratatui::buffer::Buffer) -> Vec<String> {
     crate::testutil::lines(buf)
 }

@@ -148,7 +148,7 @@ fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
     ];
     expected.extend([blank; 14]);
     expected.extend([
-        " │                     1-2 of 2   Enter watch the replay                      │ ",
+        " │               1-2 of 2   Enter watch the replay   G race it                │ ",
         " │      Left/Right mode  Tab period  u ruleset  PgUp/PgDn page  Esc back      │ ",
         " └────────────────────────────────────────────────────────────────────────────┘ ",
     ]);
