@@ -26,7 +26,8 @@
 //! own values: a game with any [`minotty_engine::Tuning`] is stored, never ranked. A forfeited
 //! game never ranks. Neither does a game ended by the input limit (a flood of keys, not play),
 //! nor a paused game of a timed mode (`Mode::timed`: 40 lines, ultra, master), whose replay
-//! holds `Input::Pause`.
+//! holds `Input::Pause`, nor a game a bot took over (`Input::Bot`), nor a ghost race
+//! (`Input::Ghost`: dealt the ghost's seed, its player could know every piece in advance).
 
 use minotty_engine::{EndReason, Input, ModeKind, Replay, Stats};
 
@@ -105,6 +106,8 @@ pub enum Unranked {
     Paused,
     #[error("a bot played")]
     Bot,
+    #[error("a ghost race: the pieces were known in advance")]
+    Ghost,
     #[error("{0}")]
     Nothing(&'static str),
 }
@@ -149,6 +152,10 @@ pub fn eligible(
     }
     if replay.inputs.iter().any(|&(_, i)| i == Input::Bot) {
         return Err(Unranked::Bot);
+    }
+    // A ghost race is dealt the ghost's seed: its player could know every piece.
+    if replay.inputs.iter().any(|&(_, i)| i == Input::Ghost) {
+        return Err(Unranked::Ghost);
     }
     if replay.mode.timed() && replay.inputs.iter().any(|&(_, i)| i == Input::Pause) {
         return Err(Unranked::Paused);
@@ -480,5 +487,19 @@ mod tests {
             r.inputs.push((20, minotty_engine::Input::Pause));
             assert_eq!(eligible(&r, &s, topped), Err(Unranked::Bot));
         }
+    }
+
+    #[test]
+    fn a_ghost_race_never_ranks() {
+        let s = something();
+        let time_up = Some((EndReason::Limit(minotty_engine::Stat::Time), true));
+        let mut r = replay(Mode::ultra());
+        assert!(eligible(&r, &s, time_up).is_ok());
+        r.inputs.insert(0, (0, minotty_engine::Input::Ghost));
+        assert_eq!(eligible(&r, &s, time_up), Err(Unranked::Ghost));
+        assert_eq!(
+            Unranked::Ghost.to_string(),
+            "a ghost race: the pieces were known in advance"
+        );
     }
 }

@@ -64,6 +64,10 @@ pub enum Input {
     /// takes it back). The marker changes nothing in the rules; it is recorded so that a judge
     /// can tell a game a bot played (such a game never ranks).
     Bot,
+    /// The player raced a ghost (another recording of the same seed, played back beside the
+    /// game): the pieces were known in advance. The marker changes nothing in the rules; it is
+    /// recorded so that a judge can tell a ghost race (such a game never ranks).
+    Ghost,
 }
 
 /// The most inputs one game records. A game that reaches it ends with

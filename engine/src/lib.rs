@@ -55,7 +55,9 @@ pub use mode::{
 };
 pub use piece::{Piece, Placed, Rotation, Turn};
 pub use puzzle::PuzzleState;
-pub use replay::{Playback, Replay, ReplayError, Verified};
+pub use replay::{
+    GHOST_STEP_INPUTS, Ghost, GhostSplit, GhostStep, Playback, Replay, ReplayError, Verified,
+};
 pub use ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 pub use scoring::Spin;
 pub use snapshot::{Snapshot, SnapshotError};

@@ -9,8 +9,8 @@
 //! No replay holds more than [`MAX_INPUTS`] inputs (the engine ends a game there): the binary
 //! reader, the serde form, [`Replay::play`] / [`Replay::verify`] and [`Playback::new`] all
 //! refuse one that claims more with [`ReplayError::TooManyInputs`], the reader before it
-//! allocates anything for them. Format 1 gained the pause marker (code 80) and the bot marker
-//! (code 81) without a new format number: every replay written before reads as it did, and an
+//! allocates anything for them. Format 1 gained the pause marker (code 80), the bot marker
+//! (code 81) and the ghost-race marker (code 82) without a new format number: every replay written before reads as it did, and an
 //! older reader refuses a replay with a marker it does not know as malformed instead of
 //! misreading it.
 
@@ -20,8 +20,10 @@ use crate::input::{Input, MAX_INPUTS};
 use crate::mode::Mode;
 use crate::ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 
+mod ghost;
 mod playback;
 
+pub use ghost::{GHOST_STEP_INPUTS, Ghost, GhostSplit, GhostStep};
 pub use playback::Playback;
 
 /// A recorded game.

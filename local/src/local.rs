@@ -7,8 +7,8 @@ use minotty_domain::{Verdict, has_board, home_ruleset, judge, profile_boards};
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{
-    BoardId, BoardPeriod, BoardRow, GameRecorded, Identity, LeaderboardPage, PAGE_ROWS, Profile,
-    ProfileBest, SnapshotEntry,
+    BoardId, BoardPeriod, BoardRow, GameRecorded, GhostWanted, Identity, LeaderboardPage,
+    PAGE_ROWS, Profile, ProfileBest, SnapshotEntry,
 };
 use minotty_ui::Settings;
 use minotty_ui::boards::{self, Figures};
@@ -78,6 +78,7 @@ impl Local {
                     message: "that game is no longer kept".into(),
                 },
             },
+            Request::Ghost(wanted) => self.ghost(wanted, now),
             Request::SaveSnapshot { label, snapshot } => {
                 let label = minotty_domain::snapshot_label(&label);
                 self.save.add_snapshot(
@@ -165,6 +166,36 @@ impl Local {
                 })
             })
             .collect()
+    }
+
+    /// A ghost to race from the save file: the best on a board (this computer has one
+    /// player: whoever's best is asked for, it is theirs) or a kept game.
+    fn ghost(&self, wanted: GhostWanted, now: i64) -> Response {
+        let game = match wanted {
+            GhostWanted::Best { mode, ruleset } | GhostWanted::Player { mode, ruleset, .. } => self
+                .board_games(mode, ruleset, BoardPeriod::AllTime, now)
+                .first()
+                .copied(),
+            GhostWanted::Game(id) => self.game(id),
+        };
+        let Some(game) = game else {
+            return Response::GhostFailed {
+                message: "no best kept on this computer to race yet: finish one first".into(),
+            };
+        };
+        let Some(replay) = game.replay() else {
+            return Response::GhostFailed {
+                message: "that game's replay is damaged: no ghost".into(),
+            };
+        };
+        if let Some(message) = minotty_ui::ghost_refusal(&replay) {
+            return Response::GhostFailed { message };
+        }
+        Response::Ghost {
+            game: game.id,
+            player: self.name.clone(),
+            replay: Box::new(replay),
+        }
     }
 
     fn game(&self, id: i64) -> Option<&LocalGame> {

@@ -540,3 +540,32 @@ fn puzzle_progress_only_grows_and_is_kept() {
         progress(last, true)
     );
 }
+
+#[test]
+fn a_ghost_is_the_best_kept_here_and_a_ghost_race_is_kept_unranked() {
+    use minotty_protocol::GhostWanted;
+    let mut local = Local::new(SaveFile::disabled(), "ana".into());
+    let wanted = GhostWanted::Best {
+        mode: ModeKind::Sprint,
+        ruleset: RulesetId::Standard,
+    };
+    assert!(matches!(
+        local.answer(Request::Ghost(wanted.clone()), NOW),
+        Some(Response::GhostFailed { .. })
+    ));
+    let best = sprint(5);
+    local.record(best.clone(), NOW);
+    let Some(Response::Ghost { replay, player, .. }) =
+        local.answer(Request::Ghost(wanted.clone()), NOW)
+    else {
+        panic!("the best kept here is the ghost");
+    };
+    assert_eq!((*replay, player.as_str()), (best.replay.clone(), "ana"));
+    // A race on its seed, marked: kept, never on the board.
+    let mut race = best;
+    race.replay
+        .inputs
+        .insert(0, (0, minotty_engine::Input::Ghost));
+    let r = local.record(race, NOW + 1);
+    assert!(note(&r).contains("ghost race"), "{}", note(&r));
+}

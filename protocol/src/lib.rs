@@ -37,8 +37,8 @@ pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
 pub use minotty_engine::versus::{GarbageDraft, GarbageSettings, RoomLimit, RoomSettings};
 pub use records::{
     BEST_POINTS, BestHistory, BestPoint, BoardId, BoardPeriod, BoardRow, GamePps, GameRecorded,
-    LeaderboardPage, ModeBest, PAGE_ROWS, PPS_GAMES, Profile, ProfileBest, ProfileCharts,
-    RecentGame, RecentMatch, SnapshotEntry,
+    GhostWanted, LeaderboardPage, ModeBest, PAGE_ROWS, PPS_GAMES, Profile, ProfileBest,
+    ProfileCharts, RecentGame, RecentMatch, SnapshotEntry,
 };
 pub use reports::{
     BoardSnapshot, EventDigest, NEXT_SHOWN, Progress, Report, end_reports, progress_of, snapshot,
@@ -94,6 +94,9 @@ pub enum Request<Settings> {
     Replay {
         game: i64,
     },
+    /// The replay of a game to race as a ghost (40 lines, ultra): answered with
+    /// [`Response::Ghost`] or [`Response::GhostFailed`].
+    Ghost(GhostWanted),
 
     // ---- snapshots ------------------------------------------------------------------------
     /// Store a snapshot of the solo game in play (Ctrl+S). `label` is the App's description
@@ -230,6 +233,16 @@ pub enum Response<Settings, Doctor> {
         game: i64,
         player: String,
         replay: Box<Replay>,
+    },
+    /// A ghost to race ([`Request::Ghost`]): `player`'s stored game `game`.
+    Ghost {
+        game: i64,
+        player: String,
+        replay: Box<Replay>,
+    },
+    /// [`Request::Ghost`] found nothing to race ("you have no 40 lines best yet").
+    GhostFailed {
+        message: String,
     },
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),

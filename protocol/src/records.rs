@@ -165,6 +165,22 @@ pub struct GameRecorded {
     pub previous_best: Option<(String, String)>,
 }
 
+/// Which ghost to race ([`crate::Request::Ghost`]): its recording must be a finished game of
+/// 40 lines or ultra (the server refuses others, and the App checks again).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GhostWanted {
+    /// The player's own all-time best on the board of `mode` under `ruleset`.
+    Best { mode: ModeKind, ruleset: RulesetId },
+    /// `name`'s all-time best on that board (as typed: the server parses the name).
+    Player {
+        name: String,
+        mode: ModeKind,
+        ruleset: RulesetId,
+    },
+    /// A stored game: a leaderboard entry (anyone's), or one of the player's own.
+    Game(i64),
+}
+
 /// One stored snapshot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SnapshotEntry {

@@ -62,6 +62,7 @@ pub use app::{App, ParkedGame};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;
+pub use session::ghost_refusal;
 pub use settings::{BoardSize, ColorMode, Graphics, Settings};
 pub use text::sanitize;
 

@@ -52,6 +52,32 @@ impl BoardSize {
     }
 }
 
+/// How a raced ghost is drawn (40 lines and ultra ghost races).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum GhostView {
+    /// Its own board beside the player's (where the terminal has room; else an outline).
+    #[default]
+    Beside,
+    /// An outline of its stack on the player's board.
+    Outline,
+}
+
+impl GhostView {
+    pub const ALL: [GhostView; 2] = [GhostView::Beside, GhostView::Outline];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            GhostView::Beside => "beside",
+            GhostView::Outline => "outline",
+        }
+    }
+
+    /// Its stored name.
+    pub fn id(self) -> &'static str {
+        self.label()
+    }
+}
+
 /// Which colour palette the terminal is assumed to have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ColorMode {
@@ -112,6 +138,8 @@ pub struct Settings {
     pub drop_trail: bool,
     pub graphics: Graphics,
     pub board_size: BoardSize,
+    /// How a raced ghost is drawn.
+    pub ghost_view: GhostView,
     pub colors: ColorMode,
     /// The most frames per second a front end should send.
     pub frame_rate: u16,
@@ -138,6 +166,7 @@ impl Default for Settings {
             drop_trail: true,
             graphics: Graphics::Unicode,
             board_size: BoardSize::Auto,
+            ghost_view: GhostView::Beside,
             colors: ColorMode::Ansi256,
             frame_rate: 60,
             show_fps: false,

@@ -12,6 +12,7 @@
 //! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
 //! older or newer server still load.
 
+use crate::settings::GhostView;
 use crate::{BoardSize, ColorMode, Graphics, Key, Keymap, Settings};
 use minotty_engine::{Button, Handling, RulesetId};
 use serde_json::{Map, Value, json};
@@ -186,6 +187,7 @@ pub fn to_json(settings: &Settings) -> String {
         "drop_trail": settings.drop_trail,
         "board_size": board_size_id(settings.board_size),
         "let_watch": settings.let_watch,
+        "ghost_view": settings.ghost_view.id(),
     })
     .to_string()
 }
@@ -267,6 +269,13 @@ pub fn from_json(text: &str) -> Option<Settings> {
             .into_iter()
             .find(|x| board_size_id(*x) == b)
             .unwrap_or(s.board_size);
+    }
+    // Settings stored before ghost races existed: the ghost's board beside.
+    if let Some(v) = obj.get("ghost_view").and_then(Value::as_str) {
+        s.ghost_view = GhostView::ALL
+            .into_iter()
+            .find(|x| x.id() == v)
+            .unwrap_or(s.ghost_view);
     }
     Some(s.clamped())
 }

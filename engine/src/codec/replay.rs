@@ -23,6 +23,8 @@ const FORMAT_GARBAGE: u8 = 4;
 const PAUSE: u8 = 80;
 /// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
 const BOT: u8 = 81;
+/// The code of [`Input::Ghost`] (added to format 1 after the bot; older replays never hold it).
+const GHOST: u8 = 82;
 /// The start-board code of [`StartBoard::Snapshot`] (codes 3 and 4 are other start boards').
 const SNAPSHOT_BOARD: u8 = 5;
 
@@ -74,6 +76,7 @@ impl Replay {
                 Input::Forfeit => w.push(64),
                 Input::Pause => w.push(PAUSE),
                 Input::Bot => w.push(BOT),
+                Input::Ghost => w.push(GHOST),
             }
         }
         w
@@ -140,6 +143,7 @@ impl Replay {
                 64 => Input::Forfeit,
                 PAUSE => Input::Pause,
                 BOT => Input::Bot,
+                GHOST => Input::Ghost,
                 _ => return Err(ReplayError::Malformed("input")),
             };
             inputs.push((time, input));

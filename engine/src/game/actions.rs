@@ -39,6 +39,7 @@ impl Game {
             Input::Forfeit => self.end(EndReason::Forfeit, false),
             Input::Pause => self.paused = true,
             Input::Bot => self.bot = true,
+            Input::Ghost => {}
         }
     }
 

@@ -16,6 +16,7 @@
 //! `SnapshotFailed`.
 
 mod game_rate;
+mod ghost;
 mod live;
 mod previous_best;
 mod recent_matches;

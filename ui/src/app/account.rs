@@ -53,6 +53,14 @@ pub(super) struct AccountState {
 }
 
 impl AccountState {
+    /// A passing note on the leaderboard, when it is the screen shown (why a ghost cannot be
+    /// raced).
+    pub(super) fn board_note(&mut self, note: String) {
+        if let Some(Sub::Board(b)) = &mut self.sub {
+            b.note = Some(note);
+        }
+    }
+
     /// Shows the "account unreachable" screen (see `unreachable.rs`).
     pub(super) fn show_unreachable(&mut self) {
         self.sub = Some(Sub::Unreachable(Unreachable::default()));
@@ -174,6 +182,9 @@ impl App {
             Outcome::AskQuit => return self.ask_quit(true),
             Outcome::AskQuitFromKeys => {
                 return self.ask_quit(self.menus.settings_back() != Screen::Game);
+            }
+            Outcome::Ghost(game) => {
+                self.ask_ghost(minotty_protocol::GhostWanted::Game(game));
             }
         }
         true

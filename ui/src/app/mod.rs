@@ -8,6 +8,7 @@ pub(crate) mod live;
 mod menus;
 mod parked;
 mod puzzle;
+mod race;
 mod route;
 mod snapshots;
 mod solo;
@@ -90,6 +91,8 @@ pub struct App {
     doctor: doctor::DoctorState,
     /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
     server_address: Option<String>,
+    /// The ghost asked for, if any (see `race.rs`).
+    race: race::Asked,
 }
 
 /// Presses of Esc closer together than this are key repeats (terminals without releases).
@@ -126,6 +129,7 @@ impl App {
             parked: parked::Waiting::default(),
             doctor: doctor::DoctorState::default(),
             server_address: ctx.server_address.clone(),
+            race: race::Asked::default(),
         };
         app.account_start();
         if ctx.open_tv || ctx.tv_stream {
@@ -382,6 +386,10 @@ impl App {
             self.dirty = true;
             return;
         };
+        let Some(response) = self.race_response(response, now) else {
+            self.dirty = true;
+            return;
+        };
         if self.doctor.on_response(&response) {
             self.dirty = true;
             if matches!(response, Response::Doctor(_)) {
@@ -442,6 +450,11 @@ impl App {
     }
 
     /// The solo game in progress or last played.
+    #[cfg(test)]
+    pub(crate) fn ghost_run(&self) -> Option<&crate::session::GhostRun> {
+        self.solo.session()?.ghost_run()
+    }
+
     pub fn game(&self) -> Option<&Game> {
         self.solo.session().map(GameSession::game)
     }

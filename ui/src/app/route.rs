@@ -5,6 +5,7 @@ use super::{App, Screen, menus};
 use crate::keys::KeyEvent;
 use crate::screens::menu::MenuAction;
 use crate::screens::mode_select::ModeAction;
+use minotty_protocol::GhostWanted;
 
 impl App {
     pub(super) fn ask_quit(&mut self, yes: bool) -> bool {
@@ -80,6 +81,13 @@ impl App {
             // The menus opened the quit question.
             ModeAction::AskQuit => {}
             ModeAction::DeleteSnapshot(id) => self.delete_snapshot(id),
+            ModeAction::Ghost(kind) => {
+                let ruleset = self.menus.modes().ruleset_for(kind);
+                self.ask_ghost(GhostWanted::Best {
+                    mode: kind,
+                    ruleset,
+                });
+            }
         }
         true
     }

@@ -314,7 +314,7 @@ impl Solo {
     pub(super) fn quit_area(&self, game: bool, area: Rect, settings: &Settings) -> Option<Rect> {
         let s = self.session.as_ref().filter(|_| game)?;
         let runs = !s.is_paused() && !s.is_over();
-        runs.then(|| crate::screens::game::question_area(area, settings))
+        runs.then(|| crate::screens::game::question_area_of(area, settings, s))
     }
 
     /// The solo game being played now (never over, never versus), with its number.

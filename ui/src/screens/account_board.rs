@@ -13,6 +13,7 @@ use ratatui::widgets::Widget;
 
 use super::account_form::{Load, clean, date, load_message};
 use super::is_ctrl;
+use super::mode_select::races_ghosts;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::rules::ruleset_name;
@@ -75,6 +76,8 @@ pub enum BoardAction {
     /// Ask the server for the page now selected (board, period, offset).
     Fetch,
     Replay(i64),
+    /// Race this entry's game as a ghost (G on a 40 lines or ultra board).
+    Ghost(i64),
     Back,
     AskQuit,
 }
@@ -208,6 +211,21 @@ impl BoardScreen {
                     BoardAction::Moved
                 } else {
                     self.first_page()
+                }
+            }
+            Key::Char('g' | 'G') => {
+                let races = matches!(self.board(), BoardId::Solo(k) if races_ghosts(k));
+                let row = self.page.as_ref().and_then(|p| p.rows.get(self.cursor));
+                match row {
+                    Some(BoardRow { game: Some(g), .. }) if races => {
+                        self.note = Some("Loading the ghost...".into());
+                        BoardAction::Ghost(*g)
+                    }
+                    Some(_) if races => {
+                        self.note = Some("No replay for this entry.".into());
+                        BoardAction::Moved
+                    }
+                    _ => BoardAction::None,
                 }
             }
             Key::Enter | Key::Char(' ') => {
@@ -359,8 +377,12 @@ impl Widget for &BoardView<'_> {
                 let status = match &s.note {
                     Some(n) => sfmt!(128; "{}", n),
                     None if page.rows.is_empty() => sfmt!(128; "No entries on this page."),
-                    None => sfmt!(128; "{}-{} of {}   Enter watch the replay",
-                        s.offset + 1, last, page.total),
+                    None => {
+                        let race = matches!(s.board(), BoardId::Solo(k) if races_ghosts(k));
+                        let g = if race { "   G race it" } else { "" };
+                        sfmt!(128; "{}-{} of {}   Enter watch the replay{}",
+                            s.offset + 1, last, page.total, g)
+                    }
                 };
                 draw::put_centered(buf, inner, status_y, status.as_str(), theme.dim());
             }

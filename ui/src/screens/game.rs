@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::{is_ctrl, pause};
+use super::{game_ghost, is_ctrl, pause};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::{Effects, GameSession};
@@ -80,11 +80,28 @@ pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize) -> Scale {
 /// column's rows under the stats (the action text's and those below it) down to the footer,
 /// beside the board.
 pub fn question_area(area: Rect, settings: &Settings) -> Rect {
+    question_area_beside(area, settings, 0)
+}
+
+/// [`question_area`] on the game screen of `session`: a ghost race's board beside the player's
+/// moves the whole screen left.
+pub fn question_area_of(area: Rect, settings: &Settings, session: &GameSession) -> Rect {
+    let theme = Theme::new(settings);
+    let scale = pick_scale(area, theme, settings.board_size);
+    let size = size_with(theme, scale, side_times(area, theme, scale));
+    match game_ghost::beside_scale(area, session, settings, size, scale) {
+        None => question_area(area, settings),
+        beside => question_area_beside(area, settings, game_ghost::beside_width(beside)),
+    }
+}
+
+/// [`question_area`] with `extra` columns beside the game screen.
+fn question_area_beside(area: Rect, settings: &Settings, extra: u16) -> Rect {
     let theme = Theme::new(settings);
     let scale = pick_scale(area, theme, settings.board_size);
     let n = side_times(area, theme, scale);
     let (width, height) = size_with(theme, scale, n);
-    let r = draw::centered(area, width, height);
+    let r = draw::centered(area, width + extra, height);
     let top = stats_top(r.y, n) + 1 + STATS_ROWS * n.min(2);
     let bottom = (r.y + height).saturating_sub(1);
     Rect::new(r.x, top, left_w(n), bottom.saturating_sub(top)).intersection(area)
@@ -201,7 +218,9 @@ impl Widget for &GameView<'_> {
         let hidden = s.is_paused();
         let scale = pick_scale(area, theme, self.settings.board_size);
         let (width, height) = size_with(theme, scale, side_times(area, theme, scale));
-        let r = draw::centered(area, width, height);
+        let beside = game_ghost::beside_scale(area, s, self.settings, (width, height), scale);
+        let whole = draw::centered(area, width + game_ghost::beside_width(beside), height);
+        let r = Rect::new(whole.x, whole.y, width.min(whole.width), whole.height);
         let (x0, y0) = (r.x, r.y);
 
         let x = draw::put(buf, r, x0, y0, "MINOTTY", theme.accent());
@@ -228,9 +247,27 @@ impl Widget for &GameView<'_> {
             scale,
         }
         .draw(buf, r);
+        if let Some(run) = s.ghost_run().filter(|_| !hidden) {
+            match beside {
+                Some(gs) => {
+                    let at = Rect::new(
+                        x0 + width + 1,
+                        y0 + 1,
+                        whole.width,
+                        height.saturating_sub(1),
+                    );
+                    game_ghost::draw_beside(buf, at.intersection(whole), run, t, gs, theme);
+                }
+                None => game_ghost::draw_outline(buf, cells, game, run, scale, theme),
+            }
+        }
 
         let retry_footer;
-        let beside = question_area(area, self.settings);
+        let beside = question_area_of(area, self.settings, s);
+        if !hidden {
+            let name = s.setup.ghost.as_ref().map_or("", |g| g.player.as_str());
+            game_ghost::draw_split(buf, beside, s, name, theme);
+        }
         let prompt = s.pause_prompt();
         let (footer, style) = if let Some(notice) = self.notice {
             (notice, theme.accent())

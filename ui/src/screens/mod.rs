@@ -11,6 +11,7 @@ pub mod account_welcome;
 pub mod custom;
 pub mod doctor;
 pub mod game;
+pub mod game_ghost;
 pub mod help;
 pub mod leave;
 pub mod live;

@@ -53,6 +53,8 @@ pub struct ModeSelect {
     pub bests: Vec<minotty_protocol::ModeBest>,
     /// Descent can be started (the App's [`crate::App::descent_unlocked`]).
     pub descent_unlocked: bool,
+    /// What became of the ghost asked for (G): fetching it, or why there is none.
+    pub ghost_note: Option<String>,
 }
 
 impl Default for ModeSelect {
@@ -68,6 +70,7 @@ impl Default for ModeSelect {
             puzzle_cleared: 0,
             bests: Vec::new(),
             descent_unlocked: false,
+            ghost_note: None,
         }
     }
 }
@@ -81,6 +84,8 @@ pub enum ModeAction {
     AskQuit,
     /// Delete the stored snapshot with this id (Del on "Start from").
     DeleteSnapshot(i64),
+    /// Race the ghost of the player's best in this mode (G on 40 lines or ultra).
+    Ghost(ModeKind),
 }
 
 impl ModeSelect {
@@ -137,6 +142,7 @@ impl ModeSelect {
             tuning: c.tuning(self.ruleset),
             handling: c.handling(settings.handling),
             preview: c.preview,
+            ghost: None,
         };
         if let Some(entry) = self.start_from() {
             setup.ruleset = entry.snapshot.ruleset();
@@ -197,6 +203,14 @@ impl ModeSelect {
             return ModeAction::AskQuit;
         }
         let kind = self.kind();
+        let ghost_key = matches!(ev.key, Key::Char('g' | 'G')) && ev.kind == KeyKind::Press;
+        if ghost_key && self.focus.is_none() && races_ghosts(kind) && !ev.mods.ctrl {
+            self.ghost_note = Some("Fetching your best to race...".into());
+            return ModeAction::Ghost(kind);
+        }
+        if ev.kind == KeyKind::Press {
+            self.ghost_note = None;
+        }
         let Some(row) = self.focus else {
             match nav(ev) {
                 Some(Nav::Up) => self.cursor = wrap(self.cursor, ModeKind::ALL.len(), false),
@@ -404,9 +418,18 @@ impl Widget for &ModeSelectView<'_> {
             .bests
             .iter()
             .find(|b| b.mode == kind && b.ruleset == board_ruleset);
-        if let (Some(b), None) = (best, st.focus) {
-            let y = right.bottom().saturating_sub(1);
-            let line = sfmt!(64; "Your best  {}", b.best.as_str());
+        let y = right.bottom().saturating_sub(1);
+        if let (Some(note), None) = (&st.ghost_note, st.focus) {
+            // Two rows: why there is no ghost may be long.
+            let at = Rect::new(right.x, y.saturating_sub(1), right.width, 2).intersection(right);
+            draw::wrapped(buf, at, at.y, note.as_str(), theme.accent());
+        } else if let (Some(b), None) = (best, st.focus) {
+            let race = if races_ghosts(kind) {
+                "   G race it"
+            } else {
+                ""
+            };
+            let line = sfmt!(64; "Your best  {}{}", b.best.as_str(), race);
             draw::put(buf, right, right.x, y, line.as_str(), theme.accent());
         }
         let opt = st.focus.and_then(|f| st.custom.row(f, st.ruleset));
@@ -498,4 +521,9 @@ impl ModeSelectView<'_> {
             );
         }
     }
+}
+
+/// Whether a ghost can be raced in `kind` (40 lines and ultra).
+pub fn races_ghosts(kind: ModeKind) -> bool {
+    matches!(kind, ModeKind::Sprint | ModeKind::Ultra)
 }

@@ -16,13 +16,13 @@ use crate::draw;
 use crate::keymap::{KeyPreset, Keymap, Rebound, key_name};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
-    BoardSize, ColorMode, FRAME_RATES, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT,
+    BoardSize, ColorMode, FRAME_RATES, GhostView, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT,
     MAX_HARD_DROP_GUARD, RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 20] = [
+const ROWS: [&str; 21] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -38,6 +38,7 @@ const ROWS: [&str; 20] = [
     "Release timeout",
     "Hard drop trail",
     "Board size",
+    "Ghost race view",
     "Let others watch my games",
     "Terminal doctor",
     "Account (password, keys)",
@@ -139,16 +140,17 @@ impl SettingsScreen {
             }
             13 => s.drop_trail = !s.drop_trail,
             14 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
-            15 => s.let_watch = !s.let_watch,
-            16 if select => return SettingsAction::Doctor,
-            17 if select => return SettingsAction::Account,
-            18 if select => {
+            15 => s.ghost_view = cycle(&GhostView::ALL, s.ghost_view, dir),
+            16 => s.let_watch = !s.let_watch,
+            17 if select => return SettingsAction::Doctor,
+            18 if select => return SettingsAction::Account,
+            19 if select => {
                 if *s != Settings::default() {
                     self.confirm = Some(ConfirmState::new(Confirm::ResetAll));
                 }
                 return SettingsAction::Moved;
             }
-            19 if select => return SettingsAction::Back,
+            20 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -288,7 +290,8 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         12 => sfmt!(24; "{} ms", s.release_timeout_ms),
         13 => sfmt!(24; "{}", if s.drop_trail { "on" } else { "off" }),
         14 => sfmt!(24; "{}", s.board_size.label()),
-        15 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),
+        15 => sfmt!(24; "{}", s.ghost_view.label()),
+        16 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),
         _ => StackStr::new(),
     }
 }

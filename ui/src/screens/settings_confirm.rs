@@ -177,6 +177,7 @@ fn changed(a: &Settings, b: &Settings) -> Vec<&'static str> {
         ),
         (a.drop_trail != b.drop_trail, "drop trail"),
         (a.board_size != b.board_size, "board size"),
+        (a.ghost_view != b.ghost_view, "ghost race view"),
         (a.let_watch != b.let_watch, "let others watch"),
         (a.ruleset != b.ruleset, "ruleset"),
     ]

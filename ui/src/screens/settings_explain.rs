@@ -47,10 +47,13 @@ pub fn row(i: usize) -> &'static str {
         }
         13 => "A short fading trail over the columns a hard-dropped piece fell through.",
         14 => "auto: the biggest board the terminal fits. 1x: always the smallest.",
-        15 => "Whether your solo games are listed on the Live screen for others to watch.",
-        16 => "Checks what your terminal does: colours, key releases, key repeat, size.",
-        17 => "Your password and the SSH keys that sign you in.",
-        18 => "Every setting and key back to its default. Asks first and says what changes.",
+        15 => {
+            "A raced ghost (40 lines, ultra): its own board beside yours, or an outline on yours."
+        }
+        16 => "Whether your solo games are listed on the Live screen for others to watch.",
+        17 => "Checks what your terminal does: colours, key releases, key repeat, size.",
+        18 => "Your password and the SSH keys that sign you in.",
+        19 => "Every setting and key back to its default. Asks first and says what changes.",
         _ => "Changes apply at once; DAS, ARR and soft drop from the next game.",
     }
 }

@@ -9,17 +9,20 @@ mod clock;
 pub use clock::clock_step_ms;
 mod effects;
 mod finesse;
+mod ghost;
 mod keyup;
 mod pilot;
 mod retry;
+mod setup;
+pub use setup::GameSetup;
 
 pub use effects::{Effects, clear_name};
+pub use ghost::{GhostRun, GhostSource, lines_text, refusal as ghost_refusal, time_text};
 #[cfg(test)]
 pub use pilot::{TAP_MS, THINK_MS};
 
 use minotty_engine::{
-    Button, Event, EventKind, Game, GameConfig, Handling, Input, Mode, ModeKind, Phase, RulesetId,
-    Time, Tuning,
+    Button, Event, EventKind, Game, GameConfig, Input, Mode, ModeKind, Phase, RulesetId, Time,
 };
 
 use crate::keymap::{Keymap, normalize};
@@ -32,40 +35,6 @@ pub const COUNT_STEP_MS: u64 = 1000;
 pub const COUNTDOWN_MS: u64 = 3 * COUNT_STEP_MS;
 /// How long the final board shows before the results.
 pub const OVER_MS: u64 = 1500;
-
-/// What a game is made from, kept to restart it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameSetup {
-    pub mode: Mode,
-    /// A fixed seed (custom games); otherwise each game gets a fresh one.
-    pub seed: Option<u32>,
-    pub ruleset: RulesetId,
-    /// A custom game's overrides of its ruleset (none for presets).
-    pub tuning: Tuning,
-    /// A custom game's handling; `None` plays with the player's settings.
-    pub handling: Option<Handling>,
-    /// A custom game's preview count; `None` shows the player's setting.
-    pub preview: Option<u8>,
-}
-
-impl GameSetup {
-    /// A preset of `kind` under `ruleset`, with a fresh seed and nothing tuned.
-    pub fn preset(kind: ModeKind, ruleset: RulesetId) -> GameSetup {
-        GameSetup::of_mode(kind.mode(), ruleset)
-    }
-
-    /// `mode` under `ruleset`, with a fresh seed and nothing tuned.
-    pub fn of_mode(mode: Mode, ruleset: RulesetId) -> GameSetup {
-        GameSetup {
-            mode,
-            seed: None,
-            ruleset,
-            tuning: Tuning::default(),
-            handling: None,
-            preview: None,
-        }
-    }
-}
 
 /// Where the session is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +77,8 @@ pub struct GameSession {
     pilot: Option<pilot::Pilot>,
     /// The finished game's finesse faults, judged once (see `finesse.rs`).
     finesse: std::sync::OnceLock<Option<u32>>,
+    /// The ghost of a ghost race (see `ghost.rs`).
+    race: Option<Box<GhostRun>>,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -149,6 +120,7 @@ impl GameSession {
         });
         let mut fx = Effects::default();
         fx.set_trail(settings.drop_trail);
+        let race = setup.ghost.as_ref().and_then(GhostRun::new).map(Box::new);
         GameSession {
             setup,
             game,
@@ -165,6 +137,7 @@ impl GameSession {
             pause_prompt: false,
             pilot,
             finesse: std::sync::OnceLock::new(),
+            race,
         }
     }
 
@@ -189,6 +162,7 @@ impl GameSession {
         s.origin = now + countdown_ms;
         s.versus = Some(VersusLog::default());
         s.pilot = None;
+        s.race = None;
         s
     }
 
@@ -379,7 +353,7 @@ impl GameSession {
     /// never rank, so a pause costs them nothing.
     pub fn pause_unranks(&self) -> bool {
         let mode = self.game.mode();
-        !self.is_versus() && mode.kind != ModeKind::Custom && mode.timed()
+        !self.is_versus() && mode.kind != ModeKind::Custom && mode.timed() && self.race.is_none()
     }
 
     /// Whether pausing now must be confirmed first: the game could still rank, and the clock
@@ -504,11 +478,13 @@ impl GameSession {
                 let step = clock_step_ms(self.game.mode());
                 let next_tick = (t / step + 1) * step;
                 let tap = self.pilot.as_ref().and_then(|p| p.next_tap());
+                let ghost = self.race.as_ref().and_then(|g| g.next_change(t));
                 [
                     self.game.next_deadline(),
                     Some(next_tick),
                     self.fx.next_change(t, clearing),
                     tap,
+                    ghost,
                 ]
                 .into_iter()
                 .flatten()
@@ -537,6 +513,10 @@ impl GameSession {
     fn start(&mut self, at: u64) -> bool {
         self.state = RunState::Running;
         self.origin = at;
+        if self.race.is_some() {
+            // The pieces are the ghost's: the replay says so (never ranked).
+            self.feed(0, Some(Input::Ghost));
+        }
         if let Some(p) = &mut self.pilot
             && p.on
         {
@@ -615,7 +595,11 @@ impl GameSession {
             EventKind::GameOver { .. } => Some(e.time),
             _ => None,
         });
-        let changed = !events.is_empty();
+        let mut changed = !events.is_empty();
+        let cleared = ghost::last_clear(events);
+        if let Some(g) = &mut self.race {
+            changed |= g.follow(cleared, self.game.stats().lines, self.game.now());
+        }
         if let Some(p) = &mut self.pilot {
             p.observe(&self.game);
         }

@@ -16,6 +16,7 @@ mod frames_online;
 mod frames_solo;
 mod frames_versus;
 mod frames_versus_wide;
+mod ghost_race;
 mod graphics;
 mod guest;
 mod help;

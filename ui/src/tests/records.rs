@@ -148,7 +148,7 @@ fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
     ];
     expected.extend([blank; 14]);
     expected.extend([
-        " │                     1-2 of 2   Enter watch the replay                      │ ",
+        " │               1-2 of 2   Enter watch the replay   G race it                │ ",
         " │      Left/Right mode  Tab period  u ruleset  PgUp/PgDn page  Esc back      │ ",
         " └────────────────────────────────────────────────────────────────────────────┘ ",
     ]);
@@ -322,7 +322,7 @@ fn the_mode_select_shows_the_best_of_the_board_chosen() {
     let frame = rows(&a);
     assert_eq!(
         frame[19],
-        "  │                     Your best  0:41.674                                  │  "
+        "  │                     Your best  0:41.674   G race it                      │  "
     );
     let line = |frame: &[String], text: &str| frame.iter().filter(|l| l.contains(text)).count();
     assert_eq!(

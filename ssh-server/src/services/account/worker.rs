@@ -322,6 +322,7 @@ impl Worker {
                     replay: Box::new(replay),
                 }
             }
+            Request::Ghost(wanted) => self.ghost(wanted, now).await?,
             Request::SaveSnapshot { label, snapshot } => {
                 let Some(account) = self.current() else {
                     return Ok(Some(Response::SnapshotFailed {

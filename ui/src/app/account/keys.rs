@@ -25,6 +25,8 @@ pub(in crate::app) enum Outcome {
     /// A key on the "account unreachable" screen: the `unreachable` feature's.
     Unreachable(UnreachableAction),
     AskQuit,
+    /// Race this stored game as a ghost (the `race` feature asks for it).
+    Ghost(i64),
     /// The quit question from the password and keys screen (opened from the settings: it
     /// offers to quit unless the settings were opened from a game).
     AskQuitFromKeys,
@@ -61,6 +63,7 @@ impl AccountState {
                 BoardAction::Moved => {}
                 BoardAction::Fetch => fetch_board(b, requests),
                 BoardAction::Replay(game) => self.ask_replay(game, requests),
+                BoardAction::Ghost(game) => return Outcome::Ghost(game),
                 BoardAction::Back => return self.leave(),
                 BoardAction::AskQuit => return Outcome::AskQuit,
             },
