@@ -901,6 +901,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
                 rating: None,
                 replay: None,
                 bot: None,
+                replay_check: None,
             })
             .collect(),
     };
