@@ -19,6 +19,7 @@ mod contact;
 mod drained;
 mod fair;
 mod kept;
+mod match_replays;
 mod open_rooms;
 mod out_of_match;
 mod paused_queue;
