@@ -28,11 +28,13 @@
 
 mod accounts;
 mod live;
+mod match_replay;
 mod records;
 mod reports;
 mod rooms;
 pub use accounts::{Identity, KeyView};
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
+pub use match_replay::{MAX_MATCH_SEATS, MatchRef, MatchReplay, MatchSeat, SeatFilm};
 /// A room's settings: the engine's one validated type (its serde form is the wire's).
 pub use minotty_engine::versus::{RoomLimit, RoomSettings};
 pub use records::{
@@ -93,6 +95,11 @@ pub enum Request<Settings> {
     /// The replay of a stored game, to watch.
     Replay {
         game: i64,
+    },
+    /// Every seat's game of a stored versus match, to watch side by side: answered with
+    /// [`Response::MatchReplay`] or [`Response::Error`].
+    MatchReplay {
+        of: MatchRef,
     },
 
     // ---- snapshots ------------------------------------------------------------------------
@@ -230,6 +237,11 @@ pub enum Response<Settings, Doctor> {
         game: i64,
         player: String,
         replay: Box<Replay>,
+    },
+    /// [`Request::MatchReplay`]: the match, asked for as `of`.
+    MatchReplay {
+        of: MatchRef,
+        replay: Box<MatchReplay>,
     },
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),

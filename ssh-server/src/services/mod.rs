@@ -108,6 +108,7 @@ impl Services {
             | Request::Leaderboard { .. }
             | Request::Profile
             | Request::Replay { .. }
+            | Request::MatchReplay { .. }
             | Request::SaveSnapshot { .. }
             | Request::ListSnapshots
             | Request::DeleteSnapshot { .. }

@@ -175,6 +175,9 @@ impl App {
             Outcome::AskQuitFromKeys => {
                 return self.ask_quit(self.menus.settings_back() != Screen::Game);
             }
+            Outcome::WatchMatch(id) => {
+                self.open_match_replay(minotty_protocol::MatchRef::Id(id), Screen::Account);
+            }
         }
         true
     }
