@@ -134,6 +134,9 @@ impl App {
             server_address: ctx.server_address.clone(),
         };
         app.account_start();
+        if let Some(id) = ctx.open_match {
+            app.watch_match(id, 0);
+        }
         if ctx.open_tv || ctx.tv_stream {
             app.live
                 .set_stream(ctx.tv_stream, ctx.server_address.clone());
