@@ -131,6 +131,8 @@ pub(super) enum Outcome {
     Show(Screen),
     /// Ask whether to quit, "Quit" selected or not.
     AskQuit(bool),
+    /// Watch the match just played (the match replay feature's); Esc comes back here.
+    WatchMatch,
 }
 
 impl Outcome {
@@ -395,6 +397,13 @@ impl App {
                 true
             }
             Outcome::AskQuit(yes) => self.ask_quit(yes),
+            Outcome::WatchMatch => match self.versus.played_match() {
+                Some(of) => {
+                    self.open_match_replay(of, Screen::Versus);
+                    true
+                }
+                None => false,
+            },
         }
     }
 
