@@ -13,7 +13,6 @@ use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::screens::is_ctrl;
 use crate::screens::match_replay::{MatchReplayAction, MatchReplayScreen};
 use crate::screens::match_replay_view::MatchReplayView;
-use crate::text::sanitize;
 use crate::theme::Theme;
 use crate::{Request, Response};
 use minotty_protocol::MatchRef;
@@ -85,7 +84,8 @@ impl MatchReplays {
             }
             Response::Error { message } if here => {
                 self.waiting = None;
-                self.note = sanitize(message);
+                // The server's words, through the one text policy.
+                self.note = minotty_domain::text::sanitize_display(message, 120);
                 true
             }
             Response::Offline if here => {

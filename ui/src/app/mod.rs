@@ -401,12 +401,12 @@ impl App {
                 return;
             }
         }
-        if self
-            .snaps
-            .on_response(&response, now, self.menus.modes_mut())
+        if self.match_replay_response(&response, now)
+            || self
+                .snaps
+                .on_response(&response, now, self.menus.modes_mut())
             || self.live_response(&response, now)
             || self.unreachable_response(&response)
-            || self.match_replay_response(&response, now)
             || self.account_response(&response, now)
             || self.versus_response(response, now)
         {

@@ -104,6 +104,9 @@ pub(super) struct Versus {
     attack: AttackTimeline,
     /// The Open rooms screen.
     open: open_rooms::OpenRoomsState,
+    /// The match the results show, by the room and seed it started with (its replay's key
+    /// until the server stored it).
+    played: Option<minotty_protocol::MatchRef>,
 }
 
 /// What versus needs of the rest of the App: the shared settings and terminal facts, whether

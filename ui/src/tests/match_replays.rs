@@ -217,3 +217,50 @@ fn more_seats_than_a_room_holds_are_dropped() {
     let s = MatchReplayScreen::new(&m, 0);
     assert_eq!(s.views().len(), minotty_protocol::MAX_MATCH_SEATS);
 }
+
+#[test]
+fn v_on_the_results_watches_the_match_just_played_and_esc_comes_back() {
+    use super::versus::{battle_mode, online, result_row, room, seat, start, versus_menu};
+    use minotty_protocol::MatchResult;
+    let mut a = online();
+    versus_menu(&mut a);
+    let seats = vec![seat("ada", true, true), seat("bob", true, false)];
+    a.deliver(Response::Room(room(seats, Some(0), true)), 0);
+    a.deliver(start(battle_mode(), 77, &["ada", "bob"], Some(0)), 0);
+    a.tick(3000);
+    a.deliver(
+        Response::MatchOver(MatchResult {
+            kind: MatchKind::Battle,
+            rows: vec![
+                result_row(0, "ada", 1, (1500.0, 1512.0)),
+                result_row(1, "bob", 2, (1500.0, 1488.0)),
+            ],
+            you: Some(0),
+            ranked: false,
+        }),
+        9000,
+    );
+    a.take_requests();
+    assert!(screen(&a).contains("v replay"), "{}", screen(&a));
+    press(&mut a, Key::Char('v'), 10_000);
+    assert_eq!(
+        a.take_requests(),
+        [Request::MatchReplay {
+            of: MatchRef::Played {
+                room: "K7PQ3M".into(),
+                seed: 77
+            }
+        }]
+    );
+    assert!(screen(&a).contains("Loading the match replay..."));
+    // Not stored yet: said so; Esc goes back to the results.
+    a.deliver(
+        Response::Error {
+            message: "the match is not stored yet; try again in a moment".into(),
+        },
+        10_000,
+    );
+    assert!(screen(&a).contains("not stored yet"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 10_100);
+    assert!(screen(&a).contains("You win!"), "{}", screen(&a));
+}

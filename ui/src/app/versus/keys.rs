@@ -302,11 +302,7 @@ impl Versus {
 
     /// The match the results show, as the server finds it by its room and seed.
     pub(in crate::app) fn played_match(&self) -> Option<minotty_protocol::MatchRef> {
-        let (m, room) = (self.game.as_ref()?, self.room.as_ref()?);
-        Some(minotty_protocol::MatchRef::Played {
-            room: room.code.clone(),
-            seed: m.start.seed,
-        })
+        self.played.clone()
     }
 
     fn key_results(&mut self, ev: KeyEvent, now: u64, requests: &mut Vec<Request>) -> Outcome {
