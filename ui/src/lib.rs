@@ -62,7 +62,7 @@ pub use app::{App, ParkedGame};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;
-pub use screens::match_replay::MatchFilm;
+pub use screens::match_replay_view::MatchFilm;
 pub use settings::{BoardSize, ColorMode, Graphics, Settings};
 pub use text::sanitize;
 

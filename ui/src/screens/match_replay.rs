@@ -274,6 +274,21 @@ impl MatchReplayScreen {
         MatchReplayAction::Changed
     }
 
+    /// A film's screen: drawn for a recording, without keys offered.
+    pub(crate) fn for_film(m: &MatchReplay) -> MatchReplayScreen {
+        let mut screen = MatchReplayScreen::new(m, 0);
+        screen.film = true;
+        screen
+    }
+
+    /// A film plays on to match time `t` (forward only), its front-end time the match time.
+    pub(crate) fn film_to(&mut self, t: Time) {
+        if t > self.pos {
+            self.advance(t.min(self.end));
+        }
+        self.last = self.pos;
+    }
+
     fn restart(&mut self, now: u64) {
         self.rewind();
         self.last = now;
@@ -284,63 +299,4 @@ impl MatchReplayScreen {
 /// A reason cut to what a board's cell can show.
 fn note(s: &str) -> String {
     sanitize(s).chars().take(MAX_NOTE).collect()
-}
-
-/// A stored match drawn at any match time without a clock or keys: the match replay viewer's
-/// screen for a recording (`ssh HOST replay mN --cast`). Time only moves forward.
-#[derive(Clone, Debug)]
-pub struct MatchFilm {
-    screen: MatchReplayScreen,
-}
-
-impl MatchFilm {
-    pub fn new(m: &MatchReplay) -> MatchFilm {
-        let mut screen = MatchReplayScreen::new(m, 0);
-        screen.film = true;
-        MatchFilm { screen }
-    }
-
-    /// The match time shown.
-    pub fn position(&self) -> Time {
-        self.screen.pos
-    }
-
-    /// The longest seat's end.
-    pub fn end(&self) -> Time {
-        self.screen.end
-    }
-
-    pub fn finished(&self) -> bool {
-        self.screen.finished()
-    }
-
-    /// Plays on to match time `t` (at most the end).
-    pub fn advance_to(&mut self, t: Time) {
-        if t > self.screen.pos {
-            self.screen.advance(t.min(self.screen.end));
-        }
-        // At 1x the front-end time is the match time.
-        self.screen.last = self.screen.pos;
-    }
-
-    /// The next match time at which anything shown can change (`None`: at the end).
-    pub fn next_change(&self) -> Option<Time> {
-        self.screen.wakeup()
-    }
-
-    /// Draws the screen as the viewer does.
-    pub fn render(
-        &self,
-        area: ratatui::layout::Rect,
-        buf: &mut ratatui::buffer::Buffer,
-        settings: &crate::Settings,
-    ) {
-        use ratatui::widgets::Widget;
-        let theme = crate::theme::Theme::new(settings);
-        super::match_replay_view::MatchReplayView {
-            state: &self.screen,
-            theme,
-        }
-        .render(area, buf);
-    }
 }

@@ -96,3 +96,57 @@ impl Widget for &MatchReplayView<'_> {
         draw::put_centered(buf, area, area.bottom() - 1, footer, theme.dim());
     }
 }
+
+/// A stored match drawn at any match time without a clock or keys: the match replay viewer's
+/// screen for a recording (`ssh HOST replay mN --cast`). minotty_engine::Time only moves forward.
+#[derive(Clone, Debug)]
+pub struct MatchFilm {
+    screen: MatchReplayScreen,
+}
+
+impl MatchFilm {
+    pub fn new(m: &minotty_protocol::MatchReplay) -> MatchFilm {
+        MatchFilm {
+            screen: MatchReplayScreen::for_film(m),
+        }
+    }
+
+    /// The match time shown.
+    pub fn position(&self) -> minotty_engine::Time {
+        self.screen.position()
+    }
+
+    /// The longest seat's end.
+    pub fn end(&self) -> minotty_engine::Time {
+        self.screen.end()
+    }
+
+    pub fn finished(&self) -> bool {
+        self.screen.finished()
+    }
+
+    /// Plays on to match time `t` (at most the end).
+    pub fn advance_to(&mut self, t: minotty_engine::Time) {
+        self.screen.film_to(t);
+    }
+
+    /// The next match time at which anything shown can change (`None`: at the end).
+    pub fn next_change(&self) -> Option<minotty_engine::Time> {
+        self.screen.wakeup()
+    }
+
+    /// Draws the screen as the viewer does.
+    pub fn render(
+        &self,
+        area: ratatui::layout::Rect,
+        buf: &mut ratatui::buffer::Buffer,
+        settings: &crate::Settings,
+    ) {
+        let theme = crate::theme::Theme::new(settings);
+        MatchReplayView {
+            state: &self.screen,
+            theme,
+        }
+        .render(area, buf);
+    }
+}
