@@ -23,6 +23,7 @@ pub mod period;
 pub mod player_name;
 pub mod ranking;
 pub mod room_code;
+pub mod seat_judge;
 pub mod snapshots;
 pub mod text;
 
@@ -40,4 +41,5 @@ pub use period::{Period, civil_date};
 pub use player_name::{NameError, PlayerName};
 pub use ranking::{Unranked, achieved, bucket_floor, eligible, rank_key};
 pub use room_code::RoomCode;
+pub use seat_judge::{SeatCheck, SeatClaims, judge_replay, judge_seat};
 pub use snapshots::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, snapshot_label};

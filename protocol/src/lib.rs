@@ -28,11 +28,13 @@
 
 mod accounts;
 mod live;
+mod match_replay;
 mod records;
 mod reports;
 mod rooms;
 pub use accounts::{Identity, KeyView};
 pub use live::{LiveEntry, LiveFrame, LiveKind, LiveMatchFrame, LiveStats};
+pub use match_replay::{MAX_MATCH_SEATS, MatchRef, MatchReplay, MatchSeat, SeatFilm};
 /// A room's settings: the engine's one validated type (its serde form is the wire's).
 pub use minotty_engine::versus::{GarbageDraft, GarbageSettings, RoomLimit, RoomSettings};
 pub use records::{
@@ -97,6 +99,11 @@ pub enum Request<Settings> {
     /// The replay of a game to race as a ghost (40 lines, ultra): answered with
     /// [`Response::Ghost`] or [`Response::GhostFailed`].
     Ghost(GhostWanted),
+    /// Every seat's game of a stored versus match, to watch side by side: answered with
+    /// [`Response::MatchReplay`] or [`Response::Error`].
+    MatchReplay {
+        of: MatchRef,
+    },
 
     // ---- snapshots ------------------------------------------------------------------------
     /// Store a snapshot of the solo game in play (Ctrl+S). `label` is the App's description
@@ -243,6 +250,11 @@ pub enum Response<Settings, Doctor> {
     /// [`Request::Ghost`] found nothing to race ("you have no 40 lines best yet").
     GhostFailed {
         message: String,
+    },
+    /// [`Request::MatchReplay`]: the match, asked for as `of`.
+    MatchReplay {
+        of: MatchRef,
+        replay: Box<MatchReplay>,
     },
     /// The finished game was stored (solo). What the results screen says about it.
     GameRecorded(GameRecorded),

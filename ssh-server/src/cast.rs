@@ -13,7 +13,7 @@
 
 use minotty_domain::text::echo;
 use minotty_engine::{Replay, ReplayError, Time};
-use minotty_ui::{ReplayFilm, Settings};
+use minotty_ui::{MatchFilm, ReplayFilm, Settings};
 use ratatui::layout::Rect;
 
 use crate::terminal::RemoteTerminal;
@@ -39,18 +39,25 @@ const END: &str = "\x1b[0m\x1b[?7h\x1b[?25h";
 /// What `replay` was asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CastArgs {
+    /// The game's id, or the match's (`of_match`).
     pub game: i64,
     pub cols: u16,
     pub rows: u16,
+    /// `mN`: a versus match, every seat's game.
+    pub of_match: bool,
+    /// `--cast` was given (a game needs it; a match without it opens the viewer).
+    pub cast: bool,
 }
 
 const USAGE: &str = "usage: replay ID --cast [--size COLSxROWS] (ID: the game number shown in \
-                     the replay viewer and the profile)";
+                     the replay viewer and the profile), or replay mN [--cast] for versus \
+                     match N";
 
 /// `ID --cast [--size COLSxROWS | --size=COLSxROWS]` in any order.
 pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
     let mut game = None;
     let mut cast = false;
+    let mut of_match = false;
     let mut size = DEFAULT_SIZE;
     let mut rest = args.iter();
     while let Some(&arg) = rest.next() {
@@ -74,6 +81,21 @@ pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
             return Err(format!("unexpected \"{}\"; {USAGE}", echo(arg)));
         }
         let id = arg.strip_prefix('#').unwrap_or(arg);
+        if let Some(m) = id.strip_prefix(['m', 'M']) {
+            match m.parse::<i64>() {
+                Ok(n) if n > 0 && m.bytes().all(|b| b.is_ascii_digit()) => {
+                    game = Some(n);
+                    of_match = true;
+                    continue;
+                }
+                _ => {
+                    return Err(format!(
+                        "\"{}\" is not a match ID (m and a number, such as m12); {USAGE}",
+                        echo(arg)
+                    ));
+                }
+            }
+        }
         match id.parse::<i64>() {
             Ok(n) if n > 0 => game = Some(n),
             _ => {
@@ -87,7 +109,7 @@ pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
     let Some(game) = game else {
         return Err(format!("which game? {USAGE}"));
     };
-    if !cast {
+    if !cast && !of_match {
         return Err(format!(
             "replays are exported as asciicast files: add --cast; {USAGE}"
         ));
@@ -96,6 +118,8 @@ pub fn parse(args: &[&str]) -> Result<CastArgs, String> {
         game,
         cols: size.0,
         rows: size.1,
+        of_match,
+        cast,
     })
 }
 
@@ -127,9 +151,61 @@ pub fn frame_step(end: Time) -> Time {
     (1000 / MAX_FPS).max(end.div_ceil(MAX_FRAMES))
 }
 
+/// What a cast films: a stored game's viewer (`ReplayFilm`) or a match's (`MatchFilm`).
+pub trait Film {
+    fn position(&self) -> Time;
+    fn end(&self) -> Time;
+    fn finished(&self) -> bool;
+    fn advance_to(&mut self, t: Time);
+    fn next_change(&self) -> Option<Time>;
+    fn render(&self, area: Rect, buf: &mut ratatui::buffer::Buffer, settings: &Settings);
+}
+
+impl Film for ReplayFilm {
+    fn position(&self) -> Time {
+        ReplayFilm::position(self)
+    }
+    fn end(&self) -> Time {
+        ReplayFilm::end(self)
+    }
+    fn finished(&self) -> bool {
+        ReplayFilm::finished(self)
+    }
+    fn advance_to(&mut self, t: Time) {
+        ReplayFilm::advance_to(self, t);
+    }
+    fn next_change(&self) -> Option<Time> {
+        ReplayFilm::next_change(self)
+    }
+    fn render(&self, area: Rect, buf: &mut ratatui::buffer::Buffer, settings: &Settings) {
+        ReplayFilm::render(self, area, buf, settings);
+    }
+}
+
+impl Film for MatchFilm {
+    fn position(&self) -> Time {
+        MatchFilm::position(self)
+    }
+    fn end(&self) -> Time {
+        MatchFilm::end(self)
+    }
+    fn finished(&self) -> bool {
+        MatchFilm::finished(self)
+    }
+    fn advance_to(&mut self, t: Time) {
+        MatchFilm::advance_to(self, t);
+    }
+    fn next_change(&self) -> Option<Time> {
+        MatchFilm::next_change(self)
+    }
+    fn render(&self, area: Rect, buf: &mut ratatui::buffer::Buffer, settings: &Settings) {
+        MatchFilm::render(self, area, buf, settings);
+    }
+}
+
 /// Draws the film's screen: its bytes as one output event line (`None` when nothing changed).
 fn frame(
-    film: &ReplayFilm,
+    film: &dyn Film,
     term: &mut RemoteTerminal,
     area: Rect,
     settings: &Settings,
@@ -203,14 +279,39 @@ pub fn film(
     max_bytes: usize,
     emit: &mut dyn FnMut(String) -> bool,
 ) -> Result<Filmed, ReplayError> {
-    let mut film = ReplayFilm::new(replay, player.to_owned(), game)?;
+    let film = ReplayFilm::new(replay, player.to_owned(), game)?;
+    let ruleset = film.game().ruleset().id.id();
+    let mode = film.game().mode().kind.title();
+    let title = format!("minotty: {mode} ({ruleset}) by {player}, game {game}");
+    Ok(film_any(film, &title, size, timestamp, max_bytes, emit))
+}
+
+/// Films match `m` as [`film`] films a game: every seat side by side, the same bounds.
+pub fn film_match(
+    m: &minotty_protocol::MatchReplay,
+    size: (u16, u16),
+    timestamp: i64,
+    max_bytes: usize,
+    emit: &mut dyn FnMut(String) -> bool,
+) -> Filmed {
+    let film = MatchFilm::new(m);
+    let title = format!("minotty: versus match m{}", m.id);
+    film_any(film, &title, size, timestamp, max_bytes, emit)
+}
+
+/// Films `film` line by line (see [`film`]).
+fn film_any(
+    mut film: impl Film,
+    title: &str,
+    size: (u16, u16),
+    timestamp: i64,
+    max_bytes: usize,
+    emit: &mut dyn FnMut(String) -> bool,
+) -> Filmed {
     let settings = Settings::default();
     let (cols, rows) = size;
     let area = Rect::new(0, 0, cols, rows);
     let mut term = RemoteTerminal::new(cols, rows);
-    let ruleset = film.game().ruleset().id.id();
-    let mode = film.game().mode().kind.title();
-    let title = format!("minotty: {mode} ({ruleset}) by {player}, game {game}");
     let header = serde_json::json!({
         "version": 2,
         "width": cols,
@@ -228,7 +329,7 @@ pub fn film(
         go_on
     };
     if !put(format!("{header}\n"), &mut filmed, false) {
-        return Ok(filmed);
+        return filmed;
     }
     let step = frame_step(film.end());
     let mut bytes = 0usize;
@@ -237,7 +338,7 @@ pub fn film(
     if let Some(line) = frame(&film, &mut term, area, &settings, START) {
         bytes += line.len();
         if !put(line, &mut filmed, true) {
-            return Ok(filmed);
+            return filmed;
         }
     }
     while !film.finished() {
@@ -265,14 +366,14 @@ pub fn film(
         if let Some(line) = frame(&film, &mut term, area, &settings, "") {
             bytes += line.len();
             if !put(line, &mut filmed, true) {
-                return Ok(filmed);
+                return filmed;
             }
         }
     }
     // Give the terminal back, a moment after the last frame.
     let t = film.position() + 1000;
     put(event(t, END), &mut filmed, true);
-    Ok(filmed)
+    filmed
 }
 
 #[cfg(test)]
@@ -287,7 +388,9 @@ pub(crate) mod tests {
             CastArgs {
                 game: 42,
                 cols: 80,
-                rows: 24
+                rows: 24,
+                of_match: false,
+                cast: true
             }
         );
         assert_eq!(
@@ -295,7 +398,9 @@ pub(crate) mod tests {
             CastArgs {
                 game: 7,
                 cols: 120,
-                rows: 40
+                rows: 40,
+                of_match: false,
+                cast: true
             }
         );
         assert_eq!(ok(&["--size=40x16", "9", "--cast"]).cols, 40);

@@ -103,6 +103,11 @@ impl Command {
                  (ssh -t -p PORT HOST join CODE)\n",
             ),
             (Command::JoinUsage, _) => refuse(parse::JOIN_USAGE),
+            (Command::WatchMatch(id), Some(size)) => session(SessionKind::Match(id), size, None),
+            (Command::WatchMatch(id), None) => refuse(&format!(
+                "minotty: watching a match needs a terminal: add -t (ssh -t -p PORT HOST \
+                 replay m{id}), or export it: replay m{id} --cast > match.cast\n"
+            )),
             (command, _) => Route::Run(command),
         }
     }

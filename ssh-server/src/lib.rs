@@ -17,6 +17,7 @@ pub mod config;
 pub mod doctor;
 pub mod input;
 pub mod live;
+pub mod match_replays;
 pub mod metrics;
 pub mod probes;
 pub mod reconnect;

@@ -67,6 +67,8 @@ pub enum SessionKind {
     /// The game, opened at the terminal doctor (`ssh -t HOST doctor`); leaving it ends the
     /// session.
     Doctor,
+    /// The game, opened at the replay of stored versus match `id` (`ssh -t HOST replay mN`).
+    Match(i64),
 }
 
 /// Everything a session starts from: the client's channel and the [`Setup`].

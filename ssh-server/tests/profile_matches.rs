@@ -32,6 +32,7 @@ fn seat(seat: u32, player: Option<PlayerId>, name: &str, place: u32) -> MatchPla
         rating: None,
         replay: None,
         bot: None,
+        replay_check: None,
     }
 }
 

@@ -51,6 +51,11 @@ pub struct MatchPlayer {
     pub replay: Option<Vec<u8>>,
     /// A server bot, not a person: which one (e.g. "level 3"). Its `player` is `None`.
     pub bot: Option<String>,
+    /// The replay as the recorder found it when it re-simulated it: `verified`, or why not
+    /// (`match_replays::ReplayCheck`); `None` when unchecked (stored before checks, or spooled
+    /// by an older version).
+    #[serde(default)]
+    pub replay_check: Option<String>,
 }
 
 fn kind_db(kind: MatchKind) -> &'static str {
@@ -131,8 +136,9 @@ impl Store {
             sqlx::query(
                 "INSERT INTO match_players (match_id, seat, player_id, name, place, kos, \
                  forfeited, lines, pieces, attack_sent, garbage_received, time_ms, \
-                 rating_before, rating_after, replay, bot) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+                 rating_before, rating_after, replay, bot, replay_check) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
+                 $17)",
             )
             .bind(id)
             .bind(i64::from(p.seat))
@@ -150,6 +156,7 @@ impl Store {
             .bind(rating.map(|(_, a)| a.rating))
             .bind(p.replay.as_deref())
             .bind(p.bot.as_deref())
+            .bind(p.replay_check.as_deref())
             .execute(&mut *tx)
             .await?;
             if m.ranked
@@ -181,7 +188,7 @@ impl Store {
     pub async fn match_players(&self, id: MatchId) -> Result<Vec<MatchPlayer>, StoreError> {
         let rows = sqlx::query(
             "SELECT seat, player_id, name, place, kos, forfeited, lines, pieces, attack_sent, \
-             garbage_received, time_ms, rating_before, rating_after, replay, bot \
+             garbage_received, time_ms, rating_before, rating_after, replay, bot, replay_check \
              FROM match_players WHERE match_id = $1 ORDER BY seat",
         )
         .bind(id.0)
@@ -219,6 +226,7 @@ impl Store {
                     rating,
                     replay: row.try_get("replay")?,
                     bot: row.try_get("bot")?,
+                    replay_check: row.try_get("replay_check")?,
                 })
             })
             .collect()

@@ -62,6 +62,7 @@ pub use app::{App, ParkedGame};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;
+pub use screens::match_replay_view::MatchFilm;
 pub use session::ghost_refusal;
 pub use settings::{BoardSize, ColorMode, Graphics, Settings};
 pub use text::sanitize;
@@ -118,6 +119,9 @@ pub struct AppContext {
     pub tv_stream: bool,
     /// Open on the terminal doctor (`ssh -t HOST doctor`); leaving it ends the session.
     pub start_doctor: bool,
+    /// Open on the replay of stored versus match `id` (`ssh -t HOST replay mN`); Esc goes to
+    /// the main menu.
+    pub open_match: Option<i64>,
     /// How `ssh` reaches this server (`-p 2222 192.0.2.7`), when the front end knows: put in
     /// the commands the screens print instead of `HOST`.
     pub server_address: Option<String>,

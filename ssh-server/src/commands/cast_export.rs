@@ -27,7 +27,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::exec::Outcome;
-use crate::cast::{CastArgs, MAX_BYTES, film};
+use crate::cast::{CastArgs, MAX_BYTES, film, film_match};
 use crate::command_budget::Refused;
 use crate::shares::{Full, Shares};
 
@@ -130,7 +130,11 @@ where
         return Err(Outcome::fail("this server has no database".into()));
     };
     let address = requester.address.key();
-    let (a, replay, name, timestamp) = authorized(store, a, requester).await?;
+    let source = if a.of_match {
+        authorized_match(store, a, requester).await?
+    } else {
+        authorized(store, a, requester).await?
+    };
     let permit = match EXPORTS.take(Some(address)) {
         Ok(permit) => permit,
         Err(Full::Pool) => {
@@ -162,18 +166,21 @@ where
             }
             sent
         };
-        let filmed = film(
-            replay,
-            &name,
-            a.game,
-            (a.cols, a.rows),
-            timestamp,
-            MAX_BYTES,
-            &mut |line| {
-                chunk.push_str(&line);
-                chunk.len() < chunk_bytes || send(&mut chunk)
-            },
-        );
+        let mut emit = |line: String| {
+            chunk.push_str(&line);
+            chunk.len() < chunk_bytes || send(&mut chunk)
+        };
+        let size = (a.cols, a.rows);
+        let filmed = match source {
+            Source::Game {
+                replay,
+                name,
+                timestamp,
+            } => film(replay, &name, a.game, size, timestamp, MAX_BYTES, &mut emit),
+            Source::Match { replay, timestamp } => {
+                Ok(film_match(&replay, size, timestamp, MAX_BYTES, &mut emit))
+            }
+        };
         let ok = filmed.as_ref().is_ok_and(|f| !f.stopped);
         if ok && !chunk.is_empty() {
             send(&mut chunk);
@@ -224,13 +231,72 @@ where
     })
 }
 
+/// What an export films, once allowed.
+enum Source {
+    Game {
+        replay: minotty_engine::Replay,
+        name: String,
+        timestamp: i64,
+    },
+    Match {
+        replay: Box<minotty_protocol::MatchReplay>,
+        timestamp: i64,
+    },
+}
+
+/// `replay mN --cast`: who may export the match is who may watch it
+/// (`crate::match_replays`: a ranked match anyone, another only its players), checked before
+/// the budget is spent and the replays read.
+async fn authorized_match<B: FnOnce() -> Result<(), Refused>>(
+    store: &Store,
+    a: CastArgs,
+    requester: Requester<B>,
+) -> Result<Source, Outcome> {
+    use crate::match_replays::{Refused as No, load};
+    let failed = |e: minotty_store::StoreError| {
+        tracing::warn!(error = %e, id = a.game, "replay command (match)");
+        Outcome::fail("the match could not be read; try again".into())
+    };
+    let id = minotty_store::MatchId(a.game);
+    let Some(record) = store.match_record(id).await.map_err(failed)? else {
+        return Err(not_found(a.game));
+    };
+    let seated = requester
+        .caller
+        .is_some_and(|c| record.players.contains(&c));
+    if !record.ranked && !seated {
+        return Err(private(a.game));
+    }
+    (requester.budget)().map_err(|refused| Outcome::fail(refused.message()))?;
+    let of = minotty_protocol::MatchRef::Id(a.game);
+    match load(store, &of, requester.caller).await {
+        Ok(replay) => Ok(Source::Match {
+            timestamp: replay.ended_at / 1000,
+            replay: Box::new(replay),
+        }),
+        Err(No::NotFound) => Err(not_found(a.game)),
+        Err(No::Private) => Err(private(a.game)),
+        Err(No::Store(e)) => Err(failed(e)),
+    }
+}
+
+fn not_found(id: i64) -> Outcome {
+    Outcome::fail(format!("no match m{id} on this server"))
+}
+
+fn private(id: i64) -> Outcome {
+    Outcome::fail(format!(
+        "match m{id} was not ranked: only its players can watch it (connect with their key)"
+    ))
+}
+
 /// The game's record is read first (no blob) and who may export it checked, then the
 /// requester's budget spent; only then its replay and its player's name are read.
 async fn authorized<B: FnOnce() -> Result<(), Refused>>(
     store: &Store,
     a: CastArgs,
     requester: Requester<B>,
-) -> Result<(CastArgs, minotty_engine::Replay, String, i64), Outcome> {
+) -> Result<Source, Outcome> {
     let caller = requester.caller;
     let id = GameId(a.game);
     let failed = |e: minotty_store::StoreError| {
@@ -253,9 +319,17 @@ async fn authorized<B: FnOnce() -> Result<(), Refused>>(
     };
     let player = store.account(record.player).await.map_err(failed)?;
     let name = player.map_or_else(|| "?".to_owned(), |p| sanitize(p.name.as_str()));
-    Ok((a, replay, name, record.ended_at / 1000))
+    Ok(Source::Game {
+        replay,
+        name,
+        timestamp: record.ended_at / 1000,
+    })
 }
 
 #[cfg(test)]
 #[path = "cast_export_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "match_export_tests.rs"]
+mod match_tests;

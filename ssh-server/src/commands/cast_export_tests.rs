@@ -13,7 +13,7 @@ use crate::cast;
 use minotty_store::{FinishedGame, NewKey};
 
 /// The server's export slots are one static: these tests take turns.
-static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub(super) static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 use crate::cast::tests::marathon;
 

@@ -70,6 +70,7 @@ pub async fn dispatch(
         Command::JoinUsage | Command::NotACode(_) => unknown("join"),
         Command::Tv => unknown("tv"),
         Command::Doctor => unknown("doctor"),
+        Command::WatchMatch(_) => unknown("replay"),
     }
 }
 

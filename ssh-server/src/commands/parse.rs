@@ -19,6 +19,9 @@ pub enum Command {
     /// `replay ID --cast [--size COLSxROWS]`: a stored game as an asciicast file, or why the
     /// arguments are wrong.
     Replay(Result<CastArgs, String>),
+    /// `replay mN` without `--cast`: watch stored versus match N in the game (a terminal
+    /// needed).
+    WatchMatch(i64),
     /// `join CODE` (play in the room) or `watch CODE` / `spectate CODE` (watch it).
     Join { code: RoomCode, spectate: bool },
     /// `join`, `watch` or `spectate` with a word that is not a room code: the word as it may be
@@ -73,7 +76,10 @@ impl Command {
             "doctor" if rest.is_empty() => Command::Doctor,
             "help" | "--help" | "-h" => Command::Help,
             "leaderboard" | "leaderboards" | "lb" => Command::Leaderboard(parse_leaderboard(&rest)),
-            "replay" if std::str::from_utf8(bytes).is_ok() => Command::Replay(cast::parse(&rest)),
+            "replay" if std::str::from_utf8(bytes).is_ok() => match cast::parse(&rest) {
+                Ok(a) if a.of_match && !a.cast => Command::WatchMatch(a.game),
+                parsed => Command::Replay(parsed),
+            },
             other => Command::Unknown(echo(other)),
         }
     }
@@ -84,6 +90,7 @@ impl Command {
         matches!(
             self,
             Command::Join { .. }
+                | Command::WatchMatch(_)
                 | Command::NotACode(_)
                 | Command::JoinUsage
                 | Command::Tv

@@ -94,14 +94,17 @@ fn each_command_line_is_one_command() {
         Command::Replay(Ok(CastArgs {
             game: 42,
             cols: 100,
-            rows: 30
+            rows: 30,
+            of_match: false,
+            cast: true
         }))
     );
     assert_eq!(
         Command::parse(b"replay 42"),
         Command::Replay(Err(
             "replays are exported as asciicast files: add --cast; usage: replay ID --cast \
-             [--size COLSxROWS] (ID: the game number shown in the replay viewer and the profile)"
+             [--size COLSxROWS] (ID: the game number shown in the replay viewer and the \
+             profile), or replay mN [--cast] for versus match N"
                 .to_owned()
         ))
     );

@@ -153,3 +153,37 @@ fn a_word_that_is_not_a_code_is_refused_with_the_services_message() {
         }
     }
 }
+
+/// `replay mN`: with a terminal the game opens on the match's replay; without one, a clear
+/// refusal saying how; with `--cast`, an export (run on its own task); a bad id, why.
+#[test]
+fn replay_of_a_match_opens_its_viewer_or_says_how() {
+    assert_eq!(
+        route("replay m12", Some((120, 40))),
+        Route::Session {
+            kind: SessionKind::Match(12),
+            cols: 120,
+            rows: 40,
+            initial: None,
+        }
+    );
+    let Route::Reply(no_pty) = route("replay m12", None) else {
+        panic!("a reply");
+    };
+    assert_eq!(no_pty.status, 1);
+    assert!(
+        no_pty.stderr.contains("add -t") && no_pty.stderr.contains("replay m12 --cast"),
+        "{}",
+        no_pty.stderr
+    );
+    assert!(matches!(
+        route("replay m12 --cast --size 100x30", None),
+        Route::Run(Command::Replay(Ok(a))) if a.of_match && a.game == 12 && a.cols == 100
+    ));
+    let Route::Run(Command::Replay(Err(bad))) = route("replay mgarbage", Some((80, 24))) else {
+        panic!("refused");
+    };
+    assert!(bad.contains("\"mgarbage\" is not a match ID"), "{bad}");
+    // A second game on a connection whose game runs: refused like `join`.
+    assert!(Command::parse(b"replay m3").second_game(true, true));
+}

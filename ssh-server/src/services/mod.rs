@@ -109,6 +109,7 @@ impl Services {
             | Request::Profile
             | Request::Replay { .. }
             | Request::Ghost(_)
+            | Request::MatchReplay { .. }
             | Request::SaveSnapshot { .. }
             | Request::ListSnapshots
             | Request::DeleteSnapshot { .. }

@@ -63,6 +63,10 @@ pub(crate) async fn run(
         // another idle timeout (below).
         idle_pause_ms: Some(u64::try_from(limits.idle_timeout.as_millis()).unwrap_or(u64::MAX)),
         open_tv: kind == SessionKind::Tv,
+        open_match: match kind {
+            SessionKind::Match(id) => Some(id),
+            _ => None,
+        },
         tv_stream: stream,
         start_doctor: doctor_params.open,
         server_address: local.map(crate::address::ssh_target),

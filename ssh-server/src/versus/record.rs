@@ -17,6 +17,8 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use super::lock;
+use minotty_domain::{SeatClaims, judge_seat};
+use minotty_engine::versus::MatchKind;
 use minotty_store::spool::{Fallback, Record, Retries, Spool, format};
 use minotty_store::{NewMatch, Store};
 
@@ -172,6 +174,7 @@ async fn run(store: Store, shared: Arc<Shared>) -> usize {
         };
         match next {
             Some(m) => {
+                let m = checked(m).await;
                 if let Err(why) = write(&store, &m, &shared.fallback).await {
                     given_up += 1;
                     let spool = shared.fallback.spool.clone();
@@ -189,6 +192,36 @@ async fn run(store: Store, shared: Arc<Shared>) -> usize {
             None => shared.wake.notified().await,
         }
     }
+}
+
+/// `m` with each seat's replay judged (`minotty_domain::seat_judge`: decoded, bounded and
+/// re-simulated, as solo games are judged) on the blocking pool, off every room's task: at
+/// most a match's seats (a room's 8), each at most `MAX_INPUTS` inputs. A seat already
+/// checked is kept as it is; when the blocking pool fails, the seats stay unchecked.
+pub(super) async fn checked(mut m: NewMatch) -> NewMatch {
+    if m.players.iter().all(|p| p.replay_check.is_some()) {
+        return m;
+    }
+    // A copy goes to the blocking pool: the match keeps its seats whatever happens there.
+    let seats = m.players.clone();
+    let (seed, battle) = (m.seed, m.kind == MatchKind::Battle);
+    let judged = tokio::task::spawn_blocking(move || {
+        let mut seats = seats;
+        for p in seats.iter_mut().filter(|p| p.replay_check.is_none()) {
+            let claims = SeatClaims {
+                seed,
+                lines: p.lines,
+                routed_attack: if battle { p.attack_sent } else { 0 },
+            };
+            p.replay_check = judge_seat(p.replay.as_deref(), claims).as_db();
+        }
+        seats
+    });
+    match judged.await {
+        Ok(seats) => m.players = seats,
+        Err(e) => tracing::error!(error = %e, room = %m.room, "checking a match's replays"),
+    }
+    m
 }
 
 /// Stores `m`, retrying a transient failure (not once shutdown began); why not, if not.

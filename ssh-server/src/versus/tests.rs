@@ -20,6 +20,7 @@ mod drained;
 mod fair;
 mod garbage;
 mod kept;
+mod match_replays;
 mod open_rooms;
 mod out_of_match;
 mod paused_queue;
@@ -902,6 +903,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
                 rating: None,
                 replay: None,
                 bot: None,
+                replay_check: None,
             })
             .collect(),
     };

@@ -60,6 +60,7 @@ pub(crate) fn a_match(player: Option<PlayerId>, seed: u32) -> NewMatch {
                 rating: None,
                 replay: Some(vec![1, 2, 3]),
                 bot: None,
+                replay_check: None,
             })
             .collect(),
     }

@@ -186,6 +186,9 @@ impl App {
             Outcome::Ghost(game) => {
                 self.ask_ghost(minotty_protocol::GhostWanted::Game(game));
             }
+            Outcome::WatchMatch(id) => {
+                self.open_match_replay(minotty_protocol::MatchRef::Id(id), Screen::Account);
+            }
         }
         true
     }

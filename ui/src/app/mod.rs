@@ -5,6 +5,7 @@ mod account;
 mod bests;
 mod doctor;
 pub(crate) mod live;
+mod match_replay;
 mod menus;
 mod parked;
 mod puzzle;
@@ -53,6 +54,8 @@ enum Screen {
     Live,
     /// The terminal doctor: see `doctor.rs`.
     Doctor,
+    /// A stored versus match watched, every board side by side: see `match_replay.rs`.
+    MatchReplay,
 }
 
 /// The whole UI state of one player.
@@ -89,6 +92,8 @@ pub struct App {
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
     parked: parked::Waiting,
     doctor: doctor::DoctorState,
+    /// The match replay viewer (see `match_replay.rs`).
+    replays: match_replay::MatchReplays,
     /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
     server_address: Option<String>,
     /// The ghost asked for, if any (see `race.rs`).
@@ -128,10 +133,14 @@ impl App {
             live: live::Live::default(),
             parked: parked::Waiting::default(),
             doctor: doctor::DoctorState::default(),
+            replays: match_replay::MatchReplays::default(),
             server_address: ctx.server_address.clone(),
             race: race::Asked::default(),
         };
         app.account_start();
+        if let Some(id) = ctx.open_match {
+            app.watch_match(id, 0);
+        }
         if ctx.open_tv || ctx.tv_stream {
             app.live
                 .set_stream(ctx.tv_stream, ctx.server_address.clone());
@@ -188,6 +197,7 @@ impl App {
                 Screen::Versus => self.key_versus(ev, now),
                 Screen::Live => self.key_live(ev, now),
                 Screen::Doctor => self.key_doctor(ev),
+                Screen::MatchReplay => self.key_match_replay(ev, now),
             }
         };
         self.record_finished();
@@ -206,6 +216,7 @@ impl App {
             Screen::Account => self.dirty |= self.tick_account(now),
             Screen::Versus => self.dirty |= self.tick_versus(now),
             Screen::Live => self.dirty |= self.live.tick(now, &mut self.requests),
+            Screen::MatchReplay => self.dirty |= self.tick_match_replay(now),
             _ => {}
         }
         if self.screen != Screen::Game {
@@ -237,6 +248,7 @@ impl App {
             Screen::Account => self.account_wakeup(),
             Screen::Versus => self.versus.wakeup(self.now),
             Screen::Live => self.live.wakeup(self.now),
+            Screen::MatchReplay => self.match_replay_wakeup(),
             _ => None,
         }
     }
@@ -328,6 +340,7 @@ impl App {
             }
             (Screen::Live, _) => self.live.draw(area, buf, theme, self.now),
             (Screen::Doctor, _) => self.doctor.draw(area, buf, theme),
+            (Screen::MatchReplay, _) => self.draw_match_replay(area, buf, theme),
         }
         self.versus.draw_notice(area, buf, theme);
         self.render_parked(area, buf, theme);
@@ -396,9 +409,10 @@ impl App {
                 return;
             }
         }
-        if self
-            .snaps
-            .on_response(&response, now, self.menus.modes_mut())
+        if self.match_replay_response(&response, now)
+            || self
+                .snaps
+                .on_response(&response, now, self.menus.modes_mut())
             || self.live_response(&response, now)
             || self.unreachable_response(&response)
             || self.account_response(&response, now)

@@ -104,6 +104,9 @@ pub(super) struct Versus {
     attack: AttackTimeline,
     /// The Open rooms screen.
     open: open_rooms::OpenRoomsState,
+    /// The match the results show, by the room and seed it started with (its replay's key
+    /// until the server stored it).
+    played: Option<minotty_protocol::MatchRef>,
 }
 
 /// What versus needs of the rest of the App: the shared settings and terminal facts, whether
@@ -131,6 +134,8 @@ pub(super) enum Outcome {
     Show(Screen),
     /// Ask whether to quit, "Quit" selected or not.
     AskQuit(bool),
+    /// Watch the match just played (the match replay feature's); Esc comes back here.
+    WatchMatch,
 }
 
 impl Outcome {
@@ -395,6 +400,13 @@ impl App {
                 true
             }
             Outcome::AskQuit(yes) => self.ask_quit(yes),
+            Outcome::WatchMatch => match self.versus.played_match() {
+                Some(of) => {
+                    self.open_match_replay(of, Screen::Versus);
+                    true
+                }
+                None => false,
+            },
         }
     }
 

@@ -58,6 +58,8 @@ pub enum ProfileAction {
     None,
     Moved,
     Replay(i64),
+    /// Watch stored versus match `id`, every board side by side.
+    MatchReplay(i64),
     Back,
     AskQuit,
 }
@@ -69,14 +71,22 @@ impl ProfileScreen {
             .map_or(0, |p| p.bests.len() + p.recent.len() + p.matches.len())
     }
 
-    /// The game of item `i`, if it has one (a versus match has no game of its own).
+    /// The game of item `i`, if it has one.
     fn game(&self, i: usize) -> Option<i64> {
+        match self.watch(i)? {
+            ProfileAction::Replay(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// What Enter on item `i` watches, if anything: a game's replay, a match's.
+    fn watch(&self, i: usize) -> Option<ProfileAction> {
         let p = self.profile.as_ref()?;
         match p.bests.get(i) {
-            Some(b) => b.game,
+            Some(b) => b.game.map(ProfileAction::Replay),
             None => match recent_item(p, i - p.bests.len())? {
-                Recent::Game(g) => Some(g.game),
-                Recent::Match(_) => None,
+                Recent::Game(g) => Some(ProfileAction::Replay(g.game)),
+                Recent::Match(m) => Some(ProfileAction::MatchReplay(m.id)),
             },
         }
     }
@@ -122,10 +132,10 @@ impl ProfileScreen {
                 self.cursor -= 1;
                 ProfileAction::Moved
             }
-            Key::Enter | Key::Char(' ') if n > 0 => match self.game(self.cursor) {
-                Some(g) => {
+            Key::Enter | Key::Char(' ') if n > 0 => match self.watch(self.cursor) {
+                Some(action) => {
                     self.note = Some("Loading the replay...".into());
-                    ProfileAction::Replay(g)
+                    action
                 }
                 None => {
                     self.note = Some("No replay for this one.".into());
@@ -350,13 +360,21 @@ impl Widget for &ProfileView<'_> {
         let y = inner.bottom().saturating_sub(2);
         if let Some(n) = &s.note {
             draw::put_centered(buf, inner, y, n, theme.dim());
-        } else if let Some(game) = s.game(s.cursor) {
-            // What a game's id is for: the command that fetches it from this server.
-            let line = match self.address {
-                Some(at) => {
+        } else if let Some(watch) = s.watch(s.cursor) {
+            // What an id is for: the command that fetches it from this server.
+            let line = match (watch, self.address) {
+                (ProfileAction::MatchReplay(m), Some(at)) => {
+                    sfmt!(128; "match m{}: ssh -t {} replay m{} (or --cast > match.cast)", m, at, m)
+                }
+                (ProfileAction::MatchReplay(m), None) => {
+                    sfmt!(128; "match m{}: replay m{}, over ssh -t to this server", m, m)
+                }
+                (_, Some(at)) => {
+                    let game = s.game(s.cursor).unwrap_or(0);
                     sfmt!(128; "game #{}: ssh {} replay {} --cast > game.cast", game, at, game)
                 }
-                None => {
+                (_, None) => {
+                    let game = s.game(s.cursor).unwrap_or(0);
                     sfmt!(128; "game #{}: replay {} --cast, over ssh to this server", game, game)
                 }
             };

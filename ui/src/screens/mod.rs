@@ -15,6 +15,8 @@ pub mod game_ghost;
 pub mod help;
 pub mod leave;
 pub mod live;
+pub mod match_replay;
+pub mod match_replay_view;
 pub mod menu;
 pub mod mode_select;
 pub mod open_rooms;

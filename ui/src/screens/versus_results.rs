@@ -200,9 +200,9 @@ impl Widget for &ResultsView<'_> {
             draw::put_centered(buf, area, area.y, self.message, theme.accent());
         }
         let hint = if spectator {
-            "Enter select   Esc room"
+            "Enter select   v replay   Esc room"
         } else {
-            "Enter select   r rematch   Esc room"
+            "Enter select   r rematch   v replay   Esc room"
         };
         draw::hint(buf, inner, hint, theme);
     }

@@ -83,13 +83,21 @@ fn the_profile_lists_versus_matches_with_the_games_newest_first() {
         "{}",
         s.join("\n")
     );
-    // A match has no replay of its own: Enter says so instead of asking for a game.
+    // Enter on a match asks for its replay, every seat's game, by its id.
     for _ in 0..3 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Enter, 0);
-    assert!(a.take_requests().is_empty());
-    assert!(screen(&a).contains("No replay for this one."));
+    assert_eq!(
+        a.take_requests(),
+        [Request::MatchReplay {
+            of: minotty_protocol::MatchRef::Id(11)
+        }]
+    );
+    assert!(screen(&a).contains("Loading the match replay..."));
+    // Esc before it arrives: back on the profile, where the match was.
+    press(&mut a, Key::Esc, 0);
+    assert!(screen(&a).contains("RECENT GAMES"), "{}", screen(&a));
 }
 
 fn leaderboard(

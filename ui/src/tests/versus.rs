@@ -26,7 +26,7 @@ pub(super) fn text(app: &App, w: u16, h: u16) -> String {
 }
 
 /// From the main menu to the versus menu.
-fn versus_menu(a: &mut App) {
+pub(super) fn versus_menu(a: &mut App) {
     press(a, Key::Down, 0);
     press(a, Key::Enter, 0);
     assert!(screen(a).contains("VERSUS"), "{}", screen(a));

@@ -107,7 +107,7 @@ const RACE_80X24: [&str; 24] = [
     "  │                               Back to room                               │",
     "  │                                  Leave                                   │",
     "  │                                                                          │",
-    "  │                   Enter select   r rematch   Esc room                    │",
+    "  │              Enter select   r rematch   v replay   Esc room              │",
     "  └──────────────────────────────────────────────────────────────────────────┘",
 ];
 
@@ -230,7 +230,7 @@ const BATTLE_80X24: [&str; 24] = [
     "  │                               Back to room                               │",
     "  │                                  Leave                                   │",
     "  │                                                                          │",
-    "  │                   Enter select   r rematch   Esc room                    │",
+    "  │              Enter select   r rematch   v replay   Esc room              │",
     "  └──────────────────────────────────────────────────────────────────────────┘",
 ];
 

@@ -323,6 +323,21 @@ impl Worker {
                 }
             }
             Request::Ghost(wanted) => self.ghost(wanted, now).await?,
+            Request::MatchReplay { of } => {
+                let caller = self.current().map(|a| a.id);
+                match crate::match_replays::load(&self.store, &of, caller).await {
+                    Ok(replay) => Response::MatchReplay {
+                        of,
+                        replay: Box::new(replay),
+                    },
+                    Err(crate::match_replays::Refused::Store(e)) => return Err(e),
+                    Err(_) if matches!(of, minotty_protocol::MatchRef::Played { .. }) => {
+                        error("the match is not stored yet; try again in a moment")
+                    }
+                    // Private or missing: the same answer (as a game's replay).
+                    Err(_) => error("no such match"),
+                }
+            }
             Request::SaveSnapshot { label, snapshot } => {
                 let Some(account) = self.current() else {
                     return Ok(Some(Response::SnapshotFailed {

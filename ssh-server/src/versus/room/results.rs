@@ -235,6 +235,8 @@ impl Room {
                 rating: pl.rating,
                 replay: pl.replay.as_ref().map(Replay::to_bytes),
                 bot: pl.bot.as_ref().map(|b| b.kind.clone()),
+                // Checked by the recorder, off the room's task.
+                replay_check: None,
             })
             .collect();
         self.hub.record(NewMatch {

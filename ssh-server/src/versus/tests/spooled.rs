@@ -31,6 +31,7 @@ fn m(seed: u32) -> NewMatch {
             rating: None,
             replay: None,
             bot: None,
+            replay_check: None,
         }],
     }
 }

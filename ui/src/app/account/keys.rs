@@ -30,6 +30,8 @@ pub(in crate::app) enum Outcome {
     /// The quit question from the password and keys screen (opened from the settings: it
     /// offers to quit unless the settings were opened from a game).
     AskQuitFromKeys,
+    /// Watch stored versus match `id` (the match replay feature's); Esc comes back here.
+    WatchMatch(i64),
 }
 
 impl AccountState {
@@ -71,6 +73,10 @@ impl AccountState {
                 ProfileAction::None => return Outcome::Ignored,
                 ProfileAction::Moved => {}
                 ProfileAction::Replay(game) => self.ask_replay(game, requests),
+                ProfileAction::MatchReplay(id) => {
+                    p.note = None;
+                    return Outcome::WatchMatch(id);
+                }
                 ProfileAction::Back => return self.leave(),
                 ProfileAction::AskQuit => return Outcome::AskQuit,
             },

@@ -300,12 +300,26 @@ impl Versus {
         Outcome::Changed
     }
 
+    /// The match the results show, as the server finds it by its room and seed.
+    pub(in crate::app) fn played_match(&self) -> Option<minotty_protocol::MatchRef> {
+        self.played.clone()
+    }
+
     fn key_results(&mut self, ev: KeyEvent, now: u64, requests: &mut Vec<Request>) -> Outcome {
         if now < self.results_at + RESULTS_GRACE_MS {
             // Keys still being hammered from the game do not choose anything here.
             return Outcome::Ignored;
         }
         let spectator = self.result.as_ref().is_some_and(|r| r.you.is_none());
+        // `v`: every board of the match just played, from its stored replays (asked for by
+        // the room and seed the match started with: it has no id yet).
+        if ev.kind == crate::keys::KeyKind::Press
+            && !ev.mods.ctrl
+            && matches!(ev.key, crate::keys::Key::Char('v' | 'V'))
+            && self.played_match().is_some()
+        {
+            return Outcome::WatchMatch;
+        }
         match versus_results::handle(&mut self.results_cursor, ev, spectator) {
             versus_results::ResultsAction::None => Outcome::Ignored,
             versus_results::ResultsAction::Moved => Outcome::Changed,

@@ -227,6 +227,12 @@ impl Versus {
         }
         // The match is decided: a game still running stops here (its end was reported by the
         // room, not by the player).
+        self.played = self.game.as_ref().zip(self.room.as_ref()).map(|(m, room)| {
+            minotty_protocol::MatchRef::Played {
+                room: room.code.clone(),
+                seed: m.start.seed,
+            }
+        });
         self.game = None;
         self.result = Some(result);
         self.results_cursor = 0;
