@@ -23,7 +23,7 @@ impl App {
             menus::Outcome::Changed => {}
             menus::Outcome::Show(screen) => self.screen = screen,
             menus::Outcome::Open(action) => self.open_from_menu(action),
-            menus::Outcome::Modes(key) => return self.carry_out_modes(key, now),
+            menus::Outcome::Modes(key) => return self.carry_out_modes(*key, now),
             menus::Outcome::SettingsChanged => {
                 self.settings_changed = true;
                 self.settings_touched();

@@ -25,7 +25,8 @@ pub(in crate::app) enum Outcome {
     /// `AskQuit`: the menus carry those out).
     Open(MenuAction),
     /// A key on the mode select.
-    Modes(ModesKey),
+    /// Boxed: a mode action carries a whole `Mode` (with its garbage settings).
+    Modes(Box<ModesKey>),
     /// A setting changed on the settings screen (the settings passed in hold it).
     SettingsChanged,
     /// The settings screen was left for this screen.
@@ -109,11 +110,11 @@ impl Menus {
         if matches!(action, ModeAction::AskQuit) {
             self.ask_quit(true);
         }
-        Outcome::Modes(ModesKey {
+        Outcome::Modes(Box::new(ModesKey {
             action,
             options_opened,
             ruleset_changed,
-        })
+        }))
     }
 
     fn key_help(&mut self, ev: KeyEvent) -> Outcome {
