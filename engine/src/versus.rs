@@ -5,10 +5,13 @@
 //! of several games in one process (tests, bots, replays of whole matches).
 
 pub mod over;
+pub mod presets;
 mod router;
+pub mod series;
 mod settings;
 mod sim;
 
 pub use router::{MatchKind, PlayerView, Router, Targeting};
+pub use series::{Series, SeriesSettings};
 pub use settings::{RACE_LINES, RoomLimit, RoomSettings};
 pub use sim::{Match, MatchEvent};

@@ -5,6 +5,7 @@
 use std::ops::RangeInclusive;
 
 use super::MatchKind;
+use super::series::SeriesSettings;
 use crate::{Mode, Stat};
 
 /// A race's lines ([`Mode::sprint`]'s).
@@ -34,6 +35,13 @@ pub struct RoomSettings {
     kind: MatchKind,
     max_players: u8,
     limit: RoomLimit,
+    /// First to N games and stock (left out of the serde form at the defaults, which older
+    /// instances' forms read as).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "SeriesSettings::is_default")
+    )]
+    series: SeriesSettings,
 }
 
 /// The settings as they arrive, before [`RoomSettings::new`] clamps them.
@@ -43,12 +51,15 @@ struct Unchecked {
     kind: MatchKind,
     max_players: u8,
     limit: RoomLimit,
+    /// Clamped by its own serde read.
+    #[serde(default)]
+    series: SeriesSettings,
 }
 
 #[cfg(feature = "serde")]
 impl From<Unchecked> for RoomSettings {
     fn from(u: Unchecked) -> RoomSettings {
-        RoomSettings::new(u.kind, u.max_players, u.limit)
+        RoomSettings::new(u.kind, u.max_players, u.limit).with_series(u.series)
     }
 }
 
@@ -74,7 +85,19 @@ impl RoomSettings {
             kind,
             max_players: max_players.clamp(*Self::PLAYERS.start(), *Self::PLAYERS.end()),
             limit,
+            series: SeriesSettings::default(),
         }
+    }
+
+    /// These settings with `series` as the match's series and stock (a [`SeriesSettings`] is
+    /// within its bounds by construction).
+    pub fn with_series(self, series: SeriesSettings) -> RoomSettings {
+        RoomSettings { series, ..self }
+    }
+
+    /// First to N games, the win-by margin and stock.
+    pub fn series(&self) -> &SeriesSettings {
+        &self.series
     }
 
     pub fn kind(&self) -> MatchKind {
