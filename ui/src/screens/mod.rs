@@ -34,6 +34,7 @@ pub mod versus_menu;
 pub(crate) mod versus_own;
 pub mod versus_results;
 pub mod versus_room;
+pub mod room_settings;
 pub mod versus_watch;
 
 use crate::keys::{Key, KeyEvent, KeyKind};
