@@ -24,6 +24,7 @@ pub mod quit;
 pub mod race_results;
 pub mod results;
 pub mod retry;
+pub mod room_settings;
 pub mod settings;
 pub mod settings_confirm;
 pub mod settings_explain;
@@ -34,7 +35,6 @@ pub mod versus_menu;
 pub(crate) mod versus_own;
 pub mod versus_results;
 pub mod versus_room;
-pub mod room_settings;
 pub mod versus_watch;
 
 use crate::keys::{Key, KeyEvent, KeyKind};

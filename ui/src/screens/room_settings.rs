@@ -158,7 +158,11 @@ impl Widget for &SettingsView<'_> {
         let r = draw::centered(area, 56, (ROWS.len() as u16 + 8).min(area.height));
         let title = sfmt!(40; "ROOM {} SETTINGS", self.code);
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
-        let shown = if self.host { &self.edit.draft } else { self.current };
+        let shown = if self.host {
+            &self.edit.draft
+        } else {
+            self.current
+        };
         for (i, row) in ROWS.iter().enumerate() {
             let y = inner.y + 1 + i as u16;
             let here = self.host && i == self.edit.cursor;
@@ -174,11 +178,7 @@ impl Widget for &SettingsView<'_> {
             } else {
                 theme.text()
             };
-            let value = if here {
-                format!("< {value} >")
-            } else {
-                value
-            };
+            let value = if here { format!("< {value} >") } else { value };
             draw::put(buf, inner, inner.x + 16, y, &value, style);
         }
         if let Some(p) = presets::matching(shown) {

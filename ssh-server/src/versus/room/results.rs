@@ -51,11 +51,7 @@ impl Room {
                 .map(|p| p.rating_before.unwrap_or_default())
                 .collect();
             for p in 0..2 {
-                let score = if won(p, &live.router) {
-                    1.0
-                } else {
-                    0.0
-                };
+                let score = if won(p, &live.router) { 1.0 } else { 0.0 };
                 let after = before[p].update(
                     &[Outcome {
                         opponent: before[1 - p],

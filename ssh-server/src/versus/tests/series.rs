@@ -114,7 +114,11 @@ async fn the_host_changes_the_settings_and_others_cannot() {
     assert_eq!(v.options.series().stock(), 1);
     assert_eq!(v.options.max_players(), 2);
     tokio::task::yield_now().await;
-    assert!(settings_of(&mut c[1]).iter().all(|v| v.options.max_players() == 2));
+    assert!(
+        settings_of(&mut c[1])
+            .iter()
+            .all(|v| v.options.max_players() == 2)
+    );
 }
 
 /// Attacker: a host flooding settings changes gets the burst, then refusals; the room keeps
@@ -140,7 +144,10 @@ async fn a_host_flooding_settings_changes_is_bounded() {
     let changes = settings_of(&mut c[1]).len();
     tokio::task::yield_now().await;
     let seen = c[0].drain();
-    let views = seen.iter().filter(|r| matches!(r, Response::Room(_))).count();
+    let views = seen
+        .iter()
+        .filter(|r| matches!(r, Response::Room(_)))
+        .count();
     // At most the burst changed the room (a session's own request bucket may refuse
     // earlier): every view the others were sent is bounded by it.
     assert!(
