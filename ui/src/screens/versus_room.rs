@@ -143,8 +143,12 @@ impl Widget for &LobbyView<'_> {
         let ranked = if room.ranked { "Ranked " } else { "" };
         let about = sfmt!(96; "{}{}{} {} {}/{} players", ranked, kind, limit.as_str(), theme.dot(), room.seats.len(), room.options.max_players());
         draw::put_centered(buf, inner, inner.y + 5, about.as_str(), theme.title());
-        let series = crate::screens::room_settings::summary(&room.options);
-        draw::put_centered(buf, inner, inner.y + 6, &series, theme.dim());
+        // The settings everyone plays by, and the key to see them all (the host changes them).
+        if !room.code.is_empty() {
+            let series = crate::screens::room_settings::summary(&room.options);
+            let series = format!("{series}   o settings");
+            draw::put_centered(buf, inner, inner.y + 6, &series, theme.dim());
+        }
 
         let list = Rect::new(inner.x + 2, inner.y + 7, inner.width.saturating_sub(4), 8);
         for (i, seat) in room.seats.iter().enumerate().take(8) {
@@ -263,15 +267,15 @@ impl Widget for &LobbyView<'_> {
             (true, true)
                 if room.options.kind() == MatchKind::Battle && room.options.max_players() > 2 =>
             {
-                "r ready   Enter start   t targeting   o settings   Esc leave"
+                "r ready   Enter start   t targeting   Esc leave"
             }
-            (true, true) => "r ready   Enter start   o settings   Esc leave",
+            (true, true) => "r ready   Enter start   Esc leave",
             (true, false)
                 if room.options.kind() == MatchKind::Battle && room.options.max_players() > 2 =>
             {
-                "r ready   t targeting   o settings   Esc leave"
+                "r ready   t targeting   Esc leave"
             }
-            (true, false) => "r ready   o settings   Esc leave",
+            (true, false) => "r ready   Esc leave",
         };
         let hint = crate::screens::open_rooms::lobby_hint(hint, room);
         draw::hint(buf, inner, hint.as_str(), theme);
