@@ -16,7 +16,8 @@ fn play(settings: &SeriesSettings, players: usize, games: &str) -> Vec<bool> {
 #[test]
 fn series_tables() {
     // (first_to, win_by, players, games, over after game, winner)
-    let rows: &[(u8, u8, usize, &str, usize, Option<usize>)] = &[
+    type Row<'a> = (u8, u8, usize, &'a str, usize, Option<usize>);
+    let rows: &[Row] = &[
         // One game: today's match.
         (1, 1, 2, "a", 1, Some(0)),
         (1, 1, 2, "b", 1, Some(1)),
@@ -102,7 +103,8 @@ fn the_cap_bounds_every_series() {
 
 #[test]
 fn settings_are_clamped() {
-    let rows: &[((u8, u8, u8), (u8, u8, u8))] = &[
+    type Three = (u8, u8, u8);
+    let rows: &[(Three, Three)] = &[
         ((0, 0, 0), (1, 1, 0)),
         ((1, 1, 0), (1, 1, 0)),
         ((7, 3, 5), (7, 3, 5)),
