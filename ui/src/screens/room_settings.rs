@@ -155,7 +155,7 @@ pub struct SettingsView<'a> {
 impl Widget for &SettingsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let r = draw::centered(area, 56, (ROWS.len() as u16 + 8).min(area.height));
+        let r = draw::centered(area, 64, (ROWS.len() as u16 + 8).min(area.height));
         let title = sfmt!(40; "ROOM {} SETTINGS", self.code);
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
         let shown = if self.host {
