@@ -7,7 +7,9 @@
 //! of several games in one process (tests, bots, replays of whole matches).
 
 pub mod over;
+pub mod presets;
 mod router;
+pub mod series;
 mod settings;
 mod sim;
 
@@ -16,5 +18,6 @@ pub use crate::garbage_settings::{
     MULTIPLIER_CEILING, SURGE_FROM, SpinBonus, multiplier_combo, surge,
 };
 pub use router::{MatchKind, PlayerView, Router, Targeting};
+pub use series::{Series, SeriesSettings};
 pub use settings::{RACE_LINES, RoomLimit, RoomSettings};
 pub use sim::{Match, MatchEvent};

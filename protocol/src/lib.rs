@@ -47,7 +47,7 @@ pub use reports::{
 };
 pub use rooms::{
     MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomCommand, RoomState,
-    RoomView, SeatView,
+    RoomView, SeatView, SeriesScore,
 };
 
 use minotty_engine::{Replay, RulesetId, Snapshot};

@@ -45,6 +45,11 @@ pub enum RoomCommand {
     SetListed {
         listed: bool,
     },
+    /// The host changes the room's settings in the lobby (a peer's are clamped on read like
+    /// the host's; the room refuses them from anyone else, or during a match).
+    Settings {
+        settings: RoomSettings,
+    },
 }
 
 /// A room, as its members and spectators see it.
@@ -157,6 +162,30 @@ pub struct MatchResult {
     /// The player's seat (`None`: spectator).
     pub you: Option<usize>,
     pub ranked: bool,
+    /// The series' running score after this game (`None`: a match of one game; older
+    /// instances do not send it).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub series: Option<SeriesScore>,
+}
+
+/// A series' score after a game: each player's game wins in seat order, what wins it and
+/// whether it is over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SeriesScore {
+    /// Game wins, in seat order (a row's `seat` indexes it).
+    pub wins: Vec<u8>,
+    /// Games played so far.
+    pub games: u32,
+    pub first_to: u8,
+    pub win_by: u8,
+    /// The series is over (the next match starts a new one).
+    pub over: bool,
+    /// The series' winner's seat, once over.
+    pub winner: Option<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

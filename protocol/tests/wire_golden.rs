@@ -219,6 +219,7 @@ fn a_match_from_start_to_results() {
             ],
             you: Some(0),
             ranked: false,
+            series: None,
         },
         r#"{"kind":"Race","rows":[{"seat":0,"name":"ada","place":1,"kos":2,"attack_per_minute":41.5,"pieces_per_second":2.25,"lines":40,"attack_sent":30,"garbage_received":9,"forfeited":false,"rating":[1500.0,1516.25],"time_ms":61234,"pieces":101},{"seat":0,"name":"ada","place":1,"kos":2,"attack_per_minute":41.5,"pieces_per_second":2.25,"lines":40,"attack_sent":30,"garbage_received":9,"forfeited":true,"rating":null,"time_ms":61234,"pieces":101}],"you":0,"ranked":false}"#,
     );

@@ -5,6 +5,7 @@
 use std::ops::RangeInclusive;
 
 use super::MatchKind;
+use super::series::SeriesSettings;
 use crate::garbage_settings::GarbageSettings;
 use crate::{Mode, Stat};
 
@@ -42,6 +43,13 @@ pub struct RoomSettings {
         serde(default, skip_serializing_if = "GarbageSettings::is_default")
     )]
     garbage: GarbageSettings,
+    /// First to N games and stock (left out of the serde form at the defaults, which older
+    /// instances' forms read as).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "SeriesSettings::is_default")
+    )]
+    series: SeriesSettings,
 }
 
 /// The settings as they arrive, before [`RoomSettings::new`] clamps them.
@@ -54,12 +62,15 @@ struct Unchecked {
     /// Clamped by its own serde read.
     #[serde(default)]
     garbage: GarbageSettings,
+    series: SeriesSettings,
 }
 
 #[cfg(feature = "serde")]
 impl From<Unchecked> for RoomSettings {
     fn from(u: Unchecked) -> RoomSettings {
-        RoomSettings::new(u.kind, u.max_players, u.limit).with_garbage(u.garbage)
+        RoomSettings::new(u.kind, u.max_players, u.limit)
+            .with_garbage(u.garbage)
+            .with_series(u.series)
     }
 }
 
@@ -86,6 +97,7 @@ impl RoomSettings {
             max_players: max_players.clamp(*Self::PLAYERS.start(), *Self::PLAYERS.end()),
             limit,
             garbage: GarbageSettings::default(),
+            series: SeriesSettings::default(),
         }
     }
 
@@ -98,6 +110,17 @@ impl RoomSettings {
     /// Every player's attack and garbage rules.
     pub fn garbage(&self) -> &GarbageSettings {
         &self.garbage
+    }
+
+    /// These settings with `series` as the match's series and stock (a [`SeriesSettings`] is
+    /// within its bounds by construction).
+    pub fn with_series(self, series: SeriesSettings) -> RoomSettings {
+        RoomSettings { series, ..self }
+    }
+
+    /// First to N games, the win-by margin and stock.
+    pub fn series(&self) -> &SeriesSettings {
+        &self.series
     }
 
     pub fn kind(&self) -> MatchKind {

@@ -402,14 +402,16 @@ mod tests {
         assert_eq!(relay.into_response(), want);
     }
 
-    /// Every message a session sends its room crosses with its content, in the bytes these
-    /// messages had before `RoomCommand` (so instances of both versions read each other); the
-    /// member becomes the proxy named by the subject.
+    /// Every message a session sends its room crosses with its content, in the bytes these had
+    /// before `RoomCommand` (both versions read each other); the member becomes the proxy.
     #[test]
     fn room_messages_round_trip_in_the_old_bytes() {
         use minotty_engine::versus::Targeting;
+        use minotty_engine::versus::{MatchKind, RoomLimit, RoomSettings, SeriesSettings};
         use minotty_protocol::Report;
         let me = MemberId(3);
+        let league = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::None)
+            .with_series(SeriesSettings::new(7, 1, 2));
         let command = |command| RoomMsg::Command { id: me, command };
         let msgs = [
             (
@@ -455,6 +457,10 @@ mod tests {
             (
                 command(RoomCommand::SetListed { listed: true }),
                 r#"{"Room":{"SetListed":{"listed":true}}}"#,
+            ),
+            (
+                command(RoomCommand::Settings { settings: league }),
+                r#"{"Room":{"Settings":{"settings":{"kind":"Battle","max_players":2,"limit":"None","series":{"first_to":7,"win_by":1,"stock":2}}}}}"#,
             ),
         ];
         for (msg, golden) in msgs {

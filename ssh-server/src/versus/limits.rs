@@ -14,6 +14,11 @@ pub const REQUEST_BURST: u64 = 20;
 /// ... and per second after that.
 pub const REQUESTS_PER_SEC: u64 = 10;
 
+/// Settings changes a room takes from one member at once ...
+pub const SETTINGS_BURST: u32 = 5;
+/// ... and per minute after that (beyond, a change is refused with a notice).
+pub const SETTINGS_PER_MINUTE: u32 = 30;
+
 /// Wrong room codes allowed before the back-off starts.
 pub const FREE_FAILURES: u32 = 5;
 /// The first back-off; each further wrong code doubles it, up to [`MAX_BACKOFF`].
@@ -28,6 +33,11 @@ const MAX_ADDRESSES: usize = 65_536;
 /// milliseconds).
 pub fn requests(now_ms: u64) -> TokenBucket {
     TokenBucket::new(REQUEST_BURST, REQUESTS_PER_SEC, now_ms)
+}
+
+/// The bucket for one member's settings changes in one room, over the room's milliseconds.
+pub fn settings_changes(now_ms: u64) -> TokenBucket {
+    TokenBucket::per_minute(SETTINGS_BURST, SETTINGS_PER_MINUTE, now_ms)
 }
 
 /// Wrong room codes of one session or one address.

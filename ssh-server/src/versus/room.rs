@@ -24,6 +24,7 @@ mod lobby;
 mod msg;
 mod play;
 mod results;
+mod series;
 mod spectators;
 mod upkeep;
 mod verify;
@@ -72,6 +73,9 @@ pub(super) fn spawn(
         listed: false,
         open_listing: None,
         bot_tasks: tokio::task::JoinSet::new(),
+        opened: Instant::now(),
+        settings_budget: HashMap::new(),
+        series: None,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -238,6 +242,13 @@ struct Room {
     open_listing: Option<super::open_rooms::OpenRoomListing>,
     /// The tasks of the bots seated here: ended with the room.
     bot_tasks: tokio::task::JoinSet<()>,
+    /// When the room opened: the clock of its token buckets.
+    opened: Instant,
+    /// Each seated member's budget of settings changes (`room/series.rs`; only seated
+    /// members have one).
+    settings_budget: HashMap<MemberId, minotty_domain::TokenBucket>,
+    /// The series being played: its players (by member) and score (`room/series.rs`).
+    series: Option<(Vec<MemberId>, minotty_engine::versus::Series)>,
 }
 
 impl Drop for Room {

@@ -25,6 +25,7 @@ mod open_rooms;
 mod out_of_match;
 mod paused_queue;
 mod paused_room;
+mod series;
 mod shares;
 mod spooled;
 mod watching;

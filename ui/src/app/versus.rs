@@ -107,6 +107,8 @@ pub(super) struct Versus {
     /// The match the results show, by the room and seed it started with (its replay's key
     /// until the server stored it).
     played: Option<minotty_protocol::MatchRef>,
+    /// The room's settings screen is open over the lobby (the host's draft in it).
+    settings_edit: Option<crate::screens::room_settings::SettingsEdit>,
 }
 
 /// What versus needs of the rest of the App: the shared settings and terminal facts, whether
@@ -293,6 +295,7 @@ impl Versus {
         self.rematch = false;
         self.awaiting = false;
         self.targeting = Targeting::default();
+        self.settings_edit = None;
         self.menu_cursor = 0;
         self.message = message;
         if !matches!(self.view, View::Join { .. } | View::Create) || self.message.is_some() {

@@ -27,6 +27,7 @@ pub mod quit;
 pub mod race_results;
 pub mod results;
 pub mod retry;
+pub mod room_settings;
 pub mod settings;
 pub mod settings_confirm;
 pub mod settings_explain;

@@ -100,6 +100,36 @@ fn minutes(secs: f64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
+/// The series' running score in one line: each player's game wins (in seat order) and what
+/// the series needs, or who won it.
+pub fn series_line(res: &MatchResult, score: &minotty_protocol::SeriesScore) -> String {
+    let mut by_seat: Vec<(usize, &str)> =
+        res.rows.iter().map(|r| (r.seat, r.name.as_str())).collect();
+    by_seat.sort_unstable();
+    let wins: Vec<String> = by_seat
+        .iter()
+        .take(8)
+        .map(|&(seat, name)| format!("{name} {}", score.wins.get(seat).copied().unwrap_or(0)))
+        .collect();
+    let wins = wins.join(" - ");
+    let winner = score
+        .winner
+        .and_then(|w| by_seat.iter().find(|&&(seat, _)| seat == w))
+        .map(|&(_, name)| name);
+    match (score.over, winner) {
+        (true, Some(name)) => format!("Series: {wins}. {name} wins the series!"),
+        (true, None) => format!("Series: {wins}. Over."),
+        (false, _) if score.win_by > 1 => format!(
+            "Series: {wins} (game {}, first to {}, win by {})",
+            score.games, score.first_to, score.win_by
+        ),
+        (false, _) => format!(
+            "Series: {wins} (game {}, first to {})",
+            score.games, score.first_to
+        ),
+    }
+}
+
 impl Widget for &ResultsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
@@ -151,6 +181,11 @@ impl Widget for &ResultsView<'_> {
             let line = sfmt!(64; "Rating {} {} {}  ({})", b, arrow(theme), a, change.as_str());
             let style = if a >= b { theme.good() } else { theme.bad() };
             draw::put_centered(buf, inner, y, line.as_str(), style);
+            y += 1;
+        }
+        if let Some(score) = &res.series {
+            let line = series_line(res, score);
+            draw::put_centered(buf, inner, y, &line, theme.title());
             y += 1;
         }
         // The menu and its message right above the key hint: the rows between are the chart's.

@@ -143,6 +143,12 @@ impl Widget for &LobbyView<'_> {
         let ranked = if room.ranked { "Ranked " } else { "" };
         let about = sfmt!(96; "{}{}{} {} {}/{} players", ranked, kind, limit.as_str(), theme.dot(), room.seats.len(), room.options.max_players());
         draw::put_centered(buf, inner, inner.y + 5, about.as_str(), theme.title());
+        // The settings everyone plays by, and the key to see them all (the host changes them).
+        if !room.code.is_empty() {
+            let series = crate::screens::room_settings::summary(&room.options);
+            let series = format!("{series}   o settings");
+            draw::put_centered(buf, inner, inner.y + 6, &series, theme.dim());
+        }
 
         let list = Rect::new(inner.x + 2, inner.y + 7, inner.width.saturating_sub(4), 8);
         for (i, seat) in room.seats.iter().enumerate().take(8) {

@@ -306,6 +306,7 @@ mod versus {
                 rows: vec![result_row(1, "bob", 1), result_row(0, "ada", 2)],
                 you: Some(0),
                 ranked: false,
+                series: None,
             }),
             64_000,
         );

@@ -27,6 +27,7 @@ fn a_decided_match_is_said_to_stand() {
             ],
             you: Some(0),
             ranked: true,
+            series: None,
         }),
         9000,
     );

@@ -106,7 +106,7 @@ const LOBBY: [&str; 24] = [
     "    │                   Friends join with:  join K7PQ3M                    │",
     "    │                        Private: join by code                         │",
     "    │                         Battle · 2/4 players                         │",
-    "    │                                                                      │",
+    "    │                        One game   o settings                         │",
     "    │  >★ ada                      host  READY                       1500  │",
     "    │     bob                            not ready                   1500  │",
     "    │    b add a bot (level 3, steady)   +/- level                         │",

@@ -237,6 +237,7 @@ fn v_on_the_results_watches_the_match_just_played_and_esc_comes_back() {
             ],
             you: Some(0),
             ranked: false,
+            series: None,
         }),
         9000,
     );

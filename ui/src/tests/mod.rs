@@ -43,6 +43,7 @@ mod unreachable;
 mod versus;
 mod versus_out;
 mod versus_screens;
+mod versus_settings;
 mod wide_names;
 
 use minotty_engine::ModeKind;

@@ -196,6 +196,7 @@ fn a_bot_name_with_hostile_characters_is_drawn_clean_in_a_match_and_its_results(
             rows: vec![row(1, &bot, 1), row(0, "ada", 2)],
             you: Some(0),
             ranked: false,
+            series: None,
         }),
         3200,
     );

@@ -734,6 +734,7 @@ fn results_show_numbers_rating_change_and_rematch() {
             ],
             you: Some(0),
             ranked: true,
+            series: None,
         }),
         9000,
     );
@@ -787,6 +788,7 @@ fn control_characters_in_names_are_not_drawn() {
             rows: vec![result_row(1, "m\u{1b}[2Jax", 1, (1.0, 1.0))],
             you: None,
             ranked: false,
+            series: None,
         }),
         3300,
     );
@@ -936,6 +938,7 @@ fn ascii_graphics_draw_only_ascii_and_no_size_panics() {
             ],
             you: Some(0),
             ranked: true,
+            series: None,
         }),
         4000,
     );

@@ -142,6 +142,7 @@ fn a_spectator_is_offered_to_keep_watching_or_leave_not_a_rematch() {
                 ],
                 you: None,
                 ranked: false,
+                series: None,
             }),
             at,
         );
@@ -180,6 +181,7 @@ fn a_spectator_is_offered_to_keep_watching_or_leave_not_a_rematch() {
             rows: vec![result_row(0, "ada", 1, (1500.0, 1510.0))],
             you: Some(0),
             ranked: false,
+            series: None,
         }),
         9_000,
     );

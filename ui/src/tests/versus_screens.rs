@@ -68,6 +68,7 @@ fn race_over(a: &mut App) {
             ],
             you: Some(0),
             ranked: false,
+            series: None,
         }),
         50_000,
     );
@@ -171,6 +172,7 @@ fn battle_of_four_named(names: [&str; 4]) -> App {
             ],
             you: Some(0),
             ranked: false,
+            series: None,
         }),
         64_000,
     );

@@ -36,6 +36,7 @@ impl Room {
             RoomCommand::AddTbpBot { name } => self.add_tbp_bot(id, &name),
             RoomCommand::RemoveBot { seat } => self.remove_bot(id, seat),
             RoomCommand::SetListed { listed } => self.set_listed(id, listed),
+            RoomCommand::Settings { settings } => self.change_settings(id, settings, now),
         }
     }
 }

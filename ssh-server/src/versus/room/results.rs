@@ -31,19 +31,27 @@ impl Room {
         // Everyone gets a place (those still playing after the placed, by lines).
         let lines = live.lines();
         minotty_engine::versus::over::settle(&mut live.router, &lines);
+        let ids: Vec<MemberId> = live.players.iter().map(|p| p.member.id).collect();
+        let game_winner = (0..n).find(|&p| live.router.place(p) == Some(1));
+        let series = self.count_game(ids, game_winner);
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
+        // A series is rated once, at its end, by who won it.
+        let rate_now = series.as_ref().is_none_or(|s| s.over);
+        let won = |p: usize, router: &minotty_engine::versus::Router| match &series {
+            Some(s) => s.winner == Some(p),
+            None => router.place(p) == Some(1),
+        };
         // A match with a bot is never rated (ranked rooms have no bots; this holds whatever).
-        if ranked && n == 2 && live.players.iter().all(|p| p.bot.is_none()) {
+        if ranked && rate_now && n == 2 && live.players.iter().all(|p| p.bot.is_none()) {
             let before: Vec<Rating> = live
                 .players
                 .iter()
                 .map(|p| p.rating_before.unwrap_or_default())
                 .collect();
             for p in 0..2 {
-                let score = if live.router.place(p) == Some(1) {
-                    1.0
-                } else {
-                    0.0
-                };
+                let score = if won(p, &live.router) { 1.0 } else { 0.0 };
                 let after = before[p].update(
                     &[Outcome {
                         opponent: before[1 - p],
@@ -127,6 +135,7 @@ impl Room {
             rows: rows.clone(),
             you,
             ranked,
+            series: series.clone(),
         };
         for (p, pl) in live.players.iter().enumerate() {
             if !pl.left {

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{Versus, View, bot_picks};
+use crate::screens::room_settings::SettingsView;
 use crate::screens::versus_match::MatchView;
 use crate::screens::versus_menu::{self, JoinView, MenuView};
 use crate::screens::versus_results::ResultsView;
@@ -50,6 +51,14 @@ impl Versus {
             }
             .render(area, buf),
             View::Room => match &self.room {
+                Some(room) if let Some(edit) = &self.settings_edit => SettingsView {
+                    code: &room.code,
+                    edit,
+                    current: &room.options,
+                    host: room.host && !room.ranked,
+                    theme,
+                }
+                .render(area, buf),
                 Some(room) => LobbyView {
                     room,
                     targeting: self.targeting,

@@ -3,13 +3,14 @@
 //! main menu, the quit question) goes back as an [`Outcome`].
 
 use minotty_engine::versus::{MatchKind, Targeting};
-use minotty_protocol::RoomCommand;
+use minotty_protocol::{RoomCommand, RoomState};
 
 use super::bot_picks;
 use super::{CODE_MAX, Ctx, Outcome, Queue, READY_RESEND_MS, RESULTS_GRACE_MS, Versus, View};
 use crate::Request;
 use crate::app::Screen;
 use crate::keys::{Key, KeyEvent, KeyKind};
+use crate::screens::room_settings::SettingsEdit;
 use crate::screens::versus_menu;
 use crate::screens::versus_results;
 use crate::screens::{Nav, is_ctrl, nav, wrap};
@@ -176,6 +177,9 @@ impl Versus {
             self.view = View::Menu;
             return Outcome::Changed;
         };
+        if self.settings_edit.is_some() {
+            return self.key_settings(ev, requests);
+        }
         let you = room.you.and_then(|i| room.seats.get(i));
         let key = match ev.key {
             Key::Char(c) if !ev.mods.ctrl && !ev.mods.alt => Some(c.to_ascii_lowercase()),
@@ -192,6 +196,9 @@ impl Versus {
                 self.left(None);
             }
             Some('l') => return Outcome::changed(self.toggle_listed(requests)),
+            Some('o') if room.state != RoomState::Playing => {
+                self.settings_edit = Some(SettingsEdit::new(room.options));
+            }
             Some('r') => {
                 let Some(seat) = you else {
                     return Outcome::Ignored;
@@ -303,6 +310,31 @@ impl Versus {
     /// The match the results show, as the server finds it by its room and seed.
     pub(in crate::app) fn played_match(&self) -> Option<minotty_protocol::MatchRef> {
         self.played.clone()
+    }
+
+    /// The room's settings screen: the host moves and changes rows and applies the draft
+    /// (one `Settings` command); everyone else only looks.
+    fn key_settings(&mut self, ev: KeyEvent, requests: &mut Vec<Request>) -> Outcome {
+        let (Some(room), Some(edit)) = (&self.room, self.settings_edit.as_mut()) else {
+            return Outcome::Ignored;
+        };
+        let host = room.host && !room.ranked;
+        match ev.key {
+            Key::Esc | Key::Char('o' | 'q') => self.settings_edit = None,
+            Key::Up | Key::Char('k') if host => edit.up(),
+            Key::Down | Key::Char('j') if host => edit.down(),
+            Key::Left | Key::Char('h') if host => edit.step(-1),
+            Key::Right | Key::Char('l') if host => edit.step(1),
+            Key::Enter if host => {
+                let settings = edit.draft;
+                self.settings_edit = None;
+                if settings != room.options {
+                    self.send(Request::Room(RoomCommand::Settings { settings }), requests);
+                }
+            }
+            _ => return Outcome::Ignored,
+        }
+        Outcome::Changed
     }
 
     fn key_results(&mut self, ev: KeyEvent, now: u64, requests: &mut Vec<Request>) -> Outcome {

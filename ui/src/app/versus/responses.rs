@@ -77,7 +77,10 @@ impl Versus {
             Response::RoomClosed { message } => {
                 self.left(Some(sanitize_line(&message)));
             }
-            Response::MatchStart(start) => return self.match_started(start, now, ctx),
+            Response::MatchStart(start) => {
+                self.settings_edit = None;
+                return self.match_started(start, now, ctx);
+            }
             Response::Garbage { lines, .. } => {
                 let keys = &ctx.settings.keys;
                 let Some(s) = self.game.as_mut().and_then(|m| m.session.as_mut()) else {

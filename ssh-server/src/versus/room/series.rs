@@ -1,0 +1,94 @@
+//! The host's settings changes in the lobby, and the series: games follow each other (each
+//! started as a rematch is) until one player has won the series (`engine::versus::series`).
+
+use minotty_engine::versus::{RoomSettings, Series};
+use minotty_protocol::{RoomState, SeriesScore};
+use minotty_ui::Response;
+use tokio::time::Instant;
+
+use super::Room;
+use crate::versus::{MemberId, limits};
+
+impl Room {
+    /// The host's new settings, if the room takes them: the host's, in the lobby or the
+    /// results (not during a match), within the member's budget, seating everyone seated.
+    /// Every ready resets (bots stay ready) and a series in progress starts over.
+    pub(super) fn change_settings(&mut self, id: MemberId, settings: RoomSettings, now: Instant) {
+        let Some(i) = self.seat_of(id) else {
+            return;
+        };
+        let refusal = if self.ranked || self.host != Some(id) {
+            Some("Only the host can change the room's settings.".to_owned())
+        } else if self.state == RoomState::Playing {
+            Some("The settings can change after the match.".to_owned())
+        } else if !self.settings_budget_allows(id, now) {
+            Some("Too many settings changes: wait a little.".to_owned())
+        } else if usize::from(settings.max_players()) < self.seats.len() {
+            Some(format!(
+                "{} players are seated: the room cannot have fewer seats.",
+                self.seats.len()
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = refusal {
+            self.seats[i].member.send(Response::Notice { message });
+            return;
+        }
+        if settings == self.options {
+            return;
+        }
+        self.options = settings;
+        self.series = None;
+        for s in &mut self.seats {
+            s.ready = s.bot.is_some();
+        }
+        if self.state == RoomState::Results {
+            self.state = RoomState::Lobby;
+        }
+        tracing::info!(room = %self.code, ?settings, "settings changed");
+        self.broadcast_view();
+    }
+
+    /// Takes one change from `id`'s budget (made on their first change; the budgets kept are
+    /// only those of seated members, at most the room's seats).
+    fn settings_budget_allows(&mut self, id: MemberId, now: Instant) -> bool {
+        let ms = u64::try_from(now.saturating_duration_since(self.opened).as_millis())
+            .unwrap_or(u64::MAX);
+        let seated: Vec<MemberId> = self.seats.iter().map(|s| s.member.id).collect();
+        self.settings_budget.retain(|m, _| seated.contains(m));
+        self.settings_budget
+            .entry(id)
+            .or_insert_with(|| limits::settings_changes(ms))
+            .try_take(ms)
+    }
+
+    /// Counts the game just ended (won by `winner`, a seat of `players`) towards the series,
+    /// if the room plays one; returns its score, or `None` for a match of one game. A series
+    /// belongs to its players: other players (someone left or joined) start a new one.
+    pub(super) fn count_game(
+        &mut self,
+        players: Vec<MemberId>,
+        winner: Option<usize>,
+    ) -> Option<SeriesScore> {
+        let settings = *self.options.series();
+        if !settings.is_series() {
+            self.series = None;
+            return None;
+        }
+        let fresh = !matches!(&self.series, Some((ids, s)) if *ids == players && !s.is_over());
+        if fresh {
+            self.series = Some((players.clone(), Series::new(players.len())));
+        }
+        let (_, series) = self.series.as_mut()?;
+        series.record(&settings, winner);
+        Some(SeriesScore {
+            wins: series.wins().to_vec(),
+            games: series.games(),
+            first_to: settings.first_to(),
+            win_by: settings.win_by(),
+            over: series.is_over(),
+            winner: series.winner(),
+        })
+    }
+}

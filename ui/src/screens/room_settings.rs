@@ -1,0 +1,216 @@
+//! A room's settings screen: one table of rows (label, value shown, step), which everyone in
+//! the room sees and the host changes. A new room setting is one more row in [`ROWS`].
+
+use minotty_engine::versus::presets::{self, PRESETS};
+use minotty_engine::versus::{MatchKind, RoomLimit, RoomSettings, SeriesSettings};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::draw;
+use crate::text::sfmt;
+use crate::theme::Theme;
+
+/// One setting on the screen: its label, its value as shown, and the settings one step
+/// (`+1` right, `-1` left) from `s` (clamped by the settings' own constructors).
+pub struct Row {
+    pub label: &'static str,
+    pub show: fn(&RoomSettings) -> String,
+    pub step: fn(&RoomSettings, i8) -> RoomSettings,
+}
+
+fn series_with(s: &RoomSettings, f: impl Fn(SeriesSettings) -> (u8, u8, u8)) -> RoomSettings {
+    let (first_to, win_by, stock) = f(*s.series());
+    s.with_series(SeriesSettings::new(first_to, win_by, stock))
+}
+
+fn nudge(v: u8, d: i8) -> u8 {
+    v.saturating_add_signed(d)
+}
+
+/// Every row, top to bottom.
+pub const ROWS: &[Row] = &[
+    Row {
+        label: "Preset",
+        show: |s| presets::matching(s).map_or("Custom", |p| p.name).to_owned(),
+        step: |s, d| {
+            let n = PRESETS.len();
+            let i = presets::matching(s).map_or(n - 1, |p| {
+                PRESETS.iter().position(|q| q.name == p.name).unwrap_or(0)
+            });
+            let next = if d < 0 { (i + n - 1) % n } else { (i + 1) % n };
+            PRESETS[next].settings()
+        },
+    },
+    Row {
+        label: "Kind",
+        show: |s| match s.kind() {
+            MatchKind::Battle => "Battle".to_owned(),
+            MatchKind::Race => "Race to 40 lines".to_owned(),
+        },
+        step: |s, _| {
+            let kind = match s.kind() {
+                MatchKind::Battle => MatchKind::Race,
+                MatchKind::Race => MatchKind::Battle,
+            };
+            RoomSettings::new(kind, s.max_players(), s.limit()).with_series(*s.series())
+        },
+    },
+    Row {
+        label: "Players",
+        show: |s| s.max_players().to_string(),
+        step: |s, d| {
+            RoomSettings::new(s.kind(), nudge(s.max_players(), d), s.limit())
+                .with_series(*s.series())
+        },
+    },
+    Row {
+        label: "Limit",
+        show: |s| match s.limit() {
+            RoomLimit::None => "none".to_owned(),
+            RoomLimit::Lines(n) => format!("first to {n} lines"),
+            RoomLimit::Seconds(t) => format!("{}:{:02}", t / 60, t % 60),
+        },
+        step: |s, d| {
+            let limit = match (s.limit(), d > 0) {
+                (RoomLimit::None, true) => RoomLimit::Seconds(120),
+                (RoomLimit::None, false) => RoomLimit::Lines(40),
+                (RoomLimit::Seconds(t), true) if t < 600 => RoomLimit::Seconds(t + 60),
+                (RoomLimit::Seconds(t), false) if t > 60 => RoomLimit::Seconds(t - 60),
+                (RoomLimit::Lines(n), false) if n < 200 => RoomLimit::Lines(n + 20),
+                (RoomLimit::Lines(n), true) if n > 20 => RoomLimit::Lines(n - 20),
+                _ => RoomLimit::None,
+            };
+            RoomSettings::new(s.kind(), s.max_players(), limit).with_series(*s.series())
+        },
+    },
+    Row {
+        label: "First to",
+        show: |s| match s.series().first_to() {
+            1 => "1 game".to_owned(),
+            n => format!("{n} games"),
+        },
+        step: |s, d| series_with(s, |x| (nudge(x.first_to(), d), x.win_by(), x.stock())),
+    },
+    Row {
+        label: "Win by",
+        show: |s| match s.series().win_by() {
+            1 => "no margin".to_owned(),
+            n => format!("{n} games"),
+        },
+        step: |s, d| series_with(s, |x| (x.first_to(), nudge(x.win_by(), d), x.stock())),
+    },
+    Row {
+        label: "Stock",
+        show: |s| match s.series().stock() {
+            0 => "no extra lives".to_owned(),
+            n => format!("{n} extra lives"),
+        },
+        step: |s, d| series_with(s, |x| (x.first_to(), x.win_by(), nudge(x.stock(), d))),
+    },
+];
+
+/// The screen's state: the row under the cursor and the host's draft (not yet sent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettingsEdit {
+    pub cursor: usize,
+    pub draft: RoomSettings,
+}
+
+impl SettingsEdit {
+    pub fn new(settings: RoomSettings) -> SettingsEdit {
+        SettingsEdit {
+            cursor: 0,
+            draft: settings,
+        }
+    }
+
+    pub fn up(&mut self) {
+        self.cursor = (self.cursor + ROWS.len() - 1) % ROWS.len();
+    }
+
+    pub fn down(&mut self) {
+        self.cursor = (self.cursor + 1) % ROWS.len();
+    }
+
+    /// Steps the setting under the cursor.
+    pub fn step(&mut self, d: i8) {
+        if let Some(row) = ROWS.get(self.cursor) {
+            self.draft = (row.step)(&self.draft, d);
+        }
+    }
+}
+
+/// The settings screen: read-only for everyone but the host.
+#[derive(Debug)]
+pub struct SettingsView<'a> {
+    pub code: &'a str,
+    pub edit: &'a SettingsEdit,
+    /// The room's settings now (the draft's differences are marked).
+    pub current: &'a RoomSettings,
+    pub host: bool,
+    pub theme: Theme,
+}
+
+impl Widget for &SettingsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let r = draw::centered(area, 64, (ROWS.len() as u16 + 8).min(area.height));
+        let title = sfmt!(40; "ROOM {} SETTINGS", self.code);
+        let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
+        let shown = if self.host {
+            &self.edit.draft
+        } else {
+            self.current
+        };
+        for (i, row) in ROWS.iter().enumerate() {
+            let y = inner.y + 1 + i as u16;
+            let here = self.host && i == self.edit.cursor;
+            let mark = if here { ">" } else { " " };
+            draw::put(buf, inner, inner.x + 2, y, mark, theme.accent());
+            draw::put(buf, inner, inner.x + 4, y, row.label, theme.dim());
+            let value = (row.show)(shown);
+            let changed = (row.show)(shown) != (row.show)(self.current);
+            let style = if here {
+                theme.title()
+            } else if changed {
+                theme.accent()
+            } else {
+                theme.text()
+            };
+            let value = if here { format!("< {value} >") } else { value };
+            draw::put(buf, inner, inner.x + 16, y, &value, style);
+        }
+        if let Some(p) = presets::matching(shown) {
+            let y = inner.y + 2 + ROWS.len() as u16;
+            draw::put_centered(buf, inner, y, p.about, theme.dim());
+        }
+        let hint = if self.host {
+            "Up/Down row   Left/Right change   Enter apply   Esc back"
+        } else {
+            "Only the host changes these   Esc back"
+        };
+        draw::hint(buf, inner, hint, theme);
+    }
+}
+
+/// The settings in one line, for the lobby (what everyone sees before Ready).
+pub fn summary(s: &RoomSettings) -> String {
+    let series = s.series();
+    let mut out = String::new();
+    if series.is_series() {
+        out.push_str(&format!("First to {}", series.first_to()));
+        if series.win_by() > 1 {
+            out.push_str(&format!(", win by {}", series.win_by()));
+        }
+    } else {
+        out.push_str("One game");
+    }
+    if series.stock() > 0 {
+        out.push_str(&format!(", {} extra lives", series.stock()));
+    }
+    if let Some(p) = presets::matching(s) {
+        out.push_str(&format!(", {}", p.name));
+    }
+    out
+}
