@@ -1,7 +1,29 @@
 //! The room presets, as data: one table the settings screen offers and tests read. A preset
 //! sets every setting it names; the others keep their defaults.
 
-use super::{MatchKind, RoomLimit, RoomSettings, SeriesSettings};
+use super::{
+    BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, MatchKind, RoomLimit,
+    RoomSettings, SeriesSettings, SpinBonus,
+};
+
+/// The attack and garbage rules as they always were ([`GarbageDraft::default`], as a constant
+/// for the table).
+const CLASSIC: GarbageDraft = GarbageDraft {
+    multiplier: 100,
+    multiplier_increase: 0,
+    multiplier_margin: 0,
+    cap: 8,
+    cap_increase: 0,
+    cap_margin: 0,
+    messiness: 0,
+    hole_size: 1,
+    blocking: Blocking::Cancel,
+    b2b: BackToBack::Chaining,
+    combo: ComboTable::Ruleset,
+    spins: SpinBonus::TSpins,
+    all_clear: 10,
+    opener: 0,
+};
 
 /// A named set of room settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +37,8 @@ pub struct Preset {
     pub first_to: u8,
     pub win_by: u8,
     pub stock: u8,
+    /// Every player's attack and garbage rules.
+    pub garbage: GarbageDraft,
 }
 
 /// Every preset, in the order the settings screen cycles through them.
@@ -28,6 +52,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 1,
         win_by: 1,
         stock: 0,
+        garbage: CLASSIC,
     },
     Preset {
         name: "League",
@@ -38,6 +63,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 7,
         win_by: 1,
         stock: 0,
+        garbage: CLASSIC,
     },
     Preset {
         name: "Classic 1v1",
@@ -48,6 +74,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 3,
         win_by: 2,
         stock: 0,
+        garbage: CLASSIC,
     },
     Preset {
         name: "Party (3-8)",
@@ -58,27 +85,39 @@ pub const PRESETS: &[Preset] = &[
         first_to: 3,
         win_by: 1,
         stock: 1,
+        garbage: CLASSIC,
     },
     Preset {
         name: "Chaos",
-        about: "up to 8, 3 minutes, three extra lives",
+        about: "up to 8, 3 minutes, three extra lives, messy garbage, all spins, surge",
         kind: MatchKind::Battle,
         max_players: 8,
         limit: RoomLimit::Seconds(180),
         first_to: 1,
         win_by: 1,
         stock: 3,
+        // Messy garbage that passes through, every spin and surge, the multiplier and the
+        // cap growing after the first minute.
+        garbage: GarbageDraft {
+            multiplier_increase: 20,
+            multiplier_margin: 60,
+            cap_increase: 2,
+            cap_margin: 60,
+            messiness: 40,
+            blocking: Blocking::Passthrough,
+            b2b: BackToBack::Surge,
+            spins: SpinBonus::AllSpins,
+            ..CLASSIC
+        },
     },
 ];
 
 impl Preset {
     /// The room's settings under this preset.
     pub fn settings(&self) -> RoomSettings {
-        RoomSettings::new(self.kind, self.max_players, self.limit).with_series(SeriesSettings::new(
-            self.first_to,
-            self.win_by,
-            self.stock,
-        ))
+        RoomSettings::new(self.kind, self.max_players, self.limit)
+            .with_series(SeriesSettings::new(self.first_to, self.win_by, self.stock))
+            .with_garbage(GarbageSettings::new(self.garbage))
     }
 }
 
@@ -93,6 +132,13 @@ mod tests {
 
     /// Each preset's settings survive the clamp unchanged (no preset asks for what a room
     /// cannot have), and the names are unique.
+    #[test]
+    fn the_classic_garbage_is_the_default() {
+        assert_eq!(CLASSIC, GarbageDraft::default());
+        let chaos = PRESETS.iter().find(|p| p.name == "Chaos").expect("Chaos");
+        assert!(!chaos.settings().garbage().is_default());
+    }
+
     #[test]
     fn presets_are_within_bounds_and_distinct() {
         let rows: &[(&str, MatchKind, u8, u8, u8, u8)] = &[
@@ -120,6 +166,11 @@ mod tests {
             );
             assert_eq!(s.limit(), p.limit, "{name}");
             assert_eq!(matching(&s).map(|m| m.name), Some(name));
+            assert_eq!(
+                *s.garbage().values(),
+                p.garbage,
+                "{name}: garbage within bounds"
+            );
         }
     }
 }

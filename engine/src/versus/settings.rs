@@ -62,6 +62,7 @@ struct Unchecked {
     /// Clamped by its own serde read.
     #[serde(default)]
     garbage: GarbageSettings,
+    #[serde(default)]
     series: SeriesSettings,
 }
 
@@ -110,6 +111,14 @@ impl RoomSettings {
     /// Every player's attack and garbage rules.
     pub fn garbage(&self) -> &GarbageSettings {
         &self.garbage
+    }
+
+    /// These settings with another kind, seat count and limit (clamped as by
+    /// [`RoomSettings::new`]), every other setting kept.
+    pub fn with_shape(self, kind: MatchKind, max_players: u8, limit: RoomLimit) -> RoomSettings {
+        RoomSettings::new(kind, max_players, limit)
+            .with_garbage(self.garbage)
+            .with_series(self.series)
     }
 
     /// These settings with `series` as the match's series and stock (a [`SeriesSettings`] is

@@ -2,7 +2,10 @@
 //! the room sees and the host changes. A new room setting is one more row in [`ROWS`].
 
 use minotty_engine::versus::presets::{self, PRESETS};
-use minotty_engine::versus::{MatchKind, RoomLimit, RoomSettings, SeriesSettings};
+use minotty_engine::versus::{
+    BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, MatchKind, RoomLimit,
+    RoomSettings, SeriesSettings, SpinBonus,
+};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -26,6 +29,37 @@ fn series_with(s: &RoomSettings, f: impl Fn(SeriesSettings) -> (u8, u8, u8)) -> 
 
 fn nudge(v: u8, d: i8) -> u8 {
     v.saturating_add_signed(d)
+}
+
+/// `v` moved `d` steps of `by` (clamped later by the settings' constructor).
+fn nudge_by(v: u16, d: i8, by: u16) -> u16 {
+    v.saturating_add_signed(i16::from(d) * by as i16)
+}
+
+/// The next (`d > 0`) or previous value of `all` from `v`.
+fn cycle<T: Copy + PartialEq>(all: &[T], v: T, d: i8) -> T {
+    let n = all.len();
+    let i = all.iter().position(|x| *x == v).unwrap_or(0);
+    all[if d < 0 { (i + n - 1) % n } else { (i + 1) % n }]
+}
+
+/// `s` with its garbage settings changed by `f` (clamped by [`GarbageSettings::new`]).
+fn garbage_with(s: &RoomSettings, f: impl Fn(&mut GarbageDraft)) -> RoomSettings {
+    let mut draft = *s.garbage().values();
+    f(&mut draft);
+    s.with_garbage(GarbageSettings::new(draft))
+}
+
+fn g(s: &RoomSettings) -> GarbageDraft {
+    *s.garbage().values()
+}
+
+/// "after N s", or "from the start".
+fn after(secs: u16) -> String {
+    match secs {
+        0 => "from the start".to_owned(),
+        s => format!("after {s} s"),
+    }
 }
 
 /// Every row, top to bottom.
@@ -53,16 +87,13 @@ pub const ROWS: &[Row] = &[
                 MatchKind::Battle => MatchKind::Race,
                 MatchKind::Race => MatchKind::Battle,
             };
-            RoomSettings::new(kind, s.max_players(), s.limit()).with_series(*s.series())
+            s.with_shape(kind, s.max_players(), s.limit())
         },
     },
     Row {
         label: "Players",
         show: |s| s.max_players().to_string(),
-        step: |s, d| {
-            RoomSettings::new(s.kind(), nudge(s.max_players(), d), s.limit())
-                .with_series(*s.series())
-        },
+        step: |s, d| s.with_shape(s.kind(), nudge(s.max_players(), d), s.limit()),
     },
     Row {
         label: "Limit",
@@ -81,7 +112,7 @@ pub const ROWS: &[Row] = &[
                 (RoomLimit::Lines(n), true) if n > 20 => RoomLimit::Lines(n - 20),
                 _ => RoomLimit::None,
             };
-            RoomSettings::new(s.kind(), s.max_players(), limit).with_series(*s.series())
+            s.with_shape(s.kind(), s.max_players(), limit)
         },
     },
     Row {
@@ -107,6 +138,104 @@ pub const ROWS: &[Row] = &[
             n => format!("{n} extra lives"),
         },
         step: |s, d| series_with(s, |x| (x.first_to(), x.win_by(), nudge(x.stock(), d))),
+    },
+    Row {
+        label: "Garbage x",
+        show: |s| format!("{} %", g(s).multiplier),
+        step: |s, d| garbage_with(s, |x| x.multiplier = nudge_by(x.multiplier, d, 10)),
+    },
+    Row {
+        label: " grows",
+        show: |s| match g(s).multiplier_increase {
+            0 => "never".to_owned(),
+            n => format!("+{n} % a minute"),
+        },
+        step: |s, d| {
+            garbage_with(s, |x| {
+                x.multiplier_increase = nudge_by(x.multiplier_increase, d, 5);
+            })
+        },
+    },
+    Row {
+        label: " starting",
+        show: |s| after(g(s).multiplier_margin),
+        step: |s, d| {
+            garbage_with(s, |x| {
+                x.multiplier_margin = nudge_by(x.multiplier_margin, d, 30)
+            })
+        },
+    },
+    Row {
+        label: "Cap",
+        show: |s| format!("{} lines a piece", g(s).cap),
+        step: |s, d| garbage_with(s, |x| x.cap = nudge(x.cap, d)),
+    },
+    Row {
+        label: " grows",
+        show: |s| match g(s).cap_increase {
+            0 => "never".to_owned(),
+            n => format!("+{n} a minute"),
+        },
+        step: |s, d| garbage_with(s, |x| x.cap_increase = nudge(x.cap_increase, d)),
+    },
+    Row {
+        label: " starting",
+        show: |s| after(g(s).cap_margin),
+        step: |s, d| garbage_with(s, |x| x.cap_margin = nudge_by(x.cap_margin, d, 30)),
+    },
+    Row {
+        label: "Messiness",
+        show: |s| format!("{} %", g(s).messiness),
+        step: |s, d| {
+            garbage_with(s, |x| {
+                x.messiness = nudge_by(u16::from(x.messiness), d, 10).min(100) as u8;
+            })
+        },
+    },
+    Row {
+        label: "Hole",
+        show: |s| match g(s).hole_size {
+            1 => "1 column".to_owned(),
+            n => format!("{n} columns"),
+        },
+        step: |s, d| garbage_with(s, |x| x.hole_size = nudge(x.hole_size, d)),
+    },
+    Row {
+        label: "Blocking",
+        show: |s| g(s).blocking.label().to_owned(),
+        step: |s, d| garbage_with(s, |x| x.blocking = cycle(Blocking::ALL, x.blocking, d)),
+    },
+    Row {
+        label: "B2B",
+        show: |s| g(s).b2b.label().to_owned(),
+        step: |s, d| garbage_with(s, |x| x.b2b = cycle(BackToBack::ALL, x.b2b, d)),
+    },
+    Row {
+        label: "Combos",
+        show: |s| g(s).combo.label().to_owned(),
+        step: |s, d| garbage_with(s, |x| x.combo = cycle(ComboTable::ALL, x.combo, d)),
+    },
+    Row {
+        label: "Spins",
+        show: |s| g(s).spins.label().to_owned(),
+        step: |s, d| garbage_with(s, |x| x.spins = cycle(SpinBonus::ALL, x.spins, d)),
+    },
+    Row {
+        label: "All clear",
+        show: |s| format!("{} lines", g(s).all_clear),
+        step: |s, d| garbage_with(s, |x| x.all_clear = nudge(x.all_clear, d)),
+    },
+    Row {
+        label: "Opener",
+        show: |s| match g(s).opener {
+            0 => "none".to_owned(),
+            n => format!("{n} s without garbage"),
+        },
+        step: |s, d| {
+            garbage_with(s, |x| {
+                x.opener = nudge_by(u16::from(x.opener), d, 5).min(255) as u8;
+            })
+        },
     },
 ];
 
@@ -156,6 +285,10 @@ impl Widget for &SettingsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
         let r = draw::centered(area, 64, (ROWS.len() as u16 + 8).min(area.height));
+        // The rows that fit (the frame, a blank line, the preset's line and the hint take 6),
+        // scrolled to keep the cursor in view.
+        let fit = usize::from(r.height.saturating_sub(6)).max(1);
+        let first = self.edit.cursor.saturating_sub(fit - 1);
         let title = sfmt!(40; "ROOM {} SETTINGS", self.code);
         let inner = draw::frame(buf, r, theme, title.as_str(), theme.dim());
         let shown = if self.host {
@@ -163,10 +296,10 @@ impl Widget for &SettingsView<'_> {
         } else {
             self.current
         };
-        for (i, row) in ROWS.iter().enumerate() {
-            let y = inner.y + 1 + i as u16;
+        for (i, row) in ROWS.iter().enumerate().skip(first).take(fit) {
+            let y = inner.y + 1 + (i - first) as u16;
             let here = self.host && i == self.edit.cursor;
-            let mark = if here { ">" } else { " " };
+            let mark = if i == self.edit.cursor { ">" } else { " " };
             draw::put(buf, inner, inner.x + 2, y, mark, theme.accent());
             draw::put(buf, inner, inner.x + 4, y, row.label, theme.dim());
             let value = (row.show)(shown);
@@ -182,7 +315,7 @@ impl Widget for &SettingsView<'_> {
             draw::put(buf, inner, inner.x + 16, y, &value, style);
         }
         if let Some(p) = presets::matching(shown) {
-            let y = inner.y + 2 + ROWS.len() as u16;
+            let y = inner.y + 2 + ROWS.len().min(fit) as u16;
             draw::put_centered(buf, inner, y, p.about, theme.dim());
         }
         let hint = if self.host {
@@ -209,8 +342,10 @@ pub fn summary(s: &RoomSettings) -> String {
     if series.stock() > 0 {
         out.push_str(&format!(", {} extra lives", series.stock()));
     }
-    if let Some(p) = presets::matching(s) {
-        out.push_str(&format!(", {}", p.name));
+    match presets::matching(s) {
+        Some(p) => out.push_str(&format!(", {}", p.name)),
+        None if !s.garbage().is_default() => out.push_str(", own garbage rules"),
+        None => {}
     }
     out
 }

@@ -141,3 +141,52 @@ fn the_results_show_the_series_score() {
     let s = screen(&a);
     assert!(s.contains("bob wins the series!"), "{s}");
 }
+
+/// The garbage rows: the host scrolls to them at 80x24 (the cursor stays in view), changes the
+/// multiplier and the spins, then the kind, and the one command carries all of it (changing
+/// the kind keeps the garbage rules).
+#[test]
+fn the_host_changes_the_garbage_rules_and_the_rows_scroll_into_view() {
+    use crate::screens::room_settings::ROWS;
+    use minotty_engine::versus::{GarbageDraft, GarbageSettings, SpinBonus};
+    let at = |label: &str| ROWS.iter().position(|r| r.label == label).expect(label);
+    let mut a = in_lobby(true);
+    press(&mut a, Key::Char('o'), 0);
+    assert!(
+        !screen(&a).contains("Spins"),
+        "the last rows wait below\n{}",
+        screen(&a)
+    );
+    for _ in 0..at("Garbage x") {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Right, 0);
+    assert!(screen(&a).contains("< 110 % >"), "{}", screen(&a));
+    for _ in at("Garbage x")..at("Spins") {
+        press(&mut a, Key::Down, 0);
+    }
+    press(&mut a, Key::Right, 0);
+    let s = screen(&a);
+    assert!(
+        s.contains("< all spins >"),
+        "the cursor's row is in view\n{s}"
+    );
+    assert!(!s.contains("Preset"), "scrolled past the top\n{s}");
+    // Back up to the kind (wrapping the other way would do too) and make it a race.
+    for _ in at("Kind")..at("Spins") {
+        press(&mut a, Key::Up, 0);
+    }
+    press(&mut a, Key::Right, 0);
+    assert!(screen(&a).contains("Preset"), "{}", screen(&a));
+    press(&mut a, Key::Enter, 0);
+    let garbage = GarbageSettings::new(GarbageDraft {
+        multiplier: 110,
+        spins: SpinBonus::AllSpins,
+        ..GarbageDraft::default()
+    });
+    let want = RoomSettings::new(MatchKind::Race, 4, RoomLimit::None).with_garbage(garbage);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Room(RoomCommand::Settings { settings: want })]
+    );
+}

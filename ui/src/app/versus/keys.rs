@@ -321,8 +321,9 @@ impl Versus {
         let host = room.host && !room.ranked;
         match ev.key {
             Key::Esc | Key::Char('o' | 'q') => self.settings_edit = None,
-            Key::Up | Key::Char('k') if host => edit.up(),
-            Key::Down | Key::Char('j') if host => edit.down(),
+            // Everyone scrolls the rows; only the host changes them.
+            Key::Up | Key::Char('k') => edit.up(),
+            Key::Down | Key::Char('j') => edit.down(),
             Key::Left | Key::Char('h') if host => edit.step(-1),
             Key::Right | Key::Char('l') if host => edit.step(1),
             Key::Enter if host => {
