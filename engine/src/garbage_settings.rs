@@ -142,24 +142,30 @@ pub struct GarbageDraft {
     pub opener: u8,
 }
 
+impl GarbageDraft {
+    /// The attack and garbage rules as they always were (a constant, for tables such as the
+    /// room presets).
+    pub const DEFAULT: GarbageDraft = GarbageDraft {
+        multiplier: 100,
+        multiplier_increase: 0,
+        multiplier_margin: 0,
+        cap: 8,
+        cap_increase: 0,
+        cap_margin: 0,
+        messiness: 0,
+        hole_size: 1,
+        blocking: Blocking::Cancel,
+        b2b: BackToBack::Chaining,
+        combo: ComboTable::Ruleset,
+        spins: SpinBonus::TSpins,
+        all_clear: 10,
+        opener: 0,
+    };
+}
+
 impl Default for GarbageDraft {
     fn default() -> Self {
-        GarbageDraft {
-            multiplier: 100,
-            multiplier_increase: 0,
-            multiplier_margin: 0,
-            cap: 8,
-            cap_increase: 0,
-            cap_margin: 0,
-            messiness: 0,
-            hole_size: 1,
-            blocking: Blocking::Cancel,
-            b2b: BackToBack::Chaining,
-            combo: ComboTable::Ruleset,
-            spins: SpinBonus::TSpins,
-            all_clear: 10,
-            opener: 0,
-        }
+        GarbageDraft::DEFAULT
     }
 }
 

@@ -2,27 +2,8 @@
 //! sets every setting it names; the others keep their defaults.
 
 use super::{
-    BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, MatchKind, RoomLimit,
-    RoomSettings, SeriesSettings, SpinBonus,
-};
-
-/// The attack and garbage rules as they always were ([`GarbageDraft::default`], as a constant
-/// for the table).
-const CLASSIC: GarbageDraft = GarbageDraft {
-    multiplier: 100,
-    multiplier_increase: 0,
-    multiplier_margin: 0,
-    cap: 8,
-    cap_increase: 0,
-    cap_margin: 0,
-    messiness: 0,
-    hole_size: 1,
-    blocking: Blocking::Cancel,
-    b2b: BackToBack::Chaining,
-    combo: ComboTable::Ruleset,
-    spins: SpinBonus::TSpins,
-    all_clear: 10,
-    opener: 0,
+    BackToBack, Blocking, GarbageDraft, GarbageSettings, MatchKind, RoomLimit, RoomSettings,
+    SeriesSettings, SpinBonus,
 };
 
 /// A named set of room settings.
@@ -52,7 +33,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 1,
         win_by: 1,
         stock: 0,
-        garbage: CLASSIC,
+        garbage: GarbageDraft::DEFAULT,
     },
     Preset {
         name: "League",
@@ -63,7 +44,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 7,
         win_by: 1,
         stock: 0,
-        garbage: CLASSIC,
+        garbage: GarbageDraft::DEFAULT,
     },
     Preset {
         name: "Classic 1v1",
@@ -74,7 +55,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 3,
         win_by: 2,
         stock: 0,
-        garbage: CLASSIC,
+        garbage: GarbageDraft::DEFAULT,
     },
     Preset {
         name: "Party (3-8)",
@@ -85,7 +66,7 @@ pub const PRESETS: &[Preset] = &[
         first_to: 3,
         win_by: 1,
         stock: 1,
-        garbage: CLASSIC,
+        garbage: GarbageDraft::DEFAULT,
     },
     Preset {
         name: "Chaos",
@@ -107,7 +88,7 @@ pub const PRESETS: &[Preset] = &[
             blocking: Blocking::Passthrough,
             b2b: BackToBack::Surge,
             spins: SpinBonus::AllSpins,
-            ..CLASSIC
+            ..GarbageDraft::DEFAULT
         },
     },
 ];
@@ -134,7 +115,7 @@ mod tests {
     /// cannot have), and the names are unique.
     #[test]
     fn the_classic_garbage_is_the_default() {
-        assert_eq!(CLASSIC, GarbageDraft::default());
+        assert_eq!(GarbageDraft::DEFAULT, GarbageDraft::default());
         let chaos = PRESETS.iter().find(|p| p.name == "Chaos").expect("Chaos");
         assert!(!chaos.settings().garbage().is_default());
     }
