@@ -32,6 +32,7 @@ pub mod procfs;
 mod pty;
 pub mod relay;
 pub mod rows;
+pub mod series;
 pub mod serve;
 pub mod slots;
 pub mod tmux;
