@@ -65,3 +65,24 @@ pub async fn wait_for_series(s: &mut PtySession, want: &str) -> anyhow::Result<S
     .await?;
     Ok(flat(s))
 }
+
+/// In the lobby, the host opens the settings (`o`; the cursor starts on the preset row), steps
+/// the preset until it reads `name` (e.g. "League") and applies it (Enter); waits until the
+/// lobby's summary names it.
+pub async fn set_preset(host: &mut PtySession, name: &str) -> anyhow::Result<()> {
+    host.send(&kitty_tap(KittyKey::Char('o'))).await?;
+    host.wait_for_text("SETTINGS", WAIT).await?;
+    let shown = format!("< {name} >");
+    for _ in 0..=minotty_engine::versus::presets::PRESETS.len() {
+        if host.contents().contains(&shown) {
+            host.send(&kitty_tap(K_ENTER)).await?;
+            return host.wait_for_text(&format!(", {name}"), WAIT).await;
+        }
+        host.send(&kitty_tap(KittyKey::Arrow('C'))).await?;
+        host.pump_for(Duration::from_millis(100)).await;
+    }
+    bail!(
+        "no preset {name:?} on the settings screen:\n{}",
+        host.contents()
+    )
+}

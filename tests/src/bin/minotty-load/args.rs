@@ -69,6 +69,11 @@ pub struct Args {
     /// measured across NATS).
     #[arg(long)]
     pub addr_b: Option<SocketAddr>,
+    /// `--versus rooms`: the preset each host applies in the lobby before the match (a name on
+    /// the room's settings screen, e.g. "League": first to 7, so a decided game is followed by
+    /// the series' next one).
+    #[arg(long)]
+    pub preset: Option<String>,
     /// The second instance's process id: its CPU is added to the server's.
     #[arg(long)]
     pub server_pid_b: Option<u32>,

@@ -17,6 +17,8 @@
 //! server deals, `minotty --versus-seed`) each room's host first plays a tetris planned for
 //! that seed and the tool reports the clear-to-garbage-meter latency: from sending the hard
 //! drop that clears the tetris to the first frame on the opponent's screen with the meter lit.
+//! `--preset League` has each host apply that room preset in the lobby first (the room's
+//! settings screen), so the rooms play series (League: first to 7) instead of single games.
 //!
 //! `--versus bots` gives every player a room of their own with a server bot of `--bot-level`
 //! (the host adds it with `b` and starts); the players play the same schedule, rematching.

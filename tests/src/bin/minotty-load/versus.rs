@@ -188,6 +188,11 @@ async fn join_pair(args: &Args, pair: usize) -> anyhow::Result<Vec<(Connection, 
             let code = versus::create_room(&mut host, false, 2)
                 .await
                 .context("creating a room")?;
+            if let Some(name) = &args.preset {
+                minotty_tests::series::set_preset(&mut host, name)
+                    .await
+                    .context("the preset")?;
+            }
             let (c1, mut guest) = open(1, Login::Guest).await?;
             versus::join_room(&mut guest, &code, false)
                 .await
