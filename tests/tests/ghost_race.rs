@@ -1,0 +1,78 @@
+//! A ghost race over SSH with a real russh client: ada registers and plays 40 lines to the
+//! goal (stored, her personal best), then presses G on 40 lines: the race is dealt her best's
+//! seed, her best is drawn beside her board as GHOST with the split, and the race is never
+//! ranked. Played by the same screen-reading bot on the same pieces, the race places every
+//! piece where her best did, in as many pieces, and the split at the end is the time against the
+//! ghost's at its replay's last line (40).
+
+use minotty_tests::autoplay::{self, K_ENTER, K_ESC, KITTY_REPLY, KittyKey, kitty_tap};
+use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, board, new_key};
+
+/// A 40 lines game takes about 100 pieces; a few hundred leave room for a bad start.
+const MAX_PIECES: u32 = 400;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ghost_race_over_ssh_replays_your_best_beside_you_and_is_not_ranked() -> anyhow::Result<()>
+{
+    let mut server = TestServer::start().await?;
+    let conn = Connection::open(server.addr, "ada", Login::With(new_key())).await?;
+    let mut s = conn.play(120, 40).await?;
+    s.send(KITTY_REPLY).await?;
+    s.wait_for_text(WELCOME, WAIT).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("Hello, ada!", WAIT).await?;
+
+    // Her best: a real 40 lines game, stored.
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("40 Lines", WAIT).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_until("the board with a piece", WAIT, |sc| {
+        board::find(sc).is_some_and(|b| b.has_piece)
+    })
+    .await?;
+    let first =
+        autoplay::play_until(&mut s, MAX_PIECES, |text| text.contains("Enter: results")).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("NEW PERSONAL BEST", WAIT).await?;
+
+    // G on 40 lines: the race against it.
+    s.send(&kitty_tap(K_ESC)).await?;
+    s.wait_for_text("Leaderboards", WAIT).await?;
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("40 Lines", WAIT).await?;
+    s.send(&kitty_tap(KittyKey::Char('g'))).await?;
+    s.wait_for_text("GHOST ada", WAIT).await?;
+    s.wait_for_text("not ranked", WAIT).await?;
+    s.wait_until("the board with a piece", WAIT, |sc| {
+        board::find(sc).is_some_and(|b| b.has_piece)
+    })
+    .await?;
+    let text = s.contents();
+    assert!(text.contains("GHOST"), "the ghost's board beside:\n{text}");
+    let race =
+        autoplay::play_until(&mut s, MAX_PIECES, |text| text.contains("Enter: results")).await?;
+    assert_eq!(race, first, "the same pieces placed the same way");
+    let end = s.contents();
+    // The split at her 40th line: her time against the ghost's at the line its replay ends on.
+    let flat = end.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(" s at 40"),
+        "the split at the ghost's last line:\n{end}"
+    );
+    s.send(&kitty_tap(K_ENTER)).await?;
+    s.wait_for_text("Goal reached!", WAIT).await?;
+    let results = s.contents();
+    assert!(
+        !results.contains("NEW PERSONAL BEST"),
+        "a ghost race never ranks:\n{results}"
+    );
+    let out = conn.exec("leaderboard 40l", false).await?;
+    assert_eq!(
+        out.stdout.lines().filter(|l| l.contains("ada")).count(),
+        1,
+        "one entry, her first game:\n{}",
+        out.stdout
+    );
+    server.stop(std::time::Duration::from_secs(10)).await?;
+    Ok(())
+}
