@@ -3,7 +3,8 @@
 //! seed, her best is drawn beside her board as GHOST with the split, and the race is never
 //! ranked. Played by the same screen-reading bot on the same pieces, the race places every
 //! piece where her best did, in as many pieces, and the split at the end is the time against the
-//! ghost's at its replay's last line (40).
+//! ghost's at its replay's last line (40), on the game screen and on the results. Then bob
+//! races her best by name (F on 40 lines, "ada"); an unknown name is said plainly.
 
 use minotty_tests::autoplay::{self, K_ENTER, K_ESC, KITTY_REPLY, KittyKey, kitty_tap};
 use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, board, new_key};
@@ -61,7 +62,12 @@ async fn a_ghost_race_over_ssh_replays_your_best_beside_you_and_is_not_ranked() 
     );
     s.send(&kitty_tap(K_ENTER)).await?;
     s.wait_for_text("Goal reached!", WAIT).await?;
+    s.wait_for_text("vs ada's ghost: ", WAIT).await?;
     let results = s.contents();
+    assert!(
+        results.contains(" at 40 lines"),
+        "the split at the end:\n{results}"
+    );
     assert!(
         !results.contains("NEW PERSONAL BEST"),
         "a ghost race never ranks:\n{results}"
@@ -73,6 +79,25 @@ async fn a_ghost_race_over_ssh_replays_your_best_beside_you_and_is_not_ranked() 
         "one entry, her first game:\n{}",
         out.stdout
     );
+
+    // A friend races her best by name: bob presses F on 40 lines and types "ada".
+    let bob = Connection::open(server.addr, "bob", Login::With(new_key())).await?;
+    let mut b = bob.play(120, 40).await?;
+    b.send(KITTY_REPLY).await?;
+    b.wait_for_text(WELCOME, WAIT).await?;
+    b.send(&kitty_tap(K_ENTER)).await?;
+    b.wait_for_text("Hello, bob!", WAIT).await?;
+    b.send(&kitty_tap(K_ENTER)).await?;
+    b.wait_for_text("F race a friend's best", WAIT).await?;
+    b.send(&kitty_tap(KittyKey::Char('f'))).await?;
+    b.wait_for_text("Race whose best?", WAIT).await?;
+    b.send(&autoplay::kitty_text("nobody")).await?;
+    b.send(&kitty_tap(K_ENTER)).await?;
+    b.wait_for_text("no such player", WAIT).await?;
+    b.send(&kitty_tap(KittyKey::Char('f'))).await?;
+    b.send(&autoplay::kitty_text("ada")).await?;
+    b.send(&kitty_tap(K_ENTER)).await?;
+    b.wait_for_text("GHOST ada", WAIT).await?;
     server.stop(std::time::Duration::from_secs(10)).await?;
     Ok(())
 }

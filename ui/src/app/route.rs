@@ -88,6 +88,14 @@ impl App {
                     ruleset,
                 });
             }
+            ModeAction::GhostOf(kind, name) => {
+                let ruleset = self.menus.modes().ruleset_for(kind);
+                self.ask_ghost(GhostWanted::Player {
+                    name,
+                    mode: kind,
+                    ruleset,
+                });
+            }
         }
         true
     }

@@ -286,6 +286,14 @@ impl Solo {
                 online: view.online,
                 finesse: session.finesse_faults(),
                 keys: &view.settings.keys,
+                ghost: session.ghost_run().map(|run| {
+                    let name = session
+                        .setup
+                        .ghost
+                        .as_ref()
+                        .map_or("", |g| g.player.as_str());
+                    (name, run.split(session.game_time()))
+                }),
             }
             .render(area, buf);
             return;

@@ -12,6 +12,7 @@ pub mod custom;
 pub mod doctor;
 pub mod game;
 pub mod game_ghost;
+pub mod ghost_prompt;
 pub mod help;
 pub mod leave;
 pub mod live;

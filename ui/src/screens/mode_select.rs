@@ -11,6 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 pub use super::custom::{CustomOptions, Opt};
+use super::ghost_prompt::{GhostPrompt, PromptKey};
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
@@ -55,6 +56,8 @@ pub struct ModeSelect {
     pub descent_unlocked: bool,
     /// What became of the ghost asked for (G): fetching it, or why there is none.
     pub ghost_note: Option<String>,
+    /// The friend's-ghost prompt (F), while the player types whose best to race.
+    pub ghost_prompt: Option<GhostPrompt>,
 }
 
 impl Default for ModeSelect {
@@ -71,6 +74,7 @@ impl Default for ModeSelect {
             bests: Vec::new(),
             descent_unlocked: false,
             ghost_note: None,
+            ghost_prompt: None,
         }
     }
 }
@@ -86,6 +90,8 @@ pub enum ModeAction {
     DeleteSnapshot(i64),
     /// Race the ghost of the player's best in this mode (G on 40 lines or ultra).
     Ghost(ModeKind),
+    /// Race the ghost of this player's best in this mode (F, then their name).
+    GhostOf(ModeKind, String),
 }
 
 impl ModeSelect {
@@ -203,10 +209,34 @@ impl ModeSelect {
             return ModeAction::AskQuit;
         }
         let kind = self.kind();
-        let ghost_key = matches!(ev.key, Key::Char('g' | 'G')) && ev.kind == KeyKind::Press;
-        if ghost_key && self.focus.is_none() && races_ghosts(kind) && !ev.mods.ctrl {
-            self.ghost_note = Some("Fetching your best to race...".into());
-            return ModeAction::Ghost(kind);
+        if let Some(prompt) = self.ghost_prompt.as_mut() {
+            return match prompt.key(ev) {
+                PromptKey::Typing => ModeAction::Changed,
+                PromptKey::Cancel => {
+                    self.ghost_prompt = None;
+                    ModeAction::Changed
+                }
+                PromptKey::Race(name) => {
+                    self.ghost_prompt = None;
+                    self.ghost_note = Some(format!("Fetching {name}'s best to race..."));
+                    ModeAction::GhostOf(kind, name)
+                }
+            };
+        }
+        let plain_press = ev.kind == KeyKind::Press && !ev.mods.ctrl && !ev.mods.alt;
+        let pressed = |c: char| {
+            plain_press && (ev.key == Key::Char(c) || ev.key == Key::Char(c.to_ascii_uppercase()))
+        };
+        if self.focus.is_none() && races_ghosts(kind) {
+            if pressed('g') {
+                self.ghost_note = Some("Fetching your best to race...".into());
+                return ModeAction::Ghost(kind);
+            }
+            if pressed('f') {
+                self.ghost_note = None;
+                self.ghost_prompt = Some(GhostPrompt::default());
+                return ModeAction::Changed;
+            }
         }
         if ev.kind == KeyKind::Press {
             self.ghost_note = None;
@@ -419,7 +449,9 @@ impl Widget for &ModeSelectView<'_> {
             .iter()
             .find(|b| b.mode == kind && b.ruleset == board_ruleset);
         let y = right.bottom().saturating_sub(1);
-        if let (Some(note), None) = (&st.ghost_note, st.focus) {
+        if let (Some(prompt), None) = (&st.ghost_prompt, st.focus) {
+            prompt.draw(buf, right, y, theme);
+        } else if let (Some(note), None) = (&st.ghost_note, st.focus) {
             // Two rows: why there is no ghost may be long.
             let at = Rect::new(right.x, y.saturating_sub(1), right.width, 2).intersection(right);
             draw::wrapped(buf, at, at.y, note.as_str(), theme.accent());
@@ -431,6 +463,19 @@ impl Widget for &ModeSelectView<'_> {
             };
             let line = sfmt!(64; "Your best  {}{}", b.best.as_str(), race);
             draw::put(buf, right, right.x, y, line.as_str(), theme.accent());
+        }
+        let quiet = st.ghost_prompt.is_none() && st.ghost_note.is_none();
+        if races_ghosts(kind) && st.focus.is_none() && quiet {
+            // A friend's best can be raced whether or not the player has one.
+            let row = y.saturating_sub(1);
+            draw::put(
+                buf,
+                right,
+                right.x,
+                row,
+                "F race a friend's best",
+                theme.dim(),
+            );
         }
         let opt = st.focus.and_then(|f| st.custom.row(f, st.ruleset));
         let hint = match (st.focus, opt) {

@@ -1,6 +1,6 @@
 //! The results of a finished game: outcome, time, score, lines, pieces, PPS and more.
 
-use minotty_engine::{EndReason, Game, ModeKind};
+use minotty_engine::{EndReason, Game, GhostSplit, ModeKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -11,6 +11,7 @@ use crate::draw;
 use crate::figures::{self, pps};
 use crate::keymap::Keymap;
 use crate::keys::{Key, KeyEvent};
+use crate::session::{lines_text, time_text};
 use crate::text::{StackStr, plural, sfmt};
 use crate::theme::Theme;
 use crate::widgets::stats::{piece_counts_line, piece_letter};
@@ -100,6 +101,8 @@ pub struct ResultsView<'a> {
     pub finesse: Option<u32>,
     /// The player's keys (the hint names the retry key).
     pub keys: &'a Keymap,
+    /// A ghost race's ghost (its player's name, sanitized) and the split at the game's end.
+    pub ghost: Option<(&'a str, GhostSplit)>,
 }
 
 impl Widget for &ResultsView<'_> {
@@ -138,7 +141,19 @@ impl Widget for &ResultsView<'_> {
         // The server says the same once it has judged the game; offline and guest players
         // learn it here too.
         let mode = game.mode();
-        if game.bot_played() {
+        if let Some((name, split)) = &self.ghost {
+            // How the race against the ghost ended: the time at the player's last line, or
+            // the lines ahead or behind (a race that ended before the ghost's first line).
+            let room = usize::from(inner.width).saturating_sub(13 + name.chars().count());
+            let time = time_text(split, room);
+            let against = if time.is_empty() {
+                lines_text(split)
+            } else {
+                sfmt!(24; "{}", time.as_str())
+            };
+            let line = sfmt!(64; "vs {}'s ghost: {}", name, against.as_str());
+            draw::put_centered(buf, inner, inner.y + 3, line.as_str(), theme.accent());
+        } else if game.bot_played() {
             draw::put_centered(
                 buf,
                 inner,

@@ -183,7 +183,7 @@ const MODES: [&str; 24] = [
     "  │                                                                          │",
     "  │                                                                          │",
     "  │                                                                          │",
-    "  │                                                                          │",
+    "  │                     F race a friend's best                               │",
     "  │                                                                          │",
     "  │                                                                          │",
     "  │        Up/Down mode   Left/Right ruleset   Enter start   Esc back        │",

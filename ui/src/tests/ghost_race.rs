@@ -318,3 +318,111 @@ fn g_on_a_leaderboard_entry_races_it() {
 fn lines_of(buf: &ratatui::buffer::Buffer) -> Vec<String> {
     crate::testutil::lines(buf)
 }
+
+/// F on 40 lines asks whose best to race: only a name's characters are typed (an escape
+/// sequence or a space is dropped, the length stops at a name's), Backspace edits, Esc
+/// cancels, Enter asks for that player's best; an unknown name is said plainly.
+#[test]
+fn f_on_40_lines_races_a_friends_best_by_name() {
+    let mut a = registered();
+    menu_item(&mut a, 0);
+    assert!(
+        screen(&a).contains("F race a friend's best"),
+        "{}",
+        screen(&a)
+    );
+    press(&mut a, Key::Char('f'), 0);
+    assert!(screen(&a).contains("Race whose best? _"), "{}", screen(&a));
+    press(&mut a, Key::Esc, 0);
+    assert!(!screen(&a).contains("Race whose best?"), "{}", screen(&a));
+    assert!(
+        screen(&a).contains("F race a friend's best"),
+        "Esc closed the prompt, not the mode select: {}",
+        screen(&a)
+    );
+    press(&mut a, Key::Char('F'), 0);
+    for c in "bo\u{1b}[31mx b".chars() {
+        press(&mut a, Key::Char(c), 0);
+    }
+    assert!(
+        screen(&a).contains("Race whose best? bo31mxb_"),
+        "{}",
+        screen(&a)
+    );
+    for _ in 0..5 {
+        press(&mut a, Key::Backspace, 0);
+    }
+    press(&mut a, Key::Char('b'), 0);
+    for _ in 0..40 {
+        press(&mut a, Key::Char('z'), 0);
+    }
+    let typed = format!(
+        "bob{}",
+        "z".repeat(minotty_domain::player_name::MAX_LEN - 3)
+    );
+    assert!(screen(&a).contains(&format!("{typed}_")), "{}", screen(&a));
+    a.take_requests();
+    press(&mut a, Key::Enter, 0);
+    assert_eq!(
+        a.take_requests(),
+        [Request::Ghost(GhostWanted::Player {
+            name: typed.clone(),
+            mode: ModeKind::Sprint,
+            ruleset: RulesetId::Standard,
+        })]
+    );
+    assert!(screen(&a).contains("best to race"), "{}", screen(&a));
+    a.deliver(
+        Response::GhostFailed {
+            message: "no such player".into(),
+        },
+        0,
+    );
+    assert!(screen(&a).contains("no such player"), "{}", screen(&a));
+    // Enter on an empty prompt asks for nothing.
+    press(&mut a, Key::Char('f'), 0);
+    press(&mut a, Key::Enter, 0);
+    assert!(a.take_requests().is_empty());
+}
+
+/// The results of a ghost race say how it ended against the ghost: the time at the player's
+/// last line (ahead or behind), or the lines when no time compares; the ghost's name as the
+/// race sanitized it.
+#[test]
+fn the_results_of_a_ghost_race_show_the_split_at_its_end() {
+    use crate::screens::results::{OnlineNote, ResultsView};
+    use ratatui::widgets::Widget;
+    let mut game = Game::new(GameConfig::default(), 21);
+    minotty_bots::autoplay(&mut game, 400, 150);
+    let keys = crate::keymap::Keymap::default();
+    let draw = |ghost: Option<(&str, GhostSplit)>| {
+        let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+        ResultsView {
+            game: &game,
+            cursor: 0,
+            theme: crate::theme::Theme::new(&crate::Settings::default()),
+            online: OnlineNote::None,
+            finesse: None,
+            keys: &keys,
+            ghost,
+        }
+        .render(buf.area, &mut buf);
+        lines_of(&buf).join("\n")
+    };
+    let ahead = GhostSplit {
+        lines: 0,
+        time: Some((40, -1_200)),
+    };
+    let text = draw(Some(("bob", ahead)));
+    assert!(
+        text.contains("vs bob's ghost: -1.2 s at 40 lines"),
+        "{text}"
+    );
+    let behind = GhostSplit {
+        lines: -3,
+        time: None,
+    };
+    let text = draw(Some(("bob", behind)));
+    assert!(text.contains("vs bob's ghost: -3 lines"), "{text}");
+    assert!(!draw(None).contains("ghost"));
+}
