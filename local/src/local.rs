@@ -168,9 +168,18 @@ impl Local {
             .collect()
     }
 
-    /// A ghost to race from the save file: the best on a board (this computer has one
-    /// player: whoever's best is asked for, it is theirs) or a kept game.
+    /// A ghost to race from the save file: the best on a board or a kept game. This computer
+    /// keeps one player's games: a friend's best (asked for by another name) is not here.
     fn ghost(&self, wanted: GhostWanted, now: i64) -> Response {
+        if let GhostWanted::Player { name, .. } = &wanted
+            && !name.trim().eq_ignore_ascii_case(&self.name)
+        {
+            return Response::GhostFailed {
+                message: "only your own bests are kept on this computer: race a friend's \
+                          on a server"
+                    .into(),
+            };
+        }
         let game = match wanted {
             GhostWanted::Best { mode, ruleset } | GhostWanted::Player { mode, ruleset, .. } => self
                 .board_games(mode, ruleset, BoardPeriod::AllTime, now)

@@ -561,6 +561,21 @@ fn a_ghost_is_the_best_kept_here_and_a_ghost_race_is_kept_unranked() {
         panic!("the best kept here is the ghost");
     };
     assert_eq!((*replay, player.as_str()), (best.replay.clone(), "ana"));
+    // Asked for by the player's own name, it is the same best; a friend's is not kept here.
+    let by_name = |name: &str| GhostWanted::Player {
+        name: name.into(),
+        mode: ModeKind::Sprint,
+        ruleset: RulesetId::Standard,
+    };
+    assert!(matches!(
+        local.answer(Request::Ghost(by_name("ANA")), NOW),
+        Some(Response::Ghost { .. })
+    ));
+    let Some(Response::GhostFailed { message }) = local.answer(Request::Ghost(by_name("bob")), NOW)
+    else {
+        panic!("a friend's best is not kept here");
+    };
+    assert!(message.contains("only your own bests"), "{message}");
     // A race on its seed, marked: kept, never on the board.
     let mut race = best;
     race.replay
