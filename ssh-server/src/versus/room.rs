@@ -475,7 +475,11 @@ impl Room {
                 name: pl.member.name.clone(),
                 board: pl.board.clone(),
                 progress: pl.progress,
-                alive: live.router.is_alive(p) && !live.over || live.router.place(p) == Some(1),
+                // The winner stays alive at the end (with teams, the winning team's players
+                // still in).
+                alive: live.router.is_alive(p) && !live.over
+                    || live.router.place(p) == Some(1)
+                        && (live.router.is_alive(p) || !live.router.has_teams()),
                 place: live.router.place(p),
                 kos: live.router.kos(p),
                 target: pl.target,

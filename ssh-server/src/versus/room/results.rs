@@ -112,7 +112,10 @@ impl Room {
             })
             .collect();
         rows.sort_by_key(|r| (r.place, r.seat));
-        let winner = rows.first().map(|r| r.name.clone()).unwrap_or_default();
+        let winner = match live.router.winning_team() {
+            Some(t) => format!("team {}", minotty_engine::versus::teams::letter(t)),
+            None => rows.first().map(|r| r.name.clone()).unwrap_or_default(),
+        };
         for p in 0..n {
             let pl = &live.players[p];
             if pl.disconnected
