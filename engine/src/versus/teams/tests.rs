@@ -6,9 +6,11 @@ use Decisive::{Finished, Out, Progress};
 use MatchKind::{Battle, Race};
 
 /// (each seat's pick, teams) -> the match's teams.
+type AssignRow = (&'static [u8], u8, Option<&'static [u8]>);
+
 #[test]
 fn assign_clamps_the_picks_and_needs_two_teams() {
-    let rows: &[(&[u8], u8, Option<&[u8]>)] = &[
+    let rows: &[AssignRow] = &[
         (&[0, 0, 1, 1], 2, Some(&[0, 0, 1, 1])),
         (&[0, 1, 2], 3, Some(&[0, 1, 2])),
         // A pick past the last team is the last team.
