@@ -214,3 +214,49 @@ async fn a_member_flooding_team_changes_is_bounded() {
     });
     assert!(told, "the flooder is told to wait");
 }
+
+/// A first-to-2 series of a 2v2 counts each team's wins: team B, then team A, then A again
+/// wins it (every player of a team sees the same score).
+#[tokio::test(start_paused = true)]
+async fn a_series_of_teams_counts_each_teams_wins() {
+    use minotty_engine::versus::SeriesSettings;
+    let shared = SharedVersus::default();
+    let settings = battle(4)
+        .with_teams(2)
+        .with_series(SeriesSettings::new(2, 1, 0));
+    let (mut c, _) = room_of(&shared, settings, &["ann", "bob", "cy", "dee"]).await;
+    // Dealt: ann and cy on A, bob and dee on B.
+    view_where(&mut c[0], |v| {
+        teams_of(v) == [Some(0), Some(1), Some(0), Some(1)]
+    })
+    .await;
+    let top_out = || {
+        vec![Report::Finished {
+            won: false,
+            progress: Progress::default(),
+        }]
+    };
+    // The seats of the losing team each game, and the score after it (A, B).
+    let games: [([usize; 2], [u8; 2]); 3] = [([0, 2], [0, 1]), ([1, 3], [1, 1]), ([1, 3], [2, 1])];
+    for (g, (losers, score)) in games.into_iter().enumerate() {
+        if g == 0 {
+            super::start(&mut c).await;
+        } else {
+            for c in c.iter_mut() {
+                c.send(Request::Room(RoomCommand::Rematch));
+            }
+            super::start_seen(&mut c).await;
+        }
+        for l in losers {
+            c[l].report(top_out());
+        }
+        for c in c.iter_mut() {
+            let r = super::result(c).await;
+            assert_eq!(r.teams, [0, 1, 0, 1]);
+            let s = r.series.expect("a series");
+            assert_eq!(s.wins, score, "game {}", g + 1);
+            assert_eq!(s.over, g == 2);
+            assert_eq!(s.winner, (g == 2).then_some(0), "team A wins the series");
+        }
+    }
+}
