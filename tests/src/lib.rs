@@ -34,6 +34,7 @@ pub mod relay;
 pub mod rows;
 pub mod serve;
 pub mod slots;
+pub mod teams;
 pub mod tmux;
 pub mod versus;
 
