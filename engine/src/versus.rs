@@ -12,6 +12,7 @@ mod router;
 pub mod series;
 mod settings;
 mod sim;
+pub mod teams;
 
 pub use crate::garbage_settings::{
     BackToBack, Blocking, CAP_CEILING, ComboTable, GarbageDraft, GarbageSettings, MAX_ATTACK,

@@ -50,6 +50,12 @@ pub enum RoomCommand {
     Settings {
         settings: RoomSettings,
     },
+    /// Seat `seat` moves to team `team` (a room of teams, in the lobby): a member moves
+    /// themselves, the host anyone (bots too). The room clamps the team to its teams.
+    Team {
+        seat: usize,
+        team: u8,
+    },
 }
 
 /// A room, as its members and spectators see it.
@@ -106,6 +112,13 @@ pub struct SeatView {
     pub rating: Option<i32>,
     /// A server bot of this level (1-7; 0 for a Tetris Bot Protocol bot), not a person.
     pub bot: Option<u8>,
+    /// The seat's team in a room of teams (`None`: free-for-all; older instances do not
+    /// send it).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub team: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +131,13 @@ pub struct MatchStart {
     pub you: Option<usize>,
     pub countdown_ms: u64,
     pub ranked: bool,
+    /// Each player's team, in seat order (empty: free-for-all; older instances do not send
+    /// it).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub teams: Vec<u8>,
 }
 
 /// One opponent's (or, for spectators, every player's) live state.
@@ -169,6 +189,14 @@ pub struct MatchResult {
         serde(default, skip_serializing_if = "Option::is_none")
     )]
     pub series: Option<SeriesScore>,
+    /// Each player's team, in seat order (a row's `seat` indexes it; empty: free-for-all;
+    /// older instances do not send it). With teams, a team's players share its place and
+    /// the series' `wins` are by team.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub teams: Vec<u8>,
 }
 
 /// A series' score after a game: each player's game wins in seat order, what wins it and

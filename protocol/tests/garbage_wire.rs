@@ -9,6 +9,7 @@ fn start(garbage: GarbageSettings) -> MatchStart {
     let mut mode = minotty_engine::Mode::custom(0, true, None);
     mode.garbage = garbage;
     MatchStart {
+        teams: Vec::new(),
         kind: MatchKind::Battle,
         mode,
         seed: 7,

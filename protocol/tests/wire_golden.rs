@@ -58,6 +58,7 @@ fn options() -> RoomSettings {
 
 fn seat(name: &str, bot: Option<u8>) -> SeatView {
     SeatView {
+        team: None,
         name: name.into(),
         ready: true,
         host: bot.is_none(),
@@ -192,6 +193,7 @@ fn rooms_and_every_state() {
 fn a_match_from_start_to_results() {
     pinned(
         &MatchStart {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             mode: Mode::custom(0, true, None),
             seed: 99,
@@ -208,6 +210,7 @@ fn a_match_from_start_to_results() {
     );
     pinned(
         &MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Race,
             rows: vec![
                 result_row(),

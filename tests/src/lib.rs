@@ -35,6 +35,7 @@ pub mod rows;
 pub mod series;
 pub mod serve;
 pub mod slots;
+pub mod teams;
 pub mod tmux;
 pub mod versus;
 

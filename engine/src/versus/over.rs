@@ -75,10 +75,22 @@ fn win(router: &mut Router, p: usize, lines: &[u32]) {
 
 /// A battle's time is up: those still playing are placed by attack sent, then lines (ties: the
 /// lower seat), after anyone already placed.
+///
+/// With teams, the teams still in are placed by their players' attack sent together, then
+/// their lines together (ties: the team of the lower seat).
 pub fn time_up(router: &mut Router, lines: &[u32]) {
-    let mut ranking: Vec<usize> = (0..router.players()).collect();
-    ranking
-        .sort_by_key(|&p| std::cmp::Reverse((router.sent(p), lines.get(p).copied().unwrap_or(0))));
+    let n = router.players();
+    let line = |p: usize| lines.get(p).copied().unwrap_or(0);
+    let score = |p: usize| match router.team(p) {
+        Some(team) => (0..n)
+            .filter(|&q| router.team(q) == Some(team))
+            .fold((0u64, 0u64), |(s, l), q| {
+                (s + u64::from(router.sent(q)), l + u64::from(line(q)))
+            }),
+        None => (u64::from(router.sent(p)), u64::from(line(p))),
+    };
+    let mut ranking: Vec<usize> = (0..n).collect();
+    ranking.sort_by_key(|&p| std::cmp::Reverse(score(p)));
     router.close(&ranking);
 }
 

@@ -70,6 +70,8 @@ pub struct Router {
     kind: MatchKind,
     seats: Vec<Seat>,
     rng: SplitMix,
+    /// Each seat's team (`super::teams`); empty: free-for-all.
+    teams: Vec<u8>,
 }
 
 impl Router {
@@ -91,7 +93,70 @@ impl Router {
             kind,
             seats,
             rng: SplitMix::new(seed, 2),
+            teams: Vec::new(),
         }
+    }
+
+    /// This router with each seat's team (`teams[p]`, from [`super::teams::assign`]): attacks
+    /// go only to the other teams, a team is out when all its players are and its players
+    /// share its place. Teams that do not name every seat, or name only one team, are
+    /// ignored (free-for-all).
+    pub fn with_teams(mut self, teams: &[u8]) -> Router {
+        let sides = teams
+            .first()
+            .is_some_and(|&t| teams.iter().any(|&u| u != t));
+        if teams.len() == self.seats.len() && sides {
+            self.teams = teams.to_vec();
+        }
+        self
+    }
+
+    /// `p`'s team; `None` in a free-for-all.
+    pub fn team(&self, p: usize) -> Option<u8> {
+        self.teams.get(p).copied()
+    }
+
+    pub fn has_teams(&self) -> bool {
+        !self.teams.is_empty()
+    }
+
+    /// Whether `q` is an opponent of `p`: another player, on another team when there are teams.
+    pub fn opposes(&self, p: usize, q: usize) -> bool {
+        p != q && (self.teams.is_empty() || self.team(p) != self.team(q))
+    }
+
+    /// The seats of `team`.
+    fn members(&self, team: u8) -> impl Iterator<Item = usize> + '_ {
+        (0..self.seats.len()).filter(move |&p| self.teams.get(p) == Some(&team))
+    }
+
+    fn team_alive(&self, team: u8) -> bool {
+        self.members(team).any(|p| self.seats[p].alive)
+    }
+
+    /// The teams with a player still in.
+    fn teams_alive(&self) -> usize {
+        let mut alive = [false; 256];
+        for (p, s) in self.seats.iter().enumerate() {
+            if s.alive {
+                alive[usize::from(self.teams[p])] = true;
+            }
+        }
+        alive.iter().filter(|&&a| a).count()
+    }
+
+    /// Gives every player of `team` without a place the place `place`.
+    fn place_team(&mut self, team: u8, place: u8) {
+        for p in 0..self.seats.len() {
+            if self.teams.get(p) == Some(&team) && self.seats[p].place.is_none() {
+                self.seats[p].place = Some(place);
+            }
+        }
+    }
+
+    /// The winning team, once the match is over with teams.
+    pub fn winning_team(&self) -> Option<u8> {
+        self.winner().and_then(|p| self.team(p))
     }
 
     pub fn kind(&self) -> MatchKind {
@@ -155,7 +220,7 @@ impl Router {
             return None;
         }
         let opponents: Vec<usize> = (0..self.seats.len())
-            .filter(|&p| p != from && self.seats[p].alive)
+            .filter(|&p| self.opposes(from, p) && self.seats[p].alive)
             .collect();
         let target = match self.seats[from].targeting {
             _ if opponents.len() <= 1 => opponents.first().copied(),
@@ -196,6 +261,9 @@ impl Router {
         if !self.is_alive(p) {
             return None;
         }
+        if self.has_teams() {
+            return self.knock_out_of_team(p);
+        }
         let place = self.alive_count() as u8;
         let seat = &mut self.seats[p];
         seat.alive = false;
@@ -212,10 +280,51 @@ impl Router {
         credit
     }
 
-    /// Records that `p` reached the goal (race): they take the best place still free. In a race
-    /// the first to finish wins the match.
+    /// [`Router::knock_out`] with teams: `p`'s team is out when its last player is, placed
+    /// after the teams still in; when one team is left, its players win.
+    fn knock_out_of_team(&mut self, p: usize) -> Option<usize> {
+        let team = self.teams[p];
+        let seat = &mut self.seats[p];
+        seat.alive = false;
+        let credit = seat.last_attacker.map(|(a, _)| a).filter(|&a| a != p);
+        if let Some(a) = credit {
+            self.seats[a].kos += 1;
+        }
+        let left = self.teams_alive();
+        if !self.team_alive(team) {
+            self.place_team(team, left as u8 + 1);
+        }
+        if left == 1
+            && let Some(last) = (0..self.seats.len()).find(|&q| self.seats[q].alive)
+        {
+            self.place_team(self.teams[last], 1);
+        }
+        credit
+    }
+
+    /// The teams placed while still in (a race's finishers).
+    fn teams_finished(&self) -> u8 {
+        let mut done = [false; 256];
+        for (p, s) in self.seats.iter().enumerate() {
+            if s.place.is_some() && self.team_alive(self.teams[p]) {
+                done[usize::from(self.teams[p])] = true;
+            }
+        }
+        done.iter().filter(|&&d| d).count() as u8
+    }
+
+    /// Records that `p` reached the goal (race): they take the best place still free (with
+    /// teams, their team does). In a race the first to finish wins the match.
     pub fn finish(&mut self, p: usize) {
         if !self.is_alive(p) {
+            return;
+        }
+        if self.has_teams() {
+            let team = self.teams[p];
+            if self.members(team).all(|q| self.seats[q].place.is_none()) {
+                let place = self.teams_finished() + 1;
+                self.place_team(team, place);
+            }
             return;
         }
         let taken = self
@@ -230,6 +339,21 @@ impl Router {
     /// Ends the match now (a race's winner finished, or time ran out): everyone still playing is
     /// placed after the finishers, in the order of `ranking` (best first).
     pub fn close(&mut self, ranking: &[usize]) {
+        if self.has_teams() {
+            // Teams in the order of their first player in `ranking`.
+            let mut next = self.teams_finished() + 1;
+            for &p in ranking {
+                let Some(team) = self.team(p) else {
+                    continue;
+                };
+                let unplaced = self.members(team).all(|q| self.seats[q].place.is_none());
+                if self.team_alive(team) && unplaced {
+                    self.place_team(team, next);
+                    next += 1;
+                }
+            }
+            return;
+        }
         let mut next = self
             .seats
             .iter()

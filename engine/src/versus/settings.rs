@@ -50,6 +50,15 @@ pub struct RoomSettings {
         serde(default, skip_serializing_if = "SeriesSettings::is_default")
     )]
     series: SeriesSettings,
+    /// Free-for-all (0) or the number of teams (2-4, at most the seats; `super::teams`).
+    /// Left out of the serde form when free-for-all, which older instances' forms read as.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    teams: u8,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 /// The settings as they arrive, before [`RoomSettings::new`] clamps them.
@@ -64,6 +73,8 @@ struct Unchecked {
     garbage: GarbageSettings,
     #[serde(default)]
     series: SeriesSettings,
+    #[serde(default)]
+    teams: u8,
 }
 
 #[cfg(feature = "serde")]
@@ -72,6 +83,7 @@ impl From<Unchecked> for RoomSettings {
         RoomSettings::new(u.kind, u.max_players, u.limit)
             .with_garbage(u.garbage)
             .with_series(u.series)
+            .with_teams(u.teams)
     }
 }
 
@@ -99,7 +111,23 @@ impl RoomSettings {
             limit,
             garbage: GarbageSettings::default(),
             series: SeriesSettings::default(),
+            teams: 0,
         }
+    }
+
+    /// These settings with `teams` teams: 0 or 1 is free-for-all; otherwise 2 to
+    /// [`MAX_TEAMS`](super::teams::MAX_TEAMS), and never more teams than seats.
+    pub fn with_teams(self, teams: u8) -> RoomSettings {
+        let teams = match teams {
+            0 | 1 => 0,
+            n => n.min(super::teams::MAX_TEAMS).min(self.max_players),
+        };
+        RoomSettings { teams, ..self }
+    }
+
+    /// The number of teams; 0 is free-for-all.
+    pub fn teams(&self) -> u8 {
+        self.teams
     }
 
     /// These settings with `garbage` as every player's attack and garbage rules (a
@@ -119,6 +147,7 @@ impl RoomSettings {
         RoomSettings::new(kind, max_players, limit)
             .with_garbage(self.garbage)
             .with_series(self.series)
+            .with_teams(self.teams)
     }
 
     /// These settings with `series` as the match's series and stock (a [`SeriesSettings`] is

@@ -65,6 +65,13 @@ impl Match {
         }
     }
 
+    /// This match played in teams (`teams[p]`: player `p`'s team, see [`Router::with_teams`]):
+    /// attacks go only to the other teams, and the match ends when one team is left.
+    pub fn with_teams(mut self, teams: &[u8]) -> Match {
+        self.router = self.router.with_teams(teams);
+        self
+    }
+
     pub fn game(&self, player: usize) -> Option<&Game> {
         self.games.get(player)
     }

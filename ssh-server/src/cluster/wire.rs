@@ -340,6 +340,7 @@ mod tests {
             code: "K7PQ3M".into(),
             options: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::Lines(40)),
             seats: vec![SeatView {
+                team: None,
                 name: "ann".into(),
                 ready: true,
                 host: true,
@@ -462,6 +463,17 @@ mod tests {
                 command(RoomCommand::Settings { settings: league }),
                 r#"{"Room":{"Settings":{"settings":{"kind":"Battle","max_players":2,"limit":"None","series":{"first_to":7,"win_by":1,"stock":2}}}}}"#,
             ),
+            (
+                command(RoomCommand::Settings {
+                    settings: RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None)
+                        .with_teams(2),
+                }),
+                r#"{"Room":{"Settings":{"settings":{"kind":"Battle","max_players":4,"limit":"None","teams":2}}}}"#,
+            ),
+            (
+                command(RoomCommand::Team { seat: 2, team: 1 }),
+                r#"{"Room":{"Team":{"seat":2,"team":1}}}"#,
+            ),
         ];
         for (msg, golden) in msgs {
             let shown = format!("{msg:?}");
@@ -482,6 +494,8 @@ mod tests {
             r#"{"Room":{"AddBot":{"level":300}}}"#,
             r#"{"Room":{"Leave":{}}}"#,
             r#"{"Room":{"RemoveBot":{"seat":-1}}}"#,
+            r#"{"Room":{"Team":{"seat":0,"team":256}}}"#,
+            r#"{"Room":{"Team":{"seat":-1,"team":0}}}"#,
         ] {
             assert_eq!(decode::<ToProxy>("t", bad.as_bytes()), None, "{bad}");
         }

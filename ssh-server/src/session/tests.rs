@@ -410,6 +410,7 @@ async fn a_shutdown_during_a_match_says_the_match_is_abandoned() {
     }
     app.deliver(
         minotty_ui::Response::MatchStart(minotty_protocol::MatchStart {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             mode: minotty_engine::Mode::custom(1, false, None),
             seed: 3,

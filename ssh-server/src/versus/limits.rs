@@ -19,6 +19,11 @@ pub const SETTINGS_BURST: u32 = 5;
 /// ... and per minute after that (beyond, a change is refused with a notice).
 pub const SETTINGS_PER_MINUTE: u32 = 30;
 
+/// Team changes a room takes from one member at once ...
+pub const TEAM_BURST: u32 = 10;
+/// ... and per minute after that (beyond, a change is refused with a notice).
+pub const TEAM_CHANGES_PER_MINUTE: u32 = 60;
+
 /// Wrong room codes allowed before the back-off starts.
 pub const FREE_FAILURES: u32 = 5;
 /// The first back-off; each further wrong code doubles it, up to [`MAX_BACKOFF`].
@@ -38,6 +43,11 @@ pub fn requests(now_ms: u64) -> TokenBucket {
 /// The bucket for one member's settings changes in one room, over the room's milliseconds.
 pub fn settings_changes(now_ms: u64) -> TokenBucket {
     TokenBucket::per_minute(SETTINGS_BURST, SETTINGS_PER_MINUTE, now_ms)
+}
+
+/// The bucket for one member's team changes in one room, over the room's milliseconds.
+pub fn team_changes(now_ms: u64) -> TokenBucket {
+    TokenBucket::per_minute(TEAM_BURST, TEAM_CHANGES_PER_MINUTE, now_ms)
 }
 
 /// Wrong room codes of one session or one address.

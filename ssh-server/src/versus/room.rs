@@ -26,6 +26,7 @@ mod play;
 mod results;
 mod series;
 mod spectators;
+mod teams;
 mod upkeep;
 mod verify;
 
@@ -75,6 +76,7 @@ pub(super) fn spawn(
         bot_tasks: tokio::task::JoinSet::new(),
         opened: Instant::now(),
         settings_budget: HashMap::new(),
+        team_budget: HashMap::new(),
         series: None,
     };
     for (member, rating) in players {
@@ -90,6 +92,7 @@ pub(super) fn spawn(
             targeting: Targeting::default(),
             bot: None,
             away_until: None,
+            team: 0,
         });
     }
     let with_bot = bot.is_some();
@@ -121,6 +124,8 @@ struct Seat {
     bot: Option<BotSeat>,
     /// The member's connection dropped in the lobby: the seat is theirs until then.
     away_until: Option<Instant>,
+    /// The seat's team when the room plays teams (`room/teams.rs`).
+    team: u8,
 }
 
 /// One player of the match in progress (or just ended).
@@ -247,8 +252,11 @@ struct Room {
     /// Each seated member's budget of settings changes (`room/series.rs`; only seated
     /// members have one).
     settings_budget: HashMap<MemberId, minotty_domain::TokenBucket>,
-    /// The series being played: its players (by member) and score (`room/series.rs`).
-    series: Option<(Vec<MemberId>, minotty_engine::versus::Series)>,
+    /// Each seated member's budget of team changes (`room/teams.rs`).
+    team_budget: HashMap<MemberId, minotty_domain::TokenBucket>,
+    /// The series being played: its players (by member), their teams (empty: free-for-all)
+    /// and score, by player or by team (`room/series.rs`).
+    series: Option<(Vec<MemberId>, Vec<u8>, minotty_engine::versus::Series)>,
 }
 
 impl Drop for Room {
@@ -467,7 +475,11 @@ impl Room {
                 name: pl.member.name.clone(),
                 board: pl.board.clone(),
                 progress: pl.progress,
-                alive: live.router.is_alive(p) && !live.over || live.router.place(p) == Some(1),
+                // The winner stays alive at the end (with teams, the winning team's players
+                // still in).
+                alive: live.router.is_alive(p) && !live.over
+                    || live.router.place(p) == Some(1)
+                        && (live.router.is_alive(p) || !live.router.has_teams()),
                 place: live.router.place(p),
                 kos: live.router.kos(p),
                 target: pl.target,

@@ -74,7 +74,11 @@ pub fn draw_place_and_name(
 ) -> Style {
     let mine = res.you == Some(row.seat);
     let style = if mine { theme.title() } else { theme.text() };
-    let place = sfmt!(8; "{:>3}", row.place);
+    // A match of teams: the place and the team's letter (" 1A").
+    let place = match res.teams.get(row.seat) {
+        Some(&t) => sfmt!(8; "{:>2}{}", row.place, minotty_engine::versus::teams::letter(t)),
+        None => sfmt!(8; "{:>3}", row.place),
+    };
     draw::put(buf, table, table.x, y, place.as_str(), style);
     let name = Rect::new(table.x + 4, y, 12, 1).intersection(table);
     draw::put(buf, name, name.x, y, &row.name, style);

@@ -140,6 +140,25 @@ pub const ROWS: &[Row] = &[
         step: |s, d| series_with(s, |x| (x.first_to(), x.win_by(), nudge(x.stock(), d))),
     },
     Row {
+        label: "Teams",
+        show: |s| match s.teams() {
+            0 => "free-for-all".to_owned(),
+            n => format!("{n} teams"),
+        },
+        // Free-for-all, 2, 3, 4 teams (never more than the seats), round again.
+        step: |s, d| {
+            let top = minotty_engine::versus::teams::MAX_TEAMS.min(s.max_players());
+            let next = match (s.teams(), d > 0) {
+                (0, true) => 2,
+                (0, false) => top,
+                (n, true) if n < top => n + 1,
+                (n, false) if n > 2 => n - 1,
+                _ => 0,
+            };
+            s.with_teams(next)
+        },
+    },
+    Row {
         label: "Garbage x",
         show: |s| format!("{} %", g(s).multiplier),
         step: |s, d| garbage_with(s, |x| x.multiplier = nudge_by(x.multiplier, d, 10)),
@@ -341,6 +360,9 @@ pub fn summary(s: &RoomSettings) -> String {
     }
     if series.stock() > 0 {
         out.push_str(&format!(", {} extra lives", series.stock()));
+    }
+    if s.teams() >= 2 {
+        out.push_str(&format!(", {} teams", s.teams()));
     }
     match presets::matching(s) {
         Some(p) => out.push_str(&format!(", {}", p.name)),

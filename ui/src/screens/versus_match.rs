@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, teams};
 use minotty_engine::{Game, GameConfig, Handling, RulesetId, Tuning};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -54,6 +54,35 @@ impl Match {
     pub fn elapsed(&self, now: u64) -> Option<u64> {
         let go = self.started_at + self.start.countdown_ms;
         (now >= go).then(|| now - go)
+    }
+
+    /// The player's team in a match of teams.
+    pub fn own_team(&self) -> Option<u8> {
+        self.start
+            .you
+            .and_then(|y| self.start.teams.get(y))
+            .copied()
+    }
+
+    /// With teams, each board's name marked: a teammate's `+name`, another team's `B name`
+    /// (a spectator sees every team's letter); a free-for-all's as they are.
+    pub fn marked<'a>(&self, shown: Cow<'a, [OpponentView]>) -> Cow<'a, [OpponentView]> {
+        if self.start.teams.is_empty() {
+            return shown;
+        }
+        let mine = self.own_team();
+        let mut list = shown.into_owned();
+        for o in &mut list {
+            let Some(&t) = self.start.teams.get(o.seat) else {
+                continue;
+            };
+            o.name = if Some(t) == mine {
+                format!("+{}", o.name)
+            } else {
+                format!("{} {}", teams::letter(t), o.name)
+            };
+        }
+        Cow::Owned(list)
     }
 
     /// The next pieces every player sees before their first lock: the match's seed deals
@@ -126,7 +155,7 @@ impl Widget for &MatchView<'_> {
             BoardSize::Auto => Scale::MAX,
         };
         let avail = area.height.saturating_sub(2);
-        let others = m.shown();
+        let others = m.marked(m.shown());
         let others = others.as_ref();
         let n = others.len().max(1);
         let (scale, (tier, cols, _)) = match &m.session {
@@ -161,6 +190,11 @@ impl Widget for &MatchView<'_> {
         if m.start.ranked {
             let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
             draw::put(buf, area, x, top, "ranked", theme.dim());
+        }
+        if let Some(t) = m.own_team() {
+            let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
+            let team = sfmt!(16; "team {}", teams::letter(t));
+            draw::put(buf, area, x, top, team.as_str(), theme.accent());
         }
         let boards_y = top + 1;
         let footer_y = top + h - 1;

@@ -2,7 +2,7 @@
 //! change, each player's attack per minute over the match as a chart (where it fits), and
 //! what next (rematch, back to the room, leave).
 
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, teams};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -103,8 +103,18 @@ fn minutes(secs: f64) -> String {
 /// The series' running score in one line: each player's game wins (in seat order) and what
 /// the series needs, or who won it.
 pub fn series_line(res: &MatchResult, score: &minotty_protocol::SeriesScore) -> String {
-    let mut by_seat: Vec<(usize, &str)> =
-        res.rows.iter().map(|r| (r.seat, r.name.as_str())).collect();
+    // With teams the score is by team (`wins[team]`), named by letter.
+    let team_names: Vec<String> = (0..score.wins.len().min(8))
+        .map(|t| format!("Team {}", teams::letter(t as u8)))
+        .collect();
+    let mut by_seat: Vec<(usize, &str)> = if res.teams.is_empty() {
+        res.rows.iter().map(|r| (r.seat, r.name.as_str())).collect()
+    } else {
+        (0..team_names.len())
+            .filter(|&t| res.teams.contains(&(t as u8)))
+            .map(|t| (t, team_names[t].as_str()))
+            .collect()
+    };
     by_seat.sort_unstable();
     let wins: Vec<String> = by_seat
         .iter()
@@ -154,6 +164,9 @@ impl Widget for &ResultsView<'_> {
             .you
             .and_then(|seat| res.rows.iter().find(|row| row.seat == seat));
         let (head, style) = match you {
+            Some(row) if row.place == 1 && !res.teams.is_empty() => {
+                ("Your team wins!", theme.good())
+            }
             Some(row) if row.place == 1 => ("You win!", theme.good()),
             Some(row) => {
                 let _ = row;
@@ -161,8 +174,18 @@ impl Widget for &ResultsView<'_> {
             }
             None => ("Match over", theme.title()),
         };
-        let head = match (you, res.kind) {
-            (Some(row), MatchKind::Race) if row.place != 1 => {
+        // With teams, who won is a team.
+        let winners = res
+            .rows
+            .first()
+            .filter(|r| r.place == 1)
+            .and_then(|r| res.teams.get(r.seat));
+        let head = match (you, res.kind, winners) {
+            (Some(row), _, Some(&t)) if row.place != 1 => {
+                sfmt!(32; "Defeat: team {} wins", teams::letter(t))
+            }
+            (None, _, Some(&t)) => sfmt!(32; "Team {} wins", teams::letter(t)),
+            (Some(row), MatchKind::Race, None) if row.place != 1 => {
                 sfmt!(32; "Place {} of {}", row.place, res.rows.len())
             }
             _ => sfmt!(32; "{}", head),

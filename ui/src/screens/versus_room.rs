@@ -1,6 +1,6 @@
 //! The quick-match queue and a room's lobby.
 
-use minotty_engine::versus::{MatchKind, Targeting};
+use minotty_engine::versus::{MatchKind, Targeting, teams};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -169,6 +169,14 @@ impl Widget for &LobbyView<'_> {
                 theme.accent(),
             );
             let x = draw::put(buf, list, x, y, mark, theme.accent());
+            // A room of teams: the seat's team before the name.
+            let x = match seat.team {
+                Some(t) => {
+                    let tag = sfmt!(8; " [{}]", teams::letter(t));
+                    draw::put(buf, list, x, y, tag.as_str(), theme.accent())
+                }
+                None => x,
+            };
             let name_style = if you { theme.title() } else { theme.text() };
             // The name in its column, up to the "host" column (a wide name is cut, not spilled).
             let column = Rect::new(x + 1, y, (list.x + 27).saturating_sub(x + 1), 1);
@@ -254,10 +262,18 @@ impl Widget for &LobbyView<'_> {
             RoomState::Results => "The last match is over.",
         };
         draw::put_centered(buf, inner, y, state, theme.dim());
-        if room.options.kind() == MatchKind::Battle && room.options.max_players() > 2 {
-            let t = sfmt!(48; "Targeting: {}", self.targeting.name());
-            draw::put_centered(buf, inner, y + 1, t.as_str(), theme.text());
-        }
+        let targets = room.options.kind() == MatchKind::Battle && room.options.max_players() > 2;
+        let t = match (targets, room.options.teams() >= 2 && !room.ranked) {
+            (true, false) => sfmt!(80; "Targeting: {}", self.targeting.name()),
+            (true, true) if room.host => {
+                sfmt!(80; "Targeting: {}   g team   1-8 move a seat", self.targeting.name())
+            }
+            (true, true) => sfmt!(80; "Targeting: {}   g change team", self.targeting.name()),
+            (false, true) if room.host => sfmt!(80; "g team   1-8 move a seat"),
+            (false, true) => sfmt!(80; "g change team"),
+            (false, false) => sfmt!(80; ""),
+        };
+        draw::put_centered(buf, inner, y + 1, t.as_str(), theme.text());
         if !self.message.is_empty() {
             let area = Rect::new(inner.x + 1, y + 2, inner.width.saturating_sub(2), 2);
             draw::wrapped(buf, area, area.y, self.message, theme.accent());

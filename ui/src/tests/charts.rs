@@ -270,6 +270,7 @@ mod versus {
         press(&mut a, Key::Enter, 0);
         a.deliver(
             Response::MatchStart(MatchStart {
+                teams: Vec::new(),
                 kind: MatchKind::Battle,
                 mode: Mode::custom(1, false, None),
                 seed: 3,
@@ -302,6 +303,7 @@ mod versus {
         }
         a.deliver(
             Response::MatchOver(MatchResult {
+                teams: Vec::new(),
                 kind: MatchKind::Battle,
                 rows: vec![result_row(1, "bob", 1), result_row(0, "ada", 2)],
                 you: Some(0),

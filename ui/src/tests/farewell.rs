@@ -20,6 +20,7 @@ fn a_decided_match_is_said_to_stand() {
     let mut a = in_match_pub(4);
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![
                 result_row(0, "ada", 1, (1500.0, 1510.0)),

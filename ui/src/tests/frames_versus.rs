@@ -97,6 +97,7 @@ fn watching_a_rematch() -> App {
     let mut a = online();
     to_versus_menu(&mut a);
     let start = MatchStart {
+        teams: Vec::new(),
         kind: MatchKind::Race,
         mode: Mode::sprint(),
         seed: 7,
@@ -308,6 +309,7 @@ fn a_spectators_opening_queue_is_the_players_own() {
     let mode = Mode::sprint();
     let seed = 7;
     let start = MatchStart {
+        teams: Vec::new(),
         kind: MatchKind::Race,
         mode: mode.clone(),
         seed,

@@ -230,6 +230,7 @@ fn v_on_the_results_watches_the_match_just_played_and_esc_comes_back() {
     a.tick(3000);
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![
                 result_row(0, "ada", 1, (1500.0, 1512.0)),

@@ -44,6 +44,7 @@ mod versus;
 mod versus_out;
 mod versus_screens;
 mod versus_settings;
+mod versus_teams;
 mod wide_names;
 
 use minotty_engine::ModeKind;

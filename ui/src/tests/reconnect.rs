@@ -236,6 +236,7 @@ fn a_lobby_seat_kept_for_a_dropped_player_shows_reconnecting() {
     use minotty_engine::versus::MatchKind;
     use minotty_protocol::{RoomLimit, RoomSettings, RoomState, RoomView, SeatView};
     let seat = |name: &str, connected: bool| SeatView {
+        team: None,
         name: name.into(),
         ready: false,
         host: name == "ada",

@@ -71,6 +71,7 @@ fn text(app: &App, w: u16, h: u16) -> String {
 
 fn seat(name: &str, host: bool, bot: Option<u8>) -> SeatView {
     SeatView {
+        team: None,
         name: name.into(),
         ready: true,
         host,
@@ -146,6 +147,7 @@ fn a_bot_name_with_hostile_characters_is_drawn_clean_in_a_match_and_its_results(
     let bot = format!("Bot {}", hostile("tbp"));
     a.deliver(
         Response::MatchStart(MatchStart {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             mode: Mode::custom(1, false, None),
             seed: 6,
@@ -192,6 +194,7 @@ fn a_bot_name_with_hostile_characters_is_drawn_clean_in_a_match_and_its_results(
     };
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![row(1, &bot, 1), row(0, "ada", 2)],
             you: Some(0),

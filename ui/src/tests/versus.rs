@@ -34,6 +34,7 @@ pub(super) fn versus_menu(a: &mut App) {
 
 pub(super) fn seat(name: &str, ready: bool, host: bool) -> SeatView {
     SeatView {
+        team: None,
         name: name.into(),
         ready,
         host,
@@ -60,6 +61,7 @@ pub(super) fn room(seats: Vec<SeatView>, you: Option<usize>, host: bool) -> Room
 
 pub(super) fn start(mode: Mode, seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {
+        teams: Vec::new(),
         kind: MatchKind::Battle,
         mode,
         seed,
@@ -327,6 +329,7 @@ fn the_lobby_shows_seats_and_r_toggles_ready() {
 
 pub(super) fn bot_seat(level: u8) -> SeatView {
     SeatView {
+        team: None,
         name: format!("Bot level {level}"),
         ready: true,
         host: false,
@@ -727,6 +730,7 @@ fn results_show_numbers_rating_change_and_rematch() {
     let mut a = in_match(2);
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![
                 result_row(0, "ada", 1, (1500.2, 1512.4)),
@@ -784,6 +788,7 @@ fn control_characters_in_names_are_not_drawn() {
     );
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Race,
             rows: vec![result_row(1, "m\u{1b}[2Jax", 1, (1.0, 1.0))],
             you: None,
@@ -931,6 +936,7 @@ fn ascii_graphics_draw_only_ascii_and_no_size_panics() {
     shots.push(text(&a, 60, 24));
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![
                 result_row(1, "bob", 1, (1500.0, 1490.0)),

@@ -135,6 +135,7 @@ fn a_spectator_is_offered_to_keep_watching_or_leave_not_a_rematch() {
     let over = |a: &mut App, at| {
         a.deliver(
             Response::MatchOver(MatchResult {
+                teams: Vec::new(),
                 kind: MatchKind::Battle,
                 rows: vec![
                     result_row(0, "bob", 1, (1500.0, 1510.0)),
@@ -177,6 +178,7 @@ fn a_spectator_is_offered_to_keep_watching_or_leave_not_a_rematch() {
     let mut p = in_a_match_of_three();
     p.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![result_row(0, "ada", 1, (1500.0, 1510.0))],
             you: Some(0),

@@ -13,6 +13,7 @@ use minotty_protocol::{MatchResult, MatchStart, OpponentView, ResultRow, RoomSet
 
 fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
     Response::MatchStart(MatchStart {
+        teams: Vec::new(),
         kind: MatchKind::Race,
         mode: Mode::sprint(),
         seed,
@@ -60,6 +61,7 @@ fn race_over(a: &mut App) {
     cy.forfeited = true;
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Race,
             rows: vec![
                 row(0, "ada", 1, 40, 41_630, 101),
@@ -130,6 +132,7 @@ fn battle_of_four_named(names: [&str; 4]) -> App {
     to_versus_menu(&mut a);
     a.deliver(
         Response::MatchStart(MatchStart {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             mode: Mode::custom(1, false, None),
             seed: 3,
@@ -163,6 +166,7 @@ fn battle_of_four_named(names: [&str; 4]) -> App {
     }
     a.deliver(
         Response::MatchOver(MatchResult {
+            teams: Vec::new(),
             kind: MatchKind::Battle,
             rows: vec![
                 row(1, names[1], 1, 20, 60_000, 90),

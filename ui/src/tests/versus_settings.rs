@@ -118,6 +118,7 @@ fn the_results_show_the_series_score() {
         pieces: 1,
     };
     let result = |wins: Vec<u8>, games, over, winner| MatchResult {
+        teams: Vec::new(),
         kind: MatchKind::Battle,
         rows: vec![row(1, "bob", 1), row(0, "ada", 2)],
         you: Some(1),

@@ -178,6 +178,7 @@ impl Room {
     pub(super) fn seat_driver(&mut self, driver: Box<dyn bot::BotDriver>, guard: BotGuard) {
         let id = self.hub.next_member();
         let (member, seat) = bot::spawn(&mut self.bot_tasks, id, self.link.clone(), driver, guard);
+        let team = self.newcomer_team();
         self.seats.push(Seat {
             member,
             ready: true,
@@ -186,6 +187,7 @@ impl Room {
             targeting: Targeting::default(),
             bot: Some(seat),
             away_until: None,
+            team,
         });
     }
 

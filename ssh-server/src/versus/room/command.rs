@@ -37,6 +37,7 @@ impl Room {
             RoomCommand::RemoveBot { seat } => self.remove_bot(id, seat),
             RoomCommand::SetListed { listed } => self.set_listed(id, listed),
             RoomCommand::Settings { settings } => self.change_settings(id, settings, now),
+            RoomCommand::Team { seat, team } => self.choose_team(id, seat, team, now),
         }
     }
 }

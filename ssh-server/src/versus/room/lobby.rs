@@ -51,6 +51,7 @@ impl Room {
         if self.state == RoomState::Results {
             self.state = RoomState::Lobby;
         }
+        let team = self.newcomer_team();
         self.seats.push(Seat {
             member,
             ready: false,
@@ -59,6 +60,7 @@ impl Room {
             targeting: Targeting::default(),
             bot: None,
             away_until: None,
+            team,
         });
         self.broadcast_view();
     }

@@ -14,6 +14,18 @@ impl Room {
         if self.live.as_ref().is_some_and(|l| l.over) {
             self.store_match();
         }
+        // A room of teams needs players on two teams (a ranked room never plays teams).
+        let Some(teams) = self.match_teams() else {
+            for s in &self.seats {
+                s.member.send(Response::Notice {
+                    message: "Everyone is on one team: put players on two teams at least \
+                              (g changes your team)."
+                        .into(),
+                });
+            }
+            self.broadcast_view();
+            return;
+        };
         if self.ranked && !self.claim_ranked() {
             self.broadcast_view();
             return;
@@ -56,7 +68,7 @@ impl Room {
         self.live = Some(Live {
             kind,
             seed,
-            router: Router::new(kind, &targeting, seed),
+            router: Router::new(kind, &targeting, seed).with_teams(&teams),
             go,
             started_at: unix_now(),
             ended_at: 0,
@@ -94,6 +106,9 @@ impl Room {
             countdown_ms: u64::try_from(live.go.saturating_duration_since(now).as_millis())
                 .unwrap_or(0),
             ranked: self.ranked,
+            teams: (0..live.players.len())
+                .filter_map(|p| live.router.team(p))
+                .collect(),
         }
     }
 

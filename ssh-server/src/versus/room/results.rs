@@ -32,8 +32,13 @@ impl Room {
         let lines = live.lines();
         minotty_engine::versus::over::settle(&mut live.router, &lines);
         let ids: Vec<MemberId> = live.players.iter().map(|p| p.member.id).collect();
-        let game_winner = (0..n).find(|&p| live.router.place(p) == Some(1));
-        let series = self.count_game(ids, game_winner);
+        let teams: Vec<u8> = (0..n).filter_map(|p| live.router.team(p)).collect();
+        // With teams, the series counts the winning team's game.
+        let game_winner = match live.router.has_teams() {
+            true => live.router.winning_team().map(usize::from),
+            false => (0..n).find(|&p| live.router.place(p) == Some(1)),
+        };
+        let series = self.count_game(ids, teams.clone(), game_winner);
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -107,7 +112,10 @@ impl Room {
             })
             .collect();
         rows.sort_by_key(|r| (r.place, r.seat));
-        let winner = rows.first().map(|r| r.name.clone()).unwrap_or_default();
+        let winner = match live.router.winning_team() {
+            Some(t) => format!("team {}", minotty_engine::versus::teams::letter(t)),
+            None => rows.first().map(|r| r.name.clone()).unwrap_or_default(),
+        };
         for p in 0..n {
             let pl = &live.players[p];
             if pl.disconnected
@@ -136,6 +144,7 @@ impl Room {
             you,
             ranked,
             series: series.clone(),
+            teams: teams.clone(),
         };
         for (p, pl) in live.players.iter().enumerate() {
             if !pl.left {

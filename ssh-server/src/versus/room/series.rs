@@ -38,7 +38,11 @@ impl Room {
         if settings == self.options {
             return;
         }
+        let dealt = settings.teams() != self.options.teams();
         self.options = settings;
+        if dealt {
+            self.deal_teams();
+        }
         self.series = None;
         for s in &mut self.seats {
             s.ready = s.bot.is_some();
@@ -63,12 +67,15 @@ impl Room {
             .try_take(ms)
     }
 
-    /// Counts the game just ended (won by `winner`, a seat of `players`) towards the series,
-    /// if the room plays one; returns its score, or `None` for a match of one game. A series
-    /// belongs to its players: other players (someone left or joined) start a new one.
+    /// Counts the game just ended (won by `winner`, a seat of `players`, or with `teams`
+    /// the winning team) towards the series, if the room plays one; returns its score, or
+    /// `None` for a match of one game. A series belongs to its players and their teams:
+    /// other players (someone left or joined) or other teams start a new one. With teams it
+    /// counts each team's wins.
     pub(super) fn count_game(
         &mut self,
         players: Vec<MemberId>,
+        teams: Vec<u8>,
         winner: Option<usize>,
     ) -> Option<SeriesScore> {
         let settings = *self.options.series();
@@ -76,11 +83,17 @@ impl Room {
             self.series = None;
             return None;
         }
-        let fresh = !matches!(&self.series, Some((ids, s)) if *ids == players && !s.is_over());
+        let fresh = !matches!(&self.series,
+            Some((ids, t, s)) if *ids == players && *t == teams && !s.is_over());
         if fresh {
-            self.series = Some((players.clone(), Series::new(players.len())));
+            let sides = if teams.is_empty() {
+                players.len()
+            } else {
+                usize::from(self.options.teams().max(2))
+            };
+            self.series = Some((players.clone(), teams, Series::new(sides)));
         }
-        let (_, series) = self.series.as_mut()?;
+        let (_, _, series) = self.series.as_mut()?;
         series.record(&settings, winner);
         Some(SeriesScore {
             wins: series.wins().to_vec(),

@@ -117,13 +117,15 @@ impl Room {
             seats: self
                 .seats
                 .iter()
-                .map(|s| SeatView {
+                .enumerate()
+                .map(|(i, s)| SeatView {
                     name: s.member.name.clone(),
                     ready: s.ready,
                     host: self.host == Some(s.member.id),
                     connected: s.connected,
                     rating: s.rating.map(|r| r.rating.round() as i32),
                     bot: s.bot.as_ref().map(|b| b.level.unwrap_or(0)),
+                    team: self.shown_team(i),
                 })
                 .collect(),
             spectators: self.spectators.len() as u32,

@@ -2,7 +2,7 @@
 //! lobby, the match and the results. Versus carries out its own; what concerns the App (the
 //! main menu, the quit question) goes back as an [`Outcome`].
 
-use minotty_engine::versus::{MatchKind, Targeting};
+use minotty_engine::versus::{MatchKind, Targeting, teams};
 use minotty_protocol::{RoomCommand, RoomState};
 
 use super::bot_picks;
@@ -285,6 +285,25 @@ impl Versus {
                     '-' => level.saturating_sub(1).max(1),
                     _ => (level + 1).min(bot_picks(room)),
                 };
+            }
+            Some('g') => {
+                let (Some(i), Some(seat)) = (room.you, you) else {
+                    return Outcome::Ignored;
+                };
+                let Some(team) = seat.team.filter(|_| room.state != RoomState::Playing) else {
+                    return Outcome::Ignored;
+                };
+                let team = teams::next_team(team, room.options.teams());
+                self.send(Request::Room(RoomCommand::Team { seat: i, team }), requests);
+            }
+            // The host moves seat N (1-8, top to bottom) to the next team.
+            Some(c @ '1'..='8') if room.host && room.state != RoomState::Playing => {
+                let i = usize::from(c as u8 - b'1');
+                let Some(team) = room.seats.get(i).and_then(|s| s.team) else {
+                    return Outcome::Ignored;
+                };
+                let team = teams::next_team(team, room.options.teams());
+                self.send(Request::Room(RoomCommand::Team { seat: i, team }), requests);
             }
             Some('t') => {
                 let can = you.is_some()
