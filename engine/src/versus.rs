@@ -6,6 +6,7 @@
 //! bookkeeping used both by a server's room task and by [`Match`], a deterministic simulation
 //! of several games in one process (tests, bots, replays of whole matches).
 
+mod game_settings;
 pub mod over;
 pub mod presets;
 mod router;
@@ -16,6 +17,9 @@ mod sim;
 pub use crate::garbage_settings::{
     BackToBack, Blocking, CAP_CEILING, ComboTable, GarbageDraft, GarbageSettings, MAX_ATTACK,
     MULTIPLIER_CEILING, SURGE_FROM, SpinBonus, multiplier_combo, surge,
+};
+pub use game_settings::{
+    BADGE_PERCENT, GameDraft, GameSettings, MAX_BADGES, badge_attack, entry_text, handling_text,
 };
 pub use router::{MatchKind, PlayerView, Router, Targeting};
 pub use series::{Series, SeriesSettings};

@@ -5,6 +5,7 @@
 use std::ops::RangeInclusive;
 
 use super::MatchKind;
+use super::game_settings::GameSettings;
 use super::series::SeriesSettings;
 use crate::garbage_settings::GarbageSettings;
 use crate::{Mode, Stat};
@@ -50,6 +51,13 @@ pub struct RoomSettings {
         serde(default, skip_serializing_if = "SeriesSettings::is_default")
     )]
     series: SeriesSettings,
+    /// Every player's ruleset, gravity, entry, preview, handling and KO badges (left out of
+    /// the serde form at the defaults, which older instances' forms read as).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "GameSettings::is_default")
+    )]
+    game: GameSettings,
 }
 
 /// The settings as they arrive, before [`RoomSettings::new`] clamps them.
@@ -64,6 +72,9 @@ struct Unchecked {
     garbage: GarbageSettings,
     #[serde(default)]
     series: SeriesSettings,
+    /// Clamped by its own serde read.
+    #[serde(default)]
+    game: GameSettings,
 }
 
 #[cfg(feature = "serde")]
@@ -72,6 +83,7 @@ impl From<Unchecked> for RoomSettings {
         RoomSettings::new(u.kind, u.max_players, u.limit)
             .with_garbage(u.garbage)
             .with_series(u.series)
+            .with_game(u.game)
     }
 }
 
@@ -99,7 +111,19 @@ impl RoomSettings {
             limit,
             garbage: GarbageSettings::default(),
             series: SeriesSettings::default(),
+            game: GameSettings::default(),
         }
+    }
+
+    /// These settings with `game` as every player's game rules (a [`GameSettings`] is within
+    /// its bounds by construction).
+    pub fn with_game(self, game: GameSettings) -> RoomSettings {
+        RoomSettings { game, ..self }
+    }
+
+    /// Every player's ruleset, gravity, entry, preview, handling and KO badges.
+    pub fn game(&self) -> &GameSettings {
+        &self.game
     }
 
     /// These settings with `garbage` as every player's attack and garbage rules (a
@@ -119,6 +143,7 @@ impl RoomSettings {
         RoomSettings::new(kind, max_players, limit)
             .with_garbage(self.garbage)
             .with_series(self.series)
+            .with_game(self.game)
     }
 
     /// These settings with `series` as the match's series and stock (a [`SeriesSettings`] is
@@ -157,7 +182,9 @@ impl RoomSettings {
 
     /// The mode every player's engine runs: races are 40 lines; battles are endless or end at
     /// a lines goal (a time limit is kept by the room); a battle's under the room's
-    /// garbage settings.
+    /// garbage settings. Both start at the room's level; a battle's rises with the lines if
+    /// the room says so (a race's never does, as 40 lines'). The room's stock is every
+    /// game's extra lives ([`Mode::lives`]).
     pub fn mode(&self) -> Mode {
         let mut mode = match (self.kind, self.limit) {
             (MatchKind::Race, _) => Mode::sprint(),
@@ -169,6 +196,11 @@ impl RoomSettings {
         // A race sends no attack: its games are plain 40 lines.
         if self.kind == MatchKind::Battle {
             mode.garbage = self.garbage;
+        }
+        mode.start_level = self.game.start_level();
+        mode.lives = self.series.stock();
+        if self.kind == MatchKind::Battle {
+            mode.level_increase = self.game.level_increase();
         }
         mode
     }
