@@ -170,6 +170,7 @@ impl Versus {
         let session = start.you.map(|_| {
             GameSession::new_versus(
                 start.mode.clone(),
+                &start.game,
                 start.seed,
                 ctx.settings,
                 !ctx.releases,
