@@ -28,6 +28,7 @@ mod paused_room;
 mod series;
 mod shares;
 mod spooled;
+mod stock;
 mod watching;
 
 struct Client {
