@@ -167,3 +167,46 @@ fn a_match_runs_the_rooms_game_settings() {
     let s = screen(&a);
     assert!(s.contains("LIVES"), "{s}");
 }
+
+/// The results show the settings the match was played under that differ from the defaults;
+/// a room of default settings shows no such line.
+#[test]
+fn the_results_show_the_settings_that_differ() {
+    for (stock, want) in [(2u8, true), (0, false)] {
+        let mut a = online();
+        press(&mut a, Key::Down, 0);
+        press(&mut a, Key::Enter, 0);
+        let seats = vec![seat("ada", false, true), seat("bob", false, false)];
+        let mut view = room(seats, Some(1), false);
+        view.options = view.options.with_series(SeriesSettings::new(1, 1, stock));
+        a.deliver(Response::Room(view), 0);
+        let row = |seat: usize, name: &str, place: u8| minotty_protocol::ResultRow {
+            seat,
+            name: name.into(),
+            place,
+            kos: 0,
+            attack_per_minute: 0.0,
+            pieces_per_second: 0.0,
+            lines: 0,
+            attack_sent: 0,
+            garbage_received: 0,
+            forfeited: false,
+            rating: None,
+            time_ms: 1000,
+            pieces: 1,
+        };
+        a.deliver(
+            Response::MatchOver(minotty_protocol::MatchResult {
+                kind: MatchKind::Battle,
+                rows: vec![row(1, "bob", 1), row(0, "ada", 2)],
+                you: Some(1),
+                ranked: false,
+                series: None,
+            }),
+            0,
+        );
+        let s = screen(&a);
+        assert!(s.contains("You win!"), "{s}");
+        assert_eq!(s.contains("Stock 2 extra lives"), want, "{s}");
+    }
+}
