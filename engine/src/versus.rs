@@ -7,6 +7,7 @@
 //! of several games in one process (tests, bots, replays of whole matches).
 
 mod describe;
+pub use describe::stock_text;
 mod game_settings;
 pub mod over;
 pub mod presets;

@@ -4,6 +4,15 @@
 use super::series::SeriesSettings;
 use super::settings::{RoomLimit, RoomSettings};
 
+/// A stock in words: "no extra lives", "1 extra life", "3 extra lives".
+pub fn stock_text(stock: u8) -> String {
+    match stock {
+        0 => "no extra lives".to_owned(),
+        1 => "1 extra life".to_owned(),
+        n => format!("{n} extra lives"),
+    }
+}
+
 impl RoomSettings {
     /// The limit, the series and stock, the game settings and the garbage settings that
     /// differ from a room's defaults (the kind and the seats are the match's own facts, shown
@@ -24,7 +33,7 @@ impl RoomSettings {
             rows.push(("Win by", series.win_by().to_string()));
         }
         if series.stock() != plain.stock() {
-            rows.push(("Stock", format!("{} extra lives", series.stock())));
+            rows.push(("Stock", stock_text(series.stock())));
         }
         rows.extend(self.game().describe_changed());
         rows.extend(self.garbage().describe_changed());
@@ -87,7 +96,7 @@ mod tests {
         );
         assert_eq!(
             s.changed_line(200),
-            "Limit 1:30, First to 3, Win by 2, Stock 1 extra lives, Ruleset tetrs, Messiness 30%"
+            "Limit 1:30, First to 3, Win by 2, Stock 1 extra life, Ruleset tetrs, Messiness 30%"
         );
         let short = s.changed_line(40);
         assert!(short.len() <= 40 && short.ends_with(", ..."), "{short}");

@@ -5,6 +5,7 @@ use minotty_engine::versus::presets::{self, PRESETS};
 use minotty_engine::versus::{
     BADGE_PERCENT, BackToBack, Blocking, ComboTable, GameDraft, GameSettings, GarbageDraft,
     GarbageSettings, MatchKind, RoomLimit, RoomSettings, SeriesSettings, SpinBonus, entry_text,
+    stock_text,
 };
 use minotty_engine::{Handling, Ruleset, RulesetId};
 use ratatui::buffer::Buffer;
@@ -167,10 +168,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         label: "Stock",
-        show: |s| match s.series().stock() {
-            0 => "no extra lives".to_owned(),
-            n => format!("{n} extra lives"),
-        },
+        show: |s| stock_text(s.series().stock()),
         step: |s, d| series_with(s, |x| (x.first_to(), x.win_by(), nudge(x.stock(), d))),
     },
     Row {
@@ -465,7 +463,7 @@ pub fn summary(s: &RoomSettings) -> String {
         out.push_str("One game");
     }
     if series.stock() > 0 {
-        out.push_str(&format!(", {} extra lives", series.stock()));
+        out.push_str(&format!(", {}", stock_text(series.stock())));
     }
     match presets::matching(s) {
         Some(p) => out.push_str(&format!(", {}", p.name)),
