@@ -39,6 +39,7 @@ pub mod rng;
 pub mod ruleset;
 pub mod scoring;
 pub mod snapshot;
+mod stock;
 pub mod versus;
 
 pub use board::{Board, Cell};

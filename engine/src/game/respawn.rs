@@ -1,5 +1,6 @@
 //! Stock: a top-out with an extra life left ([`crate::Mode::lives`], a versus room's stock)
-//! is a fresh board instead of the end, by the rule of [`crate::versus::series::top_out`].
+//! is a fresh board instead of the end, by the rule of [`crate::versus::series::top_out`]
+//! (`stock.rs`).
 //! What carries over: the lines, attack, score and every other number, the hold and the piece
 //! sequence (the same generator goes on); what does not: the stack, the garbage waiting, the
 //! combo and back-to-back chains. The next piece comes [`RESPAWN_DELAY`] later, as after a
@@ -9,8 +10,7 @@ use super::{Game, Ground, Phase};
 use crate::board::Board;
 use crate::event::{EndReason, EventKind};
 use crate::garbage::GarbageQueue;
-use crate::versus::SeriesSettings;
-use crate::versus::series::{TopOut, top_out};
+use crate::stock::{TopOut, top_out_with};
 
 /// Game time between a respawn and the next piece, in ms.
 pub const RESPAWN_DELAY: u32 = 1000;
@@ -25,8 +25,8 @@ impl Game {
         {
             return false;
         }
-        let stock = SeriesSettings::new(1, 1, self.config.mode.lives);
-        let TopOut::Respawn { left } = top_out(&stock, self.lives_used) else {
+        // A replay's lives are at most a room's stock (5): its codec refuses more.
+        let TopOut::Respawn { left } = top_out_with(self.config.mode.lives, self.lives_used) else {
             return false;
         };
         self.lives_used = self.lives_used.saturating_add(1);

@@ -112,8 +112,9 @@ impl GameSettings {
     pub const START_LEVEL: RangeInclusive<u8> = 0..=20;
     /// The entry delay, in ms.
     pub const ENTRY_MS: RangeInclusive<u16> = 0..=1000;
-    /// The preview everyone sees (the engine's [`crate::MAX_PREVIEW`] at most).
-    pub const PREVIEW: RangeInclusive<u8> = 0..=crate::game::MAX_PREVIEW as u8;
+    /// The preview everyone sees (the engine's `game::MAX_PREVIEW` at most: a test holds
+    /// them equal).
+    pub const PREVIEW: RangeInclusive<u8> = 0..=6;
     /// A fixed handling's DAS and ARR, in ms.
     pub const DAS: RangeInclusive<u32> = 0..=500;
     pub const ARR: RangeInclusive<u32> = 0..=200;
@@ -265,3 +266,12 @@ pub fn badge_attack(lines: u8, badges: u32, players: usize) -> u8 {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+#[test]
+fn the_preview_bound_is_the_engines() {
+    assert_eq!(
+        usize::from(*GameSettings::PREVIEW.end()),
+        crate::game::MAX_PREVIEW
+    );
+}
