@@ -176,3 +176,27 @@ fn the_game_settings_reach_the_mode() {
     let room = RoomSettings::new(Battle, 2, NoLimit);
     assert_eq!(room.with_game(GameSettings::default()).mode(), room.mode());
 }
+
+/// An older instance's settings (no `game`) read as today's game rules; a peer's wild game
+/// settings are clamped; at the defaults the form leaves `game` out (today's bytes).
+#[test]
+fn the_game_settings_read_old_forms_and_are_clamped() {
+    let old: RoomSettings =
+        serde_json::from_str(r#"{"kind":"Battle","max_players":2,"limit":"None"}"#).unwrap();
+    assert!(old.game().is_default());
+    assert!(!serde_json::to_string(&old).unwrap().contains("game"));
+    let wild: RoomSettings = serde_json::from_str(
+        r#"{"kind":"Battle","max_players":2,"limit":"None",
+        "game":{"start_level":200,"preview":99,"entry_ms":9999,"ruleset":"TuiTetris"}}"#,
+    )
+    .unwrap();
+    let g = wild.game().values();
+    assert_eq!(
+        (g.start_level, g.preview, g.entry_ms),
+        (20, Some(6), Some(1000))
+    );
+    assert_eq!(g.ruleset, crate::RulesetId::TuiTetris);
+    assert!(g.level_increase, "a missing field reads as the default");
+    let bad = r#"{"kind":"Battle","max_players":2,"limit":"None","game":{"ruleset":"nope"}}"#;
+    assert!(serde_json::from_str::<RoomSettings>(bad).is_err());
+}
