@@ -164,6 +164,9 @@ fn a_match_runs_the_rooms_game_settings() {
     );
     assert_eq!(config.handling, fixed);
     assert_eq!(config.mode.lives, 2);
+    // Its replay is of the room's rules, as the match recorder holds every seat's.
+    let rules = minotty_domain::MatchRules::of(&room_settings);
+    assert_eq!(rules.breach(&g.replay()), None);
     let s = screen(&a);
     assert!(s.contains("LIVES"), "{s}");
 }

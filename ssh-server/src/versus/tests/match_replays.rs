@@ -72,7 +72,7 @@ async fn every_seat_is_stored_with_its_replay_judged() {
 }
 
 /// A match stores the room's settings it was played under, and its viewer gets them back
-/// (clamped, as every serde read of them is).
+/// (clamped, as every serde read of them is); a seat's replay of other rules is unverified.
 #[tokio::test]
 async fn a_match_stores_its_settings_for_the_viewer() {
     use minotty_engine::RulesetId;

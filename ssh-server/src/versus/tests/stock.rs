@@ -2,9 +2,10 @@
 //! through `MatchStart` (its mode's `lives`); a top-out with a life left is a fresh board in
 //! the player's own engine, so it reports no end and the room keeps them in, others see the
 //! lives left, the last top-out is the end, and the one replay spanning every life verifies as
-//! the stored seat's does. KO badges: an attack sent after a knock-out arrives raised.
+//! the recorder judges a seat (under the room's rules). KO badges: an attack sent after a knock-out arrives raised.
 
-use minotty_domain::seat_judge::{SeatCheck, SeatClaims, judge_replay};
+use minotty_domain::seat_judge::{SeatCheck, SeatClaims};
+use minotty_domain::seat_rules::{MatchRules, judge_seat_under};
 use minotty_engine::versus::{GameDraft, GameSettings, SeriesSettings};
 use minotty_engine::{Button, Game, GameConfig, Input};
 use minotty_protocol::{EventDigest, end_reports, progress_of};
@@ -92,7 +93,11 @@ async fn a_player_with_a_life_left_plays_on_and_one_replay_spans_every_life() {
         routed_attack: 0,
     };
     assert_eq!(replay.mode.lives, 2);
-    assert_eq!(judge_replay(&replay, claims), SeatCheck::Verified);
+    let rules = MatchRules::of(&options);
+    assert_eq!(
+        judge_seat_under(Some(&replay.to_bytes()), claims, &rules),
+        SeatCheck::Verified
+    );
 }
 
 /// (badges on) -> the lines cid receives of ann's 4 after she knocked bob out.
