@@ -24,6 +24,7 @@ pub mod player_name;
 pub mod ranking;
 pub mod room_code;
 pub mod seat_judge;
+pub mod seat_rules;
 pub mod snapshots;
 pub mod text;
 
@@ -42,4 +43,5 @@ pub use player_name::{NameError, PlayerName};
 pub use ranking::{Unranked, achieved, bucket_floor, eligible, rank_key};
 pub use room_code::RoomCode;
 pub use seat_judge::{SeatCheck, SeatClaims, judge_replay, judge_seat};
+pub use seat_rules::{MatchRules, judge_seat_under};
 pub use snapshots::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, snapshot_label};

@@ -143,6 +143,11 @@ pub enum EventKind {
         reason: EndReason,
         won: bool,
     },
+    /// A top-out with a life left (a versus room's stock): the board and the garbage waiting
+    /// are gone, the next piece comes after [`crate::game::RESPAWN_DELAY`]; `left` lives remain.
+    Respawn {
+        left: u8,
+    },
 }
 
 /// The running totals of a game.

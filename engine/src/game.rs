@@ -13,6 +13,7 @@ mod early;
 mod lock;
 mod lockdown;
 mod position;
+mod respawn;
 mod setup;
 mod snapshot;
 
@@ -38,6 +39,7 @@ pub const SPAWN_X: i8 = 3;
 pub const SPAWN_Y: i8 = BUFFER_HEIGHT as i8;
 /// The most pieces a front end may show in the preview.
 pub const MAX_PREVIEW: usize = 6;
+pub use respawn::RESPAWN_DELAY;
 
 /// Everything that fixes a game besides its seed and inputs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -146,6 +148,8 @@ pub struct Game {
     paused: bool,
     /// An [`Input::Bot`] was applied.
     bot: bool,
+    /// Extra lives spent ([`Mode::lives`]).
+    lives_used: u8,
     /// [`Game::next_deadline`] as of the end of the last [`Game::advance_to`], while nothing
     /// has changed the state since (`None`: not known).
     due: Option<Option<Time>>,
@@ -338,6 +342,9 @@ impl Game {
     }
 
     pub(crate) fn end(&mut self, reason: EndReason, won: bool) {
+        if self.respawned(reason) {
+            return;
+        }
         self.phase = Phase::Over { reason, won };
         self.active = None;
         self.shift = None;
@@ -419,6 +426,11 @@ impl Game {
 
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// Extra lives left ([`Mode::lives`] less those spent).
+    pub fn lives_left(&self) -> u8 {
+        self.config.mode.lives.saturating_sub(self.lives_used)
     }
 
     pub fn is_over(&self) -> bool {

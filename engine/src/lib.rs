@@ -39,12 +39,14 @@ pub mod rng;
 pub mod ruleset;
 pub mod scoring;
 pub mod snapshot;
+mod stock;
 pub mod versus;
 
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
 pub use game::{
-    Active, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase, Position, SCROLL_INTERVAL, WALL_X,
+    Active, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase, Position, RESPAWN_DELAY,
+    SCROLL_INTERVAL, WALL_X,
 };
 pub use generator::{Generator, PieceSource};
 pub use input::{Button, Input, MAX_INPUTS};

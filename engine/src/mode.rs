@@ -105,6 +105,16 @@ pub struct Mode {
         serde(default, skip_serializing_if = "GarbageSettings::is_default")
     )]
     pub garbage: GarbageSettings,
+    /// Extra lives (a versus room's stock, 0 everywhere else): a top-out with one left is a
+    /// fresh board, not the end (`game/respawn.rs`). Left out of the serde form at 0; a
+    /// replay's binary form holds it only when it is not (format 5).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub lives: u8,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 impl Mode {
@@ -118,6 +128,7 @@ impl Mode {
             start_board: StartBoard::Empty,
             end_on_no_clear: false,
             garbage: GarbageSettings::default(),
+            lives: 0,
         }
     }
 

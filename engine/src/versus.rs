@@ -6,6 +6,9 @@
 //! bookkeeping used both by a server's room task and by [`Match`], a deterministic simulation
 //! of several games in one process (tests, bots, replays of whole matches).
 
+mod describe;
+pub use describe::stock_text;
+mod game_settings;
 pub mod over;
 pub mod presets;
 mod router;
@@ -17,6 +20,9 @@ pub mod teams;
 pub use crate::garbage_settings::{
     BackToBack, Blocking, CAP_CEILING, ComboTable, GarbageDraft, GarbageSettings, MAX_ATTACK,
     MULTIPLIER_CEILING, SURGE_FROM, SpinBonus, multiplier_combo, surge,
+};
+pub use game_settings::{
+    BADGE_PERCENT, GameDraft, GameSettings, MAX_BADGES, badge_attack, entry_text, handling_text,
 };
 pub use router::{MatchKind, PlayerView, Router, Targeting};
 pub use series::{Series, SeriesSettings};

@@ -2,7 +2,7 @@
 //! each verified by the server (as solo games are) or shown as missing or unverified.
 
 use minotty_engine::Replay;
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, RoomSettings};
 
 /// Seats of a match at most (a room's largest size): a match replay holds at most this many
 /// games, each of at most `MAX_INPUTS` inputs.
@@ -49,4 +49,6 @@ pub struct MatchReplay {
     pub ended_at: i64,
     /// In seat order, at most [`MAX_MATCH_SEATS`].
     pub seats: Vec<MatchSeat>,
+    /// The room's settings the match was played under (`None`: stored before they were).
+    pub settings: Option<RoomSettings>,
 }

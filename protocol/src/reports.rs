@@ -46,6 +46,14 @@ pub struct Progress {
     /// The next pieces, soonest first (the same coding; 0: none).
     #[cfg_attr(feature = "serde", serde(default))]
     pub next: [u8; NEXT_SHOWN],
+    /// Extra lives left (a room's stock; left out at 0, and older instances do not send it).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub lives: u8,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 /// The next pieces a player's [`Progress`] tells (what spectators see of the queue).
@@ -137,7 +145,8 @@ impl EventDigest {
                 }
                 EventKind::Lock { .. }
                 | EventKind::LineClear(_)
-                | EventKind::GarbageRisen { .. } => {
+                | EventKind::GarbageRisen { .. }
+                | EventKind::Respawn { .. } => {
                     d.board = true;
                     d.progress = true;
                 }
@@ -217,5 +226,6 @@ pub fn progress_of(game: &Game) -> Progress {
         pending_garbage: ready + waiting,
         hold: game.hold_piece().map_or(0, |p| p as u8 + 1),
         next,
+        lives: game.lives_left(),
     }
 }

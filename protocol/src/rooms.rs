@@ -2,7 +2,7 @@
 //! start, the other players' boards and the results. Also the cluster's wire form (serde).
 
 use minotty_engine::Mode;
-use minotty_engine::versus::{MatchKind, RoomSettings, Targeting};
+use minotty_engine::versus::{GameSettings, MatchKind, RoomSettings, Targeting};
 
 #[cfg(doc)]
 use super::Request;
@@ -138,6 +138,14 @@ pub struct MatchStart {
         serde(default, skip_serializing_if = "Vec::is_empty")
     )]
     pub teams: Vec<u8>,
+    /// The rules every player's engine runs besides the mode: the ruleset, the tuning (entry
+    /// delay), a fixed handling and preview, KO badges (left out at the defaults; an older
+    /// instance's start reads as them, a game as it always was).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "GameSettings::is_default")
+    )]
+    pub game: GameSettings,
 }
 
 /// One opponent's (or, for spectators, every player's) live state.

@@ -17,6 +17,7 @@ fn start(garbage: GarbageSettings) -> MatchStart {
         you: Some(1),
         countdown_ms: 3000,
         ranked: false,
+        game: Default::default(),
     }
 }
 

@@ -36,6 +36,7 @@ fn progress() -> Progress {
         pending_garbage: 2,
         hold: 3,
         next: [1, 2, 3, 4, 5],
+        lives: 0,
     }
 }
 
@@ -201,6 +202,7 @@ fn a_match_from_start_to_results() {
             you: None,
             countdown_ms: 3000,
             ranked: true,
+            game: Default::default(),
         },
         r#"{"kind":"Battle","mode":{"kind":"Custom","start_level":0,"level_increase":true,"gravity":"Levels","limits":[],"start_board":"Empty","end_on_no_clear":false},"seed":99,"players":["ada","bob"],"you":null,"countdown_ms":3000,"ranked":true}"#,
     );

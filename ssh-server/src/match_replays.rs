@@ -13,7 +13,7 @@
 
 use minotty_domain::{PlayerId, SeatCheck, SeatClaims, judge_replay};
 use minotty_engine::Replay;
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, RoomSettings};
 use minotty_protocol::{MAX_MATCH_SEATS, MatchRef, MatchReplay, MatchSeat, SeatFilm};
 use minotty_store::{MatchId, MatchPlayer, Store, StoreError};
 
@@ -56,6 +56,11 @@ pub async fn load(
     let mut players = store.match_players(id).await?;
     players.truncate(MAX_MATCH_SEATS);
     let (seed, kind) = (record.seed, record.kind);
+    // Clamped by their serde read, as a peer's are; unreadable ones are shown as unknown.
+    let settings = record
+        .settings
+        .as_deref()
+        .and_then(|json| serde_json::from_str::<RoomSettings>(json).ok());
     let seats = tokio::task::spawn_blocking(move || {
         players
             .into_iter()
@@ -73,6 +78,7 @@ pub async fn load(
         ranked: record.ranked,
         ended_at: record.ended_at,
         seats,
+        settings,
     })
 }
 

@@ -99,6 +99,7 @@ async fn the_profile_lists_the_players_versus_matches(pool: AnyPool) {
             started_at: t - 60_000,
             ended_at: t,
             players: vec![won, lost],
+            settings: None,
         })
         .await
         .expect("stored");
@@ -115,6 +116,7 @@ async fn the_profile_lists_the_players_versus_matches(pool: AnyPool) {
                 seat(1, None, "guest7", 3),
                 seat(2, Some(ada), "Ada", 2),
             ],
+            settings: None,
         })
         .await
         .expect("stored");

@@ -20,6 +20,8 @@ pub struct StoredMatch {
     pub ended_at: UnixMs,
     /// The accounts that had a seat (guests and bots have none), in seat order.
     pub players: Vec<PlayerId>,
+    /// The room's settings as JSON, as the room stored them (`None` before migration 0017).
+    pub settings: Option<String>,
 }
 
 pub(crate) fn kind_of(kind: &str) -> Result<MatchKind, StoreError> {
@@ -34,8 +36,8 @@ impl Store {
     /// The record of match `id`, if there is one.
     pub async fn match_record(&self, id: MatchId) -> Result<Option<StoredMatch>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT kind, CAST(ranked AS BIGINT) AS ranked, room, seed, started_at, ended_at \
-             FROM matches WHERE id = $1",
+            "SELECT kind, CAST(ranked AS BIGINT) AS ranked, room, seed, started_at, ended_at, \
+             settings FROM matches WHERE id = $1",
         )
         .bind(id.0)
         .fetch_optional(&self.reader)
@@ -59,6 +61,7 @@ impl Store {
             started_at: int(&row, "started_at")?,
             ended_at: int(&row, "ended_at")?,
             players: players.into_iter().flatten().map(PlayerId).collect(),
+            settings: row.try_get("settings")?,
         }))
     }
 

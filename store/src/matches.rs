@@ -27,7 +27,14 @@ pub struct NewMatch {
     pub started_at: UnixMs,
     pub ended_at: UnixMs,
     pub players: Vec<MatchPlayer>,
+    /// The room's settings as JSON (`RoomSettings`' serde form), at most [`MAX_SETTINGS`]
+    /// bytes (longer is stored as none); `None` from a room or a spool of an older version.
+    #[serde(default)]
+    pub settings: Option<String>,
 }
+
+/// The longest settings JSON a match stores (a room's whole settings are a few hundred bytes).
+pub const MAX_SETTINGS: usize = 4096;
 
 /// One seat of a match.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -121,8 +128,8 @@ impl Store {
             ratings.push(rating);
         }
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO matches (kind, ranked, room, seed, started_at, ended_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            "INSERT INTO matches (kind, ranked, room, seed, started_at, ended_at, settings) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
         .bind(kind_db(m.kind))
         .bind(i64::from(m.ranked))
@@ -130,6 +137,7 @@ impl Store {
         .bind(i64::from(m.seed))
         .bind(m.started_at)
         .bind(m.ended_at)
+        .bind(m.settings.as_deref().filter(|s| s.len() <= MAX_SETTINGS))
         .fetch_one(&mut *tx)
         .await?;
         for (p, rating) in m.players.iter().zip(ratings) {

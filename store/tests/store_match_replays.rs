@@ -79,6 +79,7 @@ async fn a_match_of_eight_keeps_every_replay_and_its_check(pool: AnyPool) {
         started_at: NOW - 60_000,
         ended_at: NOW,
         players: players.clone(),
+        settings: None,
     };
     let id = store.record_match(&m).await.expect("stored");
     let stored = store.match_players(id).await.expect("read");
@@ -99,6 +100,7 @@ async fn a_match_of_eight_keeps_every_replay_and_its_check(pool: AnyPool) {
             started_at: NOW - 60_000,
             ended_at: NOW,
             players: vec![ann.id],
+            settings: None,
         })
     );
     assert_eq!(

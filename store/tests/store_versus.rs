@@ -70,6 +70,7 @@ fn ranked(at: UnixMs, winner: (PlayerId, f64), loser: (PlayerId, f64)) -> NewMat
         started_at: at - 60_000,
         ended_at: at,
         players: vec![w, l],
+        settings: None,
     }
 }
 
@@ -97,6 +98,7 @@ async fn a_match_is_stored_with_players_and_replays(pool: AnyPool) {
         started_at: NOW - 1000,
         ended_at: NOW,
         players: vec![a.clone(), guest.clone()],
+        settings: None,
     };
     let id = store.record_match(&m).await.expect("stored");
     let stored = store.match_players(id).await.expect("read");
@@ -126,6 +128,7 @@ async fn a_match_against_a_bot_is_stored_with_the_bot_marked(pool: AnyPool) {
         started_at: NOW - 1000,
         ended_at: NOW,
         players: vec![a.clone(), bot.clone()],
+        settings: None,
     };
     let id = store.record_match(&m).await.expect("stored");
     let stored = store.match_players(id).await.expect("read");

@@ -19,6 +19,11 @@ const FORMAT_HANDLING: u8 = 3;
 /// Format 4 (written only for a mode whose garbage settings are not the defaults, a versus
 /// match game's): format 3 with the garbage settings after the mode (`codec/garbage.rs`).
 const FORMAT_GARBAGE: u8 = 4;
+/// Format 5 (written only for a mode with extra lives, a versus room's stock): format 4 with
+/// the lives after the garbage settings.
+const FORMAT_LIVES: u8 = 5;
+/// The most lives a replay may hold (a room's stock is at most 5).
+const MAX_LIVES: u64 = 5;
 /// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
 const PAUSE: u8 = 80;
 /// The code of [`Input::Bot`] (added to format 1 after the pause; older replays never hold it).
@@ -33,10 +38,12 @@ impl Replay {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Vec::with_capacity(32 + self.inputs.len() * 3);
         w.extend_from_slice(MAGIC);
-        let garbage = !self.mode.garbage.is_default();
+        let lives = self.mode.lives > 0;
+        let garbage = lives || !self.mode.garbage.is_default();
         let extras = garbage || self.handling.has_extras();
         let tuned = extras || !self.tuning.is_default();
         w.push(match (extras, tuned) {
+            _ if lives => FORMAT_LIVES,
             _ if garbage => FORMAT_GARBAGE,
             (true, _) => FORMAT_HANDLING,
             (false, true) => FORMAT_TUNED,
@@ -58,6 +65,9 @@ impl Replay {
         write_mode(&mut w, &self.mode);
         if garbage {
             write_garbage(&mut w, &self.mode.garbage);
+        }
+        if lives {
+            put(&mut w, u64::from(self.mode.lives));
         }
         put(&mut w, self.end);
         put(&mut w, self.inputs.len() as u64);
@@ -91,7 +101,7 @@ impl Replay {
         let format = r.byte()?;
         if !matches!(
             format,
-            FORMAT | FORMAT_TUNED | FORMAT_HANDLING | FORMAT_GARBAGE
+            FORMAT | FORMAT_TUNED | FORMAT_HANDLING | FORMAT_GARBAGE | FORMAT_LIVES
         ) {
             return Err(ReplayError::Malformed("unknown replay format"));
         }
@@ -116,8 +126,15 @@ impl Replay {
             Tuning::default()
         };
         let mut mode = read_mode(&mut r)?;
-        if format == FORMAT_GARBAGE {
+        if format >= FORMAT_GARBAGE {
             mode.garbage = read_garbage(&mut r)?;
+        }
+        if format == FORMAT_LIVES {
+            let lives = r.var()?;
+            if lives > MAX_LIVES {
+                return Err(ReplayError::Malformed("lives"));
+            }
+            mode.lives = lives as u8;
         }
         let end = r.var()?;
         let count = r.var()?;
@@ -268,6 +285,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
     let end_on_no_clear = r.flag()?;
     Ok(Mode {
         garbage: GarbageSettings::default(),
+        lives: 0,
         kind,
         start_level,
         level_increase,

@@ -61,6 +61,7 @@ impl Game {
             inputs: Vec::with_capacity(256),
             paused: false,
             bot: false,
+            lives_used: 0,
             due: None,
             config: GameConfig {
                 handling: config.handling.clamped(),
@@ -109,6 +110,7 @@ impl Game {
             inputs: Vec::new(),
             paused: self.paused,
             bot: self.bot,
+            lives_used: self.lives_used,
             due: self.due,
         }
     }

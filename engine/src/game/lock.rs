@@ -74,7 +74,8 @@ impl Game {
             return;
         }
         self.rise_garbage();
-        if self.is_over() {
+        // Over, or a life spent under the garbage (its delay runs: `respawn.rs`).
+        if self.is_over() || matches!(self.phase, Phase::Clearing { .. }) {
             return;
         }
         self.check_limits();

@@ -2,8 +2,8 @@
 //! sets every setting it names; the others keep their defaults.
 
 use super::{
-    BackToBack, Blocking, GarbageDraft, GarbageSettings, MatchKind, RoomLimit, RoomSettings,
-    SeriesSettings, SpinBonus,
+    BackToBack, Blocking, GameDraft, GameSettings, GarbageDraft, GarbageSettings, MatchKind,
+    RoomLimit, RoomSettings, SeriesSettings, SpinBonus,
 };
 
 /// A named set of room settings.
@@ -20,6 +20,8 @@ pub struct Preset {
     pub stock: u8,
     /// Every player's attack and garbage rules.
     pub garbage: GarbageDraft,
+    /// Every player's ruleset, gravity, entry, preview, handling and KO badges.
+    pub game: GameDraft,
 }
 
 /// Every preset, in the order the settings screen cycles through them.
@@ -34,6 +36,7 @@ pub const PRESETS: &[Preset] = &[
         win_by: 1,
         stock: 0,
         garbage: GarbageDraft::DEFAULT,
+        game: GameDraft::DEFAULT,
     },
     Preset {
         name: "League",
@@ -45,6 +48,7 @@ pub const PRESETS: &[Preset] = &[
         win_by: 1,
         stock: 0,
         garbage: GarbageDraft::DEFAULT,
+        game: GameDraft::DEFAULT,
     },
     Preset {
         name: "Classic 1v1",
@@ -56,10 +60,11 @@ pub const PRESETS: &[Preset] = &[
         win_by: 2,
         stock: 0,
         garbage: GarbageDraft::DEFAULT,
+        game: GameDraft::DEFAULT,
     },
     Preset {
         name: "Party (3-8)",
-        about: "up to 8, first to 3, one extra life",
+        about: "up to 8, first to 3, one extra life, KO badges",
         kind: MatchKind::Battle,
         max_players: 8,
         limit: RoomLimit::None,
@@ -67,10 +72,14 @@ pub const PRESETS: &[Preset] = &[
         win_by: 1,
         stock: 1,
         garbage: GarbageDraft::DEFAULT,
+        game: GameDraft {
+            ko_badges: true,
+            ..GameDraft::DEFAULT
+        },
     },
     Preset {
         name: "Chaos",
-        about: "up to 8, 3 minutes, three extra lives, messy garbage, all spins, surge",
+        about: "8, 3 min, 3 lives, messy, all spins, surge, level 5, badges",
         kind: MatchKind::Battle,
         max_players: 8,
         limit: RoomLimit::Seconds(180),
@@ -90,6 +99,12 @@ pub const PRESETS: &[Preset] = &[
             spins: SpinBonus::AllSpins,
             ..GarbageDraft::DEFAULT
         },
+        // Fast from the start, KO badges.
+        game: GameDraft {
+            start_level: 5,
+            ko_badges: true,
+            ..GameDraft::DEFAULT
+        },
     },
 ];
 
@@ -99,6 +114,7 @@ impl Preset {
         RoomSettings::new(self.kind, self.max_players, self.limit)
             .with_series(SeriesSettings::new(self.first_to, self.win_by, self.stock))
             .with_garbage(GarbageSettings::new(self.garbage))
+            .with_game(GameSettings::new(self.game))
     }
 }
 
@@ -152,6 +168,7 @@ mod tests {
                 p.garbage,
                 "{name}: garbage within bounds"
             );
+            assert_eq!(s.game().values(), p.game, "{name}: game within bounds");
         }
     }
 }

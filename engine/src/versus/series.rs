@@ -183,21 +183,12 @@ impl Series {
     }
 }
 
-/// What a top-out does to a player with `stock` lives in the game and `used` of them spent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TopOut {
-    /// Back with a fresh board; `left` lives remain after this one.
-    Respawn { left: u8 },
-    /// Out of the game.
-    Out,
-}
+pub use crate::stock::TopOut;
 
-/// The stock rule: a top-out with a life left is a respawn, otherwise the player is out.
+/// The stock rule: a top-out with a life left is a respawn, otherwise the player is out (the
+/// game applies it at every top-out of a mode with lives: `game/respawn.rs`).
 pub fn top_out(settings: &SeriesSettings, used: u8) -> TopOut {
-    match settings.stock.checked_sub(used) {
-        Some(left) if left > 0 => TopOut::Respawn { left: left - 1 },
-        _ => TopOut::Out,
-    }
+    crate::stock::top_out_with(settings.stock, used)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use std::ops::RangeInclusive;
 
 use super::MatchKind;
+use super::game_settings::GameSettings;
 use super::series::SeriesSettings;
 use crate::garbage_settings::GarbageSettings;
 use crate::{Mode, Stat};
@@ -50,6 +51,13 @@ pub struct RoomSettings {
         serde(default, skip_serializing_if = "SeriesSettings::is_default")
     )]
     series: SeriesSettings,
+    /// Every player's ruleset, gravity, entry, preview, handling and KO badges (left out of
+    /// the serde form at the defaults, which older instances' forms read as).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "GameSettings::is_default")
+    )]
+    game: GameSettings,
     /// Free-for-all (0) or the number of teams (2-4, at most the seats; `super::teams`).
     /// Left out of the serde form when free-for-all, which older instances' forms read as.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
@@ -75,6 +83,9 @@ struct Unchecked {
     series: SeriesSettings,
     #[serde(default)]
     teams: u8,
+    /// Clamped by its own serde read.
+    #[serde(default)]
+    game: GameSettings,
 }
 
 #[cfg(feature = "serde")]
@@ -84,6 +95,7 @@ impl From<Unchecked> for RoomSettings {
             .with_garbage(u.garbage)
             .with_series(u.series)
             .with_teams(u.teams)
+            .with_game(u.game)
     }
 }
 
@@ -112,6 +124,7 @@ impl RoomSettings {
             garbage: GarbageSettings::default(),
             series: SeriesSettings::default(),
             teams: 0,
+            game: GameSettings::default(),
         }
     }
 
@@ -128,6 +141,17 @@ impl RoomSettings {
     /// The number of teams; 0 is free-for-all.
     pub fn teams(&self) -> u8 {
         self.teams
+    }
+
+    /// These settings with `game` as every player's game rules (a [`GameSettings`] is within
+    /// its bounds by construction).
+    pub fn with_game(self, game: GameSettings) -> RoomSettings {
+        RoomSettings { game, ..self }
+    }
+
+    /// Every player's ruleset, gravity, entry, preview, handling and KO badges.
+    pub fn game(&self) -> &GameSettings {
+        &self.game
     }
 
     /// These settings with `garbage` as every player's attack and garbage rules (a
@@ -148,6 +172,7 @@ impl RoomSettings {
             .with_garbage(self.garbage)
             .with_series(self.series)
             .with_teams(self.teams)
+            .with_game(self.game)
     }
 
     /// These settings with `series` as the match's series and stock (a [`SeriesSettings`] is
@@ -186,7 +211,9 @@ impl RoomSettings {
 
     /// The mode every player's engine runs: races are 40 lines; battles are endless or end at
     /// a lines goal (a time limit is kept by the room); a battle's under the room's
-    /// garbage settings.
+    /// garbage settings. Both start at the room's level; a battle's rises with the lines if
+    /// the room says so (a race's never does, as 40 lines'). The room's stock is every
+    /// game's extra lives ([`Mode::lives`]).
     pub fn mode(&self) -> Mode {
         let mut mode = match (self.kind, self.limit) {
             (MatchKind::Race, _) => Mode::sprint(),
@@ -198,6 +225,11 @@ impl RoomSettings {
         // A race sends no attack: its games are plain 40 lines.
         if self.kind == MatchKind::Battle {
             mode.garbage = self.garbage;
+        }
+        mode.start_level = self.game.start_level();
+        mode.lives = self.series.stock();
+        if self.kind == MatchKind::Battle {
+            mode.level_increase = self.game.level_increase();
         }
         mode
     }

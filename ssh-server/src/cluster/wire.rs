@@ -325,6 +325,7 @@ mod tests {
                 pending_garbage: 2,
                 hold: 3,
                 next: [1, 2, 3, 4, 5],
+                lives: 0,
             },
             alive: true,
             place: None,

@@ -73,6 +73,7 @@ async fn stored() -> (tempfile::TempDir, Store, PlayerId, PlayerId) {
                 seat(0, Some(ids[0]), "ada", Some(played(11, 5))),
                 seat(1, None, "guest", None),
             ],
+            settings: None,
         };
         store.record_match(&m).await.expect("stored");
     }

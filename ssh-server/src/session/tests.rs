@@ -418,6 +418,7 @@ async fn a_shutdown_during_a_match_says_the_match_is_abandoned() {
             you: Some(0),
             countdown_ms: 3000,
             ranked: true,
+            game: Default::default(),
         }),
         0,
     );

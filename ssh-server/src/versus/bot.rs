@@ -252,9 +252,16 @@ struct Play {
 
 impl Play {
     fn new(start: &MatchStart, now: Instant) -> Play {
+        // The room's game settings: its ruleset, entry delay and fixed handling (a bot plays
+        // the ruleset's own handling when the room leaves it free).
         let config = GameConfig {
             mode: start.mode.clone(),
-            ..GameConfig::default()
+            ruleset: start.game.ruleset(),
+            tuning: start.game.tuning(),
+            handling: start
+                .game
+                .handling()
+                .unwrap_or(minotty_engine::Ruleset::get(start.game.ruleset()).handling),
         };
         Play {
             game: Game::new(config, start.seed),

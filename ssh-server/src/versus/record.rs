@@ -17,8 +17,8 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
 use super::lock;
-use minotty_domain::{SeatClaims, judge_seat};
-use minotty_engine::versus::MatchKind;
+use minotty_domain::{MatchRules, SeatClaims, judge_seat, judge_seat_under};
+use minotty_engine::versus::{MatchKind, RoomSettings};
 use minotty_store::spool::{Fallback, Record, Retries, Spool, format};
 use minotty_store::{NewMatch, Store};
 
@@ -205,6 +205,13 @@ pub(super) async fn checked(mut m: NewMatch) -> NewMatch {
     // A copy goes to the blocking pool: the match keeps its seats whatever happens there.
     let seats = m.players.clone();
     let (seed, battle) = (m.seed, m.kind == MatchKind::Battle);
+    // The room's settings (its own JSON, read back through their clamped serde form): every
+    // seat's replay must have run under them.
+    let rules = m
+        .settings
+        .as_deref()
+        .and_then(|json| serde_json::from_str::<RoomSettings>(json).ok())
+        .map(|s| MatchRules::of(&s));
     let judged = tokio::task::spawn_blocking(move || {
         let mut seats = seats;
         for p in seats.iter_mut().filter(|p| p.replay_check.is_none()) {
@@ -213,7 +220,11 @@ pub(super) async fn checked(mut m: NewMatch) -> NewMatch {
                 lines: p.lines,
                 routed_attack: if battle { p.attack_sent } else { 0 },
             };
-            p.replay_check = judge_seat(p.replay.as_deref(), claims).as_db();
+            let check = match &rules {
+                Some(rules) => judge_seat_under(p.replay.as_deref(), claims, rules),
+                None => judge_seat(p.replay.as_deref(), claims),
+            };
+            p.replay_check = check.as_db();
         }
         seats
     });

@@ -28,6 +28,7 @@ mod paused_room;
 mod series;
 mod shares;
 mod spooled;
+mod stock;
 mod teams;
 mod watching;
 
@@ -908,6 +909,7 @@ async fn the_recorder_writes_or_reports_every_match_at_shutdown() {
                 replay_check: None,
             })
             .collect(),
+        settings: None,
     };
     // Given time, everything queued is written before `finish` returns.
     let recorder = super::record::Recorder::spawn(store.clone(), None);

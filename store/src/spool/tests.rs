@@ -63,6 +63,7 @@ pub(crate) fn a_match(player: Option<PlayerId>, seed: u32) -> NewMatch {
                 replay_check: None,
             })
             .collect(),
+        settings: None,
     }
 }
 

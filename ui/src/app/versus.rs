@@ -82,6 +82,9 @@ pub(super) struct Versus {
     targeting: Targeting,
     /// When the results arrived (front-end time).
     results_at: u64,
+    /// The room's settings that differ from the defaults, in one line for the results
+    /// (`None`: all default).
+    results_settings: Option<String>,
     /// A line of status or error under the current screen.
     message: Option<String>,
     /// A dismissable message box, drawn over any screen.

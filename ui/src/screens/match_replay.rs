@@ -25,6 +25,8 @@ const CLOCK_STEP: Time = 1000;
 pub const SEEK_MS: Time = 5000;
 /// The longest reason shown for an unverified seat.
 const MAX_NOTE: usize = 60;
+/// The longest settings line the viewer shows (an 80-column screen's).
+const SETTINGS_WIDTH: usize = 78;
 
 /// What the viewer did, counted (tests bound a frame's and a key's work by these).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,6 +52,9 @@ pub struct MatchReplayScreen {
     pub id: i64,
     pub kind: MatchKind,
     pub ranked: bool,
+    /// The settings the match was played under that differ from the defaults, in one line
+    /// (`None`: all default, or not stored).
+    pub settings: Option<String>,
     pub(crate) seats: Vec<Seat>,
     /// What the grid draws of each seat, in seat order.
     pub(crate) views: Vec<OpponentView>,
@@ -110,6 +115,15 @@ impl MatchReplayScreen {
             id: m.id,
             kind: m.kind,
             ranked: m.ranked,
+            settings: m
+                .settings
+                .filter(|s| !s.describe_changed().is_empty())
+                .map(|s| {
+                    minotty_domain::text::sanitize_display(
+                        &s.changed_line(SETTINGS_WIDTH),
+                        SETTINGS_WIDTH,
+                    )
+                }),
             seats,
             views,
             speed: 0,

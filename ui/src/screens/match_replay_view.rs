@@ -59,8 +59,16 @@ impl Widget for &MatchReplayView<'_> {
         };
         draw::put(buf, area, x, y0, state, theme.accent());
 
+        // The settings that differ from the defaults under the title, where there is room.
+        let top = match &s.settings {
+            Some(line) if area.height >= 10 => {
+                draw::put_centered(buf, area, y0 + 1, line, theme.dim());
+                2
+            }
+            _ => 1,
+        };
         // The grid, centred, between the title and the keys.
-        let grid = Rect::new(area.x, area.y + 1, area.width, area.height - 2);
+        let grid = Rect::new(area.x, area.y + top, area.width, area.height - top - 1);
         let n = s.views().len().min(SEATS);
         let plan = layout(n, grid.width, grid.height, Scale::MAX);
         let (cw, _) = plan.0.cell();

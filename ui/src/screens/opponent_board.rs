@@ -43,10 +43,11 @@ pub(crate) fn draw_full(
     let lines = (0, o.progress.pending_garbage);
     garbage_meter::draw_scaled(buf, meter, lines, scale.times(), theme);
     let b = Rect::new(at.x + 1, at.y, w, h).intersection(area);
-    let footer = if o.kos > 0 {
-        sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), o.kos)
-    } else {
-        sfmt!(40; " {} ", st.as_str())
+    let footer = match (o.kos, o.progress.lives) {
+        (0, 0) => sfmt!(40; " {} ", st.as_str()),
+        (kos, 0) => sfmt!(40; " {} {} KOs {} ", st.as_str(), theme.dot(), kos),
+        (0, lives) => sfmt!(40; " {} {} +{} ", st.as_str(), theme.dot(), lives),
+        (kos, lives) => sfmt!(40; " {} {} KOs {} +{} ", st.as_str(), theme.dot(), kos, lives),
     };
     let frame = if o.alive { theme.dim() } else { theme.bad() };
     let framing = Framing {

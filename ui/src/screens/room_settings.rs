@@ -3,9 +3,11 @@
 
 use minotty_engine::versus::presets::{self, PRESETS};
 use minotty_engine::versus::{
-    BackToBack, Blocking, ComboTable, GarbageDraft, GarbageSettings, MatchKind, RoomLimit,
-    RoomSettings, SeriesSettings, SpinBonus,
+    BADGE_PERCENT, BackToBack, Blocking, ComboTable, GameDraft, GameSettings, GarbageDraft,
+    GarbageSettings, MatchKind, RoomLimit, RoomSettings, SeriesSettings, SpinBonus, entry_text,
+    stock_text,
 };
+use minotty_engine::{Handling, Ruleset, RulesetId};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -48,6 +50,39 @@ fn garbage_with(s: &RoomSettings, f: impl Fn(&mut GarbageDraft)) -> RoomSettings
     let mut draft = *s.garbage().values();
     f(&mut draft);
     s.with_garbage(GarbageSettings::new(draft))
+}
+
+/// `s` with its game settings changed by `f` (clamped by [`GameSettings::new`]).
+fn game_with(s: &RoomSettings, f: impl Fn(&mut GameDraft)) -> RoomSettings {
+    let mut draft = s.game().values();
+    f(&mut draft);
+    s.with_game(GameSettings::new(draft))
+}
+
+fn gs(s: &RoomSettings) -> GameDraft {
+    s.game().values()
+}
+
+/// `s` with its fixed handling changed by `f`, fixing it first (at the ruleset's own) when
+/// it was free.
+fn handling_with(s: &RoomSettings, f: impl Fn(&mut Handling)) -> RoomSettings {
+    game_with(s, |x| {
+        let mut h = x.handling.unwrap_or(Ruleset::get(x.ruleset).handling);
+        f(&mut h);
+        x.handling = Some(h);
+    })
+}
+
+/// A fixed handling's value, or "each player's".
+fn fixed(s: &RoomSettings, f: impl Fn(&Handling) -> u32, unit: &str) -> String {
+    gs(s)
+        .handling
+        .map_or("each player's".to_owned(), |h| format!("{}{unit}", f(&h)))
+}
+
+/// `v` moved `d` steps of `by`, at least 0.
+fn nudge32(v: u32, d: i8, by: u32) -> u32 {
+    v.saturating_add_signed(i32::from(d) * by as i32)
 }
 
 fn g(s: &RoomSettings) -> GarbageDraft {
@@ -133,10 +168,7 @@ pub const ROWS: &[Row] = &[
     },
     Row {
         label: "Stock",
-        show: |s| match s.series().stock() {
-            0 => "no extra lives".to_owned(),
-            n => format!("{n} extra lives"),
-        },
+        show: |s| stock_text(s.series().stock()),
         step: |s, d| series_with(s, |x| (x.first_to(), x.win_by(), nudge(x.stock(), d))),
     },
     Row {
@@ -157,6 +189,97 @@ pub const ROWS: &[Row] = &[
             };
             s.with_teams(next)
         },
+    },
+    Row {
+        label: "Ruleset",
+        show: |s| gs(s).ruleset.id().to_owned(),
+        step: |s, d| game_with(s, |x| x.ruleset = cycle(&RulesetId::ALL, x.ruleset, d)),
+    },
+    Row {
+        label: "Start level",
+        show: |s| gs(s).start_level.to_string(),
+        step: |s, d| game_with(s, |x| x.start_level = nudge(x.start_level, d)),
+    },
+    Row {
+        label: " rises",
+        show: |s| match (s.kind(), gs(s).level_increase) {
+            (MatchKind::Race, _) => "never in a race".to_owned(),
+            (_, true) => "every 10 lines".to_owned(),
+            (_, false) => "never".to_owned(),
+        },
+        step: |s, _| game_with(s, |x| x.level_increase = !x.level_increase),
+    },
+    Row {
+        label: "Entry",
+        show: |s| entry_text(gs(s).entry_ms),
+        step: |s, d| {
+            game_with(s, |x| {
+                x.entry_ms = match (x.entry_ms, d > 0) {
+                    (None, true) => Some(0),
+                    (None, false) => Some(*GameSettings::ENTRY_MS.end()),
+                    (Some(0), false) => None,
+                    (Some(ms), _) if ms >= *GameSettings::ENTRY_MS.end() && d > 0 => None,
+                    (Some(ms), _) => Some(nudge_by(ms, d, 50)),
+                };
+            })
+        },
+    },
+    Row {
+        label: "Preview",
+        show: |s| {
+            gs(s)
+                .preview
+                .map_or("each player's".to_owned(), |p| p.to_string())
+        },
+        step: |s, d| {
+            game_with(s, |x| {
+                let top = *GameSettings::PREVIEW.end();
+                x.preview = match (x.preview, d > 0) {
+                    (None, true) => Some(0),
+                    (None, false) => Some(top),
+                    (Some(0), false) => None,
+                    (Some(p), true) if p >= top => None,
+                    (Some(p), _) => Some(nudge(p, d)),
+                };
+            })
+        },
+    },
+    Row {
+        label: "Handling",
+        show: |s| match gs(s).handling {
+            None => "free (each player's)".to_owned(),
+            Some(_) => "fixed by the room".to_owned(),
+        },
+        step: |s, _| {
+            if gs(s).handling.is_some() {
+                game_with(s, |x| x.handling = None)
+            } else {
+                handling_with(s, |_| {})
+            }
+        },
+    },
+    Row {
+        label: " DAS",
+        show: |s| fixed(s, |h| h.das, " ms"),
+        step: |s, d| handling_with(s, |h| h.das = nudge32(h.das, d, 10)),
+    },
+    Row {
+        label: " ARR",
+        show: |s| fixed(s, |h| h.arr, " ms"),
+        step: |s, d| handling_with(s, |h| h.arr = nudge32(h.arr, d, 5)),
+    },
+    Row {
+        label: " SDF",
+        show: |s| fixed(s, |h| h.sdf, "x"),
+        step: |s, d| handling_with(s, |h| h.sdf = nudge32(h.sdf, d, 5)),
+    },
+    Row {
+        label: "KO badges",
+        show: |s| match gs(s).ko_badges {
+            true => format!("+{BADGE_PERCENT}% attack a KO, 3+ players"),
+            false => "off".to_owned(),
+        },
+        step: |s, _| game_with(s, |x| x.ko_badges = !x.ko_badges),
     },
     Row {
         label: "Garbage x",
@@ -359,14 +482,14 @@ pub fn summary(s: &RoomSettings) -> String {
         out.push_str("One game");
     }
     if series.stock() > 0 {
-        out.push_str(&format!(", {} extra lives", series.stock()));
+        out.push_str(&format!(", {}", stock_text(series.stock())));
     }
     if s.teams() >= 2 {
         out.push_str(&format!(", {} teams", s.teams()));
     }
     match presets::matching(s) {
         Some(p) => out.push_str(&format!(", {}", p.name)),
-        None if !s.garbage().is_default() => out.push_str(", own garbage rules"),
+        None if !s.garbage().is_default() || !s.game().is_default() => out.push_str(", own rules"),
         None => {}
     }
     out

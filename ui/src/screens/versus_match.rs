@@ -215,6 +215,7 @@ impl Widget for &MatchView<'_> {
                     limit: m.limit,
                     forfeit_prompt: m.forfeit_prompt,
                     alive: m.opponents.iter().filter(|o| o.alive).count(),
+                    preview: m.start.game.preview(),
                 };
                 versus_own::draw(buf, own, (around, s), self.settings, theme, scale);
                 let opp_x = x0 + own_w + 1;

@@ -42,6 +42,8 @@ pub struct Around {
     pub forfeit_prompt: bool,
     /// Opponents still playing.
     pub alive: usize,
+    /// The preview the room fixes (`None`: the player's own).
+    pub preview: Option<u8>,
 }
 
 /// The rows the forfeit question takes in the side column.
@@ -88,7 +90,7 @@ pub(crate) fn draw(
         hidden: false,
     }
     .render_scaled(hold_at, buf, n);
-    let count = usize::from(settings.preview).min(3);
+    let count = usize::from(m.preview.unwrap_or(settings.preview)).min(3);
     let compact = theme.half_blocks() && n == 1;
     let next_h = NextView::height_scaled(count, compact, n);
     let next_at = Rect::new(side.x, hold_at.bottom(), box_w(n), next_h).intersection(side);
@@ -171,7 +173,7 @@ fn numbers(m: Around, s: &GameSession) -> Vec<(&'static str, StackStr<24>)> {
         sfmt!(24; "{}", pps(stats.pieces, game.now()).as_str()),
     );
     // A race sends nothing: its numbers are time, lines and pace, none of attack.
-    match m.kind {
+    let mut rows = match m.kind {
         MatchKind::Race => vec![
             time,
             ("LINES", lines),
@@ -186,7 +188,12 @@ fn numbers(m: Around, s: &GameSession) -> Vec<(&'static str, StackStr<24>)> {
             ("APM", sfmt!(24; "{}.{}", apm / 10, apm % 10)),
             pps,
         ],
+    };
+    // A room with stock: the extra lives left.
+    if game.config().mode.lives > 0 {
+        rows.push(("LIVES", sfmt!(24; "{}", game.lives_left())));
     }
+    rows
 }
 
 /// The last clear's text ("DOUBLE +1", "T-SPIN MINI SINGLE", "B2B", "3 COMBO") in `at`

@@ -77,6 +77,8 @@ pub struct ResultsView<'a> {
     pub theme: Theme,
     /// Attack sent over the match by seat, for the chart.
     pub attack: &'a AttackTimeline,
+    /// The room's settings that differ from the defaults, in one line (`None`: all default).
+    pub settings: Option<&'a str>,
 }
 
 /// The rows charted: placement order, at most [`MAX_SERIES`], the player's own always among
@@ -209,6 +211,10 @@ impl Widget for &ResultsView<'_> {
         if let Some(score) = &res.series {
             let line = series_line(res, score);
             draw::put_centered(buf, inner, y, &line, theme.title());
+            y += 1;
+        }
+        if let Some(line) = self.settings {
+            draw::put_centered(buf, inner, y, line, theme.dim());
             y += 1;
         }
         // The menu and its message right above the key hint: the rows between are the chart's.

@@ -22,7 +22,7 @@ pub use ghost::{GhostRun, GhostSource, lines_text, refusal as ghost_refusal, tim
 pub use pilot::{TAP_MS, THINK_MS};
 
 use minotty_engine::{
-    Button, Event, EventKind, Game, GameConfig, Input, Mode, ModeKind, Phase, RulesetId, Time,
+    Button, Event, EventKind, Game, GameConfig, Input, Mode, ModeKind, Phase, Time,
 };
 
 use crate::keymap::{Keymap, normalize};
@@ -145,15 +145,21 @@ impl GameSession {
     /// `countdown_ms`, and the clock is never frozen ([`GameSession::pause`] does nothing).
     pub fn new_versus(
         mode: Mode,
+        game: &minotty_engine::versus::GameSettings,
         seed: u32,
         settings: &Settings,
         synthesize: bool,
         now: u64,
         countdown_ms: u64,
     ) -> GameSession {
+        // The room's rules: its ruleset, entry delay (the tuning), and the handling and
+        // preview it fixes (else the player's own).
         let setup = GameSetup {
             seed: Some(seed),
-            ..GameSetup::of_mode(mode, RulesetId::Standard)
+            tuning: game.tuning(),
+            handling: game.handling(),
+            preview: game.preview(),
+            ..GameSetup::of_mode(mode, game.ruleset())
         };
         let mut s = GameSession::new(setup, seed, settings, synthesize, now);
         s.state = RunState::Countdown {

@@ -138,7 +138,15 @@ fn versus(countdown_ms: u64) -> (GameSession, Keymap) {
     let settings = Settings::default();
     let mode = minotty_engine::Mode::custom(1, false, None);
     (
-        GameSession::new_versus(mode, 5, &settings, false, 10_000, countdown_ms),
+        GameSession::new_versus(
+            mode,
+            &Default::default(),
+            5,
+            &settings,
+            false,
+            10_000,
+            countdown_ms,
+        ),
         settings.keys,
     )
 }

@@ -278,6 +278,7 @@ mod versus {
                 you: Some(0),
                 countdown_ms: 3000,
                 ranked: false,
+                game: Default::default(),
             }),
             0,
         );

@@ -105,6 +105,7 @@ fn watching_a_rematch() -> App {
         you: None,
         countdown_ms: 3000,
         ranked: false,
+        game: Default::default(),
     };
     a.deliver(Response::MatchStart(start), 10_000);
     a.deliver(
@@ -317,6 +318,7 @@ fn a_spectators_opening_queue_is_the_players_own() {
         you: None,
         countdown_ms: 3000,
         ranked: false,
+        game: Default::default(),
     };
     let watched = Match {
         start: start.clone(),

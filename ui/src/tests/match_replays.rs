@@ -46,6 +46,7 @@ fn match_7() -> MatchReplay {
             seat("cid\u{1b}[2J", 4, SeatFilm::Missing),
             seat("dan", 3, SeatFilm::Unverified("of another seed".into())),
         ],
+        settings: None,
     }
 }
 
@@ -265,4 +266,30 @@ fn v_on_the_results_watches_the_match_just_played_and_esc_comes_back() {
     assert!(screen(&a).contains("not stored yet"), "{}", screen(&a));
     press(&mut a, Key::Esc, 10_100);
     assert!(screen(&a).contains("You win!"), "{}", screen(&a));
+}
+
+/// The settings a match was played under, where they differ from the defaults, under the
+/// title; none for a match of default settings.
+#[test]
+fn the_viewer_shows_the_settings_that_differ() {
+    use minotty_engine::RulesetId;
+    use minotty_engine::versus::SeriesSettings;
+    use minotty_engine::versus::{GameDraft, GameSettings, RoomLimit, RoomSettings};
+    let settings = RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None)
+        .with_series(SeriesSettings::new(1, 1, 2))
+        .with_game(GameSettings::new(GameDraft {
+            ruleset: RulesetId::Tetrs,
+            ..GameDraft::DEFAULT
+        }));
+    let a = opened(MatchReplay {
+        settings: Some(settings),
+        ..match_7()
+    });
+    let f = frame(&a, 80, 24);
+    assert!(f.contains("Stock 2 extra lives, Ruleset tetrs"), "{f}");
+    let plain = opened(MatchReplay {
+        settings: Some(RoomSettings::new(MatchKind::Battle, 4, RoomLimit::None)),
+        ..match_7()
+    });
+    assert_eq!(frame(&plain, 80, 24), frame(&opened(match_7()), 80, 24));
 }

@@ -41,6 +41,7 @@ mod text_policy;
 mod unranked_note;
 mod unreachable;
 mod versus;
+mod versus_game_settings;
 mod versus_out;
 mod versus_screens;
 mod versus_settings;

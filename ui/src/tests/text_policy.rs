@@ -155,6 +155,7 @@ fn a_bot_name_with_hostile_characters_is_drawn_clean_in_a_match_and_its_results(
             you: Some(0),
             countdown_ms: 3000,
             ranked: false,
+            game: Default::default(),
         }),
         0,
     );

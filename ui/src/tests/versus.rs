@@ -69,6 +69,7 @@ pub(super) fn start(mode: Mode, seed: u32, players: &[&str], you: Option<usize>)
         you,
         countdown_ms: 3000,
         ranked: false,
+        game: Default::default(),
     })
 }
 

@@ -21,6 +21,7 @@ fn race_start(seed: u32, players: &[&str], you: Option<usize>) -> Response {
         you,
         countdown_ms: 3000,
         ranked: false,
+        game: Default::default(),
     })
 }
 
@@ -140,6 +141,7 @@ fn battle_of_four_named(names: [&str; 4]) -> App {
             you: Some(0),
             countdown_ms: 3000,
             ranked: false,
+            game: Default::default(),
         }),
         0,
     );

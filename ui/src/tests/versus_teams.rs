@@ -117,6 +117,7 @@ fn in_a_match_teammates_are_marked_and_the_others_carry_their_team() {
             countdown_ms: 3000,
             ranked: false,
             teams: vec![0, 1, 0, 1],
+            game: Default::default(),
         }),
         0,
     );

@@ -144,3 +144,59 @@ fn garbage_settings_ride_along_read_clamped_and_reach_a_battles_mode() {
     let v = s.garbage().values();
     assert_eq!((v.multiplier, v.cap, v.hole_size), (500, 1, 9));
 }
+
+/// Gravity's start level and increase reach every player's mode: (kind, start, increase) ->
+/// (the mode's start level, whether it rises).
+#[test]
+fn the_game_settings_reach_the_mode() {
+    use crate::versus::{GameDraft, GameSettings};
+    let rows: &[(MatchKind, u8, bool, (u32, bool))] = &[
+        (Battle, 0, true, (0, true)),
+        (Battle, 7, true, (7, true)),
+        (Battle, 7, false, (7, false)),
+        (Battle, 99, false, (20, false)),
+        // A race's level never rises, as 40 lines'.
+        (Race, 0, true, (0, false)),
+        (Race, 12, true, (12, false)),
+    ];
+    for &(kind, start_level, level_increase, want) in rows {
+        let game = GameSettings::new(GameDraft {
+            start_level,
+            level_increase,
+            ..GameDraft::DEFAULT
+        });
+        let mode = RoomSettings::new(kind, 2, NoLimit).with_game(game).mode();
+        assert_eq!(
+            (mode.start_level, mode.level_increase),
+            want,
+            "{kind:?} {start_level} {level_increase}"
+        );
+    }
+    // The defaults are the modes as they were.
+    let room = RoomSettings::new(Battle, 2, NoLimit);
+    assert_eq!(room.with_game(GameSettings::default()).mode(), room.mode());
+}
+
+/// An older instance's settings (no `game`) read as today's game rules; a peer's wild game
+/// settings are clamped; at the defaults the form leaves `game` out (today's bytes).
+#[test]
+fn the_game_settings_read_old_forms_and_are_clamped() {
+    let old: RoomSettings =
+        serde_json::from_str(r#"{"kind":"Battle","max_players":2,"limit":"None"}"#).unwrap();
+    assert!(old.game().is_default());
+    assert!(!serde_json::to_string(&old).unwrap().contains("game"));
+    let wild: RoomSettings = serde_json::from_str(
+        r#"{"kind":"Battle","max_players":2,"limit":"None",
+        "game":{"start_level":200,"preview":99,"entry_ms":9999,"ruleset":"TuiTetris"}}"#,
+    )
+    .unwrap();
+    let g = wild.game().values();
+    assert_eq!(
+        (g.start_level, g.preview, g.entry_ms),
+        (20, Some(6), Some(1000))
+    );
+    assert_eq!(g.ruleset, crate::RulesetId::TuiTetris);
+    assert!(g.level_increase, "a missing field reads as the default");
+    let bad = r#"{"kind":"Battle","max_players":2,"limit":"None","game":{"ruleset":"nope"}}"#;
+    assert!(serde_json::from_str::<RoomSettings>(bad).is_err());
+}

@@ -1,7 +1,7 @@
 //! A match in play: its start, the players' reports routed (attacks to garbage), replays.
 
 use minotty_engine::versus::over::{self, Decisive};
-use minotty_engine::versus::{MatchKind, Router, Targeting};
+use minotty_engine::versus::{MatchKind, Router, Targeting, badge_attack};
 use minotty_protocol::{BoardSnapshot, MatchStart, Progress, Report, RoomLimit, RoomState};
 use minotty_ui::Response;
 use tokio::time::Instant;
@@ -109,6 +109,7 @@ impl Room {
             teams: (0..live.players.len())
                 .filter_map(|p| live.router.team(p))
                 .collect(),
+            game: *self.options.game(),
         }
     }
 
@@ -133,7 +134,15 @@ impl Room {
                 Report::Attack { lines } => {
                     let views = live.views();
                     let at = live.elapsed_ms(now);
+                    // KO badges held before this attack (the router counts the attack as the
+                    // player's game made it, which their replay is held against).
+                    let badges = if self.options.game().ko_badges() {
+                        live.router.kos(p)
+                    } else {
+                        0
+                    };
                     if let Some(to) = live.router.route(p, u32::from(lines), at, &views) {
+                        let lines = badge_attack(lines, badges, live.players.len());
                         live.players[p].target = Some(to);
                         live.players[to]
                             .member

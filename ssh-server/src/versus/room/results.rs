@@ -269,6 +269,9 @@ impl Room {
             started_at: live.started_at,
             ended_at: live.ended_at,
             players,
+            // The settings the match was played under (they cannot change during a match),
+            // for the replay viewer.
+            settings: serde_json::to_string(&self.options).ok(),
         });
     }
 }

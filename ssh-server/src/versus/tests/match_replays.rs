@@ -70,3 +70,52 @@ async fn every_seat_is_stored_with_its_replay_judged() {
     let back = Replay::from_bytes(seats[0].replay.as_deref().unwrap()).unwrap();
     assert_eq!(back, played(seed));
 }
+
+/// A match stores the room's settings it was played under, and its viewer gets them back
+/// (clamped, as every serde read of them is); a seat's replay of other rules is unverified.
+#[tokio::test]
+async fn a_match_stores_its_settings_for_the_viewer() {
+    use minotty_engine::RulesetId;
+    use minotty_engine::versus::{GameDraft, GameSettings, SeriesSettings};
+    let (_dir, store) = temp_store().await;
+    let shared = SharedVersus::new(Some(store.clone()), None);
+    let settings = battle(2)
+        .with_series(SeriesSettings::new(1, 1, 2))
+        .with_game(GameSettings::new(GameDraft {
+            ruleset: RulesetId::Tetrs,
+            ko_badges: true,
+            ..GameDraft::DEFAULT
+        }));
+    let (mut c, code) = room_of(&shared, settings, &["ann", "bob"]).await;
+    let seed = start(&mut c).await;
+    c[1].report(vec![
+        Report::Finished {
+            won: false,
+            progress: Progress::default(),
+        },
+        Report::Replay(Box::new(played(seed))),
+    ]);
+    result(&mut c[0]).await;
+    c[0].report(vec![Report::Replay(Box::new(played(seed)))]);
+    let of = minotty_protocol::MatchRef::Played { room: code, seed };
+    let mut loaded = None;
+    for _ in 0..200 {
+        if let Ok(m) = crate::match_replays::load(&store, &of, None).await {
+            loaded = Some(m);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let m = loaded.expect("stored");
+    assert_eq!(m.settings, Some(settings));
+    let record = store
+        .match_record(minotty_store::MatchId(m.id))
+        .await
+        .unwrap()
+        .unwrap();
+    let json = record.settings.expect("stored settings");
+    assert!(
+        json.contains("Tetrs") && json.contains("\"stock\":2"),
+        "{json}"
+    );
+}

@@ -33,6 +33,7 @@ fn m(seed: u32) -> NewMatch {
             bot: None,
             replay_check: None,
         }],
+        settings: None,
     }
 }
 

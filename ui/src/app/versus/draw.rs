@@ -95,6 +95,7 @@ impl Versus {
                         message,
                         theme,
                         attack: &self.attack,
+                        settings: self.results_settings.as_deref(),
                     }
                     .render(area, buf);
                 }

@@ -170,6 +170,7 @@ impl Versus {
         let session = start.you.map(|_| {
             GameSession::new_versus(
                 start.mode.clone(),
+                &start.game,
                 start.seed,
                 ctx.settings,
                 !ctx.releases,
@@ -240,6 +241,12 @@ impl Versus {
         self.result = Some(result);
         self.results_cursor = 0;
         self.results_at = now;
+        self.results_settings = self
+            .room
+            .as_ref()
+            .map(|r| r.options)
+            .filter(|o| !o.describe_changed().is_empty())
+            .map(|o| sanitize_line(&o.changed_line(RESULTS_SETTINGS_WIDTH)));
         self.rematch = false;
         self.message = None;
         if self.view == View::Match || here {
@@ -247,6 +254,9 @@ impl Versus {
         }
     }
 }
+
+/// The longest settings line the results show (inside their frame).
+const RESULTS_SETTINGS_WIDTH: usize = 70;
 
 /// A server message made safe to draw: the one allowlist, as for names, but it may be
 /// longer than a name.
