@@ -319,6 +319,7 @@ impl Local {
             // `minotty play` has no versus.
             matches: Vec::new(),
             rating: None,
+            ranked: None,
             charts: self.charts(),
         }
     }

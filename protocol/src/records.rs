@@ -37,6 +37,9 @@ pub struct Profile {
     pub matches: Vec<RecentMatch>,
     /// Ranked 1v1 rating, deviation and games played, when the player has played one.
     pub rating: Option<(f64, f64, u32)>,
+    /// The ranked standing, formatted by the server (`minotty_ui::boards::ranked_standing`):
+    /// the letter rank or the placement, and the season's rank.
+    pub ranked: Option<String>,
     /// What the profile's charts show.
     pub charts: ProfileCharts,
 }

@@ -4,10 +4,11 @@
 //! `minotty play`'s own scoreboard uses too; the server's callers import them from there.
 
 use minotty_domain::PlayerId;
+use minotty_domain::ranked::{self, Season};
 use minotty_engine::{ModeKind, RulesetId};
 use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
-use minotty_ui::boards::{Figures, board_ruleset, columns, period, rating, solo_values};
+use minotty_ui::boards::{Figures, board_ruleset, columns, period, rank_cell, rating, solo_values};
 
 use minotty_store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 
@@ -33,18 +34,34 @@ fn solo_row(mode: ModeKind, e: &Entry) -> BoardRow {
     }
 }
 
-fn rating_row(e: &RatingEntry) -> BoardRow {
+/// A versus board's row: the rating with its deviation grown by the weeks idle since the
+/// entry's last series (`minotty_domain::ranked`), the letter among `population` (or the
+/// placement), series rated and won.
+fn rating_row(e: &RatingEntry, population: &[f64], now: UnixMs) -> BoardRow {
+    let deviation = grown_deviation(e, now);
+    let letter = ranked::letter(e.rating, deviation, e.all_games, population);
     BoardRow {
         rank: e.rank,
         name: e.name.to_string(),
         values: vec![
-            rating(e.rating, e.deviation),
+            rating(e.rating, deviation),
+            rank_cell(letter, e.all_games),
             e.games.to_string(),
             e.wins.to_string(),
         ],
         achieved_at: e.last_match_at,
         game: None,
     }
+}
+
+/// `e`'s deviation after the weeks idle since its last series, at `now`.
+pub fn grown_deviation(e: &RatingEntry, now: UnixMs) -> f64 {
+    let r = minotty_engine::rating::Rating {
+        rating: e.rating,
+        deviation: e.deviation,
+        volatility: e.volatility,
+    };
+    ranked::idle_grown(r, e.last_match_at, now).deviation
 }
 
 /// A page of `rows` rows of `board` (under `ruleset`, see [`board_ruleset`]) from `offset`,
@@ -81,17 +98,36 @@ pub async fn page(
                 own.map(|e| solo_row(mode, &e)),
             )
         }
+        // The versus board's middle period is the ranked season (`domain::ranked::Season`).
+        BoardId::Versus if period == BoardPeriod::Month => {
+            let season = Season::of(now);
+            let population = store.rated_population_cached(now).await?;
+            let entries = store.season_board(season, limit).await?;
+            let total = store.season_board_size(season).await?;
+            let own = match viewer {
+                Some(id) => store.season_rank_of(id, season).await?,
+                None => None,
+            };
+            let row = |e: &RatingEntry| rating_row(e, &population, now);
+            (
+                total,
+                entries.iter().map(row).collect(),
+                own.as_ref().map(row),
+            )
+        }
         BoardId::Versus => {
+            let population = store.rated_population_cached(now).await?;
             let entries = store.rating_board(p, now, limit).await?;
             let total = store.rating_board_size(p, now).await?;
             let own = match viewer {
                 Some(id) => store.rating_rank_of(id, p, now).await?,
                 None => None,
             };
+            let row = |e: &RatingEntry| rating_row(e, &population, now);
             (
                 total,
-                entries.iter().map(rating_row).collect(),
-                own.as_ref().map(rating_row),
+                entries.iter().map(row).collect(),
+                own.as_ref().map(row),
             )
         }
     };

@@ -46,6 +46,7 @@ mod puzzle;
 mod rate_limit;
 mod ratings;
 mod rows;
+mod seasons;
 mod settings;
 mod snapshots;
 pub mod spool;
@@ -77,6 +78,7 @@ pub use prune::{KEEP_GAMES, PRUNE_EVERY, QUOTA_CHECK_BYTES, REPLAY_QUOTA};
 pub use puzzle::{PuzzleError, PuzzleProgress};
 pub use rate_limit::{HashBudget, HashLimits, LimitConfig, RateLimiter, RetryAfter};
 pub use ratings::{RatingEntry, StoredRating};
+pub use seasons::MAX_POPULATION;
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};
 pub use snapshots::{MAX_SNAPSHOT_BYTES, SnapshotError, SnapshotId, StoredSnapshot};
 pub use writer::{GameWriter, WriteError, WriteResult, WriterConfig};
@@ -291,6 +293,8 @@ pub struct Store {
     observer: Arc<dyn StoreObserver>,
     /// PostgreSQL: where its server listens, probed while a write waits for a connection.
     listener: Option<Arc<connect::PgListener>>,
+    /// The rated population's ratings and when they were read (`seasons.rs`).
+    population: seasons::PopulationCache,
 }
 
 impl Store {
@@ -359,6 +363,7 @@ impl Store {
             registrations_per_day: REGISTRATIONS_PER_DAY,
             game_limit: prune::GameLimit::default(),
             replay_reads: Arc::default(),
+            population: Arc::default(),
             observer: Arc::new(Unobserved),
             listener,
         }

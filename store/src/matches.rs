@@ -6,6 +6,7 @@
 //! result of the account was stored meanwhile), the new rating is computed again from the
 //! stored one, so no result ever overwrites another.
 
+use minotty_domain::ranked::idle_grown;
 use minotty_engine::rating::{DEFAULT_TAU, Outcome, Rating};
 use minotty_engine::versus::MatchKind;
 use sqlx::Row;
@@ -102,16 +103,21 @@ impl Store {
         for p in &m.players {
             let rating = match (m.ranked, p.player, p.rating) {
                 (true, Some(player), Some((before, after))) => {
-                    let stored: Option<(f64, f64, f64)> = sqlx::query_as(
-                        "SELECT rating, deviation, volatility FROM ratings WHERE player_id = $1",
+                    let stored: Option<(f64, f64, f64, i64)> = sqlx::query_as(
+                        "SELECT rating, deviation, volatility, last_match_at FROM ratings \
+                         WHERE player_id = $1",
                     )
                     .bind(player.0)
                     .fetch_optional(&mut *tx)
                     .await?;
-                    let current = stored.map_or_else(Rating::default, |(r, d, v)| Rating {
-                        rating: r,
-                        deviation: d,
-                        volatility: v,
+                    // As the queue read it: grown by the weeks idle (`domain::ranked`).
+                    let current = stored.map_or_else(Rating::default, |(r, d, v, at)| {
+                        let r = Rating {
+                            rating: r,
+                            deviation: d,
+                            volatility: v,
+                        };
+                        idle_grown(r, at, m.ended_at)
                     });
                     if current == before {
                         Some((before, after))
@@ -186,6 +192,8 @@ impl Store {
                 .bind(m.ended_at)
                 .execute(&mut *tx)
                 .await?;
+                super::seasons::rate_in_season(&mut tx, player, after, p.place == 1, m.ended_at)
+                    .await?;
             }
         }
         tx.commit().await?;

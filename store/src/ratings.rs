@@ -23,6 +23,9 @@ pub struct RatingEntry {
     pub games: u32,
     pub wins: u32,
     pub last_match_at: UnixMs,
+    /// Rated series of all time (what placement counts): `games` itself on the all-time
+    /// boards, more than a season's `games` on a season's board.
+    pub all_games: u32,
 }
 
 /// A player's stored rating and record.
@@ -39,7 +42,7 @@ pub struct StoredRating {
 macro_rules! board_select {
     () => {
         "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, r.wins, \
-         r.last_match_at, \
+         r.last_match_at, r.games AS all_games, \
          (SELECT COUNT(*) FROM ratings b WHERE b.last_match_at >= $1 AND b.rating > r.rating) \
          AS better \
          FROM ratings r JOIN players p ON p.id = r.player_id \
@@ -120,7 +123,7 @@ fn stored(row: &AnyRow) -> Result<StoredRating, StoreError> {
     })
 }
 
-fn entry(row: &AnyRow) -> Result<RatingEntry, StoreError> {
+pub(crate) fn entry(row: &AnyRow) -> Result<RatingEntry, StoreError> {
     let s = stored(row)?;
     let better: i64 = row.try_get("better")?;
     Ok(RatingEntry {
@@ -133,5 +136,6 @@ fn entry(row: &AnyRow) -> Result<RatingEntry, StoreError> {
         games: s.games,
         wins: s.wins,
         last_match_at: s.last_match_at,
+        all_games: from_db(row.try_get("all_games")?, "games")?,
     })
 }

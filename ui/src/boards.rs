@@ -58,6 +58,35 @@ pub fn rating(rating: f64, deviation: f64) -> String {
     format!("{} ±{}", thousands(r), d)
 }
 
+/// The versus board's rank cell: the letter, `place 3/10` while placing, `-` without a letter
+/// (a deviation too high).
+pub fn rank_cell(letter: Option<&str>, series: u32) -> String {
+    match (minotty_domain::ranked::placement(series), letter) {
+        (Some((played, of)), _) => format!("place {played}/{of}"),
+        (None, Some(l)) => l.to_owned(),
+        (None, None) => "-".to_owned(),
+    }
+}
+
+/// The profile's ranked standing: `Rank A  2026 Q4 #3` or `Placement 3/10  2026 Q4 #7`
+/// (the season's rank, when the player finished a series in it).
+pub fn ranked_standing(
+    letter: Option<&str>,
+    series: u32,
+    season: &str,
+    season_rank: Option<u64>,
+) -> String {
+    let standing = match (minotty_domain::ranked::placement(series), letter) {
+        (Some((played, of)), _) => format!("Placement {played}/{of}"),
+        (None, Some(l)) => format!("Rank {l}"),
+        (None, None) => "Rank - (deviation high)".to_owned(),
+    };
+    match season_rank {
+        Some(r) => format!("{standing}  Season {season} #{r}"),
+        None => format!("{standing}  Season {season}: no series yet"),
+    }
+}
+
 /// The numbers of a game that boards rank and show (from a board entry or a game's stats).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Figures {
@@ -149,7 +178,7 @@ pub fn columns(board: BoardId) -> Vec<String> {
         BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
         BoardId::Solo(ModeKind::Descent) => &["Gems"],
         BoardId::Solo(ModeKind::Custom | ModeKind::Puzzle) => &["Result"],
-        BoardId::Versus => &["Rating", "Games", "Won"],
+        BoardId::Versus => &["Rating", "Rank", "Series", "Won"],
     };
     titles.iter().map(|t| (*t).to_owned()).collect()
 }
@@ -198,6 +227,8 @@ pub fn date(t: UnixMs) -> String {
 pub fn table(page: &LeaderboardPage) -> String {
     let period = match page.period {
         BoardPeriod::AllTime => "all time",
+        // The versus board's seasons are calendar quarters (`minotty_domain::ranked`).
+        BoardPeriod::Month if page.board == BoardId::Versus => "this season",
         BoardPeriod::Month => "this month",
         BoardPeriod::Today => "today",
     };
@@ -268,6 +299,33 @@ pub fn table(page: &LeaderboardPage) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rank_cell_and_the_standing_say_letter_or_placement() {
+        // (letter, series, cell, standing in 2026 Q4 with the season's rank)
+        let cases = [
+            (None, 0, "place 0/10", "Placement 0/10  Season 2026 Q4 #4"),
+            (
+                Some("A"),
+                3,
+                "place 3/10",
+                "Placement 3/10  Season 2026 Q4 #4",
+            ),
+            (Some("SS"), 10, "SS", "Rank SS  Season 2026 Q4 #4"),
+            (None, 12, "-", "Rank - (deviation high)  Season 2026 Q4 #4"),
+        ];
+        for (letter, series, cell, standing) in cases {
+            assert_eq!(rank_cell(letter, series), cell);
+            assert_eq!(
+                ranked_standing(letter, series, "2026 Q4", Some(4)),
+                standing
+            );
+        }
+        assert_eq!(
+            ranked_standing(Some("B"), 20, "2026 Q4", None),
+            "Rank B  Season 2026 Q4: no series yet"
+        );
+    }
     use minotty_protocol::BoardRow;
 
     #[test]

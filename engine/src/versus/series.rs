@@ -181,6 +181,23 @@ impl Series {
     pub fn winner(&self) -> Option<usize> {
         self.winner
     }
+
+    /// `loser` left before the series' end (a ranked series: the leaver loses it): the series
+    /// is over, won by the player with the most wins among the others (a tie: the one of them
+    /// who won last; no game won: the first other seat). A series already over keeps its
+    /// winner; a seat out of range concedes nothing. Returns the winner.
+    pub fn concede(&mut self, loser: usize) -> Option<usize> {
+        if self.over || loser >= self.wins.len() {
+            return self.winner;
+        }
+        let others = (0..self.wins.len()).filter(|&p| p != loser);
+        let best = others
+            .clone()
+            .max_by_key(|&p| (self.wins[p], self.last_win[p], usize::MAX - p));
+        self.over = true;
+        self.winner = best.or_else(|| others.clone().next());
+        self.winner
+    }
 }
 
 pub use crate::stock::TopOut;

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use minotty_domain::PlayerId;
+use minotty_domain::ranked::idle_grown;
 use minotty_engine::rating::Rating;
 use minotty_ui::Response;
 
@@ -17,18 +18,22 @@ use minotty_store::StoreError;
 pub const RATING_RETRY: Duration = Duration::from_secs(2);
 
 impl Hub {
-    /// The player's rating: the latest ranked match's (not written yet, perhaps), the store's,
+    /// The player's rating: the latest ranked series' (not written yet, perhaps), the store's,
     /// or the default for a player who never played ranked; an error when the store cannot
-    /// be read now.
+    /// be read now. Its deviation has grown by the weeks idle since that series
+    /// (`minotty_domain::ranked::idle_grown`, as the store grows it before rating the next).
     pub async fn known_rating(&self, player: PlayerId) -> Result<Rating, StoreError> {
-        if let Some(r) = lock(&self.ratings).get(&player) {
-            return Ok(*r);
+        let now = super::unix_now();
+        if let Some(&(r, at)) = lock(&self.ratings).get(&player) {
+            return Ok(idle_grown(r, at, now));
         }
         match &self.store {
             Some(store) => Ok(store
                 .rating_of(player)
                 .await?
-                .map_or_else(Rating::default, |s| s.rating)),
+                .map_or_else(Rating::default, |s| {
+                    idle_grown(s.rating, s.last_match_at, now)
+                })),
             None => Ok(Rating::default()),
         }
     }

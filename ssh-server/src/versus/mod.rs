@@ -177,7 +177,8 @@ pub struct Hub {
     /// Every match gets this seed (tests); random otherwise.
     seed: Option<u32>,
     /// Ratings after the latest ranked matches, ahead of the store's (written in the background).
-    ratings: Mutex<HashMap<PlayerId, Rating>>,
+    /// The latest rated series' rating of each account and when it was rated.
+    ratings: Mutex<HashMap<PlayerId, (Rating, i64)>>,
     dropped: Mutex<HashMap<PlayerId, notices::Dropped>>,
     next_member: AtomicU64,
     /// Accounts in the queue or in a live ranked match: the claim's token (at most one each).
@@ -260,7 +261,7 @@ impl Hub {
     }
 
     fn set_rating(&self, player: PlayerId, rating: Rating) {
-        lock(&self.ratings).insert(player, rating);
+        lock(&self.ratings).insert(player, (rating, unix_now()));
     }
 
     fn seed(&self) -> u32 {

@@ -1,4 +1,5 @@
-//! The ranked quick-match queue: one task pairs registered players for 1v1 battles by rating.
+//! The ranked quick-match queue: one task pairs registered players for 1v1 battles by rating,
+//! each a series as long as the lower rating's band plays (`minotty_domain::ranked`).
 //! Each player's acceptable range starts at [`BASE_RANGE`] and widens by [`WIDEN_PER_SEC`]
 //! every second of waiting (up to [`MAX_RANGE`]); two players are paired when their ratings
 //! are within the wider of their two ranges. Waiting players get `Queued` once a second.
@@ -24,7 +25,7 @@ use std::time::Duration;
 
 use minotty_bots::versus::Level;
 use minotty_engine::rating::Rating;
-use minotty_engine::versus::MatchKind;
+use minotty_engine::versus::{MatchKind, SeriesSettings};
 use minotty_protocol::{RoomLimit, RoomSettings};
 use minotty_ui::Response;
 use tokio::sync::mpsc;
@@ -33,6 +34,7 @@ use tokio::time::{Instant, MissedTickBehavior, interval};
 use tokio_util::sync::CancellationToken;
 
 use super::{Hub, Member, MemberId, RankedClaim};
+use minotty_domain::ranked::pair_first_to;
 use minotty_domain::{AddressKey, ClientAddr};
 
 /// The rating range right after queueing.
@@ -382,7 +384,10 @@ fn pair(hub: &Arc<Hub>, waiting: &mut Vec<Waiting>, now: Instant) {
             Some(j) => {
                 let b = waiting.remove(j);
                 let a = waiting.remove(i);
-                let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::None);
+                // A series, as long as the lower rating's band plays (`domain::ranked`).
+                let first_to = pair_first_to(a.rating.rating, b.rating.rating);
+                let options = RoomSettings::new(MatchKind::Battle, 2, RoomLimit::None)
+                    .with_series(SeriesSettings::new(first_to, 1, 0));
                 let told = [a.member.clone(), b.member.clone()];
                 let claims = vec![a.claim, b.claim];
                 let players = vec![(a.member, Some(a.rating)), (b.member, Some(b.rating))];

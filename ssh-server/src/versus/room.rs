@@ -78,6 +78,7 @@ pub(super) fn spawn(
         settings_budget: HashMap::new(),
         team_budget: HashMap::new(),
         series: None,
+        next_game: None,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -257,6 +258,8 @@ struct Room {
     /// The series being played: its players (by member), their teams (empty: free-for-all)
     /// and score, by player or by team (`room/series.rs`).
     series: Option<(Vec<MemberId>, Vec<u8>, minotty_engine::versus::Series)>,
+    /// A ranked series goes on by itself: when its next game starts (`room/series.rs`).
+    next_game: Option<Instant>,
 }
 
 impl Drop for Room {
@@ -373,6 +376,10 @@ impl Room {
 
     fn next_wake(&self) -> Option<Instant> {
         let kept = self.kept_wake();
+        let kept = match (kept, self.next_game) {
+            (Some(k), Some(n)) => Some(k.min(n)),
+            (k, n) => k.or(n),
+        };
         let Some(live) = self.live.as_ref() else {
             return kept;
         };
@@ -394,6 +401,7 @@ impl Room {
 
     fn on_timer(&mut self, now: Instant) {
         self.expire_kept(now);
+        self.next_ranked_game(now);
         let Some(live) = self.live.as_mut() else {
             return;
         };

@@ -25,6 +25,7 @@ mod open_rooms;
 mod out_of_match;
 mod paused_queue;
 mod paused_room;
+mod ranked_series;
 mod series;
 mod shares;
 mod spooled;
@@ -535,11 +536,8 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
         assert!(start.ranked);
         assert_eq!(start.kind, MatchKind::Battle);
     }
-    bob.report(vec![Report::Finished {
-        won: false,
-        progress: Progress::default(),
-    }]);
-    let result = result(&mut ann).await;
+    // At 1500 a ranked match is a series, first to 3 (`minotty_domain::ranked`).
+    let result = ranked_series::ann_wins_the_series(&mut ann, &mut bob, 3).await;
     assert!(result.ranked);
     let (before, after) = result.rows[0].rating.unwrap();
     assert_eq!(result.rows[0].name, "ann");
@@ -561,11 +559,7 @@ async fn quick_match_pairs_registered_players_and_rates_the_result() {
         c.wait(|r| matches!(r, Response::MatchStart(_)).then_some(()))
             .await;
     }
-    bob.report(vec![Report::Finished {
-        won: false,
-        progress: Progress::default(),
-    }]);
-    let again = self::result(&mut ann).await;
+    let again = ranked_series::ann_wins_the_series(&mut ann, &mut bob, 3).await;
     let (before, after) = again.rows[0].rating.unwrap();
     assert!(
         (before - first).abs() < 1e-9 && after > first,

@@ -42,9 +42,11 @@ pub fn board_title(board: BoardId) -> &'static str {
     }
 }
 
-fn period_title(p: BoardPeriod) -> &'static str {
+/// The versus board's middle period is the ranked season (a calendar quarter).
+fn period_title(board: BoardId, p: BoardPeriod) -> &'static str {
     match p {
         BoardPeriod::AllTime => "All time",
+        BoardPeriod::Month if board == BoardId::Versus => "This season",
         BoardPeriod::Month => "This month",
         BoardPeriod::Today => "Today",
     }
@@ -331,7 +333,7 @@ impl Widget for &BoardView<'_> {
         // Periods.
         let periods_w: u16 = PERIODS
             .iter()
-            .map(|&p| draw::width(period_title(p)) + 3)
+            .map(|&p| draw::width(period_title(s.board(), p)) + 3)
             .sum();
         let mut x = inner.x + inner.width.saturating_sub(periods_w) / 2;
         for &p in &PERIODS {
@@ -340,7 +342,7 @@ impl Widget for &BoardView<'_> {
             } else {
                 theme.dim()
             };
-            let label = sfmt!(24; " {} ", period_title(p));
+            let label = sfmt!(24; " {} ", period_title(s.board(), p));
             x = draw::put(buf, inner, x, inner.y + 1, label.as_str(), style);
             x = draw::put(buf, inner, x, inner.y + 1, " ", theme.dim());
         }

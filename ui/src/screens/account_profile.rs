@@ -264,6 +264,9 @@ impl Widget for &ProfileView<'_> {
                 sfmt!(64; "Versus rating {:.0} (+/-{:.0}, {} games)", rating, deviation, games);
             draw::put_right(buf, body, inner.y, line.as_str(), theme.accent());
         }
+        if let Some(standing) = &p.ranked {
+            draw::put_right(buf, body, inner.y + 1, standing, theme.accent());
+        }
         if s.charts {
             let area = Rect::new(
                 body.x,

@@ -582,6 +582,7 @@ fn profile_shows_bests_and_recent_games_and_enter_watches_one() {
         ],
         matches: Vec::new(),
         rating: Some((1612.4, 80.2, 14)),
+        ranked: None,
         charts: Default::default(),
     };
     a.deliver(Response::Profile(profile), 0);
@@ -728,6 +729,7 @@ fn a_local_player_asks_the_front_end_for_boards_profile_and_settings_but_not_for
             recent: vec![],
             matches: Vec::new(),
             rating: None,
+            ranked: None,
             charts: Default::default(),
         }),
         0,

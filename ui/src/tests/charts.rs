@@ -58,6 +58,7 @@ fn profile() -> Profile {
         }],
         matches: Vec::new(),
         rating: None,
+        ranked: None,
         charts: ProfileCharts {
             bests: vec![
                 history(ModeKind::Sprint, &[(0, 90_000), (2, 75_000), (4, 61_000)]),

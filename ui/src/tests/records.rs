@@ -53,6 +53,7 @@ pub(super) fn ada_profile() -> Profile {
             },
         ],
         rating: Some((1514.2, 80.0, 1)),
+        ranked: None,
         charts: Default::default(),
     }
 }
@@ -212,6 +213,7 @@ fn the_personal_best_chart_names_each_moment_once_on_its_x_axis() {
         recent: vec![],
         matches: vec![],
         rating: None,
+        ranked: None,
         charts: minotty_protocol::ProfileCharts {
             bests: vec![minotty_protocol::BestHistory {
                 mode: ModeKind::Sprint,

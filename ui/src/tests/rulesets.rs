@@ -396,6 +396,7 @@ fn the_profile_names_each_games_ruleset() {
         }],
         matches: Vec::new(),
         rating: None,
+        ranked: None,
         charts: Default::default(),
     };
     a.deliver(Response::Profile(profile), 0);

@@ -145,3 +145,41 @@ fn serde_reads_old_forms_and_clamps() {
         serde_json::from_str(r#"{"first_to":200,"win_by":0,"stock":9}"#).unwrap();
     assert_eq!(s, SeriesSettings::new(7, 1, 5));
 }
+
+/// A leaver concedes: (players, games won by seat, leaver, winner of the series).
+#[test]
+fn a_leaver_concedes_the_series() {
+    let rows: &[(usize, &[usize], usize, Option<usize>)] = &[
+        // 1v1 first to 3: the one who stays wins, whatever the score.
+        (2, &[], 0, Some(1)),
+        (2, &[], 1, Some(0)),
+        (2, &[0, 0], 0, Some(1)),
+        (2, &[1, 1], 0, Some(1)),
+        (2, &[0, 1], 1, Some(0)),
+        // Three players: the best of the others, a tie to the one who won last.
+        (3, &[0, 1, 2], 0, Some(2)),
+        (3, &[1, 1, 2], 1, Some(2)),
+        (3, &[1, 1, 0], 1, Some(0)),
+        (3, &[2, 1], 2, Some(1)),
+        (3, &[], 0, Some(1)),
+        // A seat out of range concedes nothing.
+        (2, &[0], 5, None),
+    ];
+    let settings = SeriesSettings::new(3, 1, 0);
+    for &(players, games, leaver, winner) in rows {
+        let mut s = Series::new(players);
+        for &w in games {
+            s.record(&settings, Some(w));
+        }
+        assert!(!s.is_over());
+        assert_eq!(s.concede(leaver), winner, "{players} {games:?} {leaver}");
+        assert_eq!(s.is_over(), winner.is_some());
+        assert_eq!(s.winner(), winner);
+    }
+    // A series already over keeps its winner.
+    let mut s = Series::new(2);
+    for _ in 0..3 {
+        s.record(&settings, Some(1));
+    }
+    assert_eq!(s.concede(1), Some(1));
+}

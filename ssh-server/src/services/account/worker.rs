@@ -460,11 +460,30 @@ impl Worker {
             .iter()
             .map(super::recent_matches::recent_match)
             .collect();
-        let rating = self
+        let entry = self
             .store
             .rating_rank_of(account.id, Period::AllTime, now)
-            .await?
-            .map(|r| (r.rating, r.deviation, r.games));
+            .await?;
+        let rating = entry
+            .as_ref()
+            .map(|r| (r.rating, boards::grown_deviation(r, now), r.games));
+        let standing = match &entry {
+            Some(e) => {
+                let season = minotty_domain::Season::of(now);
+                let population = self.store.rated_population_cached(now).await?;
+                let in_season = self.store.season_rank_of(account.id, season).await?;
+                let deviation = boards::grown_deviation(e, now);
+                let letter =
+                    minotty_domain::ranked::letter(e.rating, deviation, e.games, &population);
+                Some(minotty_ui::boards::ranked_standing(
+                    letter,
+                    e.games,
+                    &season.name(),
+                    in_season.map(|s| s.rank),
+                ))
+            }
+            None => None,
+        };
         let ranked = self
             .store
             .ranked_history(account.id, minotty_ui::profile_charts::HISTORY_GAMES)
@@ -479,6 +498,7 @@ impl Worker {
             recent,
             matches,
             rating,
+            ranked: standing,
             charts: minotty_ui::profile_charts::profile_charts(&ranked, &pace),
         })
     }

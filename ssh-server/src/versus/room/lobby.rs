@@ -138,6 +138,20 @@ impl Room {
             if self.live.as_ref().is_some_and(|l| l.router.is_over()) {
                 self.end_match(now);
             }
+        } else if self.series_in_progress() && self.state != RoomState::Playing {
+            // Between two games of a ranked series: the leaver's seat plays the next game at
+            // once, out of it from its start (`start_match`), and so concedes the series.
+            self.seats[i].connected = false;
+            if !disconnected {
+                member.send(Response::RoomClosed {
+                    message: format!(
+                        "You left the ranked series in room {}: it counts as a loss.",
+                        self.code
+                    ),
+                });
+            }
+            self.start_match(now);
+            return;
         } else if disconnected && self.keep_seat(i, now) {
             // Kept for the member's return (`room/kept.rs`).
         } else {

@@ -30,6 +30,7 @@ impl Room {
             self.broadcast_view();
             return;
         }
+        self.next_game = None;
         let seed = self.hub.seed();
         let kind = self.options.kind();
         let targeting: Vec<Targeting> = self.seats.iter().map(|s| s.targeting).collect();
@@ -84,16 +85,32 @@ impl Room {
         });
         self.state = RoomState::Playing;
         tracing::info!(room = %self.code, players = self.seats.len(), ?kind, "match starts");
+        // A ranked series' player who left between two games is out of this one at once.
+        let gone: Vec<usize> = (0..self.seats.len())
+            .filter(|&i| !self.seats[i].connected)
+            .collect();
+        if let Some(live) = self.live.as_mut() {
+            for &p in &gone {
+                let player = &mut live.players[p];
+                (player.left, player.forfeited, player.disconnected) = (true, true, true);
+                live.router.knock_out(p);
+            }
+        }
         if let Some(live) = &self.live {
             for (i, s) in self.seats.iter().enumerate() {
-                s.member
-                    .send(Response::MatchStart(self.match_start(live, Some(i), now)));
+                if s.connected {
+                    s.member
+                        .send(Response::MatchStart(self.match_start(live, Some(i), now)));
+                }
             }
             for s in &self.spectators {
                 s.send(Response::MatchStart(self.match_start(live, None, now)));
             }
         }
         self.broadcast_view();
+        if !gone.is_empty() && self.live.as_ref().is_some_and(|l| l.router.is_over()) {
+            self.end_match(now);
+        }
     }
 
     pub(super) fn match_start(&self, live: &Live, you: Option<usize>, now: Instant) -> MatchStart {

@@ -8,6 +8,7 @@ use minotty_protocol::{MatchResult, ResultRow, RoomState};
 use minotty_ui::Response;
 use tokio::time::Instant;
 
+use super::series::SERIES_PAUSE;
 use super::{Room, verify};
 use crate::versus::{MemberId, REPLAY_GRACE, unix_now};
 use minotty_store::{MatchPlayer, NewMatch};
@@ -38,7 +39,11 @@ impl Room {
             true => live.router.winning_team().map(usize::from),
             false => (0..n).find(|&p| live.router.place(p) == Some(1)),
         };
-        let series = self.count_game(ids, teams.clone(), game_winner);
+        let mut series = self.count_game(ids, teams.clone(), game_winner);
+        // A ranked series' leaver loses it (`minotty_domain::ranked`).
+        if ranked && series.as_ref().is_some_and(|s| !s.over) {
+            series = self.concede_if_left().or(series);
+        }
         let Some(live) = self.live.as_mut() else {
             return;
         };
@@ -159,7 +164,12 @@ impl Room {
         live.record_due = Some(now + REPLAY_GRACE);
         tracing::info!(room = %code, %winner, "match over");
         self.state = RoomState::Results;
-        self.release_claims();
+        if rate_now {
+            self.release_claims();
+        } else if ranked {
+            // The claims stay with the series; its next game starts by itself.
+            self.next_game = Some(now + SERIES_PAUSE);
+        }
         // A rematch in a ranked room starts from the new ratings.
         let rated: Vec<(MemberId, Rating)> = self
             .live

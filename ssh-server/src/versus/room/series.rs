@@ -9,6 +9,10 @@ use tokio::time::Instant;
 use super::Room;
 use crate::versus::{MemberId, limits};
 
+/// Between two games of a ranked series: the results are shown this long, then the next game
+/// starts (sooner when both ask for it): a player cannot stall a series by waiting.
+pub(super) const SERIES_PAUSE: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Room {
     /// The host's new settings, if the room takes them: the host's, in the lobby or the
     /// results (not during a match), within the member's budget, seating everyone seated.
@@ -95,6 +99,40 @@ impl Room {
         }
         let (_, _, series) = self.series.as_mut()?;
         series.record(&settings, winner);
+        self.series_score()
+    }
+
+    /// A ranked series in progress whose game just ended with a player gone (left during
+    /// it, or between two games and so out of this one at its start): the leaver concedes the
+    /// series. The new score, or `None` when nobody left.
+    pub(super) fn concede_if_left(&mut self) -> Option<SeriesScore> {
+        let leaver = self.live.as_ref()?.players.iter().position(|p| p.left)?;
+        let (_, teams, series) = self.series.as_mut()?;
+        // With teams the leaver's team concedes.
+        let side = teams.get(leaver).map_or(leaver, |&t| usize::from(t));
+        series.concede(side);
+        tracing::info!(room = %self.code, leaver, "a player left the ranked series: its loss");
+        self.series_score()
+    }
+
+    /// Whether a ranked series is being played and not over.
+    pub(super) fn series_in_progress(&self) -> bool {
+        self.ranked && matches!(&self.series, Some((_, _, s)) if !s.is_over())
+    }
+
+    /// The next game of a ranked series, once its pause is over.
+    pub(super) fn next_ranked_game(&mut self, now: Instant) {
+        if self.next_game.is_some_and(|t| now >= t) {
+            self.next_game = None;
+            if self.state != RoomState::Playing && self.series_in_progress() {
+                self.start_match(now);
+            }
+        }
+    }
+
+    fn series_score(&self) -> Option<SeriesScore> {
+        let settings = *self.options.series();
+        let (_, _, series) = self.series.as_ref()?;
         Some(SeriesScore {
             wins: series.wins().to_vec(),
             games: series.games(),

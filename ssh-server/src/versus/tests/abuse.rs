@@ -239,6 +239,12 @@ async fn one_ranked_match_per_account() {
         progress: Progress::default(),
     }]);
     super::result(&mut ann).await;
+    // Between two games of the series (first to 3): still refused.
+    ann2.send(Request::QuickMatch);
+    assert!(ann2.failed().await.contains("ranked"));
+    // bob leaves the series, which ends it (his loss).
+    bob.send(Request::LeaveRoom);
+    super::result(&mut ann).await;
     // Over: the other connection may queue.
     ann2.send(Request::QuickMatch);
     ann2.wait(|r| matches!(r, Response::Queued { .. }).then_some(()))
