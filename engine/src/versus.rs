@@ -6,6 +6,7 @@
 //! bookkeeping used both by a server's room task and by [`Match`], a deterministic simulation
 //! of several games in one process (tests, bots, replays of whole matches).
 
+pub mod climb;
 mod describe;
 pub use describe::stock_text;
 mod game_settings;

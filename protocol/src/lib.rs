@@ -46,8 +46,8 @@ pub use reports::{
     BoardSnapshot, EventDigest, NEXT_SHOWN, Progress, Report, end_reports, progress_of, snapshot,
 };
 pub use rooms::{
-    MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow, RoomCommand, RoomState,
-    RoomView, SeatView, SeriesScore,
+    ClimbRun, ClimbView, MatchResult, MatchStart, OpenRoomEntry, OpponentView, ResultRow,
+    RoomCommand, RoomState, RoomView, SeatView, SeriesScore,
 };
 
 use minotty_engine::{Replay, RulesetId, Snapshot};
@@ -158,6 +158,9 @@ pub enum Request<Settings> {
     AcceptBotMatch,
     /// Keep waiting for a person.
     DeclineBotMatch,
+    /// Join this instance's climb (a drop-in battle without rounds): answered with a
+    /// `MatchStart` for the player's first run and [`Response::Climb`].
+    JoinClimb,
 
     // ---- live -----------------------------------------------------------------------------
     /// What is being played now (answered with [`Response::Live`]; the Live screen asks again
@@ -316,6 +319,9 @@ pub enum Response<Settings, Doctor> {
     Opponents(Vec<OpponentView>),
     /// The match is decided.
     MatchOver(MatchResult),
+    /// The player's climb as it is now: their run's height and floor, or the run that just
+    /// ended (sent when it changes, at most every 200 ms).
+    Climb(ClimbView),
     /// Something to tell the player once, e.g. the result of a match they dropped out of.
     Notice {
         message: String,

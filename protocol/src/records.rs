@@ -104,11 +104,12 @@ pub struct RecentGame {
     pub outcome: String,
 }
 
-/// A leaderboard: one per solo mode, and the ranked 1v1 rating board.
+/// A leaderboard: one per solo mode, the ranked 1v1 rating board and the climb's heights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoardId {
     Solo(ModeKind),
     Versus,
+    Climb,
 }
 
 /// Which games a leaderboard counts.

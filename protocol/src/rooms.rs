@@ -248,3 +248,35 @@ pub struct ResultRow {
     #[cfg_attr(feature = "serde", serde(default))]
     pub pieces: u32,
 }
+
+/// A climber's view of their climb (see `minotty_engine::versus::climb`).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ClimbView {
+    /// The current run's height in metres, and its floor (1 to 10).
+    pub height: u32,
+    pub floor: u8,
+    /// Where the next floor starts (`None` on the top floor).
+    pub next_at: Option<u32>,
+    /// Milliseconds of grace left (nobody's attacks reach the player meanwhile).
+    pub grace_ms: u64,
+    /// Fatigue sends the run garbage now.
+    pub fatigue: bool,
+    /// Climbers in this climb, the player too (bots among them).
+    pub climbers: u8,
+    /// The player's place by height among those climbing now (1 = highest).
+    pub place: u8,
+    /// The run that just ended (`None` while a run goes on).
+    pub ended: Option<ClimbRun>,
+}
+
+/// A climb's run that ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ClimbRun {
+    pub height: u32,
+    pub floor: u8,
+    pub time_ms: u64,
+    /// The run is on the climb's leaderboard (a registered player's, verified).
+    pub stored: bool,
+}

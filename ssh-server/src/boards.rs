@@ -10,7 +10,7 @@ use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROW
 
 use minotty_ui::boards::{Figures, board_ruleset, columns, period, rank_cell, rating, solo_values};
 
-use minotty_store::{Board, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
+use minotty_store::{Board, ClimbEntry, Entry, Page, RatingEntry, Store, StoreError, UnixMs};
 
 /// The figures of a board entry (entries do not keep the level: no board ranks on it).
 pub fn entry_figures(e: &Entry) -> Figures {
@@ -50,6 +50,25 @@ fn rating_row(e: &RatingEntry, population: &[f64], now: UnixMs) -> BoardRow {
             e.wins.to_string(),
         ],
         achieved_at: e.last_match_at,
+        game: None,
+    }
+}
+
+/// A climb board's row: the height, its floor and the run's time.
+fn climb_row(e: &ClimbEntry) -> BoardRow {
+    let floor = minotty_engine::versus::climb::floor_of(e.height);
+    BoardRow {
+        rank: e.rank,
+        name: e.name.to_string(),
+        values: vec![
+            format!("{} m", e.height),
+            format!(
+                "{floor} {}",
+                minotty_engine::versus::climb::floor_name(floor)
+            ),
+            minotty_ui::boards::time(e.time_ms),
+        ],
+        achieved_at: e.achieved_at,
         game: None,
     }
 }
@@ -113,6 +132,19 @@ pub async fn page(
                 total,
                 entries.iter().map(row).collect(),
                 own.as_ref().map(row),
+            )
+        }
+        BoardId::Climb => {
+            let entries = store.climb_board(p, now, limit).await?;
+            let total = store.climb_board_size(p, now).await?;
+            let own = match viewer {
+                Some(id) => store.climb_rank_of(id, p, now).await?,
+                None => None,
+            };
+            (
+                total,
+                entries.iter().map(climb_row).collect(),
+                own.as_ref().map(climb_row),
             )
         }
         BoardId::Versus => {

@@ -29,6 +29,7 @@
 
 mod accounts;
 mod charts;
+mod climb;
 mod connect;
 mod db_url;
 mod games;
@@ -65,6 +66,7 @@ use sqlx::any::AnyPoolOptions;
 use sqlx::{Any, AnyPool, Executor, Transaction};
 
 pub use accounts::{Account, LinkError, PasswordChangeError, REGISTRATIONS_PER_DAY, RegisterError};
+pub use climb::{ClimbEntry, ClimbRecord};
 pub use db_url::with_database;
 pub use games::{FinishedGame, GameRecord, QuotaCut, StoredGame};
 pub use keys::{KEY_USE_FLUSH, KeyError, KeyInfo, MAX_PENDING_KEY_USES, NewKey};

@@ -179,6 +179,7 @@ pub fn columns(board: BoardId) -> Vec<String> {
         BoardId::Solo(ModeKind::Descent) => &["Gems"],
         BoardId::Solo(ModeKind::Custom | ModeKind::Puzzle) => &["Result"],
         BoardId::Versus => &["Rating", "Rank", "Series", "Won"],
+        BoardId::Climb => &["Height", "Floor", "Time"],
     };
     titles.iter().map(|t| (*t).to_owned()).collect()
 }
@@ -204,7 +205,7 @@ pub fn board_ruleset(board: BoardId, ruleset: RulesetId) -> RulesetId {
     match board {
         BoardId::Solo(mode) if has_board(mode, ruleset) => ruleset,
         BoardId::Solo(mode) => home_ruleset(mode),
-        BoardId::Versus => RulesetId::Standard,
+        BoardId::Versus | BoardId::Climb => RulesetId::Standard,
     }
 }
 
@@ -213,6 +214,7 @@ pub fn title(board: BoardId) -> &'static str {
     match board {
         BoardId::Solo(mode) => mode.title(),
         BoardId::Versus => "Versus (ranked 1v1)",
+        BoardId::Climb => "Climb (highest runs)",
     }
 }
 

@@ -111,7 +111,7 @@ fn join(code: &str, spectate: bool) -> Command {
 /// The names of the boards, for error messages.
 fn board_names() -> String {
     let mut names: Vec<&str> = ranked_modes().iter().map(|m| m.id()).collect();
-    names.push("versus");
+    names.extend(["versus", "climb"]);
     names.join(", ")
 }
 
@@ -167,6 +167,8 @@ fn parse_leaderboard(args: &[&str]) -> Result<BoardQuery, String> {
         }
         let found = if arg.eq_ignore_ascii_case("versus") || arg.eq_ignore_ascii_case("1v1") {
             Some(BoardId::Versus)
+        } else if arg.eq_ignore_ascii_case("climb") {
+            Some(BoardId::Climb)
         } else {
             ModeKind::parse(arg)
                 .filter(|m| ranked_modes().contains(m))

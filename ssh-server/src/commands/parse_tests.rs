@@ -37,7 +37,11 @@ fn leaderboard_arguments() {
     assert_eq!(
         bad,
         "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
-             versus"
+             versus, climb"
+    );
+    assert_eq!(
+        lb(&["climb", "--period", "today"]),
+        Ok((BoardId::Climb, Period::Today, std))
     );
     assert_eq!(
         lb(&["descent"]),

@@ -126,7 +126,8 @@ impl Services {
             | Request::Room(_)
             | Request::OpenRooms
             | Request::AcceptBotMatch
-            | Request::DeclineBotMatch => self.versus.handle(request),
+            | Request::DeclineBotMatch
+            | Request::JoinClimb => self.versus.handle(request),
             Request::LiveList | Request::WatchLive { .. } | Request::StopWatching => {
                 self.live.handle(request)
             }

@@ -220,6 +220,19 @@ impl VersusClient {
         });
     }
 
+    /// Into this instance's climb (out of the queue and any room first).
+    fn join_climb(&mut self) {
+        self.leave_queue();
+        let in_climb = self.member().room().is_some_and(|r| self.hub.climbs.is(&r));
+        if in_climb {
+            return;
+        }
+        self.leave_room(false);
+        if let Err(message) = self.hub.join_climb(self.member()) {
+            self.reply(Response::RoomFailed { message });
+        }
+    }
+
     fn leave_queue(&mut self) {
         if self.queued {
             self.queued = false;
@@ -264,6 +277,7 @@ impl VersusClient {
                 | Request::CreateRoom(_)
                 | Request::JoinRoom { .. }
                 | Request::SpectateLive { .. }
+                | Request::JoinClimb
         ) {
             // Somewhere new: a session let go for falling behind starts over.
             self.tx.recover();
@@ -342,6 +356,11 @@ impl VersusClient {
                     self.join_failed(now, room_code::not_a_code(&shown));
                     return;
                 };
+                if code.as_str() == crate::versus::climb::CLIMB_CODE && !spectate {
+                    // Every instance's first climb has this code: the player's own climbs.
+                    self.join_climb();
+                    return;
+                }
                 let Some(room) = self.hub.room(&code) else {
                     if let Some(remote) = self.hub.remote().cloned() {
                         // Perhaps another instance's room: its owner answers.
@@ -375,6 +394,7 @@ impl VersusClient {
                 }
             }
             Request::SpectateLive { id: live } => self.spectate_live(live),
+            Request::JoinClimb => self.join_climb(),
             Request::LeaveRoom => {
                 if !self.to_room(RoomMsg::Leave {
                     id,

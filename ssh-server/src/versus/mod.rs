@@ -26,6 +26,7 @@
 //! shutdown, bots with their room, rating reads with the queue.
 
 pub mod bot;
+pub mod climb;
 pub mod code;
 mod kept_seats;
 mod known_rating;
@@ -204,6 +205,8 @@ pub struct Hub {
     /// The other instances, with `--nats` (`remote.rs`), given at construction; `None`: a
     /// single instance.
     remote: Option<Arc<dyn RemoteRooms>>,
+    /// This instance's climbs (`climb.rs`).
+    pub climbs: climb::Climbs,
 }
 
 impl Hub {

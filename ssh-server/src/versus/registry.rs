@@ -77,12 +77,22 @@ impl Hub {
         let first = self.remote.as_ref().and_then(|r| r.code_prefix());
         for _ in 0..64 {
             let code = code::random_with(first);
-            if !rooms.contains_key(&code) {
+            if !rooms.contains_key(&code) && code.as_str() != super::climb::CLIMB_CODE {
                 rooms.insert(code.clone(), tx.clone());
                 return Some(code);
             }
         }
         None
+    }
+
+    /// Reserves `code` for `tx`, if it is free.
+    pub(super) fn register_as(&self, code: &RoomCode, tx: &mpsc::Sender<RoomMsg>) -> bool {
+        let mut rooms = lock(&self.rooms);
+        if rooms.contains_key(code) {
+            return false;
+        }
+        rooms.insert(code.clone(), tx.clone());
+        true
     }
 
     /// Frees `code`, if it still belongs to the room behind `tx` (a code is reused only once

@@ -112,6 +112,9 @@ pub(super) struct Versus {
     played: Option<minotty_protocol::MatchRef>,
     /// The room's settings screen is open over the lobby (the host's draft in it).
     settings_edit: Option<crate::screens::room_settings::SettingsEdit>,
+    /// The player is in a climb: its latest view (the server sends it before each run's
+    /// `MatchStart`).
+    climb: Option<minotty_protocol::ClimbView>,
 }
 
 /// What versus needs of the rest of the App: the shared settings and terminal facts, whether
@@ -299,6 +302,7 @@ impl Versus {
         self.awaiting = false;
         self.targeting = Targeting::default();
         self.settings_edit = None;
+        self.climb = None;
         self.menu_cursor = 0;
         self.message = message;
         if !matches!(self.view, View::Join { .. } | View::Create) || self.message.is_some() {

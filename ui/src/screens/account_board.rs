@@ -22,7 +22,7 @@ use crate::theme::Theme;
 use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
 /// The tabs, left to right.
-pub const BOARDS: [BoardId; 8] = [
+pub const BOARDS: [BoardId; 9] = [
     BoardId::Solo(ModeKind::Sprint),
     BoardId::Solo(ModeKind::Marathon),
     BoardId::Solo(ModeKind::Ultra),
@@ -31,6 +31,7 @@ pub const BOARDS: [BoardId; 8] = [
     BoardId::Solo(ModeKind::Combo),
     BoardId::Solo(ModeKind::Descent),
     BoardId::Versus,
+    BoardId::Climb,
 ];
 
 const PERIODS: [BoardPeriod; 3] = [BoardPeriod::AllTime, BoardPeriod::Month, BoardPeriod::Today];
@@ -39,6 +40,7 @@ pub fn board_title(board: BoardId) -> &'static str {
     match board {
         BoardId::Solo(kind) => kind.title(),
         BoardId::Versus => "Versus",
+        BoardId::Climb => "Climb",
     }
 }
 
@@ -103,7 +105,7 @@ impl BoardScreen {
             _ if self.per_ruleset() => self.rules,
             // Descent's one board is tetrs; the others' standard.
             BoardId::Solo(kind) => crate::rules::fixed_ruleset(kind),
-            BoardId::Versus => RulesetId::Standard,
+            BoardId::Versus | BoardId::Climb => RulesetId::Standard,
         }
     }
 

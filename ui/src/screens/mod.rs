@@ -33,6 +33,7 @@ pub mod settings;
 pub mod settings_confirm;
 pub mod settings_explain;
 pub mod too_small;
+pub mod versus_climb;
 pub(crate) mod versus_layout;
 pub mod versus_match;
 pub mod versus_menu;

@@ -12,6 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::draw;
+use crate::screens::versus_climb;
 use crate::screens::versus_layout::{Tier, draw_others, plan};
 use crate::screens::versus_own;
 use crate::screens::versus_watch::{self, Watch};
@@ -144,6 +145,8 @@ pub struct MatchView<'a> {
     pub player: &'a str,
     /// Front-end time now.
     pub now: u64,
+    /// The player's climb, when this match is a run of one.
+    pub climb: Option<&'a minotty_protocol::ClimbView>,
 }
 
 impl Widget for &MatchView<'_> {
@@ -183,10 +186,23 @@ impl Widget for &MatchView<'_> {
             MatchKind::Battle => "Battle",
             MatchKind::Race => "Race",
         };
-        let x = draw::put(buf, area, area.x + 1, top, "VERSUS", theme.accent());
         let sep = sfmt!(8; " {} ", theme.dot());
-        let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
-        let x = draw::put(buf, area, x, top, kind, theme.title());
+        let x = if let Some(climb) = self.climb {
+            let x = draw::put(buf, area, area.x + 1, top, "CLIMB", theme.accent());
+            let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
+            draw::put(
+                buf,
+                area,
+                x,
+                top,
+                versus_climb::title(climb).as_str(),
+                theme.title(),
+            )
+        } else {
+            let x = draw::put(buf, area, area.x + 1, top, "VERSUS", theme.accent());
+            let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
+            draw::put(buf, area, x, top, kind, theme.title())
+        };
         if m.start.ranked {
             let x = draw::put(buf, area, x, top, sep.as_str(), theme.dim());
             draw::put(buf, area, x, top, "ranked", theme.dim());
@@ -233,7 +249,17 @@ impl Widget for &MatchView<'_> {
                         draw::put_centered(buf, area, top, text.as_str(), theme.bad());
                     }
                 }
-                let hint = if s.game().outcome().is_some_and(|(_, won)| won) {
+                let climb_line = self
+                    .climb
+                    .filter(|_| !m.forfeit_prompt || s.is_over())
+                    .map(|c| match versus_climb::ended(c) {
+                        Some(line) if s.is_over() => line,
+                        _ if s.is_over() => sfmt!(120; "Topped out at {} m   Esc leave", c.height),
+                        _ => versus_climb::climbing(c),
+                    });
+                let hint = if let Some(line) = &climb_line {
+                    line.as_str()
+                } else if s.game().outcome().is_some_and(|(_, won)| won) {
                     "Finished: waiting for the others   Esc leave"
                 } else if s.is_over() {
                     "KO: watching the others   Esc leave"

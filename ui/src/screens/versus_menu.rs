@@ -12,14 +12,18 @@ use crate::text::sfmt;
 use crate::theme::Theme;
 use minotty_protocol::{RoomLimit, RoomSettings};
 
-pub const ITEMS: [&str; 6] = [
+pub const ITEMS: [&str; 7] = [
     "Quick match",
     "Create room",
     "Join room",
     "Watch room",
     "Open rooms",
+    "Climb",
     "Back",
 ];
+
+/// The menu's "Climb" entry.
+pub const CLIMB: usize = 5;
 
 /// What the menu says without a server.
 pub const OFFLINE: &str = "Versus needs the server: connect with ssh to play against others.";
@@ -72,7 +76,7 @@ impl Widget for &MenuView<'_> {
             theme.title(),
         );
         draw::menu(buf, inner, inner.y + 5, ITEMS, self.cursor, theme);
-        status(buf, inner, inner.y + 11, self.message, theme);
+        status(buf, inner, inner.y + 13, self.message, theme);
         draw::hint(
             buf,
             inner,

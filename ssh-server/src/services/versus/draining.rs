@@ -21,6 +21,7 @@ impl VersusClient {
                 | Request::SpectateLive { .. }
                 | Request::Room(RoomCommand::Start | RoomCommand::Rematch)
                 | Request::AcceptBotMatch
+                | Request::JoinClimb
         );
         if !new || !self.hub.is_draining() {
             return false;

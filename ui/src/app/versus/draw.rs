@@ -83,6 +83,7 @@ impl Versus {
                         settings,
                         player,
                         now,
+                        climb: self.climb.as_ref(),
                     }
                     .render(area, buf);
                 }

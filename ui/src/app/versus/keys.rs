@@ -78,6 +78,11 @@ impl Versus {
                     }
                     1 => self.view = View::Create,
                     4 => self.open_open_rooms(now, ctx.requests),
+                    versus_menu::CLIMB => {
+                        self.awaiting = true;
+                        self.message = Some("Joining the climb...".to_string());
+                        self.send(Request::JoinClimb, ctx.requests);
+                    }
                     _ => {
                         self.code.clear();
                         self.view = View::Join {
@@ -445,6 +450,18 @@ impl Versus {
             if leave {
                 self.send(Request::LeaveRoom, ctx.requests);
                 self.left(None);
+                return Outcome::Changed;
+            }
+            // A climb's run ended (the server said how high): Enter starts the next one
+            // (when Enter is no game key of the player's).
+            let climb_again = press
+                && plain
+                && ev.key == Key::Enter
+                && keys.lookup(ev.key).is_none()
+                && self.climb.as_ref().is_some_and(|c| c.ended.is_some());
+            if climb_again {
+                self.message = None;
+                self.send(Request::Room(RoomCommand::Rematch), ctx.requests);
                 return Outcome::Changed;
             }
             return Outcome::changed(s.tick(now, keys));

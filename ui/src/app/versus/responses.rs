@@ -105,6 +105,10 @@ impl Versus {
                 m.opponents = list;
             }
             Response::MatchOver(result) => self.match_over(result, now, here, ctx.requests),
+            Response::Climb(view) => {
+                self.awaiting = false;
+                self.climb = Some(view);
+            }
             Response::Notice { message } => {
                 self.notice = Some(sanitize_line(&message));
             }
