@@ -441,35 +441,38 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
         }
         pids.push(admitted.expect("admitted to a queue"));
     }
-    // Paired: the match starts for the rogue's members.
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        let msg = tokio::time::timeout_at(deadline, news.next())
-            .await
-            .expect("the match starts")
-            .expect("subscription");
-        // Sealed and encrypted: only a holder of the key reads it.
-        assert!(!String::from_utf8_lossy(&msg.payload).contains("MatchStart"));
-        let opened = rogue.open(&msg).expect("sealed by an instance");
-        if String::from_utf8_lossy(&opened.body).contains("MatchStart") {
-            break;
+    // Paired: the series' games start for the rogue's members; bob "tops out" in each of
+    // the three a first-to-3 series needs (ranked players of 1500 play first to 3), and
+    // ann wins each with no replay at all.
+    for _game in 0..3 {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let msg = tokio::time::timeout_at(deadline, news.next())
+                .await
+                .expect("the match starts")
+                .expect("subscription");
+            // Sealed and encrypted: only a holder of the key reads it.
+            assert!(!String::from_utf8_lossy(&msg.payload).contains("MatchStart"));
+            let opened = rogue.open(&msg).expect("sealed by an instance");
+            if String::from_utf8_lossy(&opened.body).contains("MatchStart") {
+                break;
+            }
         }
+        tokio::time::sleep(Duration::from_secs(4)).await;
+            let (owner, bob_pid) = &pids[1];
+        let lost = ToProxy::Room(WireRoom::Command(minotty_protocol::RoomCommand::Report {
+            reports: vec![Report::Finished {
+                won: false,
+                progress: Progress::default(),
+            }],
+        }));
+        let subject = wire::proxy_subject(owner, minotty_server::versus::MemberId(*bob_pid));
+        let body = wire::encode(&lost).expect("encodes");
+        rogue.publish(subject, &body).await.expect("publish");
     }
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    // bob "tops out": ann wins, with no replay at all.
-    let (owner, bob_pid) = &pids[1];
-    let lost = ToProxy::Room(WireRoom::Command(minotty_protocol::RoomCommand::Report {
-        reports: vec![Report::Finished {
-            won: false,
-            progress: Progress::default(),
-        }],
-    }));
-    let subject = wire::proxy_subject(owner, minotty_server::versus::MemberId(*bob_pid));
-    let body = wire::encode(&lost).expect("encodes");
-    rogue.publish(subject, &body).await.expect("publish");
-    // The match is stored (after the replays' grace time), unrated.
+    // The series' games are stored (after the replays' grace time), unrated.
     let deadline = tokio::time::Instant::now() + WAIT;
-    while count(&shared.db, "matches").await == 0 {
+    while count(&shared.db, "matches").await < 3 {
         assert!(
             tokio::time::Instant::now() < deadline,
             "the match is not stored"

@@ -18,6 +18,11 @@ use minotty_tests::{Connection, Login, PtySession, WAIT};
 
 /// How long the tests let a drain run (longer than any match here lasts).
 const DRAIN: Duration = Duration::from_secs(90);
+/// The same for a drain that waits for whole ranked series (three games each, ten seconds
+/// apart).
+const SERIES_DRAIN: Duration = Duration::from_secs(300);
+/// Games a ranked series of two new players (1500) lasts when one loses every game.
+const SERIES_GAMES: usize = 3;
 
 /// `first` (on its instance) queues for a ranked match and waits, then `second` queues on
 /// its own: the leader pairs them, and both play.
@@ -41,6 +46,16 @@ async fn top_out(s: &mut PtySession) {
         drop_piece(s).await;
         s.pump_for(Duration::from_millis(60)).await;
     }
+}
+
+/// The next game of `s`'s series has started (its results are gone, a board shows).
+async fn next_game(s: &mut PtySession) {
+    s.wait_until("the series' next game", Duration::from_secs(45), |s| {
+        !s.contents().contains("MATCH RESULTS")
+    })
+    .await
+    .expect("the series' next game starts by itself");
+    wait_for_play(s).await.expect("plays the next game");
 }
 
 /// The signed rating changes a results screen shows ("+162", "-162").
@@ -226,15 +241,16 @@ async fn ann_and_bob_not_rated(addr: std::net::SocketAddr) {
 /// A rolling upgrade under load. SIGTERM to B while three matches in rooms of A (two ranked,
 /// one not) each have a player of B: B waits for them all, its players can start nothing new
 /// (a spectator of B in A's room is let go at once), each match ends as its games decide
-/// (one player tops out), and B stops only then. B starts again; SIGTERM to A with two ranked
-/// matches in its rooms between players of A and B: the same. At the end every player's
+/// (one player tops out of every game: a ranked series of first to 3 goes on by itself between
+/// games, and the drain waits through those pauses), and B stops only then. B starts again;
+/// SIGTERM to A with two ranked series in its rooms between players of A and B: the same. At the end every player's
 /// rated result is the one they played: a loss for exactly those who topped out.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let Some((shared, mut a, b)) = two_instances(
         "a_rolling_upgrade_lets_every_match_end_as_played",
         None,
-        DRAIN,
+        SERIES_DRAIN,
     )
     .await
     .expect("nats-server, a database and two instances") else {
@@ -263,7 +279,6 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let (_c9, mut hal) = guest(b.addr, "hal").await.expect("hal on B");
 
     // ---- SIGTERM to B ----
-    let b_log = b.log.clone();
     let stopping = draining(b, "B");
     ivy.wait_for_text("restarting", WAIT)
         .await
@@ -285,19 +300,26 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
         "B waits for its players' matches in A's rooms"
     );
 
-    // Each ends as its games decide: bob (B) tops out, cat (A) tops out, fay (B) tops out.
-    top_out(&mut bob).await;
-    both_screens_agree(&mut ann, &mut bob, true).await;
-    assert!(!stopping.is_finished(), "two matches still run");
-    top_out(&mut cat).await;
-    both_screens_agree(&mut dan, &mut cat, true).await;
-    assert!(
-        !stopping.is_finished(),
-        "one match still runs:\n{}",
-        std::fs::read_to_string(&b_log).unwrap_or_default()
-    );
+    // Each ends as its games decide: fay (B) tops out of the unranked match; bob (B) and cat
+    // (A) top out of every game of their ranked series, which goes on by itself between
+    // games (and B waits through those pauses).
     top_out(&mut fay).await;
     both_screens_agree(&mut eve, &mut fay, false).await;
+    for game in 0..SERIES_GAMES {
+        if game > 0 {
+            next_game(&mut bob).await;
+            next_game(&mut cat).await;
+        }
+        top_out(&mut bob).await;
+        top_out(&mut cat).await;
+        assert!(
+            !stopping.is_finished(),
+            "B waits for its players' series (game {game})"
+        );
+    }
+    both_screens_agree(&mut ann, &mut bob, true).await;
+    assert!(!stopping.is_finished(), "one series still runs");
+    both_screens_agree(&mut dan, &mut cat, true).await;
     let b = drained(stopping, "B stops once its players' matches ended").await;
     let log = log_of(&b);
     assert!(
@@ -314,7 +336,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
         &shared.nats.url,
         "b2",
         None,
-        DRAIN,
+        SERIES_DRAIN,
     )
     .await
     .expect("B starts again");
@@ -332,9 +354,19 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
         !stopping.is_finished(),
         "A waits for the matches in its rooms"
     );
-    top_out(&mut kit).await;
+    for game in 0..SERIES_GAMES {
+        if game > 0 {
+            next_game(&mut kit).await;
+            next_game(&mut mia).await;
+        }
+        top_out(&mut kit).await;
+        top_out(&mut mia).await;
+        assert!(
+            !stopping.is_finished(),
+            "A waits for the series in its rooms (game {game})"
+        );
+    }
     both_screens_agree(&mut jon, &mut kit, true).await;
-    top_out(&mut mia).await;
     both_screens_agree(&mut lou, &mut mia, true).await;
     let a = drained(stopping, "A stops once its matches ended").await;
     assert!(

@@ -35,19 +35,24 @@ const TELL_GRACE: Duration = Duration::from_millis(500);
 pub(super) fn note(r: &mut Remote, relay: &Relay) {
     match relay {
         Relay::MatchStart(start) => r.playing = start.you.is_some(),
-        Relay::MatchOver(_) | Relay::RoomClosed { .. } => r.playing = false,
+        // A ranked series goes on after a game (its next one starts by itself): the player
+        // still plays it.
+        Relay::MatchOver(m) => r.playing = m.series.as_ref().is_some_and(|s| !s.over),
+        Relay::RoomClosed { .. } => r.playing = false,
         _ => {}
     }
 }
 
 impl Cluster {
-    /// Running matches in this instance's rooms.
+    /// Running matches in this instance's rooms, ranked series between two games among
+    /// them.
     pub fn running_matches(hub: &Hub) -> usize {
         hub.live
             .list()
             .iter()
             .filter(|e| matches!(e.kind, minotty_protocol::LiveKind::Match { .. }))
             .count()
+            + hub.paused_series()
     }
 
     /// Matches this instance's players play now in rooms of other instances.

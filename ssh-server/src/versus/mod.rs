@@ -52,7 +52,7 @@ mod tx;
 mod watching;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -207,6 +207,8 @@ pub struct Hub {
     remote: Option<Arc<dyn RemoteRooms>>,
     /// This instance's climbs (`climb.rs`).
     pub climbs: climb::Climbs,
+    /// Ranked series between two games (`ranked.rs`).
+    series_pauses: Arc<AtomicUsize>,
 }
 
 impl Hub {

@@ -1,7 +1,8 @@
 //! Claims on ranked play: an account queues or plays a ranked match on one connection at a
 //! time, server-wide (a cluster's leader holds the claims of its queue).
 
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::{Hub, lock};
 use minotty_domain::PlayerId;
@@ -14,7 +15,29 @@ pub struct RankedClaim {
     pub token: u64,
 }
 
+/// A ranked series between two of its games (counted while held: a drain waits for the
+/// series, whose next game starts by itself).
+#[derive(Debug)]
+pub struct SeriesPause(Arc<AtomicUsize>);
+
+impl Drop for SeriesPause {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 impl Hub {
+    /// A series of one of this instance's rooms pauses before its next game.
+    pub fn series_pause(&self) -> SeriesPause {
+        self.series_pauses.fetch_add(1, Ordering::Relaxed);
+        SeriesPause(Arc::clone(&self.series_pauses))
+    }
+
+    /// Ranked series of this instance's rooms between two of their games.
+    pub fn paused_series(&self) -> usize {
+        self.series_pauses.load(Ordering::Relaxed)
+    }
+
     /// Claims ranked play for `player`: `None` while another session of the account is
     /// queued or plays a ranked match.
     pub fn claim_ranked(&self, player: PlayerId) -> Option<RankedClaim> {

@@ -79,6 +79,7 @@ pub(super) fn spawn(
         team_budget: HashMap::new(),
         series: None,
         next_game: None,
+        series_pause: None,
     };
     for (member, rating) in players {
         member.set_room(link.clone());
@@ -260,6 +261,8 @@ struct Room {
     series: Option<(Vec<MemberId>, Vec<u8>, minotty_engine::versus::Series)>,
     /// A ranked series goes on by itself: when its next game starts (`room/series.rs`).
     next_game: Option<Instant>,
+    /// Held from a ranked series' game end to its next game's start (a drain waits for it).
+    series_pause: Option<super::ranked::SeriesPause>,
 }
 
 impl Drop for Room {

@@ -15,6 +15,7 @@ use minotty_domain::AccountRef;
 
 mod abuse;
 mod bots;
+mod climb;
 mod contact;
 mod drained;
 mod fair;

@@ -301,10 +301,10 @@ impl Widget for &BoardView<'_> {
             "LEADERBOARDS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        // Mode tabs: each padded by a space on both sides, or where that does not fit (60
-        // columns) unpadded with one space between them.
+        // Mode tabs: each padded by a space on both sides, or where that does not fit with
+        // the arrows (80 columns) unpadded with one space between them.
         let titles_w: u16 = BOARDS.iter().map(|&b| draw::width(board_title(b))).sum();
-        let padded = titles_w + 2 * BOARDS.len() as u16 <= inner.width;
+        let padded = titles_w + 2 * BOARDS.len() as u16 + 4 <= inner.width;
         let tabs_w = if padded {
             titles_w + 2 * BOARDS.len() as u16
         } else {

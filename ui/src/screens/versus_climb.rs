@@ -78,7 +78,7 @@ mod tests {
             climbing(&view).as_str(),
             "412 m   next floor 450 m   2nd of 5   Esc forfeit"
         );
-        assert_eq!(ended(&view), None);
+        assert!(ended(&view).is_none());
         view.grace_ms = 6_100;
         assert!(climbing(&view).as_str().contains("grace 7 s"));
         view.grace_ms = 0;

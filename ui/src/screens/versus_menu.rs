@@ -67,7 +67,7 @@ pub struct MenuView<'a> {
 impl Widget for &MenuView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
-        let inner = panel(buf, area, 48, 20, "VERSUS", theme);
+        let inner = panel(buf, area, 48, 22, "VERSUS", theme);
         draw::put_centered(
             buf,
             inner,

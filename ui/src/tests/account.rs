@@ -352,6 +352,11 @@ fn leaderboard_asks_for_pages_on_tabs_periods_and_paging() {
     press(&mut a, Key::Left, 0);
     assert_eq!(
         a.take_requests().last(),
+        Some(&leaderboard_request(BoardId::Climb, BoardPeriod::Today, 0))
+    );
+    press(&mut a, Key::Left, 0);
+    assert_eq!(
+        a.take_requests().last(),
         Some(&leaderboard_request(BoardId::Versus, BoardPeriod::Today, 0))
     );
     press(&mut a, Key::Esc, 0);

@@ -73,7 +73,6 @@ fn the_live_list_at_80x24_with_two_games_and_a_match() {
 
 const VERSUS_MENU: [&str; 24] = [
     "",
-    "",
     "                ┌─────────────────── VERSUS ───────────────────┐",
     "                │                                              │",
     "                │         ▄▄▄▄ ▄█▀ ▀█▄ ▄█▄ ▄▄█ █▄▄ ██          │",
@@ -85,7 +84,9 @@ const VERSUS_MENU: [&str; 24] = [
     "                │                  Join room                   │",
     "                │                  Watch room                  │",
     "                │                  Open rooms                  │",
+    "                │                    Climb                     │",
     "                │                     Back                     │",
+    "                │                                              │",
     "                │                                              │",
     "                │                                              │",
     "                │                                              │",
@@ -94,7 +95,6 @@ const VERSUS_MENU: [&str; 24] = [
     "                │                                              │",
     "                │   Up/Down choose   Enter select   Esc back   │",
     "                └──────────────────────────────────────────────┘",
-    "",
     "",
 ];
 

@@ -148,7 +148,7 @@ fn the_leaderboards_arrows_sit_on_the_modes_that_left_and_right_change() {
     let blank = " │                                                                            │ ";
     let mut expected = vec![
         " ┌─────────────────────────────── LEADERBOARDS ───────────────────────────────┐ ",
-        " │  <  40 Lines  Marathon  Ultra  Master  Cheese  Combo  Descent  Versus  >   │ ",
+        " │    < 40 Lines Marathon Ultra Master Cheese Combo Descent Versus Climb >    │ ",
         " │                       All time   This month   Today                        │ ",
         " │                       Ruleset: standard  (u changes)                       │ ",
         " │     # Player                 Time   PPS        Date                        │ ",

@@ -31,6 +31,7 @@ impl Room {
             return;
         }
         self.next_game = None;
+        self.series_pause = None;
         let seed = self.hub.seed();
         let kind = self.options.kind();
         let targeting: Vec<Targeting> = self.seats.iter().map(|s| s.targeting).collect();

@@ -169,6 +169,7 @@ impl Room {
         } else if ranked {
             // The claims stay with the series; its next game starts by itself.
             self.next_game = Some(now + SERIES_PAUSE);
+            self.series_pause = Some(self.hub.series_pause());
         }
         // A rematch in a ranked room starts from the new ratings.
         let rated: Vec<(MemberId, Rating)> = self

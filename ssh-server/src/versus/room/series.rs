@@ -124,6 +124,7 @@ impl Room {
     pub(super) fn next_ranked_game(&mut self, now: Instant) {
         if self.next_game.is_some_and(|t| now >= t) {
             self.next_game = None;
+            self.series_pause = None;
             if self.state != RoomState::Playing && self.series_in_progress() {
                 self.start_match(now);
             }
