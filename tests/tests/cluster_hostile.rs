@@ -459,7 +459,7 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
             }
         }
         tokio::time::sleep(Duration::from_secs(4)).await;
-            let (owner, bob_pid) = &pids[1];
+        let (owner, bob_pid) = &pids[1];
         let lost = ToProxy::Room(WireRoom::Command(minotty_protocol::RoomCommand::Report {
             reports: vec![Report::Finished {
                 won: false,

@@ -16,11 +16,9 @@ use minotty_tests::cluster::{Instance, two_instances};
 use minotty_tests::versus::{drop_piece, fields, guest, registered, versus_item, wait_for_play};
 use minotty_tests::{Connection, Login, PtySession, WAIT};
 
-/// How long the tests let a drain run (longer than any match here lasts).
-const DRAIN: Duration = Duration::from_secs(90);
-/// The same for a drain that waits for whole ranked series (three games each, ten seconds
-/// apart).
-const SERIES_DRAIN: Duration = Duration::from_secs(300);
+/// How long the tests let a drain run (longer than any match here lasts: a drain waits for
+/// whole ranked series, three games each, ten seconds apart).
+const DRAIN: Duration = Duration::from_secs(300);
 /// Games a ranked series of two new players (1500) lasts when one loses every game.
 const SERIES_GAMES: usize = 3;
 
@@ -250,7 +248,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let Some((shared, mut a, b)) = two_instances(
         "a_rolling_upgrade_lets_every_match_end_as_played",
         None,
-        SERIES_DRAIN,
+        DRAIN,
     )
     .await
     .expect("nats-server, a database and two instances") else {
@@ -336,7 +334,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
         &shared.nats.url,
         "b2",
         None,
-        SERIES_DRAIN,
+        DRAIN,
     )
     .await
     .expect("B starts again");

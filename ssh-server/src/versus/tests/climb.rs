@@ -186,7 +186,10 @@ async fn bots_fill_the_climb_and_give_way_to_people() {
     drop(bob.client.take());
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while shared.hub().bots.active() != 0 {
-        assert!(tokio::time::Instant::now() < deadline, "the bots end with the climb");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the bots end with the climb"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -314,7 +317,11 @@ async fn only_a_verified_replays_height_is_kept_and_claims_stay_bounded() {
     assert_eq!(kept.ended.expect("ended").height, height);
     let now = i64::MAX / 2;
     let board = store
-        .climb_board(minotty_domain::Period::AllTime, now, minotty_store::Page::top(10))
+        .climb_board(
+            minotty_domain::Period::AllTime,
+            now,
+            minotty_store::Page::top(10),
+        )
         .await
         .unwrap();
     assert_eq!(board.len(), 1);
