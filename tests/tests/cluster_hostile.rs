@@ -444,17 +444,30 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
     // Paired: the series' games start for the rogue's members; bob "tops out" in each of
     // the three a first-to-3 series needs (ranked players of 1500 play first to 3), and
     // ann wins each with no replay at all.
+    let mut last_seed = None;
     for _game in 0..3 {
-        let deadline = tokio::time::Instant::now() + WAIT;
+        // A game of the series starts: a `MatchStart` of another seed than the last game's
+        // (one per member may come; the next game starts 10 s after the last one ended).
+        let deadline = tokio::time::Instant::now() + 3 * WAIT;
         loop {
             let msg = tokio::time::timeout_at(deadline, news.next())
                 .await
-                .expect("the match starts")
+                .expect("the series' next game starts")
                 .expect("subscription");
             // Sealed and encrypted: only a holder of the key reads it.
             assert!(!String::from_utf8_lossy(&msg.payload).contains("MatchStart"));
             let opened = rogue.open(&msg).expect("sealed by an instance");
-            if String::from_utf8_lossy(&opened.body).contains("MatchStart") {
+            let body = String::from_utf8_lossy(&opened.body).into_owned();
+            if !body.contains("MatchStart") {
+                continue;
+            }
+            let seed = body.split("\"seed\":").nth(1).map(|rest| {
+                rest.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+            });
+            if seed != last_seed {
+                last_seed = seed;
                 break;
             }
         }
@@ -471,7 +484,7 @@ async fn a_forged_result_from_an_instance_with_the_key_changes_no_rating() {
         rogue.publish(subject, &body).await.expect("publish");
     }
     // The series' games are stored (after the replays' grace time), unrated.
-    let deadline = tokio::time::Instant::now() + WAIT;
+    let deadline = tokio::time::Instant::now() + 2 * WAIT;
     while count(&shared.db, "matches").await < 3 {
         assert!(
             tokio::time::Instant::now() < deadline,

@@ -378,6 +378,7 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let toppled = ["bob", "cat", "kit", "mia"];
     let winners = ["ann", "dan", "jon", "lou"];
     let all: Vec<&str> = toppled.iter().chain(&winners).copied().collect();
+    eprintln!("DEBUG B log:\n{}", log_of(&b));
     let board = rated(b.addr, &all, all.len()).await;
     assert_eq!(
         board.len(),
