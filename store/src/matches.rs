@@ -147,32 +147,41 @@ impl Store {
         .fetch_one(&mut *tx)
         .await?;
         for (p, rating) in m.players.iter().zip(ratings) {
-            sqlx::query(
+            // An unrated seat leaves its ratings out rather than binding a NULL float: sqlx's
+            // `Any` sends a NULL `f64` to PostgreSQL as a `real`, and the connection's cached
+            // statement then refuses the next seat's `double` ("incorrect binary data format").
+            let insert = if rating.is_some() {
                 "INSERT INTO match_players (match_id, seat, player_id, name, place, kos, \
                  forfeited, lines, pieces, attack_sent, garbage_received, time_ms, \
-                 rating_before, rating_after, replay, bot, replay_check) \
+                 replay, bot, replay_check, rating_before, rating_after) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, \
-                 $17)",
-            )
-            .bind(id)
-            .bind(i64::from(p.seat))
-            .bind(p.player.map(|p| p.0))
-            .bind(&p.name)
-            .bind(i64::from(p.place))
-            .bind(i64::from(p.kos))
-            .bind(i64::from(p.forfeited))
-            .bind(i64::from(p.lines))
-            .bind(i64::from(p.pieces))
-            .bind(i64::from(p.attack_sent))
-            .bind(i64::from(p.garbage_received))
-            .bind(to_db(p.time_ms))
-            .bind(rating.map(|(b, _)| b.rating))
-            .bind(rating.map(|(_, a)| a.rating))
-            .bind(p.replay.as_deref())
-            .bind(p.bot.as_deref())
-            .bind(p.replay_check.as_deref())
-            .execute(&mut *tx)
-            .await?;
+                 $17)"
+            } else {
+                "INSERT INTO match_players (match_id, seat, player_id, name, place, kos, \
+                 forfeited, lines, pieces, attack_sent, garbage_received, time_ms, \
+                 replay, bot, replay_check) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)"
+            };
+            let mut insert = sqlx::query(insert)
+                .bind(id)
+                .bind(i64::from(p.seat))
+                .bind(p.player.map(|p| p.0))
+                .bind(&p.name)
+                .bind(i64::from(p.place))
+                .bind(i64::from(p.kos))
+                .bind(i64::from(p.forfeited))
+                .bind(i64::from(p.lines))
+                .bind(i64::from(p.pieces))
+                .bind(i64::from(p.attack_sent))
+                .bind(i64::from(p.garbage_received))
+                .bind(to_db(p.time_ms))
+                .bind(p.replay.as_deref())
+                .bind(p.bot.as_deref())
+                .bind(p.replay_check.as_deref());
+            if let Some((before, after)) = rating {
+                insert = insert.bind(before.rating).bind(after.rating);
+            }
+            insert.execute(&mut *tx).await?;
             if m.ranked
                 && let (Some(player), Some((_, after))) = (p.player, rating)
             {

@@ -342,3 +342,32 @@ async fn ranked_results_of_one_account_on_two_instances_both_count(url: String) 
         }
     }
 }
+
+instances!(a_rated_series_end_follows_unrated_games_on_one_connection);
+/// A ranked series stores its games unrated, then its last game rated, all through the one
+/// write connection of an instance: the rated seats follow unrated ones on that connection's
+/// cached statements (sqlx's `Any` once prepared a NULL rating as `real` on PostgreSQL, and
+/// the rated seat was refused).
+async fn a_rated_series_end_follows_unrated_games_on_one_connection(url: String) {
+    let store = Store::open(&url).await.expect("store");
+    let ann = player(&store, "ann", 1).await.id;
+    let bob = player(&store, "bob", 2).await.id;
+    for game in 0..2 {
+        let mut unrated = ranked(NOW - 1_000 + game, (ann, 0.0), (bob, 0.0));
+        unrated.ranked = false;
+        for p in &mut unrated.players {
+            p.rating = None;
+        }
+        store.record_match(&unrated).await.expect("an unrated game");
+    }
+    store
+        .record_match(&ranked(NOW, (ann, 1662.0), (bob, 1338.0)))
+        .await
+        .expect("the rated end of the series");
+    let board = store
+        .rating_board(Period::AllTime, NOW, Page::top(10))
+        .await
+        .unwrap();
+    let names: Vec<(&str, u32)> = board.iter().map(|e| (e.name.as_str(), e.games)).collect();
+    assert_eq!(names, [("ann", 1), ("bob", 1)]);
+}

@@ -115,10 +115,12 @@ async fn rated(
     want: usize,
 ) -> BTreeMap<String, (u32, u32)> {
     let deadline = tokio::time::Instant::now() + WAIT;
+    // One connection, read again (new connections every 300 ms would meet the per-address
+    // connection budget).
+    let conn = Connection::open(addr, "reader", Login::Guest)
+        .await
+        .expect("connects");
     loop {
-        let conn = Connection::open(addr, "reader", Login::Guest)
-            .await
-            .expect("connects");
         let out = conn
             .exec("leaderboard versus", false)
             .await
@@ -132,12 +134,19 @@ async fn rated(
             let Some(pm) = tokens[at..].iter().position(|t| t.starts_with('±')) else {
                 continue;
             };
-            let num = |i: usize| tokens.get(at + pm + i).and_then(|t| t.parse::<u32>().ok());
-            if let (Some(games), Some(wins)) = (num(1), num(2)) {
+            // After the deviation: the rank ("placement 1/10" or a letter), then the series
+            // rated and won, the first two plain numbers.
+            let mut nums = tokens[at + pm + 1..]
+                .iter()
+                .filter_map(|t| t.parse::<u32>().ok());
+            if let (Some(games), Some(wins)) = (nums.next(), nums.next()) {
                 found.insert(tokens[at].to_owned(), (games, wins));
             }
         }
         if found.len() >= want || tokio::time::Instant::now() > deadline {
+            if found.len() < want {
+                eprintln!("the versus board:\n{}", out.stdout);
+            }
             return found;
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -378,7 +387,6 @@ async fn a_rolling_upgrade_lets_every_match_end_as_played() {
     let toppled = ["bob", "cat", "kit", "mia"];
     let winners = ["ann", "dan", "jon", "lou"];
     let all: Vec<&str> = toppled.iter().chain(&winners).copied().collect();
-    eprintln!("DEBUG B log:\n{}", log_of(&b));
     let board = rated(b.addr, &all, all.len()).await;
     assert_eq!(
         board.len(),

@@ -342,3 +342,36 @@ async fn only_a_verified_replays_height_is_kept_and_claims_stay_bounded() {
         1
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn fatigue_sends_a_long_run_garbage_of_its_own() {
+    use minotty_engine::versus::climb::{FATIGUE_AFTER_MS, FATIGUE_EVERY_MS, fatigue_lines};
+    let shared = SharedVersus::with_bots(None, Some(9), no_bots());
+    let mut ann = Client::new(&shared, "ann", None);
+    ann.send(Request::JoinClimb);
+    ann.run_starts().await;
+    // Just before the eighth minute of the run: nothing yet.
+    tokio::time::sleep(COUNTDOWN + Duration::from_millis(FATIGUE_AFTER_MS - 1_000)).await;
+    assert!(ann.garbage().is_empty());
+    // Three batches later: fatigue's own garbage (from ann's own slot), as the table says.
+    tokio::time::sleep(Duration::from_millis(1_000 + 2 * FATIGUE_EVERY_MS + 500)).await;
+    let all = ann.drain();
+    let got: Vec<(u8, usize)> = all
+        .iter()
+        .filter_map(|r| match r {
+            Response::Garbage { lines, from } => Some((*lines, *from)),
+            _ => None,
+        })
+        .collect();
+    assert!(got.iter().all(|&(_, from)| from == 0), "{got:?}");
+    let lines: u32 = got.iter().map(|&(l, _)| u32::from(l)).sum();
+    assert_eq!(
+        lines,
+        fatigue_lines(FATIGUE_AFTER_MS + 2 * FATIGUE_EVERY_MS)
+    );
+    assert!(
+        all.iter()
+            .any(|r| matches!(r, Response::Climb(v) if v.fatigue)),
+        "the view says fatigue"
+    );
+}
