@@ -1,6 +1,8 @@
-//! The `minotty` binary: flags (and the config file), then `serve` (the SSH game server, the
-//! default), `play` (the local game), `arena` or `host-key`; the libraries do the rest.
+//! The `minotty` binary: its command line (`cli.rs`) and the config file, then `serve` (the SSH
+//! game server, the default), `play` (the local game), `arena` or `host-key`; the libraries do
+//! the rest.
 
+mod cli;
 mod logging;
 mod serve;
 mod side_tasks;
@@ -8,7 +10,9 @@ mod signal;
 
 use anyhow::Context;
 use minotty_server::HostKey;
-use minotty_server::config::{Command, ConfigError};
+use minotty_server::config::ConfigError;
+
+use cli::{Cli, Command};
 
 /// The target of the binary's own log lines: `minotty`, as when they were all in `main.rs`, so
 /// that a log filter or collector naming it keeps working.
@@ -19,7 +23,7 @@ fn main() -> anyhow::Result<()> {
     if let Some(code) = minotty_tbp::frontend::keeper::run_if_asked(std::env::args_os()) {
         std::process::exit(code.into());
     }
-    let loaded = match minotty_server::config::parse_with_config(std::env::args_os()) {
+    let loaded = match minotty_server::config::parse_with_config::<Cli, _, _>(std::env::args_os()) {
         Ok(loaded) => loaded,
         Err(ConfigError::Cli(e)) => e.exit(),
         Err(ConfigError::File(e)) => {

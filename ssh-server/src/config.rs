@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use minotty_local::PlayArgs;
 
 mod fairness;
 mod file;
@@ -21,39 +20,34 @@ pub use cluster::ClusterArgs;
 pub use connections::{ConnectionLimits, Startups};
 pub use proxies::TrustedProxies;
 
-/// minotty: a falling-block puzzle game served over SSH.
-///
-/// Without a subcommand, `minotty` runs `serve` with the flags given.
+/// The serve command line alone, `minotty [serve] FLAGS`: the server's flags at the top level
+/// or under `serve`. The binary's own command line (`minotty/src/cli.rs`) has this shape with
+/// its other subcommands beside `serve` (play, arena, host-key); [`parse_with_config`] reads
+/// either.
 #[derive(Debug, Parser)]
 #[command(name = "minotty", version, args_conflicts_with_subcommands = true)]
-pub struct Cli {
+pub struct ServeCli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<ServeCommand>,
 
     #[command(flatten)]
     pub serve: ServeArgs,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum ServeCommand {
     /// Serve the game over SSH (the default).
     Serve(Box<ServeArgs>),
-    /// Play in this terminal, offline (no server, no database).
-    Play(PlayArgs),
-    /// Play bot-vs-bot matches on every core and print matches per second and win rates by
-    /// level (to tune the bot levels and the garbage rules).
-    Arena(minotty_tbp::arena::ArenaArgs),
-    /// Create the host key if it is missing (ed25519, mode 0600), print its fingerprint and
-    /// exit: run once before several instances that share one key start, so that they never
-    /// race to create it.
-    HostKey(HostKeyArgs),
 }
 
-#[derive(Debug, Args)]
-pub struct HostKeyArgs {
-    /// Host key file, as `minotty serve --host-key`.
-    #[arg(long, env = "MINOTTY_HOST_KEY", default_value = "minotty_host_ed25519")]
-    pub host_key: PathBuf,
+impl ServeCli {
+    /// The serve flags, wherever they were given.
+    pub fn into_serve(self) -> ServeArgs {
+        match self.command {
+            Some(ServeCommand::Serve(args)) => *args,
+            None => self.serve,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Args)]
@@ -344,9 +338,9 @@ impl From<&LimitArgs> for Limits {
 
 #[cfg(test)]
 mod tests {
+    use super::ServeCli as Cli;
     use super::*;
     use clap::CommandFactory;
-    use minotty_engine::ModeKind;
 
     #[test]
     fn cli_is_consistent() {
@@ -424,48 +418,7 @@ mod tests {
     }
 
     #[test]
-    fn subcommands_parse() {
-        let cli = Cli::parse_from(["minotty", "play", "--mode", "40l"]);
-        assert!(matches!(
-            cli.command,
-            Some(Command::Play(PlayArgs {
-                mode: Some(ModeKind::Sprint),
-                no_save: false,
-                fps: None,
-                descent: false,
-                ..
-            }))
-        ));
-        let cli = Cli::parse_from(["minotty", "play", "--no-save", "--fps", "30"]);
-        assert!(matches!(
-            cli.command,
-            Some(Command::Play(PlayArgs {
-                mode: None,
-                no_save: true,
-                fps: Some(30),
-                ..
-            }))
-        ));
-        assert!(Cli::try_parse_from(["minotty", "play", "--fps", "0"]).is_err());
-        assert!(Cli::try_parse_from(["minotty", "play", "--fps", "fast"]).is_err());
-        for args in [
-            &["minotty", "play", "--descent"][..],
-            &["minotty", "play", "--descent-mode"],
-            &["minotty", "play", "--mode", "descent"],
-        ] {
-            let Some(Command::Play(play)) = Cli::parse_from(args).command else {
-                panic!("play expected");
-            };
-            assert_eq!(play.start(), (Some(ModeKind::Descent), true), "{args:?}");
-        }
-        let Some(Command::Play(play)) = Cli::parse_from(["minotty", "play"]).command else {
-            panic!("play expected");
-        };
-        assert_eq!(play.start(), (None, false), "locked without the flag");
-        assert!(
-            Cli::try_parse_from(["minotty", "play", "--descent", "--mode", "40l"]).is_err(),
-            "one mode at a time"
-        );
+    fn the_serve_subcommand_parses() {
         let cli = Cli::parse_from([
             "minotty",
             "serve",
@@ -474,12 +427,15 @@ mod tests {
             "--max-per-ip",
             "3",
         ]);
-        let Some(Command::Serve(args)) = cli.command else {
+        let Some(ServeCommand::Serve(args)) = cli.command else {
             panic!("serve expected");
         };
         assert_eq!(args.listen.port(), 22);
         assert_eq!(args.limits.max_per_ip, 3);
-        assert!(Cli::try_parse_from(["minotty", "play", "--mode", "nope"]).is_err());
+        assert!(
+            Cli::try_parse_from(["minotty", "play"]).is_err(),
+            "only serve here"
+        );
     }
 
     #[test]

@@ -61,7 +61,7 @@ mod tests {
     use clap::Parser;
 
     use crate::command_budget::CommandLimits;
-    use crate::config::{Cli, Limits};
+    use crate::config::{Limits, ServeCli as Cli};
 
     #[test]
     fn defaults_and_flags() {

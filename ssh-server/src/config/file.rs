@@ -17,8 +17,6 @@ use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches};
 use toml::de::{DeTable, DeValue};
 
-use super::Cli;
-
 /// The largest config file read.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
@@ -45,28 +43,31 @@ impl std::fmt::Display for ConfigError {
 
 /// The parsed command line with its config file.
 #[derive(Debug)]
-pub struct Loaded {
-    pub cli: Cli,
+pub struct Loaded<C> {
+    pub cli: C,
     /// The serve settings in effect as a config file, each with where it came from (what
     /// `--print-config` prints); empty for the other subcommands.
     pub effective: String,
 }
 
-/// Parses `args` (the program name first) with the config file the serve flags name, if any.
-pub fn parse_with_config<I, T>(args: I) -> Result<Loaded, ConfigError>
+/// Parses `args` (the program name first) as the command line `C` (the server's
+/// [`super::ServeCli`], or the binary's, with the serve flags at its top level and under a
+/// `serve` subcommand) with the config file the serve flags name, if any.
+pub fn parse_with_config<C, I, T>(args: I) -> Result<Loaded<C>, ConfigError>
 where
+    C: CommandFactory + FromArgMatches,
     I: IntoIterator<Item = T>,
     T: Into<OsString>,
 {
     let mut args: Vec<OsString> = args.into_iter().map(Into::into).collect();
-    let first = Cli::command()
+    let first = C::command()
         .try_get_matches_from(&args)
         .map_err(ConfigError::Cli)?;
     let serve = match first.subcommand() {
         None => &first,
         Some(("serve", sub)) => sub,
         Some(_) => {
-            let cli = Cli::from_arg_matches(&first).map_err(ConfigError::Cli)?;
+            let cli = C::from_arg_matches(&first).map_err(ConfigError::Cli)?;
             return Ok(Loaded {
                 cli,
                 effective: String::new(),
@@ -76,20 +77,20 @@ where
     let mut from_file = Vec::new();
     if let Some(path) = serve.get_one::<std::path::PathBuf>("config") {
         let text = read(path)?;
-        for (id, flag_args) in file_args(&path.display().to_string(), &text, serve)? {
+        for (id, flag_args) in file_args::<C>(&path.display().to_string(), &text, serve)? {
             from_file.push(id);
             args.extend(flag_args);
         }
     }
-    let matches = Cli::command()
+    let matches = C::command()
         .try_get_matches_from(&args)
         .map_err(ConfigError::Cli)?;
-    let cli = Cli::from_arg_matches(&matches).map_err(ConfigError::Cli)?;
+    let cli = C::from_arg_matches(&matches).map_err(ConfigError::Cli)?;
     let serve = match matches.subcommand() {
         Some((_, sub)) => sub,
         None => &matches,
     };
-    let effective = effective(serve, serve_given(&first), &from_file);
+    let effective = effective::<C>(serve, serve_given(&first), &from_file);
     Ok(Loaded { cli, effective })
 }
 
@@ -123,7 +124,7 @@ fn line_of(text: &str, at: usize) -> usize {
 
 /// The arguments the file adds (`--key=value`, in the file's order; with each flag's id) for
 /// the flags `given` (the command line and environment already parsed) left at their defaults.
-fn file_args(
+fn file_args<C: CommandFactory>(
     name: &str,
     text: &str,
     given: &ArgMatches,
@@ -132,7 +133,7 @@ fn file_args(
         let line = e.span().map_or(1, |s| line_of(text, s.start));
         ConfigError::File(format!("{name}:{line}: {}", e.message().trim_end()))
     })?;
-    let cmd = Cli::command();
+    let cmd = C::command();
     let mut out = Vec::new();
     for (key, value) in table.get_ref() {
         let line = line_of(text, key.span().start);
@@ -165,7 +166,7 @@ fn file_args(
             }
         }
         // Checked alone, so that a bad value is reported with its key and line.
-        if let Err(e) = Cli::command().try_get_matches_from(
+        if let Err(e) = C::command().try_get_matches_from(
             ["minotty".to_owned(), "serve".to_owned()]
                 .into_iter()
                 .chain(flag_args.iter().cloned()),
@@ -216,9 +217,13 @@ fn scalars(value: &DeValue<'_>) -> Option<Vec<String>> {
 /// in a comment, where it came from (`--print-config`); secrets redacted
 /// ([`super::secrets`]). `given` is the parse without the
 /// file, `from_file` the ids the file set.
-fn effective(matches: &ArgMatches, given: &ArgMatches, from_file: &[String]) -> String {
+fn effective<C: CommandFactory>(
+    matches: &ArgMatches,
+    given: &ArgMatches,
+    from_file: &[String],
+) -> String {
     let mut out = String::new();
-    for arg in Cli::command().get_arguments() {
+    for arg in C::command().get_arguments() {
         let Some(key) = arg.get_long().filter(|k| !NOT_KEYS.contains(k)) else {
             continue;
         };

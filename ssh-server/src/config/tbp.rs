@@ -110,7 +110,7 @@ fn parse_env_name(s: &str) -> Result<String, String> {
 mod tests {
     use clap::Parser;
 
-    use crate::config::Cli;
+    use crate::config::ServeCli as Cli;
 
     #[test]
     fn bot_processes_are_confined_by_default_and_as_configured() {

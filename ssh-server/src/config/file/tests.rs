@@ -2,7 +2,7 @@ use std::io::Write as _;
 use std::time::Duration;
 
 use super::*;
-use crate::config::{Command, Limits, LogFormat, ServeArgs};
+use crate::config::{Limits, LogFormat, ServeArgs, ServeCli as Cli};
 
 /// A config file with `text`, kept while the test runs.
 fn file(text: &str) -> tempfile::NamedTempFile {
@@ -12,12 +12,8 @@ fn file(text: &str) -> tempfile::NamedTempFile {
 }
 
 fn serve(args: &[&str]) -> Result<ServeArgs, String> {
-    let loaded = parse_with_config(args.iter().copied()).map_err(|e| e.to_string())?;
-    Ok(match loaded.cli.command {
-        Some(Command::Serve(s)) => *s,
-        None => loaded.cli.serve,
-        Some(_) => return Err("not serve".into()),
-    })
+    let loaded = parse_with_config::<Cli, _, _>(args.iter().copied()).map_err(|e| e.to_string())?;
+    Ok(loaded.cli.into_serve())
 }
 
 fn path(f: &tempfile::NamedTempFile) -> &str {
@@ -84,7 +80,8 @@ fn flags_win_over_the_file_and_the_file_over_defaults() {
     assert_eq!(limits.min_frame_interval, Duration::from_millis(20));
     // The printed settings say where each came from.
     let loaded =
-        parse_with_config(["minotty", "--max-fps", "50", "--config", path(&f)]).expect("parses");
+        parse_with_config::<Cli, _, _>(["minotty", "--max-fps", "50", "--config", path(&f)])
+            .expect("parses");
     let lines: Vec<&str> = loaded.effective.lines().collect();
     assert!(lines.contains(&"max-fps = \"50\"  # flag"), "{lines:?}");
     assert!(
@@ -146,13 +143,6 @@ fn unknown_keys_and_bad_values_name_the_file_line_and_key() {
     assert!(serve(&["minotty", "--max-fps", "30", "--config", path(&f)]).is_err());
     let err = serve(&["minotty", "--config", "/nonexistent/minotty.toml"]).expect_err("missing");
     assert!(err.starts_with("/nonexistent/minotty.toml: "), "{err}");
-}
-
-#[test]
-fn the_other_subcommands_ignore_config_files() {
-    let loaded = parse_with_config(["minotty", "play", "--no-save"]).expect("parses");
-    assert!(matches!(loaded.cli.command, Some(Command::Play(_))));
-    assert!(loaded.effective.is_empty());
 }
 
 /// Every flag of `minotty serve` is a key of the example file (set or commented out), and
@@ -226,7 +216,7 @@ fn printed_settings_redact_secrets() {
     let f = file(&format!(
         "nats = \"nats://u:natspw@h:4222\"\ncluster-key = \"{key}\"\nnats-token = \"t0ken-secret\"\n"
     ));
-    let loaded = parse_with_config([
+    let loaded = parse_with_config::<Cli, _, _>([
         "minotty",
         "--db",
         "postgres://minotty:dbpw@db/minotty",
