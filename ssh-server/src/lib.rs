@@ -14,7 +14,9 @@ pub mod cluster;
 pub mod command_budget;
 pub mod commands;
 pub mod config;
+pub mod core;
 pub mod doctor;
+pub mod host_key;
 pub mod input;
 pub mod live;
 pub mod match_replays;
@@ -32,8 +34,9 @@ pub mod versus;
 pub mod work;
 
 pub use config::Limits;
-pub use ssh::host_key::HostKey;
-pub use ssh::server::{ServerConfig, run};
+pub use core::{Core, ServerConfig, start};
+pub use host_key::HostKey;
+pub use ssh::server::{run, serve};
 
 /// The SSH version string the server sends.
 pub const SERVER_ID: &str = concat!("SSH-2.0-minotty_", env!("CARGO_PKG_VERSION"));

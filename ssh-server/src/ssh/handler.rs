@@ -10,8 +10,8 @@ use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPub
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::shared::Shared;
 use crate::commands::{self, Command, Route, exec};
+use crate::core::shared::Shared;
 use crate::services::account::KeyLookup;
 use crate::services::{Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams, Setup};

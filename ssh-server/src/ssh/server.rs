@@ -1,5 +1,6 @@
-//! The server: accepts TCP connections itself so limits apply before any cryptography, runs
-//! each accepted connection with `russh::server::run_stream`, and shuts down gracefully.
+//! The SSH front end: accepts TCP connections itself so limits apply before any cryptography,
+//! runs each accepted connection with `russh::server::run_stream` on the core's services
+//! (`core.rs`), and stops accepting on shutdown; [`run`] is the core and this front end together.
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -13,42 +14,14 @@ use russh::{Disconnect, MethodKind, MethodSet, Preferred, SshId, kex};
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot};
 use tokio::time::{Instant, sleep, sleep_until, timeout, timeout_at};
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
-use super::shared::Shared;
-use crate::config::Limits;
-use crate::services::account::SharedAccounts;
+use crate::core::shared::Shared;
+use crate::core::{Core, ServerConfig};
 use crate::ssh::handler::{Activity, ConnectionHandler};
-use crate::ssh::host_key::HostKey;
 use crate::ssh::limits::{ConnectionLimiter, ConnectionPermit};
 use crate::ssh::socket::{KillSwitch, Socket};
 use minotty_domain::ClientAddr;
-use minotty_store::{GameWriter, Store, WriterConfig};
-
-/// What the server runs with.
-#[derive(Clone, Debug)]
-pub struct ServerConfig {
-    pub host_key: HostKey,
-    pub limits: Limits,
-    /// The store; `None` runs without a database: everyone plays as a guest and the commands
-    /// and screens that need it say so.
-    pub store: Option<Store>,
-    /// The Tetris Bot Protocol bots players can face (none: `TbpBots::default()`).
-    pub tbp: minotty_tbp::frontend::TbpBots,
-    /// Rooms and the queue across instances over NATS (`--nats`); `None`: a single instance.
-    pub cluster: Option<crate::cluster::ClusterConfig>,
-    /// Where games and matches the database does not take are kept until it does
-    /// (`--spool-dir`); `None`: they are logged whole instead.
-    pub spool: Option<minotty_store::spool::Spool>,
-}
-
-/// How long shutdown waits for the game writer (and, separately, the match recorder) to store
-/// the games and matches still queued.
-const WRITER_PATIENCE: Duration = Duration::from_secs(30);
-/// How long the exit waits for the cluster's proxies to relay the rooms' last words.
-const CLUSTER_PATIENCE: Duration = Duration::from_secs(2);
 
 /// At most this many refused connections are kept open at once to deliver their message.
 const MAX_REFUSALS_IN_FLIGHT: usize = 256;
@@ -81,114 +54,37 @@ const KEX: &[kex::Name] = &[
     kex::EXTENSION_OPENSSH_STRICT_KEX_AS_SERVER,
 ];
 
-/// Serves SSH on `listener` until `shutdown` completes, then lets every session restore its
-/// player's terminal and waits (bounded) for the connections to close.
+/// Serves SSH on `listener` with a core of its own until `shutdown` completes (then, with
+/// `--nats`, once the instance drained), and ends the core: every session restores its
+/// player's terminal and the connections close (bounded).
 pub async fn run(
     listener: TcpListener,
     config: ServerConfig,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
-    let ssh_config = Arc::new(ssh_config(&config));
+    let core = crate::core::start(config).await?;
+    let shutdown = core.shutdown_after(shutdown);
+    serve(listener, &core, shutdown).await;
+    core.stop().await;
+    Ok(())
+}
+
+/// The SSH front end: accepts connections on `listener` for `core`, applying the connection
+/// limits before any cryptography, until `shutdown` completes; then it stops accepting (the
+/// core's [`Core::stop`] ends the sessions).
+pub async fn serve(listener: TcpListener, core: &Core, shutdown: impl Future<Output = ()>) {
+    let shared = core.shared();
+    let config = &core.config;
+    let ssh_config = Arc::new(ssh_config(config));
     let limiter = ConnectionLimiter::new(config.limits.connection_limits());
-    // Finished games are written by the writer's tasks; they end when every session (and this
-    // function) has dropped its sender, after writing (or spooling) what is queued.
-    let fallback = minotty_store::spool::Fallback::to(config.spool.clone());
-    let (writer, writer_task) = match &config.store {
-        Some(store) => {
-            if let Err(e) = store
-                .record_start(env!("CARGO_PKG_VERSION"), minotty_store::unix_now())
-                .await
-            {
-                tracing::warn!(error = %e, "recording the server start");
-            }
-            // The writer's queue and transactions show in `/metrics`.
-            let observed = store.clone().observed_by(crate::metrics::store_observer());
-            let (writer, task) =
-                GameWriter::spawn_with(observed, WriterConfig::default(), fallback.clone());
-            (Some(writer), Some(task))
-        }
-        None => (None, None),
-    };
-    // With `--nats`: connected first, so that the versus hub is built reaching the other
-    // instances (it listens once the hub exists, below).
-    let cluster = match &config.cluster {
-        Some(c) => Some(crate::cluster::connect(c).await?),
-        None => None,
-    };
-    let remote = cluster
-        .clone()
-        .map(|c| c as Arc<dyn crate::versus::RemoteRooms>);
-    // The sessions, and the account tasks they start, are waited for at shutdown.
-    let tracker = TaskTracker::new();
-    let shared = Arc::new(Shared {
-        limits: config.limits.clone(),
-        services: crate::services::SharedServices {
-            account: SharedAccounts::new(config.store.clone(), writer).with_tasks(tracker.clone()),
-            versus: crate::services::versus::SharedVersus::with_tbp(
-                config.store.clone(),
-                config.limits.versus_seed,
-                config.limits.bots,
-                config.tbp.clone(),
-            )
-            .with_reconnect(config.limits.reconnect)
-            .with_remote(remote),
-        },
-        shutdown: CancellationToken::new(),
-        tracker,
-        parked: Arc::new(crate::reconnect::ParkedGames::new(
-            config.limits.reconnect,
-            config.limits.max_parked,
-        )),
-    });
-    shared
-        .tracker
-        .spawn(Arc::clone(&shared.parked).run_expiry(shared.shutdown.clone()));
-    // `/health` says degraded while the database or NATS cannot be reached.
-    if let Some(store) = &config.store {
-        let probe = crate::probes::watch_database(store.clone(), shared.shutdown.clone());
-        shared.tracker.spawn(probe);
-    }
-    if let Some(spool) = &config.spool {
-        shared.services.versus.hub().set_spool(spool.clone());
-        if let Some(store) = &config.store {
-            let replays = minotty_store::spool::run_replays(
-                spool.clone(),
-                store.clone(),
-                shared.shutdown.clone(),
-            );
-            shared.tracker.spawn(replays);
-        }
-    }
     let admission = Arc::new(Admission {
-        shared: Arc::clone(&shared),
+        shared: Arc::clone(shared),
         ssh_config,
         limiter: Arc::clone(&limiter),
         refusals: Arc::new(Semaphore::new(MAX_REFUSALS_IN_FLIGHT)),
         next_id: AtomicU64::new(1),
     });
     let proxy_headers = Arc::new(Semaphore::new(MAX_PROXY_HEADERS_IN_FLIGHT));
-    // With `--nats`: join the other instances; on the shutdown signal, drain first (new rooms
-    // refused, running matches finish, at most `--drain-secs`).
-    let cluster = match (cluster, &config.cluster) {
-        (Some(cluster), Some(c)) => {
-            let hub = Arc::clone(shared.services.versus.hub());
-            cluster.serve(&hub).await?;
-            Some((cluster, hub, c.drain))
-        }
-        _ => None,
-    };
-    if let Some((cluster, ..)) = &cluster {
-        let (client, id) = (cluster.nats_client(), cluster.id().to_owned());
-        let probe = crate::probes::watch_nats(client, id, shared.shutdown.clone());
-        shared.tracker.spawn(probe);
-    }
-    let finishing = cluster.as_ref().map(|(c, ..)| Arc::clone(c));
-    let shutdown = async move {
-        shutdown.await;
-        if let Some((cluster, hub, cap)) = cluster {
-            cluster.drain(&hub, cap).await;
-        }
-    };
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "listening");
         let proxies = !shared.limits.proxy_from.0.is_empty();
@@ -254,47 +150,6 @@ pub async fn run(
     // It holds `shared` (and with it the game writer's sender) too.
     drop(admission);
     tracing::info!(connections = limiter.total(), "shutting down");
-    // Before the sessions end (and leave their rooms): a match still running is abandoned,
-    // not lost by whoever's session happens to end first.
-    shared.services.versus.hub().begin_shutdown();
-    shared.shutdown.cancel();
-    // No more retries: what the database does not take at once goes to the spool.
-    fallback.stop.cancel();
-    shared.tracker.close();
-    let patience = config.limits.shutdown_grace + Duration::from_secs(3);
-    if timeout(patience, shared.tracker.wait()).await.is_err() {
-        tracing::warn!("some connections did not close in time");
-    }
-    // Every session has ended (or was given up on): the rooms hand over their decided matches
-    // and the match recorder writes what is queued (bounded; what it cannot write is logged).
-    let unwritten = shared.services.versus.hub().shutdown(WRITER_PATIENCE).await;
-    if unwritten > 0 {
-        tracing::warn!(unwritten, "versus matches were not stored before shutdown");
-    }
-    // What the rooms said as they closed reaches the other instances' players.
-    if let Some(cluster) = finishing {
-        cluster.finish(CLUSTER_PATIENCE).await;
-    }
-    // The last senders go with `shared`, and the writer stores what is still queued before it
-    // stops.
-    drop(shared);
-    if let Some(task) = writer_task
-        && timeout(WRITER_PATIENCE, task).await.is_err()
-    {
-        tracing::error!("the game writer did not finish in time; queued games may be lost");
-    }
-    if let Some(store) = &config.store {
-        store.close().await;
-    }
-    match &config.spool {
-        Some(spool) if !spool.is_empty() => tracing::warn!(
-            records = spool.len(),
-            spool = %spool.dir().display(),
-            "stopped; games and matches wait in the spool, to be stored at the next start"
-        ),
-        _ => tracing::info!("stopped"),
-    }
-    Ok(())
 }
 
 /// What admits an accepted connection (and its player's address) past the limits.

@@ -1,7 +1,7 @@
-//! What every connection's handler shares with the accept loop (`server.rs`): settings, the
-//! services, the shutdown signal and the server's task tracker. Its own module so that the
-//! handler and the accept loop do not depend on each other (the loop makes handlers; a handler
-//! only reads this).
+//! What every session of a front end shares with the core (`core.rs`) and the accept loop
+//! that made it: settings, the services, the shutdown signal and the server's task tracker.
+//! Its own module so that a connection's handler and the accept loop do not depend on each
+//! other (the loop makes handlers; a handler only reads this).
 
 use std::sync::Arc;
 
