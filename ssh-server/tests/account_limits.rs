@@ -37,8 +37,7 @@ fn fp(key: &str) -> KeyFingerprint {
 fn login(user: &str, key: Option<&str>, account: Option<AccountRef>, peer: &str) -> Login {
     Login {
         ssh_user: user.into(),
-        fingerprint: key.map(fp),
-        key_algorithm: key.map(|_| "ssh-ed25519".to_owned()),
+        identity: minotty_server::services::Identity::of_key(key.map(fp), "ssh-ed25519"),
         peer: peer.parse::<IpAddr>().expect("address").into(),
         account,
     }

@@ -477,8 +477,7 @@ async fn a_room_lists_its_match_while_it_is_played() {
         let (_sender, account) = tokio::sync::watch::channel(None);
         let who = Who {
             ssh_user: name.to_owned(),
-            fingerprint: None,
-            key_algorithm: None,
+            identity: crate::services::Identity::Guest,
             peer: "127.0.0.1".parse().unwrap(),
             account,
         };

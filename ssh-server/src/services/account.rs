@@ -225,7 +225,7 @@ impl AccountClient {
         account: watch::Sender<Option<AccountRef>>,
         tx: mpsc::Sender<Response>,
     ) -> AccountClient {
-        let (live, revoked) = match &who.fingerprint {
+        let (live, revoked) = match who.identity.fingerprint() {
             Some(fp) => {
                 let (id, token) = shared.live.enter(fp);
                 (Some(id), token)
@@ -438,7 +438,7 @@ impl AccountClient {
     /// key removed since authentication is a new key, and a login whose look-up timed out
     /// (a guest for now) gets its account after all.
     pub async fn start(&self) -> (Identity, Option<Settings>) {
-        let (Some(store), Some(key)) = (&self.shared.store, &self.who.fingerprint) else {
+        let (Some(store), Some(key)) = (&self.shared.store, self.who.identity.fingerprint()) else {
             return (Identity::Guest, None);
         };
         let load = async {
@@ -496,7 +496,7 @@ impl AccountClient {
                 },
                 None,
             ),
-            None if self.who.fingerprint.is_some() => (
+            None if self.who.identity.fingerprint().is_some() => (
                 Identity::Unreachable {
                     suggested: self.suggested.clone(),
                 },
@@ -576,7 +576,7 @@ impl AccountClient {
 impl Drop for AccountClient {
     /// The session ended: it no longer listens for its key's removal.
     fn drop(&mut self) {
-        if let (Some(id), Some(fp)) = (self.live, &self.who.fingerprint) {
+        if let (Some(id), Some(fp)) = (self.live, self.who.identity.fingerprint()) {
             self.shared.live.leave(fp, id);
         }
     }

@@ -29,14 +29,47 @@ pub struct Who {
     /// safe to draw and marked as a guest's (`~ada`, see [`Login::public_name`]), so that a
     /// guest never shows with a registered player's name.
     pub ssh_user: String,
-    /// `SHA256:...` of the key the client logged in with; `None` for guests.
-    pub fingerprint: Option<KeyFingerprint>,
-    /// The algorithm of that key (`ssh-ed25519`, ...), stored with it when it registers or links.
-    pub key_algorithm: Option<String>,
+    /// The key the client logged in with, or a guest.
+    pub identity: Identity,
     pub peer: ClientAddr,
     /// The registered account of this session, kept current by the account client (a new
     /// key registers or links during the session); `None` for guests and unregistered keys.
     pub account: watch::Receiver<Option<AccountRef>>,
+}
+
+/// Who a session's player is, as the front end that admitted them can tell: what parked games,
+/// reconnects, kept lobby seats and the account screens key on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// An SSH public key: `SHA256:...` and its algorithm (`ssh-ed25519`, ...), stored with it
+    /// when it registers or links.
+    Key {
+        fingerprint: KeyFingerprint,
+        algorithm: String,
+    },
+    /// A guest (keyboard-interactive SSH): nothing to recognise them by when they come back.
+    Guest,
+}
+
+impl Identity {
+    /// The key `fingerprint` of `algorithm`, or a guest without one.
+    pub fn of_key(fingerprint: Option<KeyFingerprint>, algorithm: &str) -> Identity {
+        match fingerprint {
+            Some(fingerprint) => Identity::Key {
+                fingerprint,
+                algorithm: algorithm.to_owned(),
+            },
+            None => Identity::Guest,
+        }
+    }
+
+    /// The key's fingerprint (`None`: a guest).
+    pub fn fingerprint(&self) -> Option<&KeyFingerprint> {
+        match self {
+            Identity::Key { fingerprint, .. } => Some(fingerprint),
+            Identity::Guest => None,
+        }
+    }
 }
 
 /// What the handler knows at login, before the session starts.
@@ -44,9 +77,8 @@ pub struct Who {
 pub struct Login {
     /// The SSH user name, sanitised for display (a [`DisplayName`]).
     pub ssh_user: String,
-    pub fingerprint: Option<KeyFingerprint>,
-    /// The key's algorithm name, as the client offered it.
-    pub key_algorithm: Option<String>,
+    /// The key the client logged in with (its algorithm as the client offered it), or a guest.
+    pub identity: Identity,
     pub peer: ClientAddr,
     /// The account the key belongs to, looked up at login.
     pub account: Option<AccountRef>,
@@ -76,8 +108,7 @@ impl Services {
         let (account_tx, account_rx) = watch::channel(login.account.clone());
         let who = Who {
             ssh_user: login.public_name(),
-            fingerprint: login.fingerprint,
-            key_algorithm: login.key_algorithm,
+            identity: login.identity,
             peer: login.peer,
             account: account_rx,
         };

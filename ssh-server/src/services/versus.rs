@@ -146,7 +146,7 @@ impl VersusClient {
             Some(a) => a.name.clone(),
             None => self.who.ssh_user.clone(),
         };
-        let owner = match (&account, &self.who.fingerprint) {
+        let owner = match (&account, self.who.identity.fingerprint()) {
             (Some(a), _) => Some(Owner::Account(a.id)),
             (None, Some(key)) => Some(Owner::Key(key.clone())),
             (None, None) => None,

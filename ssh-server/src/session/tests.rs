@@ -76,8 +76,7 @@ pub(super) fn limits() -> Limits {
 pub(super) fn services() -> (Services, mpsc::Receiver<minotty_ui::Response>) {
     let login = Login {
         ssh_user: "ada".into(),
-        fingerprint: None,
-        key_algorithm: None,
+        identity: crate::services::Identity::Guest,
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account: None,
     };

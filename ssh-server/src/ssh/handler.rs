@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::commands::{self, Command, Route, exec};
 use crate::core::shared::Shared;
 use crate::services::account::KeyLookup;
-use crate::services::{Login, Services};
+use crate::services::{Identity, Login, Services};
 use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams, Setup};
 use minotty_domain::AccountRef;
 
@@ -31,9 +31,9 @@ pub struct ConnectionHandler {
     /// The client's address as every limit keys it (made once, in `server.rs`).
     client: ClientAddr,
     player: DisplayName,
-    key_fingerprint: Option<KeyFingerprint>,
-    /// The algorithm of that key, stored with it when it registers or links.
-    key_algorithm: Option<String>,
+    /// The key of the method that authenticated (a guest until then, and for
+    /// keyboard-interactive).
+    identity: Identity,
     /// The account of the key, looked up once, when authentication succeeded.
     account: Option<AccountRef>,
     authenticated: Option<oneshot::Sender<()>>,
@@ -62,8 +62,7 @@ impl ConnectionHandler {
             peer,
             client,
             player: DisplayName::parse_or_guest(""),
-            key_fingerprint: None,
-            key_algorithm: None,
+            identity: Identity::Guest,
             account: None,
             authenticated: Some(authenticated),
             channels: Vec::new(),
@@ -165,7 +164,7 @@ impl ConnectionHandler {
                 limits: self.shared.limits.clone(),
                 shutdown: self.shared.shutdown.clone(),
                 // Only a key is recognised when it comes back (keyboard-interactive: nothing).
-                reconnect: self.key_fingerprint.clone().map(|fingerprint| {
+                reconnect: self.identity.fingerprint().cloned().map(|fingerprint| {
                     crate::reconnect::Reconnect {
                         games: Arc::clone(&self.shared.parked),
                         fingerprint,
@@ -176,8 +175,7 @@ impl ConnectionHandler {
                     &self.shared.services,
                     Login {
                         ssh_user: self.player.to_string(),
-                        fingerprint: self.key_fingerprint.clone(),
-                        key_algorithm: self.key_algorithm.clone(),
+                        identity: self.identity.clone(),
                         peer: self.client,
                         account: self.account.clone(),
                     },
@@ -292,8 +290,10 @@ impl russh::server::Handler for ConnectionHandler {
         // Only noted here: the account is looked up once, for the key that authentication
         // ends with (`auth_succeeded`), however many keys a client offers.
         self.player = DisplayName::parse_or_guest(user);
-        self.key_fingerprint = identity::fingerprint_of(key.public_key);
-        self.key_algorithm = Some(key.public_key.algorithm().to_string());
+        self.identity = Identity::of_key(
+            identity::fingerprint_of(key.public_key),
+            key.public_key.algorithm().as_str(),
+        );
         self.account = None;
         Ok(Auth::Accept)
     }
@@ -307,8 +307,7 @@ impl russh::server::Handler for ConnectionHandler {
     ) -> Result<Auth, Self::Error> {
         self.player = DisplayName::parse_or_guest(user);
         // A guest: nothing of a key offered before counts.
-        self.key_fingerprint = None;
-        self.key_algorithm = None;
+        self.identity = Identity::Guest;
         self.account = None;
         Ok(Auth::Accept)
     }
@@ -319,13 +318,13 @@ impl russh::server::Handler for ConnectionHandler {
         if let Some(tx) = self.authenticated.take() {
             let _ = tx.send(());
         }
-        if let Some(fingerprint) = self.key_fingerprint.clone() {
+        if let Some(fingerprint) = self.identity.fingerprint().cloned() {
             self.account = self.lookup_account(&fingerprint).await;
         }
         tracing::info!(
             peer = %self.peer,
             player = %self.player,
-            key = self.key_fingerprint.as_ref().map_or("none", KeyFingerprint::as_str),
+            key = self.identity.fingerprint().map_or("none", KeyFingerprint::as_str),
             account = self.account.as_ref().map_or("none", |a| a.name.as_str()),
             "logged in"
         );

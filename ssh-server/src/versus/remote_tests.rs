@@ -80,8 +80,7 @@ fn client(shared: &SharedVersus, account: i64) -> (VersusClient, mpsc::Receiver<
     }));
     let who = Who {
         ssh_user: format!("p{account}"),
-        fingerprint: None,
-        key_algorithm: None,
+        identity: crate::services::Identity::Guest,
         peer: std::net::IpAddr::from(std::net::Ipv4Addr::new(10, 0, 0, 1)).into(),
         account: registered,
     };

@@ -66,8 +66,7 @@ impl Client {
         }));
         let who = Who {
             ssh_user: name.to_owned(),
-            fingerprint: None,
-            key_algorithm: None,
+            identity: crate::services::Identity::Guest,
             peer: peer.parse().unwrap(),
             account,
         };

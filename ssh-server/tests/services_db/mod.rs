@@ -34,8 +34,10 @@ pub fn shared(store: &Store) -> SharedServices {
 pub fn login(fingerprint: Option<&str>, account: Option<AccountRef>) -> Login {
     Login {
         ssh_user: "ada".into(),
-        fingerprint: fingerprint.map(|f| KeyFingerprint::parse(f).expect("a fingerprint")),
-        key_algorithm: fingerprint.map(|_| "ssh-ed25519".to_owned()),
+        identity: minotty_server::services::Identity::of_key(
+            fingerprint.map(|f| KeyFingerprint::parse(f).expect("a fingerprint")),
+            "ssh-ed25519",
+        ),
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account,
     }

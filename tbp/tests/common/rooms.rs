@@ -55,8 +55,7 @@ pub fn shared(tbp: TbpBots) -> SharedServices {
 pub fn guest(name: &str) -> Login {
     Login {
         ssh_user: name.into(),
-        fingerprint: None,
-        key_algorithm: None,
+        identity: minotty_server::services::Identity::Guest,
         peer: "192.0.2.1".parse().expect("an address"),
         account: None,
     }

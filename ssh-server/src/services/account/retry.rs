@@ -108,8 +108,7 @@ mod tests {
         let (account_tx, account_rx) = watch::channel(None);
         let who = Who {
             ssh_user: "~cat".into(),
-            fingerprint: KeyFingerprint::parse(KEY),
-            key_algorithm: Some("ssh-ed25519".into()),
+            identity: crate::services::Identity::of_key(KeyFingerprint::parse(KEY), "ssh-ed25519"),
             peer: PEER.into(),
             account: account_rx.clone(),
         };

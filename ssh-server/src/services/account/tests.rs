@@ -12,8 +12,7 @@ fn guest_of(shared: &SharedAccounts) -> (AccountClient, mpsc::Receiver<Response>
     let (account_tx, account_rx) = watch::channel(None);
     let who = Who {
         ssh_user: "~ada".into(),
-        fingerprint: None,
-        key_algorithm: None,
+        identity: crate::services::Identity::Guest,
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account: account_rx,
     };
@@ -151,8 +150,7 @@ async fn a_game_submission_is_tracked_until_the_writer_answers() {
     }));
     let who = Who {
         ssh_user: "ada".into(),
-        fingerprint: Some(key.fingerprint.clone()),
-        key_algorithm: Some("ssh-ed25519".into()),
+        identity: crate::services::Identity::of_key(Some(key.fingerprint.clone()), "ssh-ed25519"),
         peer: IpAddr::V4(Ipv4Addr::LOCALHOST).into(),
         account: account_rx,
     };

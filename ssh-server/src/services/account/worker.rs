@@ -67,18 +67,23 @@ impl Worker {
 
     /// The key of this connection; `None` for guests.
     pub(super) fn key(&self) -> Option<NewKey> {
-        let fingerprint = self.who.fingerprint.clone()?;
-        Some(NewKey {
-            fingerprint,
-            algorithm: self.who.key_algorithm.clone().unwrap_or_default(),
-        })
+        match self.who.identity.clone() {
+            crate::services::Identity::Key {
+                fingerprint,
+                algorithm,
+            } => Some(NewKey {
+                fingerprint,
+                algorithm,
+            }),
+            crate::services::Identity::Guest => None,
+        }
     }
 
     /// The answer to one request; `None` when there is nothing to say (settings saved).
     async fn answer(&self, request: Request) -> Result<Option<Response>, StoreError> {
         let now = unix_now();
         let needs_account = || {
-            if self.who.fingerprint.is_none() {
+            if self.who.identity.fingerprint().is_none() {
                 error("guests have no account: connect with an SSH key to get one")
             } else {
                 error("register a player name first")
@@ -407,7 +412,7 @@ impl Worker {
     }
 
     async fn keys(&self, player: PlayerId) -> Result<Vec<KeyView>, StoreError> {
-        let in_use = self.who.fingerprint.as_ref();
+        let in_use = self.who.identity.fingerprint();
         Ok(self
             .store
             .keys(player)
