@@ -65,7 +65,7 @@ pub use screens::account_replay::ReplayFilm;
 pub use screens::match_replay_view::MatchFilm;
 pub use session::ghost_refusal;
 pub use settings::{BoardSize, ColorMode, Graphics, Settings};
-pub use text::sanitize;
+pub use text::{ordinal_suffix, sanitize};
 
 /// The smallest terminal (columns, rows) the UI draws in.
 const MIN_SIZE: (u16, u16) = (60, 24);

@@ -100,6 +100,17 @@ macro_rules! sfmt {
 }
 pub(crate) use sfmt;
 
+/// The suffix of `n` as an ordinal: `st` (1st, 21st), `nd`, `rd`, else `th` (11th-13th too).
+pub fn ordinal_suffix(n: u32) -> &'static str {
+    match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    }
+}
+
 /// A game-clock reading as `m:ss.t` (or `h:mm:ss` from one hour on).
 /// A running clock at the resolution `step_ms` ticks at (see `session::clock_step_ms`): tenths
 /// for a step under a second, else whole seconds ("1:23"), so no digit is shown that does not

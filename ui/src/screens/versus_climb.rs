@@ -42,17 +42,10 @@ pub fn ended(view: &ClimbView) -> Option<StackStr<120>> {
 
 /// `1st`, `2nd`, `3rd`, `4th`... (0 reads as `-`).
 fn ordinal(n: u8) -> StackStr<8> {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
     if n == 0 {
         sfmt!(8; "-")
     } else {
-        sfmt!(8; "{}{}", n, suffix)
+        sfmt!(8; "{}{}", n, crate::text::ordinal_suffix(u32::from(n)))
     }
 }
 

@@ -11,14 +11,7 @@ pub(super) const RECENT_MATCHES: u32 = 5;
 
 /// `1st`, `2nd`, `3rd`, `4th`, ... `11th`, `21st`.
 fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
+    format!("{n}{}", minotty_ui::ordinal_suffix(n))
 }
 
 pub(super) fn recent_match(m: &MatchLine) -> RecentMatch {
