@@ -44,6 +44,6 @@ pub use player_name::{NameError, PlayerName};
 pub use ranked::Season;
 pub use ranking::{Unranked, achieved, bucket_floor, eligible, rank_key};
 pub use room_code::RoomCode;
-pub use seat_judge::{SeatCheck, SeatClaims, judge_replay, judge_seat};
+pub use seat_judge::{SeatCheck, SeatClaims, judge_replay, judge_seat, resimulate};
 pub use seat_rules::{MatchRules, judge_seat_under};
 pub use snapshots::{MAX_LABEL_CHARS, MAX_SNAPSHOTS, snapshot_label};

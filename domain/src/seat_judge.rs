@@ -75,18 +75,27 @@ pub fn judge_seat(bytes: Option<&[u8]>, claims: SeatClaims) -> SeatCheck {
     judge_replay(&replay, claims)
 }
 
+/// `replay` re-simulated, if it is of `seed` and within [`MAX_INPUTS`]; otherwise why not, as
+/// a player reads it. An engine panic is caught and is a reason too.
+pub fn resimulate(replay: &Replay, seed: u32) -> Result<minotty_engine::Verified, String> {
+    if replay.inputs.len() > MAX_INPUTS {
+        return Err("too many inputs".into());
+    }
+    if replay.seed != seed {
+        return Err("of another seed".into());
+    }
+    match catch_unwind(AssertUnwindSafe(|| replay.verify())) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(format!("does not play: {e}")),
+        Err(_) => Err("the engine panicked replaying it".into()),
+    }
+}
+
 /// Judges a decoded seat's replay.
 pub fn judge_replay(replay: &Replay, claims: SeatClaims) -> SeatCheck {
-    if replay.inputs.len() > MAX_INPUTS {
-        return SeatCheck::Unverified("too many inputs".into());
-    }
-    if replay.seed != claims.seed {
-        return SeatCheck::Unverified("of another seed".into());
-    }
-    let verified = match catch_unwind(AssertUnwindSafe(|| replay.verify())) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => return SeatCheck::Unverified(format!("does not play: {e}")),
-        Err(_) => return SeatCheck::Unverified("the engine panicked replaying it".into()),
+    let verified = match resimulate(replay, claims.seed) {
+        Ok(v) => v,
+        Err(why) => return SeatCheck::Unverified(why),
     };
     if verified.stats.lines < claims.lines {
         return SeatCheck::Unverified(format!(

@@ -1,12 +1,10 @@
-//! A climb's run on its way to the leaderboard: its replay is re-simulated (on a blocking
-//! thread; an engine panic only loses the run) and the height the replay itself reached is
+//! A climb's run on its way to the leaderboard: its replay is re-simulated as a match's seats
+//! are (`minotty_domain::resimulate`, on a blocking thread; an engine panic only loses the run) and the height the replay itself reached is
 //! what is stored, never the one the climber's reports claimed.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use minotty_domain::PlayerId;
+use minotty_engine::Replay;
 use minotty_engine::versus::climb;
-use minotty_engine::{MAX_INPUTS, Replay};
 use minotty_store::{ClimbRecord, Store};
 
 /// A finished run to verify and keep.
@@ -22,11 +20,10 @@ pub(super) struct Finished {
 /// Why a run did not reach the board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub(super) enum NotKept {
-    #[error("the replay is of another seed")]
-    OtherSeed,
-    #[error("the replay does not play: {0}")]
+    /// Not of the run's seed, too long, not playable or an engine panic (`resimulate`).
+    #[error("the replay is {0}")]
     Unplayable(String),
-    #[error("the engine panicked while re-simulating the replay")]
+    #[error("its check did not finish")]
     Panicked,
     #[error("the run climbed no height")]
     Ground,
@@ -36,18 +33,8 @@ pub(super) enum NotKept {
 
 /// The replay's own height and game time, re-simulated.
 pub(super) fn verified_height(run: &Finished) -> Result<(u32, u64), NotKept> {
-    let replay = &run.replay;
-    if replay.seed != run.seed {
-        return Err(NotKept::OtherSeed);
-    }
-    if replay.inputs.len() > MAX_INPUTS {
-        return Err(NotKept::Unplayable("too many inputs".into()));
-    }
-    let verified = match catch_unwind(AssertUnwindSafe(|| replay.verify())) {
-        Ok(Ok(v)) => v,
-        Ok(Err(e)) => return Err(NotKept::Unplayable(e.to_string())),
-        Err(_) => return Err(NotKept::Panicked),
-    };
+    let verified =
+        minotty_domain::resimulate(&run.replay, run.seed).map_err(NotKept::Unplayable)?;
     let height = climb::height(verified.stats.lines, verified.stats.sent);
     Ok((height, verified.stats.time))
 }

@@ -376,7 +376,7 @@ impl ClimbTask {
             c.member.send(Response::MatchStart(start));
         }
         self.dirty = true;
-        self.flush_boards(now);
+        self.flush_boards();
     }
 
     fn command(&mut self, id: MemberId, command: RoomCommand, now: Instant) {
@@ -557,7 +557,7 @@ impl ClimbTask {
                 }
             }
         }
-        self.flush_boards(now);
+        self.flush_boards();
         for slot in 0..self.slots.len() {
             self.send_view(slot, now);
         }

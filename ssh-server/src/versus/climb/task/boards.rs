@@ -56,7 +56,7 @@ impl ClimbTask {
     }
 
     /// Everyone's boards to every person climbing: the [`SHOWN_OTHERS`] highest others.
-    pub(super) fn flush_boards(&mut self, now: Instant) {
+    pub(super) fn flush_boards(&mut self) {
         if !self.dirty {
             return;
         }
@@ -72,7 +72,7 @@ impl ClimbTask {
                     name: c.member.name.clone(),
                     board: c.board.clone(),
                     progress: c.progress,
-                    alive: c.standing(now).alive || c.run.as_ref().is_some_and(|r| now < r.go),
+                    alive: c.alive(),
                     place: None,
                     kos: 0,
                     target: c.target,
