@@ -3,9 +3,10 @@
 //! When a session ends because its connection dropped (client EOF or close, a failed write; not
 //! a quit, an idle timeout, a removed key or a shutdown) while a solo game is in progress, the
 //! session takes the game out of its App, paused ([`minotty_ui::App::park_game`]), and parks it
-//! here under the SSH key's fingerprint. A session of the same key that starts within
-//! `--reconnect-secs` takes it back and offers it to the player ("Enter resume, Esc discard").
-//! Keyboard-interactive clients have no key and park nothing.
+//! here under the player's identity ([`ParkKey`]: the SSH key's fingerprint, or the account of
+//! a linked browser). A session of the same identity that starts within `--reconnect-secs`
+//! takes it back and offers it to the player ("Enter resume, Esc discard"). Guests
+//! (keyboard-interactive clients, browsers not linked) park nothing.
 //!
 //! Bounds: one game per key (a newer one replaces the older), at most
 //! [`DEFAULT_MAX_PER_ADDRESS`] games per client address (IPv4 address, IPv6 /64: an address
@@ -21,7 +22,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use minotty_domain::KeyFingerprint;
 use minotty_ui::ParkedGame;
 use tokio::sync::Notify;
 use tokio::time::{Instant, sleep_until};
@@ -30,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 use minotty_domain::{AddressKey, ClientAddr};
 
 use crate::live::LiveHold;
+use crate::services::Identity;
 
 /// Seconds a parked game waits by default.
 pub const DEFAULT_SECS: u64 = 60;
@@ -254,21 +255,19 @@ impl ParkedGames {
         self.parking.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Parks the game of the key `fingerprint`, whose client connected from `address`.
-    pub fn park(&self, fingerprint: &KeyFingerprint, address: ClientAddr, game: impl Into<Parked>) {
+    /// Parks the game of the player `key`, whose client connected from `address`.
+    pub fn park(&self, key: &ParkKey, address: ClientAddr, game: impl Into<Parked>) {
         let now = self.now();
-        let displaced =
-            self.lock()
-                .park(fingerprint.as_str().to_owned(), address, game.into(), now);
+        let displaced = self.lock().park(key.0.clone(), address, game.into(), now);
         // Dropped outside the lock.
         drop(displaced);
         self.parked.notify_one();
     }
 
-    /// Takes back the game parked for the key `fingerprint`, with how long it waited (ms).
-    pub fn take(&self, fingerprint: &KeyFingerprint) -> Option<(Parked, u64)> {
+    /// Takes back the game parked for the player `key`, with how long it waited (ms).
+    pub fn take(&self, key: &ParkKey) -> Option<(Parked, u64)> {
         let now = self.now();
-        self.lock().take(fingerprint.as_str(), now)
+        self.lock().take(&key.0, now)
     }
 
     /// Games parked now.
@@ -305,19 +304,49 @@ impl ParkedGames {
     }
 }
 
+/// Who a parked game waits for: the [`Identity`] of a player a front end recognises when
+/// they come back (guests have none).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParkKey(String);
+
+impl ParkKey {
+    /// The key of `identity`; `None` for a guest.
+    pub fn of(identity: &Identity) -> Option<ParkKey> {
+        match identity {
+            // `SHA256:...`: never the shape of a browser's key below.
+            Identity::Key { fingerprint, .. } => Some(ParkKey(fingerprint.as_str().to_owned())),
+            Identity::Web { account } => Some(ParkKey(format!("web:{}", account.0))),
+            Identity::Guest => None,
+        }
+    }
+}
+
 /// What a session needs to park its game or take one back: the registry and the player's key.
 #[derive(Clone, Debug)]
 pub struct Reconnect {
     pub games: Arc<ParkedGames>,
-    pub fingerprint: KeyFingerprint,
+    pub key: ParkKey,
     /// The client's address: a game parked counts against its share.
     pub address: ClientAddr,
 }
 
 impl Reconnect {
-    /// Parks `game` for this key, counted against this address.
+    /// What a session of `identity` from `address` parks into `games`; `None` for a guest.
+    pub fn of(
+        games: &Arc<ParkedGames>,
+        identity: &Identity,
+        address: ClientAddr,
+    ) -> Option<Reconnect> {
+        ParkKey::of(identity).map(|key| Reconnect {
+            games: Arc::clone(games),
+            key,
+            address,
+        })
+    }
+
+    /// Parks `game` for this player, counted against this address.
     pub fn park(&self, game: Parked) {
-        self.games.park(&self.fingerprint, self.address, game);
+        self.games.park(&self.key, self.address, game);
     }
 }
 

@@ -3,16 +3,23 @@
 use std::hash::{Hash, Hasher};
 use std::net::{IpAddr, Ipv4Addr};
 
+use minotty_domain::KeyFingerprint;
+
 use super::*;
 
-/// An address of its own for each key (the registry's bounds without the address's).
-/// A valid fingerprint made of `name` (the registry of real games takes parsed keys only):
-/// `name` without its `SHA256:`, padded with `+` to 43 characters.
-fn key(name: &str) -> KeyFingerprint {
-    let b64 = name.strip_prefix("SHA256:").unwrap_or(name);
-    KeyFingerprint::parse(&format!("SHA256:{b64:+<43}")).expect("a fingerprint")
+/// The parking key of a valid fingerprint made of `name` (the registry of real games takes
+/// parsed keys only): `name` without its `SHA256:`, padded with `+` to 43 characters.
+fn key(name: &str) -> ParkKey {
+    ParkKey::of(&key_identity(name)).expect("a key is recognised")
 }
 
+fn key_identity(name: &str) -> Identity {
+    let b64 = name.strip_prefix("SHA256:").unwrap_or(name);
+    let fingerprint = KeyFingerprint::parse(&format!("SHA256:{b64:+<43}")).expect("a fingerprint");
+    Identity::of_key(Some(fingerprint), "ssh-ed25519")
+}
+
+/// An address of its own for each key (the registry's bounds without the address's).
 fn own(key: &str) -> ClientAddr {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     key.hash(&mut h);
@@ -237,13 +244,32 @@ fn real_games_of_one_address_stay_within_its_share() {
         games.take(&key("SHA256:home")).is_some(),
         "the other address's game survives"
     );
-    let r = Reconnect {
-        games: Arc::new(ParkedGames::new(Duration::from_secs(60), 10)),
-        fingerprint: key("SHA256:k"),
-        address: home,
-    };
+    let games = Arc::new(ParkedGames::new(Duration::from_secs(60), 10));
+    let r = Reconnect::of(&games, &key_identity("SHA256:k"), home).expect("a key parks");
     r.park(parked_game().into());
     assert!(r.games.take(&key("SHA256:k")).is_some());
+}
+
+/// A linked browser's game waits for that account's browser, a key's for that key, and a
+/// guest parks nothing: one registry, keyed on the identity whatever the front end.
+#[test]
+fn games_wait_for_the_identity_that_parked_them() {
+    use minotty_domain::PlayerId;
+    let games = Arc::new(ParkedGames::new(Duration::from_secs(60), 10));
+    let home: ClientAddr = "192.0.2.7".parse().expect("ip");
+    assert!(Reconnect::of(&games, &Identity::Guest, home).is_none());
+    let web = Identity::Web {
+        account: PlayerId(7),
+    };
+    let browser = Reconnect::of(&games, &web, home).expect("a linked browser parks");
+    browser.park(parked_game().into());
+    let other = Identity::Web {
+        account: PlayerId(8),
+    };
+    assert!(games.take(&ParkKey::of(&other).expect("known")).is_none());
+    assert!(games.take(&key("SHA256:7")).is_none());
+    assert!(games.take(&browser.key).is_some());
+    assert!(games.is_empty());
 }
 
 #[tokio::test(start_paused = true)]

@@ -15,17 +15,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use minotty_domain::DisplayName;
+use minotty_domain::{AccountRef, ClientAddr, DisplayName};
 use minotty_ui::Response;
-use russh::ChannelId;
-use russh::server::Handle;
 use tokio::sync::{mpsc, watch};
 use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Limits;
-use crate::services::Services;
-use crate::terminal;
+use crate::core::shared::Shared;
+use crate::services::{Identity, Login, Services};
+use crate::terminal::{self, TermEnv};
+use client::Client;
 
 pub(crate) mod client;
 mod core;
@@ -71,15 +71,7 @@ pub enum SessionKind {
     Match(i64),
 }
 
-/// Everything a session starts from: the client's channel and the [`Setup`].
-#[derive(Debug)]
-pub struct SessionParams {
-    pub handle: Handle,
-    pub channel: ChannelId,
-    pub setup: Setup,
-}
-
-/// The terminal doctor's part of [`SessionParams`].
+/// The terminal doctor's part of a session's [`Start`].
 #[derive(Clone, Debug, Default)]
 pub struct DoctorParams {
     pub term: Option<String>,
@@ -127,31 +119,89 @@ pub struct Setup {
     pub local: Option<std::net::SocketAddr>,
 }
 
-/// Runs the session until the player quits, the client leaves or the server shuts down.
-pub async fn run(params: SessionParams, events: mpsc::Receiver<SessionEvent>) {
-    let SessionParams {
-        handle,
-        channel,
-        setup,
-    } = params;
-    shell::run(
-        setup,
-        Arc::new(client::SshChannel { handle, channel }),
-        events,
-    )
-    .await;
+/// What any front end knows when its player opens the game: who they are and what the
+/// session is for. [`start`] makes the rest.
+#[derive(Debug)]
+pub(crate) struct Start {
+    /// The name the client asked for (the SSH user; a browser's guest name), made safe.
+    pub player: DisplayName,
+    pub identity: Identity,
+    pub peer: ClientAddr,
+    /// The account the identity belongs to, looked up at login.
+    pub account: Option<AccountRef>,
+    pub kind: SessionKind,
+    pub doctor: DoctorParams,
+    /// The address the player connected to (`address.rs`).
+    pub local: Option<std::net::SocketAddr>,
+    /// A request made for the player at once (`join CODE`).
+    pub initial: Option<minotty_ui::Request>,
+}
+
+/// Starts the session of `start` on `client`, sized by `size`, its terminal described by
+/// `env`: the one way every front end (SSH, the web) opens the game. The session runs on the
+/// core's task tracker and reads the events sent on the returned sender (at most
+/// [`EVENT_QUEUE`] queued); `running` is dropped when it ends. A panic in the session still
+/// gives the client its terminal back and closes it.
+pub(crate) fn start(
+    shared: &Shared,
+    start: Start,
+    client: Arc<dyn Client>,
+    size: watch::Receiver<(u32, u32)>,
+    env: TermEnv,
+    running: impl Send + 'static,
+) -> mpsc::Sender<SessionEvent> {
+    let (tx, events) = mpsc::channel(EVENT_QUEUE);
+    let reconnect = crate::reconnect::Reconnect::of(&shared.parked, &start.identity, start.peer);
+    let mut services = Services::new(
+        &shared.services,
+        Login {
+            ssh_user: start.player.to_string(),
+            identity: start.identity,
+            peer: start.peer,
+            account: start.account,
+        },
+    );
+    if let Some(request) = start.initial {
+        services.0.handle(request);
+    }
+    let setup = Setup {
+        player: start.player,
+        size,
+        env,
+        limits: shared.limits.clone(),
+        shutdown: shared.shutdown.clone(),
+        reconnect,
+        services,
+        kind: start.kind,
+        doctor: start.doctor,
+        local: start.local,
+    };
+    let task = shared.tracker.spawn(tracing::Instrument::in_current_span({
+        let client = Arc::clone(&client);
+        async move {
+            shell::run(setup, client, events).await;
+            drop(running);
+        }
+    }));
+    shared.tracker.spawn(async move {
+        if let Err(e) = task.await
+            && e.is_panic()
+        {
+            tracing::error!("session task panicked; restoring the client's terminal");
+            restore_after_failure(client.as_ref()).await;
+        }
+    });
+    tx
 }
 
 /// Restores the terminal after the session task failed (a bug): the player is told and the
-/// channel closed, so their terminal is usable again.
-pub async fn restore_after_failure(handle: Handle, channel: ChannelId) {
+/// client closed, so their terminal is usable again.
+async fn restore_after_failure(client: &dyn Client) {
     let mut bytes = terminal::leave_sequence(true);
     bytes.extend_from_slice(b"minotty: something went wrong on the server, sorry\r\n");
     let fut = async {
-        let _ = handle.data(channel, bytes).await;
-        let _ = handle.exit_status_request(channel, 1).await;
-        let _ = handle.eof(channel).await;
-        let _ = handle.close(channel).await;
+        let _ = client.data(bytes).await;
+        client.close(1).await;
     };
     let _ = timeout(GOODBYE_TIMEOUT, fut).await;
 }

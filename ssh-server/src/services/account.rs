@@ -438,11 +438,21 @@ impl AccountClient {
     /// key removed since authentication is a new key, and a login whose look-up timed out
     /// (a guest for now) gets its account after all.
     pub async fn start(&self) -> (Identity, Option<Settings>) {
-        let (Some(store), Some(key)) = (&self.shared.store, self.who.identity.fingerprint()) else {
+        let Some(store) = &self.shared.store else {
             return (Identity::Guest, None);
         };
+        if !self.who.identity.is_known() {
+            return (Identity::Guest, None);
+        }
         let load = async {
-            let Some(account) = store.account_by_key(key, unix_now()).await? else {
+            let account = match &self.who.identity {
+                crate::services::Identity::Key { fingerprint, .. } => {
+                    store.account_by_key(fingerprint, unix_now()).await?
+                }
+                crate::services::Identity::Web { account } => store.account(*account).await?,
+                crate::services::Identity::Guest => None,
+            };
+            let Some(account) = account else {
                 return Ok::<_, StoreError>(None);
             };
             let settings = store.settings(account.id).await?;
@@ -467,6 +477,10 @@ impl AccountClient {
             if self.current().is_some() {
                 tracing::info!("the key was removed from its account before the session began");
                 self.account.send_replace(None);
+            }
+            if self.who.identity.fingerprint().is_none() {
+                // A browser linked to an account that is gone plays as a guest.
+                return (Identity::Guest, None);
             }
             let suggested = self.suggested.clone();
             return (Identity::NewKey { suggested }, None);
@@ -496,7 +510,7 @@ impl AccountClient {
                 },
                 None,
             ),
-            None if self.who.identity.fingerprint().is_some() => (
+            None if self.who.identity.is_known() => (
                 Identity::Unreachable {
                     suggested: self.suggested.clone(),
                 },

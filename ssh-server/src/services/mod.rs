@@ -9,7 +9,7 @@
 pub mod account;
 pub mod versus;
 
-use minotty_domain::{AccountRef, ClientAddr, DisplayName, KeyFingerprint};
+use minotty_domain::{AccountRef, ClientAddr, DisplayName, KeyFingerprint, PlayerId};
 use minotty_ui::{Request, Response};
 use tokio::sync::{mpsc, watch};
 
@@ -47,7 +47,11 @@ pub enum Identity {
         fingerprint: KeyFingerprint,
         algorithm: String,
     },
-    /// A guest (keyboard-interactive SSH): nothing to recognise them by when they come back.
+    /// A browser linked to a registered account (a one-time code from `ssh HOST web`, then
+    /// its cookie): the account it plays as.
+    Web { account: PlayerId },
+    /// A guest (keyboard-interactive SSH, a browser not linked): nothing to recognise them by
+    /// when they come back.
     Guest,
 }
 
@@ -67,8 +71,14 @@ impl Identity {
     pub fn fingerprint(&self) -> Option<&KeyFingerprint> {
         match self {
             Identity::Key { fingerprint, .. } => Some(fingerprint),
-            Identity::Guest => None,
+            Identity::Web { .. } | Identity::Guest => None,
         }
+    }
+
+    /// Whether a returning player can be recognised by it (a key or a linked browser: their
+    /// parked games and kept seats wait for them).
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Identity::Guest)
     }
 }
 

@@ -107,7 +107,7 @@ pub(crate) async fn run(
     );
     // A game this key left when its connection dropped is offered back.
     if let Some(r) = &reconnect
-        && let Some((parked, away_ms)) = r.games.take(&r.fingerprint)
+        && let Some((parked, away_ms)) = r.games.take(&r.key)
     {
         tracing::info!(player = %player, away_ms, "parked game offered");
         let at = session.ms(Instant::now());

@@ -8,13 +8,13 @@ use std::sync::atomic::Ordering;
 use minotty_domain::{ClientAddr, DisplayName, KeyFingerprint};
 use russh::server::{Auth, ChannelOpenHandle, Msg, Response, Session, VerifiedPublicKey};
 use russh::{Channel, ChannelId, ChannelOpenFailure, MethodKind, MethodSet, Pty};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{oneshot, watch};
 
 use crate::commands::{self, Command, Route, exec};
 use crate::core::shared::Shared;
+use crate::services::Identity;
 use crate::services::account::KeyLookup;
-use crate::services::{Identity, Login, Services};
-use crate::session::{self, EVENT_QUEUE, SessionEvent, SessionKind, SessionParams, Setup};
+use crate::session::{self, SessionEvent, SessionKind};
 use minotty_domain::AccountRef;
 
 mod activity;
@@ -129,8 +129,32 @@ impl ConnectionHandler {
         initial: Option<minotty_ui::Request>,
         kind: SessionKind,
     ) {
-        let (tx, rx) = mpsc::channel(EVENT_QUEUE);
         let (window, size) = watch::channel((cols, rows));
+        let channel = self.channels.iter().find(|c| c.id == id);
+        let env = channel.map(|c| c.env.clone()).unwrap_or_default();
+        let term = channel.and_then(|c| c.term.clone());
+        let start = session::Start {
+            player: self.player.clone(),
+            identity: self.identity.clone(),
+            peer: self.client,
+            account: self.account.clone(),
+            kind,
+            doctor: crate::session::DoctorParams {
+                term,
+                ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
+                open: kind == SessionKind::Doctor,
+            },
+            local: self.local,
+            initial,
+        };
+        tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
+        let running = self.activity.enter();
+        let span = tracing::info_span!(parent: &self.span, "session", player = %self.player);
+        let client = Arc::new(session::client::SshChannel {
+            handle: session.handle(),
+            channel: id,
+        });
+        let tx = span.in_scope(|| session::start(&self.shared, start, client, size, env, running));
         if let Some(state) = self.channel_mut(id) {
             state.session = Some(tx);
             // A stream keeps its size whatever the client says.
@@ -138,73 +162,6 @@ impl ConnectionHandler {
                 state.window = Some(window);
             }
         }
-        let handle = session.handle();
-        let mut params = SessionParams {
-            handle: handle.clone(),
-            channel: id,
-            setup: Setup {
-                player: self.player.clone(),
-                size,
-                env: self
-                    .channels
-                    .iter()
-                    .find(|c| c.id == id)
-                    .map(|c| c.env.clone())
-                    .unwrap_or_default(),
-                doctor: crate::session::DoctorParams {
-                    term: self
-                        .channels
-                        .iter()
-                        .find(|c| c.id == id)
-                        .and_then(|c| c.term.clone()),
-                    ssh_client: Some(crate::doctor::printable(session.remote_sshid())),
-                    open: kind == SessionKind::Doctor,
-                },
-                local: self.local,
-                limits: self.shared.limits.clone(),
-                shutdown: self.shared.shutdown.clone(),
-                // Only a key is recognised when it comes back (keyboard-interactive: nothing).
-                reconnect: self.identity.fingerprint().cloned().map(|fingerprint| {
-                    crate::reconnect::Reconnect {
-                        games: Arc::clone(&self.shared.parked),
-                        fingerprint,
-                        address: self.client,
-                    }
-                }),
-                services: Services::new(
-                    &self.shared.services,
-                    Login {
-                        ssh_user: self.player.to_string(),
-                        identity: self.identity.clone(),
-                        peer: self.client,
-                        account: self.account.clone(),
-                    },
-                ),
-                kind,
-            },
-        };
-        if let Some(request) = initial {
-            params.setup.services.0.handle(request);
-        }
-        tracing::info!(peer = %self.peer, player = %self.player, cols, rows, "game session started");
-        let running = self.activity.enter();
-        let span = tracing::info_span!(parent: &self.span, "session", player = %self.player);
-        let task = self.shared.tracker.spawn(tracing::Instrument::instrument(
-            async move {
-                session::run(params, rx).await;
-                drop(running);
-            },
-            span,
-        ));
-        // A panic in the session task must still give the player their terminal back.
-        self.shared.tracker.spawn(async move {
-            if let Err(e) = task.await
-                && e.is_panic()
-            {
-                tracing::error!("session task panicked; restoring the client's terminal");
-                session::restore_after_failure(handle, id).await;
-            }
-        });
     }
 
     /// Runs the exec command `command` on its own task (it may read the database) and sends

@@ -75,7 +75,7 @@ impl Worker {
                 fingerprint,
                 algorithm,
             }),
-            crate::services::Identity::Guest => None,
+            crate::services::Identity::Web { .. } | crate::services::Identity::Guest => None,
         }
     }
 
