@@ -1,14 +1,16 @@
 //! `minotty serve`: logging, the runtime, the host key, the database and its spool, the
-//! listeners, then [`minotty_server::run`] until Ctrl+C or SIGTERM.
+//! listeners, then the core with its front ends (SSH, the web pages) until Ctrl+C or SIGTERM.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 use minotty_server::cluster::ClusterConfig;
-use minotty_server::config::ServeArgs;
+use minotty_server::config::{HttpListen, ServeArgs};
 use minotty_server::{HostKey, Limits, ServerConfig};
 use minotty_store::Store;
 use minotty_store::spool::{Spool, SpoolLimits};
+use tokio_util::sync::CancellationToken;
 
 use crate::side_tasks::SideTasks;
 
@@ -89,6 +91,7 @@ async fn run(
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
+    let web = bind_web(args.http_listen).await;
     if let Some(addr) = args.metrics_listen {
         let metrics = tokio::net::TcpListener::bind(addr)
             .await
@@ -120,5 +123,56 @@ async fn run(
         cluster,
         spool,
     };
-    minotty_server::run(listener, config, crate::signal::shutdown_signal()).await
+    let ssh_port = listener
+        .local_addr()
+        .map_or(args.listen.port(), |a| a.port());
+    let core = minotty_server::start(config).await?;
+    // SSH stops accepting on the signal (after the drain, with `--nats`); the pages with it.
+    let stop = CancellationToken::new();
+    let ssh = minotty_server::serve(listener, &core, {
+        let (signal, stop) = (
+            core.shutdown_after(crate::signal::shutdown_signal()),
+            stop.clone(),
+        );
+        async move {
+            signal.await;
+            stop.cancel();
+        }
+    });
+    let pages = async {
+        if let Some(web) = web {
+            let site = Arc::new(minotty_web::Web::new(core.store().cloned(), ssh_port));
+            minotty_web::serve(web, site, stop.cancelled()).await;
+        }
+    };
+    tokio::join!(ssh, pages);
+    core.stop().await;
+    Ok(())
+}
+
+/// The listener of the web pages (`--http-listen`), or `None` when they are off or the
+/// address cannot be had: then the game is served over SSH alone, and the operator told.
+async fn bind_web(listen: HttpListen) -> Option<tokio::net::TcpListener> {
+    let addr = listen.0?;
+    match tokio::net::TcpListener::bind(addr).await {
+        Ok(web) => {
+            tracing::info!(target: crate::LOG_TARGET, %addr, "web pages");
+            println!("minotty web pages: http://{addr}/");
+            Some(web)
+        }
+        Err(e) => {
+            tracing::warn!(
+                target: crate::LOG_TARGET,
+                %addr,
+                error = %e,
+                "the web pages are not served: the address cannot be had (--http-listen ADDR \
+                 or off); SSH serves as usual"
+            );
+            eprintln!(
+                "minotty: web pages not served: {addr}: {e} (choose another with \
+                 --http-listen ADDR, or --http-listen off)"
+            );
+            None
+        }
+    }
 }

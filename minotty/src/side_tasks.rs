@@ -23,7 +23,7 @@ impl SideTasks {
     /// Serves `/metrics` and `/health` on `listener` until [`SideTasks::finish`]: after the
     /// server, so that `/health` says 503 while it drains.
     pub fn serve_metrics(&self, listener: TcpListener) {
-        self.tracker.spawn(minotty_server::metrics::http::serve(
+        self.tracker.spawn(minotty_web::operator::serve(
             listener,
             &minotty_server::metrics::HEALTH,
             self.stop.clone().cancelled_owned(),

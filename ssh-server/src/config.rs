@@ -68,6 +68,16 @@ pub struct ServeArgs {
     #[arg(long, env = "MINOTTY_METRICS_LISTEN", value_name = "ADDR:PORT")]
     pub metrics_listen: Option<SocketAddr>,
 
+    /// Serve the web pages (leaderboards, profiles) over HTTP on this address, or `off`. A
+    /// port already taken is reported and the game is served over SSH without them.
+    #[arg(
+        long,
+        env = "MINOTTY_HTTP_LISTEN",
+        value_name = "ADDR:PORT|off",
+        default_value = "127.0.0.1:8080"
+    )]
+    pub http_listen: HttpListen,
+
     /// Log lines as `text` (for people) or `json` (one object a line, for log collectors).
     #[arg(long, env = "MINOTTY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
@@ -109,6 +119,33 @@ impl ServeArgs {
             dir.push(".spool");
             PathBuf::from(dir)
         })
+    }
+}
+
+/// Where the web pages are served (`--http-listen`): an address, or nowhere (`off`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HttpListen(pub Option<SocketAddr>);
+
+impl std::str::FromStr for HttpListen {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<HttpListen, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("off") {
+            return Ok(HttpListen(None));
+        }
+        s.parse()
+            .map(|addr| HttpListen(Some(addr)))
+            .map_err(|_| format!("\"{s}\" is neither ADDR:PORT (e.g. 127.0.0.1:8080) nor off"))
+    }
+}
+
+impl std::fmt::Display for HttpListen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(addr) => write!(f, "{addr}"),
+            None => f.write_str("off"),
+        }
     }
 }
 

@@ -163,6 +163,11 @@ impl Core {
         &self.shared
     }
 
+    /// The store, when the server has one (pages read leaderboards and profiles from it).
+    pub fn store(&self) -> Option<&minotty_store::Store> {
+        self.config.store.as_ref()
+    }
+
     /// Completes once `signal` has, and then, with `--nats`, once this instance drained (new
     /// rooms refused, running matches finished, at most `--drain-secs`): when a front end stops
     /// accepting.

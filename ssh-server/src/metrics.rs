@@ -1,5 +1,5 @@
 //! The operator's view: process-wide counters, gauges and histograms, written out in the
-//! Prometheus text exposition format (0.0.4) by [`render`] and served by [`http`].
+//! Prometheus text exposition format (0.0.4) by [`render`] and served by the web front end (`minotty-web`'s `operator`).
 //!
 //! Everything is a plain atomic in one `static` ([`METRICS`]): a hook on a hot path (a frame
 //! written, a key answered) is one or two relaxed atomic adds, no lock and no allocation. The
@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 
 pub mod cluster;
 mod deps;
-pub mod http;
 mod store;
 
 pub use deps::{DEPENDENCIES, Dependency, note_dependency, note_spool, use_dependency};

@@ -213,6 +213,8 @@ impl Instance {
         let mut cmd = Command::new(server_binary()?);
         cmd.arg("serve")
             .args(["--listen", &addr.to_string(), "--db", db, "--nats", nats])
+            // The web pages are served only where a test asks for them.
+            .env("MINOTTY_HTTP_LISTEN", "off")
             .args(["--instance-name", name])
             .arg("--host-key")
             .arg(dir.join(format!("host_key_{name}")))

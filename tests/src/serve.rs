@@ -25,6 +25,8 @@ pub fn serve_command(
     let mut cmd = Command::new(server_binary()?);
     cmd.arg("serve")
         .args(["--listen", &addr.to_string(), "--db", db])
+        // The web pages are served only where a test asks for them.
+        .env("MINOTTY_HTTP_LISTEN", "off")
         .arg("--host-key")
         .arg(host_key)
         .env("RUST_LOG", "info")

@@ -298,7 +298,8 @@ async fn refused(nats_url: &str, key: Option<&str>, dir: &std::path::Path) -> (b
     let log = dir.join(format!("refused-{}.log", rand::random::<u32>()));
     let out = std::fs::File::create(&log).expect("log");
     let mut cmd = Command::new(server_binary().expect("the binary"));
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--nats", nats_url])
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--nats", nats_url]);
+    cmd.env("MINOTTY_HTTP_LISTEN", "off")
         .arg("--db")
         .arg(format!("sqlite://{}", dir.join("refused.db").display()))
         .arg("--host-key")

@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use minotty_server::metrics::{HEALTH, http};
+use minotty_server::metrics::HEALTH;
 use minotty_tests::autoplay::{K_ENTER, KittyKey, kitty_tap};
 use minotty_tests::versus::{create_room, guest, wait_for_play};
 use minotty_tests::{Connection, Login, TestServer, WAIT, WELCOME, keys};
@@ -61,7 +61,11 @@ async fn a_real_session_moves_the_counters() -> Result {
     let mut server = TestServer::start().await?;
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let metrics = listener.local_addr()?;
-    tokio::spawn(http::serve(listener, &HEALTH, std::future::pending()));
+    tokio::spawn(minotty_web::operator::serve(
+        listener,
+        &HEALTH,
+        std::future::pending(),
+    ));
     // Serving once the server task runs (it is spawned: a moment after `start`).
     let deadline = tokio::time::Instant::now() + WAIT;
     while get(metrics, "/health").await?.0 != "HTTP/1.1 200 OK" {

@@ -148,14 +148,14 @@ impl Dependencies {
         }
     }
 
-    /// What `/health` answers: the status line and the body.
-    pub fn health(&self, health: &Health) -> (&'static str, String) {
+    /// What `/health` answers: the HTTP status and the body.
+    pub fn health(&self, health: &Health) -> (u16, String) {
         if !health.is_serving() {
-            return ("503 Service Unavailable", format!("{}\n", health.word()));
+            return (503, format!("{}\n", health.word()));
         }
         match self.degraded() {
-            Some(reasons) => ("200 OK", format!("degraded: {reasons}\n")),
-            None => ("200 OK", format!("{}\n", health.word())),
+            Some(reasons) => (200, format!("degraded: {reasons}\n")),
+            None => (200, format!("{}\n", health.word())),
         }
     }
 }
@@ -199,9 +199,9 @@ mod tests {
     fn health_says_degraded_with_the_reasons_and_recovers() {
         let health = Health::new();
         let deps = Dependencies::new();
-        assert_eq!(deps.health(&health).0, "503 Service Unavailable");
+        assert_eq!(deps.health(&health).0, 503);
         health.set_serving();
-        assert_eq!(deps.health(&health), ("200 OK", "ok\n".to_owned()));
+        assert_eq!(deps.health(&health), (200, "ok\n".to_owned()));
         assert!(
             !deps.note(Dependency::Database, true),
             "first use: up, no change"
@@ -211,7 +211,7 @@ mod tests {
         assert!(!deps.note(Dependency::Database, false), "logged once");
         assert_eq!(
             deps.health(&health),
-            ("200 OK", "degraded: database unreachable\n".to_owned())
+            (200, "degraded: database unreachable\n".to_owned())
         );
         deps.note(Dependency::Nats, false);
         assert_eq!(
@@ -228,10 +228,7 @@ mod tests {
         // Draining is draining, degraded or not.
         deps.note(Dependency::Nats, false);
         health.set_draining();
-        assert_eq!(
-            deps.health(&health),
-            ("503 Service Unavailable", "draining\n".to_owned())
-        );
+        assert_eq!(deps.health(&health), (503, "draining\n".to_owned()));
     }
 
     /// An instance without a spool says so on `/health` and in `/metrics` (before, it said
@@ -250,12 +247,12 @@ mod tests {
         };
         assert_eq!(gauge(&deps), None, "no store: no spool to speak of");
         deps.note_spool(true);
-        assert_eq!(deps.health(&health), ("200 OK", "ok\n".to_owned()));
+        assert_eq!(deps.health(&health), (200, "ok\n".to_owned()));
         assert_eq!(gauge(&deps).as_deref(), Some("1"));
         deps.note_spool(false);
         assert_eq!(
             deps.health(&health),
-            ("200 OK", "degraded: no spool\n".to_owned())
+            (200, "degraded: no spool\n".to_owned())
         );
         assert_eq!(gauge(&deps).as_deref(), Some("0"));
         deps.note(Dependency::Database, false);

@@ -1,10 +1,6 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-
-use super::http::respond;
 use super::*;
 
 /// One sample of the text format: name, labels, value.
@@ -302,94 +298,6 @@ fn playing_moves_one_player_between_the_gauges_and_back_on_drop() {
     p.set(true, false);
     drop(p);
     assert_eq!((solo() - s0, versus() - v0), (0, 0));
-}
-
-#[test]
-fn requests_are_answered_by_path_and_method() {
-    let h = Health::new();
-    let status = |head: &[u8]| respond(head, &h).0;
-    assert_eq!(
-        status(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"),
-        "200 OK"
-    );
-    assert_eq!(status(b"GET /metrics?x=1 HTTP/1.0\r\n\r\n"), "200 OK");
-    assert_eq!(
-        status(b"GET /health HTTP/1.1\r\n\r\n"),
-        "503 Service Unavailable"
-    );
-    h.set_serving();
-    assert_eq!(status(b"GET /health HTTP/1.1\r\n\r\n"), "200 OK");
-    assert_eq!(respond(b"GET /health HTTP/1.1\r\n\r\n", &h).2, "ok\n");
-    assert_eq!(status(b"GET / HTTP/1.1\r\n\r\n"), "404 Not Found");
-    assert_eq!(status(b"GET /metricsx HTTP/1.1\r\n\r\n"), "404 Not Found");
-    assert_eq!(
-        status(b"POST /metrics HTTP/1.1\r\n\r\n"),
-        "405 Method Not Allowed"
-    );
-    for bad in [
-        &b"GET\r\n\r\n"[..],
-        b"GET /metrics\r\n\r\n",
-        b"GET /metrics SSH-2.0 x\r\n\r\n",
-        b"",
-    ] {
-        assert_eq!(status(bad), "400 Bad Request", "{bad:?}");
-    }
-}
-
-/// A metrics server on 127.0.0.1:0 with its own health.
-async fn start() -> (std::net::SocketAddr, &'static Health) {
-    let health: &'static Health = Box::leak(Box::new(Health::new()));
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(http::serve(listener, health, std::future::pending()));
-    (addr, health)
-}
-
-/// Sends `request` and reads until the server closes.
-async fn exchange(addr: std::net::SocketAddr, request: &[u8]) -> String {
-    let mut s = TcpStream::connect(addr).await.expect("connect");
-    // A server that closes without reading everything may reset the connection: what was
-    // read before that is the answer.
-    let _ = s.write_all(request).await;
-    let mut out = Vec::new();
-    let _ = tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut out))
-        .await
-        .expect("the server closes");
-    String::from_utf8(out).expect("utf-8")
-}
-
-#[tokio::test]
-async fn the_http_server_serves_metrics_health_and_404() {
-    let (addr, health) = start().await;
-    let reply = exchange(addr, b"GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
-    let (head, body) = reply.split_once("\r\n\r\n").expect("head and body");
-    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
-    assert!(
-        head.contains("Content-Type: text/plain; version=0.0.4"),
-        "{head}"
-    );
-    assert!(
-        head.contains(&format!("Content-Length: {}", body.len())),
-        "{head}"
-    );
-    let (types, samples) = parse(body).expect(body);
-    check_histograms(&types, &samples).expect(body);
-    assert!(types.contains_key("minotty_input_to_frame_seconds"));
-
-    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
-    assert!(reply.starts_with("HTTP/1.1 503 "), "{reply}");
-    assert!(reply.ends_with("\r\n\r\nstarting\n"), "{reply}");
-    health.set_serving();
-    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
-    assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
-    assert!(reply.ends_with("\r\n\r\nok\n"), "{reply}");
-    health.set_draining();
-    let reply = exchange(addr, b"GET /health HTTP/1.1\r\n\r\n").await;
-    assert!(reply.starts_with("HTTP/1.1 503 "), "{reply}");
-    assert!(reply.ends_with("draining\n"), "{reply}");
-
-    let reply = exchange(addr, b"GET /admin HTTP/1.1\r\n\r\n").await;
-    assert!(reply.starts_with("HTTP/1.1 404 "), "{reply}");
 }
 
 /// Rendered inside a runtime, the scrape counts the runtime's live tasks (soak runs and the

@@ -19,6 +19,7 @@ mod game_rate;
 mod ghost;
 mod live;
 mod previous_best;
+pub mod profile;
 mod recent_matches;
 mod recorded;
 mod retry;

@@ -211,6 +211,8 @@ async fn start_server(args: &Args, dir: &Path, n: u32) -> anyhow::Result<Child> 
     let child = Command::new(&args.bin)
         .arg("serve")
         .args(["--listen", &format!("127.0.0.1:{}", args.port)])
+        // The web pages are served only where a test asks for them.
+        .env("MINOTTY_HTTP_LISTEN", "off")
         .args([
             "--db",
             &format!("sqlite://{}", dir.join("minotty.db").display()),

@@ -1,0 +1,167 @@
+//! minotty's web front end: the pages (leaderboards, profiles), and the operator's `/metrics`
+//! and `/health` on their own address (`operator.rs`). The only crate with the HTTP stack
+//! (axum, hyper, tower-http); every listener runs under `listen.rs`'s accept loop and bounds.
+//!
+//! The pages' own bounds, besides the connection bounds of [`BOUNDS`]: a request body of at
+//! most [`MAX_BODY`] bytes (pages take none), an answer within [`DEADLINE`] (else 408), at
+//! most [`REQUESTS_PER_SEC`] requests a second from one address (burst [`REQUESTS_BURST`];
+//! more are answered 429), and at most [`DB_WORK`] pages reading the database at once (a page
+//! that waits longer than [`DB_WAIT`] is answered 503). Every answer carries a content
+//! security policy with no inline script or style, `nosniff` and `frame-ancestors 'none'`.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use minotty_store::Store;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+pub mod listen;
+pub mod operator;
+pub mod pages;
+mod rate;
+
+use listen::{Bounds, Conn};
+
+/// The pages' connection bounds: browsers open a few connections each and keep them.
+pub const BOUNDS: Bounds = Bounds {
+    max_connections: 1024,
+    max_per_address: 16,
+    head_timeout: Duration::from_secs(5),
+    lifetime: Duration::from_secs(120),
+    keep_alive: true,
+};
+/// The largest request body taken (pages read none).
+pub const MAX_BODY: usize = 16 * 1024;
+/// How long a page may take.
+pub const DEADLINE: Duration = Duration::from_secs(10);
+/// Requests a second from one address, and the burst over it.
+pub const REQUESTS_PER_SEC: u32 = 10;
+pub const REQUESTS_BURST: u32 = 40;
+/// Pages reading the database at once, and how long one waits for its turn.
+pub const DB_WORK: usize = 8;
+pub const DB_WAIT: Duration = Duration::from_secs(2);
+
+/// The content security policy of every answer: nothing inline, nothing from elsewhere.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+     connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// What the pages are served from.
+#[derive(Debug)]
+pub struct Web {
+    pub store: Option<Store>,
+    /// The SSH port the pages tell players to connect to.
+    pub ssh_port: u16,
+    db: Semaphore,
+    rate: rate::PerAddress,
+}
+
+impl Web {
+    pub fn new(store: Option<Store>, ssh_port: u16) -> Web {
+        Web {
+            store,
+            ssh_port,
+            db: Semaphore::new(DB_WORK),
+            rate: rate::PerAddress::new(REQUESTS_PER_SEC, REQUESTS_BURST),
+        }
+    }
+
+    /// A turn to read the database, or the page that says to try again.
+    #[allow(clippy::result_large_err)]
+    async fn db_work(&self, site: &pages::Site) -> Result<SemaphorePermit<'_>, Response> {
+        match tokio::time::timeout(DB_WAIT, self.db.acquire()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(pages::error(
+                site.clone(),
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Busy",
+                "The server is busy; try again in a moment.".into(),
+            )),
+        }
+    }
+}
+
+/// The pages' routes over `web`.
+pub fn router(web: Arc<Web>) -> Router {
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/leaderboard/{board}", get(pages::leaderboard))
+        .route("/player/{name}", get(pages::player))
+        .route("/assets/style.css", get(style))
+        .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&web),
+            limit_rate,
+        ))
+        .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            DEADLINE,
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .with_state(web)
+}
+
+/// Serves the pages on `listener` until `shutdown` completes.
+pub async fn serve(listener: TcpListener, web: Arc<Web>, shutdown: impl Future<Output = ()>) {
+    listen::serve(listener, router(web), BOUNDS, shutdown).await;
+}
+
+async fn style() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        include_str!("../assets/style.css"),
+    )
+        .into_response()
+}
+
+async fn not_found(State(web): State<Arc<Web>>, headers: axum::http::HeaderMap) -> Response {
+    pages::error(
+        pages::Site::of(&web, &headers),
+        StatusCode::NOT_FOUND,
+        "Not found",
+        "There is no page here.".into(),
+    )
+}
+
+/// Answers 429 to an address past its requests a second.
+async fn limit_rate(State(web): State<Arc<Web>>, request: Request, next: Next) -> Response {
+    let allowed = match request.extensions().get::<Conn>() {
+        Some(conn) => web.rate.allow(conn.client),
+        // Not from `listen.rs` (the router driven directly, in tests): nothing to count.
+        None => true,
+    };
+    if !allowed {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            [(header::RETRY_AFTER, "1")],
+            "too many requests; slow down\n",
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
