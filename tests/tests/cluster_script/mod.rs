@@ -141,6 +141,8 @@ impl Cluster {
             .args(args)
             .env("CLUSTER_DIR", self.dir.path())
             .env("MINOTTY_BIN", &self.bin)
+            // Several instances on one machine: none serves the web pages.
+            .env("MINOTTY_HTTP_LISTEN", "off")
             .env("CLUSTER_DRAIN_SECS", "20")
             .envs(self.ports.env.iter().map(|(k, v)| (k, v)))
             .output()
