@@ -298,6 +298,24 @@ pub fn table(page: &LeaderboardPage) -> String {
     out
 }
 
+pub fn board_title(board: BoardId) -> &'static str {
+    match board {
+        BoardId::Solo(kind) => kind.title(),
+        BoardId::Versus => "Versus",
+        BoardId::Climb => "Climb",
+    }
+}
+
+/// The versus board's middle period is the ranked season (a calendar quarter).
+pub fn period_title(board: BoardId, p: BoardPeriod) -> &'static str {
+    match p {
+        BoardPeriod::AllTime => "All time",
+        BoardPeriod::Month if board == BoardId::Versus => "This season",
+        BoardPeriod::Month => "This month",
+        BoardPeriod::Today => "Today",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -140,14 +140,6 @@ fn board_slug(board: BoardId) -> &'static str {
     }
 }
 
-fn board_short(board: BoardId) -> &'static str {
-    match board {
-        BoardId::Solo(mode) => mode.title(),
-        BoardId::Versus => "Ranked",
-        BoardId::Climb => "Climb",
-    }
-}
-
 fn parse_board(slug: &str) -> Option<BoardId> {
     all_boards()
         .into_iter()
@@ -164,16 +156,6 @@ fn period_slug(period: BoardPeriod) -> &'static str {
         BoardPeriod::AllTime => "all",
         BoardPeriod::Month => "month",
         BoardPeriod::Today => "today",
-    }
-}
-
-fn period_short(board: BoardId, period: BoardPeriod) -> &'static str {
-    match period {
-        BoardPeriod::AllTime => "All time",
-        // The versus board's middle period is the ranked season.
-        BoardPeriod::Month if board == BoardId::Versus => "This season",
-        BoardPeriod::Month => "This month",
-        BoardPeriod::Today => "Today",
     }
 }
 
@@ -211,7 +193,7 @@ pub async fn home(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
         .map(|b| Link {
             href: board_href(b, RulesetId::Standard, BoardPeriod::AllTime, 1),
             title: minotty_ui::boards::title(b),
-            short: board_short(b),
+            short: minotty_ui::boards::board_title(b),
             current: false,
         })
         .collect();
@@ -377,7 +359,7 @@ fn board_view(
         .map(|b| Link {
             href: board_href(b, RulesetId::Standard, period, 1),
             title: minotty_ui::boards::title(b),
-            short: board_short(b),
+            short: minotty_ui::boards::board_title(b),
             current: b == board,
         })
         .collect();
@@ -385,8 +367,8 @@ fn board_view(
         .into_iter()
         .map(|p| Link {
             href: board_href(board, ruleset, p, 1),
-            title: period_short(board, p),
-            short: period_short(board, p),
+            title: minotty_ui::boards::period_title(board, p),
+            short: minotty_ui::boards::period_title(board, p),
             current: p == period,
         })
         .collect();

@@ -3,6 +3,7 @@
 //! [`PAGE_ROWS`] rows as the server formats them, the player's own row highlighted (or shown
 //! below the page), and Enter to watch an entry's replay.
 
+pub use crate::boards::{board_title, period_title};
 use std::fmt::Write;
 
 use minotty_engine::{ModeKind, RulesetId};
@@ -35,24 +36,6 @@ pub const BOARDS: [BoardId; 9] = [
 ];
 
 const PERIODS: [BoardPeriod; 3] = [BoardPeriod::AllTime, BoardPeriod::Month, BoardPeriod::Today];
-
-pub fn board_title(board: BoardId) -> &'static str {
-    match board {
-        BoardId::Solo(kind) => kind.title(),
-        BoardId::Versus => "Versus",
-        BoardId::Climb => "Climb",
-    }
-}
-
-/// The versus board's middle period is the ranked season (a calendar quarter).
-fn period_title(board: BoardId, p: BoardPeriod) -> &'static str {
-    match p {
-        BoardPeriod::AllTime => "All time",
-        BoardPeriod::Month if board == BoardId::Versus => "This season",
-        BoardPeriod::Month => "This month",
-        BoardPeriod::Today => "Today",
-    }
-}
 
 /// The state of the leaderboard screen.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
