@@ -20,6 +20,7 @@ use tokio::task::JoinHandle;
 pub mod across;
 pub mod autoplay;
 pub mod board;
+pub mod browser;
 pub mod cluster;
 pub mod faults;
 pub mod fuzz;

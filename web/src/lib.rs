@@ -52,8 +52,10 @@ pub const REQUESTS_BURST: u32 = 40;
 pub const DB_WORK: usize = 8;
 pub const DB_WAIT: Duration = Duration::from_secs(2);
 
-/// The content security policy of every answer: nothing inline, nothing from elsewhere.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+/// The content security policy of every answer: nothing inline, nothing from elsewhere
+/// (`'wasm-unsafe-eval'` lets the game page's script compile the replay player's module, served
+/// from here like the script).
+pub const CSP: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; \
      connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// What the pages are served from.
@@ -97,6 +99,10 @@ pub fn router(web: Arc<Web>) -> Router {
         .route("/", get(pages::home))
         .route("/leaderboard/{board}", get(pages::leaderboard))
         .route("/player/{name}", get(pages::player))
+        .route("/game/{id}", get(pages::game::game))
+        .route("/game/{id}/replay", get(pages::game::replay))
+        .route("/assets/replay.js", get(pages::game::script))
+        .route("/assets/player.wasm", get(pages::game::module))
         .route("/assets/style.css", get(style))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(

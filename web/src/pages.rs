@@ -20,6 +20,7 @@ use serde::Deserialize;
 
 use crate::Web;
 
+pub mod game;
 mod player;
 mod site;
 

@@ -9,22 +9,18 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use minotty_bots::autoplay;
-use minotty_domain::{KeyFingerprint, PlayerName, Verdict};
+use minotty_domain::{PlayerName, Verdict};
 use minotty_engine::{Game, GameConfig, ModeKind};
-use minotty_store::{FinishedGame, NewKey, Store, both};
+use minotty_store::{FinishedGame, Store, both};
 use minotty_web::{CSP, Web, router};
 use sqlx::AnyPool;
 use tower::ServiceExt;
 
+mod common;
+use common::{get, key};
+
 /// Players on the 40 lines board: more than a page.
 const PLAYERS: u32 = 30;
-
-fn key(i: u32) -> NewKey {
-    NewKey {
-        fingerprint: KeyFingerprint::parse(&format!("SHA256:{i:0>43}")).expect("a fingerprint"),
-        algorithm: "ssh-ed25519".into(),
-    }
-}
 
 /// `PLAYERS` players (`p00`..), each with the same real 40 lines game, ranked by their
 /// number (`p00` fastest).
@@ -57,28 +53,6 @@ async fn seeded(pool: AnyPool) -> Store {
             .expect("stored");
     }
     store
-}
-
-async fn get(web: &Arc<Web>, uri: &str, host: &str) -> (StatusCode, String, axum::http::HeaderMap) {
-    let request = Request::builder()
-        .uri(uri)
-        .header(header::HOST, host)
-        .body(Body::empty())
-        .expect("a request");
-    let response = router(Arc::clone(web))
-        .oneshot(request)
-        .await
-        .expect("an answer");
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = axum::body::to_bytes(response.into_body(), 1 << 20)
-        .await
-        .expect("a body");
-    (
-        status,
-        String::from_utf8(body.to_vec()).expect("utf-8"),
-        headers,
-    )
 }
 
 /// The rows of a board page, as (rank, name) in order.

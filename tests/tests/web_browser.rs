@@ -1,0 +1,198 @@
+//! The web pages in a real browser (headless Chromium over WebDriver, `minotty_tests::browser`)
+//! against a real `minotty serve`: a leaderboard opens and links its game; the game's page
+//! replays it in the page (the engine built to WebAssembly) to the very board the server's
+//! re-simulation ends on, plays and pauses, and seeks; screenshots of each page at desktop and
+//! phone widths land in `target/screenshots/` for a person to look at.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use minotty_bots::autoplay;
+use minotty_domain::{KeyFingerprint, PlayerName, Verdict};
+use minotty_engine::{Game, GameConfig, ModeKind};
+use minotty_store::{FinishedGame, NewKey, Store};
+use minotty_tests::browser::{Browser, browser_available};
+use minotty_tests::serve::{serve_command, spawn_accepting};
+use serde_json::Value;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// The server, killed and reaped however the test ends (a failed assertion too).
+struct Reaped(std::process::Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn screenshots() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/screenshots")
+}
+
+fn free_addr() -> anyhow::Result<SocketAddr> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?)
+}
+
+/// A 40 lines game played by the bot, judged as the server judges it, stored for `alice`.
+async fn stored_game(url: &str) -> anyhow::Result<(i64, Game)> {
+    let store = Store::open(url).await?;
+    let mut game = Game::new(
+        GameConfig {
+            mode: ModeKind::Sprint.mode(),
+            ..GameConfig::default()
+        },
+        11,
+    );
+    autoplay(&mut game, 400, 250);
+    let key = NewKey {
+        fingerprint: KeyFingerprint::parse(&format!("SHA256:{:0>43}", 1)).expect("a fingerprint"),
+        algorithm: "ssh-ed25519".into(),
+    };
+    let account = store
+        .register(&PlayerName::parse("alice")?, &key, 0)
+        .await?;
+    let finished = FinishedGame {
+        player: account.id,
+        replay: game.replay(),
+        stats: *game.stats(),
+        outcome: game.outcome(),
+        started_at: 1_000,
+        ended_at: 1_000 + i64::try_from(game.now())?,
+    };
+    let verdict = finished.judge();
+    assert!(
+        matches!(verdict, Verdict::Ranked { .. }),
+        "the bot's game ranks: {verdict:?}"
+    );
+    let stored = store.insert_games(&[(finished, verdict)]).await?;
+    Ok((stored[0].id.0, game))
+}
+
+/// Waits for the replay's state to be `state`; else fails with what the page says.
+async fn wait_state(browser: &Browser, state: &str) -> anyhow::Result<()> {
+    let script = format!("return document.getElementById('replay').dataset.state === '{state}'");
+    if let Err(e) = browser.wait_for(&script, WAIT).await {
+        let said = browser
+            .eval("return document.getElementById('status').textContent")
+            .await?;
+        anyhow::bail!("{e}; the page says {said}");
+    }
+    Ok(())
+}
+
+async fn replay_state(browser: &Browser, field: &str) -> anyhow::Result<Value> {
+    browser
+        .eval(&format!(
+            "return document.getElementById('replay').dataset.{field} ?? null"
+        ))
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_page_replays_it_to_the_stored_end_in_a_real_browser() -> anyhow::Result<()> {
+    if !browser_available("a_games_page_replays_it_to_the_stored_end_in_a_real_browser") {
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let (id, game) = stored_game(&url).await?;
+    let (ssh, web) = (free_addr()?, free_addr()?);
+    let log = dir.path().join("server.log");
+    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--http-listen", &web.to_string()]);
+    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let result = async {
+        let site = format!("http://{web}");
+        let mut browser = Browser::start(1280, 900).await?;
+
+        // The board lists the game and links its page.
+        browser.open(&format!("{site}/leaderboard/40l")).await?;
+        let link = browser
+            .eval("return document.querySelector('a[href^=\"/game/\"]')?.getAttribute('href')")
+            .await?;
+        assert_eq!(link, Value::String(format!("/game/{id}")));
+        browser
+            .screenshot(&screenshots().join("leaderboard-desktop.png"))
+            .await?;
+
+        // Opened at its end: the page's own re-simulation ends on the server's board.
+        browser.open(&format!("{site}/game/{id}?t=end")).await?;
+        wait_state(&browser, "ended").await?;
+        let board = game.board().to_ascii().join("/");
+        assert!(!board.is_empty());
+        assert_eq!(replay_state(&browser, "board").await?, Value::String(board));
+        let lines = game.stats().lines.to_string();
+        assert_eq!(replay_state(&browser, "lines").await?, Value::String(lines));
+        let pieces = game.stats().pieces.to_string();
+        assert_eq!(
+            replay_state(&browser, "pieces").await?,
+            Value::String(pieces)
+        );
+        browser
+            .screenshot(&screenshots().join("game-desktop.png"))
+            .await?;
+
+        // From the start: it plays at 4x, pauses, and seeks with the keyboard.
+        browser.open(&format!("{site}/game/{id}")).await?;
+        wait_state(&browser, "paused").await?;
+        browser
+            .eval("document.getElementById('speed').value = '4'; return true")
+            .await?;
+        browser.click("#play").await?;
+        browser
+            .wait_for(
+                "return Number(document.getElementById('replay').dataset.time) > 2000",
+                WAIT,
+            )
+            .await?;
+        browser.click("#play").await?;
+        let paused = replay_state(&browser, "time").await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_eq!(
+            replay_state(&browser, "time").await?,
+            paused,
+            "paused stays put"
+        );
+        assert_eq!(replay_state(&browser, "state").await?, "paused");
+        let before: u64 = paused.as_str().unwrap_or("0").parse()?;
+        browser
+            .eval(
+                "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', \
+                 bubbles: true})); return true",
+            )
+            .await?;
+        let after: u64 = replay_state(&browser, "time")
+            .await?
+            .as_str()
+            .unwrap_or("0")
+            .parse()?;
+        assert_eq!(after, before - 1000, "the left arrow steps back a second");
+
+        // A phone's width: the same pages, screenshots for a person to look at.
+        drop(browser);
+        browser = Browser::start(390, 844).await?;
+        browser.open(&format!("{site}/game/{id}?t=10")).await?;
+        wait_state(&browser, "paused").await?;
+        assert_eq!(replay_state(&browser, "time").await?, "10000");
+        let overflow = browser
+            .eval("return document.documentElement.scrollWidth <= window.innerWidth")
+            .await?;
+        assert_eq!(overflow, Value::Bool(true), "nothing wider than a phone");
+        browser
+            .screenshot(&screenshots().join("game-phone.png"))
+            .await?;
+        browser.open(&format!("{site}/leaderboard/40l")).await?;
+        browser
+            .screenshot(&screenshots().join("leaderboard-phone.png"))
+            .await?;
+        anyhow::Ok(())
+    }
+    .await;
+    if result.is_err() {
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    result
+}
