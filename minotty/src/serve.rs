@@ -122,6 +122,10 @@ async fn run(
         tbp,
         cluster,
         spool,
+        web: match (args.web_url, web.as_ref().and_then(|l| l.local_addr().ok())) {
+            (Some(url), _) => Some(url),
+            (None, listen) => listen.map(minotty_server::address::WebAddress::Listen),
+        },
     };
     let ssh_port = listener
         .local_addr()

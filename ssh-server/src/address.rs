@@ -54,6 +54,76 @@ pub fn fill(text: &str, local: Option<SocketAddr>) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Where players open the web pages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WebAddress {
+    /// `--web-url`, checked ([`WebAddress::url`]): every player is shown it.
+    Url(String),
+    /// Where the pages listen: a player is shown it when their SSH client reached the same
+    /// address, or, when the pages listen on every address, the one the client reached (none
+    /// behind a proxy, as the `ssh` commands).
+    Listen(SocketAddr),
+}
+
+/// The longest `--web-url` taken.
+pub const MAX_WEB_URL: usize = 100;
+
+impl WebAddress {
+    /// `url` if it is `http://` or `https://` then a host (letters, digits, `.`, `-`, or a
+    /// bracketed IPv6 address), an optional port and path of plain characters; without a
+    /// trailing `/`. Anything else is refused with why.
+    pub fn url(url: &str) -> Result<WebAddress, String> {
+        let url = url.trim_end_matches('/');
+        if url.len() > MAX_WEB_URL {
+            return Err(format!("longer than {MAX_WEB_URL} characters"));
+        }
+        let rest = url
+            .strip_prefix("https://")
+            .or_else(|| url.strip_prefix("http://"))
+            .ok_or("it must start with http:// or https://")?;
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let (host, port) = match authority.rsplit_once(':') {
+            Some((h, p)) if !h.ends_with(':') && !p.contains(']') => (h, Some(p)),
+            _ => (authority, None),
+        };
+        let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '-');
+        let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            Some(v6) => v6.parse::<std::net::Ipv6Addr>().is_ok(),
+            None => !host.is_empty() && host.chars().all(plain),
+        };
+        if !host_ok {
+            return Err("its host must be a plain name or address".into());
+        }
+        if port.is_some_and(|p| p.parse::<u16>().is_err()) {
+            return Err("its port must be a number up to 65535".into());
+        }
+        let path_ok =
+            |c: char| c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '-' | '_' | '~');
+        if !path.chars().all(path_ok) {
+            return Err("its path may hold letters, digits and / . - _ ~ only".into());
+        }
+        Ok(WebAddress::Url(url.to_owned()))
+    }
+}
+
+/// The pages' address for a player who connected to `local`: `--web-url` as it is, or
+/// `http://` where the pages listen when the player can reach it there.
+pub fn web_base(web: &WebAddress, local: Option<SocketAddr>) -> Option<String> {
+    let listen = match web {
+        WebAddress::Url(url) => return Some(url.clone()),
+        WebAddress::Listen(listen) => *listen,
+    };
+    let ip = match local?.ip() {
+        reached if listen.ip().is_unspecified() => reached,
+        reached if reached == listen.ip() => reached,
+        _ => return None,
+    };
+    Some(match ip {
+        std::net::IpAddr::V4(ip) => format!("http://{ip}:{}", listen.port()),
+        std::net::IpAddr::V6(ip) => format!("http://[{ip}]:{}", listen.port()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +159,66 @@ mod tests {
         assert_eq!(ssh_target(v6), "2001:db8::1");
         // Without a known address, the text is left as it is.
         assert_eq!(fill(text, None), text);
+    }
+
+    #[test]
+    fn a_web_url_is_a_plain_http_address() {
+        for good in [
+            "http://localhost:8080",
+            "https://minotty.example/",
+            "https://play.minotty.example/tetris",
+            "http://[::1]:8080",
+            "http://192.0.2.7",
+        ] {
+            let Ok(WebAddress::Url(url)) = WebAddress::url(good) else {
+                panic!("{good} refused");
+            };
+            assert!(!url.ends_with('/'), "{url}");
+        }
+        let long = format!("https://{}.example", "a".repeat(MAX_WEB_URL));
+        for bad in [
+            "minotty.example",
+            "ftp://minotty.example",
+            "javascript:alert(1)",
+            "https://",
+            "https://mi notty.example",
+            "https://x.example/\u{1b}[2J",
+            "https://x.example/a?b=<c>",
+            "https://user@x.example",
+            "https://x.example:99999",
+            "https://x.example\"onload=",
+            long.as_str(),
+        ] {
+            assert!(WebAddress::url(bad).is_err(), "{bad:?} taken");
+        }
+    }
+
+    #[test]
+    fn the_pages_port_is_shown_at_the_address_the_player_reached() {
+        let v4: SocketAddr = "192.0.2.7:2222".parse().unwrap();
+        let v6: SocketAddr = "[2001:db8::1]:2222".parse().unwrap();
+        let every = WebAddress::Listen("0.0.0.0:8080".parse().unwrap());
+        assert_eq!(
+            web_base(&every, Some(v4)).as_deref(),
+            Some("http://192.0.2.7:8080")
+        );
+        assert_eq!(
+            web_base(&every, Some(v6)).as_deref(),
+            Some("http://[2001:db8::1]:8080")
+        );
+        assert_eq!(web_base(&every, None), None, "behind a proxy: no guess");
+        // Pages on loopback: shown to a player on loopback, not to one from elsewhere.
+        let loopback = WebAddress::Listen("127.0.0.1:8080".parse().unwrap());
+        let local: SocketAddr = "127.0.0.1:2222".parse().unwrap();
+        assert_eq!(
+            web_base(&loopback, Some(local)).as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_eq!(web_base(&loopback, Some(v4)), None);
+        let url = WebAddress::url("https://minotty.example").unwrap();
+        assert_eq!(
+            web_base(&url, None).as_deref(),
+            Some("https://minotty.example")
+        );
     }
 }

@@ -78,6 +78,12 @@ pub struct ServeArgs {
     )]
     pub http_listen: HttpListen,
 
+    /// Where players open the web pages (`https://minotty.example`), for the links the
+    /// terminal shows (a game's, a profile's). Without it the links use the pages' own
+    /// address when the player reached the server there.
+    #[arg(long, env = "MINOTTY_WEB_URL", value_name = "URL", value_parser = crate::address::WebAddress::url)]
+    pub web_url: Option<crate::address::WebAddress>,
+
     /// Log lines as `text` (for people) or `json` (one object a line, for log collectors).
     #[arg(long, env = "MINOTTY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

@@ -48,6 +48,9 @@ pub struct ServerConfig {
     /// Where games and matches the database does not take are kept until it does
     /// (`--spool-dir`); `None`: they are logged whole instead.
     pub spool: Option<minotty_store::spool::Spool>,
+    /// Where players open the web pages (`--web-url`, or the pages' port): the links the
+    /// terminal shows. `None`: no pages, no links.
+    pub web: Option<crate::address::WebAddress>,
 }
 
 /// The running core (see the module's text).
@@ -112,6 +115,7 @@ pub async fn start(config: ServerConfig) -> anyhow::Result<Core> {
             config.limits.reconnect,
             config.limits.max_parked,
         )),
+        web: config.web.clone(),
     });
     shared
         .tracker

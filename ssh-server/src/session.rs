@@ -117,6 +117,8 @@ pub struct Setup {
     pub doctor: DoctorParams,
     /// The address the player connected to (`address.rs`), for the commands screens print.
     pub local: Option<std::net::SocketAddr>,
+    /// The web pages' address as this player reaches them (`address::web_base`), for links.
+    pub web: Option<String>,
 }
 
 /// What any front end knows when its player opens the game: who they are and what the
@@ -174,6 +176,10 @@ pub(crate) fn start(
         services,
         kind: start.kind,
         doctor: start.doctor,
+        web: shared
+            .web
+            .as_ref()
+            .and_then(|w| crate::address::web_base(w, start.local)),
         local: start.local,
     };
     let task = shared.tracker.spawn(tracing::Instrument::in_current_span({

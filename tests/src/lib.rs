@@ -108,6 +108,7 @@ impl TestServer {
             tbp,
             cluster: None,
             spool: None,
+            web: None,
         };
         let task = tokio::spawn(minotty_server::run(listener, config, async {
             let _ = stopped.await;

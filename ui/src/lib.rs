@@ -125,6 +125,9 @@ pub struct AppContext {
     /// How `ssh` reaches this server (`-p 2222 192.0.2.7`), when the front end knows: put in
     /// the commands the screens print instead of `HOST`.
     pub server_address: Option<String>,
+    /// Where this player opens the web pages (`http://192.0.2.7:8080`, no trailing `/`), when
+    /// the server serves them: the screens show a game's, a profile's and a replay's link.
+    pub web_address: Option<String>,
 }
 
 /// What the App asks of the services: the protocol's requests, with the App's settings.

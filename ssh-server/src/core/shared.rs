@@ -19,4 +19,6 @@ pub(crate) struct Shared {
     pub tracker: TaskTracker,
     /// Solo games of players whose connection dropped (`reconnect.rs`).
     pub parked: Arc<crate::reconnect::ParkedGames>,
+    /// Where players open the web pages, for the links screens show (`address::web_base`).
+    pub web: Option<crate::address::WebAddress>,
 }

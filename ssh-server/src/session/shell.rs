@@ -42,6 +42,7 @@ pub(crate) async fn run(
         kind,
         doctor: doctor_params,
         local,
+        web,
     } = setup;
     let stream = kind == SessionKind::TvStream;
     let start = Instant::now();
@@ -70,6 +71,7 @@ pub(crate) async fn run(
         tv_stream: stream,
         start_doctor: doctor_params.open,
         server_address: local.map(crate::address::ssh_target),
+        web_address: web,
         ..AppContext::default()
     };
     let app = match stored {

@@ -113,6 +113,7 @@ fn run_session_with(limits: Limits) -> Running {
         kind: SessionKind::Play,
         doctor: super::DoctorParams::default(),
         local: None,
+        web: None,
     };
     let start = Instant::now();
     let task = tokio::spawn(super::shell::run(setup, Arc::new(Arc::clone(&client)), rx));

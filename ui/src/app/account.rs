@@ -3,6 +3,7 @@
 //! a replay remembers the screen it was opened from and returns to it.
 
 mod draw;
+pub(super) use draw::Who;
 mod keys;
 mod open;
 mod replay_clock;

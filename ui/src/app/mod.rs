@@ -96,6 +96,8 @@ pub struct App {
     replays: match_replay::MatchReplays,
     /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
     server_address: Option<String>,
+    /// Where the web pages are, when the front end said ([`AppContext::web_address`]).
+    web_address: Option<String>,
     /// The ghost asked for, if any (see `race.rs`).
     race: race::Asked,
 }
@@ -135,6 +137,7 @@ impl App {
             doctor: doctor::DoctorState::default(),
             replays: match_replay::MatchReplays::default(),
             server_address: ctx.server_address.clone(),
+            web_address: ctx.web_address.clone(),
             race: race::Asked::default(),
         };
         app.account_start();
@@ -314,6 +317,7 @@ impl App {
                     notice: self.snapshot_notice(),
                     online: self.results_note(),
                     now: self.now,
+                    web: self.web_address.as_deref(),
                 },
             ),
             (Screen::Menu | Screen::ModeSelect | Screen::Help | Screen::Settings, _)
@@ -331,7 +335,11 @@ impl App {
                 },
             ),
             (Screen::Account, _) => {
-                let who = (self.player.as_str(), self.server_address.as_deref());
+                let who = account::Who {
+                    player: self.player.as_str(),
+                    address: self.server_address.as_deref(),
+                    web: self.web_address.as_deref(),
+                };
                 self.account.draw(area, buf, theme, &self.settings, who)
             }
             (Screen::Versus, _) => {

@@ -101,6 +101,8 @@ pub(super) struct View<'a> {
     /// What the results say about storing the game.
     pub online: OnlineNote<'a>,
     pub now: u64,
+    /// Where the web pages are (the results show the game's link).
+    pub web: Option<&'a str>,
 }
 
 impl Solo {
@@ -284,6 +286,7 @@ impl Solo {
                 cursor: self.results_cursor,
                 theme,
                 online: view.online,
+                web: view.web,
                 finesse: session.finesse_faults(),
                 keys: &view.settings.keys,
                 ghost: session.ghost_run().map(|run| {

@@ -193,6 +193,8 @@ pub struct ProfileView<'a> {
     pub theme: Theme,
     /// How `ssh` reaches this server (`-p 2222 192.0.2.7`), when the front end said.
     pub address: Option<&'a str>,
+    /// Where the web pages are: the profile's own page is shown under the name.
+    pub web: Option<&'a str>,
 }
 
 /// Where a recent line's id column starts (the columns before it are cut to end a column
@@ -264,8 +266,15 @@ impl Widget for &ProfileView<'_> {
                 sfmt!(64; "Versus rating {:.0} (+/-{:.0}, {} games)", rating, deviation, games);
             draw::put_right(buf, body, inner.y, line.as_str(), theme.accent());
         }
-        if let Some(standing) = &p.ranked {
-            draw::put_right(buf, body, inner.y + 1, standing, theme.accent());
+        let standing = p.ranked.as_deref().unwrap_or("");
+        draw::put_right(buf, body, inner.y + 1, standing, theme.accent());
+        // The profile's page, left of the standing when both fit.
+        if let Some(web) = self.web.filter(|_| !s.local) {
+            let link = sfmt!(128; "{}/player/{}", web, p.name);
+            let room = usize::from(body.width).saturating_sub(standing.chars().count() + 2);
+            if link.as_str().chars().count() <= room {
+                draw::put(buf, body, body.x, inner.y + 1, link.as_str(), theme.dim());
+            }
         }
         if s.charts {
             let area = Rect::new(

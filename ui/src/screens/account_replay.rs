@@ -177,6 +177,8 @@ impl ReplayScreen {
 pub struct ReplayView<'a> {
     pub state: &'a ReplayScreen,
     pub settings: &'a Settings,
+    /// Where the web pages are: the game's page is shown under the replay, to share.
+    pub web: Option<&'a str>,
 }
 
 impl Widget for &ReplayView<'_> {
@@ -220,12 +222,23 @@ impl Widget for &ReplayView<'_> {
         let id = sfmt!(32; "game #{}", s.game);
         draw::put(buf, r, x0, y + 2, id.as_str(), theme.dim());
 
-        let footer = if s.film {
-            "minotty replay"
-        } else {
-            "Space pause   +/- speed   r restart   Esc back"
+        // The game's page, to share: on the row under the replay when the window has one,
+        // else in place of the keys' hint while paused.
+        let link = self
+            .web
+            .filter(|_| !s.film)
+            .map(|web| sfmt!(128; "{}/game/{}", web, s.game))
+            .filter(|l| l.as_str().chars().count() <= usize::from(area.width));
+        let below = r.bottom() < area.bottom();
+        let footer = match &link {
+            _ if s.film => "minotty replay",
+            Some(link) if s.paused && !below => link.as_str(),
+            _ => "Space pause   +/- speed   r restart   Esc back",
         };
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
+        if let Some(link) = link.as_ref().filter(|_| below) {
+            draw::put_centered(buf, area, r.bottom(), link.as_str(), theme.dim());
+        }
 
         if s.finished() {
             let inner = draw::dialog(buf, cells, 20, 7, theme, "");
@@ -292,6 +305,7 @@ impl ReplayFilm {
         ReplayView {
             state: &self.screen,
             settings,
+            web: None,
         }
         .render(area, buf);
     }

@@ -97,6 +97,8 @@ pub struct ResultsView<'a> {
     pub cursor: usize,
     pub theme: Theme,
     pub online: OnlineNote<'a>,
+    /// Where the web pages are: a leaderboard game's results show its page's address.
+    pub web: Option<&'a str>,
     /// The game's finesse faults (40 lines, once it is judged: `GameSession::finesse_faults`).
     pub finesse: Option<u32>,
     /// The player's keys (the hint names the retry key).
@@ -347,6 +349,20 @@ impl ResultsView<'_> {
                 } else if let (Some((best, delta)), None) = (previous, &rec.note) {
                     let line = sfmt!(48; "Your best {}  {}", best, delta);
                     draw::put_centered(buf, inner, inner.y + 3, line.as_str(), theme.dim());
+                }
+                // A leaderboard game's page, to share: the one line between menu and hint.
+                if let (Some(web), None) = (self.web, &rec.note) {
+                    let link = sfmt!(128; "{}/game/{}", web, rec.game);
+                    let short = link
+                        .as_str()
+                        .split_once("://")
+                        .map_or(link.as_str(), |(_, l)| l);
+                    let fits = |s: &str| s.chars().count() + 2 <= usize::from(inner.width);
+                    let shown = [link.as_str(), short].into_iter().find(|s| fits(s));
+                    if let Some(shown) = shown {
+                        let y = inner.y + 19;
+                        draw::put_centered(buf, inner, y, shown, theme.accent());
+                    }
                 }
                 if let Some(rank) = rec.rank {
                     let line = match was.filter(|_| rec.personal_best) {

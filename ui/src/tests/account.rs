@@ -43,7 +43,12 @@ fn row(rank: u64, name: &str, game: Option<i64>) -> BoardRow {
     }
 }
 
-fn page(board: BoardId, period: BoardPeriod, offset: u32, total: u64) -> LeaderboardPage {
+pub(super) fn page(
+    board: BoardId,
+    period: BoardPeriod,
+    offset: u32,
+    total: u64,
+) -> LeaderboardPage {
     let n = (total.saturating_sub(u64::from(offset))).min(u64::from(PAGE_ROWS));
     LeaderboardPage {
         board,
@@ -62,7 +67,7 @@ fn page(board: BoardId, period: BoardPeriod, offset: u32, total: u64) -> Leaderb
     }
 }
 
-const SPRINT: BoardId = BoardId::Solo(ModeKind::Sprint);
+pub(super) const SPRINT: BoardId = BoardId::Solo(ModeKind::Sprint);
 
 fn leaderboard_request(board: BoardId, period: BoardPeriod, offset: u32) -> Request {
     Request::Leaderboard {
@@ -74,7 +79,7 @@ fn leaderboard_request(board: BoardId, period: BoardPeriod, offset: u32) -> Requ
 }
 
 /// A 40-lines game played by the engine's bot, as a stored replay.
-fn bot_replay() -> (Replay, Game) {
+pub(super) fn bot_replay() -> (Replay, Game) {
     let mut game = Game::new(
         GameConfig {
             mode: Mode::sprint(),

@@ -94,6 +94,7 @@ fn draw(s: &ProfileScreen, graphics: Graphics, w: u16, h: u16) -> String {
     });
     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
     ProfileView {
+        web: None,
         state: s,
         theme,
         address: None,
@@ -118,6 +119,7 @@ fn the_lists_show_game_ids_and_what_they_are_for() {
     let theme = Theme::new(&Settings::default());
     let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
     ProfileView {
+        web: None,
         state: &s,
         theme,
         address: Some("-p 2222 192.0.2.7"),

@@ -398,6 +398,7 @@ fn the_results_of_a_ghost_race_show_the_split_at_its_end() {
     let draw = |ghost: Option<(&str, GhostSplit)>| {
         let mut buf = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
         ResultsView {
+            web: None,
             game: &game,
             cursor: 0,
             theme: crate::theme::Theme::new(&crate::Settings::default()),

@@ -46,6 +46,7 @@ mod versus_out;
 mod versus_screens;
 mod versus_settings;
 mod versus_teams;
+mod web_links;
 mod wide_names;
 
 use minotty_engine::ModeKind;

@@ -15,6 +15,15 @@ use crate::screens::account_welcome::WelcomeView;
 use crate::settings::Settings;
 use crate::theme::Theme;
 
+/// Who the screens are for and where this server is: the player's name, how `ssh` reaches the
+/// server, where its web pages are (each when known).
+#[derive(Clone, Copy, Debug)]
+pub(in crate::app) struct Who<'a> {
+    pub player: &'a str,
+    pub address: Option<&'a str>,
+    pub web: Option<&'a str>,
+}
+
 impl AccountState {
     /// Draws the sub-screen shown (nothing when none is).
     pub(in crate::app) fn draw(
@@ -23,8 +32,13 @@ impl AccountState {
         buf: &mut Buffer,
         theme: Theme,
         settings: &Settings,
-        (player, address): (&str, Option<&str>),
+        who: Who<'_>,
     ) {
+        let Who {
+            player,
+            address,
+            web,
+        } = who;
         match &self.sub {
             Some(Sub::Welcome(state)) => WelcomeView { state, theme }.render(area, buf),
             Some(Sub::Unreachable(state)) => UnreachableView { state, theme }.render(area, buf),
@@ -33,9 +47,15 @@ impl AccountState {
                 state,
                 theme,
                 address,
+                web,
             }
             .render(area, buf),
-            Some(Sub::Replay(state)) => ReplayView { state, settings }.render(area, buf),
+            Some(Sub::Replay(state)) => ReplayView {
+                state,
+                settings,
+                web,
+            }
+            .render(area, buf),
             Some(Sub::Keys(state)) => KeysView {
                 state,
                 name: player,

@@ -94,7 +94,12 @@ fn the_account_draws_the_sub_screen_shown_and_nothing_without_one() {
     let area = Rect::new(0, 0, 80, 24);
     let draw = |a: &AccountState| {
         let mut buf = Buffer::empty(area);
-        a.draw(area, &mut buf, theme, &settings, ("ada", None));
+        let who = super::Who {
+            player: "ada",
+            address: None,
+            web: None,
+        };
+        a.draw(area, &mut buf, theme, &settings, who);
         lines(&buf)
     };
     let mut a = AccountState::default();
