@@ -145,7 +145,9 @@ async fn run(
     });
     let pages = async {
         if let Some(web) = web {
-            let site = Arc::new(minotty_web::Web::new(core.store().cloned(), ssh_port));
+            let site =
+                minotty_web::Web::new(core.store().cloned(), ssh_port).with_live(core.live());
+            let site = Arc::new(site);
             minotty_web::serve(web, site, stop.cancelled()).await;
         }
     };

@@ -167,6 +167,11 @@ impl Core {
         &self.shared
     }
 
+    /// The directory of games and matches being played now (the Live screen's, the web's).
+    pub fn live(&self) -> crate::live::LiveDirectory {
+        self.shared.services.versus.hub().live.clone()
+    }
+
     /// The store, when the server has one (pages read leaderboards and profiles from it).
     pub fn store(&self) -> Option<&minotty_store::Store> {
         self.config.store.as_ref()

@@ -196,3 +196,85 @@ async fn a_games_page_replays_it_to_the_stored_end_in_a_real_browser() -> anyhow
     }
     result
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_over_ssh_is_watched_live_in_a_real_browser() -> anyhow::Result<()> {
+    use minotty_tests::{Connection, Login, WAIT as SSH_WAIT, board, keys};
+    if !browser_available("a_game_played_over_ssh_is_watched_live_in_a_real_browser") {
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let (ssh, web) = (free_addr()?, free_addr()?);
+    let log = dir.path().join("server.log");
+    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--http-listen", &web.to_string()]);
+    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let result = async {
+        // Ada (a guest to others: `~ada`) plays Marathon over SSH.
+        let conn = Connection::open(ssh, "ada", Login::Key).await?;
+        let mut ada = conn.play(100, 32).await?;
+        ada.skip_welcome().await?;
+        ada.send(keys::ENTER).await?;
+        ada.wait_for_text("Marathon", SSH_WAIT).await?;
+        ada.send(keys::DOWN).await?;
+        ada.send(keys::ENTER).await?;
+        ada.wait_until("the board with a piece", SSH_WAIT, |sc| {
+            board::find(sc).is_some_and(|b| b.has_piece)
+        })
+        .await?;
+
+        let site = format!("http://{web}");
+        let browser = Browser::start(1280, 900).await?;
+        browser.open(&format!("{site}/live")).await?;
+        let watch = browser
+            .eval("return document.querySelector('a[href^=\"/live/\"]')?.getAttribute('href')")
+            .await?;
+        let watch = watch
+            .as_str()
+            .ok_or_else(|| anyhow::anyhow!("no game listed"))?;
+        browser
+            .screenshot(&screenshots().join("live-desktop.png"))
+            .await?;
+        browser.open(&format!("{site}{watch}")).await?;
+        browser
+            .wait_for(
+                "return document.getElementById('live').dataset.state === 'watching'",
+                WAIT,
+            )
+            .await?;
+        let player = browser
+            .eval("return document.getElementById('live').dataset.player")
+            .await?;
+        assert_eq!(player, "~ada");
+        // Her pieces land on the page as she drops them.
+        for _ in 0..3 {
+            ada.send(keys::HARD_DROP).await?;
+            tokio::time::sleep(Duration::from_millis(150)).await;
+        }
+        browser
+            .wait_for(
+                "return Number(document.getElementById('live').dataset.pieces) >= 3",
+                WAIT,
+            )
+            .await?;
+        browser
+            .screenshot(&screenshots().join("watch-desktop.png"))
+            .await?;
+        // Her connection drops: the game waits for her (parked), and the page says so.
+        drop(ada);
+        conn.close().await;
+        browser
+            .wait_for(
+                "return document.getElementById('live').dataset.state === 'parked'",
+                WAIT,
+            )
+            .await?;
+        anyhow::Ok(())
+    }
+    .await;
+    if result.is_err() {
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    result
+}

@@ -13,13 +13,7 @@
   const ROWS_ABOVE = 2;
   const OPENED = 0, MALFORMED = 1;
 
-  // Piece codes 1 to 7 in the engine's order (I, O, T, S, Z, J, L), 8 garbage.
-  const COLOURS = [null, "#00c8e0", "#e8d000", "#a040e0", "#30c040", "#e03030", "#3060e8", "#f08020", "#707880"];
-  // Each piece's cells as it spawns, in a 4x2 box.
-  const SHAPES = [null,
-    [[0, 1], [1, 1], [2, 1], [3, 1]], [[1, 0], [2, 0], [1, 1], [2, 1]], [[1, 0], [0, 1], [1, 1], [2, 1]],
-    [[1, 0], [2, 0], [0, 1], [1, 1]], [[0, 0], [1, 0], [1, 1], [2, 1]], [[0, 0], [0, 1], [1, 1], [2, 1]],
-    [[2, 0], [0, 1], [1, 1], [2, 1]]];
+  const { piece: drawPiece, field } = window.MinottyBoard;
   const CELL = 24;
   const SIDE = 5 * CELL;
 
@@ -55,49 +49,16 @@
     return answer.arrayBuffer();
   }
 
-  function block(x, y, code, size) {
-    const kind = code & 15;
-    const colour = COLOURS[kind] || COLOURS[8];
-    if (code >= GHOST) {
-      ctx.strokeStyle = colour;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(x + 2, y + 2, size - 4, size - 4);
-      return;
-    }
-    ctx.fillStyle = colour;
-    ctx.fillRect(x + 1, y + 1, size - 2, size - 2);
-  }
-
   function piece(code, x, y, size, dim) {
-    const shape = SHAPES[code & 7];
-    if (!shape) return;
-    ctx.globalAlpha = dim ? 0.4 : 1;
-    for (const [dx, dy] of shape) block(x + dx * size, y + dy * size, code & 7, size);
-    ctx.globalAlpha = 1;
+    drawPiece(ctx, code, x, y, size, dim);
   }
 
   function draw(f) {
     const width = f[W_WIDTH], rows = f[W_ROWS];
     ctx.fillStyle = "#101418";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.fillStyle = "#0a0d10";
-    ctx.fillRect(SIDE, ROWS_ABOVE * CELL, width * CELL, (rows - ROWS_ABOVE) * CELL);
-    ctx.strokeStyle = "#2a333c";
-    ctx.lineWidth = 1;
-    ctx.strokeRect(SIDE - 0.5, ROWS_ABOVE * CELL - 0.5, width * CELL + 1, (rows - ROWS_ABOVE) * CELL + 1);
-    for (let r = 0; r < rows; r++) {
-      const clearing = (f[W_CLEARING] >>> r) & 1;
-      for (let c = 0; c < width; c++) {
-        const code = f[HEADER + r * width + c];
-        if (code === 0) continue;
-        if (clearing) {
-          ctx.fillStyle = "#e6e6e6";
-          ctx.fillRect(SIDE + c * CELL + 1, r * CELL + 1, CELL - 2, CELL - 2);
-        } else {
-          block(SIDE + c * CELL, r * CELL, code, CELL);
-        }
-      }
-    }
+    field(ctx, SIDE, 0, width, rows, ROWS_ABOVE, CELL,
+      (r, c) => f[HEADER + r * width + c], (r) => ((f[W_CLEARING] >>> r) & 1) === 1);
     ctx.fillStyle = "#9aa4ad";
     ctx.font = "16px ui-monospace, monospace";
     ctx.fillText("HOLD", 12, 20);

@@ -22,11 +22,15 @@ use axum::routing::get;
 use minotty_store::Store;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 
+mod assets;
 pub mod listen;
+pub mod live;
 pub mod operator;
 pub mod pages;
 mod rate;
@@ -64,8 +68,13 @@ pub struct Web {
     pub store: Option<Store>,
     /// The SSH port the pages tell players to connect to.
     pub ssh_port: u16,
+    /// What is being played now (`live.rs`); `None`: no Live pages.
+    pub live: Option<minotty_server::live::LiveDirectory>,
     db: Semaphore,
     rate: rate::PerAddress,
+    /// Ends the WebSockets at shutdown; they are its tasks.
+    stop: CancellationToken,
+    sockets: TaskTracker,
 }
 
 impl Web {
@@ -73,9 +82,23 @@ impl Web {
         Web {
             store,
             ssh_port,
+            live: None,
             db: Semaphore::new(DB_WORK),
             rate: rate::PerAddress::new(REQUESTS_PER_SEC, REQUESTS_BURST),
+            stop: CancellationToken::new(),
+            sockets: TaskTracker::new(),
         }
+    }
+
+    /// The Live pages over `live` (the server's directory of games being played).
+    pub fn with_live(mut self, live: minotty_server::live::LiveDirectory) -> Web {
+        self.live = Some(live);
+        self
+    }
+
+    /// WebSockets open now.
+    pub fn sockets(&self) -> usize {
+        self.sockets.len()
     }
 
     /// A turn to read the database, or the page that says to try again.
@@ -103,7 +126,12 @@ pub fn router(web: Arc<Web>) -> Router {
         .route("/game/{id}/replay", get(pages::game::replay))
         .route("/assets/replay.js", get(pages::game::script))
         .route("/assets/player.wasm", get(pages::game::module))
-        .route("/assets/style.css", get(style))
+        .route("/assets/board.js", get(live::board_script))
+        .route("/assets/live.js", get(live::script))
+        .route("/live", get(live::list))
+        .route("/live/{id}", get(live::page))
+        .route("/live/{id}/ws", get(live::socket))
+        .route("/assets/style.css", get(assets::style))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
             Arc::clone(&web),
@@ -129,21 +157,17 @@ pub fn router(web: Arc<Web>) -> Router {
         .with_state(web)
 }
 
-/// Serves the pages on `listener` until `shutdown` completes.
+/// Serves the pages on `listener` until `shutdown` completes; then closes the WebSockets
+/// (waiting for them at most [`SOCKETS_CLOSE`]).
 pub async fn serve(listener: TcpListener, web: Arc<Web>, shutdown: impl Future<Output = ()>) {
-    listen::serve(listener, router(web), BOUNDS, shutdown).await;
+    listen::serve(listener, router(Arc::clone(&web)), BOUNDS, shutdown).await;
+    web.stop.cancel();
+    web.sockets.close();
+    let _ = tokio::time::timeout(SOCKETS_CLOSE, web.sockets.wait()).await;
 }
 
-async fn style() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        include_str!("../assets/style.css"),
-    )
-        .into_response()
-}
+/// How long the end of the pages waits for their WebSockets to close.
+pub const SOCKETS_CLOSE: Duration = Duration::from_secs(2);
 
 async fn not_found(State(web): State<Arc<Web>>, headers: axum::http::HeaderMap) -> Response {
     pages::error(

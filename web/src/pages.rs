@@ -96,7 +96,7 @@ pub struct BoardQuery {
 /// A page, or what went wrong as a page.
 type Answer = Result<Response, Response>;
 
-fn render(template: &impl Template) -> Response {
+pub(crate) fn render(template: &impl Template) -> Response {
     match template.render() {
         Ok(html) => Html(html).into_response(),
         Err(e) => {

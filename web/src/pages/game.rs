@@ -256,14 +256,7 @@ pub async fn module() -> Response {
 
 /// `/assets/replay.js`.
 pub async fn script() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=3600"),
-        ],
-        SCRIPT,
-    )
-        .into_response()
+    crate::assets::javascript(SCRIPT)
 }
 
 #[cfg(test)]
