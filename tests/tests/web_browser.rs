@@ -117,6 +117,19 @@ async fn a_games_page_replays_it_to_the_stored_end_in_a_real_browser() -> anyhow
         browser
             .screenshot(&screenshots().join("leaderboard-desktop.png"))
             .await?;
+        // The profile, with its charts drawn.
+        browser.open(&format!("{site}/player/alice")).await?;
+        let charts = browser
+            .eval("return document.querySelectorAll('figure.chart svg').length")
+            .await?;
+        assert_eq!(charts, Value::from(2), "a best chart and a pace chart");
+        browser
+            .screenshot(&screenshots().join("profile-desktop.png"))
+            .await?;
+        browser.open(&format!("{site}/leaderboard/versus")).await?;
+        browser
+            .screenshot(&screenshots().join("ladder-desktop.png"))
+            .await?;
 
         // Opened at its end: the page's own re-simulation ends on the server's board.
         browser.open(&format!("{site}/game/{id}?t=end")).await?;
@@ -187,6 +200,10 @@ async fn a_games_page_replays_it_to_the_stored_end_in_a_real_browser() -> anyhow
         browser.open(&format!("{site}/leaderboard/40l")).await?;
         browser
             .screenshot(&screenshots().join("leaderboard-phone.png"))
+            .await?;
+        browser.open(&format!("{site}/player/alice")).await?;
+        browser
+            .screenshot(&screenshots().join("profile-phone.png"))
             .await?;
         anyhow::Ok(())
     }

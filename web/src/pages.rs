@@ -20,6 +20,7 @@ use serde::Deserialize;
 
 use crate::Web;
 
+mod charts;
 pub mod game;
 mod player;
 mod site;
@@ -62,6 +63,8 @@ struct BoardPage {
     columns: Vec<String>,
     rows: Vec<Row>,
     note: Option<String>,
+    /// The ranked ladder's rules (the versus board only).
+    ladder: Option<String>,
     summary: String,
     prev: Option<String>,
     next: Option<String>,
@@ -124,6 +127,39 @@ pub fn error(site: Site, status: StatusCode, heading: &str, message: String) -> 
 /// invisible characters), up to [`MAX_PARAM`] characters; the template escapes the rest.
 fn echo(s: &str) -> String {
     minotty_domain::text::sanitize_display(s, MAX_PARAM)
+}
+
+/// How the ranked ladder works, from the rules' own constants (`minotty_domain::ranked`).
+pub fn ladder_rules() -> String {
+    use minotty_domain::ranked::{LETTER_MAX_DEVIATION, LETTERS, PLACEMENT_SERIES, SERIES_BANDS};
+    let bands: Vec<String> = SERIES_BANDS
+        .iter()
+        .map(|&(floor, n)| {
+            if floor.is_finite() {
+                format!("{n} from {floor:.0}")
+            } else {
+                format!("{n}")
+            }
+        })
+        .collect();
+    let letters: Vec<String> = LETTERS
+        .iter()
+        .map(|&(share, letter)| {
+            if share >= 1.0 {
+                format!("{letter} the rest")
+            } else {
+                format!("{letter} the top {:.0}%", share * 100.0)
+            }
+        })
+        .collect();
+    format!(
+        "Ranked 1v1 is played in series, first to {} wins (the lower player's rating decides), \
+         rated once a series ends. After {PLACEMENT_SERIES} placement series, a player whose \
+         rating deviation is at most {LETTER_MAX_DEVIATION:.0} gets a letter by standing: {}. \
+         The season tab counts this calendar quarter's series.",
+        bands.join(", "),
+        letters.join(", ")
+    )
 }
 
 /// The boards, in the terminal's order: the ranked solo modes, versus, the climb.
@@ -442,6 +478,7 @@ fn board_view(
         columns: page.columns.clone(),
         rows,
         note,
+        ladder: (board == BoardId::Versus).then(ladder_rules),
         summary,
         prev,
         next,

@@ -131,12 +131,34 @@ async fn boards_page_and_find_a_player(pool: AnyPool) {
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("No games yet."));
 
+    // The ranked ladder says how it works, from the rules' constants.
+    let (status, html, _) = get(&web, "/leaderboard/versus", "x").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("first to 3, 5 from 1600, 7 from 1900 wins"),
+        "{html}"
+    );
+    assert!(html.contains("X the top 1%, SS the top 5%"), "{html}");
+    assert!(html.contains("D the rest"), "{html}");
+    let (_, html, _) = get(&web, "/leaderboard/40l", "x").await;
+    assert!(!html.contains("class=\"note ladder\""));
+
     // A profile: the best with its rank and replay, the recent game.
     let (status, html, _) = get(&web, "/player/p03", "x").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<h1>p03</h1>"));
     assert!(html.contains("#4"), "p03 ranks 4th: {html}");
     assert!(html.contains("href=\"/game/"), "a replay link");
+    // The terminal profile's charts, as SVG: the 40 lines best over time, the pace.
+    assert!(html.contains("<h2>Progress</h2>"), "{html}");
+    let svgs = html.matches("<svg").count();
+    assert_eq!(svgs, 2, "a best chart and a pace chart: {html}");
+    assert!(html.contains("<polyline points=\""), "{html}");
+    assert!(
+        html.contains("aria-label=\"40 Lines: personal best from"),
+        "{html}"
+    );
+    assert!(html.contains("Pieces a second, latest games"));
     let (status, _, _) = get(&web, "/player/nobody", "x").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
 }

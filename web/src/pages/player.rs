@@ -23,6 +23,10 @@ struct PlayerPage {
     bests: Vec<Best>,
     recent: Vec<Recent>,
     matches: Vec<Match>,
+    /// The terminal profile's charts: each board's best over time, then the pace.
+    charts: Vec<super::charts::Chart>,
+    width: f64,
+    height: f64,
 }
 
 struct Best {
@@ -136,6 +140,16 @@ async fn player_page(web: &Web, site: Site, name: &str) -> Answer {
         )),
         (None, _) => None,
     };
+    let mut charts: Vec<super::charts::Chart> = profile
+        .charts
+        .bests
+        .iter()
+        .filter(|h| !h.points.is_empty())
+        .map(super::charts::best)
+        .collect();
+    if !profile.charts.pps.is_empty() {
+        charts.push(super::charts::pps(&profile.charts.pps));
+    }
     Ok(render(&PlayerPage {
         site,
         name: profile.name,
@@ -143,5 +157,8 @@ async fn player_page(web: &Web, site: Site, name: &str) -> Answer {
         bests,
         recent,
         matches,
+        charts,
+        width: super::charts::WIDTH,
+        height: super::charts::HEIGHT,
     }))
 }
