@@ -145,8 +145,9 @@ async fn run(
     });
     let pages = async {
         if let Some(web) = web {
-            let site =
-                minotty_web::Web::new(core.store().cloned(), ssh_port).with_live(core.live());
+            let site = minotty_web::Web::new(core.store().cloned(), ssh_port)
+                .with_live(core.live())
+                .with_play(core.opener());
             let site = Arc::new(site);
             minotty_web::serve(web, site, stop.cancelled()).await;
         }

@@ -34,6 +34,7 @@ mod negotiation;
 mod outbox;
 mod pacing;
 mod probe;
+pub mod remote;
 mod shell;
 mod wake;
 

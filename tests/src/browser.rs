@@ -144,6 +144,29 @@ impl Browser {
             .map(drop)
     }
 
+    /// Types `text` into the element `css` selects (WebDriver's key codes for special keys:
+    /// `\u{E007}` Enter, `\u{E015}` down, `\u{E00D}` space).
+    pub async fn type_into(&self, css: &str, text: &str) -> anyhow::Result<()> {
+        let found = self
+            .session_call(
+                "POST",
+                "/element",
+                Some(json!({ "using": "css selector", "value": css })),
+            )
+            .await?;
+        let id = found[ELEMENT]
+            .as_str()
+            .ok_or_else(|| anyhow!("no element {css}: {found}"))?
+            .to_owned();
+        self.session_call(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": text })),
+        )
+        .await
+        .map(drop)
+    }
+
     /// Waits up to `within` for `script` (as [`Browser::eval`]) to return `true`.
     pub async fn wait_for(&self, script: &str, within: Duration) -> anyhow::Result<()> {
         let deadline = tokio::time::Instant::now() + within;

@@ -295,3 +295,52 @@ async fn a_game_played_over_ssh_is_watched_live_in_a_real_browser() -> anyhow::R
     }
     result
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_is_played_in_the_browsers_terminal() -> anyhow::Result<()> {
+    if !browser_available("the_game_is_played_in_the_browsers_terminal") {
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let (ssh, web) = (free_addr()?, free_addr()?);
+    let log = dir.path().join("server.log");
+    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--http-listen", &web.to_string()]);
+    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let result = async {
+        let browser = Browser::start(1280, 900).await?;
+        browser.open(&format!("http://{web}/play")).await?;
+        let rows = "return document.querySelector('.xterm-rows')?.textContent ?? ''";
+        let shows = |text: &str| {
+            format!("{rows}.replace(/\\s+/g, ' ').includes('{text}')")
+                .replacen("return ", "return (", 1)
+                .replacen("?? ''", "?? '')", 1)
+        };
+        browser.wait_for(&shows("M I N O T T Y"), WAIT).await?;
+        browser
+            .screenshot(&screenshots().join("play-desktop.png"))
+            .await?;
+        // Enter on Play, then on 40 Lines: the countdown, then the board and its piece.
+        let keys = ".xterm-helper-textarea";
+        browser.type_into(keys, "\u{E007}").await?;
+        browser.wait_for(&shows("CHOOSE A MODE"), WAIT).await?;
+        browser.type_into(keys, "\u{E007}").await?;
+        browser.wait_for(&shows("HOLD"), WAIT).await?;
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        for _ in 0..3 {
+            browser.type_into(keys, " ").await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        browser.wait_for(&shows("PIECES 3"), WAIT).await?;
+        browser
+            .screenshot(&screenshots().join("play-game-desktop.png"))
+            .await?;
+        anyhow::Ok(())
+    }
+    .await;
+    if result.is_err() {
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    result
+}

@@ -6,12 +6,17 @@ use axum::response::{IntoResponse, Response};
 
 /// `/assets/style.css`.
 pub async fn style() -> Response {
+    css(include_str!("../assets/style.css"))
+}
+
+/// A style sheet's answer.
+pub fn css(body: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, "text/css; charset=utf-8"),
             (header::CACHE_CONTROL, "public, max-age=3600"),
         ],
-        include_str!("../assets/style.css"),
+        body,
     )
         .into_response()
 }

@@ -33,6 +33,7 @@ pub mod listen;
 pub mod live;
 pub mod operator;
 pub mod pages;
+pub mod play;
 mod rate;
 
 use listen::{Bounds, Conn};
@@ -62,6 +63,12 @@ pub const DB_WAIT: Duration = Duration::from_secs(2);
 pub const CSP: &str = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; \
      connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/// `/play`'s policy: [`CSP`] but for styles, which the browser terminal (xterm.js) sets up by
+/// adding a `<style>` of its own. Scripts stay as strict.
+pub const PLAY_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
+
 /// What the pages are served from.
 #[derive(Debug)]
 pub struct Web {
@@ -70,6 +77,8 @@ pub struct Web {
     pub ssh_port: u16,
     /// What is being played now (`live.rs`); `None`: no Live pages.
     pub live: Option<minotty_server::live::LiveDirectory>,
+    /// Opens the browser's game sessions (`play.rs`); `None`: no `/play`.
+    pub opener: Option<minotty_server::session::remote::Opener>,
     db: Semaphore,
     rate: rate::PerAddress,
     /// Ends the WebSockets at shutdown; they are its tasks.
@@ -83,6 +92,7 @@ impl Web {
             store,
             ssh_port,
             live: None,
+            opener: None,
             db: Semaphore::new(DB_WORK),
             rate: rate::PerAddress::new(REQUESTS_PER_SEC, REQUESTS_BURST),
             stop: CancellationToken::new(),
@@ -93,6 +103,12 @@ impl Web {
     /// The Live pages over `live` (the server's directory of games being played).
     pub fn with_live(mut self, live: minotty_server::live::LiveDirectory) -> Web {
         self.live = Some(live);
+        self
+    }
+
+    /// Play in the browser through `opener` (the core's).
+    pub fn with_play(mut self, opener: minotty_server::session::remote::Opener) -> Web {
+        self.opener = Some(opener);
         self
     }
 
@@ -131,6 +147,13 @@ pub fn router(web: Arc<Web>) -> Router {
         .route("/live", get(live::list))
         .route("/live/{id}", get(live::page))
         .route("/live/{id}/ws", get(live::socket))
+        .route("/play", get(play::page))
+        .route("/play/ws", get(play::socket))
+        .route("/assets/play.js", get(play::script))
+        .route("/assets/vendor/xterm.js", get(play::xterm))
+        .route("/assets/vendor/addon-fit.js", get(play::xterm_fit))
+        .route("/assets/vendor/xterm.css", get(play::xterm_css))
+        .route("/assets/vendor/LICENSES.txt", get(play::licenses))
         .route("/assets/style.css", get(assets::style))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(
@@ -142,7 +165,8 @@ pub fn router(web: Arc<Web>) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             DEADLINE,
         ))
-        .layer(SetResponseHeaderLayer::overriding(
+        // A page that says its own policy keeps it (`/play`'s); every other answer gets CSP.
+        .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),
         ))
