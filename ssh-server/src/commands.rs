@@ -8,6 +8,7 @@ pub mod cast_export;
 pub mod exec;
 mod parse;
 pub(crate) mod run;
+mod web_link;
 
 use std::net::SocketAddr;
 

@@ -54,6 +54,7 @@ pub mod spool;
 mod spooled;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod web_links;
 mod writer;
 
 use std::sync::{Arc, Mutex};
@@ -83,6 +84,7 @@ pub use ratings::{RatingEntry, StoredRating};
 pub use seasons::MAX_POPULATION;
 pub use settings::{MAX_SETTINGS_BYTES, SettingsError};
 pub use snapshots::{MAX_SNAPSHOT_BYTES, SnapshotError, SnapshotId, StoredSnapshot};
+pub use web_links::{CODE_TTL_MS, MAX_SESSIONS, SESSION_TTL_MS};
 pub use writer::{GameWriter, WriteError, WriteResult, WriterConfig};
 
 /// Milliseconds since the Unix epoch, UTC (the domain's [`minotty_domain::UnixMs`]).

@@ -344,3 +344,93 @@ async fn the_game_is_played_in_the_browsers_terminal() -> anyhow::Result<()> {
     }
     result
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Result<()> {
+    use minotty_tests::{Connection, Login, WAIT as SSH_WAIT, keys};
+    if !browser_available("ssh_web_links_a_browser_that_then_plays_as_the_account") {
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let (ssh, web) = (free_addr()?, free_addr()?);
+    let log = dir.path().join("server.log");
+    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--http-listen", &web.to_string()]);
+    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let result = async {
+        // Ada registers with her key (the welcome screen's name is her SSH user), then asks
+        // for a code.
+        let key = minotty_tests::new_key();
+        let first = Connection::open(ssh, "ada", Login::With(key.clone())).await?;
+        let mut ada = first.play(100, 32).await?;
+        ada.wait_for_text("WELCOME TO MINOTTY", SSH_WAIT).await?;
+        ada.send(keys::ENTER).await?;
+        ada.wait_for_text("Leaderboards", SSH_WAIT).await?;
+        // A connection knows its key's account from its login: the next one is hers.
+        let conn = Connection::open(ssh, "ada", Login::With(key)).await?;
+        let out = conn.exec("web", false).await?;
+        let said = out.stdout.clone();
+        let code = said
+            .lines()
+            .find_map(|l| l.strip_prefix("Your code: "))
+            .ok_or_else(|| anyhow::anyhow!("no code in {said:?}"))?
+            .to_owned();
+        assert!(
+            said.contains(&format!("http://{web}/link?code={code}")),
+            "{said}"
+        );
+
+        // The link it printed opens the form filled in; linking lands on /play as ada.
+        let browser = Browser::start(1280, 900).await?;
+        browser
+            .open(&format!("http://{web}/link?code={code}"))
+            .await?;
+        browser
+            .screenshot(&screenshots().join("link-desktop.png"))
+            .await?;
+        browser.click("form button").await?;
+        browser
+            .wait_for(
+                "return document.body.textContent.includes('This browser plays as ada')",
+                WAIT,
+            )
+            .await?;
+        // The game greets her by name: the session is hers, not a guest's.
+        browser
+            .wait_for(
+                "return (document.querySelector('.xterm-rows')?.textContent ?? '')\
+                 .includes('Hello, ada')",
+                WAIT,
+            )
+            .await?;
+        // The code worked once: a second browser gets nothing from it.
+        let other = Browser::start(1280, 900).await?;
+        other
+            .open(&format!("http://{web}/link?code={code}"))
+            .await?;
+        other.click("form button").await?;
+        other
+            .wait_for(
+                "return document.body.textContent.includes('does not link anything')",
+                WAIT,
+            )
+            .await?;
+        // `web --end` unlinks it: on reload the page plays as a guest.
+        let out = conn.exec("web --end", false).await?;
+        assert!(out.stdout.contains("Unlinked 1 browser"), "{out:?}");
+        browser.open(&format!("http://{web}/play")).await?;
+        browser
+            .wait_for(
+                "return document.body.textContent.includes('You play as a guest here')",
+                WAIT,
+            )
+            .await?;
+        anyhow::Ok(())
+    }
+    .await;
+    if result.is_err() {
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    result
+}

@@ -29,6 +29,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 
 mod assets;
+pub mod link;
 pub mod listen;
 pub mod live;
 pub mod operator;
@@ -81,6 +82,8 @@ pub struct Web {
     pub opener: Option<minotty_server::session::remote::Opener>,
     db: Semaphore,
     rate: rate::PerAddress,
+    /// Codes tried at `/link`, per address (`link.rs`).
+    link_tries: rate::PerAddress,
     /// Ends the WebSockets at shutdown; they are its tasks.
     stop: CancellationToken,
     sockets: TaskTracker,
@@ -95,6 +98,7 @@ impl Web {
             opener: None,
             db: Semaphore::new(DB_WORK),
             rate: rate::PerAddress::new(REQUESTS_PER_SEC, REQUESTS_BURST),
+            link_tries: rate::PerAddress::new(link::TRIES_PER_SEC, link::TRIES_BURST),
             stop: CancellationToken::new(),
             sockets: TaskTracker::new(),
         }
@@ -147,6 +151,8 @@ pub fn router(web: Arc<Web>) -> Router {
         .route("/live", get(live::list))
         .route("/live/{id}", get(live::page))
         .route("/live/{id}/ws", get(live::socket))
+        .route("/link", get(link::page).post(link::redeem))
+        .route("/unlink", axum::routing::post(link::unlink))
         .route("/play", get(play::page))
         .route("/play/ws", get(play::socket))
         .route("/assets/play.js", get(play::script))

@@ -51,10 +51,15 @@ pub const LICENSES: &str = include_str!("../assets/vendor/LICENSES.txt");
 #[template(path = "play.html")]
 struct PlayPage {
     site: Site,
+    /// The account this browser is linked to, if any.
+    linked: Option<String>,
 }
 
 /// `/play`.
 pub async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
+    let linked = crate::link::account_of(web.store.as_ref(), &headers)
+        .await
+        .map(|a| a.name);
     let site = Site::of(&web, &headers);
     if web.opener.is_none() {
         return crate::pages::error(
@@ -64,7 +69,7 @@ pub async fn page(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response {
             "This server does not take players from the browser.".into(),
         );
     }
-    let mut page = render(&PlayPage { site });
+    let mut page = render(&PlayPage { site, linked });
     page.headers_mut().insert(
         axum::http::header::CONTENT_SECURITY_POLICY,
         axum::http::HeaderValue::from_static(crate::PLAY_CSP),
@@ -95,6 +100,7 @@ pub async fn socket(
     State(web): State<Arc<Web>>,
     Query(query): Query<PlayQuery>,
     conn: Option<axum::extract::Extension<Conn>>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let Some(opener) = web.opener.clone() else {
@@ -110,18 +116,22 @@ pub async fn socket(
         term: "xterm-256color".into(),
         truecolor: true,
     };
+    // A linked browser plays as its account; any other as a guest.
+    let account = crate::link::account_of(web.store.as_ref(), &headers).await;
     let (stop, tracker) = (web.stop.clone(), web.sockets.clone());
     upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| tracker.track_future(play(socket, opener, opening, place, stop)))
+        .on_upgrade(move |socket| {
+            tracker.track_future(play(socket, opener, (opening, account), place, stop))
+        })
 }
 
 /// Relays the socket and the session until either ends (or the server stops).
 async fn play(
     mut socket: WebSocket,
     opener: Opener,
-    opening: Opening,
+    (opening, account): (Opening, Option<minotty_domain::AccountRef>),
     _place: Option<Arc<Place>>,
     stop: CancellationToken,
 ) {
@@ -129,7 +139,7 @@ async fn play(
         input,
         size,
         mut output,
-    } = opener.open_guest(opening);
+    } = opener.open(opening, account);
     let start = tokio::time::Instant::now();
     let mut budget = TokenBucket::new(MESSAGES_BURST, MESSAGES_PER_SEC, 0);
     let ended = loop {

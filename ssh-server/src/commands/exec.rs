@@ -71,6 +71,9 @@ pub async fn dispatch(
         Command::Tv => unknown("tv"),
         Command::Doctor => unknown("doctor"),
         Command::WatchMatch(_) => unknown("replay"),
+        // Run by `run.rs` with the caller's account (`web_link.rs`).
+        Command::Web(Ok(_)) => unknown("web"),
+        Command::Web(Err(message)) => Outcome::fail(message.clone()),
     }
 }
 
@@ -108,6 +111,9 @@ minotty: a falling-block puzzle game over SSH
   ssh -t -p PORT HOST watch             the live TV: the best game being played now
   ssh -p PORT HOST watch                the same TV streamed without a terminal
                                         (80x24 frames, at most an hour; Ctrl+C ends it)
+  ssh -p PORT HOST web                  a one-time code that links a browser to your
+                                        account (play on the web page as yourself);
+                                        web --end unlinks every browser
   ssh -t -p PORT HOST doctor            the terminal doctor: what your terminal does
                                         (keyboard, colours, glyphs, tmux, round trip)
                                         and what to change; without -t it only prints
@@ -220,7 +226,7 @@ mod tests {
     fn replies_pinned_whole() {
         let help = run(b"help");
         assert_eq!(help.stdout, HELP);
-        assert_eq!((help.stdout.len(), help.stdout.lines().count()), (1955, 27));
+        assert_eq!((help.stdout.len(), help.stdout.lines().count()), (2196, 30));
         assert_eq!(run(b"-h"), help);
         assert_eq!(run(b"--help x"), help);
         let fail = |stderr: &str| Outcome {
@@ -228,6 +234,10 @@ mod tests {
             stderr: stderr.to_owned(),
             status: 1,
         };
+        assert_eq!(
+            run(b"web now please"),
+            fail("minotty: usage: web (a code that links a browser), or web --end\n")
+        );
         assert_eq!(
             run(b"rm -rf /"),
             fail("minotty: unknown command \"rm\"; the commands are listed by \"help\"\n")

@@ -33,6 +33,9 @@ pub enum Command {
     Tv,
     /// `doctor` alone: the terminal doctor.
     Doctor,
+    /// `web`: a one-time code that links a browser to the caller's account; `web --end`:
+    /// unlink every browser (`Ok(true)`); or why the arguments are wrong.
+    Web(Result<bool, String>),
     /// Any other first word, made printable for echoing back.
     Unknown(String),
     /// Nothing but white space.
@@ -74,6 +77,11 @@ impl Command {
             },
             "tv" if rest.is_empty() => Command::Tv,
             "doctor" if rest.is_empty() => Command::Doctor,
+            "web" => Command::Web(match rest.as_slice() {
+                [] => Ok(false),
+                ["--end"] => Ok(true),
+                _ => Err("usage: web (a code that links a browser), or web --end".into()),
+            }),
             "help" | "--help" | "-h" => Command::Help,
             "leaderboard" | "leaderboards" | "lb" => Command::Leaderboard(parse_leaderboard(&rest)),
             "replay" if std::str::from_utf8(bytes).is_ok() => match cast::parse(&rest) {

@@ -50,6 +50,8 @@ pub(crate) struct Caller {
     pub peer: ClientAddr,
     /// The address the player connected to, for the commands `help` shows (`address.rs`).
     pub local: Option<std::net::SocketAddr>,
+    /// The web pages' address as this player reaches them (`address::web_base`).
+    pub web: Option<String>,
 }
 
 /// What the command needs, taken from the connection and the services.
@@ -67,6 +69,7 @@ pub(crate) struct CommandRun {
     pub peer: ClientAddr,
     /// The address the player connected to, for the commands `help` shows (`address.rs`).
     pub local: Option<std::net::SocketAddr>,
+    pub web: Option<String>,
     pub budgets: Arc<CommandBudgets>,
     pub limits: CommandLimits,
     /// The connection's export slot, when the command is `replay`.
@@ -97,6 +100,7 @@ pub(crate) fn prepare(
         caller: caller.account,
         peer: caller.peer,
         local: caller.local,
+        web: caller.web,
         budgets: Arc::clone(budgets),
         limits,
         export,
@@ -115,6 +119,7 @@ impl CommandRun {
             caller,
             peer,
             local,
+            web,
             budgets,
             limits,
             export: slot,
@@ -153,6 +158,9 @@ impl CommandRun {
                     Ok(_) => Some(Outcome::ok(String::new())),
                     Err(outcome) => Some(outcome),
                 }
+            }
+            (Command::Web(Ok(end)), _) => {
+                Some(super::web_link::run(store.as_ref(), caller, end, web.as_deref(), local).await)
             }
             (command, _) => Some(exec::dispatch(&command, store.as_ref(), local).await),
         };

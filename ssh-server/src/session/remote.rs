@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use minotty_domain::{ClientAddr, DisplayName};
+use minotty_domain::{AccountRef, ClientAddr, DisplayName};
 use tokio::sync::{mpsc, watch};
 
 use super::client::{Client, ClientFuture};
@@ -85,6 +85,12 @@ impl crate::Core {
 impl Opener {
     /// A guest's session of `opening`, on the core's task tracker like every session.
     pub fn open_guest(&self, opening: Opening) -> Remote {
+        self.open(opening, None)
+    }
+
+    /// The session of `opening` for `account` (a browser linked to it, `Identity::Web`), or
+    /// for a guest without one.
+    pub fn open(&self, opening: Opening, account: Option<AccountRef>) -> Remote {
         let (out, output) = mpsc::channel(OUTPUT_QUEUE);
         let (size, window) = watch::channel(opening.size);
         let env = TermEnv {
@@ -92,10 +98,15 @@ impl Opener {
             ..TermEnv::default()
         };
         let start = Start {
-            player: DisplayName::parse_or_guest(&opening.name),
-            identity: Identity::Guest,
+            player: DisplayName::parse_or_guest(match &account {
+                Some(a) => a.name.as_str(),
+                None => opening.name.as_str(),
+            }),
+            identity: account
+                .as_ref()
+                .map_or(Identity::Guest, |a| Identity::Web { account: a.id }),
             peer: ClientAddr::new(opening.peer.ip()),
-            account: None,
+            account,
             kind: SessionKind::Play,
             doctor: DoctorParams {
                 term: Some(opening.term),

@@ -174,6 +174,11 @@ impl ConnectionHandler {
             account: self.account.as_ref().map(|a| a.id),
             peer: self.client,
             local: self.local,
+            web: self
+                .shared
+                .web
+                .as_ref()
+                .and_then(|w| crate::address::web_base(w, self.local)),
         };
         let shared = Arc::clone(&self.shared);
         let limits = shared.limits.commands;
