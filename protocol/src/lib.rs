@@ -79,6 +79,9 @@ pub enum Request<Settings> {
     RemoveKey {
         fingerprint: String,
     },
+    /// Unlink every browser linked to the account (`ssh HOST web`'s codes): answered with
+    /// [`Response::BrowsersUnlinked`].
+    UnlinkBrowsers,
 
     // ---- leaderboards, profile, replays ---------------------------------------------------
     Leaderboard {
@@ -226,6 +229,10 @@ pub enum Response<Settings, Doctor> {
     Keys(Vec<KeyView>),
     KeyRemoved {
         fingerprint: String,
+    },
+    /// [`Request::UnlinkBrowsers`]: how many browsers were unlinked.
+    BrowsersUnlinked {
+        count: u64,
     },
     KeyFailed {
         message: String,

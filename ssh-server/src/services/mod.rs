@@ -146,6 +146,7 @@ impl Services {
             | Request::SaveSettings(_)
             | Request::ListKeys
             | Request::RemoveKey { .. }
+            | Request::UnlinkBrowsers
             | Request::Leaderboard { .. }
             | Request::Profile
             | Request::Replay { .. }

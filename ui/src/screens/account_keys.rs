@@ -45,6 +45,8 @@ pub enum KeysAction {
         current: Option<String>,
     },
     RemoveKey(String),
+    /// `w` on the keys: unlink every browser linked to the account.
+    UnlinkBrowsers,
     Back,
     AskQuit,
 }
@@ -107,6 +109,10 @@ impl KeysScreen {
             Key::Enter if self.focus + 1 == fields => return self.submit_password(),
             Key::Enter | Key::Delete | Key::Char('x' | 'X') if self.focus >= fields => {
                 return self.remove(self.focus - fields);
+            }
+            Key::Char('w' | 'W') if self.focus >= fields => {
+                self.say("Unlinking your browsers...", true);
+                return KeysAction::UnlinkBrowsers;
             }
             _ if self.focus < fields => {
                 if !edit(self.field_mut(self.focus), ev, PASSWORD_MAX) {
@@ -178,6 +184,16 @@ impl KeysScreen {
     }
 
     /// A key was removed.
+    /// The server unlinked `count` browsers.
+    pub fn browsers_unlinked(&mut self, count: u64) {
+        let message = match count {
+            0 => "No browser was linked to your account.".to_owned(),
+            1 => "Unlinked 1 browser: it plays as a guest now.".to_owned(),
+            n => format!("Unlinked {n} browsers: they play as guests now."),
+        };
+        self.say(&message, true);
+    }
+
     pub fn removed(&mut self, fingerprint: &str) {
         self.keys.retain(|k| k.fingerprint != fingerprint);
         self.focus = self.focus.min(self.fields() - 1 + self.keys.len());
@@ -296,7 +312,7 @@ impl Widget for &KeysView<'_> {
         draw::hint(
             buf,
             inner,
-            "Up/Down choose   Enter set / remove   Esc back",
+            "Up/Down choose   Enter set / remove   w unlink browsers   Esc back",
             theme,
         );
     }

@@ -1066,3 +1066,18 @@ fn account_screens_draw_at_the_smallest_size_and_larger() {
     assert!(s.contains("40 Lines") && s.contains("Versus"), "{s}");
     assert!(s.contains("player15") && s.contains("You: #999"), "{s}");
 }
+
+#[test]
+fn w_on_the_keys_unlinks_every_browser() {
+    let mut a = keys_screen();
+    assert!(screen(&a).contains("w unlink browsers"), "{}", screen(&a));
+    // In a password field, `w` is typed; on the keys, it unlinks the browsers.
+    press(&mut a, Key::Char('w'), 0);
+    assert!(a.take_requests().is_empty(), "typed into the field");
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Down, 0);
+    press(&mut a, Key::Char('w'), 0);
+    assert_eq!(a.take_requests(), [Request::UnlinkBrowsers]);
+    a.deliver(Response::BrowsersUnlinked { count: 2 }, 0);
+    assert!(screen(&a).contains("Unlinked 2 browsers"), "{}", screen(&a));
+}

@@ -242,6 +242,14 @@ impl Worker {
                     },
                 }
             }
+            Request::UnlinkBrowsers => {
+                let Some(account) = self.current() else {
+                    return Ok(Some(needs_account()));
+                };
+                let count = self.store.end_web_sessions(account.id).await?;
+                tracing::info!(player = account.id.0, count, "browsers unlinked");
+                Response::BrowsersUnlinked { count }
+            }
             Request::Leaderboard {
                 board,
                 ruleset,

@@ -98,6 +98,7 @@ impl AccountState {
                 KeysAction::RemoveKey(fingerprint) => {
                     requests.push(Request::RemoveKey { fingerprint });
                 }
+                KeysAction::UnlinkBrowsers => requests.push(Request::UnlinkBrowsers),
                 KeysAction::Back => {
                     self.sub = None;
                     return Outcome::Show(Screen::Settings);

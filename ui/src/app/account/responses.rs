@@ -161,6 +161,11 @@ impl AccountState {
                     k.arrived(keys);
                 }
             }
+            Response::BrowsersUnlinked { count } => {
+                if let Some(Sub::Keys(k)) = sub {
+                    k.browsers_unlinked(*count);
+                }
+            }
             Response::KeyRemoved { fingerprint } => {
                 if let Some(Sub::Keys(k)) = sub {
                     k.removed(&clean(fingerprint));
