@@ -15,6 +15,8 @@
     scrollback: 0,
     allowProposedApi: false,
   });
+  // For the page's own tests (the terminal's buffer, read as a player sees it).
+  window.minottyTerm = term;
   const fit = new window.FitAddon.FitAddon();
   term.loadAddon(fit);
   term.open(document.getElementById("terminal"));
