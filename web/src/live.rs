@@ -257,12 +257,31 @@ async fn send(socket: &mut WebSocket, value: &Value) -> bool {
     )
 }
 
-async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
+/// How long a closing socket waits for the page's answering close.
+pub const CLOSE_WAIT: Duration = Duration::from_secs(1);
+
+/// Closes `socket` with `code` and `reason`, then reads (and drops) what the page still sends
+/// until its own close, for at most [`CLOSE_WAIT`]: the page reads the reason instead of a reset
+/// connection. (`play.rs` closes its sockets so too.)
+pub(crate) async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
     let frame = Message::Close(Some(CloseFrame {
         code,
         reason: Utf8Bytes::from_static(reason),
     }));
-    let _ = tokio::time::timeout(SEND_TIMEOUT, socket.send(frame)).await;
+    if !matches!(
+        tokio::time::timeout(SEND_TIMEOUT, socket.send(frame)).await,
+        Ok(Ok(()))
+    ) {
+        return;
+    }
+    let _ = tokio::time::timeout(CLOSE_WAIT, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// A board as the page reads it: one digit per cell, rows top first.

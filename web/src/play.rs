@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use askama::Template;
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
@@ -166,7 +166,7 @@ async fn play(
                     Some(Ok(_)) => continue,
                 };
                 if !budget.try_take(now) {
-                    close(&mut socket, 1008, "too many messages").await;
+                    crate::live::close(&mut socket, 1008, "too many messages").await;
                     break None;
                 }
                 match message {
@@ -189,16 +189,8 @@ async fn play(
     // The session hears the client leave (an SSH channel's close); the page, why it ended.
     let _ = input.try_send(SessionEvent::Closed);
     if let Some(why) = ended {
-        close(&mut socket, 1000, why).await;
+        crate::live::close(&mut socket, 1000, why).await;
     }
-}
-
-async fn close(socket: &mut WebSocket, code: u16, reason: &'static str) {
-    let frame = Message::Close(Some(CloseFrame {
-        code,
-        reason: Utf8Bytes::from_static(reason),
-    }));
-    let _ = tokio::time::timeout(Duration::from_secs(2), socket.send(frame)).await;
 }
 
 pub async fn script() -> Response {

@@ -188,7 +188,14 @@ async fn a_hostile_page_is_closed_at_every_bound() {
     }
     assert_eq!(closed(&mut socket).await, Some(1008));
 
-    // Sockets from one address: at most the pages' share per address, however many ask.
+    // The closed ones gone (each waits up to CLOSE_WAIT for its page's close)...
+    drop(socket);
+    let deadline = Instant::now() + WAIT;
+    while served.web.sockets() != 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(served.web.sockets(), 0);
+    // ...sockets from one address: at most the pages' share per address, however many ask.
     let mut held = Vec::new();
     let mut refused = 0;
     for _ in 0..BOUNDS.max_per_address + 4 {
