@@ -92,6 +92,11 @@ async fn run(
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     let web = bind_web(args.http_listen).await;
+    let http_limits = (
+        args.http_max_connections,
+        args.http_max_per_ip,
+        args.http_requests_per_sec,
+    );
     if let Some(addr) = args.metrics_listen {
         let metrics = tokio::net::TcpListener::bind(addr)
             .await
@@ -115,6 +120,10 @@ async fn run(
     for name in tbp.names() {
         tracing::info!(target: crate::LOG_TARGET, bot = name, "TBP bot configured");
     }
+    let public_url = match &args.web_url {
+        Some(minotty_server::address::WebAddress::Url(url)) => Some(url.clone()),
+        _ => None,
+    };
     let config = ServerConfig {
         host_key,
         limits: Limits::from(&args.limits),
@@ -145,9 +154,15 @@ async fn run(
     });
     let pages = async {
         if let Some(web) = web {
-            let site = minotty_web::Web::new(core.store().cloned(), ssh_port)
-                .with_live(core.live())
-                .with_play(core.opener());
+            let mut site = minotty_web::Web::new(core.store().cloned(), ssh_port).with_limits(
+                http_limits.0,
+                http_limits.1,
+                http_limits.2,
+            );
+            if let Some(url) = &public_url {
+                site = site.with_public_url(url);
+            }
+            let site = site.with_live(core.live()).with_play(core.opener());
             let site = Arc::new(site);
             minotty_web::serve(web, site, stop.cancelled()).await;
         }

@@ -84,6 +84,20 @@ pub struct ServeArgs {
     #[arg(long, env = "MINOTTY_WEB_URL", value_name = "URL", value_parser = crate::address::WebAddress::url)]
     pub web_url: Option<crate::address::WebAddress>,
 
+    /// Most connections to the web pages at once (a browser holds a few, a game in a browser
+    /// one more)...
+    #[arg(long, env = "MINOTTY_HTTP_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub http_max_connections: usize,
+
+    /// ...and from one IPv4 address or IPv6 /64.
+    #[arg(long, env = "MINOTTY_HTTP_MAX_PER_IP", default_value_t = 16)]
+    pub http_max_per_ip: usize,
+
+    /// Requests a second to the web pages from one address (IPv6: /64), after a burst of four
+    /// times as many.
+    #[arg(long, env = "MINOTTY_HTTP_REQUESTS_PER_SEC", default_value_t = 10)]
+    pub http_requests_per_sec: u32,
+
     /// Log lines as `text` (for people) or `json` (one object a line, for log collectors).
     #[arg(long, env = "MINOTTY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,

@@ -112,6 +112,24 @@ fn read(screen: &vt100::Screen) -> Option<Seen> {
     })
 }
 
+/// What to play next on a screen: the stack it was read from (a new piece is one over a
+/// changed stack) and the taps of the best placement.
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub stack: Board,
+    pub keys: Vec<KittyKey>,
+}
+
+/// The next move on `screen`, when it shows a playfield with a piece at the top; `Err` when
+/// the piece fits nowhere.
+pub fn next_move(screen: &vt100::Screen) -> Option<anyhow::Result<Move>> {
+    let seen = read(screen)?;
+    Some(plan(&seen).context("no placement fits").map(|keys| Move {
+        stack: seen.stack,
+        keys,
+    }))
+}
+
 /// The best placement's taps: rotations, shifts and the hard drop.
 fn plan(seen: &Seen) -> Option<Vec<KittyKey>> {
     let weights = Weights::default();
@@ -174,14 +192,15 @@ pub async fn play_until(
         // Wait for a new piece at the top over a changed stack (after a lock, the line-clear
         // pause and the next spawn).
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        let seen = loop {
+        let next = loop {
             if done(&s.contents()) {
                 return Ok(placed);
             }
-            if let Some(seen) = read(s.screen())
-                && last_stack.as_ref() != Some(&seen.stack)
-            {
-                break seen;
+            if let Some(next) = next_move(s.screen()) {
+                let next = next?;
+                if last_stack.as_ref() != Some(&next.stack) {
+                    break next;
+                }
             }
             if tokio::time::Instant::now() >= deadline {
                 bail!(
@@ -191,11 +210,9 @@ pub async fn play_until(
             }
             s.pump_for(Duration::from_millis(20)).await;
         };
-        // Let the frame settle (the clear flash ends before the piece spawns).
-        let keys = plan(&seen).context("no placement fits")?;
-        let bytes: Vec<u8> = keys.into_iter().flat_map(kitty_tap).collect();
+        let bytes: Vec<u8> = next.keys.into_iter().flat_map(kitty_tap).collect();
         s.send(&bytes).await?;
-        last_stack = Some(seen.stack);
+        last_stack = Some(next.stack);
     }
     bail!("the game did not end within {max_pieces} pieces")
 }

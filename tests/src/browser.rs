@@ -11,6 +11,8 @@ use anyhow::{Context, anyhow, bail};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use crate::autoplay::KittyKey;
+
 /// `1` makes a missing Chromium or ChromeDriver fail the test instead of skipping it (CI).
 pub const BROWSER_REQUIRED_VAR: &str = "MINOTTY_TEST_BROWSER_REQUIRED";
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -179,6 +181,57 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// The browser terminal of `/play` (the page's `window.minottyTerm`) as a screen, read
+    /// from its buffer: what a player sees, for [`crate::autoplay::next_move`]. `None` before
+    /// the terminal is up.
+    pub async fn terminal_screen(&self) -> anyhow::Result<Option<vt100::Parser>> {
+        let seen = self
+            .eval(
+                "const t = window.minottyTerm; if (!t) return null; \
+                 const b = t.buffer.active; const lines = []; \
+                 for (let y = 0; y < t.rows; y++) { const l = b.getLine(b.viewportY + y); \
+                 lines.push(l ? l.translateToString(true) : ''); } \
+                 return { cols: t.cols, rows: t.rows, lines };",
+            )
+            .await?;
+        if seen.is_null() {
+            return Ok(None);
+        }
+        let size = |k: &str| {
+            seen[k]
+                .as_u64()
+                .and_then(|v| u16::try_from(v).ok())
+                .and_then(std::num::NonZeroU16::new)
+                .ok_or_else(|| anyhow!("no terminal {k}: {seen}"))
+        };
+        let mut parser = vt100::Parser::new(size("rows")?, size("cols")?, 0);
+        for (y, line) in seen["lines"].as_array().into_iter().flatten().enumerate() {
+            let text = line.as_str().unwrap_or_default();
+            parser.process(format!("\x1b[{};1H{text}", y + 1).as_bytes());
+        }
+        Ok(Some(parser))
+    }
+
+    /// Taps `keys` (each a press and a release, as a player's fingers) into the terminal of
+    /// `/play`.
+    pub async fn tap(&self, keys: &[KittyKey]) -> anyhow::Result<()> {
+        let text: String = keys
+            .iter()
+            .map(|k| match *k {
+                KittyKey::Char('\r') => '\u{E007}',
+                KittyKey::Char('\u{1b}') => '\u{E00C}',
+                KittyKey::Char('\t') => '\u{E004}',
+                KittyKey::Char('\u{7f}') => '\u{E003}',
+                KittyKey::Char(c) => c,
+                KittyKey::Arrow('A') => '\u{E013}',
+                KittyKey::Arrow('B') => '\u{E015}',
+                KittyKey::Arrow('C') => '\u{E014}',
+                KittyKey::Arrow(_) => '\u{E012}',
+            })
+            .collect();
+        self.type_into(".xterm-helper-textarea", &text).await
     }
 
     /// A PNG of the window, written to `path`.

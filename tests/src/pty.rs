@@ -1,12 +1,16 @@
 //! A game session seen through a terminal emulator (`vt100`), with the helpers a test or the
-//! load tool uses to play: wait for text, send keys, resize, time answers, quit.
+//! load tool uses to play: wait for text, send keys, resize, time answers, quit. The session
+//! comes over SSH (a PTY channel) or over the web pages' `/play/ws` WebSocket, as the browser's
+//! terminal plays ([`PtySession::open_web`]).
 
 use std::num::NonZeroU16;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use futures_util::{SinkExt, StreamExt};
 use russh::client::Msg;
 use russh::{Channel, ChannelMsg};
+use tokio_tungstenite::tungstenite::Message;
 
 use crate::{WAIT, board, keys};
 
@@ -15,7 +19,7 @@ pub const WELCOME: &str = "WELCOME TO MINOTTY";
 
 /// A game session seen through a terminal emulator.
 pub struct PtySession {
-    channel: Channel<Msg>,
+    link: Link,
     parser: vt100::Parser,
     /// Feed received bytes to the emulator (the load tool turns this off once in a game).
     pub emulate: bool,
@@ -36,6 +40,23 @@ pub struct PtySession {
     pub flag_seen: bool,
 }
 
+/// What the session comes over.
+enum Link {
+    Ssh(Channel<Msg>),
+    Web(Box<WebSocket>),
+}
+
+type WebSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// What arrived, whichever the link.
+enum Arrived {
+    Data(Vec<u8>),
+    Exit(u32),
+    Closed,
+    Other,
+}
+
 impl std::fmt::Debug for PtySession {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PtySession")
@@ -52,8 +73,12 @@ fn nz(v: u16) -> NonZeroU16 {
 
 impl PtySession {
     pub(crate) fn new(channel: Channel<Msg>, cols: u16, rows: u16) -> PtySession {
+        PtySession::over(Link::Ssh(channel), cols, rows)
+    }
+
+    fn over(link: Link, cols: u16, rows: u16) -> PtySession {
         PtySession {
-            channel,
+            link,
             parser: vt100::Parser::new(nz(rows), nz(cols), 0),
             emulate: true,
             record: false,
@@ -76,10 +101,27 @@ impl PtySession {
         PtySession::new(channel, cols, rows)
     }
 
+    /// A browser's game: the web pages at `web` (`/play/ws`), a `cols` x `rows` terminal, as
+    /// a guest (no cookie).
+    pub async fn open_web(
+        web: std::net::SocketAddr,
+        cols: u16,
+        rows: u16,
+    ) -> anyhow::Result<PtySession> {
+        let url = format!("ws://{web}/play/ws?cols={cols}&rows={rows}");
+        let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+            .await
+            .with_context(|| format!("opening {url}"))?;
+        Ok(PtySession::over(Link::Web(Box::new(socket)), cols, rows))
+    }
+
     /// The channel, for a test that drives it by hand from here on (e.g. split into halves to
-    /// send and read at once).
-    pub fn into_channel(self) -> Channel<Msg> {
-        self.channel
+    /// send and read at once); an error for a browser's session.
+    pub fn into_channel(self) -> anyhow::Result<Channel<Msg>> {
+        match self.link {
+            Link::Ssh(channel) => Ok(channel),
+            Link::Web(_) => bail!("a browser's session has no SSH channel"),
+        }
     }
 
     pub fn screen(&self) -> &vt100::Screen {
@@ -93,10 +135,16 @@ impl PtySession {
 
     /// Sends bytes as if typed.
     pub async fn send(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        self.channel
-            .data_bytes(bytes.to_vec())
-            .await
-            .context("sending input")
+        match &mut self.link {
+            Link::Ssh(channel) => channel
+                .data_bytes(bytes.to_vec())
+                .await
+                .context("sending input"),
+            Link::Web(socket) => socket
+                .send(Message::Binary(bytes.to_vec().into()))
+                .await
+                .context("sending input"),
+        }
     }
 
     /// Changes the window size (the client's terminal and the server's view of it). The
@@ -107,10 +155,18 @@ impl PtySession {
                 .screen_mut()
                 .set_size(nz(rows.min(200)), nz(cols.min(500)));
         }
-        self.channel
-            .window_change(cols.into(), rows.into(), 0, 0)
-            .await
-            .context("sending a window change")
+        match &mut self.link {
+            Link::Ssh(channel) => channel
+                .window_change(cols.into(), rows.into(), 0, 0)
+                .await
+                .context("sending a window change"),
+            Link::Web(socket) => socket
+                .send(Message::Text(
+                    format!("{{\"cols\":{cols},\"rows\":{rows}}}").into(),
+                ))
+                .await
+                .context("sending a window change"),
+        }
     }
 
     /// Handles one message from the server, waiting at most until `deadline`. Returns whether a
@@ -119,18 +175,39 @@ impl PtySession {
         if self.closed {
             return false;
         }
-        match tokio::time::timeout_at(deadline, self.channel.wait()).await {
+        let arrived = match &mut self.link {
+            Link::Ssh(channel) => {
+                tokio::time::timeout_at(deadline, channel.wait())
+                    .await
+                    .map(|msg| match msg {
+                        Some(ChannelMsg::Data { data }) => Arrived::Data(data.to_vec()),
+                        Some(ChannelMsg::ExitStatus { exit_status }) => Arrived::Exit(exit_status),
+                        Some(ChannelMsg::Close) | None => Arrived::Closed,
+                        Some(_) => Arrived::Other,
+                    })
+            }
+            Link::Web(socket) => {
+                tokio::time::timeout_at(deadline, socket.next())
+                    .await
+                    .map(|msg| match msg {
+                        Some(Ok(Message::Binary(data))) => Arrived::Data(data.to_vec()),
+                        Some(Ok(Message::Close(_)) | Err(_)) | None => Arrived::Closed,
+                        Some(Ok(_)) => Arrived::Other,
+                    })
+            }
+        };
+        match arrived {
             Err(_) => false,
-            Ok(msg) => {
-                self.handle(msg);
+            Ok(arrived) => {
+                self.handle(arrived);
                 true
             }
         }
     }
 
-    fn handle(&mut self, msg: Option<ChannelMsg>) {
-        match msg {
-            Some(ChannelMsg::Data { data }) => {
+    fn handle(&mut self, arrived: Arrived) {
+        match arrived {
+            Arrived::Data(data) => {
                 self.bytes_received += data.len() as u64;
                 self.packets_received += 1;
                 self.last_packet = Some(Instant::now());
@@ -151,9 +228,9 @@ impl PtySession {
                     self.flag_seen = true;
                 }
             }
-            Some(ChannelMsg::ExitStatus { exit_status }) => self.exit_status = Some(exit_status),
-            Some(ChannelMsg::Close) | None => self.closed = true,
-            Some(_) => {}
+            Arrived::Exit(exit_status) => self.exit_status = Some(exit_status),
+            Arrived::Closed => self.closed = true,
+            Arrived::Other => {}
         }
     }
 

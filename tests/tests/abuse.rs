@@ -57,7 +57,7 @@ async fn a_key_flood_is_bounded_and_others_keep_their_frame_latency() -> Result 
     let flood_started = Instant::now();
 
     // The flooder's channel: its frames are read (and dropped) by a task while it floods.
-    let (mut read, write) = flooder.into_channel().split();
+    let (mut read, write) = flooder.into_channel()?.split();
     let received = Arc::new(AtomicU64::new(0));
     let closed = Arc::new(AtomicBool::new(false));
     let reader = {

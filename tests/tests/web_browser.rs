@@ -347,7 +347,6 @@ async fn the_game_is_played_in_the_browsers_terminal() -> anyhow::Result<()> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Result<()> {
-    use minotty_tests::{Connection, Login, WAIT as SSH_WAIT, keys};
     if !browser_available("ssh_web_links_a_browser_that_then_plays_as_the_account") {
         return Ok(());
     }
@@ -359,27 +358,7 @@ async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Res
     cmd.args(["--http-listen", &web.to_string()]);
     let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
     let result = async {
-        // Ada registers with her key (the welcome screen's name is her SSH user), then asks
-        // for a code.
-        let key = minotty_tests::new_key();
-        let first = Connection::open(ssh, "ada", Login::With(key.clone())).await?;
-        let mut ada = first.play(100, 32).await?;
-        ada.wait_for_text("WELCOME TO MINOTTY", SSH_WAIT).await?;
-        ada.send(keys::ENTER).await?;
-        ada.wait_for_text("Leaderboards", SSH_WAIT).await?;
-        // A connection knows its key's account from its login: the next one is hers.
-        let conn = Connection::open(ssh, "ada", Login::With(key)).await?;
-        let out = conn.exec("web", false).await?;
-        let said = out.stdout.clone();
-        let code = said
-            .lines()
-            .find_map(|l| l.strip_prefix("Your code: "))
-            .ok_or_else(|| anyhow::anyhow!("no code in {said:?}"))?
-            .to_owned();
-        assert!(
-            said.contains(&format!("http://{web}/link?code={code}")),
-            "{said}"
-        );
+        let (_game, key, code) = registered_with_code(ssh, web).await?;
 
         // The link it printed opens the form filled in; linking lands on /play as ada.
         let browser = Browser::start(1280, 900).await?;
@@ -417,6 +396,8 @@ async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Res
             )
             .await?;
         // `web --end` unlinks it: on reload the page plays as a guest.
+        let conn =
+            minotty_tests::Connection::open(ssh, "ada", minotty_tests::Login::With(key)).await?;
         let out = conn.exec("web --end", false).await?;
         assert!(out.stdout.contains("Unlinked 1 browser"), "{out:?}");
         browser.open(&format!("http://{web}/play")).await?;
@@ -426,6 +407,141 @@ async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Res
                 WAIT,
             )
             .await?;
+        anyhow::Ok(())
+    }
+    .await;
+    if result.is_err() {
+        eprintln!("{}", std::fs::read_to_string(&log).unwrap_or_default());
+    }
+    result
+}
+
+/// Ada registers with her key over SSH (the welcome screen's name is her SSH user) and asks
+/// for a code with `ssh HOST web`: her game's connection (kept open), her key, and the code,
+/// whose link it printed. (A connection whose command is done is closed after a grace: each
+/// command is a connection of its own.)
+async fn registered_with_code(
+    ssh: SocketAddr,
+    web: SocketAddr,
+) -> anyhow::Result<(
+    (minotty_tests::Connection, minotty_tests::PtySession),
+    minotty_tests::Key,
+    String,
+)> {
+    use minotty_tests::{Connection, Login, WAIT as SSH_WAIT, keys};
+    let key = minotty_tests::new_key();
+    let first = Connection::open(ssh, "ada", Login::With(key.clone())).await?;
+    let mut ada = first.play(100, 32).await?;
+    ada.wait_for_text("WELCOME TO MINOTTY", SSH_WAIT).await?;
+    ada.send(keys::ENTER).await?;
+    ada.wait_for_text("Leaderboards", SSH_WAIT).await?;
+    // A connection knows its key's account from its login: the next one is hers.
+    let conn = Connection::open(ssh, "ada", Login::With(key.clone())).await?;
+    let out = conn.exec("web", false).await?;
+    let said = out.stdout.clone();
+    let code = said
+        .lines()
+        .find_map(|l| l.strip_prefix("Your code: "))
+        .ok_or_else(|| anyhow::anyhow!("no code in {said:?}"))?
+        .to_owned();
+    assert!(
+        said.contains(&format!("http://{web}/link?code={code}")),
+        "{said}"
+    );
+    conn.close().await;
+    Ok(((first, ada), key, code))
+}
+
+/// A 40 lines game takes about 100 pieces; a few hundred leave room for a bad start.
+const MAX_PIECES: u32 = 400;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forty_lines_played_with_keys_in_the_browser_reach_the_leaderboard() -> anyhow::Result<()> {
+    use minotty_tests::autoplay::next_move;
+    if !browser_available("forty_lines_played_with_keys_in_the_browser_reach_the_leaderboard") {
+        return Ok(());
+    }
+    let dir = tempfile::tempdir()?;
+    let url = format!("sqlite://{}", dir.path().join("web.db").display());
+    let (ssh, web) = (free_addr()?, free_addr()?);
+    let log = dir.path().join("server.log");
+    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
+    cmd.args(["--http-listen", &web.to_string()]);
+    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let result = async {
+        let (_game, _key, code) = registered_with_code(ssh, web).await?;
+        let browser = Browser::start(1280, 900).await?;
+        browser
+            .open(&format!("http://{web}/link?code={code}"))
+            .await?;
+        browser.click("form button").await?;
+        let shows = |text: &str| {
+            format!(
+                "return (document.querySelector('.xterm-rows')?.textContent ?? '')\
+                 .replace(/\\s+/g, ' ').includes('{text}')"
+            )
+        };
+        browser.wait_for(&shows("Hello, ada"), WAIT).await?;
+        // The server asked the browser's terminal for kitty flags 1 + 2 + 8 (disambiguate,
+        // event types, every key an escape code), and the terminal took them (xterm.js keeps
+        // them on its core service; the vendored version is pinned).
+        let flags = browser
+            .eval(
+                "const c = window.minottyTerm?._core; \
+                 return (c?.coreService ?? c?._coreService)?.kittyKeyboard?.flags ?? null",
+            )
+            .await?;
+        assert_eq!(flags, serde_json::json!(11), "the kitty keyboard flags");
+        // Play, then 40 Lines: the keys are the browser's own (kitty keyboard protocol on, so
+        // the server reads every press and release, as from kitty or foot).
+        let keys = ".xterm-helper-textarea";
+        browser.type_into(keys, "\u{E007}").await?;
+        browser.wait_for(&shows("CHOOSE A MODE"), WAIT).await?;
+        browser.type_into(keys, "\u{E007}").await?;
+        browser.wait_for(&shows("HOLD"), WAIT).await?;
+        // Each piece: read the terminal's screen, find the best placement, tap its keys.
+        let mut last_stack = None;
+        let mut pieces = 0;
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
+        loop {
+            anyhow::ensure!(
+                tokio::time::Instant::now() < deadline,
+                "40 lines not done in 5 minutes after {pieces} pieces"
+            );
+            let Some(screen) = browser.terminal_screen().await? else {
+                continue;
+            };
+            if screen.screen().contents().contains("Enter: results") {
+                break;
+            }
+            if let Some(next) = next_move(screen.screen()) {
+                let next = next?;
+                if last_stack.as_ref() != Some(&next.stack) {
+                    browser.tap(&next.keys).await?;
+                    last_stack = Some(next.stack);
+                    pieces += 1;
+                    anyhow::ensure!(pieces <= MAX_PIECES, "no goal in {MAX_PIECES} pieces");
+                    continue;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(pieces >= 40 * 10 / 4, "40 lines take at least 100 pieces");
+        browser
+            .screenshot(&screenshots().join("play-40l-desktop.png"))
+            .await?;
+        browser.type_into(keys, "\u{E007}").await?;
+        browser.wait_for(&shows("Goal reached!"), WAIT).await?;
+        browser.wait_for(&shows("NEW PERSONAL BEST"), WAIT).await?;
+        // The game is ada's: the 40 lines leaderboard's page lists her first.
+        browser
+            .open(&format!("http://{web}/leaderboard/40l"))
+            .await?;
+        let first = browser
+            .eval("return document.querySelector('table tbody tr')?.textContent ?? ''")
+            .await?;
+        let first = first.as_str().unwrap_or_default();
+        assert!(first.contains("ada"), "the first row: {first:?}");
         anyhow::Ok(())
     }
     .await;

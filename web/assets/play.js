@@ -14,6 +14,10 @@
     cursorBlink: false,
     scrollback: 0,
     allowProposedApi: false,
+    // The kitty keyboard protocol (xterm.js 6.1): the server pushes flags 1 + 2 + 8, so the
+    // browser reports every press and release, and held keys shift exactly as in kitty or
+    // foot. Without it the server falls back as it does for plain terminals.
+    vtExtensions: { kittyKeyboard: true },
   });
   // For the page's own tests (the terminal's buffer, read as a player sees it).
   window.minottyTerm = term;

@@ -81,6 +81,11 @@ pub struct Web {
     /// Opens the browser's game sessions (`play.rs`); `None`: no `/play`.
     pub opener: Option<minotty_server::session::remote::Opener>,
     db: Semaphore,
+    /// Players open the pages over HTTPS (`--web-url https://...`, a proxy in front): the
+    /// session cookie is `Secure`.
+    https: bool,
+    /// The pages' connection bounds ([`BOUNDS`] unless [`Web::with_limits`] says otherwise).
+    bounds: Bounds,
     rate: rate::PerAddress,
     /// Codes tried at `/link`, per address (`link.rs`).
     link_tries: rate::PerAddress,
@@ -97,6 +102,8 @@ impl Web {
             live: None,
             opener: None,
             db: Semaphore::new(DB_WORK),
+            https: false,
+            bounds: BOUNDS,
             rate: rate::PerAddress::new(REQUESTS_PER_SEC, REQUESTS_BURST),
             link_tries: rate::PerAddress::new(link::TRIES_PER_SEC, link::TRIES_BURST),
             stop: CancellationToken::new(),
@@ -108,6 +115,28 @@ impl Web {
     pub fn with_live(mut self, live: minotty_server::live::LiveDirectory) -> Web {
         self.live = Some(live);
         self
+    }
+
+    /// The operator's bounds: connections in all and per address, and requests a second per
+    /// address (after a burst of four times as many); each at least 1.
+    pub fn with_limits(mut self, connections: usize, per_address: usize, per_sec: u32) -> Web {
+        self.bounds.max_connections = connections.max(1);
+        self.bounds.max_per_address = per_address.max(1);
+        let per_sec = per_sec.max(1);
+        self.rate = rate::PerAddress::new(per_sec, per_sec.saturating_mul(4));
+        self
+    }
+
+    /// Players reach the pages at `url` (`--web-url`): an `https://` one makes the session
+    /// cookie `Secure`, so a browser sends it over HTTPS only.
+    pub fn with_public_url(mut self, url: &str) -> Web {
+        self.https = url.starts_with("https://");
+        self
+    }
+
+    /// What the session cookie's attributes end with: `; Secure` behind HTTPS.
+    pub fn cookie_secure(&self) -> &'static str {
+        if self.https { "; Secure" } else { "" }
     }
 
     /// Play in the browser through `opener` (the core's).
@@ -190,7 +219,7 @@ pub fn router(web: Arc<Web>) -> Router {
 /// Serves the pages on `listener` until `shutdown` completes; then closes the WebSockets
 /// (waiting for them at most [`SOCKETS_CLOSE`]).
 pub async fn serve(listener: TcpListener, web: Arc<Web>, shutdown: impl Future<Output = ()>) {
-    listen::serve(listener, router(Arc::clone(&web)), BOUNDS, shutdown).await;
+    listen::serve(listener, router(Arc::clone(&web)), web.bounds, shutdown).await;
     web.stop.cancel();
     web.sockets.close();
     let _ = tokio::time::timeout(SOCKETS_CLOSE, web.sockets.wait()).await;

@@ -116,8 +116,9 @@ pub async fn redeem(
     match redeemed {
         Ok(Some(_)) => {
             let cookie = format!(
-                "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}",
-                SESSION_TTL_MS / 1000
+                "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}",
+                SESSION_TTL_MS / 1000,
+                web.cookie_secure()
             );
             let mut answer = (StatusCode::SEE_OTHER, [(header::LOCATION, "/play")]).into_response();
             if let Ok(value) = HeaderValue::from_str(&cookie) {
@@ -153,7 +154,10 @@ pub async fn unlink(State(web): State<Arc<Web>>, headers: HeaderMap) -> Response
         tracing::warn!(error = %e, "ending a web session");
     }
     let mut answer = (StatusCode::SEE_OTHER, [(header::LOCATION, "/play")]).into_response();
-    let gone = format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+    let gone = format!(
+        "{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{}",
+        web.cookie_secure()
+    );
     if let Ok(value) = HeaderValue::from_str(&gone) {
         answer.headers_mut().insert(header::SET_COOKIE, value);
     }

@@ -278,3 +278,63 @@ async fn no_database_and_oversized_bodies() {
     let response = router(web).oneshot(request).await.expect("an answer");
     assert!(response.status().is_client_error(), "{}", response.status());
 }
+
+/// `POST /link` with `code`: the answer's status and `Set-Cookie`.
+async fn redeem(web: &Arc<Web>, code: &str) -> (StatusCode, String) {
+    let request = Request::builder()
+        .method("POST")
+        .uri("/link")
+        .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(Body::from(format!("code={code}")))
+        .expect("a request");
+    let response = router(Arc::clone(web))
+        .oneshot(request)
+        .await
+        .expect("an answer");
+    let cookie = response
+        .headers()
+        .get(header::SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    (response.status(), cookie)
+}
+
+both!(the_session_cookie_is_secure_behind_https);
+/// A redeemed code sets the session cookie HttpOnly and SameSite; `Secure` too when players
+/// reach the pages over HTTPS (`--web-url https://...`), and not over plain HTTP, where a
+/// browser would drop a Secure cookie.
+async fn the_session_cookie_is_secure_behind_https(pool: AnyPool) {
+    let store = Store::from_pool(pool).await.expect("store");
+    let ada = store
+        .register(&PlayerName::parse("ada").expect("a name"), &key(1), 0)
+        .await
+        .expect("registered");
+    let now = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("after 1970")
+            .as_millis(),
+    )
+    .expect("ms");
+    for (url, secure) in [
+        (None, false),
+        (Some("http://minotty.example"), false),
+        (Some("https://minotty.example"), true),
+    ] {
+        let mut web = Web::new(Some(store.clone()), 2222);
+        if let Some(url) = url {
+            web = web.with_public_url(url);
+        }
+        let web = Arc::new(web);
+        store
+            .new_web_code(ada.id, "ABCD-EFGH", now)
+            .await
+            .expect("a code");
+        let (status, cookie) = redeem(&web, "ABCD-EFGH").await;
+        assert_eq!(status, StatusCode::SEE_OTHER, "{url:?}");
+        assert!(cookie.starts_with("minotty_session="), "{cookie}");
+        assert!(cookie.contains("; HttpOnly; SameSite=Lax"), "{cookie}");
+        assert_eq!(cookie.ends_with("; Secure"), secure, "{url:?}: {cookie}");
+    }
+}

@@ -6,6 +6,11 @@
 #   web/vendor/update.sh            the files of the versions locked
 #   web/vendor/update.sh --latest   first move package.json and the lockfile to the latest
 #                                   releases, then the same
+#   web/vendor/update.sh XTERM FIT  first move them to these exact versions (a beta, say:
+#                                   6.1.0-beta.338 0.12.0-beta.333), then the same
+#
+# The /play page needs an xterm.js with the kitty keyboard protocol (vtExtensions.kittyKeyboard,
+# 6.1 betas and later): with 6.0.0 the browser sends no key releases.
 #
 # Needs Node.js and npm. Nothing of npm's runs at install (--ignore-scripts).
 set -euo pipefail
@@ -13,6 +18,12 @@ cd "$(dirname "$0")"
 if [ "${1:-}" = "--latest" ]; then
   npm install --package-lock-only --ignore-scripts --no-audit --no-fund \
     @xterm/xterm@latest @xterm/addon-fit@latest --save-exact
+elif [ $# -eq 2 ]; then
+  npm install --package-lock-only --ignore-scripts --no-audit --no-fund \
+    "@xterm/xterm@$1" "@xterm/addon-fit@$2" --save-exact
+elif [ $# -ne 0 ]; then
+  echo "usage: $0 [--latest | XTERM_VERSION FIT_VERSION]" >&2
+  exit 2
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -74,6 +74,14 @@ pub struct Args {
     /// the series' next one).
     #[arg(long)]
     pub preset: Option<String>,
+    /// The web pages' address (`minotty serve --http-listen`), where `--web-sessions` players
+    /// play over the browser terminal's WebSocket (`/play/ws`, loopback only).
+    #[arg(long)]
+    pub web: Option<SocketAddr>,
+    /// Players over the web pages' WebSocket, as guests, beside the `--sessions` SSH players
+    /// (solo only): see `mixed.rs` for the two windows this measures.
+    #[arg(long, default_value_t = 0)]
+    pub web_sessions: usize,
     /// The second instance's process id: its CPU is added to the server's.
     #[arg(long)]
     pub server_pid_b: Option<u32>,

@@ -30,8 +30,13 @@
 //! --versus-seed` the clear-to-meter latency is the cross-instance one (the tetris on `--addr`,
 //! the meter on `--addr-b`). `tests/bench-cluster.sh` runs it.
 //!
+//! `--web-sessions M --web ADDR` adds M players who play over the web pages' WebSocket, as the
+//! browser's terminal does, beside the SSH players: the figures come per transport
+//! (`mixed.rs`).
+//!
 //! - `args.rs`: the command line;
-//! - `solo.rs` and `versus.rs`: the scenarios, each driving its players and printing its figures;
+//! - `solo.rs`, `mixed.rs` and `versus.rs`: the scenarios, each driving its players and
+//!   printing its figures;
 //! - `crowd.rs`: what the scenarios share: the players' barriers, the connect gate, the totals
 //!   and the measurement window;
 //! - `player.rs`: one player's PTY session and the key schedule it plays;
@@ -40,6 +45,7 @@
 mod args;
 mod crowd;
 mod figures;
+mod mixed;
 mod player;
 mod solo;
 mod versus;
@@ -60,6 +66,15 @@ async fn main() -> anyhow::Result<()> {
     );
     ensure!((1..=5000).contains(&args.sessions), "1 to 5000 sessions");
     ensure!((1..=3600).contains(&args.seconds), "1 to 3600 seconds");
+    if args.web_sessions > 0 {
+        ensure!(
+            args.web.is_some_and(|w| w.ip().is_loopback()),
+            "--web-sessions needs --web ADDR (loopback)"
+        );
+        ensure!(args.web_sessions <= 5000, "at most 5000 web sessions");
+        ensure!(args.versus.is_none(), "web players play solo");
+        return mixed::run(Arc::new(args)).await;
+    }
     if args.versus.is_some() {
         ensure!(
             args.sessions % 2 == 0 || args.versus == Some(VersusMode::Bots),

@@ -34,6 +34,16 @@ pub async fn join(args: &Args, i: usize) -> anyhow::Result<(Connection, PtySessi
     Ok((conn, session))
 }
 
+/// Opens a browser's game over the web pages' WebSocket (a guest) and walks into 40 Lines.
+pub async fn join_web(args: &Args) -> anyhow::Result<PtySession> {
+    let web = args.web.context("no --web address")?;
+    let mut session = PtySession::open_web(web, args.cols, args.rows)
+        .await
+        .context("the WebSocket")?;
+    session.start_40_lines().await.context("into a game")?;
+    Ok(session)
+}
+
 /// Plays until `window` has passed: taps left and right in turn, hard drops, retries.
 pub async fn play(args: &Args, s: &mut PtySession, window: Duration) -> PlayerStats {
     // The final board ("Enter: results") waits for Enter; R retries from it at once. One word
