@@ -91,6 +91,8 @@ enum End {
     ClientGone,
     /// The key the player logged in with was removed from its account.
     KeyRemoved,
+    /// The linked browser the player plays in was unlinked from its account.
+    BrowserUnlinked,
     /// A watcher reached [`crate::live::MAX_WATCH`].
     WatchLimit,
 }

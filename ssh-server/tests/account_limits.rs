@@ -11,7 +11,7 @@ use minotty_domain::AccountRef;
 use minotty_domain::{KeyFingerprint, PlayerName};
 use minotty_engine::versus::MatchKind;
 use minotty_protocol::{Identity, RoomLimit, RoomSettings, RoomView};
-use minotty_server::services::account::{KeyLookup, SharedAccounts};
+use minotty_server::services::account::{Holder, KeyLookup, SharedAccounts};
 use minotty_server::services::versus::SharedVersus;
 use minotty_server::services::{Login, Services, SharedServices};
 use minotty_store::{NewKey, Store};
@@ -104,9 +104,13 @@ async fn removing_a_key_ends_the_sessions_that_logged_in_with_it(pool: AnyPool) 
         login("ada", Some(KEY2), Some(ada.clone()), "192.0.2.2"),
     );
     let live = shared.account.live_keys();
-    assert_eq!(live.count(&fp(KEY2)), 3);
+    assert_eq!(live.count(&Holder::Key(fp(KEY2))), 3);
     drop(gone);
-    assert_eq!(live.count(&fp(KEY2)), 2, "an ended session is forgotten");
+    assert_eq!(
+        live.count(&Holder::Key(fp(KEY2))),
+        2,
+        "an ended session is forgotten"
+    );
     let (laptop_revoked, second_revoked, home_revoked) = (
         laptop.account.revoked(),
         second.account.revoked(),
@@ -129,7 +133,7 @@ async fn removing_a_key_ends_the_sessions_that_logged_in_with_it(pool: AnyPool) 
         .expect("the laptop's session is told");
     assert!(second_revoked.is_cancelled());
     assert!(!home_revoked.is_cancelled(), "the remover's key stays");
-    assert_eq!(live.count(&fp(KEY2)), 0);
+    assert_eq!(live.count(&Holder::Key(fp(KEY2))), 0);
 
     // A session that authenticated just before the removal starts as a new key.
     let (late, _lrx) = Services::new(&shared, login("ada", Some(KEY2), Some(ada), "192.0.2.2"));
@@ -378,4 +382,50 @@ async fn a_flood_of_snapshot_saves_stays_within_the_bounds(pool: AnyPool) {
         panic!("a list");
     };
     assert!(list.is_empty(), "a new session of a guest starts with none");
+}
+
+both!(unlinking_browsers_ends_the_games_played_in_them);
+/// `w` on the keys screen (Request::UnlinkBrowsers) ends the games of the account's linked
+/// browsers at once, and leaves its SSH sessions and other accounts' browsers alone.
+async fn unlinking_browsers_ends_the_games_played_in_them(pool: AnyPool) {
+    use minotty_server::services::Identity as Who;
+    let store = Store::from_pool(pool).await.expect("store");
+    let shared = shared(Some(&store));
+    let ada = registered(&store, "ada", KEY1).await;
+    let bob = registered(&store, "bob", KEY2).await;
+    let browser_of = |account: &AccountRef| Login {
+        identity: Who::Web {
+            account: account.id,
+        },
+        account: Some(account.clone()),
+        ..login(&account.name, None, None, "192.0.2.9")
+    };
+    let (ada_browser, _arx) = Services::new(&shared, browser_of(&ada));
+    let (bob_browser, _brx) = Services::new(&shared, browser_of(&bob));
+    let (mut home, mut rx) = Services::new(
+        &shared,
+        login("ada", Some(KEY1), Some(ada.clone()), "192.0.2.1"),
+    );
+    assert!(ada_browser.account.is_browser() && !home.account.is_browser());
+    assert_eq!(
+        ask(&mut home, &mut rx, Request::UnlinkBrowsers).await,
+        Response::BrowsersUnlinked { count: 0 }
+    );
+    tokio::time::timeout(
+        Duration::from_secs(1),
+        ada_browser.account.revoked().cancelled(),
+    )
+    .await
+    .expect("ada's browser is told");
+    assert!(
+        !bob_browser.account.revoked().is_cancelled(),
+        "bob's plays on"
+    );
+    assert!(
+        !home.account.revoked().is_cancelled(),
+        "her key's session plays on"
+    );
+    let live = shared.account.live_keys();
+    assert_eq!(live.count(&Holder::Browsers(ada.id)), 0);
+    assert_eq!(live.count(&Holder::Browsers(bob.id)), 1);
 }

@@ -400,6 +400,20 @@ async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Res
             minotty_tests::Connection::open(ssh, "ada", minotty_tests::Login::With(key)).await?;
         let out = conn.exec("web --end", false).await?;
         assert!(out.stdout.contains("Unlinked 1 browser"), "{out:?}");
+        // The game being played in it ends at once, and says why.
+        browser
+            .wait_for(
+                "return document.getElementById('play')?.dataset.state === 'closed'",
+                WAIT,
+            )
+            .await?;
+        browser
+            .wait_for(
+                "return (document.querySelector('.xterm-rows')?.textContent ?? '')\
+                 .includes('this browser was unlinked from its account')",
+                WAIT,
+            )
+            .await?;
         browser.open(&format!("http://{web}/play")).await?;
         browser
             .wait_for(

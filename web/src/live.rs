@@ -187,6 +187,8 @@ pub async fn socket(
     upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
+        .read_buffer_size(MAX_MESSAGE + 64)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| {
             tracker.track_future(async move {
                 tokio::select! {

@@ -30,6 +30,8 @@ use crate::pages::{Site, render};
 
 /// The largest message either way from the page (a paste is cut into messages this long).
 pub const MAX_MESSAGE: usize = 4096;
+/// The socket's read buffer: a whole message and its header.
+pub const READ_BUFFER: usize = MAX_MESSAGE + 64;
 /// Messages from the page: a burst, then a steady rate.
 pub const MESSAGES_BURST: u64 = 200;
 pub const MESSAGES_PER_SEC: u64 = 100;
@@ -122,6 +124,10 @@ pub async fn socket(
     upgrade
         .max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
+        // The page's messages are small: no 128 KiB read buffer a socket (tungstenite's
+        // default); a frame goes out as it is sent (each send flushes anyway).
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| {
             tracker.track_future(play(socket, opener, (opening, account), place, stop))
         })

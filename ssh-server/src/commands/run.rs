@@ -64,6 +64,8 @@ pub(crate) struct CommandRun {
     /// The exec request, parsed.
     pub command: Command,
     pub store: Option<Store>,
+    /// The live sessions of keys and linked browsers (`web --end` ends the browsers' games).
+    pub live: Arc<crate::services::account::LiveKeys>,
     /// The account of the connection's key.
     pub caller: Option<PlayerId>,
     pub peer: ClientAddr,
@@ -97,6 +99,7 @@ pub(crate) fn prepare(
         pty: caller.pty,
         command,
         store: services.account.store().cloned(),
+        live: Arc::clone(services.account.live_keys()),
         caller: caller.account,
         peer: caller.peer,
         local: caller.local,
@@ -116,6 +119,7 @@ impl CommandRun {
             pty,
             command,
             store,
+            live,
             caller,
             peer,
             local,
@@ -160,7 +164,11 @@ impl CommandRun {
                 }
             }
             (Command::Web(Ok(end)), _) => {
-                Some(super::web_link::run(store.as_ref(), caller, end, web.as_deref(), local).await)
+                let to = super::web_link::To {
+                    web: web.as_deref(),
+                    local,
+                };
+                Some(super::web_link::run(store.as_ref(), &live, caller, end, to).await)
             }
             (command, _) => Some(exec::dispatch(&command, store.as_ref(), local).await),
         };

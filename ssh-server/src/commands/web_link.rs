@@ -23,12 +23,19 @@ pub(crate) fn new_code() -> String {
     code
 }
 
+/// Where the player reaches the pages and the SSH server, for the lines the command prints.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct To<'a> {
+    pub web: Option<&'a str>,
+    pub local: Option<std::net::SocketAddr>,
+}
+
 pub(crate) async fn run(
     store: Option<&Store>,
+    live: &crate::services::account::LiveKeys,
     caller: Option<PlayerId>,
     end: bool,
-    web: Option<&str>,
-    local: Option<std::net::SocketAddr>,
+    To { web, local }: To<'_>,
 ) -> Outcome {
     let ssh = local.map_or_else(
         || crate::address::PLACEHOLDER.to_owned(),
@@ -48,10 +55,14 @@ pub(crate) async fn run(
         Outcome::fail("the accounts could not be reached; try again".into())
     };
     if end {
-        return match store.end_web_sessions(player).await {
+        let unlinked = store.end_web_sessions(player).await;
+        // The games being played in them end too (on this instance).
+        let ended = live.revoke(&crate::services::account::Holder::Browsers(player));
+        tracing::info!(player = player.0, ended, "browsers unlinked");
+        return match unlinked {
             Ok(0) => Outcome::ok("No browser was linked to your account.\n".into()),
             Ok(n) => Outcome::ok(format!(
-                "Unlinked {n} browser{}: they play as guests from now on.\n",
+                "Unlinked {n} browser{}: their games end, and they play as guests from now on.\n",
                 if n == 1 { "" } else { "s" }
             )),
             Err(e) => failed(e),

@@ -38,7 +38,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use game_rate::{GAMES_BURST, GAMES_PER_MINUTE, GameRate, NOT_STORED};
-pub use live::LiveKeys;
+pub use live::{Holder, LiveKeys};
 use recorded::recorded;
 use worker::Worker;
 
@@ -132,8 +132,8 @@ impl SharedAccounts {
         self.store.as_ref()
     }
 
-    /// The live sessions of each key.
-    pub fn live_keys(&self) -> &LiveKeys {
+    /// The live sessions of each key and linked browser.
+    pub fn live_keys(&self) -> &Arc<LiveKeys> {
         &self.live
     }
 
@@ -226,9 +226,9 @@ impl AccountClient {
         account: watch::Sender<Option<AccountRef>>,
         tx: mpsc::Sender<Response>,
     ) -> AccountClient {
-        let (live, revoked) = match who.identity.fingerprint() {
-            Some(fp) => {
-                let (id, token) = shared.live.enter(fp);
+        let (live, revoked) = match who.identity.holder() {
+            Some(holder) => {
+                let (id, token) = shared.live.enter(&holder);
                 (Some(id), token)
             }
             None => (None, CancellationToken::new()),
@@ -432,6 +432,12 @@ impl AccountClient {
         self.revoked.clone()
     }
 
+    /// Whether this session is a linked browser's ([`AccountClient::revoked`] then means its
+    /// browsers were unlinked).
+    pub fn is_browser(&self) -> bool {
+        matches!(self.who.identity.holder(), Some(Holder::Browsers(_)))
+    }
+
     /// Who the player is and their stored settings, for the start of a session. Waits for the
     /// database (bounded): call it once, before the session's loop.
     ///
@@ -591,8 +597,8 @@ impl AccountClient {
 impl Drop for AccountClient {
     /// The session ended: it no longer listens for its key's removal.
     fn drop(&mut self) {
-        if let (Some(id), Some(fp)) = (self.live, self.who.identity.fingerprint()) {
-            self.shared.live.leave(fp, id);
+        if let (Some(id), Some(holder)) = (self.live, self.who.identity.holder()) {
+            self.shared.live.leave(&holder, id);
         }
     }
 }

@@ -75,6 +75,16 @@ impl Identity {
         }
     }
 
+    /// What of it a live session holds that can be taken away: the key (removed from its
+    /// account), the linked browser (unlinked); nothing for a guest.
+    pub fn holder(&self) -> Option<account::Holder> {
+        match self {
+            Identity::Key { fingerprint, .. } => Some(account::Holder::Key(fingerprint.clone())),
+            Identity::Web { account } => Some(account::Holder::Browsers(*account)),
+            Identity::Guest => None,
+        }
+    }
+
     /// Whether a returning player can be recognised by it (a key or a linked browser: their
     /// parked games and kept seats wait for them).
     pub fn is_known(&self) -> bool {

@@ -48,6 +48,8 @@ pub(crate) enum Event {
     Shutdown,
     /// The key the player logged in with was removed from its account.
     KeyRemoved,
+    /// The browser the player plays in was unlinked from its account.
+    BrowserUnlinked,
 }
 
 /// What a turn decided before the shell waits.
@@ -367,6 +369,7 @@ impl Session {
         match event {
             Event::Shutdown => return Some(End::Shutdown),
             Event::KeyRemoved => return Some(End::KeyRemoved),
+            Event::BrowserUnlinked => return Some(End::BrowserUnlinked),
             Event::Written(Ok(())) => self.busy = false,
             Event::Written(Err(_)) => return Some(End::ClientGone),
             // A stream reads no input and goes on after the client's EOF.
@@ -532,6 +535,11 @@ impl Session {
             End::KeyRemoved => {
                 Some("minotty: this SSH key was removed from its account\r\n".into())
             }
+            End::BrowserUnlinked => Some(
+                "minotty: this browser was unlinked from its account; reload the page to play \
+                 as a guest\r\n"
+                    .into(),
+            ),
             End::WatchLimit => Some(format!(
                 "minotty: you watched for {} minutes, come back any time\r\n",
                 crate::live::MAX_WATCH.as_secs() / 60

@@ -54,8 +54,10 @@ pub(crate) async fn run(
         Identity::Registered { name, .. } => name.clone(),
         _ => player.to_string(),
     };
-    // Removing the key (from another session of the account) ends this one.
+    // Removing the key (from another session of the account) ends this one; so does
+    // unlinking the browser it plays in.
     let revoked = services.account.revoked();
+    let browser = services.account.is_browser();
     let ctx = AppContext {
         player_name,
         seed: rand::random(),
@@ -137,7 +139,11 @@ pub(crate) async fn run(
         let event = tokio::select! {
             biased;
             () = shutdown.cancelled() => Event::Shutdown,
-            () = revoked.cancelled() => Event::KeyRemoved,
+            () = revoked.cancelled() => if browser {
+                Event::BrowserUnlinked
+            } else {
+                Event::KeyRemoved
+            },
             sent = outbox.wait() => Event::Written(sent),
             event = events.recv() => Event::Client(event.unwrap_or(SessionEvent::Closed)),
             Some(response) = responses.recv() => {

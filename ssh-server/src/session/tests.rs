@@ -324,6 +324,10 @@ async fn the_struct_ends_on_shutdown_and_wakes_for_a_lone_escape() {
     assert_eq!(s.on_event(t0, Event::Shutdown), Some(End::Shutdown));
     assert_eq!(s.on_event(t0, Event::KeyRemoved), Some(End::KeyRemoved));
     assert_eq!(
+        s.on_event(t0, Event::BrowserUnlinked),
+        Some(End::BrowserUnlinked)
+    );
+    assert_eq!(
         s.on_event(t0, Event::Client(SessionEvent::Eof)),
         Some(End::ClientEof)
     );

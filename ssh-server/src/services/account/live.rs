@@ -1,25 +1,36 @@
-//! The live sessions of each key, so that removing a key from an account ends the sessions
-//! that logged in with it (on this server process).
+//! The live sessions of each key and of each account's linked browsers, so that removing a
+//! key from an account ends the sessions that logged in with it, and unlinking an account's
+//! browsers (`ssh HOST web --end`, `w` on the keys screen) ends the games being played in
+//! them (on this server process).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use minotty_domain::KeyFingerprint;
+use minotty_domain::{KeyFingerprint, PlayerId};
 use tokio_util::sync::CancellationToken;
 
-/// Keys in use by live sessions: fingerprint to each session's id and revocation token. One
-/// entry per session, removed when the session's services are dropped.
+/// What a live session holds that can be taken from it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Holder {
+    /// It logged in with this key.
+    Key(KeyFingerprint),
+    /// It is a browser linked to this account.
+    Browsers(PlayerId),
+}
+
+/// Keys and linked browsers in use by live sessions: each to its sessions' ids and revocation
+/// tokens. One entry per session, removed when the session's services are dropped.
 #[derive(Debug, Default)]
 pub struct LiveKeys {
     next: AtomicU64,
-    sessions: Mutex<HashMap<KeyFingerprint, Vec<(u64, CancellationToken)>>>,
+    sessions: Mutex<HashMap<Holder, Vec<(u64, CancellationToken)>>>,
 }
 
 impl LiveKeys {
-    /// A session that logged in with `fingerprint` starts: its id (for [`LiveKeys::leave`])
-    /// and the token cancelled when the key is removed.
-    pub fn enter(&self, fingerprint: &KeyFingerprint) -> (u64, CancellationToken) {
+    /// A session that holds `fingerprint` starts: its id (for [`LiveKeys::leave`]) and the
+    /// token cancelled when the key is removed (the browsers unlinked).
+    pub fn enter(&self, fingerprint: &Holder) -> (u64, CancellationToken) {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let token = CancellationToken::new();
         self.lock()
@@ -30,7 +41,7 @@ impl LiveKeys {
     }
 
     /// The session `id` ended.
-    pub fn leave(&self, fingerprint: &KeyFingerprint, id: u64) {
+    pub fn leave(&self, fingerprint: &Holder, id: u64) {
         let mut sessions = self.lock();
         if let Some(list) = sessions.get_mut(fingerprint) {
             list.retain(|(i, _)| *i != id);
@@ -40,9 +51,9 @@ impl LiveKeys {
         }
     }
 
-    /// The key was removed from its account: every live session that logged in with it is
-    /// told to end. Returns how many there were.
-    pub fn revoke(&self, fingerprint: &KeyFingerprint) -> usize {
+    /// The key was removed from its account (the browsers unlinked): every live session that
+    /// holds it is told to end. Returns how many there were.
+    pub fn revoke(&self, fingerprint: &Holder) -> usize {
         let list = self.lock().remove(fingerprint).unwrap_or_default();
         for (_, token) in &list {
             token.cancel();
@@ -51,13 +62,11 @@ impl LiveKeys {
     }
 
     /// Live sessions of `fingerprint` (for tests and metrics).
-    pub fn count(&self, fingerprint: &KeyFingerprint) -> usize {
+    pub fn count(&self, fingerprint: &Holder) -> usize {
         self.lock().get(fingerprint).map_or(0, Vec::len)
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<KeyFingerprint, Vec<(u64, CancellationToken)>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Holder, Vec<(u64, CancellationToken)>>> {
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
@@ -66,8 +75,8 @@ impl LiveKeys {
 mod tests {
     use super::*;
 
-    fn key(name: &str) -> KeyFingerprint {
-        KeyFingerprint::parse(&format!("SHA256:{name:+<43}")).expect("a fingerprint")
+    fn key(name: &str) -> Holder {
+        Holder::Key(KeyFingerprint::parse(&format!("SHA256:{name:+<43}")).expect("a fingerprint"))
     }
 
     #[test]
@@ -84,5 +93,20 @@ mod tests {
         assert!(!t3.is_cancelled());
         assert_eq!(live.count(&key("A")), 0);
         assert_eq!(live.revoke(&key("A")), 0);
+    }
+
+    #[test]
+    fn unlinking_an_accounts_browsers_cancels_theirs_only() {
+        let live = LiveKeys::default();
+        let (_, ada_browser) = live.enter(&Holder::Browsers(PlayerId(1)));
+        let (_, bob_browser) = live.enter(&Holder::Browsers(PlayerId(2)));
+        let (_, ada_key) = live.enter(&key("A"));
+        assert_eq!(live.revoke(&Holder::Browsers(PlayerId(1))), 1);
+        assert!(ada_browser.is_cancelled());
+        assert!(
+            !bob_browser.is_cancelled(),
+            "another account's browser plays on"
+        );
+        assert!(!ada_key.is_cancelled(), "her SSH sessions play on");
     }
 }

@@ -232,7 +232,7 @@ impl Worker {
                     .await
                 {
                     Ok(()) => {
-                        let ended = self.live.revoke(&key);
+                        let ended = self.live.revoke(&super::Holder::Key(key.clone()));
                         tracing::info!(player = account.id.0, key = %key, ended, "key removed");
                         Response::KeyRemoved { fingerprint }
                     }
@@ -247,7 +247,9 @@ impl Worker {
                     return Ok(Some(needs_account()));
                 };
                 let count = self.store.end_web_sessions(account.id).await?;
-                tracing::info!(player = account.id.0, count, "browsers unlinked");
+                // The games being played in them end too (on this instance).
+                let ended = self.live.revoke(&super::Holder::Browsers(account.id));
+                tracing::info!(player = account.id.0, count, ended, "browsers unlinked");
                 Response::BrowsersUnlinked { count }
             }
             Request::Leaderboard {
