@@ -77,8 +77,24 @@ async fn minotty_bot_plays_live_while_garbage_arrives() {
     assert_eq!(end, LiveEnd::Stopped, "{:?}", g.board());
     println!("stopped after {took:?}");
     let stats = *g.stats();
-    // About one piece per 80 ms for 4.5 s.
-    assert!(stats.pieces >= 25, "{} pieces", stats.pieces);
+    // The bot kept playing through the garbage: pieces locked after the last attack arrived
+    // (counted, not timed: a slow or busy machine places fewer than the 56 that 80 ms a piece
+    // allows in 4.5 s; CI once saw 24).
+    let last_garbage = events
+        .iter()
+        .rposition(|k| matches!(k, EventKind::GarbageQueued { .. }));
+    let after = last_garbage.map_or(0, |at| {
+        events[at..]
+            .iter()
+            .filter(|k| matches!(k, EventKind::Lock { .. }))
+            .count()
+    });
+    assert!(
+        after >= 1,
+        "no piece after the last attack ({} in all)",
+        stats.pieces
+    );
+    assert!(stats.pieces >= 8, "{} pieces", stats.pieces);
     let queued = events
         .iter()
         .filter(|k| matches!(k, EventKind::GarbageQueued { .. }))
