@@ -221,12 +221,7 @@ async fn a_game_played_over_ssh_is_watched_live_in_a_real_browser() -> anyhow::R
         return Ok(());
     }
     let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("web.db").display());
-    let (ssh, web) = (free_addr()?, free_addr()?);
-    let log = dir.path().join("server.log");
-    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
-    cmd.args(["--http-listen", &web.to_string()]);
-    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let (ssh, web, log, _server) = serve_with_pages(dir.path()).await?;
     let result = async {
         // Ada (a guest to others: `~ada`) plays Marathon over SSH.
         let conn = Connection::open(ssh, "ada", Login::Key).await?;
@@ -302,12 +297,7 @@ async fn the_game_is_played_in_the_browsers_terminal() -> anyhow::Result<()> {
         return Ok(());
     }
     let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("web.db").display());
-    let (ssh, web) = (free_addr()?, free_addr()?);
-    let log = dir.path().join("server.log");
-    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
-    cmd.args(["--http-listen", &web.to_string()]);
-    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let (_ssh, web, log, _server) = serve_with_pages(dir.path()).await?;
     let result = async {
         let browser = Browser::start(1280, 900).await?;
         browser.open(&format!("http://{web}/play")).await?;
@@ -351,12 +341,7 @@ async fn ssh_web_links_a_browser_that_then_plays_as_the_account() -> anyhow::Res
         return Ok(());
     }
     let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("web.db").display());
-    let (ssh, web) = (free_addr()?, free_addr()?);
-    let log = dir.path().join("server.log");
-    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
-    cmd.args(["--http-listen", &web.to_string()]);
-    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let (ssh, web, log, _server) = serve_with_pages(dir.path()).await?;
     let result = async {
         let (_game, key, code) = registered_with_code(ssh, web).await?;
 
@@ -466,6 +451,20 @@ async fn registered_with_code(
     Ok(((first, ada), key, code))
 }
 
+/// A `minotty serve` with its pages on free ports, over a database in `dir`: the SSH and the
+/// pages' addresses, the server's log, and the server.
+async fn serve_with_pages(
+    dir: &std::path::Path,
+) -> anyhow::Result<(SocketAddr, SocketAddr, PathBuf, Reaped)> {
+    let url = format!("sqlite://{}", dir.join("web.db").display());
+    let (ssh, web) = (free_addr()?, free_addr()?);
+    let log = dir.join("server.log");
+    let mut cmd = serve_command(ssh, &url, &dir.join("host_key"), &log)?;
+    cmd.args(["--http-listen", &web.to_string()]);
+    let server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    Ok((ssh, web, log, server))
+}
+
 /// A 40 lines game takes about 100 pieces; a few hundred leave room for a bad start.
 const MAX_PIECES: u32 = 400;
 
@@ -476,12 +475,7 @@ async fn forty_lines_played_with_keys_in_the_browser_reach_the_leaderboard() -> 
         return Ok(());
     }
     let dir = tempfile::tempdir()?;
-    let url = format!("sqlite://{}", dir.path().join("web.db").display());
-    let (ssh, web) = (free_addr()?, free_addr()?);
-    let log = dir.path().join("server.log");
-    let mut cmd = serve_command(ssh, &url, &dir.path().join("host_key"), &log)?;
-    cmd.args(["--http-listen", &web.to_string()]);
-    let _server = Reaped(spawn_accepting(cmd, ssh, &log, WAIT).await?);
+    let (ssh, web, log, _server) = serve_with_pages(dir.path()).await?;
     let result = async {
         let (_game, _key, code) = registered_with_code(ssh, web).await?;
         let browser = Browser::start(1280, 900).await?;
