@@ -2,7 +2,8 @@
 //! sized from the PTY request and window changes; what a draw produces is one byte string.
 //!
 //! - [`RemoteTerminal`] (`remote.rs`): a session's screen, drawn into the thread's scratch
-//!   buffer and sent as changes;
+//!   buffer and sent as changes; `app_frame.rs`: a frame of the App, whole or only what time
+//!   moved;
 //! - `diff.rs`: which cells of a frame are written, and in which order;
 //! - `ansi.rs`: the ratatui backend that writes them as escape sequences (SGR styles), with
 //!   `cursor.rs`, the shortest cursor moves;
@@ -12,6 +13,7 @@
 //! - `size.rs`: the window size for a reported one, and the largest area drawn in it.
 
 mod ansi;
+mod app_frame;
 mod cursor;
 mod diff;
 mod env;
@@ -20,10 +22,12 @@ mod sequences;
 mod size;
 
 pub use env::TermEnv;
-pub use remote::RemoteTerminal;
+pub use remote::{FrameCost, RemoteTerminal};
 pub use sequences::{ENTER, KITTY_PUSH, SYNC_MIN, frame_bytes, leave_sequence};
 pub use size::{DEFAULT_SIZE, DRAW_COLS, DRAW_ROWS, MAX_COLS, MAX_ROWS, clamp_size};
 
+#[cfg(test)]
+mod damage_tests;
 #[cfg(test)]
 mod tests;
 

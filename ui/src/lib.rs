@@ -34,6 +34,7 @@
 
 mod app;
 pub mod boards;
+mod damage;
 pub mod doctor;
 mod draw;
 pub mod figures;
@@ -59,6 +60,7 @@ mod testutil;
 use minotty_engine::{EndReason, ModeKind, Replay, Stats};
 
 pub use app::{App, ParkedGame};
+pub use damage::Damage;
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use minotty_protocol::Identity;
-use minotty_ui::{App, Request, Response};
+use minotty_ui::{App, Damage, Request, Response};
 use tokio::time::Instant;
 
 use super::idle::{Doing, IdleEnd, Idleness};
@@ -87,6 +87,9 @@ pub(crate) struct Session {
     public_name: String,
     kitty_pushed: bool,
     needs_draw: bool,
+    /// The frame due changes only what time moves on the game screen (the App's
+    /// [`minotty_ui::Damage::Time`]): it may redraw the stats column alone.
+    time_only: bool,
     pacer: Pacer,
     idleness: Idleness,
     /// When idleness ends the session, as of the last [`Session::begin`].
@@ -152,6 +155,7 @@ impl Session {
             public_name: s.public_name,
             kitty_pushed: false,
             needs_draw: true,
+            time_only: false,
             pacer: Pacer::default(),
             idleness: Idleness::new(start, s.stream, s.limits.idle_timeout),
             idle_deadline: start + s.limits.idle_timeout,
@@ -276,7 +280,14 @@ impl Session {
     /// The rest of the turn: the doctor's probe, the frame (paced), and the next wakeup.
     pub(crate) fn plan(&mut self, now: Instant) -> Plan {
         let at = self.ms(now);
-        self.needs_draw |= self.app.take_dirty();
+        match self.app.take_damage() {
+            Damage::All => self.redraw_all(),
+            Damage::Time => {
+                self.time_only = !self.needs_draw || self.time_only;
+                self.needs_draw = true;
+            }
+            Damage::None => {}
+        }
         // The player's frame-rate setting, never faster than the server allows. It paces the
         // frames that time makes (gravity, clocks, animations); a frame that answers the
         // player's key goes out as soon as no write is in flight, so a key that arrives just
@@ -297,7 +308,7 @@ impl Session {
             // The probe printed on the screen: repaint all of it.
             let (cols, rows) = self.term.size();
             self.term.resize(cols, rows);
-            self.needs_draw = true;
+            self.redraw_all();
         }
         let mut write = None;
         if self.doctor_probe.running() {
@@ -308,9 +319,9 @@ impl Session {
             }
         } else if !self.busy {
             if self.needs_draw && now >= frame_due {
-                let app = &self.app;
-                self.term.draw(|area, buf| app.render_into(area, buf));
+                self.term.draw_app(&self.app, self.time_only);
                 self.needs_draw = false;
+                self.time_only = false;
                 self.pacer.drawn(now);
                 let frame = terminal::frame_bytes(&[], &self.term.take_output());
                 write = self.send(frame);
@@ -323,6 +334,12 @@ impl Session {
             write,
             wake: self.next_wakeup(now, frame_due),
         }
+    }
+
+    /// The next frame redraws the whole screen.
+    fn redraw_all(&mut self) {
+        self.needs_draw = true;
+        self.time_only = false;
     }
 
     /// The queued prefix followed by `frame`, to write now (nothing when both are empty).
@@ -456,7 +473,7 @@ impl Session {
         if keys_handled && self.app.take_dirty() {
             // What changed now answers the keys just handled.
             self.latency.key(self.idleness.last_input());
-            self.needs_draw = true;
+            self.redraw_all();
             self.pacer.answer_key();
         }
         self.hand_over(now);

@@ -8,17 +8,30 @@ use unicode_width::UnicodeWidthStr;
 /// The cells of `next` to write to the client, with their positions, and `shown` made equal
 /// to `next` (each cell that differs copied over, in the same pass). A wide character covers
 /// the cells after it; when a wide character is replaced, the cells it covered are rewritten.
+///
+/// `next` covers all of `shown` or a part of it (`next.area` inside `shown.area`, both where
+/// the client shows them): only that part's cells are compared.
 pub(super) fn take_changes<'a>(shown: &mut Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
-    let width = usize::from(next.area.width.max(1));
-    let len = next.content.len().min(shown.content.len());
     let mut out = Vec::new();
+    if next.area.intersection(shown.area) != next.area {
+        return out;
+    }
+    let width = usize::from(next.area.width.max(1));
+    let shown_width = usize::from(shown.area.width);
+    let (dx, dy) = (
+        usize::from(next.area.x - shown.area.x),
+        usize::from(next.area.y - shown.area.y),
+    );
+    // Where cell `i` of `next` is in `shown`.
+    let at = |i: usize| (dy + i / width) * shown_width + dx + i % width;
+    let len = next.content.len();
     let mut repaint_until = 0;
     // Cells covered by a wide character written this frame.
     let mut covered_until = 0;
     // Whether the cell before was the same in both before this frame.
     let mut previous_same = true;
     for i in 0..len {
-        let (Some(new), Some(old)) = (next.content.get(i), shown.content.get_mut(i)) else {
+        let (Some(new), Some(old)) = (next.content.get(i), shown.content.get_mut(at(i))) else {
             break;
         };
         let same = new == &*old;
@@ -59,7 +72,10 @@ pub(super) fn take_changes<'a>(shown: &mut Buffer, next: &'a Buffer) -> Vec<(u16
             let old_width = if k == 0 {
                 old_width
             } else {
-                shown.content.get(i + k).map_or(0, |c| c.symbol().width())
+                shown
+                    .content
+                    .get(at(i) + k)
+                    .map_or(0, |c| c.symbol().width())
             };
             if k + old_width > new_width {
                 repaint_until = repaint_until.max(i + k + old_width);

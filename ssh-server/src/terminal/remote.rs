@@ -37,6 +37,20 @@ pub struct RemoteTerminal {
     /// What the client's screen shows, in the drawn area (`shown.area`: where it is in the
     /// window).
     pub(super) shown: Buffer,
+    /// The part of the drawn area that the last frame said may change alone (see
+    /// [`RemoteTerminal::draw_part`]); none after a resize.
+    part: Option<Rect>,
+    /// What the last frame cost.
+    cost: FrameCost,
+}
+
+/// What a frame cost, in cells: rendered into (the buffer the frame was drawn in), compared
+/// with what the client shows, and written to it. Tests count these instead of timing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameCost {
+    pub drawn: usize,
+    pub compared: usize,
+    pub written: usize,
 }
 
 /// Where the drawn area goes in a `cols` x `rows` window: all of it when it is at most the
@@ -58,6 +72,8 @@ impl RemoteTerminal {
         RemoteTerminal {
             backend: AnsiBackend::new(window.as_size()),
             shown: Buffer::empty(drawn_area(cols, rows)),
+            part: None,
+            cost: FrameCost::default(),
         }
     }
 
@@ -83,6 +99,7 @@ impl RemoteTerminal {
     pub fn resize(&mut self, cols: u16, rows: u16) {
         self.backend.size = Rect::new(0, 0, cols, rows).as_size();
         let area = drawn_area(cols, rows);
+        self.part = None;
         self.backend.forget_state();
         // Clears the client's screen (attributes reset), which is what an empty buffer shows.
         if let Err(never) = self.backend.clear() {
@@ -106,28 +123,69 @@ impl RemoteTerminal {
         (self.shown.content.capacity(), self.shown.content.as_ptr())
     }
 
+    /// The drawn area, at the origin: what frames are laid out in.
+    pub fn drawn_area(&self) -> Rect {
+        Rect::new(0, 0, self.shown.area.width, self.shown.area.height)
+    }
+
+    /// What the last frame cost.
+    pub fn cost(&self) -> FrameCost {
+        self.cost
+    }
+
     /// Draws a frame: `render` fills a cleared buffer of the drawn size (its area starts at
     /// the origin, whatever the window); only the cells that changed since the last frame are
     /// written, where the drawn area is in the window.
     pub fn draw(&mut self, render: impl FnOnce(Rect, &mut Buffer)) {
+        self.draw_whole(None, render);
+    }
+
+    /// [`RemoteTerminal::draw`], saying which `part` of the drawn area the next frame may
+    /// redraw alone ([`RemoteTerminal::draw_part`]).
+    pub fn draw_whole(&mut self, part: Option<Rect>, render: impl FnOnce(Rect, &mut Buffer)) {
+        let origin = self.drawn_area();
+        self.render(origin, origin, render);
+        self.part = part;
+    }
+
+    /// Redraws only `part` of the drawn area (at the origin, as the frames are laid out):
+    /// `render` is given the whole drawn area to lay out and a cleared buffer of `part` to
+    /// draw in. Only when the frame before said that this part may change alone (the rest of
+    /// the screen is then as it left it); otherwise nothing is drawn and this says `false`.
+    pub fn draw_part(&mut self, part: Rect, render: impl FnOnce(Rect, &mut Buffer)) -> bool {
+        let origin = self.drawn_area();
+        if self.part != Some(part) || part.intersection(origin) != part {
+            return false;
+        }
+        self.render(origin, part, render);
+        true
+    }
+
+    /// Renders `part` of the `origin`-sized frame into the thread's buffer, then takes and
+    /// writes what changed.
+    fn render(&mut self, origin: Rect, part: Rect, render: impl FnOnce(Rect, &mut Buffer)) {
         let area = self.shown.area;
-        let origin = Rect::new(0, 0, area.width, area.height);
         SCRATCH.with_borrow_mut(|next| {
-            if next.area.as_size() == origin.as_size() {
-                next.area = origin;
+            if next.area.as_size() == part.as_size() {
+                next.area = part;
                 next.reset();
             } else {
-                next.area = origin;
+                next.area = part;
                 next.content.clear();
-                next.content.reserve_exact(origin.area() as usize);
-                next.content.resize(origin.area() as usize, Cell::EMPTY);
+                next.content.reserve_exact(part.area() as usize);
+                next.content.resize(part.area() as usize, Cell::EMPTY);
             }
             render(origin, next);
             // The same cells, placed where the client shows them.
-            next.area = area;
+            next.area = Rect::new(area.x + part.x, area.y + part.y, part.width, part.height);
             let mut changed = take_changes(&mut self.shown, next);
             group_by_style(&mut changed, self.backend.style);
             fill_gaps(&mut changed, next);
+            self.cost = FrameCost {
+                drawn: next.content.len(),
+                compared: next.content.len(),
+                written: changed.len(),
+            };
             if let Err(never) = self.backend.draw(changed.into_iter()) {
                 match never {}
             }

@@ -4,6 +4,7 @@
 mod account;
 mod bests;
 mod doctor;
+mod frames;
 pub(crate) mod live;
 mod match_replay;
 mod menus;
@@ -26,6 +27,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
+use crate::damage::Damage;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::screens::quit::QuitAction;
 use crate::screens::too_small::TooSmallView;
@@ -74,7 +76,10 @@ pub struct App {
     now: u64,
     last_esc: Option<u64>,
     quit: bool,
+    /// The whole screen changed since the last frame (see [`App::take_damage`]).
     dirty: bool,
+    /// The game's clock changed since the last frame ([`Damage::Time`]).
+    time_dirty: bool,
     identity: Identity,
     /// Requests for the front end, oldest first (see [`minotty_protocol`]).
     requests: Vec<Request>,
@@ -125,6 +130,7 @@ impl App {
             last_esc: None,
             quit: false,
             dirty: true,
+            time_dirty: false,
             identity: ctx.identity,
             requests: Vec::new(),
             account: account::AccountState::default(),
@@ -229,8 +235,11 @@ impl App {
             return;
         }
         let (solo, ctx) = self.split_solo();
-        let changed = solo.tick(now, &ctx);
-        self.dirty |= changed;
+        match solo.tick(now, &ctx) {
+            Damage::All => self.dirty = true,
+            Damage::Time => self.time_dirty = true,
+            Damage::None => {}
+        }
         self.record_finished();
     }
 
@@ -271,8 +280,10 @@ impl App {
         }
     }
 
+    /// Whether anything visible changed since the last call ([`App::take_damage`], for a
+    /// front end that redraws whole frames).
     pub fn take_dirty(&mut self) -> bool {
-        std::mem::take(&mut self.dirty)
+        self.take_damage() != Damage::None
     }
 
     pub fn mark_dirty(&mut self) {
@@ -310,15 +321,7 @@ impl App {
                 self.screen == Screen::Results,
                 area,
                 buf,
-                solo::View {
-                    settings: &self.settings,
-                    player: &self.player,
-                    theme,
-                    notice: self.snapshot_notice(),
-                    online: self.results_note(),
-                    now: self.now,
-                    web: self.web_address.as_deref(),
-                },
+                self.solo_view(theme),
             ),
             (Screen::Menu | Screen::ModeSelect | Screen::Help | Screen::Settings, _)
             | (Screen::Game | Screen::Results, None) => self.menus.draw(

@@ -19,6 +19,7 @@ use ratatui::widgets::Widget;
 use super::Screen;
 use crate::FinishedGame;
 use crate::Request;
+use crate::damage::Damage;
 use crate::fps::FpsMeter;
 use crate::screens::game::GameView;
 use crate::screens::leave::LeaveTo;
@@ -184,16 +185,16 @@ impl Solo {
     }
 
     /// Moves the game on screen on to `now`: it pauses itself when the terminal is too small
-    /// or no key came for the idle threshold. Returns whether the screen changed.
-    pub(super) fn tick(&mut self, now: u64, ctx: &Ctx<'_>) -> bool {
-        let mut dirty = false;
+    /// or no key came for the idle threshold. Returns what changed on the screen.
+    pub(super) fn tick(&mut self, now: u64, ctx: &Ctx<'_>) -> Damage {
+        let mut damage = Damage::None;
         if !ctx.fits || self.idle_pause_due().is_some_and(|at| now >= at) {
-            dirty |= self.auto_pause(now, &ctx.settings.keys);
+            damage = Damage::all_if(self.auto_pause(now, &ctx.settings.keys));
         }
         if let Some(s) = &mut self.session {
-            dirty |= s.tick(now, &ctx.settings.keys);
+            damage = damage.and(s.tick_damage(now, &ctx.settings.keys));
         }
-        dirty
+        damage
     }
 
     /// When the game screen needs the App next: the game's own next wakeup, the idle pause or
@@ -277,6 +278,32 @@ impl Solo {
     }
 
     /// Draws the game screen (or the results, `results`), with the FPS counter on the game.
+    fn game_view<'a>(&'a self, session: &'a GameSession, view: &View<'a>) -> GameView<'a> {
+        GameView {
+            session,
+            settings: view.settings,
+            player: view.player,
+            pause_cursor: self.pause_cursor,
+            leave: self.leave,
+            notice: view.notice,
+            kept: !matches!(view.online, OnlineNote::Guest | OnlineNote::Unreachable),
+        }
+    }
+
+    /// The game screen's [`GameView::time_area`] (none with the frame rate shown: it changes
+    /// every frame).
+    pub(super) fn time_area(&self, area: Rect, view: &View<'_>) -> Option<Rect> {
+        let session = self.session.as_ref().filter(|_| !view.settings.show_fps)?;
+        self.game_view(session, view).time_area(area)
+    }
+
+    /// The game screen's [`GameView::render_time`].
+    pub(super) fn render_time(&self, area: Rect, buf: &mut Buffer, view: &View<'_>) {
+        if let Some(session) = &self.session {
+            self.game_view(session, view).render_time(area, buf);
+        }
+    }
+
     pub(super) fn draw(&self, results: bool, area: Rect, buf: &mut Buffer, view: View<'_>) {
         let Some(session) = &self.session else { return };
         let theme = view.theme;
@@ -301,16 +328,7 @@ impl Solo {
             .render(area, buf);
             return;
         }
-        GameView {
-            session,
-            settings: view.settings,
-            player: view.player,
-            pause_cursor: self.pause_cursor,
-            leave: self.leave,
-            notice: view.notice,
-            kept: !matches!(view.online, OnlineNote::Guest | OnlineNote::Unreachable),
-        }
-        .render(area, buf);
+        self.game_view(session, &view).render(area, buf);
         if view.settings.show_fps {
             // Top right, on the title row at 80x24 (right of the player name), above it when taller.
             let rate = self.fps.frame(view.now);

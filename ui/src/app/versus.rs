@@ -279,6 +279,11 @@ impl Versus {
         }
     }
 
+    /// Whether a notice is open (drawn over any screen).
+    pub(super) fn has_notice(&self) -> bool {
+        self.notice.is_some()
+    }
+
     /// A key while a notice is open (`here`: the versus screens show): Enter (or Esc outside a
     /// match) closes it. Returns whether the key was used.
     pub(super) fn key_notice(&mut self, ev: KeyEvent, here: bool) -> bool {

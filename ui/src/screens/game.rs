@@ -209,6 +209,54 @@ pub struct GameView<'a> {
     pub kept: bool,
 }
 
+impl GameView<'_> {
+    /// Where the screen goes in `area`: the board's scale, the screen's size, the ghost's
+    /// board beside it (if any), the whole centred area, and the game screen's part of it
+    /// (title row first).
+    fn place(&self, area: Rect, theme: Theme) -> (Scale, (u16, u16), Option<Scale>, Rect, Rect) {
+        let scale = pick_scale(area, theme, self.settings.board_size);
+        let (width, height) = size_with(theme, scale, side_times(area, theme, scale));
+        let beside =
+            game_ghost::beside_scale(area, self.session, self.settings, (width, height), scale);
+        let whole = draw::centered(area, width + game_ghost::beside_width(beside), height);
+        let r = Rect::new(whole.x, whole.y, width.min(whole.width), whole.height);
+        (scale, (width, height), beside, whole, r)
+    }
+
+    /// The stats column on an `area`-sized screen, when a frame may redraw only it because
+    /// time alone moved ([`crate::Damage::Time`]): a game running with nothing else that time
+    /// changes on the screen (no ghost to race, no question, no notice). What lies there is
+    /// drawn by the stats alone.
+    pub fn time_area(&self, area: Rect) -> Option<Rect> {
+        let s = self.session;
+        let running = !s.is_paused() && !s.is_over() && s.countdown().is_none();
+        let still = running && s.ghost_run().is_none() && !s.pause_prompt();
+        if !still || self.notice.is_some() {
+            return None;
+        }
+        let theme = Theme::new(self.settings);
+        let (scale, _, _, _, r) = self.place(area, theme);
+        let (at, _) = Playfield::stats_at(r, theme, scale);
+        (!at.is_empty()).then_some(at)
+    }
+
+    /// Draws what [`GameView::time_area`] covers (`buf`'s area, a cleared buffer) as the
+    /// whole screen would.
+    pub fn render_time(&self, area: Rect, buf: &mut Buffer) {
+        let theme = Theme::new(self.settings);
+        let (scale, _, _, _, r) = self.place(area, theme);
+        let (at, step) = Playfield::stats_at(r, theme, scale);
+        let s = self.session;
+        StatsView {
+            game: s.game(),
+            t: s.game_time(),
+            last_lock: s.effects().last_lock_time(),
+            theme,
+        }
+        .render_spaced(at.intersection(buf.area), buf, step);
+    }
+}
+
 impl Widget for &GameView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = Theme::new(self.settings);
@@ -216,11 +264,7 @@ impl Widget for &GameView<'_> {
         let game = s.game();
         let t = s.game_time();
         let hidden = s.is_paused();
-        let scale = pick_scale(area, theme, self.settings.board_size);
-        let (width, height) = size_with(theme, scale, side_times(area, theme, scale));
-        let beside = game_ghost::beside_scale(area, s, self.settings, (width, height), scale);
-        let whole = draw::centered(area, width + game_ghost::beside_width(beside), height);
-        let r = Rect::new(whole.x, whole.y, width.min(whole.width), whole.height);
+        let (scale, (width, height), beside, whole, r) = self.place(area, theme);
         let (x0, y0) = (r.x, r.y);
 
         let x = draw::put(buf, r, x0, y0, "MINOTTY", theme.accent());
@@ -339,6 +383,15 @@ pub struct Playfield<'a> {
 pub const LEFT_ROWS_END: u16 = 7 + STATS_ROWS + ACTION_ROWS;
 
 impl Playfield<'_> {
+    /// Where the stats go in `r` (the screen's centred area) with the board at `scale`, and
+    /// their rows' spacing.
+    fn stats_at(r: Rect, theme: Theme, scale: Scale) -> (Rect, u16) {
+        let n = side_times(r, theme, scale);
+        let step = n.min(2);
+        let at = Rect::new(r.x, stats_top(r.y, n), left_w(n), STATS_ROWS * step);
+        (at.intersection(r), step)
+    }
+
     /// Draws into `r` (the screen's centred area, title row first); returns the area of the
     /// board's cells.
     pub fn draw(&self, buf: &mut Buffer, r: Rect) -> Rect {
@@ -358,8 +411,8 @@ impl Playfield<'_> {
         let (x0, y0) = (r.x, r.y);
         let left = left_w(n);
         // Below the hold box: the stats, then the action text.
+        let (stats_at, step) = Self::stats_at(r, theme, scale);
         let stats_y = stats_top(y0, n);
-        let step = n.min(2);
         let hold = HoldView {
             piece: game.hold_piece(),
             used: !game.can_hold(),
@@ -391,11 +444,7 @@ impl Playfield<'_> {
             last_lock: fx.last_lock_time(),
             theme,
         };
-        stats.render_spaced(
-            Rect::new(x0, stats_y, left, STATS_ROWS * step).intersection(r),
-            buf,
-            step,
-        );
+        stats.render_spaced(stats_at, buf, step);
         let action = ActionView { fx, t, theme };
         let action_at = Rect::new(x0, stats_y + 1 + STATS_ROWS * step, left, ACTION_ROWS);
         action.render(action_at.intersection(r), buf);

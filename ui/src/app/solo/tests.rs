@@ -135,7 +135,7 @@ fn a_terminal_too_small_pauses_the_game_and_resume_waits_until_it_fits() {
     let mut env = Env::new();
     let (mut solo, now) = marathon(&mut env);
     env.fits = false;
-    assert!(solo.tick(now + 10, &env.ctx()));
+    assert_ne!(solo.tick(now + 10, &env.ctx()), crate::Damage::None);
     assert!(solo.session().is_some_and(|s| s.is_paused()));
     assert_eq!(solo.pause_cursor, 0);
     // "Resume" is selected: it does nothing while the game cannot be shown.
