@@ -4,7 +4,8 @@
 //! - [`RemoteTerminal`] (`remote.rs`): a session's screen, drawn into the thread's scratch
 //!   buffer and sent as changes; `app_frame.rs`: a frame of the App, whole or only what time
 //!   moved;
-//! - `diff.rs`: which cells of a frame are written, and in which order;
+//! - `diff.rs`: which cells of a frame are written, and in which order; `shown.rs`: what the
+//!   client shows, 16 bytes a cell;
 //! - `ansi.rs`: the ratatui backend that writes them as escape sequences (SGR styles), with
 //!   `cursor.rs`, the shortest cursor moves;
 //! - `sequences.rs`: entering and leaving the screen, the kitty keyboard mode and
@@ -19,6 +20,7 @@ mod diff;
 mod env;
 mod remote;
 mod sequences;
+mod shown;
 mod size;
 
 pub use env::TermEnv;

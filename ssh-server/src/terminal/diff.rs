@@ -5,13 +5,15 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::style::{Color, Modifier};
 use unicode_width::UnicodeWidthStr;
 
+use super::shown::Shown;
+
 /// The cells of `next` to write to the client, with their positions, and `shown` made equal
 /// to `next` (each cell that differs copied over, in the same pass). A wide character covers
 /// the cells after it; when a wide character is replaced, the cells it covered are rewritten.
 ///
 /// `next` covers all of `shown` or a part of it (`next.area` inside `shown.area`, both where
 /// the client shows them): only that part's cells are compared.
-pub(super) fn take_changes<'a>(shown: &mut Buffer, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
+pub(super) fn take_changes<'a>(shown: &mut Shown, next: &'a Buffer) -> Vec<(u16, u16, &'a Cell)> {
     let mut out = Vec::new();
     if next.area.intersection(shown.area) != next.area {
         return out;
@@ -31,15 +33,18 @@ pub(super) fn take_changes<'a>(shown: &mut Buffer, next: &'a Buffer) -> Vec<(u16
     // Whether the cell before was the same in both before this frame.
     let mut previous_same = true;
     for i in 0..len {
-        let (Some(new), Some(old)) = (next.content.get(i), shown.content.get_mut(at(i))) else {
+        let (Some(new), j) = (next.content.get(i), at(i)) else {
             break;
         };
-        let same = new == &*old;
+        if j >= shown.cells.len() {
+            break;
+        }
+        let same = shown.same(j, new);
         // Widths are computed for changed cells only (most cells of a frame are unchanged).
         let mut old_width = 0;
         if !same {
-            old_width = old.symbol().width();
-            old.clone_from(new);
+            old_width = shown.symbol(j).width();
+            shown.set(j, new);
         }
         let previous_was_same = std::mem::replace(&mut previous_same, same);
         if i < covered_until || i >= repaint_until && same {
@@ -72,10 +77,12 @@ pub(super) fn take_changes<'a>(shown: &mut Buffer, next: &'a Buffer) -> Vec<(u16
             let old_width = if k == 0 {
                 old_width
             } else {
-                shown
-                    .content
-                    .get(at(i) + k)
-                    .map_or(0, |c| c.symbol().width())
+                let j = at(i) + k;
+                if j < shown.cells.len() {
+                    shown.symbol(j).width()
+                } else {
+                    0
+                }
             };
             if k + old_width > new_width {
                 repaint_until = repaint_until.max(i + k + old_width);

@@ -67,10 +67,17 @@ fn draw(buf: &mut Buffer, frame: &Frame, keep: &[bool]) {
 fn check(term: &RemoteTerminal, parser: &vt100::Parser) -> Result<(), TestCaseError> {
     let screen = parser.screen();
     let shown = &term.shown;
+    let mut kept = ratatui::buffer::Buffer::empty(shown.area);
+    for (i, cell) in kept.content.iter_mut().enumerate() {
+        cell.set_symbol(shown.symbol(i));
+        let (fg, bg, modifier) = shown.cells[i].style();
+        cell.set_fg(fg).set_bg(bg);
+        cell.modifier = modifier;
+    }
     for y in 0..shown.area.height {
         let mut x = 0;
         while x < shown.area.width {
-            let want = &shown[(x, y)];
+            let want = &kept[(shown.area.x + x, shown.area.y + y)];
             let got = screen.cell(y, x).expect("in the screen");
             fn blank(t: &str) -> &str {
                 if t == " " { "" } else { t }

@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 
 use super::ansi::AnsiBackend;
 use super::diff::{fill_gaps, group_by_style, take_changes};
+use super::shown::Shown;
 use super::size::{DRAW_COLS, DRAW_ROWS};
 
 /// A screen's buffer keeps room for this many cells when its window shrinks (a 100x40
@@ -36,7 +37,7 @@ pub struct RemoteTerminal {
     backend: AnsiBackend,
     /// What the client's screen shows, in the drawn area (`shown.area`: where it is in the
     /// window).
-    pub(super) shown: Buffer,
+    pub(super) shown: Shown,
     /// The part of the drawn area that the last frame said may change alone (see
     /// [`RemoteTerminal::draw_part`]); none after a resize.
     part: Option<Rect>,
@@ -71,7 +72,7 @@ impl RemoteTerminal {
         let window = Rect::new(0, 0, cols, rows);
         RemoteTerminal {
             backend: AnsiBackend::new(window.as_size()),
-            shown: Buffer::empty(drawn_area(cols, rows)),
+            shown: Shown::new(drawn_area(cols, rows)),
             part: None,
             cost: FrameCost::default(),
         }
@@ -90,7 +91,7 @@ impl RemoteTerminal {
 
     /// Cells the session's screen buffer holds now.
     pub fn cells(&self) -> usize {
-        self.shown.content.len()
+        self.shown.cells.len()
     }
 
     /// Resizes the drawing area; the next draw repaints everything. The screen's buffer is
@@ -105,22 +106,16 @@ impl RemoteTerminal {
         if let Err(never) = self.backend.clear() {
             match never {}
         }
-        let cells = area.area() as usize;
-        let content = &mut self.shown.content;
-        content.clear();
-        if content.capacity() > cells.max(KEEP_CELLS) * 4 {
-            content.shrink_to(cells);
-        }
-        // Grown to the size exactly (not doubled): at most the drawn area's cells.
-        content.reserve_exact(cells);
-        content.resize(cells, Cell::EMPTY);
-        self.shown.area = area;
+        self.shown.clear_to(area, KEEP_CELLS);
     }
 
     /// Cells the screen's buffer can hold without allocating, and where it is (a test shows
     /// that resizing did not move it).
-    pub fn capacity(&self) -> (usize, *const Cell) {
-        (self.shown.content.capacity(), self.shown.content.as_ptr())
+    pub fn capacity(&self) -> (usize, *const ()) {
+        (
+            self.shown.cells.capacity(),
+            self.shown.cells.as_ptr().cast(),
+        )
     }
 
     /// The drawn area, at the origin: what frames are laid out in.
