@@ -82,11 +82,16 @@ impl Shown {
     /// which nothing draws).
     pub(super) fn same(&self, i: usize, cell: &Cell) -> bool {
         self.cells.get(i).is_some_and(|c| {
+            let symbol = cell.symbol().as_bytes();
             c.fg == cell.fg
                 && c.bg == cell.bg
                 && c.modifier == cell.modifier
                 && c.skip == skips(cell)
-                && self.symbol(i) == cell.symbol()
+                && if c.len == LONG {
+                    self.long.get(&i).is_some_and(|s| s.as_bytes() == symbol)
+                } else {
+                    c.bytes.get(..usize::from(c.len)) == Some(symbol)
+                }
         })
     }
 
@@ -153,7 +158,10 @@ mod tests {
     fn cells_keep_short_and_long_symbols() {
         let mut s = Shown::new(Rect::new(0, 0, 4, 1));
         assert!(s.same(0, &Cell::EMPTY));
-        for (i, symbol) in ["a", "漢", "👍🏽", "e\u{301}\u{302}\u{303}"].into_iter().enumerate() {
+        for (i, symbol) in ["a", "漢", "👍🏽", "e\u{301}\u{302}\u{303}"]
+            .into_iter()
+            .enumerate()
+        {
             let c = cell(symbol, Color::Red);
             assert!(!s.same(i, &c));
             s.set(i, &c);
