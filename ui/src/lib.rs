@@ -60,7 +60,7 @@ mod testutil;
 use minotty_engine::{EndReason, ModeKind, Replay, Stats};
 
 pub use app::{App, ParkedGame};
-pub use damage::Damage;
+pub use damage::{Damage, Parts};
 pub use keymap::Keymap;
 pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;

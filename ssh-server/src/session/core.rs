@@ -87,9 +87,9 @@ pub(crate) struct Session {
     public_name: String,
     kitty_pushed: bool,
     needs_draw: bool,
-    /// The frame due changes only what time moves on the game screen (the App's
-    /// [`minotty_ui::Damage::Time`]): it may redraw the stats column alone.
-    time_only: bool,
+    /// What the pending frame must redraw: [`Damage::Time`] or [`Damage::Board`] when
+    /// only the App's parts changed since the last frame ([`crate::terminal::RemoteTerminal::draw_app`]).
+    pending: Damage,
     pacer: Pacer,
     idleness: Idleness,
     /// When idleness ends the session, as of the last [`Session::begin`].
@@ -155,7 +155,7 @@ impl Session {
             public_name: s.public_name,
             kitty_pushed: false,
             needs_draw: true,
-            time_only: false,
+            pending: Damage::All,
             pacer: Pacer::default(),
             idleness: Idleness::new(start, s.stream, s.limits.idle_timeout),
             idle_deadline: start + s.limits.idle_timeout,
@@ -282,11 +282,8 @@ impl Session {
         let at = self.ms(now);
         match self.app.take_damage() {
             Damage::All => self.redraw_all(),
-            Damage::Time => {
-                self.time_only = !self.needs_draw || self.time_only;
-                self.needs_draw = true;
-            }
             Damage::None => {}
+            part => self.damaged(part),
         }
         // The player's frame-rate setting, never faster than the server allows. It paces the
         // frames that time makes (gravity, clocks, animations); a frame that answers the
@@ -319,9 +316,9 @@ impl Session {
             }
         } else if !self.busy {
             if self.needs_draw && now >= frame_due {
-                self.term.draw_app(&self.app, self.time_only);
+                self.term.draw_app(&self.app, self.pending);
                 self.needs_draw = false;
-                self.time_only = false;
+                self.pending = Damage::None;
                 self.pacer.drawn(now);
                 let frame = terminal::frame_bytes(&[], &self.term.take_output());
                 write = self.send(frame);
@@ -339,7 +336,13 @@ impl Session {
     /// The next frame redraws the whole screen.
     fn redraw_all(&mut self) {
         self.needs_draw = true;
-        self.time_only = false;
+        self.pending = Damage::All;
+    }
+
+    /// The next frame redraws `part` of the screen (with what was pending already).
+    fn damaged(&mut self, part: Damage) {
+        self.pending = self.pending.and(part);
+        self.needs_draw = true;
     }
 
     /// The queued prefix followed by `frame`, to write now (nothing when both are empty).
@@ -470,10 +473,15 @@ impl Session {
                 }
             }
         }
-        if keys_handled && self.app.take_dirty() {
+        let damage = if keys_handled {
+            self.app.take_damage()
+        } else {
+            Damage::None
+        };
+        if damage != Damage::None {
             // What changed now answers the keys just handled.
             self.latency.key(self.idleness.last_input());
-            self.redraw_all();
+            self.damaged(damage);
             self.pacer.answer_key();
         }
         self.hand_over(now);

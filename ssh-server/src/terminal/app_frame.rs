@@ -1,20 +1,27 @@
-//! A session's frame of its App: the whole screen, or only what time moved.
+//! A session's frame of its App: the whole screen, or only the parts that changed.
 
-use minotty_ui::App;
+use minotty_ui::{App, Damage};
 
 use super::RemoteTerminal;
 
 impl RemoteTerminal {
-    /// Draws `app`'s screen. When only its clock moved (`time_only`: the App said
-    /// [`minotty_ui::Damage::Time`] since the last frame) and the frame before laid out the
-    /// same [`App::time_area`], that area alone is rendered, compared and sent (a few of the
-    /// screen's cells); otherwise the whole screen.
-    pub fn draw_app(&mut self, app: &App, time_only: bool) {
-        let part = app.time_area(self.drawn_area());
-        let partial =
-            time_only && part.is_some_and(|p| self.draw_part(p, |a, b| app.render_time(a, b)));
+    /// Draws `app`'s screen after `damage` (what the App said changed since the last frame).
+    /// When it is partial ([`Damage::Time`], [`Damage::Board`]) and the frame before laid out
+    /// the same [`App::parts`], only the damaged parts are rendered, compared and sent (the
+    /// stats column, the board); otherwise the whole screen.
+    pub fn draw_app(&mut self, app: &App, damage: Damage) {
+        let parts = app.parts(self.drawn_area());
+        let partial = parts.is_some_and(|p| {
+            self.draw_parts(p, p.of(damage), |part, area, buf| {
+                if part == p.time() {
+                    app.render_time(area, buf);
+                } else {
+                    app.render_board(area, buf);
+                }
+            })
+        });
         if !partial {
-            self.draw_whole(part, |area, buf| app.render_into(area, buf));
+            self.draw_whole(parts, |area, buf| app.render_into(area, buf));
         }
     }
 }

@@ -1,6 +1,7 @@
-//! Frames that redraw only what time moved ([`RemoteTerminal::draw_app`]) leave the client's
-//! screen exactly as whole frames do (today's path), cell for cell and byte stream for byte
-//! stream, over random sessions; and a clock tick costs a few cells and bytes (counted).
+//! Frames that redraw only what time or a move changed ([`RemoteTerminal::draw_app`]) leave
+//! the client's screen exactly as whole frames do (today's path), cell for cell and byte
+//! stream for byte stream, over random sessions; and a clock tick costs a few cells and
+//! bytes, a move the board's and the stats' (counted).
 
 use minotty_engine::ModeKind;
 use minotty_ui::{App, AppContext, Damage, Graphics, Key, KeyEvent, KeyKind, Settings};
@@ -20,12 +21,41 @@ fn app(graphics: Graphics) -> App {
     })
 }
 
-/// What a terminal emulator shows after `bytes`, as the bytes that redraw it.
+/// What a terminal emulator shows after `bytes`, a line per row: each cell's text and look.
+/// A blank shows only its background (and the modifiers seen on a blank: underline,
+/// inverse), so its foreground and weight are left out: the frames write blanks in whatever
+/// style the terminal is in when that looks the same.
 fn shown(cols: u16, rows: u16, bytes: &[u8]) -> String {
     let nz = |v: u16| std::num::NonZeroU16::new(v).expect("not zero");
     let mut parser = vt100::Parser::new(nz(rows), nz(cols), 0);
     parser.process(bytes);
-    parser.screen().contents_formatted()
+    let screen = parser.screen();
+    let mut out = String::new();
+    for row in 0..rows {
+        for col in 0..cols {
+            let Some(c) = screen.cell(row, col) else {
+                continue;
+            };
+            let text = c.contents();
+            let blank = text.trim().is_empty();
+            let look = if blank {
+                format!("{:?}/{}{}", c.bgcolor(), c.underline(), c.inverse())
+            } else {
+                let fg = c.fgcolor();
+                let bg = c.bgcolor();
+                format!(
+                    "{fg:?}/{bg:?}/{}{}{}{}",
+                    c.bold(),
+                    c.italic(),
+                    c.underline(),
+                    c.inverse()
+                )
+            };
+            out.push_str(&format!("[{text}|{look}]"));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// One App drawn two ways: `whole` redraws everything every frame (as before damage), `damaged`
@@ -37,8 +67,8 @@ struct Pair {
     damaged: RemoteTerminal,
     whole_bytes: Vec<u8>,
     damaged_bytes: Vec<u8>,
-    /// The partial frames drawn, and their costs.
-    partial: Vec<(FrameCost, usize)>,
+    /// The partial frames drawn: their damage, costs and bytes.
+    partial: Vec<(Damage, FrameCost, usize)>,
     frames: usize,
 }
 
@@ -67,18 +97,24 @@ impl Pair {
         let app = &self.app;
         self.whole.draw(|area, buf| app.render_into(area, buf));
         self.whole_bytes.extend(self.whole.take_output());
-        self.damaged.draw_app(app, damage == Damage::Time);
+        self.damaged.draw_app(app, damage);
         let out = self.damaged.take_output();
         let cost = self.damaged.cost();
         if cost.drawn < self.damaged.drawn_area().area() as usize {
-            self.partial.push((cost, out.len()));
+            assert_ne!(damage, Damage::All, "frame {}: a whole change", self.frames);
+            self.partial.push((damage, cost, out.len()));
         }
         self.damaged_bytes.extend(out);
-        assert!(
-            self.whole.shown == self.damaged.shown,
-            "frame {}: the kept cells differ",
-            self.frames
-        );
+        if self.whole.shown != self.damaged.shown {
+            let w = self.whole.shown.area.width as usize;
+            let at = (0..self.whole.shown.cells.len())
+                .find(|&i| self.whole.shown.cells[i] != self.damaged.shown.cells[i])
+                .map(|i| (i % w, i / w));
+            panic!(
+                "frame {} ({damage:?}): the kept cells differ first at {at:?}",
+                self.frames
+            );
+        }
     }
 
     /// Follows the App's wakeups up to `until`, a frame after each.
@@ -89,6 +125,12 @@ impl Pair {
         }
         self.app.tick(until);
         self.frame();
+    }
+
+    /// The partial frames of `damage`: costs and bytes.
+    fn partial_of(&self, damage: Damage) -> Vec<(FrameCost, usize)> {
+        let of = self.partial.iter().filter(|(d, _, _)| *d == damage);
+        of.map(|&(_, cost, bytes)| (cost, bytes)).collect()
     }
 
     fn key(&mut self, key: Key, now: u64) {
@@ -123,23 +165,28 @@ impl Pair {
     }
 }
 
-const KEYS: [Key; 8] = [
+const KEYS: [Key; 10] = [
     Key::Left,
     Key::Right,
     Key::Up,
     Key::Down,
     Key::Char(' '),
     Key::Char('c'),
+    Key::Char('x'),
     Key::Char('z'),
+    Key::Char('b'),
     Key::Esc,
 ];
 
-const MODES: [ModeKind; 5] = [
+const MODES: [ModeKind; 8] = [
     ModeKind::Sprint,
     ModeKind::Ultra,
     ModeKind::Marathon,
     ModeKind::Cheese,
     ModeKind::Master,
+    ModeKind::Combo,
+    ModeKind::Endless,
+    ModeKind::Puzzle,
 ];
 
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 40), (140, 64), (500, 200)];
@@ -162,10 +209,10 @@ fn steps() -> impl Strategy<Value = Vec<Step>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn frames_of_what_time_moved_show_what_whole_frames_show(
+    fn frames_of_what_time_or_a_move_changed_show_what_whole_frames_show(
         mode in 0..MODES.len(),
         size in 0..SIZES.len(),
         graphics in 0..Graphics::ALL.len(),
@@ -200,22 +247,62 @@ fn a_clock_tick_costs_a_few_cells_and_bytes() {
     let mut pair = Pair::new(Graphics::Unicode, ModeKind::Sprint, (80, 24));
     pair.run_to(13_000);
     pair.assert_same_screen();
-    // The countdown (3 s), then 10 s of tenths: the gravity's frames are whole (the piece
-    // falls a row a second at level 1), the clock's are not.
-    assert!(
-        pair.partial.len() >= 85,
-        "{} partial frames",
-        pair.partial.len()
-    );
+    // The countdown (3 s), then 10 s of tenths; the gravity's frames (the piece falls a row a
+    // second at level 1) are the board's.
+    let ticks = pair.partial_of(Damage::Time);
+    assert!(ticks.len() >= 85, "{} clock frames", ticks.len());
     let whole = (80 * 24) as usize;
-    for (cost, bytes) in &pair.partial[1..] {
+    for (cost, bytes) in &ticks[1..] {
         assert!(cost.compared <= 18 * 7, "{cost:?}");
         assert!(cost.compared * 10 < whole, "{cost:?}");
         assert!(cost.written <= 3, "{cost:?}");
         assert!(*bytes < 16, "{bytes} bytes: {cost:?}");
     }
+    let falls = pair.partial_of(Damage::Board);
+    assert!(
+        falls.len() >= 8,
+        "{} frames of the piece's fall",
+        falls.len()
+    );
     // Whole frames compare the whole screen.
     assert!(pair.frames > pair.partial.len());
+}
+
+/// Moving, turning and soft-dropping the piece (40 lines at 80x24) redraws the board and the
+/// stats alone: at most the board's 22 x 22 cells and the stats' 18 x 7 compared, a third of
+/// the screen, and only the cells the piece and its ghost left or reached written.
+#[test]
+fn a_move_costs_the_board_and_the_stats() {
+    let mut pair = Pair::new(Graphics::Unicode, ModeKind::Sprint, (80, 24));
+    pair.run_to(3_500);
+    let before = pair.partial.len();
+    let mut now = 3_500;
+    for key in [
+        Key::Left,
+        Key::Right,
+        Key::Char('x'),
+        Key::Down,
+        Key::Char('z'),
+        Key::Right,
+    ] {
+        now += 150;
+        pair.run_to(now);
+        let n = pair.partial.len();
+        pair.key(key, now);
+        assert_eq!(pair.partial.len(), n + 1, "{key:?}: a partial frame");
+        let (damage, cost, bytes) = pair.partial[n];
+        assert_eq!(damage, Damage::Board, "{key:?}");
+        assert!(cost.compared <= 22 * 22 + 18 * 7, "{key:?}: {cost:?}");
+        assert!(cost.compared * 3 < 80 * 24, "{key:?}: {cost:?}");
+        assert!(cost.written <= 24, "{key:?}: {cost:?}");
+        assert!(bytes < 160, "{key:?}: {bytes} bytes, {cost:?}");
+    }
+    assert!(pair.partial.len() > before);
+    // A hard drop locks the piece: the queue, the counts and the hold box change.
+    let n = pair.partial.len();
+    pair.key(Key::Char(' '), now + 100);
+    assert_eq!(pair.partial.len(), n, "a lock draws the whole screen");
+    pair.assert_same_screen();
 }
 
 /// Where something lies over the game (the pause menu), frames are whole; resumed, the

@@ -5,6 +5,8 @@ use ratatui::backend::Backend;
 use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::Rect;
 
+use minotty_ui::Parts;
+
 use super::ansi::AnsiBackend;
 use super::diff::{fill_gaps, group_by_style, take_changes};
 use super::shown::Shown;
@@ -38,9 +40,9 @@ pub struct RemoteTerminal {
     /// What the client's screen shows, in the drawn area (`shown.area`: where it is in the
     /// window).
     pub(super) shown: Shown,
-    /// The part of the drawn area that the last frame said may change alone (see
-    /// [`RemoteTerminal::draw_part`]); none after a resize.
-    part: Option<Rect>,
+    /// The parts of the drawn area that the last frame said may change alone (see
+    /// [`RemoteTerminal::draw_parts`]); none after a resize.
+    parts: Option<Parts>,
     /// What the last frame cost.
     cost: FrameCost,
 }
@@ -73,7 +75,7 @@ impl RemoteTerminal {
         RemoteTerminal {
             backend: AnsiBackend::new(window.as_size()),
             shown: Shown::new(drawn_area(cols, rows)),
-            part: None,
+            parts: None,
             cost: FrameCost::default(),
         }
     }
@@ -100,7 +102,7 @@ impl RemoteTerminal {
     pub fn resize(&mut self, cols: u16, rows: u16) {
         self.backend.size = Rect::new(0, 0, cols, rows).as_size();
         let area = drawn_area(cols, rows);
-        self.part = None;
+        self.parts = None;
         self.backend.forget_state();
         // Clears the client's screen (attributes reset), which is what an empty buffer shows.
         if let Err(never) = self.backend.clear() {
@@ -135,24 +137,35 @@ impl RemoteTerminal {
         self.draw_whole(None, render);
     }
 
-    /// [`RemoteTerminal::draw`], saying which `part` of the drawn area the next frame may
-    /// redraw alone ([`RemoteTerminal::draw_part`]).
-    pub fn draw_whole(&mut self, part: Option<Rect>, render: impl FnOnce(Rect, &mut Buffer)) {
+    /// [`RemoteTerminal::draw`], saying which `parts` of the drawn area the next frames may
+    /// redraw alone ([`RemoteTerminal::draw_parts`]).
+    pub fn draw_whole(&mut self, parts: Option<Parts>, render: impl FnOnce(Rect, &mut Buffer)) {
         let origin = self.drawn_area();
+        self.cost = FrameCost::default();
         self.render(origin, origin, render);
-        self.part = part;
+        self.parts = parts;
     }
 
-    /// Redraws only `part` of the drawn area (at the origin, as the frames are laid out):
-    /// `render` is given the whole drawn area to lay out and a cleared buffer of `part` to
-    /// draw in. Only when the frame before said that this part may change alone (the rest of
-    /// the screen is then as it left it); otherwise nothing is drawn and this says `false`.
-    pub fn draw_part(&mut self, part: Rect, render: impl FnOnce(Rect, &mut Buffer)) -> bool {
+    /// Redraws only `which` of the `layout`'s parts (at the origin, as the frames are laid
+    /// out): `render` is given the part, the whole drawn area to lay out, and a cleared buffer
+    /// of the part to draw in. Only when the frame before said that these parts may change
+    /// alone (the rest of the screen is then as it left it); otherwise nothing is drawn and
+    /// this says `false`.
+    pub fn draw_parts(
+        &mut self,
+        layout: Parts,
+        which: &[Rect],
+        mut render: impl FnMut(Rect, Rect, &mut Buffer),
+    ) -> bool {
         let origin = self.drawn_area();
-        if self.part != Some(part) || part.intersection(origin) != part {
+        let inside = |part: &Rect| part.intersection(origin) == *part && !part.is_empty();
+        if which.is_empty() || self.parts != Some(layout) || !which.iter().all(inside) {
             return false;
         }
-        self.render(origin, part, render);
+        self.cost = FrameCost::default();
+        for &part in which {
+            self.render(origin, part, |area, buf| render(part, area, buf));
+        }
         true
     }
 
@@ -176,11 +189,9 @@ impl RemoteTerminal {
             let mut changed = take_changes(&mut self.shown, next);
             group_by_style(&mut changed, self.backend.style);
             fill_gaps(&mut changed, next);
-            self.cost = FrameCost {
-                drawn: next.content.len(),
-                compared: next.content.len(),
-                written: changed.len(),
-            };
+            self.cost.drawn += next.content.len();
+            self.cost.compared += next.content.len();
+            self.cost.written += changed.len();
             if let Err(never) = self.backend.draw(changed.into_iter()) {
                 match never {}
             }

@@ -1,27 +1,30 @@
-//! What a frame must redraw ([`Damage`]), and the frame that redraws only what time moved: a
-//! front end that keeps the screen it showed asks [`App::time_area`] and, when the last frame
-//! had the same one, draws that area alone with [`App::render_time`] instead of everything.
+//! What a frame must redraw ([`Damage`]), and the frames that redraw only a part: a front end
+//! that keeps the screen it showed asks [`App::parts`] and, when the last frame had the same
+//! ones, draws the damaged parts alone ([`App::render_time`], [`App::render_board`]) instead
+//! of everything.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::{App, Screen, solo};
-use crate::damage::Damage;
+use crate::damage::{Damage, Parts};
 use crate::theme::Theme;
 
 impl App {
-    /// What changed since the last call: [`Damage::Time`] when only the game clock moved.
+    /// What changed since the last call: [`Damage::Time`] when only the game clock moved,
+    /// [`Damage::Board`] when the piece moved too.
     pub fn take_damage(&mut self) -> Damage {
         let all = std::mem::take(&mut self.dirty);
-        let time = std::mem::take(&mut self.time_dirty);
-        Damage::all_if(all).and(if time { Damage::Time } else { Damage::None })
+        let partial = std::mem::take(&mut self.partial);
+        Damage::all_if(all).and(partial)
     }
 
-    /// The part of an `area`-sized screen that a [`Damage::Time`] frame changes, when the
-    /// screen is the running game with nothing over it (no quit question, notice, parked
-    /// game offer or frame rate). A front end may redraw only this area when the frame before
-    /// had the same one: everything else on the screen is as that frame left it.
-    pub fn time_area(&self, area: Rect) -> Option<Rect> {
+    /// The parts of an `area`-sized screen that partial frames change, when the screen is
+    /// the running game with nothing over it (no quit question, notice, parked game offer or
+    /// frame rate). A front end may redraw only the damage's parts ([`Parts::of`]) when the
+    /// frame before had the same parts: everything else on the screen is as that frame left
+    /// it.
+    pub fn parts(&self, area: Rect) -> Option<Parts> {
         let (min_w, min_h) = crate::MIN_SIZE;
         let fits = area.width >= min_w && area.height >= min_h;
         let over = self.menus.quit_open() || self.versus.has_notice() || self.parked_offered();
@@ -29,17 +32,30 @@ impl App {
             return None;
         }
         let theme = Theme::new(&self.settings);
-        self.solo.time_area(area, &self.solo_view(theme))
+        self.solo.parts(area, &self.solo_view(theme))
     }
 
-    /// Draws the [`App::time_area`] of an `area`-sized screen into `buf` (a cleared buffer
-    /// whose area is that one, or holds it), cell for cell as [`App::render_into`] would.
+    /// Draws [`Parts::time`] of an `area`-sized screen into `buf` (a cleared buffer whose
+    /// area is that part, or holds it), cell for cell as [`App::render_into`] would.
     pub fn render_time(&self, area: Rect, buf: &mut Buffer) {
+        let theme = self.part_background(buf);
+        self.solo.render_time(area, buf, &self.solo_view(theme));
+    }
+
+    /// Draws [`Parts::board`] of an `area`-sized screen into `buf`, as
+    /// [`App::render_time`] draws the time's.
+    pub fn render_board(&self, area: Rect, buf: &mut Buffer) {
+        let theme = self.part_background(buf);
+        self.solo.render_board(area, buf, &self.solo_view(theme));
+    }
+
+    /// Fills a part's buffer with the screen's background; the theme it is drawn in.
+    fn part_background(&self, buf: &mut Buffer) -> Theme {
         let theme = Theme::new(&self.settings);
         if let Some(bg) = theme.background() {
             buf.set_style(buf.area, ratatui::style::Style::new().bg(bg));
         }
-        self.solo.render_time(area, buf, &self.solo_view(theme));
+        theme
     }
 
     /// What the solo screens are drawn with.

@@ -78,8 +78,9 @@ pub struct App {
     quit: bool,
     /// The whole screen changed since the last frame (see [`App::take_damage`]).
     dirty: bool,
-    /// The game's clock changed since the last frame ([`Damage::Time`]).
-    time_dirty: bool,
+    /// What else changed since the last frame: [`Damage::Time`] when the game's clock did,
+    /// [`Damage::Board`] when the piece did.
+    partial: Damage,
     identity: Identity,
     /// Requests for the front end, oldest first (see [`minotty_protocol`]).
     requests: Vec<Request>,
@@ -130,7 +131,7 @@ impl App {
             last_esc: None,
             quit: false,
             dirty: true,
-            time_dirty: false,
+            partial: Damage::None,
             identity: ctx.identity,
             requests: Vec::new(),
             account: account::AccountState::default(),
@@ -237,8 +238,7 @@ impl App {
         let (solo, ctx) = self.split_solo();
         match solo.tick(now, &ctx) {
             Damage::All => self.dirty = true,
-            Damage::Time => self.time_dirty = true,
-            Damage::None => {}
+            part => self.partial = self.partial.and(part),
         }
         self.record_finished();
     }
@@ -541,6 +541,10 @@ impl App {
         match solo.handle_key(results, ev, now, &mut ctx) {
             solo::Outcome::Ignored => return false,
             solo::Outcome::Changed => {}
+            solo::Outcome::Part(damage) => {
+                self.partial = self.partial.and(damage);
+                return false;
+            }
             solo::Outcome::Show(screen) => self.screen = screen,
             solo::Outcome::Settings => self.open_settings(Screen::Game),
             solo::Outcome::Help => self.open_help(Screen::Game),

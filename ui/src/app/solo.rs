@@ -19,7 +19,7 @@ use ratatui::widgets::Widget;
 use super::Screen;
 use crate::FinishedGame;
 use crate::Request;
-use crate::damage::Damage;
+use crate::damage::{Damage, Parts};
 use crate::fps::FpsMeter;
 use crate::screens::game::GameView;
 use crate::screens::leave::LeaveTo;
@@ -80,6 +80,8 @@ pub(super) enum Outcome {
     Ignored,
     /// The solo game's screen changed.
     Changed,
+    /// A part of it changed ([`Damage::Time`] or [`Damage::Board`]).
+    Part(Damage),
     /// Show this screen (a game started: [`Screen::Game`]).
     Show(Screen),
     /// Open the settings, back to the game.
@@ -290,17 +292,24 @@ impl Solo {
         }
     }
 
-    /// The game screen's [`GameView::time_area`] (none with the frame rate shown: it changes
+    /// The game screen's [`GameView::parts`] (none with the frame rate shown: it changes
     /// every frame).
-    pub(super) fn time_area(&self, area: Rect, view: &View<'_>) -> Option<Rect> {
+    pub(super) fn parts(&self, area: Rect, view: &View<'_>) -> Option<Parts> {
         let session = self.session.as_ref().filter(|_| !view.settings.show_fps)?;
-        self.game_view(session, view).time_area(area)
+        self.game_view(session, view).parts(area)
     }
 
     /// The game screen's [`GameView::render_time`].
     pub(super) fn render_time(&self, area: Rect, buf: &mut Buffer, view: &View<'_>) {
         if let Some(session) = &self.session {
             self.game_view(session, view).render_time(area, buf);
+        }
+    }
+
+    /// The game screen's [`GameView::render_board`].
+    pub(super) fn render_board(&self, area: Rect, buf: &mut Buffer, view: &View<'_>) {
+        if let Some(session) = &self.session {
+            self.game_view(session, view).render_board(area, buf);
         }
     }
 

@@ -10,6 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{game_ghost, is_ctrl, pause};
+use crate::damage::{Damage, Parts};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::{Effects, GameSession};
@@ -117,6 +118,8 @@ fn stats_top(y0: u16, n: u16) -> u16 {
 pub enum GameAction {
     None,
     Changed,
+    /// Only a part of the screen changed ([`Damage::Time`] or [`Damage::Board`]).
+    Part(Damage),
     Pause,
     Forfeit,
     AskQuit,
@@ -164,10 +167,10 @@ pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) 
     if ev.kind != KeyKind::Release && (ev.mods.ctrl || ev.mods.alt) {
         return GameAction::None;
     }
-    if s.key(ev.key, ev.kind, &settings.keys, now) {
-        GameAction::Changed
-    } else {
-        GameAction::None
+    match s.key_damage(ev.key, ev.kind, &settings.keys, now) {
+        Damage::None => GameAction::None,
+        Damage::All => GameAction::Changed,
+        part => GameAction::Part(part),
     }
 }
 
@@ -223,11 +226,12 @@ impl GameView<'_> {
         (scale, (width, height), beside, whole, r)
     }
 
-    /// The stats column on an `area`-sized screen, when a frame may redraw only it because
-    /// time alone moved ([`crate::Damage::Time`]): a game running with nothing else that time
-    /// changes on the screen (no ghost to race, no question, no notice). What lies there is
-    /// drawn by the stats alone.
-    pub fn time_area(&self, area: Rect) -> Option<Rect> {
+    /// Where the parts of an `area`-sized screen lie that a frame may redraw alone, because
+    /// time alone moved ([`Damage::Time`]: the stats column) or the piece did
+    /// ([`Damage::Board`]: the board too): a game running with nothing else that time or a
+    /// move changes on the screen (no ghost to race, no question, no notice). What lies there
+    /// is drawn by those parts alone.
+    pub fn parts(&self, area: Rect) -> Option<Parts> {
         let s = self.session;
         let running = !s.is_paused() && !s.is_over() && s.countdown().is_none();
         let still = running && s.ghost_run().is_none() && !s.pause_prompt();
@@ -237,23 +241,46 @@ impl GameView<'_> {
         let theme = Theme::new(self.settings);
         let (scale, _, _, _, r) = self.place(area, theme);
         let (at, _) = Playfield::stats_at(r, theme, scale);
-        (!at.is_empty()).then_some(at)
+        let board = Playfield::board_at(r, theme, scale);
+        (!at.is_empty()).then(|| Parts::new(at, board))
     }
 
-    /// Draws what [`GameView::time_area`] covers (`buf`'s area, a cleared buffer) as the
-    /// whole screen would.
+    /// Draws what [`Parts::time`] covers (`buf`'s area, a cleared buffer) as the whole screen
+    /// would.
     pub fn render_time(&self, area: Rect, buf: &mut Buffer) {
         let theme = Theme::new(self.settings);
         let (scale, _, _, _, r) = self.place(area, theme);
         let (at, step) = Playfield::stats_at(r, theme, scale);
+        self.playfield(theme, scale)
+            .stats()
+            .render_spaced(at.intersection(buf.area), buf, step);
+    }
+
+    /// Draws what [`Parts::board`] covers (`buf`'s area, a cleared buffer) as the whole
+    /// screen would: the board, and what lies over its cells.
+    pub fn render_board(&self, area: Rect, buf: &mut Buffer) {
+        let theme = Theme::new(self.settings);
+        let (scale, _, _, _, r) = self.place(area, theme);
+        let at = Playfield::board_at(r, theme, scale).intersection(buf.area);
+        self.playfield(theme, scale).board().render(at, buf);
+        // What lies over the board's cells while the game runs ("GO!").
+        let cells = cells_area(at, theme, scale);
+        self.overlay(cells, buf, theme, self.session.game_time());
+    }
+
+    /// The board, the boxes and the stats of the game, drawn at `scale`.
+    fn playfield(&self, theme: Theme, scale: Scale) -> Playfield<'_> {
         let s = self.session;
-        StatsView {
+        Playfield {
             game: s.game(),
+            fx: s.effects(),
             t: s.game_time(),
-            last_lock: s.effects().last_lock_time(),
+            settings: self.settings,
             theme,
+            hidden: s.is_paused(),
+            preview: s.setup.preview,
+            scale,
         }
-        .render_spaced(at.intersection(buf.area), buf, step);
     }
 }
 
@@ -280,17 +307,7 @@ impl Widget for &GameView<'_> {
         };
         draw::put_right(buf, Rect::new(x0, y0, width, 1), y0, who, who_style);
 
-        let cells = Playfield {
-            game,
-            fx: s.effects(),
-            t,
-            settings: self.settings,
-            theme,
-            hidden,
-            preview: s.setup.preview,
-            scale,
-        }
-        .draw(buf, r);
+        let cells = self.playfield(theme, scale).draw(buf, r);
         if let Some(run) = s.ghost_run().filter(|_| !hidden) {
             match beside {
                 Some(gs) => {
@@ -392,6 +409,37 @@ impl Playfield<'_> {
         (at.intersection(r), step)
     }
 
+    /// Where the board (its frame included) goes in `r` with the board at `scale`.
+    fn board_at(r: Rect, theme: Theme, scale: Scale) -> Rect {
+        let n = side_times(r, theme, scale);
+        let (bw, bh) = board_size(theme, scale);
+        Rect::new(r.x + left_w(n) + 1, r.y + 1, bw, bh).intersection(r)
+    }
+
+    /// The stats column's widget.
+    fn stats(&self) -> StatsView<'_> {
+        StatsView {
+            game: self.game,
+            t: self.t,
+            last_lock: self.fx.last_lock_time(),
+            theme: self.theme,
+        }
+    }
+
+    /// The board's widget.
+    fn board(&self) -> BoardView<'_> {
+        BoardView {
+            game: self.game,
+            fx: self.fx,
+            t: self.t,
+            theme: self.theme,
+            ghost: self.settings.ghost,
+            trail: self.settings.drop_trail,
+            hidden: self.hidden,
+            scale: self.scale,
+        }
+    }
+
     /// Draws into `r` (the screen's centred area, title row first); returns the area of the
     /// board's cells.
     pub fn draw(&self, buf: &mut Buffer, r: Rect) -> Rect {
@@ -407,7 +455,6 @@ impl Playfield<'_> {
         } = *self;
         let n = side_times(r, theme, scale);
         let (width, _) = size_with(theme, scale, n);
-        let (bw, bh) = board_size(theme, scale);
         let (x0, y0) = (r.x, r.y);
         let left = left_w(n);
         // Below the hold box: the stats, then the action text.
@@ -438,29 +485,13 @@ impl Playfield<'_> {
             hold.render_scaled(hold_at.intersection(r), buf, n);
         }
 
-        let stats = StatsView {
-            game,
-            t,
-            last_lock: fx.last_lock_time(),
-            theme,
-        };
-        stats.render_spaced(stats_at, buf, step);
+        self.stats().render_spaced(stats_at, buf, step);
         let action = ActionView { fx, t, theme };
         let action_at = Rect::new(x0, stats_y + 1 + STATS_ROWS * step, left, ACTION_ROWS);
         action.render(action_at.intersection(r), buf);
 
-        let board_at = Rect::new(x0 + left + 1, y0 + 1, bw, bh).intersection(r);
-        let board = BoardView {
-            game,
-            fx,
-            t,
-            theme,
-            ghost: settings.ghost,
-            trail: settings.drop_trail,
-            hidden,
-            scale,
-        };
-        board.render(board_at, buf);
+        let board_at = Self::board_at(r, theme, scale);
+        self.board().render(board_at, buf);
 
         let count = if game.mode().is_puzzle() {
             // Puzzle mode: every piece the stage has left (its whole queue), as many as fit.

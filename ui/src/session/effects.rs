@@ -92,6 +92,19 @@ pub struct FxStamp {
     flash_frame: Option<Time>,
 }
 
+impl FxStamp {
+    /// The stamp without what is drawn on the board's cells (the lock flash, the drop trail,
+    /// the clear's flash): what, when it changes, changes more than the board.
+    pub fn off_board(self) -> FxStamp {
+        FxStamp {
+            lock: false,
+            trail: None,
+            flash_frame: None,
+            ..self
+        }
+    }
+}
+
 impl Effects {
     /// Turns the hard drop trail on or off (a trail showing ends at once).
     pub fn set_trail(&mut self, on: bool) {

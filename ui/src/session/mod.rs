@@ -6,6 +6,7 @@
 //! and `base` is 0, or a snapshot's time for a game resumed from one.
 
 mod clock;
+mod damage;
 pub use clock::clock_step_ms;
 mod effects;
 mod finesse;
@@ -304,7 +305,7 @@ impl GameSession {
     /// [`GameSession::tick`], saying what changed: [`Damage::Time`] when the clock's shown
     /// value is all (no engine event, no effect, the same run state).
     pub fn tick_damage(&mut self, now: u64, keys: &Keymap) -> Damage {
-        let before = self.stamp();
+        let before = self.before();
         let now = now.max(self.now);
         self.now = now;
         let mut changed = false;
@@ -332,34 +333,29 @@ impl GameSession {
                 p.plan(&self.game, t);
             }
         }
-        let after = self.stamp();
-        if changed
-            || (Stamp {
-                clock: before.clock,
-                ..after
-            }) != before
-        {
-            Damage::All
-        } else if after.clock != before.clock {
-            Damage::Time
-        } else {
-            Damage::None
-        }
+        self.damage_since(before, changed)
     }
 
     /// A key event of a key that the keymap binds. Returns whether anything visible changed.
     pub fn key(&mut self, key: Key, kind: KeyKind, keys: &Keymap, now: u64) -> bool {
+        self.key_damage(key, kind, keys, now) != Damage::None
+    }
+
+    /// [`GameSession::key`], saying what changed ([`Damage::Board`] when the piece moved,
+    /// turned or fell and nothing around the board changed).
+    pub fn key_damage(&mut self, key: Key, kind: KeyKind, keys: &Keymap, now: u64) -> Damage {
+        let before = self.before();
         let mut changed = self.tick(now, keys);
         if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
-            return changed;
+            return self.damage_since(before, changed);
         }
         // The bot has the controls.
         if self.pilot.as_ref().is_some_and(|p| p.on) {
-            return changed;
+            return self.damage_since(before, changed);
         }
         let key = normalize(key);
         let Some((button, slot)) = keys.lookup(key) else {
-            return changed;
+            return self.damage_since(before, changed);
         };
         let now = self.now;
         changed |= match self.synth.on_event(key, kind, now) {
@@ -371,7 +367,7 @@ impl GameSession {
             crate::release::Forward::Release => self.button(button, slot, false, now),
             crate::release::Forward::Nothing => false,
         };
-        changed
+        self.damage_since(before, changed)
     }
 
     /// When the session next needs a tick.

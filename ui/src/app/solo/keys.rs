@@ -86,6 +86,7 @@ impl Solo {
         match game::handle(s, ev, now, ctx.settings) {
             GameAction::None => Outcome::Ignored,
             GameAction::Changed => Outcome::Changed,
+            GameAction::Part(damage) => Outcome::Part(damage),
             GameAction::Pause if s.pause_needs_confirm() => {
                 s.ask_pause();
                 Outcome::Changed
