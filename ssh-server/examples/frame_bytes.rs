@@ -12,7 +12,7 @@
 
 use minotty_engine::ModeKind;
 use minotty_server::terminal::{RemoteTerminal, frame_bytes};
-use minotty_ui::{App, AppContext, Key, KeyEvent, KeyKind, Mods};
+use minotty_ui::{App, AppContext, Damage, Key, KeyEvent, KeyKind, Mods};
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -106,19 +106,19 @@ fn main() {
     let mut last_frame: Option<u64> = None;
     let mut now = 0u64;
     let mut key_frame = false;
-    let mut dirty = true;
+    // What the frame due redraws (the session's way: only the damaged parts when it can).
+    let mut pending = Damage::All;
     while now < until {
         app.tick(now);
-        if app.take_dirty() {
-            dirty = true;
-        }
+        pending = pending.and(app.take_damage());
+        let dirty = pending != Damage::None;
         let due = if key_frame {
             now
         } else {
             last_frame.map_or(now, |t| t + interval)
         };
         if dirty && now >= due {
-            term.draw(|area, buf| app.render_into(area, buf));
+            term.draw_app(&app, pending);
             let bytes = frame_bytes(&[], &term.take_output());
             if now >= from && !bytes.is_empty() {
                 tally.add(&bytes);
@@ -130,7 +130,7 @@ fn main() {
                     );
                 }
             }
-            dirty = false;
+            pending = Damage::None;
             key_frame = false;
             last_frame = Some(now);
         }
@@ -142,7 +142,7 @@ fn main() {
         if let Some(at) = app.next_wakeup() {
             wake = wake.min(at);
         }
-        if dirty {
+        if pending != Damage::None {
             wake = wake.min(due.max(now + 1));
         }
         now = wake.max(now + 1).min(until);
@@ -150,8 +150,9 @@ fn main() {
             app.handle_key(press(keys[n % keys.len()]), now);
             n += 1;
             next_key = now + 250;
-            if app.take_dirty() {
-                dirty = true;
+            let damage = app.take_damage();
+            if damage != Damage::None {
+                pending = pending.and(damage);
                 key_frame = true;
             }
         }

@@ -43,26 +43,27 @@ impl Damage {
 /// what is drawn there is drawn by those parts alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parts {
-    /// The stats column ([`Damage::Time`]), then the board with its frame ([`Damage::Board`]
-    /// redraws both).
+    /// The board with its frame, then the stats column: [`Damage::Time`] redraws the stats,
+    /// [`Damage::Board`] both, the stats last (so that a frame ends in the style of the
+    /// clock's digits, which the next tick then writes without a colour change).
     rects: [Rect; 2],
 }
 
 impl Parts {
     pub fn new(time: Rect, board: Rect) -> Parts {
         Parts {
-            rects: [time, board],
+            rects: [board, time],
         }
     }
 
     /// The stats column.
     pub fn time(&self) -> Rect {
-        self.rects[0]
+        self.rects[1]
     }
 
     /// The board, its frame included.
     pub fn board(&self) -> Rect {
-        self.rects[1]
+        self.rects[0]
     }
 
     /// The parts that a frame of `damage` redraws (none for [`Damage::All`], which is whole,
@@ -70,7 +71,7 @@ impl Parts {
     pub fn of(&self, damage: Damage) -> &[Rect] {
         match damage {
             Damage::None | Damage::All => &[],
-            Damage::Time => &self.rects[..1],
+            Damage::Time => &self.rects[1..],
             Damage::Board => &self.rects,
         }
     }
@@ -97,7 +98,7 @@ mod tests {
         let (time, board) = (Rect::new(0, 3, 18, 7), Rect::new(19, 1, 22, 22));
         let parts = Parts::new(time, board);
         assert_eq!(parts.of(Damage::Time), &[time]);
-        assert_eq!(parts.of(Damage::Board), &[time, board]);
+        assert_eq!(parts.of(Damage::Board), &[board, time], "the stats last");
         assert!(parts.of(Damage::All).is_empty());
         assert!(parts.of(Damage::None).is_empty());
     }

@@ -364,9 +364,14 @@ impl Session {
     fn next_wakeup(&self, now: Instant, frame_due: Instant) -> Instant {
         let mut wake = Wake::new(now, self.idle_deadline);
         let after_start = |at: u64| self.start + Duration::from_millis(at);
-        wake.by(self.app.next_wakeup().map(after_start));
+        wake.on_beat(self.app.next_wakeup().map(after_start));
         if self.needs_draw && !self.busy && !self.doctor_probe.running() {
-            wake.by(Some(frame_due));
+            // A key's frame is due now; a timed one waits for the beat.
+            if frame_due <= now {
+                wake.by(Some(frame_due));
+            } else {
+                wake.on_beat(Some(frame_due));
+            }
         }
         wake.by(self.esc_deadline);
         wake.by(self.resizer.due());

@@ -19,6 +19,33 @@ const MIN_SLEEP: Duration = Duration::from_millis(1);
 /// The longest sleep when the idle deadline has passed already.
 const IDLE_RECHECK: Duration = Duration::from_secs(1);
 
+/// Work that time alone makes (the App's deadlines: a clock's tenths, gravity, effects; paced
+/// frames) is done on the server's beat, a grid this fine shared by every session: the
+/// sessions due within one beat wake together, and the runtime's threads handle them in one
+/// go instead of sleeping and waking for each (under load that was a tenth of the server's
+/// CPU). Such a frame goes out at most a beat late; keys are never held back.
+const BEAT: Duration = Duration::from_millis(8);
+
+/// `at`, or the first beat after it (the beats count from the first time asked for).
+pub(super) fn on_beat(at: Instant) -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    beat_after(at, *EPOCH.get_or_init(Instant::now))
+}
+
+/// `at`, or the first beat after it, the beats counted from `epoch` (a time before it:
+/// unchanged).
+fn beat_after(at: Instant, epoch: Instant) -> Instant {
+    let Some(since) = at.checked_duration_since(epoch) else {
+        return at;
+    };
+    let beat = BEAT.as_nanos();
+    let beats = since.as_nanos().div_ceil(beat);
+    let Ok(nanos) = u64::try_from(beats * beat) else {
+        return at;
+    };
+    epoch + Duration::from_nanos(nanos)
+}
+
 impl Wake {
     /// At `now`, with the session's idle deadline.
     pub(super) fn new(now: Instant, idle_deadline: Instant) -> Wake {
@@ -33,6 +60,11 @@ impl Wake {
         if let Some(at) = at {
             self.at = self.at.min(at);
         }
+    }
+
+    /// Something that time alone makes due at `at`: woken for on the beat ([`on_beat`]).
+    pub(super) fn on_beat(&mut self, at: Option<Instant>) {
+        self.by(at.map(on_beat));
     }
 
     /// Something to do on the next turn.
@@ -60,6 +92,28 @@ mod tests {
         wake.by(Some(t0 + Duration::from_millis(16)));
         wake.by(Some(t0 + Duration::from_secs(2)));
         assert_eq!(wake.at(), t0 + Duration::from_millis(16));
+    }
+
+    #[test]
+    fn time_made_work_wakes_on_the_beat() {
+        let epoch = Instant::now();
+        let ms = Duration::from_millis;
+        assert_eq!(beat_after(epoch, epoch), epoch, "a time on the beat stays");
+        assert_eq!(beat_after(epoch + ms(3), epoch), epoch + BEAT);
+        assert_eq!(beat_after(epoch + BEAT, epoch), epoch + BEAT);
+        assert_eq!(
+            beat_after(epoch + BEAT + Duration::from_nanos(1), epoch),
+            epoch + BEAT * 2
+        );
+        // Sessions' deadlines within one beat wake together.
+        let due = [ms(9), ms(11), ms(13), BEAT * 2];
+        assert!(
+            due.iter()
+                .all(|&d| beat_after(epoch + d, epoch) == epoch + BEAT * 2)
+        );
+        // Before the epoch: as asked.
+        let later = epoch + ms(100);
+        assert_eq!(beat_after(epoch, later), epoch);
     }
 
     #[test]
