@@ -70,7 +70,7 @@ fn check(term: &RemoteTerminal, parser: &vt100::Parser) -> Result<(), TestCaseEr
     let mut kept = ratatui::buffer::Buffer::empty(shown.area);
     for (i, cell) in kept.content.iter_mut().enumerate() {
         cell.set_symbol(shown.symbol(i));
-        let (fg, bg, modifier) = shown.cells[i].style();
+        let (fg, bg, modifier) = shown.style(i).expect("a known style");
         cell.set_fg(fg).set_bg(bg);
         cell.modifier = modifier;
     }
