@@ -8,6 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 
 use super::*;
+use crate::Damage;
 use minotty_protocol::Identity;
 
 /// The whole 80x24 frame, symbols only (every cell's style reset), for `Buffer::with_lines`.
@@ -91,6 +92,34 @@ fn sprint_in_play() -> (App, u64) {
 fn a_40_lines_game_in_play_at_80x24() {
     let (a, _) = sprint_in_play();
     assert_frame(&a, &SPRINT);
+}
+
+/// A piece turned and moved in the air changes the board and the stats alone
+/// ([`Damage::Board`]): drawing those two parts over the frame before gives this frame, cell
+/// for cell and style for style.
+#[test]
+fn a_turned_and_moved_piece_at_80x24_redraws_the_board_and_the_stats() {
+    let (mut a, now) = playing(ModeKind::Sprint);
+    a.tick(now + 1_000);
+    a.take_damage();
+    let mut partial = draw(&a, 80, 24);
+    tap(&mut a, Key::Char('x'), now + 1_100);
+    tap(&mut a, Key::Right, now + 1_200);
+    tap(&mut a, Key::Right, now + 1_300);
+    assert_eq!(a.take_damage(), Damage::Board);
+    let area = partial.area;
+    let parts = a.parts(area).expect("the game runs with nothing over it");
+    for &part in parts.of(Damage::Board) {
+        let mut buf = Buffer::empty(part);
+        if part == parts.time() {
+            a.render_time(area, &mut buf);
+        } else {
+            a.render_board(area, &mut buf);
+        }
+        partial.merge(&buf);
+    }
+    assert_eq!(partial, draw(&a, 80, 24));
+    assert_frame(&a, &TURNED);
 }
 
 /// The question beside the board, not over it: the game runs on while it is asked.
@@ -214,6 +243,33 @@ const SPRINT: [&str; 24] = [
     "                                │ · · ·░░░░░░ · · · ·│",
     "                                │ · ·████ · · · · · ·│",
     "                                │ · · ·████ · · · · ·│",
+    "                                └────────────────────┘",
+    "              R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit",
+];
+
+const TURNED: [&str; 24] = [
+    "             MINOTTY · 40 Lines · standard                      ada",
+    "                   ┌── HOLD ──┐ ┌────────────────────┐ ┌── NEXT ──┐",
+    "                   │          │ │ · · · · · · · · · ·│ │    ██    │",
+    "                   │          │ │ · · · · · · ·██ · ·│ │  ██████  │",
+    "                   └──────────┘ │ · · · · · ·████ · ·│ │          │",
+    "                                │ · · · · · ·██ · · ·│ │   ▀▀▀▀   │",
+    "     I     0 LEVEL            0 │ · · · · · · · · · ·│ │          │",
+    "     O     0 LINES         0/40 │ · · · · · · · · · ·│ │   ▄█▀    │",
+    "     T     0 SCORE            0 │ · · · · · · · · · ·│ │          │",
+    "     S     0 TIME        0:01.3 │ · · · · · · · · · ·│ │   █▄▄    │",
+    "     Z     0 PIECES           0 │ · · · · · · · · · ·│ │          │",
+    "     J     0 PPS           0.00 │ · · · · · · · · · ·│ │    ██    │",
+    "     L     0                    │ · · · · · · · · · ·│ └──────────┘",
+    "                                │ · · · · · · · · · ·│",
+    "                                │ · · · · · · · · · ·│",
+    "                                │ · · · · · · · · · ·│",
+    "                                │ · · · · · · · · · ·│",
+    "                                │ · · · · · · · · · ·│",
+    "                                │ · · · · · · · · · ·│",
+    "                                │ · · · · · · ·░░ · ·│",
+    "                                │ · · · · · ·░░░░ · ·│",
+    "                                │ · · · · · ·░░ · · ·│",
     "                                └────────────────────┘",
     "              R retry   Esc pause   Ctrl+S snapshot   Ctrl+C quit",
 ];
