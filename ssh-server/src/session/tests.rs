@@ -399,6 +399,55 @@ async fn frames_in_a_game_are_paced_to_the_cap() {
     assert!(free > 11, "the same game at the default cap: {free}");
 }
 
+/// Two sessions that started 3 ms apart draw the frames that time makes (the countdown, the
+/// clock's tenths, gravity) on the server's shared beat: every such frame of one is a whole
+/// number of beats from every such frame of the other (without the beat, each session's
+/// tenths fall 3 ms off the other's), so the runtime wakes once for both.
+#[tokio::test(start_paused = true)]
+async fn sessions_draw_what_time_makes_on_a_shared_beat() {
+    let a = run_session();
+    until(Instant::now() + Duration::from_millis(3)).await;
+    let b = run_session();
+    for _ in 0..2 {
+        for s in [&a, &b] {
+            s.events
+                .send(SessionEvent::Input(b"\r".to_vec()))
+                .await
+                .expect("the session reads");
+        }
+        until(Instant::now() + Duration::from_millis(100)).await;
+    }
+    let from = Instant::now();
+    until(from + Duration::from_secs(8)).await;
+    let timed = |s: &Running| -> Vec<Instant> {
+        let received = s.client.lock();
+        received
+            .writes
+            .iter()
+            .map(|(at, _)| *at)
+            .filter(|&at| at > from)
+            .collect()
+    };
+    let (ta, tb) = (timed(&a), timed(&b));
+    assert!(
+        ta.len() >= 40 && tb.len() >= 40,
+        "{} and {} frames",
+        ta.len(),
+        tb.len()
+    );
+    let beat = Duration::from_millis(8).as_nanos();
+    for &x in &ta {
+        for &y in &tb {
+            let apart = if x > y { x - y } else { y - x };
+            assert_eq!(apart.as_nanos() % beat, 0, "frames {apart:?} apart");
+        }
+    }
+    for s in [a, b] {
+        s.shutdown.cancel();
+        let _ = s.task.await;
+    }
+}
+
 /// A server restart that ends a versus match in progress says so in the last line the player
 /// reads (the match's own screen is gone by then): abandoned, not rated.
 #[tokio::test(start_paused = true)]
