@@ -1,6 +1,6 @@
-//! Which ruleset each mode plays, and under which rulesets it has a leaderboard: one table
-//! ([`TABLE`]), read by the UI's mode menu, the server's boards and profiles, the judge and
-//! `minotty play` alike.
+//! Which ruleset each mode plays, under which rulesets it has a leaderboard, and what its
+//! boards measure: one table ([`TABLE`]), read by the UI's mode menu, the server's boards and
+//! profiles, the judge and `minotty play` alike.
 //!
 //! A mode either takes the ruleset the player chose (40 lines, marathon, ultra, endless,
 //! custom) or always plays one (master, cheese and combo `standard`; puzzle and descent
@@ -8,7 +8,7 @@
 //! climbs by). A mode's boards are a separate column: endless and custom take a ruleset but
 //! have no board, puzzle has its progress per account instead.
 
-use minotty_engine::{ModeKind, RulesetId};
+use minotty_engine::{ModeKind, RulesetId, Stats};
 
 /// Which ruleset a mode plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,65 @@ pub enum Plays {
     Fixed(RulesetId),
 }
 
+/// What a mode's boards rank a game on (the ranking's key: `ranking::rank_key`), what a game
+/// must have achieved in it to rank, and the figure its charts draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// The time to the goal, less is better (40 lines).
+    Time,
+    /// Points, more is better (marathon, ultra); rank buckets of 2^`bucket_shift` points.
+    Points { bucket_shift: u32 },
+    /// Lines, more is better, then the time, less is better (master).
+    LinesThenTime,
+    /// Pieces to the goal, fewer is better (cheese).
+    Pieces,
+    /// The longest combo (combo).
+    Combo,
+    /// Gems, more is better: the mode's score, a point each (descent).
+    Gems,
+    /// Nothing: the mode has no leaderboard (custom, endless, puzzle).
+    Unranked,
+}
+
+impl Measure {
+    /// The figure a chart shows for a game with `stats`: the time, lines, pieces or the
+    /// longest combo where that is the measure, the score otherwise.
+    pub fn figure(self, stats: &Stats) -> u64 {
+        match self {
+            Measure::Time => stats.time,
+            Measure::LinesThenTime => u64::from(stats.lines),
+            Measure::Pieces => u64::from(stats.pieces),
+            Measure::Combo => u64::from(stats.max_combo),
+            Measure::Points { .. } | Measure::Gems | Measure::Unranked => stats.score,
+        }
+    }
+
+    /// What [`Measure::figure`] is called.
+    pub fn figure_name(self) -> &'static str {
+        match self {
+            Measure::Time => "time",
+            Measure::LinesThenTime => "lines",
+            Measure::Pieces => "pieces",
+            Measure::Combo => "combo",
+            Measure::Gems => "gems",
+            Measure::Points { .. } | Measure::Unranked => "score",
+        }
+    }
+
+    /// What a game with `stats` lacks to count in this measure (none: it achieved something;
+    /// the goal measures, time and pieces, need their goal instead, which the judge checks).
+    pub fn lacks(self, stats: &Stats) -> Option<&'static str> {
+        let (lacks, what) = match self {
+            Measure::LinesThenTime => (stats.lines == 0, "no line cleared"),
+            Measure::Points { .. } => (stats.score == 0, "no points scored"),
+            Measure::Combo => (stats.max_combo == 0, "no combo"),
+            Measure::Gems => (stats.score == 0, "no gem collected"),
+            Measure::Time | Measure::Pieces | Measure::Unranked => return None,
+        };
+        lacks.then_some(what)
+    }
+}
+
 /// One row of [`TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModeRules {
@@ -27,6 +86,8 @@ pub struct ModeRules {
     /// The rulesets with a board of this mode, its home board first; empty for a mode without
     /// a leaderboard.
     pub boards: &'static [RulesetId],
+    /// What its boards measure ([`Measure::Unranked`] exactly when `boards` is empty).
+    pub measure: Measure,
 }
 
 const ALL_RULESETS: &[RulesetId] = &[RulesetId::Standard, RulesetId::TuiTetris, RulesetId::Tetrs];
@@ -35,31 +96,64 @@ const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
 
 /// Every mode, in [`ModeKind::ALL`]'s order.
 pub const TABLE: [ModeRules; 10] = [
-    row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS),
-    row(ModeKind::Marathon, Plays::Chosen, ALL_RULESETS),
-    row(ModeKind::Ultra, Plays::Chosen, ALL_RULESETS),
+    row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS, Measure::Time),
+    row(
+        ModeKind::Marathon,
+        Plays::Chosen,
+        ALL_RULESETS,
+        Measure::Points { bucket_shift: 11 },
+    ),
+    row(
+        ModeKind::Ultra,
+        Plays::Chosen,
+        ALL_RULESETS,
+        Measure::Points { bucket_shift: 10 },
+    ),
     row(
         ModeKind::Master,
         Plays::Fixed(RulesetId::Standard),
         STANDARD,
+        Measure::LinesThenTime,
     ),
     row(
         ModeKind::Cheese,
         Plays::Fixed(RulesetId::Standard),
         STANDARD,
+        Measure::Pieces,
     ),
-    row(ModeKind::Combo, Plays::Fixed(RulesetId::Standard), STANDARD),
-    row(ModeKind::Custom, Plays::Chosen, &[]),
-    row(ModeKind::Endless, Plays::Chosen, &[]),
-    row(ModeKind::Puzzle, Plays::Fixed(RulesetId::Tetrs), &[]),
-    row(ModeKind::Descent, Plays::Fixed(RulesetId::Tetrs), TETRS),
+    row(
+        ModeKind::Combo,
+        Plays::Fixed(RulesetId::Standard),
+        STANDARD,
+        Measure::Combo,
+    ),
+    row(ModeKind::Custom, Plays::Chosen, &[], Measure::Unranked),
+    row(ModeKind::Endless, Plays::Chosen, &[], Measure::Unranked),
+    row(
+        ModeKind::Puzzle,
+        Plays::Fixed(RulesetId::Tetrs),
+        &[],
+        Measure::Unranked,
+    ),
+    row(
+        ModeKind::Descent,
+        Plays::Fixed(RulesetId::Tetrs),
+        TETRS,
+        Measure::Gems,
+    ),
 ];
 
-const fn row(kind: ModeKind, plays: Plays, boards: &'static [RulesetId]) -> ModeRules {
+const fn row(
+    kind: ModeKind,
+    plays: Plays,
+    boards: &'static [RulesetId],
+    measure: Measure,
+) -> ModeRules {
     ModeRules {
         kind,
         plays,
         boards,
+        measure,
     }
 }
 
@@ -68,6 +162,9 @@ const _: () = {
     let mut i = 0;
     while i < TABLE.len() {
         assert!(TABLE[i].kind as usize == i && ModeKind::ALL[i] as usize == i);
+        // A mode has boards exactly when its boards measure something.
+        let unranked = matches!(TABLE[i].measure, Measure::Unranked);
+        assert!(unranked == TABLE[i].boards.is_empty());
         i += 1;
     }
     assert!(TABLE.len() == ModeKind::ALL.len());
@@ -76,6 +173,11 @@ const _: () = {
 /// The row of `kind`.
 pub fn rules(kind: ModeKind) -> &'static ModeRules {
     &TABLE[kind as usize]
+}
+
+/// What `kind`'s boards measure.
+pub fn measure(kind: ModeKind) -> Measure {
+    rules(kind).measure
 }
 
 /// Whether a preset of `kind` plays the ruleset the player chose (else [`fixed_ruleset`]).

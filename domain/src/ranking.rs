@@ -31,7 +31,7 @@
 
 use minotty_engine::{EndReason, Input, ModeKind, Replay, Stats};
 
-use crate::modes::has_board;
+use crate::modes::{Measure, has_board, measure};
 
 /// Master keys lines above time: a time takes the low 40 bits (34 years of milliseconds) and
 /// lines the 22 above them (4 million lines), so the key never overflows.
@@ -43,20 +43,20 @@ const LINE_BITS: u32 = 22;
 pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
     let time = i64::try_from(stats.time).unwrap_or(i64::MAX);
     let score = i64::try_from(stats.score).unwrap_or(i64::MAX);
-    Some(match kind {
-        ModeKind::Sprint => time,
+    Some(match measure(kind) {
+        Measure::Time => time,
         // Descent's score is its gems (one point each, nothing else scores).
-        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Descent => -score,
-        ModeKind::Master => {
+        Measure::Points { .. } | Measure::Gems => -score,
+        Measure::LinesThenTime => {
             let time = time.min((1 << TIME_BITS) - 1);
             let lines = stats.lines.min((1 << LINE_BITS) - 1);
             -(i64::from(lines) << TIME_BITS) + time
         }
-        ModeKind::Cheese => i64::from(stats.pieces),
-        ModeKind::Combo => -i64::from(stats.max_combo),
+        Measure::Pieces => i64::from(stats.pieces),
+        Measure::Combo => -i64::from(stats.max_combo),
         // Endless is stored, never ranked: a game with no end has no comparable result yet.
         // Puzzle has its progress per account instead (the server's `store/puzzle.rs`).
-        ModeKind::Custom | ModeKind::Endless | ModeKind::Puzzle => return None,
+        Measure::Unranked => return None,
     })
 }
 
@@ -67,17 +67,11 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
 /// and one bucket per value for cheese pieces, combos and descent gems. A bucket that is too coarse only
 /// makes a rank look-up count more entries; any shift gives exact ranks.
 pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
-    let shift = match kind {
-        ModeKind::Sprint => 8,
-        ModeKind::Marathon => 11,
-        ModeKind::Ultra => 10,
-        ModeKind::Master => 14,
-        ModeKind::Cheese
-        | ModeKind::Combo
-        | ModeKind::Custom
-        | ModeKind::Endless
-        | ModeKind::Puzzle
-        | ModeKind::Descent => 0,
+    let shift = match measure(kind) {
+        Measure::Time => 8,
+        Measure::Points { bucket_shift } => bucket_shift,
+        Measure::LinesThenTime => 14,
+        Measure::Pieces | Measure::Combo | Measure::Gems | Measure::Unranked => 0,
     };
     // An arithmetic shift floors negative keys too, so buckets never straddle zero.
     (key >> shift) << shift
@@ -116,14 +110,10 @@ pub enum Unranked {
 /// `Err` says what it lacks. Modes ranked on a goal (40 lines, cheese) achieve it by winning,
 /// which [`eligible`] checks.
 pub fn achieved(kind: ModeKind, stats: &Stats) -> Result<(), Unranked> {
-    let lacks = match kind {
-        ModeKind::Master if stats.lines == 0 => "no line cleared",
-        ModeKind::Marathon | ModeKind::Ultra if stats.score == 0 => "no points scored",
-        ModeKind::Combo if stats.max_combo == 0 => "no combo",
-        ModeKind::Descent if stats.score == 0 => "no gem collected",
-        _ => return Ok(()),
-    };
-    Err(Unranked::Nothing(lacks))
+    match measure(kind).lacks(stats) {
+        Some(lacks) => Err(Unranked::Nothing(lacks)),
+        None => Ok(()),
+    }
 }
 
 /// Whether a game with this replay and (re-simulated) outcome may rank; the key when it may.

@@ -13,13 +13,7 @@ pub const HISTORY_GAMES: u32 = 1000;
 /// The figure a chart shows for a game of `mode`: the time for 40 lines, lines for master,
 /// pieces for cheese, the longest combo for combo, the score (gems for descent) otherwise.
 pub fn figure(mode: ModeKind, stats: &Stats) -> u64 {
-    match mode {
-        ModeKind::Sprint => stats.time,
-        ModeKind::Master => u64::from(stats.lines),
-        ModeKind::Cheese => u64::from(stats.pieces),
-        ModeKind::Combo => u64::from(stats.max_combo),
-        _ => stats.score,
-    }
+    minotty_domain::modes::measure(mode).figure(stats)
 }
 
 /// Each board's running best, from ranked games oldest first: a point for every game that

@@ -91,3 +91,44 @@ fn a_profile_lists_home_boards_then_the_other_rulesets() {
     assert_eq!(profile_boards().len(), 13);
     assert_eq!(profile_boards()[6], (K::Descent, R::Tetrs));
 }
+
+/// What each mode's boards measure, the figure its charts draw of one game, and what a game
+/// lacks when it achieved nothing in it.
+#[test]
+fn each_mode_measures_what_its_board_ranks() {
+    use super::{Measure, measure};
+    use minotty_engine::Stats;
+    let game = Stats {
+        time: 61_000,
+        lines: 12,
+        pieces: 33,
+        score: 4_200,
+        max_combo: 5,
+        ..Stats::default()
+    };
+    let points = |bucket_shift| Measure::Points { bucket_shift };
+    #[rustfmt::skip]
+    let table = [
+        (ModeKind::Sprint, Measure::Time, "time", 61_000, None),
+        (ModeKind::Marathon, points(11), "score", 4_200, Some("no points scored")),
+        (ModeKind::Ultra, points(10), "score", 4_200, Some("no points scored")),
+        (ModeKind::Master, Measure::LinesThenTime, "lines", 12, Some("no line cleared")),
+        (ModeKind::Cheese, Measure::Pieces, "pieces", 33, None),
+        (ModeKind::Combo, Measure::Combo, "combo", 5, Some("no combo")),
+        (ModeKind::Custom, Measure::Unranked, "score", 4_200, None),
+        (ModeKind::Endless, Measure::Unranked, "score", 4_200, None),
+        (ModeKind::Puzzle, Measure::Unranked, "score", 4_200, None),
+        (ModeKind::Descent, Measure::Gems, "gems", 4_200, Some("no gem collected")),
+    ];
+    for (kind, m, name, figure, lacks) in table {
+        assert_eq!(measure(kind), m, "{kind:?}");
+        assert_eq!(m.figure_name(), name, "{kind:?}");
+        assert_eq!(m.figure(&game), figure, "{kind:?}");
+        assert_eq!(
+            m.lacks(&game),
+            None,
+            "{kind:?}: the game achieved something"
+        );
+        assert_eq!(m.lacks(&Stats::default()), lacks, "{kind:?}: an empty game");
+    }
+}

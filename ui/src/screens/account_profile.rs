@@ -516,14 +516,7 @@ const DAY_MS: i64 = 86_400_000;
 
 /// What a board's chart counts.
 fn figure_name(h: &BestHistory) -> &'static str {
-    match h.mode {
-        ModeKind::Sprint => "time",
-        ModeKind::Master => "lines",
-        ModeKind::Cheese => "pieces",
-        ModeKind::Combo => "combo",
-        ModeKind::Descent => "gems",
-        _ => "score",
-    }
+    minotty_domain::modes::measure(h.mode).figure_name()
 }
 
 fn integer(v: f64) -> String {
@@ -532,8 +525,14 @@ fn integer(v: f64) -> String {
 
 /// How a board's figure is written on the chart's axis.
 fn figure_label(mode: ModeKind) -> fn(f64) -> String {
-    match mode {
-        ModeKind::Sprint => |ms| clock(ms.max(0.0) as u64).as_str().to_owned(),
-        _ => integer,
+    use minotty_domain::modes::Measure;
+    match minotty_domain::modes::measure(mode) {
+        Measure::Time => |ms| clock(ms.max(0.0) as u64).as_str().to_owned(),
+        Measure::Points { .. }
+        | Measure::LinesThenTime
+        | Measure::Pieces
+        | Measure::Combo
+        | Measure::Gems
+        | Measure::Unranked => integer,
     }
 }
