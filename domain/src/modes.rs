@@ -217,7 +217,8 @@ const fn select<const N: usize>(many: bool) -> [ModeKind; N] {
     out
 }
 
-const RANKED: [ModeKind; 7] = select(false);
+/// The modes with a leaderboard, in the table's order (what the leaderboards' tabs list).
+pub const RANKED: [ModeKind; 7] = select(false);
 const RULESET_MODES: [ModeKind; 3] = select(true);
 
 /// The modes with a leaderboard.

@@ -6,7 +6,7 @@
 pub use crate::boards::{board_title, period_title};
 use std::fmt::Write;
 
-use minotty_engine::{ModeKind, RulesetId};
+use minotty_engine::RulesetId;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -22,18 +22,22 @@ use crate::text::{StackStr, sanitize, sfmt};
 use crate::theme::Theme;
 use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROWS};
 
-/// The tabs, left to right.
-pub const BOARDS: [BoardId; 9] = [
-    BoardId::Solo(ModeKind::Sprint),
-    BoardId::Solo(ModeKind::Marathon),
-    BoardId::Solo(ModeKind::Ultra),
-    BoardId::Solo(ModeKind::Master),
-    BoardId::Solo(ModeKind::Cheese),
-    BoardId::Solo(ModeKind::Combo),
-    BoardId::Solo(ModeKind::Descent),
-    BoardId::Versus,
-    BoardId::Climb,
-];
+/// The tabs, left to right: every mode with a leaderboard (the modes table's order), then
+/// versus and the climb.
+pub const BOARDS: [BoardId; 9] = tabs();
+
+const fn tabs() -> [BoardId; 9] {
+    let modes = minotty_domain::modes::RANKED;
+    let mut out = [BoardId::Versus; 9];
+    let mut i = 0;
+    while i < modes.len() {
+        out[i] = BoardId::Solo(modes[i]);
+        i += 1;
+    }
+    out[modes.len()] = BoardId::Versus;
+    out[modes.len() + 1] = BoardId::Climb;
+    out
+}
 
 const PERIODS: [BoardPeriod; 3] = [BoardPeriod::AllTime, BoardPeriod::Month, BoardPeriod::Today];
 
@@ -76,10 +80,10 @@ impl BoardScreen {
 
     /// Whether the board on screen has a board per ruleset.
     pub fn per_ruleset(&self) -> bool {
-        matches!(
-            self.board(),
-            BoardId::Solo(ModeKind::Sprint | ModeKind::Marathon | ModeKind::Ultra)
-        )
+        match self.board() {
+            BoardId::Solo(kind) => minotty_domain::modes::rules(kind).boards.len() > 1,
+            BoardId::Versus | BoardId::Climb => false,
+        }
     }
 
     /// The ruleset of the board on screen.

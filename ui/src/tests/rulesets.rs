@@ -465,3 +465,38 @@ fn ruleset_descriptions_are_plain_and_whole_at_80x24() {
         tui[5]
     );
 }
+
+/// The leaderboards' tabs come from the modes table: every mode with a board in its order,
+/// then versus and the climb; the three modes with a board per ruleset switch rulesets.
+#[test]
+fn the_leaderboard_tabs_are_the_ranked_modes_then_versus_and_the_climb() {
+    use crate::screens::account_board::{BOARDS, BoardScreen};
+    let solo = |k| BoardId::Solo(k);
+    assert_eq!(
+        BOARDS,
+        [
+            solo(ModeKind::Sprint),
+            solo(ModeKind::Marathon),
+            solo(ModeKind::Ultra),
+            solo(ModeKind::Master),
+            solo(ModeKind::Cheese),
+            solo(ModeKind::Combo),
+            solo(ModeKind::Descent),
+            BoardId::Versus,
+            BoardId::Climb,
+        ]
+    );
+    let switches: Vec<bool> = (0..BOARDS.len())
+        .map(|tab| {
+            BoardScreen {
+                tab,
+                ..BoardScreen::default()
+            }
+            .per_ruleset()
+        })
+        .collect();
+    assert_eq!(
+        switches,
+        [true, true, true, false, false, false, false, false, false]
+    );
+}
