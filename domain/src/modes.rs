@@ -78,6 +78,38 @@ impl Measure {
     }
 }
 
+/// What a board (and a game's result) shows first of a game of the mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shows {
+    /// Its time ("Time").
+    Time,
+    /// Its score ("Score").
+    Score,
+    /// Its lines and time ("Result").
+    LinesAndTime,
+    /// Its pieces ("Pieces").
+    Pieces,
+    /// Its longest combo ("Combo").
+    Combo,
+    /// Its gems, the score ("Gems").
+    Gems,
+    /// The stage it reached ("Result").
+    Stage,
+}
+
+/// What a board shows second of a game, after its [`Shows`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Second {
+    /// Pieces per second ("PPS").
+    Pps,
+    /// Lines cleared ("Lines").
+    Lines,
+    /// Its time ("Time").
+    Time,
+    /// Pieces locked ("Pieces").
+    Pieces,
+}
+
 /// One row of [`TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModeRules {
@@ -88,6 +120,8 @@ pub struct ModeRules {
     pub boards: &'static [RulesetId],
     /// What its boards measure ([`Measure::Unranked`] exactly when `boards` is empty).
     pub measure: Measure,
+    /// What a game's result says, and a board's columns after rank and name.
+    pub shows: (Shows, Option<Second>),
 }
 
 const ALL_RULESETS: &[RulesetId] = &[RulesetId::Standard, RulesetId::TuiTetris, RulesetId::Tetrs];
@@ -96,52 +130,42 @@ const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
 
 /// Every mode, in [`ModeKind::ALL`]'s order.
 pub const TABLE: [ModeRules; 10] = [
-    row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS, Measure::Time),
+    row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS, Measure::Time)
+        .shows(Shows::Time, Some(Second::Pps)),
     row(
         ModeKind::Marathon,
         Plays::Chosen,
         ALL_RULESETS,
         Measure::Points { bucket_shift: 11 },
-    ),
+    )
+    .shows(Shows::Score, Some(Second::Lines)),
     row(
         ModeKind::Ultra,
         Plays::Chosen,
         ALL_RULESETS,
         Measure::Points { bucket_shift: 10 },
-    ),
+    )
+    .shows(Shows::Score, Some(Second::Lines)),
     row(
         ModeKind::Master,
-        Plays::Fixed(RulesetId::Standard),
+        FIXED_STANDARD,
         STANDARD,
         Measure::LinesThenTime,
-    ),
-    row(
-        ModeKind::Cheese,
-        Plays::Fixed(RulesetId::Standard),
-        STANDARD,
-        Measure::Pieces,
-    ),
-    row(
-        ModeKind::Combo,
-        Plays::Fixed(RulesetId::Standard),
-        STANDARD,
-        Measure::Combo,
-    ),
-    row(ModeKind::Custom, Plays::Chosen, &[], Measure::Unranked),
-    row(ModeKind::Endless, Plays::Chosen, &[], Measure::Unranked),
-    row(
-        ModeKind::Puzzle,
-        Plays::Fixed(RulesetId::Tetrs),
-        &[],
-        Measure::Unranked,
-    ),
-    row(
-        ModeKind::Descent,
-        Plays::Fixed(RulesetId::Tetrs),
-        TETRS,
-        Measure::Gems,
-    ),
+    )
+    .shows(Shows::LinesAndTime, Some(Second::Pps)),
+    row(ModeKind::Cheese, FIXED_STANDARD, STANDARD, Measure::Pieces)
+        .shows(Shows::Pieces, Some(Second::Time)),
+    row(ModeKind::Combo, FIXED_STANDARD, STANDARD, Measure::Combo)
+        .shows(Shows::Combo, Some(Second::Pieces)),
+    row(ModeKind::Custom, Plays::Chosen, &[], Measure::Unranked).shows(Shows::LinesAndTime, None),
+    row(ModeKind::Endless, Plays::Chosen, &[], Measure::Unranked)
+        .shows(Shows::Score, Some(Second::Lines)),
+    row(ModeKind::Puzzle, FIXED_TETRS, &[], Measure::Unranked).shows(Shows::Stage, None),
+    row(ModeKind::Descent, FIXED_TETRS, TETRS, Measure::Gems).shows(Shows::Gems, None),
 ];
+
+const FIXED_STANDARD: Plays = Plays::Fixed(RulesetId::Standard);
+const FIXED_TETRS: Plays = Plays::Fixed(RulesetId::Tetrs);
 
 const fn row(
     kind: ModeKind,
@@ -154,6 +178,16 @@ const fn row(
         plays,
         boards,
         measure,
+        shows: (Shows::Score, None),
+    }
+}
+
+impl ModeRules {
+    const fn shows(self, result: Shows, second: Option<Second>) -> ModeRules {
+        ModeRules {
+            shows: (result, second),
+            ..self
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 
+use minotty_domain::modes::{self, Second, Shows};
 use minotty_domain::{Period, UnixMs, has_board, home_ruleset};
 use minotty_engine::{ModeKind, RulesetId, Stats};
 
@@ -115,20 +116,20 @@ impl From<&Stats> for Figures {
 
 /// What a game of `mode` is ranked on, as one short text (the first column of its board).
 pub fn result(mode: ModeKind, f: Figures) -> String {
-    match mode {
-        ModeKind::Sprint => time(f.time_ms),
-        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => thousands(f.score),
-        ModeKind::Master | ModeKind::Custom => {
+    match modes::rules(mode).shows.0 {
+        Shows::Time => time(f.time_ms),
+        Shows::Score => thousands(f.score),
+        Shows::LinesAndTime => {
             let lines = plural(f.lines, "line", "lines");
             format!("{} {lines} {}", f.lines, time(f.time_ms))
         }
-        ModeKind::Cheese => format!("{} {}", f.pieces, plural(f.pieces, "piece", "pieces")),
-        ModeKind::Combo => format!("{} combo", f.max_combo),
+        Shows::Pieces => format!("{} {}", f.pieces, plural(f.pieces, "piece", "pieces")),
+        Shows::Combo => format!("{} combo", f.max_combo),
         // A descent game's score is its gems.
-        ModeKind::Descent if f.score == 1 => "1 gem".to_owned(),
-        ModeKind::Descent => format!("{} gems", thousands(f.score)),
+        Shows::Gems if f.score == 1 => "1 gem".to_owned(),
+        Shows::Gems => format!("{} gems", thousands(f.score)),
         // The level of a puzzle game is the stage it reached.
-        ModeKind::Puzzle => format!("stage {}", f.level),
+        Shows::Stage => format!("stage {}", f.level),
     }
 }
 
@@ -150,11 +151,12 @@ pub fn recent_game(
         "input_limit" => "too many inputs",
         _ => "unfinished",
     };
-    let result = match mode {
-        ModeKind::Marathon | ModeKind::Ultra => {
-            format!("{} pts", result(mode, Figures::from(stats)))
-        }
-        mode => result(mode, Figures::from(stats)),
+    // A ranked score says what it counts (endless shows its score bare).
+    let figures = result(mode, Figures::from(stats));
+    let result = if matches!(modes::measure(mode), modes::Measure::Points { .. }) {
+        format!("{figures} pts")
+    } else {
+        figures
     };
     RecentGame {
         game,
@@ -169,15 +171,26 @@ pub fn recent_game(
 /// The column titles of a board after rank and name.
 pub fn columns(board: BoardId) -> Vec<String> {
     let titles: &[&str] = match board {
-        BoardId::Solo(ModeKind::Sprint) => &["Time", "PPS"],
-        BoardId::Solo(ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless) => {
-            &["Score", "Lines"]
+        BoardId::Solo(mode) => {
+            let (first, second) = modes::rules(mode).shows;
+            let first = match first {
+                Shows::Time => "Time",
+                Shows::Score => "Score",
+                Shows::LinesAndTime | Shows::Stage => "Result",
+                Shows::Pieces => "Pieces",
+                Shows::Combo => "Combo",
+                Shows::Gems => "Gems",
+            };
+            return std::iter::once(first)
+                .chain(second.map(|s| match s {
+                    Second::Pps => "PPS",
+                    Second::Lines => "Lines",
+                    Second::Time => "Time",
+                    Second::Pieces => "Pieces",
+                }))
+                .map(str::to_owned)
+                .collect();
         }
-        BoardId::Solo(ModeKind::Master) => &["Result", "PPS"],
-        BoardId::Solo(ModeKind::Cheese) => &["Pieces", "Time"],
-        BoardId::Solo(ModeKind::Combo) => &["Combo", "Pieces"],
-        BoardId::Solo(ModeKind::Descent) => &["Gems"],
-        BoardId::Solo(ModeKind::Custom | ModeKind::Puzzle) => &["Result"],
         BoardId::Versus => &["Rating", "Rank", "Series", "Won"],
         BoardId::Climb => &["Height", "Floor", "Time"],
     };
@@ -187,15 +200,13 @@ pub fn columns(board: BoardId) -> Vec<String> {
 /// The values of a solo board's row, one per [`columns`].
 pub fn solo_values(mode: ModeKind, f: Figures) -> Vec<String> {
     let first = result(mode, f);
-    match mode {
-        ModeKind::Sprint | ModeKind::Master => vec![first, pps(f.pieces, f.time_ms)],
-        ModeKind::Marathon | ModeKind::Ultra | ModeKind::Endless => {
-            vec![first, f.lines.to_string()]
-        }
-        ModeKind::Cheese => vec![first, time(f.time_ms)],
-        ModeKind::Combo => vec![first, f.pieces.to_string()],
-        ModeKind::Custom | ModeKind::Puzzle | ModeKind::Descent => vec![first],
-    }
+    let second = modes::rules(mode).shows.1.map(|s| match s {
+        Second::Pps => pps(f.pieces, f.time_ms),
+        Second::Lines => f.lines.to_string(),
+        Second::Time => time(f.time_ms),
+        Second::Pieces => f.pieces.to_string(),
+    });
+    std::iter::once(first).chain(second).collect()
 }
 
 /// The ruleset whose board is shown when `ruleset` is asked for `board`: boards without one

@@ -388,3 +388,47 @@ fn cheese_results_lead_with_pieces_and_rows_dug() {
         frame.join("\n")
     );
 }
+
+/// Every mode's board columns, row values and recent-game result, pinned as they were before
+/// they came from the modes table (`minotty_domain::modes`' `shows` and `measure` columns).
+#[test]
+fn each_modes_board_columns_and_results_are_its_table_rows() {
+    use crate::boards::{Figures, columns, recent_game, solo_values};
+    use minotty_protocol::BoardId;
+    let f = Figures {
+        time_ms: 241_290,
+        score: 123_456,
+        lines: 150,
+        pieces: 37,
+        max_combo: 12,
+        level: 7,
+    };
+    let stats = minotty_engine::Stats {
+        time: f.time_ms,
+        score: f.score,
+        lines: f.lines,
+        pieces: f.pieces,
+        max_combo: f.max_combo,
+        level: f.level,
+        ..minotty_engine::Stats::default()
+    };
+    #[rustfmt::skip]
+    let table: [(ModeKind, &[&str], &[&str], &str); 10] = [
+        (ModeKind::Sprint, &["Time", "PPS"], &["4:01.290", "0.15"], "4:01.290"),
+        (ModeKind::Marathon, &["Score", "Lines"], &["123,456", "150"], "123,456 pts"),
+        (ModeKind::Ultra, &["Score", "Lines"], &["123,456", "150"], "123,456 pts"),
+        (ModeKind::Master, &["Result", "PPS"], &["150 lines 4:01.290", "0.15"], "150 lines 4:01.290"),
+        (ModeKind::Cheese, &["Pieces", "Time"], &["37 pieces", "4:01.290"], "37 pieces"),
+        (ModeKind::Combo, &["Combo", "Pieces"], &["12 combo", "37"], "12 combo"),
+        (ModeKind::Custom, &["Result"], &["150 lines 4:01.290"], "150 lines 4:01.290"),
+        (ModeKind::Endless, &["Score", "Lines"], &["123,456", "150"], "123,456"),
+        (ModeKind::Puzzle, &["Result"], &["stage 7"], "stage 7"),
+        (ModeKind::Descent, &["Gems"], &["123,456 gems"], "123,456 gems"),
+    ];
+    for (mode, titles, values, recent) in table {
+        assert_eq!(columns(BoardId::Solo(mode)), titles, "{mode:?}");
+        assert_eq!(solo_values(mode, f), values, "{mode:?}");
+        let game = recent_game(1, mode, RulesetId::Standard, 0, "won", &stats);
+        assert_eq!(game.result, recent, "{mode:?}");
+    }
+}
