@@ -110,6 +110,27 @@ pub enum Second {
     Pieces,
 }
 
+/// What the game screens do differently by mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flags {
+    /// The retry key starts a fresh game at once during play (no question).
+    pub retry_at_once: bool,
+    /// A game left early is stored (the others are dropped: a goal not reached, a custom or
+    /// puzzle game, mean nothing unfinished).
+    pub left_games_stored: bool,
+    /// A leaderboard game may be raced as a ghost.
+    pub races_ghosts: bool,
+    /// The clock shows tenths (so does any timed custom mode's).
+    pub clock_tenths: bool,
+}
+
+const NO_FLAGS: Flags = Flags {
+    retry_at_once: false,
+    left_games_stored: false,
+    races_ghosts: false,
+    clock_tenths: false,
+};
+
 /// One row of [`TABLE`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModeRules {
@@ -122,6 +143,7 @@ pub struct ModeRules {
     pub measure: Measure,
     /// What a game's result says, and a board's columns after rank and name.
     pub shows: (Shows, Option<Second>),
+    pub flags: Flags,
 }
 
 const ALL_RULESETS: &[RulesetId] = &[RulesetId::Standard, RulesetId::TuiTetris, RulesetId::Tetrs];
@@ -131,37 +153,81 @@ const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
 /// Every mode, in [`ModeKind::ALL`]'s order.
 pub const TABLE: [ModeRules; 10] = [
     row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS, Measure::Time)
-        .shows(Shows::Time, Some(Second::Pps)),
+        .shows(Shows::Time, Some(Second::Pps))
+        .flags(Flags {
+            retry_at_once: true,
+            races_ghosts: true,
+            clock_tenths: true,
+            ..NO_FLAGS
+        }),
     row(
         ModeKind::Marathon,
         Plays::Chosen,
         ALL_RULESETS,
         Measure::Points { bucket_shift: 11 },
     )
-    .shows(Shows::Score, Some(Second::Lines)),
+    .shows(Shows::Score, Some(Second::Lines))
+    .flags(Flags {
+        left_games_stored: true,
+        ..NO_FLAGS
+    }),
     row(
         ModeKind::Ultra,
         Plays::Chosen,
         ALL_RULESETS,
         Measure::Points { bucket_shift: 10 },
     )
-    .shows(Shows::Score, Some(Second::Lines)),
+    .shows(Shows::Score, Some(Second::Lines))
+    .flags(Flags {
+        retry_at_once: true,
+        left_games_stored: true,
+        races_ghosts: true,
+        clock_tenths: true,
+    }),
     row(
         ModeKind::Master,
         FIXED_STANDARD,
         STANDARD,
         Measure::LinesThenTime,
     )
-    .shows(Shows::LinesAndTime, Some(Second::Pps)),
+    .shows(Shows::LinesAndTime, Some(Second::Pps))
+    .flags(Flags {
+        left_games_stored: true,
+        clock_tenths: true,
+        ..NO_FLAGS
+    }),
     row(ModeKind::Cheese, FIXED_STANDARD, STANDARD, Measure::Pieces)
-        .shows(Shows::Pieces, Some(Second::Time)),
+        .shows(Shows::Pieces, Some(Second::Time))
+        .flags(Flags {
+            retry_at_once: true,
+            clock_tenths: true,
+            ..NO_FLAGS
+        }),
     row(ModeKind::Combo, FIXED_STANDARD, STANDARD, Measure::Combo)
-        .shows(Shows::Combo, Some(Second::Pieces)),
-    row(ModeKind::Custom, Plays::Chosen, &[], Measure::Unranked).shows(Shows::LinesAndTime, None),
+        .shows(Shows::Combo, Some(Second::Pieces))
+        .flags(Flags {
+            retry_at_once: true,
+            left_games_stored: true,
+            ..NO_FLAGS
+        }),
+    row(ModeKind::Custom, Plays::Chosen, &[], Measure::Unranked)
+        .shows(Shows::LinesAndTime, None)
+        .flags(NO_FLAGS),
     row(ModeKind::Endless, Plays::Chosen, &[], Measure::Unranked)
-        .shows(Shows::Score, Some(Second::Lines)),
-    row(ModeKind::Puzzle, FIXED_TETRS, &[], Measure::Unranked).shows(Shows::Stage, None),
-    row(ModeKind::Descent, FIXED_TETRS, TETRS, Measure::Gems).shows(Shows::Gems, None),
+        .shows(Shows::Score, Some(Second::Lines))
+        .flags(Flags {
+            left_games_stored: true,
+            ..NO_FLAGS
+        }),
+    row(ModeKind::Puzzle, FIXED_TETRS, &[], Measure::Unranked)
+        .shows(Shows::Stage, None)
+        .flags(NO_FLAGS),
+    row(ModeKind::Descent, FIXED_TETRS, TETRS, Measure::Gems)
+        .shows(Shows::Gems, None)
+        .flags(Flags {
+            left_games_stored: true,
+            ..NO_FLAGS
+        }),
 ];
 
 const FIXED_STANDARD: Plays = Plays::Fixed(RulesetId::Standard);
@@ -179,6 +245,7 @@ const fn row(
         boards,
         measure,
         shows: (Shows::Score, None),
+        flags: NO_FLAGS,
     }
 }
 
@@ -188,6 +255,10 @@ impl ModeRules {
             shows: (result, second),
             ..self
         }
+    }
+
+    const fn flags(self, flags: Flags) -> ModeRules {
+        ModeRules { flags, ..self }
     }
 }
 

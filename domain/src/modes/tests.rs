@@ -132,3 +132,35 @@ fn each_mode_measures_what_its_board_ranks() {
         assert_eq!(m.lacks(&Stats::default()), lacks, "{kind:?}: an empty game");
     }
 }
+
+/// The game screens' per-mode flags, pinned as the UI's own lists had them.
+#[test]
+fn each_modes_flags() {
+    // (mode, retry at once, a game left early is stored, races ghosts, clock in tenths)
+    #[rustfmt::skip]
+    let table = [
+        (K::Sprint, true, false, true, true),
+        (K::Marathon, false, true, false, false),
+        (K::Ultra, true, true, true, true),
+        (K::Master, false, true, false, true),
+        (K::Cheese, true, false, false, true),
+        (K::Combo, true, true, false, false),
+        (K::Custom, false, false, false, false),
+        (K::Endless, false, true, false, false),
+        (K::Puzzle, false, false, false, false),
+        (K::Descent, false, true, false, false),
+    ];
+    for (kind, retry, stored, ghosts, tenths) in table {
+        let f = rules(kind).flags;
+        assert_eq!(
+            (
+                f.retry_at_once,
+                f.left_games_stored,
+                f.races_ghosts,
+                f.clock_tenths
+            ),
+            (retry, stored, ghosts, tenths),
+            "{kind:?}"
+        );
+    }
+}

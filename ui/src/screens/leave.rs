@@ -27,10 +27,7 @@ pub enum LeaveTo {
 
 /// Whether a game of `kind` left before its end is stored as ended (true) or lost (false).
 pub fn stores(kind: ModeKind) -> bool {
-    !matches!(
-        kind,
-        ModeKind::Sprint | ModeKind::Cheese | ModeKind::Puzzle | ModeKind::Custom
-    )
+    minotty_domain::modes::rules(kind).flags.left_games_stored
 }
 
 /// The answer to the question: `Some(true)` leaves, `Some(false)` goes back to the pause menu,

@@ -570,5 +570,5 @@ impl ModeSelectView<'_> {
 
 /// Whether a ghost can be raced in `kind` (40 lines and ultra).
 pub fn races_ghosts(kind: ModeKind) -> bool {
-    matches!(kind, ModeKind::Sprint | ModeKind::Ultra)
+    minotty_domain::modes::rules(kind).flags.races_ghosts
 }

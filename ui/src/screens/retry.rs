@@ -29,10 +29,7 @@ pub fn hint(keys: &Keymap, verb: &str) -> Option<StackStr<24>> {
 
 /// Whether the retry key retries a game of `kind` at once while it is played or paused.
 pub fn at_once(kind: ModeKind) -> bool {
-    matches!(
-        kind,
-        ModeKind::Sprint | ModeKind::Ultra | ModeKind::Cheese | ModeKind::Combo
-    )
+    minotty_domain::modes::rules(kind).flags.retry_at_once
 }
 
 /// Whether `key` may retry (see `keymap::may_retry`).

@@ -7,7 +7,7 @@
 /// (marathon, endless, combo...), where the clock is only information and ten frames a second
 /// would double what a player costs the server (BENCHMARKS.md, "The game clock's tenths").
 pub fn clock_step_ms(mode: &minotty_engine::Mode) -> u64 {
-    if mode.timed() || mode.kind == minotty_engine::ModeKind::Cheese {
+    if mode.timed() || minotty_domain::modes::rules(mode.kind).flags.clock_tenths {
         100
     } else {
         1000
