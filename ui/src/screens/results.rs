@@ -269,7 +269,14 @@ fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, Stac
             combo,
             perfect,
         ],
-        _ => [
+        ModeKind::Marathon
+        | ModeKind::Ultra
+        | ModeKind::Master
+        | ModeKind::Combo
+        | ModeKind::Custom
+        | ModeKind::Endless
+        | ModeKind::Puzzle
+        | ModeKind::Descent => [
             time,
             score,
             lines,
