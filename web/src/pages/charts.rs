@@ -25,13 +25,18 @@ pub struct Chart {
 
 /// Whether a smaller figure is the better one (40 lines' time, cheese's pieces).
 fn lower_is_better(mode: ModeKind) -> bool {
-    matches!(mode, ModeKind::Sprint | ModeKind::Cheese)
+    use minotty_domain::modes::Measure;
+    matches!(
+        minotty_domain::modes::measure(mode),
+        Measure::Time | Measure::Pieces
+    )
 }
 
 fn figure(mode: ModeKind, v: u64) -> String {
-    match mode {
-        ModeKind::Sprint => minotty_ui::boards::time(v),
-        _ => minotty_ui::boards::thousands(v),
+    if minotty_domain::modes::measure(mode) == minotty_domain::modes::Measure::Time {
+        minotty_ui::boards::time(v)
+    } else {
+        minotty_ui::boards::thousands(v)
     }
 }
 

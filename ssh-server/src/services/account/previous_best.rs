@@ -2,6 +2,7 @@
 //! board before it, and the game's difference to it, as the results show them ("was 0:42.908",
 //! "-1.234"). Read before the game is handed to the writer, so it is the best the game faced.
 
+use minotty_domain::modes::Measure;
 use minotty_domain::{Period, PlayerId, has_board, ranked_modes};
 use minotty_engine::{ModeKind, Replay, RulesetId, Stats};
 use minotty_protocol::ModeBest;
@@ -65,29 +66,29 @@ fn signed(a: u64, b: u64) -> i64 {
 /// they tie) for master, pieces for cheese, the longest combo, gems.
 pub(super) fn context(mode: ModeKind, before: &Entry, stats: &Stats) -> (String, String) {
     let old = boards::entry_figures(before);
-    let delta = match mode {
-        ModeKind::Sprint => time_delta(signed(stats.time, old.time_ms))
+    let delta = match minotty_domain::modes::measure(mode) {
+        Measure::Time => time_delta(signed(stats.time, old.time_ms))
             .as_str()
             .to_owned(),
-        ModeKind::Master if stats.lines != old.lines => format!(
+        Measure::LinesThenTime if stats.lines != old.lines => format!(
             "{} lines",
             count_delta(signed(u64::from(stats.lines), u64::from(old.lines))).as_str()
         ),
-        ModeKind::Master => time_delta(signed(stats.time, old.time_ms))
+        Measure::LinesThenTime => time_delta(signed(stats.time, old.time_ms))
             .as_str()
             .to_owned(),
-        ModeKind::Cheese => format!(
+        Measure::Pieces => format!(
             "{} pieces",
             count_delta(signed(u64::from(stats.pieces), u64::from(old.pieces))).as_str()
         ),
-        ModeKind::Combo => {
-            count_delta(signed(u64::from(stats.max_combo), u64::from(old.max_combo)))
+        Measure::Combo => count_delta(signed(u64::from(stats.max_combo), u64::from(old.max_combo)))
+            .as_str()
+            .to_owned(),
+        Measure::Points { .. } | Measure::Gems | Measure::Unranked => {
+            count_delta(signed(stats.score, old.score))
                 .as_str()
                 .to_owned()
         }
-        _ => count_delta(signed(stats.score, old.score))
-            .as_str()
-            .to_owned(),
     };
     (minotty_ui::boards::result(mode, old), delta)
 }
