@@ -3,17 +3,15 @@
 
 use minotty_engine::{Phase, Piece};
 
-use super::effects::FxStamp;
 use super::{GameSession, RunState, Stamp};
 use crate::damage::Damage;
 
 /// What the game screen shows of a running session outside its board and its stats column
-/// (the hold box, the queue, the action text, the piece counts, the footer, what lies over
-/// the board): a change that leaves it as it was is the board's.
+/// (the hold box, the queue, the piece counts, the footer) beyond what its [`Stamp`] holds
+/// (the run state; the effects, of which the action text and what lies over the board are
+/// off the board): a change that leaves both as they were is the board's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Around {
-    state: RunState,
-    fx: FxStamp,
     hold: Option<Piece>,
     can_hold: bool,
     /// Pieces locked: the queue moves on and the counts change only with a lock (or a hold).
@@ -34,7 +32,6 @@ impl GameSession {
     }
 
     fn around(&self) -> Around {
-        let t = self.game_time();
         let phase = match self.game.phase() {
             Phase::Ready => 0,
             Phase::Falling => 1,
@@ -43,8 +40,6 @@ impl GameSession {
         };
         let game = &self.game;
         Around {
-            state: self.state,
-            fx: self.fx.stamp(t, phase == 2).off_board(),
             hold: game.hold_piece(),
             can_hold: game.can_hold(),
             pieces: game.stats().pieces,
@@ -70,8 +65,11 @@ impl GameSession {
                 Damage::None
             };
         }
-        let running = around.state == RunState::Running && around.plain;
-        if running && self.around() == around {
+        let running = stamp.state == RunState::Running && around.plain;
+        let same_around = after.state == stamp.state
+            && after.fx.off_board() == stamp.fx.off_board()
+            && self.around() == around;
+        if running && same_around {
             Damage::Board
         } else {
             Damage::All

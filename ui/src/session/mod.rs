@@ -306,6 +306,14 @@ impl GameSession {
     /// value is all (no engine event, no effect, the same run state).
     pub fn tick_damage(&mut self, now: u64, keys: &Keymap) -> Damage {
         let before = self.before();
+        let changed = self.advance(now, keys);
+        self.damage_since(before, changed)
+    }
+
+    /// Moves the session on to `now`: synthetic releases, the end of the countdown, the
+    /// engine. Whether any of them changed something (what only the stamps show, the callers
+    /// compare: [`GameSession::damage_since`]).
+    fn advance(&mut self, now: u64, keys: &Keymap) -> bool {
         let now = now.max(self.now);
         self.now = now;
         let mut changed = false;
@@ -333,7 +341,7 @@ impl GameSession {
                 p.plan(&self.game, t);
             }
         }
-        self.damage_since(before, changed)
+        changed
     }
 
     /// A key event of a key that the keymap binds. Returns whether anything visible changed.
@@ -345,20 +353,27 @@ impl GameSession {
     /// turned or fell and nothing around the board changed).
     pub fn key_damage(&mut self, key: Key, kind: KeyKind, keys: &Keymap, now: u64) -> Damage {
         let before = self.before();
-        let mut changed = self.tick(now, keys);
+        let moved_on = self.advance(now, keys);
+        let pressed = self.press(key, kind, keys);
+        self.damage_since(before, moved_on || pressed)
+    }
+
+    /// The key event at the session's time (moved on to it): whether the game's buttons
+    /// changed anything.
+    fn press(&mut self, key: Key, kind: KeyKind, keys: &Keymap) -> bool {
         if !matches!(self.state, RunState::Running | RunState::Countdown { .. }) {
-            return self.damage_since(before, changed);
+            return false;
         }
         // The bot has the controls.
         if self.pilot.as_ref().is_some_and(|p| p.on) {
-            return self.damage_since(before, changed);
+            return false;
         }
         let key = normalize(key);
         let Some((button, slot)) = keys.lookup(key) else {
-            return self.damage_since(before, changed);
+            return false;
         };
         let now = self.now;
-        changed |= match self.synth.on_event(key, kind, now) {
+        match self.synth.on_event(key, kind, now) {
             crate::release::Forward::Press => self.button(button, slot, true, now),
             crate::release::Forward::Repress => {
                 let a = self.button(button, slot, false, now);
@@ -366,8 +381,7 @@ impl GameSession {
             }
             crate::release::Forward::Release => self.button(button, slot, false, now),
             crate::release::Forward::Nothing => false,
-        };
-        self.damage_since(before, changed)
+        }
     }
 
     /// When the session next needs a tick.
