@@ -170,7 +170,7 @@ pub fn recent_game(
 
 /// The column titles of a board after rank and name.
 pub fn columns(board: BoardId) -> Vec<String> {
-    let titles: &[&str] = match board {
+    let titles: Vec<&str> = match board {
         BoardId::Solo(mode) => {
             let (first, second) = modes::rules(mode).shows;
             let first = match first {
@@ -181,20 +181,18 @@ pub fn columns(board: BoardId) -> Vec<String> {
                 Shows::Combo => "Combo",
                 Shows::Gems => "Gems",
             };
-            return std::iter::once(first)
-                .chain(second.map(|s| match s {
-                    Second::Pps => "PPS",
-                    Second::Lines => "Lines",
-                    Second::Time => "Time",
-                    Second::Pieces => "Pieces",
-                }))
-                .map(str::to_owned)
-                .collect();
+            let second = second.map(|s| match s {
+                Second::Pps => "PPS",
+                Second::Lines => "Lines",
+                Second::Time => "Time",
+                Second::Pieces => "Pieces",
+            });
+            std::iter::once(first).chain(second).collect()
         }
-        BoardId::Versus => &["Rating", "Rank", "Series", "Won"],
-        BoardId::Climb => &["Height", "Floor", "Time"],
+        BoardId::Versus => vec!["Rating", "Rank", "Series", "Won"],
+        BoardId::Climb => vec!["Height", "Floor", "Time"],
     };
-    titles.iter().map(|t| (*t).to_owned()).collect()
+    titles.into_iter().map(str::to_owned).collect()
 }
 
 /// The values of a solo board's row, one per [`columns`].

@@ -395,23 +395,16 @@ fn cheese_results_lead_with_pieces_and_rows_dug() {
 fn each_modes_board_columns_and_results_are_its_table_rows() {
     use crate::boards::{Figures, columns, recent_game, solo_values};
     use minotty_protocol::BoardId;
-    let f = Figures {
-        time_ms: 241_290,
+    let stats = minotty_engine::Stats {
+        time: 241_290,
         score: 123_456,
         lines: 150,
         pieces: 37,
         max_combo: 12,
         level: 7,
-    };
-    let stats = minotty_engine::Stats {
-        time: f.time_ms,
-        score: f.score,
-        lines: f.lines,
-        pieces: f.pieces,
-        max_combo: f.max_combo,
-        level: f.level,
         ..minotty_engine::Stats::default()
     };
+    let f = Figures::from(&stats);
     #[rustfmt::skip]
     let table: [(ModeKind, &[&str], &[&str], &str); 10] = [
         (ModeKind::Sprint, &["Time", "PPS"], &["4:01.290", "0.15"], "4:01.290"),
