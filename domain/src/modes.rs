@@ -152,82 +152,117 @@ const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
 
 /// Every mode, in [`ModeKind::ALL`]'s order.
 pub const TABLE: [ModeRules; 10] = [
-    row(ModeKind::Sprint, Plays::Chosen, ALL_RULESETS, Measure::Time)
-        .shows(Shows::Time, Some(Second::Pps))
-        .flags(Flags {
+    row(
+        ModeKind::Sprint,
+        Plays::Chosen,
+        ALL_RULESETS,
+        Measure::Time,
+        (Shows::Time, Some(Second::Pps)),
+        Flags {
             retry_at_once: true,
             races_ghosts: true,
             clock_tenths: true,
             ..NO_FLAGS
-        }),
+        },
+    ),
     row(
         ModeKind::Marathon,
         Plays::Chosen,
         ALL_RULESETS,
         Measure::Points { bucket_shift: 11 },
-    )
-    .shows(Shows::Score, Some(Second::Lines))
-    .flags(Flags {
-        left_games_stored: true,
-        ..NO_FLAGS
-    }),
+        (Shows::Score, Some(Second::Lines)),
+        Flags {
+            left_games_stored: true,
+            ..NO_FLAGS
+        },
+    ),
     row(
         ModeKind::Ultra,
         Plays::Chosen,
         ALL_RULESETS,
         Measure::Points { bucket_shift: 10 },
-    )
-    .shows(Shows::Score, Some(Second::Lines))
-    .flags(Flags {
-        retry_at_once: true,
-        left_games_stored: true,
-        races_ghosts: true,
-        clock_tenths: true,
-    }),
+        (Shows::Score, Some(Second::Lines)),
+        Flags {
+            retry_at_once: true,
+            left_games_stored: true,
+            races_ghosts: true,
+            clock_tenths: true,
+        },
+    ),
     row(
         ModeKind::Master,
         FIXED_STANDARD,
         STANDARD,
         Measure::LinesThenTime,
-    )
-    .shows(Shows::LinesAndTime, Some(Second::Pps))
-    .flags(Flags {
-        left_games_stored: true,
-        clock_tenths: true,
-        ..NO_FLAGS
-    }),
-    row(ModeKind::Cheese, FIXED_STANDARD, STANDARD, Measure::Pieces)
-        .shows(Shows::Pieces, Some(Second::Time))
-        .flags(Flags {
+        (Shows::LinesAndTime, Some(Second::Pps)),
+        Flags {
+            left_games_stored: true,
+            clock_tenths: true,
+            ..NO_FLAGS
+        },
+    ),
+    row(
+        ModeKind::Cheese,
+        FIXED_STANDARD,
+        STANDARD,
+        Measure::Pieces,
+        (Shows::Pieces, Some(Second::Time)),
+        Flags {
             retry_at_once: true,
             clock_tenths: true,
             ..NO_FLAGS
-        }),
-    row(ModeKind::Combo, FIXED_STANDARD, STANDARD, Measure::Combo)
-        .shows(Shows::Combo, Some(Second::Pieces))
-        .flags(Flags {
+        },
+    ),
+    row(
+        ModeKind::Combo,
+        FIXED_STANDARD,
+        STANDARD,
+        Measure::Combo,
+        (Shows::Combo, Some(Second::Pieces)),
+        Flags {
             retry_at_once: true,
             left_games_stored: true,
             ..NO_FLAGS
-        }),
-    row(ModeKind::Custom, Plays::Chosen, &[], Measure::Unranked)
-        .shows(Shows::LinesAndTime, None)
-        .flags(NO_FLAGS),
-    row(ModeKind::Endless, Plays::Chosen, &[], Measure::Unranked)
-        .shows(Shows::Score, Some(Second::Lines))
-        .flags(Flags {
+        },
+    ),
+    row(
+        ModeKind::Custom,
+        Plays::Chosen,
+        &[],
+        Measure::Unranked,
+        (Shows::LinesAndTime, None),
+        NO_FLAGS,
+    ),
+    row(
+        ModeKind::Endless,
+        Plays::Chosen,
+        &[],
+        Measure::Unranked,
+        (Shows::Score, Some(Second::Lines)),
+        Flags {
             left_games_stored: true,
             ..NO_FLAGS
-        }),
-    row(ModeKind::Puzzle, FIXED_TETRS, &[], Measure::Unranked)
-        .shows(Shows::Stage, None)
-        .flags(NO_FLAGS),
-    row(ModeKind::Descent, FIXED_TETRS, TETRS, Measure::Gems)
-        .shows(Shows::Gems, None)
-        .flags(Flags {
+        },
+    ),
+    row(
+        ModeKind::Puzzle,
+        FIXED_TETRS,
+        &[],
+        Measure::Unranked,
+        (Shows::Stage, None),
+        NO_FLAGS,
+    ),
+    row(
+        ModeKind::Descent,
+        FIXED_TETRS,
+        TETRS,
+        Measure::Gems,
+        (Shows::Gems, None),
+        Flags {
             left_games_stored: true,
             ..NO_FLAGS
-        }),
+        },
+    ),
 ];
 
 const FIXED_STANDARD: Plays = Plays::Fixed(RulesetId::Standard);
@@ -238,27 +273,16 @@ const fn row(
     plays: Plays,
     boards: &'static [RulesetId],
     measure: Measure,
+    shows: (Shows, Option<Second>),
+    flags: Flags,
 ) -> ModeRules {
     ModeRules {
         kind,
         plays,
         boards,
         measure,
-        shows: (Shows::Score, None),
-        flags: NO_FLAGS,
-    }
-}
-
-impl ModeRules {
-    const fn shows(self, result: Shows, second: Option<Second>) -> ModeRules {
-        ModeRules {
-            shows: (result, second),
-            ..self
-        }
-    }
-
-    const fn flags(self, flags: Flags) -> ModeRules {
-        ModeRules { flags, ..self }
+        shows,
+        flags,
     }
 }
 
