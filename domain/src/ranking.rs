@@ -27,7 +27,8 @@
 //! game never ranks. Neither does a game ended by the input limit (a flood of keys, not play),
 //! nor a paused game of a timed mode (`Mode::timed`: 40 lines, ultra, master), whose replay
 //! holds `Input::Pause`, nor a game a bot took over (`Input::Bot`), nor a ghost race
-//! (`Input::Ghost`: dealt the ghost's seed, its player could know every piece in advance).
+//! (`Input::Ghost`: dealt the ghost's seed, its player could know every piece in advance),
+//! nor a game its player took back to an earlier moment (`Input::Rewind`: undo, a savepoint).
 
 use minotty_engine::{EndReason, Input, ModeKind, Replay, Stats};
 
@@ -102,6 +103,8 @@ pub enum Unranked {
     Bot,
     #[error("a ghost race: the pieces were known in advance")]
     Ghost,
+    #[error("taken back: undo or a savepoint was used")]
+    Rewound,
     #[error("{0}")]
     Nothing(&'static str),
 }
@@ -146,6 +149,10 @@ pub fn eligible(
     // A ghost race is dealt the ghost's seed: its player could know every piece.
     if replay.inputs.iter().any(|&(_, i)| i == Input::Ghost) {
         return Err(Unranked::Ghost);
+    }
+    // Taken back: its player saw the pieces and the moves that came after.
+    if replay.inputs.iter().any(|&(_, i)| i == Input::Rewind) {
+        return Err(Unranked::Rewound);
     }
     if replay.mode.timed() && replay.inputs.iter().any(|&(_, i)| i == Input::Pause) {
         return Err(Unranked::Paused);
@@ -491,5 +498,20 @@ mod tests {
             Unranked::Ghost.to_string(),
             "a ghost race: the pieces were known in advance"
         );
+    }
+
+    #[test]
+    fn a_game_taken_back_does_not_rank() {
+        let s = Stats {
+            score: 1000,
+            lines: 3,
+            time: 180_000,
+            ..Stats::default()
+        };
+        let time_up = Some((EndReason::Limit(minotty_engine::mode::Stat::Time), true));
+        let mut r = replay(Mode::ultra());
+        assert!(eligible(&r, &s, time_up).is_ok());
+        r.inputs.push((90_000, minotty_engine::Input::Rewind));
+        assert_eq!(eligible(&r, &s, time_up), Err(Unranked::Rewound));
     }
 }

@@ -14,6 +14,7 @@ mod lock;
 mod lockdown;
 mod position;
 mod respawn;
+mod rewind;
 mod setup;
 mod snapshot;
 
@@ -21,6 +22,7 @@ pub use crate::active::Active;
 pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
 pub use lock::spin_at;
 pub use position::Position;
+pub use rewind::Checkpoint;
 
 use std::collections::VecDeque;
 
@@ -148,11 +150,15 @@ pub struct Game {
     paused: bool,
     /// An [`Input::Bot`] was applied.
     bot: bool,
+    /// An [`Input::Rewind`] was applied (see `game/rewind.rs`).
+    rewound: bool,
     /// Extra lives spent ([`Mode::lives`]).
     lives_used: u8,
     /// [`Game::next_deadline`] as of the end of the last [`Game::advance_to`], while nothing
     /// has changed the state since (`None`: not known).
     due: Option<Option<Time>>,
+    /// Where each [`Game::rewind`] cut the recorded inputs, in order (see `game/rewind.rs`).
+    cuts: Vec<usize>,
 }
 
 impl Game {
@@ -522,6 +528,12 @@ impl Game {
     /// Whether a bot took over this game ([`Input::Bot`]) before it ended.
     pub fn bot_played(&self) -> bool {
         self.bot
+    }
+
+    /// Whether this game was taken back to an earlier moment ([`Input::Rewind`]: undo, a
+    /// savepoint) before it ended.
+    pub fn taken_back(&self) -> bool {
+        self.rewound
     }
 
     /// The inputs applied so far, with their times.

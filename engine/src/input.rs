@@ -68,6 +68,12 @@ pub enum Input {
     /// game): the pieces were known in advance. The marker changes nothing in the rules; it is
     /// recorded so that a judge can tell a ghost race (such a game never ranks).
     Ghost,
+    /// The player took the game back to an earlier moment here (undo, or a savepoint loaded
+    /// back: [`crate::Game::rewind`]). The inputs that had led past that moment are gone from
+    /// the recording, so the replay is still the game as its state went; the marker changes
+    /// nothing in the rules and is recorded so that a judge can tell a game whose player saw
+    /// its future (such a game never ranks).
+    Rewind,
 }
 
 /// The most inputs one game records. A game that reaches it ends with

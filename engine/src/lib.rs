@@ -45,8 +45,8 @@ pub mod versus;
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
 pub use game::{
-    Active, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase, Position, RESPAWN_DELAY,
-    SCROLL_INTERVAL, WALL_X,
+    Active, Checkpoint, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase, Position,
+    RESPAWN_DELAY, SCROLL_INTERVAL, WALL_X,
 };
 pub use generator::{Generator, PieceSource};
 pub use input::{Button, Input, MAX_INPUTS};

@@ -30,6 +30,9 @@ const PAUSE: u8 = 80;
 const BOT: u8 = 81;
 /// The code of [`Input::Ghost`] (added to format 1 after the bot; older replays never hold it).
 const GHOST: u8 = 82;
+/// The code of [`Input::Rewind`] (added to format 1 after the ghost; older replays never hold
+/// it).
+const REWIND: u8 = 83;
 /// The start-board code of [`StartBoard::Snapshot`] (codes 3 and 4 are other start boards').
 const SNAPSHOT_BOARD: u8 = 5;
 
@@ -87,6 +90,7 @@ impl Replay {
                 Input::Pause => w.push(PAUSE),
                 Input::Bot => w.push(BOT),
                 Input::Ghost => w.push(GHOST),
+                Input::Rewind => w.push(REWIND),
             }
         }
         w
@@ -161,6 +165,7 @@ impl Replay {
                 PAUSE => Input::Pause,
                 BOT => Input::Bot,
                 GHOST => Input::Ghost,
+                REWIND => Input::Rewind,
                 _ => return Err(ReplayError::Malformed("input")),
             };
             inputs.push((time, input));

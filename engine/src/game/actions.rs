@@ -40,6 +40,7 @@ impl Game {
             Input::Pause => self.paused = true,
             Input::Bot => self.bot = true,
             Input::Ghost => {}
+            Input::Rewind => self.rewound = true,
         }
     }
 

@@ -61,8 +61,10 @@ impl Game {
             inputs: Vec::with_capacity(256),
             paused: false,
             bot: false,
+            rewound: false,
             lives_used: 0,
             due: None,
+            cuts: Vec::new(),
             config: GameConfig {
                 handling: config.handling.clamped(),
                 ..config
@@ -110,8 +112,10 @@ impl Game {
             inputs: Vec::new(),
             paused: self.paused,
             bot: self.bot,
+            rewound: self.rewound,
             lives_used: self.lives_used,
             due: self.due,
+            cuts: Vec::new(),
         }
     }
 }

@@ -550,6 +550,7 @@ impl App {
             solo::Outcome::Help => self.open_help(Screen::Game),
             solo::Outcome::AskQuit(yes) => return self.ask_quit(yes),
             solo::Outcome::Snapshot => self.take_snapshot(now),
+            solo::Outcome::Notice(text) => self.snaps.show(text, now),
         }
         true
     }

@@ -58,6 +58,11 @@ impl SnapshotState {
         self.notice = Some((SAVING.to_string(), now + NOTICE_MS));
     }
 
+    /// Shows `text` in the game's footer for a moment.
+    pub(super) fn show(&mut self, text: &str, now: u64) {
+        self.notice = Some((text.to_string(), now + NOTICE_MS));
+    }
+
     /// Asks for the stored snapshots (entering the custom options).
     fn load(&mut self, requests: &mut Vec<Request>) {
         if !self.listing {

@@ -92,6 +92,8 @@ pub(super) enum Outcome {
     AskQuit(bool),
     /// Store a snapshot of the game.
     Snapshot,
+    /// Show this in the game's footer for a moment (the screen changed).
+    Notice(&'static str),
 }
 
 /// What the game and results screens show besides the game: from the App and other features.

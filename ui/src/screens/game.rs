@@ -128,6 +128,10 @@ pub enum GameAction {
     Bot,
     /// Ctrl+S: take a snapshot of the game.
     Snapshot,
+    /// Ctrl+Z: take the last placement back.
+    Undo,
+    /// Ctrl+L: load this game's savepoint back.
+    LoadSavepoint,
 }
 
 /// The key that hands a combo game to the bot and back (when no game button is bound to it).
@@ -154,6 +158,12 @@ pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) 
     }
     if is_ctrl(ev, 's') {
         return GameAction::Snapshot;
+    }
+    if is_ctrl(ev, 'z') {
+        return GameAction::Undo;
+    }
+    if is_ctrl(ev, 'l') {
+        return GameAction::LoadSavepoint;
     }
     let bound = settings.keys.lookup(ev.key).is_some();
     if press && (ev.key == Key::Esc || (ev.key == Key::Char('p') && !bound)) {

@@ -68,9 +68,11 @@ impl HelpScreen {
     }
 }
 
-const SPECIAL: [(&str, &str); 6] = [
+const SPECIAL: [(&str, &str); 8] = [
     ("Pause / resume", "Esc, P"),
-    ("Snapshot (solo; start it in Custom)", "Ctrl+S"),
+    ("Snapshot and savepoint (solo; also in Custom)", "Ctrl+S"),
+    ("Load the savepoint back (unranks the game)", "Ctrl+L"),
+    ("Undo the last placement (unranks the game)", "Ctrl+Z"),
     ("Combo: the bot plays / you do", "B"),
     ("Forfeit the game", "Ctrl+D"),
     ("Quit (asks first)", "Ctrl+C, q in the menu"),

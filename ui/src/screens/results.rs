@@ -163,6 +163,8 @@ impl Widget for &ResultsView<'_> {
                 "The bot played: not ranked",
                 theme.bad(),
             );
+        } else if game.taken_back() {
+            draw::put_centered(buf, inner, inner.y + 3, TAKEN_BACK_LINE, theme.bad());
         } else if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {
             draw::put_centered(buf, inner, inner.y + 3, "Paused: not ranked", theme.bad());
         }
@@ -314,6 +316,9 @@ fn key_presses(game: &Game) -> u64 {
     presses as u64
 }
 
+/// What the results say of a game taken back (undo, a savepoint).
+pub const TAKEN_BACK_LINE: &str = "Taken back: not ranked";
+
 impl ResultsView<'_> {
     /// The screen says by itself that the game is not ranked, and why (the server's note
     /// would say it a second time).
@@ -321,6 +326,7 @@ impl ResultsView<'_> {
         let game = self.game;
         let mode = game.mode();
         game.bot_played()
+            || game.taken_back()
             || (game.paused() && mode.timed() && mode.kind != ModeKind::Custom)
             || game
                 .outcome()

@@ -114,6 +114,11 @@ impl Effects {
         }
     }
 
+    /// Whether the player turned the drop trail off.
+    pub fn no_trail(&self) -> bool {
+        self.no_trail
+    }
+
     /// Notes what the engine reported.
     pub fn absorb(&mut self, events: &[Event]) {
         for e in events {

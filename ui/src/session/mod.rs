@@ -16,7 +16,11 @@ mod pausing;
 mod pilot;
 mod retry;
 mod setup;
+mod undo;
 pub use setup::GameSetup;
+pub use undo::{LOADED, TAKEN_BACK};
+#[cfg(test)]
+use undo::{NoRewind, UNDO_DEPTH};
 
 pub use effects::{Effects, clear_name};
 pub use ghost::{GhostRun, GhostSource, lines_text, refusal as ghost_refusal, time_text};
@@ -82,6 +86,8 @@ pub struct GameSession {
     finesse: std::sync::OnceLock<Option<u32>>,
     /// The ghost of a ghost race (see `ghost.rs`).
     race: Option<Box<GhostRun>>,
+    /// Checkpoints for undo and the savepoint (see `undo.rs`).
+    rewinds: undo::Rewinds,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -124,7 +130,7 @@ impl GameSession {
         let mut fx = Effects::default();
         fx.set_trail(settings.drop_trail);
         let race = setup.ghost.as_ref().and_then(GhostRun::new).map(Box::new);
-        GameSession {
+        let mut session = GameSession {
             setup,
             game,
             state: RunState::Countdown {
@@ -141,7 +147,11 @@ impl GameSession {
             pilot,
             finesse: std::sync::OnceLock::new(),
             race,
-        }
+            rewinds: undo::Rewinds::default(),
+        };
+        // The first piece is in play: the first checkpoint.
+        session.note_checkpoint(true);
+        session
     }
 
     /// A versus game: the mode and seed come from the room, the countdown lasts
@@ -172,6 +182,7 @@ impl GameSession {
         s.versus = Some(VersusLog::default());
         s.pilot = None;
         s.race = None;
+        s.rewinds = undo::Rewinds::default();
         s
     }
 
@@ -494,6 +505,9 @@ impl GameSession {
     fn feed(&mut self, t: Time, input: Option<Input>) -> bool {
         let events = self.game.update(t, input);
         self.fx.absorb(events);
+        let spawned = events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Spawn { .. }));
         if let Some(log) = &mut self.versus {
             for e in events {
                 match e.kind {
@@ -528,6 +542,7 @@ impl GameSession {
                 at: self.origin + time.saturating_sub(self.base),
             };
         }
+        self.note_checkpoint(spawned);
         changed
     }
 }
@@ -544,3 +559,5 @@ fn timeout(settings: &Settings, game: &Game) -> u64 {
 mod taps;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod undo_tests;

@@ -42,14 +42,14 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "",
         "  Retry at once (40 lines, ultra, cheese, combo)           R  ",
         "  Pause / resume                                      Esc, P  ",
-        "  Snapshot (solo; start it in Custom)                 Ctrl+S  ",
+        "  Snapshot and savepoint (solo; also in Custom)       Ctrl+S  ",
+        "  Load the savepoint back (unranks the game)          Ctrl+L  ",
+        "  Undo the last placement (unranks the game)          Ctrl+Z  ",
         "  Combo: the bot plays / you do                            B  ",
         "  Forfeit the game                                    Ctrl+D  ",
         "  Quit (asks first)                    Ctrl+C, q in the menu  ",
         "  Menus                                   arrows, Enter, Esc  ",
-        "",
-        "  Keys, DAS, ARR and soft drop speed can be changed in",
-        "                 rows 1-20 of 45   Down: more",
+        "                 rows 1-20 of 47   Down: more",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -81,7 +81,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  Kitty, WezTerm, foot and Ghostty report releases: there",
         "  every hold is exact.",
-        "                       rows 26-45 of 45",
+        "                       rows 28-47 of 47",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);

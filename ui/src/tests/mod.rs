@@ -38,6 +38,7 @@ mod screens;
 mod settings;
 mod snapshots;
 mod text_policy;
+mod undo;
 mod unranked_note;
 mod unreachable;
 mod versus;

@@ -106,14 +106,12 @@ fn the_help_lists_ctrl_s() {
         let s = text(&a, w, h);
         assert!(s.contains("HELP"), "{s}");
         assert!(
-            s.contains("Snapshot (solo; start it in Custom)") && s.contains("Ctrl+S"),
+            s.contains("Snapshot and savepoint (solo; also in Custom)") && s.contains("Ctrl+S"),
             "{s}"
         );
-        // Nothing was pushed out of the frame: the last special key and the note still show.
-        assert!(
-            s.contains("Menus") && s.contains("can be changed in"),
-            "{s}"
-        );
+        // The special keys all show on the first page (at 200x60 the note after them too).
+        assert!(s.contains("Menus"), "{s}");
+        assert!(h < 60 || s.contains("can be changed in"), "{s}");
     }
 }
 

@@ -10,6 +10,7 @@ use crate::screens::leave::LeaveTo;
 use crate::screens::pause::{self, PauseAction};
 use crate::screens::results::{self, ResultsAction};
 use crate::screens::retry;
+use crate::session::{LOADED, TAKEN_BACK};
 
 impl Solo {
     /// A key on the game screen (`results` false) or the results.
@@ -118,7 +119,18 @@ impl Solo {
                 s.toggle_bot(now, keys);
                 Outcome::Changed
             }
-            GameAction::Snapshot => Outcome::Snapshot,
+            GameAction::Snapshot => {
+                s.keep_savepoint();
+                Outcome::Snapshot
+            }
+            GameAction::Undo => Outcome::Notice(match s.undo(now, keys) {
+                Ok(()) => TAKEN_BACK,
+                Err(why) => why.text(),
+            }),
+            GameAction::LoadSavepoint => Outcome::Notice(match s.load_savepoint(now, keys) {
+                Ok(()) => LOADED,
+                Err(why) => why.text(),
+            }),
         }
     }
 
