@@ -159,6 +159,9 @@ pub struct Game {
     due: Option<Option<Time>>,
     /// Where each [`Game::rewind`] cut the recorded inputs, in order (see `game/rewind.rs`).
     cuts: Vec<usize>,
+    /// Inputs applied before a fork that left them out but that still count towards
+    /// [`MAX_INPUTS`] (a replay's playback resumed from a state anchor: `replay/playback.rs`).
+    uncounted: usize,
 }
 
 impl Game {
@@ -179,11 +182,11 @@ impl Game {
         self.events.clear();
         let now = now.max(self.now);
         self.advance_to(now);
-        if let Some(input) = input.filter(|_| self.inputs.len() < MAX_INPUTS) {
+        if let Some(input) = input.filter(|_| self.uncounted + self.inputs.len() < MAX_INPUTS) {
             self.inputs.push((self.now, input));
             self.due = None;
             self.apply(input);
-            if self.inputs.len() >= MAX_INPUTS && !self.is_over() {
+            if self.uncounted + self.inputs.len() >= MAX_INPUTS && !self.is_over() {
                 self.end(EndReason::InputLimit, false);
             }
             // An input can leave a deadline at or before `now` (e.g. releasing soft drop when a

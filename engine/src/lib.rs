@@ -58,7 +58,8 @@ pub use mode::{
 pub use piece::{Piece, Placed, Rotation, Turn};
 pub use puzzle::PuzzleState;
 pub use replay::{
-    GHOST_STEP_INPUTS, Ghost, GhostSplit, GhostStep, Playback, Replay, ReplayError, Verified,
+    GHOST_STEP_INPUTS, Ghost, GhostSplit, GhostStep, MAX_ANCHORS, MIN_ANCHOR_GAP, Playback, Replay,
+    ReplayError, Verified,
 };
 pub use ruleset::{Handling, Ruleset, RulesetId, Time, Tuning};
 pub use scoring::Spin;

@@ -24,7 +24,7 @@ mod ghost;
 mod playback;
 
 pub use ghost::{GHOST_STEP_INPUTS, Ghost, GhostSplit, GhostStep};
-pub use playback::Playback;
+pub use playback::{MAX_ANCHORS, MIN_ANCHOR_GAP, Playback};
 
 /// A recorded game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

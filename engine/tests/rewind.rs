@@ -13,6 +13,8 @@ use minotty_engine::{
 struct Player {
     state: u64,
     t: Time,
+    /// The least time between two inputs (ms); up to 180 ms more at random.
+    pace: Time,
 }
 
 impl Player {
@@ -20,6 +22,7 @@ impl Player {
         Player {
             state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
             t: 0,
+            pace: 20,
         }
     }
 
@@ -27,7 +30,7 @@ impl Player {
         self.state ^= self.state << 13;
         self.state ^= self.state >> 7;
         self.state ^= self.state << 17;
-        self.t += 20 + self.state % 180;
+        self.t += self.pace + self.state % 180;
         let button = Button::ALL[(self.state >> 8) as usize % Button::ALL.len()];
         let input = if (self.state >> 20).is_multiple_of(3) {
             Input::Release(button)
@@ -173,4 +176,146 @@ fn a_checkpoint_of_a_line_of_play_given_up_is_refused() {
     // A game that is over is not taken back.
     game.update(game.now(), Some(Input::Forfeit));
     assert!(!game.rewind(&a));
+}
+
+/// A long game (over a minute): each piece shifted a random number of columns and turned,
+/// then dropped after a pause, so that the stack spreads and grows slowly; and its replay.
+fn long_replay(ruleset: RulesetId, mode: Mode, pieces: usize) -> Replay {
+    let mut game = Game::new(config(ruleset, mode), 77);
+    let mut player = Player::new(11);
+    let mut t: Time = 0;
+    let tap = |game: &mut Game, t: &mut Time, b: Button| {
+        *t += 40;
+        game.update(*t, Some(Input::Press(b)));
+        *t += 40;
+        game.update(*t, Some(Input::Release(b)));
+    };
+    for _ in 0..pieces {
+        let (_, input) = player.next();
+        let r = player.state;
+        let side = if r.is_multiple_of(2) {
+            Button::Left
+        } else {
+            Button::Right
+        };
+        for _ in 0..(r >> 3) % 6 {
+            tap(&mut game, &mut t, side);
+        }
+        if let Input::Press(b) | Input::Release(b) = input
+            && matches!(b, Button::RotateCw | Button::RotateCcw | Button::Hold)
+        {
+            tap(&mut game, &mut t, b);
+        }
+        t += 4_000;
+        tap(&mut game, &mut t, Button::HardDrop);
+        if game.is_over() {
+            break;
+        }
+    }
+    game.replay()
+}
+
+/// The game of `replay` played straight from its start up to `t`.
+fn straight(replay: &Replay, t: Time) -> Game {
+    let mut p = minotty_engine::Playback::new(replay.clone()).expect("plays");
+    p.advance_to(t);
+    p.game().fork()
+}
+
+#[test]
+fn seeking_anywhere_is_playing_up_to_there() {
+    use minotty_engine::{MAX_ANCHORS, MIN_ANCHOR_GAP, Playback};
+    for ruleset in RulesetId::ALL {
+        // Endless: long enough for many anchors (random play tops out, so a few games).
+        let replay = long_replay(ruleset, Mode::custom(0, false, None), 200);
+        let end = replay.end;
+        let g = replay.play().expect("plays");
+        assert!(
+            end > 20 * MIN_ANCHOR_GAP,
+            "{ruleset:?}: a game of {end} ms, {:?} {:?} {}",
+            g.outcome(),
+            g.stats(),
+            replay.inputs.len()
+        );
+        let mut p = Playback::new(replay.clone()).expect("plays");
+        // Forth, back, forth again, to the start and the end, at awkward times.
+        let targets = [
+            end / 2,
+            end / 3 + 7,
+            end - 1,
+            1,
+            0,
+            end * 9 / 10,
+            end / 10 + MIN_ANCHOR_GAP,
+            end,
+            end / 2 - 1,
+        ];
+        for t in targets {
+            p.seek(t);
+            let reference = straight(&replay, t);
+            let what = format!("{ruleset:?} at {t} of {end}");
+            assert_eq!(p.game().now(), reference.now(), "{what}");
+            assert_eq!(p.game().snapshot(), reference.snapshot(), "{what}");
+            assert_eq!(p.game().stats(), reference.stats(), "{what}");
+            assert_eq!(p.game().board(), reference.board(), "{what}");
+            assert_eq!(p.game().outcome(), reference.outcome(), "{what}");
+        }
+        assert!(p.anchors() <= MAX_ANCHORS);
+        // Once playback has been everywhere, a jump costs at most one anchor gap of inputs.
+        let gap = end.div_ceil(MAX_ANCHORS as Time).max(MIN_ANCHOR_GAP);
+        let most_in_a_gap = (0..=end / gap)
+            .map(|k| {
+                replay
+                    .inputs
+                    .iter()
+                    .filter(|&&(t, _)| t >= k * gap && t <= (k + 1) * gap)
+                    .count() as u64
+            })
+            .max()
+            .unwrap_or(0);
+        for pct in [10, 90, 30, 70, 50] {
+            let before = p.fed();
+            p.seek(end * pct / 100);
+            let cost = p.fed() - before;
+            assert!(
+                cost <= most_in_a_gap,
+                "{ruleset:?}: a jump to {pct} % fed {cost} inputs (a gap holds {most_in_a_gap})"
+            );
+        }
+    }
+}
+
+#[test]
+fn taking_over_a_replay_starts_from_its_exact_state() {
+    use minotty_engine::Playback;
+    let replay = long_replay(RulesetId::Standard, Mode::marathon(), 40);
+    let mut p = Playback::new(replay.clone()).expect("plays");
+    let t = replay.end / 2;
+    p.seek(replay.end);
+    p.seek(t);
+    let mut live = p.take_over().expect("not over at half time");
+    let reference = straight(&replay, t);
+    assert_eq!(live.now(), t);
+    assert_eq!(live.board(), reference.board());
+    assert_eq!(live.stats(), reference.stats());
+    assert_eq!(live.hold_piece(), reference.hold_piece());
+    assert_eq!(
+        live.preview().collect::<Vec<_>>(),
+        reference.preview().collect::<Vec<_>>()
+    );
+    // It plays on as the recorded game would have from there, and its own replay (the
+    // recording up to t, the marker, what came after) re-simulates to it and does not rank.
+    let mut reference = reference;
+    reference.update(t, Some(Input::ReleaseAll));
+    let mut player = Player::new(99);
+    player.t = t;
+    same_future(&mut live, &mut reference, &mut player, 100, "taken over");
+    let own = live.replay();
+    assert!(own.inputs.contains(&(t, Input::Rewind)));
+    assert_eq!(own.play().expect("plays").snapshot(), live.snapshot());
+    // A game that is over is not taken over.
+    p.seek(replay.end);
+    if p.game().is_over() {
+        assert!(p.take_over().is_none());
+    }
 }

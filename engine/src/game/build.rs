@@ -65,6 +65,7 @@ impl Game {
             lives_used: 0,
             due: None,
             cuts: Vec::new(),
+            uncounted: 0,
             config: GameConfig {
                 handling: config.handling.clamped(),
                 ..config
@@ -116,6 +117,29 @@ impl Game {
             lives_used: self.lives_used,
             due: self.due,
             cuts: Vec::new(),
+            uncounted: 0,
+        }
+    }
+
+    /// A fork that still counts the inputs applied so far towards
+    /// [`MAX_INPUTS`](crate::MAX_INPUTS), so that it ends at the same input as the game it
+    /// was forked from would (a playback's state anchors).
+    pub(crate) fn fork_counting(&self) -> Game {
+        Game {
+            uncounted: self.uncounted + self.inputs.len(),
+            ..self.fork()
+        }
+    }
+
+    /// The game as it is, recording `inputs` as the ones that led here (a playback taken
+    /// over: those are the replay's inputs up to its position).
+    pub(crate) fn fork_with_inputs(
+        &self,
+        inputs: Vec<(crate::ruleset::Time, crate::Input)>,
+    ) -> Game {
+        Game {
+            inputs,
+            ..self.fork()
         }
     }
 }

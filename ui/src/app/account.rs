@@ -187,6 +187,7 @@ impl App {
             Outcome::Ghost(game) => {
                 self.ask_ghost(minotty_protocol::GhostWanted::Game(game));
             }
+            Outcome::TakeOver(setup) => self.start(*setup, now),
             Outcome::WatchMatch(id) => {
                 self.open_match_replay(minotty_protocol::MatchRef::Id(id), Screen::Account);
             }

@@ -327,6 +327,7 @@ impl Solo {
                 web: view.web,
                 finesse: session.finesse_faults(),
                 keys: &view.settings.keys,
+                taken_over: session.setup.from.as_ref().map(|f| f.source),
                 ghost: session.ghost_run().map(|run| {
                     let name = session
                         .setup

@@ -1,25 +1,43 @@
-//! The replay viewer: a stored game played back in real time from its replay, at 1x, 2x, 4x or
-//! 8x, with pause and restart, drawn like the game screen.
+//! The replay viewer: a stored game played back from its replay, to watch and to study: at any
+//! speed from 0.05x to 8x (steps of 0.25x and 0.05x), paused, a second back or forward, a jump
+//! to any tenth of the game (1-9, Home, End: the engine's state anchors make a jump cost at
+//! most one anchor gap of inputs), one input or one change of state at a time, and taken over:
+//! a live game from the moment shown ([`ReplayAction::TakeOver`]). Drawn like the game screen,
+//! with a progress bar.
 
-use minotty_engine::{Phase, Playback, Replay, ReplayError, Time};
+use std::fmt::Write;
+
+use minotty_engine::{Game, Phase, Playback, Replay, ReplayError, Time};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::game::{HEIGHT, LEFT_ROWS_END, Playfield, WIDTH, outcome_text};
+use super::game::{HEIGHT, LEFT_ROWS_END, LEFT_W, Playfield, WIDTH, outcome_text};
 use super::is_ctrl;
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::Effects;
 use crate::settings::Settings;
-use crate::text::{clock, sfmt};
+use crate::text::{StackStr, clock, sfmt};
 use crate::theme::Theme;
 use crate::widgets::board::Scale;
 
-/// The playback speeds.
+/// The playback speeds of the match viewer (whole multiples).
 pub const SPEEDS: [u64; 4] = [1, 2, 4, 8];
+/// The replay viewer's speeds, in hundredths: 1x to start, from 0.05x to 8x.
+pub const SPEED_ONE: u64 = 100;
+pub const SPEED_MIN: u64 = 5;
+pub const SPEED_MAX: u64 = 800;
+/// The big and the fine speed steps (hundredths).
+pub const SPEED_STEP: u64 = 25;
+pub const SPEED_FINE: u64 = 5;
+/// How far Left and Right move (game time).
+pub const SEEK_MS: Time = 1000;
 /// The clock is redrawn at least this often, in game time.
 const CLOCK_STEP: Time = 1000;
+/// The keys, under the board and in the left column.
+const FOOTER: &str = "Space pause  Left/Right 1s  1-9 jump  t take over";
+const SPEED_KEYS: &str = "+- [] speed  = 1x";
 
 /// A replay being watched.
 #[derive(Clone, Debug)]
@@ -29,12 +47,14 @@ pub struct ReplayScreen {
     /// The player who played it (cleaned).
     pub player: String,
     pub game: i64,
-    /// Index into [`SPEEDS`].
-    pub speed: usize,
+    /// Hundredths of a game ms played per front-end ms ([`SPEED_ONE`]: 1x).
+    pub speed: u64,
     pub paused: bool,
-    /// The game time shown, and the front-end time it was reached at.
+    /// The game time shown, and the front-end time it was reached at; `frac` the hundredths
+    /// of a game ms played beyond it.
     pos: Time,
     last: u64,
+    frac: u64,
     /// Drawn for a recording (the asciicast export): no keys offered.
     film: bool,
 }
@@ -45,6 +65,8 @@ pub enum ReplayAction {
     Changed,
     Back,
     AskQuit,
+    /// Play on from here: [`ReplayScreen::take_over`] gives the game.
+    TakeOver,
 }
 
 impl ReplayScreen {
@@ -55,16 +77,18 @@ impl ReplayScreen {
             fx: Effects::default(),
             player,
             game,
-            speed: 0,
+            speed: SPEED_ONE,
             paused: false,
             pos: 0,
             last: now,
+            frac: 0,
             film: false,
         })
     }
 
+    /// The speed in hundredths ([`SPEED_ONE`] is 1x).
     pub fn speed(&self) -> u64 {
-        SPEEDS[self.speed.min(SPEEDS.len() - 1)]
+        self.speed.clamp(SPEED_MIN, SPEED_MAX)
     }
 
     /// The game time shown.
@@ -80,8 +104,20 @@ impl ReplayScreen {
         self.playback.finished()
     }
 
-    pub fn game_view(&self) -> &minotty_engine::Game {
+    pub fn game_view(&self) -> &Game {
         self.playback.game()
+    }
+
+    /// The inputs the viewer's engine has been fed (seeks included), for tests that bound a
+    /// key's work.
+    pub fn fed(&self) -> u64 {
+        self.playback.fed()
+    }
+
+    /// A live game from the moment shown (its replay says it was taken over: it does not
+    /// rank), or `None` once the game shown is over.
+    pub fn take_over(&self) -> Option<Game> {
+        self.playback.take_over()
     }
 
     fn clearing(&self) -> bool {
@@ -96,13 +132,16 @@ impl ReplayScreen {
         let elapsed = now - self.last;
         self.last = now;
         if self.paused || self.finished() {
+            self.frac = 0;
             return false;
         }
         let before = (
             self.fx.stamp(self.pos, self.clearing()),
             self.pos / CLOCK_STEP,
         );
-        let target = (self.pos + elapsed * self.speed()).min(self.end());
+        let played = self.frac + elapsed * self.speed();
+        self.frac = played % SPEED_ONE;
+        let target = (self.pos + played / SPEED_ONE).min(self.end());
         let events = self.playback.advance_to(target);
         self.fx.absorb(&events);
         self.pos = target;
@@ -118,10 +157,8 @@ impl ReplayScreen {
         if self.paused || self.finished() {
             return None;
         }
-        let replay = self.playback.replay();
-        let next_input = replay.inputs.partition_point(|&(t, _)| t <= self.pos);
         let g = [
-            replay.inputs.get(next_input).map(|&(t, _)| t),
+            self.playback.next_input_time(),
             self.playback.game().next_deadline(),
             self.fx.next_change(self.pos, self.clearing()),
             Some((self.pos / CLOCK_STEP + 1) * CLOCK_STEP),
@@ -131,17 +168,36 @@ impl ReplayScreen {
         .flatten()
         .filter(|&g| g > self.pos)
         .min()?;
-        let speed = self.speed();
-        let wait = (g - self.pos).div_ceil(speed).max(1);
+        let owed = ((g - self.pos) * SPEED_ONE).saturating_sub(self.frac);
+        let wait = owed.div_ceil(self.speed()).max(1);
         Some(self.last + wait)
     }
 
-    fn restart(&mut self, now: u64) {
-        if let Ok(p) = Playback::new(self.playback.replay().clone()) {
-            self.playback = p;
-        }
+    /// Shows game time `t` (capped at the end), back or forth; effects start afresh there.
+    fn seek(&mut self, t: Time) {
+        let t = t.min(self.end());
+        self.playback.seek(t);
         self.fx = Effects::default();
-        self.pos = 0;
+        self.pos = t;
+        self.frac = 0;
+    }
+
+    /// The next moment a recorded input comes (`.`), or anything at all changes (`,`).
+    fn next_step(&self, any_change: bool) -> Option<Time> {
+        let input = self.playback.next_input_time();
+        let change = any_change
+            .then(|| self.playback.game().next_deadline())
+            .flatten();
+        [input, change]
+            .into_iter()
+            .flatten()
+            .filter(|&t| t > self.pos)
+            .min()
+            .or_else(|| (self.pos < self.end()).then(|| self.end()))
+    }
+
+    fn restart(&mut self, now: u64) {
+        self.seek(0);
         self.last = now;
         self.paused = false;
     }
@@ -155,21 +211,71 @@ impl ReplayScreen {
         }
         // Catch up at the old speed before anything changes.
         self.tick(now);
+        let end = self.end();
         match ev.key {
             Key::Esc | Key::Backspace => return ReplayAction::Back,
             Key::Enter if self.finished() => self.restart(now),
             Key::Char('r' | 'R') => self.restart(now),
-            Key::Char(' ' | 'p' | 'P') if !self.finished() => self.paused = !self.paused,
-            Key::Char('+' | '=') | Key::Right | Key::Up => {
-                self.speed = (self.speed + 1).min(SPEEDS.len() - 1);
+            Key::Char('t' | 'T') if !self.film && !self.game_view().is_over() => {
+                return ReplayAction::TakeOver;
             }
-            Key::Char('-' | '_') | Key::Left | Key::Down => {
-                self.speed = self.speed.saturating_sub(1);
+            Key::Char(' ' | 'p' | 'P') if !self.finished() => self.paused = !self.paused,
+            Key::Char('+') | Key::Up => self.speed = faster(self.speed(), SPEED_STEP),
+            Key::Char('-' | '_') | Key::Down => self.speed = slower(self.speed(), SPEED_STEP),
+            Key::Char(']') => self.speed = faster(self.speed(), SPEED_FINE),
+            Key::Char('[') => self.speed = slower(self.speed(), SPEED_FINE),
+            Key::Char('=') => self.speed = SPEED_ONE,
+            Key::Right => self.seek(self.pos + SEEK_MS),
+            Key::Left => self.seek(self.pos.saturating_sub(SEEK_MS)),
+            Key::Home | Key::Char('0') => self.seek(0),
+            Key::End => self.seek(end),
+            Key::Char(d @ '1'..='9') => {
+                let tenth = Time::from(d as u8 - b'0');
+                self.seek(end * tenth / 10);
+            }
+            Key::Char(c @ ('.' | ',')) => {
+                if let Some(t) = self.next_step(c == ',') {
+                    self.seek(t);
+                }
+                self.paused = true;
             }
             _ => return ReplayAction::None,
         }
+        self.last = now;
         ReplayAction::Changed
     }
+}
+
+/// One big or fine step faster, at most 8x.
+fn faster(speed: u64, step: u64) -> u64 {
+    ((speed / step + 1) * step).min(SPEED_MAX)
+}
+
+/// One big or fine step slower, at least 0.05x.
+fn slower(speed: u64, step: u64) -> u64 {
+    (speed.div_ceil(step).saturating_sub(1) * step).max(SPEED_MIN)
+}
+
+/// A speed as shown: "1x", "0.25x", "1.5x", "1.05x".
+pub fn speed_text(speed: u64) -> StackStr<8> {
+    let (whole, part) = (speed / SPEED_ONE, speed % SPEED_ONE);
+    match part {
+        0 => sfmt!(8; "{}x", whole),
+        p if p % 10 == 0 => sfmt!(8; "{}.{}x", whole, p / 10),
+        p => sfmt!(8; "{}.{:02}x", whole, p),
+    }
+}
+
+/// The progress bar: `width` cells (at most 20), the part played full.
+fn progress_bar(t: Time, end: Time, width: u16) -> StackStr<64> {
+    let width = u64::from(width.min(20));
+    let full = (t.min(end) * width).checked_div(end).unwrap_or(width);
+    let mut bar = StackStr::<64>::new();
+    for i in 0..width {
+        // 3 bytes a cell, at most 60: it fits.
+        let _ = bar.write_char(if i < full { '█' } else { '░' });
+    }
+    bar
 }
 
 /// Draws a replay being watched.
@@ -198,7 +304,7 @@ impl Widget for &ReplayView<'_> {
         let title = crate::rules::game_title(game, theme.dot());
         let x = draw::put(buf, r, x, y0, title.as_str(), theme.text());
         let x = draw::put(buf, r, x, y0, sep, theme.dim());
-        let speed = sfmt!(8; "{}x", s.speed());
+        let speed = speed_text(s.speed());
         draw::put(buf, r, x, y0, speed.as_str(), theme.accent());
 
         let cells = Playfield {
@@ -215,12 +321,17 @@ impl Widget for &ReplayView<'_> {
         let progress = sfmt!(40; "{} / {}", clock(t).as_str(), clock(s.end()).as_str());
         let y = y0 + 1 + LEFT_ROWS_END;
         draw::put(buf, r, x0, y, progress.as_str(), theme.dim());
+        let bar = progress_bar(t, s.end(), LEFT_W.saturating_sub(2));
+        draw::put(buf, r, x0, y + 1, bar.as_str(), theme.accent());
         if s.paused {
-            draw::put(buf, r, x0, y + 1, "PAUSED", theme.accent());
+            draw::put(buf, r, x0, y + 2, "PAUSED", theme.accent());
         }
         // The game's id: what `ssh HOST replay ID --cast` exports.
         let id = sfmt!(32; "game #{}", s.game);
-        draw::put(buf, r, x0, y + 2, id.as_str(), theme.dim());
+        draw::put(buf, r, x0, y + 3, id.as_str(), theme.dim());
+        if !s.film {
+            draw::put(buf, r, x0, y + 4, SPEED_KEYS, theme.dim());
+        }
 
         // The game's page, to share: on the row under the replay when the window has one,
         // else in place of the keys' hint while paused.
@@ -233,7 +344,7 @@ impl Widget for &ReplayView<'_> {
         let footer = match &link {
             _ if s.film => "minotty replay",
             Some(link) if s.paused && !below => link.as_str(),
-            _ => "Space pause   +/- speed   r restart   Esc back",
+            _ => FOOTER,
         };
         draw::put_centered(buf, r, y0 + HEIGHT - 1, footer, theme.dim());
         if let Some(link) = link.as_ref().filter(|_| below) {

@@ -21,7 +21,7 @@ use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cell
 use crate::widgets::piece_box::{BOX_W, HoldView, NextView, box_w};
 use crate::widgets::stats::{ACTION_ROWS, ActionView, PieceCountsView, STATS_ROWS, StatsView};
 
-const LEFT_W: u16 = 18;
+pub const LEFT_W: u16 = 18;
 /// The most pieces of a puzzle stage the next queue shows (as many as fit beside the board).
 const MAX_PUZZLE_PREVIEW: usize = 7;
 /// The whole game screen's size at 1x (see [`size`]).

@@ -149,6 +149,7 @@ impl ModeSelect {
             handling: c.handling(settings.handling),
             preview: c.preview,
             ghost: None,
+            from: None,
         };
         if let Some(entry) = self.start_from() {
             setup.ruleset = entry.snapshot.ruleset();

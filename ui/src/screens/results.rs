@@ -105,6 +105,8 @@ pub struct ResultsView<'a> {
     pub keys: &'a Keymap,
     /// A ghost race's ghost (its player's name, sanitized) and the split at the game's end.
     pub ghost: Option<(&'a str, GhostSplit)>,
+    /// The stored game whose replay this game was taken over from.
+    pub taken_over: Option<i64>,
 }
 
 impl Widget for &ResultsView<'_> {
@@ -163,6 +165,9 @@ impl Widget for &ResultsView<'_> {
                 "The bot played: not ranked",
                 theme.bad(),
             );
+        } else if let Some(source) = self.taken_over {
+            let line = sfmt!(48; "From game #{}'s replay: not ranked", source);
+            draw::put_centered(buf, inner, inner.y + 3, line.as_str(), theme.bad());
         } else if game.taken_back() {
             draw::put_centered(buf, inner, inner.y + 3, TAKEN_BACK_LINE, theme.bad());
         } else if game.paused() && mode.timed() && mode.kind != ModeKind::Custom {

@@ -116,9 +116,16 @@ impl GameSession {
             handling: setup.handling.unwrap_or(settings.handling),
             tuning: setup.tuning,
         };
-        let mut game = Game::new(config, setup.seed.unwrap_or(seed));
-        // The first piece and the queue show during the countdown.
-        game.update(0, None);
+        let game = match &setup.from {
+            // A replay taken over goes on from where it was taken.
+            Some(from) => (*from.game).clone(),
+            None => {
+                let mut game = Game::new(config, setup.seed.unwrap_or(seed));
+                // The first piece and the queue show during the countdown.
+                game.update(0, None);
+                game
+            }
+        };
         let base = game.now();
         let mut synth = ReleaseSynth::new(synthesize, 0);
         synth.set_timeout(timeout(settings, &game));

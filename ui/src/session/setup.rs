@@ -1,6 +1,6 @@
 //! What a solo game is made from: [`GameSetup`], kept to restart it.
 
-use minotty_engine::{Handling, Mode, ModeKind, RulesetId, Tuning};
+use minotty_engine::{Game, Handling, Mode, ModeKind, RulesetId, Tuning};
 
 use super::GhostSource;
 use super::ghost::refusal;
@@ -20,7 +20,30 @@ pub struct GameSetup {
     pub preview: Option<u8>,
     /// The ghost raced (its seed is `seed`; see `session/ghost.rs`).
     pub ghost: Option<GhostSource>,
+    /// A replay taken over: the game plays on from the moment it was taken (a retry too).
+    pub from: Option<TakenOver>,
 }
+
+/// A live game taken over from a stored game's replay at one moment.
+#[derive(Clone, Debug)]
+pub struct TakenOver {
+    /// The game at that moment, its recorded inputs those that led there and its rewind
+    /// marker (`minotty_engine::Playback::take_over`).
+    pub game: Box<Game>,
+    /// The stored game it came from.
+    pub source: i64,
+}
+
+impl PartialEq for TakenOver {
+    /// The same stored game taken over at the same moment of the same recording.
+    fn eq(&self, other: &TakenOver) -> bool {
+        self.source == other.source
+            && self.game.now() == other.game.now()
+            && self.game.inputs() == other.game.inputs()
+    }
+}
+
+impl Eq for TakenOver {}
 
 impl GameSetup {
     /// A preset of `kind` under `ruleset`, with a fresh seed and nothing tuned.
@@ -38,6 +61,23 @@ impl GameSetup {
             handling: None,
             preview: None,
             ghost: None,
+            from: None,
+        }
+    }
+
+    /// The game `game` (taken over from stored game `source`'s replay), played on from
+    /// where it is, with its own rules, handling and seed.
+    pub fn taken_over(game: Game, source: i64) -> GameSetup {
+        let config = game.config().clone();
+        GameSetup {
+            seed: Some(game.seed()),
+            tuning: config.tuning,
+            handling: Some(config.handling),
+            from: Some(TakenOver {
+                game: Box::new(game),
+                source,
+            }),
+            ..GameSetup::of_mode(config.mode, config.ruleset)
         }
     }
 }

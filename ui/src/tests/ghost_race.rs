@@ -406,6 +406,7 @@ fn the_results_of_a_ghost_race_show_the_split_at_its_end() {
             finesse: None,
             keys: &keys,
             ghost,
+            taken_over: None,
         }
         .render(buf.area, &mut buf);
         lines_of(&buf).join("\n")

@@ -30,6 +30,7 @@ mod polish;
 mod puzzle;
 mod reconnect;
 mod records;
+mod replay_study;
 mod retry;
 mod retry_key;
 mod rulesets;

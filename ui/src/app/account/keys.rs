@@ -14,7 +14,7 @@ use crate::screens::account_unreachable::UnreachableAction;
 use crate::screens::account_welcome::WelcomeAction;
 
 /// What a key on an account screen asks of the App.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(in crate::app) enum Outcome {
     Ignored,
     Changed,
@@ -32,6 +32,9 @@ pub(in crate::app) enum Outcome {
     AskQuitFromKeys,
     /// Watch stored versus match `id` (the match replay feature's); Esc comes back here.
     WatchMatch(i64),
+    /// Play on from the replay shown: a live game of this setup (the account screens were
+    /// closed).
+    TakeOver(Box<crate::session::GameSetup>),
 }
 
 impl AccountState {
@@ -88,6 +91,14 @@ impl AccountState {
                     None => return self.leave(),
                 },
                 ReplayAction::AskQuit => return Outcome::AskQuit,
+                ReplayAction::TakeOver => {
+                    let Some(game) = r.take_over() else {
+                        return Outcome::Ignored;
+                    };
+                    let setup = crate::session::GameSetup::taken_over(game, r.game);
+                    self.leave();
+                    return Outcome::TakeOver(Box::new(setup));
+                }
             },
             Sub::Keys(k) => match k.handle(ev) {
                 KeysAction::None => return Outcome::Ignored,
