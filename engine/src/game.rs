@@ -2,8 +2,9 @@
 //!
 //! [`Game::update`] advances exactly to the time it is given, firing every deadline on the way
 //! in a fixed order, then applies the input. Because every timed rule is a deadline computed
-//! from the state (never an accumulator of elapsed time), the result does not depend on how the
-//! caller chunks time: see `tests/chunking.rs`.
+//! from the state (never an accumulator of elapsed time: the rules seed's gravity accumulator
+//! counts whole steps as of a step, `fall.rs`), the result does not depend on how the caller
+//! chunks time: see `tests/chunking.rs`.
 
 mod actions;
 mod build;

@@ -293,7 +293,8 @@ impl Ruleset {
     /// to a full T-spin; the landing step uses no lock reset and resets come back only on a
     /// new lowest row (a piece without resets locks on touching down); the O piece "rotates";
     /// 20 hidden rows above the field; soft drop scores every row; gravity clears the
-    /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop.
+    /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop; the
+    /// line clear delay comes before the next piece (`ClearPause::BeforeSpawn`).
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
         version: 5,
