@@ -143,6 +143,60 @@ fn after_tspin_b2b() -> Game {
     g
 }
 
+/// `tui-tetris` (version 5): an I clears the bottom row at 100 and the next piece is in play
+/// through the line clear pause, gravity and the lock delay waiting for its last step (272).
+fn in_tui_tetris_pause() -> Game {
+    let position = Position {
+        board: Board::from_ascii(&["###....###", "#########."]),
+        current: Piece::I,
+        next: vec![Piece::T, Piece::O, Piece::L, Piece::J, Piece::S],
+        hold: None,
+        combo: 0,
+        back_to_back: false,
+    };
+    let mut g = Game::from_position(
+        config(RulesetId::TuiTetris, Mode::marathon(), Tuning::default()),
+        &position,
+        5,
+    );
+    g.update(0, None);
+    execute(&mut g, &[Button::HardDrop], 100);
+    assert_eq!(g.stats().lines, 1);
+    assert_eq!(
+        g.phase(),
+        Phase::Falling,
+        "the next piece in play in the pause"
+    );
+    g
+}
+
+#[test]
+fn a_snapshot_in_tui_tetris_s_line_clear_pause_keeps_the_pause() {
+    let g = in_tui_tetris_pause();
+    let s = g.snapshot().expect("a piece in play");
+    let &SnapshotPhase::Falling { last_fall, .. } = s.phase() else {
+        panic!("{:?}", s.phase());
+    };
+    assert_eq!(
+        (s.time(), last_fall),
+        (100, 272),
+        "gravity counts from the pause's end"
+    );
+    let s = Snapshot::from_bytes(&s.to_bytes()).expect("its own bytes");
+    let mut r = resumed(&s);
+    assert_eq!(r.next_deadline(), g.next_deadline());
+    // A shift and a hard drop in the pause: the piece after it spawns in the pause too and
+    // waits for its end (its first row at 272 + 1008 = 1280) in both.
+    let mut g = g;
+    for game in [&mut g, &mut r] {
+        execute(game, &[Button::Left, Button::HardDrop], 150);
+        assert_eq!(game.stats().pieces, 2);
+        assert_eq!(game.next_deadline(), Some(1280));
+        game.update(1_279, None);
+    }
+    assert_eq!(view(&r), view(&g));
+}
+
 #[test]
 fn a_resumed_game_plays_on_like_the_original() {
     let tuned = |g| Tuning {
@@ -166,6 +220,11 @@ fn a_resumed_game_plays_on_like_the_original() {
                 6,
             ),
             30,
+        ),
+        (
+            "tui-tetris in its line clear pause, the next piece in play".into(),
+            in_tui_tetris_pause(),
+            12,
         ),
         (
             "combo well, walls rebuilt after".into(),

@@ -2,14 +2,16 @@
 //!
 //! [`Game::update`] advances exactly to the time it is given, firing every deadline on the way
 //! in a fixed order, then applies the input. Because every timed rule is a deadline computed
-//! from the state (never an accumulator of elapsed time), the result does not depend on how the
-//! caller chunks time: see `tests/chunking.rs`.
+//! from the state (never an accumulator of elapsed time: the rules seed's gravity accumulator
+//! counts whole steps as of a step, `fall.rs`), the result does not depend on how the caller
+//! chunks time: see `tests/chunking.rs`.
 
 mod actions;
 mod build;
 mod combo_start;
 mod descent;
 mod early;
+mod fall;
 mod lock;
 mod lockdown;
 mod position;
@@ -68,7 +70,11 @@ pub enum Phase {
     Ready,
     /// A piece is in play.
     Falling,
-    /// Rows are being cleared; the next piece spawns at `until`.
+    /// Rows are being cleared (`rows`), or with no rows an appearance delay (or a respawn)
+    /// runs; the next piece spawns at `until`. Under [`ClearPause::LivePiece`] the rows go at
+    /// the lock and the next piece is in play ([`Phase::Falling`]) through the pause.
+    ///
+    /// [`ClearPause::LivePiece`]: crate::ruleset::ClearPause::LivePiece
     Clearing {
         until: Time,
         rows: u64,
@@ -127,7 +133,13 @@ pub struct Game {
     /// `None` at 20G), updated with the level. They are read on every update.
     time_limit: Option<Time>,
     gravity: Option<u32>,
+    /// When gravity last moved the piece (or the piece spawned); under the accumulator, the
+    /// last step it counted, with its count in `fall_acc` (`fall.rs`).
     last_fall: Time,
+    fall_acc: Time,
+    /// During a line clear pause with the piece in play, the pause's last step: gravity and
+    /// the lock delay started before it count from it (`fall.rs`; 0 otherwise).
+    timers_from: Time,
     sliding: bool,
     /// Combo index of the running chain, -1 when there is none.
     combo: i32,
@@ -219,7 +231,7 @@ impl Game {
                         Some(t) => next = next.min(t),
                         None => {
                             if let Some(i) = self.fall_interval() {
-                                next = next.min(self.rules.after(self.last_fall, i));
+                                next = next.min(self.gravity_due(i));
                             }
                         }
                     }
@@ -328,18 +340,17 @@ impl Game {
             }
             return;
         }
-        if self
-            .fall_interval()
-            .is_some_and(|i| self.rules.after(self.last_fall, i) <= now)
+        if let Some(i) = self.fall_interval()
+            && self.gravity_due(i) <= now
         {
             // Descent's piece never locks, so resting it has no lock timer to wait for: a
             // step onto the ground restarts the gravity timer (the next step is due an
             // interval later, not at once again), whatever the soft drop.
             if self.descent.is_some() && !self.board.fits(&a.placed.shifted(0, 1)) {
-                self.last_fall = now;
+                self.rest_fall();
                 return;
             }
-            self.step_down();
+            self.gravity_rows(i);
         }
     }
 
@@ -506,7 +517,9 @@ impl Game {
         self.b2b
     }
 
-    /// The rows being cleared while [`Phase::Clearing`] (bit `y` for row `y`).
+    /// The rows being cleared while [`Phase::Clearing`] (bit `y` for row `y`); none under
+    /// [`ClearPause::LivePiece`](crate::ruleset::ClearPause::LivePiece), whose rows go at the
+    /// lock.
     pub fn clearing_rows(&self) -> u64 {
         match self.phase {
             Phase::Clearing { rows, .. } => rows,

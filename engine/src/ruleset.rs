@@ -143,6 +143,47 @@ pub enum SoftDrop {
     TetrsFactor,
 }
 
+/// How gravity counts the time to the piece's next row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GravityClock {
+    /// A row is due one interval after the piece's last gravity row or its spawn (on a step
+    /// grid the interval rounds up to whole steps, [`Ruleset::after`], and the next row counts
+    /// from the step the last one fell on). `standard`, `tetrs`, and `tui-tetris` before
+    /// version 5.
+    FromLastRow,
+    /// The rules seed's accumulator ("Gravity uses an accumulator (while-loop): if
+    /// `elapsed_ms` spans multiple drop intervals, multiple row drops may occur in one
+    /// tick"): every step adds its ms to a count; while the count holds the interval (a
+    /// tenth of it while a stepped soft drop is held), a row falls and the interval is taken
+    /// off, so what a step leaves over carries to the next row (at level 0 on the 16 ms step:
+    /// rows at 1008, 2000, 3008, 4000 ms) and a step spanning several intervals drops several
+    /// rows. Where the seed's text is silent: the count starts at 0 with every new piece (a
+    /// spawn, a hold) at the step it appears in; it counts on the ground too, where its rows
+    /// move nothing (as the seed's loop tries them and they fail), so a piece moved off a
+    /// ledge falls on the beat it would have; soft drop's own rows leave it alone. `tui-tetris`
+    /// from version 5.
+    Accumulator,
+}
+
+/// What the line clear delay does with the next piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClearPause {
+    /// No piece in play during the delay: the cleared rows stay on the board (the front ends
+    /// flash them) and the next piece spawns when it ends. `standard`, `tetrs`, and
+    /// `tui-tetris` before version 5.
+    BeforeSpawn,
+    /// The rules seed's pause (`step_in_piece` "increments once per fixed step while an active
+    /// piece exists, including while `LINE_CLEAR_PAUSE_MS` is counting down"; "When
+    /// `line_clear_ms` reaches `0` during a tick, gameplay resumes in the **same** `tick()`
+    /// call (gravity/lock may advance immediately)"): the cleared rows go at the lock and the
+    /// next piece spawns at once (after an appearance delay, if a tuning sets one); the
+    /// player's actions (shifts and auto-shift, rotations, soft drop and its repeats, hard
+    /// drop, hold) act on it through the delay, while gravity and the lock delay count none
+    /// of its steps but the last, in which the delay reaches 0 and they count as usual.
+    /// `tui-tetris` from version 5.
+    LivePiece,
+}
+
 /// Which locks count as spins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SpinRule {
@@ -191,6 +232,8 @@ pub struct Ruleset {
     /// The default piece generator (a tuning may choose another).
     pub generator: Generator,
     pub gravity: GravityCurve,
+    /// How the time to the next row is counted.
+    pub gravity_clock: GravityClock,
     /// Lines per level.
     pub lines_per_level: u32,
     /// The lowest level a game plays at (tetrs counts levels from 1).
@@ -199,6 +242,8 @@ pub struct Ruleset {
     /// The lock delay of extended lock down (timer lock down takes it from its level table).
     pub lock_delay: u32,
     pub line_clear_delay: u32,
+    /// Whether the next piece is in play during the line clear delay.
+    pub clear_pause: ClearPause,
     /// Time between a lock (or the end of a line clear) and the next piece (ARE).
     pub appearance_delay: u32,
     /// Time between a hard drop and its lock.
@@ -248,13 +293,15 @@ impl Ruleset {
     /// to a full T-spin; the landing step uses no lock reset and resets come back only on a
     /// new lowest row (a piece without resets locks on touching down); the O piece "rotates";
     /// 20 hidden rows above the field; soft drop scores every row; gravity clears the
-    /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop.
+    /// rotation flag and a zero-row hard drop keeps it; SRS+ 180° kicks and sonic drop; the
+    /// line clear delay comes before the next piece (`ClearPause::BeforeSpawn`).
     pub const STANDARD: Ruleset = Ruleset {
         id: RulesetId::Standard,
-        version: 4,
+        version: 5,
         rotation: RotationSystem::Super,
         generator: Generator::Bag,
         gravity: GravityCurve::Table([1000, 800, 650, 500, 400, 320, 250, 200, 160, 120]),
+        gravity_clock: GravityClock::FromLastRow,
         lines_per_level: 10,
         min_level: 0,
         lock: LockDown::Extended {
@@ -264,6 +311,7 @@ impl Ruleset {
         },
         lock_delay: 450,
         line_clear_delay: 180,
+        clear_pause: ClearPause::BeforeSpawn,
         appearance_delay: 0,
         hard_drop_delay: 0,
         step: 1,
@@ -292,11 +340,14 @@ impl Ruleset {
         legacy: Legacy::NONE,
     };
 
-    /// `tui-tetris`: the rules seed to the letter, timings on its 16 ms fixed step.
+    /// `tui-tetris`: the rules seed to the letter, timings on its 16 ms fixed step, gravity by
+    /// its accumulator, the next piece in play through its line clear pause.
     pub const TUI_TETRIS: Ruleset = Ruleset {
         id: RulesetId::TuiTetris,
-        version: 4,
+        version: 5,
         rotation: RotationSystem::Super,
+        gravity_clock: GravityClock::Accumulator,
+        clear_pause: ClearPause::LivePiece,
         lock: LockDown::Extended {
             resets: 15,
             landing_uses_reset: true,
@@ -329,15 +380,17 @@ impl Ruleset {
     /// `tetrs`: the tetrs seed's game.
     pub const TETRS: Ruleset = Ruleset {
         id: RulesetId::Tetrs,
-        version: 4,
+        version: 5,
         rotation: RotationSystem::Ocular,
         generator: Generator::Recency { snap_centi: 250 },
         gravity: GravityCurve::Tetrs,
+        gravity_clock: GravityClock::FromLastRow,
         lines_per_level: 10,
         min_level: 1,
         lock: LockDown::Timer { ground_cap: 3000 },
         lock_delay: 500,
         line_clear_delay: 200,
+        clear_pause: ClearPause::BeforeSpawn,
         appearance_delay: 50,
         hard_drop_delay: 0,
         step: 1,
@@ -416,6 +469,13 @@ impl Ruleset {
                 base - ((base - floor) * over + 5) / 11
             }
         }
+    }
+
+    /// The step `t` lies in: the last step at or before `t` (`t` itself without a grid).
+    #[inline]
+    pub fn step_of(&self, t: Time) -> Time {
+        let step = Time::from(self.step.max(1));
+        t / step * step
     }
 
     /// A time on this ruleset's step grid: the first step at or after `t`.

@@ -56,7 +56,10 @@ pub enum Refill {
 pub enum SnapshotPhase {
     Falling {
         active: Active,
-        /// When gravity last moved the piece (the next step is due one interval later).
+        /// When gravity last moved the piece (the next step is due one interval later); under
+        /// the rules seed's accumulator, the time its count runs from (the last step it
+        /// counted less its count), which during a line clear pause with the piece in play is
+        /// the pause's last step, after the snapshot's time.
         last_fall: Time,
         /// Timer lock down's ground bookkeeping (unused under extended lock down).
         on_ground: bool,

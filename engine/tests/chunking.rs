@@ -253,3 +253,71 @@ proptest! {
         prop_assert_eq!(reference.1, sparse.1);
     }
 }
+
+/// `tui-tetris`'s inputs: thick with soft drops (gravity's interval changes, so the
+/// accumulator counts at the presses and releases) and hard drops (locks, clears and their
+/// pauses), with shifts and turns to take pieces on and off the ground.
+fn tui_input() -> impl Strategy<Value = Input> {
+    let moves = proptest::sample::select(vec![
+        Button::Left,
+        Button::Right,
+        Button::RotateCw,
+        Button::RotateCcw,
+        Button::Hold,
+    ]);
+    prop_oneof![
+        4 => Just(Input::Press(Button::SoftDrop)),
+        4 => Just(Input::Release(Button::SoftDrop)),
+        3 => Just(Input::Press(Button::HardDrop)),
+        3 => Just(Input::Release(Button::HardDrop)),
+        4 => moves.clone().prop_map(Input::Press),
+        4 => moves.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// `tui-tetris` from version 5: gravity's accumulator (several rows in a step at fast
+    /// levels under soft drop, counted on through the ground) and the next piece in play
+    /// through the line clear pause are state read at steps and inputs. In a 4-wide well
+    /// pieces clear lines often, so many inputs land in the pauses: any chunking gives the
+    /// same game.
+    #[test]
+    fn tui_tetris_gravity_and_live_pauses_are_the_same_however_time_is_chunked(
+        seed in any::<u32>(),
+        level in 0u32..20,
+        well in any::<bool>(),
+        clear in proptest::option::of(0u32..400),
+        appearance in proptest::option::of(1u32..100),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..120, tui_input()), 1..250),
+        cuts in proptest::collection::vec(any::<u64>(), 0..60),
+        tail in 0u64..2000,
+    ) {
+        let mut mode = Mode::custom(level, true, None);
+        if well {
+            mode.start_board = minotty_engine::StartBoard::Well { width: 4, residual: 3 };
+        }
+        let config = GameConfig {
+            mode,
+            handling,
+            ruleset: RulesetId::TuiTetris,
+            tuning: Tuning {
+                line_clear_delay: clear,
+                appearance_delay: appearance.filter(|_| seed % 3 == 0),
+                ..Tuning::default()
+            },
+        };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = run_per_ms(&config, seed, &inputs, end);
+        let cut = run_chunked(&config, seed, &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &cut.0);
+        prop_assert_eq!(&reference.1, &cut.1);
+        let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}

@@ -134,3 +134,15 @@ fn version_3_bytes_are_pinned_too() {
         "{hash:?}"
     );
 }
+
+/// The same scripts under version 4 (combo mode's starts), pinned from the build before
+/// version 5 changed `tui-tetris`'s gravity and line clear pause: version 4 plays on exactly.
+#[test]
+fn version_4_bytes_are_pinned_too() {
+    let hash = pinned_games(4);
+    assert_eq!(
+        (hash.0, hash.1),
+        (8_697_144_407_711_818_952, 36_712),
+        "{hash:?}"
+    );
+}

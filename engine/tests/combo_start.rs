@@ -46,7 +46,7 @@ fn versions_1_to_3_start_every_combo_game_on_the_same_cells() {
 
 #[test]
 fn version_4_changes_the_cells_of_the_starts_that_broke_and_only_the_cells() {
-    assert_eq!(Ruleset::get(RulesetId::Standard).version, 4);
+    assert!(Ruleset::get(RulesetId::Standard).version >= 4);
     let mut by_start: BTreeMap<(Piece, Piece), [String; 2]> = BTreeMap::new();
     for seed in 0..2000 {
         let (old, new) = (combo(seed, 3), combo(seed, 4));

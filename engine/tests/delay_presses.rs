@@ -9,12 +9,15 @@
 //! piece in play (and taking actions) during the clear pause, and only a paused game ignores
 //! them; `tetrs`'s seed spawns a piece rotated when a rotation button is held (which every
 //! version did) and says nothing of the other presses. So all three play the same table; the
-//! seeds' own limits stay (`tui-tetris` has no 180° turn: its press turns nothing).
+//! seeds' own limits stay (`tui-tetris` has no 180° turn: its press turns nothing). From
+//! version 5 `tui-tetris`'s next piece is in play through its line clear pause, as its seed
+//! says: a press there acts on it at once, and the table holds at the pause's end.
 
 mod common;
 
 use common::single_board;
 use minotty_engine::game::{SPAWN_X, SPAWN_Y};
+use minotty_engine::ruleset::ClearPause;
 use minotty_engine::{
     Board, Button, EventKind, Game, GameConfig, Handling, Input, Mode, Phase, Piece, Rotation,
     Ruleset, RulesetId, Time, Tuning,
@@ -29,9 +32,9 @@ const TEXTS: [(RulesetId, &str); 2] = [
          \"When `line_clear_ms` reaches `0` during a tick, gameplay resumes in the **same** \
          `tick()` call (gravity/lock may advance immediately).\" / (State Machine) \"While \
          paused, gameplay actions (move/rotate/drop/hold) are ignored\": the piece takes \
-         actions through the clear pause; ours comes before the spawn (README), so they act \
-         at the spawn. Its actions have no 180 (\"RotateCw, // Clockwise + SRS kicks\", \
-         \"RotateCcw\").",
+         actions through the clear pause; from version 5 ours does too (the press acts on \
+         it at once), before, the pause came before the spawn and they acted at the spawn. \
+         Its actions have no 180 (\"RotateCw, // Clockwise + SRS kicks\", \"RotateCcw\").",
     ),
     (
         RulesetId::Tetrs,
@@ -148,6 +151,17 @@ fn into_delay(ruleset: RulesetId, delay: Delay, version: u16) -> (Game, [Piece; 
         game.update(DROP, Some(Input::Release(Button::HardDrop)));
         let cleared = game.stats().lines == 1;
         assert_eq!(cleared, delay == Delay::LineClear, "{ruleset:?} {delay:?}");
+        if live_pause(ruleset, delay, version) {
+            // The next piece is in play at once; the pause ends 12 steps on.
+            let a = game
+                .active()
+                .expect("the next piece in play through the pause");
+            assert_eq!(a.placed.piece, next[0]);
+            assert_eq!(game.phase(), Phase::Falling);
+            let rules = Ruleset::of_version(ruleset, version).expect("a version");
+            let end = rules.after(DROP, rules.line_clear_delay);
+            return (game, [next[0], next[1]], end);
+        }
         let Phase::Clearing { until, .. } = game.phase() else {
             panic!("{ruleset:?} {delay:?}: no delay but {:?}", game.phase());
         };
@@ -156,8 +170,29 @@ fn into_delay(ruleset: RulesetId, delay: Delay, version: u16) -> (Game, [Piece; 
     unreachable!()
 }
 
+/// Whether the next piece is in play through this delay: the line clear pause of a ruleset
+/// version whose pause keeps it ([`ClearPause::LivePiece`]: `tui-tetris` from version 5).
+fn live_pause(ruleset: RulesetId, delay: Delay, version: u16) -> bool {
+    let rules = Ruleset::of_version(ruleset, version).expect("a version");
+    delay == Delay::LineClear && rules.clear_pause == ClearPause::LivePiece
+}
+
+/// The piece in play (or none) and what it did, read now.
+fn read(game: &Game) -> AtSpawn {
+    let a = game.active().map(|a| a.placed);
+    AtSpawn {
+        piece: a.map(|a| a.piece),
+        rotation: a.map_or(Rotation::North, |a| a.rotation),
+        x: a.map_or(SPAWN_X, |a| a.x),
+        y: a.map_or(SPAWN_Y, |a| a.y),
+        hold: game.hold_piece(),
+        pieces: game.stats().pieces,
+    }
+}
+
 /// Presses `press` 1 ms into the delay (released 1 ms later unless it is held), plays to the
-/// spawn, and reads the new piece.
+/// spawn (with the piece in play through a live pause, to the pause's end), and reads the
+/// piece then.
 fn play(ruleset: RulesetId, delay: Delay, version: u16, press: Press) -> (AtSpawn, [Piece; 2]) {
     let (mut game, next, spawn) = into_delay(ruleset, delay, version);
     let b = press.button();
@@ -165,21 +200,21 @@ fn play(ruleset: RulesetId, delay: Delay, version: u16, press: Press) -> (AtSpaw
     if !press.held() {
         game.update(DROP + 2, Some(Input::Release(b)));
     }
+    if live_pause(ruleset, delay, version) {
+        // The press acted on the piece in play at once; nothing else moves it in the pause
+        // (a held direction's auto-shift comes when DAS runs out, in the pause or after).
+        let at_once = read(&game);
+        game.update(spawn, None);
+        if !press.held() {
+            assert_eq!(read(&game), at_once, "{press:?}: all at once");
+        }
+        return (read(&game), next);
+    }
     game.update(spawn - 1, None);
     assert!(game.active().is_none(), "nothing spawns before {spawn}");
     assert_eq!(game.stats().pieces, 1, "nothing happens in the delay");
     game.update(spawn, None);
-    let pieces = game.stats().pieces;
-    let a = game.active().map(|a| a.placed);
-    let at = AtSpawn {
-        piece: a.map(|a| a.piece),
-        rotation: a.map_or(Rotation::North, |a| a.rotation),
-        x: a.map_or(SPAWN_X, |a| a.x),
-        y: a.map_or(SPAWN_Y, |a| a.y),
-        hold: game.hold_piece(),
-        pieces,
-    };
-    (at, next)
+    (read(&game), next)
 }
 
 /// Whether DAS (held since 1 ms into the delay) ran out by the spawn at `spawn`.
@@ -252,23 +287,31 @@ fn expected(ruleset: RulesetId, delay: Delay, press: Press, next: [Piece; 2]) ->
     }
 }
 
+/// Every version from 3 on: the table holds at the spawn, and where the piece is in play
+/// through the pause (`tui-tetris` from version 5) it holds at the pause's end, the press
+/// having acted at once.
 #[test]
 fn every_press_in_every_delay_acts_when_the_next_piece_spawns() {
     let mut rows = 0;
+    let mut live = 0;
     for ruleset in RulesetId::ALL {
-        let version = Ruleset::get(ruleset).version;
-        assert!(version >= 3, "{ruleset:?} {version}");
-        for delay in [Delay::LineClear, Delay::Spawn] {
-            for press in PRESSES {
-                let (got, next) = play(ruleset, delay, version, press);
-                let want = expected(ruleset, delay, press, next);
-                let text = TEXTS.iter().find(|t| t.0 == ruleset).map_or("", |t| t.1);
-                assert_eq!(got, want, "{ruleset:?} {delay:?} {press:?} ({text})");
-                rows += 1;
+        let current = Ruleset::get(ruleset).version;
+        assert!(current >= 5, "{ruleset:?} {current}");
+        for version in 3..=current {
+            for delay in [Delay::LineClear, Delay::Spawn] {
+                live += usize::from(live_pause(ruleset, delay, version));
+                for press in PRESSES {
+                    let (got, next) = play(ruleset, delay, version, press);
+                    let want = expected(ruleset, delay, press, next);
+                    let text = TEXTS.iter().find(|t| t.0 == ruleset).map_or("", |t| t.1);
+                    let case = format!("{ruleset:?} v{version} {delay:?} {press:?}");
+                    assert_eq!(got, want, "{case} ({text})");
+                    rows += 1;
+                }
             }
         }
     }
-    assert_eq!(rows, 60);
+    assert_eq!((rows, live), (180, 1));
 }
 
 /// Version 2 (old replays, and the engine before issue 36): the press was lost, a direction

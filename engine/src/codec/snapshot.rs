@@ -169,7 +169,10 @@ impl Snapshot {
                 let touchdown = read_time(&mut r)?;
                 let liftoff = read_time(&mut r)?;
                 let ground_left = r.small("ground time")?;
-                if last_fall > time || lock_at.is_some_and(|t| t < time) {
+                // Gravity counts from at most the end of a line clear pause with the piece in
+                // play (`ClearPause::LivePiece`), at most a tuning's longest delay away.
+                let latest_fall = time.saturating_add(Time::from(crate::ruleset::MAX_DELAY));
+                if last_fall > latest_fall || lock_at.is_some_and(|t| t < time) {
                     return Err(SnapshotError::Malformed("timers"));
                 }
                 SnapshotPhase::Falling {

@@ -14,6 +14,18 @@ impl Game {
         if self.is_over() {
             return;
         }
+        // Soft drop changes gravity's interval: the accumulator counts the steps before at the
+        // interval they passed at.
+        let soft = self.buttons[Button::SoftDrop as usize];
+        if match input {
+            Input::Press(b) => b == Button::SoftDrop && !soft,
+            Input::Release(b) => b == Button::SoftDrop && soft,
+            Input::ReleaseAll => soft,
+            _ => false,
+        } {
+            let grounded = self.active.is_some_and(|a| a.lock_at.is_some());
+            self.count_fall(grounded);
+        }
         match input {
             Input::Press(b) => {
                 if !self.buttons[b as usize] {
@@ -287,7 +299,7 @@ impl Game {
         a.rotated = None;
         // The rules seed's soft-drop steps leave the gravity timer alone.
         if !matches!(self.rules.soft_drop, SoftDrop::Steps { .. }) {
-            self.last_fall = self.now;
+            self.fell_now();
         }
         // Descent scores gems only.
         if self.descent.is_none() {
@@ -307,7 +319,7 @@ impl Game {
     }
 
     /// One unscored row down (gravity, or tetrs' soft drop).
-    fn fall_one(&mut self, cause: Cause) {
+    pub(super) fn fall_one(&mut self, cause: Cause) {
         let Some(a) = self.active.as_mut() else {
             return;
         };
@@ -321,7 +333,7 @@ impl Game {
         if self.rules.rotation_flag == RotationFlag::AnyMovement || cause == Cause::Player {
             a.rotated = None;
         }
-        self.last_fall = self.now;
+        self.fell_now();
         self.emit(EventKind::Fall { rows: 1 });
         self.after_move(cause);
     }
@@ -340,7 +352,7 @@ impl Game {
             a.placed = a.placed.shifted(0, rows);
             a.rotated = None;
         }
-        self.last_fall = self.now;
+        self.fell_now();
         if scored {
             self.stats.score += rows as u64;
         }
@@ -427,6 +439,11 @@ impl Game {
             }
         }
         let grounded = !self.board.fits(&a.placed.shifted(0, 1));
+        if a.lock_at.is_some() && !grounded {
+            // Off the ground: the accumulator counts the steps spent there (they dropped
+            // nothing), so that the next row comes on its beat.
+            self.count_fall(true);
+        }
         let lock_now = match self.rules.lock {
             // Descent's piece never locks (its lowest row is still kept, as each lock down
             // counts it).

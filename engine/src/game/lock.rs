@@ -5,7 +5,7 @@ use crate::board::{BUFFER_HEIGHT, Board, HEIGHT};
 use crate::event::{Clear, EndReason, EventKind};
 use crate::mode::Stat;
 use crate::piece::{Piece, Placed, Rotation};
-use crate::ruleset::{Ruleset, Scoring, SpinRule};
+use crate::ruleset::{ClearPause, Ruleset, Scoring, SpinRule};
 use crate::scoring::{self, Spin};
 
 impl Game {
@@ -57,6 +57,10 @@ impl Game {
             self.stats.garbage_cleared += garbage_rows;
             self.cleared_at = Some(self.now);
             self.update_level();
+            if self.rules.clear_pause == ClearPause::LivePiece {
+                self.clear_with_live_piece(rows);
+                return;
+            }
             let delay = self.rules.line_clear_delay + self.rules.appearance_delay;
             self.phase = Phase::Clearing {
                 until: self.rules.after(self.now, delay),
@@ -358,7 +362,7 @@ impl Game {
     }
 
     /// Ends the game when a limit other than time is reached.
-    fn check_limits(&mut self) {
+    pub(super) fn check_limits(&mut self) {
         let hit = self.config.mode.limits.iter().find(|l| {
             let value = match l.stat {
                 Stat::Time => return false,

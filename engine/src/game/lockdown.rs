@@ -26,7 +26,8 @@ impl Game {
         landing_uses_reset: bool,
         refill: ResetRefill,
     ) -> bool {
-        let lock_at = self.rules.after(self.now, self.rules.lock_delay);
+        // During a line clear pause with the piece in play, from the pause's last step.
+        let lock_at = self.rules.after(self.timer_start(), self.rules.lock_delay);
         if refill == ResetRefill::Airborne {
             // The rules seed: in the air nothing counts; every move or gravity step that ends
             // on the ground restarts the timer while resets last (the landing one included).

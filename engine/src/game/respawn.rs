@@ -37,6 +37,7 @@ impl Game {
         self.soft_next = None;
         self.early = super::early::Early::default();
         self.ground = Ground::default();
+        self.timers_from = 0;
         self.sliding = false;
         self.combo = -1;
         self.b2b = false;

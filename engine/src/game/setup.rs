@@ -113,14 +113,19 @@ impl Game {
 
     /// Removes the cleared rows, refills what the mode refills, and spawns the next piece.
     pub(super) fn finish_clear(&mut self, rows: u64) {
+        self.remove_rows(rows);
+        if !self.is_over() {
+            self.spawn_next();
+        }
+    }
+
+    /// Removes the cleared rows and refills what the mode refills.
+    pub(super) fn remove_rows(&mut self, rows: u64) {
         self.board.clear_rows(rows);
         match self.refill_rule() {
             Refill::Cheese { .. } => self.refill_cheese(),
             Refill::Well { width } => self.build_walls(width),
             Refill::Nothing => {}
-        }
-        if !self.is_over() {
-            self.spawn_next();
         }
     }
 
@@ -266,7 +271,7 @@ impl Game {
                 ..super::Ground::default()
             };
         }
-        self.last_fall = self.now;
+        self.restart_fall();
         self.emit(EventKind::Spawn {
             piece,
             rotation: placed.rotation,

@@ -18,7 +18,7 @@ impl Game {
                 let active = self.active?;
                 SnapshotPhase::Falling {
                     active,
-                    last_fall: self.last_fall,
+                    last_fall: self.fall_origin(),
                     on_ground: self.ground.on_ground,
                     touchdown: self.ground.touchdown,
                     liftoff: self.ground.liftoff,
@@ -87,7 +87,7 @@ impl Game {
                 }
                 self.phase = Phase::Falling;
                 self.active = Some(active);
-                self.last_fall = last_fall;
+                self.restore_fall(last_fall, s.time);
                 self.ground = Ground {
                     on_ground,
                     touchdown,

@@ -1,6 +1,7 @@
 //! Earlier versions of the rulesets. A replay names its ruleset's version and plays by exactly
 //! that version's rules, so a game recorded before a rule changed still verifies (and ranks)
-//! as it did. Each version is the current ruleset with the [`Legacy`] behaviours of its time.
+//! as it did. Each version is the current ruleset with the [`Legacy`] behaviours of its time
+//! (and before version 5, `tui-tetris`'s gravity clock and line clear pause of then).
 //!
 //! Version history (every ruleset moved together):
 //!
@@ -27,8 +28,19 @@
 //!   wherever they can be, else their mirror or another three-cell start: `game/combo_start.rs`);
 //!   version 3 and earlier always started with the usual cells, and 12 of the 42 starts a
 //!   7-bag deals broke after one piece ([`Legacy::combo_start_fixed`]).
+//! - **5** (`tui-tetris` exactly as the rules seed's "Fixed-Step Semantics"; `standard` and
+//!   `tetrs` play as at version 4): gravity counts by the seed's accumulator, so the ms a
+//!   step leaves over carry to the next row (rows at 1008, 2000, 3008, 4000 ms at level 0
+//!   instead of 1008, 2016, 3024) and a step spanning several intervals drops several rows
+//!   ([`GravityClock::Accumulator`]); the next piece spawns at a clearing lock, whose rows go
+//!   at once, and takes the player's actions through the 180 ms pause while gravity and the
+//!   lock delay wait for its last step ([`ClearPause::LivePiece`]). Version 4 and earlier of
+//!   every ruleset restart gravity from each row ([`GravityClock::FromLastRow`]) and spawn
+//!   after the pause ([`ClearPause::BeforeSpawn`]): ruleset data that [`Ruleset::of_version`]
+//!   sets, since `standard` keeps both by choice rather than as a behaviour of the past. No
+//!   [`Legacy`] field came with it.
 
-use super::{Ruleset, RulesetId};
+use super::{ClearPause, GravityClock, Ruleset, RulesetId};
 use crate::generator::{BagShuffle, Dealing};
 
 /// Behaviours of earlier ruleset versions that the current ones fixed, kept only so that
@@ -97,17 +109,26 @@ impl Ruleset {
     /// know (a later one, or 0).
     pub fn of_version(id: RulesetId, version: u16) -> Option<Ruleset> {
         let current = *Ruleset::get(id);
+        // Version 4: every ruleset's gravity restarted from each row and its line clear delay
+        // came before the next piece (`tui-tetris` changed both at version 5).
+        let v4 = Ruleset {
+            version: 4,
+            gravity_clock: GravityClock::FromLastRow,
+            clear_pause: ClearPause::BeforeSpawn,
+            ..current
+        };
         match version {
             v if v == current.version => Some(current),
+            4 => Some(v4),
             3 => Some(Ruleset {
                 version: 3,
                 legacy: Legacy::V3,
-                ..current
+                ..v4
             }),
             2 => Some(Ruleset {
                 version: 2,
                 legacy: Legacy::V2,
-                ..current
+                ..v4
             }),
             1 => Some(Ruleset {
                 version: 1,
@@ -116,7 +137,7 @@ impl Ruleset {
                     bag: BagShuffle::SeedLcg,
                     recency_repeats: false,
                 },
-                ..current
+                ..v4
             }),
             _ => None,
         }
