@@ -35,9 +35,8 @@ pub const SPEED_FINE: u64 = 5;
 pub const SEEK_MS: Time = 1000;
 /// The clock is redrawn at least this often, in game time.
 const CLOCK_STEP: Time = 1000;
-/// The keys, under the board and in the left column.
-const FOOTER: &str = "Space pause  Left/Right 1s  1-9 jump  t take over";
-const SPEED_KEYS: &str = "+- [] speed  = 1x";
+/// The keys, under the board (at most the screen's width, 54).
+const FOOTER: &str = "Space pause  ←→ 1s  1-9 jump  +-[] speed  t take over";
 
 /// A replay being watched.
 #[derive(Clone, Debug)]
@@ -325,12 +324,10 @@ impl Widget for &ReplayView<'_> {
         draw::put(buf, r, x0, y + 1, bar.as_str(), theme.accent());
         if s.paused {
             draw::put(buf, r, x0, y + 2, "PAUSED", theme.accent());
-        }
-        // The game's id: what `ssh HOST replay ID --cast` exports.
-        let id = sfmt!(32; "game #{}", s.game);
-        draw::put(buf, r, x0, y + 3, id.as_str(), theme.dim());
-        if !s.film {
-            draw::put(buf, r, x0, y + 4, SPEED_KEYS, theme.dim());
+        } else {
+            // The game's id: what `ssh HOST replay ID --cast` exports.
+            let id = sfmt!(32; "game #{}", s.game);
+            draw::put(buf, r, x0, y + 2, id.as_str(), theme.dim());
         }
 
         // The game's page, to share: on the row under the replay when the window has one,

@@ -33,6 +33,10 @@ pub struct Effects {
     action: Option<(Clear, Piece, Time)>,
     clear_start: Time,
     lock: Option<(Placed, Time)>,
+    /// The last lock cleared rows that were gone at once (the next piece came at the same
+    /// time: `tui-tetris` from ruleset version 5, or no line clear delay): its cells are no
+    /// longer where it locked, so it does not flash.
+    lock_gone: bool,
     /// The last hard drop: where the piece started, how far it fell, when.
     drop: Option<(Placed, u8, Time)>,
     /// The player turned the drop trail off: hard drops are not noted (so they ask for no
@@ -129,7 +133,16 @@ impl Effects {
                     let piece = self.lock.map_or(Piece::T, |(p, _)| p.piece);
                     self.action = Some((c, piece, e.time));
                 }
-                EventKind::Lock { at, .. } => self.lock = Some((at, e.time)),
+                EventKind::Lock { at, .. } => {
+                    self.lock = Some((at, e.time));
+                    self.lock_gone = false;
+                }
+                EventKind::Spawn { .. } => {
+                    let cleared_now = self.action.is_some_and(|(_, _, at)| at == e.time);
+                    if cleared_now && self.lock.is_some_and(|(_, at)| at == e.time) {
+                        self.lock_gone = true;
+                    }
+                }
                 EventKind::HardDrop { from, rows } if rows > 0 && !self.no_trail => {
                     self.drop = Some((from, rows, e.time));
                 }
@@ -153,7 +166,7 @@ impl Effects {
     /// The piece that just locked, while it flashes.
     pub fn lock_flash(&self, t: Time) -> Option<Placed> {
         self.lock
-            .filter(|&(_, at)| t < at + LOCK_FLASH_MS)
+            .filter(|&(_, at)| t < at + LOCK_FLASH_MS && !self.lock_gone)
             .map(|(p, _)| p)
     }
 
@@ -214,7 +227,9 @@ impl Effects {
     pub fn next_change(&self, t: Time, clearing: bool) -> Option<Time> {
         let ends = [
             self.action.map(|(_, _, at)| at + ACTION_MS),
-            self.lock.map(|(_, at)| at + LOCK_FLASH_MS),
+            self.lock
+                .filter(|_| !self.lock_gone)
+                .map(|(_, at)| at + LOCK_FLASH_MS),
             self.level_up.map(|(_, at)| at + LEVEL_UP_MS),
             // The trail's next fading step (or its end).
             self.drop.and_then(|(_, _, at)| {
@@ -296,6 +311,51 @@ mod tests {
         assert_eq!(fx.next_change(0, false), Some(GO_MS));
         assert_ne!(fx.stamp(1000, true), fx.stamp(1060, true));
         assert_eq!(fx.stamp(1000, true), fx.stamp(1059, true));
+    }
+
+    #[test]
+    fn a_lock_whose_rows_went_at_once_does_not_flash() {
+        use minotty_engine::Rotation;
+        let at = Placed {
+            piece: Piece::I,
+            rotation: Rotation::North,
+            x: 3,
+            y: 38,
+        };
+        let lock = |time| Event {
+            time,
+            kind: EventKind::Lock {
+                at,
+                spin: Spin::None,
+            },
+        };
+        let line = |time| Event {
+            time,
+            kind: EventKind::LineClear(clear(1, Spin::None)),
+        };
+        let spawn = |time| Event {
+            time,
+            kind: EventKind::Spawn {
+                piece: Piece::T,
+                rotation: Rotation::North,
+            },
+        };
+        // The clear's rows stay for a delay: the lock flashes over them.
+        let mut fx = Effects::default();
+        fx.absorb(&[lock(1000), line(1000)]);
+        assert_eq!(fx.lock_flash(1000), Some(at));
+        fx.absorb(&[spawn(1180)]);
+        assert_eq!(fx.next_change(1100, false), Some(1000 + LOCK_FLASH_MS));
+        // The rows went and the next piece came at the lock (tui-tetris 5, or no delay):
+        // the rows above moved down where the piece was, so nothing flashes there.
+        let mut fx = Effects::default();
+        fx.absorb(&[lock(1000), line(1000), spawn(1000)]);
+        assert_eq!(fx.lock_flash(1000), None);
+        assert_eq!(fx.last_lock_time(), Some(1000));
+        // A lock without a clear flashes whenever the next piece comes.
+        let mut fx = Effects::default();
+        fx.absorb(&[lock(2000), spawn(2000)]);
+        assert_eq!(fx.lock_flash(2000), Some(at));
     }
 
     #[test]

@@ -201,3 +201,57 @@ fn t_takes_the_game_over_from_the_moment_shown_and_it_does_not_rank() {
         Err(minotty_domain::Unranked::Rewound)
     );
 }
+
+/// The viewer drawn at `w` x `h`.
+fn frame_of(s: &ReplayScreen, w: u16, h: u16) -> Vec<String> {
+    use ratatui::widgets::Widget;
+    let area = ratatui::layout::Rect::new(0, 0, w, h);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    let settings = crate::Settings::default();
+    crate::screens::account_replay::ReplayView {
+        state: s,
+        settings: &settings,
+        web: None,
+    }
+    .render(area, &mut buf);
+    crate::testutil::lines(&buf)
+}
+
+#[test]
+fn the_viewer_at_80x24_paused_half_way() {
+    let (replay, _) = bot_replay();
+    let mut s = ReplayScreen::new(replay, "bob".into(), 42, 0).expect("plays");
+    s.handle(key(Key::Char(' ')), 0);
+    s.handle(key(Key::Char('5')), 0);
+    for _ in 0..2 {
+        s.handle(key(Key::Char('-')), 0);
+    }
+    // Half-way at 0.5x, paused: the clock and the bar at 50 %, the keys under the board.
+    let expected = [
+        "             REPLAY · bob · 40 Lines · standard · 0.5x                          ",
+        "                   ┌── HOLD ──┐ ┌────────────────────┐ ┌── NEXT ──┐             ",
+        "                   │          │ │ · · · · ·██ · · · ·│ │  ████    │             ",
+        "                   │          │ │ · · ·██████ · · · ·│ │    ████  │             ",
+        "                   └──────────┘ │ · · · · · · · · · ·│ │          │             ",
+        "                                │ · · · · · · · · · ·│ │    ██    │             ",
+        "             LEVEL            0 │ · · · · · · · · · ·│ │          │             ",
+        "             LINES        18/40 │ · · · · · · · · · ·│ │   █▄▄    │             ",
+        "             SCORE         2976 │ · · · · · · · · · ·│ │          │             ",
+        "             TIME        0:08.3 │ · · · · · · · · · ·│ │    ██    │             ",
+        "             PIECES          52 │ · · · · · · · · · ·│ │          │             ",
+        "             PPS           6.20 │ · · · · · · · · · ·│ │   █▄▄    │             ",
+        "                                │ · · · · · · · · · ·│ └──────────┘             ",
+        "                                │ · · · · · · · · · ·│                          ",
+        "                                │ · · · · · · · · · ·│                          ",
+        "                                │ · · · · · · · · · ·│                          ",
+        "                                │ · · · · ·░░ · · · ·│                          ",
+        "                                │ · · ·░░░░░░ · · ·██│                          ",
+        "                                │ · ·████ · · · · ·██│                          ",
+        "                                │██████████ · · · ·██│                          ",
+        "             0:08.3 / 0:16.7    │████████ ·██████████│                          ",
+        "             ████████░░░░░░░░   │████ ·██████████████│                          ",
+        "             PAUSED             └────────────────────┘                          ",
+        "             Space pause  ←→ 1s  1-9 jump  +-[] speed  t take over              ",
+    ];
+    assert_eq!(frame_of(&s, 80, 24), expected);
+}
