@@ -66,7 +66,7 @@ pub use keys::{Key, KeyEvent, KeyKind, Mods};
 pub use screens::account_replay::ReplayFilm;
 pub use screens::match_replay_view::MatchFilm;
 pub use session::ghost_refusal;
-pub use settings::{BoardSize, ColorMode, Graphics, Settings};
+pub use settings::{BoardSize, ColorMode, Graphics, Palette, Settings};
 pub use text::{ordinal_suffix, sanitize};
 
 /// The smallest terminal (columns, rows) the UI draws in.

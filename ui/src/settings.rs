@@ -110,6 +110,103 @@ impl ColorMode {
     }
 }
 
+/// The colours of the pieces (in 256 colours and truecolour; 16 colours keep the terminal's
+/// own, but for The Matrix's greens).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Palette {
+    /// minotty's own: the guideline's colours.
+    #[default]
+    Classic,
+    /// Gruvbox's warm retro colours.
+    Gruvbox,
+    /// Solarized's accent colours.
+    Solarized,
+    /// Every piece a shade of green, as on the film's screens.
+    Matrix,
+}
+
+impl Palette {
+    pub const ALL: [Palette; 4] = [
+        Palette::Classic,
+        Palette::Gruvbox,
+        Palette::Solarized,
+        Palette::Matrix,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Palette::Classic => "classic",
+            Palette::Gruvbox => "Gruvbox",
+            Palette::Solarized => "Solarized",
+            Palette::Matrix => "The Matrix",
+        }
+    }
+
+    /// Its stored name.
+    pub fn id(self) -> &'static str {
+        match self {
+            Palette::Classic => "classic",
+            Palette::Gruvbox => "gruvbox",
+            Palette::Solarized => "solarized",
+            Palette::Matrix => "matrix",
+        }
+    }
+
+    /// The pieces' colours in the xterm 256-colour palette (I, O, T, S, Z, J, L): the
+    /// themes' own 256-colour versions where they publish one (Gruvbox's and Solarized's),
+    /// else `None` (the nearest xterm colour to each RGB is taken).
+    pub fn xterm(self) -> Option<[u8; 7]> {
+        match self {
+            Palette::Classic => Some([51, 226, 129, 46, 196, 33, 208]),
+            Palette::Gruvbox => Some([108, 214, 175, 142, 167, 66, 208]),
+            Palette::Solarized => Some([37, 136, 61, 64, 160, 33, 166]),
+            Palette::Matrix => None,
+        }
+    }
+
+    /// The pieces' colours as RGB, in the order of `Piece::ALL` (I, O, T, S, Z, J, L).
+    pub fn rgb(self) -> [(u8, u8, u8); 7] {
+        match self {
+            Palette::Classic => [
+                (0, 230, 230),
+                (240, 220, 0),
+                (170, 60, 240),
+                (60, 220, 60),
+                (235, 40, 40),
+                (40, 110, 255),
+                (250, 150, 20),
+            ],
+            Palette::Gruvbox => [
+                (131, 165, 152),
+                (250, 189, 47),
+                (211, 134, 155),
+                (184, 187, 38),
+                (251, 73, 52),
+                (69, 133, 136),
+                (254, 128, 25),
+            ],
+            Palette::Solarized => [
+                (42, 161, 152),
+                (181, 137, 0),
+                (108, 113, 196),
+                (133, 153, 0),
+                (220, 50, 47),
+                (38, 139, 210),
+                (203, 75, 22),
+            ],
+            Palette::Matrix => [
+                (0, 255, 65),
+                (0, 143, 17),
+                (0, 200, 50),
+                (120, 255, 120),
+                (0, 100, 0),
+                (60, 180, 60),
+                (170, 255, 170),
+            ],
+        }
+    }
+}
+
 /// The frame rates offered, in frames per second.
 pub const FRAME_RATES: [u16; 6] = [15, 24, 30, 45, 60, 120];
 
@@ -154,6 +251,13 @@ pub struct Settings {
     /// Whether the player's solo games are listed on other players' Live screen (and can be
     /// watched there).
     pub let_watch: bool,
+    /// The pieces' colours.
+    pub palette: Palette,
+    /// The dots of empty cells (off: empty cells are blank).
+    pub grid: bool,
+    /// Locked blocks keep their piece's colour (off: every locked block is grey, the piece
+    /// in play alone in colour).
+    pub color_locked: bool,
 }
 
 impl Default for Settings {
@@ -173,6 +277,9 @@ impl Default for Settings {
             release_timeout_ms: 150,
             ruleset: RulesetId::Standard,
             let_watch: true,
+            palette: Palette::Classic,
+            grid: true,
+            color_locked: true,
         }
     }
 }

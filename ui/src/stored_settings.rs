@@ -5,14 +5,15 @@
 //! {"version":1,"keys":{"left":["left"],"hard_drop":["up","char: "],"retry":["char:r"]},
 //!  "handling":{"das":133,"arr":10,"sdf":20,"das_cut":20},"preview":5,"ghost":true,
 //!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
-//!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto","let_watch":true}
+//!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto","let_watch":true,"ghost_view":"beside",
+//!  "palette":"gruvbox","grid":true,"color_locked":false}
 //! ```
 //!
 //! `hard_drop_guard` and `das_cut` are written only when on (not 0). Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
 //! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
 //! older or newer server still load.
 
-use crate::settings::GhostView;
+use crate::settings::{GhostView, Palette};
 use crate::{BoardSize, ColorMode, Graphics, Key, Keymap, Settings};
 use minotty_engine::{Button, Handling, RulesetId};
 use serde_json::{Map, Value, json};
@@ -188,6 +189,9 @@ pub fn to_json(settings: &Settings) -> String {
         "board_size": board_size_id(settings.board_size),
         "let_watch": settings.let_watch,
         "ghost_view": settings.ghost_view.id(),
+        "palette": settings.palette.id(),
+        "grid": settings.grid,
+        "color_locked": settings.color_locked,
     })
     .to_string()
 }
@@ -277,12 +281,55 @@ pub fn from_json(text: &str) -> Option<Settings> {
             .find(|x| x.id() == v)
             .unwrap_or(s.ghost_view);
     }
+    // Settings stored before palettes, the grid and grey locked tiles: classic, dots, colour.
+    if let Some(v) = obj.get("palette").and_then(Value::as_str) {
+        s.palette = Palette::ALL
+            .into_iter()
+            .find(|x| x.id() == v)
+            .unwrap_or(s.palette);
+    }
+    if let Some(v) = obj.get("grid").and_then(Value::as_bool) {
+        s.grid = v;
+    }
+    if let Some(v) = obj.get("color_locked").and_then(Value::as_bool) {
+        s.color_locked = v;
+    }
     Some(s.clamped())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_palette_grid_and_locked_colour_are_stored_and_older_settings_keep_the_look() {
+        for palette in Palette::ALL {
+            let s = Settings {
+                palette,
+                grid: false,
+                color_locked: false,
+                ..Settings::default()
+            };
+            let text = to_json(&s);
+            let want = format!("\"palette\":\"{}\"", palette.id());
+            assert!(text.contains(&want), "{text}");
+            assert!(text.contains("\"grid\":false") && text.contains("\"color_locked\":false"));
+            assert_eq!(from_json(&text), Some(s));
+        }
+        let old = r#"{"version":1,"colors":"256"}"#;
+        let read = from_json(old).expect("reads");
+        assert_eq!(
+            (read.palette, read.grid, read.color_locked),
+            (Palette::Classic, true, true)
+        );
+        let odd = r#"{"version":1,"palette":"neon","grid":"yes","color_locked":7}"#;
+        let read = from_json(odd).expect("reads");
+        assert_eq!(
+            (read.palette, read.grid, read.color_locked),
+            (Palette::Classic, true, true),
+            "unknown values keep the defaults"
+        );
+    }
 
     #[test]
     fn monochrome_is_stored_and_older_settings_keep_their_colours() {

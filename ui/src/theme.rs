@@ -3,7 +3,7 @@
 use minotty_engine::Piece;
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::settings::{ColorMode, Graphics, Settings};
+use crate::settings::{ColorMode, Graphics, Palette, Settings};
 
 /// The characters of a box frame.
 #[derive(Clone, Copy, Debug)]
@@ -35,10 +35,15 @@ const ASCII_BORDER: BorderSet = BorderSet {
 };
 
 /// How everything is drawn for one player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Theme {
     pub graphics: Graphics,
     pub colors: ColorMode,
+    pub palette: Palette,
+    /// Empty cells are blank (the grid setting off).
+    pub no_grid: bool,
+    /// Locked blocks are grey (the "colour locked tiles" setting off).
+    pub plain_locked: bool,
 }
 
 impl Theme {
@@ -46,6 +51,9 @@ impl Theme {
         Theme {
             graphics: settings.graphics,
             colors: settings.colors,
+            palette: settings.palette,
+            no_grid: !settings.grid,
+            plain_locked: !settings.color_locked,
         }
     }
 
@@ -145,9 +153,13 @@ impl Theme {
         if self.unicode() { "·" } else { "-" }
     }
 
-    /// One empty board cell.
+    /// One empty board cell: a dot of the grid, or blank without it.
     pub fn empty(self) -> &'static str {
-        if self.unicode() { " ·" } else { " ." }
+        match (self.no_grid, self.unicode()) {
+            (true, _) => "  ",
+            (false, true) => " ·",
+            (false, false) => " .",
+        }
     }
 
     pub fn border(self) -> BorderSet {
@@ -167,27 +179,23 @@ impl Theme {
         }
     }
 
-    /// The colour of a piece's blocks.
+    /// The colour of a piece's blocks, in the player's palette.
     pub fn piece_color(self, piece: Piece) -> Color {
         let i = piece as usize;
         if self.electronika() {
             return self.green(true);
         }
+        let (r, g, b) = self.palette.rgb()[i];
         match self.colors {
-            ColorMode::Ansi256 => Color::Indexed([51, 226, 129, 46, 196, 33, 208][i]),
-            ColorMode::TrueColor => {
-                let (r, g, b) = [
-                    (0, 230, 230),
-                    (240, 220, 0),
-                    (170, 60, 240),
-                    (60, 220, 60),
-                    (235, 40, 40),
-                    (40, 110, 255),
-                    (250, 150, 20),
-                ][i];
-                Color::Rgb(r, g, b)
-            }
+            ColorMode::Ansi256 => match self.palette.xterm() {
+                Some(table) => Color::Indexed(table[i]),
+                None => Color::Indexed(xterm_index(r, g, b)),
+            },
+            ColorMode::TrueColor => Color::Rgb(r, g, b),
             ColorMode::Monochrome => Color::Reset,
+            ColorMode::Ansi16 if self.palette == Palette::Matrix => {
+                [Color::LightGreen, Color::Green][i % 2]
+            }
             ColorMode::Ansi16 => [
                 Color::LightCyan,
                 Color::LightYellow,
@@ -202,6 +210,15 @@ impl Theme {
 
     pub fn piece(self, piece: Piece) -> Style {
         Style::new().fg(self.piece_color(piece))
+    }
+
+    /// A locked block of `piece`: its colour, or grey when locked tiles are not coloured.
+    pub fn locked(self, piece: Piece) -> Style {
+        if self.plain_locked {
+            self.garbage()
+        } else {
+            self.piece(piece)
+        }
     }
 
     pub fn garbage(self) -> Style {
@@ -296,12 +313,53 @@ impl Theme {
     }
 
     fn pick(self, indexed: u8, rgb: (u8, u8, u8), basic: Color) -> Color {
+        if self.palette == Palette::Matrix && self.colors != ColorMode::Monochrome {
+            return matrix_green(self.colors, rgb, basic);
+        }
         match self.colors {
             ColorMode::Ansi256 => Color::Indexed(indexed),
             ColorMode::TrueColor => Color::Rgb(rgb.0, rgb.1, rgb.2),
             ColorMode::Ansi16 => basic,
             ColorMode::Monochrome => Color::Reset,
         }
+    }
+}
+
+/// The xterm 256-colour index nearest to an RGB colour: the 6x6x6 cube (16-231) or the grey
+/// ramp (232-255), by squared distance.
+pub fn xterm_index(r: u8, g: u8, b: u8) -> u8 {
+    const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+    let near = |v: u8| {
+        (0..6)
+            .min_by_key(|&i| (i32::from(LEVELS[i]) - i32::from(v)).abs())
+            .unwrap_or(0)
+    };
+    let dist = |(x, y, z): (u8, u8, u8)| {
+        let d = |p: u8, q: u8| (i32::from(p) - i32::from(q)).pow(2);
+        d(x, r) + d(y, g) + d(z, b)
+    };
+    let (ci, cj, ck) = (near(r), near(g), near(b));
+    let cube = (LEVELS[ci], LEVELS[cj], LEVELS[ck]);
+    let cube_index = 16 + 36 * ci as u8 + 6 * cj as u8 + ck as u8;
+    let grey_step = ((u32::from(r) + u32::from(g) + u32::from(b)) / 3).saturating_sub(3) / 10;
+    let grey_step = grey_step.min(23) as u8;
+    let grey = 8 + 10 * grey_step;
+    if dist((grey, grey, grey)) < dist(cube) {
+        232 + grey_step
+    } else {
+        cube_index
+    }
+}
+
+/// The Matrix palette's stand-in for the UI colour `rgb`: a green as bright as it.
+fn matrix_green(colors: ColorMode, rgb: (u8, u8, u8), basic: Color) -> Color {
+    let light = (u32::from(rgb.0) + u32::from(rgb.1) + u32::from(rgb.2)) / 3;
+    match colors {
+        ColorMode::TrueColor => Color::Rgb(0, (light + 60).min(255) as u8, 0),
+        ColorMode::Ansi256 => Color::Indexed(xterm_index(0, (light + 60).min(255) as u8, 0)),
+        _ if basic == Color::Reset => Color::Reset,
+        _ if light > 128 => Color::LightGreen,
+        _ => Color::Green,
     }
 }
 
@@ -318,6 +376,7 @@ mod tests {
             let theme = Theme {
                 graphics: Graphics::Unicode,
                 colors,
+                ..Theme::default()
             };
             let mut seen: Vec<Color> = Piece::ALL.map(|p| theme.piece_color(p)).to_vec();
             seen.dedup();
@@ -339,6 +398,7 @@ mod tests {
             let theme = Theme {
                 graphics,
                 colors: ColorMode::Monochrome,
+                ..Theme::default()
             };
             let mut glyphs: Vec<&str> = Piece::ALL.map(|p| theme.piece_block(p)).to_vec();
             glyphs.sort_unstable();
@@ -358,6 +418,7 @@ mod tests {
             let colour = Theme {
                 graphics,
                 colors: ColorMode::Ansi256,
+                ..Theme::default()
             };
             assert!(
                 Piece::ALL
@@ -373,6 +434,7 @@ mod tests {
             let theme = Theme {
                 graphics: Graphics::Electronika,
                 colors,
+                ..Theme::default()
             };
             let styles = [
                 theme.text(),
@@ -412,7 +474,11 @@ mod tests {
     fn gems_have_their_own_glyphs_in_every_theme() {
         for graphics in Graphics::ALL {
             for colors in ColorMode::ALL {
-                let theme = Theme { graphics, colors };
+                let theme = Theme {
+                    graphics,
+                    colors,
+                    ..Theme::default()
+                };
                 let mut others: Vec<&str> = Piece::ALL.map(|p| theme.piece_block(p)).to_vec();
                 others.extend([theme.block(), theme.ghost(), theme.empty()]);
                 for g in [theme.gem(), theme.collected_gem()] {
@@ -432,6 +498,7 @@ mod tests {
         let theme = Theme {
             graphics: Graphics::Ascii,
             colors: ColorMode::Ansi16,
+            ..Theme::default()
         };
         let b = theme.border();
         let trail = [theme.trail(0), theme.trail(1), theme.trail(2)];

@@ -313,6 +313,7 @@ impl Widget for &ReplayView<'_> {
             settings: self.settings,
             theme,
             hidden: false,
+            blind: false,
             preview: None,
             scale: Scale::ONE,
         }

@@ -132,6 +132,8 @@ pub enum GameAction {
     Undo,
     /// Ctrl+L: load this game's savepoint back.
     LoadSavepoint,
+    /// Ctrl+B: the blindfold on or off.
+    Blindfold,
 }
 
 /// The key that hands a combo game to the bot and back (when no game button is bound to it).
@@ -164,6 +166,9 @@ pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) 
     }
     if is_ctrl(ev, 'l') {
         return GameAction::LoadSavepoint;
+    }
+    if is_ctrl(ev, 'b') {
+        return GameAction::Blindfold;
     }
     let bound = settings.keys.lookup(ev.key).is_some();
     if press && (ev.key == Key::Esc || (ev.key == Key::Char('p') && !bound)) {
@@ -288,6 +293,7 @@ impl GameView<'_> {
             settings: self.settings,
             theme,
             hidden: s.is_paused(),
+            blind: s.blindfold(),
             preview: s.setup.preview,
             scale,
         }
@@ -399,6 +405,8 @@ pub struct Playfield<'a> {
     pub theme: Theme,
     /// Paused: the pieces are hidden.
     pub hidden: bool,
+    /// Blindfold: the stack is hidden (see [`BoardView::blind`]).
+    pub blind: bool,
     /// A custom game's preview count (otherwise the player's setting).
     pub preview: Option<u8>,
     /// The board's scale ([`pick_scale`]).
@@ -446,6 +454,7 @@ impl Playfield<'_> {
             ghost: self.settings.ghost,
             trail: self.settings.drop_trail,
             hidden: self.hidden,
+            blind: self.blind,
             scale: self.scale,
         }
     }
@@ -460,6 +469,7 @@ impl Playfield<'_> {
             settings,
             theme,
             hidden,
+            blind: _,
             preview,
             scale,
         } = *self;

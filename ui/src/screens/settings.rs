@@ -17,12 +17,12 @@ use crate::keymap::{KeyPreset, Keymap, Rebound, key_name};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
     BoardSize, ColorMode, FRAME_RATES, GhostView, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT,
-    MAX_HARD_DROP_GUARD, RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
+    MAX_HARD_DROP_GUARD, Palette, RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 21] = [
+const ROWS: [&str; 24] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -40,6 +40,9 @@ const ROWS: [&str; 21] = [
     "Board size",
     "Ghost race view",
     "Let others watch my games",
+    "Palette",
+    "Board grid",
+    "Colour locked tiles",
     "Terminal doctor",
     "Account (password, keys)",
     "Reset to defaults",
@@ -142,15 +145,18 @@ impl SettingsScreen {
             14 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
             15 => s.ghost_view = cycle(&GhostView::ALL, s.ghost_view, dir),
             16 => s.let_watch = !s.let_watch,
-            17 if select => return SettingsAction::Doctor,
-            18 if select => return SettingsAction::Account,
-            19 if select => {
+            17 => s.palette = cycle(&Palette::ALL, s.palette, dir),
+            18 => s.grid = !s.grid,
+            19 => s.color_locked = !s.color_locked,
+            20 if select => return SettingsAction::Doctor,
+            21 if select => return SettingsAction::Account,
+            22 if select => {
                 if *s != Settings::default() {
                     self.confirm = Some(ConfirmState::new(Confirm::ResetAll));
                 }
                 return SettingsAction::Moved;
             }
-            20 if select => return SettingsAction::Back,
+            23 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -292,6 +298,9 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         14 => sfmt!(24; "{}", s.board_size.label()),
         15 => sfmt!(24; "{}", s.ghost_view.label()),
         16 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),
+        17 => sfmt!(24; "{}", s.palette.label()),
+        18 => sfmt!(24; "{}", if s.grid { "dots" } else { "off" }),
+        19 => sfmt!(24; "{}", if s.color_locked { "on" } else { "grey" }),
         _ => StackStr::new(),
     }
 }

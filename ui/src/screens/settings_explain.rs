@@ -51,9 +51,12 @@ pub fn row(i: usize) -> &'static str {
             "A raced ghost (40 lines, ultra): its own board beside yours, or an outline on yours."
         }
         16 => "Whether your solo games are listed on the Live screen for others to watch.",
-        17 => "Checks what your terminal does: colours, key releases, key repeat, size.",
-        18 => "Your password and the SSH keys that sign you in.",
-        19 => "Every setting and key back to its default. Asks first and says what changes.",
+        17 => "The pieces' colours: classic, Gruvbox, Solarized or The Matrix's greens.",
+        18 => "The dots that mark the board's empty cells, or none.",
+        19 => "Whether locked blocks keep their piece's colour or all turn grey.",
+        20 => "Checks what your terminal does: colours, key releases, key repeat, size.",
+        21 => "Your password and the SSH keys that sign you in.",
+        22 => "Every setting and key back to its default. Asks first and says what changes.",
         _ => "Changes apply at once; DAS, ARR and soft drop from the next game.",
     }
 }

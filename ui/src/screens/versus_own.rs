@@ -72,6 +72,7 @@ pub(crate) fn draw(
         ghost: settings.ghost,
         trail: settings.drop_trail,
         hidden: false,
+        blind: false,
         scale,
     }
     .render(board_at, buf);

@@ -18,7 +18,7 @@ mod retry;
 mod setup;
 mod undo;
 pub use setup::GameSetup;
-pub use undo::{LOADED, TAKEN_BACK};
+pub use undo::{BLINDFOLD_OFF, BLINDFOLD_ON, LOADED, TAKEN_BACK};
 #[cfg(test)]
 use undo::{NoRewind, UNDO_DEPTH};
 
@@ -88,6 +88,8 @@ pub struct GameSession {
     race: Option<Box<GhostRun>>,
     /// Checkpoints for undo and the savepoint (see `undo.rs`).
     rewinds: undo::Rewinds,
+    /// Ctrl+B: the stack is hidden.
+    blindfold: bool,
 }
 
 /// What a versus game collects between two reports to the room.
@@ -155,6 +157,7 @@ impl GameSession {
             finesse: std::sync::OnceLock::new(),
             race,
             rewinds: undo::Rewinds::default(),
+            blindfold: false,
         };
         // The first piece is in play: the first checkpoint.
         session.note_checkpoint(true);

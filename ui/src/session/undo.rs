@@ -43,6 +43,9 @@ impl NoRewind {
 pub const TAKEN_BACK: &str = "Taken back: this game no longer ranks";
 /// What loading the savepoint back shows.
 pub const LOADED: &str = "Savepoint loaded: this game no longer ranks";
+/// What the blindfold shows as it goes on and off.
+pub const BLINDFOLD_ON: &str = "Blindfold: the stack is hidden (Ctrl+B shows it)";
+pub const BLINDFOLD_OFF: &str = "Blindfold off";
 
 /// The checkpoints a session keeps.
 #[derive(Debug, Default)]
@@ -60,6 +63,18 @@ impl GameSession {
     /// race, whose ghost runs on) that is not Descent (whose piece never locks).
     pub fn can_take_back(&self) -> bool {
         !self.is_versus() && self.race.is_none() && self.game.descent().is_none()
+    }
+
+    /// Ctrl+B: the blindfold on or off (the stack hidden; the game plays on, and ranks, as
+    /// ever). Returns whether it is on now.
+    pub fn toggle_blindfold(&mut self) -> bool {
+        self.blindfold = !self.blindfold;
+        self.blindfold
+    }
+
+    /// Whether the blindfold is on.
+    pub fn blindfold(&self) -> bool {
+        self.blindfold
     }
 
     /// Whether undo or a savepoint was used in this game.

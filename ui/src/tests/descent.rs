@@ -198,6 +198,7 @@ fn every_board_cell_is_drawn_as_what_it_holds_in_every_theme() {
                 ghost: false,
                 trail: false,
                 hidden: false,
+                blind: false,
                 scale: crate::widgets::board::Scale::ONE,
             };
             let (w, h) =

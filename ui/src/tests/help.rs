@@ -45,11 +45,11 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Snapshot and savepoint (solo; also in Custom)       Ctrl+S  ",
         "  Load the savepoint back (unranks the game)          Ctrl+L  ",
         "  Undo the last placement (unranks the game)          Ctrl+Z  ",
+        "  Blindfold: hide the stack / show it                 Ctrl+B  ",
         "  Combo: the bot plays / you do                            B  ",
         "  Forfeit the game                                    Ctrl+D  ",
         "  Quit (asks first)                    Ctrl+C, q in the menu  ",
-        "  Menus                                   arrows, Enter, Esc  ",
-        "                 rows 1-20 of 47   Down: more",
+        "                 rows 1-20 of 48   Down: more",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -81,7 +81,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  Kitty, WezTerm, foot and Ghostty report releases: there",
         "  every hold is exact.",
-        "                       rows 28-47 of 47",
+        "                       rows 29-48 of 48",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);

@@ -23,6 +23,7 @@ mod help;
 mod integrity;
 mod leave;
 mod live;
+mod looks;
 mod match_replays;
 mod open_rooms;
 mod play;

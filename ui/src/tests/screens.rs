@@ -384,6 +384,7 @@ fn monochrome_draws_pieces_by_glyph_without_colour() {
     let theme = crate::theme::Theme {
         graphics: crate::Graphics::Unicode,
         colors: crate::ColorMode::Monochrome,
+        ..crate::theme::Theme::default()
     };
     for (w, h) in [(80, 24), (200, 60)] {
         let buf = draw(&a, w, h);

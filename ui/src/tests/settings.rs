@@ -64,7 +64,7 @@ fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
         row("  Board size                                        auto"),
         row("  Ghost race view                                 beside"),
         row("  Let others watch my games                          yes"),
-        row("  Terminal doctor"),
+        row("  Palette                                        classic"),
         row("  For terminals without key releases: a key pressed once"),
         row("  counts as let go after this long (always below DAS, so"),
         row("  a tap moves once). Help says more."),
@@ -99,7 +99,7 @@ fn reset_to_defaults_asks_first_and_says_what_is_lost() {
     press(&mut a, Key::Esc, 0);
     down(&mut a, 1);
     press(&mut a, Key::Left, 0); // DAS 140
-    down(&mut a, 18); // Reset to defaults
+    down(&mut a, 21); // Reset to defaults
     press(&mut a, Key::Enter, 0);
     let before = a.settings().clone();
     assert_eq!(before.handling.das, 140);
@@ -281,7 +281,7 @@ fn the_hard_drop_guard_and_the_das_cut_are_settings_off_by_default() {
     // The last rows scroll into view.
     down(&mut a, 9); // Board size
     assert!(!shows(&a, "Back"), "{}", frame(&a).join("\n"));
-    down(&mut a, 6);
+    down(&mut a, 9);
     assert!(shows(&a, "Reset to defaults"), "{}", frame(&a).join("\n"));
     assert!(shows(&a, "Back"), "{}", frame(&a).join("\n"));
 }

@@ -89,6 +89,9 @@ pub struct BoardView<'a> {
     pub trail: bool,
     /// Hide the cells (while paused).
     pub hidden: bool,
+    /// Blindfold: the stack (and the ghost, which would show its surface) hidden, the piece
+    /// in play alone drawn.
+    pub blind: bool,
     pub scale: Scale,
 }
 
@@ -154,7 +157,11 @@ impl BoardView<'_> {
         }
         let game = self.game;
         let active = game.active().map(|a| a.placed);
-        let ghost = if self.ghost { game.ghost() } else { None };
+        let ghost = if self.ghost && !self.blind {
+            game.ghost()
+        } else {
+            None
+        };
         let lock = self.fx.lock_flash(self.t);
         let clearing = game.clearing_rows();
         let lit = self.fx.clear_lit(self.t);
@@ -207,7 +214,10 @@ impl BoardView<'_> {
             };
         }
         match self.game.board().cell(x, y) {
-            Cell::Block(piece) => return Look::Solid(theme.piece_block(piece), theme.piece(piece)),
+            _ if self.blind => {}
+            Cell::Block(piece) => {
+                return Look::Solid(theme.piece_block(piece), theme.locked(piece));
+            }
             Cell::Garbage => return Look::Solid(theme.block(), theme.garbage()),
             Cell::Empty => {}
         }

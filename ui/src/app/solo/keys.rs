@@ -10,7 +10,7 @@ use crate::screens::leave::LeaveTo;
 use crate::screens::pause::{self, PauseAction};
 use crate::screens::results::{self, ResultsAction};
 use crate::screens::retry;
-use crate::session::{LOADED, TAKEN_BACK};
+use crate::session::{BLINDFOLD_OFF, BLINDFOLD_ON, LOADED, TAKEN_BACK};
 
 impl Solo {
     /// A key on the game screen (`results` false) or the results.
@@ -130,6 +130,11 @@ impl Solo {
             GameAction::LoadSavepoint => Outcome::Notice(match s.load_savepoint(now, keys) {
                 Ok(()) => LOADED,
                 Err(why) => why.text(),
+            }),
+            GameAction::Blindfold => Outcome::Notice(if s.toggle_blindfold() {
+                BLINDFOLD_ON
+            } else {
+                BLINDFOLD_OFF
             }),
         }
     }
