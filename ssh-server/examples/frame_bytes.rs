@@ -5,14 +5,96 @@
 //! the same arguments give the same bytes, whatever the machine is doing.
 //!
 //! ```sh
-//! cargo run --release -p minotty-server --example frame_bytes -- [COLS ROWS SECONDS]
+//! cargo run --release -p minotty-server --example frame_bytes -- [COLS ROWS SECONDS] [LOOK]
 //! ```
-//! prints bytes per second, frames per second and where the bytes go (cursor moves, colour
-//! changes, synchronized-output brackets, glyphs).
+//! prints bytes per second, frames per second, the encoder's time a frame, and where the
+//! bytes go (cursor moves, colour changes, synchronized-output brackets, glyphs). LOOK is one
+//! of the looks a player can set (`default`, `truecolour`, `ansi16`, `mono`, `ascii`,
+//! `electronika`, `gruvbox`, `solarized`, `matrix`, `no-grid`, `grey-locked`, `blindfold`).
 
 use minotty_engine::ModeKind;
 use minotty_server::terminal::{RemoteTerminal, frame_bytes};
-use minotty_ui::{App, AppContext, Damage, Key, KeyEvent, KeyKind, Mods};
+use minotty_ui::{
+    App, AppContext, ColorMode, Damage, Graphics, Key, KeyEvent, KeyKind, Mods, Palette, Settings,
+};
+
+/// The settings of a look's name; `None` for a name it does not know.
+fn look(name: &str) -> Option<(Settings, bool)> {
+    let d = Settings::default();
+    let truecolour = ColorMode::TrueColor;
+    Some(match name {
+        "default" => (d, false),
+        "truecolour" => (
+            Settings {
+                colors: truecolour,
+                ..d
+            },
+            false,
+        ),
+        "ansi16" => (
+            Settings {
+                colors: ColorMode::Ansi16,
+                ..d
+            },
+            false,
+        ),
+        "mono" => (
+            Settings {
+                colors: ColorMode::Monochrome,
+                ..d
+            },
+            false,
+        ),
+        "ascii" => (
+            Settings {
+                graphics: Graphics::Ascii,
+                ..d
+            },
+            false,
+        ),
+        "electronika" => (
+            Settings {
+                graphics: Graphics::Electronika,
+                ..d
+            },
+            false,
+        ),
+        "gruvbox" => (
+            Settings {
+                palette: Palette::Gruvbox,
+                colors: truecolour,
+                ..d
+            },
+            false,
+        ),
+        "solarized" => (
+            Settings {
+                palette: Palette::Solarized,
+                colors: truecolour,
+                ..d
+            },
+            false,
+        ),
+        "matrix" => (
+            Settings {
+                palette: Palette::Matrix,
+                colors: truecolour,
+                ..d
+            },
+            false,
+        ),
+        "no-grid" => (Settings { grid: false, ..d }, false),
+        "grey-locked" => (
+            Settings {
+                color_locked: false,
+                ..d
+            },
+            false,
+        ),
+        "blindfold" => (d, true),
+        _ => return None,
+    })
+}
 
 #[derive(Default, Debug)]
 struct Tally {
@@ -87,6 +169,14 @@ fn main() {
     let cols = args.first().map_or(80, |&v| v as u16);
     let rows = args.get(1).map_or(24, |&v| v as u16);
     let seconds = args.get(2).copied().unwrap_or(20);
+    let name = std::env::args()
+        .skip(1)
+        .find(|a| a.parse::<u64>().is_err())
+        .unwrap_or_else(|| "default".into());
+    let Some((settings, blindfold)) = look(&name) else {
+        eprintln!("unknown look {name:?}");
+        std::process::exit(2);
+    };
 
     let mut app = App::new(AppContext {
         player_name: "load".into(),
@@ -94,8 +184,21 @@ fn main() {
         ..AppContext::default()
     });
     app.set_size(cols, rows, 0);
+    app.set_settings(settings);
     let mut term = RemoteTerminal::new(cols, rows);
     app.play(ModeKind::Sprint, 0);
+    if blindfold {
+        let ctrl_b = KeyEvent {
+            key: Key::Char('b'),
+            mods: Mods {
+                ctrl: true,
+                ..Mods::default()
+            },
+            kind: KeyKind::Press,
+        };
+        app.handle_key(ctrl_b, 0);
+    }
+    let mut encoding = std::time::Duration::ZERO;
     let keys = [Key::Left, Key::Char('x'), Key::Right, Key::Down];
     let interval = app.frame_interval_ms();
     // Measure after the countdown and the first frames: from 5 s on.
@@ -118,8 +221,12 @@ fn main() {
             last_frame.map_or(now, |t| t + interval)
         };
         if dirty && now >= due {
+            let started = std::time::Instant::now();
             term.draw_app(&app, pending);
             let bytes = frame_bytes(&[], &term.take_output());
+            if now >= from {
+                encoding += started.elapsed();
+            }
             if now >= from && !bytes.is_empty() {
                 tally.add(&bytes);
                 if std::env::var_os("DUMP").is_some() && now < from + 3000 {
@@ -159,10 +266,11 @@ fn main() {
     }
     let per_s = |v: u64| v as f64 / seconds as f64;
     println!(
-        "{cols}x{rows}, {seconds} s, 4 keys/s: {:.0} bytes/s, {:.1} frames/s, {:.0} bytes/frame",
+        "{cols}x{rows} {name}, {seconds} s, 4 keys/s: {:.0} bytes/s, {:.1} frames/s, {:.0} bytes/frame, {:.1} us/frame",
         per_s(tally.total),
         per_s(tally.frames),
-        tally.total as f64 / tally.frames.max(1) as f64
+        tally.total as f64 / tally.frames.max(1) as f64,
+        encoding.as_secs_f64() * 1e6 / tally.frames.max(1) as f64
     );
     for (name, v) in [
         ("sync brackets", tally.sync),
