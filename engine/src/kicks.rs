@@ -6,7 +6,7 @@
 //! plain data in the board's own frame: `x` grows to the right, `y` grows **downwards**, and an
 //! offset moves the top-left corner of the piece's 4×4 box (see [`crate::piece`]).
 //!
-//! Three systems are provided:
+//! Four systems are provided:
 //!
 //! - [`RotationSystem::Super`] (`kicks/srs.rs`): the rules seed's SRS tables, written there with
 //!   `+y` up and converted once by negating `y`, plus TETR.IO's SRS+ 180° kicks. The O piece never
@@ -17,6 +17,8 @@
 //!   the NES), so turning them either way from a given orientation lands on the same cells. A half
 //!   turn keeps the bottom-left corner of the piece's tight bounding box in place and happens only
 //!   if it fits there.
+//! - [`RotationSystem::ClassicL`] (`kicks/classic.rs`): its left-handed variant (the Game
+//!   Boy's): the vertical I, S and Z stand left of centre; every other turn is Classic's.
 //! - [`RotationSystem::Ocular`] (`kicks/ocular.rs`): the tetrs seed's own system, built by
 //!   *looking* at every piece and orientation and listing the most natural landing spots first
 //!   (principles in the tetrs README, section "Ocular Rotation System", kept in
@@ -69,14 +71,18 @@ pub enum RotationSystem {
     Classic,
     /// The tetrs seed's own symmetric "Ocular" rotation system.
     Ocular,
+    /// The left-handed Classic (the Game Boy's): I, S and Z stand left of centre when
+    /// vertical. After every older system, so that its codes keep their values.
+    ClassicL,
 }
 
 impl RotationSystem {
     /// Every rotation system.
-    pub const ALL: [RotationSystem; 3] = [
+    pub const ALL: [RotationSystem; 4] = [
         RotationSystem::Super,
         RotationSystem::Classic,
         RotationSystem::Ocular,
+        RotationSystem::ClassicL,
     ];
 
     /// The display name: "Super", "Classic" or "Ocular".
@@ -85,6 +91,7 @@ impl RotationSystem {
             RotationSystem::Super => "Super",
             RotationSystem::Classic => "Classic",
             RotationSystem::Ocular => "Ocular",
+            RotationSystem::ClassicL => "ClassicL",
         }
     }
 
@@ -94,6 +101,7 @@ impl RotationSystem {
             RotationSystem::Super => "super",
             RotationSystem::Classic => "classic",
             RotationSystem::Ocular => "ocular",
+            RotationSystem::ClassicL => "classicl",
         }
     }
 
@@ -111,6 +119,7 @@ impl RotationSystem {
         match self {
             RotationSystem::Super => srs::kicks(piece, from, turn),
             RotationSystem::Classic => classic::kicks(piece, from, turn),
+            RotationSystem::ClassicL => classic::kicks_left(piece, from, turn),
             RotationSystem::Ocular => ocular::kicks(piece, from, turn),
         }
     }

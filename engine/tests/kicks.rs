@@ -378,12 +378,12 @@ fn rotation_fails_when_every_kick_is_blocked() {
 #[test]
 fn names_ids_and_parsing() {
     use RotationSystem::*;
-    assert_eq!(RotationSystem::ALL, [Super, Classic, Ocular]);
+    assert_eq!(RotationSystem::ALL, [Super, Classic, Ocular, ClassicL]);
     assert_eq!(RotationSystem::default(), Super);
     let names: Vec<_> = RotationSystem::ALL.iter().map(|r| r.name()).collect();
     let ids: Vec<_> = RotationSystem::ALL.iter().map(|r| r.id()).collect();
-    assert_eq!(names, ["Super", "Classic", "Ocular"]);
-    assert_eq!(ids, ["super", "classic", "ocular"]);
+    assert_eq!(names, ["Super", "Classic", "Ocular", "ClassicL"]);
+    assert_eq!(ids, ["super", "classic", "ocular", "classicl"]);
     for r in RotationSystem::ALL {
         assert_eq!(RotationSystem::parse(r.id()), Some(r));
         assert_eq!(RotationSystem::parse(r.name()), Some(r));

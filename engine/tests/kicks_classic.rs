@@ -267,3 +267,84 @@ fn no_wall_kicks() {
         );
     }
 }
+
+/// ClassicL (left-handed, the Game Boy's): `(from, turn, kick)` for I, S and Z, whose vertical
+/// looks stand one column left of Classic's; every other piece's turns are Classic's.
+#[rustfmt::skip]
+const LEFT_ISZ: [(Rotation, Turn, Kick); 12] = [
+    (North, Cw, (-1, -1)), (North, Ccw, (0, -1)), (North, Half, (0, -1)),
+    (East, Cw, (1, 0)), (East, Ccw, (1, 1)), (East, Half, (1, 0)),
+    (South, Cw, (0, 0)), (South, Ccw, (-1, 0)), (South, Half, (0, 1)),
+    (West, Cw, (0, 1)), (West, Ccw, (0, 0)), (West, Half, (-1, 0)),
+];
+
+#[test]
+fn classic_left_handed_table() {
+    let left = RotationSystem::ClassicL;
+    for &(piece, from, turn, kicks) in TABLE.iter() {
+        let got = left.kicks(piece, from, turn);
+        if matches!(piece, I | S | Z) {
+            let want = LEFT_ISZ
+                .iter()
+                .find(|&&(f, t, _)| f == from && t == turn)
+                .map(|&(_, _, k)| k)
+                .expect("every turn listed");
+            assert_eq!(got, &[want], "{piece:?} {from:?} {turn:?}");
+        } else {
+            assert_eq!(got, kicks, "{piece:?} {from:?} {turn:?}: Classic's");
+        }
+    }
+}
+
+#[test]
+fn classic_left_handed_stands_i_s_z_left_of_centre_and_comes_back() {
+    let turn = |p: Placed, system: RotationSystem, t: Turn| {
+        let (dx, dy) = system.kicks(p.piece, p.rotation, t)[0];
+        Placed {
+            rotation: p.rotation.turned(t.quarter_turns()),
+            x: p.x + dx,
+            y: p.y + dy,
+            ..p
+        }
+    };
+    let columns = |p: Placed| {
+        let mut xs: Vec<i8> = p.cells().iter().map(|c| c.0).collect();
+        xs.sort_unstable();
+        xs.dedup();
+        xs
+    };
+    for piece in [I, S, Z, T, J, L, O] {
+        let spawn = Placed {
+            piece,
+            rotation: North,
+            x: 3,
+            y: 20,
+        };
+        for t in [Cw, Ccw] {
+            let right = turn(spawn, CLASSIC, t);
+            let left = turn(spawn, RotationSystem::ClassicL, t);
+            let shifted: Vec<i8> = columns(right).iter().map(|x| x - 1).collect();
+            if matches!(piece, I | S | Z) {
+                assert_eq!(columns(left), shifted, "{piece:?} {t:?}: one column left");
+                // Cw and Ccw give the same cells, as in Classic.
+                let other = turn(
+                    spawn,
+                    RotationSystem::ClassicL,
+                    if t == Cw { Ccw } else { Cw },
+                );
+                assert_eq!(columns(left), columns(other), "{piece:?}");
+            } else {
+                assert_eq!(left, right, "{piece:?} {t:?}: as Classic");
+            }
+        }
+        // Four quarter turns either way, or two half turns, come back to the start.
+        for t in [Cw, Ccw, Half] {
+            let n = if t == Half { 2 } else { 4 };
+            let mut p = spawn;
+            for _ in 0..n {
+                p = turn(p, RotationSystem::ClassicL, t);
+            }
+            assert_eq!(p, spawn, "{piece:?} {t:?}");
+        }
+    }
+}

@@ -40,6 +40,7 @@ pub fn rotation_name(r: RotationSystem) -> &'static str {
     match r {
         RotationSystem::Super => "SRS",
         RotationSystem::Classic => "classic (no kicks)",
+        RotationSystem::ClassicL => "classic left-handed",
         RotationSystem::Ocular => "Ocular",
     }
 }

@@ -17,6 +17,7 @@ pub(crate) fn write_tuning(w: &mut Vec<u8>, t: &Tuning) {
         Some(RotationSystem::Super) => 1,
         Some(RotationSystem::Classic) => 2,
         Some(RotationSystem::Ocular) => 3,
+        Some(RotationSystem::ClassicL) => 4,
     });
     match t.generator {
         None => w.push(0),
@@ -54,6 +55,7 @@ pub(crate) fn read_tuning(r: &mut Reader<'_>) -> Result<Tuning, ReplayError> {
         1 => Some(RotationSystem::Super),
         2 => Some(RotationSystem::Classic),
         3 => Some(RotationSystem::Ocular),
+        4 => Some(RotationSystem::ClassicL),
         _ => return Err(ReplayError::Malformed("rotation system")),
     };
     let generator = match r.byte()? {

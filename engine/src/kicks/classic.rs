@@ -19,6 +19,54 @@ pub(super) fn kicks(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick]
     core::slice::from_ref(&TABLE[piece as usize][from as usize][turn_index(turn)])
 }
 
+/// [`RotationSystem::ClassicL`](super::RotationSystem::ClassicL): the left-handed variant (as
+/// on the Game Boy): the same turns, but the vertical looks of I, S and Z stand one column
+/// further left, left of centre. Every offset into a vertical look of theirs moves one
+/// column less to the right, every offset out of one a column more; T, J, L and O, and every
+/// turn between two horizontal or two vertical looks, are the right-handed ones.
+#[inline]
+pub(super) fn kicks_left(piece: Piece, from: Rotation, turn: Turn) -> &'static [Kick] {
+    core::slice::from_ref(&TABLE_L[piece as usize][from as usize][turn_index(turn)])
+}
+
+/// Where a turn ends: `from` turned clockwise (0), counter-clockwise (1) or by half (2).
+const fn to_orientation(from: usize, turn: usize) -> usize {
+    match turn {
+        0 => (from + 1) % 4,
+        1 => (from + 3) % 4,
+        _ => (from + 2) % 4,
+    }
+}
+
+/// The column a look of I, S or Z stands in, left-handed, against right-handed: East and West
+/// one to the left.
+const fn left_shift(orientation: usize) -> i8 {
+    if orientation % 2 == 1 { -1 } else { 0 }
+}
+
+static TABLE_L: [[[Kick; 3]; 4]; 7] = left_handed();
+
+const fn left_handed() -> [[[Kick; 3]; 4]; 7] {
+    let mut table = TABLE;
+    // I, S and Z in `Piece` order.
+    let pieces = [0, 3, 4];
+    let mut p = 0;
+    while p < pieces.len() {
+        let mut from = 0;
+        while from < 4 {
+            let mut turn = 0;
+            while turn < 3 {
+                let to = to_orientation(from, turn);
+                table[pieces[p]][from][turn].0 += left_shift(to) - left_shift(from);
+                turn += 1;
+            }
+            from += 1;
+        }
+        p += 1;
+    }
+    table
+}
+
 /// `TABLE[piece][from][turn]`: pieces in `Piece` order, orientations North, East, South, West,
 /// and for each the offset of a clockwise, a counter-clockwise and a half turn.
 #[rustfmt::skip]
