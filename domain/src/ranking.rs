@@ -9,15 +9,20 @@
 //! | cheese | pieces | all the garbage was dug |
 //! | combo | longest combo | the game ended |
 //! | descent | gems (its score) | the game ended (its time limit) |
+//! | classic | score | the game ended (a top out) |
+//! | survival | time survived, more is better | the game ended (a top out) |
 //!
 //! And every board ranks only a game that achieved something in its measure ([`achieved`]): a
 //! master game with 0 lines, a marathon or ultra game with 0 points, a combo game without a
-//! combo, a descent game without a gem is stored, never ranked, so it is neither a personal best
+//! combo, a descent game without a gem, a survival game that dug no garbage row is stored,
+//! never ranked, so it is neither a personal best
 //! nor on a board (40 lines and cheese already need their goal). This is the one place the rule
 //! lives: the writer's verdict ([`eligible`]) decides both the boards and the personal bests.
 //!
 //! Endless and custom games are stored, never ranked. So is a cheese game with a row count other
-//! than the preset's 20 (it is not the preset).
+//! than the preset's 20 (it is not the preset), and a classic game with its lock delay on (an aid
+//! the NES game has not); a classic game from any start level the menu offers (0-19) is the
+//! preset and ranks on the one board, as the NES game's own competitions choose their level.
 //!
 //! Every mode has a board under its home ruleset ([`crate::home_ruleset`]: `tetrs` for descent,
 //! `standard` for the others); 40 lines, marathon and ultra also have one under `tui-tetris`
@@ -30,7 +35,7 @@
 //! (`Input::Ghost`: dealt the ghost's seed, its player could know every piece in advance),
 //! nor a game its player took back to an earlier moment (`Input::Rewind`: undo, a savepoint).
 
-use minotty_engine::{EndReason, Input, ModeKind, Replay, Stats};
+use minotty_engine::{CLASSIC_MAX_START, EndReason, Input, Mode, ModeKind, Replay, Stats};
 
 use crate::modes::{Measure, has_board, measure};
 
@@ -48,6 +53,7 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
         Measure::Time => time,
         // Descent's score is its gems (one point each, nothing else scores).
         Measure::Points { .. } | Measure::Gems => -score,
+        Measure::TimeSurvived => -time,
         Measure::LinesThenTime => {
             let time = time.min((1 << TIME_BITS) - 1);
             let lines = stats.lines.min((1 << LINE_BITS) - 1);
@@ -64,12 +70,13 @@ pub fn rank_key(kind: ModeKind, stats: &Stats) -> Option<i64> {
 /// The first key of `key`'s bucket in `leaderboard_counts` (see `migrations/0004`). Buckets
 /// are ranges of 2^shift keys, sized so that a board of 50,000 players with the stats people
 /// reach has at most a few thousand buckets and few entries in each: 256 ms of a 40-lines time,
-/// 2048 points of marathon and 1024 of ultra, 16 s of a master time (within its line count),
+/// 2048 points of marathon and classic and 1024 of ultra, 16 s of a master time (within its
+/// line count), 256 ms of a survival time,
 /// and one bucket per value for cheese pieces, combos and descent gems. A bucket that is too coarse only
 /// makes a rank look-up count more entries; any shift gives exact ranks.
 pub fn bucket_floor(kind: ModeKind, key: i64) -> i64 {
     let shift = match measure(kind) {
-        Measure::Time => 8,
+        Measure::Time | Measure::TimeSurvived => 8,
         Measure::Points { bucket_shift } => bucket_shift,
         Measure::LinesThenTime => 14,
         Measure::Pieces | Measure::Combo | Measure::Gems | Measure::Unranked => 0,
@@ -119,6 +126,18 @@ pub fn achieved(kind: ModeKind, stats: &Stats) -> Result<(), Unranked> {
     }
 }
 
+/// Whether `mode` is its kind's preset as its board ranks it: the preset as it was under ruleset
+/// `version`, or for classic, the preset from any start level the menu offers
+/// (`0..=CLASSIC_MAX_START`), without the lock delay.
+pub fn is_ranked_preset(mode: &Mode, version: u16) -> bool {
+    match mode.kind {
+        ModeKind::Classic => {
+            mode.start_level <= CLASSIC_MAX_START && *mode == Mode::classic(mode.start_level, false)
+        }
+        kind => *mode == kind.preset_at(version),
+    }
+}
+
 /// Whether a game with this replay and (re-simulated) outcome may rank; the key when it may.
 pub fn eligible(
     replay: &Replay,
@@ -133,7 +152,7 @@ pub fn eligible(
     if !replay.tuning.is_default() {
         return Err(Unranked::Tuned);
     }
-    if replay.mode != kind.preset_at(replay.version) {
+    if !is_ranked_preset(&replay.mode, replay.version) {
         return Err(Unranked::NotThePreset(kind.id()));
     }
     let (reason, won) = outcome.ok_or(Unranked::Unfinished)?;
@@ -227,6 +246,18 @@ mod tests {
                 stats(180_000, 37, 0, 0, 0),
                 stats(180_000, 36, 9, 9, 9),
             ),
+            // Classic: the score, whatever else.
+            (
+                ModeKind::Classic,
+                stats(1, 999_999, 1, 1, 0),
+                stats(9, 999_998, 99, 99, 9),
+            ),
+            // Survival: the longer game first, whatever else.
+            (
+                ModeKind::Survival,
+                stats(120_001, 0, 1, 1, 0),
+                stats(120_000, 9_999, 99, 99, 9),
+            ),
         ];
         for (kind, better, worse) in cases {
             let (b, w) = (rank_key(kind, &better), rank_key(kind, &worse));
@@ -254,6 +285,8 @@ mod tests {
         assert_eq!(bucket_floor(ModeKind::Sprint, 30_100), 30_208 - 256);
         assert_eq!(bucket_floor(ModeKind::Marathon, -1), -2048);
         assert_eq!(bucket_floor(ModeKind::Combo, -7), -7);
+        assert_eq!(bucket_floor(ModeKind::Survival, -120_000), -120_064);
+        assert_eq!(bucket_floor(ModeKind::Classic, -1), -2048);
         // Equal stats that the mode ranks on give equal keys whatever else differs.
         let a = rank_key(ModeKind::Combo, &stats(1, 100, 5, 5, 7));
         assert_eq!(a, rank_key(ModeKind::Combo, &stats(9, 900, 9, 9, 7)));
@@ -303,6 +336,20 @@ mod tests {
                 time_up,
                 stats(180_000, 0, 0, 0, 0),
             ),
+            (
+                Mode::classic(0, false),
+                RulesetId::Standard,
+                ended,
+                stats(150_000, 0, 0, 10, 0),
+            ),
+            // A survival game that dug nothing, however long (and however many lines of its
+            // own it cleared), only waited for the garbage.
+            (
+                Mode::survival(),
+                RulesetId::Standard,
+                ended,
+                stats(106_000, 400, 4, 30, 1),
+            ),
         ];
         let none = minotty_engine::Tuning::default();
         for (mode, ruleset, outcome, nothing) in cases {
@@ -317,6 +364,7 @@ mod tests {
             match kind {
                 ModeKind::Master => least.lines = 1,
                 ModeKind::Combo => least.max_combo = 1,
+                ModeKind::Survival => least.garbage_cleared = 1,
                 _ => least.score = 1,
             }
             assert!(eligible(&r, &least, outcome).is_ok(), "{kind:?}");
@@ -457,7 +505,13 @@ mod tests {
             (Mode::master(), topped, true),
             (Mode::marathon(), topped, false),
             (Mode::combo(), topped, false),
+            (Mode::survival(), topped, true),
+            (Mode::classic(18, false), topped, false),
         ] {
+            let s = Stats {
+                garbage_cleared: 1,
+                ..s
+            };
             let mut r = replay(mode);
             assert!(eligible(&r, &s, outcome).is_ok());
             r.inputs.push((10, minotty_engine::Input::Pause));
@@ -513,5 +567,55 @@ mod tests {
         assert!(eligible(&r, &s, time_up).is_ok());
         r.inputs.push((90_000, minotty_engine::Input::Rewind));
         assert_eq!(eligible(&r, &s, time_up), Err(Unranked::Rewound));
+    }
+
+    /// Classic ranks from every start level the menu offers, on one board by score, but not
+    /// with its lock delay, nor from a level it does not offer; survival ranks a finished game
+    /// that dug garbage, on its time.
+    #[test]
+    fn classic_ranks_from_any_start_level_without_lock_delay_and_survival_on_its_time() {
+        let s = something();
+        let topped = Some((EndReason::BlockOut, false));
+        for level in 0..=CLASSIC_MAX_START {
+            let r = replay(Mode::classic(level, false));
+            assert!(is_ranked_preset(&r.mode, r.version), "level {level}");
+            assert_eq!(eligible(&r, &s, topped), Ok(-100), "level {level}");
+            let aided = replay(Mode::classic(level, true));
+            assert_eq!(
+                eligible(&aided, &s, topped),
+                Err(Unranked::NotThePreset("classic")),
+                "level {level} with lock delay"
+            );
+        }
+        let mut beyond = replay(Mode::classic(0, false));
+        beyond.mode.start_level = CLASSIC_MAX_START + 1;
+        assert_eq!(
+            eligible(&beyond, &s, topped),
+            Err(Unranked::NotThePreset("classic"))
+        );
+        let mut levels = replay(Mode::classic(5, false));
+        levels.mode.gravity = minotty_engine::Gravity::Levels;
+        assert!(eligible(&levels, &s, topped).is_err(), "marathon's gravity");
+        // The ruleset is standard's alone.
+        let tetrs = replay_under(
+            Mode::classic(0, false),
+            RulesetId::Tetrs,
+            Default::default(),
+        );
+        assert_eq!(eligible(&tetrs, &s, topped), Err(Unranked::Ruleset));
+        // Survival: the time, once a garbage row was dug; unfinished games do not rank.
+        let survival = replay(Mode::survival());
+        let dug = Stats {
+            garbage_cleared: 3,
+            ..s
+        };
+        assert_eq!(eligible(&survival, &dug, topped), Ok(-60_000));
+        assert_eq!(
+            eligible(&survival, &s, topped),
+            Err(Unranked::Nothing("no garbage row dug"))
+        );
+        assert_eq!(eligible(&survival, &dug, None), Err(Unranked::Unfinished));
+        let other = replay_under(Mode::survival(), RulesetId::TuiTetris, Default::default());
+        assert_eq!(eligible(&other, &dug, topped), Err(Unranked::Ruleset));
     }
 }
