@@ -19,7 +19,6 @@ pub mod live;
 pub mod match_replay;
 pub mod match_replay_view;
 pub mod menu;
-mod mode_panes;
 pub mod mode_select;
 pub mod open_rooms;
 pub(crate) mod opponent_board;

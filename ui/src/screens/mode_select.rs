@@ -4,7 +4,7 @@
 //! ranks, any other count is played unranked), the start stage of a puzzle game (Left/Right,
 //! any stage up to the one after the last cleared; puzzle always plays `tetrs`), and a classic
 //! game's start level (Left/Right, 0-19, every one ranks) and lock delay (L, off by default; on
-//! is unranked). The panes of those options are `mode_panes.rs`.
+//! is unranked). The panes of those options are `mode_select/panes.rs`.
 
 use minotty_engine::puzzle::STAGE_COUNT;
 use minotty_engine::{
@@ -16,7 +16,6 @@ use ratatui::widgets::Widget;
 
 pub use super::custom::{CustomOptions, Opt};
 use super::ghost_prompt::{GhostPrompt, PromptKey};
-use super::mode_panes;
 use super::{Nav, is_ctrl, nav, wrap};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
@@ -28,6 +27,8 @@ use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
 use minotty_protocol::SnapshotEntry;
+
+mod panes;
 
 /// What a locked Descent says.
 pub const LOCKED_NOTE: &str = "Locked: Finish Puzzle to unlock";
@@ -414,7 +415,7 @@ impl Widget for &ModeSelectView<'_> {
                 draw::wrapped(buf, at, y + 1, ruleset_description(st.ruleset), theme.dim());
             } else {
                 let y = right.y + 3 + rows;
-                mode_panes::draw(st, kind, buf, right, y, theme);
+                panes::draw(st, kind, buf, right, y, theme);
             }
         }
         // The personal best of the board this choice plays on, at the foot of the pane.

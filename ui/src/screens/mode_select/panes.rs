@@ -7,7 +7,7 @@ use minotty_engine::{CHEESE_DEFAULT, CLASSIC_LOCK_DELAY, ModeKind, nes};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::mode_select::{LOCKED_NOTE, ModeSelect};
+use super::{LOCKED_NOTE, ModeSelect};
 use crate::draw;
 use crate::rules::{fixed_ruleset, ruleset_name};
 use crate::text::sfmt;
