@@ -111,7 +111,7 @@ struct Shift {
 #[derive(Clone, Debug)]
 pub struct Game {
     config: GameConfig,
-    /// The ruleset with the game's tuning applied.
+    /// The ruleset as the game's mode plays it (`Ruleset::with_mode`), its tuning applied.
     rules: Ruleset,
     seed: u32,
     now: Time,
@@ -456,7 +456,8 @@ impl Game {
         &self.config.mode
     }
 
-    /// The rules this game plays by: its ruleset with its tuning applied.
+    /// The rules this game plays by: its ruleset as its mode plays it
+    /// ([`Ruleset::with_mode`]: Classic's NES scoring and lock down), its tuning applied.
     pub fn ruleset(&self) -> &Ruleset {
         &self.rules
     }
