@@ -106,3 +106,118 @@ pub fn judge(replay: &Replay, stats: &Stats, outcome: Option<(EndReason, bool)>)
         Err(why) => Verdict::Unranked(why),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minotty_engine::{Button, Game, GameConfig, Input, Mode, Piece, Time};
+
+    fn tap(game: &mut Game, t: Time, b: Button) {
+        game.update(t, Some(Input::Press(b)));
+        game.update(t, Some(Input::Release(b)));
+    }
+
+    /// Hard drops from `t` on, a second apart, until the game is over.
+    fn top_out(game: &mut Game, mut t: Time) {
+        while !game.is_over() {
+            t += 1000;
+            tap(game, t, Button::HardDrop);
+        }
+    }
+
+    fn judged(game: &Game) -> Verdict {
+        judge(&game.replay(), game.stats(), game.outcome())
+    }
+
+    /// A Classic game from level 18 that scores, re-simulated and ranked on its points.
+    #[test]
+    fn the_judge_ranks_a_classic_game_on_its_score() {
+        let config = GameConfig {
+            mode: Mode::classic(18, false),
+            ..GameConfig::default()
+        };
+        let mut game = Game::new(config, 4);
+        game.update(0, None);
+        // Soft drop scores a point a row.
+        game.update(100, Some(Input::Press(Button::SoftDrop)));
+        game.update(400, Some(Input::Release(Button::SoftDrop)));
+        top_out(&mut game, 400);
+        let score = game.stats().score;
+        assert!(score > 0);
+        assert_eq!(
+            judged(&game),
+            Verdict::Ranked {
+                key: -(score as i64)
+            }
+        );
+        // With its lock delay the game is stored, not ranked.
+        let mut aided = Game::new(
+            GameConfig {
+                mode: Mode::classic(18, true),
+                ..GameConfig::default()
+            },
+            4,
+        );
+        aided.update(0, None);
+        aided.update(100, Some(Input::Press(Button::SoftDrop)));
+        top_out(&mut aided, 400);
+        assert!(matches!(
+            judged(&aided),
+            Verdict::Unranked(Unranked::NotThePreset("classic"))
+        ));
+    }
+
+    /// A Survival game whose first I digs the first risen row, then tops out: ranked on the
+    /// time it lasted. One that digs nothing is stored, not ranked.
+    #[test]
+    fn the_judge_ranks_a_survival_game_on_its_time() {
+        let config = GameConfig {
+            mode: Mode::survival(),
+            ..GameConfig::default()
+        };
+        let seed = (0..)
+            .find(|&s| {
+                let mut g = Game::new(config.clone(), s);
+                g.update(0, None);
+                g.active().is_some_and(|a| a.placed.piece == Piece::I)
+            })
+            .expect("a seed dealing an I first");
+        let mut game = Game::new(config.clone(), seed);
+        game.update(0, None);
+        game.update(10_000, None);
+        assert_eq!(game.stats().garbage_received, 1, "the first row rose");
+        let bottom = minotty_engine::board::HEIGHT - 1;
+        let hole = (0..minotty_engine::board::WIDTH)
+            .find(|&x| game.board().cell(x, bottom) == minotty_engine::Cell::Empty)
+            .expect("its hole") as i8;
+        tap(&mut game, 10_000, Button::RotateCw);
+        let column = game.active().expect("the I").placed.cells()[0].0;
+        let (button, taps) = if hole < column {
+            (Button::Left, column - hole)
+        } else {
+            (Button::Right, hole - column)
+        };
+        for _ in 0..taps {
+            tap(&mut game, 10_000, button);
+        }
+        tap(&mut game, 10_000, Button::HardDrop);
+        assert_eq!(game.stats().garbage_cleared, 1, "dug the row");
+        top_out(&mut game, 10_000);
+        let time = game.stats().time;
+        assert!(time > 10_000);
+        assert_eq!(
+            judged(&game),
+            Verdict::Ranked {
+                key: -(time as i64)
+            }
+        );
+        // Left alone it digs nothing.
+        let mut idle = Game::new(config, seed);
+        idle.update(0, None);
+        top_out(&mut idle, 10_000);
+        assert_eq!(
+            judged(&idle),
+            Verdict::Unranked(Unranked::Nothing("no garbage row dug"))
+        );
+    }
+}

@@ -3,9 +3,11 @@
 //! profiles, the judge and `minotty play` alike.
 //!
 //! A mode either takes the ruleset the player chose (40 lines, marathon, ultra, endless,
-//! custom) or always plays one (master, cheese and combo `standard`; puzzle and descent
-//! `tetrs`: puzzle's stages are built on Ocular's kicks, and they are what descent's piece
-//! climbs by). A mode's boards are a separate column: endless and custom take a ruleset but
+//! custom) or always plays one (master, cheese, combo, classic and survival `standard`; puzzle
+//! and descent `tetrs`: puzzle's stages are built on Ocular's kicks, and they are what
+//! descent's piece climbs by; classic replaces the ruleset's gravity, scoring and lock down
+//! with the NES game's, so one board under the main ruleset says it all, and survival digs
+//! cheese's garbage as cheese does). A mode's boards are a separate column: endless and custom take a ruleset but
 //! have no board, puzzle has its progress per account instead.
 
 use minotty_engine::{ModeKind, RulesetId, Stats};
@@ -35,6 +37,9 @@ pub enum Measure {
     Combo,
     /// Gems, more is better: the mode's score, a point each (descent).
     Gems,
+    /// The time the game lasted, more is better (survival); it counts once a garbage row was
+    /// dug (a game that dug none was only waiting for the garbage to top it out).
+    TimeSurvived,
     /// Nothing: the mode has no leaderboard (custom, endless, puzzle).
     Unranked,
 }
@@ -44,7 +49,7 @@ impl Measure {
     /// longest combo where that is the measure, the score otherwise.
     pub fn figure(self, stats: &Stats) -> u64 {
         match self {
-            Measure::Time => stats.time,
+            Measure::Time | Measure::TimeSurvived => stats.time,
             Measure::LinesThenTime => u64::from(stats.lines),
             Measure::Pieces => u64::from(stats.pieces),
             Measure::Combo => u64::from(stats.max_combo),
@@ -55,7 +60,7 @@ impl Measure {
     /// What [`Measure::figure`] is called.
     pub fn figure_name(self) -> &'static str {
         match self {
-            Measure::Time => "time",
+            Measure::Time | Measure::TimeSurvived => "time",
             Measure::LinesThenTime => "lines",
             Measure::Pieces => "pieces",
             Measure::Combo => "combo",
@@ -72,9 +77,21 @@ impl Measure {
             Measure::Points { .. } => (stats.score == 0, "no points scored"),
             Measure::Combo => (stats.max_combo == 0, "no combo"),
             Measure::Gems => (stats.score == 0, "no gem collected"),
+            Measure::TimeSurvived => (stats.garbage_cleared == 0, "no garbage row dug"),
             Measure::Time | Measure::Pieces | Measure::Unranked => return None,
         };
         lacks.then_some(what)
+    }
+
+    /// Whether the smaller figure is the better one (40 lines' time, cheese's pieces), so that
+    /// a chart draws it upwards.
+    pub fn lower_is_better(self) -> bool {
+        matches!(self, Measure::Time | Measure::Pieces)
+    }
+
+    /// Whether the figure is a time in ms (40 lines', survival's), written as a clock.
+    pub fn is_time(self) -> bool {
+        matches!(self, Measure::Time | Measure::TimeSurvived)
     }
 }
 
@@ -151,7 +168,7 @@ const STANDARD: &[RulesetId] = &[RulesetId::Standard];
 const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
 
 /// Every mode, in [`ModeKind::ALL`]'s order.
-pub const TABLE: [ModeRules; 10] = [
+pub const TABLE: [ModeRules; 12] = [
     row(
         ModeKind::Sprint,
         Plays::Chosen,
@@ -263,6 +280,30 @@ pub const TABLE: [ModeRules; 10] = [
             ..NO_FLAGS
         },
     ),
+    row(
+        ModeKind::Classic,
+        FIXED_STANDARD,
+        STANDARD,
+        Measure::Points { bucket_shift: 11 },
+        (Shows::Score, Some(Second::Lines)),
+        Flags {
+            left_games_stored: true,
+            ..NO_FLAGS
+        },
+    ),
+    row(
+        ModeKind::Survival,
+        FIXED_STANDARD,
+        STANDARD,
+        Measure::TimeSurvived,
+        (Shows::Time, Some(Second::Lines)),
+        Flags {
+            retry_at_once: true,
+            left_games_stored: true,
+            clock_tenths: true,
+            ..NO_FLAGS
+        },
+    ),
 ];
 
 const FIXED_STANDARD: Plays = Plays::Fixed(RulesetId::Standard);
@@ -347,11 +388,11 @@ const fn select<const N: usize>(many: bool) -> [ModeKind; N] {
 }
 
 /// The modes with a leaderboard, in the table's order (what the leaderboards' tabs list).
-pub const RANKED: [ModeKind; 7] = select(false);
+pub const RANKED: [ModeKind; 9] = select(false);
 const RULESET_MODES: [ModeKind; 3] = select(true);
 
 /// The modes with a leaderboard.
-pub fn ranked_modes() -> [ModeKind; 7] {
+pub fn ranked_modes() -> [ModeKind; 9] {
     RANKED
 }
 

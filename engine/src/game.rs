@@ -19,6 +19,7 @@ mod respawn;
 mod rewind;
 mod setup;
 mod snapshot;
+mod survival;
 
 pub use crate::active::Active;
 pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
@@ -36,7 +37,7 @@ use crate::input::{Button, Input, MAX_INPUTS};
 use crate::mode::{Gravity, Mode};
 use crate::piece::{Piece, Placed};
 use crate::rng::SplitMix;
-use crate::ruleset::{Handling, Ruleset, RulesetId, SoftDrop, Time, Tuning};
+use crate::ruleset::{Handling, LockDown, Ruleset, RulesetId, SoftDrop, Time, Tuning};
 
 /// Where new pieces appear: the top-left of their box at column 3 of the top visible row.
 pub const SPAWN_X: i8 = 3;
@@ -44,6 +45,7 @@ pub const SPAWN_Y: i8 = BUFFER_HEIGHT as i8;
 /// The most pieces a front end may show in the preview.
 pub const MAX_PREVIEW: usize = 6;
 pub use respawn::RESPAWN_DELAY;
+pub use survival::{SURVIVAL_FIRST, SURVIVAL_MIN, SURVIVAL_SPEED_UP, survival_rise_at};
 
 /// Everything that fixes a game besides its seed and inputs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -109,7 +111,7 @@ struct Shift {
 #[derive(Clone, Debug)]
 pub struct Game {
     config: GameConfig,
-    /// The ruleset with the game's tuning applied.
+    /// The ruleset as the game's mode plays it (`Ruleset::with_mode`), its tuning applied.
     rules: Ruleset,
     seed: u32,
     now: Time,
@@ -156,6 +158,8 @@ pub struct Game {
     puzzle: Option<crate::puzzle::PuzzleState>,
     /// Descent's lattice state (`None` in every other mode).
     descent: Option<Box<Descent>>,
+    /// Survival's garbage rows risen so far (its next one is due by `survival_rise_at`).
+    risen: u32,
     events: Vec<Event>,
     inputs: Vec<(Time, Input)>,
     /// An [`Input::Pause`] was applied.
@@ -219,6 +223,9 @@ impl Game {
         // `Time::MAX` stands for "nothing due" while the candidates are gathered.
         let mut next = self.time_limit.unwrap_or(Time::MAX);
         if let Some(t) = self.garbage.next_ready() {
+            next = next.min(t);
+        }
+        if let Some(t) = self.survival_due() {
             next = next.min(t);
         }
         match self.phase {
@@ -307,6 +314,10 @@ impl Game {
             });
             return;
         }
+        if self.survival_due().is_some_and(|t| t <= now) && self.phase != Phase::Ready {
+            self.rise_survival_row();
+            return;
+        }
         match self.phase {
             Phase::Ready => self.start(),
             Phase::Clearing { until, rows } if until <= now => self.finish_clear(rows),
@@ -346,8 +357,14 @@ impl Game {
             // Descent's piece never locks, so resting it has no lock timer to wait for: a
             // step onto the ground restarts the gravity timer (the next step is due an
             // interval later, not at once again), whatever the soft drop.
-            if self.descent.is_some() && !self.board.fits(&a.placed.shifted(0, 1)) {
+            let resting = !self.board.fits(&a.placed.shifted(0, 1));
+            if self.descent.is_some() && resting {
                 self.rest_fall();
+                return;
+            }
+            // No lock delay (Classic's NES lock down): a gravity step it cannot fall locks it.
+            if resting && self.rules.lock == LockDown::Gravity {
+                self.lock_piece();
                 return;
             }
             self.gravity_rows(i);
@@ -439,7 +456,8 @@ impl Game {
         &self.config.mode
     }
 
-    /// The rules this game plays by: its ruleset with its tuning applied.
+    /// The rules this game plays by: its ruleset as its mode plays it
+    /// ([`Ruleset::with_mode`]: Classic's NES scoring and lock down), its tuning applied.
     pub fn ruleset(&self) -> &Ruleset {
         &self.rules
     }
@@ -594,5 +612,6 @@ fn gravity_at(mode: &Mode, rules: &Ruleset, level: u32) -> Option<u32> {
     match mode.gravity {
         Gravity::Instant => None,
         Gravity::Levels => rules.drop_interval(level),
+        Gravity::Nes { .. } => Some(crate::nes::gravity_ms(level)),
     }
 }

@@ -7,7 +7,10 @@ use crate::ruleset::Time;
 use crate::snapshot::Snapshot;
 
 pub use crate::limit::{Limit, Stat};
-pub use crate::preset::{CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, DESCENT_TIME, ModeKind};
+pub use crate::preset::{
+    CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, CLASSIC_LOCK_DELAY, CLASSIC_MAX_START, DESCENT_TIME,
+    ModeKind,
+};
 
 impl ModeKind {
     /// The preset mode of this kind (custom: level 0, level increase, no limit).
@@ -23,6 +26,8 @@ impl ModeKind {
             ModeKind::Endless => Mode::endless(),
             ModeKind::Puzzle => Mode::puzzle(1),
             ModeKind::Descent => Mode::descent(),
+            ModeKind::Classic => Mode::classic(0, false),
+            ModeKind::Survival => Mode::survival(),
         }
     }
 }
@@ -52,6 +57,12 @@ pub enum Gravity {
     Levels,
     /// Pieces drop to the floor at once (20G).
     Instant,
+    /// The NES game's (Classic, `crate::nes`): its frames-per-row table as whole ms by level,
+    /// its level progression (the first level-up after `min(start * 10 + 10, max(100, start *
+    /// 10 - 50))` lines, then every 10) and scoring, and with `lock_delay` off no lock delay:
+    /// a piece locks at the first gravity step at which it cannot fall
+    /// ([`crate::Ruleset::with_mode`]). Replay gravity codes 2 (off) and 3 (on).
+    Nes { lock_delay: bool },
 }
 
 /// What the board holds at the start.
@@ -83,6 +94,9 @@ pub enum StartBoard {
     /// Descent: an endless lattice of pegs and gems that scrolls up as the one piece, which
     /// never locks, nears the bottom (see `game/descent.rs`). Replay start-board code 4.
     Descent,
+    /// Survival: an empty board under garbage rows that rise on a clock speeding up with
+    /// every row (`game/survival.rs`), each with one random hole. Replay start-board code 6.
+    Survival,
 }
 
 /// A game mode: one general description that every preset is an instance of.
@@ -238,6 +252,33 @@ impl Mode {
         .with_goal(Stat::Time, DESCENT_TIME)
     }
 
+    /// Classic: the NES game from `start_level` (clamped to `0..=`[`CLASSIC_MAX_START`]), its
+    /// levels rising the NES way, with or without a [`CLASSIC_LOCK_DELAY`] lock delay; no
+    /// goal, only a top-out ends it. Played under `standard` (its board).
+    pub fn classic(start_level: u32, lock_delay: bool) -> Mode {
+        Mode {
+            start_level: start_level.min(CLASSIC_MAX_START),
+            gravity: Gravity::Nes { lock_delay },
+            ..Mode::base(ModeKind::Classic)
+        }
+    }
+
+    /// Survival: garbage rows rise on the clock of `game/survival.rs` until the player tops
+    /// out; gravity stays at level 0. Played under `standard` (its board).
+    pub fn survival() -> Mode {
+        Mode {
+            start_board: StartBoard::Survival,
+            level_increase: false,
+            ..Mode::base(ModeKind::Survival)
+        }
+    }
+
+    /// Whether a game of this mode can be snapshotted: not Descent (its lattice and gems) nor
+    /// Survival (its rising clock), which no snapshot holds.
+    pub fn can_snapshot(&self) -> bool {
+        !matches!(self.start_board, StartBoard::Descent | StartBoard::Survival)
+    }
+
     /// Any start level, level increase on or off, and at most one limit (a goal).
     pub fn custom(start_level: u32, level_increase: bool, limit: Option<(Stat, u64)>) -> Mode {
         let mut mode = Mode {
@@ -261,10 +302,14 @@ impl Mode {
     }
 
     /// Whether the clock is part of this mode's result: a time limit (ultra), or a result
-    /// measured in time (40 lines; master, whose lines tie on time). Pausing such a game gives
-    /// the player time to think that the clock does not count, so a paused one does not rank.
+    /// measured in time (40 lines; master, whose lines tie on time; survival, the time it
+    /// lasted). Pausing such a game gives the player time to think that the clock does not
+    /// count, so a paused one does not rank.
     pub fn timed(&self) -> bool {
-        matches!(self.kind, ModeKind::Sprint | ModeKind::Master) || self.time_limit().is_some()
+        matches!(
+            self.kind,
+            ModeKind::Sprint | ModeKind::Master | ModeKind::Survival
+        ) || self.time_limit().is_some()
     }
 
     /// The first goal of the mode, for display ("40 lines", "3:00").

@@ -25,11 +25,17 @@ pub enum ModeKind {
     /// Steer one L or J piece down an endless lattice of pegs for three minutes, collecting
     /// gems (`Mode::descent`). Its replay byte is its index in [`ModeKind::ALL`].
     Descent,
+    /// The NES game's speeds, level progression and scoring from a chosen start level
+    /// (`Mode::classic`, `crate::nes`).
+    Classic,
+    /// Garbage rows rising on a clock that speeds up, until the player tops out
+    /// (`Mode::survival`, `game/survival.rs`).
+    Survival,
 }
 
 impl ModeKind {
     /// Every kind in the order of its discriminant (a replay stores the index into this).
-    pub const ALL: [ModeKind; 10] = [
+    pub const ALL: [ModeKind; 12] = [
         ModeKind::Sprint,
         ModeKind::Marathon,
         ModeKind::Ultra,
@@ -40,6 +46,8 @@ impl ModeKind {
         ModeKind::Endless,
         ModeKind::Puzzle,
         ModeKind::Descent,
+        ModeKind::Classic,
+        ModeKind::Survival,
     ];
 
     /// The identifier used in commands and storage (`40l`, `marathon`, ...).
@@ -55,6 +63,8 @@ impl ModeKind {
             ModeKind::Endless => "endless",
             ModeKind::Puzzle => "puzzle",
             ModeKind::Descent => "descent",
+            ModeKind::Classic => "classic",
+            ModeKind::Survival => "survival",
         }
     }
 
@@ -72,6 +82,8 @@ impl ModeKind {
             "endless" | "zen" => ModeKind::Endless,
             "puzzle" => ModeKind::Puzzle,
             "descent" => ModeKind::Descent,
+            "classic" | "nes" => ModeKind::Classic,
+            "survival" => ModeKind::Survival,
             _ => return None,
         })
     }
@@ -88,6 +100,8 @@ impl ModeKind {
             ModeKind::Endless => "Endless",
             ModeKind::Puzzle => "Puzzle",
             ModeKind::Descent => "Descent",
+            ModeKind::Classic => "Classic",
+            ModeKind::Survival => "Survival",
         }
     }
 
@@ -107,6 +121,13 @@ impl ModeKind {
             ModeKind::Descent => {
                 "Climb down an endless grid of pegs with one L or J; gather gems for 3 minutes."
             }
+            ModeKind::Classic => {
+                "The NES game's speeds, level-ups and scoring, from the start level you choose."
+            }
+            ModeKind::Survival => {
+                "Garbage rises from below, a row every 10 s at first and 0.5 s sooner each row \
+                 (down to 1 s): survive as long as you can."
+            }
         }
     }
 }
@@ -118,3 +139,8 @@ pub const CHEESE_MAX: u32 = 1000;
 
 /// Descent's time limit (ms).
 pub const DESCENT_TIME: Time = 180_000;
+
+/// The highest start level Classic's menu offers (the NES game's, with A held: 19).
+pub const CLASSIC_MAX_START: u32 = 19;
+/// Classic's optional lock delay (ms), off by default.
+pub const CLASSIC_LOCK_DELAY: u32 = 500;

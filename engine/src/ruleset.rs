@@ -117,6 +117,10 @@ pub enum LockDown {
     /// row). A touch down within two drop intervals of the last lift-off continues the previous
     /// ground time (the seed's ground-continuity fix).
     Timer { ground_cap: u32 },
+    /// No lock delay, as on the NES: a piece locks at the first gravity step at which it
+    /// cannot fall (moves and rotations on the ground reset nothing). Only Classic without its
+    /// lock delay plays it ([`Ruleset::with_mode`]).
+    Gravity,
 }
 
 /// When spent lock resets come back.
@@ -219,6 +223,10 @@ pub enum Scoring {
     /// The tetrs seed's formula: `10 * (lines + combo - 1)^2 * max(1, b2b) * (spin ? 4 : 1) *
     /// (perfect ? 100 : 1)`, no points for drops.
     Tetrs,
+    /// The NES game's (Classic, [`Ruleset::with_mode`]): 40, 100, 300, 1200 points for 1-4
+    /// lines times `level + 1`, no spin, back-to-back or combo points, the soft drop's rows as
+    /// the ruleset scores them (`standard`: one point each), nothing for hard or sonic drops.
+    Nes,
 }
 
 /// Every timing and table that a ruleset fixes.
@@ -458,9 +466,11 @@ impl Ruleset {
 
     /// The lock delay at `level`: fixed for extended lock down; for tetrs' timer lock down the
     /// base delay up to level 19, then falling evenly to 150 ms at level 30 (rounded to whole
-    /// ms), never below 150 ms. A tuned lock delay replaces the base.
+    /// ms), never below 150 ms. A tuned lock delay replaces the base. None (0) without a lock
+    /// delay ([`LockDown::Gravity`]).
     pub fn lock_delay_at(&self, level: u32) -> u32 {
         match self.lock {
+            LockDown::Gravity => 0,
             LockDown::Extended { .. } => self.lock_delay,
             LockDown::Timer { .. } => {
                 let over = level.saturating_sub(19).min(11);

@@ -35,6 +35,8 @@ fn mode_strategy() -> impl Strategy<Value = Mode> {
         Just(Mode::ultra()),
         Just(Mode::descent()),
         (0u32..20).prop_map(|l| Mode::custom(l, true, None)),
+        (0u32..=19, any::<bool>()).prop_map(|(l, d)| Mode::classic(l, d)),
+        Just(Mode::survival()),
     ]
 }
 
@@ -317,6 +319,147 @@ proptest! {
         prop_assert_eq!(&reference.0, &cut.0);
         prop_assert_eq!(&reference.1, &cut.1);
         let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}
+
+/// Classic's inputs: soft drops (a piece without lock delay locks at the first soft-drop or
+/// gravity step it cannot fall) and moves on the ground, hard drops now and then.
+fn classic_input() -> impl Strategy<Value = Input> {
+    let moves = proptest::sample::select(vec![
+        Button::Left,
+        Button::Right,
+        Button::RotateCw,
+        Button::RotateCcw,
+        Button::Hold,
+    ]);
+    prop_oneof![
+        4 => Just(Input::Press(Button::SoftDrop)),
+        4 => Just(Input::Release(Button::SoftDrop)),
+        1 => Just(Input::Press(Button::HardDrop)),
+        1 => Just(Input::Release(Button::HardDrop)),
+        4 => moves.clone().prop_map(Input::Press),
+        4 => moves.prop_map(Input::Release),
+        1 => Just(Input::ReleaseAll),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Classic: the NES gravity table by level, the lock at the first step a piece cannot
+    /// fall (or the 500 ms lock delay), the NES level-ups, under every ruleset: any chunking
+    /// gives the same game.
+    #[test]
+    fn classic_is_the_same_however_time_is_chunked(
+        seed in any::<u32>(),
+        level in 0u32..=19,
+        lock_delay in any::<bool>(),
+        ruleset in ruleset_strategy(),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..150, classic_input()), 1..250),
+        cuts in proptest::collection::vec(any::<u64>(), 0..60),
+        tail in 0u64..3000,
+    ) {
+        let config = GameConfig {
+            mode: Mode::classic(level, lock_delay),
+            handling,
+            ruleset,
+            tuning: Tuning::default(),
+        };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let reference = run_per_ms(&config, seed, &inputs, end);
+        let cut = run_chunked(&config, seed, &inputs, end, &cuts);
+        prop_assert_eq!(&reference.0, &cut.0);
+        prop_assert_eq!(&reference.1, &cut.1);
+        let sparse = run_chunked(&config, seed, &inputs, end, &[]);
+        prop_assert_eq!(&reference.0, &sparse.0);
+        prop_assert_eq!(reference.1, sparse.1);
+    }
+}
+
+/// The board without the player's cells: the garbage rows stay where they are.
+fn garbage_only(b: &Board) -> Board {
+    use minotty_engine::Cell;
+    let mut out = b.clone();
+    for y in 0..minotty_engine::board::HEIGHT {
+        for x in 0..minotty_engine::board::WIDTH {
+            if matches!(b.cell(x, y), Cell::Block(_)) {
+                out.set(x, y, Cell::Empty);
+            }
+        }
+    }
+    out
+}
+
+/// Plays `inputs` on a Survival game with updates at `points` (every ms, or a few cuts) and at
+/// every multiple of `clean` ms, where the player's cells are taken off the board after the
+/// update (the same game time in every run), so that only the garbage rows stack up and the
+/// game lasts until they top it out.
+fn survival_run(
+    config: &GameConfig,
+    seed: u32,
+    inputs: &[(Time, Input)],
+    end: Time,
+    points: &[Time],
+    clean: Time,
+) -> (Vec<Event>, String) {
+    let mut game = Game::new(config.clone(), seed);
+    let mut times: Vec<Time> = points.iter().map(|p| p % (end + 1)).collect();
+    times.extend((0..=end).step_by(clean as usize));
+    times.extend(inputs.iter().map(|i| i.0));
+    times.push(end);
+    times.sort_unstable();
+    times.dedup();
+    let mut events = Vec::new();
+    let mut next = 0;
+    for t in times {
+        events.extend_from_slice(game.update(t, None));
+        if t % clean == 0 {
+            let board = garbage_only(game.board());
+            game.set_board(board);
+        }
+        while next < inputs.len() && inputs[next].0 == t {
+            events.extend_from_slice(game.update(t, Some(inputs[next].1)));
+            next += 1;
+        }
+    }
+    (events, chunked::snapshot(&game))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Survival: its rows rise on a deadline from the count risen, through pieces in play
+    /// (lifted with the stack), line clears and their pauses, for up to two minutes: the
+    /// player's cells go every second, so that the garbage alone stacks up, past the 1 s floor of
+    /// the schedule (its 18th row rises at 103.5 s), until it tops the game out. Under every
+    /// ruleset any chunking gives the same game.
+    #[test]
+    fn survival_is_the_same_however_time_is_chunked(
+        seed in any::<u32>(),
+        ruleset in ruleset_strategy(),
+        handling in handling_strategy(),
+        script in proptest::collection::vec((0u16..2000, classic_input()), 1..150),
+        cuts in proptest::collection::vec(any::<u64>(), 0..80),
+        tail in 0u64..30_000,
+    ) {
+        let config = GameConfig {
+            mode: Mode::survival(),
+            handling,
+            ruleset,
+            tuning: Tuning::default(),
+        };
+        let inputs = timeline(&script);
+        let end = inputs.last().map_or(0, |l| l.0) + tail;
+        let every_ms: Vec<Time> = (0..=end).collect();
+        let reference = survival_run(&config, seed, &inputs, end, &every_ms, 1000);
+        let cut = survival_run(&config, seed, &inputs, end, &cuts, 1000);
+        prop_assert_eq!(&reference.0, &cut.0);
+        prop_assert_eq!(&reference.1, &cut.1);
+        let sparse = survival_run(&config, seed, &inputs, end, &[], 1000);
         prop_assert_eq!(&reference.0, &sparse.0);
         prop_assert_eq!(reference.1, sparse.1);
     }

@@ -450,3 +450,67 @@ fn locked_pieces_are_counted_by_type() {
         assert_eq!(s.locked(p), expected[p as usize]);
     }
 }
+
+/// Classic and Survival: their presets, their places at the end of `ModeKind::ALL` (a replay
+/// stores a kind's index there, so every older kind keeps its byte), their identifiers.
+#[test]
+fn classic_and_survival_are_presets_after_every_older_kind() {
+    use minotty_engine::{CLASSIC_LOCK_DELAY, CLASSIC_MAX_START, Gravity, StartBoard};
+    assert_eq!(ModeKind::ALL.len(), 12);
+    assert_eq!(ModeKind::Descent as u8, 9);
+    assert_eq!(
+        (ModeKind::Classic as u8, ModeKind::Survival as u8),
+        (10, 11)
+    );
+    for (kind, id, title) in [
+        (ModeKind::Classic, "classic", "Classic"),
+        (ModeKind::Survival, "survival", "Survival"),
+    ] {
+        assert_eq!((kind.id(), kind.title()), (id, title));
+        assert_eq!(ModeKind::parse(id), Some(kind));
+        assert_eq!(ModeKind::parse(&id.to_uppercase()), Some(kind));
+        assert!(!kind.description().is_empty());
+        assert_eq!(kind.preset_at(1), kind.mode(), "{kind:?}");
+    }
+    assert_eq!(ModeKind::parse("nes"), Some(ModeKind::Classic));
+
+    // Classic: level 0, the NES game's gravity without lock delay, rising levels, no goal.
+    let classic = ModeKind::Classic.mode();
+    assert_eq!(classic, Mode::classic(0, false));
+    assert_eq!(classic.gravity, Gravity::Nes { lock_delay: false });
+    assert!(classic.level_increase && classic.limits.is_empty() && classic.goal().is_none());
+    assert_eq!(classic.start_board, StartBoard::Empty);
+    assert_eq!(Mode::classic(18, true).start_level, 18);
+    assert_eq!(
+        Mode::classic(18, true).gravity,
+        Gravity::Nes { lock_delay: true }
+    );
+    // The start level is clamped to what the menu offers.
+    assert_eq!(
+        Mode::classic(40, false),
+        Mode::classic(CLASSIC_MAX_START, false)
+    );
+    assert_eq!((CLASSIC_MAX_START, CLASSIC_LOCK_DELAY), (19, 500));
+
+    // Survival: an empty board with its rising clock, level 0 throughout, no goal.
+    let survival = ModeKind::Survival.mode();
+    assert_eq!(survival, Mode::survival());
+    assert_eq!(survival.start_board, StartBoard::Survival);
+    assert_eq!(survival.gravity, Gravity::Levels);
+    assert!(!survival.level_increase && survival.limits.is_empty());
+
+    // Survival's result is its time (a pause stops its clock: not ranked); Classic's is its
+    // score. Neither has a time limit.
+    assert!(survival.timed() && !classic.timed());
+    assert_eq!((survival.time_limit(), classic.time_limit()), (None, None));
+    // Survival's clock is no part of a snapshot; Classic's game is.
+    assert!(!survival.can_snapshot() && classic.can_snapshot());
+    assert!(!Mode::descent().can_snapshot() && Mode::marathon().can_snapshot());
+}
+
+#[test]
+fn classic_and_survival_end_only_by_topping_out() {
+    assert_tops_out(Mode::classic(0, false));
+    assert_tops_out(Mode::classic(15, true));
+    assert_tops_out(Mode::survival());
+}

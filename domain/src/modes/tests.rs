@@ -8,7 +8,7 @@ use minotty_engine::RulesetId as R;
 
 /// (mode, takes the chosen ruleset, the ruleset it plays otherwise, home board's ruleset,
 /// the rulesets it has a board under).
-const EXPECTED: [(K, bool, R, R, &[R]); 10] = [
+const EXPECTED: [(K, bool, R, R, &[R]); 12] = [
     (
         K::Sprint,
         true,
@@ -40,6 +40,9 @@ const EXPECTED: [(K, bool, R, R, &[R]); 10] = [
     // Puzzle plays tetrs and has no board; its "home" stays standard, as the store said.
     (K::Puzzle, false, R::Tetrs, R::Standard, &[]),
     (K::Descent, false, R::Tetrs, R::Tetrs, &[R::Tetrs]),
+    // Classic and survival play standard, where their one board is.
+    (K::Classic, false, R::Standard, R::Standard, &[R::Standard]),
+    (K::Survival, false, R::Standard, R::Standard, &[R::Standard]),
 ];
 
 #[test]
@@ -68,7 +71,9 @@ fn the_mode_lists_are_the_tables() {
             K::Master,
             K::Cheese,
             K::Combo,
-            K::Descent
+            K::Descent,
+            K::Classic,
+            K::Survival
         ]
     );
     assert_eq!(ruleset_modes(), [K::Sprint, K::Marathon, K::Ultra]);
@@ -88,8 +93,10 @@ fn a_profile_lists_home_boards_then_the_other_rulesets() {
         }
     }
     assert_eq!(profile_boards(), want);
-    assert_eq!(profile_boards().len(), 13);
+    assert_eq!(profile_boards().len(), 15);
     assert_eq!(profile_boards()[6], (K::Descent, R::Tetrs));
+    assert_eq!(profile_boards()[7], (K::Classic, R::Standard));
+    assert_eq!(profile_boards()[8], (K::Survival, R::Standard));
 }
 
 /// What each mode's boards measure, the figure its charts draw of one game, and what a game
@@ -104,6 +111,7 @@ fn each_mode_measures_what_its_board_ranks() {
         pieces: 33,
         score: 4_200,
         max_combo: 5,
+        garbage_cleared: 7,
         ..Stats::default()
     };
     let points = |bucket_shift| Measure::Points { bucket_shift };
@@ -119,6 +127,8 @@ fn each_mode_measures_what_its_board_ranks() {
         (ModeKind::Endless, Measure::Unranked, "score", 4_200, None),
         (ModeKind::Puzzle, Measure::Unranked, "score", 4_200, None),
         (ModeKind::Descent, Measure::Gems, "gems", 4_200, Some("no gem collected")),
+        (ModeKind::Classic, points(11), "score", 4_200, Some("no points scored")),
+        (ModeKind::Survival, Measure::TimeSurvived, "time", 61_000, Some("no garbage row dug")),
     ];
     for (kind, m, name, figure, lacks) in table {
         assert_eq!(measure(kind), m, "{kind:?}");
@@ -149,6 +159,8 @@ fn each_modes_flags() {
         (K::Endless, false, true, false, false),
         (K::Puzzle, false, false, false, false),
         (K::Descent, false, true, false, false),
+        (K::Classic, false, true, false, false),
+        (K::Survival, true, true, false, true),
     ];
     for (kind, retry, stored, ghosts, tenths) in table {
         let f = rules(kind).flags;
@@ -162,5 +174,26 @@ fn each_modes_flags() {
             (retry, stored, ghosts, tenths),
             "{kind:?}"
         );
+    }
+}
+
+/// Which way each measure's charts go and how their figure is written.
+#[test]
+fn each_measure_says_which_way_is_better_and_whether_it_is_a_time() {
+    use super::Measure;
+    // (measure, lower is better, a time)
+    #[rustfmt::skip]
+    let table = [
+        (Measure::Time, true, true),
+        (Measure::Points { bucket_shift: 10 }, false, false),
+        (Measure::LinesThenTime, false, false),
+        (Measure::Pieces, true, false),
+        (Measure::Combo, false, false),
+        (Measure::Gems, false, false),
+        (Measure::TimeSurvived, false, true),
+        (Measure::Unranked, false, false),
+    ];
+    for (m, lower, time) in table {
+        assert_eq!((m.lower_is_better(), m.is_time()), (lower, time), "{m:?}");
     }
 }

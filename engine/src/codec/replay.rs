@@ -35,6 +35,12 @@ const GHOST: u8 = 82;
 const REWIND: u8 = 83;
 /// The start-board code of [`StartBoard::Snapshot`] (codes 3 and 4 are other start boards').
 const SNAPSHOT_BOARD: u8 = 5;
+/// The start-board code of [`StartBoard::Survival`] (after the snapshot's).
+const SURVIVAL_BOARD: u8 = 6;
+/// The gravity codes of [`Gravity::Nes`] without and with its lock delay (0 and 1 are
+/// [`Gravity::Levels`] and [`Gravity::Instant`]).
+const NES_GRAVITY: u8 = 2;
+const NES_GRAVITY_LOCK_DELAY: u8 = 3;
 
 impl Replay {
     /// The compact binary form.
@@ -190,9 +196,13 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
     w.push(mode.kind as u8);
     put(w, u64::from(mode.start_level));
     w.push(u8::from(mode.level_increase));
+    // Codes 2 and 3 (Classic) are a new kind's: no older replay holds them, so every older
+    // replay keeps its bytes (and its format), and an older reader refuses them as malformed.
     w.push(match mode.gravity {
         Gravity::Levels => 0,
         Gravity::Instant => 1,
+        Gravity::Nes { lock_delay: false } => NES_GRAVITY,
+        Gravity::Nes { lock_delay: true } => NES_GRAVITY_LOCK_DELAY,
     });
     put(w, mode.limits.len() as u64);
     for l in &mode.limits {
@@ -228,6 +238,8 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
         // Codes 3 (puzzle, a parallel branch) and 4 (descent) are new kinds: no older
         // replay holds them, so older replays keep their bytes.
         StartBoard::Descent => w.push(4),
+        // Code 6, a new kind's too (Survival).
+        StartBoard::Survival => w.push(SURVIVAL_BOARD),
     }
     w.push(u8::from(mode.end_on_no_clear));
 }
@@ -241,6 +253,8 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
     let gravity = match r.byte()? {
         0 => Gravity::Levels,
         1 => Gravity::Instant,
+        NES_GRAVITY => Gravity::Nes { lock_delay: false },
+        NES_GRAVITY_LOCK_DELAY => Gravity::Nes { lock_delay: true },
         _ => return Err(ReplayError::Malformed("gravity")),
     };
     let n = r.var()?;
@@ -274,6 +288,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
         },
         3 => StartBoard::Puzzle { stage: r.byte()? },
         4 => StartBoard::Descent,
+        SURVIVAL_BOARD => StartBoard::Survival,
         SNAPSHOT_BOARD => {
             let len = r.var()?;
             // Refused before the bytes are looked at.

@@ -192,11 +192,12 @@ impl Game {
                     .lock_delay_at(self.rules_level())
                     .saturating_sub(1),
             ),
-            LockDown::Extended { .. } => ms,
+            LockDown::Extended { .. } | LockDown::Gravity => ms,
         }
     }
 
-    /// Whether drops score points (the guideline tables do, tetrs does not).
+    /// Whether hard and sonic drops score points (the guideline tables do, tetrs and the NES
+    /// do not).
     pub(super) fn scores_drops(&self) -> bool {
         matches!(self.rules.scoring, Scoring::Guideline { .. })
     }
@@ -450,7 +451,7 @@ impl Game {
             _ if self.descent.is_some() => {
                 let low = match self.rules.lock {
                     LockDown::Timer { .. } => a.placed.y + bottom_row(a.placed),
-                    LockDown::Extended { .. } => a.placed.y,
+                    LockDown::Extended { .. } | LockDown::Gravity => a.placed.y,
                 };
                 a.lowest = a.lowest.max(low);
                 a.lock_at = None;
@@ -466,6 +467,14 @@ impl Game {
                 self.timer_lock(&mut a, &mut g, cause, grounded, ground_cap);
                 self.ground = g;
                 false
+            }
+            // No lock delay: the gravity step it cannot fall locks it (`Game::fire_falling`);
+            // at infinite speed (soft drop at SDF 0) that step is now. Its lowest row is kept
+            // as extended lock down keeps it.
+            LockDown::Gravity => {
+                a.lowest = a.lowest.max(a.placed.y);
+                a.lock_at = None;
+                grounded && instant
             }
         };
         self.active = Some(a);

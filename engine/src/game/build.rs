@@ -19,9 +19,10 @@ impl Game {
         Some(Game::with_rules(config, seed, rules))
     }
 
-    /// A new game under `base` (a version of the config's ruleset) with the config's tuning.
+    /// A new game under `base` (a version of the config's ruleset) as its mode plays it
+    /// ([`Ruleset::with_mode`]), with the config's tuning.
     pub(super) fn with_rules(config: GameConfig, seed: u32, base: Ruleset) -> Game {
-        let rules = base.tuned(&config.tuning);
+        let rules = base.with_mode(&config.mode).tuned(&config.tuning);
         let level = config.mode.start_level.max(rules.min_level);
         Game {
             rules,
@@ -59,6 +60,7 @@ impl Game {
             cheese_left: 0,
             puzzle: None,
             descent: None,
+            risen: 0,
             events: Vec::with_capacity(32),
             inputs: Vec::with_capacity(256),
             paused: false,
@@ -113,6 +115,7 @@ impl Game {
             cheese_left: self.cheese_left,
             puzzle: self.puzzle,
             descent: self.descent.clone(),
+            risen: self.risen,
             events: Vec::with_capacity(16),
             inputs: Vec::new(),
             paused: self.paused,

@@ -32,7 +32,7 @@ impl Game {
                 Scoring::Guideline {
                     no_clear_breaks_b2b,
                 } => no_clear_breaks_b2b,
-                Scoring::Tetrs => false,
+                Scoring::Tetrs | Scoring::Nes => false,
             };
             if breaks {
                 // A surge charged by the chain this lock breaks goes as an attack of its own.
@@ -98,8 +98,12 @@ impl Game {
     }
 
     /// The ruleset's spin rule for the piece locking now (see [`spin_at`]), under the
-    /// mode's spin bonuses (`versus::SpinBonus`).
+    /// mode's spin bonuses (`versus::SpinBonus`); under the NES game's scoring none (the NES
+    /// knows no spins).
     fn detect_spin(&self, active: &Active) -> Spin {
+        if self.rules.scoring == Scoring::Nes {
+            return Spin::None;
+        }
         let spin = spin_at(&self.board, &self.rules, active.placed, active.rotated);
         let settings = &self.config.mode.garbage;
         if settings.values().spins == crate::garbage_settings::SpinBonus::TSpins {
@@ -133,9 +137,10 @@ impl Game {
     fn score_clear(&mut self, rows: u64, lines: u32, spin: Spin) {
         let perfect =
             lines > 0 && (0..HEIGHT).all(|y| rows & (1 << y) != 0 || self.board.row_mask(y) == 0);
-        if self.rules.scoring == Scoring::Tetrs {
-            self.score_tetrs(rows, lines, spin, perfect);
-            return;
+        match self.rules.scoring {
+            Scoring::Tetrs => return self.score_tetrs(rows, lines, spin, perfect),
+            Scoring::Nes => return self.score_nes(rows, lines, perfect),
+            Scoring::Guideline { .. } => {}
         }
         let qualifies = scoring::qualifies_for_b2b(lines, spin);
         let b2b = lines > 0 && qualifies && self.b2b;
@@ -282,12 +287,46 @@ impl Game {
         );
     }
 
+    /// The NES game's scoring (Classic): the line table times `level + 1` at the level before
+    /// the clear, nothing else (no lock is a spin: `detect_spin`). Combos are counted for the
+    /// stats and the attack (the standard table without back-to-back), never scored.
+    fn score_nes(&mut self, rows: u64, lines: u32, perfect: bool) {
+        if lines == 0 {
+            return;
+        }
+        self.combo += 1;
+        let combo = self.combo.max(0) as u32;
+        let points = crate::nes::clear_score(lines, self.stats.level);
+        self.stats.score += points;
+        let raw = (self.config.mode.garbage).clear_attack(lines, Spin::None, false, combo, perfect);
+        let attack = self.multiplied(raw);
+        self.record_clear(
+            Clear {
+                rows,
+                lines: lines as u8,
+                spin: Spin::None,
+                combo: combo.min(u32::from(u16::MAX)) as u16,
+                b2b: false,
+                perfect,
+                score: points.min(u64::from(u32::MAX)) as u32,
+                attack: attack.min(255) as u8,
+            },
+            combo,
+            attack,
+        );
+    }
+
     fn update_level(&mut self) {
         if !self.config.mode.level_increase {
             return;
         }
         let start = self.config.mode.start_level.max(self.rules.min_level);
-        let level = start + self.stats.lines / self.rules.lines_per_level;
+        let level = match self.config.mode.gravity {
+            crate::mode::Gravity::Nes { .. } => crate::nes::level(start, self.stats.lines),
+            crate::mode::Gravity::Levels | crate::mode::Gravity::Instant => {
+                start + self.stats.lines / self.rules.lines_per_level
+            }
+        };
         if level > self.stats.level {
             self.set_level(level);
             self.emit(EventKind::LevelUp { level });

@@ -28,7 +28,8 @@ impl Game {
     /// Sets up the start board and spawns the first piece (time 0).
     pub(super) fn start(&mut self) {
         match &self.config.mode.start_board {
-            StartBoard::Empty => {}
+            // Survival's rows rise on its clock (`survival.rs`), not at the start.
+            StartBoard::Empty | StartBoard::Survival => {}
             StartBoard::Snapshot(snapshot) => {
                 let snapshot = snapshot.clone();
                 self.restore(&snapshot);
@@ -137,7 +138,9 @@ impl Game {
             &StartBoard::Cheese { visible, .. } => Refill::Cheese { visible },
             &StartBoard::Well { width, .. } => Refill::Well { width },
             StartBoard::Snapshot(s) => s.refill,
-            StartBoard::Puzzle { .. } | StartBoard::Descent => Refill::Nothing,
+            StartBoard::Puzzle { .. } | StartBoard::Descent | StartBoard::Survival => {
+                Refill::Nothing
+            }
         }
     }
 
@@ -254,7 +257,7 @@ impl Game {
         self.phase = Phase::Falling;
         let timer = match self.rules.lock {
             crate::ruleset::LockDown::Timer { ground_cap } => Some(ground_cap),
-            crate::ruleset::LockDown::Extended { .. } => None,
+            crate::ruleset::LockDown::Extended { .. } | crate::ruleset::LockDown::Gravity => None,
         };
         self.active = Some(Active {
             placed,

@@ -6,11 +6,14 @@ use crate::snapshot::{MAX_QUEUE, Snapshot, SnapshotPhase};
 
 impl Game {
     /// The whole state of the game now, or `None` when nothing is in play (before the first
-    /// update, or once the game is over) and in Descent (its endless lattice and gems are not
-    /// part of a snapshot). During a line clear the snapshot holds the clear,
-    /// and a game resumed from it spawns the next piece when the clear ends.
+    /// update, or once the game is over), in Descent (its endless lattice and gems are not
+    /// part of a snapshot) and in Survival (nor is its rising clock: [`Mode::can_snapshot`]).
+    /// During a line clear the snapshot holds the clear, and a game resumed from it spawns the
+    /// next piece when the clear ends.
+    ///
+    /// [`Mode::can_snapshot`]: crate::Mode::can_snapshot
     pub fn snapshot(&self) -> Option<Snapshot> {
-        if self.descent.is_some() {
+        if self.descent.is_some() || !self.config.mode.can_snapshot() {
             return None;
         }
         let phase = match self.phase {

@@ -37,7 +37,7 @@ fn leaderboard_arguments() {
     assert_eq!(
         bad,
         "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
-             versus, climb"
+             classic, survival, versus, climb"
     );
     assert_eq!(
         lb(&["climb", "--period", "today"]),
@@ -46,6 +46,14 @@ fn leaderboard_arguments() {
     assert_eq!(
         lb(&["descent"]),
         Ok((BoardId::Solo(ModeKind::Descent), Period::AllTime, std))
+    );
+    assert_eq!(
+        lb(&["classic", "--period", "month"]),
+        Ok((BoardId::Solo(ModeKind::Classic), Period::Month, std))
+    );
+    assert_eq!(
+        lb(&["survival"]),
+        Ok((BoardId::Solo(ModeKind::Survival), Period::AllTime, std))
     );
     assert!(lb(&["custom"]).is_err());
     assert!(

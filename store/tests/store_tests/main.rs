@@ -10,6 +10,7 @@ use minotty_store::testing as store_db;
 
 mod accounts;
 mod charts;
+mod classic_survival;
 mod descent;
 mod games;
 mod instances;

@@ -21,6 +21,8 @@ pub const SAVED: &str = "Snapshot saved";
 pub const NOTHING: &str = "No piece in play to snapshot";
 /// Descent's lattice and gems are not part of a snapshot.
 pub const NOT_DESCENT: &str = "Descent games cannot be snapshotted";
+/// Nor is Survival's rising clock (`Mode::can_snapshot`).
+pub const NOT_SURVIVAL: &str = "Survival games cannot be snapshotted";
 /// A front end with nowhere to keep snapshots answered `Offline`.
 pub const OFFLINE: &str = "Snapshots cannot be stored here";
 
@@ -41,8 +43,13 @@ impl SnapshotState {
             return;
         }
         let game = s.game();
-        if game.descent().is_some() {
-            self.notice = Some((NOT_DESCENT.to_string(), now + NOTICE_MS));
+        if !game.mode().can_snapshot() {
+            let text = if game.descent().is_some() {
+                NOT_DESCENT
+            } else {
+                NOT_SURVIVAL
+            };
+            self.notice = Some((text.to_string(), now + NOTICE_MS));
             return;
         }
         let Some(snapshot) = game.snapshot() else {

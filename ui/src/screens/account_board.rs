@@ -24,11 +24,11 @@ use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROW
 
 /// The tabs, left to right: every mode with a leaderboard (the modes table's order), then
 /// versus and the climb.
-pub const BOARDS: [BoardId; 9] = tabs();
+pub const BOARDS: [BoardId; 11] = tabs();
 
-const fn tabs() -> [BoardId; 9] {
+const fn tabs() -> [BoardId; 11] {
     let modes = minotty_domain::modes::RANKED;
-    let mut out = [BoardId::Versus; 9];
+    let mut out = [BoardId::Versus; 11];
     let mut i = 0;
     while i < modes.len() {
         out[i] = BoardId::Solo(modes[i]);
@@ -288,37 +288,7 @@ impl Widget for &BoardView<'_> {
             "LEADERBOARDS"
         };
         let inner = draw::frame(buf, r, theme, title, theme.dim());
-        // Mode tabs: each padded by a space on both sides, or where that does not fit with
-        // the arrows (80 columns) unpadded with one space between them.
-        let titles_w: u16 = BOARDS.iter().map(|&b| draw::width(board_title(b))).sum();
-        let padded = titles_w + 2 * BOARDS.len() as u16 + 4 <= inner.width;
-        let tabs_w = if padded {
-            titles_w + 2 * BOARDS.len() as u16
-        } else {
-            titles_w + BOARDS.len() as u16 - 1
-        };
-        let mut x = inner.x + inner.width.saturating_sub(tabs_w) / 2;
-        // Left/Right change the mode: the arrows sit on the mode tabs, where they fit.
-        if tabs_w + 4 <= inner.width {
-            draw::put(buf, inner, x - 2, inner.y, "<", theme.dim());
-            draw::put(buf, inner, x + tabs_w + 1, inner.y, ">", theme.dim());
-        }
-        for (i, &b) in BOARDS.iter().enumerate() {
-            let style = if i == s.tab {
-                theme.selected()
-            } else {
-                theme.dim()
-            };
-            let label = if padded {
-                sfmt!(24; " {} ", board_title(b))
-            } else {
-                sfmt!(24; "{}", board_title(b))
-            };
-            x = draw::put(buf, inner, x, inner.y, label.as_str(), style);
-            if !padded {
-                x = x.saturating_add(1);
-            }
-        }
+        draw_tabs(buf, inner, s.tab, theme);
         // Periods.
         let periods_w: u16 = PERIODS
             .iter()
@@ -407,6 +377,83 @@ impl Widget for &BoardView<'_> {
 }
 
 /// Whether `row` is the player's own entry.
+/// The mode tabs on the top row of `inner`, `tab` selected: each padded by a space on both
+/// sides, or where that does not fit with the arrows unpadded with one space between them, and
+/// where that does not fit either (80 columns) as many as fit around the one shown, a `..` on
+/// the side of those left out (ASCII, for every graphics setting). Left/Right change the mode: the arrows sit on the tabs.
+fn draw_tabs(buf: &mut Buffer, inner: Rect, tab: usize, theme: Theme) {
+    let (shown, padded) = tab_window(tab, inner.width.saturating_sub(4));
+    let tabs = &BOARDS[shown.clone()];
+    let titles_w: u16 = tabs.iter().map(|&b| draw::width(board_title(b))).sum();
+    let tabs_w = if padded {
+        titles_w + 2 * tabs.len() as u16
+    } else {
+        titles_w + tabs.len() as u16 - 1
+    };
+    let (before, after) = (shown.start > 0, shown.end < BOARDS.len());
+    let total = tabs_w + 3 * u16::from(before) + 3 * u16::from(after);
+    let mut x = inner.x + inner.width.saturating_sub(total) / 2;
+    if total + 4 <= inner.width {
+        draw::put(buf, inner, x - 2, inner.y, "<", theme.dim());
+        draw::put(buf, inner, x + total + 1, inner.y, ">", theme.dim());
+    }
+    if before {
+        x = draw::put(buf, inner, x, inner.y, ".. ", theme.dim());
+    }
+    for (i, &b) in BOARDS.iter().enumerate().skip(shown.start).take(tabs.len()) {
+        let style = if i == tab {
+            theme.selected()
+        } else {
+            theme.dim()
+        };
+        let label = if padded {
+            sfmt!(24; " {} ", board_title(b))
+        } else {
+            sfmt!(24; "{}", board_title(b))
+        };
+        x = draw::put(buf, inner, x, inner.y, label.as_str(), style);
+        if !padded {
+            x = x.saturating_add(1);
+        }
+    }
+    if after {
+        draw::put(buf, inner, x, inner.y, "..", theme.dim());
+    }
+}
+
+/// The tabs shown in `room` columns with `tab` among them, and whether they are padded: all of
+/// them padded (a space each side) where they fit, else unpadded (a space between), else the
+/// longest run of them around `tab` that fits beside a `.. ` for each side left out, from the
+/// first on while `tab` is in it.
+fn tab_window(tab: usize, room: u16) -> (std::ops::Range<usize>, bool) {
+    let w = |r: &std::ops::Range<usize>| -> u16 {
+        let titles: u16 = BOARDS[r.clone()]
+            .iter()
+            .map(|&b| draw::width(board_title(b)))
+            .sum();
+        let marks = 3 * u16::from(r.start > 0) + 3 * u16::from(r.end < BOARDS.len());
+        titles + (r.len() as u16).saturating_sub(1) + marks
+    };
+    let all = 0..BOARDS.len();
+    // Padded: two more columns a tab, less the one between each two.
+    if w(&all) + (BOARDS.len() as u16) < room {
+        return (all, true);
+    }
+    if w(&all) <= room {
+        return (all, false);
+    }
+    let tab = tab.min(BOARDS.len() - 1);
+    let mut start = 0;
+    while start < tab && w(&(start..tab + 1)) > room {
+        start += 1;
+    }
+    let mut end = tab + 1;
+    while end < BOARDS.len() && w(&(start..end + 1)) <= room {
+        end += 1;
+    }
+    (start..end, false)
+}
+
 fn is_own(page: &LeaderboardPage, own: &BoardRow) -> bool {
     page.rows
         .iter()

@@ -523,16 +523,12 @@ fn integer(v: f64) -> String {
     format!("{v:.0}")
 }
 
-/// How a board's figure is written on the chart's axis.
+/// How a board's figure is written on the chart's axis: a clock for a time (40 lines',
+/// survival's), else a whole number.
 fn figure_label(mode: ModeKind) -> fn(f64) -> String {
-    use minotty_domain::modes::Measure;
-    match minotty_domain::modes::measure(mode) {
-        Measure::Time => |ms| clock(ms.max(0.0) as u64).as_str().to_owned(),
-        Measure::Points { .. }
-        | Measure::LinesThenTime
-        | Measure::Pieces
-        | Measure::Combo
-        | Measure::Gems
-        | Measure::Unranked => integer,
+    if minotty_domain::modes::measure(mode).is_time() {
+        |ms| clock(ms.max(0.0) as u64).as_str().to_owned()
+    } else {
+        integer
     }
 }

@@ -213,7 +213,7 @@ impl CustomOptions {
         let timer = matches!(r.lock, LockDown::Timer { .. });
         let cap = match r.lock {
             LockDown::Timer { ground_cap } => ground_cap,
-            LockDown::Extended { .. } => 0,
+            LockDown::Extended { .. } | LockDown::Gravity => 0,
         };
         Tuning {
             rotation: self.choices.rotation.filter(|&x| x != r.rotation),
@@ -513,7 +513,7 @@ impl CustomOptions {
 fn ground_cap(r: &Ruleset) -> u32 {
     match r.lock {
         LockDown::Timer { ground_cap } => ground_cap,
-        LockDown::Extended { .. } => 0,
+        LockDown::Extended { .. } | LockDown::Gravity => 0,
     }
 }
 

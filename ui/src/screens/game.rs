@@ -364,8 +364,14 @@ impl Widget for &GameView<'_> {
         } else if super::retry::at_once(game.mode().kind)
             && let Some(retry) = super::retry::hint(&self.settings.keys, "retry")
         {
+            // Survival is not snapshotted; Ctrl+S keeps its savepoint all the same.
+            let save = if game.mode().can_snapshot() {
+                "snapshot"
+            } else {
+                "savepoint"
+            };
             retry_footer =
-                sfmt!(64; "{}   Esc pause   Ctrl+S snapshot   Ctrl+C quit", retry.as_str());
+                sfmt!(64; "{}   Esc pause   Ctrl+S {}   Ctrl+C quit", retry.as_str(), save);
             (retry_footer.as_str(), theme.dim())
         } else {
             ("Esc pause   Ctrl+S snapshot   Ctrl+C quit", theme.dim())

@@ -155,7 +155,7 @@ fn rows(keys: &Keymap, releases: bool, width: u16) -> Vec<Row<'static>> {
     if let Some(key) = keys.retry_key() {
         let name = crate::keymap::key_name(key);
         out.push(Row::Pair(
-            "Retry at once (40 lines, ultra, cheese, combo)",
+            "Retry (40 lines, ultra, cheese, combo, survival)",
             sfmt!(40; "{}", name.as_str()),
         ));
     }

@@ -1,11 +1,15 @@
 //! Mode select: every engine mode with its description, the ruleset of the modes that take
 //! one (40 lines, marathon, ultra, custom: Left/Right), and the options of a custom game
 //! (`custom.rs`), and the number of garbage rows of a cheese game (Left/Right; the preset's 20
-//! ranks, any other count is played unranked), and the start stage of a puzzle game (Left/Right,
-//! any stage up to the one after the last cleared; puzzle always plays `tetrs`).
+//! ranks, any other count is played unranked), the start stage of a puzzle game (Left/Right,
+//! any stage up to the one after the last cleared; puzzle always plays `tetrs`), and a classic
+//! game's start level (Left/Right, 0-19, every one ranks) and lock delay (L, off by default; on
+//! is unranked). The panes of those options are `mode_select/panes.rs`.
 
-use minotty_engine::puzzle::{self, STAGE_COUNT};
-use minotty_engine::{CHEESE_DEFAULT, CHEESE_MIN, Mode, ModeKind, RulesetId, StartBoard};
+use minotty_engine::puzzle::STAGE_COUNT;
+use minotty_engine::{
+    CHEESE_DEFAULT, CHEESE_MIN, CLASSIC_MAX_START, Mode, ModeKind, RulesetId, StartBoard,
+};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -23,6 +27,8 @@ use crate::settings::{Settings, cycle};
 use crate::text::{sanitize, sfmt};
 use crate::theme::Theme;
 use minotty_protocol::SnapshotEntry;
+
+mod panes;
 
 /// What a locked Descent says.
 pub const LOCKED_NOTE: &str = "Locked: Finish Puzzle to unlock";
@@ -49,6 +55,10 @@ pub struct ModeSelect {
     pub puzzle_stage: u8,
     /// The highest puzzle stage the player has cleared (0: none), as the App knows it.
     pub puzzle_cleared: u8,
+    /// The start level of a classic game started here (`0..=CLASSIC_MAX_START`).
+    pub classic_level: u32,
+    /// Whether a classic game started here has its lock delay (unranked).
+    pub classic_lock_delay: bool,
     /// The player's all-time bests (the answer to `Request::Bests`), shown for the mode and
     /// ruleset chosen.
     pub bests: Vec<minotty_protocol::ModeBest>,
@@ -71,6 +81,8 @@ impl Default for ModeSelect {
             snapshots: Vec::new(),
             puzzle_stage: 1,
             puzzle_cleared: 0,
+            classic_level: 0,
+            classic_lock_delay: false,
             bests: Vec::new(),
             descent_unlocked: false,
             ghost_note: None,
@@ -123,7 +135,8 @@ impl ModeSelect {
         }
     }
 
-    /// The game a preset of `kind` started here plays (cheese with the chosen rows).
+    /// The game a preset of `kind` started here plays (cheese with the chosen rows, puzzle
+    /// from the chosen stage, classic from the chosen level with or without lock delay).
     pub fn preset_setup(&self, kind: ModeKind) -> GameSetup {
         let mut setup = GameSetup::preset(kind, self.ruleset_for(kind));
         if kind == ModeKind::Cheese {
@@ -131,6 +144,9 @@ impl ModeSelect {
         }
         if kind == ModeKind::Puzzle {
             setup.mode = Mode::puzzle(self.puzzle_stage.clamp(1, self.puzzle_reachable()));
+        }
+        if kind == ModeKind::Classic {
+            setup.mode = Mode::classic(self.classic_level, self.classic_lock_delay);
         }
         setup
     }
@@ -242,6 +258,10 @@ impl ModeSelect {
         if ev.kind == KeyKind::Press {
             self.ghost_note = None;
         }
+        if self.focus.is_none() && kind == ModeKind::Classic && pressed('l') {
+            self.classic_lock_delay = !self.classic_lock_delay;
+            return ModeAction::Changed;
+        }
         let Some(row) = self.focus else {
             match nav(ev) {
                 Some(Nav::Up) => self.cursor = wrap(self.cursor, ModeKind::ALL.len(), false),
@@ -261,6 +281,12 @@ impl ModeSelect {
                 }
                 Some(Nav::Right) if kind == ModeKind::Puzzle => {
                     self.puzzle_stage = (self.puzzle_stage + 1).min(self.puzzle_reachable());
+                }
+                Some(Nav::Left) if kind == ModeKind::Classic => {
+                    self.classic_level = self.classic_level.saturating_sub(1);
+                }
+                Some(Nav::Right) if kind == ModeKind::Classic => {
+                    self.classic_level = (self.classic_level + 1).min(CLASSIC_MAX_START);
                 }
                 Some(Nav::Select) if kind == ModeKind::Custom => self.focus = Some(0),
                 // Locked: nothing to start.
@@ -387,56 +413,9 @@ impl Widget for &ModeSelectView<'_> {
                 draw::put_right(buf, right, y, name.as_str(), theme.selected());
                 let at = Rect::new(right.x, y + 1, right.width, 3).intersection(right);
                 draw::wrapped(buf, at, y + 1, ruleset_description(st.ruleset), theme.dim());
-            } else if kind == ModeKind::Cheese {
-                let y = right.y + 3 + rows;
-                let n = sfmt!(16; "< {} >", st.cheese_rows);
-                draw::put(buf, right, right.x, y, "Garbage rows", theme.text());
-                draw::put_right(buf, right, y, n.as_str(), theme.selected());
-                let note = if st.cheese_rows == CHEESE_DEFAULT {
-                    "The leaderboard's count. 10 rows show at a time."
-                } else {
-                    "Unranked: the leaderboard digs 20. 10 rows show at a time."
-                };
-                let at = Rect::new(right.x, y + 1, right.width, 2).intersection(right);
-                let wrapped = draw::wrapped(buf, at, y + 1, note, theme.dim());
-                let y = y + 2 + wrapped;
-                draw::put(buf, right, right.x, y, "Ruleset: standard", theme.dim());
-            } else if kind == ModeKind::Puzzle {
-                let y = right.y + 3 + rows;
-                let stage = st.puzzle_stage.clamp(1, st.puzzle_reachable());
-                let n = sfmt!(16; "< {} >", stage);
-                draw::put(buf, right, right.x, y, "Start at stage", theme.text());
-                draw::put_right(buf, right, y, n.as_str(), theme.selected());
-                draw::put(
-                    buf,
-                    right,
-                    right.x,
-                    y + 1,
-                    puzzle::stage(stage).name,
-                    theme.accent(),
-                );
-                let cleared = sfmt!(48; "Cleared {} of {} stages", st.puzzle_cleared, STAGE_COUNT);
-                draw::put(buf, right, right.x, y + 3, cleared.as_str(), theme.text());
-                let note = "Each stage: place every piece given and leave the board empty. \
-                            5 attempts per stage, no hold.";
-                let at = Rect::new(right.x, y + 4, right.width, 3).intersection(right);
-                let wrapped = draw::wrapped(buf, at, y + 4, note, theme.dim());
-                let y = y + 5 + wrapped;
-                draw::put(
-                    buf,
-                    right,
-                    right.x,
-                    y,
-                    "Ruleset: tetrs (Ocular)",
-                    theme.dim(),
-                );
             } else {
                 let y = right.y + 3 + rows;
-                let name = sfmt!(32; "Ruleset: {}", ruleset_name(fixed_ruleset(kind)));
-                draw::put(buf, right, right.x, y, name.as_str(), theme.dim());
-                if st.locked(kind) {
-                    draw::put(buf, right, right.x, y + 2, LOCKED_NOTE, theme.bad());
-                }
+                panes::draw(st, kind, buf, right, y, theme);
             }
         }
         // The personal best of the board this choice plays on, at the foot of the pane.
@@ -488,6 +467,9 @@ impl Widget for &ModeSelectView<'_> {
             }
             (None, _) if kind == ModeKind::Puzzle => {
                 "Up/Down mode   Left/Right stage   Enter start   Esc back"
+            }
+            (None, _) if kind == ModeKind::Classic => {
+                "Up/Down mode   Left/Right level   L lock delay   Enter start   Esc back"
             }
             (None, _) if kind == ModeKind::Custom => {
                 "Up/Down mode   Left/Right ruleset   Enter options   Esc back"

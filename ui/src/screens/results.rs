@@ -221,7 +221,9 @@ impl Widget for &ResultsView<'_> {
 /// The results table of every mode but Descent. 40 lines shows keys per piece and finesse
 /// faults (its players count their inputs; pieces that took more presses than the fewest that
 /// reach where they locked) instead of the level and the spins (a race for lines rarely
-/// spins); cheese leads with what it ranks on, pieces, and the garbage rows dug.
+/// spins); cheese leads with what it ranks on, pieces, and the garbage rows dug; survival with
+/// its time, the rows risen and dug; classic with its score, the level it reached from the one
+/// it started at and the NES players' tetris rate (the share of the lines cleared by tetrises).
 fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, StackStr<24>); 10] {
     let s = game.stats();
     let puzzle = game.puzzle_state();
@@ -275,6 +277,39 @@ fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, Stac
             spins,
             combo,
             perfect,
+        ],
+        ModeKind::Survival => [
+            time,
+            ("Rows risen", sfmt!(24; "{}", s.garbage_received)),
+            ("Rows dug", sfmt!(24; "{}", s.garbage_cleared)),
+            pieces,
+            pps,
+            kpp,
+            lines,
+            score,
+            spins,
+            combo,
+        ],
+        ModeKind::Classic => [
+            score,
+            lines,
+            (
+                "Level",
+                sfmt!(24; "{} (from {})", s.level, game.mode().start_level),
+            ),
+            time,
+            pieces,
+            pps,
+            kpp,
+            tetrises,
+            (
+                "Tetris rate",
+                sfmt!(24; "{}%", (s.tetrises * 400).checked_div(s.lines).unwrap_or(0)),
+            ),
+            (
+                "Singles / doubles / triples",
+                sfmt!(24; "{} / {} / {}", s.singles, s.doubles, s.triples),
+            ),
         ],
         ModeKind::Marathon
         | ModeKind::Ultra

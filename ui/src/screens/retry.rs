@@ -1,8 +1,8 @@
 //! One-key retry: the retry key (a binding, default R, rebound in Settings -> Controls) starts
 //! a fresh game of the same setup at once (no countdown, no menus), from play, the final
 //! board, the pause menu and the results, in the modes played again and again for a time or
-//! a score (40 lines, ultra, cheese, combo). Other modes retry with it only from the results,
-//! and from the pause menu after asking (see `leave.rs`).
+//! a score (40 lines, ultra, cheese, combo, survival). Other modes retry with it only from the
+//! results, and from the pause menu after asking (see `leave.rs`).
 //!
 //! A key is bound to retry or to one game button, never both (see `keymap/retry.rs`): binding
 //! the retry key to a button takes it from retry.

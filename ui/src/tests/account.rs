@@ -285,10 +285,12 @@ fn leaderboard_asks_for_pages_on_tabs_periods_and_paging() {
         0,
     );
     let s = screen(&a);
+    // At 80 columns the tabs from 40 lines to survival show; versus and the climb are further
+    // right (Left from 40 lines wraps round to the climb).
     for part in [
         "LEADERBOARDS",
-        "40 Lines",
-        "Versus",
+        "< 40 Lines",
+        "Survival .. >",
         "All time",
         "Time",
         "PPS",
@@ -363,6 +365,11 @@ fn leaderboard_asks_for_pages_on_tabs_periods_and_paging() {
     assert_eq!(
         a.take_requests().last(),
         Some(&leaderboard_request(BoardId::Versus, BoardPeriod::Today, 0))
+    );
+    let s = screen(&a);
+    assert!(
+        s.contains("< .. Marathon") && s.contains("Versus .. >"),
+        "{s}"
     );
     press(&mut a, Key::Esc, 0);
     assert!(screen(&a).contains("M I N O T T Y"));
@@ -1063,9 +1070,13 @@ fn account_screens_draw_at_the_smallest_size_and_larger() {
             }
         }
     }
-    // At 60 x 24 the leaderboard still shows its tabs, 15 rows and the own line.
+    // At 60 x 24 the leaderboard still shows the tabs around the one shown, 15 rows and the
+    // own line.
     let s = crate::testutil::lines(&draw(&screens[2], 60, 24)).join("\n");
-    assert!(s.contains("40 Lines") && s.contains("Versus"), "{s}");
+    assert!(
+        s.contains("< 40 Lines") && s.contains("Descent .. >"),
+        "{s}"
+    );
     assert!(s.contains("player15") && s.contains("You: #999"), "{s}");
 }
 

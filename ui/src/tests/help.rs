@@ -40,7 +40,7 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Sonic drop                                               -  ",
         "  Hold                                                     C  ",
         "",
-        "  Retry at once (40 lines, ultra, cheese, combo)           R  ",
+        "  Retry (40 lines, ultra, cheese, combo, survival)         R  ",
         "  Pause / resume                                      Esc, P  ",
         "  Snapshot and savepoint (solo; also in Custom)       Ctrl+S  ",
         "  Load the savepoint back (unranks the game)          Ctrl+L  ",

@@ -6,6 +6,7 @@ mod account;
 mod autopause;
 mod bot;
 mod charts;
+mod classic_survival;
 mod clock;
 mod descent;
 mod dialogs;

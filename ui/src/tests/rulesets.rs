@@ -134,8 +134,8 @@ fn custom_options_follow_the_ruleset() {
         "  │  Endless            Lock delay                                 450 ms    │  ",
         "  │  Puzzle             Line clear delay                           180 ms    │  ",
         "  │  Descent            Appearance delay                             0 ms    │  ",
-        "  │                     Hard drop delay                              0 ms    │  ",
-        "  │                     Preview                                         5    │  ",
+        "  │  Classic            Hard drop delay                              0 ms    │  ",
+        "  │  Survival           Preview                                         5    │  ",
         "  │                     Start level                                     0    │  ",
         "  │                     Level increase                                 on    │  ",
         "  │                     Limit                                        none    │  ",
@@ -356,11 +356,12 @@ fn the_descent_board_is_tetrs_and_has_no_ruleset_switch() {
     for (w, h) in [(60, 24), (80, 24), (200, 60)] {
         let s = crate::testutil::lines(&super::draw(&a, w, h)).join("\n");
         assert!(s.contains("Ruleset: tetrs"), "{w}x{h}\n{s}");
+        // The tabs around descent's, from the first, and `..` where the others are.
         assert!(
-            s.contains("Descent") && s.contains("Versus"),
+            s.contains("Descent") && s.contains("40 Lines"),
             "{w}x{h}\n{s}"
         );
-        assert!(s.contains("40 Lines"), "{w}x{h}\n{s}");
+        assert!(s.contains(" .. >"), "{w}x{h}\n{s}");
     }
 }
 
@@ -482,6 +483,8 @@ fn the_leaderboard_tabs_are_the_ranked_modes_then_versus_and_the_climb() {
             solo(ModeKind::Cheese),
             solo(ModeKind::Combo),
             solo(ModeKind::Descent),
+            solo(ModeKind::Classic),
+            solo(ModeKind::Survival),
             BoardId::Versus,
             BoardId::Climb,
         ]
@@ -497,6 +500,8 @@ fn the_leaderboard_tabs_are_the_ranked_modes_then_versus_and_the_climb() {
         .collect();
     assert_eq!(
         switches,
-        [true, true, true, false, false, false, false, false, false]
+        [
+            true, true, true, false, false, false, false, false, false, false, false
+        ]
     );
 }

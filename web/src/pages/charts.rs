@@ -25,15 +25,12 @@ pub struct Chart {
 
 /// Whether a smaller figure is the better one (40 lines' time, cheese's pieces).
 fn lower_is_better(mode: ModeKind) -> bool {
-    use minotty_domain::modes::Measure;
-    matches!(
-        minotty_domain::modes::measure(mode),
-        Measure::Time | Measure::Pieces
-    )
+    minotty_domain::modes::measure(mode).lower_is_better()
 }
 
+/// A time (40 lines', survival's) as a clock, any other figure as a number.
 fn figure(mode: ModeKind, v: u64) -> String {
-    if minotty_domain::modes::measure(mode) == minotty_domain::modes::Measure::Time {
+    if minotty_domain::modes::measure(mode).is_time() {
         minotty_ui::boards::time(v)
     } else {
         minotty_ui::boards::thousands(v)

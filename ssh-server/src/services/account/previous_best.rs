@@ -62,12 +62,12 @@ fn signed(a: u64, b: u64) -> i64 {
 }
 
 /// The previous best (formatted as its board shows it) and `stats`' difference to it, in the
-/// board's measure: a time for 40 lines, points for marathon and ultra, lines (then time, when
-/// they tie) for master, pieces for cheese, the longest combo, gems.
+/// board's measure: a time for 40 lines and survival, points for marathon, ultra and classic,
+/// lines (then time, when they tie) for master, pieces for cheese, the longest combo, gems.
 pub(super) fn context(mode: ModeKind, before: &Entry, stats: &Stats) -> (String, String) {
     let old = boards::entry_figures(before);
     let delta = match minotty_domain::modes::measure(mode) {
-        Measure::Time => time_delta(signed(stats.time, old.time_ms))
+        Measure::Time | Measure::TimeSurvived => time_delta(signed(stats.time, old.time_ms))
             .as_str()
             .to_owned(),
         Measure::LinesThenTime if stats.lines != old.lines => format!(
@@ -151,6 +151,14 @@ mod tests {
                 "-2.908",
             ),
             (ModeKind::Cheese, s(1, 0, 0, 57), "60 pieces", "-3 pieces"),
+            // Classic by points; survival by its time, longer is the better.
+            (ModeKind::Classic, s(1, 4_600, 0, 0), "5,000", "-400"),
+            (
+                ModeKind::Survival,
+                s(52_908, 0, 3, 20),
+                "0:42.908",
+                "+10.000",
+            ),
         ];
         for (mode, stats, was, delta) in cases {
             let (a, b) = context(mode, &old, &stats);
