@@ -157,8 +157,9 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
         panic!("a profile");
     };
     assert_eq!(profile.name, "Ada");
-    // One row per mode's home board (descent's is tetrs).
-    assert_eq!(profile.bests.len(), 7);
+    // One row per mode's home board (descent's is tetrs; classic and survival are standard).
+    assert_eq!(profile.bests.len(), minotty_domain::modes::RANKED.len());
+    assert_eq!(profile.bests.len(), 9);
     assert!(
         profile
             .bests
