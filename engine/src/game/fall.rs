@@ -140,14 +140,7 @@ impl Game {
         if self.is_over() {
             return;
         }
-        if self.rules.appearance_delay > 0 {
-            self.phase = Phase::Clearing {
-                until: self.rules.after(self.now, self.rules.appearance_delay),
-                rows: 0,
-            };
-        } else {
-            self.spawn_next();
-        }
+        self.appear_next();
     }
 
     /// What a snapshot keeps of gravity: the time the next row counts from (the accumulator's

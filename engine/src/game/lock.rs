@@ -86,8 +86,12 @@ impl Game {
         if self.is_over() {
             return;
         }
+        self.appear_next();
+    }
+
+    /// The next piece: after the appearance delay (ARE), or at once without one.
+    pub(super) fn appear_next(&mut self) {
         if self.rules.appearance_delay > 0 {
-            // The next piece appears after the appearance delay (ARE).
             self.phase = Phase::Clearing {
                 until: self.rules.after(self.now, self.rules.appearance_delay),
                 rows: 0,
