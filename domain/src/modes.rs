@@ -4,8 +4,8 @@
 //!
 //! A mode either takes the ruleset the player chose (40 lines, marathon, ultra, endless,
 //! custom) or always plays one (master, cheese, combo, classic and survival `standard`; puzzle
-//! and descent `tetrs`: puzzle's stages are built on Ocular's kicks, and they are what
-//! descent's piece climbs by; classic replaces the ruleset's gravity, scoring and lock down
+//! descent and ascent `tetrs`: puzzle's stages are built on Ocular's kicks, and they are what
+//! descent's and ascent's pieces climb by; classic replaces the ruleset's gravity, scoring and lock down
 //! with the NES game's, so one board under the main ruleset says it all, and survival digs
 //! cheese's garbage as cheese does). A mode's boards are a separate column: endless and custom take a ruleset but
 //! have no board, puzzle has its progress per account instead.
@@ -168,7 +168,7 @@ const STANDARD: &[RulesetId] = &[RulesetId::Standard];
 const TETRS: &[RulesetId] = &[RulesetId::Tetrs];
 
 /// Every mode, in [`ModeKind::ALL`]'s order.
-pub const TABLE: [ModeRules; 12] = [
+pub const TABLE: [ModeRules; 13] = [
     row(
         ModeKind::Sprint,
         Plays::Chosen,
@@ -304,6 +304,17 @@ pub const TABLE: [ModeRules; 12] = [
             ..NO_FLAGS
         },
     ),
+    row(
+        ModeKind::Ascent,
+        FIXED_TETRS,
+        TETRS,
+        Measure::Gems,
+        (Shows::Gems, None),
+        Flags {
+            left_games_stored: true,
+            ..NO_FLAGS
+        },
+    ),
 ];
 
 const FIXED_STANDARD: Plays = Plays::Fixed(RulesetId::Standard);
@@ -388,11 +399,11 @@ const fn select<const N: usize>(many: bool) -> [ModeKind; N] {
 }
 
 /// The modes with a leaderboard, in the table's order (what the leaderboards' tabs list).
-pub const RANKED: [ModeKind; 9] = select(false);
+pub const RANKED: [ModeKind; 10] = select(false);
 const RULESET_MODES: [ModeKind; 3] = select(true);
 
 /// The modes with a leaderboard.
-pub fn ranked_modes() -> [ModeKind; 9] {
+pub fn ranked_modes() -> [ModeKind; 10] {
     RANKED
 }
 
@@ -402,7 +413,7 @@ pub fn ruleset_modes() -> [ModeKind; 3] {
 }
 
 /// The ruleset of a mode's one board (or of its first, for the modes of [`ruleset_modes`]):
-/// descent's is `tetrs`, every other mode's `standard` (a mode without a board too).
+/// descent's and ascent's are `tetrs`, every other mode's `standard` (a mode without a board too).
 pub fn home_ruleset(mode: ModeKind) -> RulesetId {
     rules(mode)
         .boards

@@ -86,6 +86,8 @@ mod tests {
                     sdf: 20,
                     hard_drop_guard: 0,
                     das_cut: 0,
+                    double_tap: 0,
+                    move_under_lock: false,
                 }),
                 ..GameDraft::DEFAULT
             }))

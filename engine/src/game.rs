@@ -22,7 +22,7 @@ mod snapshot;
 mod survival;
 
 pub use crate::active::Active;
-pub use descent::{Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
+pub use descent::{CAMERA_MARGIN, Descent, GEM_COLOURS, Gem, SCROLL_INTERVAL, WALL_X};
 pub use lock::spin_at;
 pub use position::Position;
 pub use rewind::Checkpoint;
@@ -124,6 +124,9 @@ pub struct Game {
     hold_used: bool,
     buttons: [bool; Button::ALL.len()],
     shift: Option<Shift>,
+    /// The last press of a direction (-1 left, 1 right) and when, for the handling's double
+    /// tap ([`crate::Handling::double_tap`]); `None` once a double tap used it.
+    last_tap: Option<(i8, Time)>,
     /// What was pressed during the current line clear or spawn delay (`early.rs`).
     early: early::Early,
     /// When the last lock that cleared lines happened (for the hard-drop guard).
@@ -501,9 +504,11 @@ impl Game {
         self.hold
     }
 
-    /// Whether hold can be used for the current piece (never in puzzle mode).
+    /// Whether hold can be used for the current piece (never in puzzle mode nor Descent;
+    /// always in Ascent, where it swaps the two pieces).
     pub fn can_hold(&self) -> bool {
-        !self.hold_used && !self.config.mode.is_puzzle() && self.descent.is_none()
+        self.climbing()
+            || (!self.hold_used && !self.config.mode.is_puzzle() && self.descent.is_none())
     }
 
     /// Puzzle mode's current stage, attempt and stage name (`None` in other modes and before

@@ -13,10 +13,15 @@ pub enum Button {
     HardDrop,
     SonicDrop,
     Hold,
+    /// Moves the piece as far left as it goes at once (tetro-tui's "teleport left"); with
+    /// sonic drop, under the rulesets that have teleports ([`crate::Ruleset::sonic_drop`]).
+    TeleportLeft,
+    /// The same to the right.
+    TeleportRight,
 }
 
 impl Button {
-    pub const ALL: [Button; 9] = [
+    pub const ALL: [Button; 11] = [
         Button::Left,
         Button::Right,
         Button::RotateCw,
@@ -26,6 +31,8 @@ impl Button {
         Button::HardDrop,
         Button::SonicDrop,
         Button::Hold,
+        Button::TeleportLeft,
+        Button::TeleportRight,
     ];
 
     /// A short human name.
@@ -40,6 +47,8 @@ impl Button {
             Button::HardDrop => "Hard drop",
             Button::SonicDrop => "Sonic drop",
             Button::Hold => "Hold",
+            Button::TeleportLeft => "Teleport left",
+            Button::TeleportRight => "Teleport right",
         }
     }
 }

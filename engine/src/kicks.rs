@@ -106,7 +106,12 @@ impl RotationSystem {
     }
 
     /// Parses an [`id`](Self::id) or a [`name`](Self::name), ignoring ASCII case.
+    /// The system with identifier `s` (any case); `classicr`, tetro-tui's name for the
+    /// right-handed Classic, is Classic.
     pub fn parse(s: &str) -> Option<RotationSystem> {
+        if s.eq_ignore_ascii_case("classicr") {
+            return Some(RotationSystem::Classic);
+        }
         RotationSystem::ALL
             .into_iter()
             .find(|r| r.id().eq_ignore_ascii_case(s))

@@ -46,15 +46,15 @@ pub mod versus;
 pub use board::{Board, Cell};
 pub use event::{Clear, EndReason, Event, EventKind, Stats};
 pub use game::{
-    Active, Checkpoint, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase, Position,
-    RESPAWN_DELAY, SCROLL_INTERVAL, WALL_X, survival_rise_at,
+    Active, CAMERA_MARGIN, Checkpoint, Descent, GEM_COLOURS, Game, GameConfig, Gem, Phase,
+    Position, RESPAWN_DELAY, SCROLL_INTERVAL, WALL_X, survival_rise_at,
 };
 pub use generator::{Generator, PieceSource};
 pub use input::{Button, Input, MAX_INPUTS};
 pub use kicks::RotationSystem;
 pub use mode::{
-    CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, CLASSIC_LOCK_DELAY, CLASSIC_MAX_START, DESCENT_TIME,
-    Gravity, Limit, Mode, ModeKind, StartBoard, Stat,
+    ASCENT_TIME, CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, CLASSIC_LOCK_DELAY, CLASSIC_MAX_START,
+    DESCENT_TIME, Gravity, Limit, Mode, ModeKind, StartBoard, Stat,
 };
 pub use piece::{Piece, Placed, Rotation, Turn};
 pub use puzzle::PuzzleState;

@@ -8,8 +8,8 @@ use crate::snapshot::Snapshot;
 
 pub use crate::limit::{Limit, Stat};
 pub use crate::preset::{
-    CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, CLASSIC_LOCK_DELAY, CLASSIC_MAX_START, DESCENT_TIME,
-    ModeKind,
+    ASCENT_TIME, CHEESE_DEFAULT, CHEESE_MAX, CHEESE_MIN, CLASSIC_LOCK_DELAY, CLASSIC_MAX_START,
+    DESCENT_TIME, ModeKind,
 };
 
 impl ModeKind {
@@ -28,6 +28,7 @@ impl ModeKind {
             ModeKind::Descent => Mode::descent(),
             ModeKind::Classic => Mode::classic(0, false),
             ModeKind::Survival => Mode::survival(),
+            ModeKind::Ascent => Mode::ascent(),
         }
     }
 }
@@ -97,6 +98,10 @@ pub enum StartBoard {
     /// Survival: an empty board under garbage rows that rise on a clock speeding up with
     /// every row (`game/survival.rs`), each with one random hole. Replay start-board code 6.
     Survival,
+    /// Ascent: Descent upside down (see `game/descent/ascent.rs`): the lattice fills the
+    /// board, the piece starts at the bottom and the view scrolls down as it nears the top.
+    /// Replay start-board code 7.
+    Ascent,
 }
 
 /// A game mode: one general description that every preset is an instance of.
@@ -252,6 +257,18 @@ impl Mode {
         .with_goal(Stat::Time, DESCENT_TIME)
     }
 
+    /// Ascent: two minutes up the endless lattice with an L, a J held beside it (hold swaps
+    /// them in place), no drops, no locks, no preview; a gem is one point. Played under the
+    /// `tetrs` ruleset (Ocular's kicks, with its half turn, are what the piece climbs by).
+    pub fn ascent() -> Mode {
+        Mode {
+            start_board: StartBoard::Ascent,
+            level_increase: false,
+            ..Mode::base(ModeKind::Ascent)
+        }
+        .with_goal(Stat::Time, ASCENT_TIME)
+    }
+
     /// Classic: the NES game from `start_level` (clamped to `0..=`[`CLASSIC_MAX_START`]), its
     /// levels rising the NES way, with or without a [`CLASSIC_LOCK_DELAY`] lock delay; no
     /// goal, only a top-out ends it. Played under `standard` (its board).
@@ -276,7 +293,10 @@ impl Mode {
     /// Whether a game of this mode can be snapshotted: not Descent (its lattice and gems) nor
     /// Survival (its rising clock), which no snapshot holds.
     pub fn can_snapshot(&self) -> bool {
-        !matches!(self.start_board, StartBoard::Descent | StartBoard::Survival)
+        !matches!(
+            self.start_board,
+            StartBoard::Descent | StartBoard::Survival | StartBoard::Ascent
+        )
     }
 
     /// Any start level, level increase on or off, and at most one limit (a goal).

@@ -31,11 +31,14 @@ pub enum ModeKind {
     /// Garbage rows rising on a clock that speeds up, until the player tops out
     /// (`Mode::survival`, `game/survival.rs`).
     Survival,
+    /// Descent upside down (tetro-tui's Ascent): climb an endless lattice with an L and a J
+    /// that swap by hold, for two minutes, collecting gems (`Mode::ascent`).
+    Ascent,
 }
 
 impl ModeKind {
     /// Every kind in the order of its discriminant (a replay stores the index into this).
-    pub const ALL: [ModeKind; 12] = [
+    pub const ALL: [ModeKind; 13] = [
         ModeKind::Sprint,
         ModeKind::Marathon,
         ModeKind::Ultra,
@@ -48,6 +51,7 @@ impl ModeKind {
         ModeKind::Descent,
         ModeKind::Classic,
         ModeKind::Survival,
+        ModeKind::Ascent,
     ];
 
     /// The identifier used in commands and storage (`40l`, `marathon`, ...).
@@ -65,6 +69,7 @@ impl ModeKind {
             ModeKind::Descent => "descent",
             ModeKind::Classic => "classic",
             ModeKind::Survival => "survival",
+            ModeKind::Ascent => "ascent",
         }
     }
 
@@ -84,6 +89,7 @@ impl ModeKind {
             "descent" => ModeKind::Descent,
             "classic" | "nes" => ModeKind::Classic,
             "survival" => ModeKind::Survival,
+            "ascent" => ModeKind::Ascent,
             _ => return None,
         })
     }
@@ -102,6 +108,7 @@ impl ModeKind {
             ModeKind::Descent => "Descent",
             ModeKind::Classic => "Classic",
             ModeKind::Survival => "Survival",
+            ModeKind::Ascent => "Ascent",
         }
     }
 
@@ -128,6 +135,10 @@ impl ModeKind {
                 "Garbage rises from below, a row every 10 s at first and 0.5 s sooner each row \
                  (down to 1 s): survive as long as you can."
             }
+            ModeKind::Ascent => {
+                "Climb an endless grid of pegs by turning an L and a J (hold swaps them); \
+                 gather gems for 2 minutes."
+            }
         }
     }
 }
@@ -139,6 +150,8 @@ pub const CHEESE_MAX: u32 = 1000;
 
 /// Descent's time limit (ms).
 pub const DESCENT_TIME: Time = 180_000;
+/// Ascent's time limit (ms): tetro-tui's two minutes.
+pub const ASCENT_TIME: Time = 120_000;
 
 /// The highest start level Classic's menu offers (the NES game's, with A held: 19).
 pub const CLASSIC_MAX_START: u32 = 19;

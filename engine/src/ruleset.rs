@@ -268,8 +268,10 @@ pub struct Ruleset {
     /// 20 rows above the visible field that pieces can kick into (and whose cells count as
     /// empty for T-spin corners). Without them the field's top is a wall, as in the rules seed.
     pub hidden_rows: bool,
-    /// 180° rotation and sonic drop exist.
+    /// 180° rotation exists.
     pub turns_180: bool,
+    /// Sonic drop and the teleports left and right exist (and a handling's double tap may
+    /// teleport, [`Handling::double_tap`]).
     pub sonic_drop: bool,
     /// Handling a new player starts with under this ruleset.
     pub handling: Handling,
@@ -341,6 +343,8 @@ impl Ruleset {
             sdf: 10,
             hard_drop_guard: 0,
             das_cut: 0,
+            double_tap: 0,
+            move_under_lock: false,
         },
         garbage_delay: 500,
         garbage_cap: 8,
@@ -416,6 +420,8 @@ impl Ruleset {
             sdf: 15,
             hard_drop_guard: 0,
             das_cut: 0,
+            double_tap: 0,
+            move_under_lock: false,
         },
         ..Ruleset::STANDARD
     };
@@ -565,6 +571,21 @@ pub struct Handling {
     /// before its next move (0: off, the default; at most [`MAX_DAS_CUT`]).
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
     pub das_cut: u32,
+    /// Double tap to teleport: a direction pressed again within this many ms of its last
+    /// press teleports the piece to the wall (tetro-tui's "double-tap finesse"; 0: off, the
+    /// default; at most [`MAX_DOUBLE_TAP`]; only under rulesets with teleports).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_zero"))]
+    pub double_tap: u32,
+    /// Keep DAS and ARR below the lock delay under extended lock down too (as tetrs' timer
+    /// lock down always does), so that a piece on the ground can always move before it locks
+    /// (off by default).
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
+    pub move_under_lock: bool,
+}
+
+#[cfg(feature = "serde")]
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 #[cfg(feature = "serde")]
@@ -576,6 +597,8 @@ fn is_zero(v: &u32) -> bool {
 pub const MAX_HARD_DROP_GUARD: u32 = 1000;
 /// The longest DAS cut delay a handling may set (ms).
 pub const MAX_DAS_CUT: u32 = 1000;
+/// The longest double-tap window a handling may set (ms).
+pub const MAX_DOUBLE_TAP: u32 = 500;
 
 impl Default for Handling {
     /// The rules seed's defaults: DAS 150 ms, ARR 50 ms, soft drop 10x; no hard-drop guard,
@@ -595,12 +618,19 @@ impl Handling {
             sdf: self.sdf.min(100),
             hard_drop_guard: self.hard_drop_guard.min(MAX_HARD_DROP_GUARD),
             das_cut: self.das_cut.min(MAX_DAS_CUT),
+            double_tap: self.double_tap.min(MAX_DOUBLE_TAP),
+            move_under_lock: self.move_under_lock,
         }
     }
 
     /// Whether a setting beyond DAS, ARR and SDF is on (a replay then needs the format that
     /// stores them).
     pub fn has_extras(&self) -> bool {
-        self.hard_drop_guard != 0 || self.das_cut != 0
+        self.hard_drop_guard != 0 || self.das_cut != 0 || self.has_late_extras()
+    }
+
+    /// Whether the double tap or the move cap is on (a replay then needs format 6).
+    pub fn has_late_extras(&self) -> bool {
+        self.double_tap != 0 || self.move_under_lock
     }
 }

@@ -69,18 +69,25 @@ fn tuning_strategy() -> impl Strategy<Value = Tuning> {
     ]
 }
 
-/// Handlings, the hard-drop guard and the DAS cut on now and then.
+/// Handlings, the hard-drop guard, the DAS cut, the double tap and the move cap on now and
+/// then.
 fn handling_strategy() -> impl Strategy<Value = Handling> {
     let extra = || prop_oneof![2 => Just(0u32), 1 => 1u32..400];
-    (0u32..250, 0u32..80, 0u32..30, extra(), extra()).prop_map(
-        |(das, arr, sdf, hard_drop_guard, das_cut)| Handling {
-            das,
-            arr,
-            sdf,
-            hard_drop_guard,
-            das_cut,
-        },
+    (
+        (0u32..250, 0u32..80, 0u32..30),
+        (extra(), extra(), extra(), any::<bool>()),
     )
+        .prop_map(
+            |((das, arr, sdf), (hard_drop_guard, das_cut, double_tap, move_under_lock))| Handling {
+                das,
+                arr,
+                sdf,
+                hard_drop_guard,
+                das_cut,
+                double_tap,
+                move_under_lock,
+            },
+        )
 }
 
 /// Turns (delay, input) pairs into absolute times.

@@ -12,6 +12,9 @@ use minotty_engine::{
     Button, Game, GameConfig, Input, Mode, ModeKind, RulesetId, Snapshot, StartBoard, Time, Tuning,
 };
 
+/// How many of [`Button::ALL`] the scripts press.
+const PINNED_BUTTONS: u32 = 9;
+
 /// FNV-1a over the bytes, fed in order.
 #[derive(Debug)]
 struct Fnv(u64, usize);
@@ -39,7 +42,9 @@ fn play(config: GameConfig, seed: u32, version: u16, hash: &mut Fnv) -> Option<S
     game.update(0, None);
     for i in 0..600u32 {
         t += 1 + u64::from(rng.below(40));
-        let b = Button::ALL[rng.below(Button::ALL.len() as u32) as usize];
+        // The nine buttons the pinned games were scripted with (the teleports came after
+        // them, at the end of the list).
+        let b = Button::ALL[rng.below(PINNED_BUTTONS) as usize];
         let input = match rng.below(10) {
             0..=4 => Input::Press(b),
             5..=8 => Input::Release(b),

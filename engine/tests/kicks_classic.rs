@@ -348,3 +348,21 @@ fn classic_left_handed_stands_i_s_z_left_of_centre_and_comes_back() {
         }
     }
 }
+
+/// tetro-tui splits Classic into ClassicL and ClassicR: minotty's Classic is the right-handed
+/// one, and `classicr` names it.
+#[test]
+fn classicr_is_classic() {
+    for name in ["classicr", "ClassicR", "CLASSICR", "classic"] {
+        assert_eq!(
+            RotationSystem::parse(name),
+            Some(RotationSystem::Classic),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        RotationSystem::parse("classicl"),
+        Some(RotationSystem::ClassicL)
+    );
+    assert_eq!(RotationSystem::parse("classicx"), None);
+}

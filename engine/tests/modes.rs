@@ -451,20 +451,25 @@ fn locked_pieces_are_counted_by_type() {
     }
 }
 
-/// Classic and Survival: their presets, their places at the end of `ModeKind::ALL` (a replay
+/// Classic, Survival and Ascent: their presets, their places at the end of `ModeKind::ALL` (a replay
 /// stores a kind's index there, so every older kind keeps its byte), their identifiers.
 #[test]
-fn classic_and_survival_are_presets_after_every_older_kind() {
+fn classic_survival_and_ascent_are_presets_after_every_older_kind() {
     use minotty_engine::{CLASSIC_LOCK_DELAY, CLASSIC_MAX_START, Gravity, StartBoard};
-    assert_eq!(ModeKind::ALL.len(), 12);
+    assert_eq!(ModeKind::ALL.len(), 13);
     assert_eq!(ModeKind::Descent as u8, 9);
     assert_eq!(
-        (ModeKind::Classic as u8, ModeKind::Survival as u8),
-        (10, 11)
+        (
+            ModeKind::Classic as u8,
+            ModeKind::Survival as u8,
+            ModeKind::Ascent as u8
+        ),
+        (10, 11, 12)
     );
     for (kind, id, title) in [
         (ModeKind::Classic, "classic", "Classic"),
         (ModeKind::Survival, "survival", "Survival"),
+        (ModeKind::Ascent, "ascent", "Ascent"),
     ] {
         assert_eq!((kind.id(), kind.title()), (id, title));
         assert_eq!(ModeKind::parse(id), Some(kind));

@@ -68,7 +68,7 @@ proptest! {
     fn random_inputs_never_panic_and_stay_consistent(
         seed in any::<u32>(),
         kind in proptest::sample::select(minotty_engine::ModeKind::ALL.to_vec()),
-        handling in (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(das, arr, sdf)| Handling { das: das % 2000, arr: arr % 2000, sdf: sdf % 200, hard_drop_guard: das % 1500, das_cut: arr % 1200 }),
+        handling in (any::<u32>(), any::<u32>(), any::<u32>()).prop_map(|(das, arr, sdf)| Handling { das: das % 2000, arr: arr % 2000, sdf: sdf % 200, hard_drop_guard: das % 1500, das_cut: arr % 1200, double_tap: sdf % 700, move_under_lock: das % 2 == 0 }),
         script in proptest::collection::vec((0u32..2000, any_input()), 0..300),
         start_level in 0u32..40,
     ) {

@@ -32,6 +32,8 @@ fn match_start_carries_the_game_settings() {
             sdf: 40,
             hard_drop_guard: 0,
             das_cut: 0,
+            double_tap: 0,
+            move_under_lock: false,
         }),
         ko_badges: true,
         ..GameDraft::DEFAULT

@@ -42,15 +42,32 @@ pub enum KeyPreset {
     /// Like TETR.IO's defaults: Up and X rotate clockwise, Z counter-clockwise, A 180°, Space
     /// hard drop, C hold.
     TetrioLike,
+    /// tetro-tui's "Control+": the minotty keys plus Q and E to teleport left and right and W
+    /// to sonic drop (rulesets without teleports ignore them).
+    ControlPlus,
+    /// tetro-tui's "Guideline": Z counter-clockwise, X and Up clockwise, Space hard drop, C
+    /// hold, no half turn (its bare Shift and Ctrl keys need the kitty protocol: left out).
+    Guideline,
+    /// tetro-tui's "Vim": H and L move, J soft and K hard drop, A and D rotate, Space hold.
+    Vim,
 }
 
 impl KeyPreset {
-    pub const ALL: [KeyPreset; 2] = [KeyPreset::Minotty, KeyPreset::TetrioLike];
+    pub const ALL: [KeyPreset; 5] = [
+        KeyPreset::Minotty,
+        KeyPreset::TetrioLike,
+        KeyPreset::ControlPlus,
+        KeyPreset::Guideline,
+        KeyPreset::Vim,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             KeyPreset::Minotty => "minotty",
             KeyPreset::TetrioLike => "TETR.IO-like",
+            KeyPreset::ControlPlus => "Control+",
+            KeyPreset::Guideline => "Guideline",
+            KeyPreset::Vim => "Vim",
         }
     }
 
@@ -76,6 +93,37 @@ impl KeyPreset {
                 (Button::RotateCcw, &[Key::Char('z')]),
                 (Button::Rotate180, &[Key::Char('a')]),
                 (Button::Hold, &[Key::Char('c')]),
+            ],
+            KeyPreset::ControlPlus => &[
+                (Button::Left, &[Key::Left]),
+                (Button::Right, &[Key::Right]),
+                (Button::SoftDrop, &[Key::Down]),
+                (Button::HardDrop, &[Key::Up, Key::Char(' ')]),
+                (Button::RotateCcw, &[Key::Char('a'), Key::Char('z')]),
+                (Button::RotateCw, &[Key::Char('d'), Key::Char('x')]),
+                (Button::Rotate180, &[Key::Char('s')]),
+                (Button::Hold, &[Key::Char('c')]),
+                (Button::SonicDrop, &[Key::Char('w')]),
+                (Button::TeleportLeft, &[Key::Char('q')]),
+                (Button::TeleportRight, &[Key::Char('e')]),
+            ],
+            KeyPreset::Guideline => &[
+                (Button::Left, &[Key::Left]),
+                (Button::Right, &[Key::Right]),
+                (Button::SoftDrop, &[Key::Down]),
+                (Button::HardDrop, &[Key::Char(' ')]),
+                (Button::RotateCw, &[Key::Char('x'), Key::Up]),
+                (Button::RotateCcw, &[Key::Char('z'), Key::Char('y')]),
+                (Button::Hold, &[Key::Char('c')]),
+            ],
+            KeyPreset::Vim => &[
+                (Button::Left, &[Key::Char('h')]),
+                (Button::Right, &[Key::Char('l')]),
+                (Button::SoftDrop, &[Key::Char('j')]),
+                (Button::HardDrop, &[Key::Char('k')]),
+                (Button::RotateCcw, &[Key::Char('a')]),
+                (Button::RotateCw, &[Key::Char('d')]),
+                (Button::Hold, &[Key::Char(' ')]),
             ],
         }
     }
@@ -304,7 +352,10 @@ mod tests {
                 Button::Rotate180,
                 Button::Hold,
             ] {
-                assert!(map.keys(b).next().is_some(), "{preset:?}: {b:?} has no key");
+                // tetro-tui's Guideline and Vim keys have no half turn.
+                let none = b == Button::Rotate180
+                    && matches!(preset, KeyPreset::Guideline | KeyPreset::Vim);
+                assert_eq!(map.keys(b).next().is_none(), none, "{preset:?}: {b:?}");
             }
             assert_eq!(map.which_preset(), Some(preset));
         }

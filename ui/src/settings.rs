@@ -110,6 +110,43 @@ impl ColorMode {
     }
 }
 
+/// How the board's cells are drawn (tetro-tui's renderers; the compact two need Unicode
+/// graphics: ASCII and Electronika 60 draw blocks whatever this says).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Renderer {
+    /// A cell two columns by a row (at any board size).
+    #[default]
+    Blocks,
+    /// Two cells a character, one above the other (`▀` `▄` `█`): a cell one column by half a
+    /// row, the board 12 columns by 12 rows with its frame.
+    HalfBlock,
+    /// Eight cells a character (Braille dots, two by four): the board 7 columns by 7 rows;
+    /// a character takes the colour of the piece in play where it has a cell of it, else of
+    /// its first filled cell.
+    Braille,
+}
+
+impl Renderer {
+    pub const ALL: [Renderer; 3] = [Renderer::Blocks, Renderer::HalfBlock, Renderer::Braille];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Renderer::Blocks => "blocks",
+            Renderer::HalfBlock => "half blocks",
+            Renderer::Braille => "Braille",
+        }
+    }
+
+    /// Its stored name.
+    pub fn id(self) -> &'static str {
+        match self {
+            Renderer::Blocks => "blocks",
+            Renderer::HalfBlock => "half",
+            Renderer::Braille => "braille",
+        }
+    }
+}
+
 /// The colours of the pieces (in 256 colours and truecolour; 16 colours keep the terminal's
 /// own, but for The Matrix's greens).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -218,6 +255,8 @@ pub const MAX_SDF: u32 = 40;
 /// engine allows up to 1 s of either).
 pub const MAX_HARD_DROP_GUARD: u32 = 500;
 pub const MAX_DAS_CUT: u32 = 300;
+/// The longest double-tap window the settings screen offers (ms; the engine allows 500).
+pub const MAX_DOUBLE_TAP: u32 = 300;
 /// Bounds of the key-release timeout for terminals that do not report releases.
 pub const RELEASE_TIMEOUT_RANGE: (u16, u16) = (50, 500);
 
@@ -258,6 +297,8 @@ pub struct Settings {
     /// Locked blocks keep their piece's colour (off: every locked block is grey, the piece
     /// in play alone in colour).
     pub color_locked: bool,
+    /// How the board's cells are drawn.
+    pub renderer: Renderer,
 }
 
 impl Default for Settings {
@@ -280,6 +321,7 @@ impl Default for Settings {
             palette: Palette::Classic,
             grid: true,
             color_locked: true,
+            renderer: Renderer::Blocks,
         }
     }
 }
@@ -293,6 +335,8 @@ impl Settings {
             sdf: self.handling.sdf.min(MAX_SDF),
             hard_drop_guard: self.handling.hard_drop_guard.min(MAX_HARD_DROP_GUARD),
             das_cut: self.handling.das_cut.min(MAX_DAS_CUT),
+            double_tap: self.handling.double_tap.min(MAX_DOUBLE_TAP),
+            move_under_lock: self.handling.move_under_lock,
         };
         self.preview = self.preview.min(MAX_PREVIEW as u8);
         self.frame_rate = self.frame_rate.clamp(FRAME_RATES[0], FRAME_RATES[5]);
@@ -339,6 +383,8 @@ mod tests {
                 sdf: 9999,
                 hard_drop_guard: 9999,
                 das_cut: 9999,
+                double_tap: 9999,
+                move_under_lock: true,
             },
             release_timeout_ms: 1,
             ..Settings::default()
@@ -349,8 +395,14 @@ mod tests {
         assert_eq!(s.handling.das, MAX_DAS);
         assert_eq!(s.handling.hard_drop_guard, MAX_HARD_DROP_GUARD);
         assert_eq!(s.handling.das_cut, MAX_DAS_CUT);
+        assert_eq!(s.handling.double_tap, MAX_DOUBLE_TAP);
         let d = Settings::default().handling;
         assert_eq!((d.hard_drop_guard, d.das_cut), (0, 0), "off by default");
+        assert_eq!(
+            (d.double_tap, d.move_under_lock),
+            (0, false),
+            "off by default"
+        );
         assert_eq!(s.release_timeout_ms, 50);
         assert_eq!(
             cycle(&ColorMode::ALL, ColorMode::Monochrome, 1),

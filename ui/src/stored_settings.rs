@@ -6,14 +6,15 @@
 //!  "handling":{"das":133,"arr":10,"sdf":20,"das_cut":20},"preview":5,"ghost":true,
 //!  "graphics":"unicode","colors":"256","frame_rate":60,"show_fps":false,"release_timeout_ms":150,
 //!  "ruleset":"tetrs","drop_trail":true,"board_size":"auto","let_watch":true,"ghost_view":"beside",
-//!  "palette":"gruvbox","grid":true,"color_locked":false}
+//!  "palette":"gruvbox","grid":true,"color_locked":false,"renderer":"half"}
 //! ```
 //!
-//! `hard_drop_guard` and `das_cut` are written only when on (not 0). Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
+//! `hard_drop_guard`, `das_cut`, `double_tap` and `move_under_lock` are written only when on (not
+//! 0, not false). Reading is forgiving: a missing or unreadable field keeps its default, unknown fields are
 //! ignored, and the result is clamped to the ranges the UI offers, so settings written by an
 //! older or newer server still load.
 
-use crate::settings::{GhostView, Palette};
+use crate::settings::{GhostView, Palette, Renderer};
 use crate::{BoardSize, ColorMode, Graphics, Key, Keymap, Settings};
 use minotty_engine::{Button, Handling, RulesetId};
 use serde_json::{Map, Value, json};
@@ -58,6 +59,8 @@ fn button_id(b: Button) -> &'static str {
         Button::HardDrop => "hard_drop",
         Button::SonicDrop => "sonic_drop",
         Button::Hold => "hold",
+        Button::TeleportLeft => "teleport_left",
+        Button::TeleportRight => "teleport_right",
     }
 }
 
@@ -168,10 +171,14 @@ pub fn to_json(settings: &Settings) -> String {
     for (name, v) in [
         ("hard_drop_guard", h.hard_drop_guard),
         ("das_cut", h.das_cut),
+        ("double_tap", h.double_tap),
     ] {
         if v != 0 {
             handling.insert(name.into(), v.into());
         }
+    }
+    if h.move_under_lock {
+        handling.insert("move_under_lock".into(), true.into());
     }
     json!({
         "version": VERSION,
@@ -192,6 +199,7 @@ pub fn to_json(settings: &Settings) -> String {
         "palette": settings.palette.id(),
         "grid": settings.grid,
         "color_locked": settings.color_locked,
+        "renderer": settings.renderer.id(),
     })
     .to_string()
 }
@@ -226,6 +234,11 @@ pub fn from_json(text: &str) -> Option<Settings> {
             sdf: get("sdf", d.sdf),
             hard_drop_guard: get("hard_drop_guard", d.hard_drop_guard),
             das_cut: get("das_cut", d.das_cut),
+            double_tap: get("double_tap", d.double_tap),
+            move_under_lock: h
+                .get("move_under_lock")
+                .and_then(Value::as_bool)
+                .unwrap_or(d.move_under_lock),
         };
     }
     if let Some(v) = uint(obj.get("preview")) {
@@ -293,6 +306,13 @@ pub fn from_json(text: &str) -> Option<Settings> {
     }
     if let Some(v) = obj.get("color_locked").and_then(Value::as_bool) {
         s.color_locked = v;
+    }
+    // Settings stored before the renderers: blocks.
+    if let Some(v) = obj.get("renderer").and_then(Value::as_str) {
+        s.renderer = Renderer::ALL
+            .into_iter()
+            .find(|x| x.id() == v)
+            .unwrap_or(s.renderer);
     }
     Some(s.clamped())
 }
@@ -482,6 +502,8 @@ mod tests {
         assert_eq!(from_json(&to_json(&s)), Some(s.clone()));
         s.keys.bind(Button::Rotate180, Key::Char('q'));
         s.keys.bind(Button::SonicDrop, Key::F(5));
+        s.keys.bind(Button::TeleportLeft, Key::F(6));
+        s.keys.bind(Button::TeleportRight, Key::F(7));
         s.keys.set_up_rotates(true);
         s.keys.bind(Button::Hold, Key::Char(' '));
         s.handling = Handling {
@@ -490,6 +512,8 @@ mod tests {
             sdf: 0,
             hard_drop_guard: 120,
             das_cut: 30,
+            double_tap: 150,
+            move_under_lock: true,
         };
         s.preview = 3;
         s.ghost = false;

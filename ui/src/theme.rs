@@ -3,7 +3,7 @@
 use minotty_engine::Piece;
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::settings::{ColorMode, Graphics, Palette, Settings};
+use crate::settings::{ColorMode, Graphics, Palette, Renderer, Settings};
 
 /// The characters of a box frame.
 #[derive(Clone, Copy, Debug)]
@@ -44,6 +44,8 @@ pub struct Theme {
     pub no_grid: bool,
     /// Locked blocks are grey (the "colour locked tiles" setting off).
     pub plain_locked: bool,
+    /// The board renderer chosen (see [`Theme::renderer`] for the one drawn).
+    pub renderer: Renderer,
 }
 
 impl Theme {
@@ -54,6 +56,17 @@ impl Theme {
             palette: settings.palette,
             no_grid: !settings.grid,
             plain_locked: !settings.color_locked,
+            renderer: settings.renderer,
+        }
+    }
+
+    /// The board renderer drawn: the one chosen under Unicode graphics, blocks under ASCII and
+    /// Electronika 60 (whose glyphs are the point).
+    pub fn renderer(self) -> Renderer {
+        if self.unicode() {
+            self.renderer
+        } else {
+            Renderer::Blocks
         }
     }
 

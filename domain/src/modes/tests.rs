@@ -8,7 +8,7 @@ use minotty_engine::RulesetId as R;
 
 /// (mode, takes the chosen ruleset, the ruleset it plays otherwise, home board's ruleset,
 /// the rulesets it has a board under).
-const EXPECTED: [(K, bool, R, R, &[R]); 12] = [
+const EXPECTED: [(K, bool, R, R, &[R]); 13] = [
     (
         K::Sprint,
         true,
@@ -43,6 +43,7 @@ const EXPECTED: [(K, bool, R, R, &[R]); 12] = [
     // Classic and survival play standard, where their one board is.
     (K::Classic, false, R::Standard, R::Standard, &[R::Standard]),
     (K::Survival, false, R::Standard, R::Standard, &[R::Standard]),
+    (K::Ascent, false, R::Tetrs, R::Tetrs, &[R::Tetrs]),
 ];
 
 #[test]
@@ -73,7 +74,8 @@ fn the_mode_lists_are_the_tables() {
             K::Combo,
             K::Descent,
             K::Classic,
-            K::Survival
+            K::Survival,
+            K::Ascent
         ]
     );
     assert_eq!(ruleset_modes(), [K::Sprint, K::Marathon, K::Ultra]);
@@ -93,10 +95,11 @@ fn a_profile_lists_home_boards_then_the_other_rulesets() {
         }
     }
     assert_eq!(profile_boards(), want);
-    assert_eq!(profile_boards().len(), 15);
+    assert_eq!(profile_boards().len(), 16);
     assert_eq!(profile_boards()[6], (K::Descent, R::Tetrs));
     assert_eq!(profile_boards()[7], (K::Classic, R::Standard));
     assert_eq!(profile_boards()[8], (K::Survival, R::Standard));
+    assert_eq!(profile_boards()[9], (K::Ascent, R::Tetrs));
 }
 
 /// What each mode's boards measure, the figure its charts draw of one game, and what a game
@@ -129,6 +132,7 @@ fn each_mode_measures_what_its_board_ranks() {
         (ModeKind::Descent, Measure::Gems, "gems", 4_200, Some("no gem collected")),
         (ModeKind::Classic, points(11), "score", 4_200, Some("no points scored")),
         (ModeKind::Survival, Measure::TimeSurvived, "time", 61_000, Some("no garbage row dug")),
+        (ModeKind::Ascent, Measure::Gems, "gems", 4_200, Some("no gem collected")),
     ];
     for (kind, m, name, figure, lacks) in table {
         assert_eq!(measure(kind), m, "{kind:?}");
@@ -161,6 +165,7 @@ fn each_modes_flags() {
         (K::Descent, false, true, false, false),
         (K::Classic, false, true, false, false),
         (K::Survival, true, true, false, true),
+        (K::Ascent, false, true, false, false),
     ];
     for (kind, retry, stored, ghosts, tenths) in table {
         let f = rules(kind).flags;

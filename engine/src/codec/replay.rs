@@ -22,6 +22,12 @@ const FORMAT_GARBAGE: u8 = 4;
 /// Format 5 (written only for a mode with extra lives, a versus room's stock): format 4 with
 /// the lives after the garbage settings.
 const FORMAT_LIVES: u8 = 5;
+/// Format 6 (written only for a handling with a double tap or the move cap on): format 5
+/// with the double-tap window and the handling's flags (1: DAS and ARR under the lock delay)
+/// after the lives.
+const FORMAT_LATE: u8 = 6;
+/// The handling flags format 6 knows.
+const MOVE_UNDER_LOCK: u64 = 1;
 /// The most lives a replay may hold (a room's stock is at most 5).
 const MAX_LIVES: u64 = 5;
 /// The code of [`Input::Pause`] (added to format 1; older replays never hold it).
@@ -37,6 +43,8 @@ const REWIND: u8 = 83;
 const SNAPSHOT_BOARD: u8 = 5;
 /// The start-board code of [`StartBoard::Survival`] (after the snapshot's).
 const SURVIVAL_BOARD: u8 = 6;
+/// The start-board code of [`StartBoard::Ascent`] (after Survival's).
+const ASCENT_BOARD: u8 = 7;
 /// The gravity codes of [`Gravity::Nes`] without and with its lock delay (0 and 1 are
 /// [`Gravity::Levels`] and [`Gravity::Instant`]).
 const NES_GRAVITY: u8 = 2;
@@ -47,11 +55,13 @@ impl Replay {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Vec::with_capacity(32 + self.inputs.len() * 3);
         w.extend_from_slice(MAGIC);
-        let lives = self.mode.lives > 0;
+        let late = self.handling.has_late_extras();
+        let lives = late || self.mode.lives > 0;
         let garbage = lives || !self.mode.garbage.is_default();
         let extras = garbage || self.handling.has_extras();
         let tuned = extras || !self.tuning.is_default();
         w.push(match (extras, tuned) {
+            _ if late => FORMAT_LATE,
             _ if lives => FORMAT_LIVES,
             _ if garbage => FORMAT_GARBAGE,
             (true, _) => FORMAT_HANDLING,
@@ -77,6 +87,13 @@ impl Replay {
         }
         if lives {
             put(&mut w, u64::from(self.mode.lives));
+        }
+        if late {
+            put(&mut w, u64::from(self.handling.double_tap));
+            put(
+                &mut w,
+                u64::from(self.handling.move_under_lock) * MOVE_UNDER_LOCK,
+            );
         }
         put(&mut w, self.end);
         put(&mut w, self.inputs.len() as u64);
@@ -111,7 +128,7 @@ impl Replay {
         let format = r.byte()?;
         if !matches!(
             format,
-            FORMAT | FORMAT_TUNED | FORMAT_HANDLING | FORMAT_GARBAGE | FORMAT_LIVES
+            FORMAT | FORMAT_TUNED | FORMAT_HANDLING | FORMAT_GARBAGE | FORMAT_LIVES | FORMAT_LATE
         ) {
             return Err(ReplayError::Malformed("unknown replay format"));
         }
@@ -125,6 +142,8 @@ impl Replay {
             sdf: r.small("sdf")?,
             hard_drop_guard: 0,
             das_cut: 0,
+            double_tap: 0,
+            move_under_lock: false,
         };
         if format >= FORMAT_HANDLING {
             handling.hard_drop_guard = r.small("hard drop guard")?;
@@ -139,12 +158,20 @@ impl Replay {
         if format >= FORMAT_GARBAGE {
             mode.garbage = read_garbage(&mut r)?;
         }
-        if format == FORMAT_LIVES {
+        if format >= FORMAT_LIVES {
             let lives = r.var()?;
             if lives > MAX_LIVES {
                 return Err(ReplayError::Malformed("lives"));
             }
             mode.lives = lives as u8;
+        }
+        if format == FORMAT_LATE {
+            handling.double_tap = r.small("double tap")?;
+            let flags = r.var()?;
+            if flags & !MOVE_UNDER_LOCK != 0 {
+                return Err(ReplayError::Malformed("handling flags"));
+            }
+            handling.move_under_lock = flags & MOVE_UNDER_LOCK != 0;
         }
         let end = r.var()?;
         let count = r.var()?;
@@ -163,8 +190,8 @@ impl Replay {
                 .ok_or(ReplayError::Malformed("time"))?;
             let code = r.byte()?;
             let input = match code {
-                0..=8 => Input::Press(Button::ALL[code as usize]),
-                16..=24 => Input::Release(Button::ALL[code as usize - 16]),
+                0..=10 => Input::Press(Button::ALL[code as usize]),
+                16..=26 => Input::Release(Button::ALL[code as usize - 16]),
                 32 => Input::ReleaseAll,
                 48 => Input::Garbage(r.byte()?),
                 64 => Input::Forfeit,
@@ -240,6 +267,7 @@ fn write_mode(w: &mut Vec<u8>, mode: &Mode) {
         StartBoard::Descent => w.push(4),
         // Code 6, a new kind's too (Survival).
         StartBoard::Survival => w.push(SURVIVAL_BOARD),
+        StartBoard::Ascent => w.push(ASCENT_BOARD),
     }
     w.push(u8::from(mode.end_on_no_clear));
 }
@@ -289,6 +317,7 @@ fn read_mode(r: &mut Reader<'_>) -> Result<Mode, ReplayError> {
         3 => StartBoard::Puzzle { stage: r.byte()? },
         4 => StartBoard::Descent,
         SURVIVAL_BOARD => StartBoard::Survival,
+        ASCENT_BOARD => StartBoard::Ascent,
         SNAPSHOT_BOARD => {
             let len = r.var()?;
             // Refused before the bytes are looked at.

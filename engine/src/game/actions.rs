@@ -14,6 +14,13 @@ impl Game {
         if self.is_over() {
             return;
         }
+        // Ascent's piece never drops: its drop buttons do nothing, held or not.
+        if let Input::Press(b) | Input::Release(b) = input
+            && super::descent::is_drop(b)
+            && self.climbing()
+        {
+            return;
+        }
         // Soft drop changes gravity's interval: the accumulator counts the steps before at the
         // interval they passed at.
         let soft = self.buttons[Button::SoftDrop as usize];
@@ -60,15 +67,24 @@ impl Game {
         match button {
             Button::Left | Button::Right => {
                 let dx = if button == Button::Left { -1 } else { 1 };
+                let teleport = self.double_tapped(dx);
                 self.shift = Some(Shift {
                     dx,
                     next: self.now + Time::from(self.shift_delay(self.config.handling.das)),
                     charged: false,
                 });
                 if self.phase == Phase::Falling {
-                    self.try_shift(dx);
+                    if teleport {
+                        self.slide(dx);
+                    } else {
+                        self.try_shift(dx);
+                    }
                 } else if self.keeps_early_presses() {
-                    self.press_early(button);
+                    self.press_early(match (teleport, dx) {
+                        (false, _) => button,
+                        (true, -1) => Button::TeleportLeft,
+                        (true, _) => Button::TeleportRight,
+                    });
                 }
             }
             _ if self.keeps_early_presses() => self.press_early(button),
@@ -96,7 +112,32 @@ impl Game {
                 }
             }
             Button::Hold => self.hold(),
+            Button::TeleportLeft | Button::TeleportRight => {
+                if self.rules.sonic_drop {
+                    self.slide(if button == Button::TeleportLeft {
+                        -1
+                    } else {
+                        1
+                    });
+                }
+            }
         }
+    }
+
+    /// Whether this press of direction `dx` is the second of a double tap that the
+    /// handling turns into a teleport ([`crate::Handling::double_tap`]): the same
+    /// direction pressed again within the window, under a ruleset with teleports. A
+    /// double tap uses both presses: a third starts a new pair.
+    fn double_tapped(&mut self, dx: i8) -> bool {
+        let window = Time::from(self.config.handling.double_tap);
+        if window == 0 || !self.rules.sonic_drop {
+            return false;
+        }
+        let again = self
+            .last_tap
+            .is_some_and(|(last, at)| last == dx && self.now - at <= window);
+        self.last_tap = if again { None } else { Some((dx, self.now)) };
+        again
     }
 
     fn release(&mut self, button: Button) {
@@ -184,15 +225,22 @@ impl Game {
         true
     }
 
-    /// DAS and ARR, which tetrs' timer lock down caps at one ms below the lock delay.
+    /// DAS and ARR, which tetrs' timer lock down caps at one ms below the lock delay, and so
+    /// does extended lock down when the handling asks ([`crate::Handling::move_under_lock`]).
     fn shift_delay(&self, ms: u32) -> u32 {
-        match self.rules.lock {
-            LockDown::Timer { .. } => ms.min(
+        let capped = match self.rules.lock {
+            LockDown::Timer { .. } => true,
+            LockDown::Extended { .. } => self.config.handling.move_under_lock,
+            LockDown::Gravity => false,
+        };
+        if capped {
+            ms.min(
                 self.rules
                     .lock_delay_at(self.rules_level())
                     .saturating_sub(1),
-            ),
-            LockDown::Extended { .. } | LockDown::Gravity => ms,
+            )
+        } else {
+            ms
         }
     }
 
@@ -396,6 +444,9 @@ impl Game {
     }
 
     fn hold(&mut self) {
+        if self.climbing() {
+            return self.swap_climber();
+        }
         if !self.can_hold() {
             return;
         }

@@ -19,6 +19,11 @@
 //! bottom, so (unlike the original, whose slow forced scroll could push the piece off the top)
 //! the piece is never carried out of the view, and the lattice always leaves room to spawn.
 
+mod ascent;
+
+pub use ascent::CAMERA_MARGIN;
+pub(super) use ascent::is_drop;
+
 use super::Game;
 use crate::board::{BUFFER_HEIGHT, Cell, HEIGHT, WIDTH};
 use crate::event::EventKind;
@@ -68,6 +73,8 @@ pub struct Descent {
     depth: u32,
     collected: u32,
     last_scroll: Time,
+    /// Ascent: the lattice scrolls down as the piece climbs (`descent/ascent.rs`).
+    climb: bool,
 }
 
 impl Descent {
@@ -76,7 +83,7 @@ impl Descent {
         self.piece
     }
 
-    /// Rows scrolled so far.
+    /// Rows scrolled so far (in Ascent, the height climbed).
     pub fn depth(&self) -> u32 {
         self.depth
     }
@@ -98,6 +105,11 @@ impl Descent {
     /// When the last scroll happened (0 before the first).
     pub fn last_scroll(&self) -> Time {
         self.last_scroll
+    }
+
+    /// Whether this is Ascent (the piece climbs and the view scrolls down).
+    pub fn climbing(&self) -> bool {
+        self.climb
     }
 }
 
@@ -143,9 +155,14 @@ fn near_bottom(placed: &Placed) -> bool {
 }
 
 impl Game {
-    /// The Descent state, in a Descent game.
+    /// The Descent state, in a Descent or an Ascent game.
     pub fn descent(&self) -> Option<&Descent> {
         self.descent.as_deref()
+    }
+
+    /// Whether this is an Ascent game.
+    pub(super) fn climbing(&self) -> bool {
+        self.descent.as_ref().is_some_and(|d| d.climb)
     }
 
     /// Builds the first view and chooses the piece (the start of a Descent game).
@@ -162,6 +179,7 @@ impl Game {
             depth: 0,
             collected: 0,
             last_scroll: 0,
+            climb: false,
         };
         for y in BUFFER_HEIGHT..BUFFER_HEIGHT + SKY_ROWS {
             self.board.set(WALL_X, y, Cell::Block(wall_colour(0)));
@@ -192,15 +210,24 @@ impl Game {
         }
     }
 
-    /// When the view scrolls next, if the piece is near the bottom.
+    /// When the view scrolls next, if the piece is near the bottom (in Ascent, the top).
     pub(super) fn descent_deadline(&self) -> Option<Time> {
         let d = self.descent.as_deref()?;
         let a = self.active.as_ref()?;
-        near_bottom(&a.placed).then_some(d.last_scroll + SCROLL_INTERVAL)
+        let near = if d.climb {
+            ascent::near_top(&a.placed)
+        } else {
+            near_bottom(&a.placed)
+        };
+        near.then_some(d.last_scroll + SCROLL_INTERVAL)
     }
 
-    /// Scrolls the view by one row: everything moves up, a new lattice row enters below.
+    /// Scrolls the view by one row: everything moves up, a new lattice row enters below (in
+    /// Ascent the other way round).
     pub(super) fn scroll(&mut self) {
+        if self.climbing() {
+            return self.climb_scroll();
+        }
         let Some(mut d) = self.descent.take() else {
             return;
         };

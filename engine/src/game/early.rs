@@ -81,6 +81,10 @@ impl Game {
                 }
             }
             Button::Hold => e.hold = true,
+            // A teleport in the delay moves the next piece as far as taps can.
+            Button::TeleportLeft if self.rules.sonic_drop => e.taps = -MAX_EARLY_TAPS,
+            Button::TeleportRight if self.rules.sonic_drop => e.taps = MAX_EARLY_TAPS,
+            Button::TeleportLeft | Button::TeleportRight => {}
         }
     }
 

@@ -37,6 +37,7 @@ impl Game {
             }
             // One piece for the whole game: no queue, no preview.
             StartBoard::Descent => return self.start_descent(),
+            StartBoard::Ascent => return self.start_ascent(),
             &StartBoard::Cheese { total, .. } => {
                 self.cheese_left = total;
                 self.refill_cheese();
@@ -138,9 +139,10 @@ impl Game {
             &StartBoard::Cheese { visible, .. } => Refill::Cheese { visible },
             &StartBoard::Well { width, .. } => Refill::Well { width },
             StartBoard::Snapshot(s) => s.refill,
-            StartBoard::Puzzle { .. } | StartBoard::Descent | StartBoard::Survival => {
-                Refill::Nothing
-            }
+            StartBoard::Puzzle { .. }
+            | StartBoard::Descent
+            | StartBoard::Survival
+            | StartBoard::Ascent => Refill::Nothing,
         }
     }
 
@@ -250,6 +252,13 @@ impl Game {
                 placed = turned;
             }
         }
+        self.enter(placed, early);
+    }
+
+    /// Puts `placed` in play (a spawn, or Ascent's start at the foot of its lattice), or ends
+    /// the game when it does not fit; then what was pressed in the delay before it (`early`).
+    pub(super) fn enter(&mut self, placed: Placed, early: super::early::Early) {
+        let piece = placed.piece;
         if !self.fits(&placed) {
             self.end(EndReason::BlockOut, false);
             return;

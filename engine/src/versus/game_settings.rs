@@ -122,8 +122,8 @@ impl GameSettings {
     pub const SDF: RangeInclusive<u32> = 0..=100;
 
     /// The settings asked for, each clamped to its bounds. A fixed handling is DAS, ARR and
-    /// SDF only (the hard-drop guard and the DAS cut stay off: they are a player's comfort,
-    /// not the room's rule).
+    /// SDF only (the hard-drop guard, the DAS cut, the double tap and the move cap stay off:
+    /// they are a player's comfort, not the room's rule).
     pub fn new(d: GameDraft) -> GameSettings {
         let clamp = |v: u32, r: RangeInclusive<u32>| v.clamp(*r.start(), *r.end());
         GameSettings {
@@ -138,6 +138,8 @@ impl GameSettings {
                 sdf: clamp(h.sdf, Self::SDF),
                 hard_drop_guard: 0,
                 das_cut: 0,
+                double_tap: 0,
+                move_under_lock: false,
             }),
             ko_badges: d.ko_badges,
         }

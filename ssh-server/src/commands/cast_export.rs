@@ -176,7 +176,9 @@ where
                 replay,
                 name,
                 timestamp,
-            } => film(replay, &name, a.game, size, timestamp, MAX_BYTES, &mut emit),
+            } => film(
+                *replay, &name, a.game, size, timestamp, MAX_BYTES, &mut emit,
+            ),
             Source::Match { replay, timestamp } => {
                 Ok(film_match(&replay, size, timestamp, MAX_BYTES, &mut emit))
             }
@@ -234,7 +236,7 @@ where
 /// What an export films, once allowed.
 enum Source {
     Game {
-        replay: minotty_engine::Replay,
+        replay: Box<minotty_engine::Replay>,
         name: String,
         timestamp: i64,
     },
@@ -320,7 +322,7 @@ async fn authorized<B: FnOnce() -> Result<(), Refused>>(
     let player = store.account(record.player).await.map_err(failed)?;
     let name = player.map_or_else(|| "?".to_owned(), |p| sanitize(p.name.as_str()));
     Ok(Source::Game {
-        replay,
+        replay: Box::new(replay),
         name,
         timestamp: record.ended_at / 1000,
     })

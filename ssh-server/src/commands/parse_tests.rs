@@ -37,7 +37,7 @@ fn leaderboard_arguments() {
     assert_eq!(
         bad,
         "unknown mode \"tetris\"; modes: 40l, marathon, ultra, master, cheese, combo, descent, \
-             classic, survival, versus, climb"
+             classic, survival, ascent, versus, climb"
     );
     assert_eq!(
         lb(&["climb", "--period", "today"]),
@@ -54,6 +54,10 @@ fn leaderboard_arguments() {
     assert_eq!(
         lb(&["survival"]),
         Ok((BoardId::Solo(ModeKind::Survival), Period::AllTime, std))
+    );
+    assert_eq!(
+        lb(&["ascent"]),
+        Ok((BoardId::Solo(ModeKind::Ascent), Period::AllTime, std))
     );
     assert!(lb(&["custom"]).is_err());
     assert!(

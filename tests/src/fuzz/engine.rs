@@ -55,6 +55,8 @@ pub(super) fn handling(rng: &mut Rng) -> Handling {
         sdf: value(rng),
         hard_drop_guard: value(rng),
         das_cut: value(rng),
+        double_tap: value(rng),
+        move_under_lock: rng.one_in(2),
     }
 }
 

@@ -489,6 +489,12 @@ impl App {
         self.settings.frame_interval_ms()
     }
 
+    /// The custom game the mode select's options describe now (for tests).
+    #[cfg(test)]
+    pub(crate) fn custom_setup(&self) -> crate::session::GameSetup {
+        self.menus.modes().custom_setup(&self.settings)
+    }
+
     /// Whether Descent can be played (it is locked until the player finishes Puzzle; the
     /// front end says so with [`App::set_descent_unlocked`] or [`AppContext::descent_unlocked`]).
     pub fn descent_unlocked(&self) -> bool {

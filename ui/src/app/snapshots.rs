@@ -21,6 +21,8 @@ pub const SAVED: &str = "Snapshot saved";
 pub const NOTHING: &str = "No piece in play to snapshot";
 /// Descent's lattice and gems are not part of a snapshot.
 pub const NOT_DESCENT: &str = "Descent games cannot be snapshotted";
+/// Nor Ascent's.
+pub const NOT_ASCENT: &str = "Ascent games cannot be snapshotted";
 /// Nor is Survival's rising clock (`Mode::can_snapshot`).
 pub const NOT_SURVIVAL: &str = "Survival games cannot be snapshotted";
 /// A front end with nowhere to keep snapshots answered `Offline`.
@@ -44,7 +46,9 @@ impl SnapshotState {
         }
         let game = s.game();
         if !game.mode().can_snapshot() {
-            let text = if game.descent().is_some() {
+            let text = if game.descent().is_some_and(|d| d.climbing()) {
+                NOT_ASCENT
+            } else if game.descent().is_some() {
                 NOT_DESCENT
             } else {
                 NOT_SURVIVAL

@@ -24,11 +24,14 @@ use minotty_protocol::{BoardId, BoardPeriod, BoardRow, LeaderboardPage, PAGE_ROW
 
 /// The tabs, left to right: every mode with a leaderboard (the modes table's order), then
 /// versus and the climb.
-pub const BOARDS: [BoardId; 11] = tabs();
+pub const BOARDS: [BoardId; TABS] = tabs();
 
-const fn tabs() -> [BoardId; 11] {
+/// The tabs: the ranked modes, versus and the climb.
+const TABS: usize = minotty_domain::modes::RANKED.len() + 2;
+
+const fn tabs() -> [BoardId; TABS] {
     let modes = minotty_domain::modes::RANKED;
-    let mut out = [BoardId::Versus; 11];
+    let mut out = [BoardId::Versus; TABS];
     let mut i = 0;
     while i < modes.len() {
         out[i] = BoardId::Solo(modes[i]);

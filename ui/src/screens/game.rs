@@ -14,7 +14,7 @@ use crate::damage::{Damage, Parts};
 use crate::draw;
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::session::{Effects, GameSession};
-use crate::settings::{BoardSize, Settings};
+use crate::settings::{BoardSize, Renderer, Settings};
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 use crate::widgets::board::{BOARD_H, BOARD_W, BoardView, Scale, board_size, cells_area};
@@ -39,10 +39,28 @@ pub fn largest(theme: Theme) -> (u16, u16) {
     size_with(theme, Scale::MAX, Scale::MAX.times())
 }
 
-/// [`size`] with the hold and next boxes `n` times 1x.
+/// [`size`] with the hold and next boxes `n` times 1x. A compact board (half blocks,
+/// Braille) makes the screen narrower, never shorter: the left column needs its rows.
 fn size_with(theme: Theme, scale: Scale, n: u16) -> (u16, u16) {
     let (bw, bh) = board_size(theme, scale);
-    (left_w(n) + 1 + bw + 1 + box_w(n), bh + 2)
+    (left_w(n) + 1 + bw + 1 + box_w(n), bh.max(BOARD_H) + 2)
+}
+
+/// Whether the board is drawn by a compact renderer (half blocks, Braille).
+fn compact(theme: Theme) -> bool {
+    theme.renderer() != Renderer::Blocks
+}
+
+/// Where what goes over the board (the pause menu, the countdown, the end) is drawn, the
+/// board's cells at `cells`: the cells themselves, or for a compact board, whose cells are
+/// too small for them, the area a 1x board's cells would take, centred on it, within `r`.
+fn overlay_area(cells: Rect, theme: Theme, r: Rect) -> Rect {
+    if !compact(theme) {
+        return cells;
+    }
+    let (w, h) = (BOARD_W - 2, BOARD_H - 2);
+    let x = (cells.x + cells.width / 2).saturating_sub(w / 2).max(r.x);
+    Rect::new(x, cells.y, w, h).intersection(r)
 }
 
 /// The left column's width (hold box, stats) with the hold box `n` times 1x.
@@ -66,7 +84,7 @@ fn side_times(area: Rect, theme: Theme, scale: Scale) -> u16 {
 /// The board's scale on a `area`-sized screen: the largest at which the whole game screen
 /// fits (1x when the setting says so, or when nothing fits).
 pub fn pick_scale(area: Rect, theme: Theme, setting: BoardSize) -> Scale {
-    if setting == BoardSize::One {
+    if setting == BoardSize::One || compact(theme) {
         return Scale::ONE;
     }
     Scale::offered()
@@ -134,6 +152,8 @@ pub enum GameAction {
     LoadSavepoint,
     /// Ctrl+B: the blindfold on or off.
     Blindfold,
+    /// Ctrl+E: keep the game's seed for Custom.
+    StoreSeed,
 }
 
 /// The key that hands a combo game to the bot and back (when no game button is bound to it).
@@ -169,6 +189,9 @@ pub fn handle(s: &mut GameSession, ev: KeyEvent, now: u64, settings: &Settings) 
     }
     if is_ctrl(ev, 'b') {
         return GameAction::Blindfold;
+    }
+    if is_ctrl(ev, 'e') {
+        return GameAction::StoreSeed;
     }
     let bound = settings.keys.lookup(ev.key).is_some();
     if press && (ev.key == Key::Esc || (ev.key == Key::Char('p') && !bound)) {
@@ -250,10 +273,11 @@ impl GameView<'_> {
         let s = self.session;
         let running = !s.is_paused() && !s.is_over() && s.countdown().is_none();
         let still = running && s.ghost_run().is_none() && !s.pause_prompt();
-        if !still || self.notice.is_some() {
+        let theme = Theme::new(self.settings);
+        // A compact board's overlays reach past its frame: whole frames only.
+        if !still || self.notice.is_some() || compact(theme) {
             return None;
         }
-        let theme = Theme::new(self.settings);
         let (scale, _, _, _, r) = self.place(area, theme);
         let (at, _) = Playfield::stats_at(r, theme, scale);
         let board = Playfield::board_at(r, theme, scale);
@@ -359,7 +383,7 @@ impl Widget for &GameView<'_> {
         } else if s.bot_available() {
             ("B bot plays   Esc pause   Ctrl+C quit", theme.dim())
         } else if game.descent().is_some() {
-            // Descent is never snapshotted.
+            // Descent and Ascent are never snapshotted.
             ("Esc pause   Ctrl+C quit", theme.dim())
         } else if super::retry::at_once(game.mode().kind)
             && let Some(retry) = super::retry::hint(&self.settings.keys, "retry")
@@ -391,7 +415,7 @@ impl Widget for &GameView<'_> {
             counts.render(at, buf);
         }
 
-        self.overlay(cells, buf, theme, t);
+        self.overlay(overlay_area(cells, theme, r), buf, theme, t);
         if prompt && pause::prompt_fits(beside) {
             // The game runs on behind the question: it goes beside the board, never over it.
             pause::draw_prompt(buf, beside, theme);

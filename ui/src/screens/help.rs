@@ -68,12 +68,13 @@ impl HelpScreen {
     }
 }
 
-const SPECIAL: [(&str, &str); 9] = [
+const SPECIAL: [(&str, &str); 10] = [
     ("Pause / resume", "Esc, P"),
     ("Snapshot and savepoint (solo; also in Custom)", "Ctrl+S"),
     ("Load the savepoint back (unranks the game)", "Ctrl+L"),
     ("Undo the last placement (unranks the game)", "Ctrl+Z"),
     ("Blindfold: hide the stack / show it", "Ctrl+B"),
+    ("Keep the game's seed for Custom", "Ctrl+E"),
     ("Combo: the bot plays / you do", "B"),
     ("Forfeit the game", "Ctrl+D"),
     ("Quit (asks first)", "Ctrl+C, q in the menu"),

@@ -180,7 +180,7 @@ impl Widget for &ResultsView<'_> {
                 ("Time", sfmt!(24; "{}", figures::time(s.time).as_str())),
                 ("Gems", sfmt!(24; "{}", d.gems())),
                 (
-                    "Depth",
+                    if d.climbing() { "Height" } else { "Depth" },
                     sfmt!(24; "{} {}", d.depth(), plural(d.depth(), "row", "rows")),
                 ),
                 ("Piece", sfmt!(24; "{}", piece_letter(d.piece()))),
@@ -318,7 +318,8 @@ fn classic(game: &Game, won: bool, finesse: Option<u32>) -> [(&'static str, Stac
         | ModeKind::Custom
         | ModeKind::Endless
         | ModeKind::Puzzle
-        | ModeKind::Descent => [
+        | ModeKind::Descent
+        | ModeKind::Ascent => [
             time,
             score,
             lines,

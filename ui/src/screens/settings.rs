@@ -17,12 +17,13 @@ use crate::keymap::{KeyPreset, Keymap, Rebound, key_name};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::{
     BoardSize, ColorMode, FRAME_RATES, GhostView, Graphics, MAX_ARR, MAX_DAS, MAX_DAS_CUT,
-    MAX_HARD_DROP_GUARD, Palette, RELEASE_TIMEOUT_RANGE, Settings, cycle, step,
+    MAX_DOUBLE_TAP, MAX_HARD_DROP_GUARD, Palette, RELEASE_TIMEOUT_RANGE, Renderer, Settings, cycle,
+    step,
 };
 use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
-const ROWS: [&str; 24] = [
+const ROWS: [&str; 27] = [
     "Controls",
     "DAS (auto-shift delay)",
     "ARR (auto-repeat rate)",
@@ -43,6 +44,9 @@ const ROWS: [&str; 24] = [
     "Palette",
     "Board grid",
     "Colour locked tiles",
+    "Board renderer",
+    "Double tap teleports",
+    "Moves beat lock delay",
     "Terminal doctor",
     "Account (password, keys)",
     "Reset to defaults",
@@ -148,15 +152,18 @@ impl SettingsScreen {
             17 => s.palette = cycle(&Palette::ALL, s.palette, dir),
             18 => s.grid = !s.grid,
             19 => s.color_locked = !s.color_locked,
-            20 if select => return SettingsAction::Doctor,
-            21 if select => return SettingsAction::Account,
-            22 if select => {
+            20 => s.renderer = cycle(&Renderer::ALL, s.renderer, dir),
+            21 => h.double_tap = step(h.double_tap, dir * 10, 0, MAX_DOUBLE_TAP),
+            22 => h.move_under_lock = !h.move_under_lock,
+            23 if select => return SettingsAction::Doctor,
+            24 if select => return SettingsAction::Account,
+            25 if select => {
                 if *s != Settings::default() {
                     self.confirm = Some(ConfirmState::new(Confirm::ResetAll));
                 }
                 return SettingsAction::Moved;
             }
-            23 if select => return SettingsAction::Back,
+            26 if select => return SettingsAction::Back,
             _ => return SettingsAction::None,
         }
         SettingsAction::Changed
@@ -301,6 +308,11 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         17 => sfmt!(24; "{}", s.palette.label()),
         18 => sfmt!(24; "{}", if s.grid { "dots" } else { "off" }),
         19 => sfmt!(24; "{}", if s.color_locked { "on" } else { "grey" }),
+        20 if s.graphics != Graphics::Unicode => sfmt!(24; "blocks ({})", s.graphics.label()),
+        20 => sfmt!(24; "{}", s.renderer.label()),
+        21 if h.double_tap == 0 => sfmt!(24; "off"),
+        21 => sfmt!(24; "within {} ms", h.double_tap),
+        22 => sfmt!(24; "{}", if h.move_under_lock { "on" } else { "off" }),
         _ => StackStr::new(),
     }
 }

@@ -12,7 +12,7 @@ use crate::draw;
 use crate::keymap::{KeyPreset, Keymap};
 use crate::keys::{Key, KeyEvent, KeyKind};
 use crate::settings::Settings;
-use crate::text::StackStr;
+use crate::text::{StackStr, sfmt};
 use crate::theme::Theme;
 
 /// What is about to be replaced.
@@ -82,18 +82,18 @@ impl ConfirmState {
     /// Draws the dialog over `area`, saying what going ahead would lose from `s`.
     pub fn draw(&self, buf: &mut Buffer, area: Rect, s: &Settings, theme: Theme) {
         let (title, question, go) = match self.what {
-            Confirm::ResetAll => ("RESET", "Reset every setting to its default?", "Reset"),
-            Confirm::Keys(KeyPreset::Minotty) => (
-                "CONTROLS",
-                "Replace your keys with the minotty keys?",
-                "Replace",
+            Confirm::ResetAll => (
+                "RESET",
+                sfmt!(64; "Reset every setting to its default?"),
+                "Reset",
             ),
-            Confirm::Keys(KeyPreset::TetrioLike) => (
+            Confirm::Keys(preset) => (
                 "CONTROLS",
-                "Replace your keys with the TETR.IO-like keys?",
+                sfmt!(64; "Replace your keys with the {} keys?", preset.name()),
                 "Replace",
             ),
         };
+        let question = question.as_str();
         let inner = draw::dialog(buf, area, 56, 12, theme, title);
         // The text stops two rows above the buttons, however long the list of what is lost.
         let text = Rect::new(
@@ -165,6 +165,11 @@ fn changed(a: &Settings, b: &Settings) -> Vec<&'static str> {
             "hard drop after clear",
         ),
         (ha.das_cut != hb.das_cut, "DAS cut"),
+        (ha.double_tap != hb.double_tap, "double tap"),
+        (
+            ha.move_under_lock != hb.move_under_lock,
+            "moves under lock delay",
+        ),
         (a.preview != b.preview, "next pieces"),
         (a.ghost != b.ghost, "ghost"),
         (a.graphics != b.graphics, "graphics"),
@@ -180,6 +185,10 @@ fn changed(a: &Settings, b: &Settings) -> Vec<&'static str> {
         (a.ghost_view != b.ghost_view, "ghost race view"),
         (a.let_watch != b.let_watch, "let others watch"),
         (a.ruleset != b.ruleset, "ruleset"),
+        (a.palette != b.palette, "palette"),
+        (a.grid != b.grid, "grid"),
+        (a.color_locked != b.color_locked, "locked tile colours"),
+        (a.renderer != b.renderer, "board renderer"),
     ]
     .into_iter()
     .filter_map(|(differs, name)| differs.then_some(name))
@@ -202,6 +211,8 @@ mod tests {
                 sdf: 0,
                 hard_drop_guard: 200,
                 das_cut: 50,
+                double_tap: 100,
+                move_under_lock: true,
             },
             preview: 1,
             ghost: false,
@@ -213,6 +224,10 @@ mod tests {
             show_fps: true,
             release_timeout_ms: 90,
             let_watch: false,
+            palette: crate::settings::Palette::Gruvbox,
+            grid: false,
+            color_locked: false,
+            renderer: crate::settings::Renderer::Braille,
             ..Settings::default()
         };
         for (i, b) in Button::ALL.into_iter().enumerate() {

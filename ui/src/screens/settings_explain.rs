@@ -54,9 +54,21 @@ pub fn row(i: usize) -> &'static str {
         17 => "The pieces' colours: classic, Gruvbox, Solarized or The Matrix's greens.",
         18 => "The dots that mark the board's empty cells, or none.",
         19 => "Whether locked blocks keep their piece's colour or all turn grey.",
-        20 => "Checks what your terminal does: colours, key releases, key repeat, size.",
-        21 => "Your password and the SSH keys that sign you in.",
-        22 => "Every setting and key back to its default. Asks first and says what changes.",
+        20 => {
+            "Blocks two columns by a row; half blocks (two cells a character) or Braille \
+              (eight a character) for a small board on a small screen. Needs Unicode."
+        }
+        21 => {
+            "Left or Right pressed twice within this long teleports the piece to the wall \
+              (rulesets with sonic drop). Off by default. From the next game."
+        }
+        22 => {
+            "Keeps DAS and ARR below the lock delay, so that a piece on the ground can \
+              always move before it locks (tetrs does so always). From the next game."
+        }
+        23 => "Checks what your terminal does: colours, key releases, key repeat, size.",
+        24 => "Your password and the SSH keys that sign you in.",
+        25 => "Every setting and key back to its default. Asks first and says what changes.",
         _ => "Changes apply at once; DAS, ARR and soft drop from the next game.",
     }
 }
@@ -75,8 +87,9 @@ pub fn remap_row(cursor: usize) -> &'static str {
         }
         Some(1) => "Whether Up rotates clockwise (then Space hard-drops) or hard-drops.",
         Some(2) => {
-            "Ready-made keys: minotty (arrows, A/D and Z/X rotate, S 180) or TETR.IO-like \
-                    (Up and X rotate, Z back, A 180, Space drop). Asks before replacing yours."
+            "Ready-made keys: minotty (arrows, A/D and Z/X rotate, S 180), TETR.IO-like, \
+                    Control+ (minotty's, Q/E teleport, W sonic), Guideline, Vim (HJKL). Asks \
+                    before replacing yours."
         }
         Some(3) => "The minotty keys back. Asks first if yours are your own.",
         _ => "Back to the settings.",

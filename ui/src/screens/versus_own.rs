@@ -60,6 +60,11 @@ pub(crate) fn draw(
 ) {
     let game = s.game();
     let t = s.game_time();
+    // Versus lays its boards out for blocks: the compact renderers are the solo screens'.
+    let theme = Theme {
+        renderer: crate::settings::Renderer::Blocks,
+        ..theme
+    };
     let n = side_times(scale);
     let wide = u16::from(theme.electronika());
     let (bw, bh) = crate::widgets::board::board_size(theme, scale);

@@ -368,7 +368,7 @@ fn leaderboard_asks_for_pages_on_tabs_periods_and_paging() {
     );
     let s = screen(&a);
     assert!(
-        s.contains("< .. Marathon") && s.contains("Versus .. >"),
+        s.contains("< .. Ultra") && s.contains("Ascent Versus .. >"),
         "{s}"
     );
     press(&mut a, Key::Esc, 0);

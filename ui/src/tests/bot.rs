@@ -173,7 +173,7 @@ fn the_help_screen_names_the_bot_key() {
         press(&mut a, Key::Down, 0); // the sixth item: Help
     }
     press(&mut a, Key::Enter, 0);
-    let s = screen(&a);
+    let s = lines(&draw(&a, 80, 40)).join("\n");
     assert!(s.contains("HELP"), "{s}");
     assert!(s.contains("Combo: the bot plays / you do"), "{s}");
 }

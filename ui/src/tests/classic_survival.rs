@@ -43,7 +43,7 @@ fn the_mode_menu_at_80x24_on_classic() {
         "  │  Descent            As on the NES: a piece locks at the first step       │",
         "  │  Classic            gravity cannot move it down.                         │",
         "  │  Survival                                                                │",
-        "  │                     Ruleset: standard                                    │",
+        "  │  Ascent             Ruleset: standard                                    │",
         "  │                                                                          │",
         "  │                                                                          │",
         "  │                                                                          │",

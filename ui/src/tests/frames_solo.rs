@@ -209,7 +209,7 @@ const MODES: [&str; 24] = [
     "  │  Descent                                                                 │",
     "  │  Classic                                                                 │",
     "  │  Survival                                                                │",
-    "  │                                                                          │",
+    "  │  Ascent                                                                  │",
     "  │                                                                          │",
     "  │                                                                          │",
     "  │                     F race a friend's best                               │",

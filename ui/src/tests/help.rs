@@ -39,6 +39,8 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Hard drop                                        Up, Space  ",
         "  Sonic drop                                               -  ",
         "  Hold                                                     C  ",
+        "  Teleport left                                            -  ",
+        "  Teleport right                                           -  ",
         "",
         "  Retry (40 lines, ultra, cheese, combo, survival)         R  ",
         "  Pause / resume                                      Esc, P  ",
@@ -46,10 +48,8 @@ fn help_at_80x24_starts_with_the_keys_and_says_there_is_more() {
         "  Load the savepoint back (unranks the game)          Ctrl+L  ",
         "  Undo the last placement (unranks the game)          Ctrl+Z  ",
         "  Blindfold: hide the stack / show it                 Ctrl+B  ",
-        "  Combo: the bot plays / you do                            B  ",
-        "  Forfeit the game                                    Ctrl+D  ",
-        "  Quit (asks first)                    Ctrl+C, q in the menu  ",
-        "                 rows 1-20 of 48   Down: more",
+        "  Keep the game's seed for Custom                     Ctrl+E  ",
+        "                 rows 1-20 of 51   Down: more",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);
@@ -81,7 +81,7 @@ fn help_at_80x24_scrolls_to_the_end_of_the_taps_text() {
         "",
         "  Kitty, WezTerm, foot and Ghostty report releases: there",
         "  every hold is exact.",
-        "                       rows 29-48 of 48",
+        "                       rows 32-51 of 51",
         "          Up/Down scroll   PgUp/PgDn page   Esc back",
     ]);
     assert_eq!(frame(&a), expected);

@@ -407,7 +407,7 @@ fn the_setting_says_whether_others_may_watch() {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Enter, 0);
-    for _ in 0..8 {
+    for _ in 0..11 {
         press(&mut a, Key::Up, 0);
     }
     let s = screen(&a);

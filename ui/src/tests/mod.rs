@@ -32,6 +32,7 @@ mod polish;
 mod puzzle;
 mod reconnect;
 mod records;
+mod renderers;
 mod replay_study;
 mod retry;
 mod retry_key;

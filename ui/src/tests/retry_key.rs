@@ -61,7 +61,7 @@ fn footer(a: &App) -> String {
 fn the_controls_list_at_80x24_shows_the_retry_row() {
     let a = controls_at(RETRY_ROW);
     let frame = lines(&draw(&a, 80, 24));
-    assert_eq!(frame[RETRY_ROW], row("Hold", "C"));
+    assert_eq!(frame[RETRY_ROW], row("Teleport right", "-"));
     assert_eq!(frame[1 + RETRY_ROW], row("Retry", "< R >"));
     assert_eq!(frame[2 + RETRY_ROW], row("Up arrow", "hard drop"));
 }
@@ -111,7 +111,7 @@ fn rebinding_retry_to_f5_makes_f5_retry_40_lines_and_r_not() {
 
 #[test]
 fn binding_a_key_retry_had_says_so_and_leaves_no_retry_key() {
-    let mut a = controls_at(RETRY_ROW - 1); // Hold
+    let mut a = controls_at(Button::Hold as usize);
     press(&mut a, Key::Enter, 0);
     press(&mut a, Key::Char('r'), 0);
     let said = screen(&a);

@@ -136,7 +136,7 @@ fn custom_options_follow_the_ruleset() {
         "  │  Descent            Appearance delay                             0 ms    │  ",
         "  │  Classic            Hard drop delay                              0 ms    │  ",
         "  │  Survival           Preview                                         5    │  ",
-        "  │                     Start level                                     0    │  ",
+        "  │  Ascent             Start level                                     0    │  ",
         "  │                     Level increase                                 on    │  ",
         "  │                     Limit                                        none    │  ",
         "  │                     Seed                                       random    │  ",
@@ -485,6 +485,7 @@ fn the_leaderboard_tabs_are_the_ranked_modes_then_versus_and_the_climb() {
             solo(ModeKind::Descent),
             solo(ModeKind::Classic),
             solo(ModeKind::Survival),
+            solo(ModeKind::Ascent),
             BoardId::Versus,
             BoardId::Climb,
         ]
@@ -501,7 +502,7 @@ fn the_leaderboard_tabs_are_the_ranked_modes_then_versus_and_the_climb() {
     assert_eq!(
         switches,
         [
-            true, true, true, false, false, false, false, false, false, false, false
+            true, true, true, false, false, false, false, false, false, false, false, false
         ]
     );
 }

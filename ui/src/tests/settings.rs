@@ -99,7 +99,7 @@ fn reset_to_defaults_asks_first_and_says_what_is_lost() {
     press(&mut a, Key::Esc, 0);
     down(&mut a, 1);
     press(&mut a, Key::Left, 0); // DAS 140
-    down(&mut a, 21); // Reset to defaults
+    down(&mut a, 24); // Reset to defaults
     press(&mut a, Key::Enter, 0);
     let before = a.settings().clone();
     assert_eq!(before.handling.das, 140);
@@ -281,7 +281,92 @@ fn the_hard_drop_guard_and_the_das_cut_are_settings_off_by_default() {
     // The last rows scroll into view.
     down(&mut a, 9); // Board size
     assert!(!shows(&a, "Back"), "{}", frame(&a).join("\n"));
-    down(&mut a, 9);
+    down(&mut a, 12);
     assert!(shows(&a, "Reset to defaults"), "{}", frame(&a).join("\n"));
     assert!(shows(&a, "Back"), "{}", frame(&a).join("\n"));
+}
+
+/// Issue 40: the double tap that teleports and the move cap are handling rows, off by
+/// default, under "Colour locked tiles".
+#[test]
+fn the_double_tap_and_the_move_cap_are_settings_off_by_default() {
+    let mut a = settings();
+    down(&mut a, 21);
+    assert!(
+        shows(&a, "Double tap teleports < off >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    assert!(shows(&a, "pressed twice within this long teleports"));
+    for _ in 0..15 {
+        press(&mut a, Key::Right, 0);
+    }
+    assert!(
+        shows(&a, "Double tap teleports < within 150 ms >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    for _ in 0..40 {
+        press(&mut a, Key::Right, 0);
+    }
+    assert_eq!(
+        a.settings().handling.double_tap,
+        crate::settings::MAX_DOUBLE_TAP
+    );
+    down(&mut a, 1);
+    assert!(
+        shows(&a, "Moves beat lock delay < off >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    press(&mut a, Key::Right, 0);
+    assert!(shows(&a, "Moves beat lock delay < on >"));
+    assert!(a.settings().handling.move_under_lock);
+    // The next game plays them: the engine's handling is the settings'.
+    let text = crate::stored_settings::to_json(a.settings());
+    assert!(text.contains("\"double_tap\":300"), "{text}");
+    assert!(text.contains("\"move_under_lock\":true"), "{text}");
+}
+
+/// tetro-tui's key sets come after minotty's two: Control+ (teleports on Q and E, sonic drop
+/// on W), Guideline and Vim, each a step to the right.
+#[test]
+fn the_tetro_tui_key_presets_follow_the_two() {
+    let mut a = settings();
+    press(&mut a, Key::Enter, 0); // Controls
+    down(&mut a, Button::ALL.len() + 2);
+    press(&mut a, Key::Right, 0); // TETR.IO-like
+    press(&mut a, Key::Right, 0);
+    assert!(
+        frame(&a).join("\n").contains("< Control+ >"),
+        "{}",
+        frame(&a).join("\n")
+    );
+    let keys = &a.settings().keys;
+    assert_eq!(keys.lookup(Key::Char('q')), Some((Button::TeleportLeft, 0)));
+    assert_eq!(
+        keys.lookup(Key::Char('e')),
+        Some((Button::TeleportRight, 0))
+    );
+    assert_eq!(keys.lookup(Key::Char('w')), Some((Button::SonicDrop, 0)));
+    press(&mut a, Key::Right, 0);
+    assert!(frame(&a).join("\n").contains("< Guideline >"));
+    let keys = &a.settings().keys;
+    assert_eq!(keys.lookup(Key::Up), Some((Button::RotateCw, 1)));
+    assert_eq!(keys.lookup(Key::Char('y')), Some((Button::RotateCcw, 1)));
+    assert_eq!(keys.keys(Button::Rotate180).count(), 0);
+    press(&mut a, Key::Right, 0);
+    assert!(frame(&a).join("\n").contains("< Vim >"));
+    let keys = &a.settings().keys;
+    for (key, button) in [
+        ('h', Button::Left),
+        ('l', Button::Right),
+        ('j', Button::SoftDrop),
+        ('k', Button::HardDrop),
+        (' ', Button::Hold),
+    ] {
+        assert_eq!(keys.lookup(Key::Char(key)), Some((button, 0)), "{key}");
+    }
+    press(&mut a, Key::Right, 0);
+    assert!(frame(&a).join("\n").contains("< minotty >"), "round again");
 }

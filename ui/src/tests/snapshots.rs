@@ -109,9 +109,10 @@ fn the_help_lists_ctrl_s() {
             s.contains("Snapshot and savepoint (solo; also in Custom)") && s.contains("Ctrl+S"),
             "{s}"
         );
-        // The special keys show on the first page up to Quit (at 200x60 all of them and the
-        // note after them).
-        assert!(s.contains("Quit (asks first)"), "{s}");
+        // The special keys show on the first page up to Ctrl+E (at 200x60 all of them and
+        // the note after them).
+        assert!(s.contains("Keep the game's seed for Custom"), "{s}");
+        assert!(h < 60 || s.contains("Quit (asks first)"), "{s}");
         assert!(
             h < 60 || (s.contains("Menus") && s.contains("can be changed in")),
             "{s}"

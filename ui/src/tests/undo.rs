@@ -59,3 +59,17 @@ fn ctrl_s_keeps_a_savepoint_that_ctrl_l_loads_back() {
     assert_eq!(board_rows(&a), kept);
     assert!(screen(&a).contains("Savepoint loaded: this game no longer ranks"));
 }
+
+/// Ctrl+E keeps the game's seed for Custom (tetro-tui's "store seed"): the custom options
+/// show it, and the custom game deals the same pieces as the game it came from.
+#[test]
+fn ctrl_e_keeps_the_seed_for_custom() {
+    let (mut a, now) = playing(ModeKind::Marathon);
+    let game = a.game().expect("a game").clone();
+    a.handle_key(ctrl('e'), now + 100);
+    assert!(screen(&a).contains("Seed kept: New game, Custom deals these pieces"));
+    let setup = a.custom_setup();
+    assert_eq!(setup.seed, Some(game.seed()), "Custom has it");
+    // Ctrl+E is no game button: nothing was recorded.
+    assert!(a.game().is_some_and(|g| g.inputs().is_empty()));
+}

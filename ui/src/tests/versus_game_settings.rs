@@ -74,6 +74,8 @@ fn the_host_changes_the_game_rows_and_applies_them() {
             das: tetrs.das + 10,
             hard_drop_guard: 0,
             das_cut: 0,
+            double_tap: 0,
+            move_under_lock: false,
             ..tetrs
         }),
         ko_badges: true,
@@ -128,6 +130,8 @@ fn a_match_runs_the_rooms_game_settings() {
         sdf: 30,
         hard_drop_guard: 0,
         das_cut: 0,
+        double_tap: 0,
+        move_under_lock: false,
     };
     let game = GameSettings::new(GameDraft {
         ruleset: RulesetId::Tetrs,

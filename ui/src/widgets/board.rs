@@ -2,7 +2,9 @@
 //! well `<! ... !>` over `<!====!>` and `\/\/\/`). Locked cells, the active piece, its ghost,
 //! the line-clear flash, the lock flash and a hard drop's trail, at any [`Scale`]; in Descent
 //! the pegs (grey blocks), the wall stripe (blocks of its colour) and the gems (their own
-//! glyphs).
+//! glyphs). The compact renderers (half blocks, Braille) are in `board/compact.rs`.
+
+mod compact;
 
 use minotty_engine::board::{BUFFER_HEIGHT, VISIBLE_HEIGHT, WIDTH};
 use minotty_engine::{Cell, Game, Gem, Placed, Time};
@@ -13,6 +15,7 @@ use ratatui::widgets::Widget;
 
 use crate::draw;
 use crate::session::Effects;
+use crate::settings::Renderer;
 use crate::theme::Theme;
 
 /// The board's size on screen at 1x, frame included (the Electronika 60 well is two columns
@@ -49,8 +52,15 @@ impl Scale {
     }
 }
 
-/// The board's size on screen, frame (or well) included.
+/// The board's size on screen, frame (or well) included. The compact renderers have one size
+/// whatever the scale (see [`Renderer`]).
 pub fn board_size(theme: Theme, scale: Scale) -> (u16, u16) {
+    let (w, h) = (WIDTH as u16, VISIBLE_HEIGHT as u16);
+    match theme.renderer() {
+        Renderer::HalfBlock => return (w + 2, h / 2 + 2),
+        Renderer::Braille => return (w / 2 + 2, h / 4 + 2),
+        Renderer::Blocks => {}
+    }
     let cells_w = WIDTH as u16 * scale.k();
     let cells_h = VISIBLE_HEIGHT as u16 * scale.k() / 2;
     if theme.electronika() {
@@ -127,7 +137,14 @@ impl Widget for &BoardView<'_> {
         }
         let mut looks = [[Look::Empty; WIDTH]; VISIBLE_HEIGHT];
         self.fill(&mut looks);
-        self.draw_glyphs(buf, cells, &looks);
+        match theme.renderer() {
+            Renderer::Blocks => self.draw_glyphs(buf, cells, &looks),
+            Renderer::HalfBlock => compact::draw_halves(buf, cells, &looks, theme),
+            Renderer::Braille => {
+                let active = self.game.active().map(|a| a.placed);
+                compact::draw_braille(buf, cells, &looks, active, theme);
+            }
+        }
     }
 }
 

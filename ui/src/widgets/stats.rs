@@ -59,7 +59,10 @@ impl StatsView<'_> {
             // Descent: no lines, pieces or levels to speak of.
             return [
                 Some(("GEMS", sfmt!(24; "{}", d.gems()))),
-                Some(("DEPTH", sfmt!(24; "{}", d.depth()))),
+                Some((
+                    if d.climbing() { "HEIGHT" } else { "DEPTH" },
+                    sfmt!(24; "{}", d.depth()),
+                )),
                 Some(time),
                 None,
                 None,

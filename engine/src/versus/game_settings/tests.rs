@@ -11,6 +11,8 @@ fn fixed(das: u32, arr: u32, sdf: u32) -> Option<Handling> {
         sdf,
         hard_drop_guard: 300,
         das_cut: 40,
+        double_tap: 0,
+        move_under_lock: false,
     })
 }
 
@@ -112,6 +114,8 @@ fn new_clamps_every_field_to_its_bounds() {
                 handling: fixed(500, 200, 100).map(|h| Handling {
                     hard_drop_guard: 0,
                     das_cut: 0,
+                    double_tap: 0,
+                    move_under_lock: false,
                     ..h
                 }),
                 ..draft()
@@ -126,6 +130,8 @@ fn new_clamps_every_field_to_its_bounds() {
                 handling: fixed(100, 0, 0).map(|h| Handling {
                     hard_drop_guard: 0,
                     das_cut: 0,
+                    double_tap: 0,
+                    move_under_lock: false,
                     ..h
                 }),
                 ..draft()

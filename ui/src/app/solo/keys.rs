@@ -12,6 +12,9 @@ use crate::screens::results::{self, ResultsAction};
 use crate::screens::retry;
 use crate::session::{BLINDFOLD_OFF, BLINDFOLD_ON, LOADED, TAKEN_BACK};
 
+/// What Ctrl+E shows once it kept the game's seed.
+pub const SEED_STORED: &str = "Seed kept: New game, Custom deals these pieces";
+
 impl Solo {
     /// A key on the game screen (`results` false) or the results.
     pub(in crate::app) fn handle_key(
@@ -136,6 +139,10 @@ impl Solo {
             } else {
                 BLINDFOLD_OFF
             }),
+            GameAction::StoreSeed => {
+                ctx.modes.custom.seed = Some(s.game().seed());
+                Outcome::Notice(SEED_STORED)
+            }
         }
     }
 
