@@ -10,7 +10,8 @@
 //! prints bytes per second, frames per second, the encoder's time a frame, and where the
 //! bytes go (cursor moves, colour changes, synchronized-output brackets, glyphs). LOOK is one
 //! of the looks a player can set (`default`, `truecolour`, `ansi16`, `mono`, `ascii`,
-//! `electronika`, `gruvbox`, `solarized`, `matrix`, `no-grid`, `grey-locked`, `blindfold`).
+//! `electronika`, `gruvbox`, `solarized`, `matrix`, `no-grid`, `grey-locked`, `blindfold`,
+//! and the board renderers `half` and `braille`).
 
 use minotty_engine::ModeKind;
 use minotty_server::terminal::{RemoteTerminal, frame_bytes};
@@ -92,6 +93,20 @@ fn look(name: &str) -> Option<(Settings, bool)> {
             false,
         ),
         "blindfold" => (d, true),
+        "half" => (
+            Settings {
+                renderer: minotty_ui::settings::Renderer::HalfBlock,
+                ..d
+            },
+            false,
+        ),
+        "braille" => (
+            Settings {
+                renderer: minotty_ui::settings::Renderer::Braille,
+                ..d
+            },
+            false,
+        ),
         _ => return None,
     })
 }

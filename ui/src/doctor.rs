@@ -105,6 +105,9 @@ pub struct DoctorReport {
     /// The measured width of each of [`GLYPHS`] (`None`: its position report did not come).
     pub widths: Probe<Vec<Option<u8>>>,
     pub rtt: Probe<Rtt>,
+    /// The player's keys were seen arriving on OpenSSH's 20 ms keystroke grid (the App's
+    /// `keygrid`, not a probe: the front end leaves it false).
+    pub keys_on_grid: bool,
 }
 
 /// A terminal multiplexer between the game and the player's terminal.
@@ -207,6 +210,20 @@ impl DoctorReport {
             let l = l.to_ascii_lowercase();
             !(l.contains("utf-8") || l.contains("utf8"))
         })
+    }
+
+    /// The client's OpenSSH version (major, minor), if it is OpenSSH.
+    pub fn openssh(&self) -> Option<(u32, u32)> {
+        let v = self.ssh_client.as_deref()?.split("OpenSSH_").nth(1)?;
+        let mut parts = v.split(|c: char| !c.is_ascii_digit());
+        let major = parts.next()?.parse().ok()?;
+        let minor = parts.next().and_then(|m| m.parse().ok()).unwrap_or(0);
+        Some((major, minor))
+    }
+
+    /// Whether the client is an OpenSSH that obscures keystroke timing by default (9.5 on).
+    pub fn obscures_keys(&self) -> bool {
+        self.openssh().is_some_and(|v| v >= (9, 5))
     }
 
     /// Whether the terminal answered anything at all (the round trips are DA1, which every

@@ -39,6 +39,7 @@ pub mod doctor;
 mod draw;
 pub mod figures;
 mod fps;
+pub mod keygrid;
 pub mod keymap;
 pub mod keys;
 pub mod profile_charts;

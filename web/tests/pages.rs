@@ -120,7 +120,7 @@ async fn boards_page_and_find_a_player(pool: AnyPool) {
     // Every board and period answers, empty or not.
     for board in [
         "40l", "marathon", "ultra", "master", "cheese", "combo", "descent", "classic", "survival",
-        "versus", "climb",
+        "ascent", "versus", "climb",
     ] {
         for period in ["all", "month", "today"] {
             let (status, html, _) =

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{App, Screen};
+use crate::keygrid::{self, KeyGrid};
 use crate::keys::KeyEvent;
 use crate::screens::doctor::{DoctorAction, DoctorScreen, DoctorView};
 use crate::theme::Theme;
@@ -19,7 +20,14 @@ pub(super) struct DoctorState {
     back: Option<Screen>,
     /// Opened by the `doctor` command: leaving it ends the session.
     exits: bool,
+    /// Whether the player's keys arrive on OpenSSH's keystroke grid (`keygrid.rs`).
+    grid: KeyGrid,
+    /// The grid was found and the player not yet told in a game.
+    grid_untold: bool,
 }
+
+/// How long the game's footer says that keys are on the grid (ms).
+pub(super) const GRID_NOTICE_MS: u64 = 8_000;
 
 /// What a key on the Doctor screen asks of the App.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +80,9 @@ impl DoctorState {
         match response {
             Response::Doctor(report) => {
                 let s = &mut self.screen;
-                s.report = Some((**report).clone());
+                let mut report = (**report).clone();
+                report.keys_on_grid = self.grid.detected();
+                s.report = Some(report);
                 s.running = false;
                 s.unavailable = false;
                 s.scroll = 0;
@@ -114,6 +124,21 @@ impl App {
             Outcome::AskQuit => return self.ask_quit(true),
         }
         true
+    }
+
+    /// A key arrived at `t` (ms): once the keys are found on OpenSSH's grid, the game's footer
+    /// says so (the first game after, if none runs) and the doctor gives the advice.
+    pub(super) fn note_arrival(&mut self, t: u64) {
+        let d = &mut self.doctor;
+        if d.grid.observe(t) {
+            d.grid_untold = true;
+        }
+        if d.grid_untold && self.screen == Screen::Game {
+            d.grid_untold = false;
+            self.snaps
+                .show_for(keygrid::NOTICE, self.now, GRID_NOTICE_MS);
+            self.dirty = true;
+        }
     }
 
     /// Whether the Doctor screen is waiting for a report (tests and front ends).

@@ -170,6 +170,7 @@ impl App {
     pub fn handle_key(&mut self, mut ev: KeyEvent, now_ms: u64) {
         self.now = self.now.max(now_ms);
         let now = self.now;
+        self.note_arrival(now_ms);
         self.solo.note_key(now);
         if ev.key == Key::Esc && ev.kind == KeyKind::Press {
             // Without release events a held Esc arrives as a stream of presses: only the

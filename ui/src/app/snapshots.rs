@@ -71,7 +71,12 @@ impl SnapshotState {
 
     /// Shows `text` in the game's footer for a moment.
     pub(super) fn show(&mut self, text: &str, now: u64) {
-        self.notice = Some((text.to_string(), now + NOTICE_MS));
+        self.show_for(text, now, NOTICE_MS);
+    }
+
+    /// Shows `text` in the game's footer for `ms`.
+    pub(super) fn show_for(&mut self, text: &str, now: u64, ms: u64) {
+        self.notice = Some((text.to_string(), now + ms));
     }
 
     /// Asks for the stored snapshots (entering the custom options).

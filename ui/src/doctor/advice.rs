@@ -18,6 +18,8 @@ pub enum AdviceId {
     Screen,
     SlowRtt,
     Silent,
+    KeysOnGrid,
+    KeysMayWait,
 }
 
 /// One row of advice: when it applies and the lines the player acts on.
@@ -124,6 +126,22 @@ pub const ADVICE: &[Advice] = &[
         lines: &[
             "Slow round trip: every key shows that much later and DAS starts late;",
             "  a nearer server or a wired connection helps, a bigger DAS hides it",
+        ],
+    },
+    Advice {
+        id: AdviceId::KeysOnGrid,
+        applies: |r| r.keys_on_grid,
+        lines: &[
+            "Your keys arrive on a 20 ms grid: your ssh holds each up to 20 ms",
+            "  (ObscureKeystrokeTiming): connect with -o ObscureKeystrokeTiming=no",
+        ],
+    },
+    Advice {
+        id: AdviceId::KeysMayWait,
+        applies: |r| !r.keys_on_grid && r.obscures_keys(),
+        lines: &[
+            "OpenSSH 9.5 and newer hold keys up to 20 ms (ObscureKeystrokeTiming):",
+            "  ssh -o ObscureKeystrokeTiming=no, or that line in ~/.ssh/config's Host",
         ],
     },
     Advice {

@@ -8,7 +8,8 @@ fn good() -> DoctorReport {
         colorterm: Some("truecolor".into()),
         term_program: None,
         lang: Some("en_US.UTF-8".into()),
-        ssh_client: Some("SSH-2.0-OpenSSH_9.6".into()),
+        // Before 9.5: no keystroke timer to speak of.
+        ssh_client: Some("SSH-2.0-OpenSSH_9.4p1".into()),
         kitty_flags: Probe::Answer(0),
         sync: Probe::Answer(2),
         rgb: Probe::Answer(true),
@@ -19,6 +20,7 @@ fn good() -> DoctorReport {
             max_ms: 20,
             samples: 5,
         }),
+        keys_on_grid: false,
     }
 }
 
@@ -263,6 +265,14 @@ fn every_row_is_reached_by_some_test_report() {
             ..good()
         },
         DoctorReport {
+            keys_on_grid: true,
+            ..good()
+        },
+        DoctorReport {
+            ssh_client: Some("SSH-2.0-OpenSSH_9.9".into()),
+            ..good()
+        },
+        DoctorReport {
             rtt: Probe::NoAnswer,
             ..good()
         },
@@ -279,4 +289,56 @@ fn every_row_is_reached_by_some_test_report() {
             assert!(crate::draw::width(line) <= 76, "{line}");
         }
     }
+}
+
+/// Issue 41: OpenSSH 9.5 and newer hold keys to a 20 ms grid by default. Keys seen on the grid
+/// get the advice that says so; a client new enough without a grid seen (yet) gets the softer
+/// one; an older OpenSSH or another client neither.
+#[test]
+fn advice_keys_on_the_openssh_grid() {
+    // (client version string, keys seen on the grid, advice)
+    let table = [
+        ("SSH-2.0-OpenSSH_9.4p1", false, vec![]),
+        ("SSH-2.0-OpenSSH_9.5", false, vec![AdviceId::KeysMayWait]),
+        (
+            "SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13",
+            false,
+            vec![AdviceId::KeysMayWait],
+        ),
+        ("SSH-2.0-OpenSSH_10.0", false, vec![AdviceId::KeysMayWait]),
+        ("SSH-2.0-OpenSSH_10.0", true, vec![AdviceId::KeysOnGrid]),
+        ("SSH-2.0-PuTTY_Release_0.81", false, vec![]),
+        (
+            "SSH-2.0-PuTTY_Release_0.81",
+            true,
+            vec![AdviceId::KeysOnGrid],
+        ),
+        ("SSH-2.0-OpenSSH_x", false, vec![]),
+    ];
+    for (client, grid, want) in table {
+        let r = DoctorReport {
+            ssh_client: Some(client.into()),
+            keys_on_grid: grid,
+            ..good()
+        };
+        assert_eq!(ids(&r), want, "{client} {grid}");
+    }
+    let r = DoctorReport {
+        keys_on_grid: true,
+        ..good()
+    };
+    let text: Vec<&str> = advice(&r).flat_map(|a| a.lines.iter().copied()).collect();
+    assert!(
+        text.iter()
+            .any(|l| l.contains("-o ObscureKeystrokeTiming=no")),
+        "{text:?}"
+    );
+    assert_eq!(
+        DoctorReport {
+            ssh_client: Some("SSH-2.0-OpenSSH_9.6p1".into()),
+            ..good()
+        }
+        .openssh(),
+        Some((9, 6))
+    );
 }

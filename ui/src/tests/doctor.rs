@@ -1,6 +1,8 @@
 //! The terminal doctor: opened from Settings or at the start, its request, its report drawn at
 //! 80x24 and 200x60 (and tiny sizes), `r` again, Esc back or out.
 
+use minotty_engine::ModeKind;
+
 use super::*;
 use crate::doctor::{DoctorReport, GLYPHS, Probe, Rtt};
 use crate::{Request, Response};
@@ -25,12 +27,17 @@ fn report() -> DoctorReport {
             max_ms: 9,
             samples: 5,
         }),
+        keys_on_grid: false,
     }
 }
 
 /// Main menu, Settings, up to "Terminal doctor", Enter.
 fn open_from_settings() -> App {
-    let mut a = app();
+    open_from_settings_of(app())
+}
+
+/// [`open_from_settings`] from `a` on its main menu.
+fn open_from_settings_of(mut a: App) -> App {
     for _ in 0..4 {
         press(&mut a, Key::Down, 0);
     }
@@ -140,6 +147,8 @@ fn a_good_terminal_needs_nothing() {
         rgb: Probe::Answer(true),
         version: Probe::Answer("kitty(0.32.2)".into()),
         widths: Probe::Answer(vec![Some(1); GLYPHS.len()]),
+        // An OpenSSH from before the keystroke timer.
+        ssh_client: Some("SSH-2.0-OpenSSH_9.4".into()),
         ..report()
     };
     a.deliver(Response::Doctor(Box::new(good)), 10);
@@ -172,4 +181,47 @@ fn without_a_server_the_doctor_says_how_to_run_it() {
     assert!(s.contains("ssh -t -p PORT HOST doctor"), "{s}");
     press(&mut a, Key::Char('r'), 20);
     assert_eq!(a.take_requests(), []);
+}
+
+/// Issue 41: keys that arrive on OpenSSH's 20 ms keystroke grid. The game's footer says so
+/// once the detector is sure (the 48th packet), with the option that turns it off; the doctor
+/// then gives the advice whatever the client's version string says.
+#[test]
+fn keys_on_the_openssh_grid_are_told_in_the_game_and_by_the_doctor() {
+    let (mut a, now) = playing(ModeKind::Endless);
+    let notice = crate::keygrid::NOTICE;
+    // Taps every 140 ms, each arriving 7 ms past a tick of the 20 ms grid.
+    let at = |i: u64| (now / 20 + 1 + 7 * i) * 20 + 7;
+    for i in 0..crate::keygrid::WINDOW as u64 - 1 {
+        let key = if i % 2 == 0 { Key::Left } else { Key::Right };
+        tap(&mut a, key, at(i));
+        assert!(
+            !screen(&a).contains(notice),
+            "not before the window is full ({i})"
+        );
+    }
+    tap(&mut a, Key::Left, at(47));
+    let s = screen(&a);
+    assert!(s.contains(notice), "{s}");
+    // The doctor, opened later, knows: here the keys (unbound ones, on the main menu) came on
+    // the grid before it opened.
+    let report = DoctorReport {
+        ssh_client: Some("SSH-2.0-OpenSSH_9.4".into()),
+        ..report()
+    };
+    let mut d = app();
+    for i in 0..crate::keygrid::WINDOW as u64 {
+        d.handle_key(crate::keys::KeyEvent::press(Key::F(9)), i * 100 + 13);
+    }
+    let mut d = open_from_settings_of(d);
+    d.deliver(Response::Doctor(Box::new(report.clone())), 5_000);
+    assert!(
+        screen(&d).contains("Your keys arrive on a 20 ms grid"),
+        "{}",
+        screen(&d)
+    );
+    // Keys at a player's own times: no word of it.
+    let mut plain = open_from_settings();
+    plain.deliver(Response::Doctor(Box::new(report)), 10);
+    assert!(!screen(&plain).contains("20 ms grid"), "{}", screen(&plain));
 }
