@@ -4,17 +4,19 @@
 //! bytes, a move the board's and the stats' (counted).
 
 use minotty_engine::ModeKind;
+use minotty_ui::settings::Renderer;
 use minotty_ui::{App, AppContext, Damage, Graphics, Key, KeyEvent, KeyKind, Settings};
 use proptest::prelude::*;
 
 use super::{FrameCost, RemoteTerminal};
 
-fn app(graphics: Graphics) -> App {
+fn app(graphics: Graphics, renderer: Renderer) -> App {
     App::new(AppContext {
         player_name: "ada".into(),
         seed: 11,
         settings: Settings {
             graphics,
+            renderer,
             ..Settings::default()
         },
         ..AppContext::default()
@@ -74,7 +76,17 @@ struct Pair {
 
 impl Pair {
     fn new(graphics: Graphics, kind: ModeKind, (cols, rows): (u16, u16)) -> Pair {
-        let mut app = app(graphics);
+        Pair::drawn(graphics, Renderer::Blocks, kind, (cols, rows))
+    }
+
+    /// [`Pair::new`] with the board drawn by `renderer`.
+    fn drawn(
+        graphics: Graphics,
+        renderer: Renderer,
+        kind: ModeKind,
+        (cols, rows): (u16, u16),
+    ) -> Pair {
+        let mut app = app(graphics, renderer);
         app.set_size(cols, rows, 0);
         app.play(kind, 0);
         Pair {
@@ -216,9 +228,15 @@ proptest! {
         mode in 0..MODES.len(),
         size in 0..SIZES.len(),
         graphics in 0..Graphics::ALL.len(),
+        renderer in 0..Renderer::ALL.len(),
         steps in steps(),
     ) {
-        let mut pair = Pair::new(Graphics::ALL[graphics], MODES[mode], SIZES[size]);
+        let mut pair = Pair::drawn(
+            Graphics::ALL[graphics],
+            Renderer::ALL[renderer],
+            MODES[mode],
+            SIZES[size],
+        );
         let mut now = 0;
         pair.run_to(now);
         for step in steps {
@@ -303,6 +321,36 @@ fn a_move_costs_the_board_and_the_stats() {
     pair.key(Key::Char(' '), now + 100);
     assert_eq!(pair.partial.len(), n, "a lock draws the whole screen");
     pair.assert_same_screen();
+}
+
+/// A compact board (half blocks, Braille) keeps the partial frames: a move redraws the board
+/// and the stats alone, fewer cells than blocks' (a 12 x 12 or 7 x 7 board), and the screen
+/// ends as whole frames leave it.
+#[test]
+fn a_move_on_a_compact_board_costs_its_board_and_the_stats() {
+    for (renderer, board) in [(Renderer::HalfBlock, 12 * 12), (Renderer::Braille, 7 * 7)] {
+        let mut pair = Pair::drawn(Graphics::Unicode, renderer, ModeKind::Sprint, (80, 24));
+        pair.run_to(3_500);
+        let mut now = 3_500;
+        for key in [Key::Left, Key::Right, Key::Char('x'), Key::Down] {
+            now += 150;
+            pair.run_to(now);
+            let n = pair.partial.len();
+            pair.key(key, now);
+            assert_eq!(
+                pair.partial.len(),
+                n + 1,
+                "{renderer:?} {key:?}: a partial frame"
+            );
+            let (damage, cost, _) = pair.partial[n];
+            assert_eq!(damage, Damage::Board, "{renderer:?} {key:?}");
+            assert!(
+                cost.compared <= board + 18 * 7,
+                "{renderer:?} {key:?}: {cost:?}"
+            );
+        }
+        pair.assert_same_screen();
+    }
 }
 
 /// Where something lies over the game (the pause menu), frames are whole; resumed, the

@@ -51,7 +51,7 @@ fn compact(theme: Theme) -> bool {
     theme.renderer() != Renderer::Blocks
 }
 
-/// Where what goes over the board (the pause menu, the countdown, the end) is drawn, the
+/// Where the dialogs over the board (the pause menu, the countdown, the end) are drawn, the
 /// board's cells at `cells`: the cells themselves, or for a compact board, whose cells are
 /// too small for them, the area a 1x board's cells would take, centred on it, within `r`.
 fn overlay_area(cells: Rect, theme: Theme, r: Rect) -> Rect {
@@ -273,11 +273,10 @@ impl GameView<'_> {
         let s = self.session;
         let running = !s.is_paused() && !s.is_over() && s.countdown().is_none();
         let still = running && s.ghost_run().is_none() && !s.pause_prompt();
-        let theme = Theme::new(self.settings);
-        // A compact board's overlays reach past its frame: whole frames only.
-        if !still || self.notice.is_some() || compact(theme) {
+        if !still || self.notice.is_some() {
             return None;
         }
+        let theme = Theme::new(self.settings);
         let (scale, _, _, _, r) = self.place(area, theme);
         let (at, _) = Playfield::stats_at(r, theme, scale);
         let board = Playfield::board_at(r, theme, scale);
@@ -415,7 +414,7 @@ impl Widget for &GameView<'_> {
             counts.render(at, buf);
         }
 
-        self.overlay(overlay_area(cells, theme, r), buf, theme, t);
+        self.overlay(cells, buf, theme, t);
         if prompt && pause::prompt_fits(beside) {
             // The game runs on behind the question: it goes beside the board, never over it.
             pause::draw_prompt(buf, beside, theme);
@@ -565,8 +564,13 @@ impl Playfield<'_> {
 }
 
 impl GameView<'_> {
-    fn overlay(&self, cells: Rect, buf: &mut Buffer, theme: Theme, t: u64) {
+    /// What goes over the board with its cells at `cells`: the dialogs of a game that stands
+    /// still (over a 1x board's room when the board is compact), and "GO!" over the cells
+    /// themselves when they have room for it (never past them: a running game's frames may
+    /// redraw the board alone).
+    fn overlay(&self, board_cells: Rect, buf: &mut Buffer, theme: Theme, t: u64) {
         let s = self.session;
+        let cells = overlay_area(board_cells, theme, buf.area);
         if let Some(to) = self.leave.filter(|_| s.is_paused()) {
             let stores = super::leave::stores(s.game().mode().kind);
             super::leave::draw(buf, cells, to, stores, self.kept, theme);
@@ -584,8 +588,8 @@ impl GameView<'_> {
             let text = game_outcome_text(s.game(), reason, won);
             draw::put_centered(buf, inner, inner.y, text, style);
             draw::put_centered(buf, inner, inner.y + 2, "Enter: results", theme.dim());
-        } else if Effects::go(t) {
-            let inner = draw::dialog(buf, cells, 8, 3, theme, "");
+        } else if Effects::go(t) && board_cells.width >= 8 {
+            let inner = draw::dialog(buf, board_cells, 8, 3, theme, "");
             draw::put_centered(buf, inner, inner.y, "GO!", theme.accent());
         }
     }

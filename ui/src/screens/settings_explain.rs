@@ -87,9 +87,8 @@ pub fn remap_row(cursor: usize) -> &'static str {
         }
         Some(1) => "Whether Up rotates clockwise (then Space hard-drops) or hard-drops.",
         Some(2) => {
-            "Ready-made keys: minotty (arrows, A/D and Z/X rotate, S 180), TETR.IO-like, \
-                    Control+ (minotty's, Q/E teleport, W sonic), Guideline, Vim (HJKL). Asks \
-                    before replacing yours."
+            "Ready-made keys: minotty, TETR.IO-like, Control+ (minotty's with Q/E \
+                    teleport, W sonic drop), Guideline, Vim (HJKL). Asks before replacing yours."
         }
         Some(3) => "The minotty keys back. Asks first if yours are your own.",
         _ => "Back to the settings.",
