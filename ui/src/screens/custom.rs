@@ -10,6 +10,10 @@ use minotty_engine::game::MAX_PREVIEW;
 use minotty_engine::ruleset::{LockDown, MAX_DELAY, SoftDrop};
 use minotty_engine::{Generator, Handling, Mode, RotationSystem, Ruleset, RulesetId, Stat, Tuning};
 
+mod presets;
+
+pub use presets::PRESETS;
+
 use crate::rules::{GeneratorKind, generator_name, rotation_label, ruleset_name};
 use crate::settings::{MAX_ARR, MAX_DAS, MAX_SDF, Settings, cycle, step};
 use crate::text::{StackStr, clock, sfmt};
@@ -60,6 +64,8 @@ pub enum Opt {
     /// holds the list; shown only when there is one).
     StartFrom,
     Ruleset,
+    /// tetro-tui's gameplay slots (`custom/presets.rs`): several rows at once.
+    Preset,
     Rotation,
     Generator,
     StockBags,
@@ -84,9 +90,10 @@ pub enum Opt {
 }
 
 impl Opt {
-    pub const ALL: [Opt; 23] = [
+    pub const ALL: [Opt; 24] = [
         Opt::StartFrom,
         Opt::Ruleset,
+        Opt::Preset,
         Opt::Rotation,
         Opt::Generator,
         Opt::StockBags,
@@ -114,6 +121,7 @@ impl Opt {
         match self {
             Opt::StartFrom => "Start from",
             Opt::Ruleset => "Ruleset",
+            Opt::Preset => "Gameplay preset",
             Opt::Rotation => "Rotation",
             Opt::Generator => "Pieces",
             Opt::StockBags => "  bags in stock",
@@ -279,6 +287,7 @@ impl CustomOptions {
         };
         match opt {
             Opt::Ruleset => *ruleset = cycle(&RulesetId::ALL, *ruleset, dir),
+            Opt::Preset => self.step_preset(dir),
             Opt::Rotation => {
                 self.choices.rotation = Some(cycle(
                     &RotationSystem::ALL,
@@ -375,6 +384,7 @@ impl CustomOptions {
     /// Puts `opt` back to its default (the ruleset's, or the player's setting).
     pub fn reset(&mut self, opt: Opt) {
         match opt {
+            Opt::Preset => self.clear_preset(),
             Opt::Rotation => self.choices.rotation = None,
             Opt::Generator | Opt::StockBags | Opt::Restock | Opt::Snap => {
                 self.choices.generator = None
@@ -407,6 +417,10 @@ impl CustomOptions {
         let generator = self.choices.generator.unwrap_or(r.generator);
         match opt {
             Opt::Ruleset => (sfmt!(32; "{}", ruleset_name(ruleset)), false),
+            Opt::Preset => match self.preset() {
+                Some(i) => (sfmt!(32; "{}", PRESETS[i].name), true),
+                None => (sfmt!(32; "-"), false),
+            },
             Opt::Rotation => {
                 let x = self.choices.rotation.unwrap_or(r.rotation);
                 (rotation_label(x, r.turns_180), x != r.rotation)

@@ -123,24 +123,25 @@ fn custom() -> App {
 fn custom_options_follow_the_ruleset() {
     let mut a = custom();
     let s = rows(&a);
+    // The list scrolls at 80x24 now (the preset row): Start is below, the arrow says so.
     let expected = [
         "  │  40 Lines           Custom                                               │  ",
         "  │  Marathon           Ruleset                              < standard >    │  ",
-        "  │  Ultra              Rotation                        SRS and 180 turns    │  ",
-        "  │  Master             Pieces                                      7-bag    │  ",
-        "  │  Cheese             DAS                                        150 ms    │  ",
-        "  │  Combo              ARR                                         50 ms    │  ",
-        "  │  Custom             Soft drop factor                              10x    │  ",
-        "  │  Endless            Lock delay                                 450 ms    │  ",
-        "  │  Puzzle             Line clear delay                           180 ms    │  ",
-        "  │  Descent            Appearance delay                             0 ms    │  ",
-        "  │  Classic            Hard drop delay                              0 ms    │  ",
-        "  │  Survival           Preview                                         5    │  ",
-        "  │  Ascent             Start level                                     0    │  ",
+        "  │  Ultra              Gameplay preset                                 -    │  ",
+        "  │  Master             Rotation                        SRS and 180 turns    │  ",
+        "  │  Cheese             Pieces                                      7-bag    │  ",
+        "  │  Combo              DAS                                        150 ms    │  ",
+        "  │  Custom             ARR                                         50 ms    │  ",
+        "  │  Endless            Soft drop factor                              10x    │  ",
+        "  │  Puzzle             Lock delay                                 450 ms    │  ",
+        "  │  Descent            Line clear delay                           180 ms    │  ",
+        "  │  Classic            Appearance delay                             0 ms    │  ",
+        "  │  Survival           Hard drop delay                              0 ms    │  ",
+        "  │  Ascent             Preview                                         5    │  ",
+        "  │                     Start level                                     0    │  ",
         "  │                     Level increase                                 on    │  ",
         "  │                     Limit                                        none    │  ",
-        "  │                     Seed                                       random    │  ",
-        "  │                                           Start                          │  ",
+        "  │                     Seed                                       random  v │  ",
         "  │                                                                          │  ",
         "  │         Left/Right change   Del default   Enter start   Esc back         │  ",
     ];
@@ -154,16 +155,16 @@ fn custom_options_follow_the_ruleset() {
         "  │  Marathon           Ruleset                                 < tetrs >    │  "
     );
     assert_eq!(
-        s[7],
-        "  │  Cheese               recency snap                               2.50    │  "
+        s[8],
+        "  │  Combo                recency snap                               2.50    │  "
     );
     assert_eq!(
-        s[12],
-        "  │  Descent            Ground time cap                           3000 ms    │  "
+        s[13],
+        "  │  Classic            Ground time cap                           3000 ms    │  "
     );
-    assert!(s[19].ends_with("on  v │  "), "more rows below: {}", s[19]);
+    assert!(s[19].ends_with("0  v │  "), "more rows below: {}", s[19]);
     // Lock delay +20 ms, ground cap -250 ms, pieces: uniform.
-    for _ in 0..7 {
+    for _ in 0..8 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Right, 0);
@@ -172,16 +173,16 @@ fn custom_options_follow_the_ruleset() {
     press(&mut a, Key::Left, 0);
     let s = rows(&a);
     assert_eq!(
-        s[11],
-        "  │  Puzzle             Lock delay                                 520 ms*   │  "
+        s[12],
+        "  │  Descent            Lock delay                                 520 ms*   │  "
     );
     assert_eq!(
-        s[12],
-        "  │  Descent            Ground time cap                       < 2750 ms >*   │  "
+        s[13],
+        "  │  Classic            Ground time cap                       < 2750 ms >*   │  "
     );
     // Del puts the ground cap back.
     press(&mut a, Key::Delete, 0);
-    assert!(rows(&a)[12].contains("< 3000 ms > "));
+    assert!(rows(&a)[13].contains("< 3000 ms > "));
     press(&mut a, Key::Left, 0);
     press(&mut a, Key::Enter, 0);
     let game = a.game().expect("custom game");
@@ -205,8 +206,8 @@ fn custom_options_follow_the_ruleset() {
 #[test]
 fn custom_handling_and_preview_apply_to_that_game_only() {
     let mut a = custom();
-    // DAS is the fourth row, preview the twelfth (standard).
-    for _ in 0..3 {
+    // DAS is the fifth row, preview the thirteenth (standard).
+    for _ in 0..4 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Left, 0);
@@ -454,16 +455,16 @@ fn ruleset_descriptions_are_plain_and_whole_at_80x24() {
     let mut a = custom();
     let standard = rows(&a);
     assert!(
-        standard[5].contains("Rotation                        SRS and 180 turns"),
+        standard[6].contains("Rotation                        SRS and 180 turns"),
         "{}",
-        standard[5]
+        standard[6]
     );
     press(&mut a, Key::Right, 0); // tui-tetris: no 180
     let tui = rows(&a);
     assert!(
-        tui[5].trim_end_matches([' ', '│']).ends_with(" SRS"),
+        tui[6].trim_end_matches([' ', '│']).ends_with(" SRS"),
         "{}",
-        tui[5]
+        tui[6]
     );
 }
 

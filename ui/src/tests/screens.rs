@@ -46,8 +46,9 @@ fn custom_options_make_the_game() {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Enter, 0); // into the options
-    // Ruleset, rotation, pieces, DAS, ARR, SDF, four delays, preview: then the start level.
-    for _ in 0..11 {
+    // Ruleset, preset, rotation, pieces, DAS, ARR, SDF, four delays, preview: then the start
+    // level.
+    for _ in 0..12 {
         press(&mut a, Key::Down, 0);
     }
     press(&mut a, Key::Right, 0); // start level 1
