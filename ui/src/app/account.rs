@@ -39,7 +39,7 @@ pub(super) enum Sub {
 /// The state of the account screens.
 #[derive(Debug, Default)]
 pub(super) struct AccountState {
-    sub: Option<Sub>,
+    pub(super) sub: Option<Sub>,
     /// The screen a replay was opened from.
     under: Option<Sub>,
     /// The game whose replay was asked for.

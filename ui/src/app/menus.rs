@@ -129,6 +129,14 @@ impl Menus {
         self.quit_dialog.is_some()
     }
 
+    /// Whether a menu is taking typed text or a key to bind (the friend's-ghost prompt, a
+    /// key being captured for Controls), so that `?` is that, not the keys box.
+    pub(super) fn typing(&self) -> bool {
+        self.modes.ghost_prompt.is_some()
+            || matches!(self.settings_ui.remap, Some((_, true)))
+            || self.settings_ui.confirm.is_some()
+    }
+
     pub(super) fn close_quit(&mut self) {
         self.quit_dialog = None;
     }

@@ -5,6 +5,7 @@ mod account;
 mod bests;
 mod doctor;
 mod frames;
+mod keys_box;
 pub(crate) mod live;
 mod match_replay;
 mod menus;
@@ -98,6 +99,8 @@ pub struct App {
     /// A game parked by an earlier connection, offered to the player (see `parked.rs`).
     parked: parked::Waiting,
     doctor: doctor::DoctorState,
+    /// The keys box (`?`) when open: whose keys it shows (see `keys_box.rs`).
+    keys_box: Option<crate::screens::keys_help::Page>,
     /// The match replay viewer (see `match_replay.rs`).
     replays: match_replay::MatchReplays,
     /// How `ssh` reaches this server, when the front end said ([`AppContext::server_address`]).
@@ -142,6 +145,7 @@ impl App {
             live: live::Live::default(),
             parked: parked::Waiting::default(),
             doctor: doctor::DoctorState::default(),
+            keys_box: None,
             replays: match_replay::MatchReplays::default(),
             server_address: ctx.server_address.clone(),
             web_address: ctx.web_address.clone(),
@@ -180,7 +184,7 @@ impl App {
             }
             self.last_esc = Some(now);
         }
-        if self.key_parked(ev, now) {
+        if self.key_parked(ev, now) || self.key_box(ev) {
             return;
         }
         if self.solo.has_pending() {
@@ -360,6 +364,7 @@ impl App {
             .solo
             .quit_area(self.screen == Screen::Game, area, &self.settings);
         self.menus.draw_quit(quit_at.unwrap_or(area), buf, theme);
+        self.draw_keys_box(area, buf, theme);
     }
 
     /// Tells the App whether the terminal reports key releases. Without them, releases are

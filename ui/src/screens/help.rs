@@ -78,7 +78,7 @@ const SPECIAL: [(&str, &str); 10] = [
     ("Combo: the bot plays / you do", "B"),
     ("Forfeit the game", "Ctrl+D"),
     ("Quit (asks first)", "Ctrl+C, q in the menu"),
-    ("Menus", "arrows, Enter, Esc"),
+    ("Menus (? lists a screen's keys)", "arrows, Enter, Esc"),
 ];
 
 /// How taps and holds are read when the terminal reports no key releases (see `release.rs`).

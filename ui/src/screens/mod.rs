@@ -14,6 +14,7 @@ pub mod game;
 pub mod game_ghost;
 pub mod ghost_prompt;
 pub mod help;
+pub mod keys_help;
 pub mod leave;
 pub mod live;
 pub mod match_replay;

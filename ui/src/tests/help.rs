@@ -139,7 +139,10 @@ fn every_row_of_help_can_be_reached_by_scrolling() {
                     "{releases} {w}x{h}: {s:?} never shown:\n{seen}"
                 );
             }
-            assert!(seen.contains("Menus arrows, Enter, Esc"), "{seen}");
+            assert!(
+                seen.contains("Menus (? lists a screen's keys) arrows, Enter, Esc"),
+                "{seen}"
+            );
         }
     }
 }

@@ -22,6 +22,7 @@ mod graphics;
 mod guest;
 mod help;
 mod integrity;
+mod keys_box;
 mod leave;
 mod live;
 mod looks;
