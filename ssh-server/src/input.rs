@@ -264,6 +264,28 @@ mod tests {
         assert!(!pending);
     }
 
+    /// Mobile clients (Blink, Termius) and terminals in application cursor mode send SS3
+    /// arrows and keypad keys (`ESC O A`): the same keys as `ESC [ A` (issue 41 item 3), split
+    /// across packets too.
+    #[test]
+    fn application_mode_arrows_are_arrows() {
+        let (out, pending) = decode(&[b"\x1bOA\x1bOB\x1bOC\x1bOD\x1bOH\x1bOF"]);
+        assert_eq!(
+            out,
+            vec![
+                press(Key::Up),
+                press(Key::Down),
+                press(Key::Right),
+                press(Key::Left),
+                press(Key::Home),
+                press(Key::End),
+            ]
+        );
+        assert!(!pending);
+        let (out, _) = decode(&[b"\x1bO", b"D"]);
+        assert_eq!(out, vec![press(Key::Left)]);
+    }
+
     #[test]
     fn sequence_split_across_packets() {
         let (out, _) = decode(&[b"\x1b", b"[", b"B"]);
