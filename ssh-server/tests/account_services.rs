@@ -157,9 +157,10 @@ async fn a_player_registers_saves_settings_plays_and_links_a_key(pool: AnyPool) 
         panic!("a profile");
     };
     assert_eq!(profile.name, "Ada");
-    // One row per mode's home board (descent's is tetrs; classic and survival are standard).
+    // One row per mode's home board (descent's and ascent's are tetrs; classic and survival
+    // are standard).
     assert_eq!(profile.bests.len(), minotty_domain::modes::RANKED.len());
-    assert_eq!(profile.bests.len(), 9);
+    assert_eq!(profile.bests.len(), 10);
     assert!(
         profile
             .bests

@@ -83,7 +83,7 @@ async fn a_new_key_registers_plays_40_lines_and_reaches_the_leaderboard() -> Res
     assert_eq!(bad.stderr.lines().count(), 1, "{}", bad.stderr);
     assert!(
         bad.stderr.contains(
-            "40l, marathon, ultra, master, cheese, combo, descent, classic, survival, versus"
+            "40l, marathon, ultra, master, cheese, combo, descent, classic, survival, ascent, versus"
         ),
         "{}",
         bad.stderr

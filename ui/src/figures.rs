@@ -38,6 +38,11 @@ pub fn pps(pieces: u32, ms: u64) -> StackStr<16> {
     rounded(u64::from(pieces) * 1000, ms, 2).unwrap_or_else(|| sfmt!(16; "0.00"))
 }
 
+/// Pieces per second with one decimal, rounded: `2.4`; `0.0` before any time passed.
+pub fn pps_short(pieces: u32, ms: u64) -> StackStr<16> {
+    rounded(u64::from(pieces) * 1000, ms, 1).unwrap_or_else(|| sfmt!(16; "0.0"))
+}
+
 /// A count per minute (attack per minute), one decimal rounded: `61.3`; `0.0` before any time.
 pub fn per_minute(count: u32, ms: u64) -> StackStr<16> {
     rounded(u64::from(count) * 60_000, ms, 1).unwrap_or_else(|| sfmt!(16; "0.0"))

@@ -299,6 +299,8 @@ pub struct Settings {
     pub color_locked: bool,
     /// How the board's cells are drawn.
     pub renderer: Renderer,
+    /// The lock flash and the cleared rows' blinking (off with the trail: reduced motion).
+    pub flashes: bool,
 }
 
 impl Default for Settings {
@@ -322,6 +324,7 @@ impl Default for Settings {
             grid: true,
             color_locked: true,
             renderer: Renderer::Blocks,
+            flashes: true,
         }
     }
 }

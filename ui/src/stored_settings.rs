@@ -200,6 +200,7 @@ pub fn to_json(settings: &Settings) -> String {
         "grid": settings.grid,
         "color_locked": settings.color_locked,
         "renderer": settings.renderer.id(),
+        "flashes": settings.flashes,
     })
     .to_string()
 }
@@ -306,6 +307,9 @@ pub fn from_json(text: &str) -> Option<Settings> {
     }
     if let Some(v) = obj.get("color_locked").and_then(Value::as_bool) {
         s.color_locked = v;
+    }
+    if let Some(v) = obj.get("flashes").and_then(Value::as_bool) {
+        s.flashes = v;
     }
     // Settings stored before the renderers: blocks.
     if let Some(v) = obj.get("renderer").and_then(Value::as_str) {

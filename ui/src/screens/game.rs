@@ -469,6 +469,7 @@ impl Playfield<'_> {
             game: self.game,
             t: self.t,
             last_lock: self.fx.last_lock_time(),
+            recent: [self.fx.recent_pieces(5), self.fx.recent_pieces(10)],
             theme: self.theme,
         }
     }

@@ -37,7 +37,7 @@ const ROWS: [&str; 27] = [
     "Frame rate",
     "FPS counter",
     "Release timeout",
-    "Hard drop trail",
+    "Effects",
     "Board size",
     "Ghost race view",
     "Let others watch my games",
@@ -145,7 +145,15 @@ impl SettingsScreen {
                 );
                 s.release_timeout_ms = v as u16;
             }
-            13 => s.drop_trail = !s.drop_trail,
+            13 => {
+                // All, no trail, none (reduced motion), round.
+                let levels = [(true, true), (false, true), (false, false)];
+                let now = (s.drop_trail, s.flashes);
+                let i = levels.iter().position(|&l| l == now).unwrap_or(0);
+                let n = levels.len() as i32;
+                let next = (i as i32 + dir).rem_euclid(n) as usize;
+                (s.drop_trail, s.flashes) = levels[next];
+            }
             14 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
             15 => s.ghost_view = cycle(&GhostView::ALL, s.ghost_view, dir),
             16 => s.let_watch = !s.let_watch,
@@ -301,7 +309,12 @@ fn value(s: &Settings, i: usize) -> StackStr<24> {
         10 => sfmt!(24; "{} fps", s.frame_rate),
         11 => sfmt!(24; "{}", if s.show_fps { "shown" } else { "hidden" }),
         12 => sfmt!(24; "{} ms", s.release_timeout_ms),
-        13 => sfmt!(24; "{}", if s.drop_trail { "on" } else { "off" }),
+        13 => sfmt!(24; "{}", match (s.drop_trail, s.flashes) {
+            (true, true) => "all",
+            (false, true) => "no trail",
+            (false, false) => "none (still)",
+            (true, false) => "trail only",
+        }),
         14 => sfmt!(24; "{}", s.board_size.label()),
         15 => sfmt!(24; "{}", s.ghost_view.label()),
         16 => sfmt!(24; "{}", if s.let_watch { "yes" } else { "no" }),

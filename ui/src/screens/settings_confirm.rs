@@ -181,6 +181,7 @@ fn changed(a: &Settings, b: &Settings) -> Vec<&'static str> {
             "release timeout",
         ),
         (a.drop_trail != b.drop_trail, "drop trail"),
+        (a.flashes != b.flashes, "flashes"),
         (a.board_size != b.board_size, "board size"),
         (a.ghost_view != b.ghost_view, "ghost race view"),
         (a.let_watch != b.let_watch, "let others watch"),
@@ -228,6 +229,7 @@ mod tests {
             grid: false,
             color_locked: false,
             renderer: crate::settings::Renderer::Braille,
+            flashes: false,
             ..Settings::default()
         };
         for (i, b) in Button::ALL.into_iter().enumerate() {

@@ -45,7 +45,10 @@ pub fn row(i: usize) -> &'static str {
             "For terminals without key releases: a key pressed once counts as let go \
                after this long (always below DAS, so a tap moves once). Help says more."
         }
-        13 => "A short fading trail over the columns a hard-dropped piece fell through.",
+        13 => {
+            "All: a hard drop's trail, the lock flash, cleared rows blinking. No trail: the \
+              flashes only. None: nothing moves that the game does not (reduced motion)."
+        }
         14 => "auto: the biggest board the terminal fits. 1x: always the smallest.",
         15 => {
             "A raced ghost (40 lines, ultra): its own board beside yours, or an outline on yours."

@@ -42,10 +42,21 @@ pub struct Effects {
     /// The player turned the drop trail off: hard drops are not noted (so they ask for no
     /// frames either).
     no_trail: bool,
+    /// The player turned the flashes off (reduced motion): no lock flash, cleared rows do not
+    /// blink, and neither asks for frames.
+    no_flashes: bool,
     level_up: Option<(u32, Time)>,
     /// Puzzle mode: the stage and attempt just set up.
     stage: Option<(u8, u8, Time)>,
+    /// When the last [`RECENT_LOCKS`] pieces locked, newest at `locks % RECENT_LOCKS`'s slot
+    /// before; `locks` counts every lock seen.
+    recent: [Time; RECENT_LOCKS],
+    locks: usize,
 }
+
+/// Lock times kept for the pieces per second over the last 5 and 10 pieces (one more than
+/// 10: the rate over n pieces runs from the lock before them).
+const RECENT_LOCKS: usize = 11;
 
 /// A hard drop's trail at one time: the cells the piece fell through, fading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +134,11 @@ impl Effects {
         self.no_trail
     }
 
+    /// Turns the lock flash and the cleared rows' blinking on or off.
+    pub fn set_flashes(&mut self, on: bool) {
+        self.no_flashes = !on;
+    }
+
     /// Notes what the engine reported.
     pub fn absorb(&mut self, events: &[Event]) {
         for e in events {
@@ -136,6 +152,8 @@ impl Effects {
                 EventKind::Lock { at, .. } => {
                     self.lock = Some((at, e.time));
                     self.lock_gone = false;
+                    self.recent[self.locks % RECENT_LOCKS] = e.time;
+                    self.locks += 1;
                 }
                 EventKind::Spawn { .. } => {
                     let cleared_now = self.action.is_some_and(|(_, _, at)| at == e.time);
@@ -166,7 +184,7 @@ impl Effects {
     /// The piece that just locked, while it flashes.
     pub fn lock_flash(&self, t: Time) -> Option<Placed> {
         self.lock
-            .filter(|&(_, at)| t < at + LOCK_FLASH_MS && !self.lock_gone)
+            .filter(|&(_, at)| t < at + LOCK_FLASH_MS && !self.lock_gone && !self.no_flashes)
             .map(|(p, _)| p)
     }
 
@@ -174,6 +192,17 @@ impl Effects {
     /// changes once a piece, not on every frame while one falls).
     pub fn last_lock_time(&self) -> Option<Time> {
         self.lock.map(|(_, at)| at)
+    }
+
+    /// The last `n` pieces (at most 10) and the time they took, from the lock before the first
+    /// of them (or the game's start) to the last: `None` before `n` pieces locked.
+    pub fn recent_pieces(&self, n: usize) -> Option<(u32, u64)> {
+        if n == 0 || n >= RECENT_LOCKS || self.locks < n {
+            return None;
+        }
+        let at = |back: usize| self.recent[(self.locks - 1 - back) % RECENT_LOCKS];
+        let from = if self.locks > n { at(n) } else { 0 };
+        Some((n as u32, at(0).saturating_sub(from)))
     }
 
     /// The last hard drop's trail, while it shows.
@@ -204,7 +233,7 @@ impl Effects {
 
     /// Whether rows being cleared are lit at `t` (they alternate lit and dark).
     pub fn clear_lit(&self, t: Time) -> bool {
-        (t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS).is_multiple_of(2)
+        !self.no_flashes && (t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS).is_multiple_of(2)
     }
 
     pub fn go(t: Time) -> bool {
@@ -219,7 +248,8 @@ impl Effects {
             trail: self.drop_trail(t).map(|tr| tr.age),
             stage: self.stage(t).is_some(),
             go: Effects::go(t),
-            flash_frame: clearing.then(|| t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS),
+            flash_frame: (clearing && !self.no_flashes)
+                .then(|| t.saturating_sub(self.clear_start) / CLEAR_FLASH_MS),
         }
     }
 
@@ -228,7 +258,7 @@ impl Effects {
         let ends = [
             self.action.map(|(_, _, at)| at + ACTION_MS),
             self.lock
-                .filter(|_| !self.lock_gone)
+                .filter(|_| !self.lock_gone && !self.no_flashes)
                 .map(|(_, at)| at + LOCK_FLASH_MS),
             self.level_up.map(|(_, at)| at + LEVEL_UP_MS),
             // The trail's next fading step (or its end).
@@ -238,7 +268,7 @@ impl Effects {
             }),
             self.stage.map(|(_, _, at)| at + STAGE_MS),
             Some(GO_MS),
-            clearing.then(|| {
+            (clearing && !self.no_flashes).then(|| {
                 let since = t.saturating_sub(self.clear_start);
                 self.clear_start + (since / CLEAR_FLASH_MS + 1) * CLEAR_FLASH_MS
             }),
@@ -356,6 +386,88 @@ mod tests {
         let mut fx = Effects::default();
         fx.absorb(&[lock(2000), spawn(2000)]);
         assert_eq!(fx.lock_flash(2000), Some(at));
+    }
+
+    /// Flashes off (reduced motion): no lock flash, cleared rows never lit, and no frames
+    /// asked for either; the clear's action text still shows.
+    #[test]
+    fn flashes_off_ask_for_nothing() {
+        use minotty_engine::Rotation;
+        let at = Placed {
+            piece: Piece::I,
+            rotation: Rotation::North,
+            x: 3,
+            y: 38,
+        };
+        let events = [
+            Event {
+                time: 1000,
+                kind: EventKind::Lock {
+                    at,
+                    spin: Spin::None,
+                },
+            },
+            Event {
+                time: 1000,
+                kind: EventKind::LineClear(clear(1, Spin::None)),
+            },
+        ];
+        let mut on = Effects::default();
+        on.absorb(&events);
+        assert!(on.lock_flash(1000).is_some() && on.clear_lit(1000));
+        let mut off = Effects::default();
+        off.set_flashes(false);
+        off.absorb(&events);
+        assert_eq!(off.lock_flash(1000), None);
+        assert!((1000..1400).all(|t| !off.clear_lit(t)));
+        assert_eq!(
+            off.stamp(1000, true),
+            off.stamp(1150, true),
+            "no flash frames"
+        );
+        assert!(off.action(1000).is_some(), "the clear's name still shows");
+        assert_eq!(off.next_change(1000, true), Some(1000 + ACTION_MS));
+    }
+
+    /// The last n pieces' time runs from the lock before the first of them (the game's start
+    /// while there is none), over a ring of 11 lock times that wraps.
+    #[test]
+    fn the_recent_pieces_run_from_the_lock_before_them() {
+        use minotty_engine::Rotation;
+        let at = Placed {
+            piece: Piece::O,
+            rotation: Rotation::North,
+            x: 4,
+            y: 38,
+        };
+        let mut fx = Effects::default();
+        assert_eq!(fx.recent_pieces(5), None);
+        let mut times = Vec::new();
+        for i in 1..=30u64 {
+            let t = i * 1000 + i * i;
+            times.push(t);
+            fx.absorb(&[Event {
+                time: t,
+                kind: EventKind::Lock {
+                    at,
+                    spin: Spin::None,
+                },
+            }]);
+            let n = times.len();
+            for k in [5usize, 10] {
+                let want = (n >= k).then(|| {
+                    let from = if n > k { times[n - 1 - k] } else { 0 };
+                    (k as u32, t - from)
+                });
+                assert_eq!(fx.recent_pieces(k), want, "{k} after {n}");
+            }
+        }
+        assert_eq!(fx.recent_pieces(0), None);
+        assert_eq!(
+            fx.recent_pieces(11),
+            None,
+            "the ring holds 10 pieces' worth"
+        );
     }
 
     #[test]

@@ -138,6 +138,7 @@ impl GameSession {
         });
         let mut fx = Effects::default();
         fx.set_trail(settings.drop_trail);
+        fx.set_flashes(settings.flashes);
         let race = setup.ghost.as_ref().and_then(GhostRun::new).map(Box::new);
         let mut session = GameSession {
             setup,
@@ -304,6 +305,7 @@ impl GameSession {
     pub fn apply_settings(&mut self, settings: &Settings) {
         self.synth.set_timeout(timeout(settings, &self.game));
         self.fx.set_trail(settings.drop_trail);
+        self.fx.set_flashes(settings.flashes);
         let preview = pilot::preview(&self.setup, settings);
         if let Some(p) = &mut self.pilot
             && p.preview != preview

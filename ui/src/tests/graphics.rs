@@ -502,7 +502,7 @@ fn the_settings_screen_offers_electronika_trail_and_board_size() {
     assert_eq!(a.settings().board_size, BoardSize::One);
     let shown = lines(&draw(&a, 80, 24)).join("\n");
     assert!(
-        shown.contains("Hard drop trail") && shown.contains("off"),
+        shown.contains("Effects") && shown.contains("no trail"),
         "{shown}"
     );
     assert!(shown.contains("< 1x >"), "{shown}");

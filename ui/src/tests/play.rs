@@ -347,3 +347,44 @@ fn the_final_board_waits_for_enter_behind_the_quit_dialog_and_after_it() {
     assert!(screen(&a).contains("RESULTS"), "{}", screen(&a));
     assert!(!a.in_game());
 }
+
+/// Issue 41: pieces per second over the last 5 and the last 10 pieces, in the stats' free last
+/// row once 5 pieces are locked (`-` for 10 until then), each from the lock before the first of
+/// them (or the game's start) to the last lock.
+#[test]
+fn the_stats_show_pieces_per_second_over_the_last_5_and_10_pieces() {
+    let (mut a, now) = playing(ModeKind::Marathon);
+    let recent = |a: &App| {
+        screen(a)
+            .lines()
+            .find(|l| l.contains("PPS 5/10"))
+            .and_then(|l| l.split("PPS 5/10").nth(1))
+            .map(|rest| {
+                rest.split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+    };
+    let mut locks = vec![0u64];
+    let mut t = now;
+    for i in 0..12u64 {
+        // Pieces to the two walls by turns (the middle stays open: no line clears), faster
+        // and faster.
+        t += 700 - 40 * i;
+        let side = if i % 2 == 0 { Key::Left } else { Key::Right };
+        for _ in 0..5 {
+            tap(&mut a, side, t);
+        }
+        tap(&mut a, Key::Up, t);
+        locks.push(a.game().map(|g| g.now()).expect("a game"));
+        let n = locks.len() - 1;
+        let over = |k: usize| crate::figures::pps_short(k as u32, locks[n] - locks[n - k]);
+        let want = match n {
+            0..=4 => None,
+            5..=9 => Some(format!("{} -", over(5).as_str())),
+            _ => Some(format!("{} {}", over(5).as_str(), over(10).as_str())),
+        };
+        assert_eq!(recent(&a), want, "after {n} pieces\n{}", screen(&a));
+    }
+}

@@ -60,7 +60,7 @@ fn settings_at_80x24_show_every_row_and_explain_the_selected_one() {
         row("  Frame rate                                      60 fps"),
         row("  FPS counter                                     hidden"),
         row("  Release timeout                             < 150 ms >"),
-        row("  Hard drop trail                                     on"),
+        row("  Effects                                            all"),
         row("  Board size                                        auto"),
         row("  Ghost race view                                 beside"),
         row("  Let others watch my games                          yes"),

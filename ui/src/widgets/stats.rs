@@ -25,6 +25,9 @@ pub struct StatsView<'a> {
     /// When the last piece locked: pieces per second are the pieces over the time to their
     /// last lock, a figure that changes once a piece (`None`: over `t`).
     pub last_lock: Option<Time>,
+    /// The last 5 and the last 10 pieces and the time each took (`Effects::recent_pieces`):
+    /// pieces per second over them, shown in the last row where a mode leaves it free.
+    pub recent: [Option<(u32, u64)>; 2],
     pub theme: Theme,
 }
 
@@ -79,7 +82,7 @@ impl StatsView<'_> {
             let combo = game.combo().unwrap_or(0);
             Some(("COMBO", sfmt!(24; "{} (best {})", combo, s.max_combo)))
         } else {
-            None
+            self.recent_pps()
         };
         if let Some(p) = game.puzzle_state() {
             let stages = u64::from(minotty_engine::puzzle::STAGE_COUNT);
@@ -115,6 +118,18 @@ impl StatsView<'_> {
 }
 
 impl StatsView<'_> {
+    /// Pieces per second over the last 5 and 10 pieces, once 5 are locked (`-` for 10 until
+    /// then), one decimal each: `PPS 5/10   2.4 2.1`.
+    fn recent_pps(&self) -> Option<(&'static str, Value)> {
+        let [Some(five), ten] = self.recent else {
+            return None;
+        };
+        let rate = |(n, ms): (u32, u64)| crate::figures::pps_short(n, ms);
+        let ten = ten.map(rate);
+        let ten = ten.as_ref().map_or("-", StackStr::as_str);
+        Some(("PPS 5/10", sfmt!(24; "{} {}", rate(five).as_str(), ten)))
+    }
+
     /// Draws the rows `step` rows apart (1: one under the other; 2 beside a 2x board, which
     /// spreads them along it).
     pub fn render_spaced(&self, area: Rect, buf: &mut Buffer, step: u16) {
