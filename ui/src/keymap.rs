@@ -71,6 +71,21 @@ impl KeyPreset {
         }
     }
 
+    /// Keys of the buttons its base preset leaves without (Control+'s teleports and sonic
+    /// drop over the minotty keys).
+    fn extra(self) -> &'static [(Button, &'static [Key])] {
+        match self {
+            KeyPreset::ControlPlus => &[
+                (Button::SonicDrop, &[Key::Char('w')]),
+                (Button::TeleportLeft, &[Key::Char('q')]),
+                (Button::TeleportRight, &[Key::Char('e')]),
+            ],
+            KeyPreset::Minotty | KeyPreset::TetrioLike | KeyPreset::Guideline | KeyPreset::Vim => {
+                &[]
+            }
+        }
+    }
+
     /// The keys of each button, in slot order (buttons not listed have none).
     fn bindings(self) -> &'static [(Button, &'static [Key])] {
         match self {
@@ -94,19 +109,7 @@ impl KeyPreset {
                 (Button::Rotate180, &[Key::Char('a')]),
                 (Button::Hold, &[Key::Char('c')]),
             ],
-            KeyPreset::ControlPlus => &[
-                (Button::Left, &[Key::Left]),
-                (Button::Right, &[Key::Right]),
-                (Button::SoftDrop, &[Key::Down]),
-                (Button::HardDrop, &[Key::Up, Key::Char(' ')]),
-                (Button::RotateCcw, &[Key::Char('a'), Key::Char('z')]),
-                (Button::RotateCw, &[Key::Char('d'), Key::Char('x')]),
-                (Button::Rotate180, &[Key::Char('s')]),
-                (Button::Hold, &[Key::Char('c')]),
-                (Button::SonicDrop, &[Key::Char('w')]),
-                (Button::TeleportLeft, &[Key::Char('q')]),
-                (Button::TeleportRight, &[Key::Char('e')]),
-            ],
+            KeyPreset::ControlPlus => KeyPreset::Minotty.bindings(),
             KeyPreset::Guideline => &[
                 (Button::Left, &[Key::Left]),
                 (Button::Right, &[Key::Right]),
@@ -145,7 +148,7 @@ impl Keymap {
     /// The keys of `preset`.
     pub fn preset(preset: KeyPreset) -> Keymap {
         let mut map = Keymap::empty();
-        for &(button, keys) in preset.bindings() {
+        for &(button, keys) in preset.bindings().iter().chain(preset.extra()) {
             for &key in keys {
                 map.bind(button, key);
             }

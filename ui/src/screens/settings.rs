@@ -145,14 +145,10 @@ impl SettingsScreen {
                 );
                 s.release_timeout_ms = v as u16;
             }
+            // All, no trail, none (reduced motion), round.
             13 => {
-                // All, no trail, none (reduced motion), round.
                 let levels = [(true, true), (false, true), (false, false)];
-                let now = (s.drop_trail, s.flashes);
-                let i = levels.iter().position(|&l| l == now).unwrap_or(0);
-                let n = levels.len() as i32;
-                let next = (i as i32 + dir).rem_euclid(n) as usize;
-                (s.drop_trail, s.flashes) = levels[next];
+                (s.drop_trail, s.flashes) = cycle(&levels, (s.drop_trail, s.flashes), dir);
             }
             14 => s.board_size = cycle(&BoardSize::ALL, s.board_size, dir),
             15 => s.ghost_view = cycle(&GhostView::ALL, s.ghost_view, dir),

@@ -7,7 +7,7 @@
 //! What minotty cannot set stays as it is: tetro-tui's NES and Game Boy slots turn the initial
 //! rotation and hold off, which minotty always allows.
 
-use minotty_engine::{Generator, RotationSystem};
+use minotty_engine::{Generator, RotationSystem, Ruleset};
 
 use super::CustomOptions;
 
@@ -26,16 +26,20 @@ pub struct GameplayPreset {
     pub appearance: u32,
 }
 
-const TETRS_DEFAULT: GameplayPreset = GameplayPreset {
-    name: "Default",
-    rotation: RotationSystem::Ocular,
-    generator: Generator::Recency { snap_centi: 250 },
-    preview: None,
-    das: 167,
-    arr: 33,
-    sdf: 15,
-    line_clear: 200,
-    appearance: 50,
+/// The tetrs seed's defaults: the `tetrs` ruleset's own.
+const TETRS_DEFAULT: GameplayPreset = {
+    let r = Ruleset::TETRS;
+    GameplayPreset {
+        name: "Default",
+        rotation: r.rotation,
+        generator: r.generator,
+        preview: None,
+        das: r.handling.das,
+        arr: r.handling.arr,
+        sdf: r.handling.sdf,
+        line_clear: r.line_clear_delay,
+        appearance: r.appearance_delay,
+    }
 };
 
 /// The presets, in tetro-tui's order.
